@@ -1,0 +1,1 @@
+"""Sub-commands of the gangviz command line; each module provides register(subparsers)."""
