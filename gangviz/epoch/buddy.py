@@ -1,0 +1,136 @@
+"""BUDDY and its extensions BUDDY* and HYBRID(k).
+
+004_e35f827bdd81cf48.txt §3. BUDDY needs N = 2^n and J = 2^j; every job gets area N/J as one
+piece of power-of-two width. It fills the rectangle bottom-up, jobs in non-increasing M (ties by
+job id), always above the *min-seg*: the non-full frontier segment whose height C/2^x (C odd)
+has the largest x (ties: the leftmost segment). By Lemma 1 a piece above a segment of height
+C/2^x has height <= 1/2^x, i.e. width >= (N/J) 2^x; the job's width is the larger of that forced
+width and the smallest power of two >= M_j (the paper's text says "minimum" and writes
+2^(n-j-x), but its own example, Fig. 3(b), allocates 8 to a job with M = 3 because the min-seg
+forces 8, so the forced width is a lower bound: 2^(n-j+x)). The piece is aligned with the
+min-seg's left edge.
+
+BUDDY* (§3.2) splits the jobs, smallest M first, into subsets whose sizes are the powers of two
+of J's binary representation in decreasing order, schedules each subset with BUDDY and stacks
+the schedules in time (largest subset at the bottom), each rescaled to (subset size)/J of the
+quantum. HYBRID(k) schedules the 2^floor(log2 J) smallest jobs with BUDDY and the rest with
+HEURISTIC-EPOCH(k), the BUDDY part first. Both equal BUDDY when J is a power of two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+from gangviz.epoch.epochs import check_k, epochs_to_schedule, heuristic_epoch_epochs
+from gangviz.epoch.model import Piece, Schedule, is_power_of_two, next_power_of_two, \
+    normalize_mins
+
+
+def _require_pow2_nodes(nodes: int, policy: str) -> None:
+    if not is_power_of_two(nodes):
+        raise ValueError(f"{policy} needs the number of nodes N to be a power of two, got "
+                         f"N = {nodes}; use EQUI-EPOCH, OPT-EPOCH(k) or HEURISTIC-EPOCH(k)")
+
+
+def _exponent(height: Fraction) -> int:
+    """Return x where height = C / 2^x in lowest terms (0 for height 0)."""
+    return height.denominator.bit_length() - 1
+
+
+def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fraction(0),
+                 length: Fraction = Fraction(1)) -> list[Piece]:
+    """Return BUDDY's pieces for ``table`` (job -> M) placed in [start, start + length).
+
+    Assumes N and len(table) are powers of two (checked by the callers). Raises
+    ``RuntimeError`` if a piece does not fit its min-seg, which Theorem 1's argument rules out.
+    """
+    jobs = len(table)
+    share = Fraction(nodes, jobs)
+    # frontier: [left, right, height] segments covering 0..N, heights in units of the window
+    frontier: list[list] = [[0, nodes, Fraction(0)]]
+    pieces: list[Piece] = []
+    for job in sorted(table, key=lambda j: (-table[j], j)):
+        open_segs = [s for s in frontier if s[2] < 1]
+        seg = max(open_segs, key=lambda s: (_exponent(s[2]), -s[0]))
+        forced = share * (1 << _exponent(seg[2]))
+        # forced is a power of two, below 1 only when J > N (then M_j decides)
+        width = int(max(next_power_of_two(table[job]), forced))
+        height = share / width
+        if width > seg[1] - seg[0] or seg[2] + height > 1:
+            raise RuntimeError(f"BUDDY: job {job} (width {width}) does not fit min-seg {seg}")
+        pieces.append(Piece(job, seg[0], width, start + seg[2] * length,
+                            start + (seg[2] + height) * length))
+        i = frontier.index(seg)
+        new = [[seg[0], seg[0] + width, seg[2] + height]]
+        if seg[0] + width < seg[1]:
+            new.append([seg[0] + width, seg[1], seg[2]])
+        frontier[i:i + 1] = new
+        merged: list[list] = []
+        for s in frontier:
+            if merged and merged[-1][2] == s[2]:
+                merged[-1][1] = s[1]
+            else:
+                merged.append(s)
+        frontier = merged
+    return pieces
+
+
+def buddy(nodes: int, mins: Sequence[int] | Mapping[int, int]) -> Schedule:
+    """Return the BUDDY schedule (§3).
+
+    Raises ``ValueError`` unless N and J are powers of two (Table 2), or for bad minima.
+    """
+    table = normalize_mins(mins, nodes)
+    _require_pow2_nodes(nodes, "BUDDY")
+    if not is_power_of_two(len(table)):
+        raise ValueError(f"BUDDY needs the number of jobs J to be a power of two, got "
+                         f"J = {len(table)}; use BUDDY* or HYBRID(k)")
+    return Schedule(nodes, tuple(buddy_pieces(nodes, table)), "BUDDY")
+
+
+def binary_subsets(jobs: int) -> list[int]:
+    """Return the powers of two summing to ``jobs``, largest first (7 -> [4, 2, 1])."""
+    return [1 << b for b in range(jobs.bit_length() - 1, -1, -1) if jobs >> b & 1]
+
+
+def buddy_star(nodes: int, mins: Sequence[int] | Mapping[int, int]) -> Schedule:
+    """Return the BUDDY* schedule (§3.2, Fig. 5).
+
+    Raises ``ValueError`` unless N is a power of two (Table 2), or for bad minima.
+    """
+    table = normalize_mins(mins, nodes)
+    _require_pow2_nodes(nodes, "BUDDY*")
+    order = sorted(table, key=lambda j: (table[j], j))
+    total = len(order)
+    pieces: list[Piece] = []
+    t = Fraction(0)
+    for size in binary_subsets(total):
+        part, order = order[:size], order[size:]
+        length = Fraction(size, total)
+        pieces += buddy_pieces(nodes, {j: table[j] for j in part}, t, length)
+        t += length
+    return Schedule(nodes, tuple(pieces), "BUDDY*")
+
+
+def hybrid(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1) -> Schedule:
+    """Return the HYBRID(k) schedule: BUDDY then HEURISTIC-EPOCH(k) (§3.2, §4.4).
+
+    Raises ``ValueError`` unless N is a power of two and k >= 1, or for bad minima.
+    """
+    table = normalize_mins(mins, nodes)
+    _require_pow2_nodes(nodes, "HYBRID(k)")
+    check_k(k, 1, "HYBRID(k)")
+    order = sorted(table, key=lambda j: (table[j], j))
+    total = len(order)
+    power = binary_subsets(total)[0]
+    head, tail = order[:power], order[power:]
+    length = Fraction(power, total)
+    pieces = buddy_pieces(nodes, {j: table[j] for j in head}, Fraction(0), length)
+    epochs: tuple = ()
+    if tail:
+        rest = epochs_to_schedule(heuristic_epoch_epochs(nodes, {j: table[j] for j in tail}, k),
+                                  nodes, "", length, 1 - length)
+        pieces += list(rest.pieces)
+        epochs = rest.epochs
+    return Schedule(nodes, tuple(pieces), f"HYBRID({k})", epochs)

@@ -1,0 +1,307 @@
+"""Epoch policies: EQUI-EPOCH, OPT-EPOCH(k), HEURISTIC-EPOCH(k).
+
+004_e35f827bdd81cf48.txt §4: all N nodes are reallocated at each epoch boundary, so the
+overhead is N x (number of epochs) and an optimal epoch schedule is one with the fewest epochs.
+Within an epoch the widths of any two jobs differ by at most the inequity k (§4.2).
+
+Choices where the paper is silent (all documented in the functions):
+
+* Epoch durations are proportional to the number of jobs in the epoch (stated for EQUI-EPOCH in
+  §4.1 and used for every epoch policy), so a job in an epoch of c jobs gets c/J of the quantum.
+* Jobs of equal M are ordered by job id (smaller id first) in every sort.
+* Within an epoch, pieces are laid out left to right in decreasing width, ties by the policy's
+  job order; epochs are stacked bottom (t = 0) to top in the order the policy formed them.
+* Widths inside an OPT-EPOCH(k) epoch are the most even ones the minima allow ("water
+  filling": raise the smallest widths first; a tie goes to the job listed first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import lru_cache
+
+from gangviz.epoch.model import Piece, Schedule, normalize_mins
+from gangviz.epoch.partitions import partitions_with_parts
+
+Epoch = list[tuple[int, int]]  # (job id, width) pairs of one epoch
+
+
+def water_fill(base: Sequence[int], total: int) -> list[int]:
+    """Return widths >= ``base`` summing to ``total``, as even as possible.
+
+    Extra nodes go one at a time to the job with the smallest width so far; a tie goes to the
+    earliest position. Raises ``ValueError`` when ``sum(base) > total``.
+    """
+    widths = list(base)
+    extra = total - sum(widths)
+    if extra < 0:
+        raise ValueError(f"widths {list(base)} exceed {total} nodes")
+    if not widths:
+        return widths
+    order = sorted(range(len(widths)), key=lambda i: (widths[i], i))
+    # raise the lowest group to the next level until the extra nodes run out
+    level = widths[order[0]]
+    count = 1
+    while extra > 0:
+        while count < len(order) and widths[order[count]] <= level:
+            count += 1
+        nxt = widths[order[count]] if count < len(order) else None
+        step = extra // count if nxt is None else min(extra // count, nxt - level)
+        if step == 0:
+            for i in sorted(order[:count])[:extra]:
+                widths[i] = level + 1
+            for i in order[:count]:
+                widths[i] = max(widths[i], level)
+            extra = 0
+            break
+        level += step
+        extra -= step * count
+        for i in order[:count]:
+            widths[i] = level
+    return widths
+
+
+def epoch_widths(mins_desc: Sequence[int], nodes: int, k: int) -> list[int] | None:
+    """Return the most even widths for one epoch of these jobs, or None if none exist.
+
+    ``mins_desc`` lists the jobs' M in the epoch's order. The water-filled widths minimise the
+    largest and maximise the smallest width at once, so the jobs fit one epoch of inequity <= k
+    exactly when these widths differ by at most k.
+    """
+    if sum(mins_desc) > nodes or not mins_desc:
+        return None
+    widths = water_fill(mins_desc, nodes)
+    return widths if max(widths) - min(widths) <= k else None
+
+
+def epochs_to_schedule(epochs: Sequence[Epoch], nodes: int, policy: str,
+                       start: Fraction = Fraction(0), length: Fraction = Fraction(1),
+                       ) -> Schedule:
+    """Lay out ``epochs`` in the time window [start, start + length) of one quantum.
+
+    Each epoch lasts ``length x (its jobs) / (all jobs)``; pieces go left to right in decreasing
+    width (ties keep the epoch's order). Raises ``ValueError`` when an epoch's widths do not sum
+    to N.
+    """
+    total = sum(len(e) for e in epochs)
+    pieces: list[Piece] = []
+    t = start
+    for e in epochs:
+        if sum(w for _, w in e) != nodes:
+            raise ValueError(f"epoch {e} does not use exactly {nodes} nodes")
+        dur = length * Fraction(len(e), total)
+        node = 0
+        for job, w in sorted(e, key=lambda jw: -jw[1]):
+            pieces.append(Piece(job, node, w, t, t + dur))
+            node += w
+        t += dur
+    return Schedule(nodes, tuple(pieces), policy, tuple(tuple(j for j, _ in e) for e in epochs))
+
+
+def _ascending(table: Mapping[int, int]) -> list[int]:
+    return sorted(table, key=lambda j: (table[j], j))
+
+
+def _descending(table: Mapping[int, int]) -> list[int]:
+    return sorted(table, key=lambda j: (-table[j], j))
+
+
+def equi_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int],
+                      order: str = "ascending") -> list[Epoch]:
+    """Return EQUI-EPOCH's epochs (§4.1).
+
+    Jobs are taken in non-decreasing M (``order="ascending"``, the paper's policy) and each epoch
+    takes as many of the next jobs as can share the N nodes exactly equally: the largest c with
+    c | N and N / c >= M of every job taken. ``order="descending"`` is the non-optimal greedy of
+    §4.1.3 (Fig. 8), which starts from the largest jobs. Raises ``ValueError`` for bad input.
+    """
+    table = normalize_mins(mins, nodes)
+    if order not in ("ascending", "descending"):
+        raise ValueError(f"order must be 'ascending' or 'descending', got {order!r}")
+    rest = _ascending(table) if order == "ascending" else _descending(table)
+    epochs: list[Epoch] = []
+    while rest:
+        for c in range(min(len(rest), nodes), 0, -1):
+            if nodes % c:
+                continue
+            biggest = table[rest[c - 1]] if order == "ascending" else table[rest[0]]
+            if nodes // c >= biggest:
+                epochs.append([(j, nodes // c) for j in rest[:c]])
+                rest = rest[c:]
+                break
+    return epochs
+
+
+def equi_epoch(nodes: int, mins: Sequence[int] | Mapping[int, int],
+               order: str = "ascending") -> Schedule:
+    """Return the EQUI-EPOCH schedule (§4.1); see :func:`equi_epoch_epochs`."""
+    name = "EQUI-EPOCH" if order == "ascending" else "GREEDY-LARGEST-EPOCH"
+    return epochs_to_schedule(equi_epoch_epochs(nodes, mins, order), nodes, name)
+
+
+def check_k(k: int, low: int, policy: str) -> None:
+    """Raise ``ValueError`` unless ``k`` is an integer >= ``low``."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < low:
+        hint = " (k = 0 is EQUI-EPOCH)" if low == 1 else ""
+        raise ValueError(f"{policy}: inequity k must be an integer >= {low}{hint}, got {k!r}")
+
+
+class SearchStats:
+    """Counts of the OPT-EPOCH(k) search: epoch assignments tested and subproblems solved."""
+
+    def __init__(self) -> None:
+        self.assignments = 0
+        self.subproblems = 0
+
+
+def _load_largest(parts: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Fill ``parts`` (non-increasing) with the largest fitting jobs of ``rest`` (non-increasing).
+
+    Returns the positions in ``rest`` loaded, part by part, or None when some part stays empty.
+    The largest part takes the largest job that fits it, and so on (an exchange argument shows
+    this leaves the pairwise-smallest remaining set, §4.2).
+    """
+    used = [False] * len(rest)
+    chosen = []
+    for p in parts:
+        for i, m in enumerate(rest):
+            if not used[i] and m <= p:
+                used[i] = True
+                chosen.append(i)
+                break
+        else:
+            return None
+    return tuple(chosen)
+
+
+def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None):
+    @lru_cache(maxsize=None)
+    def best(rest: tuple[int, ...]) -> tuple[int, tuple]:
+        # rest: M values, non-increasing; returns (epochs, ((positions, parts), ...)) relative
+        # to rest at each level
+        if not rest:
+            return 0, ()
+        if stats is not None:
+            stats.subproblems += 1
+        bound = max(1, -(-sum(rest) // nodes))
+        top: tuple[int, tuple] | None = None
+        seen: set[tuple[int, ...]] = set()
+        for h in range(min(len(rest), nodes), 0, -1):
+            stop = False
+            for parts in partitions_with_parts(nodes, k, h):
+                if parts[0] < rest[-1]:
+                    continue
+                loaded = _load_largest(parts, rest)
+                if loaded is None:
+                    continue
+                key = tuple(sorted(loaded))
+                if key in seen:
+                    continue
+                seen.add(key)
+                if stats is not None:
+                    stats.assignments += 1
+                remaining = tuple(m for i, m in enumerate(rest) if i not in set(loaded))
+                sub = best(remaining)
+                if top is None or 1 + sub[0] < top[0]:
+                    top = (1 + sub[0], ((loaded, parts),) + (sub[1],))
+                if top[0] == bound:
+                    return top
+                if k >= 1 and key == tuple(range(h)):
+                    # The h largest jobs were loaded: an assignment of <= h jobs leaves a
+                    # superset of (or pairwise larger) remaining jobs, which needs no fewer
+                    # epochs when k >= 1 (dropping jobs from an epoch and spreading their
+                    # nodes keeps the inequity <= k). With k = 0 this fails (Fig. 7), so
+                    # OPT-EPOCH(0) searches every level.
+                    stop = True
+                    break
+            if stop:
+                break
+        assert top is not None  # a single job always fits an epoch of its own
+        return top
+
+    return best
+
+
+def opt_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1,
+                     stats: SearchStats | None = None) -> list[Epoch]:
+    """Return an OPT-EPOCH(k) schedule's epochs: the fewest epochs of inequity <= k (§4.2).
+
+    The search follows §4.2: for the remaining jobs (largest first) it tries the valid partitions
+    of N with the most parts first and loads each with the largest jobs that fit. For k >= 1,
+    where §4.2's subset argument holds, a level stops as soon as the jobs loaded are the largest
+    remaining ones in a row (with k = 0 that rule is wrong, Fig. 7, so every level is searched).
+    Equal remaining sets are solved once (memoised) and a level also stops when it meets the
+    lower bound ceil(sum M / N). Each epoch's widths are then the most even ones its jobs allow
+    (:func:`epoch_widths`). ``stats`` collects search counts. Raises ``ValueError`` for k < 0 or
+    bad input.
+    """
+    check_k(k, 0, "OPT-EPOCH(k)")
+    table = normalize_mins(mins, nodes)
+    order = _descending(table)
+    rest_ids = order
+    search = _opt_epoch_search(nodes, k, stats)
+    _, plan = search(tuple(table[j] for j in order))
+    epochs: list[Epoch] = []
+    while plan:
+        (loaded, _parts), plan = plan[0], plan[1]
+        ids = [rest_ids[i] for i in sorted(loaded)]
+        widths = epoch_widths([table[j] for j in ids], nodes, k)
+        assert widths is not None
+        epochs.append(list(zip(ids, widths)))
+        gone = set(loaded)
+        rest_ids = [j for i, j in enumerate(rest_ids) if i not in gone]
+    return epochs
+
+
+def opt_epoch(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1) -> Schedule:
+    """Return the OPT-EPOCH(k) schedule (§4.2); see :func:`opt_epoch_epochs`."""
+    return epochs_to_schedule(opt_epoch_epochs(nodes, mins, k), nodes, f"OPT-EPOCH({k})")
+
+
+def heuristic_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int],
+                           k: int = 1) -> list[Epoch]:
+    """Return HEURISTIC-EPOCH(k)'s epochs, the greedy form of OPT-EPOCH(k) (§4.3).
+
+    Reading of §4.3: jobs are taken largest M first. The first job of an epoch gets its M; every
+    later job gets max(M_j, top - k), top being the first job's width, so the inequity stays
+    <= k. When the next job needs more nodes than are left, but the free nodes are at least
+    top - k, that job is skipped and the largest remaining job that fits is placed instead; when
+    none fits (or too few nodes are free) the free nodes are spread over the epoch's jobs, one at
+    a time to the job with the smallest width (ties: the job placed first), and a new epoch
+    begins. k = 0 is not defined by this rule (the spread could break equality): use EQUI-EPOCH.
+    Raises ``ValueError`` for k < 1 or bad input.
+    """
+    check_k(k, 1, "HEURISTIC-EPOCH(k)")
+    table = normalize_mins(mins, nodes)
+    rest = _descending(table)
+    epochs: list[Epoch] = []
+    while rest:
+        jobs: list[int] = []
+        widths: list[int] = []
+        free = nodes
+        while rest:
+            floor = max(1, widths[0] - k) if widths else 1
+            first = rest[0]
+            need = max(table[first], floor)
+            if need <= free:
+                pick = first
+            elif widths and free >= floor:
+                pick = next((j for j in rest if table[j] <= free), None)
+                if pick is None:
+                    break
+                need = max(table[pick], floor)
+            else:
+                break
+            rest.remove(pick)
+            jobs.append(pick)
+            widths.append(need)
+            free -= need
+        epochs.append(list(zip(jobs, water_fill(widths, nodes))))
+    return epochs
+
+
+def heuristic_epoch(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1) -> Schedule:
+    """Return the HEURISTIC-EPOCH(k) schedule (§4.3); see :func:`heuristic_epoch_epochs`."""
+    return epochs_to_schedule(heuristic_epoch_epochs(nodes, mins, k), nodes,
+                              f"HEURISTIC-EPOCH({k})")
