@@ -1,0 +1,599 @@
+"""Read and write the Standard Workload Format (SWF, version 2.2) of the Parallel Workloads Archive.
+
+The format and the quirks of real archive traces are summarised in SWF-FORMAT.md (shipped with
+the project's workload material); this module follows that summary.
+
+Reading (:func:`read_swf`) maps each job line to a :class:`~gangviz.core.jobs.JobSpec`:
+
+* ``arrival`` = (submit time - submit time of the first kept job) / ``slice_seconds``; the
+  original first submit time is kept in :attr:`Workload.submit_offset` (seconds) and in the
+  header key ``SubmitOffset``.
+* ``size`` = allocated processors (field 5), or requested processors (field 8) when field 5 is
+  -1.
+* ``work`` = run time (field 4) / ``slice_seconds``. A run time of **0** means "ran for under
+  half a second and was rounded down" (SWF 2.2), so it is read as **0.5 s**; the simulator
+  needs work > 0.
+* ``estimate`` = requested time (field 9) / ``slice_seconds``; ``None`` when field 9 is -1 or 0
+  (0 is read as "no request": an estimate of nothing cannot guide backfilling).
+* ``id`` = 0..n-1 in submit order; ``name`` = ``"J<job number>"`` (field 1); ``extra`` holds
+  ``"swf"``: the 18 raw field values as written (ints where the column is integral) and
+  ``"line"``: the line number in the file.
+
+Jobs that cannot be simulated are skipped with one summarised warning per reason (count and the
+first few line numbers), checked in this order, each job counted under the first that applies:
+unknown submit time (field 2 = -1), no usable size (fields 5 and 8 both -1), zero size, unknown
+run time (field 4 = -1), more processors than the machine. ``strict=True`` turns the first such
+job into an :class:`SWFError` instead. Out-of-order submit times are put back in order by a
+stable sort (jobs with equal submit times keep their file order) with a warning; this is a
+repair, not a skip, so it stays a warning under ``strict``.
+
+Errors (:class:`SWFError`) name the file, the line, the field by number and name, and the token.
+A value that is not a finite number, one beyond the signed 64-bit range, a negative value other
+than -1, a fractional job number or processor count, and a line without exactly 18 fields are
+errors. Binary, empty and job-less files each get their own message.
+
+Speed: job lines are parsed in bulk with :func:`numpy.loadtxt` after a byte-level character
+check; only when that fast path finds something wrong does a line-by-line exact parser run, to
+produce the precise message. Nothing allocates or loops in proportion to a value written in the
+file (MaxJobs, MaxProcs, a huge run time): only in proportion to the file's length.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import math
+import os
+import re
+import warnings
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+
+from gangviz.core.jobs import JobSpec
+from gangviz.workloads.model import Workload
+
+#: The 18 SWF fields, in order (field k is ``FIELDS[k - 1]``).
+FIELDS: tuple[str, ...] = (
+    "job number",
+    "submit time",
+    "wait time",
+    "run time",
+    "allocated processors",
+    "average CPU time",
+    "used memory",
+    "requested processors",
+    "requested time",
+    "requested memory",
+    "status",
+    "user ID",
+    "group ID",
+    "executable number",
+    "queue number",
+    "partition number",
+    "preceding job number",
+    "think time",
+)
+N_FIELDS = len(FIELDS)
+
+# 0-based columns.
+JOB, SUBMIT, WAIT, RUN, ALLOC, CPU, MEM, REQ_PROCS, REQ_TIME = range(9)
+#: Fields that must hold whole numbers (job number, allocated and requested processors).
+INTEGER_FIELDS = (JOB, ALLOC, REQ_PROCS)
+
+#: Seconds a run time of 0 stands for (SWF 2.2: "ran for under half a second").
+ZERO_RUN_SECONDS = 0.5
+#: How many line numbers a skip or repair warning lists.
+LINES_SHOWN = 5
+
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+_MAX_TOKEN_CHARS = 64  # longer tokens are out of any 64-bit range whatever they hold
+_NUMBER_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+_INT_RE = re.compile(r"[+-]?\d+\Z")
+_HEADER_RE = re.compile(r"^[ \t]{0,3}([A-Za-z][A-Za-z0-9_]*)[ \t]*:(?!//)[ \t]*(.*)$")
+_LEADING_INT_RE = re.compile(r"^\s*([+-]?\d+)")
+
+_ALLOWED = np.zeros(256, dtype=bool)
+_ALLOWED[np.frombuffer(b"0123456789.+-eE \t\n\x0b\x0c", dtype=np.uint8)] = True
+
+
+class SWFError(ValueError):
+    """A file that is not usable SWF.
+
+    The message names the file and, where there is one, the line, the field (number and name)
+    and the offending token. The parts are also attributes: ``path``, ``line`` (1-based or
+    ``None``), ``field`` (1-based or ``None``) and ``token``.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        problem: str,
+        *,
+        line: int | None = None,
+        field: int | None = None,
+        token: str | None = None,
+    ) -> None:
+        self.path, self.problem, self.line, self.field, self.token = path, problem, line, field, token
+        where = path
+        if line is not None:
+            where += f": line {line}"
+        if field is not None:
+            where += f": field {field} ({FIELDS[field - 1]})" if field <= N_FIELDS else f": field {field}"
+        if token is not None:
+            problem = f"{_show(token)} {problem}"
+        super().__init__(f"{where}: {problem}")
+
+
+def _show(token: str) -> str:
+    if len(token) > 32:
+        token = token[:29] + "..."
+    return repr(token)
+
+
+# --------------------------------------------------------------------------------------- reading
+
+
+def read_swf(
+    path: str | os.PathLike,
+    *,
+    procs: int | None = None,
+    slice_seconds: float = 1.0,
+    strict: bool = False,
+) -> Workload:
+    """Read an SWF trace (plain, ``.gz``, ``.bz2`` or ``.xz``) into a :class:`Workload`.
+
+    ``procs`` sets the machine size and wins over the header; otherwise ``MaxProcs`` is used,
+    falling back to ``MaxNodes`` (SMP machines have more processors than nodes; jobs are never
+    capped at the node count). ``slice_seconds`` is the length of one slice in seconds.
+    ``strict`` turns every skipped job into an error. See the module docstring for the mapping.
+
+    Returns the workload (ids 0..n-1 in submit order, first arrival at 0). Raises
+    :class:`SWFError` for a file that is not usable SWF (including one whose every job is
+    skipped), ``ValueError`` for a bad ``procs`` or ``slice_seconds`` (naming the allowed
+    range), and ``OSError`` when the file cannot be read.
+    """
+    name = str(path)
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return parse_swf(data, source=name, procs=procs, slice_seconds=slice_seconds, strict=strict)
+
+
+def parse_swf(
+    data: bytes,
+    *,
+    source: str = "<bytes>",
+    procs: int | None = None,
+    slice_seconds: float = 1.0,
+    strict: bool = False,
+    fast: bool = True,
+) -> Workload:
+    """Parse SWF ``data`` (bytes, possibly compressed) into a :class:`Workload`.
+
+    Same contract as :func:`read_swf`; ``source`` names the data in messages. ``fast=False``
+    forces the exact line-by-line parser (the fast path must agree with it; tests check this).
+    """
+    _check_options(procs, slice_seconds)
+    text = _to_text(data, source)
+    lines = text.split(b"\n")
+    comments: list[tuple[int, bytes]] = []
+    job_lines: list[bytes] = []
+    line_numbers: list[int] = []
+    for i, raw in enumerate(lines):
+        s = raw.strip()
+        if not s:
+            continue
+        if s[0] == 59:  # ';'
+            comments.append((i + 1, s))
+        else:
+            job_lines.append(s)
+            line_numbers.append(i + 1)
+    header = _parse_header(comments)
+    if not job_lines:
+        raise SWFError(
+            source,
+            f"has no job records (only {len(comments)} comment line"
+            f"{'s' if len(comments) != 1 else ''} and no data lines)",
+        )
+    table = None
+    if fast:
+        table = _parse_fast(job_lines)
+    if table is None:
+        table = _parse_exact(job_lines, line_numbers, source)
+    _check_values(table, job_lines, line_numbers, source)
+    return _build(table, job_lines, np.asarray(line_numbers, dtype=np.int64), header, source,
+                  procs, slice_seconds, strict)
+
+
+def _check_options(procs: int | None, slice_seconds: float) -> None:
+    if procs is not None and (isinstance(procs, bool) or not isinstance(procs, (int, np.integer))
+                              or procs < 1):
+        raise ValueError(f"procs must be a whole number >= 1, got {procs!r}")
+    if not (isinstance(slice_seconds, (int, float)) and math.isfinite(slice_seconds)
+            and slice_seconds > 0):
+        raise ValueError(f"slice length must be a finite number of seconds > 0, got {slice_seconds!r}")
+
+
+def _to_text(data: bytes, source: str) -> bytes:
+    """Decompress, strip a BOM, reject binary/empty data, and normalise line endings."""
+    data = _decompress(data, source)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.strip():
+        raise SWFError(source, "is empty" if not data else "is empty (only blank lines)")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise SWFError(source, f"is a binary file, not SWF text (NUL byte at offset {nul})")
+    sample = data[:4096]
+    odd = sum(1 for b in sample if b < 9 or 13 < b < 32)
+    if odd > len(sample) // 20:
+        raise SWFError(source, "is a binary file, not SWF text (control bytes in the first 4 KiB)")
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return data
+
+
+def _decompress(data: bytes, source: str) -> bytes:
+    try:
+        if data[:2] == b"\x1f\x8b":
+            return gzip.decompress(data)
+        if data[:3] == b"BZh":
+            return bz2.decompress(data)
+        if data[:6] == b"\xfd7zXZ\x00":
+            return lzma.decompress(data)
+    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
+        raise SWFError(source, f"is a damaged compressed file ({exc})") from None
+    if data[:4] == b"PK\x03\x04":
+        raise SWFError(source, "is a zip archive; extract the .swf file from it first")
+    return data
+
+
+def _parse_header(comments: Iterable[tuple[int, bytes]]) -> dict[str, str]:
+    """Collect ``; Key: value`` comments; continuation lines extend the previous key."""
+    header: dict[str, str] = {}
+    key: str | None = None
+    for _, raw in comments:
+        body = raw[1:].decode("utf-8", errors="replace").rstrip()
+        if not body.strip():
+            key = None
+            continue
+        m = _HEADER_RE.match(body)
+        if m:
+            key, value = m.group(1), m.group(2).strip()
+            header[key] = f"{header[key]}\n{value}" if key in header else value
+        elif key is not None:
+            header[key] = f"{header[key]}\n{body.strip()}"
+        else:
+            header["Comment"] = (header["Comment"] + "\n" if "Comment" in header else "") + body.strip()
+    return header
+
+
+def header_int(header: dict[str, str], key: str) -> int | None:
+    """Return the leading integer of a header value (``"338 (batch partition)"`` -> 338).
+
+    Returns ``None`` when the key is absent, the value does not start with an integer, or the
+    integer is not positive (``-1`` means unknown) or is beyond 64 bits.
+    """
+    value = header.get(key)
+    if value is None:
+        return None
+    m = _LEADING_INT_RE.match(value.split("\n", 1)[0])
+    if not m or len(m.group(1)) > 20:
+        return None
+    n = int(m.group(1))
+    return n if 0 < n <= _INT64_MAX else None
+
+
+def _parse_fast(job_lines: list[bytes]) -> np.ndarray | None:
+    """Parse all job lines at once; ``None`` when anything looks off (the exact path decides)."""
+    body = b"\n".join(job_lines)
+    if not _ALLOWED[np.frombuffer(body, dtype=np.uint8)].all():
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            table = np.loadtxt(io.BytesIO(body), dtype=np.float64, comments=None, ndmin=2)
+    except (ValueError, Warning):
+        return None
+    if table.shape != (len(job_lines), N_FIELDS):
+        return None
+    return table
+
+
+def _parse_exact(job_lines: list[bytes], line_numbers: list[int], source: str) -> np.ndarray:
+    """Parse line by line, raising :class:`SWFError` at the first malformed token."""
+    table = np.empty((len(job_lines), N_FIELDS), dtype=np.float64)
+    for row, (raw, lineno) in enumerate(zip(job_lines, line_numbers)):
+        tokens = raw.split()
+        for col, tok in enumerate(tokens[:N_FIELDS]):
+            table[row, col] = _exact_value(tok, source, lineno, col)
+        if len(tokens) != N_FIELDS:
+            if len(tokens) < N_FIELDS:
+                raise SWFError(
+                    source,
+                    f"has {len(tokens)} fields, SWF needs {N_FIELDS}: field {len(tokens) + 1} "
+                    f"({FIELDS[len(tokens)]}) and later are missing",
+                    line=lineno,
+                )
+            raise SWFError(
+                source,
+                f"is an extra value: SWF lines have exactly {N_FIELDS} fields, this one has {len(tokens)}",
+                line=lineno,
+                field=N_FIELDS + 1,
+                token=_decode(tokens[N_FIELDS]),
+            )
+    return table
+
+
+def _decode(tok: bytes) -> str:
+    return tok.decode("utf-8", errors="replace")
+
+
+def _exact_value(tok: bytes, source: str, lineno: int, col: int) -> float:
+    """Return the value of one token, or raise the precise error for it."""
+    text = _decode(tok)
+    field = col + 1
+    if len(text) > _MAX_TOKEN_CHARS and _NUMBER_RE.match(text):
+        raise SWFError(source, "is out of range (beyond 64-bit)", line=lineno, field=field, token=text)
+    if not _NUMBER_RE.match(text):
+        low = text.lower().lstrip("+-")
+        if low in ("nan", "inf", "infinity"):
+            raise SWFError(source, "is not a finite number", line=lineno, field=field, token=text)
+        raise SWFError(source, "is not a number", line=lineno, field=field, token=text)
+    if _INT_RE.match(text):
+        n = int(text)
+        if not _INT64_MIN <= n <= _INT64_MAX:
+            raise SWFError(source, "is out of range (beyond 64-bit)", line=lineno, field=field, token=text)
+        value = float(n)
+    else:
+        value = float(text)
+        if not math.isfinite(value):
+            raise SWFError(source, "is not a finite number (overflows)", line=lineno, field=field,
+                           token=text)
+        if abs(value) >= 2.0**63:
+            raise SWFError(source, "is out of range (beyond 64-bit)", line=lineno, field=field, token=text)
+    _check_one(value, text, source, lineno, col)
+    return value
+
+
+def _check_one(value: float, text: str, source: str, lineno: int, col: int) -> None:
+    field = col + 1
+    if value < 0 and value != -1:
+        raise SWFError(source, "is negative; the only negative value SWF allows is -1 (unknown)",
+                       line=lineno, field=field, token=text)
+    if col in INTEGER_FIELDS and not float(value).is_integer():
+        raise SWFError(source, "is not a whole number", line=lineno, field=field, token=text)
+
+
+def _check_values(table: np.ndarray, job_lines: list[bytes], line_numbers: list[int],
+                  source: str) -> None:
+    """Find bad values in bulk; re-examine suspicious cells exactly, in file order."""
+    bad = ~np.isfinite(table)
+    with np.errstate(invalid="ignore"):
+        bad |= (table < 0) & (table != -1)
+        # Near or beyond 2**63 the float cannot tell; the exact parser decides from the token.
+        bad |= np.abs(table) >= 2.0**62
+        ints = table[:, INTEGER_FIELDS]
+        bad[:, INTEGER_FIELDS] |= ints != np.floor(ints)
+    for flat in np.flatnonzero(bad):
+        row, col = divmod(int(flat), N_FIELDS)
+        tok = job_lines[row].split()[col]
+        _exact_value(tok, source, line_numbers[row], col)
+
+
+def _lines_text(lines: np.ndarray) -> str:
+    shown = ", ".join(str(int(n)) for n in lines[:LINES_SHOWN])
+    more = len(lines) - LINES_SHOWN
+    return f"line {shown}" if len(lines) == 1 else f"lines {shown}" + (f", ... ({more} more)" if more > 0 else "")
+
+
+def _build(
+    table: np.ndarray,
+    job_lines: list[bytes],
+    line_numbers: np.ndarray,
+    header: dict[str, str],
+    source: str,
+    procs: int | None,
+    slice_seconds: float,
+    strict: bool,
+) -> Workload:
+    warn: list[str] = []
+    machine = procs
+    if machine is None:
+        machine = header_int(header, "MaxProcs") or header_int(header, "MaxNodes")
+        for key in ("MaxProcs", "MaxNodes"):
+            if key in header and header_int(header, key) is None and not header[key].startswith("-1"):
+                warn.append(f"header {key} {header[key].splitlines()[0]!r} is not a processor count; ignored")
+    if machine is None:
+        warn.append("the machine size is unknown (no MaxProcs or MaxNodes header and no --procs); "
+                    "job sizes were not checked against it")
+
+    submit = table[:, SUBMIT]
+    run = table[:, RUN]
+    alloc = table[:, ALLOC]
+    size = np.where(alloc == -1, table[:, REQ_PROCS], alloc)
+    reasons = [
+        ("an unknown submit time (field 2 = -1)", submit == -1, SUBMIT),
+        ("no usable size (fields 5 and 8 both -1)", size == -1, ALLOC),
+        ("zero size (field 5, or field 8 when field 5 is -1, is 0)", size == 0, ALLOC),
+        ("an unknown run time (field 4 = -1)", run == -1, RUN),
+    ]
+    if machine is not None:
+        reasons.append((f"more processors than the machine's {machine}", size > machine, ALLOC))
+    keep = np.ones(len(table), dtype=bool)
+    if strict:
+        first = None
+        for text, mask, col in reasons:
+            rows = np.flatnonzero(mask)
+            if rows.size and (first is None or rows[0] < first[0]):
+                first = (int(rows[0]), text, col)
+        if first is not None:
+            r, text, col = first
+            if col == ALLOC and alloc[r] == -1:
+                col = REQ_PROCS
+            raise SWFError(source, f"job has {text} (strict mode: skipped jobs are errors)",
+                           line=int(line_numbers[r]), field=col + 1,
+                           token=_decode(job_lines[r].split()[col]))
+    for text, mask, _ in reasons:
+        hit = keep & mask
+        if hit.any():
+            rows = np.flatnonzero(hit)
+            warn.append(f"skipped {len(rows)} job{'s' if len(rows) != 1 else ''} with {text}: "
+                        f"{_lines_text(line_numbers[rows])}")
+            keep &= ~mask
+    kept = np.flatnonzero(keep)
+    if kept.size == 0:
+        raise SWFError(source, f"has no usable jobs: all {len(table)} job records were skipped ("
+                       + "; ".join(warn) + ")")
+    sub = submit[kept]
+    back = np.flatnonzero(sub[1:] < sub[:-1]) + 1
+    if back.size:
+        warn.append(f"submit times go back in time at {back.size} place{'s' if back.size != 1 else ''} "
+                    f"({_lines_text(line_numbers[kept[back]])}); jobs were put back in submit order "
+                    "(stable sort: equal submit times keep their file order)")
+        kept = kept[np.argsort(sub, kind="stable")]
+    rows = table[kept]
+    offset = float(rows[0, SUBMIT])
+    arrival = ((rows[:, SUBMIT] - offset) / slice_seconds).tolist()
+    run_s = rows[:, RUN]
+    work = (np.where(run_s == 0, ZERO_RUN_SECONDS, run_s) / slice_seconds).tolist()
+    req = rows[:, REQ_TIME]
+    est_arr = req / slice_seconds
+    estimate = [e if r > 0 else None for e, r in zip(est_arr.tolist(), req.tolist())]
+    sizes = size[kept].astype(np.int64).tolist()
+    min_nodes: list[int | None]
+    if header.get("MinNodesField", "").strip() == "8":
+        min_nodes = [int(v) if v > 0 else None for v in rows[:, REQ_PROCS].tolist()]
+    else:
+        min_nodes = [None] * len(kept)
+    raw = _raw_rows(rows, [job_lines[k] for k in kept.tolist()])
+    numbers = rows[:, JOB]
+    names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}"
+             for n, ln in zip(numbers.tolist(), line_numbers[kept].tolist())]
+    jobs = [
+        JobSpec(i, nm, a, s, w, e, m, {"swf": r, "line": ln})
+        for i, (nm, a, s, w, e, m, r, ln) in enumerate(
+            zip(names, arrival, sizes, work, estimate, min_nodes, raw, line_numbers[kept].tolist())
+        )
+    ]
+    header = dict(header)
+    header["SubmitOffset"] = _fmt(offset)
+    return Workload(jobs=jobs, processors=machine, source=source, header=header, warnings=warn,
+                    slice_seconds=float(slice_seconds), submit_offset=offset)
+
+
+def _raw_rows(rows: np.ndarray, lines: list[bytes]) -> list[tuple]:
+    """Return each row as a tuple, ints where a value is whole; beyond 2**53 from the token."""
+    exact = np.abs(rows) < 2.0**53
+    cols = []
+    for c in range(N_FIELDS):
+        col = rows[:, c]
+        if np.all((col == np.floor(col)) & exact[:, c]):
+            cols.append(col.astype(np.int64).tolist())
+        else:
+            cols.append([int(v) if v.is_integer() and abs(v) < 2.0**53 else v for v in col.tolist()])
+    out = list(zip(*cols))
+    for r in np.flatnonzero(~exact.all(axis=1)).tolist():
+        toks = lines[r].split()
+        out[r] = tuple(
+            (int(t) if _INT_RE.match(_decode(t)) else float(t)) if not ok else v
+            for v, t, ok in zip(out[r], toks, exact[r].tolist())
+        )
+    return out
+
+
+# --------------------------------------------------------------------------------------- writing
+
+
+def _fmt(v: float | int) -> str:
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    v = float(v)
+    if v.is_integer() and abs(v) < 2.0**53:
+        return str(int(v))
+    return repr(v)
+
+
+def write_swf(
+    workload: Workload,
+    path_or_stream: str | os.PathLike | IO[str],
+    *,
+    slice_seconds: float | None = None,
+) -> None:
+    """Write ``workload`` as SWF 2.2 text to a path (``.gz`` compresses) or a text stream.
+
+    Times are written in seconds: slice values times ``slice_seconds`` (default: the
+    workload's own), submit times plus :attr:`Workload.submit_offset`. Field 1 is the number in
+    the job's name when every name is ``J<n>`` with distinct n (so names survive a round trip),
+    else id + 1. Field 5 is the size; field 8 keeps the raw requested processors of a job read
+    from SWF, else the size, except that jobs with ``min_nodes`` write it there and the header
+    says so (``MinNodesField: 8``), which :func:`read_swf` honours. Field 9 is the estimate or
+    -1. Fields without a meaning for the job keep their raw SWF value or are -1. Floats are
+    written in their shortest exact form, so reading the file back gives the same jobs.
+    Raises ``ValueError`` for a bad ``slice_seconds``.
+    """
+    sl = workload.slice_seconds if slice_seconds is None else slice_seconds
+    _check_options(None, sl)
+    lines = _header_lines(workload)
+    numbers = _job_numbers(workload.jobs)
+    off = workload.submit_offset
+    for job, number in zip(workload.jobs, numbers):
+        raw = job.extra.get("swf") if isinstance(job.extra, dict) else None
+        f: list = list(raw) if raw is not None and len(raw) == N_FIELDS else [-1] * N_FIELDS
+        f[JOB] = number
+        f[SUBMIT] = job.arrival * sl + off
+        f[RUN] = job.work * sl
+        f[ALLOC] = job.size
+        if raw is None:
+            f[REQ_PROCS] = job.size
+        if job.min_nodes is not None:
+            f[REQ_PROCS] = job.min_nodes
+        f[REQ_TIME] = -1 if job.estimate is None else job.estimate * sl
+        lines.append(" ".join(_fmt(v) for v in f))
+    text = "\n".join(lines) + "\n"
+    if hasattr(path_or_stream, "write"):
+        path_or_stream.write(text)  # type: ignore[union-attr]
+        return
+    p = Path(path_or_stream)  # type: ignore[arg-type]
+    if p.suffix == ".gz":
+        with gzip.open(p, "wt", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    else:
+        p.write_text(text, encoding="utf-8", newline="\n")
+
+
+_REGENERATED = {"Version", "MaxJobs", "MaxRecords", "MaxProcs", "MaxNodes", "SubmitOffset",
+                "MinNodesField"}
+
+
+def _header_lines(workload: Workload) -> list[str]:
+    out = ["; Version: 2.2", f"; MaxJobs: {len(workload.jobs)}", f"; MaxRecords: {len(workload.jobs)}"]
+    if workload.processors is not None:
+        out += [f"; MaxNodes: {workload.processors}", f"; MaxProcs: {workload.processors}"]
+    if any(j.min_nodes is not None for j in workload.jobs):
+        out.append("; MinNodesField: 8")
+    for key, value in workload.header.items():
+        if key in _REGENERATED:
+            continue
+        first, *rest = str(value).split("\n")
+        out.append(f"; {key}: {first}".rstrip())
+        out.extend(f";        {r}".rstrip() for r in rest)
+    return out
+
+
+def _job_numbers(jobs: list[JobSpec]) -> list[int]:
+    nums = []
+    for j in jobs:
+        m = re.fullmatch(r"J(\d{1,18})", j.name)
+        if not m:
+            break
+        nums.append(int(m.group(1)))
+    if len(nums) == len(jobs) and len(set(nums)) == len(nums):
+        return nums
+    return [j.id + 1 for j in jobs]
