@@ -1,1 +1,43 @@
-"""gangviz.policies"""
+"""Scheduling policies, by name.
+
+:func:`make_policy` builds one from its name (case-insensitive) and keyword parameters;
+:data:`POLICIES` lists what is available with the paper section each implements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gangviz.policies.buddy import BC, BR, BRMMS, BRMS
+from gangviz.policies.linear import FirstFit, RandomAllocation, Repack
+from gangviz.sim.policy import Policy
+
+POLICIES: dict[str, Callable[..., Policy]] = {
+    "repack": Repack,
+    "bc": BC,
+    "br": BR,
+    "brms": BRMS,
+    "brmms": BRMMS,
+    "random": RandomAllocation,
+    "firstfit": FirstFit,
+}
+
+
+def register_policy(name: str, factory: Callable[..., Policy]) -> None:
+    """Make ``factory`` available to :func:`make_policy` under ``name`` (lower case)."""
+    POLICIES[name.lower()] = factory
+
+
+def make_policy(name: str, **params) -> Policy:
+    """Return a new policy called ``name`` built with ``params``.
+
+    Raises ``ValueError`` naming the known policies for an unknown name, or the parameter
+    that the policy does not take.
+    """
+    factory = POLICIES.get(name.lower())
+    if factory is None:
+        raise ValueError(f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
+    try:
+        return factory(**params)
+    except TypeError as exc:
+        raise ValueError(f"policy {name}: {exc}") from None

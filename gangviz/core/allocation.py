@@ -1,0 +1,112 @@
+"""Allocation through the workload vector (WLV) and the workload tree (WLT).
+
+000_fc8d6d1d4cf9d1e1.txt §4 (Fig. 5, Fig. 6) and 001_c175c8c1780c2fd0.txt §3 (Fig. 2).
+
+* WLV allocation, any size: with re-packing, a job of size p fits without a new slot iff the WLV
+  has p consecutive non-zero entries (Property 1 joins adjacent idle fragments). Among all such
+  windows the least loaded one is chosen, i.e. the window with the largest sum of idle slots
+  (Fig. 5 prefers P4..P8 over P3..P7 because P8 has three idle slots); ties go to the leftmost
+  window. The chosen columns are then re-packed into one slot.
+* Buddy allocation through the WLT: a job of size p takes a whole aligned block of n processors,
+  n the power of two with n/2 < p <= n (internal fragmentation, 001 §1). A block is available iff
+  its WLT node is non-zero; the least loaded available block (largest node value) is chosen,
+  ties to the leftmost; its fragments are re-packed into one slot.
+* When nothing fits, a new slot is added on top (the papers draw new slots above the others).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gangviz.core.changes import JobPlaced, MatrixChange, SlotAdded, cols_label
+from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.core.repack import emit, gather
+from gangviz.core.wlt import next_power_of_two
+
+
+def best_window(wlv: np.ndarray, size: int, ring: bool = False) -> int | None:
+    """Return the start of the least-loaded window of ``size`` consecutive non-zero WLV entries.
+
+    The load criterion is the window's sum of idle slots (larger = less loaded); ties go to the
+    leftmost window. On a ring windows may wrap. Returns ``None`` when no window exists.
+    Raises ``ValueError`` if ``size`` is not in ``1..len(wlv)``.
+    """
+    n = len(wlv)
+    if not 1 <= size <= n:
+        raise ValueError(f"job size must be in 1..{n} processors, got {size}")
+    values = np.asarray(wlv, dtype=np.int64)
+    if ring and size < n:
+        values = np.concatenate([values, values[: size - 1]])
+    zeros = np.concatenate([[0], np.cumsum(values == 0)])
+    sums = np.concatenate([[0], np.cumsum(values)])
+    starts = np.arange(len(values) - size + 1)
+    ok = (zeros[starts + size] - zeros[starts]) == 0
+    if ring and size == n:
+        ok = ok[:1]
+        starts = starts[:1]
+    if not ok.any():
+        return None
+    totals = np.where(ok, sums[starts + size] - sums[starts], -1)
+    return int(starts[int(np.argmax(totals))])
+
+
+def best_block(m: OusterhoutMatrix, block: int) -> int | None:
+    """Return the index of the least-loaded non-zero WLT node covering ``block`` processors.
+
+    Ties go to the leftmost node; ``None`` when every node on that level is zero.
+    """
+    level = m.tree.level_for_block(block)
+    if level.max(initial=0) <= 0:
+        return None
+    return int(np.argmax(level))
+
+
+def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange]) -> int:
+    """Allocate ``size`` consecutive processors to ``job`` through the WLV; return its row.
+
+    Raises ``ValueError`` if ``size`` exceeds the machine.
+    """
+    start = best_window(m.wlv, size, m.ring) if m.n_rows else None
+    reason = "WLV: the least-loaded run of non-zero entries"
+    if start is None:
+        emit(m, out, SlotAdded(m.n_rows, f"no {size} consecutive processors have an idle slot"))
+        start = best_window(m.wlv, size, m.ring)
+        reason = "in the new slot"
+        assert start is not None
+    cols = m.region_cols(start, start + size)
+    if not isinstance(cols, range):
+        cols = tuple(cols)
+    row = gather(m, start, start + size, out, f"Property 1 frees {cols_label(cols)}")
+    emit(m, out, JobPlaced(job, row, cols, reason))
+    return row
+
+
+def place_buddy(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange]) -> int:
+    """Allocate ``job`` a whole buddy block through the WLT; return its row.
+
+    Raises ``ValueError`` if the processor count is not a power of two or ``size`` exceeds it.
+    """
+    require_power_of_two(m.processors)
+    if not 1 <= size <= m.processors:
+        raise ValueError(f"job size must be in 1..{m.processors} processors, got {size}")
+    block = next_power_of_two(size)
+    node = best_block(m, block) if m.n_rows else None
+    reason = f"WLT: least-loaded non-zero node of the {block}-processor level"
+    if node is None:
+        emit(m, out, SlotAdded(m.n_rows, f"every {block}-processor WLT node is zero"))
+        node = best_block(m, block)
+        reason = "in the new slot"
+        assert node is not None
+    lo = node * block
+    row = gather(m, lo, lo + block, out, f"Property 1 within the buddy block {cols_label(range(lo, lo + block))}")
+    emit(m, out, JobPlaced(job, row, range(lo, lo + block), reason))
+    return row
+
+
+def require_power_of_two(processors: int) -> None:
+    """Raise ``ValueError`` unless ``processors`` is a power of two (buddy schemes need it)."""
+    if processors < 1 or processors & (processors - 1):
+        raise ValueError(
+            f"buddy allocation needs a power-of-two number of processors, got {processors} "
+            f"(use {next_power_of_two(max(processors, 1))}, or the 'repack' policy for any size)"
+        )

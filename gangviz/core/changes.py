@@ -1,0 +1,310 @@
+"""Change records of the Ousterhout matrix (DESIGN.md, "The vocabulary").
+
+Each record is frozen, applies itself to an :class:`~gangviz.core.matrix.OusterhoutMatrix`,
+inverts itself exactly, and describes itself in one sentence. The optional ``reason`` says which
+rule allowed the move ("legal cut between P4 and P5", "Property 2: every processor has an idle
+slot"); it is composed when the record is made, so the narration stays true after the state
+moves on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from gangviz.core.matrix import OusterhoutMatrix, processor_label, slot_label
+from gangviz.core.record import Change, job_label
+
+__all__ = [
+    "MatrixChange",
+    "SlotAdded",
+    "SlotRemoved",
+    "JobPlaced",
+    "JobRemoved",
+    "JobShifted",
+    "RegionSwapped",
+    "JobReplicated",
+    "JobUnreplicated",
+    "JobMigrated",
+    "RowActivated",
+    "cols_label",
+    "MOVE_KINDS",
+]
+
+
+def cols_label(cols) -> str:
+    """Return ``"P3..P7"`` for a contiguous run, else the processors listed."""
+    cols = list(cols)
+    if not cols:
+        return "no processor"
+    if len(cols) == 1:
+        return processor_label(cols[0])
+    if cols == list(range(cols[0], cols[0] + len(cols))):
+        return f"{processor_label(cols[0])}..{processor_label(cols[-1])}"
+    return ", ".join(processor_label(c) for c in cols)
+
+
+def _suffix(reason: str) -> str:
+    return f" ({reason})" if reason else ""
+
+
+class MatrixChange(Change):
+    """Base of the records that act on an :class:`OusterhoutMatrix`."""
+
+    reason: str
+
+    def apply(self, state: OusterhoutMatrix) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class SlotAdded(MatrixChange):
+    """An empty time slot appears at index ``row`` (rows at and above it move up)."""
+
+    row: int
+    reason: str = ""
+    kind: ClassVar[str] = "slot_added"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        state.insert_row(self.row)
+
+    def invert(self) -> "SlotRemoved":
+        return SlotRemoved(self.row, self.reason)
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        return f"New slot {slot_label(self.row)} is created{_suffix(self.reason)}."
+
+
+@dataclass(frozen=True, slots=True)
+class SlotRemoved(MatrixChange):
+    """The empty slot ``row`` is eliminated (rows above it move down)."""
+
+    row: int
+    reason: str = ""
+    kind: ClassVar[str] = "slot_removed"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        state.delete_row(self.row)
+
+    def invert(self) -> SlotAdded:
+        return SlotAdded(self.row, self.reason)
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        return f"Empty slot {slot_label(self.row)} is eliminated{_suffix(self.reason)}."
+
+
+@dataclass(frozen=True, slots=True)
+class JobPlaced(MatrixChange):
+    """``job`` is allocated ``cols`` in ``row`` (its home row)."""
+
+    job: int
+    row: int
+    cols: tuple[int, ...] | range
+    reason: str = ""
+    kind: ClassVar[str] = "job_placed"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        state.put(self.job, self.row, self.cols, home=True)
+
+    def invert(self) -> "JobRemoved":
+        return JobRemoved(self.job, self.row, self.cols, self.reason)
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        return (
+            f"{job_label(self.job, names)} is placed on {cols_label(self.cols)} "
+            f"in {slot_label(self.row)}{_suffix(self.reason)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class JobRemoved(MatrixChange):
+    """``job`` leaves its home row ``row`` (it terminated); it holds no extra rows."""
+
+    job: int
+    row: int
+    cols: tuple[int, ...] | range
+    reason: str = ""
+    kind: ClassVar[str] = "job_removed"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        if self.job not in state or state.home_row(self.job) != self.row:
+            raise ValueError(f"{state.name(self.job)} does not have its home in {slot_label(self.row)}")
+        state.clear(self.job, self.row)
+
+    def invert(self) -> JobPlaced:
+        return JobPlaced(self.job, self.row, self.cols, self.reason)
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        return (
+            f"{job_label(self.job, names)} leaves {cols_label(self.cols)} "
+            f"in {slot_label(self.row)}{_suffix(self.reason)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class JobShifted(MatrixChange):
+    """A legal shift: all of ``job``'s processes move from ``src_row`` to ``dst_row``.
+
+    000_fc8d6d1d4cf9d1e1.txt §3: a shift is legal if all processes of a job are shifted to the
+    same slot at the same time; the job keeps its processors.
+    """
+
+    job: int
+    src_row: int
+    dst_row: int
+    reason: str = ""
+    kind: ClassVar[str] = "job_shifted"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        state.move(self.job, self.src_row, self.dst_row)
+
+    def invert(self) -> "JobShifted":
+        return JobShifted(self.job, self.dst_row, self.src_row, self.reason)
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        return (
+            f"{job_label(self.job, names)} shifts from {slot_label(self.src_row)} to "
+            f"{slot_label(self.dst_row)} on the same processors{_suffix(self.reason or 'a legal shift')}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RegionSwapped(MatrixChange):
+    """The jobs of rows ``row_a`` and ``row_b`` between two legal cuts exchange their rows.
+
+    000_fc8d6d1d4cf9d1e1.txt §3 (proof of Property 1, Fig. 3 and 4): when neither cut splits a
+    job in either slot, every job between the cuts can exchange its position with its
+    counterpart in the other slot. The region is columns ``[lo, hi)``; on a ring ``hi`` may
+    exceed the number of processors (the region wraps). ``moved_a``/``moved_b`` name the jobs
+    that went from ``row_a`` to ``row_b`` and back, for the narration.
+    """
+
+    row_a: int
+    row_b: int
+    lo: int
+    hi: int
+    moved_a: tuple[int, ...] = ()
+    moved_b: tuple[int, ...] = ()
+    reason: str = ""
+    kind: ClassVar[str] = "region_swapped"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        state.swap(self.row_a, self.row_b, self.lo, self.hi)
+
+    def invert(self) -> "RegionSwapped":
+        return RegionSwapped(
+            self.row_b, self.row_a, self.lo, self.hi, self.moved_b, self.moved_a, self.reason
+        )
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        def who(jobs: tuple[int, ...]) -> str:
+            return ", ".join(job_label(j, names) for j in jobs) or "nothing"
+
+        a, b = slot_label(self.row_a), slot_label(self.row_b)
+        return (
+            f"Swap {a} and {b} on {cols_label(range(self.lo, self.hi))}: "
+            f"{who(self.moved_a)} {a}→{b}, {who(self.moved_b)} {b}→{a}{_suffix(self.reason)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class JobReplicated(MatrixChange):
+    """``job`` also runs in ``row`` on its own processors (multi-slot running)."""
+
+    job: int
+    row: int
+    cols: tuple[int, ...] | range
+    reason: str = ""
+    kind: ClassVar[str] = "job_replicated"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        state.put(self.job, self.row, self.cols, home=False)
+
+    def invert(self) -> "JobUnreplicated":
+        return JobUnreplicated(self.job, self.row, self.cols, self.reason)
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        return (
+            f"{job_label(self.job, names)} also runs in {slot_label(self.row)} on "
+            f"{cols_label(self.cols)}{_suffix(self.reason)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class JobUnreplicated(MatrixChange):
+    """``job`` gives up its extra slot ``row``."""
+
+    job: int
+    row: int
+    cols: tuple[int, ...] | range
+    reason: str = ""
+    kind: ClassVar[str] = "job_unreplicated"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        if self.job not in state or self.row not in state.replica_rows(self.job):
+            raise ValueError(f"{state.name(self.job)} has no extra slot {slot_label(self.row)}")
+        state.clear(self.job, self.row)
+
+    def invert(self) -> JobReplicated:
+        return JobReplicated(self.job, self.row, self.cols, self.reason)
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        return (
+            f"{job_label(self.job, names)} gives up its extra slot "
+            f"{slot_label(self.row)}{_suffix(self.reason)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class JobMigrated(MatrixChange):
+    """``job`` moves to other processors (and possibly another row), at a cost."""
+
+    job: int
+    src_row: int
+    src_cols: tuple[int, ...] | range
+    dst_row: int
+    dst_cols: tuple[int, ...] | range
+    cost: float = 0.0
+    reason: str = ""
+    kind: ClassVar[str] = "job_migrated"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        state.relocate(self.job, self.src_row, self.dst_row, self.dst_cols)
+
+    def invert(self) -> "JobMigrated":
+        return JobMigrated(
+            self.job, self.dst_row, self.dst_cols, self.src_row, self.src_cols, self.cost, self.reason
+        )
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        return (
+            f"{job_label(self.job, names)} migrates from {cols_label(self.src_cols)} in "
+            f"{slot_label(self.src_row)} to {cols_label(self.dst_cols)} in "
+            f"{slot_label(self.dst_row)} (cost {self.cost:g}){_suffix(self.reason)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RowActivated(MatrixChange):
+    """The time slice moves from slot ``prev`` to slot ``row`` (``None``: no slot runs)."""
+
+    row: int | None
+    prev: int | None = None
+    reason: str = ""
+    kind: ClassVar[str] = "row_activated"
+
+    def apply(self, state: OusterhoutMatrix) -> None:
+        state.set_active(self.row)
+
+    def invert(self) -> "RowActivated":
+        return RowActivated(self.prev, self.row, self.reason)
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        if self.row is None:
+            return "No slot runs: the machine is empty."
+        return f"Slot {slot_label(self.row)} runs its time slice."
+
+
+#: Change kinds that count as a re-pack, migration or slot deletion (timeline markers, "next").
+MOVE_KINDS = frozenset({"region_swapped", "job_shifted", "job_migrated", "slot_removed"})

@@ -1,0 +1,393 @@
+"""The Ousterhout matrix: time slots (rows) by processors (columns).
+
+000_fc8d6d1d4cf9d1e1.txt §3: processors are *logically* a one-dimensional linear array
+numbered 1..N, and a job may only take consecutively numbered processors; as an option
+(end of §3) the array closes into a ring, where a job may wrap from P_N to P_1.
+
+Row 0 is slot S1 (drawn at the bottom, as in the papers); column 0 is processor P1. A cell holds
+the integer id of the job whose process runs there in that slot, or ``IDLE``. A job keeps one set
+of columns for life (re-packing never moves a process to another processor; only migration,
+:class:`~gangviz.core.changes.JobMigrated`, does) and may hold several rows: its *home* row and
+the extra rows it runs in (multi-slot running, BRMS and FillMatrix).
+
+The workload vector (WLV, idle slots per processor) and the workload tree (WLT) are kept up to
+date incrementally as cells change, so a query never rescans the matrix.
+
+Only change records (:mod:`gangviz.core.changes`) should call the mutators below; each mutator
+checks its precondition first and raises ``ValueError`` without touching the state when it fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from gangviz.core.wlt import WorkloadTree
+
+IDLE = -1
+
+Cols = Sequence[int]
+
+
+def col_index(cols: Cols) -> slice | np.ndarray:
+    """Return a numpy index for ``cols``: a slice for a contiguous ``range``, else an array."""
+    if isinstance(cols, range) and cols.step == 1:
+        return slice(cols.start, cols.stop)
+    return np.asarray(cols, dtype=np.intp)
+
+
+def span(cols: Cols) -> tuple[int, int]:
+    """Return ``(lo, hi)``: the smallest and one past the largest column of ``cols``."""
+    if isinstance(cols, range) and cols.step == 1:
+        return cols.start, cols.stop
+    return min(cols), max(cols) + 1
+
+
+def processor_label(col: int) -> str:
+    """Return the paper's name of column ``col`` (0-based): ``P1`` for 0."""
+    return f"P{col + 1}"
+
+
+def slot_label(row: int) -> str:
+    """Return the paper's name of row ``row`` (0-based): ``S1`` for 0."""
+    return f"S{row + 1}"
+
+
+class OusterhoutMatrix:
+    """The global scheduling matrix with its workload vector and workload tree.
+
+    Args:
+        processors: number of columns N >= 1.
+        ring: if true, processors form a ring (a job may wrap from the last column to the first).
+    """
+
+    def __init__(self, processors: int, ring: bool = False) -> None:
+        if processors < 1:
+            raise ValueError(f"processors must be >= 1, got {processors}")
+        self.processors = processors
+        self.ring = ring
+        self._cells = np.full((0, processors), IDLE, dtype=np.int32)
+        self._busy = np.zeros(processors, dtype=np.int64)
+        self._wlv = np.zeros(processors, dtype=np.int64)
+        self.tree = WorkloadTree(processors)
+        self._cols: dict[int, Cols] = {}
+        self._rows: dict[int, list[int]] = {}
+        self.names: dict[int, str] = {}
+        self.active_row: int | None = None
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def n_rows(self) -> int:
+        """Return the number of time slots."""
+        return self._cells.shape[0]
+
+    @property
+    def cells(self) -> np.ndarray:
+        """Return the (rows x processors) int32 array of job ids (``IDLE`` = -1); read only."""
+        view = self._cells.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def wlv(self) -> np.ndarray:
+        """Return the workload vector: idle slots per processor (read only)."""
+        view = self._wlv.view()
+        view.flags.writeable = False
+        return view
+
+    def jobs(self) -> list[int]:
+        """Return the ids of the jobs in the matrix, in placement order."""
+        return list(self._rows)
+
+    def __contains__(self, job: int) -> bool:
+        return job in self._rows
+
+    def job_cols(self, job: int) -> Cols:
+        """Return the columns of ``job``; raises ``KeyError`` if it is not in the matrix."""
+        return self._cols[job]
+
+    def job_rows(self, job: int) -> list[int]:
+        """Return the rows of ``job``, home row first; raises ``KeyError`` if absent."""
+        return list(self._rows[job])
+
+    def home_row(self, job: int) -> int:
+        """Return the home row of ``job``; raises ``KeyError`` if absent."""
+        return self._rows[job][0]
+
+    def replica_rows(self, job: int) -> list[int]:
+        """Return the extra rows ``job`` runs in (multi-slot running), possibly empty."""
+        return list(self._rows[job][1:])
+
+    def row_jobs(self, row: int) -> list[int]:
+        """Return the distinct job ids in ``row``, left to right."""
+        ids = self._cells[row]
+        seen: dict[int, None] = {}
+        for j in ids[ids != IDLE].tolist():
+            seen.setdefault(j, None)
+        return list(seen)
+
+    def is_idle(self, row: int, cols: Cols) -> bool:
+        """Return whether every cell of ``cols`` in ``row`` is idle."""
+        return bool(np.all(self._cells[row, col_index(cols)] == IDLE))
+
+    def row_is_empty(self, row: int) -> bool:
+        """Return whether ``row`` holds no job at all."""
+        return bool(np.all(self._cells[row] == IDLE))
+
+    def busy_in_row(self, row: int) -> int:
+        """Return how many processors are allocated in ``row``."""
+        return int(np.count_nonzero(self._cells[row] != IDLE))
+
+    def name(self, job: int) -> str:
+        """Return the label of ``job`` (``"J<id>"`` when it has no name)."""
+        return self.names.get(job, f"J{job}")
+
+    def region_cols(self, lo: int, hi: int) -> range | list[int]:
+        """Return the columns of the region ``[lo, hi)``; on a ring ``hi`` may exceed N (wraps)."""
+        if hi <= self.processors:
+            return range(lo, hi)
+        if not self.ring:
+            raise ValueError(f"region [{lo}, {hi}) exceeds {self.processors} processors")
+        n = self.processors
+        return [c % n for c in range(lo, hi)]
+
+    # ---------------------------------------------------------------- rendering
+    def to_rows(self, idle: str = ".") -> list[str]:
+        """Return the matrix as text rows, top slot first, in the scenario notation."""
+        width = max([len(idle)] + [len(self.name(j)) for j in self._rows])
+        out = []
+        for r in range(self.n_rows - 1, -1, -1):
+            tokens = [idle if j == IDLE else self.name(int(j)) for j in self._cells[r].tolist()]
+            out.append(" ".join(t.ljust(width) for t in tokens).rstrip())
+        return out
+
+    def __repr__(self) -> str:
+        body = "\n".join(self.to_rows())
+        return f"OusterhoutMatrix({self.n_rows}x{self.processors})\n{body}"
+
+    def state_key(self) -> tuple:
+        """Return a hashable summary of the whole state (cells, placements, active row)."""
+        return (
+            self._cells.shape,
+            self._cells.tobytes(),
+            tuple(sorted((j, tuple(c)) for j, c in self._cols.items())),
+            tuple(sorted((j, tuple(r)) for j, r in self._rows.items())),
+            self.active_row,
+        )
+
+    def copy(self) -> "OusterhoutMatrix":
+        """Return an independent copy (names are shared: they never change once given)."""
+        other = OusterhoutMatrix.__new__(OusterhoutMatrix)
+        other.processors = self.processors
+        other.ring = self.ring
+        other._cells = self._cells.copy()
+        other._busy = self._busy.copy()
+        other._wlv = self._wlv.copy()
+        other.tree = WorkloadTree(self.processors)
+        other.tree.levels = [lvl.copy() for lvl in self.tree.levels]
+        other._cols = dict(self._cols)
+        other._rows = {j: list(r) for j, r in self._rows.items()}
+        other.names = self.names
+        other.active_row = self.active_row
+        return other
+
+    # ---------------------------------------------------------------- mutators
+    def insert_row(self, row: int) -> None:
+        """Insert an empty slot at index ``row`` (0..n_rows); rows above move up."""
+        if not 0 <= row <= self.n_rows:
+            raise ValueError(f"cannot add slot at {row}: matrix has {self.n_rows} slots")
+        self._cells = np.insert(self._cells, row, IDLE, axis=0)
+        for rows in self._rows.values():
+            for i, r in enumerate(rows):
+                if r >= row:
+                    rows[i] = r + 1
+        self._wlv += 1
+        self.tree.rebuild(self._wlv)
+
+    def delete_row(self, row: int) -> None:
+        """Remove the empty slot ``row``; rows above move down. Raises if it is not empty."""
+        if not 0 <= row < self.n_rows:
+            raise ValueError(f"no slot {slot_label(row)}: matrix has {self.n_rows} slots")
+        if not self.row_is_empty(row):
+            raise ValueError(f"slot {slot_label(row)} is not empty")
+        self._cells = np.delete(self._cells, row, axis=0)
+        for rows in self._rows.values():
+            for i, r in enumerate(rows):
+                if r > row:
+                    rows[i] = r - 1
+        self._wlv -= 1
+        self.tree.rebuild(self._wlv)
+
+    def _refresh(self, cols: Cols) -> None:
+        lo, hi = span(cols)
+        self.tree.update(lo, hi, self._wlv)
+
+    def put(self, job: int, row: int, cols: Cols, home: bool) -> None:
+        """Allocate ``cols`` of ``row`` to ``job`` (as its home row or as an extra row)."""
+        if not 0 <= row < self.n_rows:
+            raise ValueError(f"no slot {slot_label(row)}: matrix has {self.n_rows} slots")
+        if len(cols) == 0:
+            raise ValueError("a job needs at least one processor")
+        idx = col_index(cols)
+        if not np.all(self._cells[row, idx] == IDLE):
+            raise ValueError(f"cells of {self.name(job)} in {slot_label(row)} are not idle")
+        if home:
+            if job in self._rows:
+                raise ValueError(f"{self.name(job)} is already in the matrix")
+        else:
+            if job not in self._rows:
+                raise ValueError(f"{self.name(job)} has no home row to replicate")
+            if tuple(self._cols[job]) != tuple(cols):
+                raise ValueError(f"a replica of {self.name(job)} must use the same processors")
+            if row in self._rows[job]:
+                raise ValueError(f"{self.name(job)} already runs in {slot_label(row)}")
+        self._cells[row, idx] = job
+        self._busy[idx] += 1
+        self._wlv[idx] -= 1
+        if home:
+            self._cols[job] = cols
+            self._rows[job] = [row]
+        else:
+            self._rows[job].append(row)
+        self._refresh(cols)
+
+    def clear(self, job: int, row: int) -> None:
+        """Free ``job``'s cells in ``row``; removing the home row requires no extra rows."""
+        rows = self._rows.get(job)
+        if rows is None or row not in rows:
+            raise ValueError(f"{self.name(job)} does not run in {slot_label(row)}")
+        if row == rows[0] and len(rows) > 1:
+            raise ValueError(f"{self.name(job)} still runs in extra slots")
+        cols = self._cols[job]
+        idx = col_index(cols)
+        self._cells[row, idx] = IDLE
+        self._busy[idx] -= 1
+        self._wlv[idx] += 1
+        rows.remove(row)
+        if not rows:
+            del self._rows[job]
+            del self._cols[job]
+        self._refresh(cols)
+
+    def move(self, job: int, src: int, dst: int) -> None:
+        """Move ``job``'s cells from row ``src`` to idle cells of row ``dst`` (same columns)."""
+        rows = self._rows.get(job)
+        if rows is None or src not in rows:
+            raise ValueError(f"{self.name(job)} does not run in {slot_label(src)}")
+        if dst in rows:
+            raise ValueError(f"{self.name(job)} already runs in {slot_label(dst)}")
+        cols = self._cols[job]
+        idx = col_index(cols)
+        if not 0 <= dst < self.n_rows or not np.all(self._cells[dst, idx] == IDLE):
+            raise ValueError(f"cells of {self.name(job)} in {slot_label(dst)} are not idle")
+        self._cells[src, idx] = IDLE
+        self._cells[dst, idx] = job
+        rows[rows.index(src)] = dst
+
+    def relocate(self, job: int, src: int, dst: int, new_cols: Cols) -> None:
+        """Migrate ``job`` (one row only) to ``new_cols`` of row ``dst``."""
+        rows = self._rows.get(job)
+        if rows is None or rows != [src]:
+            raise ValueError(f"{self.name(job)} must run in {slot_label(src)} alone to migrate")
+        old = self._cols[job]
+        self.clear(job, src)
+        try:
+            self.put(job, dst, new_cols, home=True)
+        except ValueError:
+            self.put(job, src, old, home=True)
+            raise
+
+    def swap(self, row_a: int, row_b: int, lo: int, hi: int) -> None:
+        """Exchange the contents of rows ``row_a`` and ``row_b`` on the region ``[lo, hi)``.
+
+        Raises ``ValueError`` unless both region ends are legal cuts in both rows, i.e. every
+        job touching the region lies entirely inside it.
+        """
+        n = self.n_rows
+        if not (0 <= row_a < n and 0 <= row_b < n) or row_a == row_b:
+            raise ValueError(f"cannot swap slots {row_a} and {row_b} of {n}")
+        cols = self.region_cols(lo, hi)
+        idx = col_index(cols)
+        inside = set(cols)
+        a_part = self._cells[row_a, idx].copy()
+        b_part = self._cells[row_b, idx].copy()
+        moved = set(a_part[a_part != IDLE].tolist()) | set(b_part[b_part != IDLE].tolist())
+        for job in moved:
+            if not inside.issuperset(self._cols[job]):
+                raise ValueError(
+                    f"illegal cut: {self.name(job)} crosses the region "
+                    f"{processor_label(lo)}..{processor_label((hi - 1) % self.processors)}"
+                )
+        self._cells[row_a, idx] = b_part
+        self._cells[row_b, idx] = a_part
+        in_a = set(a_part[a_part != IDLE].tolist())
+        in_b = set(b_part[b_part != IDLE].tolist())
+        for job in moved:
+            rows = self._rows[job]
+            for i, r in enumerate(rows):
+                if r == row_a and job in in_a:
+                    rows[i] = row_b
+                elif r == row_b and job in in_b:
+                    rows[i] = row_a
+
+    def set_active(self, row: int | None) -> None:
+        """Mark ``row`` as the slot whose time slice is running (``None``: none).
+
+        The mark is a plain index that adding or removing slots does not move: the engine
+        emits a :class:`~gangviz.core.changes.RowActivated` at the end of every step, so the
+        mark is right whenever a step is complete, and inverting a step restores it exactly.
+        """
+        self.active_row = row
+
+    def check(self) -> None:
+        """Verify every invariant of the state; raise ``AssertionError`` naming the first broken.
+
+        Used by the tests: cells agree with placements; each job's processes share each of its
+        rows on its own columns; WLV and WLT agree with the cells.
+        """
+        seen = np.full(self._cells.shape, IDLE, dtype=np.int32)
+        for job, rows in self._rows.items():
+            cols = self._cols[job]
+            assert len(set(rows)) == len(rows), f"{self.name(job)} holds a row twice"
+            idx = col_index(cols)
+            for r in rows:
+                assert np.all(self._cells[r, idx] == job), f"{self.name(job)} split in S{r + 1}"
+                seen[r, idx] = job
+        assert np.array_equal(seen, self._cells), "cells hold a job the placements do not know"
+        idle = self.n_rows - np.count_nonzero(self._cells != IDLE, axis=0)
+        assert np.array_equal(idle, self._wlv), "WLV out of date"
+        fresh = WorkloadTree(self.processors)
+        fresh.rebuild(idle)
+        for a, b in zip(fresh.levels, self.tree.levels):
+            assert np.array_equal(a, b), "WLT out of date"
+
+    @classmethod
+    def from_rows(
+        cls, rows: Iterable[Sequence[int]], processors: int | None = None, ring: bool = False
+    ) -> "OusterhoutMatrix":
+        """Build a matrix from rows of job ids (bottom slot first; ``IDLE`` for idle).
+
+        The first row in which a job appears (from the bottom) becomes its home row; the
+        others are extra rows. Raises ``ValueError`` if a job's columns differ between rows.
+        """
+        rows = [list(r) for r in rows]
+        n = processors if processors is not None else (len(rows[0]) if rows else 1)
+        m = cls(n, ring=ring)
+        for r, ids in enumerate(rows):
+            if len(ids) != n:
+                raise ValueError(f"row {r} has {len(ids)} cells, expected {n}")
+            m.insert_row(r)
+            found: dict[int, list[int]] = {}
+            for c, j in enumerate(ids):
+                if j != IDLE:
+                    found.setdefault(int(j), []).append(c)
+            for j, cs in found.items():
+                cols: Cols = range(cs[0], cs[-1] + 1) if cs == list(range(cs[0], cs[-1] + 1)) else tuple(cs)
+                if j in m:
+                    if tuple(m.job_cols(j)) != tuple(cols):
+                        raise ValueError(f"job {j} uses different processors in different rows")
+                    m.put(j, r, m.job_cols(j), home=False)
+                else:
+                    m.put(j, r, cols, home=True)
+        return m

@@ -1,0 +1,265 @@
+"""Job re-packing on a one-dimensional linear array (or ring).
+
+000_fc8d6d1d4cf9d1e1.txt §3. Re-packing rearranges the order in which jobs run on their
+*own* processors: a process never changes column, only row.
+
+* A *legal cut* between two slots is a vertical line that splits no job in either slot; the
+  jobs between two legal cuts may exchange rows with their counterparts (proof of Property 1).
+* :func:`merge_rows` is the efficient form of Fig. 4: it finds every legal cut common to the two
+  rows at once and swaps each region that needs it exactly once (regions that need a swap are
+  never adjacent after merging neighbours, so they alternate with regions left in place).
+* :func:`gather` is the constructive proof of Properties 1 and 2: it grows an idle fragment from
+  the left end of a column range, merging in, one row at a time, the row that holds the idle
+  fragment adjacent to it. Its result is a row idle on the whole range.
+* :func:`eliminate_slots` applies Property 2: while every processor has an idle slot, gather the
+  idle fragments into one slot and remove it.
+* On a ring (end of §3) there is no natural boundary, so two rows are first broken at a legal
+  cut common to both; the linear argument then applies.
+
+Tie-breaks (documented choices where the paper is silent):
+
+* The growing fragment starts in the row with the longest idle run from the left end of the
+  range; ties go to the highest row (so, as in Fig. 2, upper slots are the ones that empty).
+* At each gap the row merged in is the one whose idle run from the gap reaches furthest right;
+  ties go to the highest row. The fragment grown so far may then either stay in its row (the
+  jobs right of the gap move) or move into the partner row (the jobs left of it move); the
+  cheaper way wins: fewer processes moved, then fewer two-sided swaps, then staying. This is
+  how the paper plays Fig. 2: J1 and J2 move up, J5 and J6 come down, then J7 comes down.
+* A region whose jobs move into an idle region of the other row is recorded as
+  :class:`~gangviz.core.changes.JobShifted` records (one legal shift per job, as the paper
+  narrates Fig. 2); a region with jobs on both sides is one
+  :class:`~gangviz.core.changes.RegionSwapped`.
+
+Every function applies its changes to the matrix and appends them to ``out``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from gangviz.core.changes import JobShifted, MatrixChange, RegionSwapped, SlotRemoved, cols_label
+from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label, slot_label
+
+
+class RepackError(ValueError):
+    """The premise of a re-packing property does not hold (a column has no idle slot)."""
+
+
+def emit(m: OusterhoutMatrix, out: list[MatrixChange], change: MatrixChange) -> None:
+    """Apply ``change`` to ``m`` and append it to ``out``."""
+    change.apply(m)
+    out.append(change)
+
+
+def crossings(m: OusterhoutMatrix, row: int) -> np.ndarray:
+    """Return a boolean array: ``result[x]`` is true when a job of ``row`` crosses cut ``x``.
+
+    Cut ``x`` lies just left of column ``x`` (between ``P_x`` and ``P_{x+1}`` in the paper's
+    1-based names). On a linear array cut 0 (the left end) is never crossed; on a ring cut 0 lies
+    between the last and the first processor.
+    """
+    cells = m.cells[row]
+    prev = np.roll(cells, 1)
+    cross = (prev == cells) & (cells != IDLE)
+    if not m.ring:
+        cross[0] = False
+    return cross
+
+
+def common_legal_cuts(m: OusterhoutMatrix, row_a: int, row_b: int) -> list[int]:
+    """Return the cuts legal in both rows, ascending (a linear array also has cut N)."""
+    ok = ~(crossings(m, row_a) | crossings(m, row_b))
+    cuts = np.flatnonzero(ok).tolist()
+    if not m.ring:
+        cuts.append(m.processors)
+    return cuts
+
+
+def _cut_label(m: OusterhoutMatrix, x: int) -> str:
+    n = m.processors
+    x %= n if m.ring else n + 1
+    if not m.ring and x == 0:
+        return "the left end"
+    if not m.ring and x == n:
+        return "the right end"
+    return f"{processor_label((x - 1) % n)}|{processor_label(x % n)}"
+
+
+def plan_merge(
+    m: OusterhoutMatrix, row_a: int, row_b: int, target: Sequence[int]
+) -> list[tuple[int, int]]:
+    """Return the regions :func:`merge_rows` would swap to make ``row_a`` idle on ``target``.
+
+    Regions are ``(lo, hi)`` column ranges between common legal cuts (``hi`` may exceed N on a
+    ring); neighbouring regions are merged, so the regions returned alternate with regions left
+    in place. Raises :class:`RepackError` when the premise of :func:`merge_rows` fails.
+    """
+    n = m.processors
+    cells = m.cells
+    want = np.zeros(n, dtype=bool)
+    want[list(target)] = True
+    a_idle = cells[row_a] == IDLE
+    b_idle = cells[row_b] == IDLE
+    if np.any(want & ~a_idle & ~b_idle):
+        bad = int(np.flatnonzero(want & ~a_idle & ~b_idle)[0])
+        raise RepackError(
+            f"cannot merge {slot_label(row_a)} and {slot_label(row_b)}: "
+            f"{processor_label(bad)} is busy in both"
+        )
+    cuts = common_legal_cuts(m, row_a, row_b)
+    if m.ring:
+        if not cuts:
+            raise RepackError(
+                f"{slot_label(row_a)} and {slot_label(row_b)} share no legal cut to break the ring"
+            )
+        bounds = cuts + [cuts[0] + n]
+    else:
+        bounds = cuts
+    swaps: list[list[int]] = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        idx = np.arange(lo, hi) % n
+        w = want[idx]
+        if not w.any() or a_idle[idx][w].all():
+            continue
+        if not b_idle[idx][w].all():  # impossible by the argument above; guard all the same
+            raise RepackError(f"no legal re-pack of {slot_label(row_a)} with {slot_label(row_b)}")
+        if swaps and swaps[-1][1] == lo:
+            swaps[-1][1] = hi
+        else:
+            swaps.append([lo, hi])
+    return [(lo - n, hi - n) if lo >= n else (lo, hi) for lo, hi in swaps]
+
+
+def plan_cost(m: OusterhoutMatrix, row_a: int, row_b: int, plan: list[tuple[int, int]]) -> tuple[int, int]:
+    """Return ``(processes moved, two-sided swaps)`` of a plan from :func:`plan_merge`."""
+    moved = two_sided = 0
+    for lo, hi in plan:
+        idx = np.arange(lo, hi) % m.processors
+        a_busy = int(np.count_nonzero(m.cells[row_a, idx] != IDLE))
+        b_busy = int(np.count_nonzero(m.cells[row_b, idx] != IDLE))
+        moved += a_busy + b_busy
+        two_sided += bool(a_busy and b_busy)
+    return moved, two_sided
+
+
+def merge_rows(
+    m: OusterhoutMatrix,
+    row_a: int,
+    row_b: int,
+    target: Sequence[int],
+    out: list[MatrixChange],
+    why: str = "Property 1",
+) -> None:
+    """Make ``row_a`` idle on every column of ``target`` by legal swaps with ``row_b``.
+
+    Premise: every target column is idle in ``row_a`` or in ``row_b``. Then, within each region
+    between consecutive common legal cuts, the target columns are all idle in one of the two
+    rows (between an idle cell of one row and an idle cell of the other there is always a common
+    legal cut), so swapping exactly the regions whose idle part lies in ``row_b`` suffices, each
+    once (Fig. 4).
+
+    Raises :class:`RepackError` if the premise fails, or, on a ring, if the two rows have no
+    common legal cut to break the ring at.
+    """
+    for lo, hi in plan_merge(m, row_a, row_b, target):
+        _swap_region(m, row_a, row_b, lo, hi, out, why)
+
+
+def _swap_region(
+    m: OusterhoutMatrix, row_a: int, row_b: int, lo: int, hi: int, out: list[MatrixChange], why: str
+) -> None:
+    """Record the exchange of ``[lo, hi)`` between two rows as shifts or one region swap."""
+    cols = m.region_cols(lo, hi)
+    idx = list(cols) if not isinstance(cols, range) else cols
+    a_jobs = _jobs_in(m.cells[row_a, idx])
+    b_jobs = _jobs_in(m.cells[row_b, idx])
+    cuts = f"legal cuts at {_cut_label(m, lo)} and {_cut_label(m, hi)}"
+    if not b_jobs or not a_jobs:
+        src, dst, jobs = (row_a, row_b, a_jobs) if a_jobs else (row_b, row_a, b_jobs)
+        for job in jobs:
+            reason = (
+                f"legal shift: {slot_label(dst)} is idle on {cols_label(m.job_cols(job))}; "
+                f"{why}, {cuts}"
+            )
+            emit(m, out, JobShifted(job, src, dst, reason))
+        return
+    emit(m, out, RegionSwapped(row_a, row_b, lo, hi, tuple(a_jobs), tuple(b_jobs), f"{why}, {cuts}"))
+
+
+def _jobs_in(cells: np.ndarray) -> list[int]:
+    seen: dict[int, None] = {}
+    for j in cells[cells != IDLE].tolist():
+        seen.setdefault(j, None)
+    return list(seen)
+
+
+def _idle_runs(m: OusterhoutMatrix, cols: Sequence[int], start: int) -> np.ndarray:
+    """Return, per row, how many of ``cols[start:]`` are idle before the first busy cell."""
+    sub = m.cells[:, list(cols[start:])] == IDLE
+    busy = ~sub
+    first_busy = np.where(busy.any(axis=1), busy.argmax(axis=1), sub.shape[1])
+    return first_busy
+
+
+def _best_row(runs: np.ndarray) -> int:
+    """Row with the longest run; ties to the highest row."""
+    best = runs.max()
+    return int(np.flatnonzero(runs == best)[-1])
+
+
+def gather(
+    m: OusterhoutMatrix, lo: int, hi: int, out: list[MatrixChange], why: str = "Property 1"
+) -> int:
+    """Re-pack so that one row is idle on columns ``[lo, hi)``; return that row.
+
+    On a ring ``hi`` may exceed the number of processors (the range wraps). Premise: every
+    column of the range has an idle slot (its WLV entry is non-zero). Raises
+    :class:`RepackError` when the premise fails or the matrix has no rows.
+    """
+    cols = list(m.region_cols(lo, hi))
+    if m.n_rows == 0:
+        raise RepackError("the matrix has no slot")
+    wlv = m.wlv
+    if np.any(wlv[cols] == 0):
+        bad = next(c for c in cols if wlv[c] == 0)
+        raise RepackError(f"{processor_label(bad)} has no idle slot")
+    runs = _idle_runs(m, cols, 0)
+    row = _best_row(runs)
+    k = int(runs[row])
+    while k < len(cols):
+        other = _idle_runs(m, cols, k)
+        other[row] = -1
+        partner = _best_row(other)
+        reach = k + int(other[partner])
+        keep = plan_merge(m, row, partner, cols[:reach])
+        move = plan_merge(m, partner, row, cols[:reach])
+        if plan_cost(m, partner, row, move) < plan_cost(m, row, partner, keep):
+            row, partner, keep = partner, row, move
+        for a, b in keep:
+            _swap_region(m, row, partner, a, b, out, why)
+        k = int(_idle_runs(m, cols, 0)[row])
+    return row
+
+
+def eliminate_slots(m: OusterhoutMatrix, out: list[MatrixChange]) -> int:
+    """Apply Property 2 while it holds; return how many slots were removed.
+
+    While every processor has an idle slot (the WLT root is non-zero), gather the idle
+    fragments into one slot and remove it.
+    """
+    removed = 0
+    while m.n_rows > 0 and int(m.wlv.min()) >= 1:
+        why = "Property 2: every processor has an idle slot"
+        row = gather(m, 0, m.processors, out, why)
+        emit(m, out, SlotRemoved(row, why))
+        removed += 1
+    return removed
+
+
+def legal_shift_rows(m: OusterhoutMatrix, job: int) -> list[int]:
+    """Return the rows ``job`` could legally shift into (idle on all its processors)."""
+    cols = list(m.job_cols(job))
+    idle = np.all(m.cells[:, cols] == IDLE, axis=1)
+    return np.flatnonzero(idle).tolist()

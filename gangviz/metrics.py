@@ -1,0 +1,53 @@
+"""Metrics computed from a finished (or paused) simulation.
+
+001_c175c8c1780c2fd0.txt §4.3:
+
+* ``r_a`` average processor active ratio: processor-slices spent computing divided by N times the
+  elapsed time. A job of size p and work w computes for exactly p * w processor-slices (buddy
+  internal fragmentation and idle replicas do not count), so r_a = sum(p * w) / (N * T).
+* ``n_l`` the largest number of slots seen; ``n_a`` the time average of the number of slots,
+  sum(i * t_i) / sum(t_i), where an empty machine counts as zero slots.
+* ``t_ta`` mean turnaround (completion - arrival) of all jobs; ``t_sa``, ``t_ma``, ``t_la`` the
+  same for small (1-12 slots of work), medium (13-60) and large (> 60) jobs.
+
+T is the time of the last decision point (the boundary at or just after the last completion).
+Only jobs that completed count; terminated jobs and endless scenario jobs are left out.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gangviz.sim.engine import Simulation
+
+SMALL_MAX = 12
+MEDIUM_MAX = 60
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def zhou_metrics(sim: "Simulation") -> dict[str, float]:
+    """Return ``{"r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la"}`` for ``sim``.
+
+    Means over an empty class are ``nan``.
+    """
+    done = [r for r in sim.jobs.values() if r.finish is not None and not r.terminated]
+    elapsed = sim.time
+    work = sum(r.spec.size * r.spec.work for r in done)
+    small, medium, large = [], [], []
+    for r in done:
+        ta = r.finish - r.spec.arrival  # type: ignore[operator]
+        (small if r.spec.work <= SMALL_MAX else medium if r.spec.work <= MEDIUM_MAX else large).append(ta)
+    return {
+        "r_a": work / (sim.processors * elapsed) if elapsed > 0 else 0.0,
+        "n_l": sim.max_slots,
+        "n_a": sim.slot_time / elapsed if elapsed > 0 else 0.0,
+        "t_ta": _mean(small + medium + large),
+        "t_sa": _mean(small),
+        "t_ma": _mean(medium),
+        "t_la": _mean(large),
+    }

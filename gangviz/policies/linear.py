@@ -1,0 +1,106 @@
+"""Policies on a linear array without buddy rounding.
+
+* **repack** (000_fc8d6d1d4cf9d1e1.txt §4, Fig. 5): WLV allocation for any job size (the
+  least-loaded run of consecutive non-zero WLV entries, re-packed into one slot), and Property 2
+  applied after every decision. Works on a ring too.
+* **random** (000 §2, Fig. 1): the first slot (lowest) with at least p idle processors takes the
+  job on p of them drawn at random (seeded); otherwise a new slot. Empty slots are removed; no
+  re-packing (the trap of Fig. 1).
+* **firstfit** (000 §2): the first slot with p consecutive idle processors takes the job in its
+  leftmost such run; otherwise a new slot. Empty slots are removed; no re-packing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gangviz.core.allocation import best_window, place_wlv
+from gangviz.core.changes import JobPlaced, SlotAdded
+from gangviz.core.matrix import IDLE
+from gangviz.core.repack import eliminate_slots
+from gangviz.policies.slots import remove_empty_slots
+from gangviz.sim.engine import Simulation
+from gangviz.sim.policy import Policy
+
+
+class Repack(Policy):
+    """WLV allocation with re-packing on every arrival and termination."""
+
+    name = "repack"
+    paper = "000_fc8d6d1d4cf9d1e1.txt §3 (Properties 1, 2), §4 (Fig. 5)"
+
+    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+        for job in list(sim.waiting):
+            place_wlv(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes)
+        eliminate_slots(sim.matrix, sim.current_changes)
+
+
+class RandomAllocation(Policy):
+    """Random processors in the first slot with room; no re-packing."""
+
+    name = "random"
+    paper = "000_fc8d6d1d4cf9d1e1.txt §2 (Fig. 1)"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def check_machine(self, processors: int, ring: bool) -> None:
+        if ring:
+            raise ValueError("random allocation ignores the array's shape; use ring=False")
+
+    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+        m = sim.matrix
+        if completed:
+            remove_empty_slots(sim)
+        for job in list(sim.waiting):
+            size = sim.jobs[job].spec.size
+            row = next((r for r in range(m.n_rows) if m.processors - m.busy_in_row(r) >= size), None)
+            reason = "random idle processors of the first slot with room"
+            if row is None:
+                sim.emit(SlotAdded(m.n_rows, f"no slot has {size} idle processors"))
+                row = m.n_rows - 1
+                reason = "random processors of the new slot"
+            idle = np.flatnonzero(m.cells[row] == IDLE)
+            cols = tuple(sorted(self.rng.choice(idle, size=size, replace=False).tolist()))
+            if cols == tuple(range(cols[0], cols[0] + size)):
+                cols = range(cols[0], cols[0] + size)
+            sim.emit(JobPlaced(job, row, cols, reason))
+
+
+class FirstFit(Policy):
+    """Leftmost run of idle processors in the first slot that has one; no re-packing."""
+
+    name = "firstfit"
+    paper = "000_fc8d6d1d4cf9d1e1.txt §2"
+
+    def check_machine(self, processors: int, ring: bool) -> None:
+        if ring:
+            raise ValueError("first fit is defined on a linear array; use ring=False")
+
+    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+        m = sim.matrix
+        if completed:
+            remove_empty_slots(sim)
+        for job in list(sim.waiting):
+            size = sim.jobs[job].spec.size
+            for row in range(m.n_rows):
+                free = (m.cells[row] == IDLE).astype(np.int64)
+                start = _first_run(free, size)
+                if start is not None:
+                    sim.emit(JobPlaced(job, row, range(start, start + size), "first fit"))
+                    break
+            else:
+                sim.emit(SlotAdded(m.n_rows, f"no slot has {size} consecutive idle processors"))
+                sim.emit(JobPlaced(job, m.n_rows - 1, range(0, size), "first fit in the new slot"))
+
+
+def _first_run(free: np.ndarray, size: int) -> int | None:
+    """Return the start of the leftmost run of ``size`` ones in ``free``, or ``None``."""
+    if size > len(free):
+        return None
+    windows = np.convolve(free, np.ones(size, dtype=np.int64), mode="valid")
+    hits = np.flatnonzero(windows == size)
+    return int(hits[0]) if len(hits) else None
+
+
+__all__ = ["Repack", "RandomAllocation", "FirstFit", "best_window"]

@@ -1,0 +1,76 @@
+"""Shared moves of the time-slot policies: removing empty slots, releasing and adding replicas."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gangviz.core.changes import JobReplicated, JobUnreplicated, SlotRemoved
+from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index, span
+from gangviz.core.repack import gather
+from gangviz.core.wlt import WorkloadTree
+from gangviz.sim.engine import Simulation
+
+
+def remove_empty_slots(sim: Simulation, why: str = "it is empty") -> int:
+    """Remove every empty slot, top first; return how many were removed."""
+    m = sim.matrix
+    removed = 0
+    for row in range(m.n_rows - 1, -1, -1):
+        if m.row_is_empty(row):
+            sim.emit(SlotRemoved(row, why))
+            removed += 1
+    return removed
+
+
+def replica_cells(m: OusterhoutMatrix) -> np.ndarray:
+    """Return, per processor, how many of its cells hold an extra (replica) row of a job."""
+    counts = np.zeros(m.processors, dtype=np.int64)
+    for job in m.jobs():
+        extra = len(m.replica_rows(job))
+        if extra:
+            counts[col_index(m.job_cols(job))] += extra
+    return counts
+
+
+def relaxed_tree(m: OusterhoutMatrix) -> WorkloadTree:
+    """Return the WLT computed as if every replica cell were idle (what releasing would give)."""
+    tree = WorkloadTree(m.processors)
+    tree.rebuild(m.wlv + replica_cells(m))
+    return tree
+
+
+def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
+    """Release every extra slot that overlaps columns ``[lo, hi)``; return how many."""
+    m = sim.matrix
+    released = 0
+    for job in m.jobs():
+        j_lo, j_hi = span(m.job_cols(job))
+        if j_hi <= lo or j_lo >= hi:
+            continue
+        for row in reversed(m.replica_rows(job)):
+            sim.emit(JobUnreplicated(job, row, m.job_cols(job), why))
+            released += 1
+    return released
+
+
+def replicate_where_free(sim: Simulation) -> int:
+    """Let jobs run in extra slots wherever their buddy block's WLT node is non-zero.
+
+    001_c175c8c1780c2fd0.txt §3: "the rightmost node at the third level ... is nonzero and job
+    J_2 is currently running within the associated subset of processors. It can then be
+    allocated an additional time slot". Jobs are served in id (arrival) order, each taking every
+    extra slot its block offers before the next job is considered. Returns the replicas added.
+    """
+    m = sim.matrix
+    added = 0
+    for job in sorted(m.jobs()):
+        cols = m.job_cols(job)
+        lo, hi = span(cols)
+        block = hi - lo
+        while m.tree.node(block, lo // block) > 0:
+            row = gather(m, lo, hi, sim.current_changes, "Property 1 within the job's buddy block")
+            if not np.all(m.cells[row, lo:hi] == IDLE):  # pragma: no cover - gather guarantees it
+                break
+            sim.emit(JobReplicated(job, row, cols, "its buddy block's WLT node is non-zero"))
+            added += 1
+    return added

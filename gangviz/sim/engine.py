@@ -1,0 +1,564 @@
+"""The simulation engine: exact gang time-slicing of an Ousterhout matrix.
+
+A small discrete-event kernel in the manner of SimPy (``step``, ``peek``, resumable ``run``;
+no global state, so many simulations live side by side).
+
+Time model (001_c175c8c1780c2fd0.txt §4.2 measures everything in time slots):
+
+* Time is counted in slices; slice boundaries lie at the integers. The rows of the matrix take
+  turns, one slice each, round robin S1, S2, ..., Sn, S1, ... A job progresses only in slices
+  in which a row holding it runs, so a job in k of n rows runs k/n of the time.
+* Scheduling decisions are made at slice boundaries. **A job arriving between two boundaries
+  waits for the next boundary** (an arrival at 3.4 is placed at 4; one at exactly 3 is placed at
+  3): the processors context-switch together only at boundaries, so nothing can start mid-slice.
+* A job finishes inside the slice in which its work runs out; its finish time is exact
+  (``boundary + overhead + remaining work``), but its processors sit idle until the next boundary,
+  where the completion is processed and the policy reacts.
+* ``overhead`` is the context-switch cost as a fraction of a slice (003 §2: the first part of
+  every slice does no useful work), so each slice gives ``1 - overhead`` units of service.
+* With no slot at all (an empty machine) no slice runs: the clock jumps to the next arrival and
+  the time counts as zero slots, so the paper's n_a drops below 1 at low load.
+* After a decision the next row to run is the one after the row that ran last; slots inserted or
+  removed below it shift it, and a removed slot hands its turn to the slot that takes its index.
+
+Stepping: in *watch* mode each :meth:`Simulation.step` runs exactly one slice and then decides;
+otherwise the engine jumps arithmetically from one event (arrival, completion, scripted action)
+to the next, computing every job's progress over the whole gap at once. Both give identical job
+records (a test checks it), because progress is always counted in whole slices and a finish time
+is computed from the same integers either way.
+
+History: every step is the list of change records it caused. Stepping back restores the latest
+snapshot at or before the target step and replays forward (the engine is deterministic, so the
+replay is exact). Snapshots are taken only after enough changes have accumulated to outweigh the
+size of a snapshot, so history memory grows with the number of changes, not with the number of
+steps times the matrix size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gangviz.core.changes import JobRemoved, JobUnreplicated, MatrixChange, RowActivated
+from gangviz.core.jobs import JobSpec
+from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.core.record import Step
+from gangviz.sim.policy import Policy
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptEvent:
+    """A scripted action at time ``at``: terminate named jobs and/or submit new ones.
+
+    ``submit`` holds ``(name, size, work)`` triples. ``origin`` is ``"script"`` for scenario
+    files and ``"user"`` for what-if actions taken in the window.
+    """
+
+    at: float
+    terminate: tuple[str, ...] = ()
+    submit: tuple[tuple[str, int, float], ...] = ()
+    origin: str = "script"
+
+
+@dataclass(slots=True)
+class JobRecord:
+    """What happened to one job: its spec, when it started, when it finished."""
+
+    spec: JobSpec
+    start: float | None = None
+    finish: float | None = None
+    terminated: bool = False
+
+    @property
+    def turnaround(self) -> float | None:
+        """Return finish - arrival, or ``None`` while the job has not finished."""
+        return None if self.finish is None else self.finish - self.spec.arrival
+
+
+@dataclass(slots=True)
+class Sample:
+    """The machine at one step, for the live metric panels."""
+
+    time: float
+    slots: int
+    waiting: int
+    running: int
+    active_ratio: float
+    finished: int
+    mean_turnaround: float
+
+
+@dataclass
+class _Mutable:
+    """Everything that changes as the simulation runs (saved whole in snapshots)."""
+
+    time: float = 0.0
+    decided: bool = False
+    next_row: int = 0
+    next_arrival: int = 0
+    next_script: int = 0
+    served: dict[int, int] = field(default_factory=dict)
+    finish: dict[int, float] = field(default_factory=dict)
+    waiting: list[int] = field(default_factory=list)
+    row_time: float = 0.0
+    busy_time: float = 0.0
+    max_rows: int = 0
+    finished: int = 0
+    turnaround_sum: float = 0.0
+
+
+class Simulation:
+    """One simulated machine under one policy.
+
+    Args:
+        jobs: the workload, any order (sorted by arrival, then id, internally). Ids must be unique.
+        policy: the :class:`~gangviz.sim.policy.Policy` deciding placements.
+        processors: number of processors N.
+        ring: processors form a ring instead of a linear array.
+        overhead: context-switch cost as a fraction of a slice, in ``[0, 1)``.
+        initial: a matrix already holding some of ``jobs`` (a scenario's starting picture).
+        script: scripted actions (scenario events).
+        watch: step one slice at a time (see the module docstring).
+        record: keep steps, narration and snapshots (turn off for fast headless runs).
+
+    Raises ``ValueError`` for a parameter out of range or a job the policy can never run.
+    """
+
+    def __init__(
+        self,
+        jobs: Iterable[JobSpec],
+        policy: Policy,
+        processors: int,
+        *,
+        ring: bool = False,
+        overhead: float = 0.0,
+        initial: OusterhoutMatrix | None = None,
+        script: Sequence[ScriptEvent] = (),
+        watch: bool = False,
+        record: bool = True,
+    ) -> None:
+        if processors < 1:
+            raise ValueError(f"processors must be >= 1, got {processors}")
+        if not 0.0 <= overhead < 1.0:
+            raise ValueError(f"overhead must be in [0, 1) of a slice, got {overhead}")
+        policy.check_machine(processors, ring)
+        self.policy = policy
+        self.processors = processors
+        self.overhead = overhead
+        self.quantum = 1.0 - overhead
+        self.watch = watch
+        self.record = record
+        specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
+        self.jobs: dict[int, JobRecord] = {}
+        for spec in specs:
+            if spec.id in self.jobs:
+                raise ValueError(f"duplicate job id {spec.id}")
+            self.jobs[spec.id] = JobRecord(spec)
+        self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)
+        if self.matrix.processors != processors:
+            raise ValueError("the initial matrix has a different number of processors")
+        for spec in specs:
+            self.matrix.names.setdefault(spec.id, spec.name)
+        self._by_name = {spec.name: spec.id for spec in specs}
+        self._pending = [s for s in specs if s.id not in self.matrix]
+        for spec in self._pending:
+            policy.check_job(spec.size, processors)
+        self.script: list[ScriptEvent] = sorted(script, key=lambda e: e.at)
+        self.steps: list[Step] = []
+        self.samples: list[Sample] = []
+        self._s = _Mutable()
+        for jid in self.matrix.jobs():
+            self._s.served[jid] = 0
+            self.jobs[jid].start = 0.0
+        self._changes: list[MatrixChange] = []
+        self._snapshots: dict[int, tuple] = {}
+        self._changes_since_snapshot = 0
+        self._next_id = max(self.jobs, default=-1) + 1
+        if record:
+            self._snapshots[0] = self._save()
+
+    # ---------------------------------------------------------------- public API
+    @property
+    def time(self) -> float:
+        """Return the current simulated time (a slice boundary)."""
+        return self._s.time
+
+    @property
+    def waiting(self) -> list[int]:
+        """Return the ids of jobs that arrived but are not placed, FCFS order."""
+        return list(self._s.waiting)
+
+    @property
+    def done(self) -> bool:
+        """Return whether nothing more can happen (all finite work done, script exhausted)."""
+        s = self._s
+        if not s.decided:
+            return False
+        if s.next_arrival < len(self._pending) or s.next_script < len(self.script):
+            return False
+        return math.isinf(self._next_completion_gap())
+
+    def emit(self, change: MatrixChange) -> None:
+        """Apply ``change`` to the matrix and add it to the current step (for policies)."""
+        change.apply(self.matrix)
+        self._changes.append(change)
+
+    @property
+    def current_changes(self) -> list[MatrixChange]:
+        """Return the list that policies pass to the core re-packing functions as ``out``."""
+        return self._changes
+
+    def served(self, job: int) -> float:
+        """Return the work ``job`` has received so far, in slices of useful service."""
+        rec = self.jobs[job]
+        if rec.finish is not None:
+            return rec.spec.work
+        return self._s.served.get(job, 0) * self.quantum
+
+    def remaining(self, job: int) -> float:
+        """Return the work ``job`` still needs (0 once finished; inf for endless jobs)."""
+        return max(self.jobs[job].spec.work - self.served(job), 0.0)
+
+    def peek(self) -> float:
+        """Return the time of the next step (``inf`` when the simulation is done)."""
+        s = self._s
+        if not s.decided or self._script_due(s.time):
+            return s.time
+        if self.done:
+            return math.inf
+        if self.watch and self.matrix.n_rows:
+            return s.time + 1
+        return s.time + self._next_event_gap()
+
+    def step(self) -> Step | None:
+        """Advance to the next decision point and return its :class:`Step` (``None`` if done)."""
+        s = self._s
+        if s.decided and not self._script_due(s.time):
+            if self.done:
+                return None
+            gap = 1 if (self.watch and self.matrix.n_rows) else self._next_event_gap()
+            if math.isinf(gap):
+                return None
+            self._run_slices(int(gap))
+        return self._decide()
+
+    def run(self, until: float | None = None, max_steps: int | None = None) -> None:
+        """Step until the simulation is done, the next step lies beyond ``until``, or
+        ``max_steps`` steps were taken. Resumable: call again to continue."""
+        taken = 0
+        while max_steps is None or taken < max_steps:
+            nxt = self.peek()
+            if math.isinf(nxt) or (until is not None and nxt > until):
+                break
+            if self.step() is None:
+                break
+            taken += 1
+
+    def step_back(self) -> Step | None:
+        """Undo the last step; return it (``None`` at the start).
+
+        Raises ``RuntimeError`` if the simulation does not record its history.
+        """
+        if not self.record:
+            raise RuntimeError("this simulation keeps no history (record=False)")
+        if not self.steps:
+            return None
+        last = self.steps[-1]
+        self.go_to(len(self.steps) - 1)
+        return last
+
+    def go_to(self, index: int) -> None:
+        """Put the simulation in the state after ``index`` steps (back or forward).
+
+        Raises ``RuntimeError`` without history, ``ValueError`` for a negative index.
+        """
+        if not self.record:
+            raise RuntimeError("this simulation keeps no history (record=False)")
+        if index < 0:
+            raise ValueError(f"step index must be >= 0, got {index}")
+        if index < len(self.steps):
+            base = max(k for k in self._snapshots if k <= index)
+            self._restore(self._snapshots[base])
+            del self.steps[base:]
+            for k in [k for k in self._snapshots if k > base]:
+                del self._snapshots[k]
+            self.samples = self.samples[:base]
+        while len(self.steps) < index:
+            if self.step() is None:
+                break
+
+    def terminate_now(self, job: int) -> Step:
+        """What-if: terminate ``job`` at the current time; return the step it makes.
+
+        Raises ``ValueError`` if the job is not running or waiting.
+        """
+        rec = self.jobs.get(job)
+        if rec is None or rec.finish is not None or (job not in self.matrix and job not in self._s.waiting):
+            raise ValueError(f"job {job} is not in the system")
+        return self._inject(ScriptEvent(self.time, terminate=(rec.spec.name,), origin="user"))
+
+    def submit_now(self, size: int, work: float, name: str | None = None) -> Step:
+        """What-if: submit a job of ``size`` processors and ``work`` slices now; return the step.
+
+        Raises ``ValueError`` for a size the policy cannot run or non-positive work.
+        """
+        self.policy.check_job(size, self.processors)
+        if not work > 0:
+            raise ValueError(f"work must be > 0 slices, got {work}")
+        name = name or f"U{self._next_id}"
+        return self._inject(ScriptEvent(self.time, submit=((name, size, float(work)),), origin="user"))
+
+    # ------------------------------------------------------------------- metrics
+    def records(self) -> list[JobRecord]:
+        """Return every job record, by job id."""
+        return [self.jobs[j] for j in sorted(self.jobs)]
+
+    @property
+    def max_slots(self) -> int:
+        """Return the largest number of slots seen so far (the paper's n_l)."""
+        return self._s.max_rows
+
+    @property
+    def slot_time(self) -> float:
+        """Return the integral of the number of slots over time so far."""
+        return self._s.row_time
+
+    @property
+    def busy_time(self) -> float:
+        """Return processor-slices allocated in the running slot so far."""
+        return self._s.busy_time
+
+    # ------------------------------------------------------------------ internals
+    def _inject(self, event: ScriptEvent) -> Step:
+        # A what-if action joins the script, so stepping back and forward replays it.
+        self.script.append(event)
+        self.script.sort(key=lambda e: e.at)
+        step = self.step()
+        assert step is not None
+        return step
+
+    def _script_due(self, t: float) -> bool:
+        s = self._s
+        return s.next_script < len(self.script) and self.script[s.next_script].at <= t
+
+    def _arrival_boundary(self) -> float:
+        s = self._s
+        t = math.inf
+        if s.next_arrival < len(self._pending):
+            t = math.ceil(self._pending[s.next_arrival].arrival)
+        if s.next_script < len(self.script):
+            t = min(t, math.ceil(self.script[s.next_script].at))
+        return t
+
+    def _needed(self, job: int) -> float:
+        """Slices of service ``job`` needs in all (inf for endless jobs)."""
+        work = self.jobs[job].spec.work
+        if math.isinf(work):
+            return math.inf
+        need = math.ceil(work / self.quantum)
+        while need > 1 and (need - 1) * self.quantum >= work:
+            need -= 1
+        return need
+
+    def _gap_to_finish(self, job: int, n: int, start_row: int) -> float:
+        """Slices from now until ``job``'s last needed slice ends."""
+        need = self._needed(job)
+        if math.isinf(need):
+            return math.inf
+        left = int(need) - self._s.served[job]
+        rows = self.matrix._rows[job]
+        k = len(rows)
+        offsets = sorted((r - start_row) % n for r in rows)
+        cycles, idx = divmod(left - 1, k)
+        return cycles * n + offsets[idx] + 1
+
+    def _next_completion_gap(self) -> float:
+        n = self.matrix.n_rows
+        if n == 0:
+            return math.inf
+        start = self._s.next_row % n
+        return min((self._gap_to_finish(j, n, start) for j in self.matrix._rows), default=math.inf)
+
+    def _next_event_gap(self) -> float:
+        s = self._s
+        gap = self._arrival_boundary() - s.time
+        return min(gap, self._next_completion_gap())
+
+    def _run_slices(self, m: int) -> None:
+        """Run ``m`` whole slices with the matrix as it is."""
+        s = self._s
+        n = self.matrix.n_rows
+        if n == 0:
+            s.time += m
+            return
+        start = s.next_row % n
+        full, part = divmod(m, n)
+        cells = self.matrix._cells
+        busy_rows = np.count_nonzero(cells >= 0, axis=1)
+        order = (np.arange(part) + start) % n
+        s.busy_time += float(full * busy_rows.sum() + busy_rows[order].sum())
+        s.row_time += n * m
+        for job, rows in self.matrix._rows.items():
+            need = self._needed(job)
+            k = len(rows)
+            offsets = sorted((r - start) % n for r in rows)
+            hits = full * k + sum(1 for d in offsets if d < part)
+            if not math.isinf(need) and s.served[job] + hits >= need:
+                left = int(need) - s.served[job]
+                cycles, idx = divmod(left - 1, k)
+                last = cycles * n + offsets[idx]  # slices before the final one
+                work = self.jobs[job].spec.work
+                s.finish[job] = s.time + last + self.overhead + (work - (need - 1) * self.quantum)
+                s.served[job] = int(need)
+            else:
+                s.served[job] += hits
+        s.next_row = (start + m) % n
+        s.time += m
+
+    def _decide(self) -> Step:
+        """Process the decision point at the current time and record it as a step."""
+        s = self._s
+        t = s.time
+        self._changes = []
+        m = self.matrix
+        narration_extra: list[str] = []
+        causes: list[str] = []
+        completed = sorted((j for j in m._rows if j in s.finish), key=lambda j: (s.finish[j], j))
+        for job in completed:
+            self._remove(job, f"completed at t={s.finish[job]:g}")
+            rec = self.jobs[job]
+            rec.finish = s.finish.pop(job)
+            self._count_finish(rec)
+        if completed:
+            causes.append("completion")
+        arrived: list[int] = []
+        while s.next_arrival < len(self._pending) and self._pending[s.next_arrival].arrival <= t:
+            arrived.append(self._pending[s.next_arrival].id)
+            s.next_arrival += 1
+        terminated: list[int] = []
+        while self._script_due(t):
+            event = self.script[s.next_script]
+            s.next_script += 1
+            causes.append(event.origin)
+            for name in event.terminate:
+                job = self._by_name.get(name)
+                if job is None:
+                    raise ValueError(f"t={event.at:g}: no job named {name!r} to terminate")
+                if job in m:
+                    self._remove(job, "terminated")
+                elif job in s.waiting:
+                    s.waiting.remove(job)
+                else:
+                    continue
+                rec = self.jobs[job]
+                rec.finish = t
+                rec.terminated = True
+                s.served.pop(job, None)
+                s.finish.pop(job, None)
+                self._count_finish(rec)
+                terminated.append(job)
+            for name, size, work in event.submit:
+                if name in self._by_name:
+                    raise ValueError(f"t={event.at:g}: a job named {name!r} already exists")
+                spec = JobSpec(self._next_id, name, t, int(size), float(work))
+                self.policy.check_job(spec.size, self.processors)
+                self._next_id += 1
+                self.jobs[spec.id] = JobRecord(spec)
+                self._by_name[name] = spec.id
+                m.names[spec.id] = name
+                arrived.append(spec.id)
+        if arrived:
+            causes.append("arrival")
+        s.waiting.extend(arrived)
+        if completed or terminated or arrived:
+            self.policy.schedule(self, completed + terminated, arrived)
+        still: list[int] = []
+        for job in s.waiting:
+            if job in m:
+                self.jobs[job].start = t
+                s.served.setdefault(job, 0)
+            else:
+                still.append(job)
+        s.waiting = still
+        self._activate()
+        s.max_rows = max(s.max_rows, m.n_rows)
+        s.decided = True
+        step = Step(len(self.steps), t, "+".join(dict.fromkeys(causes)) or "slice", self._changes)
+        if self.record:
+            step.narration = [c.describe(m.names) for c in self._changes] + narration_extra
+            self.steps.append(step)
+            self.samples.append(self._sample())
+            self._changes_since_snapshot += len(self._changes) + 1
+            if self._changes_since_snapshot >= self._snapshot_threshold():
+                self._snapshots[len(self.steps)] = self._save()
+                self._changes_since_snapshot = 0
+        self._changes = []
+        return step
+
+    def _remove(self, job: int, why: str) -> None:
+        m = self.matrix
+        cols = m.job_cols(job)
+        for row in reversed(m.replica_rows(job)):
+            self.emit(JobUnreplicated(job, row, cols, why))
+        self.emit(JobRemoved(job, m.home_row(job), cols, why))
+
+    def _count_finish(self, rec: JobRecord) -> None:
+        self._s.finished += 1
+        self._s.turnaround_sum += rec.finish - rec.spec.arrival  # type: ignore[operator]
+
+    def _activate(self) -> None:
+        """Choose the row for the next slice, following the slots added and removed."""
+        s = self._s
+        m = self.matrix
+        for change in self._changes:
+            kind = change.kind
+            if kind == "slot_added" and change.row <= s.next_row:  # type: ignore[attr-defined]
+                s.next_row += 1
+            elif kind == "slot_removed" and change.row < s.next_row:  # type: ignore[attr-defined]
+                s.next_row -= 1
+        n = m.n_rows
+        row = s.next_row % n if n else None
+        s.next_row = row or 0
+        if row != m.active_row:
+            self.emit(RowActivated(row, m.active_row))
+
+    def _sample(self) -> Sample:
+        s = self._s
+        m = self.matrix
+        active = m.active_row
+        ratio = m.busy_in_row(active) / self.processors if active is not None else 0.0
+        mean = s.turnaround_sum / s.finished if s.finished else 0.0
+        return Sample(s.time, m.n_rows, len(s.waiting), len(m._rows), ratio, s.finished, mean)
+
+    def _snapshot_threshold(self) -> int:
+        return max(32, (self.matrix._cells.size + 4 * len(self.matrix._rows)) // 16)
+
+    def _save(self) -> tuple:
+        s = self._s
+        state = _Mutable(**{k: getattr(s, k) for k in vars(s)})
+        state.served = dict(s.served)
+        state.finish = dict(s.finish)
+        state.waiting = list(s.waiting)
+        recs = {j: (r.start, r.finish, r.terminated) for j, r in self.jobs.items()}
+        return (state, self.matrix.copy(), self.policy.get_state(), recs, dict(self._by_name), self._next_id)
+
+    def _restore(self, snap: tuple) -> None:
+        state, matrix, policy_state, recs, by_name, next_id = snap
+        self._s = _Mutable(**{k: getattr(state, k) for k in vars(state)})
+        self._s.served = dict(state.served)
+        self._s.finish = dict(state.finish)
+        self._s.waiting = list(state.waiting)
+        self.matrix = matrix.copy()
+        self.policy.set_state(policy_state)
+        for j in list(self.jobs):
+            if j not in recs:
+                del self.jobs[j]
+        for j, (start, finish, terminated) in recs.items():
+            rec = self.jobs[j]
+            rec.start, rec.finish, rec.terminated = start, finish, terminated
+        self._by_name = dict(by_name)
+        self._next_id = next_id
+        self._changes_since_snapshot = 0

@@ -1,0 +1,50 @@
+"""What a scheduling policy is to the engine.
+
+A policy reacts at each decision point (a slice boundary where something happened). The engine
+has already removed the jobs that completed or were terminated; the policy re-packs, places
+waiting jobs, replicates or releases extra slots, all through change records emitted with
+``sim.emit``. A job the policy placed has started; a job it left out stays waiting (FCFS order).
+
+A policy keeps no reference to the simulation, so one policy object serves one simulation and
+its state can be saved and restored for stepping back.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gangviz.sim.engine import Simulation
+
+
+class Policy:
+    """Base class of the time-slot policies.
+
+    Subclasses set ``name`` and ``paper`` (the section they implement) and override
+    :meth:`schedule`; :meth:`check_machine` rejects machines the policy cannot run on.
+    """
+
+    name: str = "policy"
+    paper: str = ""
+
+    def check_machine(self, processors: int, ring: bool) -> None:
+        """Raise ``ValueError`` (saying what is allowed) if the machine does not suit the policy."""
+
+    def check_job(self, size: int, processors: int) -> None:
+        """Raise ``ValueError`` if a job of ``size`` processors can never run here."""
+        if not 1 <= size <= processors:
+            raise ValueError(f"job size must be in 1..{processors} processors, got {size}")
+
+    def schedule(self, sim: "Simulation", completed: list[int], arrived: list[int]) -> None:
+        """React to a decision point; emit changes through ``sim.emit``."""
+        raise NotImplementedError
+
+    def get_state(self) -> Any:
+        """Return a copy of the policy's mutable state (default: a deep copy of its attributes)."""
+        return copy.deepcopy(vars(self))
+
+    def set_state(self, state: Any) -> None:
+        """Restore a state returned by :meth:`get_state`."""
+        vars(self).clear()
+        vars(self).update(copy.deepcopy(state))

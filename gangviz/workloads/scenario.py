@@ -1,0 +1,273 @@
+"""Scenario files: a machine and a starting matrix drawn the way the papers draw them, plus a script.
+
+Format (TOML)::
+
+    title = "Re-packing, Fig. 2"
+    explanation = "One paragraph shown in the window."
+    processors = 8
+    policy = "repack"            # the policy the scenario is meant for (optional)
+    ring = false                 # optional
+    allocation = "contiguous"    # or "random": a job's cells in a row need not be adjacent
+    matrix = [                   # top row first, as printed in the papers; "." is idle
+      "J5 J5 J5 J6 J6 .  J7 J7",
+      "Ja Ja Ja Ja J4 J4 Jb Jb",
+      "J1 J1 J2 J2 .  J3 J3 J3",
+    ]
+    [jobs]                       # optional: work (slices) of jobs in the matrix; default endless
+    J1 = { work = 6 }
+    [[events]]
+    at = 0
+    terminate = ["Ja", "Jb"]
+    [[events]]
+    at = 2
+    submit = { name = "Jn", size = 5, work = 4 }   # or a list of such tables
+    [expect]                     # optional: the end state a test checks
+    final_matrix = ["...", "..."]
+
+A job in the starting matrix has endless work unless ``[jobs]`` gives it some, so a scenario ends
+when its script is exhausted and every job with finite work has finished.
+
+Every problem raises :class:`ScenarioError` naming the file, the line and the problem.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gangviz.core.jobs import JobSpec
+from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
+from gangviz.sim.engine import ScriptEvent
+
+IDLE_TOKENS = frozenset({".", "-", "_"})
+TOP_KEYS = {"title", "explanation", "processors", "policy", "ring", "allocation", "matrix", "jobs",
+            "events", "expect", "params"}
+EVENT_KEYS = {"at", "terminate", "submit", "note"}
+SUBMIT_KEYS = {"name", "size", "work"}
+JOB_KEYS = {"work"}
+
+
+class ScenarioError(ValueError):
+    """A scenario file is malformed; the message names the file, the line and the problem."""
+
+
+@dataclass
+class Scenario:
+    """A loaded scenario: everything needed to start a simulation of it."""
+
+    path: str
+    title: str
+    explanation: str
+    processors: int
+    ring: bool
+    allocation: str
+    policy: str | None
+    matrix: OusterhoutMatrix
+    jobs: list[JobSpec]
+    script: list[ScriptEvent]
+    expect: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def _line_of(text: str, pattern: str, start: int = 0) -> int:
+    """1-based line of the first match of ``pattern`` at or after line ``start`` (1 if none)."""
+    lines = text.splitlines()
+    rx = re.compile(pattern)
+    for i in range(max(start - 1, 0), len(lines)):
+        if rx.search(lines[i]):
+            return i + 1
+    return 1
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario file and return the :class:`Scenario`.
+
+    Raises :class:`ScenarioError` for a syntax error, an unknown key, a row of the wrong width, a
+    job split across non-adjacent columns (unless ``allocation = "random"``), a job whose columns
+    differ between rows, or a bad event; ``OSError`` if the file cannot be read.
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not a text file (scenarios are UTF-8 TOML)") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: {exc}") from None
+    return parse_scenario(data, text, str(path))
+
+
+def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario>") -> Scenario:
+    """Build a :class:`Scenario` from parsed TOML ``data`` (``text`` is used for line numbers)."""
+
+    def fail(line: int, problem: str) -> ScenarioError:
+        return ScenarioError(f"{where}:{line}: {problem}")
+
+    for key in data:
+        if key not in TOP_KEYS:
+            raise fail(_line_of(text, rf"^\s*{re.escape(key)}\s*="), f"unknown key {key!r} "
+                       f"(known: {', '.join(sorted(TOP_KEYS))})")
+    rows_text = data.get("matrix", [])
+    if not isinstance(rows_text, list) or not all(isinstance(r, str) for r in rows_text):
+        raise fail(_line_of(text, r"^\s*matrix\s*="), "matrix must be a list of strings")
+    matrix_line = _line_of(text, r"^\s*matrix\s*=")
+    token_rows = [r.split() for r in rows_text]
+    procs = data.get("processors")
+    if procs is None:
+        if not token_rows:
+            raise fail(1, "give 'processors' or a 'matrix'")
+        procs = len(token_rows[0])
+    if not isinstance(procs, int) or isinstance(procs, bool) or procs < 1:
+        raise fail(_line_of(text, r"^\s*processors\s*="), f"processors must be a whole number >= 1, got {procs!r}")
+    ring = data.get("ring", False)
+    if not isinstance(ring, bool):
+        raise fail(_line_of(text, r"^\s*ring\s*="), "ring must be true or false")
+    allocation = data.get("allocation", "contiguous")
+    if allocation not in ("contiguous", "random"):
+        raise fail(_line_of(text, r"^\s*allocation\s*="), f"allocation must be \"contiguous\" or \"random\", got {allocation!r}")
+
+    row_lines = []
+    for i, row in enumerate(rows_text):
+        line = _line_of(text, re.escape(row.strip()) if row.strip() else r"^\s*\"\s*\"", matrix_line)
+        row_lines.append(line)
+        if len(token_rows[i]) != procs:
+            raise fail(line, f"matrix row has {len(token_rows[i])} cells, expected {procs} processors")
+
+    ids: dict[str, int] = {}
+    first_cols: dict[str, tuple[int, ...]] = {}
+    first_line: dict[str, int] = {}
+    bottom_up: list[list[int]] = []
+    for i in range(len(token_rows) - 1, -1, -1):
+        tokens, line = token_rows[i], row_lines[i]
+        cols_of: dict[str, list[int]] = {}
+        for c, tok in enumerate(tokens):
+            if tok not in IDLE_TOKENS:
+                cols_of.setdefault(tok, []).append(c)
+        for name, cols in cols_of.items():
+            contiguous = cols == list(range(cols[0], cols[0] + len(cols)))
+            if not contiguous and allocation != "random":
+                if not (ring and _wraps(cols, procs)):
+                    raise fail(line, f"job {name} is split across non-adjacent columns "
+                               f"({', '.join(processor_label(c) for c in cols)}); "
+                               f"set allocation = \"random\" to allow it")
+            if name in first_cols and first_cols[name] != tuple(cols):
+                raise fail(line, f"job {name} uses different processors here than on line {first_line[name]}")
+            first_cols.setdefault(name, tuple(cols))
+            first_line.setdefault(name, line)
+            ids.setdefault(name, len(ids))
+        bottom_up.append([IDLE if t in IDLE_TOKENS else ids[t] for t in tokens])
+    try:
+        matrix = OusterhoutMatrix.from_rows(bottom_up, procs, ring=ring) if bottom_up else OusterhoutMatrix(procs, ring)
+    except ValueError as exc:
+        raise fail(matrix_line, str(exc)) from None
+    names = {v: k for k, v in ids.items()}
+    matrix.names.update(names)
+
+    job_table = data.get("jobs", {})
+    jobs_line = _line_of(text, r"^\s*\[jobs\]")
+    if not isinstance(job_table, dict):
+        raise fail(jobs_line, "[jobs] must be a table of job names")
+    for name, spec in job_table.items():
+        line = _line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line)
+        if name not in ids:
+            raise fail(line, f"[jobs] names {name!r}, which is not in the matrix")
+        if not isinstance(spec, dict) or set(spec) - JOB_KEYS:
+            raise fail(line, f"job {name}: only 'work' may be given")
+    jobs = []
+    for name, jid in ids.items():
+        work = job_table.get(name, {}).get("work", math.inf)
+        if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
+            raise fail(_line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line), f"job {name}: work must be a number > 0")
+        jobs.append(JobSpec(jid, name, 0.0, len(first_cols[name]), float(work)))
+
+    script = _parse_events(data.get("events", []), text, fail, set(ids), procs)
+    expect = data.get("expect", {})
+    if not isinstance(expect, dict):
+        raise fail(_line_of(text, r"^\s*\[expect\]"), "[expect] must be a table")
+    policy = data.get("policy")
+    if policy is not None and not isinstance(policy, str):
+        raise fail(_line_of(text, r"^\s*policy\s*="), "policy must be a name such as \"repack\"")
+    params = data.get("params", {})
+    return Scenario(
+        path=where,
+        title=str(data.get("title", Path(where).stem)),
+        explanation=str(data.get("explanation", "")),
+        processors=procs,
+        ring=ring,
+        allocation=allocation,
+        policy=policy,
+        matrix=matrix,
+        jobs=jobs,
+        script=script,
+        expect=expect,
+        params=params if isinstance(params, dict) else {},
+    )
+
+
+def _wraps(cols: list[int], procs: int) -> bool:
+    """Whether ``cols`` is one run that wraps around the end of a ring."""
+    s = set(cols)
+    start = next((c for c in cols if (c - 1) % procs not in s), None)
+    if start is None:
+        return len(cols) == procs
+    return all((start + k) % procs in s for k in range(len(cols)))
+
+
+def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> list[ScriptEvent]:
+    if not isinstance(events, list):
+        raise fail(_line_of(text, r"events"), "events must be an array of tables: [[events]]")
+    script: list[ScriptEvent] = []
+    search_from = 1
+    known = set(names)
+    for event in events:
+        line = _line_of(text, r"^\s*\[\[events\]\]", search_from)
+        search_from = line + 1
+        if not isinstance(event, dict):
+            raise fail(line, "each [[events]] entry must be a table")
+        for key in event:
+            if key not in EVENT_KEYS:
+                raise fail(_line_of(text, rf"^\s*{re.escape(key)}\s*=", line),
+                           f"unknown event key {key!r} (known: {', '.join(sorted(EVENT_KEYS))})")
+        at = event.get("at")
+        if not isinstance(at, (int, float)) or isinstance(at, bool) or at < 0 or not math.isfinite(at):
+            raise fail(line, f"event time 'at' must be a number >= 0, got {at!r}")
+        terminate = event.get("terminate", [])
+        if isinstance(terminate, str):
+            terminate = [terminate]
+        if not isinstance(terminate, list) or not all(isinstance(t, str) for t in terminate):
+            raise fail(_line_of(text, r"^\s*terminate\s*=", line), "terminate must be a list of job names")
+        for name in terminate:
+            if name not in known:
+                raise fail(_line_of(text, r"^\s*terminate\s*=", line), f"terminate names unknown job {name!r}")
+        submit = event.get("submit", [])
+        if isinstance(submit, dict):
+            submit = [submit]
+        if not isinstance(submit, list):
+            raise fail(_line_of(text, r"submit", line), "submit must be a table or a list of tables")
+        subs = []
+        for sub in submit:
+            sline = _line_of(text, r"submit", line)
+            if not isinstance(sub, dict):
+                raise fail(sline, "submit must be a table such as { name = \"Jn\", size = 5, work = 4 }")
+            extra = set(sub) - SUBMIT_KEYS
+            if extra:
+                raise fail(sline, f"unknown submit key {sorted(extra)[0]!r} (known: name, size, work)")
+            name, size, work = sub.get("name"), sub.get("size"), sub.get("work")
+            if not isinstance(name, str) or not name or name in IDLE_TOKENS:
+                raise fail(sline, "submit needs a job name")
+            if name in known:
+                raise fail(sline, f"a job named {name!r} already exists")
+            if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= procs:
+                raise fail(sline, f"job {name}: size must be a whole number in 1..{procs}, got {size!r}")
+            if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
+                raise fail(sline, f"job {name}: work must be a number > 0, got {work!r}")
+            known.add(name)
+            subs.append((name, size, float(work)))
+        script.append(ScriptEvent(float(at), tuple(terminate), tuple(subs)))
+    return script
