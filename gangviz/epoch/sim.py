@@ -1,0 +1,200 @@
+"""The closed system of §5.2 as a step-by-step simulation (004_e35f827bdd81cf48.txt).
+
+J jobs are always present. The policy's schedule of one quantum (length T) repeats; while its
+piece runs, job j progresses at S(A_j) units of work per unit time (S_dynamic, or S_static for
+jobs that cannot repartition, :mod:`gangviz.epoch.speedup`). When a job completes it departs, the
+next job of the workload arrives at the same instant, and the policy rebuilds the schedule (§2.3:
+allocations change only at arrivals and departures).
+
+Choice where the paper is silent: the quantum clock never resets. Quanta are [qT, (q+1)T) for
+q = 0, 1, ..., and a schedule rebuilt at time t applies from t on, to the rest of the current
+quantum as well; so a job whose new piece lies before the current phase waits for the next
+quantum. Simultaneous completions are separate steps at the same time, smaller job id first.
+
+Each event is one :class:`~gangviz.core.record.Step` of change records
+(:mod:`gangviz.epoch.records`): ``Served`` (clock and work), ``JobDeparted``, ``JobArrived``,
+``ScheduleRebuilt``. :meth:`EpochSimulation.step_back` applies their inverses.
+"""
+
+from __future__ import annotations
+
+import math
+
+from gangviz.core.record import Change, Step
+from gangviz.epoch.model import Schedule
+from gangviz.epoch.policies import Policy, make_policy
+from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
+from gangviz.epoch.speedup import s_dynamic, s_static
+from gangviz.epoch.workload import ClosedWorkload
+
+
+def _cum(u: float, a: float, b: float) -> float:
+    """Return the running time of a piece [a, b) (in quanta) over quantum time [0, u]."""
+    q = math.floor(u)
+    return q * (b - a) + min(max(u - q - a, 0.0), b - a)
+
+
+def _reach(target: float, a: float, b: float) -> float:
+    """Return the first u with _cum(u) = target (target > 0)."""
+    span = b - a
+    q = math.floor(target / span)
+    rest = target - q * span
+    if rest <= 0.0:
+        return (q - 1) + b
+    return q + a + rest
+
+
+class EpochSimulation:
+    """A closed system of ``jobs`` jobs on ``nodes`` nodes under one epoch-model policy.
+
+    Args:
+        nodes, jobs: N and J.
+        policy: a :class:`Policy` or its name (``"OPT-EPOCH(1)"``, ...).
+        static: True for static jobs (S_static), False for dynamic ones (S_dynamic).
+        quantum: T (the paper uses 10).
+        workload: the job sequence; by default ``ClosedWorkload(nodes, jobs, load, seed)``.
+        departures: stop after this many departures (None: never stop by itself).
+
+    Raises ``ValueError`` when the policy does not apply to (N, J) or a parameter is out of
+    range.
+    """
+
+    def __init__(self, nodes: int, jobs: int, policy: Policy | str, *, static: bool = False,
+                 quantum: float = 10.0, load: float = 1.0, seed: int = 0,
+                 workload: ClosedWorkload | None = None, departures: int | None = None) -> None:
+        self.policy = make_policy(policy) if isinstance(policy, str) else policy
+        if not self.policy.applies(nodes, jobs):
+            raise ValueError(f"{self.policy.name} does not apply to N = {nodes}, J = {jobs} "
+                             f"(Table 2 restrictions)")
+        if not quantum > 0:
+            raise ValueError(f"quantum T must be > 0, got {quantum}")
+        self.nodes, self.jobs, self.static, self.quantum = nodes, jobs, static, quantum
+        self.workload = workload or ClosedWorkload(nodes, jobs, load, seed)
+        self.departures = departures
+        self.state = EpochState(nodes)
+        self.steps: list[Step] = []
+        self._rate_cache: tuple[Schedule | None, dict] = (None, {})
+
+    # --- public API -------------------------------------------------------------------------
+
+    @property
+    def time(self) -> float:
+        """Return the simulated time."""
+        return self.state.time
+
+    @property
+    def schedule(self) -> Schedule | None:
+        """Return the current quantum's schedule (None before the first step)."""
+        return self.state.schedule
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Return job id -> label for the jobs in the system."""
+        return {j: f"J{j}" for j in self.state.jobs}
+
+    def peek(self) -> float:
+        """Return the time of the next step, or ``inf`` when the run is over."""
+        if not self.steps:
+            return 0.0
+        if self.departures is not None and len(self.state.finished) >= self.departures:
+            return math.inf
+        nxt = self._next_completion()
+        return math.inf if nxt is None else nxt[0]
+
+    def step(self) -> Step | None:
+        """Run the next event (the start, or a departure with its replacement); return its
+        :class:`Step`, or None when the run is over."""
+        if not self.steps:
+            return self._record("start", [
+                *(self._arrival(i) for i in range(self.jobs)),
+            ], rebuild=True)
+        if self.peek() == math.inf:
+            return None
+        t, job = self._next_completion()
+        changes: list[Change] = [self._served_until(t, job)]
+        j = self.state.jobs[job]
+        changes.append(JobDeparted(job, j.min_nodes, j.work, j.beta, j.arrival, t))
+        changes.append(self._arrival(self.state.arrived, pending=changes))
+        return self._record("completion", changes, rebuild=True)
+
+    def run(self, until: float | None = None) -> None:
+        """Step while the next step's time is <= ``until`` (all steps when None).
+
+        Raises ``ValueError`` when ``until`` is None and the run has no end (no ``departures``).
+        """
+        if until is None and self.departures is None:
+            raise ValueError("run(until=None) needs a departures limit; give until=time")
+        while self.peek() <= (math.inf if until is None else until):
+            if self.step() is None:
+                break
+
+    def step_back(self) -> Step | None:
+        """Undo the last step; return it, or None at the beginning."""
+        if not self.steps:
+            return None
+        step = self.steps.pop()
+        for change in reversed(step.changes):
+            change.invert().apply(self.state)
+        return step
+
+    def response_times(self) -> list[float]:
+        """Return the response times of the departed jobs, in departure order."""
+        return [f.response for f in self.state.finished]
+
+    # --- internals ----------------------------------------------------------------------------
+
+    def _record(self, cause: str, changes: list[Change], rebuild: bool) -> Step:
+        applied: list[Change] = []
+        for c in changes:
+            c.apply(self.state)
+            applied.append(c)
+        if rebuild:
+            mins = {j.id: j.min_nodes for j in self.state.jobs.values()}
+            c = ScheduleRebuilt(self.state.schedule, self.policy(self.nodes, mins))
+            c.apply(self.state)
+            applied.append(c)
+        names = self.names | {f.id: f"J{f.id}" for f in self.state.finished[-1:]}
+        step = Step(len(self.steps), self.state.time, cause, applied,
+                    [c.describe(names) for c in applied])
+        self.steps.append(step)
+        return step
+
+    def _arrival(self, index: int, pending: list[Change] | None = None) -> JobArrived:
+        spec = self.workload.job(index)
+        t = self.state.time
+        if pending:
+            t = pending[0].end  # type: ignore[attr-defined]
+        return JobArrived(spec.id, spec.min_nodes, spec.work, spec.beta, t)
+
+    def _rates(self) -> dict[int, tuple[float, float, float]]:
+        sched = self.state.schedule
+        if self._rate_cache[0] is not sched:
+            rates = {}
+            for p in sched.pieces if sched else ():
+                beta = self.state.jobs[p.job].beta
+                s = (s_static(p.width, beta, self.nodes) if self.static
+                     else s_dynamic(p.width, beta))
+                rates[p.job] = (float(p.start), float(p.end), s * self.quantum)
+            self._rate_cache = (sched, rates)
+        return self._rate_cache[1]
+
+    def _next_completion(self) -> tuple[float, int] | None:
+        u0 = self.state.time / self.quantum
+        best: tuple[float, int] | None = None
+        for job, (a, b, rate) in self._rates().items():
+            need = self.state.jobs[job].remaining / rate
+            u = _reach(_cum(u0, a, b) + need, a, b) if need > 0 else u0
+            cand = (max(u, u0) * self.quantum, job)
+            if best is None or cand < best:
+                best = cand
+        return best
+
+    def _served_until(self, t: float, done: int) -> Served:
+        u0, u1 = self.state.time / self.quantum, t / self.quantum
+        before, after = [], []
+        for job, (a, b, rate) in sorted(self._rates().items()):
+            rem = self.state.jobs[job].remaining
+            new = 0.0 if job == done else max(0.0, rem - rate * (_cum(u1, a, b) - _cum(u0, a, b)))
+            before.append((job, rem))
+            after.append((job, new))
+        return Served(self.state.time, t, tuple(before), tuple(after))
