@@ -1,0 +1,31 @@
+"""Multi-site gang scheduling with local and grid migration.
+
+Source: 002_9f49b57522b8f60a.txt (Papazachos and Karatza, *Scheduling Gangs with Different
+Distributions in Gangs' Degree of Parallelism in a Multi-Site System*). Modules:
+
+* :mod:`~gangviz.multisite.config` — :class:`MultiSiteConfig` (sites, P, lambda, sizes, overheads, k)
+* :mod:`~gangviz.multisite.workload` — seedable gang stream (sizes, service, site)
+* :mod:`~gangviz.multisite.dispatch` — Join-the-Shortest-Queue local dispatch
+* :mod:`~gangviz.multisite.state`, :mod:`~gangviz.multisite.changes` — state and change records
+* :mod:`~gangviz.multisite.policy` — AFCFS and the migration planners
+* :mod:`~gangviz.multisite.simulation` — step-able :class:`MultiSiteSimulation`
+* :mod:`~gangviz.multisite.fast` — :func:`run_fast`, the headless path (identical metrics)
+* :mod:`~gangviz.multisite.metrics` — RT, WRT, SLD, WSLD and D_*
+* :mod:`~gangviz.multisite.batch` — replications over a process pool
+"""
+
+from gangviz.multisite.config import MultiSiteConfig
+from gangviz.multisite.fast import run_fast
+from gangviz.multisite.metrics import Metrics, mean_metrics, relative_decrease
+from gangviz.multisite.simulation import MultiSiteSimulation
+from gangviz.multisite.snapshot import QueueSnapshot
+
+__all__ = [
+    "MultiSiteConfig",
+    "MultiSiteSimulation",
+    "Metrics",
+    "QueueSnapshot",
+    "mean_metrics",
+    "relative_decrease",
+    "run_fast",
+]

@@ -1,0 +1,84 @@
+"""Metrics of 002_9f49b57522b8f60a.txt §4.1 and Table 1.
+
+For the m gangs that completed, with response time r_j (arrival at the grid dispatcher to
+completion), execution time e_j (the gang's service demand; migration overhead counts as
+waiting, not execution) and size p_j:
+
+* RT = mean r_j;  WRT = sum p_j r_j / sum p_j
+* SLD = mean s_j with s_j = r_j / e_j;  WSLD = sum p_j s_j / sum p_j
+* D_X = 100 (X_AFCFS - X_AFCFSwM) / X_AFCFS, the relative (%) decrease when migrations are used.
+
+The paper prints the WSLD formula under the label "average slowdown"; SLD is the plain mean of
+s_j as Table 1 defines it. A run's metrics cover the first ``n`` gangs to complete (§4.2: a run
+ends upon the completion of 64,000 gangs). Sums are accumulated in completion order by
+:class:`Accumulator`, which both simulators use, so equal runs give bit-equal metrics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+METRIC_NAMES = ("RT", "WRT", "SLD", "WSLD")
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """RT, WRT, SLD and WSLD of one run (or a mean of runs) over ``n`` completed gangs."""
+
+    rt: float
+    wrt: float
+    sld: float
+    wsld: float
+    n: int
+
+    def as_dict(self) -> dict[str, float]:
+        """Return ``{"RT": ..., "WRT": ..., "SLD": ..., "WSLD": ...}``."""
+        return {"RT": self.rt, "WRT": self.wrt, "SLD": self.sld, "WSLD": self.wsld}
+
+
+class Accumulator:
+    """Running sums over completed gangs; :meth:`add` one gang, :meth:`metrics` at the end."""
+
+    __slots__ = ("n", "r", "pr", "s", "ps", "p")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.r = self.pr = self.s = self.ps = 0.0
+        self.p = 0
+
+    def add(self, response: float, service: float, size: int) -> None:
+        """Add one completed gang."""
+        s = response / service
+        self.n += 1
+        self.r += response
+        self.pr += size * response
+        self.s += s
+        self.ps += size * s
+        self.p += size
+
+    def metrics(self) -> Metrics:
+        """Return the metrics so far; raise ValueError when no gang has completed."""
+        return from_sums(self.n, self.r, self.pr, self.s, self.ps, self.p)
+
+
+def from_sums(n: int, r: float, pr: float, s: float, ps: float, p: int) -> Metrics:
+    """Return the metrics of ``n`` gangs from their sums; raise ValueError when ``n`` is 0."""
+    if n <= 0:
+        raise ValueError("no gang has completed; metrics need at least one")
+    return Metrics(r / n, pr / p, s / n, ps / p, n)
+
+
+def mean_metrics(runs: list[Metrics]) -> Metrics:
+    """Return the average of independent replications (each metric averaged over the runs)."""
+    if not runs:
+        raise ValueError("no runs to average")
+    k = len(runs)
+    return Metrics(sum(m.rt for m in runs) / k, sum(m.wrt for m in runs) / k,
+                   sum(m.sld for m in runs) / k, sum(m.wsld for m in runs) / k,
+                   sum(m.n for m in runs))
+
+
+def relative_decrease(base: Metrics, new: Metrics) -> dict[str, float]:
+    """Return D_RT, D_WRT, D_SLD, D_WSLD in percent: 100 (base - new) / base (§4.1, Table 1)."""
+    b, n = base.as_dict(), new.as_dict()
+    return {f"D_{k}": 100.0 * (b[k] - n[k]) / b[k] for k in METRIC_NAMES}
