@@ -179,7 +179,7 @@ def parse_swf(
     Same contract as :func:`read_swf`; ``source`` names the data in messages. ``fast=False``
     forces the exact line-by-line parser (the fast path must agree with it; tests check this).
     """
-    _check_options(procs, slice_seconds)
+    check_options(procs, slice_seconds)
     text = _to_text(data, source)
     lines = text.split(b"\n")
     comments: list[tuple[int, bytes]] = []
@@ -211,7 +211,9 @@ def parse_swf(
                   procs, slice_seconds, strict)
 
 
-def _check_options(procs: int | None, slice_seconds: float) -> None:
+def check_options(procs: int | None, slice_seconds: float) -> None:
+    """Raise ``ValueError`` naming the allowed range unless procs >= 1 (or None) and the slice
+    length is a finite number of seconds > 0."""
     if procs is not None and (isinstance(procs, bool) or not isinstance(procs, (int, np.integer))
                               or procs < 1):
         raise ValueError(f"procs must be a whole number >= 1, got {procs!r}")
@@ -484,6 +486,7 @@ def _build(
     ]
     header = dict(header)
     header["SubmitOffset"] = _fmt(offset)
+    header["JobRecords"] = str(len(table))
     return Workload(jobs=jobs, processors=machine, source=source, header=header, warnings=warn,
                     slice_seconds=float(slice_seconds), submit_offset=offset)
 
@@ -539,7 +542,7 @@ def write_swf(
     Raises ``ValueError`` for a bad ``slice_seconds``.
     """
     sl = workload.slice_seconds if slice_seconds is None else slice_seconds
-    _check_options(None, sl)
+    check_options(None, sl)
     lines = _header_lines(workload)
     numbers = _job_numbers(workload.jobs)
     off = workload.submit_offset
@@ -569,7 +572,7 @@ def write_swf(
 
 
 _REGENERATED = {"Version", "MaxJobs", "MaxRecords", "MaxProcs", "MaxNodes", "SubmitOffset",
-                "MinNodesField"}
+                "MinNodesField", "JobRecords"}
 
 
 def _header_lines(workload: Workload) -> list[str]:
