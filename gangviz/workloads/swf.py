@@ -41,6 +41,7 @@ file (MaxJobs, MaxProcs, a huge run time): only in proportion to the file's leng
 from __future__ import annotations
 
 import bz2
+import gc
 import gzip
 import io
 import lzma
@@ -180,6 +181,19 @@ def parse_swf(
     forces the exact line-by-line parser (the fast path must agree with it; tests check this).
     """
     check_options(procs, slice_seconds)
+    # Building ~10 container objects per job would trigger many full collections; none of
+    # them can form a reference cycle, so the cyclic collector can rest meanwhile.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse(data, source, procs, slice_seconds, strict, fast)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse(data: bytes, source: str, procs: int | None, slice_seconds: float, strict: bool,
+           fast: bool) -> Workload:
     text = _to_text(data, source)
     lines = text.split(b"\n")
     comments: list[tuple[int, bytes]] = []

@@ -1,0 +1,82 @@
+"""Time read_swf on a 120,000-job trace and on the real KTH trace; compare with pandas.
+
+Usage: python benchmarks/bench_swf.py [--trace PATH] [--jobs 120000] [--repeat 5]
+
+The large trace is the KTH trace (or ``--trace``) repeated with shifted submit times and
+renumbered jobs, written to a temporary directory. Prints the best of ``--repeat`` runs. The
+pandas comparison (``read_csv(sep=r"\\s+", comment=";", header=None)``) runs only when pandas
+is importable; pandas is not a dependency of gangviz.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from gangviz.workloads.swf import read_swf
+
+KTH = Path("/work/shared/workloads/KTH-SP2-1996-2.1-cln.swf")
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def make_trace(src: Path, jobs: int, dest: Path) -> int:
+    """Write ``jobs`` job lines built from ``src`` (header kept); return the count written."""
+    header, rows = [], []
+    for line in src.read_text().splitlines():
+        (header if line.lstrip().startswith(";") or not line.strip() else rows).append(line)
+    parsed = [line.split() for line in rows]
+    span = max(float(r[1]) for r in parsed) + 1
+    out, n, rep = list(header), 0, 0
+    while n < jobs:
+        for r in parsed:
+            if n == jobs:
+                break
+            f = list(r)
+            f[0] = str(n + 1)
+            f[1] = str(int(float(f[1]) + rep * span))
+            out.append(" ".join(f"{v:>6}" for v in f))
+            n += 1
+        rep += 1
+    dest.write_text("\n".join(out) + "\n")
+    return n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--trace", type=Path, default=KTH)
+    ap.add_argument("--jobs", type=int, default=120_000)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "big.swf"
+        n = make_trace(args.trace, args.jobs, big)
+        size_mb = big.stat().st_size / 1e6
+        for label, path in ((f"{n}-job trace ({size_mb:.1f} MB)", big),
+                            (f"{args.trace.name}", args.trace)):
+            w = read_swf(path)
+            t = best(lambda: read_swf(path), args.repeat)
+            line = f"read_swf  {label}: {t:.3f} s ({len(w.jobs)} jobs, {len(w.jobs) / t:,.0f} jobs/s)"
+            if pd is not None:
+                tp = best(lambda: pd.read_csv(path, sep=r"\s+", comment=";", header=None), args.repeat)
+                line += f"; pandas.read_csv {tp:.3f} s; read_swf / pandas = {t / tp:.2f}"
+            else:
+                line += "; pandas not importable, no comparison"
+            print(line)
+
+
+if __name__ == "__main__":
+    main()
