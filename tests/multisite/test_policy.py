@@ -1,0 +1,96 @@
+"""Hand-made situations for AFCFS, local and grid migration and aging
+(002_9f49b57522b8f60a.txt §3.2, §3.3)."""
+
+import pytest
+
+from gangviz.multisite import policy
+from gangviz.multisite.changes import GangStarted, TaskMigrated, TaskReserved
+from gangviz.multisite.config import MultiSiteConfig
+from gangviz.multisite.dispatch import jsq
+from gangviz.multisite.state import GangInfo, MultiSiteState
+
+
+def _state(sites, procs, gangs, queues, running=(), **kw):
+    st = MultiSiteState(MultiSiteConfig(sites=sites, procs=procs, migrate=True, **kw))
+    for gid, size, site in gangs:
+        st.gangs[gid] = GangInfo(gid, size, site, 0.0, 1.0)
+    for p, q in queues.items():
+        st.queues[p] = list(q)
+    for p, t in running:
+        st.running[p] = t
+    return st
+
+
+def _collect(state):
+    out = []
+
+    def emit(c):
+        c.apply(state)
+        out.append(c)
+    return out, emit
+
+
+def test_jsq_picks_shortest_distinct_queues_lowest_index_on_ties():
+    assert jsq([2, 0, 1, 0, 3], 3) == [1, 3, 2]
+    assert jsq([1, 1, 1], 2) == [0, 1]
+    with pytest.raises(ValueError, match="does not fit 3 processors"):
+        jsq([0, 0, 0], 4)
+
+
+def test_afcfs_overtakes_a_blocked_gang_but_strict_fifo_does_not():
+    # P1 runs G0; G1 waits at P1 and P2 (blocked by P1); G2 waits behind G1 at P2 and at P3.
+    queues = {0: [(1, 0)], 1: [(1, 1), (2, 0)], 2: [(2, 1)]}
+    gangs = [(0, 1, 0), (1, 2, 0), (2, 2, 0)]
+    st = _state(1, 3, gangs, queues, running=[(0, (0, 0))])
+    out, emit = _collect(st)
+    assert policy.afcfs(st, 1.0, emit) == [2]
+    assert out == [GangStarted(2, 1.0, ((0, 0, 1), (1, 0, 2)), indices=(1, 0))]
+    st = _state(1, 3, gangs, queues, running=[(0, (0, 0))], afcfs_overtake=False)
+    assert policy.afcfs(st, 1.0, _collect(st)[1]) == []
+
+
+def test_local_migration_takes_the_gang_needing_fewest_migrations_first():
+    # Site of 4: P1 busy. G1 (2 tasks): head of idle P3, other task behind busy P1 -> 1 move.
+    # G2 (3 tasks): head of idle P4, two tasks behind busy P1... -> 2 moves, not enough room after G1.
+    queues = {0: [(1, 0), (2, 0)], 2: [(1, 1)], 3: [(2, 1)]}
+    st = _state(1, 4, [(0, 1, 0), (1, 2, 0), (2, 2, 0)], queues, running=[(0, (0, 0))])
+    st.gangs[2] = GangInfo(2, 2, 0, 0.0, 1.0)
+    out, emit = _collect(st)
+    moved = policy.local_migration(st, 0, emit)
+    assert moved == [(1, 0.05)]
+    assert out[0] == TaskMigrated(1, 0, 0, 0, 0, 0, 1, 0.05, ())   # to empty P2, lowest index
+    assert out[1] == TaskReserved(1, 1, 0, 2, 0)
+    assert st.reserved[1] == (1, 0) and st.reserved[2] == (1, 1)
+    # G2 needs P1's task moved; the only available processor left is its own P4 -> infeasible.
+    assert st.queues[0] == [(2, 0)]
+
+
+def test_grid_migration_uses_idle_processors_of_the_other_site():
+    # Site 1 (procs 0..2): P1, P2 busy; G5 (3 tasks) heads idle P3, two tasks behind busy ones.
+    # Site 2 (procs 3..5): all idle, P5 has a waiting task of G6 (which gets bypassed).
+    queues = {0: [(5, 0)], 1: [(5, 1)], 2: [(5, 2)], 4: [(6, 0)]}
+    st = _state(2, 3, [(0, 2, 0), (5, 3, 0), (6, 2, 1)], queues,
+                running=[(0, (0, 0)), (1, (0, 1))])
+    out, emit = _collect(st)
+    assert policy.local_migration(st, 0, emit) == []
+    assert policy.grid_migration(st, 0, emit) == [(5, 0.1)]
+    migs = [c for c in out if isinstance(c, TaskMigrated)]
+    assert [(c.task, c.dst_site, c.dst_proc) for c in migs] == [(0, 1, 0), (1, 1, 2)]
+    assert migs[0].describe().startswith("T1 of G5 migrates to site 2, P1 (overhead 0.1)")
+    assert all(c.is_grid for c in migs)
+    assert st.reserved[2] == (5, 2)
+
+
+def test_aging_closes_a_queue_whose_task_was_bypassed_k_times():
+    # P1 busy; G1 heads idle P3, G7 heads idle P2; each has a second task behind busy P1 and
+    # could take the other's idle processor, but both waiting tasks were bypassed k = 2 times.
+    queues = {0: [(1, 0), (7, 1)], 2: [(1, 1)], 1: [(7, 0)]}
+    st = _state(1, 3, [(0, 1, 0), (1, 2, 0), (7, 2, 0)], queues, running=[(0, (0, 0))], aging_k=2)
+    st.bypass[(7, 0)] = 2
+    st.bypass[(1, 1)] = 2
+    assert st.aging_blocked(1) and st.aging_blocked(2)
+    out, emit = _collect(st)
+    assert policy.local_migration(st, 0, emit) == []
+    st.bypass[(7, 0)] = 1
+    assert policy.local_migration(st, 0, emit) == [(1, 0.05)]
+    assert st.bypass[(7, 0)] == 2
