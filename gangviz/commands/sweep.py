@@ -1,0 +1,95 @@
+"""``gangviz sweep FILE --out results.csv [--workers N | --scheduler ADDRESS] [--resume]``.
+
+Runs a sweep file (:mod:`gangviz.experiments.sweepfile`) through
+:func:`gangviz.experiments.sweep.run_sweep`, with a progress bar on stderr, and prints the
+summary (mean +- 95 % CI half-width of each metric per cell). Exit code 0 when every run
+succeeded, 1 when some failed (their rows say why; ``--resume`` retries them), 2 for a user error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import os
+import sys
+
+from gangviz.cli import UserError
+from gangviz.experiments.progress import ProgressBar
+from gangviz.experiments.sweep import run_sweep
+from gangviz.experiments.sweepfile import load_sweep
+from gangviz.experiments.tasks import METRICS
+
+
+def _workers(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (this machine has "
+                                         f"{os.cpu_count()} cores), got {text!r}")
+    return n
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``sweep`` sub-command."""
+    p = sub.add_parser("sweep", help="run a parameter sweep file on local processes or a Dask cluster",
+                       description="Run every cell of a sweep file (TOML) with its replications and "
+                       "write one CSV row per run and a summary row (mean, 95%% CI) per cell.")
+    p.add_argument("file", help="sweep file (.toml); see resources/sweeps/")
+    p.add_argument("--out", required=True, help="results CSV, written as runs complete")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_workers, default=1, metavar="N",
+                       help="local worker processes (default 1: run in this process)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (needs gangviz[cluster])")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true",
+                       help="keep the runs already in --out and compute only the missing ones")
+    again.add_argument("--force", action="store_true", help="overwrite an existing --out")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary table")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the sweep named by ``args``; return 0 (all ok) or 1 (some runs failed)."""
+    sweep = load_sweep(args.file)
+    if args.scheduler:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UserError("--scheduler needs Dask: pip install 'gangviz[cluster]'") from None
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
+    try:
+        report = run_sweep(sweep, args.out, workers=args.workers, scheduler=args.scheduler,
+                           resume=args.resume, overwrite=args.force,
+                           progress=None if bar is None else (lambda d, _t: bar.update(d)))
+    finally:
+        if bar is not None:
+            bar.close()
+    if not args.quiet:
+        _print_summary(sweep.axis_names, report)
+    print(f"{report.computed} runs computed, {report.reused} reused, {len(report.failures)} failed; "
+          f"results in {args.out}", file=sys.stderr)
+    for cell, rep, message in report.failures:
+        where = ", ".join(f"{a}={v}" for a, v in zip(sweep.axis_names, cell.values))
+        print(f"gangviz: run failed: policy {cell.policy}{', ' + where if where else ''}, "
+              f"replication {rep}: {message}", file=sys.stderr)
+    return 1 if report.failures else 0
+
+
+def _print_summary(axes: list[str], report) -> None:
+    cols = ["policy", *axes, "n", *METRICS]
+    rows = []
+    for c in report.cells:
+        cells = [c.policy, *map(str, c.values), str(c.n)]
+        for m in METRICS:
+            mean, half = c.mean[m], c.ci95[m]
+            cells.append("-" if math.isnan(mean) else f"{mean:.4g}" if math.isnan(half)
+                         else f"{mean:.4g}±{half:.2g}")
+        rows.append(cells)
+    widths = [max(len(r[i]) for r in [cols, *rows]) for i in range(len(cols))]
+    for r in [cols, *rows]:
+        print("  ".join(v.rjust(w) for v, w in zip(r, widths)))

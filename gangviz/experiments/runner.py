@@ -1,0 +1,268 @@
+"""Run many independent tasks on one process, a local process pool, or a Dask cluster.
+
+One code path serves all three: every backend is a :class:`concurrent.futures.Executor`
+(in-process for ``workers=1``, :class:`~concurrent.futures.ProcessPoolExecutor` for
+``workers=N``, and ``distributed.Client(address).get_executor()`` for ``scheduler=ADDRESS``, since
+a Dask client is a ``concurrent.futures`` executor). Paper reproductions
+(``gangviz/experiments/repro/*.py``) and ``gangviz sweep`` both go through :func:`map_runs`::
+
+    from gangviz.experiments.runner import map_runs, RunFailed
+
+    for index, result in map_runs(run_task, tasks, workers=args.workers,
+                                  scheduler=args.scheduler, errors="return"):
+        if isinstance(result, RunFailed):
+            print(f"task {index} failed: {result.message}")
+        else:
+            rows[index] = result
+
+Contract:
+
+* ``fn`` must be a module-level function (picklable by reference) and *pure*: its result depends
+  only on its task, so it does not matter which process or machine runs it. Derive random seeds
+  from the task (:mod:`gangviz.experiments.seeds`), never from the process.
+* Results come back **as they complete**, each as ``(task index, result)``; sort by index if
+  order matters.
+* ``errors="raise"`` (default): the first failure raises :class:`RunError` (naming the task
+  index) after the executor is shut down. ``errors="return"``: a failure is yielded in place of the
+  result as a :class:`RunFailed` with a one-line message, and every other task still runs.
+* A worker process that dies (``os._exit``, a segfault, the OOM killer) breaks a
+  ``ProcessPoolExecutor``. At most ``workers`` tasks are in flight at once, so the suspects are
+  known: each is re-run alone in a fresh one-worker pool; the one that kills its worker again
+  fails ("the worker process died while running it"), the innocent ones succeed, and the
+  remaining tasks continue on a fresh pool. On Dask, the scheduler retries a task whose worker
+  died and reports ``KilledWorker`` after its allowed failures; a scheduler that disappears fails
+  the tasks not yet finished with a message naming its address.
+* ``progress(done, total)`` is called in the consuming thread after each finished task.
+
+Pools use the platform's default start method, except that ``spawn`` is used when Qt is loaded
+in this process (forking a process that runs a Qt event loop is unsafe); ``mp_context`` chooses
+explicitly.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["RunFailed", "RunError", "map_runs", "open_client"]
+
+WORKER_DIED = "the worker process died while running it"
+
+
+@dataclass(frozen=True)
+class RunFailed:
+    """A task that did not produce a result; ``message`` is one line for the user."""
+
+    message: str
+
+    def __bool__(self) -> bool:  # a failure is never a truthy result
+        return False
+
+
+class RunError(RuntimeError):
+    """A task failed under ``errors="raise"``; ``index`` is the task's position."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(f"task {index}: {message}")
+        self.index = index
+        self.message = message
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def open_client(scheduler: Any):
+    """Return ``(client, owned)`` for a Dask scheduler address (or an existing ``Client``).
+
+    ``owned`` is True when this function made the client (the caller closes it). Raises
+    ``ValueError`` when ``distributed`` is not installed or the scheduler cannot be reached.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs Dask: pip install 'gangviz[cluster]' "
+                         "(dask[distributed])") from None
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    try:
+        return Client(str(scheduler), timeout="10s", set_as_default=False), True
+    except (OSError, TimeoutError) as exc:
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {_describe(exc)}") from None
+
+
+def _mp_context(mp_context: str | None):
+    if mp_context is None and any(m in sys.modules for m in ("PySide6.QtCore", "PyQt5.QtCore")):
+        mp_context = "spawn"
+    return multiprocessing.get_context(mp_context) if mp_context else None
+
+
+class _InProcess(cf.Executor):
+    """Runs each task when submitted, in the calling thread (``workers=1``)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        fut: cf.Future = cf.Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - reported per task
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            fut.set_exception(exc)
+        return fut
+
+
+def _failure_message(exc: BaseException, scheduler: Any) -> str:
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        return f"{WORKER_DIED} (the Dask scheduler gave up on it: {_describe(exc)})"
+    if scheduler is not None and (isinstance(exc, (cf.CancelledError, OSError, TimeoutError))
+                                  or name in ("CommClosedError", "FutureCancelledError")):
+        return f"lost the Dask scheduler at {scheduler}: {_describe(exc)}"
+    return _describe(exc)
+
+
+def map_runs(
+    fn: Callable[[Any], Any],
+    tasks: Iterable[Any],
+    *,
+    workers: int = 1,
+    scheduler: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    errors: str = "raise",
+    mp_context: str | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """Yield ``(index, fn(tasks[index]))`` for every task, in order of completion.
+
+    ``workers`` = 1 runs in this process; N > 1 uses N local processes; ``scheduler`` (a Dask
+    address such as ``tcp://127.0.0.1:8786``, or a ``distributed.Client``) runs on that cluster
+    and ignores ``workers``. See the module docstring for ``errors`` and failure handling.
+    Raises ``ValueError`` for workers < 1, an unknown ``errors`` mode, a missing Dask or an
+    unreachable scheduler, and :class:`RunError` for a failed task under ``errors="raise"``.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+    if errors not in ("raise", "return"):
+        raise ValueError(f"errors must be 'raise' or 'return', got {errors!r}")
+    tasks = list(tasks)
+    total = len(tasks)
+    done = 0
+    for index, result in _dispatch(fn, tasks, workers, scheduler, mp_context):
+        done += 1
+        if progress is not None:
+            progress(done, total)
+        if isinstance(result, RunFailed) and errors == "raise":
+            raise RunError(index, result.message)
+        yield index, result
+
+
+def _dispatch(fn, tasks, workers, scheduler, mp_context) -> Iterator[tuple[int, Any]]:
+    if scheduler is not None:
+        yield from _run_dask(fn, tasks, scheduler)
+    elif workers == 1:
+        yield from _run_executor(_InProcess(), fn, deque(range(len(tasks))), tasks, 1, None)
+    else:
+        yield from _run_pool(fn, tasks, workers, _mp_context(mp_context))
+
+
+def _exception(fut: cf.Future) -> BaseException | None:
+    """The future's exception, with cancellation (a lost Dask scheduler) as an exception too."""
+    if fut.cancelled():
+        return cf.CancelledError("the task was cancelled")
+    return fut.exception()
+
+
+def _run_executor(executor, fn, queue: deque, tasks, cap: int, scheduler,
+                  broken: list | None = None) -> Iterator[tuple[int, Any]]:
+    """Keep at most ``cap`` tasks of ``queue`` in flight on ``executor``; yield what completes.
+
+    A :class:`BrokenProcessPool` stops the loop; the indices then in flight go to ``broken``.
+    """
+    inflight: dict[cf.Future, int] = {}
+    while queue or inflight:
+        while queue and len(inflight) < cap:
+            index = queue.popleft()
+            try:
+                inflight[executor.submit(fn, tasks[index])] = index
+            except BrokenProcessPool:
+                queue.appendleft(index)
+                break
+            except RuntimeError as exc:  # a closed Dask client refuses new work
+                yield index, RunFailed(_failure_message(exc, scheduler))
+        if not inflight:
+            if queue and broken is not None:
+                return
+            continue
+        finished, _ = cf.wait(inflight, return_when=cf.FIRST_COMPLETED)
+        pool_broke = False
+        for fut in finished:
+            index = inflight.pop(fut)
+            exc = _exception(fut)
+            if exc is None:
+                yield index, fut.result()
+            elif isinstance(exc, BrokenProcessPool) and broken is not None:
+                broken.append(index)
+                pool_broke = True
+            else:
+                yield index, RunFailed(_failure_message(exc, scheduler))
+        if pool_broke:
+            # Every task still in flight dies with the pool; collect them as suspects too.
+            for fut in cf.as_completed(list(inflight)):
+                index = inflight.pop(fut)
+                exc = _exception(fut)
+                if exc is None:
+                    yield index, fut.result()
+                elif isinstance(exc, BrokenProcessPool):
+                    broken.append(index)
+                else:
+                    yield index, RunFailed(_failure_message(exc, None))
+            return
+
+
+def _run_pool(fn, tasks, workers, ctx) -> Iterator[tuple[int, Any]]:
+    queue = deque(range(len(tasks)))
+    while queue:
+        broken: list[int] = []
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        try:
+            yield from _run_executor(pool, fn, queue, tasks, workers, None, broken)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        for index in sorted(broken):
+            yield index, _run_alone(fn, tasks[index], ctx)
+
+
+def _run_alone(fn, task, ctx) -> Any:
+    """Run one suspect of a broken pool in a fresh one-worker pool."""
+    pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+    try:
+        return pool.submit(fn, task).result()
+    except BrokenProcessPool:
+        return RunFailed(WORKER_DIED)
+    except Exception as exc:  # noqa: BLE001 - reported per task
+        return RunFailed(_describe(exc))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
+    client, owned = open_client(scheduler)
+    address = getattr(client, "scheduler", None) and client.scheduler.address
+    executor = client.get_executor(pure=False)
+    try:
+        yield from _run_executor(executor, fn, deque(range(len(tasks))), tasks, len(tasks),
+                                 address or scheduler)
+    finally:
+        try:
+            executor.shutdown(wait=False)
+            if owned:
+                client.close(timeout=5)
+        except Exception:  # noqa: BLE001 - the cluster may already be gone
+            pass

@@ -1,0 +1,199 @@
+"""Run a sweep file: every cell's replications through :func:`~gangviz.experiments.runner.map_runs`.
+
+:func:`run_sweep` is the Qt-free engine behind ``gangviz sweep`` (and the GUI's sweep dialog):
+it writes each run to the results CSV (:mod:`gangviz.experiments.results`) the moment it
+completes, writes a cell's summary (mean and 95 % Student-t interval per metric) once its
+replications are all accounted for, and returns the summaries. With ``resume=True`` the runs
+already in the file are kept and only the missing ones (including failed ones) are computed.
+
+A failed run (an exception, a worker that died, a lost cluster) is written as a ``failed`` row
+with its message; the other runs go on and the sweep reports the failures at the end.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gangviz.experiments.results import ResultsWriter, header, read_completed, replace_atomically, run_key
+from gangviz.experiments.runner import RunFailed, map_runs
+from gangviz.experiments.stats import mean_ci
+from gangviz.experiments.sweepfile import Cell, Sweep
+from gangviz.experiments.tasks import METRICS, build_jobs, run_task
+
+
+@dataclass
+class CellSummary:
+    """Mean and 95 % CI half-width per metric of one cell (``values`` = its grid point)."""
+
+    policy: str
+    values: tuple[Any, ...]
+    n: int
+    mean: dict[str, float]
+    ci95: dict[str, float]
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SweepReport:
+    """What :func:`run_sweep` did: run counts, failures ``(cell, replication, message)``, cells."""
+
+    total: int
+    computed: int
+    reused: int
+    failures: list[tuple[Cell, int, str]]
+    cells: list[CellSummary]
+
+
+def summarize(cell: Cell, runs: list[dict[str, float]], errors: list[str]) -> CellSummary:
+    """Return the :class:`CellSummary` of ``cell`` from its successful ``runs``."""
+    mean, half = {}, {}
+    for m in METRICS:
+        mean[m], half[m], _ = mean_ci([r.get(m, math.nan) for r in runs])
+    return CellSummary(cell.policy, cell.values, len(runs), mean, half, list(errors))
+
+
+def check_sweep(sweep: Sweep) -> None:
+    """Build the first grid point's workload and every policy on its machine, before any run.
+
+    Raises ``ValueError`` naming the sweep file when the workload cannot be built or a policy
+    cannot run on the machine (e.g. a buddy policy on a machine that is not a power of two).
+    """
+    from gangviz.policies import make_policy
+
+    cell, task = sweep.tasks()[0]
+    try:
+        source = build_jobs(task.workload, dict(task.workload_params), task.seed)
+        for p in sweep.policies:
+            make_policy(p, **sweep.policy_params.get(p, {})).check_machine(source.processors, sweep.ring)
+    except (ValueError, FileNotFoundError) as exc:
+        raise ValueError(f"{sweep.path}: {exc}") from None
+
+
+def run_sweep(
+    sweep: Sweep,
+    out: str | Path,
+    *,
+    workers: int = 1,
+    scheduler: Any = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    fn: Callable = run_task,
+    check: bool = True,
+) -> SweepReport:
+    """Run ``sweep`` and write its results CSV at ``out``; return a :class:`SweepReport`.
+
+    ``progress(done, total)`` counts runs, reused ones included. ``fn`` is the run function
+    (tests substitute one that fails on purpose). Raises ``ValueError`` when ``out`` exists and
+    neither ``resume`` nor ``overwrite`` is set, when the file belongs to another sweep, or when
+    :func:`check_sweep` fails.
+    """
+    out = Path(out)
+    if out.exists() and not (resume or overwrite):
+        raise ValueError(f"{out} exists; pass --resume to complete it or --force to overwrite it")
+    if check:
+        check_sweep(sweep)
+    axes = sweep.axis_names
+    plan = sweep.tasks()
+    keys = [run_key(c.policy, c.values, t.replication) for c, t in plan]
+    done = read_completed(out, axes, METRICS, dict(zip(keys, (t.seed for _, t in plan)))) if resume else {}
+
+    cells = sweep.cells()
+    runs: dict[Cell, dict[int, dict[str, float]]] = {c: {} for c in cells}
+    errors: dict[Cell, list[str]] = {c: [] for c in cells}
+    todo = []
+    for (cell, task), key in zip(plan, keys):
+        if key in done:
+            runs[cell][task.replication] = done[key]
+        else:
+            todo.append((cell, task))
+    summaries: dict[Cell, CellSummary] = {}
+
+    def finish(cell: Cell, writer: ResultsWriter) -> None:
+        ok = [runs[cell][r] for r in sorted(runs[cell])]
+        writer.summary(cell.policy, cell.values, ok, sweep.replications, errors[cell])
+        summaries[cell] = summarize(cell, ok, errors[cell])
+
+    def rewrite(tmp: Path) -> None:
+        w = ResultsWriter(tmp, axes, METRICS, append=False)
+        try:
+            for (cell, task), key in zip(plan, keys):
+                if key in done:
+                    w.run(cell.policy, cell.values, task.replication, task.seed, done[key])
+            for cell in cells:
+                if len(runs[cell]) == sweep.replications:
+                    finish(cell, w)
+        finally:
+            w.close()
+
+    replace_atomically(out, rewrite)
+    writer = ResultsWriter(out, axes, METRICS, append=True)
+    failures: list[tuple[Cell, int, str]] = []
+    reused = len(plan) - len(todo)
+    pending = {c: sweep.replications - len(runs[c]) for c in cells}
+    if progress is not None:
+        progress(reused, len(plan))
+    try:
+        for i, result in map_runs(fn, [t for _, t in todo], workers=workers, scheduler=scheduler,
+                                  errors="return",
+                                  progress=None if progress is None else
+                                  (lambda d, _t: progress(reused + d, len(plan)))):
+            cell, task = todo[i]
+            if isinstance(result, RunFailed):
+                failures.append((cell, task.replication, result.message))
+                errors[cell].append(result.message)
+                writer.run(cell.policy, cell.values, task.replication, task.seed, None, result.message)
+            else:
+                runs[cell][task.replication] = result
+                writer.run(cell.policy, cell.values, task.replication, task.seed, result)
+            pending[cell] -= 1
+            if pending[cell] == 0:
+                finish(cell, writer)
+    finally:
+        writer.close()
+    return SweepReport(len(plan), len(todo), reused, failures, [summaries[c] for c in cells if c in summaries])
+
+
+def load_summaries(path: str | Path) -> tuple[list[str], list[CellSummary]]:
+    """Return ``(axis names, summaries)`` read from the ``summary`` rows of a results CSV.
+
+    Grid values come back as numbers where they parse as such. Raises ``ValueError`` (file,
+    line) for a file that is not a gangviz results file.
+    """
+    path = Path(path)
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = csv.reader(fh)
+        cols = next(rows, None)
+        if not cols or cols[:2] != ["kind", "policy"] or "replication" not in cols:
+            raise ValueError(f"{path}:1: not a gangviz sweep results file")
+        axes = cols[2:cols.index("replication")]
+        if cols != header(axes, METRICS):
+            raise ValueError(f"{path}:1: unexpected columns for a gangviz sweep results file")
+        out = []
+        for row in rows:
+            if len(row) != len(cols) or row[0] != "summary":
+                continue
+            rec = dict(zip(cols, row))
+            values = tuple(_number(rec[a]) for a in axes)
+            mean = {m: float(rec[m]) if rec[m] else math.nan for m in METRICS}
+            half = {m: float(rec[f"{m}_ci95"]) if rec[f"{m}_ci95"] else math.nan for m in METRICS}
+            out.append(CellSummary(rec["policy"], values, int(rec["n"]), mean, half,
+                                   [rec["error"]] if rec["error"] else []))
+    return axes, out
+
+
+def _number(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+__all__ = ["CellSummary", "SweepReport", "run_sweep", "check_sweep", "summarize", "load_summaries"]

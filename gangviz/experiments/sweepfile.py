@@ -1,0 +1,271 @@
+"""Sweep files (TOML): a workload, the policies, a parameter grid, replications and a seed.
+
+Example (``resources/sweeps/downey-load.toml``)::
+
+    title = "Buddy schemes against load"      # optional
+    seed = 2024                               # sweep seed (default 1), see gangviz.experiments.seeds
+    replications = 5                          # runs per cell (default 1)
+    policies = ["bc", "br", "brms", "brmms"]
+    ring = false                              # optional, processors form a ring
+
+    [workload]                                # exactly one of model / trace / scenario
+    model = "downey"                          # 001_c175c8c1780c2fd0.txt §4.2
+    jobs = 200                                # fixed parameters of the model
+    procs = 128
+
+    [grid]                                    # one axis per parameter; the cartesian product
+    load = [0.2, 0.5, 0.7, 0.9]
+
+    [policy.random]                           # optional parameters of one policy
+    seed = 7
+
+A trace is ``trace = "file.swf"`` (relative to the sweep file) with optional ``procs`` and
+``slice``; a scenario is ``scenario = "fig2-repacking"`` or a path. Grid keys are workload
+parameters (a key may not be both fixed and in the grid). A *cell* is one grid point and one
+policy; its replications share nothing but the cell.
+
+Every problem raises :class:`SweepFileError` whose message names the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gangviz.experiments.seeds import run_seed
+from gangviz.experiments.tasks import MODEL_PARAMS, SOURCE_PARAMS, RunTask
+
+
+class SweepFileError(ValueError):
+    """A sweep file is malformed; the message is ``file:line: key: problem``."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One result cell: a grid point (``values``, ``index`` per axis) and a policy."""
+
+    policy: str
+    values: tuple[Any, ...]
+    index: tuple[int, ...]
+
+
+@dataclass
+class Sweep:
+    """A parsed sweep file. :meth:`tasks` lists its runs in cell order."""
+
+    path: Path
+    title: str
+    workload: str
+    fixed: dict[str, Any]
+    axes: list[tuple[str, list[Any]]]
+    policies: list[str]
+    policy_params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    replications: int = 1
+    seed: int = 1
+    ring: bool = False
+
+    @property
+    def axis_names(self) -> list[str]:
+        """Names of the grid axes, in file order."""
+        return [name for name, _ in self.axes]
+
+    def cells(self) -> list[Cell]:
+        """Return every cell: grid points in file order (last axis fastest), then policies."""
+        ranges = [range(len(values)) for _, values in self.axes]
+        out = []
+        for idx in itertools.product(*ranges):
+            values = tuple(self.axes[a][1][i] for a, i in enumerate(idx))
+            out.extend(Cell(p, values, tuple(idx)) for p in self.policies)
+        return out
+
+    def task(self, cell: Cell, replication: int) -> RunTask:
+        """Return the run of ``cell``'s replication ``replication`` (its seed from the grid index)."""
+        params = {**self.fixed, **dict(zip(self.axis_names, cell.values))}
+        return RunTask.make(self.workload, cell.policy, run_seed(self.seed, cell.index, replication),
+                            workload_params=params, policy_params=self.policy_params.get(cell.policy),
+                            replication=replication, cell=cell.index, ring=self.ring)
+
+    def tasks(self) -> list[tuple[Cell, RunTask]]:
+        """Return ``(cell, task)`` for every run, cell by cell, replications in order."""
+        return [(c, self.task(c, r)) for c in self.cells() for r in range(self.replications)]
+
+
+_TOP = {"title", "seed", "replications", "policies", "ring", "workload", "grid", "policy"}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+
+
+#: Checks of workload parameter values: name -> (test, what is allowed).
+_PARAM_CHECKS: dict[str, tuple[Any, str]] = {
+    "jobs": (lambda v: _is_int(v) and v >= 1, "a whole number >= 1"),
+    "procs": (lambda v: _is_int(v) and v >= 1, "a whole number >= 1"),
+    "max_work": (lambda v: _is_int(v) and v >= 1, "a whole number >= 1"),
+    "load": (lambda v: _is_num(v) and v > 0, "a number > 0"),
+    "slice": (lambda v: _is_num(v) and v > 0, "a number of seconds > 0"),
+}
+
+
+class _Where:
+    """Finds the line of a key inside a table of the sweep file's text."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+
+    def line(self, key: str | None, table: str | None = None) -> int:
+        start = 0
+        if table is not None:
+            rx = re.compile(rf"^\s*\[\s*{re.escape(table)}\s*\]")
+            start = next((i for i, ln in enumerate(self.lines) if rx.search(ln)), 0)
+            if key is None:
+                return start + 1
+        if key is None:
+            return 1
+        rx = re.compile(rf"^\s*(\"?){re.escape(key)}\1\s*=")
+        for i in range(start, len(self.lines)):
+            if i > start and table is not None and re.match(r"^\s*\[", self.lines[i]):
+                break
+            if rx.search(self.lines[i]):
+                return i + 1
+        if table is None:
+            return 1
+        dotted = re.compile(rf"^\s*{re.escape(table)}\.{re.escape(key)}\s*=")
+        return next((i + 1 for i, ln in enumerate(self.lines) if dotted.search(ln)), start + 1)
+
+    def error(self, key: str | None, problem: str, table: str | None = None) -> SweepFileError:
+        label = f"[{table}] {key}" if table and key else (f"[{table}]" if table else key)
+        return SweepFileError(f"{self.path}:{self.line(key, table)}: {label}: {problem}")
+
+
+def load_sweep(path: str | Path) -> Sweep:
+    """Read and check the sweep file at ``path``; return the :class:`Sweep`.
+
+    Raises :class:`SweepFileError` (``file:line: key: problem``) for any mistake, including a
+    missing trace file, and ``FileNotFoundError`` when ``path`` itself does not exist.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise SweepFileError(f"{path}:{m.group(1) if m else 1}: not valid TOML: {exc}") from None
+    return parse_sweep(data, text, path)
+
+
+def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
+    """Build a :class:`Sweep` from parsed TOML ``data`` (``text`` gives the line numbers)."""
+    from gangviz.policies import POLICIES, make_policy
+
+    w = _Where(path, text)
+    for key in data:
+        if key not in _TOP:
+            raise w.error(key, f"unknown key; allowed: {', '.join(sorted(_TOP))}")
+    title = data.get("title", path.stem)
+    if not isinstance(title, str):
+        raise w.error("title", "must be a string")
+    seed = data.get("seed", 1)
+    if not _is_int(seed) or seed < 0:
+        raise w.error("seed", f"must be a whole number >= 0, got {seed!r}")
+    reps = data.get("replications", 1)
+    if not _is_int(reps) or reps < 1:
+        raise w.error("replications", f"must be a whole number >= 1, got {reps!r}")
+    ring = data.get("ring", False)
+    if not isinstance(ring, bool):
+        raise w.error("ring", "must be true or false")
+
+    policies = data.get("policies")
+    if policies is None:
+        raise w.error(None, "missing key 'policies' (a list of policy names)")
+    if not isinstance(policies, list) or not policies or not all(isinstance(p, str) for p in policies):
+        raise w.error("policies", "must be a non-empty list of policy names")
+    policies = [p.lower() for p in policies]
+    for p in policies:
+        if p not in POLICIES:
+            raise w.error("policies", f"unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
+    if len(set(policies)) != len(policies):
+        raise w.error("policies", "names a policy twice")
+
+    pparams = data.get("policy", {})
+    if not isinstance(pparams, dict):
+        raise w.error("policy", "must be tables such as [policy.random]")
+    policy_params: dict[str, dict[str, Any]] = {}
+    for name, params in pparams.items():
+        table = f"policy.{name}"
+        if name.lower() not in policies:
+            raise w.error(None, f"policy {name!r} is not in policies", table)
+        if not isinstance(params, dict):
+            raise w.error(None, "must be a table of parameters", table)
+        try:
+            make_policy(name, **params)
+        except ValueError as exc:
+            key = next((k for k in params if k in str(exc)), None)
+            raise w.error(key, str(exc), table) from None
+        policy_params[name.lower()] = dict(params)
+
+    wl = data.get("workload")
+    if not isinstance(wl, dict):
+        raise w.error(None, "missing table [workload] (model, trace or scenario)")
+    kinds = [k for k in ("model", "trace", "scenario") if k in wl]
+    if len(kinds) != 1:
+        raise w.error(None, "give exactly one of model, trace or scenario", "workload")
+    kind = kinds[0]
+    name = wl[kind]
+    if not isinstance(name, str) or not name:
+        raise w.error(kind, "must be a non-empty string", "workload")
+    if kind == "model":
+        if name.lower() not in MODEL_PARAMS:
+            raise w.error(kind, f"unknown model {name!r}; known: {', '.join(MODEL_PARAMS)}", "workload")
+        workload = name.lower()
+        allowed = list(MODEL_PARAMS[workload])
+    else:
+        allowed = list(SOURCE_PARAMS) if kind == "trace" else []
+        candidate = (path.parent / name) if not Path(name).is_absolute() else Path(name)
+        if kind == "trace" and not candidate.exists():
+            raise w.error(kind, f"no such file: {candidate}", "workload")
+        workload = str(candidate) if candidate.exists() else name
+    fixed: dict[str, Any] = {}
+    for key, value in wl.items():
+        if key == kind:
+            continue
+        if key not in allowed:
+            raise w.error(key, f"unknown parameter; {kind} {name} takes "
+                          f"{', '.join(allowed) or 'no parameters'}", "workload")
+        _check_value(w, key, value, "workload")
+        fixed[key] = value
+
+    grid = data.get("grid", {})
+    if not isinstance(grid, dict):
+        raise w.error("grid", "must be a table such as [grid] load = [0.5, 0.7]")
+    axes: list[tuple[str, list[Any]]] = []
+    for key, values in grid.items():
+        if key not in allowed:
+            raise w.error(key, f"not a parameter of {kind} {name}; allowed: "
+                          f"{', '.join(allowed) or 'none'}", "grid")
+        if key in fixed:
+            raise w.error(key, "is fixed in [workload] too; keep one", "grid")
+        if not isinstance(values, list) or not values:
+            raise w.error(key, "must be a non-empty list of values", "grid")
+        for v in values:
+            _check_value(w, key, v, "grid")
+        if len(set(values)) != len(values):
+            raise w.error(key, "lists a value twice", "grid")
+        axes.append((key, list(values)))
+    return Sweep(path, title, workload, fixed, axes, policies, policy_params, reps, seed, ring)
+
+
+def _check_value(w: _Where, key: str, value: Any, table: str) -> None:
+    test, allowed = _PARAM_CHECKS.get(key, (lambda v: True, ""))
+    if not test(value):
+        raise w.error(key, f"must be {allowed}, got {value!r}", table)

@@ -1,0 +1,136 @@
+"""One run of an experiment: a picklable task description in, a dict of metrics out.
+
+:func:`run_task` is a pure function of its :class:`RunTask`: it builds the workload from the
+description (a synthetic model with its parameters and the task's seed, an SWF trace, or a
+scenario), runs the time-slot engine (``gangviz.sim.engine``) to the end without recording
+history, and returns :func:`gangviz.metrics.zhou_metrics` (001_c175c8c1780c2fd0.txt §4.3).
+Nothing depends on the process it runs in, so it can run in a process pool or on a Dask worker.
+
+Workloads (``RunTask.workload``):
+
+* ``"downey"``: :func:`gangviz.workloads.synthetic.uniform_log` (001 §4.2) with parameters
+  ``jobs`` (default 200), ``load`` (0.5), ``procs`` (128), ``max_work`` (120); the seed is the
+  task's seed.
+* anything else goes through :func:`gangviz.workloads.source.load_source` (an SWF trace path or
+  a scenario path / built-in name) with parameters ``procs`` and ``slice`` (seconds per slice of
+  a trace). A trace is fixed, so its replications differ only in a randomised policy's seed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from gangviz.experiments.seeds import policy_seed
+
+#: Metric names returned by :func:`run_task`, in table order.
+METRICS: tuple[str, ...] = ("r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la")
+
+#: Parameters each synthetic model takes, with their defaults.
+MODEL_PARAMS: dict[str, dict[str, Any]] = {
+    "downey": {"jobs": 200, "load": 0.5, "procs": 128, "max_work": 120},
+}
+
+#: Parameters of a trace or scenario workload.
+SOURCE_PARAMS: dict[str, Any] = {"procs": None, "slice": None}
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """What one run needs, and nothing else: picklable, hashable, comparable.
+
+    ``workload_params`` and ``policy_params`` are tuples of ``(name, value)`` pairs (sorted by
+    name) so that the task is hashable. ``cell`` (per-axis grid indices) and ``replication`` only
+    label the run; the result depends on ``seed``, not on them.
+    """
+
+    workload: str
+    policy: str
+    seed: int
+    workload_params: tuple[tuple[str, Any], ...] = ()
+    policy_params: tuple[tuple[str, Any], ...] = ()
+    replication: int = 0
+    cell: tuple[int, ...] = ()
+    ring: bool = False
+    labels: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    @staticmethod
+    def make(workload: str, policy: str, seed: int, *, workload_params: dict | None = None,
+             policy_params: dict | None = None, **kw) -> "RunTask":
+        """Return a task built from plain dicts of parameters (sorted into tuples)."""
+        return RunTask(workload, policy, seed, tuple(sorted((workload_params or {}).items())),
+                       tuple(sorted((policy_params or {}).items())), **kw)
+
+
+def takes_seed(policy: str) -> bool:
+    """Return True if the factory of ``policy`` accepts a ``seed`` parameter."""
+    from gangviz.policies import POLICIES
+
+    factory = POLICIES.get(policy.lower())
+    if factory is None:
+        return False
+    try:
+        return "seed" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return False
+
+
+def build_jobs(workload: str, params: dict[str, Any], seed: int):
+    """Return the :class:`~gangviz.workloads.source.Source` of a workload description.
+
+    Raises ``ValueError`` for an unknown parameter or a bad value, ``FileNotFoundError`` for a
+    missing trace or scenario.
+    """
+    from gangviz.workloads.source import Source
+
+    name = workload.lower()
+    if name in MODEL_PARAMS:
+        unknown = set(params) - set(MODEL_PARAMS[name])
+        if unknown:
+            raise ValueError(f"model {workload} takes {', '.join(MODEL_PARAMS[name])}; "
+                             f"not {', '.join(sorted(unknown))}")
+        p = {**MODEL_PARAMS[name], **params}
+        from gangviz.workloads.synthetic import uniform_log
+
+        wl = uniform_log(p["jobs"], p["load"], procs=p["procs"], max_work=p["max_work"], seed=seed)
+        return Source("model", f"{workload} {p}", wl.processors, wl.jobs)
+    unknown = set(params) - set(SOURCE_PARAMS)
+    if unknown:
+        raise ValueError(f"{workload} takes {', '.join(SOURCE_PARAMS)}; not {', '.join(sorted(unknown))}")
+    return _cached_source(workload, params.get("procs"), params.get("slice"))
+
+
+@lru_cache(maxsize=4)
+def _cached_source(workload: str, procs, slice_seconds):
+    # A trace is read once per worker process, not once per run; Simulation copies nothing it
+    # mutates from the job specs (they are frozen), so sharing the Source between runs is safe.
+    from gangviz.workloads.source import load_source
+
+    return load_source(workload, procs=procs, slice_seconds=slice_seconds)
+
+
+def run_task(task: RunTask) -> dict[str, float]:
+    """Run ``task`` to the end and return its metrics (keys :data:`METRICS`; ``nan`` if undefined).
+
+    A randomised policy (one whose factory takes ``seed``) gets :func:`policy_seed` of the task's
+    seed unless ``policy_params`` fixes it. Raises ``ValueError`` for a bad workload or policy
+    description and ``FileNotFoundError`` for a missing file.
+    """
+    from gangviz.metrics import zhou_metrics
+    from gangviz.policies import make_policy
+    from gangviz.sim.engine import Simulation
+
+    source = build_jobs(task.workload, dict(task.workload_params), task.seed)
+    params = {**source.policy_params(task.policy), **dict(task.policy_params)}
+    if "seed" not in params and takes_seed(task.policy):
+        params["seed"] = policy_seed(task.seed)
+    policy = make_policy(task.policy, **params)
+    sim = Simulation(source.jobs, policy, source.processors, ring=task.ring or source.ring,
+                     initial=source.matrix.copy() if source.matrix is not None else None,
+                     script=source.script, record=False)
+    sim.run()
+    metrics = zhou_metrics(sim)
+    return {k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS}
