@@ -1,0 +1,189 @@
+"""The matrix phases shared by GS, BGS, MGS and MBGS (003_1fd1fd192052cc5d.txt §4.2, §5.1).
+
+Every move is a change record emitted through ``sim.emit``, so the window can replay it:
+
+* :func:`clean_matrix` - CleanMatrix: every instance of a job outside its home row goes
+  (``JobUnreplicated``).
+* :func:`compact_matrix` - CompactMatrix (CollapseMatrix-1 of §5.4): jobs move from less to more
+  populated rows on their own processors (``JobShifted``).
+* :func:`remove_empty_rows` - rows left empty are eliminated (``SlotRemoved``), so no time slice
+  is spent on an empty virtual machine.
+* :func:`fill_matrix` - FillMatrix (FillMatrix-1): jobs are replicated, in starting-time order,
+  into rows whose cells on their processors are idle (``JobReplicated``).
+* :func:`best_fit_row` / :func:`free_cols` - the Schedule phase's best fit (§5.1).
+
+Choices where the paper is silent (documented tie-breaks):
+
+* *Population* of a row is its number of busy processors; rows are ordered by population, ties
+  by row index (lower first).
+* CompactMatrix's "for j = most populated row to least populated row" is read as the rows that
+  come *after* ``i`` in the ascending order (as populated or more), so jobs only move towards
+  more populated rows, as the phase's description says ("moves jobs from less populated rows to
+  more populated rows"). The order is fixed when the phase starts.
+* The IBM SP has no interconnect topology that constrains allocation (§4), so a job takes any
+  idle processors of a row: the leftmost ones (lowest indices).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+import numpy as np
+
+from gangviz.core.changes import JobReplicated, JobShifted, JobUnreplicated, SlotRemoved
+from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index
+
+__all__ = [
+    "free_count",
+    "free_cols",
+    "as_cols",
+    "clean_matrix",
+    "compact_matrix",
+    "MoveGuard",
+    "remove_empty_rows",
+    "fill_matrix",
+    "best_fit_row",
+    "population_order",
+    "start_order",
+]
+
+
+def free_count(m: OusterhoutMatrix, row: int) -> int:
+    """Return the number of idle processors of ``row``."""
+    return m.processors - m.busy_in_row(row)
+
+
+def as_cols(cols: Iterable[int]) -> range | tuple[int, ...]:
+    """Return ``cols`` sorted, as a ``range`` when contiguous, else as a tuple."""
+    c = sorted(int(x) for x in cols)
+    if c and c[-1] - c[0] + 1 == len(c):
+        return range(c[0], c[-1] + 1)
+    return tuple(c)
+
+
+def free_cols(m: OusterhoutMatrix, row: int, size: int, exclude: Iterable[int] = ()) -> range | tuple[int, ...] | None:
+    """Return the ``size`` leftmost idle processors of ``row`` not in ``exclude`` (or ``None``)."""
+    idle = np.flatnonzero(m.cells[row] == IDLE)
+    if exclude:
+        idle = np.setdiff1d(idle, np.fromiter(exclude, dtype=np.int64), assume_unique=False)
+    if len(idle) < size:
+        return None
+    return as_cols(idle[:size].tolist())
+
+
+def population_order(m: OusterhoutMatrix) -> list[int]:
+    """Return the rows from least to most populated (busy processors; ties: lower row first)."""
+    busy = np.count_nonzero(m.cells != IDLE, axis=1)
+    return sorted(range(m.n_rows), key=lambda r: (int(busy[r]), r))
+
+
+def clean_matrix(sim) -> int:
+    """CleanMatrix (003 §5.1): remove every instance of a job outside its home row.
+
+    Rows are visited first to last, as in the paper's loop. Returns the replicas removed.
+    """
+    m = sim.matrix
+    removed = 0
+    for row in range(m.n_rows):
+        for job in m.row_jobs(row):
+            if m.home_row(job) != row:
+                sim.emit(JobUnreplicated(job, row, m.job_cols(job), "CleanMatrix: not its home row"))
+                removed += 1
+    return removed
+
+
+class MoveGuard(Protocol):
+    """What compaction asks before and tells after a move (BGS: the reservation check)."""
+
+    def allows(self, job: int, src: int, dst: int) -> bool:
+        """Return whether ``job`` may move from row ``src`` to row ``dst``."""
+
+    def moved(self, job: int, src: int, dst: int) -> None:
+        """Record that ``job`` moved from ``src`` to ``dst``."""
+
+
+def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMatrix") -> int:
+    """CompactMatrix (003 §5.1): shift jobs from less populated rows to more populated rows.
+
+    A job moves from row ``i`` to row ``j`` when all its processors are idle in ``j`` and
+    ``guard.allows(job, i, j)`` (BGS: the move respects the reservations of ``j``) holds. Assumes
+    the matrix is clean (home rows only). Returns the number of jobs moved.
+    """
+    m = sim.matrix
+    order = population_order(m)
+    moved = 0
+    for pos, i in enumerate(order):
+        for j in reversed(order[pos + 1:]):
+            for job in m.row_jobs(i):
+                if m.home_row(job) != i or len(m.job_rows(job)) != 1:
+                    continue
+                cols = m.job_cols(job)
+                if not m.is_idle(j, cols):
+                    continue
+                if guard is not None and not guard.allows(job, i, j):
+                    continue
+                sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
+                if guard is not None:
+                    guard.moved(job, i, j)
+                moved += 1
+    return moved
+
+
+def remove_empty_rows(sim, why: str = "it is empty after compaction") -> int:
+    """Eliminate every empty row, top first (``SlotRemoved``); return how many."""
+    m = sim.matrix
+    removed = 0
+    for row in range(m.n_rows - 1, -1, -1):
+        if m.row_is_empty(row):
+            sim.emit(SlotRemoved(row, why))
+            removed += 1
+    return removed
+
+
+def start_order(sim) -> list[int]:
+    """Return the jobs in the matrix in starting-time order (jobs placed now: the current time;
+    ties by job id, i.e. arrival order)."""
+    now = sim.time
+    def key(j: int) -> tuple[float, int]:
+        start = sim.jobs[j].start
+        return (now if start is None else start, j)
+    return sorted(sim.matrix.jobs(), key=key)
+
+
+def fill_matrix(sim, label: str = "FillMatrix") -> int:
+    """FillMatrix (003 §5.1): replicate jobs into holes, in starting-time order.
+
+    ``do { for each job in starting time order: for each row: if the job can be replicated in
+    the same columns, do it and break } while the matrix changes``. Rows are tried from first to
+    last. Returns the replicas added.
+    """
+    m = sim.matrix
+    added = 0
+    changed = True
+    while changed:
+        changed = False
+        for job in start_order(sim):
+            cols = m.job_cols(job)
+            have = set(m.job_rows(job))
+            idx = col_index(cols)
+            for row in range(m.n_rows):
+                if row in have:
+                    continue
+                if np.all(m.cells[row, idx] == IDLE):
+                    sim.emit(JobReplicated(job, row, cols, f"{label}: its processors are idle in this row"))
+                    added += 1
+                    changed = True
+                    break
+    return added
+
+
+def best_fit_row(m: OusterhoutMatrix, size: int, rows: Iterable[int] | None = None) -> int | None:
+    """Return the row with the fewest idle processors that still has ``size`` of them (best fit,
+    003 §5.1 Schedule; ties: lower row), or ``None``. ``rows`` restricts the candidates."""
+    best, best_free = None, None
+    for r in (range(m.n_rows) if rows is None else rows):
+        f = free_count(m, r)
+        if f >= size and (best_free is None or f < best_free):
+            best, best_free = r, f
+    return best
