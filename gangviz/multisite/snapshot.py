@@ -55,3 +55,21 @@ class QueueSnapshot:
     def running_gangs(self) -> set[int]:
         """Return the ids of the gangs running now."""
         return {t[0] for t in self.running if t is not None}
+
+
+def state_from_snapshot(snap: QueueSnapshot) -> MultiSiteState:
+    """Return a :class:`MultiSiteState` holding ``snap``'s queues and processors.
+
+    Gangs get their sizes from ``snap.sizes`` (arrival and service unknown: 0 and 1), so change
+    records of later steps apply to it; views use this to follow a step stream.
+    """
+    from gangviz.multisite.config import MultiSiteConfig
+    from gangviz.multisite.state import GangInfo
+
+    st = MultiSiteState(MultiSiteConfig(sites=snap.sites, procs=snap.procs))
+    st.queues = [list(q) for q in snap.queues]
+    st.running = list(snap.running)
+    st.reserved = list(snap.reserved)
+    for gang, size in snap.sizes:
+        st.gangs[gang] = GangInfo(gang, size, 0, 0.0, 1.0)
+    return st
