@@ -1,0 +1,186 @@
+"""Compare time-slot policies on one workload: the numbers of ``gangviz compare`` and the compare window.
+
+:func:`compare` loads the workload once, runs one simulation per policy on the same jobs and
+returns a :class:`Comparison`: the final :func:`gangviz.metrics.zhou_metrics`
+(001_c175c8c1780c2fd0.txt §4.3) of each policy and, per metric, which policies are best. The
+compare window runs its simulations step by step itself and calls :func:`comparison_from_sims`
+on them, so both show the same numbers. Nothing here imports Qt.
+
+Which value is best (:data:`GOALS`): a higher processor active ratio ``r_a`` is better; for the
+slot counts ``n_l``, ``n_a`` and the turnaround times ``t_*`` lower is better (001 §4.3 reads
+them that way). Ties are all marked best; an undefined value (``nan``, e.g. ``t_la`` when no
+large job ran) is never best, and a row where fewer than two policies have a value marks none.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gangviz.experiments.tasks import METRICS
+
+#: "max" when a higher value is better, "min" when lower is better.
+GOALS: dict[str, str] = {"r_a": "max", "n_l": "min", "n_a": "min", "t_ta": "min",
+                         "t_sa": "min", "t_ma": "min", "t_la": "min"}
+
+#: One-line meaning of each metric, for table legends and tooltips.
+DESCRIPTIONS: dict[str, str] = {
+    "r_a": "average processor active ratio",
+    "n_l": "largest number of slots",
+    "n_a": "time-average number of slots",
+    "t_ta": "mean turnaround, all jobs",
+    "t_sa": "mean turnaround, small jobs (1-12 slots of work)",
+    "t_ma": "mean turnaround, medium jobs (13-60)",
+    "t_la": "mean turnaround, large jobs (> 60)",
+}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Final metrics per policy: ``metrics[label][metric]``; ``best[metric]`` = best labels."""
+
+    title: str
+    processors: int
+    labels: tuple[str, ...]
+    metrics: dict[str, dict[str, float]]
+    best: dict[str, tuple[str, ...]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (``nan`` becomes ``None``)."""
+        clean = {lab: {m: (None if math.isnan(v) else v) for m, v in ms.items()}
+                 for lab, ms in self.metrics.items()}
+        return {"workload": self.title, "processors": self.processors, "policies": list(self.labels),
+                "metrics": clean, "best": {m: list(b) for m, b in self.best.items()},
+                "goals": dict(GOALS)}
+
+    def to_json(self) -> str:
+        """Return :meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(), indent=1)
+
+    def to_csv(self) -> str:
+        """Return the table as CSV: ``metric, <one column per policy>, best`` (best: labels joined by ``;``)."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["metric", *self.labels, "best"])
+        for m in METRICS:
+            vals = [self.metrics[lab][m] for lab in self.labels]
+            w.writerow([m, *("" if math.isnan(v) else repr(v) for v in vals), ";".join(self.best[m])])
+        return buf.getvalue()
+
+    def to_text(self) -> str:
+        """Return an aligned text table with the best value of each row marked ``*``."""
+        head = ["metric", *(lab + "  " for lab in self.labels)]
+        rows = [head]
+        for m in METRICS:
+            row = [m]
+            for lab in self.labels:
+                v = self.metrics[lab][m]
+                text = "-" if math.isnan(v) else f"{v:.6g}"
+                row.append(text + (" *" if lab in self.best[m] else "  "))
+            rows.append(row)
+        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+        lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+                 for r in rows]
+        lines.append("* best in its row (r_a: higher is better; the others: lower is better)")
+        return "\n".join(lines)
+
+
+def best_labels(values: Mapping[str, float], goal: str) -> tuple[str, ...]:
+    """Return the labels whose value is best under ``goal`` ("max" or "min"), ties all included.
+
+    ``nan`` values are ignored; fewer than two defined values give ``()``. Raises
+    ``ValueError`` for another goal.
+    """
+    if goal not in ("max", "min"):
+        raise ValueError(f"goal must be 'max' or 'min', got {goal!r}")
+    defined = {k: v for k, v in values.items() if not math.isnan(v)}
+    if len(defined) < 2:
+        return ()
+    target = max(defined.values()) if goal == "max" else min(defined.values())
+    return tuple(k for k, v in defined.items() if v == target)
+
+
+def comparison_from_metrics(title: str, processors: int,
+                            metrics: Mapping[str, Mapping[str, float]]) -> Comparison:
+    """Return the :class:`Comparison` of already computed metrics (label -> metric -> value)."""
+    labels = tuple(metrics)
+    table = {lab: {m: float(metrics[lab].get(m, math.nan)) for m in METRICS} for lab in labels}
+    best = {m: best_labels({lab: table[lab][m] for lab in labels}, GOALS[m]) for m in METRICS}
+    return Comparison(title, processors, labels, table, best)
+
+
+def comparison_from_sims(title: str, sims: Mapping[str, Any]) -> Comparison:
+    """Return the :class:`Comparison` of simulations (label -> ``Simulation``), finished or paused."""
+    from gangviz.metrics import zhou_metrics
+
+    processors = next(iter(sims.values())).processors if sims else 0
+    return comparison_from_metrics(title, processors,
+                                   {lab: zhou_metrics(sim) for lab, sim in sims.items()})
+
+
+def parse_policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Return ``(name, params)`` of ``"NAME"`` or ``"NAME:key=value,key=value"``.
+
+    Values read as int, then float, then ``true``/``false``, else stay text. Raises
+    ``ValueError`` for a malformed spec.
+    """
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    if not name:
+        raise ValueError(f"policy {spec!r}: give a name, e.g. repack or random:seed=3")
+    params: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"policy {spec!r}: parameter {item!r} is not key=value")
+        params[key.strip()] = _value(value.strip())
+    return name, params
+
+
+def _value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
+                      record: bool = False) -> dict[str, Any]:
+    """Return ``{label: Simulation}``, one fresh simulation per policy spec on ``source``'s jobs.
+
+    The label is the spec as given (``"random:seed=3"``); a scenario's own ``[params.NAME]``
+    apply unless the spec overrides them. Raises ``ValueError`` for an unknown policy, bad
+    parameters, a policy that cannot run on the machine, or a spec given twice.
+    """
+    from gangviz.policies import make_policy
+    from gangviz.sim.engine import Simulation
+
+    if len(set(specs)) != len(specs):
+        raise ValueError("each --policy may be given once")
+    sims = {}
+    for spec in specs:
+        name, params = parse_policy_spec(spec)
+        policy = make_policy(name, **{**source.policy_params(name), **params})
+        sims[spec] = Simulation(source.jobs, policy, source.processors,
+                                ring=source.ring if ring is None else ring,
+                                initial=source.matrix.copy() if source.matrix is not None else None,
+                                script=source.script, record=record)
+    return sims
+
+
+def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Comparison:
+    """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end.
+
+    Returns the :class:`Comparison`. Raises ``ValueError`` as :func:`build_simulations` does.
+    """
+    sims = build_simulations(source, specs, ring=ring)
+    for sim in sims.values():
+        sim.run()
+    return comparison_from_sims(source.title, sims)
