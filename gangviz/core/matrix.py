@@ -108,7 +108,10 @@ class OusterhoutMatrix:
         return self._cols[job]
 
     def job_rows(self, job: int) -> list[int]:
-        """Return the rows of ``job``, home row first; raises ``KeyError`` if absent."""
+        """Return the rows of ``job``: home row first, then its extra rows in ascending order.
+
+        Raises ``KeyError`` if the job is not in the matrix.
+        """
         return list(self._rows[job])
 
     def home_row(self, job: int) -> int:
@@ -249,7 +252,9 @@ class OusterhoutMatrix:
             self._cols[job] = cols
             self._rows[job] = [row]
         else:
-            self._rows[job].append(row)
+            rows = self._rows[job]
+            rows.append(row)
+            rows[1:] = sorted(rows[1:])
         self._refresh(cols)
 
     def clear(self, job: int, row: int) -> None:
@@ -284,6 +289,7 @@ class OusterhoutMatrix:
         self._cells[src, idx] = IDLE
         self._cells[dst, idx] = job
         rows[rows.index(src)] = dst
+        rows[1:] = sorted(rows[1:])
 
     def relocate(self, job: int, src: int, dst: int, new_cols: Cols) -> None:
         """Migrate ``job`` (one row only) to ``new_cols`` of row ``dst``."""
@@ -330,6 +336,7 @@ class OusterhoutMatrix:
                     rows[i] = row_b
                 elif r == row_b and job in in_b:
                     rows[i] = row_a
+            rows[1:] = sorted(rows[1:])
 
     def set_active(self, row: int | None) -> None:
         """Mark ``row`` as the slot whose time slice is running (``None``: none).

@@ -21,10 +21,12 @@ Tie-breaks (documented choices where the paper is silent):
 * The growing fragment starts in the row with the longest idle run from the left end of the
   range; ties go to the highest row (so, as in Fig. 2, upper slots are the ones that empty).
 * At each gap the row merged in is the one whose idle run from the gap reaches furthest right;
-  ties go to the highest row. The fragment grown so far may then either stay in its row (the
-  jobs right of the gap move) or move into the partner row (the jobs left of it move); the
-  cheaper way wins: fewer processes moved, then fewer two-sided swaps, then staying. This is
-  how the paper plays Fig. 2: J1 and J2 move up, J5 and J6 come down, then J7 comes down.
+  ties go to the lowest row (Fig. 5: J4 shifts to S3, not S4). The fragment grown so far may
+  then either stay in its row (the jobs right of the gap move) or move into the partner row (the
+  jobs left of it move); the cheaper way wins: fewer processes moved, then fewer two-sided
+  swaps, then moving. This is how the papers play their examples: in Fig. 2 J1 and J2 move up,
+  J5 and J6 come down, then J7 comes down; in Fig. 6 J6 shifts down to S1 so that a 4-processor
+  job fits on P5..P8 in S3.
 * A region whose jobs move into an idle region of the other row is recorded as
   :class:`~gangviz.core.changes.JobShifted` records (one legal shift per job, as the paper
   narrates Fig. 2); a region with jobs on both sides is one
@@ -110,11 +112,17 @@ def plan_merge(
         )
     cuts = common_legal_cuts(m, row_a, row_b)
     if m.ring:
-        if not cuts:
+        # Break the ring at a common legal cut that does not fall inside the target run, so
+        # that the run stays contiguous once the ring is unrolled (the argument needs that).
+        target = list(target)
+        inside = set(target[1:]) if len(target) < n else set()
+        usable = [c for c in cuts if c not in inside]
+        if not usable:
             raise RepackError(
-                f"{slot_label(row_a)} and {slot_label(row_b)} share no legal cut to break the ring"
+                f"{slot_label(row_a)} and {slot_label(row_b)} share no legal cut to break the ring at"
             )
-        bounds = cuts + [cuts[0] + n]
+        start = usable[0]
+        bounds = [c for c in cuts if c >= start] + [c + n for c in cuts if c < start] + [start + n]
     else:
         bounds = cuts
     swaps: list[list[int]] = []
@@ -203,10 +211,10 @@ def _idle_runs(m: OusterhoutMatrix, cols: Sequence[int], start: int) -> np.ndarr
     return first_busy
 
 
-def _best_row(runs: np.ndarray) -> int:
-    """Row with the longest run; ties to the highest row."""
-    best = runs.max()
-    return int(np.flatnonzero(runs == best)[-1])
+def _best_row(runs: np.ndarray, highest: bool = True) -> int:
+    """Row with the longest run; ties to the highest row (or the lowest)."""
+    rows = np.flatnonzero(runs == runs.max())
+    return int(rows[-1] if highest else rows[0])
 
 
 def gather(
@@ -231,11 +239,11 @@ def gather(
     while k < len(cols):
         other = _idle_runs(m, cols, k)
         other[row] = -1
-        partner = _best_row(other)
+        partner = _best_row(other, highest=False)
         reach = k + int(other[partner])
         keep = plan_merge(m, row, partner, cols[:reach])
         move = plan_merge(m, partner, row, cols[:reach])
-        if plan_cost(m, partner, row, move) < plan_cost(m, row, partner, keep):
+        if plan_cost(m, partner, row, move) <= plan_cost(m, row, partner, keep):
             row, partner, keep = partner, row, move
         for a, b in keep:
             _swap_region(m, row, partner, a, b, out, why)

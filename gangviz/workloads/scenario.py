@@ -99,7 +99,11 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: {exc}") from None
+        msg = str(exc)
+        found = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        line = int(found.group(1)) if found else len(text.splitlines()) + 1
+        problem = re.sub(r"\s*\(at [^)]*\)", "", msg)
+        raise ScenarioError(f"{path}:{line}: TOML syntax: {problem}") from None
     return parse_scenario(data, text, str(path))
 
 

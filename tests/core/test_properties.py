@@ -1,0 +1,216 @@
+"""Property-based tests of the core model over random matrices (hypothesis)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from gangviz.core.allocation import best_window, place_buddy, place_wlv
+from gangviz.core.changes import (
+    JobMigrated,
+    JobPlaced,
+    JobRemoved,
+    JobReplicated,
+    JobShifted,
+    JobUnreplicated,
+    RegionSwapped,
+    RowActivated,
+    SlotAdded,
+    SlotRemoved,
+)
+from gangviz.core.matrix import IDLE
+from gangviz.core.repack import RepackError, common_legal_cuts, eliminate_slots, gather
+from gangviz.core.wlt import WorkloadTree
+
+from .strategies import matrices, signature
+
+SETTINGS = settings(max_examples=150, deadline=None)
+
+
+def candidate_changes(m, draw):
+    """Every kind of change that is valid on ``m`` (one random instance of each)."""
+    out = [SlotAdded(draw(st.integers(0, m.n_rows))), RowActivated(draw(st.none() | st.integers(0, 5)), m.active_row)]
+    empty = [r for r in range(m.n_rows) if m.row_is_empty(r)]
+    if empty:
+        out.append(SlotRemoved(draw(st.sampled_from(empty))))
+    idle_cells = [(r, c) for r in range(m.n_rows) for c in range(m.processors) if m.cells[r, c] == IDLE]
+    if idle_cells:
+        r, c = draw(st.sampled_from(idle_cells))
+        out.append(JobPlaced(999, r, range(c, c + 1)))
+    jobs = m.jobs()
+    if jobs:
+        j = draw(st.sampled_from(jobs))
+        cols = m.job_cols(j)
+        if not m.replica_rows(j):
+            out.append(JobRemoved(j, m.home_row(j), cols))
+        free = [r for r in range(m.n_rows) if r not in m.job_rows(j) and m.is_idle(r, cols)]
+        if free:
+            dst = draw(st.sampled_from(free))
+            out.append(JobShifted(j, draw(st.sampled_from(m.job_rows(j))), dst))
+            out.append(JobReplicated(j, dst, cols))
+            if len(m.job_rows(j)) == 1 and idle_cells:
+                r, c = draw(st.sampled_from(idle_cells))
+                out.append(JobMigrated(j, m.home_row(j), cols, r, range(c, c + 1), 0.5))
+        if m.replica_rows(j):
+            out.append(JobUnreplicated(j, draw(st.sampled_from(m.replica_rows(j))), cols))
+    if m.n_rows >= 2:
+        a, b = draw(st.lists(st.integers(0, m.n_rows - 1), min_size=2, max_size=2, unique=True))
+        cuts = common_legal_cuts(m, a, b)
+        if len(cuts) >= 2:
+            lo, hi = sorted(draw(st.lists(st.sampled_from(cuts), min_size=2, max_size=2, unique=True)))
+            out.append(RegionSwapped(a, b, lo, hi))
+    return out
+
+
+@SETTINGS
+@given(st.data())
+def test_apply_then_invert_restores_the_state_exactly(data):
+    m = data.draw(matrices(ring=None))
+    for change in candidate_changes(m, data.draw):
+        before = m.state_key()
+        change.apply(m)
+        m.check()
+        change.invert().apply(m)
+        assert m.state_key() == before, change
+        m.check()
+
+
+@SETTINGS
+@given(st.data())
+def test_a_change_that_does_not_fit_raises_and_changes_nothing(data):
+    m = data.draw(matrices(min_rows=1))
+    busy = [(r, c) for r in range(m.n_rows) for c in range(m.processors) if m.cells[r, c] != IDLE]
+    assume(busy)
+    r, c = data.draw(st.sampled_from(busy))
+    before = m.state_key()
+    for change in (JobPlaced(999, r, range(c, c + 1)), SlotRemoved(r)):
+        with pytest.raises(ValueError):
+            change.apply(m)
+        assert m.state_key() == before
+
+
+@SETTINGS
+@given(st.data())
+def test_gather_keeps_processors_and_rows_and_frees_the_range(data):
+    m = data.draw(matrices(ring=None, min_rows=1))
+    wlv = m.wlv
+    n = m.processors
+    lo = data.draw(st.integers(0, n - 1))
+    length = data.draw(st.integers(1, n if m.ring else n - lo))
+    cols = [(lo + k) % n for k in range(length)]
+    assume(all(wlv[c] > 0 for c in cols))
+    before = signature(m)
+    rows = m.n_rows
+    out: list = []
+    try:
+        row = gather(m, lo, lo + length, out)
+    except RepackError as exc:
+        # Only a ring can fail: two rows may share no legal cut to break the ring at.
+        assert m.ring and "share no legal cut" in str(exc)
+        return
+    assert all(m.cells[row, c] == IDLE for c in cols)
+    assert signature(m) == before  # no process changed processor, no job gained or lost rows
+    assert m.n_rows == rows
+    m.check()  # each job's processes share each of its rows; WLV and WLT agree
+    assert all(c.kind in ("job_shifted", "region_swapped") for c in out)
+
+
+@SETTINGS
+@given(st.data())
+def test_property2_removes_exactly_one_slot_when_every_processor_has_an_idle_slot(data):
+    m = data.draw(matrices(min_rows=1))
+    assume(int(m.wlv.min()) >= 1)
+    before = signature(m)
+    rows = m.n_rows
+    out: list = []
+    row = gather(m, 0, m.processors, out, "Property 2")
+    SlotRemoved(row).apply(m)
+    assert m.n_rows == rows - 1
+    assert signature(m) == before
+    m.check()
+
+
+@SETTINGS
+@given(st.data())
+def test_eliminate_slots_stops_exactly_when_some_processor_is_full(data):
+    m = data.draw(matrices())
+    expected = int(m.wlv.min()) if m.n_rows else 0
+    out: list = []
+    assert eliminate_slots(m, out) == expected
+    assert m.n_rows == 0 or int(m.wlv.min()) == 0
+    m.check()
+
+
+@SETTINGS
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=16), st.integers(1, 16), st.booleans())
+def test_best_window_is_the_least_loaded_run_of_non_zeros(wlv, size, ring):
+    wlv = np.array(wlv)
+    n = len(wlv)
+    assume(size <= n)
+    starts = range(n) if (ring and size < n) else range(n - size + 1)
+    ok = [s for s in starts if all(wlv[(s + k) % n] > 0 for k in range(size))]
+    got = best_window(wlv, size, ring)
+    if not ok:
+        assert got is None
+        return
+    best = max(sum(wlv[(s + k) % n] for k in range(size)) for s in ok)
+    assert got == min(s for s in ok if sum(wlv[(s + k) % n] for k in range(size)) == best)
+
+
+@SETTINGS
+@given(st.data())
+def test_allocation_places_the_job_in_one_row_on_its_own_columns(data):
+    m = data.draw(matrices(ring=None))
+    size = data.draw(st.integers(1, m.processors))
+    before = signature(m)
+    out: list = []
+    try:
+        row = place_wlv(m, 12345, size, out)
+    except RepackError:
+        assert m.ring
+        return
+    assert m.job_rows(12345) == [row]
+    assert len(m.job_cols(12345)) == size
+    del signature(m)[12345]
+    after = signature(m)
+    del after[12345]
+    assert after == before
+    m.check()
+
+
+@SETTINGS
+@given(st.data())
+def test_buddy_allocation_takes_an_aligned_block(data):
+    procs = data.draw(st.sampled_from([1, 2, 4, 8, 16]))
+    m = data.draw(matrices(max_procs=procs, max_rows=4))
+    assume(m.processors == procs)
+    size = data.draw(st.integers(1, procs))
+    out: list = []
+    place_buddy(m, 777, size, out)
+    cols = m.job_cols(777)
+    block = len(cols)
+    assert block >= size and block & (block - 1) == 0 and cols.start % block == 0
+    m.check()
+
+
+@SETTINGS
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=20), st.data())
+def test_wlt_incremental_updates_equal_a_rebuild(leaves, data):
+    tree = WorkloadTree(len(leaves))
+    wlv = np.array(leaves)
+    tree.rebuild(wlv)
+    for _ in range(5):
+        lo = data.draw(st.integers(0, len(leaves) - 1))
+        hi = data.draw(st.integers(lo + 1, len(leaves)))
+        wlv[lo:hi] = data.draw(st.lists(st.integers(0, 5), min_size=hi - lo, max_size=hi - lo))
+        tree.update(lo, hi, wlv)
+        fresh = WorkloadTree(len(leaves))
+        fresh.rebuild(wlv)
+        assert [a.tolist() for a in tree.levels] == [b.tolist() for b in fresh.levels]
+    # Definition: an inner node is the sum of its children when both are non-zero, else 0.
+    for lower, upper in zip(tree.levels, tree.levels[1:]):
+        for i, v in enumerate(upper):
+            a, b = lower[2 * i], lower[2 * i + 1]
+            assert v == (a + b if a and b else 0)

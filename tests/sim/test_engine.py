@@ -1,0 +1,215 @@
+"""The engine: exact time slicing, fast-forward, history, determinism."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gangviz.core.jobs import JobSpec
+from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.policies import make_policy
+from gangviz.sim.engine import ScriptEvent, Simulation
+from gangviz.workloads.synthetic import uniform_log
+
+POLICY_NAMES = ["repack", "bc", "br", "brms", "brmms", "firstfit", "random"]
+
+
+@st.composite
+def workloads(draw, procs: int = 8, max_jobs: int = 12):
+    n = draw(st.integers(1, max_jobs))
+    jobs, t = [], 0.0
+    for i in range(n):
+        t += draw(st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0, 3.5, 7.0]))
+        size = draw(st.integers(1, procs))
+        work = draw(st.sampled_from([1.0, 2.0, 3.0, 0.5, 1.5, 4.25, 9.0]))
+        jobs.append(JobSpec(i, f"J{i}", t, size, work))
+    return jobs
+
+
+def records(sim):
+    return [(r.spec.id, r.start, r.finish) for r in sim.records()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(workloads(), st.sampled_from(POLICY_NAMES), st.sampled_from([0.0, 0.2]))
+def test_fast_forward_and_slice_by_slice_give_identical_records(jobs, name, overhead):
+    fast = Simulation(jobs, make_policy(name), 8, overhead=overhead)
+    fast.run()
+    slow = Simulation(jobs, make_policy(name), 8, overhead=overhead, watch=True)
+    slow.run()
+    assert records(fast) == records(slow)
+    assert fast.slot_time == slow.slot_time and fast.max_slots == slow.max_slots
+    assert fast.time == slow.time
+
+
+@settings(max_examples=60, deadline=None)
+@given(workloads(), st.sampled_from(POLICY_NAMES))
+def test_invariants_hold_at_every_step(jobs, name):
+    sim = Simulation(jobs, make_policy(name), 8, watch=True)
+    last = -math.inf
+    while (step := sim.step()) is not None:
+        assert step.time >= last  # time never runs backwards
+        last = step.time
+        sim.matrix.check()  # a gang's processes share each of its rows; WLV/WLT exact
+    for rec in sim.records():
+        # every job ran, no earlier than it arrived, and not faster than its work allows
+        assert rec.start is not None and rec.start >= rec.spec.arrival
+        assert rec.finish is not None and rec.finish >= rec.start + rec.spec.work - 1e-9
+        assert sim.served(rec.spec.id) == rec.spec.work  # work is conserved
+    assert sim.matrix.n_rows == 0 or name in ("bc", "firstfit", "random")
+
+
+@settings(max_examples=40, deadline=None)
+@given(workloads(), st.sampled_from(POLICY_NAMES))
+def test_repacking_never_moves_a_process_to_another_processor(jobs, name):
+    sim = Simulation(jobs, make_policy(name), 8)
+    cols_of: dict[int, tuple] = {}
+    while (step := sim.step()) is not None:
+        for change in step.changes:
+            if change.kind == "job_placed":
+                assert change.job not in cols_of  # placed once, never re-placed elsewhere
+                cols_of[change.job] = tuple(change.cols)
+                assert len(change.cols) >= sim.jobs[change.job].spec.size
+            elif change.kind in ("job_replicated", "job_unreplicated", "job_removed"):
+                assert tuple(change.cols) == cols_of[change.job]
+            assert change.kind != "job_migrated"
+        for job in sim.matrix.jobs():
+            assert tuple(sim.matrix.job_cols(job)) == cols_of[job]
+
+
+def test_a_job_in_k_of_n_rows_runs_k_over_n_of_the_time():
+    # Three rows; A holds two of them (home + extra), B and C one each.
+    m = OusterhoutMatrix.from_rows([[0, 0], [1, 1], [0, 0]])
+    m.insert_row(3)
+    m.delete_row(3)
+    jobs = [JobSpec(0, "A", 0, 2, 20.0), JobSpec(1, "B", 0, 2, math.inf)]
+    sim = Simulation(jobs, make_policy("firstfit"), 2, initial=m)
+    sim.run(until=30)
+    # A gets 2 slices of every 3 (rows S1 and S3): 20 slices of work take 30 slices.
+    assert sim.jobs[0].finish == 30
+
+
+def test_arrivals_between_boundaries_wait_for_the_next_boundary():
+    jobs = [JobSpec(0, "A", 0.4, 1, 2.0), JobSpec(1, "B", 3.0, 1, 1.0)]
+    sim = Simulation(jobs, make_policy("repack"), 4)
+    sim.run()
+    assert sim.jobs[0].start == 1 and sim.jobs[0].finish == 3
+    assert sim.jobs[1].start == 3 and sim.jobs[1].finish == 4
+
+
+def test_a_job_finishes_inside_its_last_slice():
+    sim = Simulation([JobSpec(0, "A", 0, 1, 2.5)], make_policy("repack"), 4)
+    sim.run()
+    assert sim.jobs[0].finish == 2.5
+    assert sim.time == 3  # its processor is released at the next boundary
+
+
+def test_empty_machine_has_zero_slots_so_n_a_drops_below_one():
+    jobs = [JobSpec(0, "A", 0, 1, 1.0), JobSpec(1, "B", 10, 1, 1.0)]
+    sim = Simulation(jobs, make_policy("br"), 4)
+    sim.run()
+    assert sim.slot_time == 2 and sim.time == 11
+
+
+def test_context_switch_overhead_slows_service():
+    sim = Simulation([JobSpec(0, "A", 0, 1, 2.0)], make_policy("repack"), 1, overhead=0.5)
+    sim.run()
+    assert sim.jobs[0].finish == 4.0  # each slice gives half a slice of service
+
+
+def test_step_back_and_forward_again_is_identical():
+    wl = uniform_log(60, 0.8, procs=32, seed=3)
+    sim = Simulation(wl.jobs, make_policy("brmms"), 32)
+    sim.run(max_steps=80)
+    pictures = {}
+    for i in range(len(sim.steps) + 1):
+        sim.go_to(i)
+        pictures[i] = (sim.matrix.state_key(), records(sim), sim.time)
+    for i in [79, 40, 3, 0, 55, 80]:
+        sim.go_to(i)
+        assert (sim.matrix.state_key(), records(sim), sim.time) == pictures[i]
+    sim.go_to(80)
+    for i in range(80, 70, -1):
+        assert sim.step_back() is not None
+        assert (sim.matrix.state_key(), records(sim), sim.time) == pictures[i - 1]
+
+
+def test_stepping_back_inverts_the_matrix_changes_exactly():
+    wl = uniform_log(40, 0.9, procs=16, seed=5)
+    sim = Simulation(wl.jobs, make_policy("br"), 16)
+    before = []
+    for _ in range(50):
+        before.append(sim.matrix.copy())
+        if sim.step() is None:
+            break
+    for k in range(len(sim.steps) - 1, -1, -1):
+        after = sim.matrix.copy()
+        for change in reversed(sim.steps[k].changes):
+            change.invert().apply(after)
+        assert after.state_key() == before[k].state_key()
+        sim.step_back()
+
+
+def test_same_seed_same_result_and_simulations_live_side_by_side():
+    wl = uniform_log(300, 0.7, procs=64, seed=11)
+    a = Simulation(wl.jobs, make_policy("brmms"), 64, record=False)
+    b = Simulation(wl.jobs, make_policy("brmms"), 64, record=False)
+    while a.step() is not None:  # interleave the two
+        b.step()
+    b.run()
+    assert records(a) == records(b)
+
+
+def test_history_memory_grows_with_changes_not_steps_times_matrix():
+    wl = uniform_log(100, 0.5, procs=128, seed=2)
+    sim = Simulation(wl.jobs, make_policy("br"), 128, watch=True)
+    sim.run()
+    changes = sum(len(s.changes) for s in sim.steps)
+    assert len(sim.steps) > 500
+    records_kept = changes + len(sim.steps)
+    snapshot_cells = sum(snap[1].cells.size for snap in sim._snapshots.values())
+    # A snapshot is only taken once the changes since the last one outweigh its size, so the
+    # snapshots together stay within a constant factor of the change log.
+    assert snapshot_cells <= 16 * records_kept
+    assert len(sim._snapshots) < len(sim.steps) / 10
+
+
+def test_what_if_terminate_and_submit_are_steps_that_replay():
+    sim = Simulation([JobSpec(0, "A", 0, 2, 50.0), JobSpec(1, "B", 0, 2, 50.0)], make_policy("repack"), 2, watch=True)
+    sim.run(max_steps=3)
+    step = sim.terminate_now(0)
+    assert step.cause == "user" and 0 not in sim.matrix
+    sim.submit_now(1, 2.0, name="W")
+    n = len(sim.steps)
+    sim.go_to(1)
+    sim.go_to(n)
+    assert sim.jobs[0].terminated and any(r.spec.name == "W" for r in sim.records())
+    with pytest.raises(ValueError, match="1..2"):
+        sim.submit_now(3, 1.0)
+
+
+def test_bad_parameters_say_what_is_allowed():
+    with pytest.raises(ValueError, match=r"\[0, 1\)"):
+        Simulation([], make_policy("repack"), 4, overhead=1.5)
+    with pytest.raises(ValueError, match="power-of-two"):
+        Simulation([], make_policy("br"), 100)
+    with pytest.raises(ValueError, match="1..4"):
+        Simulation([JobSpec(0, "A", 0, 5, 1.0)], make_policy("repack"), 4)
+    with pytest.raises(ValueError, match="unknown policy"):
+        make_policy("nope")
+
+
+def test_script_terminates_and_submits():
+    m = OusterhoutMatrix.from_rows([[0, 0, 1, 1]])
+    m.names.update({0: "X", 1: "Y"})
+    jobs = [JobSpec(0, "X", 0, 2, math.inf), JobSpec(1, "Y", 0, 2, math.inf)]
+    script = [ScriptEvent(0, terminate=("X",)), ScriptEvent(2, submit=(("N", 2, 3.0),))]
+    sim = Simulation(jobs, make_policy("repack"), 4, initial=m, script=script)
+    sim.run()
+    assert sim.jobs[0].terminated and sim.jobs[0].finish == 0
+    new = next(r for r in sim.records() if r.spec.name == "N")
+    assert new.start == 2 and new.finish == 5
+    assert sim.done
