@@ -50,19 +50,19 @@ def test_afcfs_overtakes_a_blocked_gang_but_strict_fifo_does_not():
 
 
 def test_local_migration_takes_the_gang_needing_fewest_migrations_first():
-    # Site of 4: P1 busy. G1 (2 tasks): head of idle P3, other task behind busy P1 -> 1 move.
-    # G2 (3 tasks): head of idle P4, two tasks behind busy P1... -> 2 moves, not enough room after G1.
-    queues = {0: [(1, 0), (2, 0)], 2: [(1, 1)], 3: [(2, 1)]}
-    st = _state(1, 4, [(0, 1, 0), (1, 2, 0), (2, 2, 0)], queues, running=[(0, (0, 0))])
-    st.gangs[2] = GangInfo(2, 2, 0, 0.0, 1.0)
+    # Site of 5: G0 runs on P1, P2. G2 (3 tasks) heads idle P5, two tasks behind busy P1, P2
+    # -> 2 moves. G9 (2 tasks) heads idle P4, one task behind busy P2 -> 1 move: it goes first
+    # although it arrived later, to the empty P3 (shortest queue), not to P5.
+    queues = {0: [(2, 0)], 1: [(2, 1), (9, 0)], 3: [(9, 1)], 4: [(2, 2)]}
+    st = _state(1, 5, [(0, 2, 0), (2, 3, 0), (9, 2, 0)], queues,
+                running=[(0, (0, 0)), (1, (0, 1))])
     out, emit = _collect(st)
     moved = policy.local_migration(st, 0, emit)
-    assert moved == [(1, 0.05)]
-    assert out[0] == TaskMigrated(1, 0, 0, 0, 0, 0, 1, 0.05, ())   # to empty P2, lowest index
-    assert out[1] == TaskReserved(1, 1, 0, 2, 0)
-    assert st.reserved[1] == (1, 0) and st.reserved[2] == (1, 1)
-    # G2 needs P1's task moved; the only available processor left is its own P4 -> infeasible.
-    assert st.queues[0] == [(2, 0)]
+    assert moved == [(9, 0.05)]
+    assert out == [TaskMigrated(9, 0, 0, 1, 1, 0, 2, 0.05, ()), TaskReserved(9, 1, 0, 3, 0)]
+    assert st.reserved[2] == (9, 0) and st.reserved[3] == (9, 1)
+    # G2 would now need 2 targets but only its own P5 is available: it keeps waiting.
+    assert st.queues[4] == [(2, 2)] and st.reserved[4] is None
 
 
 def test_grid_migration_uses_idle_processors_of_the_other_site():
