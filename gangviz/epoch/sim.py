@@ -74,6 +74,8 @@ class EpochSimulation:
         self.state = EpochState(nodes)
         self.steps: list[Step] = []
         self._rate_cache: tuple[Schedule | None, dict] = (None, {})
+        # the next completion depends only on the state, which the last step identifies
+        self._next_cache: tuple[Step | None, tuple[float, int] | None] = (None, None)
 
     # --- public API -------------------------------------------------------------------------
 
@@ -100,6 +102,12 @@ class EpochSimulation:
             return math.inf
         nxt = self._next_completion()
         return math.inf if nxt is None else nxt[0]
+
+    def _next_completion(self) -> tuple[float, int] | None:
+        key = self.steps[-1] if self.steps else None
+        if self._next_cache[0] is not key or key is None:
+            self._next_cache = (key, self._compute_next_completion())
+        return self._next_cache[1]
 
     def step(self) -> Step | None:
         """Run the next event (the start, or a departure with its replacement); return its
@@ -178,7 +186,7 @@ class EpochSimulation:
             self._rate_cache = (sched, rates)
         return self._rate_cache[1]
 
-    def _next_completion(self) -> tuple[float, int] | None:
+    def _compute_next_completion(self) -> tuple[float, int] | None:
         u0 = self.state.time / self.quantum
         best: tuple[float, int] | None = None
         for job, (a, b, rate) in self._rates().items():

@@ -1,0 +1,92 @@
+"""The experiments of §5 (004_e35f827bdd81cf48.txt): overhead (Fig. 9-11) and response time
+(Fig. 13-18), as plain data for :mod:`gangviz.experiments.repro.mccann` to print and check.
+
+Choices: every policy of a trial sees the same minima (common random numbers); trial seeds are
+strings built from the configuration, so results do not depend on execution order or worker
+count. "BUDDY" means BUDDY* (which is BUDDY when J is a power of two, §5). In the k sweeps the
+k = 0 point of HEURISTIC(k) and HYBRID(k) is EQUI-EPOCH and BUDDY* (the equal-allocation
+policies; the paper compares EQUI-EPOCH with HEURISTIC(1) there, §5.1). Relative response time
+is the ratio of mean response times (pooled over replications) to OPT-EPOCH(1)'s.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from gangviz.epoch.policies import make_policy
+from gangviz.epoch.sim import EpochSimulation
+from gangviz.epoch.workload import draw_mins
+
+OVERHEAD_POLICIES = ("BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC(1)")
+RESPONSE_POLICIES = ("BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC(1)")
+BASELINE = "OPT-EPOCH(1)"
+
+
+def k_policy(family: str, k: int) -> str:
+    """Return the policy name for ``family`` at inequity k (k = 0 maps to the equal policy)."""
+    if k == 0:
+        return {"HEURISTIC": "EQUI-EPOCH", "HYBRID": "BUDDY*", "OPT-EPOCH": "OPT-EPOCH(0)"}[family]
+    return f"{family}({k})"
+
+
+def mean_overhead(nodes: int, jobs: int, load: float, policies: Sequence[str], reps: int,
+                  seed: int = 0) -> dict[str, float | None]:
+    """Return the mean normalised overhead of each policy over ``reps`` random minima.
+
+    A policy that does not apply to (N, J) (Table 2) maps to None.
+    """
+    objs = [make_policy(p) for p in policies]
+    totals = {p: 0.0 for p in policies}
+    for rep in range(reps):
+        rng = random.Random(f"overhead-{seed}-{nodes}-{jobs}-{load}-{rep}")
+        mins = draw_mins(rng, nodes, jobs, load)
+        for name, pol in zip(policies, objs):
+            if pol.applies(nodes, jobs):
+                totals[name] += float(pol(nodes, mins).normalized_overhead)
+    return {p: (totals[p] / reps if make_policy(p).applies(nodes, jobs) else None)
+            for p in policies}
+
+
+def mean_response(nodes: int, jobs: int, load: float, policy: str, static: bool,
+                  departures: int, warmup: int, reps: int, seed: int = 0,
+                  quantum: float = 10.0) -> float | None:
+    """Return the mean response time of jobs departing after ``warmup``, pooled over reps.
+
+    None when the policy does not apply to (N, J).
+    """
+    pol = make_policy(policy)
+    if not pol.applies(nodes, jobs):
+        return None
+    total, count = 0.0, 0
+    for rep in range(reps):
+        sim = EpochSimulation(nodes, jobs, pol, static=static, quantum=quantum, load=load,
+                              seed=hash_seed(seed, nodes, jobs, load, rep),
+                              departures=warmup + departures)
+        sim.run()
+        rt = sim.response_times()[warmup:]
+        total += sum(rt)
+        count += len(rt)
+    return total / count
+
+
+def hash_seed(*parts) -> int:
+    """Return a deterministic integer seed from ``parts`` (independent of PYTHONHASHSEED)."""
+    return random.Random("-".join(map(str, parts))).getrandbits(63)
+
+
+def _run(task: tuple) -> tuple:
+    kind, key, args = task
+    if kind == "overhead":
+        return key, mean_overhead(*args)
+    return key, mean_response(*args)
+
+
+def run_tasks(tasks: Iterable[tuple], workers: int = 1) -> dict:
+    """Run (kind, key, args) tasks, in a process pool when ``workers`` > 1; return key -> result."""
+    tasks = list(tasks)
+    if workers <= 1:
+        return dict(map(_run, tasks))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return dict(pool.map(_run, tasks, chunksize=1))
