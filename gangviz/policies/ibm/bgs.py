@@ -21,6 +21,8 @@ taken to be estimated exactly (estimate = work).
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +56,11 @@ def predicted_end(start: float, estimate: float, mpl: int, now: float) -> float:
 class Planner:
     """Per-row usage profiles (running jobs + reservations) from time ``now`` on.
 
+    Each row is a step function kept as two lists, ``times`` (sorted breakpoints, the first one
+    ``now``) and ``usage`` (processors booked from ``times[k]`` to ``times[k + 1]``; the last
+    segment extends to infinity). Bookings update them in place; a query walks the segments
+    once (each segment is looked at no more than twice), so both are O(K) for K breakpoints.
+
     Args:
         processors: P, the width of every row.
         n_rows: number of rows.
@@ -63,78 +70,108 @@ class Planner:
     def __init__(self, processors: int, n_rows: int, now: float) -> None:
         self.processors = processors
         self.now = float(now)
-        self._iv: list[list[tuple[float, float, int]]] = [[] for _ in range(n_rows)]
-        self._cache: list[tuple[np.ndarray, np.ndarray] | None] = [None] * n_rows
+        self._times: list[list[float]] = []
+        self._usage: list[list[int]] = []
+        for _ in range(n_rows):
+            self.add_row()
 
     @property
     def n_rows(self) -> int:
         """Return the number of rows planned."""
-        return len(self._iv)
+        return len(self._times)
 
     def add_row(self) -> int:
         """Add an empty row on top; return its index."""
-        self._iv.append([])
-        self._cache.append(None)
-        return len(self._iv) - 1
+        self._times.append([self.now])
+        self._usage.append([0])
+        return len(self._times) - 1
+
+    def _breakpoint(self, row: int, t: float) -> int:
+        times = self._times[row]
+        k = bisect_left(times, t)
+        if k < len(times) and times[k] == t:
+            return k
+        usage = self._usage[row]
+        times.insert(k, t)
+        usage.insert(k, usage[k - 1] if k else 0)
+        return k
 
     def add(self, row: int, start: float, end: float, size: int) -> None:
-        """Book ``size`` processors of ``row`` over ``[start, end)``."""
-        self._iv[row].append((max(float(start), self.now), float(end), int(size)))
-        self._cache[row] = None
+        """Book ``size`` processors of ``row`` over ``[start, end)`` (clipped to ``now``)."""
+        self._book(row, start, end, int(size))
 
     def remove(self, row: int, start: float, end: float, size: int) -> None:
-        """Undo an :meth:`add` with the same arguments (``ValueError`` if there is none)."""
-        self._iv[row].remove((max(float(start), self.now), float(end), int(size)))
-        self._cache[row] = None
+        """Undo an :meth:`add` with the same arguments."""
+        self._book(row, start, end, -int(size))
+
+    def _book(self, row: int, start: float, end: float, size: int) -> None:
+        a = max(float(start), self.now)
+        b = float(end)
+        if not b > a:
+            return
+        ia = self._breakpoint(row, a)
+        ib = self._breakpoint(row, b)
+        usage = self._usage[row]
+        for k in range(ia, ib):
+            usage[k] += size
 
     def profile(self, row: int) -> tuple[np.ndarray, np.ndarray]:
-        """Return ``(times, usage)``: usage[k] processors are booked on [times[k], times[k+1])
-        (the last segment extends to infinity). times[0] is ``now``."""
-        cached = self._cache[row]
-        if cached is not None:
-            return cached
-        iv = self._iv[row]
-        if not iv:
-            out = (np.array([self.now]), np.zeros(1, dtype=np.int64))
-        else:
-            arr = np.array([(a, b) for a, b, _ in iv], dtype=np.float64)
-            sz = np.array([s for _, _, s in iv], dtype=np.int64)
-            times = np.unique(np.concatenate(([self.now], arr[:, 0], arr[:, 1])))
-            delta = np.zeros(len(times) + 1, dtype=np.int64)
-            np.add.at(delta, np.searchsorted(times, arr[:, 0]), sz)
-            np.add.at(delta, np.searchsorted(times, arr[:, 1]), -sz)
-            usage = np.cumsum(delta)[:-1]
-            out = (times, usage)
-        self._cache[row] = out
-        return out
+        """Return ``(times, usage)`` of ``row`` as arrays (see the class docstring)."""
+        return np.array(self._times[row]), np.array(self._usage[row], dtype=np.int64)
 
-    def earliest(self, row: int, duration: float, size: int, not_after: float = np.inf) -> float:
+    def earliest(self, row: int, duration: float, size: int, not_after: float = math.inf) -> float:
         """Return the earliest time >= now at which ``size`` processors of ``row`` stay free for
-        ``duration``; ``inf`` if none is found at or before ``not_after``."""
-        times, usage = self.profile(row)
-        ok = usage + size <= self.processors
-        bad = np.concatenate(([0], np.cumsum(~ok)))
-        ends = np.searchsorted(times, times + duration, side="left")
-        feasible = (bad[ends] - bad[np.arange(len(times))] == 0) & (times <= not_after)
-        hit = np.flatnonzero(feasible)
-        return float(times[hit[0]]) if len(hit) else np.inf
+        ``duration``; ``inf`` if there is none at or before ``not_after``."""
+        times, usage = self._times[row], self._usage[row]
+        room = self.processors - size
+        n = len(times)
+        i = 0
+        while i < n:
+            t = times[i]
+            if t > not_after:
+                return math.inf
+            if usage[i] > room:
+                i += 1
+                continue
+            end = t + duration
+            j = i + 1
+            while j < n and times[j] < end:
+                if usage[j] > room:
+                    break
+                j += 1
+            else:
+                return t
+            i = j + 1
+        return math.inf  # pragma: no cover - the last segment is always free
 
     def fits_now(self, row: int, duration: float, size: int) -> bool:
         """Return whether ``size`` processors of ``row`` are free from now for ``duration``."""
         return self.earliest(row, duration, size, not_after=self.now) == self.now
 
+    def advance(self, now: float) -> None:
+        """Move ``now`` forward, dropping the past of every row."""
+        now = float(now)
+        if now <= self.now:
+            return
+        for row in range(self.n_rows):
+            times, usage = self._times[row], self._usage[row]
+            k = bisect_right(times, now) - 1
+            if k > 0:
+                del times[:k]
+                del usage[:k]
+            times[0] = now
+        self.now = now
+
     def free_now(self, row: int) -> int:
         """Return the processors of ``row`` not booked at ``now``."""
-        times, usage = self.profile(row)
-        return self.processors - int(usage[0])
+        return self.processors - self._usage[row][0]
 
     def violations(self) -> list[str]:
-        """Return a sentence for every row and time where bookings exceed P (empty if none)."""
+        """Return a sentence for every row where bookings exceed P (empty if none)."""
         out = []
         for row in range(self.n_rows):
-            times, usage = self.profile(row)
-            over = np.flatnonzero(usage > self.processors)
-            if len(over):
-                k = int(over[0])
-                out.append(f"row {row}: {int(usage[k])} > {self.processors} processors booked at t={times[k]:g}")
+            for t, u in zip(self._times[row], self._usage[row]):
+                if u > self.processors:
+                    out.append(f"row {row}: {u} > {self.processors} processors booked at t={t:g}")
+                    break
         return out

@@ -200,8 +200,8 @@ class IBMGang(Policy):
             spec = sim.jobs[job].spec
             size = spec.size
             dur = predicted_end(now, job_estimate(spec), self.mpl, now) - now
-            rows = [r for r in range(m.n_rows) if free_count(m, r) >= size and plan.fits_now(r, dur, size)]
-            row = best_fit_row(m, size, rows)
+            rows = [r for r in range(m.n_rows) if plan.fits_now(r, dur, size)]
+            row = min(rows, key=lambda r: (plan.free_now(r), r)) if rows else None
             if row is not None:
                 self._place(sim, job, row, "Schedule: best fit violating no reservation")
                 plan.add(row, now, now + dur, size)

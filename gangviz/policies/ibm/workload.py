@@ -1,0 +1,97 @@
+"""Workloads of the IBM study (003_1fd1fd192052cc5d.txt §2.1, §2.2).
+
+The paper fits hyper-Erlang distributions of common order, per power-of-two size class, to
+LLNL ASCI Blue-Pacific data but does not publish the fitted parameters. The defaults below are
+documented stand-ins chosen to match what the paper does say:
+
+* 320 nodes, job sizes 1..256, classes bounded by powers of two (§2.1 step 1); within a class
+  sizes are uniform (the generator's reading of a bin).
+* Large jobs (> 32 nodes) are 30% of the jobs and more than 80% of the work (§2.2): the class
+  shares :data:`CLASS_SHARES` give 30% large jobs and about 86% of the work to them.
+* Service times: one hyper-Erlang for all classes with mean 3000 s and coefficient of
+  variation 3 (raw moments m, 10 m^2, 200 m^3: the over-dispersive shape of §2.1).
+* Inter-arrival times per class: hyper-Erlang with coefficient of variation 2, the means set so
+  that the offered load is rho = 0.55 on 320 nodes (§2.2 baseline) at multiplier 1.0.
+* The nine workloads multiply every service time by 1.0, 1.1, ..., 1.8 (§2.2), giving offered
+  loads 0.55 .. 0.99.
+* Estimates follow the Phi model with Phi = 0.2 (§5.3), :func:`gangviz.workloads.dists.phi_overestimation`.
+
+Times of the returned jobs are in slices of ``slice_seconds`` (200 s in §5.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gangviz.core.jobs import JobSpec
+from gangviz.workloads.dists import HyperErlang
+from gangviz.workloads.model import Workload
+from gangviz.workloads.synthetic import JobClass, hyper_erlang
+
+__all__ = [
+    "PROCESSORS", "SLICE_SECONDS", "CLASS_SHARES", "SERVICE_MEAN", "BASELINE_RHO", "MULTIPLIERS",
+    "zhang_classes", "zhang_workload", "clip_to_estimates", "mean_size",
+]
+
+PROCESSORS = 320
+SLICE_SECONDS = 200.0
+BASELINE_RHO = 0.55
+SERVICE_MEAN = 3000.0
+SERVICE_CV = 3.0
+INTERARRIVAL_CV = 2.0
+#: (lo, hi, share of jobs) per power-of-two class; 70% of jobs have <= 32 nodes.
+CLASS_SHARES = (
+    (1, 1, 0.20), (2, 2, 0.10), (3, 4, 0.10), (5, 8, 0.10), (9, 16, 0.10), (17, 32, 0.10),
+    (33, 64, 0.12), (65, 128, 0.10), (129, 256, 0.08),
+)
+MULTIPLIERS = tuple(round(1.0 + 0.1 * k, 1) for k in range(9))
+
+
+def _moments(mean: float, cv: float) -> tuple[float, float, float]:
+    m2 = (1.0 + cv * cv) * mean * mean
+    return mean, m2, 2.0 * m2 * m2 / mean
+
+
+def mean_size() -> float:
+    """Return the mean job size of :data:`CLASS_SHARES` (uniform sizes within a class)."""
+    return sum(share * (lo + hi) / 2 for lo, hi, share in CLASS_SHARES)
+
+
+def zhang_classes(rho: float = BASELINE_RHO, processors: int = PROCESSORS) -> list[JobClass]:
+    """Return the size classes (times in seconds) whose offered load is ``rho`` on
+    ``processors`` nodes at service multiplier 1. Raises ``ValueError`` unless 0 < rho."""
+    if not rho > 0:
+        raise ValueError(f"rho must be > 0, got {rho}")
+    rate = rho * processors / (mean_size() * SERVICE_MEAN)  # jobs per second, all classes
+    service = HyperErlang.fit(*_moments(SERVICE_MEAN, SERVICE_CV))
+    return [
+        JobClass(lo, hi, HyperErlang.fit(*_moments(1.0 / (rate * share), INTERARRIVAL_CV)), service)
+        for lo, hi, share in CLASS_SHARES
+    ]
+
+
+def zhang_workload(n_jobs: int = 10_000, multiplier: float = 1.0, *, phi: float = 0.2, seed: int = 0,
+                   slice_seconds: float = SLICE_SECONDS, rho: float = BASELINE_RHO) -> Workload:
+    """Return one workload of §2.2: ``n_jobs`` jobs, service times x ``multiplier``.
+
+    Times are in slices of ``slice_seconds``; estimates follow the Phi model (``phi``).
+    Raises ``ValueError`` for a bad parameter.
+    """
+    if not slice_seconds > 0:
+        raise ValueError(f"slice_seconds must be > 0, got {slice_seconds}")
+    w = hyper_erlang(n_jobs, procs=PROCESSORS, classes=zhang_classes(rho), service_factor=multiplier,
+                     phi=phi, seed=seed)
+    k = 1.0 / slice_seconds
+    jobs = [replace(j, arrival=j.arrival * k, work=j.work * k,
+                    estimate=None if j.estimate is None else j.estimate * k) for j in w.jobs]
+    header = dict(w.header)
+    header["Multiplier"] = repr(multiplier)
+    return Workload(jobs, PROCESSORS, f"zhang(n_jobs={n_jobs}, multiplier={multiplier}, phi={phi}, seed={seed})",
+                    header, list(w.warnings), slice_seconds=slice_seconds)
+
+
+def clip_to_estimates(jobs: list[JobSpec]) -> list[JobSpec]:
+    """Return ``jobs`` with each run time cut to its estimate (003 §2.1: a job is killed when it
+    reaches its estimate); jobs without an estimate are unchanged."""
+    return [j if j.estimate is None or not j.estimate > 0 or j.work <= j.estimate else replace(j, work=j.estimate)
+            for j in jobs]
