@@ -94,6 +94,11 @@ class EpochSimulation:
         """Return job id -> label for the jobs in the system."""
         return {j: f"J{j}" for j in self.state.jobs}
 
+    @property
+    def done(self) -> bool:
+        """Return True when no step is left (the departures limit is reached)."""
+        return self.peek() == math.inf
+
     def peek(self) -> float:
         """Return the time of the next step, or ``inf`` when the run is over."""
         if not self.steps:

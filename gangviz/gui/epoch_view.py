@@ -1,0 +1,239 @@
+"""The epoch view: one quantum's N x 1 rectangle of the memory-constrained model.
+
+004_e35f827bdd81cf48.txt Fig. 3 and 6: nodes run along the horizontal axis, time within the
+quantum runs up the vertical axis (t = 0 at the bottom, as BUDDY fills the rectangle bottom-up),
+and each job's piece is a rectangle in the job's stable colour (:mod:`gangviz.gui.palette`)
+with its label where the label fits. Epoch boundaries are drawn as dark lines.
+
+``set_state(schedule)`` draws at once; ``show_step(step)`` animates a step of
+:class:`~gangviz.epoch.sim.EpochSimulation`: pieces of jobs that stay move and resize to their
+new place, a departing job's piece fades out and an arriving job's piece fades in, driven by a
+``QVariantAnimation`` whose duration (``animation_ms``) may be 0 for instant updates.
+``animationFinished`` is emitted when the picture shows the new state. Connect
+``Player.stepped`` to :meth:`EpochView.show_step` to play a simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from gangviz.epoch.model import Piece, Schedule
+from gangviz.gui.palette import BACKGROUND, IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
+
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 46, 12, 26, 30
+EPOCH_LINE = QColor("#222222")
+PHASE_LINE = QColor("#E69F00")  # Okabe-Ito orange: the current instant of the quantum
+
+
+class EpochView(QWidget):
+    """Draws one quantum's schedule; see the module docstring.
+
+    Args:
+        animation_ms: duration of a step's animation in milliseconds (0: instant).
+    """
+
+    animationFinished = Signal()
+
+    def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
+        super().__init__(parent)
+        self._schedule: Schedule | None = None
+        self._before: Schedule | None = None
+        self._names: dict[int, str] = {}
+        self._phase: float | None = None
+        self._t = 1.0
+        self._anim = QVariantAnimation(self)
+        self._anim.setStartValue(0.0)
+        self._anim.setEndValue(1.0)
+        self._anim.setEasingCurve(QEasingCurve.Type.InOutCubic)
+        self._anim.valueChanged.connect(self._on_value)
+        self._anim.finished.connect(self._on_finished)
+        self.set_animation_ms(animation_ms)
+        self.setMinimumSize(240, 160)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+    # --- API --------------------------------------------------------------------------------
+
+    @property
+    def schedule(self) -> Schedule | None:
+        """Return the schedule shown (the new one while animating)."""
+        return self._schedule
+
+    def set_animation_ms(self, ms: int) -> None:
+        """Set the animation duration; raise ``ValueError`` for a negative value."""
+        if ms < 0:
+            raise ValueError(f"animation duration must be >= 0 ms, got {ms}")
+        self._anim.setDuration(int(ms))
+
+    def animation_ms(self) -> int:
+        """Return the animation duration in milliseconds."""
+        return self._anim.duration()
+
+    def is_animating(self) -> bool:
+        """Return True while a transition is running."""
+        return self._anim.state() == QVariantAnimation.State.Running
+
+    def set_state(self, schedule: Schedule | None, names: Mapping[int, str] | None = None,
+                  phase: float | None = None) -> None:
+        """Show ``schedule`` at once (stopping any animation); ``phase`` in [0, 1) marks the
+        current instant of the quantum, None hides the mark."""
+        self._anim.stop()
+        self._schedule, self._before, self._t = schedule, None, 1.0
+        if names is not None:
+            self._names = dict(names)
+        self._phase = phase
+        self.update()
+
+    def set_phase(self, phase: float | None) -> None:
+        """Move the current-instant mark to ``phase`` (fraction of the quantum) or hide it."""
+        self._phase = phase
+        self.update()
+
+    def show_step(self, step) -> None:
+        """Animate ``step`` (a :class:`~gangviz.core.record.Step` of the epoch simulation).
+
+        The last ``schedule_rebuilt`` change gives the old and new schedules; a step without one
+        leaves the picture as it is (``animationFinished`` is still emitted).
+        """
+        rebuilt = [c for c in step.changes if getattr(c, "kind", "") == "schedule_rebuilt"]
+        for c in step.changes:
+            if getattr(c, "kind", "") == "job_arrived":
+                self._names.setdefault(c.job, f"J{c.job}")
+        if not rebuilt:
+            self.animationFinished.emit()
+            return
+        self._anim.stop()
+        self._before, self._schedule = rebuilt[0].before, rebuilt[-1].after
+        if self._anim.duration() == 0 or self._before is None:
+            self._before, self._t = None, 1.0
+            self.update()
+            self.animationFinished.emit()
+            return
+        self._t = 0.0
+        self._anim.start()
+
+    def plot_rect(self) -> QRectF:
+        """Return the widget area of the N x 1 rectangle."""
+        return QRectF(MARGIN_LEFT, MARGIN_TOP, max(1.0, self.width() - MARGIN_LEFT - MARGIN_RIGHT),
+                      max(1.0, self.height() - MARGIN_TOP - MARGIN_BOTTOM))
+
+    def piece_rect(self, piece: Piece, nodes: int | None = None) -> QRectF:
+        """Return the widget rectangle of ``piece`` (time upwards, nodes rightwards)."""
+        r = self.plot_rect()
+        n = nodes or (self._schedule.nodes if self._schedule else 1)
+        x0 = r.left() + r.width() * piece.node / n
+        x1 = r.left() + r.width() * (piece.node + piece.width) / n
+        y0 = r.bottom() - r.height() * float(piece.end)
+        y1 = r.bottom() - r.height() * float(piece.start)
+        return QRectF(QPointF(x0, y0), QPointF(x1, y1))
+
+    def job_rect(self, job: int) -> QRectF:
+        """Return the widget rectangle of ``job``'s piece in the shown schedule (KeyError if
+        the job is not scheduled)."""
+        if self._schedule is None:
+            raise KeyError(job)
+        return self.piece_rect(self._schedule.piece_of(job))
+
+    # --- animation ---------------------------------------------------------------------------
+
+    def _on_value(self, value) -> None:
+        self._t = float(value)
+        self.update()
+
+    def _on_finished(self) -> None:
+        self._t, self._before = 1.0, None
+        self.update()
+        self.animationFinished.emit()
+
+    # --- painting ----------------------------------------------------------------------------
+
+    def _frames(self) -> list[tuple[int, QRectF, float]]:
+        """Return (job, rect, opacity) to draw at the current animation time."""
+        new = {p.job: p for p in self._schedule.pieces} if self._schedule else {}
+        if self._before is None or self._t >= 1.0:
+            return [(j, self.piece_rect(p), 1.0) for j, p in new.items()]
+        old = {p.job: p for p in self._before.pieces}
+        t = self._t
+        out = []
+        for j, p in old.items():
+            a = self.piece_rect(p, self._before.nodes)
+            if j in new:
+                b = self.piece_rect(new[j])
+                out.append((j, QRectF(a.left() + (b.left() - a.left()) * t,
+                                      a.top() + (b.top() - a.top()) * t,
+                                      a.width() + (b.width() - a.width()) * t,
+                                      a.height() + (b.height() - a.height()) * t), 1.0))
+            else:
+                out.append((j, a, 1.0 - t))
+        out += [(j, self.piece_rect(p), t) for j, p in new.items() if j not in old]
+        return out
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        """Draw the axes, the pieces with labels, the epoch lines and the phase mark."""
+        p = QPainter(self)
+        p.fillRect(self.rect(), BACKGROUND)
+        r = self.plot_rect()
+        p.fillRect(r, IDLE)
+        font = QFont(self.font())
+        font.setPointSizeF(max(7.0, min(11.0, r.height() / 18)))
+        p.setFont(font)
+        fm = QFontMetricsF(font)
+        for job, rect, alpha in self._frames():
+            fill = QColor(job_colour(job))
+            fill.setAlphaF(max(0.0, min(1.0, alpha)))
+            p.fillRect(rect, fill)
+            p.setPen(QPen(BACKGROUND, 1))
+            p.drawRect(rect)
+            label = self._names.get(job, f"J{job}")
+            if alpha > 0.5 and fm.horizontalAdvance(label) + 4 <= rect.width() \
+                    and fm.height() + 2 <= rect.height():
+                p.setPen(text_colour(job_colour(job)))
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
+        sched = self._schedule
+        if sched is not None and sched.epochs and self._t >= 1.0:
+            p.setPen(QPen(EPOCH_LINE, 2))
+            ends = sorted({float(pc.end) for pc in sched.pieces})[:-1]
+            for e in ends:
+                y = r.bottom() - r.height() * e
+                p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y))
+        if self._phase is not None:
+            p.setPen(QPen(PHASE_LINE, 2, Qt.PenStyle.DashLine))
+            y = r.bottom() - r.height() * self._phase
+            p.drawLine(QPointF(r.left(), y), QPointF(r.right(), y))
+        self._draw_axes(p, r, fm)
+        p.end()
+
+    def _draw_axes(self, p: QPainter, r: QRectF, fm: QFontMetricsF) -> None:
+        p.setPen(QPen(TEXT, 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(r)
+        n = self._schedule.nodes if self._schedule else 0
+        p.setPen(MUTED_TEXT)
+        p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), MARGIN_BOTTOM - 2),
+                   Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                   f"nodes (N = {n})" if n else "nodes")
+        p.drawText(QRectF(r.left() - 4, r.bottom() + 2, 30, 16), Qt.AlignmentFlag.AlignLeft, "0")
+        if n:
+            p.drawText(QRectF(r.right() - 40, r.bottom() + 2, 42, 16),
+                       Qt.AlignmentFlag.AlignRight, str(n))
+        p.drawText(QRectF(0, r.bottom() - fm.height(), MARGIN_LEFT - 4, fm.height()),
+                   Qt.AlignmentFlag.AlignRight, "0")
+        p.drawText(QRectF(0, r.top(), MARGIN_LEFT - 4, fm.height()),
+                   Qt.AlignmentFlag.AlignRight, "T")
+        p.save()
+        p.translate(12, r.center().y())
+        p.rotate(-90)
+        p.drawText(QRectF(-r.height() / 2, -8, r.height(), 16), Qt.AlignmentFlag.AlignCenter,
+                   "time in quantum")
+        p.restore()
+        if self._schedule is not None:
+            s = self._schedule
+            epochs = f", {len(s.epochs)} epochs" if s.epochs else ""
+            p.setPen(TEXT)
+            p.drawText(QRectF(r.left(), 0, r.width(), MARGIN_TOP - 2),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       f"{s.policy}: overhead {s.overhead} "
+                       f"({float(s.normalized_overhead):.2f} per node){epochs}")
