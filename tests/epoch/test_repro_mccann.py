@@ -1,0 +1,30 @@
+"""``gangviz repro mccann`` on a tiny configuration, and Qt-free imports of the epoch package."""
+
+import subprocess
+import sys
+
+from gangviz.cli import main
+
+
+def test_repro_mccann_prints_tables_and_findings(capsys):
+    code = main(["repro", "mccann", "--reps", "3", "--jobs", "7,8", "--nodes", "128,144,160,176",
+                 "--max-k", "2", "--departures", "15", "--warmup", "2", "--rt-reps", "1",
+                 "--rt-jobs", "7,8", "--rt-nodes", "128", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code in (0, 1)
+    assert "2560378" in out and "Fig. 9" in out and "Fig. 18" in out
+    assert "[holds] Table 1" in out
+    assert "findings hold" in out
+
+
+def test_repro_mccann_rejects_bad_options(capsys):
+    assert main(["repro", "mccann", "--warmup", "-1", "--skip-response", "--reps", "1",
+                 "--jobs", "8", "--nodes", "128", "--max-k", "1", "--workers", "1"]) == 2
+    assert "--warmup must be >= 0" in capsys.readouterr().err
+
+
+def test_epoch_package_imports_without_qt():
+    code = ("import sys; sys.modules['PySide6'] = None; "
+            "import gangviz.epoch.sim, gangviz.epoch.experiments, gangviz.epoch.exhaustive, "
+            "gangviz.experiments.repro.mccann")
+    subprocess.run([sys.executable, "-c", code], check=True)
