@@ -1,0 +1,68 @@
+"""``gangviz open [SOURCE] [--policy P] [--screenshot out.png [--step N]]``: the window.
+
+Issue 5, "Command line". Without ``--screenshot`` the window opens on SOURCE (default: the
+Fig. 2 re-packing scenario ``fig2-repacking``, ready to press Play). With ``--screenshot`` the
+window is rendered offscreen after N steps, saved as a PNG and the command exits 0.
+
+Qt is imported inside :func:`run` only, so the command line (and every other command) works
+where PySide6 is not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from gangviz.cli import UserError
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1400x900, got {text!r}") from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise argparse.ArgumentTypeError(f"width and height must be in 200..8000, got {text!r}")
+    return w, h
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``open`` sub-command."""
+    p = sub.add_parser("open", help="open the window (default: the Fig. 2 re-packing scenario)")
+    p.add_argument("source", nargs="?", default=None,
+                   help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
+    p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
+    p.add_argument("--screenshot", metavar="PNG", help="render offscreen, save the picture and exit")
+    p.add_argument("--step", type=int, default=0, help="steps to take before the screenshot (default 0)")
+    p.add_argument("--size", type=_size, default=(1400, 900), help="screenshot size WxH (default 1400x900)")
+    p.add_argument("--watch", action=argparse.BooleanOptionalAction, default=None,
+                   help="step slice by slice (default: on for scenarios, off for workloads)")
+    p.add_argument("--procs", type=int, help="processors (overrides the trace header / model default)")
+    p.add_argument("--jobs", type=int, default=200, help="jobs of a synthetic model (default 200)")
+    p.add_argument("--load", type=float, default=0.5, help="offered load of a synthetic model")
+    p.add_argument("--seed", type=int, default=1, help="seed of a synthetic model")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the window, or save a screenshot when ``--screenshot`` is given; return the exit code.
+
+    Raises ``UserError`` when PySide6 is missing, for a negative ``--step`` or a source that does
+    not load in screenshot mode.
+    """
+    if args.step < 0:
+        raise UserError(f"--step must be >= 0, got {args.step}")
+    source_args = {"jobs": args.jobs, "load": args.load, "seed": args.seed}
+    if args.procs is not None:
+        source_args["procs"] = args.procs
+    try:
+        from gangviz.gui import app
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise UserError(f"the window needs PySide6 and pyqtgraph ({exc})") from None
+    if args.screenshot:
+        out = app.screenshot(args.source or "fig2-repacking", args.screenshot, policy=args.policy,
+                             step=args.step, size=args.size, watch=args.watch, **source_args)
+        print(out)
+        return 0
+    if args.source is None:
+        return app.run(None, args.policy)
+    return app.run(args.source, args.policy, **source_args)

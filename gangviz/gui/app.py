@@ -1,0 +1,86 @@
+"""Starting the application: the interactive window and the offscreen screenshot.
+
+Issue 5, "Command line": ``gangviz`` opens the window on the Fig. 2 re-packing scenario, ready to
+press Play; ``gangviz open FILE --policy P --screenshot out.png [--step N]`` renders the window
+offscreen at step N, saves the picture and exits.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+#: default window size of a screenshot (width, height)
+SCREENSHOT_SIZE = (1400, 900)
+
+
+def application(offscreen: bool = False):
+    """Return the running ``QApplication``, creating it (offscreen when asked) if needed."""
+    if offscreen and "QT_QPA_PLATFORM" not in os.environ:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("gangviz")
+        app.setOrganizationName("gangviz")
+    return app
+
+
+def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 0,
+               size: tuple[int, int] = SCREENSHOT_SIZE, watch: bool | None = None,
+               **source_args) -> str:
+    """Render the window on ``source`` after ``step`` steps offscreen and save it to ``out``.
+
+    Returns ``out``. Raises ``ValueError``/``OSError`` when the source does not load or the
+    picture cannot be written (no message box is shown offscreen).
+    """
+    from PySide6.QtCore import QSettings
+
+    app = application(offscreen=True)
+    from gangviz.gui.window import MainWindow
+
+    settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gangviz", "screenshot")
+    win = MainWindow(source="", settings=settings)
+    try:
+        source_obj, sim = win.build_simulation(source, policy, None, watch, **source_args)
+        win.source, win.source_name = source_obj, source
+        win.set_simulation(sim)
+        win.board.title.setText(source_obj.title)
+        win.explain.setText(source_obj.explanation or win._describe_source(source_obj))
+        win.policy_panel.set_policy(sim.policy.name)
+        win.policy_panel.watch.setChecked(bool(sim.watch))
+        win.resize(*size)
+        win.show()
+        if step:
+            win.player.go_to(step, now=True)
+        win.metrics.refresh()
+        app.processEvents()
+        pixmap = win.grab()
+        if not pixmap.save(str(out)):
+            raise OSError(f"{out}: cannot write the picture (use .png)")
+    finally:
+        if win.player is not None:
+            win.player.stop()
+        win.metrics._pending.stop()
+        win.close()
+        win.deleteLater()
+        app.processEvents()
+    return str(out)
+
+
+def run(source: str | None = None, policy: str | None = None, **source_args) -> int:
+    """Open the window on ``source`` (default: the Fig. 2 scenario) and run the event loop."""
+    app = application()
+    from gangviz.gui.window import DEFAULT_SOURCE, MainWindow
+
+    win = MainWindow(source="")
+    if not win.open_source(source or DEFAULT_SOURCE, policy, remember=source is not None, **source_args):
+        if source is not None:
+            win.open_source(DEFAULT_SOURCE, remember=False)
+    win.show()
+    code = app.exec()
+    if win.player is not None:
+        win.player.stop()
+    return int(code)

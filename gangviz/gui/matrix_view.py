@@ -1,0 +1,426 @@
+"""The live Ousterhout matrix: slots as rows, processors as columns.
+
+Issue 5, "Matrix view"; DESIGN.md "GUI"; 000_fc8d6d1d4cf9d1e1.txt Fig. 1, 2, 5, 6 (S1 drawn at
+the bottom, as in the papers; ``bottom_up=False`` puts it at the top).
+
+Drawing is cheap: the cells become one indexed ``uint8`` image (0 idle, 1..18 the job colours,
+one index for idle cells of the running slot) drawn through a fixed colour table; grid lines,
+block outlines, names and the moving blocks of an animation are painted over it. The view paints
+whatever :func:`~gangviz.gui.scene.build_scene` says for the player's current transition; it
+repaints on the player's ``frame``/``moved``/``stepped`` signals only (marks itself dirty with
+``update()``; Qt coalesces repaints on the frame clock).
+
+Interaction: hovering a job shows its size, work left, arrival and rows; a click selects a job
+(all its cells outlined, ``jobSelected`` emitted; a click on an idle cell clears the selection);
+the context menu offers "Terminate now" on a job and "Submit a job here…" on an idle cell
+(what-if actions through the player). Tie-break: the mouse is mapped onto the matrix at rest, so
+hovering and clicking during an animation see the state before the running change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidget
+
+from gangviz.core.matrix import IDLE, slot_label
+from gangviz.gui import palette
+from gangviz.gui.geometry import columns, label_stride
+from gangviz.gui.scene import Scene, build_scene
+
+MAX_CELL_H = 52.0
+MIN_CELL_H = 4.0
+LABEL_H = 20.0
+TOP = 8.0
+
+_COLOUR_TABLE = [QColor(*row).rgba() for row in palette.lookup_table().tolist()]
+
+
+def index_image(cells: np.ndarray, active: int | None) -> np.ndarray:
+    """Return the uint8 colour-index array of ``cells`` (see :mod:`gangviz.gui.palette`)."""
+    idx = np.where(cells < 0, 0, 1 + np.mod(cells, len(palette.JOB_COLOURS))).astype(np.uint8)
+    if active is not None and 0 <= active < idx.shape[0]:
+        row = idx[active]
+        row[cells[active] < 0] = palette.ACTIVE_IDLE_INDEX
+    return np.ascontiguousarray(idx)
+
+
+class MatrixView(QWidget):
+    """Paints the player's matrix; see the module docstring.
+
+    Signals: ``jobSelected(object)`` with the job id, or ``None`` when the selection is cleared.
+    """
+
+    jobSelected = Signal(object)
+
+    def __init__(self, player=None, parent: QWidget | None = None, *, bottom_up: bool = True):
+        super().__init__(parent)
+        self.player = None
+        self.bottom_up = bottom_up
+        self.selected: int | None = None
+        self.setMouseTracking(True)
+        self.setMinimumSize(320, 140)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self._font = QFont(self.font())
+        self._font.setPointSizeF(9.5)
+        self._bold = QFont(self._font)
+        self._bold.setBold(True)
+        self._fm = QFontMetricsF(self._font)
+        self._text_w: dict[str, float] = {}
+        self._layout: tuple[float, float, float, np.ndarray, np.ndarray] | None = None
+        if player is not None:
+            self.set_player(player)
+
+    # ----------------------------------------------------------------- wiring
+    def set_player(self, player) -> None:
+        """Show ``player``'s simulation (disconnects from the previous player)."""
+        if self.player is not None:
+            for sig in (self.player.frame, self.player.moved, self.player.stepped):
+                try:
+                    sig.disconnect(self._dirty)
+                except (RuntimeError, TypeError):
+                    pass
+        self.player = player
+        self.selected = None
+        player.frame.connect(self._dirty)
+        player.moved.connect(self._dirty)
+        player.stepped.connect(self._dirty)
+        self.update()
+
+    def set_bottom_up(self, bottom_up: bool) -> None:
+        """Draw S1 at the bottom (True, as in the papers) or at the top."""
+        self.bottom_up = bool(bottom_up)
+        self.update()
+
+    def select(self, job: int | None) -> None:
+        """Select ``job`` (outline all its cells) or clear the selection; emits ``jobSelected``."""
+        self.selected = job
+        self.jobSelected.emit(job)
+        self.update()
+
+    def _dirty(self, *args) -> None:
+        self.update()
+
+    # --------------------------------------------------------------- geometry
+    def _scene(self) -> Scene | None:
+        p = self.player
+        if p is None or getattr(p.sim, "matrix", None) is None:
+            return None
+        tr = p.transition
+        if tr is None:
+            return build_scene(p.display_state)
+        return build_scene(tr.state, tr.change, tr.t)
+
+    def _geometry(self, scene: Scene) -> tuple[float, float, float, np.ndarray, np.ndarray]:
+        """Return (x0, cw, ch, row_top, row_h) for ``scene`` in the current widget size."""
+        procs = scene.cells.shape[1]
+        x0, cw = columns(self.width(), procs)
+        total = float(scene.heights.sum())
+        avail = self.height() - TOP - LABEL_H - 6
+        ch = max(MIN_CELL_H, min(MAX_CELL_H, avail / max(total, 1.0), cw * 1.15 if procs <= 16 else MAX_CELL_H))
+        row_h = scene.heights * ch
+        bottom = self.height() - LABEL_H - 6
+        if self.bottom_up:
+            tops = bottom - np.cumsum(row_h)
+        else:
+            tops = bottom - total * ch + np.concatenate(([0.0], np.cumsum(row_h)[:-1]))
+        return x0, cw, ch, tops, row_h
+
+    def _row_y(self, pos: float, tops: np.ndarray, row_h: np.ndarray, ch: float) -> float:
+        """Return the top y of a (possibly fractional) row position."""
+        n = len(tops)
+        if n == 0:
+            return self.height() - LABEL_H - 6 - ch
+        lo = int(np.floor(pos))
+        frac = pos - lo
+        if lo < 0:
+            return float(tops[0] + (ch if self.bottom_up else -ch) * (-pos))
+        if lo >= n - 1:
+            extra = pos - (n - 1)
+            return float(tops[n - 1] - (ch * extra if self.bottom_up else -ch * extra))
+        return float(tops[lo] + (tops[lo + 1] - tops[lo]) * frac)
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """Return the (row, column) under widget point (x, y) at rest, or ``None``."""
+        if self._layout is None:
+            return None
+        x0, cw, ch, tops, row_h = self._layout
+        if len(tops) == 0:
+            return None
+        col = int((x - x0) // cw)
+        procs = self.player.sim.matrix.processors
+        if not 0 <= col < procs:
+            return None
+        for r in range(len(tops)):
+            if tops[r] <= y < tops[r] + row_h[r]:
+                return r, col
+        return None
+
+    def cell_rect(self, row: int, col: int) -> QRectF:
+        """Return the widget rectangle of cell (row, col) at rest (for tests and tooltips)."""
+        scene = build_scene(self.player.sim.matrix)
+        x0, cw, ch, tops, row_h = self._geometry(scene)
+        return QRectF(x0 + col * cw, tops[row], cw, row_h[row])
+
+    # ---------------------------------------------------------------- painting
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        try:
+            painter.fillRect(self.rect(), palette.BACKGROUND)
+            scene = self._scene()
+            if scene is None:
+                return
+            self._paint(painter, scene)
+        finally:
+            painter.end()
+
+    def _paint(self, painter: QPainter, scene: Scene) -> None:
+        x0, cw, ch, tops, row_h = self._geometry(scene)
+        if self.player.transition is None:
+            self._layout = (x0, cw, ch, tops, row_h)
+        n, procs = scene.cells.shape
+        width = cw * procs
+        state = self.player.display_state
+        names = state.names
+        active_int = None
+        if scene.active is not None and abs(scene.active - round(scene.active)) < 1e-9:
+            active_int = int(round(scene.active))
+        idx = index_image(scene.cells, active_int)
+        if n:
+            img = QImage(idx.data, procs, n, procs, QImage.Format.Format_Indexed8)
+            img.setColorTable(_COLOUR_TABLE)
+            for r in range(n):
+                if row_h[r] <= 0.01:
+                    continue
+                painter.drawImage(QRectF(x0, tops[r], width, row_h[r]), img, QRectF(0, r, procs, 1))
+        self._paint_grid(painter, scene, x0, cw, tops, row_h)
+        self._paint_blocks(painter, scene, x0, cw, tops, row_h, names)
+        if scene.flash is not None:
+            r, a = scene.flash
+            c = QColor(palette.FLASH)
+            c.setAlphaF(0.75 * a)
+            painter.fillRect(QRectF(x0, tops[r], width, row_h[r]), c)
+        for mv in scene.movers:
+            self._paint_mover(painter, mv, x0, cw, ch, tops, row_h, names)
+        self._paint_active(painter, scene, x0, width, ch, tops, row_h)
+        self._paint_labels(painter, scene, x0, cw, ch, tops, row_h, active_int)
+
+    def _paint_grid(self, painter, scene, x0, cw, tops, row_h) -> None:
+        n, procs = scene.cells.shape
+        if n == 0:
+            return
+        top = float(tops.min())
+        bottom = float((tops + row_h).max())
+        pen = QPen(QColor(0, 0, 0, 26))
+        pen.setWidthF(1.0)
+        painter.setPen(pen)
+        if cw >= 5:
+            for c in range(procs + 1):
+                x = x0 + c * cw
+                painter.drawLine(QPointF(x, top), QPointF(x, bottom))
+        for r in range(n):
+            painter.drawLine(QPointF(x0, tops[r]), QPointF(x0 + procs * cw, tops[r]))
+            painter.drawLine(QPointF(x0, tops[r] + row_h[r]), QPointF(x0 + procs * cw, tops[r] + row_h[r]))
+
+    def _text_width(self, text: str) -> float:
+        w = self._text_w.get(text)
+        if w is None:
+            w = self._text_w[text] = self._fm.horizontalAdvance(text)
+        return w
+
+    def _paint_blocks(self, painter, scene, x0, cw, tops, row_h, names) -> None:
+        """Outline each run of one job in a row; write the job's name where it fits."""
+        cells = scene.cells
+        n, procs = cells.shape
+        painter.setFont(self._font)
+        fm_h = self._fm.height()
+        hatch = QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern)
+        for r in range(n):
+            h = row_h[r]
+            if h < 2:
+                continue
+            row = cells[r]
+            change = np.flatnonzero(np.diff(row)) + 1
+            starts = np.concatenate(([0], change))
+            ends = np.concatenate((change, [procs]))
+            for s, e in zip(starts.tolist(), ends.tolist()):
+                job = int(row[s])
+                if job == IDLE:
+                    continue
+                rect = QRectF(x0 + s * cw, tops[r], (e - s) * cw, h)
+                fill = palette.job_colour(job)
+                if scene.replica is not None and scene.replica[r, s]:
+                    painter.fillRect(rect, hatch)
+                painter.setPen(QPen(fill.darker(150), 1.0))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
+                if job == self.selected:
+                    self._paint_selection(painter, rect)
+                name = names.get(job, f"J{job}")
+                if rect.width() >= self._text_width(name) + 6 and h >= fm_h + 2:
+                    painter.setPen(palette.text_colour(fill))
+                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
+
+    def _paint_selection(self, painter, rect: QRectF) -> None:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(palette.SELECT, 3.0))
+        painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
+        painter.setPen(QPen(QColor("#FFFFFF"), 1.0))
+        painter.drawRect(rect.adjusted(3.5, 3.5, -3.5, -3.5))
+
+    def _paint_mover(self, painter, mv, x0, cw, ch, tops, row_h, names) -> None:
+        if mv.alpha <= 0.01:
+            return
+        fill = QColor(palette.job_colour(mv.job))
+        fill.setAlphaF(max(0.0, min(1.0, mv.alpha)))
+        y = self._row_y(mv.row(), tops, row_h, ch)
+        same_cols = mv.cols0 == mv.cols1
+        painter.setBrush(fill)
+        edge = QColor(palette.job_colour(mv.job).darker(160))
+        edge.setAlphaF(max(0.2, min(1.0, mv.alpha)))
+        pen = QPen(edge, 2.0 if mv.ghost else 1.0)
+        if mv.ghost:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        if same_cols:
+            runs = _contiguous(mv.cols0)
+            for lo, hi in runs:
+                rect = QRectF(x0 + lo * cw, y, (hi - lo) * cw, ch)
+                painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
+                if mv.replica or mv.ghost:
+                    painter.fillRect(rect, QBrush(QColor(0, 0, 0, int(70 * mv.alpha)), Qt.BrushStyle.BDiagPattern))
+                if mv.job == self.selected:
+                    self._paint_selection(painter, rect)
+            name = names.get(mv.job, f"J{mv.job}")
+            lo, hi = max(runs, key=lambda r: r[1] - r[0])
+            rect = QRectF(x0 + lo * cw, y, (hi - lo) * cw, ch)
+            if rect.width() >= self._text_width(name) + 6 and ch >= self._fm.height() + 2:
+                tc = QColor(palette.text_colour(palette.job_colour(mv.job)))
+                tc.setAlphaF(max(0.0, min(1.0, mv.alpha)))
+                painter.setPen(tc)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
+        else:
+            xs = [x0 + mv.col(i) * cw for i in range(len(mv.cols0))]
+            for x in xs:
+                painter.drawRect(QRectF(x, y, cw, ch).adjusted(0.5, 0.5, -0.5, -0.5))
+            if mv.badge:
+                painter.setPen(palette.TEXT)
+                painter.setFont(self._bold)
+                painter.drawText(QPointF(max(xs) + cw + 4, y + ch / 2 + 4), mv.badge)
+                painter.setFont(self._font)
+
+    def _paint_active(self, painter, scene, x0, width, ch, tops, row_h) -> None:
+        if scene.active is None or len(tops) == 0:
+            return
+        y = self._row_y(scene.active, tops, row_h, ch)
+        pen = QPen(palette.ACCENT, 3.0)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(QRectF(x0 - 1.5, y - 1.5, width + 3, ch + 3))
+        # a small triangle in the gutter points at the running slot
+        painter.setBrush(palette.ACCENT)
+        painter.setPen(Qt.PenStyle.NoPen)
+        cy = y + ch / 2
+        painter.drawPolygon([QPointF(x0 - 12, cy - 6), QPointF(x0 - 4, cy), QPointF(x0 - 12, cy + 6)])
+
+    def _paint_labels(self, painter, scene, x0, cw, ch, tops, row_h, active_int) -> None:
+        n, procs = scene.cells.shape
+        for r in range(n):
+            if row_h[r] < 6:
+                continue
+            painter.setFont(self._bold if r == active_int else self._font)
+            painter.setPen(palette.TEXT if r == active_int else palette.MUTED_TEXT)
+            painter.drawText(QRectF(2, tops[r], x0 - 16, row_h[r]),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, slot_label(r))
+        painter.setFont(self._font)
+        painter.setPen(palette.MUTED_TEXT)
+        stride = label_stride(cw, self._text_width(f"P{procs}"))
+        y = self.height() - LABEL_H - 4
+        for c in range(0, procs, stride):
+            painter.drawText(QRectF(x0 + c * cw - (stride - 1) * cw / 2 if stride > 1 else x0 + c * cw, y,
+                                    cw * stride if stride > 1 else cw, LABEL_H),
+                             Qt.AlignmentFlag.AlignCenter, f"P{c + 1}")
+        if n == 0:
+            painter.drawText(QRectF(x0, TOP, cw * procs, self.height() - LABEL_H - TOP - 6),
+                             Qt.AlignmentFlag.AlignCenter, "no slots: the machine is idle")
+
+    # ----------------------------------------------------------- interaction
+    def _job_at(self, pos) -> tuple[int | None, tuple[int, int] | None]:
+        cell = self.cell_at(pos.x(), pos.y())
+        if cell is None:
+            return None, None
+        job = int(self.player.sim.matrix.cells[cell])
+        return (None if job == IDLE else job), cell
+
+    def job_tooltip(self, job: int) -> str:
+        """Return the tooltip text of ``job``: size, work left, arrival and rows."""
+        sim = self.player.sim
+        rec = sim.jobs[job]
+        m = sim.matrix
+        rows = ", ".join(slot_label(r) for r in m.job_rows(job)) if job in m else "none"
+        left = sim.remaining(job)
+        return (f"<b>{m.names.get(job, rec.spec.name)}</b><br>size {rec.spec.size} processors"
+                f"<br>work left {left:g} of {rec.spec.work:g} slices<br>arrival t={rec.spec.arrival:g}"
+                f"<br>rows {rows}")
+
+    def event(self, ev) -> bool:
+        if ev.type() == ev.Type.ToolTip and self.player is not None:
+            job, _ = self._job_at(ev.position() if hasattr(ev, "position") else ev.pos())
+            if job is not None:
+                QToolTip.showText(ev.globalPos(), self.job_tooltip(job), self)
+            else:
+                QToolTip.hideText()
+                ev.ignore()
+            return True
+        return super().event(ev)
+
+    def mousePressEvent(self, ev) -> None:
+        if self.player is None or ev.button() != Qt.MouseButton.LeftButton:
+            return super().mousePressEvent(ev)
+        job, _ = self._job_at(ev.position())
+        self.select(job)
+
+    def contextMenuEvent(self, ev) -> None:
+        if self.player is None or not hasattr(self.player.sim, "terminate_now"):
+            return
+        job, cell = self._job_at(ev.pos())
+        if cell is None:
+            return
+        menu = QMenu(self)
+        if job is not None:
+            name = self.player.sim.matrix.names.get(job, f"J{job}")
+            act = menu.addAction(f"Terminate {name} now")
+            act.triggered.connect(lambda: self._what_if(lambda: self.player.terminate_now(job)))
+        else:
+            act = menu.addAction("Submit a job here…")
+            act.triggered.connect(self.ask_submit)
+        menu.exec(ev.globalPos())
+
+    def ask_submit(self) -> None:
+        """Ask for a size and work, then submit the job (what-if)."""
+        procs = self.player.sim.processors
+        size, ok = QInputDialog.getInt(self, "Submit a job", f"Size (1..{procs} processors):", 4, 1, procs)
+        if not ok:
+            return
+        work, ok = QInputDialog.getDouble(self, "Submit a job", "Work (slices):", 10.0, 0.1, 1e9, 1)
+        if ok:
+            self._what_if(lambda: self.player.submit_now(size, work))
+
+    def _what_if(self, action) -> None:
+        try:
+            action()
+        except ValueError as exc:
+            QMessageBox.warning(self, "Not possible", str(exc))
+        self.update()
+
+
+def _contiguous(cols: list[int]) -> list[tuple[int, int]]:
+    """Return [lo, hi) runs of consecutive columns in ``cols`` (in the given order)."""
+    runs: list[tuple[int, int]] = []
+    for c in cols:
+        if runs and runs[-1][1] == c:
+            runs[-1] = (runs[-1][0], c + 1)
+        else:
+            runs.append((c, c + 1))
+    return runs

@@ -1,0 +1,200 @@
+"""Live metric panels (pyqtgraph): slots, active ratio, jobs waiting/running, mean turnaround.
+
+Issue 5, "Metric panels"; DESIGN.md "GUI"/"Style" (pyqtgraph live plots with clip-to-view and
+downsampling). The data are the simulation's ``samples`` (one per step: time, slots, waiting,
+running, active_ratio, finished, mean_turnaround; 001_c175c8c1780c2fd0.txt §4.2 defines the
+quantities behind r_a, n_a and t_ta). Panels follow the player's position: after a step back
+they show the samples up to the current step only.
+
+The columns are kept as growing numpy arrays and only the new samples are converted on each
+update; the curves are refreshed at most every ``REFRESH_S`` seconds while playing fast, plus
+once whenever the player stops moving. Each panel exports its picture as PNG or SVG (pyqtgraph's exporters) and its
+samples as CSV (time and the plotted columns), chosen by the file extension.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QFileDialog, QGridLayout, QMenu, QToolButton, QVBoxLayout, QWidget
+
+REFRESH_S = 0.1
+FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "mean_turnaround")
+#: panel title, y label, [(field, legend, colour)]
+PANELS = (
+    ("Slots", "slots", [("slots", "slots", "#332288")]),
+    ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")]),
+    ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")]),
+    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")]),
+)
+
+
+class SampleColumns:
+    """The samples of a simulation as numpy columns, grown incrementally."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.data = {f: np.zeros(256) for f in FIELDS}
+
+    def sync(self, samples, upto: int) -> int:
+        """Make the columns hold ``samples[:upto]``; return the count."""
+        upto = min(upto, len(samples))
+        if upto < self.n:
+            self.n = upto
+        if upto > self.n:
+            need = upto
+            cap = len(self.data["time"])
+            if need > cap:
+                cap = max(need, 2 * cap)
+                for f in FIELDS:
+                    grown = np.zeros(cap)
+                    grown[: self.n] = self.data[f][: self.n]
+                    self.data[f] = grown
+            new = samples[self.n:upto]
+            for f in FIELDS:
+                self.data[f][self.n:upto] = [getattr(s, f) for s in new]
+            self.n = upto
+        return self.n
+
+    def column(self, field: str) -> np.ndarray:
+        """Return the first ``n`` values of ``field`` (a view)."""
+        return self.data[field][: self.n]
+
+
+class MetricPlot(QWidget):
+    """One titled pyqtgraph plot with an export button."""
+
+    def __init__(self, title: str, ylabel: str, series, parent=None):
+        super().__init__(parent)
+        self.title = title
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setTitle(title, color="#333333", size="10pt")
+        self.plot.setLabel("bottom", "time (slices)")
+        self.plot.setLabel("left", ylabel)
+        self.plot.showGrid(x=True, y=True, alpha=0.15)
+        self.plot.setMenuEnabled(False)
+        self.plot.getViewBox().setLimits(yMin=0)
+        if len(series) > 1:
+            self.plot.addLegend(offset=(8, 4), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 200))
+        self.curves = {}
+        for field, legend, colour in series:
+            curve = self.plot.plot([], [], name=legend, pen=pg.mkPen(colour, width=2))
+            curve.setClipToView(True)
+            curve.setDownsampling(auto=True, method="peak")
+            self.curves[field] = curve
+        lay.addWidget(self.plot)
+        btn = QToolButton(self.plot)
+        btn.setText("⤓")
+        btn.setToolTip(f"Export “{title}” as PNG, SVG or CSV")
+        btn.setAutoRaise(True)
+        btn.move(4, 2)
+        btn.clicked.connect(self._ask_export)
+        self.export_button = btn
+
+    def set_data(self, cols: SampleColumns) -> None:
+        """Show the columns' data as step curves (a value holds until the next step)."""
+        self._cols = cols
+        t = cols.column("time")
+        for field, curve in self.curves.items():
+            y = cols.column(field)
+            if len(t) > 1:
+                # a step curve: each value holds from its time until the next sample's
+                xs = np.repeat(t, 2)[1:]
+                ys = np.repeat(y, 2)[:-1]
+            else:
+                xs, ys = t, y
+            curve.setData(xs, ys)
+
+    def _ask_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, f"Export {self.title}", f"{self.title}.png",
+                                              "PNG image (*.png);;SVG drawing (*.svg);;CSV data (*.csv)")
+        if path:
+            self.export(path)
+
+    def export(self, path: str | Path) -> Path:
+        """Write the plot to ``path`` (.png, .svg or .csv by extension); return the path.
+
+        Raises ``ValueError`` for another extension.
+        """
+        from pyqtgraph.exporters import ImageExporter, SVGExporter
+
+        path = Path(path)
+        ext = path.suffix.lower()
+        item = self.plot.getPlotItem()
+        if ext == ".png":
+            exporter = ImageExporter(item)
+            exporter.parameters()["width"] = max(int(self.plot.width()), 400)
+        elif ext == ".svg":
+            exporter = SVGExporter(item)
+        elif ext == ".csv":
+            # the samples themselves, not the doubled points of the step curve
+            cols = getattr(self, "_cols", None) or SampleColumns()
+            fields = ["time"] + list(self.curves)
+            table = np.column_stack([cols.column(f) for f in fields]) if cols.n else np.zeros((0, len(fields)))
+            np.savetxt(path, table, delimiter=",", header=",".join(fields), comments="", fmt="%.10g")
+            return path
+        else:
+            raise ValueError(f"{path}: export as .png, .svg or .csv")
+        exporter.export(str(path))
+        return path
+
+
+class MetricsPanel(QWidget):
+    """The four metric plots in a 2 x 2 grid, following a player."""
+
+    def __init__(self, player=None, parent=None):
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(6)
+        self.plots: list[MetricPlot] = []
+        for i, (title, ylabel, series) in enumerate(PANELS):
+            plot = MetricPlot(title, ylabel, series, self)
+            grid.addWidget(plot, i // 2, i % 2)
+            self.plots.append(plot)
+        self.columns = SampleColumns()
+        self.player = None
+        self._last = 0.0
+        self._pending = QTimer(self)
+        self._pending.setSingleShot(True)
+        self._pending.setInterval(int(REFRESH_S * 1000))
+        self._pending.timeout.connect(self.refresh)
+        if player is not None:
+            self.set_player(player)
+
+    def set_player(self, player) -> None:
+        """Follow ``player``'s samples."""
+        if self.player is not None:
+            for sig in (self.player.moved, self.player.stepped):
+                try:
+                    sig.disconnect(self._changed)
+                except (RuntimeError, TypeError):
+                    pass
+        self.player = player
+        self.columns = SampleColumns()
+        for sig in (player.moved, player.stepped):
+            sig.connect(self._changed)
+        self.refresh()
+
+    def _changed(self, *args) -> None:
+        if time.perf_counter() - self._last >= REFRESH_S:
+            self.refresh()
+        elif not self._pending.isActive():
+            self._pending.start()
+
+    def refresh(self) -> None:
+        """Bring the curves up to the player's position now."""
+        self._last = time.perf_counter()
+        p = self.player
+        samples = getattr(p.sim, "samples", None) if p is not None else None
+        if samples is None:
+            return
+        self.columns.sync(samples, p.position)
+        for plot in self.plots:
+            plot.set_data(self.columns)

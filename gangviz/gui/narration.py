@@ -1,0 +1,142 @@
+"""The narration log: every step in plain sentences, the current one highlighted.
+
+Issue 5, "Narration": a log of the steps, built from the change records (each change's
+``describe``), with the current step highlighted; clicking a line jumps to that step. The log
+is a list model over the player's ``known`` steps, one line per sentence, so a run of tens of
+thousands of steps stays cheap (uniform row heights, rows added in blocks). "Slot Sn runs its
+time slice." lines are shown only for steps that did nothing else, in grey. Steps after the
+current one (known from before a step back) are greyed; clicking a line of step k shows the
+picture after step k.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView, QListView
+
+from gangviz.gui import palette
+
+_CURRENT_BG = QBrush(QColor("#FFE9A8"))
+_FUTURE = QBrush(QColor("#A8A49C"))
+_QUIET = QBrush(QColor("#8A8680"))
+
+
+def step_lines(known) -> list[str]:
+    """Return the narration lines of one known step (slice-only lines kept only when alone)."""
+    lines = [s for s in known.narration if not s.endswith("runs its time slice.")]
+    return lines or list(known.narration) or [f"({known.cause})"]
+
+
+class NarrationModel(QAbstractListModel):
+    """Rows = narration sentences of the player's known steps."""
+
+    def __init__(self, player, parent=None):
+        super().__init__(parent)
+        self.player = player
+        self.row_step: list[int] = []
+        self.row_text: list[str] = []
+        self.first_row: list[int] = []  # step index -> its first row
+        self.sync()
+
+    def sync(self) -> None:
+        """Add rows for new steps, drop rows for forgotten steps."""
+        known = self.player.known
+        n = len(self.first_row)
+        if n > len(known):
+            keep = self.first_row[len(known)] if len(known) < n else len(self.row_text)
+            self.beginRemoveRows(QModelIndex(), keep, len(self.row_text) - 1)
+            del self.row_text[keep:], self.row_step[keep:], self.first_row[len(known):]
+            self.endRemoveRows()
+            n = len(known)
+        if n < len(known):
+            texts, steps, firsts = [], [], []
+            base = len(self.row_text)
+            for k in range(n, len(known)):
+                ks = known[k]
+                firsts.append(base + len(texts))
+                for line in step_lines(ks):
+                    texts.append(f"t={ks.time:<6g} {line}")
+                    steps.append(k)
+            self.beginInsertRows(QModelIndex(), base, base + len(texts) - 1)
+            self.row_text.extend(texts)
+            self.row_step.extend(steps)
+            self.first_row.extend(firsts)
+            self.endInsertRows()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.row_text)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        r = index.row()
+        if not 0 <= r < len(self.row_text):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.row_text[r]
+        step = self.row_step[r]
+        current = self.player.position - 1
+        if role == Qt.ItemDataRole.BackgroundRole and step == current:
+            return _CURRENT_BG
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if step > current:
+                return _FUTURE
+            if self.row_text[r].endswith("runs its time slice."):
+                return _QUIET
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"step {step + 1}: click to show the picture after it"
+        return None
+
+    def refresh_highlight(self) -> None:
+        """Repaint the highlight after the position moved."""
+        if self.row_text:
+            self.dataChanged.emit(self.index(0), self.index(len(self.row_text) - 1),
+                                  [Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole])
+
+
+class NarrationView(QListView):
+    """The narration list; clicking a line moves the player to that step."""
+
+    def __init__(self, player=None, parent=None):
+        super().__init__(parent)
+        self.setUniformItemSizes(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setAlternatingRowColors(False)
+        f = QFont(self.font())
+        f.setPointSizeF(9.5)
+        self.setFont(f)
+        self.model_ = None
+        self.player = None
+        self.clicked.connect(self._jump)
+        if player is not None:
+            self.set_player(player)
+
+    def set_player(self, player) -> None:
+        """Show ``player``'s narration."""
+        if self.player is not None:
+            for sig in (self.player.moved, self.player.stepped, self.player.historyChanged):
+                try:
+                    sig.disconnect(self._sync)
+                except (RuntimeError, TypeError):
+                    pass
+        self.player = player
+        old = self.model_
+        self.model_ = NarrationModel(player, self)
+        self.setModel(self.model_)
+        if old is not None:
+            old.deleteLater()
+        for sig in (player.moved, player.stepped, player.historyChanged):
+            sig.connect(self._sync)
+        self._sync()
+
+    def _sync(self, *args) -> None:
+        m = self.model_
+        m.sync()
+        m.refresh_highlight()
+        cur = self.player.position - 1
+        if 0 <= cur < len(m.first_row):
+            self.scrollTo(m.index(m.first_row[cur]), QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def _jump(self, index) -> None:
+        step = self.model_.row_step[index.row()]
+        self.player.go_to(step + 1)

@@ -1,0 +1,143 @@
+"""Side panels of the window: the policy chooser, the synthetic-model dialog, job details.
+
+Issue 5, "Opening a workload": the policy and its parameters are chosen in a panel; a synthetic
+model is opened with its parameters (jobs, load, processors, seed: the workload model of
+001_c175c8c1780c2fd0.txt §4.1).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QFormLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout,
+                               QWidget)
+
+from gangviz.core.matrix import slot_label
+from gangviz.core.changes import cols_label
+
+
+def parse_params(text: str) -> dict:
+    """Return the parameters written as ``key=value, key=value`` (values as Python literals,
+    else strings). Raises ``ValueError`` naming the bad token."""
+    out: dict = {}
+    for token in (t.strip() for t in text.split(",")):
+        if not token:
+            continue
+        key, sep, value = token.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise ValueError(f"policy parameters: expected key=value, got {token!r}")
+        value = value.strip()
+        try:
+            out[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            out[key] = value
+    return out
+
+
+class PolicyPanel(QWidget):
+    """Policy name, parameters and slice-by-slice stepping; ``applied`` fires on Apply."""
+
+    applied = Signal()
+
+    def __init__(self, names: list[str], parent=None):
+        super().__init__(parent)
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.combo = QComboBox()
+        self.combo.addItems(names)
+        self.params = QLineEdit()
+        self.params.setPlaceholderText("key=value, …")
+        self.watch = QCheckBox("slice by slice")
+        self.watch.setToolTip("Step one time slice at a time (the running slot moves every step)")
+        self.apply_button = QPushButton("Apply (restart)")
+        self.apply_button.clicked.connect(self.applied.emit)
+        form.addRow("Policy", self.combo)
+        form.addRow("Parameters", self.params)
+        form.addRow("", self.watch)
+        form.addRow("", self.apply_button)
+
+    def policy(self) -> str:
+        """Return the chosen policy name."""
+        return self.combo.currentText()
+
+    def set_policy(self, name: str) -> None:
+        """Show ``name`` as chosen (added to the list if unknown)."""
+        if self.combo.findText(name) < 0:
+            self.combo.addItem(name)
+        self.combo.setCurrentText(name)
+
+
+class ModelDialog(QDialog):
+    """Asks for a synthetic model's parameters."""
+
+    def __init__(self, models: tuple[str, ...], parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Synthetic workload")
+        form = QFormLayout(self)
+        self.model = QComboBox()
+        self.model.addItems(list(models))
+        self.jobs = QSpinBox()
+        self.jobs.setRange(1, 1_000_000)
+        self.jobs.setValue(200)
+        self.load = QDoubleSpinBox()
+        self.load.setRange(0.01, 5.0)
+        self.load.setSingleStep(0.05)
+        self.load.setValue(0.5)
+        self.procs = QSpinBox()
+        self.procs.setRange(1, 65536)
+        self.procs.setValue(128)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(1)
+        form.addRow("Model", self.model)
+        form.addRow("Jobs", self.jobs)
+        form.addRow("Offered load", self.load)
+        form.addRow("Processors", self.procs)
+        form.addRow("Seed", self.seed)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def values(self) -> dict:
+        """Return the chosen name and parameters for ``load_source``."""
+        return {"name": self.model.currentText(), "jobs": self.jobs.value(), "load": self.load.value(),
+                "procs": self.procs.value(), "seed": self.seed.value()}
+
+
+class JobPanel(QWidget):
+    """Details of the selected job."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.label = QLabel("Click a job in the matrix to see its details.")
+        self.label.setWordWrap(True)
+        lay.addWidget(self.label)
+        self.job: int | None = None
+
+    def show_job(self, sim, job: int | None) -> None:
+        """Show ``job``'s details from ``sim`` (or the hint when ``job`` is None)."""
+        self.job = job
+        if job is None or sim is None or job not in getattr(sim, "jobs", {}):
+            self.label.setText("Click a job in the matrix to see its details.")
+            return
+        rec = sim.jobs[job]
+        spec = rec.spec
+        m = sim.matrix
+        if job in m:
+            where = (f"{cols_label(m.job_cols(job))} in "
+                     f"{', '.join(slot_label(r) for r in m.job_rows(job))}")
+        elif rec.finish is not None:
+            where = "terminated" if rec.terminated else f"finished at t={rec.finish:g}"
+        else:
+            where = "waiting"
+        start = "—" if rec.start is None else f"{rec.start:g}"
+        self.label.setText(
+            f"<b>{spec.name}</b> (id {spec.id})<br>size {spec.size} processors<br>"
+            f"work {spec.work:g} slices, left {sim.remaining(job):g}<br>arrival t={spec.arrival:g}, "
+            f"start {start}<br>{where}")

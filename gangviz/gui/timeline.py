@@ -1,0 +1,110 @@
+"""The timeline scrubber: the steps known so far, the current one, and markers.
+
+Issue 5, "Playback"; DESIGN.md "GUI": the timeline carries markers where re-packing, migration
+and slot deletion happened (``MOVE_KINDS``). A marker sits at the position *after* its step (the
+picture that shows the move's result), and clicking or dragging moves the player there. Dragging
+only jumps when the mouse is released or pauses, so scrubbing never queues work.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from gangviz.gui import palette
+
+PAD = 12.0
+
+
+class Timeline(QWidget):
+    """Paints and scrubs the player's history (see the module docstring)."""
+
+    def __init__(self, player=None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.player = None
+        self._drag: int | None = None
+        self.setFixedHeight(34)
+        self.setMouseTracking(False)
+        self.setToolTip("Timeline: drag to scrub; orange ticks are re-packs, migrations and slot deletions")
+        if player is not None:
+            self.set_player(player)
+
+    def set_player(self, player) -> None:
+        """Follow ``player``."""
+        if self.player is not None:
+            for sig in (self.player.moved, self.player.stepped, self.player.historyChanged):
+                try:
+                    sig.disconnect(self.update)
+                except (RuntimeError, TypeError):
+                    pass
+        self.player = player
+        for sig in (player.moved, player.stepped, player.historyChanged):
+            sig.connect(self.update)
+        self.update()
+
+    def _span(self) -> int:
+        p = self.player
+        return max(p.furthest, p.position, 1)
+
+    def x_of(self, position: int) -> float:
+        """Return the x coordinate of ``position`` (steps taken)."""
+        w = self.width() - 2 * PAD
+        return PAD + w * position / self._span()
+
+    def position_at(self, x: float) -> int:
+        """Return the position (steps taken) under x, clamped to the known range."""
+        w = max(self.width() - 2 * PAD, 1.0)
+        return max(0, min(self._span(), round((x - PAD) / w * self._span())))
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        try:
+            painter.fillRect(self.rect(), palette.BACKGROUND)
+            p = self.player
+            if p is None:
+                return
+            mid = self.height() / 2
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor("#E6E3DD"))
+            painter.drawRoundedRect(QRectF(PAD, mid - 3, self.width() - 2 * PAD, 6), 3, 3)
+            pos = p.position if self._drag is None else self._drag
+            painter.setBrush(QColor("#9DB7D5"))
+            painter.drawRoundedRect(QRectF(PAD, mid - 3, self.x_of(pos) - PAD, 6), 3, 3)
+            painter.setPen(QPen(palette.ACCENT.darker(115), 2.0))
+            span = self._span()
+            last_x = -10.0
+            for m in p.markers:
+                x = self.x_of(m + 1)
+                if x - last_x >= 2 or span < self.width():
+                    painter.drawLine(QPointF(x, mid - 9), QPointF(x, mid + 9))
+                    last_x = x
+            x = self.x_of(pos)
+            painter.setPen(QPen(QColor("#33506E"), 1.5))
+            painter.setBrush(QColor("#FFFFFF"))
+            painter.drawEllipse(QPointF(x, mid), 7, 7)
+            f = QFont(self.font())
+            f.setPointSizeF(8)
+            painter.setFont(f)
+        finally:
+            painter.end()
+
+    def mousePressEvent(self, ev) -> None:
+        if self.player is None:
+            return
+        self._drag = self.position_at(ev.position().x())
+        self.update()
+
+    def mouseMoveEvent(self, ev) -> None:
+        if self._drag is not None:
+            self._drag = self.position_at(ev.position().x())
+            self.update()
+
+    def mouseReleaseEvent(self, ev) -> None:
+        if self._drag is None:
+            return
+        target = self.position_at(ev.position().x())
+        self._drag = None
+        self.player.go_to(target)
+        self.update()

@@ -1,0 +1,466 @@
+"""The gangviz main window.
+
+Issue 5 (the whole window) and DESIGN.md "GUI". Layout, top to bottom: a tool bar (open,
+playback, speed), the board (the live Ousterhout matrix, the workload vector and buddy tree
+aligned with its columns, the timeline scrubber) beside a side panel (the scenario's
+explanation, the policy panel, the selected job), and under them the narration log beside the
+metric panels.
+
+Keyboard (window-wide shortcuts): Space play/pause, Right step, Left step back, N next re-pack /
+migration / slot deletion, Home reset, +/- speed, Ctrl+O open.
+
+Opening a file that does not load shows a message box with the reader's error and keeps the
+current simulation (the new one is built completely before anything is replaced). The window
+keeps its geometry, speed, orientation and recent files in ``QSettings``.
+
+Other simulation families (the multi-site queues, the epoch rectangle) plug in through
+:data:`FAMILY_VIEWS`: a (predicate, factory) pair picks the view for a simulation that has no
+Ousterhout matrix; the view then receives the player's steps through ``show_step(step)`` and its
+state through ``set_state(sim)`` after a jump.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (QFileDialog, QGroupBox, QHBoxLayout, QLabel, QMainWindow,
+                               QMessageBox, QSizePolicy, QSlider, QSplitter, QStyle, QToolBar,
+                               QVBoxLayout, QWidget)
+
+from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.metrics_panel import MetricsPanel
+from gangviz.gui.narration import NarrationView
+from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel, parse_params
+from gangviz.gui.player import SPEEDS, Player
+from gangviz.gui.timeline import Timeline
+from gangviz.gui.vector_view import VectorTreeView
+
+DEFAULT_SOURCE = "fig2-repacking"
+MAX_RECENT = 8
+#: (predicate(sim) -> bool, factory(player, parent) -> QWidget) for non-matrix simulations
+FAMILY_VIEWS: list[tuple] = []
+
+
+def speed_text(level: int) -> str:
+    """Return the label of speed level ``level`` ("1x", "max")."""
+    s = SPEEDS[level]
+    return "max" if s == float("inf") else (f"{s:g}x")
+
+
+class FamilyViewAdapter:
+    """Feeds a family view (``set_state``/``show_step``) from a player."""
+
+    def __init__(self, view, player):
+        self.view, self.player = view, player
+        player.stepped.connect(self._step)
+        player.moved.connect(self._moved)
+        self._moved()
+
+    def _step(self, step) -> None:
+        self.view.show_step(step)
+
+    def _moved(self) -> None:
+        self.view.set_state(self.player.sim)
+
+
+class Board(QWidget):
+    """The matrix with its vector/tree and the timeline, sharing one column geometry."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        self.title = QLabel()
+        f = QFont(self.title.font())
+        f.setPointSizeF(12.5)
+        f.setBold(True)
+        self.title.setFont(f)
+        self.title.setContentsMargins(14, 6, 8, 2)
+        self.subtitle = QLabel()
+        self.subtitle.setContentsMargins(14, 0, 8, 4)
+        self.subtitle.setStyleSheet("color: #6b665e;")
+        self.matrix = MatrixView(parent=self)
+        self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.vector = VectorTreeView(parent=self)
+        self.timeline = Timeline(parent=self)
+        self.family = None
+        for w in (self.title, self.subtitle, self.matrix, self.vector, self.timeline):
+            lay.addWidget(w)
+
+    def set_player(self, player) -> None:
+        """Show ``player``'s simulation (matrix views, or the family view for other models)."""
+        if self.family is not None:
+            self.layout().removeWidget(self.family[0])
+            self.family[0].deleteLater()
+            self.family = None
+        has_matrix = getattr(player.sim, "matrix", None) is not None
+        self.matrix.setVisible(has_matrix)
+        self.vector.setVisible(has_matrix)
+        if has_matrix:
+            self.matrix.set_player(player)
+            self.vector.set_player(player)
+        else:
+            for accepts, factory in FAMILY_VIEWS:
+                if accepts(player.sim):
+                    view = factory(player, self)
+                    self.layout().insertWidget(2, view, 1)
+                    self.family = (view, FamilyViewAdapter(view, player))
+                    break
+        self.timeline.set_player(player)
+
+
+class MainWindow(QMainWindow):
+    """The application window; see the module docstring.
+
+    Args:
+        settings: where to keep recent files and window state (default: the user's
+            ``QSettings("gangviz", "gangviz")``).
+        source: what to open first (default :data:`DEFAULT_SOURCE`; ``""`` opens nothing).
+        policy: the policy for ``source`` (default: the scenario's, else ``repack``).
+    """
+
+    def __init__(self, source: str | None = DEFAULT_SOURCE, policy: str | None = None, *,
+                 settings: QSettings | None = None, parent=None):
+        super().__init__(parent)
+        from gangviz.policies import POLICIES
+
+        self.settings = settings if settings is not None else QSettings("gangviz", "gangviz")
+        self.player: Player | None = None
+        self.source = None
+        self.source_name: str | None = None
+        self.source_args: dict = {}
+        self.setWindowTitle("gangviz")
+        self._build_actions()
+        self.board = Board()
+        self.policy_panel = PolicyPanel(sorted(POLICIES))
+        self.policy_panel.applied.connect(self._apply_policy)
+        self.job_panel = JobPanel()
+        self.explain = QLabel()
+        self.explain.setWordWrap(True)
+        self.explain.setTextFormat(Qt.TextFormat.PlainText)
+        self.explain.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.narration = NarrationView()
+        self.narration.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.narration.setMinimumWidth(380)
+        self.metrics = MetricsPanel()
+        self.board.matrix.jobSelected.connect(self._job_selected)
+        self._layout_widgets()
+        self._restore_settings()
+        if source:
+            if not self.open_source(source, policy=policy, remember=False):
+                if source != DEFAULT_SOURCE:
+                    self.open_source(DEFAULT_SOURCE, remember=False)
+
+    # ------------------------------------------------------------------ layout
+    def _build_actions(self) -> None:
+        tb = QToolBar("Playback")
+        tb.setMovable(False)
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.addToolBar(tb)
+        self.toolbar = tb
+
+        style = self.style()
+        SP = QStyle.StandardPixmap
+
+        def act(text, key, slot, tip, icon=None):
+            a = QAction(text, self)
+            if icon is not None:
+                a.setIcon(style.standardIcon(icon))
+            if key:
+                a.setShortcut(QKeySequence(key))
+                a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            a.setToolTip(f"{tip} ({QKeySequence(key).toString()})" if key else tip)
+            a.triggered.connect(slot)
+            self.addAction(a)
+            return a
+
+        self.act_open = act("Open…", "Ctrl+O", self.ask_open, "Open a scenario or an SWF trace")
+        self.act_model = act("Synthetic…", "Ctrl+M", self.ask_model, "Generate a synthetic workload")
+        self.act_reset = act("Reset", "Home", lambda: self.player and self.player.reset(), "Back to the start",
+                             SP.SP_MediaSkipBackward)
+        self.act_back = act("Back", "Left", lambda: self.player and self.player.step_back(), "Step back",
+                            SP.SP_MediaSeekBackward)
+        self.act_play = act("Play", "Space", lambda: self.player and self.player.toggle(), "Play / pause",
+                            SP.SP_MediaPlay)
+        self.act_step = act("Step", "Right", lambda: self.player and self.player.step_forward(), "Step forward",
+                            SP.SP_MediaSeekForward)
+        self.act_next = act("Next move", "N", lambda: self.player and self.player.next_move(),
+                            "Jump to the next re-pack, migration or slot deletion", SP.SP_MediaSkipForward)
+        self.act_faster = act("Faster", "+", lambda: self._nudge_speed(1), "Faster")
+        self.act_slower = act("Slower", "-", lambda: self._nudge_speed(-1), "Slower")
+        self.act_flip = act("S1 at the bottom", None, self._flip, "Draw slot S1 at the bottom, as in the papers")
+        self.act_flip.setCheckable(True)
+        self.act_flip.setChecked(True)
+        for a in (self.act_open, self.act_model):
+            tb.addAction(a)
+        tb.addSeparator()
+        for a in (self.act_reset, self.act_back, self.act_play, self.act_step, self.act_next):
+            tb.addAction(a)
+        tb.addSeparator()
+        tb.addWidget(QLabel(" Speed "))
+        self.speed = QSlider(Qt.Orientation.Horizontal)
+        self.speed.setRange(0, len(SPEEDS) - 1)
+        self.speed.setFixedWidth(150)
+        self.speed.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.speed.valueChanged.connect(self._speed_changed)
+        tb.addWidget(self.speed)
+        self.speed_label = QLabel()
+        self.speed_label.setMinimumWidth(44)
+        tb.addWidget(self.speed_label)
+        for w in tb.findChildren(QWidget):
+            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        menu = self.menuBar().addMenu("&File")
+        menu.addAction(self.act_open)
+        menu.addAction(self.act_model)
+        self.recent_menu = menu.addMenu("Open &recent")
+        menu.addSeparator()
+        quit_act = menu.addAction("&Quit")
+        quit_act.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_act.triggered.connect(self.close)
+        play = self.menuBar().addMenu("&Playback")
+        for a in (self.act_play, self.act_step, self.act_back, self.act_next, self.act_reset,
+                  self.act_faster, self.act_slower):
+            play.addAction(a)
+        view = self.menuBar().addMenu("&View")
+        view.addAction(self.act_flip)
+        self.status = QLabel()
+        self.statusBar().addPermanentWidget(self.status, 1)
+
+    def _layout_widgets(self) -> None:
+        side = QWidget()
+        side_lay = QVBoxLayout(side)
+        side_lay.setContentsMargins(6, 6, 6, 6)
+        for title, widget in (("Scenario", self.explain), ("Policy", self.policy_panel),
+                              ("Selected job", self.job_panel)):
+            box = QGroupBox(title)
+            lay = QVBoxLayout(box)
+            lay.addWidget(widget)
+            side_lay.addWidget(box)
+        side_lay.addStretch(1)
+        side.setMinimumWidth(250)
+        side.setMaximumWidth(340)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.board)
+        top.addWidget(side)
+        top.setStretchFactor(0, 4)
+        top.setStretchFactor(1, 1)
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(self.narration)
+        bottom.addWidget(self.metrics)
+        bottom.setStretchFactor(0, 2)
+        bottom.setStretchFactor(1, 3)
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(top)
+        main.addWidget(bottom)
+        main.setStretchFactor(0, 3)
+        main.setStretchFactor(1, 2)
+        top.setSizes([1080, 320])
+        bottom.setSizes([560, 840])
+        main.setSizes([520, 330])
+        self.splitters = {"top": top, "bottom": bottom, "main": main}
+        self.setCentralWidget(main)
+        self.resize(1400, 900)
+
+    # --------------------------------------------------------------- opening
+    def build_simulation(self, name: str, policy: str | None = None, params: dict | None = None,
+                         watch: bool | None = None, **source_args):
+        """Return ``(source, simulation)`` for ``name``; raises ``ValueError``/``OSError``."""
+        from gangviz.policies import make_policy
+        from gangviz.sim.engine import Simulation
+        from gangviz.workloads.source import load_source
+
+        source = load_source(name, **source_args)
+        pname = policy or source.policy or "repack"
+        merged = source.policy_params(pname)
+        merged.update(params or {})
+        pol = make_policy(pname, **merged)
+        if watch is None:
+            watch = source.kind == "scenario"
+        sim = Simulation(source.jobs, pol, source.processors, ring=source.ring, initial=source.matrix,
+                         script=source.script, watch=watch)
+        return source, sim
+
+    def open_source(self, name: str, policy: str | None = None, params: dict | None = None, *,
+                    watch: bool | None = None, remember: bool = True, **source_args) -> bool:
+        """Open ``name`` (scenario, SWF trace or model) under ``policy``; return success.
+
+        On failure a message box shows the reader's error and the current simulation stays.
+        """
+        try:
+            source, sim = self.build_simulation(name, policy, params, watch, **source_args)
+        except (ValueError, OSError, KeyError) as exc:
+            QMessageBox.critical(self, "Cannot open", f"{name}:\n{exc}" if str(name) not in str(exc) else str(exc))
+            return False
+        self.source, self.source_name, self.source_args = source, name, dict(source_args)
+        self.set_simulation(sim)
+        self.policy_panel.set_policy(sim.policy.name if hasattr(sim.policy, "name") else str(policy))
+        self.policy_panel.params.setText(", ".join(f"{k}={v!r}" for k, v in (params or {}).items()))
+        self.policy_panel.watch.setChecked(bool(getattr(sim, "watch", False)))
+        self.board.title.setText(source.title)
+        self.explain.setText(source.explanation or self._describe_source(source))
+        if remember and source.kind != "model":
+            self._add_recent(str(name))
+        for w in source.warnings[:3]:
+            self.statusBar().showMessage(w, 8000)
+        return True
+
+    @staticmethod
+    def _describe_source(source) -> str:
+        return f"{len(source.jobs)} jobs on {source.processors} processors ({source.kind})."
+
+    def set_simulation(self, sim) -> Player:
+        """Show ``sim`` with a new player (the old player is stopped and dropped)."""
+        old = self.player
+        if old is not None:
+            old.stop()
+        level = self.speed.value() if self.player is not None or self.speed.value() else 2
+        player = Player(sim, self, speed_level=level)
+        self.player = player
+        self.board.set_player(player)
+        self.narration.set_player(player)
+        self.metrics.set_player(player)
+        self.job_panel.show_job(None, None)
+        player.playingChanged.connect(self._playing_changed)
+        player.moved.connect(self._update_status)
+        player.stepped.connect(self._update_status)
+        player.speedChanged.connect(self.speed.setValue)
+        self.speed.setValue(level)
+        self._speed_changed(level)
+        self._playing_changed(False)
+        self._update_status()
+        if old is not None:
+            old.deleteLater()
+        return player
+
+    def ask_open(self) -> None:
+        """Ask for a file and open it."""
+        start = self.settings.value("last_dir", str(Path.home()))
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a scenario or trace", start,
+            "Scenarios and traces (*.toml *.swf *.swf.gz);;Scenarios (*.toml);;SWF traces (*.swf *.swf.gz);;All files (*)")
+        if path:
+            self.settings.setValue("last_dir", str(Path(path).parent))
+            self.open_source(path, self.policy_panel.policy() if not path.endswith(".toml") else None)
+
+    def ask_model(self) -> None:
+        """Ask for a synthetic model's parameters and open it."""
+        from gangviz.workloads.source import MODELS
+
+        dlg = ModelDialog(MODELS, self)
+        if dlg.exec():
+            v = dlg.values()
+            name = v.pop("name")
+            self.open_source(name, self.policy_panel.policy(), **v)
+
+    def _apply_policy(self) -> None:
+        if self.source_name is None:
+            return
+        try:
+            params = parse_params(self.policy_panel.params.text())
+        except ValueError as exc:
+            QMessageBox.warning(self, "Policy parameters", str(exc))
+            return
+        self.open_source(self.source_name, self.policy_panel.policy(), params,
+                         watch=self.policy_panel.watch.isChecked(), remember=False, **self.source_args)
+
+    # ----------------------------------------------------------- recent files
+    def recent_files(self) -> list[str]:
+        """Return the recent files, newest first."""
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, name: str) -> None:
+        if os.path.exists(name):
+            name = str(Path(name).resolve())
+        items = [name] + [r for r in self.recent_files() if r != name]
+        self.settings.setValue("recent", items[:MAX_RECENT])
+        self._fill_recent()
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for name in self.recent_files():
+            a = self.recent_menu.addAction(name)
+            a.triggered.connect(lambda checked=False, n=name: self.open_source(n))
+        self.recent_menu.setEnabled(bool(self.recent_files()))
+
+    # --------------------------------------------------------------- settings
+    def _restore_settings(self) -> None:
+        geo = self.settings.value("geometry")
+        if geo is not None:
+            self.restoreGeometry(geo)
+        try:
+            level = int(self.settings.value("speed", 2))
+        except (TypeError, ValueError):
+            level = 2
+        self.speed.setValue(max(0, min(level, len(SPEEDS) - 1)))
+        bottom_up = str(self.settings.value("bottom_up", "true")).lower() != "false"
+        self.act_flip.setChecked(bottom_up)
+        self.board.matrix.set_bottom_up(bottom_up)
+        for key, sp in self.splitters.items():
+            state = self.settings.value(f"splitter/{key}")
+            if state is not None:
+                sp.restoreState(state)
+        self._fill_recent()
+
+    def save_settings(self) -> None:
+        """Write the window state to the settings."""
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("speed", self.speed.value())
+        self.settings.setValue("bottom_up", self.act_flip.isChecked())
+        for key, sp in self.splitters.items():
+            self.settings.setValue(f"splitter/{key}", sp.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event) -> None:
+        if self.player is not None:
+            self.player.stop()
+        self.metrics._pending.stop()
+        self.save_settings()
+        super().closeEvent(event)
+
+    # ----------------------------------------------------------------- slots
+    def _flip(self) -> None:
+        self.board.matrix.set_bottom_up(self.act_flip.isChecked())
+
+    def _nudge_speed(self, delta: int) -> None:
+        self.speed.setValue(self.speed.value() + delta)
+
+    def _speed_changed(self, level: int) -> None:
+        self.speed_label.setText(speed_text(level))
+        if self.player is not None:
+            self.player.set_speed_level(level)
+
+    def _playing_changed(self, playing: bool) -> None:
+        self.act_play.setText("Pause" if playing else "Play")
+        sp = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        self.act_play.setIcon(self.style().standardIcon(sp))
+
+    def _job_selected(self, job) -> None:
+        self.job_panel.show_job(self.player.sim if self.player else None, job)
+
+    def _update_status(self, *args) -> None:
+        p = self.player
+        if p is None:
+            return
+        sim = p.sim
+        parts = [f"t = {sim.time:g}", f"step {p.position} of {max(p.furthest, p.position)}"
+                 + ("" if not sim.done else " (end)")]
+        m = getattr(sim, "matrix", None)
+        if m is not None:
+            parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
+            parts.append(f"{len(m.jobs())} running")
+        if hasattr(sim, "waiting"):
+            parts.append(f"{len(sim.waiting)} waiting")
+        pol = getattr(sim, "policy", None)
+        if pol is not None:
+            parts.append(f"policy {getattr(pol, 'name', pol)}")
+        self.status.setText("   ·   ".join(parts))
+        if self.job_panel.job is not None:
+            self.job_panel.show_job(sim, self.job_panel.job)
+
