@@ -81,9 +81,14 @@ def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange])
     return row
 
 
-def place_buddy(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange]) -> int:
-    """Allocate ``job`` a whole buddy block through the WLT; return its row.
+def place_buddy(
+    m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange], occupy: str = "block"
+) -> int:
+    """Allocate ``job`` a buddy block through the WLT; return its row.
 
+    ``occupy="block"`` gives the job the whole block (classic buddy: the n - p extra processors
+    are lost to internal fragmentation); ``occupy="size"`` gives it the first ``size``
+    processors of the block and leaves the rest to smaller buddies.
     Raises ``ValueError`` if the processor count is not a power of two or ``size`` exceeds it.
     """
     require_power_of_two(m.processors)
@@ -99,7 +104,8 @@ def place_buddy(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange
         assert node is not None
     lo = node * block
     row = gather(m, lo, lo + block, out, f"Property 1 within the buddy block {cols_label(range(lo, lo + block))}")
-    emit(m, out, JobPlaced(job, row, range(lo, lo + block), reason))
+    width = block if occupy == "block" else size
+    emit(m, out, JobPlaced(job, row, range(lo, lo + width), reason))
     return row
 
 

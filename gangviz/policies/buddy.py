@@ -43,6 +43,14 @@ from gangviz.sim.policy import Policy
 
 
 class _Buddy(Policy):
+    """Shared parameters: ``occupy`` is ``"block"`` (a job holds its whole buddy block) or
+    ``"size"`` (it holds the first p processors of the block; smaller buddies may use the rest)."""
+
+    def __init__(self, occupy: str = "size") -> None:
+        if occupy not in ("block", "size"):
+            raise ValueError(f"occupy must be 'block' or 'size', got {occupy!r}")
+        self.occupy = occupy
+
     def check_machine(self, processors: int, ring: bool) -> None:
         require_power_of_two(processors)
         if ring:
@@ -68,12 +76,14 @@ class BC(_Buddy):
                 free = np.all(m.cells[row].reshape(blocks, block) == IDLE, axis=1)
                 if free.any():
                     lo = int(np.argmax(free)) * block
-                    sim.emit(JobPlaced(job, row, range(lo, lo + block), f"first slot with a free {block}-block"))
+                    width = block if self.occupy == "block" else size
+                    sim.emit(JobPlaced(job, row, range(lo, lo + width), f"first slot with a free {block}-block"))
                     placed = True
                     break
             if not placed:
                 sim.emit(SlotAdded(m.n_rows, f"no slot has a free {block}-processor block"))
-                sim.emit(JobPlaced(job, m.n_rows - 1, range(0, block), "leftmost block of the new slot"))
+                width = block if self.occupy == "block" else size
+                sim.emit(JobPlaced(job, m.n_rows - 1, range(0, width), "leftmost block of the new slot"))
 
 
 class BR(_Buddy):
@@ -84,7 +94,7 @@ class BR(_Buddy):
 
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
         for job in list(sim.waiting):
-            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes)
+            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy)
         eliminate_slots(sim.matrix, sim.current_changes)
 
 
@@ -96,7 +106,7 @@ class BRMS(_Buddy):
 
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
         for job in list(sim.waiting):
-            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes)
+            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy)
         eliminate_slots(sim.matrix, sim.current_changes)
         replicate_where_free(sim)
 
@@ -117,7 +127,7 @@ class BRMMS(_Buddy):
                 if relaxed.max(initial=0) > 0:
                     lo = int(np.argmax(relaxed)) * block
                     release_replicas(sim, lo, lo + block, f"{m.name(job)} would otherwise need a new slot")
-            place_buddy(m, job, size, sim.current_changes)
+            place_buddy(m, job, size, sim.current_changes, self.occupy)
         if m.n_rows and int(m.wlv.min()) == 0 and int((m.wlv + replica_cells(m)).min()) >= 1:
             release_replicas(sim, 0, m.processors, "giving up extra slots lets a slot be deleted")
         eliminate_slots(m, sim.current_changes)

@@ -7,7 +7,7 @@ import numpy as np
 from gangviz.core.changes import JobReplicated, JobUnreplicated, SlotRemoved
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index, span
 from gangviz.core.repack import gather
-from gangviz.core.wlt import WorkloadTree
+from gangviz.core.wlt import WorkloadTree, next_power_of_two
 from gangviz.sim.engine import Simulation
 
 
@@ -39,12 +39,19 @@ def relaxed_tree(m: OusterhoutMatrix) -> WorkloadTree:
     return tree
 
 
+def buddy_span(cols) -> tuple[int, int]:
+    """Return the aligned buddy block ``(lo, hi)`` that holds a job on ``cols``."""
+    lo, hi = span(cols)
+    block = next_power_of_two(hi - lo)
+    return lo, lo + block
+
+
 def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
-    """Release every extra slot that overlaps columns ``[lo, hi)``; return how many."""
+    """Release every extra slot whose job's buddy block overlaps ``[lo, hi)``; return how many."""
     m = sim.matrix
     released = 0
     for job in m.jobs():
-        j_lo, j_hi = span(m.job_cols(job))
+        j_lo, j_hi = buddy_span(m.job_cols(job))
         if j_hi <= lo or j_lo >= hi:
             continue
         for row in reversed(m.replica_rows(job)):
@@ -65,12 +72,10 @@ def replicate_where_free(sim: Simulation) -> int:
     added = 0
     for job in sorted(m.jobs()):
         cols = m.job_cols(job)
-        lo, hi = span(cols)
+        lo, hi = buddy_span(cols)
         block = hi - lo
         while m.tree.node(block, lo // block) > 0:
             row = gather(m, lo, hi, sim.current_changes, "Property 1 within the job's buddy block")
-            if not np.all(m.cells[row, lo:hi] == IDLE):  # pragma: no cover - gather guarantees it
-                break
             sim.emit(JobReplicated(job, row, cols, "its buddy block's WLT node is non-zero"))
             added += 1
     return added

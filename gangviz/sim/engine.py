@@ -173,6 +173,11 @@ class Simulation:
         for jid in self.matrix.jobs():
             self._s.served[jid] = 0
             self.jobs[jid].start = 0.0
+        self._need_arr = np.full(max(self.jobs, default=0) + 1, math.inf)
+        self._work_arr = np.full(len(self._need_arr), math.inf)
+        for jid in self.jobs:
+            self._remember_need(jid)
+        self._table_cache: tuple | None = None
         self._changes: list[MatrixChange] = []
         self._snapshots: dict[int, tuple] = {}
         self._changes_since_snapshot = 0
@@ -363,24 +368,53 @@ class Simulation:
             need -= 1
         return need
 
-    def _gap_to_finish(self, job: int, n: int, start_row: int) -> float:
-        """Slices from now until ``job``'s last needed slice ends."""
-        need = self._needed(job)
-        if math.isinf(need):
-            return math.inf
-        left = int(need) - self._s.served[job]
-        rows = self.matrix._rows[job]
-        k = len(rows)
-        offsets = sorted((r - start_row) % n for r in rows)
-        cycles, idx = divmod(left - 1, k)
-        return cycles * n + offsets[idx] + 1
+    def _remember_need(self, job: int) -> None:
+        if job >= len(self._need_arr):
+            grow = max(job + 1, 2 * len(self._need_arr))
+            self._need_arr = np.concatenate([self._need_arr, np.full(grow - len(self._need_arr), math.inf)])
+            self._work_arr = np.concatenate([self._work_arr, np.full(grow - len(self._work_arr), math.inf)])
+        self._need_arr[job] = self._needed(job)
+        self._work_arr[job] = self.jobs[job].spec.work
+
+    def _table(self) -> tuple:
+        """Per-job arrays of the jobs in the matrix: ids, home row, row count, served, need.
+
+        Cached until the matrix or the progress changes (both only happen in ``_decide`` and
+        ``_run_slices``, which drop the cache).
+        """
+        if self._table_cache is None:
+            rows_map = self.matrix._rows
+            k = len(rows_map)
+            ids = np.fromiter(rows_map.keys(), np.int64, k)
+            first = np.fromiter((r[0] for r in rows_map.values()), np.int64, k)
+            count = np.fromiter((len(r) for r in rows_map.values()), np.int64, k)
+            served_map = self._s.served
+            served = np.fromiter((served_map[j] for j in rows_map), np.float64, k)
+            self._table_cache = (ids, first, count, served, self._need_arr[ids])
+        return self._table_cache
+
+    def _multi_offsets(self, job: int, n: int, start: int) -> list[int]:
+        return sorted((r - start) % n for r in self.matrix._rows[job])
 
     def _next_completion_gap(self) -> float:
         n = self.matrix.n_rows
-        if n == 0:
+        if n == 0 or not self.matrix._rows:
             return math.inf
         start = self._s.next_row % n
-        return min((self._gap_to_finish(j, n, start) for j in self.matrix._rows), default=math.inf)
+        ids, first, count, served, need = self._table()
+        left = need - served
+        single = count == 1
+        best = math.inf
+        if single.any():
+            d = (first[single] - start) % n
+            best = float(((left[single] - 1) * n + d + 1).min())
+        for i in np.flatnonzero(~single).tolist():
+            if math.isinf(left[i]):
+                continue
+            offsets = self._multi_offsets(int(ids[i]), n, start)
+            cycles, idx = divmod(int(left[i]) - 1, int(count[i]))
+            best = min(best, cycles * n + offsets[idx] + 1)
+        return best
 
     def _next_event_gap(self) -> float:
         s = self._s
@@ -401,20 +435,32 @@ class Simulation:
         order = (np.arange(part) + start) % n
         s.busy_time += float(full * busy_rows.sum() + busy_rows[order].sum())
         s.row_time += n * m
-        for job, rows in self.matrix._rows.items():
-            need = self._needed(job)
-            k = len(rows)
-            offsets = sorted((r - start) % n for r in rows)
-            hits = full * k + sum(1 for d in offsets if d < part)
-            if not math.isinf(need) and s.served[job] + hits >= need:
-                left = int(need) - s.served[job]
-                cycles, idx = divmod(left - 1, k)
-                last = cycles * n + offsets[idx]  # slices before the final one
-                work = self.jobs[job].spec.work
-                s.finish[job] = s.time + last + self.overhead + (work - (need - 1) * self.quantum)
-                s.served[job] = int(need)
-            else:
-                s.served[job] += hits
+        if self.matrix._rows:
+            ids, first, count, served, need = self._table()
+            d = (first - start) % n
+            hits = full * count + (d < part)
+            multi = np.flatnonzero(count > 1).tolist()
+            for i in multi:
+                offsets = self._multi_offsets(int(ids[i]), n, start)
+                hits[i] = full * int(count[i]) + sum(1 for x in offsets if x < part)
+                d[i] = -1
+            after = served + hits
+            done = np.flatnonzero(after >= need).tolist()
+            after = np.minimum(after, need)
+            for j, v in zip(ids.tolist(), after.tolist()):
+                s.served[j] = int(v)
+            for i in done:
+                job = int(ids[i])
+                left = int(need[i] - served[i])
+                k = int(count[i])
+                if k == 1:
+                    last = (left - 1) * n + int(d[i])
+                else:
+                    cycles, idx = divmod(left - 1, k)
+                    last = cycles * n + self._multi_offsets(job, n, start)[idx]
+                work = float(self._work_arr[job])
+                s.finish[job] = float(s.time + last + self.overhead + (work - (float(need[i]) - 1) * self.quantum))
+        self._table_cache = None
         s.next_row = (start + m) % n
         s.time += m
 
@@ -423,6 +469,7 @@ class Simulation:
         s = self._s
         t = s.time
         self._changes = []
+        self._table_cache = None
         m = self.matrix
         narration_extra: list[str] = []
         causes: list[str] = []
@@ -467,6 +514,7 @@ class Simulation:
                 self.policy.check_job(spec.size, self.processors)
                 self._next_id += 1
                 self.jobs[spec.id] = JobRecord(spec)
+                self._remember_need(spec.id)
                 self._by_name[name] = spec.id
                 m.names[spec.id] = name
                 arrived.append(spec.id)
@@ -496,6 +544,7 @@ class Simulation:
                 self._snapshots[len(self.steps)] = self._save()
                 self._changes_since_snapshot = 0
         self._changes = []
+        self._table_cache = None
         return step
 
     def _remove(self, job: int, why: str) -> None:

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from gangviz.core.jobs import JobSpec
 from gangviz.workloads.dists import HyperErlang
 from gangviz.workloads.model import Workload
 from gangviz.workloads.synthetic import JobClass, hyper_erlang
 
 __all__ = [
-    "PROCESSORS", "SLICE_SECONDS", "CLASS_SHARES", "SERVICE_MEAN", "BASELINE_RHO", "MULTIPLIERS",
+    "PROCESSORS", "SLICE_SECONDS", "POW2_SHARE", "CLASS_SHARES", "SERVICE_MEAN", "BASELINE_RHO", "MULTIPLIERS",
     "zhang_classes", "zhang_workload", "clip_to_estimates", "mean_size",
 ]
 
@@ -44,6 +46,7 @@ CLASS_SHARES = (
     (1, 1, 0.20), (2, 2, 0.10), (3, 4, 0.10), (5, 8, 0.10), (9, 16, 0.10), (17, 32, 0.10),
     (33, 64, 0.12), (65, 128, 0.10), (129, 256, 0.08),
 )
+POW2_SHARE = 0.75
 MULTIPLIERS = tuple(round(1.0 + 0.1 * k, 1) for k in range(9))
 
 
@@ -54,7 +57,7 @@ def _moments(mean: float, cv: float) -> tuple[float, float, float]:
 
 def mean_size() -> float:
     """Return the mean job size of :data:`CLASS_SHARES` (uniform sizes within a class)."""
-    return sum(share * (lo + hi) / 2 for lo, hi, share in CLASS_SHARES)
+    return sum(share * (POW2_SHARE * hi + (1 - POW2_SHARE) * (lo + hi) / 2) for lo, hi, share in CLASS_SHARES)
 
 
 def zhang_classes(rho: float = BASELINE_RHO, processors: int = PROCESSORS) -> list[JobClass]:
@@ -82,8 +85,12 @@ def zhang_workload(n_jobs: int = 10_000, multiplier: float = 1.0, *, phi: float 
     w = hyper_erlang(n_jobs, procs=PROCESSORS, classes=zhang_classes(rho), service_factor=multiplier,
                      phi=phi, seed=seed)
     k = 1.0 / slice_seconds
-    jobs = [replace(j, arrival=j.arrival * k, work=j.work * k,
-                    estimate=None if j.estimate is None else j.estimate * k) for j in w.jobs]
+    rng = np.random.default_rng([seed, 2])
+    snap = rng.random(len(w.jobs)) < POW2_SHARE
+    upper = {size: hi for lo, hi, _ in CLASS_SHARES for size in range(lo, hi + 1)}
+    jobs = [replace(j, arrival=j.arrival * k, work=j.work * k, size=upper[j.size] if up else j.size,
+                    estimate=None if j.estimate is None else j.estimate * k)
+            for j, up in zip(w.jobs, snap.tolist())]
     header = dict(w.header)
     header["Multiplier"] = repr(multiplier)
     return Workload(jobs, PROCESSORS, f"zhang(n_jobs={n_jobs}, multiplier={multiplier}, phi={phi}, seed={seed})",

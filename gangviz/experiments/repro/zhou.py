@@ -1,0 +1,231 @@
+"""``gangviz repro zhou-table1`` and ``zhou-table2``: Tables 1 and 2 of Zhou, Walsh and Brent.
+
+Source: 001_c175c8c1780c2fd0.txt §4 — the four schemes BC, BR, BRMS, BRMMS on 128 processors;
+the uniform-log workload of §4.2 (sizes 1..128, run times 1..120 slots, exponential
+inter-arrivals at load rho); Table 1: 20 sets of 200 jobs per load (transient behaviour);
+Table 2: 5 runs of 20,000 jobs per load (steady state); metrics of §4.3.
+
+Every scheme runs on the same job sets (common random numbers): set s of load index l uses
+``run_seed(seed, (l,), s)``, wherever it runs. The findings checked are the ones the paper's
+prose states (§4.3):
+
+1. BR beats BC on t_ta at every load.
+2. BRMS has the largest n_l and n_a, and a worse t_sa than BR at rho >= 0.5.
+3. BRMMS has the best t_ta, and an n_a no greater than BR's.
+
+A value of ours that differs from the paper's by more than 25% is marked with ``!``; the README
+discusses why such differences arise (the paper leaves tie-breaks and the buddy fragment rule
+open; 20 sets of 200 jobs are noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+
+from gangviz.experiments.runner import RunFailed, map_runs
+from gangviz.experiments.seeds import run_seed
+
+TARGETS = {
+    "zhou-table1": "Table 1 of Zhou et al.: 20 sets of 200 jobs at rho 0.2, 0.5, 0.7, 0.9",
+    "zhou-table2": "Table 2 of Zhou et al.: 5 runs of 20,000 jobs at rho 0.2, 0.5, 0.7, 0.9",
+}
+
+SCHEMES = ("BC", "BR", "BRMS", "BRMMS")
+LOADS = (0.2, 0.5, 0.7, 0.9)
+METRICS = ("r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la")
+DEFAULTS = {"zhou-table1": (20, 200), "zhou-table2": (5, 20000)}
+
+# The paper's tables, (scheme, rho) -> metrics in METRICS order.
+PAPER = {
+    "zhou-table1": {
+        ("BC", 0.2): (0.19, 3, 1.16, 31.10, 5.67, 40.52, 112.45),
+        ("BR", 0.2): (0.19, 3, 0.45, 30.01, 5.52, 39.29, 108.18),
+        ("BRMS", 0.2): (0.19, 4, 0.57, 29.25, 5.37, 37.86, 106.56),
+        ("BRMMS", 0.2): (0.19, 3, 0.44, 28.66, 5.24, 37.09, 104.68),
+        ("BC", 0.5): (0.46, 6, 2.84, 70.00, 14.04, 89.27, 246.08),
+        ("BR", 0.5): (0.46, 5, 2.27, 58.65, 11.68, 75.23, 206.45),
+        ("BRMS", 0.5): (0.45, 15, 6.11, 57.28, 15.99, 73.83, 184.98),
+        ("BRMMS", 0.5): (0.47, 5, 2.06, 44.05, 8.77, 55.82, 159.75),
+        ("BC", 0.7): (0.55, 10, 5.23, 129.65, 25.03, 166.21, 456.72),
+        ("BR", 0.7): (0.58, 8, 4.09, 102.21, 20.27, 130.17, 359.00),
+        ("BRMS", 0.7): (0.53, 30, 14.39, 96.95, 35.78, 128.23, 271.12),
+        ("BRMMS", 0.7): (0.61, 7, 3.58, 66.23, 13.96, 83.19, 234.05),
+        ("BC", 0.9): (0.58, 14, 7.62, 189.60, 35.91, 246.73, 670.42),
+        ("BR", 0.9): (0.65, 11, 6.00, 150.18, 29.50, 195.49, 526.64),
+        ("BRMS", 0.9): (0.56, 43, 20.17, 120.53, 51.84, 170.61, 356.94),
+        ("BRMMS", 0.9): (0.68, 10, 5.51, 98.51, 20.80, 124.69, 345.48),
+    },
+    "zhou-table2": {
+        ("BC", 0.2): (0.20, 6, 1.21, 32.15, 5.70, 40.62, 114.25),
+        ("BR", 0.2): (0.20, 6, 0.46, 30.97, 5.52, 39.16, 109.77),
+        ("BRMS", 0.2): (0.20, 7, 1.20, 30.99, 5.51, 39.11, 110.15),
+        ("BRMMS", 0.2): (0.20, 6, 0.45, 29.58, 5.21, 37.20, 105.60),
+        ("BC", 0.5): (0.49, 18, 3.64, 91.09, 17.33, 115.54, 317.90),
+        ("BR", 0.5): (0.49, 13, 2.60, 68.32, 12.95, 86.93, 237.94),
+        ("BRMS", 0.5): (0.49, 17, 3.78, 78.78, 15.64, 99.75, 272.78),
+        ("BRMMS", 0.5): (0.49, 12, 2.30, 48.93, 9.47, 61.25, 172.04),
+        ("BC", 0.7): (0.68, 79, 35.28, 874.81, 166.87, 1097.78, 3077.22),
+        ("BR", 0.7): (0.69, 26, 7.21, 177.75, 34.23, 224.62, 620.55),
+        ("BRMS", 0.7): (0.69, 64, 23.37, 441.42, 91.33, 551.02, 1531.94),
+        ("BRMMS", 0.7): (0.69, 23, 5.39, 94.78, 20.10, 118.61, 326.51),
+        ("BC", 0.9): (0.69, 645, 346.33, 8713.93, 1603.65, 10955.74, 30834.47),
+        ("BR", 0.9): (0.85, 123, 62.48, 1151.24, 296.40, 1952.93, 5438.99),
+        ("BRMS", 0.9): (0.82, 357, 202.71, 3836.59, 800.92, 4830.35, 13191.87),
+        ("BRMMS", 0.9): (0.86, 90, 39.94, 716.46, 151.14, 887.45, 2490.94),
+    },
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options shared by both targets."""
+    parser.add_argument("--sets", type=int, help="job sets per load (default 20 for Table 1, 5 for Table 2)")
+    parser.add_argument("--jobs", type=int, help="jobs per set (default 200 for Table 1, 20,000 for Table 2)")
+    parser.add_argument("--loads", type=float, nargs="+", default=list(LOADS), help="loads rho to run")
+    parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    parser.add_argument("--scheduler", help="address of a Dask scheduler to run on instead")
+    parser.add_argument("--seed", type=int, default=2001, help="seed of the job sets (default 2001)")
+    parser.add_argument("--occupy", choices=("size", "block"), default="size",
+                        help="buddy fragment rule: a job holds p processors of its block (size) or all of it")
+    parser.add_argument("--json", action="store_true", help="print the averaged table as JSON")
+
+
+def run_one(task: tuple) -> dict[str, float]:
+    """Run one scheme on one job set; ``task`` = (scheme, load, jobs, seed, occupy)."""
+    from gangviz.metrics import zhou_metrics
+    from gangviz.policies import make_policy
+    from gangviz.sim.engine import Simulation
+    from gangviz.workloads.synthetic import uniform_log
+
+    scheme, load, jobs, seed, occupy = task
+    workload = uniform_log(jobs, load, procs=128, seed=seed)
+    sim = Simulation(workload.jobs, make_policy(scheme, occupy=occupy), 128, record=False)
+    sim.run()
+    return zhou_metrics(sim)
+
+
+def _check_args(args: argparse.Namespace, sets: int, jobs: int) -> None:
+    if sets < 1:
+        raise ValueError(f"--sets must be >= 1, got {sets}")
+    if jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {jobs}")
+    if args.workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    for load in args.loads:
+        if not 0 < load < 1.5:
+            raise ValueError(f"--loads must lie in (0, 1.5), got {load}")
+
+
+def findings(table: dict[tuple[str, float], dict[str, float]], loads: list[float]) -> list[tuple[str, bool]]:
+    """Return ``(finding, holds)`` for the three findings of 001 §4.3 over ``loads``."""
+    out = []
+    out.append(("BR beats BC on t_ta at every load",
+                all(table["BR", r]["t_ta"] < table["BC", r]["t_ta"] for r in loads)))
+    out.append(("BRMS has the largest n_l and n_a at every load",
+                all(table["BRMS", r][k] >= max(table[s, r][k] for s in SCHEMES) for r in loads for k in ("n_l", "n_a"))))
+    high = [r for r in loads if r >= 0.5]
+    out.append(("BRMS has a worse t_sa than BR at rho >= 0.5",
+                bool(high) and all(table["BRMS", r]["t_sa"] > table["BR", r]["t_sa"] for r in high)))
+    out.append(("BRMMS has the best t_ta at every load",
+                all(table["BRMMS", r]["t_ta"] <= min(table[s, r]["t_ta"] for s in SCHEMES) for r in loads)))
+    out.append(("BRMMS has an n_a no greater than BR's at every load",
+                all(table["BRMMS", r]["n_a"] <= table["BR", r]["n_a"] for r in loads)))
+    return out
+
+
+def _fmt(v: float) -> str:
+    if isinstance(v, float) and math.isnan(v):
+        return "-"
+    return f"{v:.2f}" if abs(v) < 1000 else f"{v:.0f}"
+
+
+def run(target: str, args: argparse.Namespace) -> int:
+    """Run ``target``, print our table beside the paper's and the findings; return 0 if all hold."""
+    default_sets, default_jobs = DEFAULTS[target]
+    sets = args.sets or default_sets
+    jobs = args.jobs or default_jobs
+    _check_args(args, sets, jobs)
+    loads = [float(x) for x in args.loads]
+    tasks = []
+    for li, load in enumerate(loads):
+        for s in range(sets):
+            seed = run_seed(args.seed, (li,), s)
+            for scheme in SCHEMES:
+                tasks.append((scheme, load, jobs, seed, args.occupy))
+    print(f"{target}: {len(SCHEMES)} schemes x {len(loads)} loads x {sets} sets of {jobs} jobs "
+          f"on 128 processors ({len(tasks)} runs, {args.workers if not args.scheduler else 'cluster'} workers)",
+          file=sys.stderr)
+    started = time.perf_counter()
+    results: dict[int, dict[str, float]] = {}
+    failed = 0
+    for index, result in map_runs(run_one, tasks, workers=args.workers, scheduler=args.scheduler,
+                                  errors="return", progress=_progress(len(tasks))):
+        if isinstance(result, RunFailed):
+            failed += 1
+            print(f"\nrun {tasks[index][:2]} failed: {result.message}", file=sys.stderr)
+        else:
+            results[index] = result
+    elapsed = time.perf_counter() - started
+    print(file=sys.stderr)
+    table: dict[tuple[str, float], dict[str, float]] = {}
+    for scheme in SCHEMES:
+        for load in loads:
+            rows = [results[i] for i, t in enumerate(tasks) if i in results and t[0] == scheme and t[1] == load]
+            table[scheme, load] = {k: _mean([r[k] for r in rows]) for k in METRICS}
+    if args.json:
+        json.dump({"target": target, "sets": sets, "jobs": jobs, "seconds": elapsed,
+                   "table": [{"scheme": s, "rho": r, **table[s, r]} for s in SCHEMES for r in loads]},
+                  sys.stdout, indent=1)
+        print()
+    else:
+        _print_table(target, table, loads)
+    if failed:
+        print(f"{failed} runs failed; the findings are not checked.")
+        return 1
+    ok = True
+    print("\nFindings of 001_c175c8c1780c2fd0.txt §4.3:")
+    for text, holds in findings(table, loads):
+        ok &= holds
+        print(f"  [{'holds' if holds else 'FAILS'}] {text}")
+    print(f"\n{len(tasks)} runs in {elapsed:.1f} s")
+    return 0 if ok else 1
+
+
+def _mean(values: list[float]) -> float:
+    values = [v for v in values if not (isinstance(v, float) and math.isnan(v))]
+    return sum(values) / len(values) if values else math.nan
+
+
+def _progress(total: int):
+    start = time.perf_counter()
+
+    def report(done: int, _total: int) -> None:
+        spent = time.perf_counter() - start
+        eta = spent / done * (total - done) if done else 0.0
+        print(f"\r  {done}/{total} runs, {spent:.0f} s, about {eta:.0f} s to go", end="", file=sys.stderr)
+
+    return report
+
+
+def _print_table(target: str, table, loads: list[float]) -> None:
+    paper = PAPER[target]
+    print(f"{'scheme':7} {'rho':>4} | " + " ".join(f"{m:>17}" for m in METRICS))
+    print(f"{'':7} {'':>4} | " + " ".join(f"{'ours / paper':>17}" for _ in METRICS))
+    for load in loads:
+        for scheme in SCHEMES:
+            ours = table[scheme, load]
+            ref = paper.get((scheme, round(load, 2)))
+            cells = []
+            for k, metric in enumerate(METRICS):
+                mine = ours[metric]
+                if ref is None:
+                    cells.append(f"{_fmt(mine):>17}")
+                    continue
+                theirs = ref[k]
+                off = theirs and not math.isnan(mine) and abs(mine - theirs) / abs(theirs) > 0.25
+                cells.append(f"{_fmt(mine) + ' / ' + _fmt(theirs) + ('!' if off else ' '):>17}")
+            print(f"{scheme:7} {load:4.2f} | " + " ".join(cells))
+    print("  (! marks a value more than 25% away from the paper's; see the README)")
