@@ -80,9 +80,10 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
-def open_client(scheduler: Any):
+def open_client(scheduler: Any, timeout: float = 10.0):
     """Return ``(client, owned)`` for a Dask scheduler address (or an existing ``Client``).
 
+    ``timeout`` is how many seconds to try to connect.
     ``owned`` is True when this function made the client (the caller closes it). Raises
     ``ValueError`` when ``distributed`` is not installed or the scheduler cannot be reached.
     """
@@ -94,7 +95,7 @@ def open_client(scheduler: Any):
     if isinstance(scheduler, Client):
         return scheduler, False
     try:
-        return Client(str(scheduler), timeout="10s", set_as_default=False), True
+        return Client(str(scheduler), timeout=timeout, set_as_default=False), True
     except (OSError, TimeoutError) as exc:
         raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {_describe(exc)}") from None
 
