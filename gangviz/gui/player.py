@@ -42,6 +42,8 @@ HOLD_SECONDS = 0.35
 MIN_ANIM_SECONDS = 0.03
 TICK_MS = 16
 TICK_BUDGET = 0.025
+#: a jump forward of at most this many steps is done at once; longer ones seek over ticks
+SYNC_STEPS = 16
 #: relative duration of each change kind (a slice moving on is quick; a collapse takes longer)
 KIND_WEIGHT = {"row_activated": 0.4, "slot_removed": 1.4, "slot_added": 0.8, "job_migrated": 1.3,
                "region_swapped": 1.2}
@@ -225,8 +227,8 @@ class Player(QObject):
     def go_to(self, index: int, *, now: bool = False) -> None:
         """Move to the state after ``index`` steps, drawn without animation.
 
-        Going back is immediate. Going forward past a few steps is spread over timer ticks (a
-        seek) so the window stays responsive, unless ``now`` is true (for the command line and
+        Going back is immediate. Going forward by more than ``SYNC_STEPS`` steps is spread over
+        timer ticks (a seek) so the window stays responsive, unless ``now`` is true (for the command line and
         tests). ``index`` is clamped at 0.
         """
         self._finish_anim()
@@ -238,7 +240,7 @@ class Player(QObject):
             self._seek = None
             self.moved.emit()
             return
-        if now:
+        if now or index - self.position <= SYNC_STEPS:
             while self.position < index and self._advance(False, emit=False) is not None:
                 pass
             self.moved.emit()
@@ -365,6 +367,9 @@ class Player(QObject):
         if self._playing:
             self._playing = False
             self.playingChanged.emit(False)
+        if self._anim is None:
+            self._seek = None
+            self.timer.stop()
         if not self._finished_sent:
             self._finished_sent = True
             self.finished.emit()

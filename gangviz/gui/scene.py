@@ -171,3 +171,22 @@ def build_scene(state, change=None, t: float = 1.0) -> Scene:
         else:
             scene.active = change.prev + (change.row - change.prev) * e
     return scene
+
+
+def compose(scene: Scene) -> np.ndarray:
+    """Return the job-id grid a scene shows when every block snaps to its nearest place.
+
+    Rows thinner than half a slot are dropped; a moving block counts where its interpolated
+    row and columns round to, and only while it is at least half opaque. At ``t`` = 0 this is
+    the matrix before the change and at ``t`` = 1 the matrix after it (a property test checks
+    both), which is what makes the animation an interpolation between the two.
+    """
+    cells = scene.cells.copy()
+    keep = scene.heights >= 0.5
+    for mv in scene.movers:
+        if mv.alpha < 0.5:
+            continue
+        row = int(round(mv.row()))
+        for i in range(len(mv.cols0)):
+            cells[row, int(round(mv.col(i))) % cells.shape[1]] = mv.job
+    return cells[keep]
