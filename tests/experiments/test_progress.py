@@ -1,0 +1,52 @@
+"""The terminal progress bar, driven by a fake clock."""
+
+import io
+
+from hypothesis import given, settings, strategies as st
+
+from gangviz.experiments.progress import ProgressBar, format_duration
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+def test_plain_lines_with_eta():
+    out, clock = io.StringIO(), Clock()
+    bar = ProgressBar(4, stream=out, tty=False, clock=clock)
+    for done in range(1, 5):
+        clock.t += 10
+        bar.update(done)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 4 and "\r" not in out.getvalue()
+    assert "1/4 runs" in lines[0] and "ETA 0:30" in lines[0]
+    assert "4/4 runs 100%" in lines[-1] and "elapsed 0:40" in lines[-1] and "ETA 0:00" in lines[-1]
+
+
+def test_tty_redraws_one_line():
+    out, clock = io.StringIO(), Clock()
+    bar = ProgressBar(3, start=1, stream=out, tty=True, clock=clock)
+    clock.t = 5
+    bar.update(2)
+    bar.close()
+    text = out.getvalue()
+    assert text.startswith("\r[") and text.endswith("\n") and text.count("\n") == 1
+    assert "2/3" in text and "ETA 0:05" in text  # one new run in 5 s, one to go
+
+
+@settings(max_examples=30, deadline=None)
+@given(total=st.integers(101, 5000))
+def test_long_sweeps_print_about_twenty_lines(total):
+    out = io.StringIO()
+    bar = ProgressBar(total, stream=out, tty=False, clock=Clock())
+    for done in range(1, total + 1):
+        bar.update(done)
+    assert 20 <= len(out.getvalue().splitlines()) <= 21
+
+
+def test_format_duration():
+    assert [format_duration(s) for s in (0, 59.6, 61, 3600, 3725)] == ["0:00", "1:00", "1:01", "1:00:00", "1:02:05"]
