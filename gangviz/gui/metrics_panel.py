@@ -8,7 +8,7 @@ they show the samples up to the current step only.
 
 The columns are kept as growing numpy arrays and only the new samples are converted on each
 update; the curves are refreshed at most every ``REFRESH_S`` seconds while playing fast, plus
-once whenever the player stops moving. Each panel exports its picture as PNG or SVG (pyqtgraph's exporters) and its
+once whenever the player stops moving. Each panel exports its picture as PNG (pyqtgraph's exporter) or SVG (Qt's SVG generator) and its
 samples as CSV (time and the plotted columns), chosen by the file extension.
 """
 
@@ -122,7 +122,7 @@ class MetricPlot(QWidget):
 
         Raises ``ValueError`` for another extension.
         """
-        from pyqtgraph.exporters import ImageExporter, SVGExporter
+        from pyqtgraph.exporters import ImageExporter
 
         path = Path(path)
         ext = path.suffix.lower()
@@ -131,7 +131,24 @@ class MetricPlot(QWidget):
             exporter = ImageExporter(item)
             exporter.parameters()["width"] = max(int(self.plot.width()), 400)
         elif ext == ".svg":
-            exporter = SVGExporter(item)
+            # pyqtgraph's SVGExporter fails on the path syntax of Qt 6.11; Qt's own SVG
+            # generator renders the plot widget faithfully.
+            from PySide6.QtCore import QRect, QRectF, QSize
+            from PySide6.QtGui import QPainter
+            from PySide6.QtSvg import QSvgGenerator
+
+            gen = QSvgGenerator()
+            gen.setFileName(str(path))
+            size = QSize(max(self.plot.width(), 400), max(self.plot.height(), 240))
+            gen.setSize(size)
+            gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+            gen.setTitle(self.title)
+            painter = QPainter(gen)
+            try:
+                self.plot.render(painter, QRectF(0, 0, size.width(), size.height()), self.plot.viewport().rect())
+            finally:
+                painter.end()
+            return path
         elif ext == ".csv":
             # the samples themselves, not the doubled points of the step curve
             cols = getattr(self, "_cols", None) or SampleColumns()

@@ -283,6 +283,12 @@ class Player(QObject):
         """
         return self._what_if(lambda: self.sim.submit_now(size, work, name))
 
+    def advance_animation(self, dt: float) -> None:
+        """Move the running animation on by ``dt`` seconds (the timer does this each tick;
+        benchmarks and tests call it to render frames deterministically)."""
+        if self._anim is not None:
+            self._advance_anim(dt)
+
     def stop(self) -> None:
         """Stop every timer and animation (call before dropping the player)."""
         self._playing = False

@@ -1,0 +1,157 @@
+"""The main window: keyboard, opening files, settings, exports, closing during play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+from gangviz.gui.window import MainWindow
+
+
+def test_opens_on_fig2_ready_to_play(window):
+    p = window.player
+    assert window.source_name == "fig2-repacking"
+    assert p.position == 0 and not p.playing
+    assert window.sim_rows() if hasattr(window, "sim_rows") else p.sim.matrix.n_rows == 3
+    assert "Fig. 2" in window.board.title.text()
+
+
+def test_keyboard_shortcuts(window, qtbot):
+    p = window.player
+    p.set_speed_level(8)  # no animation: every key acts at once
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    assert p.position == 1
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    assert p.position == 2
+    qtbot.keyClick(window, Qt.Key.Key_Left)
+    assert p.position == 1
+    qtbot.keyClick(window, Qt.Key.Key_Home)
+    assert p.position == 0
+    qtbot.keyClick(window, Qt.Key.Key_N)
+    qtbot.waitUntil(lambda: not p.busy, timeout=5000)
+    assert p.position == 1 and p.markers == [0]
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert p.playing
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert not p.playing
+    level = window.speed.value()
+    qtbot.keyClick(window, Qt.Key.Key_Minus)
+    assert window.speed.value() == level - 1 == p.speed_level
+
+
+def test_bad_file_shows_a_message_and_keeps_the_simulation(window, tmp_path, message_boxes):
+    p, sim = window.player, window.player.sim
+    p.step_forward(animate=False)
+    bad = tmp_path / "broken.toml"
+    bad.write_text("title = 'x'\nprocessors = 'eight'\n")
+    assert window.open_source(str(bad)) is False
+    assert len(message_boxes) == 1 and message_boxes[0][0] == "critical"
+    assert "broken.toml" in message_boxes[0][2]
+    assert window.player is p and p.sim is sim and p.position == 1
+    assert window.source_name == "fig2-repacking"
+    assert window.open_source(str(tmp_path / "missing.swf")) is False
+    assert len(message_boxes) == 2 and window.player is p
+
+
+def test_bad_policy_parameters_are_reported(window, message_boxes):
+    window.policy_panel.params.setText("nonsense")
+    window._apply_policy()
+    assert message_boxes and "key=value" in message_boxes[-1][2]
+    window.policy_panel.params.setText("bogus=3")
+    window._apply_policy()
+    assert len(message_boxes) == 2 and window.source_name == "fig2-repacking"
+
+
+def test_policy_panel_restarts_under_another_policy(window):
+    window.policy_panel.set_policy("firstfit")
+    window.policy_panel.watch.setChecked(False)
+    old = window.player
+    window._apply_policy()
+    assert window.player is not old
+    assert window.player.sim.policy.name.lower() == "firstfit"
+    assert window.player.sim.watch is False
+
+
+def test_closing_during_play_exits_cleanly(qtbot, settings):
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    win.show()
+    win.open_source("downey", "br", remember=False, jobs=150, procs=64)
+    win.player.set_speed_level(9)
+    win.player.play()
+    qtbot.waitUntil(lambda: win.player.position > 5, timeout=5000)
+    assert win.player.playing
+    win.close()
+    assert not win.player.timer.isActive() and not win.player.playing
+
+
+def test_recent_files_and_settings_persist(qtbot, settings, tmp_path):
+    from gangviz.resources import scenario_path
+
+    copy = tmp_path / "mine.toml"
+    copy.write_text(scenario_path("fig2-repacking").read_text())
+    win = MainWindow(settings=settings)
+    qtbot.addWidget(win)
+    assert win.open_source(str(copy))
+    win.speed.setValue(5)
+    win.act_flip.setChecked(False)
+    win._flip()
+    win.close()
+    again = MainWindow(settings=settings)
+    qtbot.addWidget(again)
+    assert again.recent_files()[0] == str(copy.resolve())
+    assert again.speed.value() == 5 and again.player.speed_level == 5
+    assert again.board.matrix.bottom_up is False
+    assert [a.text() for a in again.recent_menu.actions()][0] == str(copy.resolve())
+    again.close()
+
+
+def test_metric_panels_follow_the_player_and_export(window, tmp_path):
+    p = window.player
+    p.go_to(4, now=True)
+    window.metrics.refresh()
+    assert window.metrics.columns.n == 4
+    p.go_to(2)
+    window.metrics.refresh()
+    assert window.metrics.columns.n == 2
+    plot = window.metrics.plots[0]
+    png = plot.export(tmp_path / "slots.png")
+    svg = plot.export(tmp_path / "slots.svg")
+    csv = plot.export(tmp_path / "slots.csv")
+    assert not QImage(str(png)).isNull()
+    assert "<svg" in svg.read_text()
+    lines = csv.read_text().splitlines()
+    assert lines[0] == "time,slots"
+    assert [float(v.split(",")[1]) for v in lines[1:]] == [s.slots for s in p.sim.samples[:2]]
+
+
+def test_narration_highlights_the_current_step_and_jumps_on_click(window, qtbot):
+    p = window.player
+    p.go_to(3, now=True)
+    model = window.narration.model_
+    assert model.rowCount() >= 3
+    assert any("eliminated" in t for t in model.row_text)
+    row = model.first_row[0]
+    rect = window.narration.visualRect(model.index(row))
+    qtbot.mouseClick(window.narration.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert p.position == 1
+    assert model.data(model.index(row), Qt.ItemDataRole.BackgroundRole) is not None
+    assert model.data(model.index(model.first_row[2]), Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_clicking_a_job_selects_it(window, qtbot):
+    v = window.board.matrix
+    sim = window.player.sim
+    rect = v.cell_rect(0, 0)  # J1 in S1
+    qtbot.mouseClick(v, Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+    assert sim.matrix.names[v.selected] == "J1"
+    assert "J1" in window.job_panel.label.text() and "size 2" in window.job_panel.label.text()
+    assert "work left" in v.job_tooltip(v.selected)
+
+
+def test_screenshot_dump_for_the_readme_is_a_png(window, tmp_path):
+    out = tmp_path / "w.png"
+    assert window.grab().save(str(out))
+    assert Path(out).stat().st_size > 1000
