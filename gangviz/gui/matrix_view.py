@@ -20,8 +20,8 @@ hovering and clicking during an animation see the state before the running chang
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidget
 
 from gangviz.core.matrix import IDLE, slot_label
@@ -69,6 +69,7 @@ class MatrixView(QWidget):
         self._fm = QFontMetricsF(self._font)
         self._text_w: dict[str, float] = {}
         self._layout: tuple[float, float, float, np.ndarray, np.ndarray] | None = None
+        self._cache: tuple | None = None
         if player is not None:
             self.set_player(player)
 
@@ -181,21 +182,11 @@ class MatrixView(QWidget):
             self._layout = (x0, cw, ch, tops, row_h)
         n, procs = scene.cells.shape
         width = cw * procs
-        state = self.player.display_state
-        names = state.names
+        names = self.player.display_state.names
         active_int = None
         if scene.active is not None and abs(scene.active - round(scene.active)) < 1e-9:
             active_int = int(round(scene.active))
-        idx = index_image(scene.cells, active_int)
-        if n:
-            img = QImage(idx.data, procs, n, procs, QImage.Format.Format_Indexed8)
-            img.setColorTable(_COLOUR_TABLE)
-            for r in range(n):
-                if row_h[r] <= 0.01:
-                    continue
-                painter.drawImage(QRectF(x0, tops[r], width, row_h[r]), img, QRectF(0, r, procs, 1))
-        self._paint_grid(painter, scene, x0, cw, tops, row_h)
-        self._paint_blocks(painter, scene, x0, cw, tops, row_h, names)
+        painter.drawPixmap(0, 0, self._static_layer(scene, x0, cw, tops, row_h, names, active_int))
         if scene.flash is not None:
             r, a = scene.flash
             c = QColor(palette.FLASH)
@@ -204,24 +195,64 @@ class MatrixView(QWidget):
         for mv in scene.movers:
             self._paint_mover(painter, mv, x0, cw, ch, tops, row_h, names)
         self._paint_active(painter, scene, x0, width, ch, tops, row_h)
-        self._paint_labels(painter, scene, x0, cw, ch, tops, row_h, active_int)
+
+    def _static_layer(self, scene, x0, cw, tops, row_h, names, active_int) -> QPixmap:
+        """Return the cells, grid, outlines, names and labels as a pixmap, cached.
+
+        The cache key is everything the layer depends on, so during most animations (where
+        only the moving blocks change from frame to frame) a frame is one pixmap blit plus the
+        movers; only growing or collapsing slots redraw the layer on every frame.
+        """
+        key = (scene.cells.tobytes(), scene.cells.shape,
+               None if scene.replica is None else scene.replica.tobytes(),
+               scene.heights.tobytes(), self.width(), self.height(), self.selected,
+               active_int, self.bottom_up, tuple(sorted(names.items())) if len(names) < 64 else len(names))
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        dpr = self.devicePixelRatioF()
+        pm = QPixmap(int(self.width() * dpr), int(self.height() * dpr))
+        pm.setDevicePixelRatio(dpr)
+        pm.fill(palette.BACKGROUND)
+        p = QPainter(pm)
+        try:
+            n, procs = scene.cells.shape
+            idx = index_image(scene.cells, active_int)
+            if n:
+                img = QImage(idx.data, procs, n, procs, QImage.Format.Format_Indexed8)
+                img.setColorTable(_COLOUR_TABLE)
+                if np.all(scene.heights == 1.0):
+                    # one blit; drawn bottom-up the rows go in reverse order
+                    flat = np.ascontiguousarray(idx[::-1]) if self.bottom_up else idx
+                    whole = QImage(flat.data, procs, n, procs, QImage.Format.Format_Indexed8)
+                    whole.setColorTable(_COLOUR_TABLE)
+                    p.drawImage(QRectF(x0, float(tops.min()), cw * procs, row_h.sum()), whole)
+                else:
+                    for r in range(n):
+                        if row_h[r] > 0.01:
+                            p.drawImage(QRectF(x0, tops[r], cw * procs, row_h[r]), img, QRectF(0, r, procs, 1))
+            self._paint_grid(p, scene, x0, cw, tops, row_h)
+            self._paint_blocks(p, scene, x0, cw, tops, row_h, names)
+            self._paint_labels(p, scene, x0, cw, row_h[0] if n else MAX_CELL_H, tops, row_h, active_int)
+        finally:
+            p.end()
+        self._cache = (key, pm)
+        return pm
 
     def _paint_grid(self, painter, scene, x0, cw, tops, row_h) -> None:
+        """Row boundaries always; processor boundaries only where cells are wide enough to
+        read them (they are noise at 128 narrow columns, where the outlines carry the blocks)."""
         n, procs = scene.cells.shape
         if n == 0:
             return
         top = float(tops.min())
         bottom = float((tops + row_h).max())
-        pen = QPen(QColor(0, 0, 0, 26))
-        pen.setWidthF(1.0)
-        painter.setPen(pen)
-        if cw >= 5:
-            for c in range(procs + 1):
-                x = x0 + c * cw
-                painter.drawLine(QPointF(x, top), QPointF(x, bottom))
-        for r in range(n):
-            painter.drawLine(QPointF(x0, tops[r]), QPointF(x0 + procs * cw, tops[r]))
-            painter.drawLine(QPointF(x0, tops[r] + row_h[r]), QPointF(x0 + procs * cw, tops[r] + row_h[r]))
+        right = x0 + procs * cw
+        painter.setPen(QPen(palette.GRID, 1.0))
+        lines = [QLineF(x0, float(y), right, float(y)) for y in np.concatenate((tops, tops + row_h))]
+        painter.drawLines(lines)
+        if cw >= 14:
+            painter.setPen(QPen(QColor(0, 0, 0, 26), 1.0))
+            painter.drawLines([QLineF(x0 + c * cw, top, x0 + c * cw, bottom) for c in range(procs + 1)])
 
     def _text_width(self, text: str) -> float:
         w = self._text_w.get(text)

@@ -338,9 +338,12 @@ class Player(QObject):
         self._finish_anim()
         self._seek = None
         self._forget_after(self.position)
+        before = self.sim.matrix.copy() if self.animates else None
         step = action()
         self._remember(step)
         self._finished_sent = False
+        if before is not None and step.changes:
+            self._start_anim(step, before)  # the consequences (re-packing) play out on screen
         self.moved.emit()
         return step
 

@@ -97,6 +97,8 @@ def test_history_survives_stepping_back_and_what_if_forgets_the_future(qtbot):
     assert "user" in step.cause
     assert player.furthest == player.position == 2
     assert not any("J4" == sim.matrix.names.get(j) for j in sim.matrix.jobs())
+    assert player.busy  # the consequences of the what-if are animated
+    player.stop()
 
 
 def _matrix_steps(seed: int, policy: str):

@@ -1,0 +1,213 @@
+"""Benchmarks of the window (issue 5, "Performance"). Prints figures; asserts nothing.
+
+    python benchmarks/bench_gui.py frames [--frames 600]     # median frame time, 128 x 32 matrix
+    python benchmarks/bench_gui.py play [--jobs 20000]       # longest gap between player ticks
+    python benchmarks/bench_gui.py memory [--jobs 20000]     # history memory of that run
+    python benchmarks/bench_gui.py soak [--frames 100000]    # render frames, check refcount(True)
+    python benchmarks/bench_gui.py all                        # frames, play, memory
+
+Targets: median frame <= 8 ms; longest tick gap <= 50 ms; history <= 200 MB. Everything runs
+offscreen (QT_QPA_PLATFORM=offscreen is set when unset).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import tracemalloc
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np  # noqa: E402
+
+from gangviz.core.changes import JobPlaced, SlotAdded  # noqa: E402
+from gangviz.core.jobs import JobSpec  # noqa: E402
+from gangviz.core.matrix import OusterhoutMatrix  # noqa: E402
+from gangviz.policies import make_policy  # noqa: E402
+from gangviz.sim.engine import Simulation  # noqa: E402
+from gangviz.workloads.source import load_source  # noqa: E402
+
+
+def buddy_matrix(procs: int = 128, slots: int = 32, seed: int = 0):
+    """Return (matrix, jobs): ``slots`` rows of random aligned buddy blocks, ~15% idle."""
+    rng = np.random.default_rng(seed)
+    m = OusterhoutMatrix(procs)
+    jobs: list[JobSpec] = []
+    for r in range(slots):
+        SlotAdded(r).apply(m)
+        c = 0
+        while c < procs:
+            size = int(2 ** rng.integers(0, 6))
+            while c % size or c + size > procs:
+                size //= 2
+            if rng.random() > 0.15:
+                jid = len(jobs)
+                jobs.append(JobSpec(jid, f"J{jid}", 0.0, size, float(rng.integers(50, 500))))
+                JobPlaced(jid, r, range(c, c + size)).apply(m)
+            c += size
+    m.set_active(0)
+    return m, jobs
+
+
+def _app():
+    from gangviz.gui.app import application
+
+    return application(offscreen=True)
+
+
+def bench_frames(frames: int = 600, width: int = 1200, height: int = 700) -> list[float]:
+    """Animate what-if terminations on a 128 x 32 matrix; return per-frame times (seconds)."""
+    from PySide6.QtGui import QImage
+
+    from gangviz.gui.matrix_view import MatrixView
+    from gangviz.gui.player import Player
+
+    app = _app()
+    m, jobs = buddy_matrix()
+    sim = Simulation(jobs, make_policy("br"), 128, initial=m, watch=True)
+    player = Player(sim, speed_level=2)
+    view = MatrixView(player)
+    view.resize(width, height)
+    img = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+    rng = np.random.default_rng(1)
+    times: list[float] = []
+    kinds: dict[str, int] = {}
+    while len(times) < frames:
+        running = sim.matrix.jobs()
+        if not running:
+            break
+        player.terminate_now(int(rng.choice(running)))
+        if not player.busy:
+            player.step_forward(animate=True)
+        while player.busy and len(times) < frames:
+            t0 = time.perf_counter()
+            player.advance_animation(1 / 60)
+            tr = player.transition
+            if tr is not None:
+                kinds[tr.change.kind] = kinds.get(tr.change.kind, 0) + 1
+            view.render(img)
+            times.append(time.perf_counter() - t0)
+    player.stop()
+    view.deleteLater()
+    app.processEvents()
+    print(f"frames: {len(times)} frames of a 128 x {sim.matrix.n_rows}..32 matrix at {width}x{height}; "
+          f"median {statistics.median(times) * 1e3:.2f} ms, p95 {np.percentile(times, 95) * 1e3:.2f} ms, "
+          f"max {max(times) * 1e3:.2f} ms (target median <= 8 ms)")
+    print(f"        change kinds animated (frames): {dict(sorted(kinds.items()))}")
+    return times
+
+
+def bench_play(jobs: int = 20000, load: float = 0.7, procs: int = 128) -> dict:
+    """Play the downey workload under br at full speed in the full window; return figures."""
+    from PySide6.QtCore import QEventLoop, QSettings
+
+    from gangviz.gui.player import SPEEDS
+    from gangviz.gui.window import MainWindow
+
+    app = _app()
+    settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gangviz", "bench")
+    win = MainWindow(source="", settings=settings)
+    win.resize(1400, 900)
+    win.show()
+    src = load_source("downey", jobs=jobs, load=load, procs=procs)
+    sim = Simulation(src.jobs, make_policy("br"), src.processors)
+    win.set_simulation(sim)
+    player = win.player
+    player.set_speed_level(len(SPEEDS) - 1)
+    ticks: list[float] = []
+    player.timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    loop = QEventLoop()
+    player.finished.connect(loop.quit)
+    t0 = time.perf_counter()
+    player.play()
+    loop.exec()
+    wall = time.perf_counter() - t0
+    gaps = np.diff(ticks) if len(ticks) > 1 else np.zeros(1)
+    out = {"steps": player.position, "wall_s": wall, "ticks": len(ticks),
+           "max_gap_ms": float(gaps.max() * 1e3), "p99_gap_ms": float(np.percentile(gaps, 99) * 1e3),
+           "median_gap_ms": float(np.median(gaps) * 1e3)}
+    print(f"play: {jobs} jobs, br, {procs} processors, load {load}: {out['steps']} steps in {wall:.1f} s "
+          f"({out['steps'] / wall:.0f} steps/s) over {out['ticks']} ticks; gap between ticks: median "
+          f"{out['median_gap_ms']:.1f} ms, p99 {out['p99_gap_ms']:.1f} ms, max {out['max_gap_ms']:.1f} ms "
+          f"(target max <= 50 ms)")
+    player.stop()
+    win.close()
+    win.deleteLater()
+    app.processEvents()
+    return out
+
+
+def bench_memory(jobs: int = 20000, load: float = 0.7, procs: int = 128) -> float:
+    """Return the bytes the recorded history of the run holds (tracemalloc, engine only)."""
+    src = load_source("downey", jobs=jobs, load=load, procs=procs)
+    sim = Simulation(src.jobs, make_policy("br"), src.processors, record=True)
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    t0 = time.perf_counter()
+    sim.run()
+    used = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    snaps = len(getattr(sim, "_snapshots", {}))
+    print(f"memory: history of {len(sim.steps)} steps ({snaps} snapshots) holds {used / 1e6:.1f} MB "
+          f"(tracemalloc, {time.perf_counter() - t0:.0f} s; target <= 200 MB)")
+    return used
+
+
+def bench_soak(frames: int = 100_000) -> int:
+    """Render ``frames`` animation frames offscreen; return 0 when refcount(True) did not fall."""
+    from PySide6.QtGui import QImage
+
+    from gangviz.gui.matrix_view import MatrixView
+    from gangviz.gui.player import Player
+    from gangviz.gui.vector_view import VectorTreeView
+
+    app = _app()
+    src = load_source("downey", jobs=100_000, load=0.9, procs=64, seed=5)
+    sim = Simulation(src.jobs, make_policy("brms"), src.processors, record=False)
+    player = Player(sim, speed_level=5)
+    view, vec = MatrixView(player), VectorTreeView(player)
+    view.resize(900, 400)
+    vec.resize(900, 160)
+    img, img2 = QImage(900, 400, QImage.Format.Format_ARGB32_Premultiplied), QImage(900, 160, QImage.Format.Format_ARGB32_Premultiplied)
+    before = sys.getrefcount(True)
+    t0 = time.perf_counter()
+    done = 0
+    while done < frames:
+        if not player.busy and player.step_forward(animate=True) is None:
+            break
+        player.advance_animation(0.02)
+        view.render(img)
+        if done % 10 == 0:
+            vec.render(img2)
+            app.processEvents()
+        done += 1
+    after = sys.getrefcount(True)
+    player.stop()
+    print(f"soak: {done} frames in {time.perf_counter() - t0:.0f} s; refcount(True) {before} -> {after}"
+          f" ({'ok' if after >= before else 'FELL'})")
+    return 0 if after >= before and done == frames else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen benchmark(s); return 0 (1 when the soak fails)."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["frames", "play", "memory", "soak", "all"])
+    ap.add_argument("--frames", type=int, default=None)
+    ap.add_argument("--jobs", type=int, default=20000)
+    args = ap.parse_args(argv)
+    if args.what in ("frames", "all"):
+        bench_frames(args.frames or 600)
+    if args.what in ("play", "all"):
+        bench_play(args.jobs)
+    if args.what in ("memory", "all"):
+        bench_memory(args.jobs)
+    if args.what == "soak":
+        return bench_soak(args.frames or 100_000)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
