@@ -66,9 +66,14 @@ def run(args: argparse.Namespace) -> int:
         report = run_sweep(sweep, args.out, workers=args.workers, scheduler=args.scheduler,
                            resume=args.resume, overwrite=args.force,
                            progress=None if bar is None else (lambda d, _t: bar.update(d)))
-    finally:
+    except KeyboardInterrupt:
         if bar is not None:
             bar.close()
+        print(f"gangviz: interrupted; the finished runs are in {args.out}; "
+              f"add --resume to complete the sweep", file=sys.stderr)
+        return 130
+    if bar is not None:
+        bar.close()
     if not args.quiet:
         _print_summary(sweep.axis_names, report)
     print(f"{report.computed} runs computed, {report.reused} reused, {len(report.failures)} failed; "

@@ -26,6 +26,10 @@ from gangviz.experiments.sweepfile import Cell, Sweep
 from gangviz.experiments.tasks import METRICS, build_jobs, run_task
 
 
+class SweepCancelled(Exception):
+    """Raise this from ``progress`` to stop a sweep; :func:`run_sweep` then returns early."""
+
+
 @dataclass
 class CellSummary:
     """Mean and 95 % CI half-width per metric of one cell (``values`` = its grid point)."""
@@ -47,6 +51,7 @@ class SweepReport:
     reused: int
     failures: list[tuple[Cell, int, str]]
     cells: list[CellSummary]
+    cancelled: bool = False
 
 
 def summarize(cell: Cell, runs: list[dict[str, float]], errors: list[str]) -> CellSummary:
@@ -88,7 +93,10 @@ def run_sweep(
 ) -> SweepReport:
     """Run ``sweep`` and write its results CSV at ``out``; return a :class:`SweepReport`.
 
-    ``progress(done, total)`` counts runs, reused ones included. ``fn`` is the run function
+    ``progress(done, total)`` counts runs, reused ones included; it may raise
+    :class:`SweepCancelled` to stop (a GUI's Cancel button): the runs in flight finish, nothing
+    more starts, every finished run stays in the file, and the report says ``cancelled``; a later
+    ``resume=True`` completes the sweep. ``fn`` is the run function
     (tests substitute one that fails on purpose). Raises ``ValueError`` when ``out`` exists and
     neither ``resume`` nor ``overwrite`` is set, when the file belongs to another sweep, or when
     :func:`check_sweep` fails.
@@ -136,13 +144,13 @@ def run_sweep(
     failures: list[tuple[Cell, int, str]] = []
     reused = len(plan) - len(todo)
     pending = {c: sweep.replications - len(runs[c]) for c in cells}
-    if progress is not None:
-        progress(reused, len(plan))
+    cancelled = False
     try:
+        if progress is not None:
+            progress(reused, len(plan))
+        finished = reused
         for i, result in map_runs(fn, [t for _, t in todo], workers=workers, scheduler=scheduler,
-                                  errors="return",
-                                  progress=None if progress is None else
-                                  (lambda d, _t: progress(reused + d, len(plan)))):
+                                  errors="return"):
             cell, task = todo[i]
             if isinstance(result, RunFailed):
                 failures.append((cell, task.replication, result.message))
@@ -154,9 +162,16 @@ def run_sweep(
             pending[cell] -= 1
             if pending[cell] == 0:
                 finish(cell, writer)
+            finished += 1
+            if progress is not None:  # after the row is written, so a cancel loses nothing
+                progress(finished, len(plan))
+    except SweepCancelled:
+        cancelled = True
     finally:
         writer.close()
-    return SweepReport(len(plan), len(todo), reused, failures, [summaries[c] for c in cells if c in summaries])
+    computed = sum(len(runs[c]) for c in cells) - reused + len(failures)
+    return SweepReport(len(plan), computed, reused, failures,
+                       [summaries[c] for c in cells if c in summaries], cancelled)
 
 
 def load_summaries(path: str | Path) -> tuple[list[str], list[CellSummary]]:
@@ -196,4 +211,4 @@ def _number(text: str) -> Any:
     return text
 
 
-__all__ = ["CellSummary", "SweepReport", "run_sweep", "check_sweep", "summarize", "load_summaries"]
+__all__ = ["CellSummary", "SweepCancelled", "SweepReport", "run_sweep", "check_sweep", "summarize", "load_summaries"]

@@ -20,7 +20,8 @@ Example (``resources/sweeps/downey-load.toml``)::
     seed = 7
 
 A trace is ``trace = "file.swf"`` (relative to the sweep file) with optional ``procs`` and
-``slice``; a scenario is ``scenario = "fig2-repacking"`` or a path. Grid keys are workload
+``slice`` (on a Dask cluster the trace must be readable at the same absolute path on every
+worker); a scenario is ``scenario = "fig2-repacking"`` or a path. Grid keys are workload
 parameters (a key may not be both fixed and in the grid). A *cell* is one grid point and one
 policy; its replications share nothing but the cell.
 

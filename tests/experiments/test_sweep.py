@@ -160,3 +160,19 @@ def test_cli(tmp_path, capsys):
     bad.write_text(TEXT.replace("replications = 3", "replications = many"))
     assert main(["sweep", str(bad), "--out", str(tmp_path / "x.csv")]) == 2
     assert f"{bad}:2" in capsys.readouterr().err
+
+
+def test_cancel_from_progress_keeps_what_finished(sweep, tmp_path):
+    from gangviz.experiments.sweep import SweepCancelled
+
+    out = tmp_path / "r.csv"
+
+    def stop_after_four(done, total):
+        if done == 4:
+            raise SweepCancelled
+
+    report = run_sweep(sweep, out, progress=stop_after_four)
+    assert report.cancelled and report.computed == 4
+    assert len(runs_of(out)) == 4
+    rest = run_sweep(sweep, out, resume=True)
+    assert (rest.reused, rest.computed, rest.cancelled) == (4, 8, False)
