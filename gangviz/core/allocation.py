@@ -55,10 +55,8 @@ def best_block(m: OusterhoutMatrix, block: int) -> int | None:
 
     Ties go to the leftmost node; ``None`` when every node on that level is zero.
     """
-    level = m.tree.level_for_block(block)
-    if level.max(initial=0) <= 0:
-        return None
-    return int(np.argmax(level))
+    value, index = m.tree.best(block)
+    return index if value > 0 else None
 
 
 def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange]) -> int:

@@ -188,7 +188,7 @@ class OusterhoutMatrix:
         other._busy = self._busy.copy()
         other._wlv = self._wlv.copy()
         other.tree = WorkloadTree(self.processors)
-        other.tree.levels = [lvl.copy() for lvl in self.tree.levels]
+        other.tree.rebuild(self._wlv)
         other._cols = dict(self._cols)
         other._rows = {j: list(r) for j, r in self._rows.items()}
         other.names = self.names

@@ -11,6 +11,11 @@ The tree is kept as one numpy array per level and is updated incrementally: chan
 of a column range touches only the ancestors of that range (O(width + log N)); only a change of
 the number of slots, which alters every leaf, recomputes whole levels (vectorised, O(N)).
 
+Choosing the least-loaded node of a level (the allocation decision) reads the top of a
+tournament tree kept over that level: each entry holds the larger of two below it and where it
+came from. Updates only mark which part of a level changed; a query refreshes the changed paths
+of that one level (O(log N) vectorised steps), so a decision costs O(log N), not O(N).
+
 When N is not a power of two the tree is padded to the next power of two with *phantom* leaves
 that hold 0, so no node that covers a phantom processor is ever non-zero; buddy allocation
 therefore needs N to be a power of two (the policies check this).
@@ -48,6 +53,16 @@ class WorkloadTree:
         self.levels: list[np.ndarray] = [
             np.zeros(self.width >> d, dtype=np.int64) for d in range(depth)
         ]
+        # Tournament trees: _best[d][k] holds, for layer k above level d, the maxima of blocks of
+        # 2**k nodes; _where[d][k] the index (on level d) of the leftmost maximum.
+        self._best: list[list[np.ndarray]] = []
+        self._where: list[list[np.ndarray]] = []
+        for lvl in self.levels:
+            size = len(lvl)
+            layers = [size >> k for k in range(size.bit_length())]
+            self._best.append([np.zeros(n, dtype=np.int64) for n in layers])
+            self._where.append([np.zeros(n, dtype=np.int64) for n in layers])
+        self._dirty: list[tuple[int, int] | None] = [(0, len(lvl)) for lvl in self.levels]
 
     @property
     def root(self) -> int:
@@ -62,17 +77,75 @@ class WorkloadTree:
         for d in range(1, len(self.levels)):
             below = self.levels[d - 1]
             self.levels[d][:] = _combine(below[0::2], below[1::2])
+        self._dirty = [(0, len(lvl)) for lvl in self.levels]
+
+    def _mark(self, d: int, lo: int, hi: int) -> None:
+        old = self._dirty[d]
+        self._dirty[d] = (lo, hi) if old is None else (min(old[0], lo), max(old[1], hi))
 
     def update(self, lo: int, hi: int, wlv: np.ndarray) -> None:
-        """Refresh leaves ``[lo, hi)`` from ``wlv`` and their ancestors only."""
+        """Refresh leaves ``[lo, hi)`` from ``wlv`` and their ancestors only.
+
+        Propagation stops at the first level where nothing changed, since nothing above can
+        change then; single nodes are updated as scalars (cheaper than array calls).
+        """
         if hi <= lo:
             return
-        self.levels[0][lo:hi] = wlv[lo:hi]
+        leaves = self.levels[0]
+        if np.array_equal(leaves[lo:hi], wlv[lo:hi]):
+            return
+        leaves[lo:hi] = wlv[lo:hi]
+        self._mark(0, lo, hi)
         for d in range(1, len(self.levels)):
             lo >>= 1
             hi = ((hi - 1) >> 1) + 1
             below = self.levels[d - 1]
-            self.levels[d][lo:hi] = _combine(below[2 * lo : 2 * hi : 2], below[2 * lo + 1 : 2 * hi : 2])
+            level = self.levels[d]
+            if hi - lo == 1:
+                a, b = int(below[2 * lo]), int(below[2 * lo + 1])
+                value = a + b if a > 0 and b > 0 else 0
+                if int(level[lo]) == value:
+                    return
+                level[lo] = value
+            else:
+                fresh = _combine(below[2 * lo : 2 * hi : 2], below[2 * lo + 1 : 2 * hi : 2])
+                if np.array_equal(level[lo:hi], fresh):
+                    return
+                level[lo:hi] = fresh
+            self._mark(d, lo, hi)
+
+    def best(self, block: int) -> tuple[int, int]:
+        """Return ``(value, index)`` of the least-loaded node covering ``block`` processors.
+
+        Least loaded = largest value (most idle slots); ties go to the leftmost node. A value of
+        0 means no node on that level is available. Raises ``ValueError`` as
+        :meth:`level_for_block`.
+        """
+        values = self.level_for_block(block)
+        d = block.bit_length() - 1
+        best, where = self._best[d], self._where[d]
+        dirty = self._dirty[d]
+        if dirty is not None:
+            lo, hi = dirty
+            best[0][lo:hi] = values[lo:hi]
+            where[0][lo:hi] = np.arange(lo, hi)
+            for k in range(1, len(best)):
+                lo >>= 1
+                hi = ((hi - 1) >> 1) + 1
+                lower_v, lower_w = best[k - 1], where[k - 1]
+                if hi - lo == 1:
+                    a, b = int(lower_v[2 * lo]), int(lower_v[2 * lo + 1])
+                    if a >= b:
+                        best[k][lo], where[k][lo] = a, lower_w[2 * lo]
+                    else:
+                        best[k][lo], where[k][lo] = b, lower_w[2 * lo + 1]
+                    continue
+                left_v, right_v = lower_v[2 * lo : 2 * hi : 2], lower_v[2 * lo + 1 : 2 * hi : 2]
+                take_left = left_v >= right_v
+                best[k][lo:hi] = np.where(take_left, left_v, right_v)
+                where[k][lo:hi] = np.where(take_left, lower_w[2 * lo : 2 * hi : 2], lower_w[2 * lo + 1 : 2 * hi : 2])
+            self._dirty[d] = None
+        return int(best[-1][0]), int(where[-1][0])
 
     def level_for_block(self, block: int) -> np.ndarray:
         """Return the node values of the level whose nodes cover ``block`` processors.

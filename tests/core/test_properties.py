@@ -214,3 +214,20 @@ def test_wlt_incremental_updates_equal_a_rebuild(leaves, data):
         for i, v in enumerate(upper):
             a, b = lower[2 * i], lower[2 * i + 1]
             assert v == (a + b if a and b else 0)
+
+
+@SETTINGS
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=32), st.data())
+def test_wlt_best_node_is_the_leftmost_maximum_after_any_updates(leaves, data):
+    tree = WorkloadTree(len(leaves))
+    wlv = np.array(leaves)
+    tree.rebuild(wlv)
+    for _ in range(4):
+        block = 1 << data.draw(st.integers(0, tree.width.bit_length() - 1))
+        level = tree.level_for_block(block)
+        value, index = tree.best(block)
+        assert value == level.max() and index == int(np.argmax(level))
+        lo = data.draw(st.integers(0, len(leaves) - 1))
+        hi = data.draw(st.integers(lo + 1, len(leaves)))
+        wlv[lo:hi] = data.draw(st.lists(st.integers(0, 5), min_size=hi - lo, max_size=hi - lo))
+        tree.update(lo, hi, wlv)

@@ -1,0 +1,117 @@
+"""Benchmarks of the buddy schemes (issue: engine and buddy schemes). Prints figures; asserts nothing.
+
+    python benchmarks/bench_zhou.py wlt              # allocation decision: WLT vs naive scan
+    python benchmarks/bench_zhou.py schemes [--jobs N]   # simulated jobs/s per scheme at rho 0.5, 0.9
+    python benchmarks/bench_zhou.py table2 [--workers 2] # wall time of `gangviz repro zhou-table2`
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+import timeit
+
+import numpy as np
+
+from gangviz.core.allocation import best_block
+from gangviz.core.changes import JobPlaced, SlotAdded
+from gangviz.core.matrix import IDLE, OusterhoutMatrix
+
+
+def random_matrix(procs: int, slots: int, seed: int = 0) -> OusterhoutMatrix:
+    """A buddy-packed matrix: each slot filled with random aligned blocks, about 20% left idle."""
+    rng = np.random.default_rng(seed)
+    m = OusterhoutMatrix(procs)
+    job = 0
+    for r in range(slots):
+        SlotAdded(r).apply(m)
+        c = 0
+        while c < procs:
+            block = 1 << int(rng.integers(0, min(8, procs.bit_length())))
+            block = min(block, procs - c)
+            while c % block:
+                block //= 2
+            if rng.random() < 0.8:
+                JobPlaced(job, r, range(c, c + block)).apply(m)
+                job += 1
+            c += block
+    return m
+
+
+def naive_choice(m: OusterhoutMatrix, block: int) -> int | None:
+    """The same decision without WLV or WLT: scan every slot of the matrix for idle cells and
+    pick the aligned block whose processors all have an idle slot, the most idle first."""
+    idle = np.count_nonzero(m.cells == IDLE, axis=0)
+    n = len(idle) // block
+    per_block = idle.reshape(n, block)
+    ok = np.all(per_block > 0, axis=1)
+    if not ok.any():
+        return None
+    return int(np.argmax(np.where(ok, per_block.sum(axis=1), -1)))
+
+
+def bench_wlt() -> None:
+    print("Allocation decision for a 4-processor job, 32 slots (median of 7 x 2000 decisions):")
+    print(f"{'P':>7} {'WLT (us)':>10} {'naive scan (us)':>16}")
+    first = None
+    for procs in (128, 1024, 8192, 65536):
+        # 31 packed slots and an empty one: every processor has an idle slot, so every node is
+        # non-zero and each update travels all the way to the root (the worst case).
+        m = random_matrix(procs, 31)
+        SlotAdded(31).apply(m)
+        tree = m.tree
+        states = [m.wlv.copy(), m.wlv.copy()]
+        states[1][0:4] += 1
+        flip = [0]
+
+        def decide():
+            # One decision after one update: the leaves of one block change, as when a job ends
+            # or starts there; the two states alternate so every update really changes the tree.
+            flip[0] ^= 1
+            tree.update(0, 4, states[flip[0]])
+            return best_block(m, 4)
+
+        wlt = min(timeit.repeat(decide, number=2000, repeat=7)) / 2000 * 1e6
+        naive = min(timeit.repeat(lambda: naive_choice(m, 4), number=20, repeat=5)) / 20 * 1e6
+        first = first or wlt
+        print(f"{procs:>7} {wlt:>10.2f} {naive:>16.1f}")
+    print(f"WLT growth from P=128 to P=65536: {wlt / first:.2f}x (target <= 3x)")
+
+
+def bench_schemes(jobs: int) -> None:
+    from gangviz.experiments.repro.zhou import run_one
+
+    print(f"Simulated jobs per second, {jobs} jobs, 128 processors, one run each:")
+    for load in (0.5, 0.9):
+        for scheme in ("BC", "BR", "BRMS", "BRMMS"):
+            t = time.perf_counter()
+            run_one((scheme, load, jobs, 1, "size"))
+            dt = time.perf_counter() - t
+            print(f"  rho={load}  {scheme:6} {jobs / dt:9.0f} jobs/s  ({dt:.1f} s)")
+
+
+def bench_table2(workers: int) -> None:
+    t = time.perf_counter()
+    cmd = [sys.executable, "-m", "gangviz.cli", "repro", "zhou-table2", "--workers", str(workers)]
+    subprocess.run(cmd, check=False)
+    print(f"zhou-table2 with {workers} workers: {time.perf_counter() - t:.1f} s wall (target <= 120 s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=("wlt", "schemes", "table2", "all"))
+    parser.add_argument("--jobs", type=int, default=20000)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if args.what in ("wlt", "all"):
+        bench_wlt()
+    if args.what in ("schemes", "all"):
+        bench_schemes(args.jobs)
+    if args.what in ("table2", "all"):
+        bench_table2(args.workers)
+
+
+if __name__ == "__main__":
+    main()
