@@ -45,12 +45,7 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
     win = MainWindow(source="", settings=settings)
     try:
         source_obj, sim = win.build_simulation(source, policy, None, watch, **source_args)
-        win.source, win.source_name = source_obj, source
-        win.set_simulation(sim)
-        win.board.title.setText(source_obj.title)
-        win.explain.setText(source_obj.explanation or win._describe_source(source_obj))
-        win.policy_panel.set_policy(sim.policy.name)
-        win.policy_panel.watch.setChecked(bool(sim.watch))
+        win.show_source(source_obj, source, sim, None, source_args)
         win.resize(*size)
         win.show()
         if step:

@@ -149,6 +149,11 @@ class Player(QObject):
         return hasattr(self.sim, "matrix") and CHANGE_SECONDS / self.speed >= MIN_ANIM_SECONDS
 
     @property
+    def paced(self) -> bool:
+        """Return whether playing takes one step at a time, slowly enough to watch it."""
+        return CHANGE_SECONDS / self.speed >= MIN_ANIM_SECONDS
+
+    @property
     def transition(self) -> Transition | None:
         """Return the change being animated now, or ``None`` (draw the model as it is)."""
         a = self._anim
@@ -399,9 +404,11 @@ class Player(QObject):
         if self._hold > 0:
             self._hold -= dt
             return
-        if self.animates:
+        if self.paced:
             if self._advance(True) is not None:
-                self._hold = HOLD_SECONDS / self.speed
+                # a model without a matrix animates its step in its own view meanwhile
+                extra = 0.0 if self._anim is not None else CHANGE_SECONDS
+                self._hold = (HOLD_SECONDS + extra) / self.speed
             return
         self._batch(now, dt)
 

@@ -40,8 +40,34 @@ from gangviz.gui.vector_view import VectorTreeView
 
 DEFAULT_SOURCE = "fig2-repacking"
 MAX_RECENT = 8
-#: (predicate(sim) -> bool, factory(player, parent) -> QWidget) for non-matrix simulations
-FAMILY_VIEWS: list[tuple] = []
+
+
+def _is_multisite(sim) -> bool:
+    return type(sim).__name__ == "MultiSiteSimulation"
+
+
+def _is_epoch(sim) -> bool:
+    return type(sim).__name__ == "EpochSimulation"
+
+
+def _queue_view(parent):
+    from gangviz.gui.queue_view import QueueView
+
+    return QueueView(parent)
+
+
+def _epoch_view(parent):
+    from gangviz.gui.epoch_view import EpochView
+
+    return EpochView(parent)
+
+
+#: (accepts(sim), make(parent) -> view, state(sim) -> args of view.set_state) for the
+#: simulation families without an Ousterhout matrix; the first that accepts a simulation wins.
+FAMILY_VIEWS: list[tuple] = [
+    (_is_multisite, _queue_view, lambda sim: (sim.state,)),
+    (_is_epoch, _epoch_view, lambda sim: (sim.schedule, sim.names)),
+]
 
 
 def speed_text(level: int) -> str:
@@ -51,19 +77,26 @@ def speed_text(level: int) -> str:
 
 
 class FamilyViewAdapter:
-    """Feeds a family view (``set_state``/``show_step``) from a player."""
+    """Feeds a family view (``set_state``/``show_step``) from a player: each step taken
+    forward is shown with ``show_step`` (the view animates it itself); any other move
+    (back, jump, batch) resets the view with ``set_state(*state(sim))``."""
 
-    def __init__(self, view, player):
-        self.view, self.player = view, player
+    def __init__(self, view, player, state):
+        self.view, self.player, self.state = view, player, state
+        self._stepped = False
         player.stepped.connect(self._step)
         player.moved.connect(self._moved)
         self._moved()
 
     def _step(self, step) -> None:
+        self._stepped = True
         self.view.show_step(step)
 
     def _moved(self) -> None:
-        self.view.set_state(self.player.sim)
+        if self._stepped:  # the moved that follows a shown step needs no reset
+            self._stepped = False
+            return
+        self.view.set_state(*self.state(self.player.sim))
 
 
 class Board(QWidget):
@@ -104,11 +137,11 @@ class Board(QWidget):
             self.matrix.set_player(player)
             self.vector.set_player(player)
         else:
-            for accepts, factory in FAMILY_VIEWS:
+            for accepts, make, state in FAMILY_VIEWS:
                 if accepts(player.sim):
-                    view = factory(player, self)
+                    view = make(self)
                     self.layout().insertWidget(2, view, 1)
-                    self.family = (view, FamilyViewAdapter(view, player))
+                    self.family = (view, FamilyViewAdapter(view, player, state))
                     break
         self.timeline.set_player(player)
 
@@ -216,6 +249,11 @@ class MainWindow(QMainWindow):
         menu = self.menuBar().addMenu("&File")
         menu.addAction(self.act_open)
         menu.addAction(self.act_model)
+        models = menu.addMenu("Other &models")
+        a = models.addAction("Multi-site queues (Papazachos && Karatza)")
+        a.triggered.connect(self.open_multisite)
+        a = models.addAction("Memory-constrained epochs (McCann && Zahorjan)")
+        a.triggered.connect(self.open_epoch)
         self.recent_menu = menu.addMenu("Open &recent")
         menu.addSeparator()
         quit_act = menu.addAction("&Quit")
@@ -295,18 +333,33 @@ class MainWindow(QMainWindow):
         except (ValueError, OSError, KeyError) as exc:
             QMessageBox.critical(self, "Cannot open", f"{name}:\n{exc}" if str(name) not in str(exc) else str(exc))
             return False
-        self.source, self.source_name, self.source_args = source, name, dict(source_args)
-        self.set_simulation(sim)
-        self.policy_panel.set_policy(sim.policy.name if hasattr(sim.policy, "name") else str(policy))
-        self.policy_panel.params.setText(", ".join(f"{k}={v!r}" for k, v in (params or {}).items()))
-        self.policy_panel.watch.setChecked(bool(getattr(sim, "watch", False)))
-        self.board.title.setText(source.title)
-        self.explain.setText(source.explanation or self._describe_source(source))
+        self.show_source(source, name, sim, params, source_args)
         if remember and source.kind != "model":
             self._add_recent(str(name))
         for w in source.warnings[:3]:
             self.statusBar().showMessage(w, 8000)
         return True
+
+    def show_source(self, source, name: str, sim, params: dict | None = None,
+                    source_args: dict | None = None) -> None:
+        """Show ``sim`` (built from ``source``, loaded from ``name``) with its titles and panels."""
+        self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
+        self.set_simulation(sim)
+        pname = sim.policy.name if hasattr(sim.policy, "name") else str(sim.policy)
+        self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
+        self.policy_panel.params.setText(", ".join(f"{k}={v!r}" for k, v in (params or {}).items()))
+        self.policy_panel.watch.setChecked(bool(getattr(sim, "watch", False)))
+        self.board.title.setText(source.title)
+        self.board.subtitle.setText(
+            f"{source.processors} processors  ·  {len(source.jobs)} jobs  ·  policy {pname}"
+            + ("  ·  ring" if getattr(sim.matrix, "ring", False) else ""))
+        self.explain.setText(source.explanation or self._describe_source(source))
+
+    @staticmethod
+    def _policy_names() -> list[str]:
+        from gangviz.policies import POLICIES
+
+        return sorted(POLICIES)
 
     @staticmethod
     def _describe_source(source) -> str:
@@ -335,6 +388,45 @@ class MainWindow(QMainWindow):
         if old is not None:
             old.deleteLater()
         return player
+
+    def open_multisite(self, migrate: bool = True, gangs: int = 400, seed: int = 1) -> bool:
+        """Open the two-site model of 002_9f49b57522b8f60a.txt (AFCFS with migration by
+        default) in the queue view; returns success."""
+        return self._open_family(lambda: self._multisite(migrate, gangs, seed),
+                                 "Multi-site gang scheduling (Papazachos & Karatza)",
+                                 "Two sites of 16 processors, one FIFO queue per processor; gangs "
+                                 "are dispatched at random to a site and their tasks join the "
+                                 "shortest queues (AFCFS" + (" with migration)." if migrate else ")."))
+
+    def open_epoch(self, policy: str = "OPT-EPOCH(1)", nodes: int = 32, jobs: int = 6) -> bool:
+        """Open the closed system of 004_e35f827bdd81cf48.txt §5.2 in the epoch view; returns
+        success."""
+        from gangviz.epoch.sim import EpochSimulation
+
+        return self._open_family(lambda: EpochSimulation(nodes, jobs, policy, departures=200),
+                                 f"Memory-constrained epochs: {policy} (McCann & Zahorjan)",
+                                 f"{nodes} nodes, {jobs} jobs in a closed system; each quantum "
+                                 "is an N x 1 rectangle shared by the jobs' minimum partitions.")
+
+    @staticmethod
+    def _multisite(migrate: bool, gangs: int, seed: int):
+        from gangviz.multisite.config import MultiSiteConfig
+        from gangviz.multisite.simulation import MultiSiteSimulation
+
+        return MultiSiteSimulation(MultiSiteConfig(migrate=migrate), seed=seed, max_gangs=gangs)
+
+    def _open_family(self, build, title: str, explanation: str) -> bool:
+        try:
+            sim = build()
+        except (ValueError, ImportError) as exc:
+            QMessageBox.critical(self, "Cannot open", str(exc))
+            return False
+        self.source, self.source_name, self.source_args = None, None, {}
+        self.set_simulation(sim)
+        self.board.title.setText(title)
+        self.board.subtitle.setText("")
+        self.explain.setText(explanation)
+        return True
 
     def ask_open(self) -> None:
         """Ask for a file and open it."""
@@ -455,7 +547,7 @@ class MainWindow(QMainWindow):
         if m is not None:
             parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
             parts.append(f"{len(m.jobs())} running")
-        if hasattr(sim, "waiting"):
+        if isinstance(getattr(sim, "waiting", None), list):
             parts.append(f"{len(sim.waiting)} waiting")
         pol = getattr(sim, "policy", None)
         if pol is not None:

@@ -155,3 +155,29 @@ def test_screenshot_dump_for_the_readme_is_a_png(window, tmp_path):
     out = tmp_path / "w.png"
     assert window.grab().save(str(out))
     assert Path(out).stat().st_size > 1000
+
+
+def test_family_views_plug_into_the_same_player(window, qtbot):
+    from gangviz.gui.epoch_view import EpochView
+    from gangviz.gui.queue_view import QueueView
+
+    assert window.open_multisite(gangs=30)
+    view = window.board.family[0]
+    assert isinstance(view, QueueView) and not window.board.matrix.isVisible()
+    p = window.player
+    shown = []
+    original = view.show_step
+    view.show_step = lambda step: (shown.append(step.index), original(step))
+    p.step_forward()
+    p.step_forward()
+    assert shown == [0, 1] and p.position == 2
+    p.step_back()
+    assert p.position == 1 and shown == [0, 1]
+    assert window.open_epoch()
+    assert isinstance(window.board.family[0], EpochView)
+    window.player.step_forward()
+    assert window.player.position == 1
+    window.player.stop()
+    # back to a matrix source: the matrix views return
+    assert window.open_source("fig2-repacking", remember=False)
+    assert window.board.family is None and window.board.matrix.isVisible()
