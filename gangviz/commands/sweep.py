@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``sweep`` sub-command."""
     p = sub.add_parser("sweep", help="run a parameter sweep file on local processes or a Dask cluster",
                        description="Run every cell of a sweep file (TOML) with its replications and "
-                       "write one CSV row per run and a summary row (mean, 95%% CI) per cell.")
+                       "write one CSV row per run and a summary row (mean, 95% CI) per cell.")
     p.add_argument("file", help="sweep file (.toml); see resources/sweeps/")
     p.add_argument("--out", required=True, help="results CSV, written as runs complete")
     where = p.add_mutually_exclusive_group()
