@@ -231,6 +231,7 @@ def _run_pool(fn, tasks, workers, ctx) -> Iterator[tuple[int, Any]]:
     queue = deque(range(len(tasks)))
     while queue:
         broken: list[int] = []
+        before = len(queue)
         pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
         try:
             yield from _run_executor(pool, fn, queue, tasks, workers, None, broken)
@@ -238,6 +239,10 @@ def _run_pool(fn, tasks, workers, ctx) -> Iterator[tuple[int, Any]]:
             pool.shutdown(wait=True, cancel_futures=True)
         for index in sorted(broken):
             yield index, _run_alone(fn, tasks[index], ctx)
+        if queue and len(queue) == before and not broken:
+            # A fresh pool that accepts no work at all (no processes can be started).
+            while queue:
+                yield queue.popleft(), RunFailed("could not start worker processes")
 
 
 def _run_alone(fn, task, ctx) -> Any:
