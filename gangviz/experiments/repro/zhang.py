@@ -66,7 +66,7 @@ def _fraction(text: str) -> float:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add ``--jobs``, ``--reps``, ``--workers``, ``--seed``, ``--margin`` and ``--json``."""
     p.add_argument("--jobs", type=_positive, default=1500, help="jobs per workload (paper: 10,000; default 1500)")
-    p.add_argument("--reps", type=_positive, default=2, help="replications (seeds) per cell (default 2)")
+    p.add_argument("--reps", type=_positive, default=1, help="replications (seeds) per cell (default 1)")
     p.add_argument("--workers", type=_positive, default=min(2, os.cpu_count() or 1),
                    help="worker processes (results do not depend on it; default 2)")
     p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
