@@ -91,6 +91,9 @@ class WorkloadTree:
         """
         if hi <= lo:
             return
+        if hi - lo <= 16:
+            self._update_small(lo, hi, wlv)
+            return
         leaves = self.levels[0]
         if np.array_equal(leaves[lo:hi], wlv[lo:hi]):
             return
@@ -101,18 +104,33 @@ class WorkloadTree:
             hi = ((hi - 1) >> 1) + 1
             below = self.levels[d - 1]
             level = self.levels[d]
-            if hi - lo == 1:
-                a, b = int(below[2 * lo]), int(below[2 * lo + 1])
-                value = a + b if a > 0 and b > 0 else 0
-                if int(level[lo]) == value:
-                    return
-                level[lo] = value
-            else:
-                fresh = _combine(below[2 * lo : 2 * hi : 2], below[2 * lo + 1 : 2 * hi : 2])
-                if np.array_equal(level[lo:hi], fresh):
-                    return
-                level[lo:hi] = fresh
+            fresh = _combine(below[2 * lo : 2 * hi : 2], below[2 * lo + 1 : 2 * hi : 2])
+            if np.array_equal(level[lo:hi], fresh):
+                return
+            level[lo:hi] = fresh
             self._mark(d, lo, hi)
+
+    def _update_small(self, lo: int, hi: int, wlv: np.ndarray) -> None:
+        """The same as :meth:`update` for a narrow range, node by node (no array calls)."""
+        new = wlv[lo:hi].tolist()
+        leaves = self.levels[0]
+        if leaves[lo:hi].tolist() == new:
+            return
+        leaves[lo:hi] = new
+        self._mark(0, lo, hi)
+        below = new if lo % 2 == 0 and hi % 2 == 0 else None
+        for d in range(1, len(self.levels)):
+            lower = self.levels[d - 1]
+            lo >>= 1
+            hi = ((hi - 1) >> 1) + 1
+            values = lower[2 * lo : 2 * hi].tolist() if below is None else below
+            fresh = [a + b if a > 0 and b > 0 else 0 for a, b in zip(values[0::2], values[1::2])]
+            level = self.levels[d]
+            if level[lo:hi].tolist() == fresh:
+                return
+            level[lo:hi] = fresh
+            self._mark(d, lo, hi)
+            below = None
 
     def best(self, block: int) -> tuple[int, int]:
         """Return ``(value, index)`` of the least-loaded node covering ``block`` processors.

@@ -70,20 +70,27 @@ class BC(_Buddy):
         for job in list(sim.waiting):
             size = sim.jobs[job].spec.size
             block = next_power_of_two(size)
-            blocks = m.processors // block
-            placed = False
-            for row in range(m.n_rows):
-                free = np.all(m.cells[row].reshape(blocks, block) == IDLE, axis=1)
-                if free.any():
-                    lo = int(np.argmax(free)) * block
-                    width = block if self.occupy == "block" else size
-                    sim.emit(JobPlaced(job, row, range(lo, lo + width), f"first slot with a free {block}-block"))
-                    placed = True
-                    break
-            if not placed:
+            width = block if self.occupy == "block" else size
+            hit = _first_free_block(m.cells, block)
+            if hit is not None:
+                row, lo = hit
+                sim.emit(JobPlaced(job, row, range(lo, lo + width), f"first slot with a free {block}-block"))
+            else:
                 sim.emit(SlotAdded(m.n_rows, f"no slot has a free {block}-processor block"))
-                width = block if self.occupy == "block" else size
                 sim.emit(JobPlaced(job, m.n_rows - 1, range(0, width), "leftmost block of the new slot"))
+
+
+def _first_free_block(cells: np.ndarray, block: int) -> tuple[int, int] | None:
+    """Return ``(row, first column)`` of the leftmost free aligned block in the lowest slot."""
+    rows, procs = cells.shape
+    if rows == 0:
+        return None
+    free = np.all(cells.reshape(rows, procs // block, block) == IDLE, axis=2)
+    flat = int(np.argmax(free))
+    if not free.flat[flat]:
+        return None
+    row, index = divmod(flat, procs // block)
+    return row, index * block
 
 
 class BR(_Buddy):

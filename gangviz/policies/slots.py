@@ -70,6 +70,8 @@ def replicate_where_free(sim: Simulation) -> int:
     """
     m = sim.matrix
     added = 0
+    if m.n_rows == 0 or int(m.tree.root) == 0 and not _any_free_node(m):
+        return 0
     for job in sorted(m.jobs()):
         cols = m.job_cols(job)
         lo, hi = buddy_span(cols)
@@ -79,3 +81,8 @@ def replicate_where_free(sim: Simulation) -> int:
             sim.emit(JobReplicated(job, row, cols, "its buddy block's WLT node is non-zero"))
             added += 1
     return added
+
+
+def _any_free_node(m: OusterhoutMatrix) -> bool:
+    """Whether any WLT node is non-zero (some block has an idle slot on every processor)."""
+    return any(int(level.max(initial=0)) > 0 for level in m.tree.levels)
