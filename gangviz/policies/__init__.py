@@ -41,3 +41,5 @@ def make_policy(name: str, **params) -> Policy:
         return factory(**params)
     except TypeError as exc:
         raise ValueError(f"policy {name}: {exc}") from None
+
+import gangviz.policies.ibm  # noqa: E402,F401  (registers gs, bgs, mgs, mbgs)
