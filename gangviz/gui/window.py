@@ -83,19 +83,16 @@ class FamilyViewAdapter:
 
     def __init__(self, view, player, state):
         self.view, self.player, self.state = view, player, state
-        self._stepped = False
         player.stepped.connect(self._step)
         player.moved.connect(self._moved)
         self._moved()
 
     def _step(self, step) -> None:
-        self._stepped = True
         self.view.show_step(step)
 
     def _moved(self) -> None:
-        if self._stepped:  # the moved that follows a shown step needs no reset
-            self._stepped = False
-            return
+        # a model without a matrix is never animated by the player, so ``moved`` always means
+        # a jump the view cannot follow change by change
         self.view.set_state(*self.state(self.player.sim))
 
 

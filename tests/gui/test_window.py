@@ -171,8 +171,12 @@ def test_family_views_plug_into_the_same_player(window, qtbot):
     p.step_forward()
     p.step_forward()
     assert shown == [0, 1] and p.position == 2
+    states = []
+    original_set = view.set_state
+    view.set_state = lambda *a: (states.append(a), original_set(*a))
     p.step_back()
     assert p.position == 1 and shown == [0, 1]
+    assert len(states) == 1 and states[0][0] is p.sim.state
     assert window.open_epoch()
     assert isinstance(window.board.family[0], EpochView)
     window.player.step_forward()
