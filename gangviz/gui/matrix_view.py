@@ -31,7 +31,7 @@ from gangviz.gui import palette
 from gangviz.gui.geometry import columns, label_stride
 from gangviz.gui.scene import Scene, build_scene
 
-MAX_CELL_H = 52.0
+MAX_CELL_H = 64.0
 MIN_CELL_H = 4.0
 LABEL_H = 20.0
 TOP = 8.0

@@ -11,9 +11,10 @@ so it is not drawn twice. Values are numbers (where the digits fit) and shades (
 idle slots, relative to the number of slots times the group size); zero nodes are greyed out.
 
 The last allocation is highlighted (tie-break: the most recent ``job_placed`` at or before the
-current step): a placement of 2^d processors starting at a multiple of 2^d is a buddy node, and
-that node is outlined (for d = 0, the WLV entry); any other placement outlines its run of WLV
-entries (the consecutive non-zeros the linear re-packing allocation used).
+current step): under a buddy policy (BC, BR, BRMS, BRMMS) the smallest buddy node covering the
+placement is outlined (for a single processor, its WLV entry); under any other policy the
+placement's run of WLV entries is outlined (the consecutive non-zeros the linear re-packing
+allocation of 000_fc8d6d1d4cf9d1e1.txt §4 used).
 """
 
 from __future__ import annotations
@@ -43,11 +44,22 @@ def last_allocation(steps, position: int, limit: int = 5000) -> tuple[int, list[
 
 
 def buddy_node(cols: list[int]) -> tuple[int, int] | None:
-    """Return ``(level, index)`` of the buddy node that ``cols`` exactly covers, or ``None``."""
+    """Return ``(level, index)`` of the smallest buddy node covering the contiguous ``cols``.
+
+    A buddy scheme allocates a whole node of 2^d processors (001_c175c8c1780c2fd0.txt §3) even
+    when the job uses fewer, so the node is the smallest aligned group holding every column.
+    Returns ``None`` for an empty or non-contiguous set.
+    """
     n = len(cols)
-    if n == 0 or n & (n - 1) or cols[0] % n or cols != list(range(cols[0], cols[0] + n)):
+    if n == 0 or cols != list(range(cols[0], cols[0] + n)):
         return None
-    return n.bit_length() - 1, cols[0] // n
+    level = (n - 1).bit_length()
+    while (cols[0] >> level) != (cols[-1] >> level):
+        level += 1
+    return level, cols[0] >> level
+
+
+BUDDY_POLICIES = frozenset({"bc", "br", "brms", "brmms"})
 
 
 class VectorTreeView(QWidget):
@@ -125,7 +137,8 @@ class VectorTreeView(QWidget):
                 painter.setPen(palette.text_colour(palette.shade(v, rows)) if v else palette.MUTED_TEXT)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(v))
         alloc = self._allocation
-        node = buddy_node(alloc[1]) if alloc else None
+        buddy = getattr(getattr(self.player.sim, "policy", None), "name", "").lower() in BUDDY_POLICIES
+        node = buddy_node(alloc[1]) if (alloc and buddy) else None
         hl_pen = QPen(palette.HILITE, 3.0)
         if alloc and (node is None or node[0] == 0):
             painter.setPen(hl_pen)

@@ -161,3 +161,13 @@ def test_a_deleted_slot_collapses(view, qtbot):
         for c in range(8):
             col = pixel(after, *_probe_point(v.cell_rect(r, c)))
             assert not close_rgb(col, palette.IDLE) and not close_rgb(col, palette.IDLE_ACTIVE)
+
+
+def test_buddy_node_is_the_smallest_aligned_group_covering_a_placement():
+    from gangviz.gui.vector_view import buddy_node
+
+    assert buddy_node([4, 5, 6, 7]) == (2, 1)
+    assert buddy_node([52, 53, 54]) == (2, 13)   # a 3-processor job holds the node P53..P56
+    assert buddy_node([3, 4]) == (3, 0)          # straddles a pair boundary
+    assert buddy_node([5]) == (0, 5)
+    assert buddy_node([1, 3]) is None and buddy_node([]) is None
