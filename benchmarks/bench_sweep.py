@@ -7,6 +7,11 @@ The sweep: the downey model (001_c175c8c1780c2fd0.txt §4.2, 128 processors, loa
 the whole of :func:`gangviz.experiments.sweep.run_sweep` (CSV writing included), so pool start-up
 counts against the speed-up. The two result files are compared to show the same seeds give the
 same results. Target: >= 1.8x on a 2-core machine.
+
+On a machine that other work keeps busy the figure says nothing: with Linux autogroup
+scheduling every session gets one fair share of the CPUs however many processes it runs, so
+2 workers cannot beat 1. Measure on idle cores (or, as root, give this session's group priority
+first: ``echo -20 > /proc/$$/autogroup``, and set it back to 0 afterwards).
 """
 
 from __future__ import annotations
