@@ -11,12 +11,15 @@ picture after step k.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
+import time
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QListView
 
 from gangviz.gui import palette
 
+SYNC_S = 0.25
 _CURRENT_BG = QBrush(QColor("#FFE9A8"))
 _FUTURE = QBrush(QColor("#A8A49C"))
 _QUIET = QBrush(QColor("#8A8680"))
@@ -107,6 +110,11 @@ class NarrationView(QListView):
         self.setFont(f)
         self.model_ = None
         self.player = None
+        self._last_sync = 0.0
+        self._pending = QTimer(self)
+        self._pending.setSingleShot(True)
+        self._pending.setInterval(int(SYNC_S * 1000))
+        self._pending.timeout.connect(self._sync_now)
         self.clicked.connect(self._jump)
         if player is not None:
             self.set_player(player)
@@ -127,9 +135,20 @@ class NarrationView(QListView):
             old.deleteLater()
         for sig in (player.moved, player.stepped, player.historyChanged):
             sig.connect(self._sync)
-        self._sync()
+        self._sync_now()
 
     def _sync(self, *args) -> None:
+        # while playing fast, follow at most every SYNC_S seconds (scrollTo is costly)
+        now = time.perf_counter()
+        if now - self._last_sync < SYNC_S:
+            if not self._pending.isActive():
+                self._pending.start()
+            return
+        self._sync_now()
+
+    def _sync_now(self) -> None:
+        """Bring the rows and the highlight up to the player now."""
+        self._last_sync = time.perf_counter()
         m = self.model_
         m.sync()
         m.refresh_highlight()
@@ -140,3 +159,4 @@ class NarrationView(QListView):
     def _jump(self, index) -> None:
         step = self.model_.row_step[index.row()]
         self.player.go_to(step + 1)
+        self._sync_now()

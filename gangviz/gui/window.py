@@ -510,6 +510,7 @@ class MainWindow(QMainWindow):
         if self.player is not None:
             self.player.stop()
         self.metrics._pending.stop()
+        self.narration._pending.stop()
         self.save_settings()
         super().closeEvent(event)
 
