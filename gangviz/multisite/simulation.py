@@ -36,6 +36,11 @@ class MultiSiteSimulation:
         max_gangs: stop generating arrivals after this many gangs (``None``: unbounded).
         stop_after: the run ends when this many gangs have completed (``None``: never; with
             ``max_gangs`` it ends when every gang has finished).
+        stream: the gangs to use instead of drawing them from ``seed``: any object with the
+            :class:`~gangviz.multisite.workload.GangStream` interface (lists ``arrival``,
+            ``size``, ``service``, ``site`` and ``ensure(i)``), e.g. a scenario's scripted gangs
+            (:class:`gangviz.workloads.scenario_sim.ScriptedGangStream`). Give ``max_gangs`` no
+            larger than the stream's length.
 
     Attributes:
         state: the current :class:`~gangviz.multisite.state.MultiSiteState`.
@@ -44,7 +49,7 @@ class MultiSiteSimulation:
     """
 
     def __init__(self, cfg: MultiSiteConfig, seed=0, max_gangs: int | None = None,
-                 stop_after: int | None = None) -> None:
+                 stop_after: int | None = None, *, stream=None) -> None:
         for name, v in (("max_gangs", max_gangs), ("stop_after", stop_after)):
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
                 raise ValueError(f"{name} must be a positive integer or None, got {v!r}")
@@ -52,7 +57,7 @@ class MultiSiteSimulation:
             raise ValueError("give max_gangs or stop_after, or the run never ends")
         self.cfg = cfg
         self.state = MultiSiteState(cfg)
-        self.stream = GangStream(cfg, seed)
+        self.stream = GangStream(cfg, seed) if stream is None else stream
         self.max_gangs = max_gangs
         self.stop_after = stop_after
         self.steps: list[Step] = []

@@ -27,6 +27,32 @@ Format (TOML)::
 A job in the starting matrix has endless work unless ``[jobs]`` gives it some, so a scenario ends
 when its script is exhausted and every job with finite work has finished.
 
+``model`` (default ``"matrix"``) chooses the family; the other two are not Ousterhout matrices:
+
+* ``model = "multisite"`` (002_9f49b57522b8f60a.txt §2-§3): ``sites`` (default 2), ``processors``
+  per site, ``policy = "AFCFS"`` or ``"AFCFSwM"``, ``[params]`` with any other
+  :class:`~gangviz.multisite.config.MultiSiteConfig` field (``local_overhead``, ``grid_overhead``,
+  ``aging_k``, ``afcfs_overtake``), and the gangs in arrival order::
+
+      [[gangs]]
+      at = 0.1
+      size = 2
+      site = 1          # 1-based, as narrated; the grid dispatcher's choice is scripted
+      service = 0.5
+
+  Gang i of the file is ``G<i>`` (0-based, as the multi-site narration numbers gangs).
+* ``model = "epoch"`` (004_e35f827bdd81cf48.txt §2.3, §5.2): ``processors`` = N, ``policy`` an
+  epoch policy (``"BUDDY"``, ``"OPT-EPOCH(1)"``, ...), ``in_system`` = J (default: every job),
+  ``static`` (default false), ``quantum`` (default 10), and the closed system's job sequence::
+
+      [[workload]]
+      min = 3           # minimum node requirement M_j
+      work = 400        # units of sequential service
+      beta = 100        # speedup parameter
+
+  Job i of the file is ``J<i+1>`` (the papers number jobs from 1). The first J are present at
+  time 0; each departure brings in the next, and the run ends when the sequence is used up.
+
 Every problem raises :class:`ScenarioError` naming the file, the line and the problem.
 """
 
@@ -45,7 +71,19 @@ from gangviz.sim.engine import ScriptEvent
 
 IDLE_TOKENS = frozenset({".", "-", "_"})
 TOP_KEYS = {"title", "explanation", "processors", "policy", "ring", "allocation", "matrix", "jobs",
-            "events", "expect", "params"}
+            "events", "expect", "params", "model", "sites", "gangs", "workload", "in_system", "static",
+            "quantum"}
+MODELS = ("matrix", "multisite", "epoch")
+COMMON_KEYS = {"title", "explanation", "processors", "policy", "expect", "params", "model"}
+#: The keys each model accepts besides :data:`COMMON_KEYS`.
+MODEL_KEYS = {
+    "matrix": {"ring", "allocation", "matrix", "jobs", "events"},
+    "multisite": {"sites", "gangs"},
+    "epoch": {"workload", "in_system", "static", "quantum"},
+}
+GANG_KEYS = {"at", "size", "site", "service"}
+WORKLOAD_KEYS = {"min", "work", "beta"}
+MULTISITE_POLICIES = {"afcfs": False, "afcfswm": True}
 EVENT_KEYS = {"at", "terminate", "submit", "note"}
 SUBMIT_KEYS = {"name", "size", "work"}
 JOB_KEYS = {"work"}
@@ -55,9 +93,34 @@ class ScenarioError(ValueError):
     """A scenario file is malformed; the message names the file, the line and the problem."""
 
 
+@dataclass(frozen=True)
+class ScriptedGang:
+    """One gang of a multi-site scenario: arrival time, size, site (0-based) and service time."""
+
+    at: float
+    size: int
+    site: int
+    service: float
+
+
+@dataclass(frozen=True)
+class ScriptedEpochJob:
+    """One job of an epoch scenario's sequence: minimum nodes, work and speedup parameter beta."""
+
+    min_nodes: int
+    work: float
+    beta: float
+
+
 @dataclass
 class Scenario:
-    """A loaded scenario: everything needed to start a simulation of it."""
+    """A loaded scenario: everything needed to start a simulation of it.
+
+    ``model`` says which family it belongs to; ``matrix``/``jobs``/``script`` serve the matrix
+    family, ``sites``/``gangs``/``params`` the multi-site one and ``workload``/``in_system``/
+    ``static``/``quantum`` the epoch one. For the other families ``matrix`` is an empty matrix
+    and ``jobs``/``script`` are empty.
+    """
 
     path: str
     title: str
@@ -71,6 +134,13 @@ class Scenario:
     script: list[ScriptEvent]
     expect: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
+    model: str = "matrix"
+    sites: int = 1
+    gangs: list[ScriptedGang] = field(default_factory=list)
+    workload: list[ScriptedEpochJob] = field(default_factory=list)
+    in_system: int = 0
+    static: bool = False
+    quantum: float = 10.0
 
 
 def _line_of(text: str, pattern: str, start: int = 0) -> int:
@@ -115,8 +185,21 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
 
     for key in data:
         if key not in TOP_KEYS:
-            raise fail(_line_of(text, rf"^\s*{re.escape(key)}\s*="), f"unknown key {key!r} "
+            raise fail(_key_line(text, key), f"unknown key {key!r} "
                        f"(known: {', '.join(sorted(TOP_KEYS))})")
+    model = data.get("model", "matrix")
+    if model not in MODELS:
+        raise fail(_line_of(text, r"^\s*model\s*="),
+                   f"model must be one of {', '.join(repr(m) for m in MODELS)}, got {model!r}")
+    for key in data:
+        if key not in COMMON_KEYS and key not in MODEL_KEYS[model]:
+            owner = next(m for m in MODELS if key in MODEL_KEYS[m])
+            raise fail(_key_line(text, key), f"key {key!r} belongs to model {owner!r}, "
+                       f"not to model {model!r} (set model = {owner!r} or remove it)")
+    if model != "matrix":
+        from gangviz.workloads.scenario_families import parse_family
+
+        return parse_family(model, data, text, where, fail)
     rows_text = data.get("matrix", [])
     if not isinstance(rows_text, list) or not all(isinstance(r, str) for r in rows_text):
         raise fail(_line_of(text, r"^\s*matrix\s*="), "matrix must be a list of strings")
@@ -212,6 +295,12 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         expect=expect,
         params=params if isinstance(params, dict) else {},
     )
+
+
+def _key_line(text: str, key: str) -> int:
+    """Line of ``key = ...``, ``[key]`` or ``[[key]]`` (1 if not found)."""
+    k = re.escape(key)
+    return _line_of(text, rf"^\s*(?:{k}\s*=|\[\[?\s*{k}\s*\]\]?)")
 
 
 def _wraps(cols: list[int], procs: int) -> bool:

@@ -30,6 +30,11 @@ class Source:
     params: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     expect: dict[str, Any] = field(default_factory=dict)
+    #: "matrix", "multisite" or "epoch" (scenario files may be any; traces and models are "matrix").
+    model: str = "matrix"
+    #: the loaded :class:`~gangviz.workloads.scenario.Scenario` when ``kind == "scenario"``; build
+    #: its simulation with :func:`gangviz.workloads.scenario_sim.simulation_for`.
+    scenario: Any = None
 
     def policy_params(self, policy: str) -> dict[str, Any]:
         """Return the parameters the source gives for ``policy`` (scenario ``[params.NAME]``)."""
@@ -49,7 +54,9 @@ def load_source(
     """Return the :class:`Source` for ``name``.
 
     ``name`` is a ``.toml`` scenario path, a built-in scenario name, an SWF trace
-    (``.swf``/``.swf.gz``) or a model name (``downey``). Raises ``ValueError`` (with the reader's
+    (``.swf``/``.swf.gz``) or a model name (``downey``). A scenario of the ``multisite`` or
+    ``epoch`` family has no jobs or matrix here (``source.model`` says so); build its simulation
+    with :func:`gangviz.workloads.scenario_sim.simulation_for`. Raises ``ValueError`` (with the reader's
     message) for a malformed file and ``FileNotFoundError`` for a missing one.
     """
     path = Path(name)
@@ -79,4 +86,4 @@ def load_source(
 
     sc = load_scenario(path)
     return Source("scenario", sc.title, sc.processors, sc.jobs, sc.matrix, sc.script, sc.policy,
-                  sc.ring, sc.explanation, sc.params, expect=sc.expect)
+                  sc.ring, sc.explanation, sc.params, expect=sc.expect, model=sc.model, scenario=sc)

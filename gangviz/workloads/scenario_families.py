@@ -1,0 +1,175 @@
+"""Scenario files of the families that are not Ousterhout matrices: ``multisite`` and ``epoch``.
+
+:func:`gangviz.workloads.scenario.parse_scenario` hands a file with ``model = "multisite"`` or
+``model = "epoch"`` to :func:`parse_family`; the format of each family is documented there. Every
+problem raises :class:`~gangviz.workloads.scenario.ScenarioError` naming the file, the line and the
+field, like the matrix format.
+
+Choices:
+
+* Multi-site gangs must be listed in non-decreasing arrival time: gang i of the file is the
+  simulation's gang i (``G<i>``), so the file and the narration agree.
+* The multi-site ``site`` is 1-based (the narration says "site 1"); the scenario scripts the grid
+  dispatcher's choice, which in the paper's model is random (002 §3.1).
+* An epoch scenario's ``in_system`` defaults to the whole sequence (then no job departs: the
+  scenario shows one quantum's schedule). Its policy is checked against Table 2's restrictions
+  (004 §4.4) at load time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.workloads.scenario import (
+    GANG_KEYS,
+    MULTISITE_POLICIES,
+    WORKLOAD_KEYS,
+    Scenario,
+    ScriptedEpochJob,
+    ScriptedGang,
+    _line_of,
+)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) -> Scenario:
+    """Return the :class:`Scenario` of a ``multisite`` or ``epoch`` file.
+
+    ``fail(line, problem)`` builds the :class:`ScenarioError`. Raises it for a bad value of any
+    family key (with its line), an unknown policy, or an empty gang list / workload.
+    """
+
+    def line(key: str, start: int = 1) -> int:
+        return _line_of(text, rf"^\s*{re.escape(key)}\s*=", start)
+
+    policy = data.get("policy")
+    if policy is not None and not isinstance(policy, str):
+        raise fail(line("policy"), "policy must be a name such as \"AFCFSwM\" or \"BUDDY\"")
+    procs = data.get("processors")
+    if not _is_int(procs) or procs < 1:
+        raise fail(line("processors"), f"processors must be a whole number >= 1, got {procs!r}")
+    expect = data.get("expect", {})
+    if not isinstance(expect, dict):
+        raise fail(_line_of(text, r"^\s*\[expect\]"), "[expect] must be a table")
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise fail(_line_of(text, r"^\s*\[params\]|^\s*params\s*="), "[params] must be a table")
+    sc = Scenario(path=where, title=str(data.get("title", Path(where).stem)),
+                  explanation=str(data.get("explanation", "")), processors=procs, ring=False,
+                  allocation="contiguous", policy=policy, matrix=OusterhoutMatrix(procs),
+                  jobs=[], script=[], expect=expect, params=params, model=model)
+    if model == "multisite":
+        return _multisite(sc, data, text, fail, line)
+    return _epoch(sc, data, text, fail, line)
+
+
+def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
+    from gangviz.multisite.config import MultiSiteConfig
+
+    if sc.policy is not None and sc.policy.lower() not in MULTISITE_POLICIES:
+        raise fail(line("policy"), f"multisite policy must be \"AFCFS\" or \"AFCFSwM\", got {sc.policy!r}")
+    sites = data.get("sites", 2)
+    if not _is_int(sites) or not 1 <= sites <= 64:
+        raise fail(line("sites"), f"sites must be a whole number in 1..64, got {sites!r}")
+    fixed = {"sites", "procs", "migrate", "arrival_rate", "size_dist", "sigma", "mean_service"}
+    allowed = sorted(f.name for f in dataclasses.fields(MultiSiteConfig) if f.name not in fixed)
+    params_line = _line_of(text, r"^\s*\[params\]")
+    for key, value in sc.params.items():
+        kline = line(key, params_line)
+        if key not in allowed:
+            raise fail(kline, f"unknown multisite parameter {key!r} (known: {', '.join(allowed)})")
+        try:
+            MultiSiteConfig(sites=sites, procs=sc.processors, **{key: value})
+        except (ValueError, TypeError) as exc:
+            raise fail(kline, str(exc)) from None
+    gangs = data.get("gangs")
+    if not isinstance(gangs, list) or not gangs:
+        raise fail(_line_of(text, r"^\s*\[\[gangs\]\]|^\s*gangs\s*="),
+                   "a multisite scenario needs at least one [[gangs]] entry")
+    out: list[ScriptedGang] = []
+    search = 1
+    last = 0.0
+    for i, g in enumerate(gangs):
+        gline = _line_of(text, r"^\s*\[\[gangs\]\]", search)
+        search = gline + 1
+        if not isinstance(g, dict):
+            raise fail(gline, "each [[gangs]] entry must be a table")
+        for key in g:
+            if key not in GANG_KEYS:
+                raise fail(line(key, gline), f"unknown gang key {key!r} (known: {', '.join(sorted(GANG_KEYS))})")
+        at, size, site, service = g.get("at"), g.get("size"), g.get("site", 1), g.get("service")
+        if not _is_num(at) or at < 0:
+            raise fail(line("at", gline), f"gang G{i}: 'at' must be a number >= 0, got {at!r}")
+        if at < last:
+            raise fail(line("at", gline), f"gang G{i}: gangs must be listed in arrival order "
+                       f"(at = {at:g} comes after {last:g})")
+        if not _is_int(size) or not 1 <= size <= sc.processors:
+            raise fail(line("size", gline), f"gang G{i}: size must be a whole number in 1..{sc.processors}, got {size!r}")
+        if not _is_int(site) or not 1 <= site <= sites:
+            raise fail(line("site", gline), f"gang G{i}: site must be a whole number in 1..{sites}, got {site!r}")
+        if not _is_num(service) or service <= 0:
+            raise fail(line("service", gline), f"gang G{i}: service must be a number > 0, got {service!r}")
+        last = float(at)
+        out.append(ScriptedGang(float(at), size, site - 1, float(service)))
+    sc.sites, sc.gangs = sites, out
+    return sc
+
+
+def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
+    from gangviz.epoch.policies import make_policy
+
+    if sc.policy is not None:
+        try:
+            make_policy(sc.policy)
+        except ValueError as exc:
+            raise fail(line("policy"), str(exc)) from None
+    workload = data.get("workload")
+    if not isinstance(workload, list) or not workload:
+        raise fail(_line_of(text, r"^\s*\[\[workload\]\]|^\s*workload\s*="),
+                   "an epoch scenario needs at least one [[workload]] entry")
+    out: list[ScriptedEpochJob] = []
+    search = 1
+    for i, job in enumerate(workload):
+        jline = _line_of(text, r"^\s*\[\[workload\]\]", search)
+        search = jline + 1
+        name = f"J{i + 1}"
+        if not isinstance(job, dict):
+            raise fail(jline, "each [[workload]] entry must be a table")
+        for key in job:
+            if key not in WORKLOAD_KEYS:
+                raise fail(line(key, jline), f"unknown workload key {key!r} (known: {', '.join(sorted(WORKLOAD_KEYS))})")
+        mins, work, beta = job.get("min"), job.get("work"), job.get("beta", 100.0)
+        if not _is_int(mins) or not 1 <= mins <= sc.processors:
+            raise fail(line("min", jline), f"job {name}: min must be a whole number in 1..{sc.processors}, got {mins!r}")
+        if not _is_num(work) or work <= 0:
+            raise fail(line("work", jline), f"job {name}: work must be a number > 0, got {work!r}")
+        if not _is_num(beta) or beta <= 0:
+            raise fail(line("beta", jline), f"job {name}: beta must be a number > 0, got {beta!r}")
+        out.append(ScriptedEpochJob(mins, float(work), float(beta)))
+    in_system = data.get("in_system", len(out))
+    if not _is_int(in_system) or not 1 <= in_system <= len(out):
+        raise fail(line("in_system"), f"in_system must be a whole number in 1..{len(out)} "
+                   f"(the jobs listed), got {in_system!r}")
+    static = data.get("static", False)
+    if not isinstance(static, bool):
+        raise fail(line("static"), "static must be true or false")
+    quantum = data.get("quantum", 10.0)
+    if not _is_num(quantum) or quantum <= 0:
+        raise fail(line("quantum"), f"quantum must be a number > 0, got {quantum!r}")
+    if sc.policy is not None and not make_policy(sc.policy).applies(sc.processors, in_system):
+        raise fail(line("policy"), f"{sc.policy} does not apply to N = {sc.processors}, "
+                   f"J = {in_system} (Table 2 restrictions)")
+    sc.workload, sc.in_system, sc.static, sc.quantum = out, in_system, static, float(quantum)
+    return sc
