@@ -40,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
+    if source.model != "matrix":
+        from gangviz.workloads.scenario_run import run_family
+
+        return run_family(source, args.policy, as_json=args.json)
     policy_name = args.policy or source.policy or "repack"
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:

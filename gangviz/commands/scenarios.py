@@ -1,0 +1,57 @@
+"""``gangviz scenarios [--json]``: list the built-in scenarios (issue 8, "Built-in scenarios").
+
+Each line gives the name to pass to ``gangviz run`` / ``gangviz open``, the model (matrix,
+multisite or epoch), the policy the scenario is meant for, and its title. A built-in file that
+does not load is listed with its error instead of stopping the listing (and the exit code is 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from gangviz.resources import list_scenarios
+from gangviz.workloads.scenario import load_scenario
+from gangviz.workloads.scenario_sim import policy_name
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``scenarios`` sub-command."""
+    p = sub.add_parser("scenarios", help="list the built-in scenarios (the papers' figures)")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.set_defaults(func=run)
+
+
+def describe_builtins() -> list[dict]:
+    """Return one dict per built-in scenario: name, model, policy, title, explanation, path; or
+    name, path and error for a file that does not load."""
+    rows = []
+    for path in list_scenarios():
+        try:
+            sc = load_scenario(path)
+        except (ValueError, OSError) as exc:
+            rows.append({"name": path.stem, "path": str(path), "error": str(exc)})
+            continue
+        rows.append({"name": path.stem, "model": sc.model, "policy": policy_name(sc),
+                     "title": sc.title, "explanation": sc.explanation, "path": str(path)})
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the list (text or JSON); return 0, or 1 when a built-in file is broken."""
+    rows = describe_builtins()
+    if args.json:
+        json.dump({"scenarios": rows}, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        width = max((len(r["name"]) for r in rows), default=4)
+        pw = max((len(r.get("policy", "")) for r in rows), default=6)
+        print(f"{'name':<{width}}  {'model':<9}  {'policy':<{pw}}  title")
+        for r in rows:
+            if "error" in r:
+                print(f"{r['name']:<{width}}  BROKEN: {r['error']}")
+            else:
+                print(f"{r['name']:<{width}}  {r['model']:<9}  {r['policy']:<{pw}}  {r['title']}")
+        print("\nRun one with: gangviz run NAME (matrix scenarios also open in the window: gangviz open NAME)")
+    return 1 if any("error" in r for r in rows) else 0

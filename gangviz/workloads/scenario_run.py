@@ -1,0 +1,45 @@
+"""Run a ``multisite`` or ``epoch`` scenario headless for ``gangviz run`` (text or JSON).
+
+The matrix family keeps its own output in :mod:`gangviz.commands.run`; the other families have no
+matrix or Zhou metrics, so they print their narration and the end state that
+:func:`gangviz.workloads.scenario_sim.end_state` compares with ``[expect]``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from gangviz.workloads.scenario_sim import check_expect, end_state, policy_name, run_to_end, simulation_for
+
+
+def run_family(source, policy: str | None = None, *, as_json: bool = False, out=None) -> int:
+    """Run the scenario of ``source`` (a Source or Scenario of model multisite or epoch) to its
+    end under ``policy`` (default: the scenario's); print the steps and the end state to ``out``
+    (default stdout); return 0. Raises ``ValueError`` for a policy of another family."""
+    out = out or sys.stdout
+    sc = getattr(source, "scenario", source)
+    name = policy_name(sc, policy)
+    sim = simulation_for(sc, name)
+    run_to_end(sim)
+    state = end_state(sim)
+    problems = check_expect(sc, sim) if name == policy_name(sc) else []
+    if as_json:
+        doc = {"model": sc.model, "policy": name, "processors": sc.processors,
+               "steps": [s.to_dict() for s in sim.steps], "end": state,
+               "expect_met": not problems if sc.expect and name == policy_name(sc) else None}
+        json.dump(doc, out, indent=1, default=str)
+        out.write("\n")
+        return 0
+    where = f"{sc.sites} sites of {sc.processors} processors" if sc.model == "multisite" \
+        else f"{sc.processors} nodes"
+    print(f"{sc.title} — {sc.model} model, policy {name}, {where}", file=out)
+    for s in sim.steps:
+        for line in s.narration:
+            print(f"  t={s.time:.4g}: {line}", file=out)
+    print("end state:", file=out)
+    for key, value in state.items():
+        print(f"  {key}: {value}", file=out)
+    if sc.expect and name == policy_name(sc):
+        print("expected end state: " + ("reached" if not problems else "; ".join(problems)), file=out)
+    return 0
