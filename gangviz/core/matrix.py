@@ -179,6 +179,33 @@ class OusterhoutMatrix:
             self.active_row,
         )
 
+    def snapshot(self) -> tuple:
+        """Return a compact copy of the state (cells and placements) for :meth:`from_snapshot`."""
+        return (
+            self.processors,
+            self.ring,
+            self._cells.copy(),
+            dict(self._cols),
+            {j: tuple(r) for j, r in self._rows.items()},
+            self.active_row,
+        )
+
+    @classmethod
+    def from_snapshot(cls, snap: tuple, names: dict[int, str] | None = None) -> "OusterhoutMatrix":
+        """Rebuild a matrix (with its WLV and WLT) from :meth:`snapshot`; ``names`` is shared."""
+        processors, ring, cells, cols, rows, active = snap
+        m = cls(processors, ring)
+        m._cells = cells.copy()
+        m._cols = dict(cols)
+        m._rows = {j: list(r) for j, r in rows.items()}
+        m._busy = np.count_nonzero(m._cells != IDLE, axis=0).astype(np.int64)
+        m._wlv = m.n_rows - m._busy
+        m.tree.rebuild(m._wlv)
+        if names is not None:
+            m.names = names
+        m.active_row = active
+        return m
+
     def copy(self) -> "OusterhoutMatrix":
         """Return an independent copy (names are shared: they never change once given)."""
         other = OusterhoutMatrix.__new__(OusterhoutMatrix)

@@ -40,10 +40,17 @@ def relaxed_tree(m: OusterhoutMatrix) -> WorkloadTree:
 
 
 def buddy_span(cols) -> tuple[int, int]:
-    """Return the aligned buddy block ``(lo, hi)`` that holds a job on ``cols``."""
+    """Return the smallest aligned buddy block ``(lo, hi)`` that holds a job on ``cols``.
+
+    Jobs placed by the buddy schemes start their block; a job drawn elsewhere by a scenario
+    (say on P6..P8) belongs to the smallest aligned block that covers it (P5..P8).
+    """
     lo, hi = span(cols)
     block = next_power_of_two(hi - lo)
-    return lo, lo + block
+    while lo // block != (hi - 1) // block:
+        block *= 2
+    start = lo // block * block
+    return start, start + block
 
 
 def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:

@@ -49,6 +49,12 @@ from gangviz.core.record import Step
 from gangviz.sim.policy import Policy
 
 
+#: Rough memory of one recorded change and of one step (record, narration, sample), in bytes;
+#: a snapshot is taken once the records since the last one outweigh a snapshot.
+CHANGE_BYTES = 400
+STEP_BYTES = 300
+
+
 @dataclass(frozen=True, slots=True)
 class ScriptEvent:
     """A scripted action at time ``at``: terminate named jobs and/or submit new ones.
@@ -179,6 +185,8 @@ class Simulation:
             self._remember_need(jid)
         self._table_cache: tuple | None = None
         self._changes: list[MatrixChange] = []
+        self._journal: list[tuple[int, ...]] = []
+        self._journal_now: list[int] = []
         self._snapshots: dict[int, tuple] = {}
         self._changes_since_snapshot = 0
         self._next_id = max(self.jobs, default=-1) + 1
@@ -286,7 +294,7 @@ class Simulation:
             raise ValueError(f"step index must be >= 0, got {index}")
         if index < len(self.steps):
             base = max(k for k in self._snapshots if k <= index)
-            self._restore(self._snapshots[base])
+            self._restore(self._snapshots[base], base)
             del self.steps[base:]
             for k in [k for k in self._snapshots if k > base]:
                 del self._snapshots[k]
@@ -470,6 +478,7 @@ class Simulation:
         t = s.time
         self._changes = []
         self._table_cache = None
+        self._journal_now: list[int] = []
         m = self.matrix
         narration_extra: list[str] = []
         causes: list[str] = []
@@ -478,6 +487,8 @@ class Simulation:
             self._remove(job, f"completed at t={s.finish[job]:g}")
             rec = self.jobs[job]
             rec.finish = s.finish.pop(job)
+            s.served.pop(job, None)
+            self._journal_now.append(job)
             self._count_finish(rec)
         if completed:
             causes.append("completion")
@@ -503,6 +514,7 @@ class Simulation:
                 rec = self.jobs[job]
                 rec.finish = t
                 rec.terminated = True
+                self._journal_now.append(job)
                 s.served.pop(job, None)
                 s.finish.pop(job, None)
                 self._count_finish(rec)
@@ -514,6 +526,7 @@ class Simulation:
                 self.policy.check_job(spec.size, self.processors)
                 self._next_id += 1
                 self.jobs[spec.id] = JobRecord(spec)
+                self._journal_now.append(spec.id)
                 self._remember_need(spec.id)
                 self._by_name[name] = spec.id
                 m.names[spec.id] = name
@@ -527,6 +540,7 @@ class Simulation:
         for job in s.waiting:
             if job in m:
                 self.jobs[job].start = t
+                self._journal_now.append(job)
                 s.served.setdefault(job, 0)
             else:
                 still.append(job)
@@ -539,8 +553,9 @@ class Simulation:
             step.narration = [c.describe(m.names) for c in self._changes] + narration_extra
             self.steps.append(step)
             self.samples.append(self._sample())
-            self._changes_since_snapshot += len(self._changes) + 1
-            if self._changes_since_snapshot >= self._snapshot_threshold():
+            self._journal.append(tuple(self._journal_now))
+            self._changes_since_snapshot += CHANGE_BYTES * len(self._changes) + STEP_BYTES
+            if self._changes_since_snapshot >= self._snapshot_bytes():
                 self._snapshots[len(self.steps)] = self._save()
                 self._changes_since_snapshot = 0
         self._changes = []
@@ -582,32 +597,47 @@ class Simulation:
         mean = s.turnaround_sum / s.finished if s.finished else 0.0
         return Sample(s.time, m.n_rows, len(s.waiting), len(m._rows), ratio, s.finished, mean)
 
-    def _snapshot_threshold(self) -> int:
-        return max(32, (self.matrix._cells.size + 4 * len(self.matrix._rows)) // 16)
+    def _snapshot_bytes(self) -> int:
+        """Rough size of a snapshot now: its cells, placements and the jobs in the system."""
+        return 4 * self.matrix._cells.size + 200 * (len(self.matrix._rows) + len(self._s.waiting)) + 4096
 
     def _save(self) -> tuple:
+        """A snapshot: the engine's own state, the matrix and the policy's state.
+
+        Job records are not copied: what a step changed in them (start, finish, a new job) is
+        kept per step in ``_journal`` and undone on restore, so a snapshot's size does not
+        grow with the length of the workload.
+        """
         s = self._s
         state = _Mutable(**{k: getattr(s, k) for k in vars(s)})
         state.served = dict(s.served)
         state.finish = dict(s.finish)
         state.waiting = list(s.waiting)
-        recs = {j: (r.start, r.finish, r.terminated) for j, r in self.jobs.items()}
-        return (state, self.matrix.copy(), self.policy.get_state(), recs, dict(self._by_name), self._next_id)
+        return (state, self.matrix.snapshot(), self.policy.get_state(), self._next_id)
 
-    def _restore(self, snap: tuple) -> None:
-        state, matrix, policy_state, recs, by_name, next_id = snap
+    def _restore(self, snap: tuple, base: int) -> None:
+        """Return to ``snap``, taken after ``base`` steps, undoing the job-record journal."""
+        state, matrix, policy_state, next_id = snap
+        for entry in reversed(self._journal[base:]):
+            for job in reversed(entry):
+                rec = self.jobs.get(job)
+                if rec is None:
+                    continue
+                if job >= next_id:  # submitted after the snapshot
+                    del self.jobs[job]
+                    self._by_name.pop(rec.spec.name, None)
+                elif rec.finish is not None:
+                    rec.finish = None
+                    rec.terminated = False
+                else:
+                    rec.start = None
+        del self._journal[base:]
         self._s = _Mutable(**{k: getattr(state, k) for k in vars(state)})
         self._s.served = dict(state.served)
         self._s.finish = dict(state.finish)
         self._s.waiting = list(state.waiting)
-        self.matrix = matrix.copy()
+        self.matrix = OusterhoutMatrix.from_snapshot(matrix, self.matrix.names)
         self.policy.set_state(policy_state)
-        for j in list(self.jobs):
-            if j not in recs:
-                del self.jobs[j]
-        for j, (start, finish, terminated) in recs.items():
-            rec = self.jobs[j]
-            rec.start, rec.finish, rec.terminated = start, finish, terminated
-        self._by_name = dict(by_name)
         self._next_id = next_id
         self._changes_since_snapshot = 0
+        self._table_cache = None
