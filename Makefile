@@ -24,7 +24,9 @@ test: install-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
 bench: install-test
-	$(BIN)/python -m benchmarks
+	$(BIN)/python benchmarks/bench_zhou.py wlt
+	$(BIN)/python benchmarks/bench_swf.py
+	$(BIN)/python benchmarks/bench_gui.py frames
 
 clean:
 	rm -rf $(VENV) build *.egg-info

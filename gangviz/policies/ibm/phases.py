@@ -31,8 +31,9 @@ from typing import Protocol
 
 import numpy as np
 
-from gangviz.core.changes import JobReplicated, JobShifted, JobUnreplicated, SlotRemoved
+from gangviz.core.changes import JobReplicated, JobShifted, JobUnreplicated
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index
+from gangviz.policies.slots import remove_empty_slots
 
 __all__ = [
     "free_count",
@@ -132,13 +133,7 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
 
 def remove_empty_rows(sim, why: str = "it is empty after compaction") -> int:
     """Eliminate every empty row, top first (``SlotRemoved``); return how many."""
-    m = sim.matrix
-    removed = 0
-    for row in range(m.n_rows - 1, -1, -1):
-        if m.row_is_empty(row):
-            sim.emit(SlotRemoved(row, why))
-            removed += 1
-    return removed
+    return remove_empty_slots(sim, why)
 
 
 def start_order(sim) -> list[int]:
