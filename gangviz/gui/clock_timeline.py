@@ -1,0 +1,124 @@
+"""The compare window's shared timeline: one scrubber in simulated time for every pane.
+
+Issue 7, "Compare window": one timeline drives all the panes in simulated time. Unlike the main
+window's :class:`~gangviz.gui.timeline.Timeline` (positions = steps of one simulation), this one
+is a time axis from 0 to the end of the longest run, with labelled ticks, the current time as a
+handle, and one thin row of ticks per policy (its colour) at the times where it re-packed,
+migrated or deleted a slot (``MOVE_KINDS``), so the panes' busy moments can be found by eye.
+A press or drag asks for the time under the mouse (``timeRequested``); the owner seeks and calls
+:meth:`set_time` back.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from gangviz.gui import palette
+
+PAD = 18.0
+TRACK_Y = 14.0
+ROW_H = 5.0
+
+
+def nice_step(span: float, target: int = 8) -> float:
+    """Return a 1-2-5 tick spacing giving about ``target`` ticks over ``span`` (>= 1e-9)."""
+    raw = max(span, 1e-9) / max(target, 1)
+    mag = 10 ** math.floor(math.log10(raw))
+    for f in (1, 2, 5, 10):
+        if raw <= f * mag:
+            return f * mag
+    return 10 * mag
+
+
+class SharedTimeline(QWidget):
+    """A time axis [0, end] with a handle at the shared time; see the module docstring."""
+
+    timeRequested = Signal(float)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.end = 1.0
+        self.time = 0.0
+        self.rows: list[tuple[QColor, list[float]]] = []
+        self._dragging = False
+        self.setMinimumHeight(int(TRACK_Y + 26))
+        self.setToolTip("Shared time: click or drag to move every pane to that instant; the "
+                        "coloured ticks mark each policy's re-packs, migrations and slot deletions")
+
+    def set_span(self, end: float, rows: list[tuple[QColor, list[float]]]) -> None:
+        """Show times 0..``end`` and one row of move ticks per ``(colour, times)``."""
+        self.end = max(float(end), 1e-9)
+        self.rows = rows
+        self.setMinimumHeight(int(TRACK_Y + 30 + ROW_H * len(rows)))
+        self.update()
+
+    def set_time(self, t: float) -> None:
+        """Put the handle at ``t``."""
+        self.time = float(t)
+        self.update()
+
+    def x_of(self, t: float) -> float:
+        """Return the x coordinate of time ``t``."""
+        return PAD + (self.width() - 2 * PAD) * min(max(t / self.end, 0.0), 1.0)
+
+    def time_at(self, x: float) -> float:
+        """Return the time under ``x``, clamped to [0, end]."""
+        w = max(self.width() - 2 * PAD, 1.0)
+        return min(max((x - PAD) / w, 0.0), 1.0) * self.end
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        try:
+            p.fillRect(self.rect(), palette.BACKGROUND)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            w = self.width() - 2 * PAD
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#E6E3DD"))
+            p.drawRoundedRect(QRectF(PAD, TRACK_Y - 3, w, 6), 3, 3)
+            x = self.x_of(self.time)
+            p.setBrush(QColor("#9DB7D5"))
+            p.drawRoundedRect(QRectF(PAD, TRACK_Y - 3, x - PAD, 6), 3, 3)
+            y = TRACK_Y + 9
+            for colour, times in self.rows:
+                p.setPen(QPen(colour, 1.2))
+                last = -9.0
+                for t in times:
+                    tx = self.x_of(t)
+                    if tx - last >= 1.5:
+                        p.drawLine(QPointF(tx, y), QPointF(tx, y + ROW_H - 1))
+                        last = tx
+                y += ROW_H
+            font = QFont(self.font())
+            font.setPointSizeF(8)
+            p.setFont(font)
+            step = nice_step(self.end, max(2, int(w / 90)))
+            p.setPen(QPen(palette.MUTED_TEXT, 1))
+            k = 0
+            while k * step <= self.end + 1e-9:
+                tx = self.x_of(k * step)
+                p.drawLine(QPointF(tx, y + 1), QPointF(tx, y + 4))
+                p.drawText(QRectF(tx - 40, y + 4, 80, 14), Qt.AlignmentFlag.AlignHCenter, f"{k * step:g}")
+                k += 1
+            p.setPen(QPen(QColor("#33506E"), 1.5))
+            p.setBrush(QColor("#FFFFFF"))
+            p.drawEllipse(QPointF(x, TRACK_Y), 7, 7)
+        finally:
+            p.end()
+
+    def mousePressEvent(self, ev) -> None:
+        if ev.button() == Qt.MouseButton.LeftButton:
+            self._dragging = True
+            self.timeRequested.emit(self.time_at(ev.position().x()))
+
+    def mouseMoveEvent(self, ev) -> None:
+        if self._dragging:
+            self.timeRequested.emit(self.time_at(ev.position().x()))
+
+    def mouseReleaseEvent(self, ev) -> None:
+        if self._dragging:
+            self._dragging = False
+            self.timeRequested.emit(self.time_at(ev.position().x()))

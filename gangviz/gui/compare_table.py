@@ -1,0 +1,107 @@
+"""The compare window's summary table: the final metrics per policy, the best of each row marked.
+
+Issue 7, "Compare window": a summary table lists the final metrics and marks the best value in
+each row. The numbers and the marks come from a
+:class:`~gangviz.experiments.compare.Comparison` (so they are those of ``gangviz compare``); which
+value is best follows :data:`~gangviz.experiments.compare.GOALS` (r_a higher, the rest lower;
+ties all marked, undefined values never). A best cell is bold, carries ``★`` and a green tint, so
+the mark does not rely on colour alone. Each cell keeps its exact value under ``Qt.UserRole``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from gangviz.experiments.compare import DESCRIPTIONS, GOALS
+from gangviz.experiments.tasks import METRICS
+
+MARK = "★"
+BEST_BG = QColor("#E3F1E8")
+
+
+def cell_text(value: float, best: bool) -> str:
+    """Return the shown text of a metric value (6 significant digits, ``-`` when undefined)."""
+    text = "-" if math.isnan(value) else f"{value:.6g}"
+    return f"{text} {MARK}" if best else text
+
+
+class SummaryTable(QTableWidget):
+    """Rows = metrics, columns = policies (see the module docstring)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.comparison = None
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.setAlternatingRowColors(False)
+        self.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.setStyleSheet("QTableWidget { gridline-color: #E0DDD6; }")
+
+    def set_comparison(self, comparison, colours: list[QColor] | None = None) -> None:
+        """Fill the table from ``comparison``; ``colours`` tint the policy headers."""
+        self.comparison = comparison
+        labels = list(comparison.labels)
+        self.clear()
+        self.setRowCount(len(METRICS))
+        self.setColumnCount(len(labels))
+        for j, lab in enumerate(labels):
+            head = QTableWidgetItem(lab)
+            f = QFont(self.font())
+            f.setBold(True)
+            head.setFont(f)
+            if colours:
+                head.setForeground(QBrush(colours[j]))
+            self.setHorizontalHeaderItem(j, head)
+        for i, m in enumerate(METRICS):
+            arrow = "↑" if GOALS[m] == "max" else "↓"
+            vh = QTableWidgetItem(f"{m} {arrow}")
+            vh.setToolTip(f"{DESCRIPTIONS[m]} ({'higher' if GOALS[m] == 'max' else 'lower'} is better)")
+            self.setVerticalHeaderItem(i, vh)
+            for j, lab in enumerate(labels):
+                v = comparison.metrics[lab][m]
+                best = lab in comparison.best[m]
+                item = QTableWidgetItem(cell_text(v, best))
+                item.setData(Qt.ItemDataRole.UserRole, v)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if best:
+                    f = QFont(self.font())
+                    f.setBold(True)
+                    item.setFont(f)
+                    item.setBackground(QBrush(BEST_BG))
+                    item.setToolTip(f"best {m} ({DESCRIPTIONS[m]})")
+                self.setItem(i, j, item)
+
+    def values(self) -> dict[str, dict[str, float]]:
+        """Return the exact values shown: ``{policy: {metric: value}}``."""
+        out: dict[str, dict[str, float]] = {}
+        for j in range(self.columnCount()):
+            lab = self.horizontalHeaderItem(j).text()
+            out[lab] = {m: self.item(i, j).data(Qt.ItemDataRole.UserRole) for i, m in enumerate(METRICS)}
+        return out
+
+    def marked(self) -> dict[str, tuple[str, ...]]:
+        """Return, per metric, the policies whose cell is marked best (bold and ``★``)."""
+        out = {}
+        for i, m in enumerate(METRICS):
+            out[m] = tuple(self.horizontalHeaderItem(j).text() for j in range(self.columnCount())
+                           if self.item(i, j).font().bold() and self.item(i, j).text().endswith(MARK))
+        return out
+
+    def export_csv(self, path: str | Path) -> Path:
+        """Write the table as CSV (the same text as ``gangviz compare --csv``); return the path.
+
+        Raises ``ValueError`` when the table is empty and ``OSError`` when the file cannot be
+        written.
+        """
+        if self.comparison is None:
+            raise ValueError("there is no comparison to export yet")
+        path = Path(path)
+        path.write_text(self.comparison.to_csv(), encoding="utf-8")
+        return path

@@ -1,0 +1,617 @@
+"""The compare window: 2-4 policies on one workload, side by side, on one shared clock.
+
+Issue 7, "Compare window"; DESIGN.md "GUI". The user picks 2-4 policies for one workload (the
+chooser on the left; fewer than two, more than four, an unknown policy or one the machine cannot
+run gives a message and keeps the current comparison). Each policy gets a pane with its name
+(and its pen) as a header: the Ousterhout matrix with its own WLV and workload tree
+(000_fc8d6d1d4cf9d1e1.txt Fig. 1, 5, 6), or its family's view (the multi-site queues, the epoch
+rectangle) for a scenario of another model.
+
+One timeline drives every pane in *simulated* time (:mod:`gangviz.gui.shared_clock`): moving the
+shared clock to ``t`` advances each simulation with ``run(until=t)`` (or goes back through its
+history), so each pane shows its state after its last step at or before ``t`` although the
+policies reach their decision points at different times. Play advances the clock at a chosen
+number of slices per second on a parented ``QTimer``; Step jumps to the next decision point of any
+pane, Back to the previous one; the panes' players never run their own timers, and nothing is
+animated change by change (the panes would drift apart).
+
+Every run is first simulated to its end when the comparison is built (cheap: whole 200-job runs
+take well under a second), which gives the timeline its length, the whole metric curves and the
+summary table. The table is :func:`gangviz.experiments.compare.comparison_from_sims` of those
+finished simulations, built by :func:`~gangviz.experiments.compare.build_simulations`, so it
+holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
+are Zhou et al.'s, 001_c175c8c1780c2fd0.txt §4.3); other families show the panes and curves.
+
+Exports: the table as CSV (the text of ``gangviz compare --csv``), the figure (the whole window, or
+the metric panels alone) as PNG or SVG. ``gangviz compare ... --window [--screenshot out.png]``
+opens this window (:func:`screenshot` renders it offscreen).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
+                               QListWidget, QListWidgetItem, QMainWindow, QMessageBox, QPushButton,
+                               QSizePolicy, QSplitter, QStyle, QToolBar, QToolButton, QVBoxLayout,
+                               QWidget)
+
+from gangviz.core.changes import MOVE_KINDS
+from gangviz.gui import shared_clock
+from gangviz.gui.clock_timeline import SharedTimeline
+from gangviz.gui.compare_plots import OverlayPlots, policy_colour
+from gangviz.gui.compare_table import SummaryTable
+from gangviz.gui.figure_export import export_widget
+from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.player import Player
+from gangviz.gui.vector_view import VectorTreeView
+
+MIN_POLICIES, MAX_POLICIES = 2, 4
+#: play speeds of the shared clock, in simulated slices per second of wall time
+RATES = (1, 2, 5, 10, 25, 50, 100, 250, 1000)
+TICK_MS = 30
+#: the default speed plays the longest run in about this many seconds
+PLAY_SECONDS = 40.0
+#: the policies offered by the chooser, per simulation family (any other spec can be typed)
+FAMILY_POLICIES = {
+    "multisite": ["AFCFS", "AFCFSwM"],
+    "epoch": ["BUDDY", "BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC-EPOCH(1)"],
+}
+SCREENSHOT_SIZE = (1680, 1050)
+
+
+def check_count(specs: list[str]) -> None:
+    """Raise ``ValueError`` unless ``specs`` names 2-4 different policies."""
+    n = len(specs)
+    if n < MIN_POLICIES:
+        raise ValueError(f"pick at least {MIN_POLICIES} policies to compare ({n} picked)")
+    if n > MAX_POLICIES:
+        raise ValueError(f"pick at most {MAX_POLICIES} policies ({n} picked): the panes sit side by side")
+    if len(set(specs)) != n:
+        raise ValueError("each policy may be picked once")
+
+
+def build_sims(source, specs: list[str]) -> dict:
+    """Return ``{spec: simulation}`` (with history) for 2-4 ``specs`` on ``source``.
+
+    Matrix workloads go through :func:`~gangviz.experiments.compare.build_simulations` (as
+    ``gangviz compare`` does); other families through
+    :func:`~gangviz.workloads.scenario_sim.simulation_for`. Raises ``ValueError`` naming the
+    policy for an unknown policy, bad parameters or a policy the machine cannot run, and for a
+    count outside 2-4.
+    """
+    from gangviz.experiments.compare import build_simulations
+    from gangviz.workloads.scenario_sim import simulation_for
+
+    check_count(specs)
+    sims = {}
+    for spec in specs:
+        try:
+            if getattr(source, "model", "matrix") == "matrix":
+                sims.update(build_simulations(source, [spec], record=True))
+            else:
+                sims[spec] = simulation_for(source, spec)
+        except (ValueError, KeyError, TypeError) as exc:
+            msg = str(exc).strip("'\"")
+            raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
+    return sims
+
+
+def _policy_title(sim, spec: str) -> str:
+    pol = getattr(sim, "policy", None)
+    paper = getattr(pol, "paper", "") if pol is not None else ""
+    return paper if isinstance(paper, str) else ""
+
+
+class PolicyChooser(QWidget):
+    """Checkable list of policies plus a field for any spec (``random:seed=3``); ``chosen(list)``
+    fires on Compare with the checked specs in list order."""
+
+    chosen = Signal(list)
+
+    def __init__(self, names: list[str], parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 8, 8, 8)
+        head = QLabel("Policies (2–4)")
+        f = QFont(head.font())
+        f.setBold(True)
+        head.setFont(f)
+        lay.addWidget(head)
+        self.list = QListWidget()
+        self.list.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        lay.addWidget(self.list, 1)
+        for name in names:
+            self._add(name, False)
+        self.extra = QLineEdit()
+        self.extra.setPlaceholderText("add: name:key=value")
+        self.extra.setToolTip("Add a policy with parameters, e.g. random:seed=3, then tick it")
+        self.extra.returnPressed.connect(self._add_typed)
+        lay.addWidget(self.extra)
+        self.button = QPushButton("Compare")
+        self.button.setDefault(True)
+        self.button.clicked.connect(lambda: self.chosen.emit(self.checked()))
+        lay.addWidget(self.button)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #B3261E;")
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        lay.addWidget(self.message)
+
+    def _add(self, spec: str, checked: bool) -> QListWidgetItem:
+        item = QListWidgetItem(spec)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        self.list.addItem(item)
+        return item
+
+    def _add_typed(self) -> None:
+        spec = self.extra.text().strip()
+        if spec:
+            self.set_checked(self.checked() + [spec])
+            self.extra.clear()
+
+    def checked(self) -> list[str]:
+        """Return the ticked specs, in list order."""
+        return [self.list.item(i).text() for i in range(self.list.count())
+                if self.list.item(i).checkState() == Qt.CheckState.Checked]
+
+    def set_checked(self, specs: list[str]) -> None:
+        """Tick exactly ``specs`` (adding the ones not listed yet)."""
+        present = {self.list.item(i).text(): self.list.item(i) for i in range(self.list.count())}
+        for spec in specs:
+            if spec not in present:
+                present[spec] = self._add(spec, True)
+        for text, item in present.items():
+            item.setCheckState(Qt.CheckState.Checked if text in specs else Qt.CheckState.Unchecked)
+
+    def show_message(self, text: str) -> None:
+        """Show ``text`` under the button (empty clears it)."""
+        self.message.setText(text)
+
+
+class ComparePane(QFrame):
+    """One policy's pane: a header (pen swatch, name, state line) over its views."""
+
+    def __init__(self, spec: str, sim, index: int, parent=None):
+        super().__init__(parent)
+        self.spec, self.sim, self.index = spec, sim, index
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName("pane")
+        colour = policy_colour(index)
+        self.setStyleSheet(f"QFrame#pane {{ border: 1px solid #DDD9D0; border-top: 3px solid {colour.name()};"
+                           " background: white; }")
+        self.player = Player(sim, self)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(2)
+        head = QHBoxLayout()
+        self.title = QLabel(spec)
+        f = QFont(self.title.font())
+        f.setPointSizeF(12)
+        f.setBold(True)
+        self.title.setFont(f)
+        self.title.setStyleSheet(f"color: {colour.darker(115).name()}; border: none;")
+        paper = _policy_title(sim, spec)
+        if paper:
+            self.title.setToolTip(paper)
+        head.addWidget(self.title)
+        head.addStretch(1)
+        self.state = QLabel()
+        self.state.setStyleSheet("color: #6b665e; border: none;")
+        head.addWidget(self.state)
+        lay.addLayout(head)
+        self.matrix = self.vector = self.family = None
+        if getattr(sim, "matrix", None) is not None:
+            self.matrix = MatrixView(self.player, self)
+            self.matrix.setMinimumSize(160, 120)
+            self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)  # what-ifs would desync
+            self.vector = VectorTreeView(self.player, self)
+            lay.addWidget(self.matrix, 1)
+            lay.addWidget(self.vector)
+        else:
+            from gangviz.gui.window import FAMILY_VIEWS, FamilyViewAdapter
+
+            for accepts, make, state in FAMILY_VIEWS:
+                if accepts(sim):
+                    view = make(self)
+                    view.setMinimumSize(160, 120)
+                    lay.addWidget(view, 1)
+                    self.family = (view, FamilyViewAdapter(view, self.player, state))
+                    break
+
+    def refresh(self) -> None:
+        """Tell the views the simulation moved, and update the state line."""
+        self.player.moved.emit()
+        sim = self.sim
+        parts = [f"t = {sim.time:g}"]
+        m = getattr(sim, "matrix", None)
+        if m is not None:
+            parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
+            parts.append(f"{len(m.jobs())} running")
+        waiting = getattr(sim, "waiting", None)
+        if isinstance(waiting, list):
+            parts.append(f"{len(waiting)} waiting")
+        if sim.done and math.isinf(sim.peek()):
+            parts.append("done")
+        self.state.setText("  ·  ".join(parts))
+
+    def stop(self) -> None:
+        """Stop the pane's player (it never runs its own timer, but be safe)."""
+        self.player.stop()
+
+
+class CompareWindow(QMainWindow):
+    """Compare 2-4 policies on one workload; see the module docstring.
+
+    Args:
+        source: a :class:`~gangviz.workloads.source.Source`, or a name for
+            :func:`~gangviz.workloads.source.load_source` (with ``source_args``).
+        policies: the policy specs to compare (``"bc"``, ``"random:seed=3"``); when they are not
+            2-4 runnable policies the chooser shows why and the panes stay empty.
+        start: the shared time to show first (clamped to the runs' span).
+
+    Raises ``ValueError``/``OSError`` when ``source`` does not load (the command line turns it
+    into a one-line message). ``error`` holds the message of the last rejected choice.
+    """
+
+    timeChanged = Signal(float)
+
+    def __init__(self, source, policies: list[str] = (), *, source_args: dict | None = None,
+                 start: float = 0.0, parent=None):
+        super().__init__(parent)
+        if isinstance(source, (str, Path)):
+            from gangviz.workloads.source import load_source
+
+            source = load_source(str(source), **(source_args or {}))
+        self.source = source
+        self.model = getattr(source, "model", "matrix")
+        self.sims: dict = {}
+        self.panes: list[ComparePane] = []
+        self.samples: dict[str, list] = {}
+        self.comparison = None
+        self.error: str | None = None
+        self.time = 0.0
+        self.end = 0.0
+        self._last_tick = 0.0
+        self.setWindowTitle(f"gangviz: compare policies on {source.title}")
+        self.timer = QTimer(self)
+        self.timer.setInterval(TICK_MS)
+        self.timer.timeout.connect(self._tick)
+        self._build_toolbar()
+        self._build_body()
+        self.resize(1500, 950)
+        if policies:
+            self.chooser.set_checked(list(policies))
+            self.set_policies(list(policies), start=start)
+        else:
+            self.chooser.show_message(f"Tick {MIN_POLICIES} to {MAX_POLICIES} policies, then Compare.")
+
+    # ------------------------------------------------------------------ layout
+    def _build_toolbar(self) -> None:
+        tb = QToolBar("Shared clock")
+        tb.setMovable(False)
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.addToolBar(tb)
+        SP = QStyle.StandardPixmap
+
+        def act(text, key, slot, tip, icon):
+            a = QAction(self.style().standardIcon(icon), text, self)
+            a.setShortcut(QKeySequence(key))
+            a.setToolTip(f"{tip} ({key})")
+            a.triggered.connect(slot)
+            self.addAction(a)
+            tb.addAction(a)
+            return a
+
+        self.act_reset = act("Start", "Home", lambda: self.set_time(0.0), "Back to time 0", SP.SP_MediaSkipBackward)
+        self.act_back = act("Back", "Left", self.step_back, "Previous decision point of any pane",
+                            SP.SP_MediaSeekBackward)
+        self.act_play = act("Play", "Space", self.toggle, "Play / pause the shared clock", SP.SP_MediaPlay)
+        self.act_step = act("Step", "Right", self.step_forward, "Next decision point of any pane",
+                            SP.SP_MediaSeekForward)
+        tb.addSeparator()
+        tb.addWidget(QLabel(" Speed "))
+        self.rate = QComboBox()
+        for r in RATES:
+            self.rate.addItem(f"{r} slices/s", r)
+        self.rate.setToolTip("Simulated slices per second while playing")
+        tb.addWidget(self.rate)
+        tb.addSeparator()
+        self.clock_label = QLabel()
+        self.clock_label.setMinimumWidth(200)
+        self.clock_label.setContentsMargins(8, 0, 8, 0)
+        f = QFont(self.clock_label.font())
+        f.setBold(True)
+        self.clock_label.setFont(f)
+        tb.addWidget(self.clock_label)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        tb.addWidget(spacer)
+        export = QToolButton()
+        export.setText("Export")
+        export.setIcon(self.style().standardIcon(SP.SP_DialogSaveButton))
+        export.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        export.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu(export)
+        menu.addAction("Summary table as CSV…", lambda: self._ask_export("table"))
+        menu.addAction("Whole figure as PNG or SVG…", lambda: self._ask_export("window"))
+        menu.addAction("Metric plots as PNG or SVG…", lambda: self._ask_export("plots"))
+        export.setMenu(menu)
+        tb.addWidget(export)
+        self.toolbar = tb
+
+    def _build_body(self) -> None:
+        from gangviz.policies import POLICIES
+
+        names = FAMILY_POLICIES.get(self.model, sorted(POLICIES))
+        self.chooser = PolicyChooser(list(names))
+        self.chooser.chosen.connect(self._chosen)
+        self.chooser.setFixedWidth(190)
+        self.heading = QLabel()
+        f = QFont(self.heading.font())
+        f.setPointSizeF(12.5)
+        f.setBold(True)
+        self.heading.setFont(f)
+        self.heading.setContentsMargins(6, 4, 6, 0)
+        self.subheading = QLabel()
+        self.subheading.setStyleSheet("color: #6b665e;")
+        self.subheading.setContentsMargins(6, 0, 6, 2)
+        self.pane_row = QWidget()
+        self.pane_layout = QHBoxLayout(self.pane_row)
+        self.pane_layout.setContentsMargins(0, 0, 0, 0)
+        self.pane_layout.setSpacing(6)
+        self.timeline = SharedTimeline()
+        self.timeline.timeRequested.connect(self.set_time)
+        board = QWidget()
+        bl = QVBoxLayout(board)
+        bl.setContentsMargins(4, 0, 4, 0)
+        bl.setSpacing(2)
+        bl.addWidget(self.heading)
+        bl.addWidget(self.subheading)
+        bl.addWidget(self.pane_row, 1)
+        bl.addWidget(self.timeline)
+        top = QWidget()
+        tl = QHBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.chooser)
+        tl.addWidget(board, 1)
+        self.plots = OverlayPlots()
+        self.table = SummaryTable()
+        self.table_note = QLabel("Final metrics (★ best in its row; ↑ higher is better, ↓ lower)")
+        self.table_note.setStyleSheet("color: #6b665e;")
+        self.table_note.setWordWrap(True)
+        side = QWidget()
+        sl = QVBoxLayout(side)
+        sl.setContentsMargins(4, 0, 0, 0)
+        sl.addWidget(self.table_note)
+        sl.addWidget(self.table, 1)
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(self.plots)
+        bottom.addWidget(side)
+        bottom.setStretchFactor(0, 3)
+        bottom.setStretchFactor(1, 2)
+        bottom.setSizes([900, 520])
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(top)
+        main.addWidget(bottom)
+        main.setStretchFactor(0, 3)
+        main.setStretchFactor(1, 2)
+        main.setSizes([560, 380])
+        self.setCentralWidget(main)
+        self._update_clock()
+
+    # ------------------------------------------------------------- policies
+    def _chosen(self, specs: list) -> None:
+        self.set_policies(list(specs), start=self.time)
+
+    def set_policies(self, specs: list[str], *, start: float = 0.0) -> bool:
+        """Compare ``specs``; return success. On failure the chooser shows the reason (also in
+        :attr:`error`) and the current comparison stays."""
+        try:
+            sims = build_sims(self.source, specs)
+        except ValueError as exc:
+            self.error = str(exc)
+            self.chooser.show_message(self.error)
+            return False
+        self.error = None
+        self.chooser.show_message("")
+        self.pause()
+        self._finish_runs(sims)
+        for pane in self.panes:
+            pane.stop()
+            self.pane_layout.removeWidget(pane)
+            pane.deleteLater()
+        self.sims = sims
+        self.panes = [ComparePane(spec, sim, i, self.pane_row) for i, (spec, sim) in enumerate(sims.items())]
+        for pane in self.panes:
+            self.pane_layout.addWidget(pane, 1)
+            if pane.matrix is not None:
+                pane.matrix.jobSelected.connect(lambda job, src=pane: self._select_everywhere(job, src))
+        colours = [policy_colour(i) for i in range(len(self.panes))]
+        self.timeline.set_span(self.end, [(colours[i], self._moves[spec]) for i, spec in enumerate(sims)])
+        self.plots.set_series(self.samples, self.end)
+        if self.comparison is not None:
+            self.table.set_comparison(self.comparison, colours)
+            self.table.setEnabled(True)
+            self.table_note.setText("Final metrics, the numbers of gangviz compare "
+                                    "(★ best in its row; ↑ higher is better, ↓ lower is better)")
+        else:
+            self.table.clear()
+            self.table.setRowCount(0)
+            self.table.setColumnCount(0)
+            self.table_note.setText("The final-metrics table covers the Ousterhout-matrix policies; "
+                                    "this model's panes and curves are shown above.")
+        s = self.source
+        self.heading.setText(s.title)
+        jobs = f"  ·  {len(s.jobs)} jobs" if s.jobs else ""
+        self.subheading.setText(f"{s.processors} processors{jobs}  ·  {len(sims)} policies  ·  "
+                                f"runs end at t = {self.end:g}")
+        self._default_rate()
+        self.set_time(start, force=True)
+        return True
+
+    def _finish_runs(self, sims: dict) -> None:
+        """Run every simulation to its end: span, move ticks, whole curves, final table."""
+        from gangviz.experiments.compare import comparison_from_sims
+        from gangviz.workloads.scenario_sim import run_to_end
+
+        self._moves, self.samples = {}, {}
+        end = 0.0
+        for spec, sim in sims.items():
+            run_to_end(sim)
+            end = max(end, float(sim.time))
+            self._moves[spec] = [s.time for s in sim.steps
+                                 if any(getattr(c, "kind", None) in MOVE_KINDS for c in s.changes)]
+            self.samples[spec] = list(getattr(sim, "samples", None) or [])
+        self.end = end
+        self.comparison = comparison_from_sims(self.source.title, sims) if self.model == "matrix" else None
+
+    def _select_everywhere(self, job, src) -> None:
+        for pane in self.panes:
+            if pane is not src and pane.matrix is not None and pane.matrix.selected != job:
+                pane.matrix.blockSignals(True)
+                pane.matrix.select(job)
+                pane.matrix.blockSignals(False)
+
+    # ----------------------------------------------------------- shared clock
+    def set_time(self, t: float, *, force: bool = False) -> None:
+        """Move every pane to simulated time ``t`` (clamped to [0, end]); emits ``timeChanged``."""
+        t = min(max(float(t), 0.0), self.end)
+        if t == self.time and not force:
+            return
+        self.time = t
+        for pane in self.panes:
+            shared_clock.seek(pane.sim, t)
+            pane.refresh()
+        self.timeline.set_time(t)
+        self.plots.set_time(t)
+        self._update_clock()
+        self.timeChanged.emit(t)
+
+    def step_forward(self) -> None:
+        """Move the clock to the next decision point of any pane (stops at the end)."""
+        self.pause()
+        nxt = shared_clock.next_event([p.sim for p in self.panes], self.time)
+        self.set_time(self.end if math.isinf(nxt) else nxt)
+
+    def step_back(self) -> None:
+        """Move the clock back to the previous decision point of any pane."""
+        self.pause()
+        self.set_time(shared_clock.previous_event([p.sim for p in self.panes], self.time))
+
+    @property
+    def playing(self) -> bool:
+        """Return whether the shared clock is running."""
+        return self.timer.isActive()
+
+    def play(self) -> None:
+        """Run the shared clock at the chosen speed (from 0 again when at the end)."""
+        if not self.panes or self.playing:
+            return
+        if self.time >= self.end:
+            self.set_time(0.0)
+        self._last_tick = time.perf_counter()
+        self.timer.start()
+        self._playing_changed()
+
+    def pause(self) -> None:
+        """Stop the shared clock."""
+        if self.playing:
+            self.timer.stop()
+            self._playing_changed()
+
+    def toggle(self) -> None:
+        """Play when paused, pause when playing."""
+        self.pause() if self.playing else self.play()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        dt = min(now - self._last_tick, 0.1)
+        self._last_tick = now
+        self.set_time(self.time + dt * float(self.rate.currentData()))
+        if self.time >= self.end:
+            self.pause()
+
+    def _default_rate(self) -> None:
+        want = self.end / PLAY_SECONDS
+        idx = next((i for i, r in enumerate(RATES) if r >= want), len(RATES) - 1)
+        self.rate.setCurrentIndex(idx)
+
+    def _playing_changed(self) -> None:
+        playing = self.playing
+        self.act_play.setText("Pause" if playing else "Play")
+        sp = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        self.act_play.setIcon(self.style().standardIcon(sp))
+
+    def _update_clock(self) -> None:
+        self.clock_label.setText(f"t = {self.time:.6g}  of  {self.end:g} slices")
+
+    # ----------------------------------------------------------------- export
+    def export_table(self, path: str | Path) -> Path:
+        """Write the summary table as CSV (``gangviz compare --csv``'s text); return the path.
+
+        Raises ``ValueError`` when there is no table (no comparison, or another family).
+        """
+        return self.table.export_csv(path)
+
+    def export_figure(self, path: str | Path, what: str = "window") -> Path:
+        """Write the whole window (``what="window"``) or the metric plots (``"plots"``) as PNG
+        or SVG by the extension of ``path``; return the path. Raises ``ValueError`` for another
+        extension or ``what``."""
+        widget = {"window": self, "plots": self.plots}.get(what)
+        if widget is None:
+            raise ValueError(f"export what={what!r}: choose 'window' or 'plots'")
+        return export_widget(widget, path, title=self.windowTitle())
+
+    def _ask_export(self, what: str) -> None:
+        if what == "table":
+            path, _ = QFileDialog.getSaveFileName(self, "Export the summary table", "compare.csv",
+                                                  "CSV table (*.csv)")
+        else:
+            path, _ = QFileDialog.getSaveFileName(self, "Export the figure", f"compare-{what}.png",
+                                                  "PNG image (*.png);;SVG drawing (*.svg)")
+        if not path:
+            return
+        try:
+            self.export_table(path) if what == "table" else self.export_figure(path, what)
+        except (ValueError, OSError) as exc:
+            QMessageBox.warning(self, "Export", str(exc))
+
+    def closeEvent(self, event) -> None:
+        self.pause()
+        for pane in self.panes:
+            pane.stop()
+        super().closeEvent(event)
+
+
+def screenshot(source, policies: list[str], out: str | Path, *, at: float | None = None,
+               size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict | None = None) -> Path:
+    """Render the compare window offscreen at shared time ``at`` (default: half-way through the
+    longest run) and save it to ``out`` (.png or .svg); return the path.
+
+    Raises ``ValueError`` when the workload does not load or the policies are not 2-4 runnable
+    ones, ``OSError`` when the picture cannot be written.
+    """
+    from gangviz.gui.app import application
+
+    app = application(offscreen=True)
+    win = CompareWindow(source, policies, source_args=source_args)
+    try:
+        if win.error is not None:
+            raise ValueError(win.error)
+        win.resize(*size)
+        win.show()
+        win.set_time(win.end / 2 if at is None else at)
+        app.processEvents()
+        return win.export_figure(out, "window")
+    finally:
+        win.close()
+        win.deleteLater()
+        app.processEvents()

@@ -1,0 +1,48 @@
+"""Save a widget as a picture: PNG (a grab of its pixels) or SVG (Qt's SVG generator).
+
+Issue 7: the compare window's figure and the sweep plot export as PNG or SVG. pyqtgraph's own
+SVG exporter fails on the path syntax of Qt 6.11 (see :mod:`gangviz.gui.metrics_panel`), so a
+whole widget, plots included, is painted into a ``QSvgGenerator`` with ``QWidget.render``: the
+SVG holds vector paths for lines, curves and text, and the matrix images as embedded bitmaps.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+FORMATS = (".png", ".svg")
+
+
+def export_widget(widget, path: str | Path, *, title: str = "gangviz") -> Path:
+    """Write ``widget`` as it looks now to ``path`` (.png or .svg by extension); return the path.
+
+    Raises ``ValueError`` for another extension and ``OSError`` when the file cannot be written.
+    """
+    from PySide6.QtCore import QRect, QSize
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgGenerator
+
+    path = Path(path)
+    ext = path.suffix.lower()
+    if ext not in FORMATS:
+        raise ValueError(f"{path}: export the figure as .png or .svg")
+    if ext == ".png":
+        if not widget.grab().save(str(path), "PNG"):
+            raise OSError(f"{path}: cannot write the picture")
+        return path
+    size = QSize(max(widget.width(), 1), max(widget.height(), 1))
+    gen = QSvgGenerator()
+    gen.setFileName(str(path))
+    gen.setSize(size)
+    gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+    gen.setTitle(title)
+    painter = QPainter()
+    if not painter.begin(gen):
+        raise OSError(f"{path}: cannot write the drawing")
+    try:
+        widget.render(painter)
+    finally:
+        painter.end()
+    if not path.exists() or path.stat().st_size == 0:
+        raise OSError(f"{path}: cannot write the drawing")
+    return path
