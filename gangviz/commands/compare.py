@@ -4,6 +4,11 @@ Runs each time-slot policy on the same workload (scenario, SWF trace or syntheti
 prints the final metrics per policy with the best value of each row marked; the numbers come
 from :func:`gangviz.experiments.compare.compare`, as in the compare window. A policy may carry
 parameters: ``--policy random:seed=3``.
+
+``--window`` opens the compare window (:mod:`gangviz.gui.compare_window`) on the same workload and
+policies instead of printing; with ``--screenshot out.png`` (or ``.svg``) it renders the window
+offscreen at shared time ``--at`` (default: half-way through the longest run), saves it and
+exits. Qt is imported only then, so the command stays usable without it.
 """
 
 from __future__ import annotations
@@ -31,11 +36,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--load", type=float, default=0.5, help="offered load of a synthetic model")
     p.add_argument("--seed", type=int, default=1, help="seed of a synthetic model")
     p.add_argument("--ring", action="store_true", help="processors form a ring")
+    gui = p.add_argument_group("window")
+    gui.add_argument("--window", action="store_true",
+                     help="open the compare window: one pane per policy on a shared clock")
+    gui.add_argument("--screenshot", metavar="OUT.png",
+                     help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
+    gui.add_argument("--at", type=float, default=None, metavar="T",
+                     help="with --screenshot: the shared time shown (default: half-way)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compare the policies of ``args``; print a table, JSON or CSV; return 0."""
+    """Compare the policies of ``args``; print a table, JSON or CSV (or open the window); return 0."""
+    if args.screenshot and not args.window:
+        raise UserError("--screenshot needs --window")
+    if args.window:
+        return _window(args)
     if len(args.policy) < 2:
         raise UserError("compare needs at least two --policy options, e.g. --policy bc --policy brmms")
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
@@ -49,3 +65,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"{result.title}, {result.processors} processors")
         print(result.to_text())
     return 0
+
+
+def _window(args: argparse.Namespace) -> int:
+    """Open (or render with ``--screenshot``) the compare window; return the exit code."""
+    if args.at is not None and (args.at != args.at or args.at < 0):
+        raise UserError(f"--at must be a time >= 0, got {args.at}")
+    source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
+                         load=args.load, seed=args.seed)
+    if args.ring:
+        source.ring = True  # as compare(ring=True) does for the printed table
+    try:
+        from gangviz.gui import compare_window
+    except ImportError as exc:
+        raise UserError(f"--window needs the GUI (PySide6, pyqtgraph): {exc}") from None
+    if args.screenshot:
+        if len(args.policy) < 2:
+            raise UserError("--screenshot needs at least two --policy options")
+        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at)
+        print(out)
+        return 0
+    from gangviz.gui.app import application
+
+    app = application()
+    win = compare_window.CompareWindow(source, args.policy)
+    win.show()
+    return int(app.exec())
