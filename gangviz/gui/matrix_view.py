@@ -15,6 +15,13 @@ Interaction: hovering a job shows its size, work left, arrival and rows; a click
 the context menu offers "Terminate now" on a job and "Submit a job here…" on an idle cell
 (what-if actions through the player). Tie-break: the mouse is mapped onto the matrix at rest, so
 hovering and clicking during an animation see the state before the running change.
+
+Lecture mode (issue 8): ``hover_highlight`` outlines every cell of the job under the mouse
+pointer (presentation mode turns it on); :meth:`MatrixView.set_font_size` enlarges the names and
+labels; while the player holds a move for the guided exercise (``Player.gate``) the legal cuts
+of the rows involved are drawn as dashed vertical lines over those rows
+(:func:`gangviz.gui.guided.gate_cuts`): a black dash on a white halo, readable on every job
+colour.
 """
 
 from __future__ import annotations
@@ -29,12 +36,17 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidge
 from gangviz.core.matrix import IDLE, slot_label
 from gangviz.gui import palette
 from gangviz.gui.geometry import columns, label_stride
+from gangviz.gui.guided import gate_cuts
 from gangviz.gui.scene import Scene, build_scene
 
 MAX_CELL_H = 64.0
 MIN_CELL_H = 4.0
 LABEL_H = 20.0
 TOP = 8.0
+#: colours of a guided-exercise cut: the dash and the halo under it
+CUT_DASH = QColor("#111111")
+CUT_HALO = QColor("#FFFFFF")
+CUT_WIDTH = 3.0
 
 _COLOUR_TABLE = [QColor(*row).rgba() for row in palette.lookup_table().tolist()]
 _BGRA = np.ascontiguousarray(palette.lookup_table()[:, [2, 1, 0, 3]]) if sys.byteorder == "little" \
@@ -63,6 +75,9 @@ class MatrixView(QWidget):
         self.player = None
         self.bottom_up = bottom_up
         self.selected: int | None = None
+        self.hover_highlight = False
+        self.hovered: int | None = None
+        self.show_cuts = True
         self.setMouseTracking(True)
         self.setMinimumSize(320, 140)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
@@ -71,6 +86,7 @@ class MatrixView(QWidget):
         self._bold = QFont(self._font)
         self._bold.setBold(True)
         self._fm = QFontMetricsF(self._font)
+        self._label_h = LABEL_H
         self._text_w: dict[str, float] = {}
         self._layout: tuple[float, float, float, np.ndarray, np.ndarray] | None = None
         self._cache: tuple | None = None
@@ -98,6 +114,44 @@ class MatrixView(QWidget):
         self.bottom_up = bool(bottom_up)
         self.update()
 
+    def set_font_size(self, points: float) -> None:
+        """Draw names and labels at ``points`` (9.5 in the window, larger when presenting)."""
+        self._font.setPointSizeF(points)
+        self._bold = QFont(self._font)
+        self._bold.setBold(True)
+        self._fm = QFontMetricsF(self._font)
+        self._label_h = max(LABEL_H, self._fm.height() + 4)
+        self._text_w.clear()
+        self._cache = None
+        self.update()
+
+    def set_hover_highlight(self, on: bool) -> None:
+        """Outline the job under the mouse pointer (``on``) or not."""
+        self.hover_highlight = bool(on)
+        if not on:
+            self.hovered = None
+        self._cache = None
+        self.update()
+
+    def set_hovered(self, job: int | None) -> None:
+        """Highlight ``job`` as the one under the pointer (``None`` clears it)."""
+        if job != self.hovered:
+            self.hovered = job
+            self.update()
+
+    def cut_lines(self) -> tuple[tuple[int, ...], list[int]]:
+        """Return ``(rows, cuts)`` drawn for the move the player holds (empty when none)."""
+        p = self.player
+        gate = None if p is None or not self.show_cuts else getattr(p, "gate", None)
+        if gate is None:
+            return (), []
+        return gate_cuts(gate.state, gate.change)
+
+    def cut_x(self, cut: int) -> float:
+        """Return the widget x of cut ``cut`` (just left of column ``cut``)."""
+        x0, cw = columns(self.width(), self.player.sim.matrix.processors)
+        return x0 + cut * cw
+
     def select(self, job: int | None) -> None:
         """Select ``job`` (outline all its cells) or clear the selection; emits ``jobSelected``."""
         self.selected = job
@@ -122,10 +176,10 @@ class MatrixView(QWidget):
         procs = scene.cells.shape[1]
         x0, cw = columns(self.width(), procs)
         total = float(scene.heights.sum())
-        avail = self.height() - TOP - LABEL_H - 6
+        avail = self.height() - TOP - self._label_h - 6
         ch = max(MIN_CELL_H, min(MAX_CELL_H, avail / max(total, 1.0), cw * 1.15 if procs <= 16 else MAX_CELL_H))
         row_h = scene.heights * ch
-        bottom = self.height() - LABEL_H - 6
+        bottom = self.height() - self._label_h - 6
         if self.bottom_up:
             tops = bottom - np.cumsum(row_h)
         else:
@@ -136,7 +190,7 @@ class MatrixView(QWidget):
         """Return the top y of a (possibly fractional) row position."""
         n = len(tops)
         if n == 0:
-            return self.height() - LABEL_H - 6 - ch
+            return self.height() - self._label_h - 6 - ch
         lo = int(np.floor(pos))
         frac = pos - lo
         if lo < 0:
@@ -199,6 +253,23 @@ class MatrixView(QWidget):
         for mv in scene.movers:
             self._paint_mover(painter, mv, x0, cw, ch, tops, row_h, names)
         self._paint_active(painter, scene, x0, width, ch, tops, row_h)
+        self._paint_cuts(painter, x0, cw, tops, row_h)
+
+    def _paint_cuts(self, painter, x0, cw, tops, row_h) -> None:
+        rows, cuts = self.cut_lines()
+        rows = [r for r in rows if r < len(tops)]
+        if not rows:
+            return
+        y0 = float(min(tops[r] for r in rows)) - 6
+        y1 = float(max(tops[r] + row_h[r] for r in rows)) + 6
+        lines = [QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in cuts]
+        painter.setPen(QPen(CUT_HALO, CUT_WIDTH + 2))
+        painter.drawLines(lines)
+        pen = QPen(CUT_DASH, CUT_WIDTH)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        painter.drawLines(lines)
 
     def _static_layer(self, scene, x0, cw, tops, row_h, names, active_int) -> QPixmap:
         """Return the cells, grid, outlines, names and labels as a pixmap, cached.
@@ -209,7 +280,8 @@ class MatrixView(QWidget):
         """
         key = (scene.cells.tobytes(), scene.cells.shape,
                None if scene.replica is None else scene.replica.tobytes(),
-               scene.heights.tobytes(), self.width(), self.height(), self.selected,
+               scene.heights.tobytes(), self.width(), self.height(), self.selected, self.hovered,
+               self._font.pointSizeF(),
                active_int, self.bottom_up, tuple(sorted(names.items())) if len(names) < 64 else len(names))
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
@@ -289,12 +361,14 @@ class MatrixView(QWidget):
             change = np.flatnonzero(row[1:] != row[:-1]) + 1
             y0, y1 = float(tops[r]), float(tops[r] + h)
             lines.extend(QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in change.tolist())
-            if h >= fm_h + 2 or self.selected is not None:
+            if h >= fm_h + 2 or self.selected is not None or self.hovered is not None:
                 starts = np.concatenate(([0], change))
                 ends = np.concatenate((change, [procs]))
                 busy = row[starts] != IDLE
                 big = (ends - starts) * cw >= label_min
-                pick = busy & (big | (row[starts] == (self.selected if self.selected is not None else -2)))
+                marked = (row[starts] == (self.selected if self.selected is not None else -2)) | \
+                    (row[starts] == (self.hovered if self.hovered is not None else -2))
+                pick = busy & (big | marked)
                 for s_, e_ in zip(starts[pick].tolist(), ends[pick].tolist()):
                     wide.append((r, s_, e_, int(row[s_])))
         painter.setPen(QPen(palette.BACKGROUND, 1.5))
@@ -308,6 +382,8 @@ class MatrixView(QWidget):
             rect = QRectF(x0 + s_ * cw, tops[r], (e_ - s_) * cw, row_h[r])
             if job == self.selected:
                 self._paint_selection(painter, rect)
+            elif job == self.hovered:
+                self._paint_hover(painter, rect)
             name = names.get(job, f"J{job}")
             if rect.width() >= self._text_width(name) + 6 and row_h[r] >= fm_h + 2:
                 painter.setPen(palette.text_colour(palette.job_colour(job)))
@@ -319,6 +395,11 @@ class MatrixView(QWidget):
         painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
         painter.setPen(QPen(QColor("#FFFFFF"), 1.0))
         painter.drawRect(rect.adjusted(3.5, 3.5, -3.5, -3.5))
+
+    def _paint_hover(self, painter, rect: QRectF) -> None:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(palette.HILITE, 4.0))
+        painter.drawRect(rect.adjusted(2, 2, -2, -2))
 
     def _paint_mover(self, painter, mv, x0, cw, ch, tops, row_h, names) -> None:
         if mv.alpha <= 0.01:
@@ -387,13 +468,13 @@ class MatrixView(QWidget):
         painter.setFont(self._font)
         painter.setPen(palette.MUTED_TEXT)
         stride = label_stride(cw, self._text_width(f"P{procs}"))
-        y = self.height() - LABEL_H - 4
+        y = self.height() - self._label_h - 4
         for c in range(0, procs, stride):
             painter.drawText(QRectF(x0 + c * cw - (stride - 1) * cw / 2 if stride > 1 else x0 + c * cw, y,
-                                    cw * stride if stride > 1 else cw, LABEL_H),
+                                    cw * stride if stride > 1 else cw, self._label_h),
                              Qt.AlignmentFlag.AlignCenter, f"P{c + 1}")
         if n == 0:
-            painter.drawText(QRectF(x0, TOP, cw * procs, self.height() - LABEL_H - TOP - 6),
+            painter.drawText(QRectF(x0, TOP, cw * procs, self.height() - self._label_h - TOP - 6),
                              Qt.AlignmentFlag.AlignCenter, "no slots: the machine is idle")
 
     # ----------------------------------------------------------- interaction
@@ -425,6 +506,16 @@ class MatrixView(QWidget):
                 ev.ignore()
             return True
         return super().event(ev)
+
+    def mouseMoveEvent(self, ev) -> None:
+        if self.hover_highlight and self.player is not None:
+            job, _ = self._job_at(ev.position())
+            self.set_hovered(job)
+        super().mouseMoveEvent(ev)
+
+    def leaveEvent(self, ev) -> None:
+        self.set_hovered(None)
+        super().leaveEvent(ev)
 
     def mousePressEvent(self, ev) -> None:
         if self.player is None or ev.button() != Qt.MouseButton.LeftButton:

@@ -24,6 +24,13 @@ the narration and the re-pack/migration/deletion markers of every step it has se
 so the timeline still shows the future after stepping back (the engine is deterministic, so that
 future comes back identical); a what-if action (terminate now / submit now) forgets the steps
 after the current one because it changes the future.
+
+Guided exercise (issue 8): with ``guided`` on, a step with a re-pack (a change of ``MOVE_KINDS``)
+taken by playing or stepping is animated up to its first moving change and held there, at
+``t`` = 0 (the picture before the move), with the timer stopped; :attr:`gate` says which change
+waits and ``gateChanged`` tells the views; :meth:`reveal` plays the rest of the step. Jumps
+(``go_to``, ``next_move``, seeks) never stop at a gate. Tie-break: one gate per step, before its
+first moving change; the changes before it (terminations, a slice moving on) play as usual.
 """
 
 from __future__ import annotations
@@ -81,6 +88,7 @@ class _Anim:
     i: int = 0
     elapsed: float = 0.0
     durations: list = field(default_factory=list)
+    gate: int | None = None  # hold before this change until revealed (guided exercise)
 
 
 class Player(QObject):
@@ -101,6 +109,7 @@ class Player(QObject):
     playingChanged = Signal(bool)
     speedChanged = Signal(int)
     historyChanged = Signal()
+    gateChanged = Signal(bool)
 
     def __init__(self, sim: Any, parent: QObject | None = None, *, speed_level: int = DEFAULT_SPEED_LEVEL):
         super().__init__(parent)
@@ -116,6 +125,8 @@ class Player(QObject):
         self._finished_sent = False
         self._unshown = 0
         self._last_moved = 0.0
+        self.guided = False
+        self._gated = False
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
@@ -166,6 +177,8 @@ class Player(QObject):
             return None
         d = a.durations[a.i]
         t = min(a.elapsed / d, 1.0) if d > 0 else 1.0
+        if a.gate == a.i:
+            t = 0.0
         return Transition(a.work, a.changes[a.i], t, a.i, len(a.changes))
 
     @property
@@ -174,6 +187,11 @@ class Player(QObject):
         if self._anim is not None:
             return self._anim.work
         return getattr(self.sim, "matrix", None)
+
+    @property
+    def gate(self) -> Transition | None:
+        """Return the move waiting for :meth:`reveal` (at ``t`` = 0), or ``None``."""
+        return self.transition if self._gated else None
 
     @property
     def busy(self) -> bool:
@@ -189,6 +207,24 @@ class Player(QObject):
             self.speedChanged.emit(level)
             if not self.animates and self._anim is not None:
                 self._finish_anim()
+
+    def set_guided(self, on: bool) -> None:
+        """Turn the guided exercise on or off (off releases a waiting move at once)."""
+        self.guided = bool(on)
+        if not on and self._gated:
+            self.reveal()
+
+    def reveal(self) -> bool:
+        """Play the move held by the guided exercise; return whether one was waiting."""
+        if not self._gated:
+            return False
+        self._gated = False
+        if self._anim is not None:
+            self._anim.gate = None
+            self._anim.elapsed = 0.0
+        self.gateChanged.emit(False)
+        self._ensure_timer()
+        return True
 
     def play(self) -> None:
         """Start playing (does nothing when the simulation is done)."""
@@ -224,7 +260,7 @@ class Player(QObject):
         """
         self._finish_anim()
         self._seek = None
-        return self._advance(self.animates if animate is None else animate)
+        return self._advance(self.animates if animate is None else animate, guide=True)
 
     def step_back(self) -> Any:
         """Undo one step, drawn at once; returns the undone step or ``None`` at the start."""
@@ -360,15 +396,20 @@ class Player(QObject):
         self.moved.emit()
         return step
 
-    def _advance(self, animate: bool, emit: bool = True) -> Any:
-        before = self.sim.matrix.copy() if animate and hasattr(self.sim, "matrix") else None
+    def _advance(self, animate: bool, emit: bool = True, guide: bool = False) -> Any:
+        guide = guide and self.guided and hasattr(self.sim, "matrix")
+        before = self.sim.matrix.copy() if (animate or guide) and hasattr(self.sim, "matrix") else None
         step = self.sim.step()
         if step is None:
             self._notify_finished()
             return None
         self._remember(step)
-        if before is not None and step.changes:
+        gate = next((i for i, c in enumerate(step.changes) if c.kind in MOVE_KINDS), None) if guide else None
+        if before is not None and (animate or gate is not None) and step.changes:
             self._start_anim(step, before)
+            self._anim.gate = gate
+            if gate is not None:
+                self._advance_anim(0.0)  # changes before the gate that take no time, then hold
         if emit:
             self.stepped.emit(step)
         return step
@@ -384,6 +425,9 @@ class Player(QObject):
         if self._anim is not None:
             self._anim = None
             self.frame.emit()
+        if self._gated:
+            self._gated = False
+            self.gateChanged.emit(False)
 
     def _notify_finished(self) -> None:
         if self._unshown:
@@ -415,8 +459,8 @@ class Player(QObject):
         if self._hold > 0:
             self._hold -= dt
             return
-        if self.paced:
-            if self._advance(True) is not None:
+        if self.paced or self.guided:
+            if self._advance(self.paced, guide=True) is not None:
                 # a model without a matrix animates its step in its own view meanwhile
                 extra = 0.0 if self._anim is not None else CHANGE_SECONDS
                 self._hold = (HOLD_SECONDS + extra) / self.speed
@@ -428,9 +472,19 @@ class Player(QObject):
         assert a is not None
         a.elapsed += dt
         while a.i < len(a.changes) and a.elapsed >= a.durations[a.i]:
+            if a.gate == a.i:
+                break
             a.elapsed -= a.durations[a.i]
             a.changes[a.i].apply(a.work)
             a.i += 1
+        if a.gate is not None and a.gate == a.i:
+            a.elapsed = 0.0
+            self.timer.stop()
+            if not self._gated:
+                self._gated = True
+                self.frame.emit()
+                self.gateChanged.emit(True)
+            return
         if a.i >= len(a.changes):
             self._anim = None
             self.frame.emit()

@@ -7,7 +7,16 @@ explanation, the policy panel, the selected job), and under them the narration l
 metric panels.
 
 Keyboard (window-wide shortcuts): Space play/pause, Right step, Left step back, N next re-pack /
-migration / slot deletion, Home reset, +/- speed, Ctrl+O open.
+migration / slot deletion, Home reset, +/- speed, Ctrl+O open; and for lectures (issue 8, listed
+in Help -> Keys, :data:`gangviz.gui.presentation.KEYS`): F11 presentation mode (Escape leaves it),
+Page Down / Page Up the next / previous built-in scenario, G the guided exercise, Return reveals
+the held move, E the explanation above the matrix, Ctrl+E export the animation.
+
+Every built-in scenario opens, whatever its model: simulations are built by
+:func:`gangviz.workloads.scenario_sim.simulation_for` and a scenario of the multi-site or epoch
+family gets its family view. The Scenarios menu lists the built-ins by title; the scenario's
+title and explanation are shown above the matrix and in the side panel. A caption under the
+board tells the current step in words (:mod:`gangviz.gui.caption`).
 
 Opening a file that does not load shows a message box with the reader's error and keeps the
 current simulation (the new one is built completely before anything is replaced). The window
@@ -30,6 +39,7 @@ from PySide6.QtWidgets import (QFileDialog, QGroupBox, QHBoxLayout, QLabel, QMai
                                QMessageBox, QSizePolicy, QSlider, QSplitter, QStyle, QToolBar,
                                QVBoxLayout, QWidget)
 
+from gangviz.gui.caption import Caption
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.metrics_panel import MetricsPanel
 from gangviz.gui.narration import NarrationView
@@ -68,6 +78,20 @@ FAMILY_VIEWS: list[tuple] = [
     (_is_multisite, _queue_view, lambda sim: (sim.state,)),
     (_is_epoch, _epoch_view, lambda sim: (sim.schedule, sim.names)),
 ]
+
+
+def builtin_scenarios() -> list[tuple[str, str]]:
+    """Return ``(name, title)`` of every built-in scenario that loads, in file-name order."""
+    from gangviz.resources import list_scenarios
+    from gangviz.workloads.scenario import load_scenario
+
+    out = []
+    for path in list_scenarios():
+        try:
+            out.append((path.stem, load_scenario(path).title))
+        except (ValueError, OSError):
+            continue  # ``gangviz scenarios`` reports broken files; the menu leaves them out
+    return out
 
 
 def speed_text(level: int) -> str:
@@ -116,9 +140,17 @@ class Board(QWidget):
         self.matrix = MatrixView(parent=self)
         self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.vector = VectorTreeView(parent=self)
+        self.explain = QLabel()
+        self.explain.setWordWrap(True)
+        self.explain.setTextFormat(Qt.TextFormat.PlainText)
+        self.explain.setContentsMargins(14, 2, 14, 6)
+        self.explain.setStyleSheet("color: #3d3a35;")
+        self.explain.setVisible(False)  # shown in presentation mode (the side panel is hidden)
         self.timeline = Timeline(parent=self)
+        self.caption = Caption(self)
         self.family = None
-        for w in (self.title, self.subtitle, self.matrix, self.vector, self.timeline):
+        for w in (self.title, self.subtitle, self.explain, self.matrix, self.vector, self.timeline,
+                  self.caption):
             lay.addWidget(w)
 
     def set_player(self, player) -> None:
@@ -137,10 +169,11 @@ class Board(QWidget):
             for accepts, make, state in FAMILY_VIEWS:
                 if accepts(player.sim):
                     view = make(self)
-                    self.layout().insertWidget(2, view, 1)
+                    self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
                     self.family = (view, FamilyViewAdapter(view, player, state))
                     break
         self.timeline.set_player(player)
+        self.caption.set_player(player)
 
 
 class MainWindow(QMainWindow):
@@ -163,9 +196,13 @@ class MainWindow(QMainWindow):
         self.source = None
         self.source_name: str | None = None
         self.source_args: dict = {}
+        self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
         self.setWindowTitle("gangviz")
         self._build_actions()
         self.board = Board()
+        from gangviz.gui.presentation import Presentation
+
+        self.presentation = Presentation(self)
         self.policy_panel = PolicyPanel(sorted(POLICIES))
         self.policy_panel.applied.connect(self._apply_policy)
         self.job_panel = JobPanel()
@@ -222,6 +259,25 @@ class MainWindow(QMainWindow):
                             "Jump to the next re-pack, migration or slot deletion", SP.SP_MediaSkipForward)
         self.act_faster = act("Faster", "+", lambda: self._nudge_speed(1), "Faster")
         self.act_slower = act("Slower", "-", lambda: self._nudge_speed(-1), "Slower")
+        self.act_present = act("Presentation mode", "F11", self.toggle_presentation,
+                               "Full screen with large fonts and captions")
+        self.act_present.setCheckable(True)
+        self.act_leave = act("Leave presentation mode", "Escape", self.leave_presentation,
+                             "Back to the normal window")
+        self.act_guided = act("Guided exercise", "G", self._guided_toggled,
+                              "Pause before each re-pack, show the legal cuts, reveal on Return")
+        self.act_guided.setCheckable(True)
+        self.act_reveal = act("Reveal the move", "Return", lambda: self.player and self.player.reveal(),
+                              "Play the move the guided exercise holds")
+        self.act_explain = act("Explanation", "E", lambda: self.presentation.toggle_explanation(),
+                               "Show or hide the explanation above the matrix (presentation mode)")
+        self.act_next_sc = act("Next scenario", "PgDown", lambda: self.cycle_scenario(1),
+                               "Open the next built-in scenario")
+        self.act_prev_sc = act("Previous scenario", "PgUp", lambda: self.cycle_scenario(-1),
+                               "Open the previous built-in scenario")
+        self.act_export = act("Export animation…", "Ctrl+E", self.ask_export,
+                              "Save the scenario's animation as a GIF, an MP4 or PNG frames")
+        self.act_keys = act("Keys", None, self.show_keys, "The keyboard reference")
         self.act_flip = act("S1 at the bottom", None, self._flip, "Draw slot S1 at the bottom, as in the papers")
         self.act_flip.setCheckable(True)
         self.act_flip.setChecked(True)
@@ -253,6 +309,8 @@ class MainWindow(QMainWindow):
         a.triggered.connect(self.open_epoch)
         self.recent_menu = menu.addMenu("Open &recent")
         menu.addSeparator()
+        menu.addAction(self.act_export)
+        menu.addSeparator()
         quit_act = menu.addAction("&Quit")
         quit_act.setShortcut(QKeySequence.StandardKey.Quit)
         quit_act.triggered.connect(self.close)
@@ -260,8 +318,26 @@ class MainWindow(QMainWindow):
         for a in (self.act_play, self.act_step, self.act_back, self.act_next, self.act_reset,
                   self.act_faster, self.act_slower):
             play.addAction(a)
+        play.addSeparator()
+        play.addAction(self.act_guided)
+        play.addAction(self.act_reveal)
+        self.scenarios_menu = self.menuBar().addMenu("&Scenarios")
+        self.scenario_actions: dict[str, QAction] = {}
+        for name, title in builtin_scenarios():
+            a = self.scenarios_menu.addAction(title)
+            a.setData(name)
+            a.setToolTip(name)
+            a.triggered.connect(lambda checked=False, n=name: self.open_source(n, remember=False))
+            self.scenario_actions[name] = a
+        self.scenarios_menu.addSeparator()
+        self.scenarios_menu.addAction(self.act_next_sc)
+        self.scenarios_menu.addAction(self.act_prev_sc)
         view = self.menuBar().addMenu("&View")
+        view.addAction(self.act_present)
+        view.addAction(self.act_explain)
         view.addAction(self.act_flip)
+        helpm = self.menuBar().addMenu("&Help")
+        helpm.addAction(self.act_keys)
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status, 1)
 
@@ -278,6 +354,7 @@ class MainWindow(QMainWindow):
         side_lay.addStretch(1)
         side.setMinimumWidth(250)
         side.setMaximumWidth(340)
+        self.side_panel = side
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.board)
         top.addWidget(side)
@@ -304,19 +381,14 @@ class MainWindow(QMainWindow):
     def build_simulation(self, name: str, policy: str | None = None, params: dict | None = None,
                          watch: bool | None = None, **source_args):
         """Return ``(source, simulation)`` for ``name``; raises ``ValueError``/``OSError``."""
-        from gangviz.policies import make_policy
-        from gangviz.sim.engine import Simulation
+        from gangviz.workloads.scenario_sim import simulation_for
         from gangviz.workloads.source import load_source
 
         source = load_source(name, **source_args)
-        pname = policy or source.policy or "repack"
-        merged = source.policy_params(pname)
-        merged.update(params or {})
-        pol = make_policy(pname, **merged)
-        if watch is None:
-            watch = source.kind == "scenario"
-        sim = Simulation(source.jobs, pol, source.processors, ring=source.ring, initial=source.matrix,
-                         script=source.script, watch=watch)
+        family = getattr(source, "model", "matrix")
+        if family != "matrix" and policy is not None and policy.lower() in self._policy_names():
+            policy = None  # a matrix policy picked in the panel does not apply to this family
+        sim = simulation_for(source, policy, params=params or None, watch=watch)
         return source, sim
 
     def open_source(self, name: str, policy: str | None = None, params: dict | None = None, *,
@@ -341,16 +413,44 @@ class MainWindow(QMainWindow):
                     source_args: dict | None = None) -> None:
         """Show ``sim`` (built from ``source``, loaded from ``name``) with its titles and panels."""
         self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
+        policy_name = getattr(getattr(sim, "policy", None), "name", None) or getattr(sim, "policy", None)
+        watch = getattr(sim, "watch", None)
+        self.sim_factory = lambda: self.build_simulation(name, str(policy_name) if policy_name else None,
+                                                         params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
         pname = sim.policy.name if hasattr(sim.policy, "name") else str(sim.policy)
         self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
         self.policy_panel.params.setText(", ".join(f"{k}={v!r}" for k, v in (params or {}).items()))
         self.policy_panel.watch.setChecked(bool(getattr(sim, "watch", False)))
         self.board.title.setText(source.title)
-        self.board.subtitle.setText(
-            f"{source.processors} processors  ·  {len(source.jobs)} jobs  ·  policy {pname}"
-            + ("  ·  ring" if getattr(sim.matrix, "ring", False) else ""))
-        self.explain.setText(source.explanation or self._describe_source(source))
+        self.board.subtitle.setText(self._subtitle(source, sim, pname))
+        self._set_explanation(source.explanation or self._describe_source(source), source.title)
+        sc = getattr(source, "scenario", None)
+        if getattr(sc, "guided", False) and not self.act_guided.isChecked():
+            self.act_guided.setChecked(True)
+        if self.player is not None:
+            self.player.set_guided(self.act_guided.isChecked())
+        for n, a in self.scenario_actions.items():
+            a.setCheckable(True)
+            a.setChecked(n == name)
+
+    @staticmethod
+    def _subtitle(source, sim, pname: str) -> str:
+        family = getattr(source, "model", "matrix")
+        sc = getattr(source, "scenario", None)
+        if family == "multisite":
+            return (f"{sc.sites} sites of {source.processors} processors  ·  {len(sc.gangs)} gangs"
+                    f"  ·  policy {pname}")
+        if family == "epoch":
+            return (f"{source.processors} nodes  ·  {len(sc.workload)} jobs, {sc.in_system} in the system"
+                    f"  ·  policy {pname}")
+        return (f"{source.processors} processors  ·  {len(source.jobs)} jobs  ·  policy {pname}"
+                + ("  ·  ring" if getattr(sim.matrix, "ring", False) else ""))
+
+    def _set_explanation(self, text: str, title: str) -> None:
+        self.explain.setText(text)
+        self.board.explain.setText(text)
+        self.board.caption.set_start_text(f"{title}. Press Space to play, Right for one step.")
 
     @staticmethod
     def _policy_names() -> list[str]:
@@ -369,6 +469,7 @@ class MainWindow(QMainWindow):
             old.stop()
         level = self.speed.value() if self.player is not None or self.speed.value() else 2
         player = Player(sim, self, speed_level=level)
+        player.set_guided(self.act_guided.isChecked())
         self.player = player
         self.board.set_player(player)
         self.narration.set_player(player)
@@ -419,10 +520,11 @@ class MainWindow(QMainWindow):
             QMessageBox.critical(self, "Cannot open", str(exc))
             return False
         self.source, self.source_name, self.source_args = None, None, {}
+        self.sim_factory = build
         self.set_simulation(sim)
         self.board.title.setText(title)
         self.board.subtitle.setText("")
-        self.explain.setText(explanation)
+        self._set_explanation(explanation, title)
         return True
 
     def ask_open(self) -> None:
@@ -455,6 +557,58 @@ class MainWindow(QMainWindow):
             return
         self.open_source(self.source_name, self.policy_panel.policy(), params,
                          watch=self.policy_panel.watch.isChecked(), remember=False, **self.source_args)
+
+    # ------------------------------------------------------------- lectures
+    def toggle_presentation(self) -> bool:
+        """Enter or leave presentation mode (F11); return whether it is now on."""
+        on = self.presentation.toggle()
+        self.act_present.setChecked(on)
+        return on
+
+    def leave_presentation(self) -> None:
+        """Leave presentation mode (Escape); does nothing in the normal window."""
+        self.presentation.leave()
+        self.act_present.setChecked(False)
+
+    def set_guided(self, on: bool) -> None:
+        """Turn the guided exercise on or off for this and every later simulation."""
+        self.act_guided.setChecked(bool(on))
+        if self.player is not None:
+            self.player.set_guided(bool(on))
+        self.statusBar().showMessage(
+            "Guided exercise: playback stops before each re-pack; Return reveals the move" if on
+            else "Guided exercise off", 5000)
+
+    def _guided_toggled(self) -> None:
+        self.set_guided(self.act_guided.isChecked())
+
+    def cycle_scenario(self, delta: int) -> bool:
+        """Open the built-in scenario ``delta`` places after the current one in the Scenarios
+        menu (wrapping around; the first one when a non-built-in is shown); return success."""
+        names = list(self.scenario_actions)
+        if not names:
+            return False
+        if self.source_name in names:
+            i = (names.index(self.source_name) + delta) % len(names)
+        else:
+            i = 0 if delta > 0 else len(names) - 1
+        return self.open_source(names[i], remember=False)
+
+    def show_keys(self):
+        """Open Help -> Keys (non-blocking); return the dialog."""
+        from gangviz.gui.presentation import KeysDialog
+
+        dlg = KeysDialog(self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.open()
+        return dlg
+
+    def ask_export(self) -> None:
+        """File -> Export animation: ask for the format, size and frame rate, then a file name,
+        and export with a cancellable progress dialog."""
+        from gangviz.gui.export_dialog import run_export_dialog
+
+        run_export_dialog(self)
 
     # ----------------------------------------------------------- recent files
     def recent_files(self) -> list[str]:
@@ -507,6 +661,8 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def closeEvent(self, event) -> None:
+        if self.presentation.active:
+            self.presentation.leave()
         if self.player is not None:
             self.player.stop()
         self.metrics._pending.stop()

@@ -1,0 +1,111 @@
+"""The caption under the matrix: the narration of the current step in plain sentences.
+
+Issue 8, "Presentation mode" (the narration appears as a caption under the matrix) and "Export"
+(the narration is burnt in as captions). The caption shows the sentences of the step the
+player is at (the step being animated while it plays; step ``position``), without the "Slot Sn
+runs its time slice." line unless the step did nothing else (as the narration log,
+:func:`gangviz.gui.narration.step_lines`). Before the first step it shows ``start_text`` (the
+window sets the scenario's title). While the guided exercise holds a move it shows what the
+step did before the move and a prompt, never the move itself
+(:func:`gangviz.gui.guided.gate_caption`).
+
+The caption is ``LINES`` lines of its font high, whatever the text, so the matrix above it does
+not jump from step to step; a text that does not fit is drawn in a smaller font (down to
+``MIN_SCALE`` of the set size), and only beyond that is it cut.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import QLabel, QSizePolicy
+
+from gangviz.gui.guided import gate_caption
+from gangviz.gui.narration import step_lines
+
+START_TEXT = "The starting picture. Press Space to play, Right to take one step."
+LINES = 3
+MIN_SCALE = 0.6
+
+
+def caption_text(player, start_text: str = START_TEXT) -> str:
+    """Return the caption for ``player``'s current position (see the module docstring)."""
+    if player is None:
+        return ""
+    gate = getattr(player, "gate", None)
+    pos = player.position
+    if gate is not None and 0 < pos <= len(player.known):
+        return gate_caption(player.known[pos - 1].narration, gate.index)
+    if pos == 0 or pos > len(player.known):
+        return start_text
+    known = player.known[pos - 1]
+    return " ".join(step_lines(known))
+
+
+class Caption(QLabel):
+    """A word-wrapped label that follows a player's position (see the module docstring)."""
+
+    def __init__(self, parent=None, *, points: float = 11.0):
+        super().__init__(parent)
+        self.player = None
+        self.start_text = START_TEXT
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setContentsMargins(14, 6, 14, 8)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setStyleSheet("QLabel { background: #FBF7EC; color: #222222; border-top: 1px solid #E4DFD2; }")
+        self.points = points
+        self.set_point_size(points)
+
+    def set_point_size(self, points: float) -> None:
+        """Draw the caption at ``points`` (and make it ``LINES`` lines of that size high)."""
+        self.points = float(points)
+        f = QFont(self.font())
+        f.setPointSizeF(self.points)
+        self.setFont(f)
+        m = self.contentsMargins()
+        self.setFixedHeight(QFontMetrics(f).lineSpacing() * LINES + m.top() + m.bottom() + 2)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Shrink the font until the text fits the fixed height (see the module docstring)."""
+        m = self.contentsMargins()
+        box = QRect(0, 0, max(self.width() - m.left() - m.right(), 50), self.height() - m.top() - m.bottom())
+        f = QFont(self.font())
+        points = self.points
+        while True:
+            f.setPointSizeF(points)
+            r = QFontMetrics(f).boundingRect(box, int(Qt.TextFlag.TextWordWrap), self.text())
+            if r.height() <= box.height() or points <= self.points * MIN_SCALE:
+                break
+            points = max(points * 0.92, self.points * MIN_SCALE)
+        if abs(self.font().pointSizeF() - points) > 1e-3:
+            super().setFont(f)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def set_player(self, player) -> None:
+        """Follow ``player`` (disconnects from the previous one)."""
+        if self.player is not None:
+            for sig in (self.player.stepped, self.player.moved, self.player.gateChanged):
+                try:
+                    sig.disconnect(self.refresh)
+                except (RuntimeError, TypeError):
+                    pass
+        self.player = player
+        for sig in (player.stepped, player.moved, player.gateChanged):
+            sig.connect(self.refresh)
+        self.refresh()
+
+    def set_start_text(self, text: str) -> None:
+        """Show ``text`` before the first step."""
+        self.start_text = text
+        self.refresh()
+
+    def refresh(self, *args) -> None:
+        """Show the caption of the player's current position."""
+        self.setText(caption_text(self.player, self.start_text))
+        self._fit()

@@ -1,0 +1,60 @@
+"""The guided exercise: which rows a held move involves and where their legal cuts are.
+
+Issue 8, "Guided exercise": the window pauses before each re-pack (the player's gate, see
+:mod:`gangviz.gui.player`), draws the legal cuts of the rows involved as dashed vertical lines,
+and reveals the move on a key press. A legal cut is a vertical line that splits no job in either
+slot (000_fc8d6d1d4cf9d1e1.txt §3, Fig. 3 and 4); the jobs between two common legal cuts may
+exchange rows, which is exactly the choice the audience is asked to make.
+
+Qt-free: the window and the tests share these functions.
+
+Choices where the issue is silent:
+
+* The rows involved are those of the held change: source and destination of a shift or a
+  migration, both rows of a region swap, the one row of a slot deletion (its cuts are then the
+  cuts of that row alone).
+* The cuts are computed on the matrix as it is just before the held change, with
+  :func:`gangviz.core.repack.common_legal_cuts`; on a linear array that includes both ends.
+"""
+
+from __future__ import annotations
+
+from gangviz.core.repack import common_legal_cuts
+
+PROMPT = "Your move: which jobs change slots? (Return reveals it)"
+
+
+def move_rows(change) -> tuple[int, ...]:
+    """Return the rows ``change`` involves, ascending, without repeats (empty for a change that
+    does not move anything between rows)."""
+    kind = change.kind
+    if kind == "job_shifted":
+        rows = (change.src_row, change.dst_row)
+    elif kind == "region_swapped":
+        rows = (change.row_a, change.row_b)
+    elif kind == "job_migrated":
+        rows = (change.src_row, change.dst_row)
+    elif kind == "slot_removed":
+        rows = (change.row,)
+    else:
+        rows = ()
+    return tuple(sorted(set(int(r) for r in rows)))
+
+
+def gate_cuts(state, change) -> tuple[tuple[int, ...], list[int]]:
+    """Return ``(rows, cuts)``: the rows ``change`` involves in ``state`` (the matrix before the
+    change) and the cuts legal in all of them, ascending (cut ``x`` lies just left of column
+    ``x``; a linear array also has cut ``processors``). Rows outside the matrix are dropped."""
+    rows = tuple(r for r in move_rows(change) if 0 <= r < state.n_rows)
+    if not rows:
+        return (), []
+    cuts = set(common_legal_cuts(state, rows[0], rows[0]))
+    for r in rows[1:]:
+        cuts &= set(common_legal_cuts(state, rows[0], r))
+    return rows, sorted(cuts)
+
+
+def gate_caption(narration: list[str], gate: int) -> str:
+    """Return the caption while a move waits: what the step did before it, then the prompt."""
+    before = [s for s in narration[:gate] if not s.endswith("runs its time slice.")]
+    return " ".join(before + [PROMPT])

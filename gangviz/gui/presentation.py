@@ -1,0 +1,141 @@
+"""Presentation mode: the window as a lecturer shows it to a room.
+
+Issue 8, "Presentation mode (F11)" and DESIGN.md "GUI" (large fonts and full screen in
+presentation mode). :class:`Presentation` switches a :class:`~gangviz.gui.window.MainWindow`
+to full screen with only the board left (title, explanation, matrix or family view, vector and
+tree, timeline, caption), everything in large fonts, the job under the mouse pointer
+highlighted, and the narration of the current step as a caption under the matrix. Leaving
+restores the window's previous state (normal, maximised) and every hidden part.
+
+Everything is driven from the keyboard; :data:`KEYS` lists the keys (Help -> Keys shows it).
+Choices: the tool bar, menu bar, status bar, side panel and the narration/metric panels are
+hidden (their actions stay live as window shortcuts); the font sizes are fixed point sizes
+(:data:`FONTS`), not a factor of the screen size, so a projector at any resolution shows the same
+text; the explanation above the matrix is shown on entering and E hides it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout
+
+#: (key, what it does), in the order Help -> Keys lists them
+KEYS: list[tuple[str, str]] = [
+    ("Space", "play / pause"),
+    ("Right", "take one step"),
+    ("Left", "step back"),
+    ("N", "jump to the next re-pack, migration or slot deletion"),
+    ("Home", "back to the start"),
+    ("+ / -", "faster / slower"),
+    ("Page Down / Page Up", "next / previous built-in scenario"),
+    ("G", "guided exercise on / off: pause before each re-pack and show the legal cuts"),
+    ("Return", "reveal the move the guided exercise holds"),
+    ("F11", "presentation mode on / off (full screen, large fonts)"),
+    ("Escape", "leave presentation mode"),
+    ("E", "show / hide the explanation above the matrix"),
+    ("Ctrl+E", "export the animation (GIF, MP4, PNG frames)"),
+    ("Ctrl+O", "open a scenario or a trace"),
+]
+
+#: point sizes in presentation mode
+FONTS = {"title": 26.0, "subtitle": 15.0, "explain": 16.0, "caption": 22.0, "matrix": 15.0}
+#: point sizes in the normal window (the board's defaults)
+NORMAL_FONTS = {"title": 12.5, "subtitle": None, "explain": None, "caption": 11.0, "matrix": 9.5}
+
+
+def keys_html() -> str:
+    """Return :data:`KEYS` as an HTML table (the Help -> Keys dialog)."""
+    rows = "".join(f"<tr><td style='padding:2px 14px 2px 0'><b>{k}</b></td><td>{v}</td></tr>"
+                   for k, v in KEYS)
+    return f"<table>{rows}</table>"
+
+
+class KeysDialog(QDialog):
+    """Help -> Keys: the keyboard reference."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Keys")
+        lay = QVBoxLayout(self)
+        self.table = QLabel(keys_html())
+        self.table.setTextFormat(Qt.TextFormat.RichText)
+        lay.addWidget(self.table)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+
+def _set_points(widget, points: float | None, base: QFont) -> None:
+    f = QFont(base)
+    if points is not None:
+        f.setPointSizeF(points)
+    if widget.font().bold():
+        f.setBold(True)
+    widget.setFont(f)
+
+
+class Presentation:
+    """Enters and leaves presentation mode on ``window`` (see the module docstring)."""
+
+    def __init__(self, window):
+        self.window = window
+        self.active = False
+        self._hidden: list = []
+        self._was_maximized = False
+
+    def _chrome(self) -> list:
+        w = self.window
+        return [w.toolbar, w.menuBar(), w.statusBar(), w.side_panel, w.splitters["bottom"]]
+
+    def toggle(self) -> bool:
+        """Enter presentation mode, or leave it; return whether it is now on."""
+        self.leave() if self.active else self.enter()
+        return self.active
+
+    def enter(self) -> None:
+        """Go full screen with large fonts, the caption and the hover highlight."""
+        if self.active:
+            return
+        w, board = self.window, self.window.board
+        self.active = True
+        self._was_maximized = w.isMaximized()
+        self._hidden = [c for c in self._chrome() if c.isVisible()]
+        for c in self._hidden:
+            c.setVisible(False)
+        self._apply_fonts(FONTS)
+        board.explain.setVisible(bool(board.explain.text()))
+        board.matrix.set_hover_highlight(True)
+        w.showFullScreen()
+
+    def leave(self) -> None:
+        """Restore the window as it was before :meth:`enter`."""
+        if not self.active:
+            return
+        w, board = self.window, self.window.board
+        self.active = False
+        for c in self._hidden:
+            c.setVisible(True)
+        self._hidden = []
+        self._apply_fonts(NORMAL_FONTS)
+        board.explain.setVisible(False)
+        board.matrix.set_hover_highlight(False)
+        if self._was_maximized:
+            w.showMaximized()
+        else:
+            w.showNormal()
+
+    def toggle_explanation(self) -> None:
+        """Show or hide the explanation above the matrix (presentation mode only)."""
+        ex = self.window.board.explain
+        if self.active:
+            ex.setVisible(not ex.isVisible() and bool(ex.text()))
+
+    def _apply_fonts(self, sizes: dict) -> None:
+        board = self.window.board
+        base = self.window.font()
+        _set_points(board.title, sizes["title"], base)
+        _set_points(board.subtitle, sizes["subtitle"], base)
+        _set_points(board.explain, sizes["explain"], base)
+        board.caption.set_point_size(sizes["caption"])
+        board.matrix.set_font_size(sizes["matrix"])
