@@ -18,7 +18,7 @@ def export_widget(widget, path: str | Path, *, title: str = "gangviz") -> Path:
 
     Raises ``ValueError`` for another extension and ``OSError`` when the file cannot be written.
     """
-    from PySide6.QtCore import QRect, QSize
+    from PySide6.QtCore import QPoint, QRect, QSize
     from PySide6.QtGui import QPainter
     from PySide6.QtSvg import QSvgGenerator
 
@@ -40,7 +40,7 @@ def export_widget(widget, path: str | Path, *, title: str = "gangviz") -> Path:
     if not painter.begin(gen):
         raise OSError(f"{path}: cannot write the drawing")
     try:
-        widget.render(painter)
+        widget.render(painter, QPoint(0, 0))
     finally:
         painter.end()
     if not path.exists() or path.stat().st_size == 0:
