@@ -4,17 +4,22 @@ Issue 8, "Presentation mode" (the narration appears as a caption under the matri
 (the narration is burnt in as captions). The caption shows the sentences of the step the
 player is at (the step being animated while it plays; step ``position``), without the "Slot Sn
 runs its time slice." line unless the step did nothing else (as the narration log,
-:func:`gangviz.gui.narration.step_lines`). Before the first step it shows ``start_text`` (the
+:func:`gangviz.gui.narration.step_lines`). While a change of the step is being animated, the
+caption tells that change only (its sentence; the narration has one sentence per change), so
+the words follow the picture. Before the first step it shows ``start_text`` (the
 window sets the scenario's title). While the guided exercise holds a move it shows what the
 step did before the move and a prompt, never the move itself
 (:func:`gangviz.gui.guided.gate_caption`).
 
 The caption is ``LINES`` lines of its font high, whatever the text, so the matrix above it does
 not jump from step to step; a text that does not fit is drawn in a smaller font (down to
-``MIN_SCALE`` of the set size), and only beyond that is it cut.
+``MIN_SCALE`` of the set size); if it still does not fit, the reasons in parentheses are left
+out (:func:`short_text`), and only beyond that is it cut.
 """
 
 from __future__ import annotations
+
+import re
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics
@@ -28,6 +33,11 @@ LINES = 3
 MIN_SCALE = 0.6
 
 
+def short_text(text: str) -> str:
+    """Return ``text`` without its parenthesised asides (the reasons behind each move)."""
+    return re.sub(r"\s*\([^()]*\)", "", text)
+
+
 def caption_text(player, start_text: str = START_TEXT) -> str:
     """Return the caption for ``player``'s current position (see the module docstring)."""
     if player is None:
@@ -36,6 +46,11 @@ def caption_text(player, start_text: str = START_TEXT) -> str:
     pos = player.position
     if gate is not None and 0 < pos <= len(player.known):
         return gate_caption(player.known[pos - 1].narration, gate.index)
+    tr = getattr(player, "transition", None)
+    if tr is not None and 0 < pos <= len(player.known):
+        lines = player.known[pos - 1].narration
+        if tr.count == len(lines) and tr.change.kind != "row_activated":
+            return lines[tr.index]
     if pos == 0 or pos > len(player.known):
         return start_text
     known = player.known[pos - 1]
@@ -49,6 +64,7 @@ class Caption(QLabel):
         super().__init__(parent)
         self.player = None
         self.start_text = START_TEXT
+        self.full_text = ""
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -69,19 +85,27 @@ class Caption(QLabel):
         self._fit()
 
     def _fit(self) -> None:
-        """Shrink the font until the text fits the fixed height (see the module docstring)."""
+        """Shrink the font until the text fits the fixed height, then drop the asides (see the
+        module docstring)."""
         m = self.contentsMargins()
         box = QRect(0, 0, max(self.width() - m.left() - m.right(), 50), self.height() - m.top() - m.bottom())
         f = QFont(self.font())
-        points = self.points
-        while True:
-            f.setPointSizeF(points)
-            r = QFontMetrics(f).boundingRect(box, int(Qt.TextFlag.TextWordWrap), self.text())
-            if r.height() <= box.height() or points <= self.points * MIN_SCALE:
+        text = self.full_text
+        for candidate in (text, short_text(text)):
+            points = self.points
+            while True:
+                f.setPointSizeF(points)
+                r = QFontMetrics(f).boundingRect(box, int(Qt.TextFlag.TextWordWrap), candidate)
+                fits = r.height() <= box.height()
+                if fits or points <= self.points * MIN_SCALE:
+                    break
+                points = max(points * 0.92, self.points * MIN_SCALE)
+            if fits:
                 break
-            points = max(points * 0.92, self.points * MIN_SCALE)
         if abs(self.font().pointSizeF() - points) > 1e-3:
             super().setFont(f)
+        if self.text() != candidate:
+            super().setText(candidate)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -90,13 +114,13 @@ class Caption(QLabel):
     def set_player(self, player) -> None:
         """Follow ``player`` (disconnects from the previous one)."""
         if self.player is not None:
-            for sig in (self.player.stepped, self.player.moved, self.player.gateChanged):
+            for sig in (self.player.stepped, self.player.moved, self.player.gateChanged, self.player.frame):
                 try:
                     sig.disconnect(self.refresh)
                 except (RuntimeError, TypeError):
                     pass
         self.player = player
-        for sig in (player.stepped, player.moved, player.gateChanged):
+        for sig in (player.stepped, player.moved, player.gateChanged, player.frame):
             sig.connect(self.refresh)
         self.refresh()
 
@@ -107,5 +131,7 @@ class Caption(QLabel):
 
     def refresh(self, *args) -> None:
         """Show the caption of the player's current position."""
-        self.setText(caption_text(self.player, self.start_text))
-        self._fit()
+        text = caption_text(self.player, self.start_text)
+        if text != self.full_text:
+            self.full_text = text
+            self._fit()

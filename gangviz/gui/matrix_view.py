@@ -78,6 +78,7 @@ class MatrixView(QWidget):
         self.hover_highlight = False
         self.hovered: int | None = None
         self.show_cuts = True
+        self.max_cell_h = MAX_CELL_H
         self.setMouseTracking(True)
         self.setMinimumSize(320, 140)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
@@ -122,6 +123,12 @@ class MatrixView(QWidget):
         self._fm = QFontMetricsF(self._font)
         self._label_h = max(LABEL_H, self._fm.height() + 4)
         self._text_w.clear()
+        self._cache = None
+        self.update()
+
+    def set_max_cell_height(self, pixels: float) -> None:
+        """Let a slot grow up to ``pixels`` high (64 in the window; taller when presenting)."""
+        self.max_cell_h = float(pixels)
         self._cache = None
         self.update()
 
@@ -177,7 +184,8 @@ class MatrixView(QWidget):
         x0, cw = columns(self.width(), procs)
         total = float(scene.heights.sum())
         avail = self.height() - TOP - self._label_h - 6
-        ch = max(MIN_CELL_H, min(MAX_CELL_H, avail / max(total, 1.0), cw * 1.15 if procs <= 16 else MAX_CELL_H))
+        ch = max(MIN_CELL_H, min(self.max_cell_h, avail / max(total, 1.0),
+                                 cw * 1.15 if procs <= 16 else self.max_cell_h))
         row_h = scene.heights * ch
         bottom = self.height() - self._label_h - 6
         if self.bottom_up:
@@ -404,6 +412,7 @@ class MatrixView(QWidget):
     def _paint_mover(self, painter, mv, x0, cw, ch, tops, row_h, names) -> None:
         if mv.alpha <= 0.01:
             return
+        painter.setFont(self._font)
         fill = QColor(palette.job_colour(mv.job))
         fill.setAlphaF(max(0.0, min(1.0, mv.alpha)))
         y = self._row_y(mv.row(), tops, row_h, ch)

@@ -42,6 +42,9 @@ KEYS: list[tuple[str, str]] = [
 FONTS = {"title": 26.0, "subtitle": 15.0, "explain": 16.0, "caption": 22.0, "matrix": 15.0}
 #: point sizes in the normal window (the board's defaults)
 NORMAL_FONTS = {"title": 12.5, "subtitle": None, "explain": None, "caption": 11.0, "matrix": 9.5}
+#: the tallest a slot may be drawn, in pixels, when presenting and in the window
+PRESENT_CELL_H = 120.0
+NORMAL_CELL_H = 64.0
 
 
 def keys_html() -> str:
@@ -139,3 +142,4 @@ class Presentation:
         _set_points(board.explain, sizes["explain"], base)
         board.caption.set_point_size(sizes["caption"])
         board.matrix.set_font_size(sizes["matrix"])
+        board.matrix.set_max_cell_height(PRESENT_CELL_H if sizes is FONTS else NORMAL_CELL_H)

@@ -413,12 +413,10 @@ class MainWindow(QMainWindow):
                     source_args: dict | None = None) -> None:
         """Show ``sim`` (built from ``source``, loaded from ``name``) with its titles and panels."""
         self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
-        policy_name = getattr(getattr(sim, "policy", None), "name", None) or getattr(sim, "policy", None)
+        pname = self.policy_of(source, sim)
         watch = getattr(sim, "watch", None)
-        self.sim_factory = lambda: self.build_simulation(name, str(policy_name) if policy_name else None,
-                                                         params, watch, **(source_args or {}))[1]
+        self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
-        pname = sim.policy.name if hasattr(sim.policy, "name") else str(sim.policy)
         self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
         self.policy_panel.params.setText(", ".join(f"{k}={v!r}" for k, v in (params or {}).items()))
         self.policy_panel.watch.setChecked(bool(getattr(sim, "watch", False)))
@@ -433,6 +431,17 @@ class MainWindow(QMainWindow):
         for n, a in self.scenario_actions.items():
             a.setCheckable(True)
             a.setChecked(n == name)
+
+    @staticmethod
+    def policy_of(source, sim) -> str:
+        """Return the name of the policy ``sim`` runs (the scenario's for a family without a
+        policy object)."""
+        from gangviz.workloads.scenario_sim import policy_name
+
+        pol = getattr(sim, "policy", None)
+        if pol is None:
+            return policy_name(source)
+        return str(getattr(pol, "name", pol))
 
     @staticmethod
     def _subtitle(source, sim, pname: str) -> str:

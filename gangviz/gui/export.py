@@ -1,0 +1,211 @@
+"""Rendering an animation offscreen through the window's own views, for the export.
+
+Issue 8, "Export": the narration is burnt in as captions, the user chooses the size and the frame
+rate, a progress callback reports the work and may cancel it. The frames are grabbed from a
+:class:`gangviz.gui.window.Board` (title, matrix with its vector and tree, or the family view,
+timeline and caption) that is never shown on screen, fed by a :class:`~gangviz.gui.player.Player`
+at the lecture pace (speed 1x), so the export looks exactly like the window.
+
+Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
+
+* the starting picture rests ``hold_ticks(fps)`` ticks;
+* each change of a matrix step animates in :func:`frames_for` frames at ``t = 1/n, 2/n, ..., 1``
+  of the scene interpolation (:func:`gangviz.gui.scene.build_scene`; ``t = 0`` is the previous
+  frame already), one tick each: ``n = max(2, round(fps * CHANGE_SECONDS * KIND_WEIGHT))``;
+* a step of a model without a matrix (multi-site, epoch) animates in ``frames_for(None, fps)``
+  frames of its view's own transition;
+* the last frame of every step then rests ``hold_ticks(fps)`` more ticks
+  (``round(fps * HOLD_SECONDS)``, at least 1).
+
+A step without changes adds one frame. ``steps`` limits the number of steps; by default the
+export runs to the end of the simulation, at most :data:`MAX_STEPS` steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+from gangviz.gui.player import CHANGE_SECONDS, DEFAULT_SPEED_LEVEL, HOLD_SECONDS, KIND_WEIGHT, Player
+from gangviz.gui.video import FramesWriter, GifWriter, Mp4Writer, output_kind
+
+DEFAULT_SIZE = (960, 600)
+DEFAULT_FPS = 10
+MAX_STEPS = 2000
+FPS_RANGE = (1, 60)
+SIZE_RANGE = (200, 4000)
+START_CAPTION = "The starting picture."
+CAPTION_POINTS = 13.0
+
+
+class ExportCancelled(Exception):
+    """The progress callback asked to stop; the partial output was removed or left unfinished."""
+
+
+@dataclass
+class ExportResult:
+    """What an export wrote: ``frames`` images in the file (GIF frames, PNG files, MP4 frames),
+    ``ticks`` frame periods in all, ``steps`` simulation steps shown."""
+
+    path: str
+    kind: str
+    frames: int
+    ticks: int
+    steps: int
+    fps: int
+
+
+def frames_for(kind: str | None, fps: int) -> int:
+    """Return the number of frames one change of ``kind`` animates in at ``fps`` (``None``: a
+    whole step of a model without a matrix)."""
+    weight = KIND_WEIGHT.get(kind, 1.0) if kind is not None else 1.0
+    return max(2, round(fps * CHANGE_SECONDS * weight))
+
+
+def hold_ticks(fps: int) -> int:
+    """Return the ticks the picture rests after each step (and at the start)."""
+    return max(1, round(fps * HOLD_SECONDS))
+
+
+def check_options(size: tuple[int, int], fps: int, steps: int | None) -> None:
+    """Raise ``ValueError`` naming the allowed range when ``size``, ``fps`` or ``steps`` is out
+    of range."""
+    lo, hi = SIZE_RANGE
+    if not all(lo <= v <= hi for v in size):
+        raise ValueError(f"size must be WIDTHxHEIGHT with both in {lo}..{hi}, got {size[0]}x{size[1]}")
+    if not FPS_RANGE[0] <= fps <= FPS_RANGE[1]:
+        raise ValueError(f"fps must be in {FPS_RANGE[0]}..{FPS_RANGE[1]}, got {fps}")
+    if steps is not None and not 1 <= steps <= MAX_STEPS:
+        raise ValueError(f"steps must be in 1..{MAX_STEPS}, got {steps}")
+
+
+def image_rgb(img: QImage) -> np.ndarray:
+    """Return ``img`` as a height x width x 3 ``uint8`` array (a copy)."""
+    img = img.convertToFormat(QImage.Format.Format_RGB888)
+    w, h, bpl = img.width(), img.height(), img.bytesPerLine()
+    arr = np.frombuffer(img.constBits(), dtype=np.uint8, count=bpl * h).reshape(h, bpl)
+    return arr[:, : w * 3].reshape(h, w, 3).copy()
+
+
+def _family_animation(view):
+    anim = getattr(view, "animation", None)
+    return anim if anim is not None and not callable(anim) else getattr(view, "_anim", None)
+
+
+def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int], None], *,
+           title: str = "", subtitle: str = "", steps: int | None = None,
+           progress: Callable[[int, int], bool] | None = None) -> int:
+    """Play ``sim`` from where it is and hand every frame to ``on_frame(image, ticks)``.
+
+    ``progress(done, total)`` is called after each step (``total`` is ``steps`` or
+    :data:`MAX_STEPS`); returning False stops the render with :class:`ExportCancelled`.
+    Returns the number of steps rendered.
+    """
+    from gangviz.gui.window import Board
+
+    board = Board()
+    board.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    board.resize(*size)
+    player = Player(sim, board, speed_level=DEFAULT_SPEED_LEVEL)
+    try:
+        board.set_player(player)
+        board.title.setText(title)
+        board.subtitle.setText(subtitle)
+        board.caption.set_point_size(CAPTION_POINTS)
+        board.caption.set_start_text(START_CAPTION)
+        board.show()
+        board.resize(*size)
+
+        def grab(ticks: int) -> None:
+            on_frame(board.grab().toImage(), ticks)
+
+        hold = hold_ticks(fps)
+        grab(hold)
+        total = steps if steps is not None else MAX_STEPS
+        done = 0
+        has_matrix = getattr(sim, "matrix", None) is not None
+        while done < total:
+            step = player.step_forward(animate=has_matrix)
+            if step is None:
+                break
+            player.timer.stop()  # frames are driven below, never by the clock
+            done += 1
+            if has_matrix and step.changes:
+                for change in step.changes:
+                    n = frames_for(change.kind, fps)
+                    d = CHANGE_SECONDS * KIND_WEIGHT.get(change.kind, 1.0)
+                    for j in range(1, n + 1):
+                        # the last frame lands just past the change's end, so it completes
+                        player.advance_animation(d / n * (1 + 1e-9) if j == n else d / n)
+                        grab(1 + (hold if j == n and change is step.changes[-1] else 0))
+            elif not has_matrix and board.family is not None:
+                view = board.family[0]
+                anim = _family_animation(view)
+                n = frames_for(None, fps)
+                running = anim is not None and anim.state() == anim.State.Running
+                if running:
+                    anim.pause()
+                for j in range(1, n + 1):
+                    if running:
+                        anim.setCurrentTime(int(round(anim.duration() * j / n)))
+                    grab(1 + (hold if j == n else 0))
+                if running:
+                    anim.stop()
+            else:
+                grab(1 + hold)
+            if progress is not None and not progress(done, total):
+                raise ExportCancelled(f"cancelled after {done} steps")
+        return done
+    finally:
+        player.stop()
+        board.close()
+        board.deleteLater()
+
+
+def export_animation(sim, out: str | Path, *, size: tuple[int, int] = DEFAULT_SIZE, fps: int = DEFAULT_FPS,
+                     steps: int | None = None, title: str = "", subtitle: str = "",
+                     progress: Callable[[int, int], bool] | None = None) -> ExportResult:
+    """Render ``sim`` (see :func:`render`) into ``out`` (``.gif``, ``.mp4`` or a folder).
+
+    Raises ``ValueError`` for an unknown output type, options out of range or MP4 without
+    imageio-ffmpeg (the message says why); ``OSError`` when the output cannot be written;
+    :class:`ExportCancelled` when ``progress`` returns False (a cancelled GIF or MP4 file is
+    removed; PNGs written so far stay).
+    """
+    kind = output_kind(out)
+    check_options(size, fps, steps)
+    if kind == "mp4":
+        size = (size[0] - size[0] % 2, size[1] - size[1] % 2)
+    ticks = 0
+
+    if kind == "gif":
+        writer = GifWriter(out, fps)
+    elif kind == "mp4":
+        writer = Mp4Writer(out, fps, size)
+    else:
+        writer = FramesWriter(out, fps)
+
+    def on_frame(img: QImage, k: int) -> None:
+        nonlocal ticks
+        ticks += k
+        if kind == "frames":
+            writer.add_png(img.save, k)
+        else:
+            writer.add(image_rgb(img), k)
+
+    try:
+        done = render(sim, size, fps, on_frame, title=title, subtitle=subtitle, steps=steps,
+                      progress=progress)
+    except ExportCancelled:
+        if kind != "frames":
+            if kind == "mp4":
+                writer.close()
+            Path(out).unlink(missing_ok=True)
+        raise
+    frames = writer.close()
+    return ExportResult(str(out), kind, frames, ticks, done, fps)
