@@ -21,6 +21,7 @@ def export_widget(widget, path: str | Path, *, title: str = "gangviz") -> Path:
     from PySide6.QtCore import QPoint, QRect, QSize
     from PySide6.QtGui import QPainter
     from PySide6.QtSvg import QSvgGenerator
+    from PySide6.QtWidgets import QWidget
 
     path = Path(path)
     ext = path.suffix.lower()
@@ -40,7 +41,9 @@ def export_widget(widget, path: str | Path, *, title: str = "gangviz") -> Path:
     if not painter.begin(gen):
         raise OSError(f"{path}: cannot write the drawing")
     try:
-        widget.render(painter, QPoint(0, 0))
+        # QWidget's own render: a QGraphicsView (pyqtgraph's PlotWidget) overrides it with
+        # another signature that draws only the scene
+        QWidget.render(widget, painter, QPoint(0, 0))
     finally:
         painter.end()
     if not path.exists() or path.stat().st_size == 0:
