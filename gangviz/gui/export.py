@@ -17,7 +17,8 @@ Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
 * the last frame of every step then rests ``hold_ticks(fps)`` more ticks
   (``round(fps * HOLD_SECONDS)``, at least 1).
 
-A step without changes adds one frame. ``steps`` limits the number of steps; by default the
+A step without changes adds one frame. When the requested size is below the board's minimum size
+(about 480 x 330 with a matrix), the board is rendered at its minimum and scaled down. ``steps`` limits the number of steps; by default the
 export runs to the end of the simulation, at most :data:`MAX_STEPS` steps.
 """
 
@@ -97,6 +98,11 @@ def _family_animation(view):
     return anim if anim is not None and not callable(anim) else getattr(view, "_anim", None)
 
 
+def has_matrix_view(sim) -> bool:
+    """Return whether ``sim`` is drawn as an Ousterhout matrix (else by its family view)."""
+    return getattr(sim, "matrix", None) is not None
+
+
 def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int], None], *,
            title: str = "", subtitle: str = "", steps: int | None = None,
            progress: Callable[[int, int], bool] | None = None) -> int:
@@ -118,11 +124,19 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
         board.subtitle.setText(subtitle)
         board.caption.set_point_size(CAPTION_POINTS)
         board.caption.set_start_text(START_CAPTION)
+        board.matrix.setMinimumSize(120, 60)
+        if not has_matrix_view(sim):
+            board.vector.setVisible(False)
         board.show()
         board.resize(*size)
 
         def grab(ticks: int) -> None:
-            on_frame(board.grab().toImage(), ticks)
+            img = board.grab().toImage()
+            if (img.width(), img.height()) != tuple(size):
+                # the board's parts have minimum sizes; a smaller frame is the board scaled down
+                img = img.scaled(size[0], size[1], Qt.AspectRatioMode.IgnoreAspectRatio,
+                                 Qt.TransformationMode.SmoothTransformation)
+            on_frame(img, ticks)
 
         hold = hold_ticks(fps)
         grab(hold)

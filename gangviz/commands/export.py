@@ -1,0 +1,89 @@
+"""``gangviz export SCENARIO --policy P out.gif|out.mp4|frames/ [--size WxH] [--fps N] [--steps N]``.
+
+Issue 8, "Export": renders the scenario's animation offscreen through the window's own views
+(:mod:`gangviz.gui.export`), with the narration burnt in as captions, and writes a GIF (Pillow),
+an MP4 (only when the optional ``imageio-ffmpeg`` package is installed; otherwise the command
+says why and exits 2) or numbered PNG frames into a folder. SCENARIO is anything ``gangviz open``
+accepts; scenarios of every model (matrix, multisite, epoch) export.
+
+Qt is imported inside :func:`run` only, so the command line works where PySide6 is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from gangviz.cli import UserError
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 960x600, got {text!r}") from None
+    return w, h
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``export`` sub-command."""
+    p = sub.add_parser("export", help="save a scenario's animation as a GIF, an MP4 or PNG frames")
+    p.add_argument("source", help="scenario (.toml or built-in name), SWF trace, or model name")
+    p.add_argument("out", help="out.gif, out.mp4 (needs imageio-ffmpeg) or a folder frames/")
+    p.add_argument("--policy", help="policy name (default: the scenario's)")
+    p.add_argument("--size", type=_size, default=(960, 600), help="frame size WxH (default 960x600)")
+    p.add_argument("--fps", type=int, default=10, help="frames per second (1..60, default 10)")
+    p.add_argument("--steps", type=int, help="simulation steps to show (default: to the end)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Export the animation; print the output path and a summary; return 0.
+
+    Raises ``UserError`` for a bad output type, options out of range, MP4 without
+    imageio-ffmpeg, a source that does not load, or PySide6 missing.
+    """
+    from gangviz.gui.video import mp4_unavailable, output_kind
+
+    try:
+        kind = output_kind(args.out)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if kind == "mp4":
+        reason = mp4_unavailable()
+        if reason is not None:
+            raise UserError(reason)
+    try:
+        from gangviz.gui import app
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise UserError(f"the export needs PySide6 ({exc})") from None
+    app.application(offscreen=True)
+    from gangviz.gui.export import check_options, export_animation
+    from gangviz.workloads.scenario_sim import policy_name, simulation_for
+    from gangviz.workloads.source import load_source
+
+    try:
+        check_options(args.size, args.fps, args.steps)
+        source = load_source(args.source)
+        sim = simulation_for(source, args.policy)
+    except (ValueError, OSError, KeyError) as exc:
+        raise UserError(str(exc)) from None
+
+    def progress(done: int, total: int) -> bool:
+        if not args.quiet:
+            print(f"\rstep {done}" + (f" of {total}" if args.steps else ""), end="", file=sys.stderr)
+        return True
+
+    subtitle = f"policy {policy_name(source, args.policy)}"
+    try:
+        result = export_animation(sim, args.out, size=args.size, fps=args.fps, steps=args.steps,
+                                  title=source.title, subtitle=subtitle, progress=progress)
+    except (ValueError, OSError) as exc:
+        raise UserError(str(exc)) from None
+    if not args.quiet:
+        print(file=sys.stderr)
+    print(result.path)
+    print(f"{result.kind}: {result.frames} frames, {result.steps} steps, "
+          f"{result.ticks / result.fps:.1f} s at {result.fps} fps", file=sys.stderr)
+    return 0

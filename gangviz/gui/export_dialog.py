@@ -1,0 +1,145 @@
+"""File -> Export animation: choose format, size, frame rate and length; export with progress.
+
+Issue 8, "Export". The dialog offers GIF, MP4 and PNG frames; MP4 is disabled, with the reason
+beside it and in its tooltip, when ``imageio-ffmpeg`` is not importable
+(:func:`gangviz.gui.video.mp4_unavailable`). The export replays the shown simulation from its
+start (a fresh simulation from the window's ``sim_factory``, so what is on screen is not
+disturbed) under a cancellable ``QProgressDialog`` whose maximum is the number of steps.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QLabel, QMessageBox, QProgressDialog, QSpinBox)
+
+from gangviz.gui.export import (DEFAULT_FPS, DEFAULT_SIZE, FPS_RANGE, MAX_STEPS, SIZE_RANGE,
+                                ExportCancelled, ExportResult, export_animation)
+from gangviz.gui.video import mp4_unavailable
+
+FORMATS = [("gif", "GIF (Pillow)"), ("mp4", "MP4 (H.264, imageio-ffmpeg)"), ("frames", "PNG frames (a folder)")]
+
+
+class ExportDialog(QDialog):
+    """Asks for the format, size, frame rate and number of steps of an export."""
+
+    def __init__(self, parent=None, *, steps_hint: int = 0):
+        super().__init__(parent)
+        self.setWindowTitle("Export animation")
+        form = QFormLayout(self)
+        self.format = QComboBox()
+        for key, text in FORMATS:
+            self.format.addItem(text, key)
+        self.mp4_reason = mp4_unavailable()
+        self.mp4_note = QLabel()
+        self.mp4_note.setWordWrap(True)
+        self.mp4_note.setStyleSheet("color: #8A5A00;")
+        if self.mp4_reason is not None:
+            item = self.format.model().item(1) if isinstance(self.format.model(), QStandardItemModel) else None
+            if item is not None:
+                item.setEnabled(False)
+                item.setToolTip(self.mp4_reason)
+            self.format.setItemText(1, "MP4 (unavailable: imageio-ffmpeg is not installed)")
+            self.mp4_note.setText(self.mp4_reason)
+        self.mp4_note.setVisible(self.mp4_reason is not None)
+        self.width_box = self._spin(*SIZE_RANGE, DEFAULT_SIZE[0], " px")
+        self.height_box = self._spin(*SIZE_RANGE, DEFAULT_SIZE[1], " px")
+        self.fps_box = self._spin(*FPS_RANGE, DEFAULT_FPS, " fps")
+        self.steps_box = self._spin(0, MAX_STEPS, steps_hint, "")
+        self.steps_box.setSpecialValueText("to the end")
+        form.addRow("Format", self.format)
+        form.addRow("", self.mp4_note)
+        form.addRow("Width", self.width_box)
+        form.addRow("Height", self.height_box)
+        form.addRow("Frame rate", self.fps_box)
+        form.addRow("Steps", self.steps_box)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    @staticmethod
+    def _spin(lo: int, hi: int, value: int, suffix: str) -> QSpinBox:
+        s = QSpinBox()
+        s.setRange(lo, hi)
+        s.setValue(value)
+        s.setSuffix(suffix)
+        return s
+
+    def mp4_enabled(self) -> bool:
+        """Return whether the MP4 entry can be chosen."""
+        item = self.format.model().item(1)
+        return bool(item.isEnabled())
+
+    def values(self) -> dict:
+        """Return ``kind``, ``size``, ``fps`` and ``steps`` (``None``: to the end)."""
+        steps = self.steps_box.value()
+        return {"kind": self.format.currentData(), "size": (self.width_box.value(), self.height_box.value()),
+                "fps": self.fps_box.value(), "steps": steps or None}
+
+
+def export_with_progress(window, out: str, size: tuple[int, int], fps: int,
+                         steps: int | None) -> ExportResult | None:
+    """Export the window's scenario from its start into ``out`` under a cancellable progress
+    dialog; return the result, or ``None`` when cancelled or failed (a message box says why)."""
+    if window.sim_factory is None:
+        QMessageBox.warning(window, "Export", "Open a scenario first.")
+        return None
+    try:
+        sim = window.sim_factory()
+    except (ValueError, OSError) as exc:
+        QMessageBox.critical(window, "Export", str(exc))
+        return None
+    total = steps or max(window.player.furthest if window.player else 0, 1)
+    dlg = QProgressDialog("Rendering the animation…", "Cancel", 0, total, window)
+    dlg.setWindowTitle("Export animation")
+    dlg.setWindowModality(Qt.WindowModality.WindowModal)
+    dlg.setMinimumDuration(0)
+    dlg.setValue(0)
+
+    def progress(done: int, _total: int) -> bool:
+        if done > dlg.maximum():
+            dlg.setMaximum(done + 1)
+        dlg.setValue(done)
+        QApplication.processEvents()
+        return not dlg.wasCanceled()
+
+    try:
+        result = export_animation(sim, out, size=size, fps=fps, steps=steps,
+                                  title=window.board.title.text(), subtitle=window.board.subtitle.text(),
+                                  progress=progress)
+    except ExportCancelled:
+        window.statusBar().showMessage("Export cancelled", 5000)
+        return None
+    except (ValueError, OSError) as exc:
+        QMessageBox.critical(window, "Export", str(exc))
+        return None
+    finally:
+        dlg.reset()
+        dlg.deleteLater()
+    window.statusBar().showMessage(f"Exported {result.frames} frames to {result.path}", 8000)
+    return result
+
+
+def run_export_dialog(window) -> ExportResult | None:
+    """Ask for the options and a destination, then export; return the result or ``None``."""
+    dlg = ExportDialog(window, steps_hint=0)
+    if not dlg.exec():
+        return None
+    v = dlg.values()
+    start = str(window.settings.value("last_dir", "")) if hasattr(window, "settings") else ""
+    base = (window.source_name or "animation").split("/")[-1].removesuffix(".toml")
+    if v["kind"] == "frames":
+        out = QFileDialog.getExistingDirectory(window, "Folder for the PNG frames", start)
+    else:
+        ext = v["kind"]
+        out, _ = QFileDialog.getSaveFileName(window, "Export animation", f"{start}/{base}.{ext}".lstrip("/"),
+                                             f"{ext.upper()} (*.{ext})")
+        if out and not out.lower().endswith(f".{ext}"):
+            out += f".{ext}"
+    if not out:
+        return None
+    if v["kind"] == "frames" and not out.endswith("/"):
+        out += "/"
+    return export_with_progress(window, out, v["size"], v["fps"], v["steps"])
