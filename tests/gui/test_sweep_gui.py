@@ -8,9 +8,8 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QThread, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QApplication
 
 from gangviz.cli import main
 from gangviz.experiments.sweep import load_summaries
