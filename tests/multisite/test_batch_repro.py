@@ -31,7 +31,7 @@ def test_repro_rejects_bad_counts_without_traceback():
     r = subprocess.run([sys.executable, "-m", "gangviz.cli", "repro", "papazachos", "--reps", "0"],
                        capture_output=True, text=True)
     assert r.returncode == 2
-    assert "expected a positive integer, got 0" in r.stderr and "Traceback" not in r.stderr
+    assert "expected an integer >= 1, got 0" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_model_imports_without_qt():

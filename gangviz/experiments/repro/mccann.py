@@ -15,6 +15,7 @@ import time
 from gangviz.epoch.experiments import (BASELINE, OVERHEAD_POLICIES, RESPONSE_POLICIES, k_policy,
                                        run_tasks)
 from gangviz.epoch.partitions import count_valid_partitions
+from gangviz.experiments.argtypes import int_list, positive_int
 
 TARGETS = {"mccann": "McCann & Zahorjan: Table 1, overhead (Fig. 9-11), response time "
                      "(Fig. 13-18) and the paper's findings"}
@@ -23,48 +24,28 @@ TABLE_1 = [8, 128, 2144, 21527, 144055, 692693, 2560378]
 K_PANELS = ((7, 1.0), (8, 1.0), (15, 2.0), (16, 2.0))  # Fig. 11, 15 and 18: (J, load factor)
 
 
-def _int_list(text: str) -> list[int]:
-    try:
-        values = [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}")
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError(f"expected integers >= 1, got {text!r}")
-    return values
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {v}")
-    return v
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add the options that size the work."""
-    p.add_argument("--reps", type=_positive, default=200,
+    p.add_argument("--reps", type=positive_int, default=200,
                    help="Monte-Carlo trials per overhead point (default 200)")
-    p.add_argument("--jobs", type=_int_list, default=None,
+    p.add_argument("--jobs", type=int_list, default=None,
                    help="J values of Fig. 9 (default 2..32; 4..32 at load 200%%)")
-    p.add_argument("--nodes", type=_int_list, default=None,
+    p.add_argument("--nodes", type=int_list, default=None,
                    help="N values of Fig. 10 (default 32,48,...,256)")
     p.add_argument("--max-k", type=int, default=6, choices=range(1, 9), metavar="K",
                    help="largest inequity k of Fig. 11, 15, 18 (1..8, default 6)")
-    p.add_argument("--departures", type=_positive, default=1000,
+    p.add_argument("--departures", type=positive_int, default=1000,
                    help="measured departures per response-time run (default 1000)")
     p.add_argument("--warmup", type=int, default=100,
                    help="departures discarded first (default 100)")
-    p.add_argument("--rt-reps", type=_positive, default=2,
+    p.add_argument("--rt-reps", type=positive_int, default=2,
                    help="replications per response-time point (default 2)")
-    p.add_argument("--rt-jobs", type=_int_list, default=[4, 6, 7, 8, 12, 15, 16],
+    p.add_argument("--rt-jobs", type=int_list, default=[4, 6, 7, 8, 12, 15, 16],
                    help="J values of Fig. 13/16 (default 4,6,7,8,12,15,16)")
-    p.add_argument("--rt-nodes", type=_int_list, default=[64, 96, 128, 160, 192, 256],
+    p.add_argument("--rt-nodes", type=int_list, default=[64, 96, 128, 160, 192, 256],
                    help="N values of Fig. 14/17 (default 64,96,128,160,192,256)")
     p.add_argument("--skip-response", action="store_true", help="only Table 1 and overhead")
-    p.add_argument("--workers", type=_positive, default=2, help="processes (default 2)")
+    p.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
 
 

@@ -27,6 +27,7 @@ import time
 from gangviz.multisite.batch import RunSpec, run_many
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.metrics import Metrics, mean_metrics, relative_decrease
+from gangviz.experiments.argtypes import positive_int
 
 TARGETS = {"papazachos": "multi-site gang scheduling with migration (Papazachos & Karatza, Figs. 2-7)"}
 
@@ -35,23 +36,13 @@ DISTRIBUTIONS = (("normal sigma=3", "normal", 3.0), ("normal sigma=4", "normal",
                  ("uniform", "uniform", 3.0))
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--reps``, ``--jobs``, ``--workers`` and ``--seed``."""
-    parser.add_argument("--reps", type=_positive_int, default=10,
+    parser.add_argument("--reps", type=positive_int, default=10,
                         help="replications per cell (paper: 10)")
-    parser.add_argument("--jobs", type=_positive_int, default=64000,
+    parser.add_argument("--jobs", type=positive_int, default=64000,
                         help="completed gangs per replication (paper: 64,000)")
-    parser.add_argument("--workers", type=_positive_int, default=os.cpu_count() or 1,
+    parser.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
                         help="worker processes (results do not depend on it; default: all cores)")
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
 

@@ -34,6 +34,7 @@ from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
 from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
 from gangviz.policies.ibm.workload import BASELINE_RHO, MULTIPLIERS, PROCESSORS, SLICE_SECONDS, zhang_workload
 from gangviz.sim.engine import Simulation
+from gangviz.experiments.argtypes import positive_int, unit_fraction
 
 TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5, free migration) "
                            "and the paper's findings"}
@@ -43,34 +44,14 @@ MPL = 5
 MID_HIGH = (0.70, 0.95)
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {v}")
-    return v
-
-
-def _fraction(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
-    if not 0 <= v < 1:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {v}")
-    return v
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add ``--jobs``, ``--reps``, ``--workers``, ``--seed``, ``--margin`` and ``--json``."""
-    p.add_argument("--jobs", type=_positive, default=1500, help="jobs per workload (paper: 10,000; default 1500)")
-    p.add_argument("--reps", type=_positive, default=1, help="replications (seeds) per cell (default 1)")
-    p.add_argument("--workers", type=_positive, default=min(2, os.cpu_count() or 1),
+    p.add_argument("--jobs", type=positive_int, default=1500, help="jobs per workload (paper: 10,000; default 1500)")
+    p.add_argument("--reps", type=positive_int, default=1, help="replications (seeds) per cell (default 1)")
+    p.add_argument("--workers", type=positive_int, default=min(2, os.cpu_count() or 1),
                    help="worker processes (results do not depend on it; default 2)")
     p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
-    p.add_argument("--margin", type=_fraction, default=0.03,
+    p.add_argument("--margin", type=unit_fraction, default=0.03,
                    help="how far below BGS's utilisation GS must saturate (default 0.03)")
     p.add_argument("--json", metavar="PATH", help="also write every cell's metrics to PATH as JSON")
 
