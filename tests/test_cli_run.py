@@ -88,3 +88,10 @@ def test_cli_reports_a_bad_scenario_without_traceback(tmp_path, capsys):
     assert main(["run", str(path)]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "unknown key 'colour'" in err
+
+
+def test_guided_must_be_a_boolean(tmp_path):
+    path = write(tmp_path, GOOD + 'guided = "yes"\n')
+    with pytest.raises(ScenarioError, match=r":7: guided must be true or false"):
+        load_scenario(path)
+    assert load_scenario(write(tmp_path, "guided = true\n" + GOOD)).guided

@@ -194,6 +194,7 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings("gangviz", "gangviz")
         self.player: Player | None = None
         self.source = None
+        self._children: list = []  # compare windows and sweep dialogs opened from here
         self.source_name: str | None = None
         self.source_args: dict = {}
         self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
@@ -277,6 +278,10 @@ class MainWindow(QMainWindow):
                                "Open the previous built-in scenario")
         self.act_export = act("Export animation…", "Ctrl+E", self.ask_export,
                               "Save the scenario's animation as a GIF, an MP4 or PNG frames")
+        self.act_compare = act("Compare policies…", "Ctrl+K", self.open_compare,
+                               "Run 2-4 policies on this workload side by side on one timeline")
+        self.act_sweep = act("Run a sweep…", None, self.ask_sweep,
+                             "Run a sweep file (policies x parameter grid x replications) with progress")
         self.act_keys = act("Keys", None, self.show_keys, "The keyboard reference")
         self.act_flip = act("S1 at the bottom", None, self._flip, "Draw slot S1 at the bottom, as in the papers")
         self.act_flip.setCheckable(True)
@@ -309,6 +314,8 @@ class MainWindow(QMainWindow):
         a.triggered.connect(self.open_epoch)
         self.recent_menu = menu.addMenu("Open &recent")
         menu.addSeparator()
+        menu.addAction(self.act_compare)
+        menu.addAction(self.act_sweep)
         menu.addAction(self.act_export)
         menu.addSeparator()
         quit_act = menu.addAction("&Quit")
@@ -619,6 +626,58 @@ class MainWindow(QMainWindow):
 
         run_export_dialog(self)
 
+    def open_compare(self, policies: list[str] | None = None):
+        """File -> Compare policies: open the compare window on the current workload, with the
+        current policy ticked (plus ``policies``); return it, or ``None`` with a message."""
+        from gangviz.gui.compare_window import CompareWindow
+
+        if self.source is None:
+            QMessageBox.information(self, "Compare policies", "Open a scenario or a workload first.")
+            return None
+        chosen = list(policies) if policies else [self.policy_panel.policy()]
+        try:
+            win = CompareWindow(self.source, chosen if len(chosen) >= 2 else (), source_args=self.source_args)
+        except (ValueError, OSError) as exc:
+            QMessageBox.critical(self, "Compare policies", str(exc))
+            return None
+        if len(chosen) < 2:
+            win.chooser.set_checked(chosen)
+        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self._children.append(win)
+        win.destroyed.connect(lambda *_: self._children.remove(win) if win in self._children else None)
+        win.show()
+        return win
+
+    def ask_sweep(self):
+        """File -> Run a sweep: ask for a sweep file and an output CSV, then run it with a
+        progress dialog (Cancel keeps what is done); return the dialog or ``None``."""
+        from gangviz.gui.sweep_dialog import SweepDialog
+
+        start = self.settings.value("last_dir", str(Path.home()))
+        path, _ = QFileDialog.getOpenFileName(self, "Run a sweep file", start, "Sweep files (*.toml);;All files (*)")
+        if not path:
+            return None
+        out, _ = QFileDialog.getSaveFileName(self, "Save the results as", str(Path(path).with_suffix(".csv")),
+                                             "CSV files (*.csv)")
+        if not out:
+            return None
+        return self.run_sweep(path, out)
+
+    def run_sweep(self, path: str, out: str, **options):
+        """Run sweep file ``path`` into ``out`` with a progress dialog; return the dialog, or
+        ``None`` after showing the reader's message for a malformed file."""
+        from gangviz.gui.sweep_dialog import SweepDialog
+
+        try:
+            dlg = SweepDialog(path, out, overwrite=True, parent=self, **options)
+        except (ValueError, OSError) as exc:
+            QMessageBox.critical(self, "Run a sweep", str(exc))
+            return None
+        self._children.append(dlg)
+        dlg.show()
+        dlg.start()
+        return dlg
+
     # ----------------------------------------------------------- recent files
     def recent_files(self) -> list[str]:
         """Return the recent files, newest first."""
@@ -670,6 +729,8 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def closeEvent(self, event) -> None:
+        for child in list(self._children):
+            child.close()
         if self.presentation.active:
             self.presentation.leave()
         if self.player is not None:

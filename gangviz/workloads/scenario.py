@@ -8,6 +8,7 @@ Format (TOML)::
     policy = "repack"            # the policy the scenario is meant for (optional)
     ring = false                 # optional
     allocation = "contiguous"    # or "random": a job's cells in a row need not be adjacent
+    guided = false               # true: the window pauses before each re-pack (guided exercise)
     matrix = [                   # top row first, as printed in the papers; "." is idle
       "J5 J5 J5 J6 J6 .  J7 J7",
       "Ja Ja Ja Ja J4 J4 Jb Jb",
@@ -72,12 +73,12 @@ from gangviz.sim.engine import ScriptEvent
 IDLE_TOKENS = frozenset({".", "-", "_"})
 TOP_KEYS = {"title", "explanation", "processors", "policy", "ring", "allocation", "matrix", "jobs",
             "events", "expect", "params", "model", "sites", "gangs", "workload", "in_system", "static",
-            "quantum"}
+            "quantum", "guided"}
 MODELS = ("matrix", "multisite", "epoch")
 COMMON_KEYS = {"title", "explanation", "processors", "policy", "expect", "params", "model"}
 #: The keys each model accepts besides :data:`COMMON_KEYS`.
 MODEL_KEYS = {
-    "matrix": {"ring", "allocation", "matrix", "jobs", "events"},
+    "matrix": {"ring", "allocation", "matrix", "jobs", "events", "guided"},
     "multisite": {"sites", "gangs"},
     "epoch": {"workload", "in_system", "static", "quantum"},
 }
@@ -135,6 +136,7 @@ class Scenario:
     expect: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
     model: str = "matrix"
+    guided: bool = False
     sites: int = 1
     gangs: list[ScriptedGang] = field(default_factory=list)
     workload: list[ScriptedEpochJob] = field(default_factory=list)
@@ -200,6 +202,9 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         from gangviz.workloads.scenario_families import parse_family
 
         return parse_family(model, data, text, where, fail)
+    guided = data.get("guided", False)
+    if not isinstance(guided, bool):
+        raise fail(_line_of(text, r"^\s*guided\s*="), "guided must be true or false")
     rows_text = data.get("matrix", [])
     if not isinstance(rows_text, list) or not all(isinstance(r, str) for r in rows_text):
         raise fail(_line_of(text, r"^\s*matrix\s*="), "matrix must be a list of strings")
@@ -294,6 +299,7 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         script=script,
         expect=expect,
         params=params if isinstance(params, dict) else {},
+        guided=guided,
     )
 
 
