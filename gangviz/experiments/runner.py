@@ -44,6 +44,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
@@ -53,6 +54,8 @@ from typing import Any
 __all__ = ["RunFailed", "RunError", "map_runs", "open_client"]
 
 WORKER_DIED = "the worker process died while running it"
+#: Seconds a Dask client may stay disconnected before its unfinished tasks fail.
+GONE_AFTER = 5.0
 
 
 @dataclass(frozen=True)
@@ -181,12 +184,16 @@ def _exception(fut: cf.Future) -> BaseException | None:
 
 
 def _run_executor(executor, fn, queue: deque, tasks, cap: int, scheduler,
-                  broken: list | None = None) -> Iterator[tuple[int, Any]]:
+                  broken: list | None = None, alive: Callable[[], bool] | None = None
+                  ) -> Iterator[tuple[int, Any]]:
     """Keep at most ``cap`` tasks of ``queue`` in flight on ``executor``; yield what completes.
 
     A :class:`BrokenProcessPool` stops the loop; the indices then in flight go to ``broken``.
+    ``alive`` (Dask) says whether the scheduler is still connected; once it has said no for
+    ``GONE_AFTER`` seconds, every unfinished task fails instead of waiting for ever.
     """
     inflight: dict[cf.Future, int] = {}
+    lost_since: float | None = None
     while queue or inflight:
         while queue and len(inflight) < cap:
             index = queue.popleft()
@@ -201,7 +208,19 @@ def _run_executor(executor, fn, queue: deque, tasks, cap: int, scheduler,
             if queue and broken is not None:
                 return
             continue
-        finished, _ = cf.wait(inflight, return_when=cf.FIRST_COMPLETED)
+        finished, _ = cf.wait(inflight, timeout=None if alive is None else 0.5,
+                              return_when=cf.FIRST_COMPLETED)
+        if not finished and alive is not None:
+            if alive():
+                lost_since = None
+                continue
+            lost_since = lost_since or time.monotonic()
+            if time.monotonic() - lost_since < GONE_AFTER:
+                continue
+            gone = RunFailed(f"the Dask scheduler at {scheduler} went away before the task finished")
+            for index in list(inflight.values()) + list(queue):
+                yield index, gone
+            return
         pool_broke = False
         for fut in finished:
             index = inflight.pop(fut)
@@ -264,7 +283,7 @@ def _run_dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     executor = client.get_executor(pure=False)
     try:
         yield from _run_executor(executor, fn, deque(range(len(tasks))), tasks, len(tasks),
-                                 address or scheduler)
+                                 address or scheduler, alive=lambda: client.status == "running")
     finally:
         try:
             executor.shutdown(wait=False)
