@@ -38,6 +38,7 @@ from gangviz.gui import palette
 from gangviz.gui.geometry import columns, label_stride
 from gangviz.gui.guided import gate_cuts
 from gangviz.gui.scene import Scene, build_scene
+from gangviz.gui.wiring import disconnect_quietly
 
 MAX_CELL_H = 64.0
 MIN_CELL_H = 4.0
@@ -98,11 +99,7 @@ class MatrixView(QWidget):
     def set_player(self, player) -> None:
         """Show ``player``'s simulation (disconnects from the previous player)."""
         if self.player is not None:
-            for sig in (self.player.frame, self.player.moved, self.player.stepped):
-                try:
-                    sig.disconnect(self._dirty)
-                except (RuntimeError, TypeError):
-                    pass
+            disconnect_quietly((self.player.frame, self.player.moved, self.player.stepped), self._dirty)
         self.player = player
         self.selected = None
         player.frame.connect(self._dirty)

@@ -21,6 +21,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QGridLayout, QMenu, QToolButton, QVBoxLayout, QWidget
+from gangviz.gui.wiring import disconnect_quietly
 
 REFRESH_S = 0.25
 #: Above this many samples a curve is drawn as its per-bin envelope.
@@ -210,11 +211,7 @@ class MetricsPanel(QWidget):
     def set_player(self, player) -> None:
         """Follow ``player``'s samples."""
         if self.player is not None:
-            for sig in (self.player.moved, self.player.stepped):
-                try:
-                    sig.disconnect(self._changed)
-                except (RuntimeError, TypeError):
-                    pass
+            disconnect_quietly((self.player.moved, self.player.stepped), self._changed)
         self.player = player
         self.columns = SampleColumns()
         for sig in (player.moved, player.stepped):

@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QListView
 
 from gangviz.gui import palette
+from gangviz.gui.wiring import disconnect_quietly
 
 SYNC_S = 0.25
 _CURRENT_BG = QBrush(QColor("#FFE9A8"))
@@ -122,11 +123,7 @@ class NarrationView(QListView):
     def set_player(self, player) -> None:
         """Show ``player``'s narration."""
         if self.player is not None:
-            for sig in (self.player.moved, self.player.stepped, self.player.historyChanged):
-                try:
-                    sig.disconnect(self._sync)
-                except (RuntimeError, TypeError):
-                    pass
+            disconnect_quietly((self.player.moved, self.player.stepped, self.player.historyChanged), self._sync)
         self.player = player
         old = self.model_
         self.model_ = NarrationModel(player, self)

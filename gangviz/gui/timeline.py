@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
+from gangviz.gui.wiring import disconnect_quietly
 
 PAD = 12.0
 
@@ -33,11 +34,7 @@ class Timeline(QWidget):
     def set_player(self, player) -> None:
         """Follow ``player``."""
         if self.player is not None:
-            for sig in (self.player.moved, self.player.stepped, self.player.historyChanged):
-                try:
-                    sig.disconnect(self.update)
-                except (RuntimeError, TypeError):
-                    pass
+            disconnect_quietly((self.player.moved, self.player.stepped, self.player.historyChanged), self.update)
         self.player = player
         for sig in (player.moved, player.stepped, player.historyChanged):
             sig.connect(self.update)
