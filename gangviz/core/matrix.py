@@ -10,8 +10,11 @@ of columns for life (re-packing never moves a process to another processor; only
 :class:`~gangviz.core.changes.JobMigrated`, does) and may hold several rows: its *home* row and
 the extra rows it runs in (multi-slot running, BRMS and FillMatrix).
 
-The workload vector (WLV, idle slots per processor) and the workload tree (WLT) are kept up to
-date incrementally as cells change, so a query never rescans the matrix.
+The workload vector (WLV, idle slots per processor) is kept up to date as cells change, and the
+workload tree (WLT) incrementally from it, so a query never rescans the matrix. The tree is
+refreshed lazily: a mutator only widens a pending column range, and reading :attr:`tree`
+brings that range up to date first. A job leaving many rows (multi-slot running) thus costs one
+tree update, not one per row.
 
 Only change records (:mod:`gangviz.core.changes`) should call the mutators below; each mutator
 checks its precondition first and raises ``ValueError`` without touching the state when it fails.
@@ -70,13 +73,23 @@ class OusterhoutMatrix:
         self._cells = np.full((0, processors), IDLE, dtype=np.int32)
         self._busy = np.zeros(processors, dtype=np.int64)
         self._wlv = np.zeros(processors, dtype=np.int64)
-        self.tree = WorkloadTree(processors)
+        self._tree = WorkloadTree(processors)
+        self._stale: tuple[int, int] | None = None
         self._cols: dict[int, Cols] = {}
         self._rows: dict[int, list[int]] = {}
         self.names: dict[int, str] = {}
         self.active_row: int | None = None
 
     # ------------------------------------------------------------------ queries
+    @property
+    def tree(self) -> WorkloadTree:
+        """Return the workload tree, brought up to date with the WLV."""
+        if self._stale is not None:
+            lo, hi = self._stale
+            self._stale = None
+            self._tree.update(lo, hi, self._wlv)
+        return self._tree
+
     @property
     def n_rows(self) -> int:
         """Return the number of time slots."""
@@ -200,7 +213,7 @@ class OusterhoutMatrix:
         m._rows = {j: list(r) for j, r in rows.items()}
         m._busy = np.count_nonzero(m._cells != IDLE, axis=0).astype(np.int64)
         m._wlv = m.n_rows - m._busy
-        m.tree.rebuild(m._wlv)
+        m._tree.rebuild(m._wlv)
         if names is not None:
             m.names = names
         m.active_row = active
@@ -214,8 +227,9 @@ class OusterhoutMatrix:
         other._cells = self._cells.copy()
         other._busy = self._busy.copy()
         other._wlv = self._wlv.copy()
-        other.tree = WorkloadTree(self.processors)
-        other.tree.rebuild(self._wlv)
+        other._tree = WorkloadTree(self.processors)
+        other._tree.rebuild(self._wlv)
+        other._stale = None
         other._cols = dict(self._cols)
         other._rows = {j: list(r) for j, r in self._rows.items()}
         other.names = self.names
@@ -233,7 +247,7 @@ class OusterhoutMatrix:
                 if r >= row:
                     rows[i] = r + 1
         self._wlv += 1
-        self.tree.rebuild(self._wlv)
+        self._rebuild_tree()
 
     def delete_row(self, row: int) -> None:
         """Remove the empty slot ``row``; rows above move down. Raises if it is not empty."""
@@ -247,11 +261,24 @@ class OusterhoutMatrix:
                 if r > row:
                     rows[i] = r - 1
         self._wlv -= 1
-        self.tree.rebuild(self._wlv)
+        self._rebuild_tree()
+
+    def _rebuild_tree(self) -> None:
+        self._stale = None
+        self._tree.rebuild(self._wlv)
 
     def _refresh(self, cols: Cols) -> None:
+        """Mark the tree stale over ``cols``; a far-away pending range is flushed first, so
+        the range to refresh stays narrow."""
         lo, hi = span(cols)
-        self.tree.update(lo, hi, self._wlv)
+        stale = self._stale
+        if stale is None:
+            self._stale = (lo, hi)
+        elif lo <= stale[1] and stale[0] <= hi:
+            self._stale = (min(lo, stale[0]), max(hi, stale[1]))
+        else:
+            self._tree.update(stale[0], stale[1], self._wlv)
+            self._stale = (lo, hi)
 
     def put(self, job: int, row: int, cols: Cols, home: bool) -> None:
         """Allocate ``cols`` of ``row`` to ``job`` (as its home row or as an extra row)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from gangviz.core.changes import JobReplicated, JobUnreplicated, SlotRemoved
@@ -14,12 +16,10 @@ from gangviz.sim.engine import Simulation
 def remove_empty_slots(sim: Simulation, why: str = "it is empty") -> int:
     """Remove every empty slot, top first; return how many were removed."""
     m = sim.matrix
-    removed = 0
-    for row in range(m.n_rows - 1, -1, -1):
-        if m.row_is_empty(row):
-            sim.emit(SlotRemoved(row, why))
-            removed += 1
-    return removed
+    empty = np.flatnonzero(np.all(m.cells == IDLE, axis=1)).tolist()
+    for row in reversed(empty):
+        sim.emit(SlotRemoved(row, why))
+    return len(empty)
 
 
 def replica_cells(m: OusterhoutMatrix) -> np.ndarray:
@@ -45,7 +45,11 @@ def buddy_span(cols) -> tuple[int, int]:
     Jobs placed by the buddy schemes start their block; a job drawn elsewhere by a scenario
     (say on P6..P8) belongs to the smallest aligned block that covers it (P5..P8).
     """
-    lo, hi = span(cols)
+    return _block_of(*span(cols))
+
+
+@lru_cache(maxsize=4096)
+def _block_of(lo: int, hi: int) -> tuple[int, int]:
     block = next_power_of_two(hi - lo)
     while lo // block != (hi - 1) // block:
         block *= 2
@@ -79,11 +83,13 @@ def replicate_where_free(sim: Simulation) -> int:
     added = 0
     if m.n_rows == 0 or int(m.tree.root) == 0 and not _any_free_node(m):
         return 0
+    wlv = m.wlv
     for job in sorted(m.jobs()):
         cols = m.job_cols(job)
         lo, hi = buddy_span(cols)
-        block = hi - lo
-        while m.tree.node(block, lo // block) > 0:
+        # The block's WLT node is non-zero exactly when every processor of the block has an
+        # idle slot; reading the WLV directly spares a tree refresh per replica.
+        while int(wlv[lo:hi].min()) > 0:
             row = gather(m, lo, hi, sim.current_changes, "Property 1 within the job's buddy block")
             sim.emit(JobReplicated(job, row, cols, "its buddy block's WLT node is non-zero"))
             added += 1
