@@ -42,7 +42,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from gangviz.core.changes import JobShifted, MatrixChange, RegionSwapped, SlotRemoved, cols_label
-from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label, slot_label
+from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index, processor_label, slot_label
 
 
 class RepackError(ValueError):
@@ -125,14 +125,23 @@ def plan_merge(
         bounds = [c for c in cuts if c >= start] + [c + n for c in cuts if c < start] + [start + n]
     else:
         bounds = cuts
+    if len(bounds) < 2:
+        return []
+    # Per region between neighbouring cuts (on a ring the arrays are unrolled twice): does a
+    # wanted cell of row_a hold a job (then the region is swapped), and would the swap bring a
+    # job of row_b onto a wanted cell (impossible by the argument above; guarded all the same).
+    edges = np.asarray(bounds)
+
+    def per_region(flags: np.ndarray) -> np.ndarray:
+        total = np.concatenate(([0], np.cumsum(np.tile(flags, 2) if m.ring else flags)))
+        return total[edges[1:]] > total[edges[:-1]]
+
+    need = per_region(want & ~a_idle)
+    if np.any(need & per_region(want & ~b_idle)):
+        raise RepackError(f"no legal re-pack of {slot_label(row_a)} with {slot_label(row_b)}")
     swaps: list[list[int]] = []
-    for lo, hi in zip(bounds, bounds[1:]):
-        idx = np.arange(lo, hi) % n
-        w = want[idx]
-        if not w.any() or a_idle[idx][w].all():
-            continue
-        if not b_idle[idx][w].all():  # impossible by the argument above; guard all the same
-            raise RepackError(f"no legal re-pack of {slot_label(row_a)} with {slot_label(row_b)}")
+    for i in np.flatnonzero(need).tolist():
+        lo, hi = bounds[i], bounds[i + 1]
         if swaps and swaps[-1][1] == lo:
             swaps[-1][1] = hi
         else:
@@ -205,10 +214,11 @@ def _jobs_in(cells: np.ndarray) -> list[int]:
 
 def _idle_runs(m: OusterhoutMatrix, cols: Sequence[int], start: int) -> np.ndarray:
     """Return, per row, how many of ``cols[start:]`` are idle before the first busy cell."""
-    sub = m.cells[:, list(cols[start:])] == IDLE
-    busy = ~sub
-    first_busy = np.where(busy.any(axis=1), busy.argmax(axis=1), sub.shape[1])
-    return first_busy
+    if isinstance(cols, range):
+        busy = m.cells[:, cols.start + start : cols.stop] != IDLE
+    else:
+        busy = m.cells[:, list(cols[start:])] != IDLE
+    return np.where(busy.any(axis=1), busy.argmax(axis=1), busy.shape[1])
 
 
 def _best_row(runs: np.ndarray, highest: bool = True) -> int:
@@ -226,11 +236,11 @@ def gather(
     column of the range has an idle slot (its WLV entry is non-zero). Raises
     :class:`RepackError` when the premise fails or the matrix has no rows.
     """
-    cols = list(m.region_cols(lo, hi))
+    cols = m.region_cols(lo, hi)
     if m.n_rows == 0:
         raise RepackError("the matrix has no slot")
     wlv = m.wlv
-    if np.any(wlv[cols] == 0):
+    if np.any(wlv[col_index(cols)] == 0):
         bad = next(c for c in cols if wlv[c] == 0)
         raise RepackError(f"{processor_label(bad)} has no idle slot")
     runs = _idle_runs(m, cols, 0)
