@@ -16,6 +16,9 @@ Time model (001_c175c8c1780c2fd0.txt §4.2 measures everything in time slots):
   where the completion is processed and the policy reacts.
 * ``overhead`` is the context-switch cost as a fraction of a slice (003 §2: the first part of
   every slice does no useful work), so each slice gives ``1 - overhead`` units of service.
+* A policy may :meth:`Simulation.charge` a running job service it loses (a migration's
+  checkpoint/restart, 003 §5.4); the job then needs its work plus the charges, and its finish is
+  computed from that total as above.
 * With no slot at all (an empty machine) no slice runs: the clock jumps to the next arrival and
   the time counts as zero slots, so the paper's n_a drops below 1 at low load.
 * After a decision the next row to run is the one after the row that ran last; slots inserted or
@@ -109,6 +112,7 @@ class _Mutable:
     served: dict[int, int] = field(default_factory=dict)
     finish: dict[int, float] = field(default_factory=dict)
     waiting: list[int] = field(default_factory=list)
+    lost: dict[int, float] = field(default_factory=dict)
     row_time: float = 0.0
     busy_time: float = 0.0
     max_rows: int = 0
@@ -225,15 +229,36 @@ class Simulation:
         return self._changes
 
     def served(self, job: int) -> float:
-        """Return the work ``job`` has received so far, in slices of useful service."""
+        """Return the work ``job`` has received so far, in slices of useful service (net of
+        service lost to :meth:`charge`)."""
         rec = self.jobs[job]
         if rec.finish is not None:
             return rec.spec.work
-        return self._s.served.get(job, 0) * self.quantum
+        return max(self._s.served.get(job, 0) * self.quantum - self._s.lost.get(job, 0.0), 0.0)
 
     def remaining(self, job: int) -> float:
-        """Return the work ``job`` still needs (0 once finished; inf for endless jobs)."""
-        return max(self.jobs[job].spec.work - self.served(job), 0.0)
+        """Return the service ``job`` still needs, lost service included (0 once finished; inf
+        for endless jobs)."""
+        if self.jobs[job].finish is not None:
+            return 0.0
+        gross = self._s.served.get(job, 0) * self.quantum
+        return max(self.jobs[job].spec.work + self._s.lost.get(job, 0.0) - gross, 0.0)
+
+    def charge(self, job: int, slices: float) -> None:
+        """Make the running ``job`` lose ``slices`` of service (for policies: e.g. the
+        checkpoint/restart time of a migration, 003_1fd1fd192052cc5d.txt §5.4): it needs that
+        much more service before it finishes, so its finish moves by at least ``slices``.
+
+        Raises ``ValueError`` if ``job`` is not in the matrix or ``slices`` is negative.
+        """
+        if not slices >= 0:
+            raise ValueError(f"a charge must be >= 0 slices, got {slices}")
+        if job not in self.matrix:
+            raise ValueError(f"job {job} is not running; only running jobs can be charged")
+        if slices:
+            self._s.lost[job] = self._s.lost.get(job, 0.0) + slices
+            self._remember_need(job)
+            self._table_cache = None
 
     def peek(self) -> float:
         """Return the time of the next step (``inf`` when the simulation is done)."""
@@ -366,9 +391,15 @@ class Simulation:
             t = min(t, math.ceil(self.script[s.next_script].at))
         return t
 
+    def _work(self, job: int) -> float:
+        """Service ``job`` needs in all: its work plus what :meth:`charge` took."""
+        work = self.jobs[job].spec.work
+        lost = self._s.lost.get(job)
+        return work + lost if lost else work
+
     def _needed(self, job: int) -> float:
         """Slices of service ``job`` needs in all (inf for endless jobs)."""
-        work = self.jobs[job].spec.work
+        work = self._work(job)
         if math.isinf(work):
             return math.inf
         need = math.ceil(work / self.quantum)
@@ -382,7 +413,7 @@ class Simulation:
             self._need_arr = np.concatenate([self._need_arr, np.full(grow - len(self._need_arr), math.inf)])
             self._work_arr = np.concatenate([self._work_arr, np.full(grow - len(self._work_arr), math.inf)])
         self._need_arr[job] = self._needed(job)
-        self._work_arr[job] = self.jobs[job].spec.work
+        self._work_arr[job] = self._work(job)
 
     def _table(self) -> tuple:
         """Per-job arrays of the jobs in the matrix: ids, home row, row count, served, need.
@@ -613,6 +644,7 @@ class Simulation:
         state.served = dict(s.served)
         state.finish = dict(s.finish)
         state.waiting = list(s.waiting)
+        state.lost = dict(s.lost)
         return (state, self.matrix.snapshot(), self.policy.get_state(), self._next_id)
 
     def _restore(self, snap: tuple, base: int) -> None:
@@ -632,10 +664,14 @@ class Simulation:
                 else:
                     rec.start = None
         del self._journal[base:]
+        charged = set(self._s.lost) | set(state.lost)
         self._s = _Mutable(**{k: getattr(state, k) for k in vars(state)})
         self._s.served = dict(state.served)
         self._s.finish = dict(state.finish)
         self._s.waiting = list(state.waiting)
+        self._s.lost = dict(state.lost)
+        for job in charged & self.jobs.keys():
+            self._remember_need(job)
         self.matrix = OusterhoutMatrix.from_snapshot(matrix, self.matrix.names)
         self.policy.set_state(policy_state)
         self._next_id = next_id

@@ -35,9 +35,10 @@ Differences from the paper's simulator, forced by the engine (documented, report
   finished job's processors idle until it (the paper's simulator reschedules at the event).
 * The engine charges the context-switch overhead in every slice, also when the same row runs
   again (a one-row matrix); eq. 3 charges it to the jobs switched in.
-* Migration overhead (eqs. 4, 5) is recorded on the ``JobMigrated`` records and summed in
-  :attr:`IBMGang.migration_overhead`, but not subtracted from the jobs' progress: the engine
-  counts service in whole slices and has no hook to charge a job a fraction of one.
+* Migration overhead (eqs. 4, 5) is paid by the jobs the paper delays (option 1: A C/2, each
+  job it displaces C; option 2: A C, each job on its old processors in the target row C/2), as
+  service they must make up (``Simulation.charge``), and summed in
+  :attr:`IBMGang.migration_overhead`. ``charge_migration=False`` only records it, as a what-if.
 * A job whose run time exceeds its estimate is not killed: the engine runs every job for its
   full work. Workloads built here keep work <= estimate (the Phi model, or traces clipped with
   :func:`gangviz.policies.ibm.workload.clip_to_estimates`).
@@ -74,7 +75,9 @@ class IBMGang(Policy):
         q: most tasks migrated per scheduling decision (one decision per slice boundary, so per
             time slice); ``None`` = unlimited.
         migration_cost: C, the cost of migrating one job, in slices (10 s of a 200 s slice is
-            0.05). Recorded, not charged (see the module docstring).
+            0.05).
+        charge_migration: make the delayed jobs pay the migration overhead in service (the
+            paper, §5.4); ``False`` records it without slowing anyone down.
 
     Raises ``ValueError`` for an out-of-range parameter.
     """
@@ -83,7 +86,7 @@ class IBMGang(Policy):
     paper = f"{PAPER} §4-§5"
 
     def __init__(self, mpl: int = 5, *, backfill: bool = False, migrate: bool = False,
-                 q: int | None = None, migration_cost: float = 0.0) -> None:
+                 q: int | None = None, migration_cost: float = 0.0, charge_migration: bool = True) -> None:
         if isinstance(mpl, bool) or not isinstance(mpl, int) or mpl < 1:
             raise ValueError(f"mpl must be a whole number >= 1, got {mpl!r}")
         if q is not None and (isinstance(q, bool) or not isinstance(q, int) or q < 0):
@@ -95,12 +98,16 @@ class IBMGang(Policy):
         self.migrate = bool(migrate)
         self.q = q
         self.migration_cost = float(migration_cost)
+        self.charge_migration = bool(charge_migration)
         #: Reservations of waiting jobs made at the last decision (job -> Reservation).
         self.reservations: dict[int, Reservation] = {}
         #: Sum of the migration overheads of eqs. 4 and 5, processor-slices.
         self.migration_overhead = 0.0
         #: Tasks migrated so far (all decisions).
         self.migrated_tasks = 0
+        #: Slices of service each job lost to migrations so far (job -> slices; only charged
+        #: jobs). Sum of size x delay over the jobs = :attr:`migration_overhead` when charging.
+        self.migration_delay: dict[int, float] = {}
         self._ends: dict[int, float] = {}
 
     # ------------------------------------------------------------------ engine hooks
@@ -115,7 +122,7 @@ class IBMGang(Policy):
         remove_empty_rows(sim)
         self._schedule(sim)
         if self.migrate:
-            budget = MigrationBudget(self.q, self.migration_cost)
+            budget = MigrationBudget(self.q, self.migration_cost, self.charge_migration)
             allowed = self._compact_allowed(sim) if self.backfill else None
             collapse_with_migration(sim, budget, allowed)
             remove_empty_rows(sim, "it is empty after CollapseMatrix-2")
@@ -124,6 +131,8 @@ class IBMGang(Policy):
             fill_with_migration(sim, budget)
             self.migration_overhead += budget.overhead
             self.migrated_tasks += budget.used
+            for job, d in budget.delays.items():
+                self.migration_delay[job] = self.migration_delay.get(job, 0.0) + d
         else:
             fill_matrix(sim)
         assert m.n_rows <= self.mpl
@@ -273,8 +282,10 @@ class MGS(IBMGang):
     name = "mgs"
     paper = f"{PAPER} §5.4"
 
-    def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0) -> None:
-        super().__init__(mpl, migrate=True, q=q, migration_cost=migration_cost)
+    def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
+                 charge_migration: bool = True) -> None:
+        super().__init__(mpl, migrate=True, q=q, migration_cost=migration_cost,
+                         charge_migration=charge_migration)
 
 
 class MBGS(IBMGang):
@@ -283,5 +294,7 @@ class MBGS(IBMGang):
     name = "mbgs"
     paper = f"{PAPER} §5.5"
 
-    def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0) -> None:
-        super().__init__(mpl, backfill=True, migrate=True, q=q, migration_cost=migration_cost)
+    def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
+                 charge_migration: bool = True) -> None:
+        super().__init__(mpl, backfill=True, migrate=True, q=q, migration_cost=migration_cost,
+                         charge_migration=charge_migration)

@@ -21,9 +21,26 @@ migrating fewer tasks wins, then option 2 (it disturbs no other job). Migrated j
 leftmost idle processors available to them; the jobs of S(A) move in job-id order after a dry
 run has checked that every one of them finds room.
 
-The overhead is recorded on the ``JobMigrated`` records (``cost``, in processor-slices, C in
-slices) and summed by the policy; the engine does not charge it to the jobs' progress (see
-:class:`gangviz.policies.ibm.gs.IBMGang`).
+Who pays, and how much (§5.4, Fig. 13): "during the migration process, nodes participating in
+the migration cannot make progress in executing a job". Checkpoint and restart take C/2 each and
+restart follows checkpoint, so
+
+* option 1: A waits C/2 (the checkpoint of the jobs on its processors in row p) and each job
+  J of S(A) loses C (its own checkpoint and restart): eq. 4 is ``C/2 |A| + C sum |J|``;
+* option 2: A loses C (its checkpoint and restart) and each job J of S(A) waits C/2 (the
+  checkpoint of A on the processors J runs on in row p): eq. 5 is ``C |A| + C/2 sum |J|``.
+
+With ``MigrationBudget.charge`` set (the default) each of these jobs is charged its delay, in
+slices, through :meth:`gangviz.sim.engine.Simulation.charge`: it needs that much more service,
+so it finishes that much later (more when the extra service spills into another of its slices).
+The charge is paid in the job's next slices of service, after the context switch; a delay longer
+than the useful part of a slice carries over into the following ones. The sum of the charges
+times the jobs' sizes is exactly eq. 4 or 5. FillMatrix-2 replicates A by option 1 and charges
+the same way (the replica in row p cannot start before the checkpoint of S(A) ends).
+
+The overhead is also recorded: each ``JobMigrated`` record carries a ``cost`` in processor-slices
+(option 1: C |J| of the moved job J; option 2: the whole of eq. 5), and the policy sums eq. 4 or
+5 of every migration in :attr:`gangviz.policies.ibm.gs.IBMGang.migration_overhead`.
 """
 
 from __future__ import annotations
@@ -53,15 +70,25 @@ def option2_cost(c: float, size_a: int, sizes_s: list[int]) -> float:
 class MigrationBudget:
     """What one scheduling decision may still migrate.
 
-    ``q`` is the most tasks that may migrate (``None``: unlimited); ``used`` counts tasks
-    migrated so far in this decision; ``moved`` holds the jobs already migrated in it.
+    ``q`` is the most tasks that may migrate (``None``: unlimited); ``cost`` is C in slices;
+    ``charge`` makes the delayed jobs pay their share of the overhead in service (see the module
+    docstring); ``used`` counts tasks migrated so far in this decision; ``moved`` holds the jobs
+    already migrated in it; ``delays`` the slices charged to each job in it.
     """
 
     q: int | None
     cost: float
+    charge: bool = True
     used: int = 0
     moved: set[int] = field(default_factory=set)
     overhead: float = 0.0
+    delays: dict[int, float] = field(default_factory=dict)
+
+    def delay(self, sim, job: int, slices: float) -> None:
+        """Charge ``job`` ``slices`` of lost service (when ``charge`` is set) and note it."""
+        if self.charge and slices:
+            sim.charge(job, slices)
+            self.delays[job] = self.delays.get(job, 0.0) + slices
 
     def allows(self, tasks: int) -> bool:
         """Return whether ``tasks`` more migrated tasks stay within Q."""
@@ -123,17 +150,23 @@ def try_option1(sim, a: int, row: int, budget: MigrationBudget, *, replicate: bo
     cost = option1_cost(budget.cost, size, [len(m.job_cols(j)) for j in others])
     if dry:
         return cost, tasks
+    c = budget.cost
     for job, new in plan:
-        sim.emit(JobMigrated(job, row, m.job_cols(job), row, new, budget.cost * len(new),
-                             f"{label}, option 1: makes room for {m.name(a)}"))
+        sim.emit(JobMigrated(job, row, m.job_cols(job), row, new, c * len(new),
+                             f"{label}, option 1: makes room for {m.name(a)}"
+                             + (f"; it loses {c:g} slices" if budget.charge and c else "")))
         budget.moved.add(job)
+    for job in others:
+        budget.delay(sim, job, c)
+    budget.delay(sim, a, c / 2)
     budget.used += tasks
     budget.overhead += cost
     if replicate:
         sim.emit(JobReplicated(a, row, cols, f"{label}: replicated after migrating the jobs on its processors"))
     else:
         src = m.home_row(a)
-        sim.emit(JobShifted(a, src, row, f"{label}, option 1: overhead {cost:g} (eq. 4)"))
+        sim.emit(JobShifted(a, src, row, f"{label}, option 1: overhead {cost:g} (eq. 4)"
+                            + (f"; it loses {c / 2:g} slices" if budget.charge and c else "")))
     return cost, tasks
 
 
@@ -154,8 +187,16 @@ def try_option2(sim, a: int, row: int, budget: MigrationBudget, *, label: str, d
     if dry:
         return cost, size
     src = m.home_row(a)
-    sim.emit(JobMigrated(a, src, cols, row, new, cost, f"{label}, option 2: overhead {cost:g} (eq. 5)"))
+    c = budget.cost
+    lose = ""
+    if budget.charge and c:
+        lose = f"; it loses {c:g} slices" + (f", {', '.join(m.name(j) for j in others)} {c / 2:g}"
+                                              + (" each" if len(others) > 1 else "") if others else "")
+    sim.emit(JobMigrated(a, src, cols, row, new, cost, f"{label}, option 2: overhead {cost:g} (eq. 5){lose}"))
     budget.moved.add(a)
+    budget.delay(sim, a, c)
+    for job in others:
+        budget.delay(sim, job, c / 2)
     budget.used += size
     budget.overhead += cost
     return cost, size
