@@ -22,6 +22,7 @@ checks its precondition first and raises ``ValueError`` without touching the sta
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -287,7 +288,7 @@ class OusterhoutMatrix:
         if len(cols) == 0:
             raise ValueError("a job needs at least one processor")
         idx = col_index(cols)
-        if not np.all(self._cells[row, idx] == IDLE):
+        if self._cells[row, idx].max() != IDLE:
             raise ValueError(f"cells of {self.name(job)} in {slot_label(row)} are not idle")
         if home:
             if job in self._rows:
@@ -295,7 +296,8 @@ class OusterhoutMatrix:
         else:
             if job not in self._rows:
                 raise ValueError(f"{self.name(job)} has no home row to replicate")
-            if tuple(self._cols[job]) != tuple(cols):
+            own = self._cols[job]
+            if own != cols and tuple(own) != tuple(cols):
                 raise ValueError(f"a replica of {self.name(job)} must use the same processors")
             if row in self._rows[job]:
                 raise ValueError(f"{self.name(job)} already runs in {slot_label(row)}")
@@ -306,9 +308,7 @@ class OusterhoutMatrix:
             self._cols[job] = cols
             self._rows[job] = [row]
         else:
-            rows = self._rows[job]
-            rows.append(row)
-            rows[1:] = sorted(rows[1:])
+            insort(self._rows[job], row, lo=1)
         self._refresh(cols)
 
     def clear(self, job: int, row: int) -> None:

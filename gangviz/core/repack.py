@@ -223,8 +223,9 @@ def _idle_runs(m: OusterhoutMatrix, cols: Sequence[int], start: int) -> np.ndarr
 
 def _best_row(runs: np.ndarray, highest: bool = True) -> int:
     """Row with the longest run; ties to the highest row (or the lowest)."""
-    rows = np.flatnonzero(runs == runs.max())
-    return int(rows[-1] if highest else rows[0])
+    if highest:
+        return len(runs) - 1 - int(np.argmax(runs[::-1]))
+    return int(np.argmax(runs))
 
 
 def gather(
