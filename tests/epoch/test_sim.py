@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from gangviz.core.record import Change, Step
 from gangviz.epoch.records import ScheduleRebuilt, Served
 from gangviz.epoch.sim import EpochSimulation, _cum, _reach
-from gangviz.epoch.speedup import s_dynamic, s_static
+from gangviz.epoch.speedup import s_dynamic, s_static, static_factor
 
 POLICIES = ["BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC(2)"]
 
@@ -89,6 +89,39 @@ def test_static_speedup_matches_the_formula():
     assert s_static(48, 100.0, 128) == pytest.approx(s_dynamic(48, 100.0) * (2 / 3 * 16 + 32) / 48)
     with pytest.raises(ValueError):
         s_static(0, 100.0, 128)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 512), st.data())
+def test_static_factor_is_the_busy_fraction_and_bounded(nodes, data):
+    n = data.draw(st.integers(1, nodes))
+    f = static_factor(n, nodes)
+    ceil = -(-nodes // n)
+    assert f == pytest.approx(nodes / (n * ceil))  # N threads on n nodes: busy fraction
+    assert (f == 1.0) == (nodes % n == 0)
+    if 2 * n <= nodes:
+        assert f > nodes / (nodes + n) >= 2 / 3  # the bound behind the "90%" finding
+    else:
+        assert f == pytest.approx(1.0 if n == nodes else nodes / (2 * n))
+
+
+def test_static_jobs_run_at_the_static_speed_of_their_width():
+    # N = 128, 3 jobs of M = 40: OPT-EPOCH(1) gives widths 43, 43, 42 in one epoch; the job on 42
+    # nodes runs at S_dynamic(42) * 128 / (42 * 4) = 0.76 S_dynamic(42)
+    from gangviz.epoch.workload import ClosedWorkload, EpochJobSpec
+
+    class Fixed(ClosedWorkload):
+        def job(self, index):
+            return EpochJobSpec(index, 40, 1000.0 * (index + 1), 100.0, "long")
+
+    sim = EpochSimulation(128, 3, "OPT-EPOCH(1)", static=True,
+                          workload=Fixed(128, 3, 1.0, 0), departures=1)
+    sim.step()
+    widths = sim.schedule.allocation()
+    assert sorted(widths.values()) == [42, 43, 43]
+    assert sim.peek() == pytest.approx(min(
+        1000.0 * (j + 1) / s_static(w, 100.0, 128) for j, w in widths.items()))
+    assert s_static(42, 100.0, 128) == pytest.approx(s_dynamic(42, 100.0) * 128 / 168)
 
 
 def test_bad_parameters_raise():
