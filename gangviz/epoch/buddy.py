@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from gangviz.epoch.epochs import check_k, epochs_to_schedule, heuristic_epoch_epochs
+from gangviz.epoch.epochs import (check_k, check_spread, epochs_to_schedule,
+                                  heuristic_epoch_epochs)
 from gangviz.epoch.model import Piece, Schedule, is_power_of_two, next_power_of_two, \
     normalize_mins
 
@@ -113,14 +114,18 @@ def buddy_star(nodes: int, mins: Sequence[int] | Mapping[int, int]) -> Schedule:
     return Schedule(nodes, tuple(pieces), "BUDDY*")
 
 
-def hybrid(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1) -> Schedule:
+def hybrid(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1,
+           spread: str = "shares") -> Schedule:
     """Return the HYBRID(k) schedule: BUDDY then HEURISTIC-EPOCH(k) (§3.2, §4.4).
 
-    Raises ``ValueError`` unless N is a power of two and k >= 1, or for bad minima.
+    ``spread`` is HEURISTIC-EPOCH(k)'s rule for an epoch's free nodes
+    (:func:`gangviz.epoch.epochs.heuristic_epoch_epochs`). Raises ``ValueError`` unless N is a
+    power of two and k >= 1, for an unknown ``spread``, or for bad minima.
     """
     table = normalize_mins(mins, nodes)
     _require_pow2_nodes(nodes, "HYBRID(k)")
     check_k(k, 1, "HYBRID(k)")
+    check_spread(spread)
     order = sorted(table, key=lambda j: (table[j], j))
     total = len(order)
     power = binary_subsets(total)[0]
@@ -129,7 +134,8 @@ def hybrid(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1) -> S
     pieces = buddy_pieces(nodes, {j: table[j] for j in head}, Fraction(0), length)
     epochs: tuple = ()
     if tail:
-        rest = epochs_to_schedule(heuristic_epoch_epochs(nodes, {j: table[j] for j in tail}, k),
+        rest = epochs_to_schedule(heuristic_epoch_epochs(nodes, {j: table[j] for j in tail}, k,
+                                                         spread),
                                   nodes, "", length, 1 - length)
         pieces += list(rest.pieces)
         epochs = rest.epochs

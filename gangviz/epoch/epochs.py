@@ -13,6 +13,10 @@ Choices where the paper is silent (all documented in the functions):
   job order; epochs are stacked bottom (t = 0) to top in the order the policy formed them.
 * Widths inside an OPT-EPOCH(k) epoch are the most even ones the minima allow ("water
   filling": raise the smallest widths first; a tie goes to the job listed first).
+* HEURISTIC-EPOCH(k) hands out an epoch's unallocated nodes in equal shares (§4.3, "distributed
+  as evenly as possible among the jobs in the epoch, with any excess allocated to jobs with the
+  smallest total allocation"); water filling is the other reading (``spread="level"``). See
+  :func:`heuristic_epoch_epochs`.
 """
 
 from __future__ import annotations
@@ -60,6 +64,37 @@ def water_fill(base: Sequence[int], total: int) -> list[int]:
         for i in order[:count]:
             widths[i] = level
     return widths
+
+
+def share_out(base: Sequence[int], total: int) -> list[int]:
+    """Return ``base`` plus equal shares of the ``total - sum(base)`` free nodes.
+
+    Each width gets ``free // h`` more nodes (h = number of widths); the ``free % h`` nodes left
+    over (the "excess") go one each to the widths that are then smallest, a tie to the earliest
+    position. The differences between widths are kept, except that the excess narrows them by
+    at most one (the §4.3 reading of HEURISTIC-EPOCH(k); :func:`water_fill` is the other one).
+    Raises ``ValueError`` when ``sum(base) > total``.
+    """
+    widths = list(base)
+    extra = total - sum(widths)
+    if extra < 0:
+        raise ValueError(f"widths {list(base)} exceed {total} nodes")
+    if not widths:
+        return widths
+    share, excess = divmod(extra, len(widths))
+    widths = [w + share for w in widths]
+    for i in sorted(range(len(widths)), key=lambda i: (widths[i], i))[:excess]:
+        widths[i] += 1
+    return widths
+
+
+SPREADS = {"shares": share_out, "level": water_fill}
+
+
+def check_spread(spread: str) -> None:
+    """Raise ``ValueError`` unless ``spread`` names a rule of :data:`SPREADS`."""
+    if spread not in SPREADS:
+        raise ValueError(f"spread must be one of {', '.join(map(repr, SPREADS))}, got {spread!r}")
 
 
 def epoch_widths(mins_desc: Sequence[int], nodes: int, k: int) -> list[int] | None:
@@ -260,20 +295,33 @@ def opt_epoch(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1) -
 
 
 def heuristic_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int],
-                           k: int = 1) -> list[Epoch]:
+                           k: int = 1, spread: str = "shares") -> list[Epoch]:
     """Return HEURISTIC-EPOCH(k)'s epochs, the greedy form of OPT-EPOCH(k) (§4.3).
 
     Reading of §4.3: jobs are taken largest M first. The first job of an epoch gets its M; every
     later job gets max(M_j, top - k), top being the first job's width, so the inequity stays
     <= k. When the next job needs more nodes than are left, but the free nodes are at least
     top - k, that job is skipped and the largest remaining job that fits is placed instead; when
-    none fits (or too few nodes are free) the free nodes are spread over the epoch's jobs, one at
-    a time to the job with the smallest width (ties: the job placed first), and a new epoch
-    begins. k = 0 is not defined by this rule (the spread could break equality): use EQUI-EPOCH.
-    Raises ``ValueError`` for k < 1 or bad input.
+    none fits (or too few nodes are free) the epoch closes, its free nodes are handed out, and
+    a new epoch begins.
+
+    The free nodes: §4.3 says they "are distributed as evenly as possible among the jobs in the
+    epoch, with any excess allocated to jobs with the smallest total allocation". We read that
+    literally (``spread="shares"``, the default): the *nodes* are divided evenly, every job
+    getting free // h of them, and the excess free % h goes one node each to the jobs whose
+    total width is then smallest (ties: the job placed first), :func:`share_out`. The widths
+    keep their differences of up to k, which is what lets the static-workload penalty grow with
+    k (§5.2.1). ``spread="level"`` is the other reading: make the *widths* as even as possible
+    by raising the smallest first (:func:`water_fill`). With k = 1 both give the same widths.
+    The number of epochs, hence the overhead, does not depend on ``spread``.
+
+    k = 0 is not defined by this rule (the spread could break equality): use EQUI-EPOCH.
+    Raises ``ValueError`` for k < 1, an unknown ``spread`` or bad input.
     """
     check_k(k, 1, "HEURISTIC-EPOCH(k)")
+    check_spread(spread)
     table = normalize_mins(mins, nodes)
+    fill = SPREADS[spread]
     rest = _descending(table)
     epochs: list[Epoch] = []
     while rest:
@@ -297,11 +345,12 @@ def heuristic_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int],
             jobs.append(pick)
             widths.append(need)
             free -= need
-        epochs.append(list(zip(jobs, water_fill(widths, nodes))))
+        epochs.append(list(zip(jobs, fill(widths, nodes))))
     return epochs
 
 
-def heuristic_epoch(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1) -> Schedule:
+def heuristic_epoch(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1,
+                    spread: str = "shares") -> Schedule:
     """Return the HEURISTIC-EPOCH(k) schedule (§4.3); see :func:`heuristic_epoch_epochs`."""
-    return epochs_to_schedule(heuristic_epoch_epochs(nodes, mins, k), nodes,
+    return epochs_to_schedule(heuristic_epoch_epochs(nodes, mins, k, spread), nodes,
                               f"HEURISTIC-EPOCH({k})")

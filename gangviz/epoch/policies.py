@@ -4,16 +4,21 @@ Names: ``BUDDY``, ``BUDDY*``, ``HYBRID(k)``, ``EQUI-EPOCH``, ``OPT-EPOCH(k)``,
 ``HEURISTIC-EPOCH(k)`` (``HEURISTIC(k)`` is accepted, as the paper writes it in §5). §5 uses
 "BUDDY" for BUDDY when J is a power of two and BUDDY* otherwise; BUDDY* already does exactly
 that, so experiments call BUDDY*.
+
+HEURISTIC-EPOCH(k) and HYBRID(k) take ``spread``, the rule for an epoch's free nodes (§4.3;
+"shares" by default, "level" for the other reading, see
+:func:`gangviz.epoch.epochs.heuristic_epoch_epochs`).
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gangviz.epoch.buddy import buddy, buddy_star, hybrid
-from gangviz.epoch.epochs import equi_epoch, heuristic_epoch, opt_epoch
+from gangviz.epoch.epochs import check_spread, equi_epoch, heuristic_epoch, opt_epoch
 from gangviz.epoch.model import Schedule
 
 #: Table 2's restrictions: (N = 2^n required, J = 2^j required, optimal within its class?)
@@ -52,12 +57,14 @@ class Policy:
         return ok_n and ok_j
 
 
-def make_policy(name: str) -> Policy:
+def make_policy(name: str, spread: str = "shares") -> Policy:
     """Return the policy called ``name`` (e.g. ``"OPT-EPOCH(1)"``, ``"HEURISTIC(2)"``).
 
-    Raises ``ValueError`` naming the allowed policies for an unknown name, a missing or
-    unwanted k, or a k below the policy's range.
+    ``spread`` ("shares" or "level") is passed to HEURISTIC-EPOCH(k) and HYBRID(k) and ignored
+    by the other policies. Raises ``ValueError`` naming the allowed policies for an unknown
+    name, a missing or unwanted k, a k below the policy's range, or an unknown ``spread``.
     """
+    check_spread(spread)
     m = _NAME.match(name)
     allowed = "BUDDY, BUDDY*, HYBRID(k), EQUI-EPOCH, OPT-EPOCH(k), HEURISTIC-EPOCH(k)"
     if not m:
@@ -81,4 +88,6 @@ def make_policy(name: str) -> Policy:
     if k < low:
         raise ValueError(f"policy {name!r}: k must be >= {low}"
                          + (" (k = 0 is EQUI-EPOCH)" if low == 1 else ""))
+    if base in ("HEURISTIC-EPOCH", "HYBRID"):
+        func = partial(func, spread=spread)
     return Policy(f"{base}({k})", f"{base}(k)", k, func)

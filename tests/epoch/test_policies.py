@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from gangviz.epoch.buddy import binary_subsets, buddy, buddy_star, hybrid
 from gangviz.epoch.epochs import (epoch_widths, equi_epoch, heuristic_epoch,
-                                  heuristic_epoch_epochs, opt_epoch, water_fill)
+                                  heuristic_epoch_epochs, opt_epoch, share_out, water_fill)
 from gangviz.epoch.model import check_schedule
 from gangviz.epoch.policies import make_policy
 
@@ -49,7 +49,8 @@ def test_epoch_policies_are_valid_and_respect_k(inst, k):
     equi = equi_epoch(nodes, mins)
     check_schedule(equi, mins, equal=True)
     assert inequity_of_epochs(equi) == 0
-    for sched in (opt_epoch(nodes, mins, k), heuristic_epoch(nodes, mins, k)):
+    for sched in (opt_epoch(nodes, mins, k), heuristic_epoch(nodes, mins, k),
+                  heuristic_epoch(nodes, mins, k, spread="level")):
         check_schedule(sched, mins)
         assert inequity_of_epochs(sched) <= k
         # every epoch uses all N nodes, so normalised overhead = number of epochs
@@ -120,3 +121,68 @@ def test_restrictions_raise_clear_errors(name, nodes, mins, message):
 def test_bad_policy_names(name):
     with pytest.raises(ValueError):
         make_policy(name)
+
+
+def test_share_out_gives_equal_shares_and_the_excess_to_the_narrowest():
+    # §4.3: 18 free nodes over 4 jobs -> 4 each, the 2 left to the two narrowest (29, then 30)
+    assert share_out([31, 28, 26, 25], 128) == [35, 32, 31, 30]
+    # levelling the widths instead (the other reading) evens them out completely
+    assert water_fill([31, 28, 26, 25], 128) == [32, 32, 32, 32]
+    assert share_out([5, 5, 5], 17) == [6, 6, 5]  # tie: the earliest job first
+    with pytest.raises(ValueError):
+        share_out([5, 5], 9)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=10), st.integers(0, 100))
+def test_share_out_keeps_the_differences(base, free):
+    total = sum(base) + free
+    widths = share_out(base, total)
+    added = [w - b for w, b in zip(widths, base)]
+    assert sum(widths) == total
+    assert max(added) - min(added) <= 1  # the free nodes, not the widths, are spread evenly
+    assert min(added) == free // len(base)
+    # the excess goes to the narrowest: a job that got the extra node was no wider than one
+    # that did not
+    got = [i for i, a in enumerate(added) if a > free // len(base)]
+    rest = [i for i, a in enumerate(added) if a == free // len(base)]
+    for i in got:
+        for j in rest:
+            assert base[i] <= base[j]
+    assert max(widths) - min(widths) <= max(max(base) - min(base), 1)
+
+
+def test_heuristic_spread_readings_differ_only_in_widths():
+    # N = 128, k = 6: first epoch 31, 29, 25 and 20 raised to 25 (18 nodes free, 15 needs 25)
+    mins = [31, 29, 25, 20, 15, 10, 5, 2]
+    shares = heuristic_epoch_epochs(128, mins, 6)
+    level = heuristic_epoch_epochs(128, mins, 6, spread="level")
+    assert shares[0] == [(0, 35), (1, 33), (2, 30), (3, 30)]
+    assert level[0] == [(0, 32), (1, 32), (2, 32), (3, 32)]
+    assert [[j for j, _ in e] for e in shares] == [[j for j, _ in e] for e in level]
+    with pytest.raises(ValueError, match="spread"):
+        heuristic_epoch_epochs(128, mins, 6, spread="even")
+    with pytest.raises(ValueError, match="spread"):
+        make_policy("HEURISTIC(2)", spread="bogus")
+
+
+@settings(max_examples=60, deadline=None)
+@given(instances(), st.integers(1, 6))
+def test_the_spread_rule_never_changes_the_epochs_and_not_at_all_for_k1(inst, k):
+    nodes, mins = inst
+    shares = heuristic_epoch_epochs(nodes, mins, k)
+    level = heuristic_epoch_epochs(nodes, mins, k, spread="level")
+    assert [[j for j, _ in e] for e in shares] == [[j for j, _ in e] for e in level]
+    if k == 1:
+        assert shares == level
+
+
+def test_make_policy_passes_the_spread_to_heuristic_and_hybrid():
+    mins = [31, 27, 26, 20, 15, 10, 5, 2, 3, 4, 6]  # HYBRID: 31, 27, 26 after BUDDY
+    for name in ("HEURISTIC(6)", "HYBRID(6)"):
+        a = make_policy(name)(128, mins).allocation()
+        b = make_policy(name, spread="level")(128, mins).allocation()
+        assert a != b
+    # the other policies ignore it
+    assert (make_policy("OPT-EPOCH(1)", spread="level")(128, mins)
+            == make_policy("OPT-EPOCH(1)")(128, mins))
