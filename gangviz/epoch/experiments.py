@@ -7,6 +7,9 @@ count. "BUDDY" means BUDDY* (which is BUDDY when J is a power of two, §5). In t
 k = 0 point of HEURISTIC(k) and HYBRID(k) is EQUI-EPOCH and BUDDY* (the equal-allocation
 policies; the paper compares EQUI-EPOCH with HEURISTIC(1) there, §5.1). Relative response time
 is the ratio of mean response times (pooled over replications) to OPT-EPOCH(1)'s.
+HEURISTIC(k) and HYBRID(k) hand out an epoch's free nodes in equal shares unless ``spread`` says
+"level" (§4.3, :func:`gangviz.epoch.epochs.heuristic_epoch_epochs`); overheads do not depend on
+that rule.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from gangviz.epoch.policies import make_policy
 from gangviz.epoch.sim import EpochSimulation
+from gangviz.epoch.speedup import static_factor
 from gangviz.epoch.workload import draw_mins
 
 OVERHEAD_POLICIES = ("BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC(1)")
@@ -49,14 +53,38 @@ def mean_overhead(nodes: int, jobs: int, load: float, policies: Sequence[str], r
             for p in policies}
 
 
+def mean_static_factor(nodes: int, jobs: int, load: float, policies: Sequence[str], reps: int,
+                       seed: int = 0, spread: str = "shares") -> dict[str, float | None]:
+    """Return each policy's mean S_static / S_dynamic over the jobs of ``reps`` random minima.
+
+    The factor of a job is :func:`gangviz.epoch.speedup.static_factor` of its width, weighted by
+    its piece's duration (its share of the quantum's running time), so 1 means no load
+    imbalance. A policy that does not apply to (N, J) maps to None. Raises ``ValueError`` for an
+    unknown policy or ``spread``.
+    """
+    objs = [make_policy(p, spread) for p in policies]
+    sums = {p: [0.0, 0.0] for p in policies}
+    for rep in range(reps):
+        rng = random.Random(f"overhead-{seed}-{nodes}-{jobs}-{load}-{rep}")
+        mins = draw_mins(rng, nodes, jobs, load)
+        for name, pol in zip(policies, objs):
+            if pol.applies(nodes, jobs):
+                for piece in pol(nodes, mins).pieces:
+                    d = float(piece.duration)
+                    sums[name][0] += d * static_factor(piece.width, nodes)
+                    sums[name][1] += d
+    return {p: (sums[p][0] / sums[p][1] if sums[p][1] else None) for p in policies}
+
+
 def mean_response(nodes: int, jobs: int, load: float, policy: str, static: bool,
                   departures: int, warmup: int, reps: int, seed: int = 0,
-                  quantum: float = 10.0) -> float | None:
+                  quantum: float = 10.0, spread: str = "shares") -> float | None:
     """Return the mean response time of jobs departing after ``warmup``, pooled over reps.
 
-    None when the policy does not apply to (N, J).
+    None when the policy does not apply to (N, J). Raises ``ValueError`` for an unknown policy
+    or ``spread``.
     """
-    pol = make_policy(policy)
+    pol = make_policy(policy, spread)
     if not pol.applies(nodes, jobs):
         return None
     total, count = 0.0, 0
@@ -80,6 +108,8 @@ def _run(task: tuple) -> tuple:
     kind, key, args = task
     if kind == "overhead":
         return key, mean_overhead(*args)
+    if kind == "factor":
+        return key, mean_static_factor(*args)
     return key, mean_response(*args)
 
 
