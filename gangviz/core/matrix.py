@@ -78,6 +78,10 @@ class OusterhoutMatrix:
         self._stale: tuple[int, int] | None = None
         self._cols: dict[int, Cols] = {}
         self._rows: dict[int, list[int]] = {}
+        # Per job id: home row (-1: not in the matrix) and number of rows, kept in step with
+        # _rows so the engine reads every job's placement without a Python loop.
+        self._home_of = np.full(0, -1, dtype=np.int64)
+        self._count_of = np.zeros(0, dtype=np.int64)
         self.names: dict[int, str] = {}
         self.active_row: int | None = None
 
@@ -116,6 +120,11 @@ class OusterhoutMatrix:
 
     def __contains__(self, job: int) -> bool:
         return job in self._rows
+
+    def placements(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return ``(ids, home rows, row counts)`` of the jobs in the matrix, by ascending id."""
+        ids = np.flatnonzero(self._count_of)
+        return ids, self._home_of[ids], self._count_of[ids]
 
     def job_cols(self, job: int) -> Cols:
         """Return the columns of ``job``; raises ``KeyError`` if it is not in the matrix."""
@@ -212,6 +221,7 @@ class OusterhoutMatrix:
         m._cells = cells.copy()
         m._cols = dict(cols)
         m._rows = {j: list(r) for j, r in rows.items()}
+        m._reindex()
         m._busy = np.count_nonzero(m._cells != IDLE, axis=0).astype(np.int64)
         m._wlv = m.n_rows - m._busy
         m._tree.rebuild(m._wlv)
@@ -233,6 +243,8 @@ class OusterhoutMatrix:
         other._stale = None
         other._cols = dict(self._cols)
         other._rows = {j: list(r) for j, r in self._rows.items()}
+        other._home_of = self._home_of.copy()
+        other._count_of = self._count_of.copy()
         other.names = self.names
         other.active_row = self.active_row
         return other
@@ -243,10 +255,7 @@ class OusterhoutMatrix:
         if not 0 <= row <= self.n_rows:
             raise ValueError(f"cannot add slot at {row}: matrix has {self.n_rows} slots")
         self._cells = np.insert(self._cells, row, IDLE, axis=0)
-        for rows in self._rows.values():
-            for i, r in enumerate(rows):
-                if r >= row:
-                    rows[i] = r + 1
+        self._shift_rows(row, +1)
         self._wlv += 1
         self._rebuild_tree()
 
@@ -257,12 +266,42 @@ class OusterhoutMatrix:
         if not self.row_is_empty(row):
             raise ValueError(f"slot {slot_label(row)} is not empty")
         self._cells = np.delete(self._cells, row, axis=0)
-        for rows in self._rows.values():
-            for i, r in enumerate(rows):
-                if r > row:
-                    rows[i] = r - 1
+        self._shift_rows(row + 1, -1)
         self._wlv -= 1
         self._rebuild_tree()
+
+    def _shift_rows(self, first: int, by: int) -> None:
+        """Add ``by`` to every row index >= ``first`` held by a job. Only jobs whose home row
+        is that high, or that hold several rows, are visited."""
+        home = self._home_of
+        for job in np.flatnonzero((home >= first) | (self._count_of > 1)).tolist():
+            rows = self._rows[job]
+            for i, r in enumerate(rows):
+                if r >= first:
+                    rows[i] = r + by
+        home[home >= first] += by
+
+    def _note(self, job: int) -> None:
+        """Bring the per-id placement arrays up to date for ``job``."""
+        if job >= len(self._home_of):
+            grow = max(job + 1, 2 * len(self._home_of), 64)
+            self._home_of = np.concatenate([self._home_of, np.full(grow - len(self._home_of), -1, np.int64)])
+            self._count_of = np.concatenate([self._count_of, np.zeros(grow - len(self._count_of), np.int64)])
+        rows = self._rows.get(job)
+        if rows:
+            self._home_of[job] = rows[0]
+            self._count_of[job] = len(rows)
+        else:
+            self._home_of[job] = -1
+            self._count_of[job] = 0
+
+    def _reindex(self) -> None:
+        """Rebuild the per-id placement arrays from ``_rows``."""
+        size = max(self._rows, default=-1) + 1
+        self._home_of = np.full(size, -1, dtype=np.int64)
+        self._count_of = np.zeros(size, dtype=np.int64)
+        for job in self._rows:
+            self._note(job)
 
     def _rebuild_tree(self) -> None:
         self._stale = None
@@ -309,6 +348,7 @@ class OusterhoutMatrix:
             self._rows[job] = [row]
         else:
             insort(self._rows[job], row, lo=1)
+        self._note(job)
         self._refresh(cols)
 
     def clear(self, job: int, row: int) -> None:
@@ -327,6 +367,7 @@ class OusterhoutMatrix:
         if not rows:
             del self._rows[job]
             del self._cols[job]
+        self._note(job)
         self._refresh(cols)
 
     def move(self, job: int, src: int, dst: int) -> None:
@@ -344,6 +385,7 @@ class OusterhoutMatrix:
         self._cells[dst, idx] = job
         rows[rows.index(src)] = dst
         rows[1:] = sorted(rows[1:])
+        self._note(job)
 
     def relocate(self, job: int, src: int, dst: int, new_cols: Cols) -> None:
         """Migrate ``job`` (one row only) to ``new_cols`` of row ``dst``."""
@@ -391,6 +433,7 @@ class OusterhoutMatrix:
                 elif r == row_b and job in in_b:
                     rows[i] = row_a
             rows[1:] = sorted(rows[1:])
+            self._note(job)
 
     def set_active(self, row: int | None) -> None:
         """Mark ``row`` as the slot whose time slice is running (``None``: none).
@@ -416,6 +459,10 @@ class OusterhoutMatrix:
                 assert np.all(self._cells[r, idx] == job), f"{self.name(job)} split in S{r + 1}"
                 seen[r, idx] = job
         assert np.array_equal(seen, self._cells), "cells hold a job the placements do not know"
+        ids, home, count = self.placements()
+        assert ids.tolist() == sorted(self._rows), "placement arrays list other jobs"
+        assert home.tolist() == [self._rows[j][0] for j in ids.tolist()], "home rows out of date"
+        assert count.tolist() == [len(self._rows[j]) for j in ids.tolist()], "row counts out of date"
         idle = self.n_rows - np.count_nonzero(self._cells != IDLE, axis=0)
         assert np.array_equal(idle, self._wlv), "WLV out of date"
         fresh = WorkloadTree(self.processors)

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
@@ -109,7 +110,7 @@ class _Mutable:
     next_row: int = 0
     next_arrival: int = 0
     next_script: int = 0
-    served: dict[int, int] = field(default_factory=dict)
+    served: np.ndarray = field(default_factory=lambda: np.zeros(0))  # slices received, by job id
     finish: dict[int, float] = field(default_factory=dict)
     waiting: list[int] = field(default_factory=list)
     lost: dict[int, float] = field(default_factory=dict)
@@ -181,10 +182,10 @@ class Simulation:
         self.samples: list[Sample] = []
         self._s = _Mutable()
         for jid in self.matrix.jobs():
-            self._s.served[jid] = 0
             self.jobs[jid].start = 0.0
         self._need_arr = np.full(max(self.jobs, default=0) + 1, math.inf)
         self._work_arr = np.full(len(self._need_arr), math.inf)
+        self._s.served = np.zeros(len(self._need_arr))
         for jid in self.jobs:
             self._remember_need(jid)
         self._table_cache: tuple | None = None
@@ -234,15 +235,19 @@ class Simulation:
         rec = self.jobs[job]
         if rec.finish is not None:
             return rec.spec.work
-        return max(self._s.served.get(job, 0) * self.quantum - self._s.lost.get(job, 0.0), 0.0)
+        return max(self._served_slices(job) * self.quantum - self._s.lost.get(job, 0.0), 0.0)
 
     def remaining(self, job: int) -> float:
         """Return the service ``job`` still needs, lost service included (0 once finished; inf
         for endless jobs)."""
         if self.jobs[job].finish is not None:
             return 0.0
-        gross = self._s.served.get(job, 0) * self.quantum
+        gross = self._served_slices(job) * self.quantum
         return max(self.jobs[job].spec.work + self._s.lost.get(job, 0.0) - gross, 0.0)
+
+    def _served_slices(self, job: int) -> float:
+        served = self._s.served
+        return float(served[job]) if job < len(served) else 0.0
 
     def charge(self, job: int, slices: float) -> None:
         """Make the running ``job`` lose ``slices`` of service (for policies: e.g. the
@@ -412,47 +417,61 @@ class Simulation:
             grow = max(job + 1, 2 * len(self._need_arr))
             self._need_arr = np.concatenate([self._need_arr, np.full(grow - len(self._need_arr), math.inf)])
             self._work_arr = np.concatenate([self._work_arr, np.full(grow - len(self._work_arr), math.inf)])
+            self._s.served = _grown(self._s.served, grow)
         self._need_arr[job] = self._needed(job)
         self._work_arr[job] = self._work(job)
 
     def _table(self) -> tuple:
-        """Per-job arrays of the jobs in the matrix: ids, home row, row count, served, need.
+        """Arrays of the jobs in the matrix, by ascending id: ids, home row, row count, served,
+        need; and, for the jobs holding several rows, all their rows flattened with the
+        position in the table of the job owning each.
 
         Cached until the matrix or the progress changes (both only happen in ``_decide`` and
         ``_run_slices``, which drop the cache).
         """
         if self._table_cache is None:
+            ids, first, count = self.matrix.placements()
+            multi = np.flatnonzero(count > 1)
             rows_map = self.matrix._rows
-            k = len(rows_map)
-            ids = np.fromiter(rows_map.keys(), np.int64, k)
-            first = np.fromiter((r[0] for r in rows_map.values()), np.int64, k)
-            count = np.fromiter((len(r) for r in rows_map.values()), np.int64, k)
-            served_map = self._s.served
-            served = np.fromiter((served_map[j] for j in rows_map), np.float64, k)
-            self._table_cache = (ids, first, count, served, self._need_arr[ids])
+            flat = np.fromiter(
+                chain.from_iterable(rows_map[j] for j in ids[multi].tolist()), np.int64, int(count[multi].sum())
+            )
+            owner = np.repeat(multi, count[multi])
+            self._table_cache = (ids, first, count, self._s.served[ids], self._need_arr[ids], multi, flat, owner)
         return self._table_cache
 
-    def _multi_offsets(self, job: int, n: int, start: int) -> list[int]:
-        return sorted((r - start) % n for r in self.matrix._rows[job])
+    @staticmethod
+    def _multi_offsets(table: tuple, n: int, start: int) -> tuple[np.ndarray, np.ndarray]:
+        """For the jobs holding several rows: every such job's row offsets after ``start`` in
+        turn order (ascending within each job, jobs in table order), and where each job's
+        offsets begin."""
+        count, multi, flat, owner = table[2], table[5], table[6], table[7]
+        key = owner * n + (flat - start) % n
+        offsets = np.sort(key) - owner * n
+        begins = np.concatenate(([0], np.cumsum(count[multi])[:-1])).astype(np.int64)
+        return offsets, begins
 
     def _next_completion_gap(self) -> float:
         n = self.matrix.n_rows
         if n == 0 or not self.matrix._rows:
             return math.inf
         start = self._s.next_row % n
-        ids, first, count, served, need = self._table()
+        table = self._table()
+        ids, first, count, served, need, multi = table[:6]
         left = need - served
         single = count == 1
         best = math.inf
         if single.any():
             d = (first[single] - start) % n
             best = float(((left[single] - 1) * n + d + 1).min())
-        for i in np.flatnonzero(~single).tolist():
-            if math.isinf(left[i]):
-                continue
-            offsets = self._multi_offsets(int(ids[i]), n, start)
-            cycles, idx = divmod(int(left[i]) - 1, int(count[i]))
-            best = min(best, cycles * n + offsets[idx] + 1)
+        if len(multi):
+            offsets, begins = self._multi_offsets(table, n, start)
+            left_m = left[multi]
+            finite = np.isfinite(left_m)
+            if finite.any():
+                k = count[multi][finite]
+                cycles, idx = np.divmod(left_m[finite].astype(np.int64) - 1, k)
+                best = min(best, float((cycles * n + offsets[begins[finite] + idx] + 1).min()))
         return best
 
     def _next_event_gap(self) -> float:
@@ -475,19 +494,18 @@ class Simulation:
         s.busy_time += float(full * busy_rows.sum() + busy_rows[order].sum())
         s.row_time += n * m
         if self.matrix._rows:
-            ids, first, count, served, need = self._table()
+            table = self._table()
+            ids, first, count, served, need, multi = table[:6]
             d = (first - start) % n
             hits = full * count + (d < part)
-            multi = np.flatnonzero(count > 1).tolist()
-            for i in multi:
-                offsets = self._multi_offsets(int(ids[i]), n, start)
-                hits[i] = full * int(count[i]) + sum(1 for x in offsets if x < part)
-                d[i] = -1
+            if len(multi):
+                offsets, begins = self._multi_offsets(table, n, start)
+                early = np.add.reduceat((offsets < part).astype(np.int64), begins)
+                hits[multi] = full * count[multi] + early
             after = served + hits
             done = np.flatnonzero(after >= need).tolist()
-            after = np.minimum(after, need)
-            for j, v in zip(ids.tolist(), after.tolist()):
-                s.served[j] = int(v)
+            s.served[ids] = np.minimum(after, need)
+            where = {int(i): b for i, b in zip(multi.tolist(), begins.tolist())} if len(multi) and done else {}
             for i in done:
                 job = int(ids[i])
                 left = int(need[i] - served[i])
@@ -496,7 +514,7 @@ class Simulation:
                     last = (left - 1) * n + int(d[i])
                 else:
                     cycles, idx = divmod(left - 1, k)
-                    last = cycles * n + self._multi_offsets(job, n, start)[idx]
+                    last = cycles * n + int(offsets[where[i] + idx])
                 work = float(self._work_arr[job])
                 s.finish[job] = float(s.time + last + self.overhead + (work - (float(need[i]) - 1) * self.quantum))
         self._table_cache = None
@@ -518,7 +536,6 @@ class Simulation:
             self._remove(job, f"completed at t={s.finish[job]:g}")
             rec = self.jobs[job]
             rec.finish = s.finish.pop(job)
-            s.served.pop(job, None)
             self._journal_now.append(job)
             self._count_finish(rec)
         if completed:
@@ -546,7 +563,6 @@ class Simulation:
                 rec.finish = t
                 rec.terminated = True
                 self._journal_now.append(job)
-                s.served.pop(job, None)
                 s.finish.pop(job, None)
                 self._count_finish(rec)
                 terminated.append(job)
@@ -572,7 +588,7 @@ class Simulation:
             if job in m:
                 self.jobs[job].start = t
                 self._journal_now.append(job)
-                s.served.setdefault(job, 0)
+                s.served[job] = 0
             else:
                 still.append(job)
         s.waiting = still
@@ -630,7 +646,12 @@ class Simulation:
 
     def _snapshot_bytes(self) -> int:
         """Rough size of a snapshot now: its cells, placements and the jobs in the system."""
-        return 4 * self.matrix._cells.size + 200 * (len(self.matrix._rows) + len(self._s.waiting)) + 4096
+        return (
+            4 * self.matrix._cells.size
+            + 8 * len(self._s.served)
+            + 200 * (len(self.matrix._rows) + len(self._s.waiting))
+            + 4096
+        )
 
     def _save(self) -> tuple:
         """A snapshot: the engine's own state, the matrix and the policy's state.
@@ -641,7 +662,7 @@ class Simulation:
         """
         s = self._s
         state = _Mutable(**{k: getattr(s, k) for k in vars(s)})
-        state.served = dict(s.served)
+        state.served = s.served.copy()
         state.finish = dict(s.finish)
         state.waiting = list(s.waiting)
         state.lost = dict(s.lost)
@@ -666,7 +687,7 @@ class Simulation:
         del self._journal[base:]
         charged = set(self._s.lost) | set(state.lost)
         self._s = _Mutable(**{k: getattr(state, k) for k in vars(state)})
-        self._s.served = dict(state.served)
+        self._s.served = _grown(state.served, len(self._need_arr))
         self._s.finish = dict(state.finish)
         self._s.waiting = list(state.waiting)
         self._s.lost = dict(state.lost)
@@ -677,3 +698,10 @@ class Simulation:
         self._next_id = next_id
         self._changes_since_snapshot = 0
         self._table_cache = None
+
+
+def _grown(values: np.ndarray, size: int) -> np.ndarray:
+    """Return a copy of ``values`` padded with zeros to at least ``size`` entries."""
+    out = np.zeros(max(size, len(values)))
+    out[: len(values)] = values
+    return out
