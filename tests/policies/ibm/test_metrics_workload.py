@@ -10,7 +10,7 @@ from gangviz.experiments.repro import zhang
 from gangviz.metrics_ibm import KEYS, CapacityLog, ibm_metrics, run_with_capacity
 from gangviz.policies.ibm import GS
 from gangviz.policies.ibm.backfill import BackfillRecord, simulate_backfill
-from gangviz.policies.ibm.workload import clip_to_estimates, zhang_workload
+from gangviz.policies.ibm.workload import clip_to_estimates, offered_load, zhang_workload
 from gangviz.sim.engine import Simulation
 
 
@@ -68,6 +68,45 @@ def test_workload_shape():
     w2 = zhang_workload(6000, 1.5, seed=5)
     assert w2.works() == pytest.approx(1.5 * e)
     assert [j.size for j in w2.jobs] == list(s)
+
+
+@pytest.mark.parametrize("mult", [1.0, 1.4, 1.8])
+def test_calibrated_workload_offers_the_papers_load_with_common_random_numbers(mult):
+    raw = zhang_workload(400, mult, seed=7)
+    cal = zhang_workload(400, mult, seed=7, calibrate=True)
+    assert offered_load(cal.jobs) == pytest.approx(0.55 * mult)
+    # only the arrival times move, all by one factor that does not depend on the multiplier
+    base = zhang_workload(400, 1.0, seed=7, calibrate=True)
+    assert [(j.size, j.work, j.estimate) for j in cal.jobs] == [(j.size, j.work, j.estimate) for j in raw.jobs]
+    assert [j.arrival for j in cal.jobs] == pytest.approx([j.arrival for j in base.jobs])
+    ratio = np.array([c.arrival for c in cal.jobs[1:]]) / np.array([r.arrival for r in raw.jobs[1:]])
+    assert np.allclose(ratio, ratio[0])
+
+
+def test_offered_load_by_hand():
+    jobs = [JobSpec(0, "a", 0, 2, 10), JobSpec(1, "b", 4, 3, 2)]
+    assert offered_load(jobs, 4) == pytest.approx((20 + 6) / (4 * 4))
+    assert offered_load(jobs[:1], 4) == math.inf
+    with pytest.raises(ValueError):
+        offered_load([], 4)
+
+
+def test_findings_use_the_given_loads_and_per_replication_tables():
+    table = {}
+    for w in range(9):
+        table[("GS", w)] = (0.5, 10.0)
+        table[("MGS", w)] = (0.5, 10.0 - (5 if w == 8 else 1))
+        table[("BGS", w)] = (0.6, 5.0)
+        table[("MBGS", w)] = (0.6, 5.0 - (2 if w == 8 else 1))
+    # the largest gain sits at workload 8: nominal load 0.99 is too high, a sample offering 0.9 is not
+    assert not zhang.findings(table)[2][1]
+    assert zhang.findings(table, loads=[0.5 + 0.05 * w for w in range(9)])[2][1]
+    runs = {k: [{"utilization": v[0], "slowdown": v[1]}, {"utilization": v[0], "slowdown": 2 * v[1]}]
+            for k, v in table.items()}
+    assert zhang.summarize(runs, 1)[("GS", 0)] == (0.5, 20.0)
+    assert zhang.summarize(runs)[("GS", 0)] == (0.5, 15.0)
+    g, half = zhang.paired_gains(runs, "GS", "MGS")[8]
+    assert g == pytest.approx(50.0) and half == pytest.approx(0.0)
 
 
 def test_clip_to_estimates():
