@@ -7,8 +7,9 @@ quantities behind r_a, n_a and t_ta). Panels follow the player's position: after
 they show the samples up to the current step only.
 
 The columns are kept as growing numpy arrays and only the new samples are converted on each
-update; the curves are refreshed at most every ``REFRESH_S`` seconds while playing fast, plus
-once whenever the player stops moving. Each panel exports its picture as PNG (pyqtgraph's exporter) or SVG (Qt's SVG generator) and its
+update; while playing fast each curve is refreshed about every ``REFRESH_S`` seconds, one
+panel at a time in turn (a panel's repaint, axes and all, costs several milliseconds; four at
+once would stall the event loop), and all of them once whenever the player stops moving. Each panel exports its picture as PNG (pyqtgraph's exporter) or SVG (Qt's SVG generator) and its
 samples as CSV (time and the plotted columns), chosen by the file extension.
 """
 
@@ -201,6 +202,7 @@ class MetricsPanel(QWidget):
         self.columns = SampleColumns()
         self.player = None
         self._last = 0.0
+        self._turn = 0
         self._pending = QTimer(self)
         self._pending.setSingleShot(True)
         self._pending.setInterval(int(REFRESH_S * 1000))
@@ -219,18 +221,28 @@ class MetricsPanel(QWidget):
         self.refresh()
 
     def _changed(self, *args) -> None:
-        if time.perf_counter() - self._last >= REFRESH_S:
-            self.refresh()
-        elif not self._pending.isActive():
-            self._pending.start()
+        if time.perf_counter() - self._last >= REFRESH_S / len(self.plots):
+            self._refresh_next()
+        self._pending.start()  # (re)started: everything is redrawn once the player rests
 
-    def refresh(self) -> None:
-        """Bring the curves up to the player's position now."""
+    def _refresh_next(self) -> None:
+        """Bring the next panel in turn up to the player's position."""
         self._last = time.perf_counter()
+        if self._sync():
+            self.plots[self._turn].set_data(self.columns)
+            self._turn = (self._turn + 1) % len(self.plots)
+
+    def _sync(self) -> bool:
         p = self.player
         samples = getattr(p.sim, "samples", None) if p is not None else None
         if samples is None:
-            return
+            return False
         self.columns.sync(samples, p.position)
-        for plot in self.plots:
-            plot.set_data(self.columns)
+        return True
+
+    def refresh(self) -> None:
+        """Bring every curve up to the player's position now."""
+        self._last = time.perf_counter()
+        if self._sync():
+            for plot in self.plots:
+                plot.set_data(self.columns)

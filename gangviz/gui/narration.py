@@ -3,7 +3,10 @@
 Issue 5, "Narration": a log of the steps, built from the change records (each change's
 ``describe``), with the current step highlighted; clicking a line jumps to that step. The log
 is a list model over the player's ``known`` steps, one line per sentence, so a run of tens of
-thousands of steps stays cheap (uniform row heights, rows added in blocks). "Slot Sn runs its
+thousands of steps stays cheap (rows added in blocks). The view is a header-less
+``QTableView`` with fixed row heights, which places a row by arithmetic; a ``QListView`` (40 ms
+per scroll at 17,000 lines) or a ``QTreeView`` (13 ms at 8,000) lays out every row again after
+rows are added. "Slot Sn runs its
 time slice." lines are shown only for steps that did nothing else, in grey. Steps after the
 current one (known from before a step back) are greyed; clicking a line of step k shows the
 picture after step k.
@@ -15,7 +18,7 @@ import time
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QListView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from gangviz.gui import palette
 from gangviz.gui.wiring import disconnect_quietly
@@ -97,18 +100,25 @@ class NarrationModel(QAbstractListModel):
                                   [Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole])
 
 
-class NarrationView(QListView):
+class NarrationView(QTableView):
     """The narration list; clicking a line moves the player to that step."""
 
     def __init__(self, player=None, parent=None):
         super().__init__(parent)
-        self.setUniformItemSizes(True)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        self.horizontalHeader().hide()
+        self.horizontalHeader().setStretchLastSection(True)
+        rows = self.verticalHeader()
+        rows.hide()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setAlternatingRowColors(False)
         f = QFont(self.font())
         f.setPointSizeF(9.5)
         self.setFont(f)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 3)
         self.model_ = None
         self.player = None
         self._last_sync = 0.0

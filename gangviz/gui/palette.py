@@ -11,6 +11,8 @@ for idle cells and 1..18 for the jobs.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from PySide6.QtGui import QColor
 
@@ -70,12 +72,23 @@ ACTIVE_IDLE_INDEX = 1 + len(JOB_COLOURS)
 HIDDEN_INDEX = 255
 
 
+_SHADE_STEPS = 256
+
+
 def shade(value: float, top: float) -> QColor:
-    """Return a grey-blue shade for a workload value: white at 0, dark at ``top``."""
+    """Return a grey-blue shade for a workload value: white at 0, dark at ``top``.
+
+    The ramp has 256 steps, each colour made once (views call this for every cell they paint).
+    """
     if top <= 0 or value <= 0:
+        return _shade_at(-1)
+    return _shade_at(round(min(value / top, 1.0) * (_SHADE_STEPS - 1)))
+
+
+@lru_cache(maxsize=_SHADE_STEPS + 1)
+def _shade_at(step: int) -> QColor:
+    if step < 0:
         return QColor("#FFFFFF")
-    t = min(value / top, 1.0)
-    base = np.array([255, 255, 255])
-    dark = np.array([68, 119, 170])  # Tol blue
-    r, g, b = (base + (dark - base) * (0.15 + 0.85 * t)).astype(int)
-    return QColor(int(r), int(g), int(b))
+    w = 0.15 + 0.85 * step / (_SHADE_STEPS - 1)
+    base, dark = (255, 255, 255), (68, 119, 170)  # white to Tol blue
+    return QColor(*(int(b + (d - b) * w) for b, d in zip(base, dark)))

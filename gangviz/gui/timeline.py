@@ -8,7 +8,8 @@ only jumps when the mouse is released or pauses, so scrubbing never queues work.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+import numpy as np
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
@@ -54,6 +55,16 @@ class Timeline(QWidget):
         w = max(self.width() - 2 * PAD, 1.0)
         return max(0, min(self._span(), round((x - PAD) / w * self._span())))
 
+    def _marker_xs(self, markers: list[int]) -> list[float]:
+        """Return the x of every marker, at most one per pixel column (thousands of markers
+        would otherwise be drawn on top of each other)."""
+        if not markers:
+            return []
+        w = self.width() - 2 * PAD
+        xs = PAD + w * (np.asarray(markers, dtype=np.float64) + 1) / self._span()
+        _, first = np.unique(np.floor(xs).astype(np.int64), return_index=True)
+        return xs[first].tolist()
+
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         try:
@@ -70,13 +81,7 @@ class Timeline(QWidget):
             painter.setBrush(QColor("#9DB7D5"))
             painter.drawRoundedRect(QRectF(PAD, mid - 3, self.x_of(pos) - PAD, 6), 3, 3)
             painter.setPen(QPen(palette.ACCENT.darker(115), 2.0))
-            span = self._span()
-            last_x = -10.0
-            for m in p.markers:
-                x = self.x_of(m + 1)
-                if x - last_x >= 2 or span < self.width():
-                    painter.drawLine(QPointF(x, mid - 9), QPointF(x, mid + 9))
-                    last_x = x
+            painter.drawLines([QLineF(x, mid - 9, x, mid + 9) for x in self._marker_xs(p.markers)])
             x = self.x_of(pos)
             painter.setPen(QPen(QColor("#33506E"), 1.5))
             painter.setBrush(QColor("#FFFFFF"))

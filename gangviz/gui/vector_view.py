@@ -124,11 +124,12 @@ class VectorTreeView(QWidget):
         digit_w = self._fm.horizontalAdvance("00")
         y = 2.0
         self._label(painter, y, WLV_H, "WLV")
+        grid_pen = QPen(palette.GRID, 1.0)
         for c, v in enumerate(wlv):
             rect = QRectF(x0 + c * cw, y, cw, WLV_H)
             painter.fillRect(rect, palette.shade(v, rows))
             if cw >= 5:
-                painter.setPen(QPen(palette.GRID, 1.0))
+                painter.setPen(grid_pen)
                 painter.drawRect(rect)
             if cw >= digit_w * (len(str(v)) / 2) + 3:
                 painter.setPen(palette.text_colour(palette.shade(v, rows)) if v else palette.MUTED_TEXT)
@@ -146,6 +147,7 @@ class VectorTreeView(QWidget):
             return
         y += WLV_H + GAP
         painter.setFont(self._small)
+        edge_pen = QPen(palette.BACKGROUND, 1.0)
         for d in range(1, len(m.tree.levels)):
             level = m.tree.levels[d].tolist()
             span = 1 << d
@@ -160,7 +162,7 @@ class VectorTreeView(QWidget):
                 rect = QRectF(x0 + lo * cw, y, (hi - lo) * cw, LEVEL_H - 2)
                 fill = palette.shade(v, top) if v else palette.ZERO_NODE
                 painter.fillRect(rect, fill)
-                painter.setPen(QPen(palette.BACKGROUND, 1.0))
+                painter.setPen(edge_pen)
                 painter.drawRect(rect)
                 if rect.width() >= self._fm.horizontalAdvance(str(v)) + 4:
                     painter.setPen(palette.text_colour(fill) if v else palette.MUTED_TEXT)
