@@ -90,9 +90,14 @@ def replicate_where_free(sim: Simulation) -> int:
         # The block's WLT node is non-zero exactly when every processor of the block has an
         # idle slot; reading the WLV directly spares a tree refresh per replica.
         while int(wlv[lo:hi].min()) > 0:
-            row = gather(m, lo, hi, sim.current_changes, "Property 1 within the job's buddy block")
-            sim.emit(JobReplicated(job, row, cols, "its buddy block's WLT node is non-zero"))
-            added += 1
+            # Slots already idle on the whole block are the ones gather would pick first,
+            # highest first, without any swap; taking them in one go spares a scan per replica.
+            free = np.flatnonzero((m.cells[:, lo:hi] == IDLE).all(axis=1)).tolist()
+            if not free:
+                free = [gather(m, lo, hi, sim.current_changes, "Property 1 within the job's buddy block")]
+            for row in reversed(free):
+                sim.emit(JobReplicated(job, row, cols, "its buddy block's WLT node is non-zero"))
+                added += 1
     return added
 
 
