@@ -128,6 +128,41 @@ def test_findings_logic():
     assert not zhang.findings(table)[0][1]
 
 
+# Table 1 of 003_1fd1fd192052cc5d.txt §5.6: per workload, (rho, s) of BGS, MBGS, GS, MGS.
+PAPER_TABLE1 = [
+    ((0.55, 2.5), (0.55, 2.1), (0.55, 3.9), (0.55, 2.6)),
+    ((0.61, 3.2), (0.61, 2.5), (0.61, 7.0), (0.61, 4.0)),
+    ((0.66, 3.8), (0.66, 2.9), (0.66, 18.8), (0.66, 6.9)),
+    ((0.72, 6.5), (0.72, 3.7), (0.72, 44.8), (0.72, 13.5)),
+    ((0.77, 8.0), (0.77, 5.1), (0.78, 125.6), (0.77, 29.4)),
+    ((0.83, 11.9), (0.83, 7.6), (0.83, 405.6), (0.83, 54.4)),
+    ((0.89, 22.4), (0.88, 11.0), (0.86, 1738.0), (0.88, 134.2)),
+    ((0.94, 34.9), (0.94, 20.9), (0.86, 4147.7), (0.94, 399.3)),
+    ((0.96, 67.9), (0.98, 56.8), (0.86, 5941.5), (0.97, 1609.9)),
+]
+
+
+def test_the_papers_own_table_passes_every_finding():
+    table = {(p, w): cell for w, row in enumerate(PAPER_TABLE1) for p, cell in zip(("BGS", "MBGS", "GS", "MGS"), row)}
+    assert [ok for _, ok in zhang.findings(table)] == [True] * 4
+    # a gain that peaks at low load breaks finding 3
+    table[("MBGS", 0)] = (0.55, 0.5)
+    table[("MBGS", 1)] = (0.61, 0.5)
+    assert not zhang.findings(table)[2][1]
+    # ... and so does one that keeps growing up to the highest load
+    table = {(p, w): cell for w, row in enumerate(PAPER_TABLE1) for p, cell in zip(("BGS", "MBGS", "GS", "MGS"), row)}
+    table[("MGS", 8)] = (0.97, 1.0)
+    assert not zhang.findings(table)[2][1]
+
+
 def test_run_cell_small():
     out = zhang.run_cell("MBGS", 1.2, 60, 1)
     assert set(KEYS) <= set(out) and out["utilization"] > 0
+
+
+def test_run_cell_charges_the_migration_cost_in_seconds():
+    free = zhang.run_cell("MGS", 1.5, 150, 2, True)
+    paid = zhang.run_cell("MGS", 1.5, 150, 2, True, migration_cost=10.0, q=64)
+    assert free["migration_overhead"] == 0.0 and free["migrated_tasks"] > 0
+    assert paid["migration_overhead"] > 0.0
+    assert paid["response"] != free["response"]
