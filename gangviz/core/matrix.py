@@ -30,6 +30,8 @@ import numpy as np
 from gangviz.core.wlt import WorkloadTree
 
 IDLE = -1
+#: Pending tree refreshes closer together than this many columns are merged into one.
+STALE_MERGE = 256
 
 Cols = Sequence[int]
 
@@ -72,7 +74,6 @@ class OusterhoutMatrix:
         self.processors = processors
         self.ring = ring
         self._cells = np.full((0, processors), IDLE, dtype=np.int32)
-        self._busy = np.zeros(processors, dtype=np.int64)
         self._wlv = np.zeros(processors, dtype=np.int64)
         self._tree = WorkloadTree(processors)
         self._stale: tuple[int, int] | None = None
@@ -222,8 +223,7 @@ class OusterhoutMatrix:
         m._cols = dict(cols)
         m._rows = {j: list(r) for j, r in rows.items()}
         m._reindex()
-        m._busy = np.count_nonzero(m._cells != IDLE, axis=0).astype(np.int64)
-        m._wlv = m.n_rows - m._busy
+        m._wlv = m.n_rows - np.count_nonzero(m._cells != IDLE, axis=0).astype(np.int64)
         m._tree.rebuild(m._wlv)
         if names is not None:
             m.names = names
@@ -236,7 +236,6 @@ class OusterhoutMatrix:
         other.processors = self.processors
         other.ring = self.ring
         other._cells = self._cells.copy()
-        other._busy = self._busy.copy()
         other._wlv = self._wlv.copy()
         other._tree = WorkloadTree(self.processors)
         other._tree.rebuild(self._wlv)
@@ -308,13 +307,14 @@ class OusterhoutMatrix:
         self._tree.rebuild(self._wlv)
 
     def _refresh(self, cols: Cols) -> None:
-        """Mark the tree stale over ``cols``; a far-away pending range is flushed first, so
-        the range to refresh stays narrow."""
+        """Mark the tree stale over ``cols``. Ranges are merged while the union stays within
+        ``STALE_MERGE`` columns or they overlap; a far-away pending range is refreshed first,
+        so on a wide machine the range to refresh stays narrow."""
         lo, hi = span(cols)
         stale = self._stale
         if stale is None:
             self._stale = (lo, hi)
-        elif lo <= stale[1] and stale[0] <= hi:
+        elif (lo <= stale[1] and stale[0] <= hi) or max(hi, stale[1]) - min(lo, stale[0]) <= STALE_MERGE:
             self._stale = (min(lo, stale[0]), max(hi, stale[1]))
         else:
             self._tree.update(stale[0], stale[1], self._wlv)
@@ -341,7 +341,6 @@ class OusterhoutMatrix:
             if row in self._rows[job]:
                 raise ValueError(f"{self.name(job)} already runs in {slot_label(row)}")
         self._cells[row, idx] = job
-        self._busy[idx] += 1
         self._wlv[idx] -= 1
         if home:
             self._cols[job] = cols
@@ -361,7 +360,6 @@ class OusterhoutMatrix:
         cols = self._cols[job]
         idx = col_index(cols)
         self._cells[row, idx] = IDLE
-        self._busy[idx] -= 1
         self._wlv[idx] += 1
         rows.remove(row)
         if not rows:

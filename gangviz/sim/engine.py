@@ -531,7 +531,7 @@ class Simulation:
         m = self.matrix
         narration_extra: list[str] = []
         causes: list[str] = []
-        completed = sorted((j for j in m._rows if j in s.finish), key=lambda j: (s.finish[j], j))
+        completed = sorted((j for j in s.finish if j in m), key=lambda j: (s.finish[j], j))
         for job in completed:
             self._remove(job, f"completed at t={s.finish[job]:g}")
             rec = self.jobs[job]
