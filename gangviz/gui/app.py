@@ -51,6 +51,7 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
         if step:
             win.player.go_to(step, now=True)
         win.metrics.refresh()
+        win.narration.refresh()
         app.processEvents()
         pixmap = win.grab()
         if not pixmap.save(str(out)):

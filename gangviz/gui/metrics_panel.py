@@ -103,6 +103,7 @@ class MetricPlot(QWidget):
         if len(series) > 1:
             self.plot.addLegend(offset=(8, 4), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 200))
         self.curves = {}
+        self.shown = 0
         for field, legend, colour in series:
             curve = self.plot.plot([], [], name=legend, pen=pg.mkPen(colour, width=2))
             curve.setClipToView(True)
@@ -121,6 +122,7 @@ class MetricPlot(QWidget):
         """Show the columns' data as step curves (a value holds until the next step)."""
         self._cols = cols
         t = cols.column("time")
+        self.shown = len(t)  # samples on show (panels refresh in turn while playing)
         for field, curve in self.curves.items():
             y = cols.column(field)
             if len(t) > MAX_POINTS:

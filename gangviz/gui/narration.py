@@ -90,7 +90,8 @@ class NarrationModel(QAbstractListModel):
             if self.row_text[r].endswith("runs its time slice."):
                 return _QUIET
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"step {step + 1}: click to show the picture after it"
+            # the full sentence: a narrow log elides long lines
+            return f"{self.row_text[r]}\n(step {step + 1}: click to show the picture after it)"
         return None
 
     def refresh_highlight(self) -> None:
@@ -153,12 +154,19 @@ class NarrationView(QTableView):
             return
         self._sync_now()
 
+    def refresh(self) -> None:
+        """Bring the rows, the highlight and the scroll position up to the player now."""
+        self._pending.stop()
+        self._sync_now()
+
     def _sync_now(self) -> None:
-        """Bring the rows and the highlight up to the player now."""
         self._last_sync = time.perf_counter()
         m = self.model_
+        rows = len(m.row_text)
         m.sync()
         m.refresh_highlight()
+        if len(m.row_text) != rows:
+            self.updateGeometries()  # the scroll range follows the new rows now, not later
         cur = self.player.position - 1
         if 0 <= cur < len(m.first_row):
             self.scrollTo(m.index(m.first_row[cur]), QAbstractItemView.ScrollHint.EnsureVisible)

@@ -185,3 +185,47 @@ def test_family_views_plug_into_the_same_player(window, qtbot):
     # back to a matrix source: the matrix views return
     assert window.open_source("fig2-repacking", remember=False)
     assert window.board.family is None and window.board.matrix.isVisible()
+
+
+def _long_run(window, jobs: int = 300):
+    from gangviz.policies import make_policy
+    from gangviz.sim.engine import Simulation
+    from gangviz.workloads.source import load_source
+
+    src = load_source("downey", jobs=jobs, load=0.7, procs=32, seed=3)
+    window.set_simulation(Simulation(src.jobs, make_policy("br"), src.processors))
+    return window.player
+
+
+def test_after_fast_play_every_panel_and_the_log_catch_up(window, qtbot):
+    from gangviz.gui.player import SPEEDS
+
+    p = _long_run(window)
+    p.set_speed_level(len(SPEEDS) - 1)
+    with qtbot.waitSignal(p.finished, timeout=60000):
+        p.play()
+    # Panels refresh one at a time while playing; once the player rests all show every sample.
+    n = len(p.sim.samples)
+    qtbot.waitUntil(lambda: all(plot.shown == n for plot in window.metrics.plots), timeout=5000)
+    # The log holds every step and shows the last one, not the first.
+    log = window.narration
+    model = log.model_
+    qtbot.waitUntil(lambda: len(model.first_row) == p.position, timeout=5000)
+    last = log.visualRect(model.index(model.first_row[p.position - 1]))
+    assert log.viewport().rect().intersects(last)
+    assert not log.viewport().rect().intersects(log.visualRect(model.index(0)))
+
+
+def test_timeline_draws_at_most_one_marker_per_pixel_column(window):
+    p = _long_run(window, jobs=300)
+    p.go_to(10**6, now=True)
+    tl = window.board.timeline
+    tl.resize(200, tl.height())
+    markers = list(range(0, p.position, 2))  # more markers than pixel columns
+    assert len(markers) > tl.width()
+    xs = tl._marker_xs(markers)
+    columns = [int(x) for x in xs]
+    assert len(columns) == len(set(columns))  # one line per pixel column
+    # and every column that holds a marker keeps one
+    every = {int(tl.x_of(m + 1)) for m in markers}
+    assert set(columns) == every

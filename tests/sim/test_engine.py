@@ -223,3 +223,28 @@ def test_buddy_schemes_accept_jobs_drawn_off_their_block_boundary():
         sim = Simulation(jobs, make_policy(name), 8, initial=m)
         sim.run()
         assert all(r.finish is not None for r in sim.records())
+
+
+def _replicas_after_first_completion(extra_slots_on: str) -> tuple[int, int]:
+    """J1 and J2 share P1..P2 in two slots; J2 ends first; J4 arrives later on P5..P8. Return
+    (J1's rows after J2's completion step, J1's rows after J4's arrival step)."""
+    idle = -1
+    m = OusterhoutMatrix.from_rows([[0, 0, 2, 2] + [idle] * 4, [1, 1, 2, 2] + [idle] * 4])
+    jobs = [JobSpec(0, "J1", 0, 2, 20.0), JobSpec(1, "J2", 0, 2, 1.0), JobSpec(2, "J3", 0, 2, 20.0),
+            JobSpec(3, "J4", 6, 4, 20.0)]
+    sim = Simulation(jobs, make_policy("brms", extra_slots_on=extra_slots_on), 8, initial=m)
+    while not any(c.kind == "job_removed" for c in sim.step().changes):
+        pass
+    after_completion = len(sim.matrix.job_rows(0))
+    while sim.time < 6:
+        sim.step()
+    return after_completion, len(sim.matrix.job_rows(0))
+
+
+def test_brms_extra_slots_on_decides_when_freed_processors_are_handed_out():
+    # Every decision point: J2's completion frees P1..P2 in S2 and J1 takes it at once
+    # (Fig. 1(b) of 001). Arrival only: the freed cells wait for J4's arrival at t=6.
+    assert _replicas_after_first_completion("decision") == (2, 2)
+    assert _replicas_after_first_completion("arrival") == (1, 2)
+    with pytest.raises(ValueError, match="extra_slots_on"):
+        make_policy("brmms", extra_slots_on="never")
