@@ -9,7 +9,7 @@ moves on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -221,6 +221,18 @@ class JobReplicated(MatrixChange):
     def apply(self, state: OusterhoutMatrix) -> None:
         state.put(self.job, self.row, self.cols, home=False)
 
+    @staticmethod
+    def apply_all(changes: "Sequence[JobReplicated]", state: OusterhoutMatrix) -> None:
+        """Apply extra slots of one job in one pass (as applying each in order would)."""
+        first = changes[0]
+        if any(c.job != first.job or c.cols != first.cols for c in changes) or (
+            first.job in state and state.job_cols(first.job) != first.cols
+        ):
+            for c in changes:
+                c.apply(state)
+            return
+        state.put_extra(first.job, [c.row for c in changes])
+
     def invert(self) -> "JobUnreplicated":
         return JobUnreplicated(self.job, self.row, self.cols, self.reason)
 
@@ -245,6 +257,16 @@ class JobUnreplicated(MatrixChange):
         if self.job not in state or self.row not in state.replica_rows(self.job):
             raise ValueError(f"{state.name(self.job)} has no extra slot {slot_label(self.row)}")
         state.clear(self.job, self.row)
+
+    @staticmethod
+    def apply_all(changes: "Sequence[JobUnreplicated]", state: OusterhoutMatrix) -> None:
+        """Give up extra slots of one job in one pass (as applying each in order would)."""
+        first = changes[0]
+        if any(c.job != first.job for c in changes):
+            for c in changes:
+                c.apply(state)
+            return
+        state.clear_extra(first.job, [c.row for c in changes])
 
     def invert(self) -> JobReplicated:
         return JobReplicated(self.job, self.row, self.cols, self.reason)

@@ -368,6 +368,55 @@ class OusterhoutMatrix:
         self._note(job)
         self._refresh(cols)
 
+    def put_extra(self, job: int, rows: Sequence[int]) -> None:
+        """Let ``job`` also run in each of ``rows`` on its own columns, in one pass.
+
+        The same as ``put(job, row, job_cols(job), home=False)`` for each row in turn. Raises
+        ``ValueError``, changing nothing, if the job is absent, a row is out of range, repeated
+        or already the job's, or a cell is not idle.
+        """
+        own = self._rows.get(job)
+        if own is None:
+            raise ValueError(f"{self.name(job)} has no home row to replicate")
+        rows = list(rows)
+        if not rows:
+            return
+        n = self.n_rows
+        if len(set(rows)) != len(rows) or any(not 0 <= r < n or r in own for r in rows):
+            raise ValueError(f"{self.name(job)} cannot take extra slots {[slot_label(r) for r in rows]}")
+        cols = self._cols[job]
+        idx = col_index(cols)
+        at = np.asarray(rows, dtype=np.intp)
+        if self._cells[at][:, idx].max() != IDLE:
+            raise ValueError(f"cells of {self.name(job)} in its new extra slots are not idle")
+        self._cells[at[:, None], np.arange(self.processors)[idx]] = job
+        self._wlv[idx] -= len(rows)
+        own.extend(rows)
+        own[1:] = sorted(own[1:])
+        self._note(job)
+        self._refresh(cols)
+
+    def clear_extra(self, job: int, rows: Sequence[int]) -> None:
+        """Free ``job``'s cells in each of its extra ``rows``, in one pass.
+
+        The same as ``clear(job, row)`` for each row in turn. Raises ``ValueError``, changing
+        nothing, unless every row is a distinct extra row of the job.
+        """
+        own = self._rows.get(job)
+        rows = list(rows)
+        if own is None or len(set(rows)) != len(rows) or any(r not in own[1:] for r in rows):
+            raise ValueError(f"{self.name(job)} does not run in extra slots {[slot_label(r) for r in rows]}")
+        if not rows:
+            return
+        cols = self._cols[job]
+        idx = col_index(cols)
+        self._cells[np.asarray(rows, dtype=np.intp)[:, None], np.arange(self.processors)[idx]] = IDLE
+        self._wlv[idx] += len(rows)
+        gone = set(rows)
+        own[1:] = [r for r in own[1:] if r not in gone]
+        self._note(job)
+        self._refresh(cols)
+
     def move(self, job: int, src: int, dst: int) -> None:
         """Move ``job``'s cells from row ``src`` to idle cells of row ``dst`` (same columns)."""
         rows = self._rows.get(job)

@@ -65,9 +65,9 @@ def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
         j_lo, j_hi = buddy_span(m.job_cols(job))
         if j_hi <= lo or j_lo >= hi:
             continue
-        for row in reversed(m.replica_rows(job)):
-            sim.emit(JobUnreplicated(job, row, m.job_cols(job), why))
-            released += 1
+        extra = m.replica_rows(job)
+        sim.emit_all([JobUnreplicated(job, row, m.job_cols(job), why) for row in reversed(extra)])
+        released += len(extra)
     return released
 
 
@@ -95,9 +95,9 @@ def replicate_where_free(sim: Simulation) -> int:
             free = np.flatnonzero((m.cells[:, lo:hi] == IDLE).all(axis=1)).tolist()
             if not free:
                 free = [gather(m, lo, hi, sim.current_changes, "Property 1 within the job's buddy block")]
-            for row in reversed(free):
-                sim.emit(JobReplicated(job, row, cols, "its buddy block's WLT node is non-zero"))
-                added += 1
+            why = "its buddy block's WLT node is non-zero"
+            sim.emit_all([JobReplicated(job, row, cols, why) for row in reversed(free)])
+            added += len(free)
     return added
 
 

@@ -231,3 +231,47 @@ def test_wlt_best_node_is_the_leftmost_maximum_after_any_updates(leaves, data):
         hi = data.draw(st.integers(lo + 1, len(leaves)))
         wlv[lo:hi] = data.draw(st.lists(st.integers(0, 5), min_size=hi - lo, max_size=hi - lo))
         tree.update(lo, hi, wlv)
+
+
+@SETTINGS
+@given(st.data())
+def test_a_jobs_extra_slots_applied_together_equal_one_by_one(data):
+    m = data.draw(matrices(min_rows=1))
+    assume(m.jobs())
+    job = data.draw(st.sampled_from(m.jobs()))
+    cols = m.job_cols(job)
+    free = [r for r in range(m.n_rows) if r not in m.job_rows(job) and m.is_idle(r, cols)]
+    rows = data.draw(st.permutations(free).map(lambda p: p[: data.draw(st.integers(0, len(p)))]))
+    ones, batch = m.copy(), m.copy()
+    added = [JobReplicated(job, r, cols) for r in rows]
+    for c in added:
+        c.apply(ones)
+    if added:
+        JobReplicated.apply_all(added, batch)
+    assert batch.state_key() == ones.state_key()
+    batch.check()
+    # and giving them back together, in any order, restores the start
+    back = [c.invert() for c in data.draw(st.permutations(added))]
+    if back:
+        JobUnreplicated.apply_all(back, batch)
+    assert batch.state_key() == m.state_key()
+    batch.check()
+
+
+@SETTINGS
+@given(st.data())
+def test_a_batch_of_extra_slots_that_does_not_fit_changes_nothing(data):
+    m = data.draw(matrices(min_rows=1))
+    assume(m.jobs())
+    job = data.draw(st.sampled_from(m.jobs()))
+    cols = m.job_cols(job)
+    taken = [r for r in range(m.n_rows) if r in m.job_rows(job) or not m.is_idle(r, cols)]
+    assume(taken)
+    before = m.state_key()
+    bad = [JobReplicated(job, r, cols) for r in range(m.n_rows)] + [JobReplicated(job, m.n_rows, cols)]
+    with pytest.raises(ValueError):
+        JobReplicated.apply_all(bad, m)
+    with pytest.raises(ValueError):
+        m.clear_extra(job, [m.home_row(job)])
+    assert m.state_key() == before
+    m.check()
