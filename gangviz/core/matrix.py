@@ -404,7 +404,7 @@ class OusterhoutMatrix:
         """
         own = self._rows.get(job)
         rows = list(rows)
-        if own is None or len(set(rows)) != len(rows) or any(r not in own[1:] for r in rows):
+        if own is None or len(set(rows)) != len(rows) or not set(own[1:]).issuperset(rows):
             raise ValueError(f"{self.name(job)} does not run in extra slots {[slot_label(r) for r in rows]}")
         if not rows:
             return

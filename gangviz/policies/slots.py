@@ -87,6 +87,9 @@ def replicate_where_free(sim: Simulation) -> int:
     for job in sorted(m.jobs()):
         cols = m.job_cols(job)
         lo, hi = buddy_span(cols)
+        depth = (hi - lo).bit_length() - 1
+        if not m.tree.levels[depth][lo >> depth]:
+            continue
         # The block's WLT node is non-zero exactly when every processor of the block has an
         # idle slot; reading the WLV directly spares a tree refresh per replica.
         while int(wlv[lo:hi].min()) > 0:
