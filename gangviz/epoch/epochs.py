@@ -31,16 +31,23 @@ from gangviz.epoch.partitions import partitions_with_parts
 Epoch = list[tuple[int, int]]  # (job id, width) pairs of one epoch
 
 
+def _free_nodes(base: Sequence[int], total: int) -> tuple[list[int], int]:
+    """Return the widths as a list and the nodes ``total`` leaves free beyond them; raise
+    ``ValueError`` when they exceed ``total``."""
+    widths = list(base)
+    extra = total - sum(widths)
+    if extra < 0:
+        raise ValueError(f"widths {widths} exceed {total} nodes")
+    return widths, extra
+
+
 def water_fill(base: Sequence[int], total: int) -> list[int]:
     """Return widths >= ``base`` summing to ``total``, as even as possible.
 
     Extra nodes go one at a time to the job with the smallest width so far; a tie goes to the
     earliest position. Raises ``ValueError`` when ``sum(base) > total``.
     """
-    widths = list(base)
-    extra = total - sum(widths)
-    if extra < 0:
-        raise ValueError(f"widths {list(base)} exceed {total} nodes")
+    widths, extra = _free_nodes(base, total)
     if not widths:
         return widths
     order = sorted(range(len(widths)), key=lambda i: (widths[i], i))
@@ -75,10 +82,7 @@ def share_out(base: Sequence[int], total: int) -> list[int]:
     at most one (the §4.3 reading of HEURISTIC-EPOCH(k); :func:`water_fill` is the other one).
     Raises ``ValueError`` when ``sum(base) > total``.
     """
-    widths = list(base)
-    extra = total - sum(widths)
-    if extra < 0:
-        raise ValueError(f"widths {list(base)} exceed {total} nodes")
+    widths, extra = _free_nodes(base, total)
     if not widths:
         return widths
     share, excess = divmod(extra, len(widths))
