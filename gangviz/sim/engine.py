@@ -662,7 +662,7 @@ class Simulation:
         """Rough size of a snapshot now: its cells, placements and the jobs in the system."""
         return (
             4 * self.matrix._cells.size
-            + 8 * len(self._s.served)
+            + 16 * len(self.matrix._rows)
             + 200 * (len(self.matrix._rows) + len(self._s.waiting))
             + 4096
         )
@@ -672,11 +672,13 @@ class Simulation:
 
         Job records are not copied: what a step changed in them (start, finish, a new job) is
         kept per step in ``_journal`` and undone on restore, so a snapshot's size does not
-        grow with the length of the workload.
+        grow with the length of the workload. Of the progress only the running jobs' entries
+        are kept (the others are 0 or belong to finished jobs, whose records say all).
         """
         s = self._s
         state = _Mutable(**{k: getattr(s, k) for k in vars(s)})
-        state.served = s.served.copy()
+        running = self.matrix.placements()[0]
+        state.served = (running, s.served[running])  # type: ignore[assignment]
         state.finish = dict(s.finish)
         state.waiting = list(s.waiting)
         state.lost = dict(s.lost)
@@ -701,7 +703,9 @@ class Simulation:
         del self._journal[base:]
         charged = set(self._s.lost) | set(state.lost)
         self._s = _Mutable(**{k: getattr(state, k) for k in vars(state)})
-        self._s.served = _grown(state.served, len(self._need_arr))
+        running, progress = state.served
+        self._s.served = np.zeros(len(self._need_arr))
+        self._s.served[running] = progress
         self._s.finish = dict(state.finish)
         self._s.waiting = list(state.waiting)
         self._s.lost = dict(state.lost)
