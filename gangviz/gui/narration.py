@@ -169,6 +169,9 @@ class NarrationView(QTableView):
             self.updateGeometries()  # the scroll range follows the new rows now, not later
         cur = self.player.position - 1
         if 0 <= cur < len(m.first_row):
+            # the whole step in view when it fits, its first line in any case
+            end = m.first_row[cur + 1] - 1 if cur + 1 < len(m.first_row) else len(m.row_text) - 1
+            self.scrollTo(m.index(end), QAbstractItemView.ScrollHint.EnsureVisible)
             self.scrollTo(m.index(m.first_row[cur]), QAbstractItemView.ScrollHint.EnsureVisible)
 
     def _jump(self, index) -> None:
