@@ -181,14 +181,27 @@ def offered_loads(results: dict) -> list[float]:
             for w in range(n)]
 
 
+#: Two-sided 95% quantiles of Student's t by degrees of freedom (larger df: the next lower key).
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+         10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042, 60: 2.000, 120: 1.980}
+
+
+def t975(df: int) -> float:
+    """Return the two-sided 95% quantile of Student's t with ``df`` >= 1 degrees of freedom
+    (rounded down to the nearest tabulated df, so never too small). Raises ``ValueError`` for df < 1."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be >= 1, got {df}")
+    return _T975[max(k for k in _T975 if k <= df)]
+
+
 def paired_gains(results: dict, a: str, b: str) -> list[tuple[float, float]]:
     """Return, per workload, the mean over replications of the gain of ``b`` over ``a`` (each
     replication pairs the two policies on one sample) and the half-width of its 95% confidence
-    interval (normal approximation; NaN with one replication)."""
+    interval (Student's t; NaN with one replication)."""
     out = []
     for w in range(len(MULTIPLIERS)):
         g = np.array([gain(x["slowdown"], y["slowdown"]) for x, y in zip(results[(a, w)], results[(b, w)])])
-        half = 1.96 * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
+        half = t975(len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
         out.append((float(g.mean()), float(half)))
     return out
 

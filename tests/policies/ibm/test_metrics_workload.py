@@ -107,6 +107,11 @@ def test_findings_use_the_given_loads_and_per_replication_tables():
     assert zhang.summarize(runs)[("GS", 0)] == (0.5, 15.0)
     g, half = zhang.paired_gains(runs, "GS", "MGS")[8]
     assert g == pytest.approx(50.0) and half == pytest.approx(0.0)
+    # two replications with gains 10% and 30%: mean 20, half-width t(1) * 14.14 / sqrt(2)
+    runs[("MGS", 0)] = [{"utilization": 0.5, "slowdown": 9.0}, {"utilization": 0.5, "slowdown": 14.0}]
+    g, half = zhang.paired_gains(runs, "GS", "MGS")[0]
+    assert g == pytest.approx(20.0) and half == pytest.approx(12.706 * 10.0)
+    assert zhang.t975(25) == 2.086 and zhang.t975(1000) == 1.980
 
 
 def test_clip_to_estimates():
