@@ -61,8 +61,8 @@ from gangviz.policies.ibm.workload import (BASELINE_RHO, MULTIPLIERS, PROCESSORS
 from gangviz.sim.engine import Simulation
 from gangviz.experiments.argtypes import positive_int, unit_fraction
 
-TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5, free migration) "
-                           "and the paper's findings"}
+TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5; free, unlimited "
+                           "migration unless --migration-cost or --q) and the paper's findings"}
 
 POLICIES = {"GS": GS, "MGS": MGS, "BGS": BGS, "MBGS": MBGS}
 MPL = 5
