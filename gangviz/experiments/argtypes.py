@@ -9,14 +9,34 @@ from __future__ import annotations
 import argparse
 
 
-def positive_int(text: str) -> int:
-    """Parse a whole number >= 1."""
+def _int_at_least(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {least}, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """Parse a whole number >= 1."""
+    return _int_at_least(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """Parse a whole number >= 0."""
+    return _int_at_least(text, 0)
+
+
+def non_negative_seconds(text: str) -> float:
+    """Parse a finite number of seconds >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {value}")
     return value
 
 

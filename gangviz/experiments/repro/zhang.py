@@ -59,7 +59,7 @@ from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
 from gangviz.policies.ibm.workload import (BASELINE_RHO, MULTIPLIERS, PROCESSORS, SLICE_SECONDS, offered_load,
                                            zhang_workload)
 from gangviz.sim.engine import Simulation
-from gangviz.experiments.argtypes import positive_int, unit_fraction
+from gangviz.experiments.argtypes import non_negative_int, non_negative_seconds, positive_int, unit_fraction
 
 TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5; free, unlimited "
                            "migration unless --migration-cost or --q) and the paper's findings"}
@@ -67,28 +67,6 @@ TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine wor
 POLICIES = {"GS": GS, "MGS": MGS, "BGS": BGS, "MBGS": MBGS}
 MPL = 5
 MID_HIGH = (0.70, 0.95)
-
-
-def _seconds(text: str) -> float:
-    """Parse a number of seconds >= 0 (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {value}")
-    return value
-
-
-def _tasks(text: str) -> int:
-    """Parse a whole number of tasks >= 0 (argparse type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
-    return value
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -104,10 +82,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibrate", action=argparse.BooleanOptionalAction, default=True,
                    help="scale each sample's arrival times so it offers exactly 0.55 x multiplier "
                         "(default on; --no-calibrate keeps the raw samples)")
-    p.add_argument("--migration-cost", type=_seconds, default=0.0, metavar="SECONDS",
+    p.add_argument("--migration-cost", type=non_negative_seconds, default=0.0, metavar="SECONDS",
                    help="C, the cost of one migration in seconds, charged to the delayed jobs "
                         "(Table 1: 0; Fig. 15: 10)")
-    p.add_argument("--q", type=_tasks, default=None,
+    p.add_argument("--q", type=non_negative_int, default=None,
                    help="most tasks migrated per time slice (Table 1: unlimited; Fig. 15: 64)")
     p.add_argument("--margin", type=unit_fraction, default=0.03,
                    help="how far below BGS's utilisation GS must saturate (default 0.03)")
