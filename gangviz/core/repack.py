@@ -63,10 +63,9 @@ def crossings(m: OusterhoutMatrix, row: int) -> np.ndarray:
     between the last and the first processor.
     """
     cells = m.cells[row]
-    prev = np.roll(cells, 1)
-    cross = (prev == cells) & (cells != IDLE)
-    if not m.ring:
-        cross[0] = False
+    cross = np.empty(len(cells), dtype=bool)
+    np.logical_and(cells[1:] == cells[:-1], cells[1:] != IDLE, out=cross[1:])
+    cross[0] = bool(m.ring and cells[0] == cells[-1] and cells[0] != IDLE)
     return cross
 
 
@@ -90,13 +89,14 @@ def _cut_label(m: OusterhoutMatrix, x: int) -> str:
 
 
 def plan_merge(
-    m: OusterhoutMatrix, row_a: int, row_b: int, target: Sequence[int]
+    m: OusterhoutMatrix, row_a: int, row_b: int, target: Sequence[int], cuts: list[int] | None = None
 ) -> list[tuple[int, int]]:
     """Return the regions :func:`merge_rows` would swap to make ``row_a`` idle on ``target``.
 
     Regions are ``(lo, hi)`` column ranges between common legal cuts (``hi`` may exceed N on a
     ring); neighbouring regions are merged, so the regions returned alternate with regions left
-    in place. Raises :class:`RepackError` when the premise of :func:`merge_rows` fails.
+    in place. ``cuts`` may pass :func:`common_legal_cuts` of the two rows when known. Raises
+    :class:`RepackError` when the premise of :func:`merge_rows` fails.
     """
     n = m.processors
     cells = m.cells
@@ -110,7 +110,8 @@ def plan_merge(
             f"cannot merge {slot_label(row_a)} and {slot_label(row_b)}: "
             f"{processor_label(bad)} is busy in both"
         )
-    cuts = common_legal_cuts(m, row_a, row_b)
+    if cuts is None:
+        cuts = common_legal_cuts(m, row_a, row_b)
     if m.ring:
         # Break the ring at a common legal cut that does not fall inside the target run, so
         # that the run stays contiguous once the ring is unrolled (the argument needs that).
@@ -221,6 +222,15 @@ def _idle_runs(m: OusterhoutMatrix, cols: Sequence[int], start: int) -> np.ndarr
     return np.where(busy.any(axis=1), busy.argmax(axis=1), busy.shape[1])
 
 
+def _idle_run(m: OusterhoutMatrix, cols: Sequence[int], row: int) -> int:
+    """Return how many of ``cols`` are idle in ``row`` before its first busy cell."""
+    if isinstance(cols, range):
+        busy = m.cells[row, cols.start : cols.stop] != IDLE
+    else:
+        busy = m.cells[row, list(cols)] != IDLE
+    return int(busy.argmax()) if busy.any() else len(busy)
+
+
 def _best_row(runs: np.ndarray, highest: bool = True) -> int:
     """Row with the longest run; ties to the highest row (or the lowest)."""
     if highest:
@@ -252,13 +262,14 @@ def gather(
         other[row] = -1
         partner = _best_row(other, highest=False)
         reach = k + int(other[partner])
-        keep = plan_merge(m, row, partner, cols[:reach])
-        move = plan_merge(m, partner, row, cols[:reach])
+        cuts = common_legal_cuts(m, row, partner)  # the same seen from either row
+        keep = plan_merge(m, row, partner, cols[:reach], cuts)
+        move = plan_merge(m, partner, row, cols[:reach], cuts)
         if plan_cost(m, partner, row, move) <= plan_cost(m, row, partner, keep):
             row, partner, keep = partner, row, move
         for a, b in keep:
             _swap_region(m, row, partner, a, b, out, why)
-        k = int(_idle_runs(m, cols, 0)[row])
+        k = _idle_run(m, cols, row)
     return row
 
 
