@@ -189,6 +189,7 @@ class Simulation:
         for jid in self.jobs:
             self._remember_need(jid)
         self._table_cache: tuple | None = None
+        self._gap_memo: tuple | None = None
         self._changes: list[MatrixChange] = []
         self._journal: list[tuple[int, ...]] = []
         self._journal_now: list[int] = []
@@ -472,6 +473,14 @@ class Simulation:
             return math.inf
         start = self._s.next_row % n
         table = self._table()
+        memo = self._gap_memo  # peek() and step() both ask, with nothing changed in between
+        if memo is not None and memo[0] is table and memo[1] == (n, start):
+            return memo[2]
+        best = self._completion_gap(table, n, start)
+        self._gap_memo = (table, (n, start), best)
+        return best
+
+    def _completion_gap(self, table: tuple, n: int, start: int) -> float:
         ids, first, count, served, need, multi = table[:6]
         left = need - served
         single = count == 1
