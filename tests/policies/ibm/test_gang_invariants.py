@@ -3,23 +3,11 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from gangviz.core.jobs import JobSpec
 from gangviz.core.matrix import IDLE
 from gangviz.policies.ibm import BGS, GS, MBGS, MGS
 from gangviz.sim.engine import Simulation
 
-
-@st.composite
-def workloads(draw):
-    procs = draw(st.integers(4, 12))
-    n = draw(st.integers(1, 18))
-    jobs, t = [], 0.0
-    for i in range(n):
-        t += draw(st.floats(0, 3, allow_nan=False))
-        work = draw(st.floats(0.2, 8, allow_nan=False))
-        over = draw(st.floats(1, 3, allow_nan=False))
-        jobs.append(JobSpec(i, f"J{i}", t, draw(st.integers(1, procs)), work, work * over))
-    return procs, jobs
+from .strategies import workloads
 
 
 def _run_checked(policy, procs, jobs, overhead=0.0):

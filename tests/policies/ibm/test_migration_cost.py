@@ -10,6 +10,8 @@ from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.policies.ibm import MBGS, MGS
 from gangviz.sim.engine import Simulation
 
+from .strategies import workloads as random_workloads
+
 X = IDLE
 
 
@@ -89,16 +91,9 @@ def test_charge_rejects_jobs_not_running_and_negative_amounts():
     assert sim.remaining(0) == pytest.approx(2.65) and sim.served(0) == 0.0
 
 
-@st.composite
-def workloads(draw):
-    procs = draw(st.integers(4, 10))
-    n = draw(st.integers(2, 14))
-    jobs, t = [], 0.0
-    for i in range(n):
-        t += draw(st.floats(0, 2, allow_nan=False))
-        work = draw(st.floats(0.2, 6, allow_nan=False))
-        jobs.append(JobSpec(i, f"J{i}", t, draw(st.integers(1, procs)), work, work * 2))
-    return procs, jobs
+def workloads():
+    """The workloads of these tests: estimates twice the work."""
+    return random_workloads(max_procs=10, jobs=(2, 14), max_gap=2.0, max_work=6.0, overestimate=(2.0, 2.0))
 
 
 @settings(max_examples=30, deadline=None)
