@@ -51,7 +51,7 @@ import numpy as np
 
 from gangviz.core.changes import JobMigrated, JobReplicated, JobShifted
 from gangviz.core.matrix import IDLE, col_index
-from gangviz.policies.ibm.phases import MoveGuard, as_cols, free_count, population_order, start_order
+from gangviz.policies.ibm.phases import MoveGuard, as_cols, compaction_moves, free_count, start_order
 
 __all__ = ["option1_cost", "option2_cost", "MigrationBudget", "collapse_with_migration", "fill_with_migration"]
 
@@ -211,38 +211,33 @@ def collapse_with_migration(sim, budget: MigrationBudget, guard: MoveGuard | Non
     the jobs moved.
     """
     m = sim.matrix
-    order = population_order(m)
     moved = 0
-    for pos, i in enumerate(order):
-        for j in reversed(order[pos + 1:]):
-            for job in m.row_jobs(i):
-                if m.home_row(job) != i or len(m.job_rows(job)) != 1:
-                    continue
-                if guard is not None and not guard.allows(job, i, j):
-                    continue
-                if m.is_idle(j, m.job_cols(job)):
-                    sim.emit(JobShifted(job, i, j, "CollapseMatrix-2: its processors are idle there"))
-                    if guard is not None:
-                        guard.moved(job, i, j)
-                    moved += 1
-                    continue
-                best = None
-                for opt in (2, 1):
-                    if opt == 1:
-                        r = try_option1(sim, job, j, budget, replicate=False, label="CollapseMatrix-2", dry=True)
-                    else:
-                        r = try_option2(sim, job, j, budget, label="CollapseMatrix-2", dry=True)
-                    if r is not None and (best is None or (r[0], r[1]) < (best[1][0], best[1][1])):
-                        best = (opt, r)
-                if best is None:
-                    continue
-                if best[0] == 1:
-                    try_option1(sim, job, j, budget, replicate=False, label="CollapseMatrix-2")
-                else:
-                    try_option2(sim, job, j, budget, label="CollapseMatrix-2")
-                if guard is not None:
-                    guard.moved(job, i, j)
-                moved += 1
+    for job, i, j in compaction_moves(m):
+        if guard is not None and not guard.allows(job, i, j):
+            continue
+        if m.is_idle(j, m.job_cols(job)):
+            sim.emit(JobShifted(job, i, j, "CollapseMatrix-2: its processors are idle there"))
+            if guard is not None:
+                guard.moved(job, i, j)
+            moved += 1
+            continue
+        best = None
+        for opt in (2, 1):
+            if opt == 1:
+                r = try_option1(sim, job, j, budget, replicate=False, label="CollapseMatrix-2", dry=True)
+            else:
+                r = try_option2(sim, job, j, budget, label="CollapseMatrix-2", dry=True)
+            if r is not None and (best is None or (r[0], r[1]) < (best[1][0], best[1][1])):
+                best = (opt, r)
+        if best is None:
+            continue
+        if best[0] == 1:
+            try_option1(sim, job, j, budget, replicate=False, label="CollapseMatrix-2")
+        else:
+            try_option2(sim, job, j, budget, label="CollapseMatrix-2")
+        if guard is not None:
+            guard.moved(job, i, j)
+        moved += 1
     return moved
 
 

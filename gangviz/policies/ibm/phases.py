@@ -112,23 +112,30 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
     the matrix is clean (home rows only). Returns the number of jobs moved.
     """
     m = sim.matrix
-    order = population_order(m)
     moved = 0
+    for job, i, j in compaction_moves(m):
+        if not m.is_idle(j, m.job_cols(job)):
+            continue
+        if guard is not None and not guard.allows(job, i, j):
+            continue
+        sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
+        if guard is not None:
+            guard.moved(job, i, j)
+        moved += 1
+    return moved
+
+
+def compaction_moves(m):
+    """Yield ``(job, i, j)``: every job running in row ``i`` alone (its home row, no extra
+    rows) with every row ``j`` it might move to, in CompactMatrix's order (003 §5.1): source
+    rows from the least populated, targets from the most populated. The jobs of row ``i`` are
+    listed when its first target comes up, so moves made meanwhile are seen."""
+    order = population_order(m)
     for pos, i in enumerate(order):
         for j in reversed(order[pos + 1:]):
             for job in m.row_jobs(i):
-                if m.home_row(job) != i or len(m.job_rows(job)) != 1:
-                    continue
-                cols = m.job_cols(job)
-                if not m.is_idle(j, cols):
-                    continue
-                if guard is not None and not guard.allows(job, i, j):
-                    continue
-                sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
-                if guard is not None:
-                    guard.moved(job, i, j)
-                moved += 1
-    return moved
+                if m.home_row(job) == i and len(m.job_rows(job)) == 1:
+                    yield job, i, j
 
 
 def remove_empty_rows(sim, why: str = "it is empty after compaction") -> int:
