@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from gangviz.gui.guided import gate_caption
 from gangviz.gui.narration import step_lines
-from gangviz.gui.wiring import disconnect_quietly
+from gangviz.gui.wiring import follow
 
 START_TEXT = "The starting picture. Press Space to play, Right to take one step."
 LINES = 3
@@ -114,11 +114,8 @@ class Caption(QLabel):
 
     def set_player(self, player) -> None:
         """Follow ``player`` (disconnects from the previous one)."""
-        if self.player is not None:
-            disconnect_quietly((self.player.stepped, self.player.moved, self.player.gateChanged, self.player.frame), self.refresh)
+        follow(self.player, player, ("stepped", "moved", "gateChanged", "frame"), self.refresh)
         self.player = player
-        for sig in (player.stepped, player.moved, player.gateChanged, player.frame):
-            sig.connect(self.refresh)
         self.refresh()
 
     def set_start_text(self, text: str) -> None:

@@ -38,7 +38,7 @@ from gangviz.gui import palette
 from gangviz.gui.geometry import columns, label_stride
 from gangviz.gui.guided import gate_cuts
 from gangviz.gui.scene import Scene, build_scene
-from gangviz.gui.wiring import disconnect_quietly
+from gangviz.gui.wiring import follow
 
 MAX_CELL_H = 64.0
 MIN_CELL_H = 4.0
@@ -98,13 +98,9 @@ class MatrixView(QWidget):
     # ----------------------------------------------------------------- wiring
     def set_player(self, player) -> None:
         """Show ``player``'s simulation (disconnects from the previous player)."""
-        if self.player is not None:
-            disconnect_quietly((self.player.frame, self.player.moved, self.player.stepped), self._dirty)
+        follow(self.player, player, ("frame", "moved", "stepped"), self._dirty)
         self.player = player
         self.selected = None
-        player.frame.connect(self._dirty)
-        player.moved.connect(self._dirty)
-        player.stepped.connect(self._dirty)
         self.update()
 
     def set_bottom_up(self, bottom_up: bool) -> None:

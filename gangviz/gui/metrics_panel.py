@@ -22,7 +22,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QGridLayout, QMenu, QToolButton, QVBoxLayout, QWidget
-from gangviz.gui.wiring import disconnect_quietly
+from gangviz.gui.wiring import follow
 
 REFRESH_S = 0.25
 #: Above this many samples a curve is drawn as its per-bin envelope.
@@ -214,12 +214,9 @@ class MetricsPanel(QWidget):
 
     def set_player(self, player) -> None:
         """Follow ``player``'s samples."""
-        if self.player is not None:
-            disconnect_quietly((self.player.moved, self.player.stepped), self._changed)
+        follow(self.player, player, ("moved", "stepped"), self._changed)
         self.player = player
         self.columns = SampleColumns()
-        for sig in (player.moved, player.stepped):
-            sig.connect(self._changed)
         self.refresh()
 
     def _changed(self, *args) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from gangviz.gui import palette
-from gangviz.gui.wiring import disconnect_quietly
+from gangviz.gui.wiring import follow
 
 SYNC_S = 0.25
 _CURRENT_BG = QBrush(QColor("#FFE9A8"))
@@ -133,16 +133,13 @@ class NarrationView(QTableView):
 
     def set_player(self, player) -> None:
         """Show ``player``'s narration."""
-        if self.player is not None:
-            disconnect_quietly((self.player.moved, self.player.stepped, self.player.historyChanged), self._sync)
+        follow(self.player, player, ("moved", "stepped", "historyChanged"), self._sync)
         self.player = player
         old = self.model_
         self.model_ = NarrationModel(player, self)
         self.setModel(self.model_)
         if old is not None:
             old.deleteLater()
-        for sig in (player.moved, player.stepped, player.historyChanged):
-            sig.connect(self._sync)
         self._sync_now()
 
     def _sync(self, *args) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.wiring import disconnect_quietly
+from gangviz.gui.wiring import follow
 
 PAD = 12.0
 
@@ -34,11 +34,8 @@ class Timeline(QWidget):
 
     def set_player(self, player) -> None:
         """Follow ``player``."""
-        if self.player is not None:
-            disconnect_quietly((self.player.moved, self.player.stepped, self.player.historyChanged), self.update)
+        follow(self.player, player, ("moved", "stepped", "historyChanged"), self.update)
         self.player = player
-        for sig in (player.moved, player.stepped, player.historyChanged):
-            sig.connect(self.update)
         self.update()
 
     def _span(self) -> int:

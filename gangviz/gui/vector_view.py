@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
 from gangviz.gui.geometry import columns
-from gangviz.gui.wiring import disconnect_quietly
+from gangviz.gui.wiring import follow
 
 WLV_H = 26.0
 LEVEL_H = 19.0
@@ -82,11 +82,8 @@ class VectorTreeView(QWidget):
 
     def set_player(self, player) -> None:
         """Show ``player``'s matrix (disconnects from the previous player)."""
-        if self.player is not None:
-            disconnect_quietly((self.player.frame, self.player.moved, self.player.stepped), self._dirty)
+        follow(self.player, player, ("frame", "moved", "stepped"), self._dirty)
         self.player = player
-        for sig in (player.frame, player.moved, player.stepped):
-            sig.connect(self._dirty)
         self._dirty()
         self.setFixedHeight(int(self.preferred_height()))
 

@@ -11,3 +11,12 @@ def disconnect_quietly(signals, slot) -> None:
             sig.disconnect(slot)
         except (RuntimeError, TypeError):
             pass
+
+
+def follow(previous, player, signals: tuple[str, ...], slot) -> None:
+    """Connect ``slot`` to the named ``signals`` of ``player``, first letting go of the same
+    signals of ``previous`` (the player followed until now, or ``None``)."""
+    if previous is not None:
+        disconnect_quietly([getattr(previous, name) for name in signals], slot)
+    for name in signals:
+        getattr(player, name).connect(slot)
