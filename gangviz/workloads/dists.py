@@ -197,6 +197,10 @@ class HyperErlang:
         s = (mu3 - mu1 * mu2) / var
         q = s * mu1 - mu2
         root = math.sqrt(max(s * s - 4 * q, 0.0))
-        a, b = (s + root) / 2, (s - root) / 2
+        # The atoms are the roots of x^2 - s x + q. The smaller one is taken as q / a, not
+        # (s - root) / 2, which cancels catastrophically when one branch is rare and long (p
+        # is then computed from mu1 - b, and its error would be multiplied a million times).
+        a = (s + root) / 2
+        b = q / a
         p = (mu1 - b) / (a - b)
         return cls(n, p, a, b)
