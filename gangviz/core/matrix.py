@@ -22,7 +22,7 @@ checks its precondition first and raises ``ValueError`` without touching the sta
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -34,6 +34,31 @@ IDLE = -1
 STALE_MERGE = 256
 
 Cols = Sequence[int]
+
+
+def _holds(rows: list[int], row: int) -> bool:
+    """Whether a job's rows (home first, then its extra rows ascending) include ``row``."""
+    if rows[0] == row:
+        return True
+    at = bisect_left(rows, row, lo=1)
+    return at < len(rows) and rows[at] == row
+
+
+def _with_row(values: np.ndarray, row: int, fill: int) -> np.ndarray:
+    """Return ``values`` with a new entry (a row of ``fill``) inserted before index ``row``."""
+    out = np.empty((len(values) + 1,) + values.shape[1:], dtype=values.dtype)
+    out[:row] = values[:row]
+    out[row] = fill
+    out[row + 1 :] = values[row:]
+    return out
+
+
+def _without_row(values: np.ndarray, row: int) -> np.ndarray:
+    """Return ``values`` without entry (or row) ``row``."""
+    out = np.empty((len(values) - 1,) + values.shape[1:], dtype=values.dtype)
+    out[:row] = values[:row]
+    out[row:] = values[row + 1 :]
+    return out
 
 
 def col_index(cols: Cols) -> slice | np.ndarray:
@@ -75,6 +100,8 @@ class OusterhoutMatrix:
         self.ring = ring
         self._cells = np.full((0, processors), IDLE, dtype=np.int32)
         self._wlv = np.zeros(processors, dtype=np.int64)
+        # Per row: how many of its cells are allocated (kept in step with the cells).
+        self._row_busy = np.zeros(0, dtype=np.int64)
         self._tree = WorkloadTree(processors)
         self._stale: tuple[int, int] | None = None
         self._cols: dict[int, Cols] = {}
@@ -83,6 +110,13 @@ class OusterhoutMatrix:
         # _rows so the engine reads every job's placement without a Python loop.
         self._home_of = np.full(0, -1, dtype=np.int64)
         self._count_of = np.zeros(0, dtype=np.int64)
+        # Per job id: the span (first column, one past the last) of its columns; valid only
+        # where _count_of is non-zero.
+        self._lo_of = np.zeros(0, dtype=np.int64)
+        self._hi_of = np.zeros(0, dtype=np.int64)
+        # The ids of the jobs in the matrix, ascending; None until asked for after a job came
+        # or went (the arrays above are as long as the largest id ever seen).
+        self._ids: np.ndarray | None = None
         self.names: dict[int, str] = {}
         self.active_row: int | None = None
 
@@ -124,8 +158,24 @@ class OusterhoutMatrix:
 
     def placements(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return ``(ids, home rows, row counts)`` of the jobs in the matrix, by ascending id."""
-        ids = np.flatnonzero(self._count_of)
+        ids = self._present()
         return ids, self._home_of[ids], self._count_of[ids]
+
+    def spans(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return ``(ids, lo, hi)`` of the jobs in the matrix, by ascending id: each job's
+        columns lie within ``[lo, hi)`` (the first and one past the last column)."""
+        ids = self._present()
+        return ids, self._lo_of[ids], self._hi_of[ids]
+
+    def _present(self) -> np.ndarray:
+        """Return the ids of the jobs in the matrix, ascending (cached until one comes or goes)."""
+        if self._ids is None:
+            if 16 * len(self._rows) < len(self._count_of):  # few jobs: sorting them is cheaper
+                self._ids = np.fromiter(sorted(self._rows), np.int64, len(self._rows))
+            else:
+                self._ids = np.flatnonzero(self._count_of)
+            self._ids.flags.writeable = False
+        return self._ids
 
     def job_cols(self, job: int) -> Cols:
         """Return the columns of ``job``; raises ``KeyError`` if it is not in the matrix."""
@@ -160,11 +210,17 @@ class OusterhoutMatrix:
 
     def row_is_empty(self, row: int) -> bool:
         """Return whether ``row`` holds no job at all."""
-        return bool(np.all(self._cells[row] == IDLE))
+        return not self._row_busy[row]
 
     def busy_in_row(self, row: int) -> int:
         """Return how many processors are allocated in ``row``."""
-        return int(np.count_nonzero(self._cells[row] != IDLE))
+        return int(self._row_busy[row])
+
+    def busy_per_row(self) -> np.ndarray:
+        """Return, per row, how many processors are allocated in it (read only)."""
+        view = self._row_busy.view()
+        view.flags.writeable = False
+        return view
 
     def name(self, job: int) -> str:
         """Return the label of ``job`` (``"J<id>"`` when it has no name)."""
@@ -224,6 +280,7 @@ class OusterhoutMatrix:
         m._rows = {j: list(r) for j, r in rows.items()}
         m._reindex()
         m._wlv = m.n_rows - np.count_nonzero(m._cells != IDLE, axis=0).astype(np.int64)
+        m._row_busy = np.count_nonzero(m._cells != IDLE, axis=1).astype(np.int64)
         m._tree.rebuild(m._wlv)
         if names is not None:
             m.names = names
@@ -237,6 +294,7 @@ class OusterhoutMatrix:
         other.ring = self.ring
         other._cells = self._cells.copy()
         other._wlv = self._wlv.copy()
+        other._row_busy = self._row_busy.copy()
         other._tree = WorkloadTree(self.processors)
         other._tree.rebuild(self._wlv)
         other._stale = None
@@ -244,6 +302,9 @@ class OusterhoutMatrix:
         other._rows = {j: list(r) for j, r in self._rows.items()}
         other._home_of = self._home_of.copy()
         other._count_of = self._count_of.copy()
+        other._lo_of = self._lo_of.copy()
+        other._hi_of = self._hi_of.copy()
+        other._ids = None
         other.names = self.names
         other.active_row = self.active_row
         return other
@@ -253,7 +314,8 @@ class OusterhoutMatrix:
         """Insert an empty slot at index ``row`` (0..n_rows); rows above move up."""
         if not 0 <= row <= self.n_rows:
             raise ValueError(f"cannot add slot at {row}: matrix has {self.n_rows} slots")
-        self._cells = np.insert(self._cells, row, IDLE, axis=0)
+        self._cells = _with_row(self._cells, row, IDLE)
+        self._row_busy = _with_row(self._row_busy, row, 0)
         self._shift_rows(row, +1)
         self._wlv += 1
         self._rebuild_tree()
@@ -264,7 +326,8 @@ class OusterhoutMatrix:
             raise ValueError(f"no slot {slot_label(row)}: matrix has {self.n_rows} slots")
         if not self.row_is_empty(row):
             raise ValueError(f"slot {slot_label(row)} is not empty")
-        self._cells = np.delete(self._cells, row, axis=0)
+        self._cells = _without_row(self._cells, row)
+        self._row_busy = _without_row(self._row_busy, row)
         self._shift_rows(row + 1, -1)
         self._wlv -= 1
         self._rebuild_tree()
@@ -273,12 +336,14 @@ class OusterhoutMatrix:
         """Add ``by`` to every row index >= ``first`` held by a job. Only jobs whose home row
         is that high, or that hold several rows, are visited."""
         home = self._home_of
-        for job in np.flatnonzero((home >= first) | (self._count_of > 1)).tolist():
+        ids = self._present()
+        high = home[ids] >= first
+        for job in ids[high | (self._count_of[ids] > 1)].tolist():
             rows = self._rows[job]
             for i, r in enumerate(rows):
                 if r >= first:
                     rows[i] = r + by
-        home[home >= first] += by
+        home[ids[high]] += by
 
     def _note(self, job: int) -> None:
         """Bring the per-id placement arrays up to date for ``job``."""
@@ -286,6 +351,8 @@ class OusterhoutMatrix:
             grow = max(job + 1, 2 * len(self._home_of), 64)
             self._home_of = np.concatenate([self._home_of, np.full(grow - len(self._home_of), -1, np.int64)])
             self._count_of = np.concatenate([self._count_of, np.zeros(grow - len(self._count_of), np.int64)])
+            self._lo_of = np.concatenate([self._lo_of, np.zeros(grow - len(self._lo_of), np.int64)])
+            self._hi_of = np.concatenate([self._hi_of, np.zeros(grow - len(self._hi_of), np.int64)])
         rows = self._rows.get(job)
         if rows:
             self._home_of[job] = rows[0]
@@ -299,12 +366,16 @@ class OusterhoutMatrix:
         size = max(self._rows, default=-1) + 1
         self._home_of = np.full(size, -1, dtype=np.int64)
         self._count_of = np.zeros(size, dtype=np.int64)
+        self._lo_of = np.zeros(size, dtype=np.int64)
+        self._hi_of = np.zeros(size, dtype=np.int64)
+        self._ids = None
         for job in self._rows:
             self._note(job)
+            self._lo_of[job], self._hi_of[job] = span(self._cols[job])
 
     def _rebuild_tree(self) -> None:
-        self._stale = None
-        self._tree.rebuild(self._wlv)
+        # Every leaf changed; the tree is brought up to date when next read (BC never reads it).
+        self._stale = (0, self.processors)
 
     def _refresh(self, cols: Cols) -> None:
         """Mark the tree stale over ``cols``. Ranges are merged while the union stays within
@@ -342,12 +413,16 @@ class OusterhoutMatrix:
                 raise ValueError(f"{self.name(job)} already runs in {slot_label(row)}")
         self._cells[row, idx] = job
         self._wlv[idx] -= 1
+        self._row_busy[row] += len(cols)
         if home:
             self._cols[job] = cols
             self._rows[job] = [row]
+            self._ids = None
         else:
             insort(self._rows[job], row, lo=1)
         self._note(job)
+        if home:
+            self._lo_of[job], self._hi_of[job] = span(cols)
         self._refresh(cols)
 
     def clear(self, job: int, row: int) -> None:
@@ -361,9 +436,11 @@ class OusterhoutMatrix:
         idx = col_index(cols)
         self._cells[row, idx] = IDLE
         self._wlv[idx] += 1
+        self._row_busy[row] -= len(cols)
         rows.remove(row)
         if not rows:
             del self._rows[job]
+            self._ids = None
             del self._cols[job]
         self._note(job)
         self._refresh(cols)
@@ -382,7 +459,7 @@ class OusterhoutMatrix:
         if not rows:
             return
         n = self.n_rows
-        if len(set(rows)) != len(rows) or any(not 0 <= r < n or r in own for r in rows):
+        if len(set(rows)) != len(rows) or not set(own).isdisjoint(rows) or not 0 <= min(rows) <= max(rows) < n:
             raise ValueError(f"{self.name(job)} cannot take extra slots {[slot_label(r) for r in rows]}")
         cols = self._cols[job]
         idx = col_index(cols)
@@ -391,6 +468,7 @@ class OusterhoutMatrix:
             raise ValueError(f"cells of {self.name(job)} in its new extra slots are not idle")
         self._cells[at[:, None], np.arange(self.processors)[idx]] = job
         self._wlv[idx] -= len(rows)
+        self._row_busy[at] += len(cols)
         own.extend(rows)
         own[1:] = sorted(own[1:])
         self._note(job)
@@ -410,8 +488,10 @@ class OusterhoutMatrix:
             return
         cols = self._cols[job]
         idx = col_index(cols)
-        self._cells[np.asarray(rows, dtype=np.intp)[:, None], np.arange(self.processors)[idx]] = IDLE
+        at = np.asarray(rows, dtype=np.intp)
+        self._cells[at[:, None], np.arange(self.processors)[idx]] = IDLE
         self._wlv[idx] += len(rows)
+        self._row_busy[at] -= len(cols)
         gone = set(rows)
         own[1:] = [r for r in own[1:] if r not in gone]
         self._note(job)
@@ -420,19 +500,24 @@ class OusterhoutMatrix:
     def move(self, job: int, src: int, dst: int) -> None:
         """Move ``job``'s cells from row ``src`` to idle cells of row ``dst`` (same columns)."""
         rows = self._rows.get(job)
-        if rows is None or src not in rows:
+        if rows is None or not _holds(rows, src):
             raise ValueError(f"{self.name(job)} does not run in {slot_label(src)}")
-        if dst in rows:
+        if _holds(rows, dst):
             raise ValueError(f"{self.name(job)} already runs in {slot_label(dst)}")
         cols = self._cols[job]
         idx = col_index(cols)
-        if not 0 <= dst < self.n_rows or not np.all(self._cells[dst, idx] == IDLE):
+        if not 0 <= dst < self.n_rows or self._cells[dst, idx].max() != IDLE:
             raise ValueError(f"cells of {self.name(job)} in {slot_label(dst)} are not idle")
         self._cells[src, idx] = IDLE
         self._cells[dst, idx] = job
-        rows[rows.index(src)] = dst
-        rows[1:] = sorted(rows[1:])
-        self._note(job)
+        self._row_busy[src] -= len(cols)
+        self._row_busy[dst] += len(cols)
+        if rows[0] == src:
+            rows[0] = dst
+            self._home_of[job] = dst
+        else:
+            del rows[bisect_left(rows, src, lo=1)]
+            insort(rows, dst, lo=1)
 
     def relocate(self, job: int, src: int, dst: int, new_cols: Cols) -> None:
         """Migrate ``job`` (one row only) to ``new_cols`` of row ``dst``."""
@@ -470,6 +555,9 @@ class OusterhoutMatrix:
                 )
         self._cells[row_a, idx] = b_part
         self._cells[row_b, idx] = a_part
+        shift = int(np.count_nonzero(b_part != IDLE)) - int(np.count_nonzero(a_part != IDLE))
+        self._row_busy[row_a] += shift
+        self._row_busy[row_b] -= shift
         in_a = set(a_part[a_part != IDLE].tolist())
         in_b = set(b_part[b_part != IDLE].tolist())
         for job in moved:
@@ -510,8 +598,12 @@ class OusterhoutMatrix:
         assert ids.tolist() == sorted(self._rows), "placement arrays list other jobs"
         assert home.tolist() == [self._rows[j][0] for j in ids.tolist()], "home rows out of date"
         assert count.tolist() == [len(self._rows[j]) for j in ids.tolist()], "row counts out of date"
+        _, lo, hi = self.spans()
+        assert list(zip(lo.tolist(), hi.tolist())) == [span(self._cols[j]) for j in ids.tolist()], "spans out of date"
         idle = self.n_rows - np.count_nonzero(self._cells != IDLE, axis=0)
         assert np.array_equal(idle, self._wlv), "WLV out of date"
+        busy = np.count_nonzero(self._cells != IDLE, axis=1)
+        assert np.array_equal(busy, self._row_busy), "row busy counts out of date"
         fresh = WorkloadTree(self.processors)
         fresh.rebuild(idle)
         for a, b in zip(fresh.levels, self.tree.levels):

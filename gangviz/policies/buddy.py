@@ -36,7 +36,7 @@ import numpy as np
 
 from gangviz.core.allocation import best_block, place_buddy, require_power_of_two
 from gangviz.core.changes import JobPlaced, SlotAdded
-from gangviz.core.matrix import IDLE
+from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.core.repack import eliminate_slots
 from gangviz.core.wlt import next_power_of_two
 from gangviz.policies.slots import (
@@ -79,7 +79,7 @@ class BC(_Buddy):
             size = sim.jobs[job].spec.size
             block = next_power_of_two(size)
             width = block if self.occupy == "block" else size
-            hit = _first_free_block(m.cells, block)
+            hit = _first_free_block(m, block)
             if hit is not None:
                 row, lo = hit
                 sim.emit(JobPlaced(job, row, range(lo, lo + width), f"first slot with a free {block}-block"))
@@ -88,17 +88,23 @@ class BC(_Buddy):
                 sim.emit(JobPlaced(job, m.n_rows - 1, range(0, width), "leftmost block of the new slot"))
 
 
-def _first_free_block(cells: np.ndarray, block: int) -> tuple[int, int] | None:
+def _first_free_block(m: OusterhoutMatrix, block: int) -> tuple[int, int] | None:
     """Return ``(row, first column)`` of the leftmost free aligned block in the lowest slot."""
-    rows, procs = cells.shape
+    rows, procs = m.n_rows, m.processors
     if rows == 0:
         return None
-    free = np.all(cells.reshape(rows, procs // block, block) == IDLE, axis=2)
+    # Only rows with at least ``block`` idle cells can hold a free block; at high load most
+    # rows are nearly full, so looking at the others alone spares most of the scan.
+    roomy = np.flatnonzero(m.busy_per_row() <= procs - block)
+    if len(roomy) == 0:
+        return None
+    cells = m.cells[roomy]
+    free = np.all(cells.reshape(len(roomy), procs // block, block) == IDLE, axis=2)
     flat = int(np.argmax(free))
     if not free.flat[flat]:
         return None
-    row, index = divmod(flat, procs // block)
-    return row, index * block
+    at, index = divmod(flat, procs // block)
+    return int(roomy[at]), index * block
 
 
 class BR(_Buddy):

@@ -512,8 +512,7 @@ class Simulation:
             return
         start = s.next_row % n
         full, part = divmod(m, n)
-        cells = self.matrix._cells
-        busy_rows = np.count_nonzero(cells >= 0, axis=1)
+        busy_rows = self.matrix.busy_per_row()
         order = (np.arange(part) + start) % n
         s.busy_time += float(full * busy_rows.sum() + busy_rows[order].sum())
         s.row_time += n * m
