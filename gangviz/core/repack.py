@@ -98,14 +98,28 @@ def plan_merge(
     in place. ``cuts`` may pass :func:`common_legal_cuts` of the two rows when known. Raises
     :class:`RepackError` when the premise of :func:`merge_rows` fails.
     """
+    return plan_both(m, row_a, row_b, target, cuts)[0][0]
+
+
+def plan_both(
+    m: OusterhoutMatrix, row_a: int, row_b: int, target: Sequence[int], cuts: list[int] | None = None
+) -> tuple[tuple[list[tuple[int, int]], tuple[int, int]], tuple[list[tuple[int, int]], tuple[int, int]]]:
+    """Return both ways to merge two rows, each as ``(plan, cost)``: first the plan that makes
+    ``row_a`` idle on ``target`` (:func:`plan_merge`), then the one that makes ``row_b`` idle
+    there. A cost is ``(processes moved, two-sided swaps)``: the busy cells of both rows in
+    the swapped regions, and how many of those regions hold jobs in both rows.
+
+    The two plans share the rows' legal cuts and idle cells, so they are found in one pass.
+    Raises :class:`RepackError` as :func:`plan_merge`.
+    """
     n = m.processors
     cells = m.cells
     want = np.zeros(n, dtype=bool)
     want[list(target)] = True
-    a_idle = cells[row_a] == IDLE
-    b_idle = cells[row_b] == IDLE
-    if np.any(want & ~a_idle & ~b_idle):
-        bad = int(np.flatnonzero(want & ~a_idle & ~b_idle)[0])
+    a_busy = cells[row_a] != IDLE
+    b_busy = cells[row_b] != IDLE
+    if np.any(want & a_busy & b_busy):
+        bad = int(np.flatnonzero(want & a_busy & b_busy)[0])
         raise RepackError(
             f"cannot merge {slot_label(row_a)} and {slot_label(row_b)}: "
             f"{processor_label(bad)} is busy in both"
@@ -127,39 +141,42 @@ def plan_merge(
     else:
         bounds = cuts
     if len(bounds) < 2:
-        return []
+        return ([], (0, 0)), ([], (0, 0))
     # Per region between neighbouring cuts (on a ring the arrays are unrolled twice): does a
-    # wanted cell of row_a hold a job (then the region is swapped), and would the swap bring a
-    # job of row_b onto a wanted cell (impossible by the argument above; guarded all the same).
+    # wanted cell of a row hold a job (then that row's plan swaps the region); both at once is
+    # impossible by the argument of merge_rows, and guarded all the same.
     edges = np.asarray(bounds)
 
+    def running(flags: np.ndarray) -> np.ndarray:
+        return np.concatenate(([0], np.cumsum(np.tile(flags, 2) if m.ring else flags)))
+
     def per_region(flags: np.ndarray) -> np.ndarray:
-        total = np.concatenate(([0], np.cumsum(np.tile(flags, 2) if m.ring else flags)))
+        total = running(flags)
         return total[edges[1:]] > total[edges[:-1]]
 
-    need = per_region(want & ~a_idle)
-    if np.any(need & per_region(want & ~b_idle)):
+    need_a = per_region(want & a_busy)
+    need_b = per_region(want & b_busy)
+    if np.any(need_a & need_b):
         raise RepackError(f"no legal re-pack of {slot_label(row_a)} with {slot_label(row_b)}")
-    swaps: list[list[int]] = []
-    for i in np.flatnonzero(need).tolist():
-        lo, hi = bounds[i], bounds[i + 1]
-        if swaps and swaps[-1][1] == lo:
-            swaps[-1][1] = hi
-        else:
-            swaps.append([lo, hi])
-    return [(lo - n, hi - n) if lo >= n else (lo, hi) for lo, hi in swaps]
+    busy_a, busy_b = running(a_busy), running(b_busy)
 
+    def plan(need: np.ndarray) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+        swaps: list[list[int]] = []
+        for i in np.flatnonzero(need).tolist():
+            lo, hi = bounds[i], bounds[i + 1]
+            if swaps and swaps[-1][1] == lo:
+                swaps[-1][1] = hi
+            else:
+                swaps.append([lo, hi])
+        regions = [(lo - n, hi - n) if lo >= n else (lo, hi) for lo, hi in swaps]
+        if not regions:
+            return regions, (0, 0)
+        lo_i, hi_i = np.asarray(regions).T
+        moved_a, moved_b = busy_a[hi_i] - busy_a[lo_i], busy_b[hi_i] - busy_b[lo_i]
+        cost = (int(moved_a.sum() + moved_b.sum()), int(np.count_nonzero((moved_a > 0) & (moved_b > 0))))
+        return regions, cost
 
-def plan_cost(m: OusterhoutMatrix, row_a: int, row_b: int, plan: list[tuple[int, int]]) -> tuple[int, int]:
-    """Return ``(processes moved, two-sided swaps)`` of a plan from :func:`plan_merge`."""
-    moved = two_sided = 0
-    for lo, hi in plan:
-        idx = np.arange(lo, hi) % m.processors
-        a_busy = int(np.count_nonzero(m.cells[row_a, idx] != IDLE))
-        b_busy = int(np.count_nonzero(m.cells[row_b, idx] != IDLE))
-        moved += a_busy + b_busy
-        two_sided += bool(a_busy and b_busy)
-    return moved, two_sided
+    return plan(need_a), plan(need_b)
 
 
 def merge_rows(
@@ -215,11 +232,19 @@ def _jobs_in(cells: np.ndarray) -> list[int]:
 
 def _idle_runs(m: OusterhoutMatrix, cols: Sequence[int], start: int) -> np.ndarray:
     """Return, per row, how many of ``cols[start:]`` are idle before the first busy cell."""
+    # Only rows idle on the first column have a run at all; there are as many as that
+    # column's WLV entry, usually few in a full matrix, so the others are never scanned.
+    first = cols[start]
+    open_rows = np.flatnonzero(m.cells[:, first] == IDLE)
+    runs = np.zeros(m.n_rows, dtype=np.int64)
+    if len(open_rows) == 0:
+        return runs
     if isinstance(cols, range):
-        busy = m.cells[:, cols.start + start : cols.stop] != IDLE
+        busy = m.cells[open_rows, cols.start + start : cols.stop] != IDLE
     else:
-        busy = m.cells[:, list(cols[start:])] != IDLE
-    return np.where(busy.any(axis=1), busy.argmax(axis=1), busy.shape[1])
+        busy = m.cells[open_rows][:, list(cols[start:])] != IDLE
+    runs[open_rows] = np.where(busy.any(axis=1), busy.argmax(axis=1), busy.shape[1])
+    return runs
 
 
 def _idle_run(m: OusterhoutMatrix, cols: Sequence[int], row: int) -> int:
@@ -263,9 +288,8 @@ def gather(
         partner = _best_row(other, highest=False)
         reach = k + int(other[partner])
         cuts = common_legal_cuts(m, row, partner)  # the same seen from either row
-        keep = plan_merge(m, row, partner, cols[:reach], cuts)
-        move = plan_merge(m, partner, row, cols[:reach], cuts)
-        if plan_cost(m, partner, row, move) <= plan_cost(m, row, partner, keep):
+        (keep, keep_cost), (move, move_cost) = plan_both(m, row, partner, cols[:reach], cuts)
+        if move_cost <= keep_cost:
             row, partner, keep = partner, row, move
         for a, b in keep:
             _swap_region(m, row, partner, a, b, out, why)

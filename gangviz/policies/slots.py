@@ -16,7 +16,7 @@ from gangviz.sim.engine import Simulation
 def remove_empty_slots(sim: Simulation, why: str = "it is empty") -> int:
     """Remove every empty slot, top first; return how many were removed."""
     m = sim.matrix
-    empty = np.flatnonzero(np.all(m.cells == IDLE, axis=1)).tolist()
+    empty = np.flatnonzero(m.busy_per_row() == 0).tolist()
     for row in reversed(empty):
         sim.emit(SlotRemoved(row, why))
     return len(empty)
@@ -71,6 +71,17 @@ def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
     return released
 
 
+def buddy_blocks(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised :func:`buddy_span`: return ``(start, size)`` of the smallest aligned buddy
+    block covering each span ``[lo[i], hi[i])``.
+
+    An aligned block of 2**k processors holds both ends exactly when they agree above bit k,
+    so k is the bit length of ``lo ^ (hi - 1)`` (``frexp`` gives it exactly below 2**53).
+    """
+    depth = np.frexp((lo ^ (hi - 1)).astype(np.float64))[1].astype(np.int64)
+    return lo >> depth << depth, np.left_shift(1, depth)
+
+
 def replicate_where_free(sim: Simulation) -> int:
     """Let jobs run in extra slots wherever their buddy block's WLT node is non-zero.
 
@@ -81,29 +92,31 @@ def replicate_where_free(sim: Simulation) -> int:
     """
     m = sim.matrix
     added = 0
-    if m.n_rows == 0 or int(m.tree.root) == 0 and not _any_free_node(m):
-        return 0
     wlv = m.wlv
-    for job in sorted(m.jobs()):
+    if m.n_rows == 0 or int(wlv.max()) == 0:  # no WLT node at all is non-zero
+        return 0
+    # A block's WLT node is non-zero exactly when every processor of the block has an idle
+    # slot, which a running count of the WLV's zeros answers for all jobs at once. Taking
+    # extra slots only fills idle cells (re-packing inside a block keeps the WLV), so a node
+    # that is zero now stays zero during this pass: the jobs to visit are found up front.
+    ids, lo, hi = m.spans()
+    start, size = buddy_blocks(lo, hi)
+    zeros = np.concatenate(([0], np.cumsum(wlv == 0)))
+    node_free = zeros[start + size] == zeros[start]
+    for i in np.flatnonzero(node_free).tolist():
+        job = int(ids[i])
         cols = m.job_cols(job)
-        lo, hi = buddy_span(cols)
-        depth = (hi - lo).bit_length() - 1
-        if not m.tree.levels[depth][lo >> depth]:
-            continue
-        # The block's WLT node is non-zero exactly when every processor of the block has an
-        # idle slot; reading the WLV directly spares a tree refresh per replica.
-        while int(wlv[lo:hi].min()) > 0:
+        b_lo = int(start[i])
+        b_hi = b_lo + int(size[i])
+        while int(wlv[b_lo:b_hi].min()) > 0:
             # Slots already idle on the whole block are the ones gather would pick first,
             # highest first, without any swap; taking them in one go spares a scan per replica.
-            free = np.flatnonzero((m.cells[:, lo:hi] == IDLE).all(axis=1)).tolist()
+            cells = m.cells
+            open_rows = np.flatnonzero(cells[:, b_lo] == IDLE)
+            free = open_rows[(cells[open_rows, b_lo:b_hi] == IDLE).all(axis=1)].tolist()
             if not free:
-                free = [gather(m, lo, hi, sim.current_changes, "Property 1 within the job's buddy block")]
+                free = [gather(m, b_lo, b_hi, sim.current_changes, "Property 1 within the job's buddy block")]
             why = "its buddy block's WLT node is non-zero"
             sim.emit_all([JobReplicated(job, row, cols, why) for row in reversed(free)])
             added += len(free)
     return added
-
-
-def _any_free_node(m: OusterhoutMatrix) -> bool:
-    """Whether any WLT node is non-zero (some block has an idle slot on every processor)."""
-    return any(int(level.max(initial=0)) > 0 for level in m.tree.levels)

@@ -21,7 +21,7 @@ from gangviz.core.changes import (
     SlotRemoved,
 )
 from gangviz.core.matrix import IDLE
-from gangviz.core.repack import RepackError, common_legal_cuts, eliminate_slots, gather
+from gangviz.core.repack import RepackError, common_legal_cuts, eliminate_slots, gather, plan_both, plan_merge
 from gangviz.core.wlt import WorkloadTree
 
 from .strategies import matrices, signature
@@ -115,6 +115,40 @@ def test_gather_keeps_processors_and_rows_and_frees_the_range(data):
     assert m.n_rows == rows
     m.check()  # each job's processes share each of its rows; WLV and WLT agree
     assert all(c.kind in ("job_shifted", "region_swapped") for c in out)
+
+
+def regions_cost(m, row_a, row_b, plan):
+    """Processes moved and two-sided swaps of ``plan``, counted cell by cell."""
+    moved = two_sided = 0
+    for lo, hi in plan:
+        cols = [c % m.processors for c in range(lo, hi)]
+        a = sum(m.cells[row_a, c] != IDLE for c in cols)
+        b = sum(m.cells[row_b, c] != IDLE for c in cols)
+        moved += a + b
+        two_sided += bool(a and b)
+    return moved, two_sided
+
+
+@SETTINGS
+@given(st.data())
+def test_both_merge_plans_are_the_two_one_way_plans_with_their_costs(data):
+    m = data.draw(matrices(ring=None, min_rows=2))
+    a, b = data.draw(st.lists(st.integers(0, m.n_rows - 1), min_size=2, max_size=2, unique=True))
+    n = m.processors
+    lo = data.draw(st.integers(0, n - 1))
+    length = data.draw(st.integers(1, n if m.ring else n - lo))
+    target = [(lo + k) % n for k in range(length)]
+    assume(all(m.cells[a, c] == IDLE or m.cells[b, c] == IDLE for c in target))
+    try:
+        (keep, keep_cost), (move, move_cost) = plan_both(m, a, b, target)
+    except RepackError:
+        with pytest.raises(RepackError):
+            plan_merge(m, a, b, target)
+        return
+    assert keep == plan_merge(m, a, b, target)
+    assert move == plan_merge(m, b, a, target)
+    assert keep_cost == regions_cost(m, a, b, keep)
+    assert move_cost == regions_cost(m, a, b, move)
 
 
 @SETTINGS
