@@ -102,6 +102,8 @@ class OusterhoutMatrix:
         self._wlv = np.zeros(processors, dtype=np.int64)
         # Per row: how many of its cells are allocated (kept in step with the cells).
         self._row_busy = np.zeros(0, dtype=np.int64)
+        # Per processor: how many of its cells hold an extra row of a job (multi-slot running).
+        self._extra = np.zeros(processors, dtype=np.int64)
         self._tree = WorkloadTree(processors)
         self._stale: tuple[int, int] | None = None
         self._cols: dict[int, Cols] = {}
@@ -216,6 +218,14 @@ class OusterhoutMatrix:
         """Return how many processors are allocated in ``row``."""
         return int(self._row_busy[row])
 
+    def extra_per_processor(self) -> np.ndarray:
+        """Return, per processor, how many of its cells hold an extra (replica) row of a job,
+        i.e. how many more idle slots it would have if every job gave up its extra slots
+        (read only)."""
+        view = self._extra.view()
+        view.flags.writeable = False
+        return view
+
     def busy_per_row(self) -> np.ndarray:
         """Return, per row, how many processors are allocated in it (read only)."""
         view = self._row_busy.view()
@@ -281,6 +291,7 @@ class OusterhoutMatrix:
         m._reindex()
         m._wlv = m.n_rows - np.count_nonzero(m._cells != IDLE, axis=0).astype(np.int64)
         m._row_busy = np.count_nonzero(m._cells != IDLE, axis=1).astype(np.int64)
+        m._extra = m._count_extra()
         m._tree.rebuild(m._wlv)
         if names is not None:
             m.names = names
@@ -295,6 +306,7 @@ class OusterhoutMatrix:
         other._cells = self._cells.copy()
         other._wlv = self._wlv.copy()
         other._row_busy = self._row_busy.copy()
+        other._extra = self._extra.copy()
         other._tree = WorkloadTree(self.processors)
         other._tree.rebuild(self._wlv)
         other._stale = None
@@ -361,6 +373,14 @@ class OusterhoutMatrix:
             self._home_of[job] = -1
             self._count_of[job] = 0
 
+    def _count_extra(self) -> np.ndarray:
+        """Count, from the placements, the extra-row cells of every processor."""
+        extra = np.zeros(self.processors, dtype=np.int64)
+        for job, rows in self._rows.items():
+            if len(rows) > 1:
+                extra[col_index(self._cols[job])] += len(rows) - 1
+        return extra
+
     def _reindex(self) -> None:
         """Rebuild the per-id placement arrays from ``_rows``."""
         size = max(self._rows, default=-1) + 1
@@ -414,6 +434,8 @@ class OusterhoutMatrix:
         self._cells[row, idx] = job
         self._wlv[idx] -= 1
         self._row_busy[row] += len(cols)
+        if not home:
+            self._extra[idx] += 1
         if home:
             self._cols[job] = cols
             self._rows[job] = [row]
@@ -428,7 +450,7 @@ class OusterhoutMatrix:
     def clear(self, job: int, row: int) -> None:
         """Free ``job``'s cells in ``row``; removing the home row requires no extra rows."""
         rows = self._rows.get(job)
-        if rows is None or row not in rows:
+        if rows is None or not _holds(rows, row):
             raise ValueError(f"{self.name(job)} does not run in {slot_label(row)}")
         if row == rows[0] and len(rows) > 1:
             raise ValueError(f"{self.name(job)} still runs in extra slots")
@@ -437,6 +459,8 @@ class OusterhoutMatrix:
         self._cells[row, idx] = IDLE
         self._wlv[idx] += 1
         self._row_busy[row] -= len(cols)
+        if row != rows[0]:
+            self._extra[idx] -= 1
         rows.remove(row)
         if not rows:
             del self._rows[job]
@@ -469,6 +493,7 @@ class OusterhoutMatrix:
         self._cells[at[:, None], np.arange(self.processors)[idx]] = job
         self._wlv[idx] -= len(rows)
         self._row_busy[at] += len(cols)
+        self._extra[idx] += len(rows)
         own.extend(rows)
         own[1:] = sorted(own[1:])
         self._note(job)
@@ -492,6 +517,7 @@ class OusterhoutMatrix:
         self._cells[at[:, None], np.arange(self.processors)[idx]] = IDLE
         self._wlv[idx] += len(rows)
         self._row_busy[at] -= len(cols)
+        self._extra[idx] -= len(rows)
         gone = set(rows)
         own[1:] = [r for r in own[1:] if r not in gone]
         self._note(job)
@@ -604,6 +630,7 @@ class OusterhoutMatrix:
         assert np.array_equal(idle, self._wlv), "WLV out of date"
         busy = np.count_nonzero(self._cells != IDLE, axis=1)
         assert np.array_equal(busy, self._row_busy), "row busy counts out of date"
+        assert np.array_equal(self._count_extra(), self._extra), "extra cells per processor out of date"
         fresh = WorkloadTree(self.processors)
         fresh.rebuild(idle)
         for a, b in zip(fresh.levels, self.tree.levels):

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from gangviz.core.changes import JobReplicated, JobUnreplicated, SlotRemoved
-from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index, span
+from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.core.repack import gather
-from gangviz.core.wlt import WorkloadTree, next_power_of_two
+from gangviz.core.wlt import WorkloadTree
 from gangviz.sim.engine import Simulation
 
 
@@ -24,12 +22,7 @@ def remove_empty_slots(sim: Simulation, why: str = "it is empty") -> int:
 
 def replica_cells(m: OusterhoutMatrix) -> np.ndarray:
     """Return, per processor, how many of its cells hold an extra (replica) row of a job."""
-    counts = np.zeros(m.processors, dtype=np.int64)
-    for job in m.jobs():
-        extra = len(m.replica_rows(job))
-        if extra:
-            counts[col_index(m.job_cols(job))] += extra
-    return counts
+    return m.extra_per_processor()
 
 
 def relaxed_tree(m: OusterhoutMatrix) -> WorkloadTree:
@@ -39,41 +32,33 @@ def relaxed_tree(m: OusterhoutMatrix) -> WorkloadTree:
     return tree
 
 
-def buddy_span(cols) -> tuple[int, int]:
-    """Return the smallest aligned buddy block ``(lo, hi)`` that holds a job on ``cols``.
-
-    Jobs placed by the buddy schemes start their block; a job drawn elsewhere by a scenario
-    (say on P6..P8) belongs to the smallest aligned block that covers it (P5..P8).
-    """
-    return _block_of(*span(cols))
-
-
-@lru_cache(maxsize=4096)
-def _block_of(lo: int, hi: int) -> tuple[int, int]:
-    block = next_power_of_two(hi - lo)
-    while lo // block != (hi - 1) // block:
-        block *= 2
-    start = lo // block * block
-    return start, start + block
-
-
 def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
-    """Release every extra slot whose job's buddy block overlaps ``[lo, hi)``; return how many."""
+    """Release every extra slot whose job's buddy block overlaps ``[lo, hi)``; return how many.
+
+    Jobs are visited in id order, each giving up all its extra slots, top first.
+    """
     m = sim.matrix
+    ids, first, count = m.placements()
+    multi = count > 1
+    if not multi.any():
+        return 0
+    _, j_lo, j_hi = m.spans()
+    start, size = buddy_blocks(j_lo[multi], j_hi[multi])
+    overlap = (start < hi) & (start + size > lo)
     released = 0
-    for job in m.jobs():
-        j_lo, j_hi = buddy_span(m.job_cols(job))
-        if j_hi <= lo or j_lo >= hi:
-            continue
+    for job in ids[multi][overlap].tolist():
         extra = m.replica_rows(job)
-        sim.emit_all([JobUnreplicated(job, row, m.job_cols(job), why) for row in reversed(extra)])
+        cols = m.job_cols(job)
+        sim.emit_all([JobUnreplicated(job, row, cols, why) for row in reversed(extra)])
         released += len(extra)
     return released
 
 
 def buddy_blocks(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised :func:`buddy_span`: return ``(start, size)`` of the smallest aligned buddy
-    block covering each span ``[lo[i], hi[i])``.
+    """Return ``(start, size)`` of the smallest aligned buddy block covering each span
+    ``[lo[i], hi[i])`` of columns. Jobs placed by the buddy schemes start their block; a job
+    drawn elsewhere by a scenario (say on P6..P8) belongs to the smallest aligned block that
+    covers it (P5..P8).
 
     An aligned block of 2**k processors holds both ends exactly when they agree above bit k,
     so k is the bit length of ``lo ^ (hi - 1)`` (``frexp`` gives it exactly below 2**53).
