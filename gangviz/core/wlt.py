@@ -95,19 +95,24 @@ class WorkloadTree:
             self._update_small(lo, hi, wlv)
             return
         leaves = self.levels[0]
-        if np.array_equal(leaves[lo:hi], wlv[lo:hi]):
+        new = wlv[lo:hi]
+        if (leaves[lo:hi] == new).all():
             return
-        leaves[lo:hi] = wlv[lo:hi]
+        leaves[lo:hi] = new
         self._mark(0, lo, hi)
-        for d in range(1, len(self.levels)):
+        levels = self.levels
+        for d in range(1, len(levels)):
             lo >>= 1
             hi = ((hi - 1) >> 1) + 1
-            below = self.levels[d - 1]
-            level = self.levels[d]
-            fresh = _combine(below[2 * lo : 2 * hi : 2], below[2 * lo + 1 : 2 * hi : 2])
-            if np.array_equal(level[lo:hi], fresh):
+            below = levels[d - 1]
+            left, right = below[2 * lo : 2 * hi : 2], below[2 * lo + 1 : 2 * hi : 2]
+            # _combine for non-negative values, in fewer array operations
+            fresh = left + right
+            fresh *= np.minimum(left, right) > 0
+            current = levels[d][lo:hi]
+            if (current == fresh).all():
                 return
-            level[lo:hi] = fresh
+            current[:] = fresh
             self._mark(d, lo, hi)
 
     def _update_small(self, lo: int, hi: int, wlv: np.ndarray) -> None:
