@@ -115,7 +115,10 @@ def plan_both(
     n = m.processors
     cells = m.cells
     want = np.zeros(n, dtype=bool)
-    want[list(target)] = True
+    if isinstance(target, range):
+        want[target.start : target.stop] = True
+    else:
+        want[list(target)] = True
     a_busy = cells[row_a] != IDLE
     b_busy = cells[row_b] != IDLE
     if np.any(want & a_busy & b_busy):
@@ -230,21 +233,19 @@ def _jobs_in(cells: np.ndarray) -> list[int]:
     return list(seen)
 
 
-def _idle_runs(m: OusterhoutMatrix, cols: Sequence[int], start: int) -> np.ndarray:
-    """Return, per row, how many of ``cols[start:]`` are idle before the first busy cell."""
-    # Only rows idle on the first column have a run at all; there are as many as that
-    # column's WLV entry, usually few in a full matrix, so the others are never scanned.
-    first = cols[start]
-    open_rows = np.flatnonzero(m.cells[:, first] == IDLE)
-    runs = np.zeros(m.n_rows, dtype=np.int64)
-    if len(open_rows) == 0:
-        return runs
+def _open_runs(cells: np.ndarray, cols: Sequence[int], start: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return the rows idle on ``cols[start]`` (ascending) and, for each, how many of
+    ``cols[start:]`` are idle before its first busy cell.
+
+    Other rows have no idle run there at all. There are as many open rows as that column's WLV
+    entry, usually few in a full matrix, so the others are never scanned.
+    """
+    rows = np.flatnonzero(cells[:, cols[start]] == IDLE)
     if isinstance(cols, range):
-        busy = m.cells[open_rows, cols.start + start : cols.stop] != IDLE
+        busy = cells[rows, cols.start + start : cols.stop] != IDLE
     else:
-        busy = m.cells[open_rows][:, list(cols[start:])] != IDLE
-    runs[open_rows] = np.where(busy.any(axis=1), busy.argmax(axis=1), busy.shape[1])
-    return runs
+        busy = cells[rows][:, list(cols[start:])] != IDLE
+    return rows, np.where(busy.any(axis=1), busy.argmax(axis=1), busy.shape[1])
 
 
 def _idle_run(m: OusterhoutMatrix, cols: Sequence[int], row: int) -> int:
@@ -254,13 +255,6 @@ def _idle_run(m: OusterhoutMatrix, cols: Sequence[int], row: int) -> int:
     else:
         busy = m.cells[row, list(cols)] != IDLE
     return int(busy.argmax()) if busy.any() else len(busy)
-
-
-def _best_row(runs: np.ndarray, highest: bool = True) -> int:
-    """Row with the longest run; ties to the highest row (or the lowest)."""
-    if highest:
-        return len(runs) - 1 - int(np.argmax(runs[::-1]))
-    return int(np.argmax(runs))
 
 
 def gather(
@@ -279,14 +273,16 @@ def gather(
     if np.any(wlv[col_index(cols)] == 0):
         bad = next(c for c in cols if wlv[c] == 0)
         raise RepackError(f"{processor_label(bad)} has no idle slot")
-    runs = _idle_runs(m, cols, 0)
-    row = _best_row(runs)
-    k = int(runs[row])
+    cells = m.cells  # a view: the swaps below change it in place, and no row comes or goes
+    rows, runs = _open_runs(cells, cols, 0)
+    at = len(runs) - 1 - int(np.argmax(runs[::-1]))  # the longest run, ties to the highest row
+    row, k = int(rows[at]), int(runs[at])
     while k < len(cols):
-        other = _idle_runs(m, cols, k)
-        other[row] = -1
-        partner = _best_row(other, highest=False)
-        reach = k + int(other[partner])
+        # ``row`` is busy on cols[k] (its run ends there), so it is not among these rows.
+        rows, runs = _open_runs(cells, cols, k)
+        at = int(np.argmax(runs))  # the furthest reach, ties to the lowest row
+        partner = int(rows[at])
+        reach = k + int(runs[at])
         cuts = common_legal_cuts(m, row, partner)  # the same seen from either row
         (keep, keep_cost), (move, move_cost) = plan_both(m, row, partner, cols[:reach], cuts)
         if move_cost <= keep_cost:
