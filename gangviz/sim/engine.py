@@ -463,7 +463,9 @@ class Simulation:
         offsets begin."""
         count, multi, flat, owner = table[2], table[5], table[6], table[7]
         key = owner * n + (flat - start) % n
-        offsets = np.sort(key) - owner * n
+        # Each job's rows are a few ascending runs (home row, then its extra rows in order),
+        # which a merge sort finds: several times faster than quicksort here.
+        offsets = np.sort(key, kind="stable") - owner * n
         begins = np.concatenate(([0], np.cumsum(count[multi])[:-1])).astype(np.int64)
         return offsets, begins
 

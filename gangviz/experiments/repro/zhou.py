@@ -93,19 +93,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=2001, help="seed of the job sets (default 2001)")
     parser.add_argument("--occupy", choices=("size", "block"), default="size",
                         help="buddy fragment rule: a job holds p processors of its block (size) or all of it")
+    parser.add_argument("--extra-slots-on", choices=("arrival", "decision"),
+                        help="when BRMS and BRMMS hand out extra slots: when a job arrives, or at every "
+                             "decision point (default: BRMS on arrivals, BRMMS at every decision point)")
     parser.add_argument("--json", action="store_true", help="print the averaged table as JSON")
 
 
 def run_one(task: tuple) -> dict[str, float]:
-    """Run one scheme on one job set; ``task`` = (scheme, load, jobs, seed, occupy)."""
+    """Run one scheme on one job set; ``task`` = (scheme, load, jobs, seed, occupy[, extra_slots_on]),
+    the last ``None`` or absent for the scheme's own default."""
     from gangviz.metrics import zhou_metrics
     from gangviz.policies import make_policy
     from gangviz.sim.engine import Simulation
     from gangviz.workloads.synthetic import uniform_log
 
-    scheme, load, jobs, seed, occupy = task
+    scheme, load, jobs, seed, occupy, *rest = task
+    options = {"occupy": occupy}
+    if rest and rest[0] is not None and scheme in ("BRMS", "BRMMS"):
+        options["extra_slots_on"] = rest[0]
     workload = uniform_log(jobs, load, procs=128, seed=seed)
-    sim = Simulation(workload.jobs, make_policy(scheme, occupy=occupy), 128, record=False)
+    sim = Simulation(workload.jobs, make_policy(scheme, **options), 128, record=False)
     sim.run()
     return zhou_metrics(sim)
 
@@ -157,7 +164,7 @@ def run(target: str, args: argparse.Namespace) -> int:
         for s in range(sets):
             seed = run_seed(args.seed, (li,), s)
             for scheme in SCHEMES:
-                tasks.append((scheme, load, jobs, seed, args.occupy))
+                tasks.append((scheme, load, jobs, seed, args.occupy, args.extra_slots_on))
     # Longest runs first, so the workers finish together: the cost grows with the load, and at
     # high load BRMS (dozens of extra slots per job) takes several times longer than the rest.
     tasks.sort(key=lambda t: (-t[1], EXPECTED_COST_RANK[t[0]]))
