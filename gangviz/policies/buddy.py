@@ -46,7 +46,7 @@ from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.core.repack import eliminate_slots
 from gangviz.core.wlt import next_power_of_two
 from gangviz.policies.slots import (
-    relaxed_tree,
+    relaxed_level,
     release_replicas,
     remove_empty_slots,
     replica_cells,
@@ -173,7 +173,7 @@ class BRMMS(_MultiSlot):
             size = sim.jobs[job].spec.size
             block = next_power_of_two(size)
             if m.n_rows and best_block(m, block) is None:
-                relaxed = relaxed_tree(m).level_for_block(block)
+                relaxed = relaxed_level(m, block)
                 if relaxed.max(initial=0) > 0:
                     lo = int(np.argmax(relaxed)) * block
                     release_replicas(sim, lo, lo + block, f"{m.name(job)} would otherwise need a new slot")

@@ -7,7 +7,6 @@ import numpy as np
 from gangviz.core.changes import JobReplicated, JobUnreplicated, SlotRemoved
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.core.repack import gather
-from gangviz.core.wlt import WorkloadTree
 from gangviz.sim.engine import Simulation
 
 
@@ -25,11 +24,13 @@ def replica_cells(m: OusterhoutMatrix) -> np.ndarray:
     return m.extra_per_processor()
 
 
-def relaxed_tree(m: OusterhoutMatrix) -> WorkloadTree:
-    """Return the WLT computed as if every replica cell were idle (what releasing would give)."""
-    tree = WorkloadTree(m.processors)
-    tree.rebuild(m.wlv + replica_cells(m))
-    return tree
+def relaxed_level(m: OusterhoutMatrix, block: int) -> np.ndarray:
+    """Return the WLT level of ``block``-processor nodes as if every replica cell were idle
+    (what releasing all extra slots would give): a node holds the sum of its leaves when every
+    leaf is non-zero, else 0. Needs a power-of-two number of processors, as buddy schemes do.
+    """
+    leaves = (m.wlv + replica_cells(m)).reshape(-1, block)
+    return np.where(leaves.min(axis=1) > 0, leaves.sum(axis=1), 0)
 
 
 def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
