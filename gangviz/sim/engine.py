@@ -283,38 +283,42 @@ class Simulation:
 
     def peek(self) -> float:
         """Return the time of the next step (``inf`` when the simulation is done)."""
-        s = self._s
-        if not s.decided or self._script_due(s.time):
-            return s.time
-        if self.done:
-            return math.inf
-        if self.watch and self.matrix.n_rows:
-            return s.time + 1
-        return s.time + self._next_event_gap()
+        return self._s.time + self._next_gap()
 
     def step(self) -> Step | None:
         """Advance to the next decision point and return its :class:`Step` (``None`` if done)."""
-        s = self._s
-        if s.decided and not self._script_due(s.time):
-            if self.done:
-                return None
-            gap = 1 if (self.watch and self.matrix.n_rows) else self._next_event_gap()
-            if math.isinf(gap):
-                return None
-            self._run_slices(int(gap))
-        return self._decide()
+        return self._step_by(self._next_gap())
 
     def run(self, until: float | None = None, max_steps: int | None = None) -> None:
         """Step until the simulation is done, the next step lies beyond ``until``, or
         ``max_steps`` steps were taken. Resumable: call again to continue."""
         taken = 0
         while max_steps is None or taken < max_steps:
-            nxt = self.peek()
-            if math.isinf(nxt) or (until is not None and nxt > until):
+            gap = self._next_gap()  # once per step: peek() and step() would each work it out
+            if math.isinf(gap) or (until is not None and self._s.time + gap > until):
                 break
-            if self.step() is None:
+            if self._step_by(gap) is None:
                 break
             taken += 1
+
+    def _next_gap(self) -> float:
+        """Slices until the next decision point: 0 when one is due now, ``inf`` when done."""
+        s = self._s
+        if not s.decided or self._script_due(s.time):
+            return 0
+        if self.watch and self.matrix.n_rows:
+            return math.inf if self.done else 1
+        # With nothing left to arrive, the next event is the next completion, if any: the
+        # gap is infinite exactly when the simulation is done.
+        return self._next_event_gap()
+
+    def _step_by(self, gap: float) -> Step | None:
+        """Run ``gap`` slices (from :meth:`_next_gap`) and decide; ``None`` if done."""
+        if math.isinf(gap):
+            return None
+        if gap:
+            self._run_slices(int(gap))
+        return self._decide()
 
     def step_back(self) -> Step | None:
         """Undo the last step; return it (``None`` at the start).
