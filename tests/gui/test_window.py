@@ -78,7 +78,7 @@ def test_closing_during_play_exits_cleanly(qtbot, settings):
     win = MainWindow(settings=settings)
     qtbot.addWidget(win)
     win.show()
-    win.open_source("downey", "br", remember=False, jobs=150, procs=64)
+    win.open_source("downey", "br", remember=False, jobs=3000, procs=64)
     win.player.set_speed_level(9)
     win.player.play()
     qtbot.waitUntil(lambda: win.player.position > 5, timeout=5000)
