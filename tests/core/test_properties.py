@@ -21,7 +21,7 @@ from gangviz.core.changes import (
     SlotRemoved,
 )
 from gangviz.core.matrix import IDLE
-from gangviz.core.repack import RepackError, common_legal_cuts, eliminate_slots, gather, plan_both, plan_merge
+from gangviz.core.repack import RepackError, common_legal_cuts, eliminate_slots, gather, plan_both, plan_merge, plans_on_a_line
 from gangviz.core.wlt import WorkloadTree
 
 from .strategies import matrices, signature
@@ -149,6 +149,27 @@ def test_both_merge_plans_are_the_two_one_way_plans_with_their_costs(data):
     assert move == plan_merge(m, b, a, target)
     assert keep_cost == regions_cost(m, a, b, keep)
     assert move_cost == regions_cost(m, a, b, move)
+
+
+def idle_run(m, row, start):
+    """How many cells of ``row`` from column ``start`` on are idle before a busy one."""
+    run = 0
+    while start + run < m.processors and m.cells[row, start + run] == IDLE:
+        run += 1
+    return run
+
+
+@SETTINGS
+@given(st.data())
+def test_a_gather_step_plans_on_a_line_as_plan_both_does(data):
+    m = data.draw(matrices(min_rows=2))
+    a, b = data.draw(st.lists(st.integers(0, m.n_rows - 1), min_size=2, max_size=2, unique=True))
+    lo = data.draw(st.integers(0, m.processors - 1))
+    k = idle_run(m, a, lo)
+    assume(lo + k < m.processors and m.cells[b, lo + k] == IDLE)
+    reach = k + idle_run(m, b, lo + k)
+    expected = plan_both(m, a, b, range(lo, lo + reach))
+    assert plans_on_a_line(m.cells[a], m.cells[b], lo, k, reach) == expected
 
 
 @SETTINGS
