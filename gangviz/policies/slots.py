@@ -50,7 +50,7 @@ def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
     for job in ids[multi][overlap].tolist():
         extra = m.replica_rows(job)
         cols = m.job_cols(job)
-        sim.emit_all([JobUnreplicated(job, row, cols, why) for row in reversed(extra)])
+        sim.emit_all(JobUnreplicated.each_row(job, reversed(extra), cols, why))
         released += len(extra)
     return released
 
@@ -103,6 +103,6 @@ def replicate_where_free(sim: Simulation) -> int:
             if not free:
                 free = [gather(m, b_lo, b_hi, sim.current_changes, "Property 1 within the job's buddy block")]
             why = "its buddy block's WLT node is non-zero"
-            sim.emit_all([JobReplicated(job, row, cols, why) for row in reversed(free)])
+            sim.emit_all(JobReplicated.each_row(job, reversed(free), cols, why))
             added += len(free)
     return added

@@ -233,7 +233,7 @@ class Simulation:
             return
         kind = type(changes[0])
         batch = getattr(kind, "apply_all", None)
-        if batch is not None and len(changes) > 1 and all(type(c) is kind for c in changes):
+        if batch is not None and len(changes) > 1 and set(map(type, changes)) == {kind}:
             batch(changes, self.matrix)
         else:
             for change in changes:
@@ -641,7 +641,7 @@ class Simulation:
     def _remove(self, job: int, why: str) -> None:
         m = self.matrix
         cols = m.job_cols(job)
-        self.emit_all([JobUnreplicated(job, row, cols, why) for row in reversed(m.replica_rows(job))])
+        self.emit_all(JobUnreplicated.each_row(job, reversed(m.replica_rows(job)), cols, why))
         self.emit(JobRemoved(job, m.home_row(job), cols, why))
 
     def _count_finish(self, rec: JobRecord) -> None:

@@ -159,17 +159,20 @@ def idle_run(m, row, start):
     return run
 
 
-@SETTINGS
-@given(st.data())
-def test_a_gather_step_plans_on_a_line_as_plan_both_does(data):
-    m = data.draw(matrices(min_rows=2))
-    a, b = data.draw(st.lists(st.integers(0, m.n_rows - 1), min_size=2, max_size=2, unique=True))
-    lo = data.draw(st.integers(0, m.processors - 1))
-    k = idle_run(m, a, lo)
-    assume(lo + k < m.processors and m.cells[b, lo + k] == IDLE)
-    reach = k + idle_run(m, b, lo + k)
-    expected = plan_both(m, a, b, range(lo, lo + reach))
-    assert plans_on_a_line(m.cells[a], m.cells[b], lo, k, reach) == expected
+@settings(max_examples=60, deadline=None)
+@given(matrices(min_rows=2))
+def test_a_gather_step_plans_on_a_line_as_plan_both_does(m):
+    # Every step gather could take on this matrix: a row's idle run from lo ends at lo + k,
+    # where another row's idle run takes over and reaches lo + reach.
+    for a in range(m.n_rows):
+        for lo in range(m.processors):
+            k = idle_run(m, a, lo)
+            for b in range(m.n_rows):
+                if b == a or lo + k >= m.processors or m.cells[b, lo + k] != IDLE:
+                    continue
+                reach = k + idle_run(m, b, lo + k)
+                expected = plan_both(m, a, b, range(lo, lo + reach))
+                assert plans_on_a_line(m.cells[a], m.cells[b], lo, k, reach) == expected
 
 
 @SETTINGS
@@ -330,3 +333,19 @@ def test_a_batch_of_extra_slots_that_does_not_fit_changes_nothing(data):
         m.clear_extra(job, [m.home_row(job)])
     assert m.state_key() == before
     m.check()
+
+
+@given(st.integers(0, 50), st.lists(st.integers(0, 99), max_size=30), st.booleans(), st.text(max_size=5))
+def test_records_built_for_each_row_equal_records_built_one_by_one(job, rows, contiguous, reason):
+    import dataclasses
+
+    cols = range(2, 6) if contiguous else (1, 3)
+    for kind in (JobReplicated, JobUnreplicated):
+        built = kind.each_row(job, iter(rows), cols, reason)
+        one_by_one = [kind(job, row, cols, reason) for row in rows]
+        assert built == one_by_one
+        assert [hash(r) for r in built] == [hash(r) for r in one_by_one]
+        assert [r.describe() for r in built] == [r.describe() for r in one_by_one]
+        for record in built:
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                record.row = 0
