@@ -50,9 +50,19 @@ class WorkloadTree:
         self.processors = processors
         self.width = next_power_of_two(processors)
         depth = self.width.bit_length()  # log2(width) + 1 levels
+        # All levels are views into one array, leaves first, so a whole refresh can compute
+        # every inner node at once from prefix sums of the leaves.
+        self._flat = np.zeros(2 * self.width - 1, dtype=np.int64)
+        starts = np.concatenate(([0], np.cumsum([self.width >> d for d in range(depth)])))
         self.levels: list[np.ndarray] = [
-            np.zeros(self.width >> d, dtype=np.int64) for d in range(depth)
+            self._flat[starts[d] : starts[d + 1]] for d in range(depth)
         ]
+        # For each inner node, in the flat order: its first leaf and one past its last.
+        inner = range(1, depth)
+        self._node_lo = np.concatenate([[]] + [np.arange(self.width >> d) << d for d in inner]).astype(np.int64)
+        self._node_hi = self._node_lo + np.concatenate(
+            [[]] + [np.full(self.width >> d, 1 << d) for d in inner]
+        ).astype(np.int64)
         # Tournament trees: _best[d][k] holds, for layer k above level d, the maxima of blocks of
         # 2**k nodes; _where[d][k] the index (on level d) of the leftmost maximum.
         self._best: list[list[np.ndarray]] = []
@@ -74,10 +84,18 @@ class WorkloadTree:
         leaves = self.levels[0]
         leaves[: self.processors] = wlv
         leaves[self.processors :] = 0
-        for d in range(1, len(self.levels)):
-            below = self.levels[d - 1]
-            self.levels[d][:] = _combine(below[0::2], below[1::2])
+        self._refresh_inner()
         self._dirty = [(0, len(lvl)) for lvl in self.levels]
+
+    def _refresh_inner(self) -> None:
+        """Recompute every inner node from the leaves in one pass: a node holds the sum of its
+        leaves when none of them is zero, else 0 (the same as combining level by level)."""
+        leaves = self.levels[0]
+        sums = np.concatenate(([0], np.cumsum(leaves)))
+        zeros = np.concatenate(([0], np.cumsum(leaves == 0)))
+        lo, hi = self._node_lo, self._node_hi
+        full = zeros[hi] == zeros[lo]
+        self._flat[self.width :] = (sums[hi] - sums[lo]) * full
 
     def _mark(self, d: int, lo: int, hi: int) -> None:
         old = self._dirty[d]
@@ -99,6 +117,12 @@ class WorkloadTree:
         if (leaves[lo:hi] == new).all():
             return
         leaves[lo:hi] = new
+        if 4 * (hi - lo) >= self.width:
+            # A wide change reaches most nodes: one pass over all of them is cheaper than a
+            # pass per level.
+            self._refresh_inner()
+            self._dirty = [(0, len(lvl)) for lvl in self.levels]
+            return
         self._mark(0, lo, hi)
         levels = self.levels
         for d in range(1, len(levels)):

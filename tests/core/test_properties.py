@@ -267,11 +267,11 @@ def test_wlt_incremental_updates_equal_a_rebuild(leaves, data):
         fresh = WorkloadTree(len(leaves))
         fresh.rebuild(wlv)
         assert [a.tolist() for a in tree.levels] == [b.tolist() for b in fresh.levels]
-    # Definition: an inner node is the sum of its children when both are non-zero, else 0.
-    for lower, upper in zip(tree.levels, tree.levels[1:]):
-        for i, v in enumerate(upper):
-            a, b = lower[2 * i], lower[2 * i + 1]
-            assert v == (a + b if a and b else 0)
+        # Definition: an inner node is the sum of its children when both are non-zero, else 0.
+        for lower, upper in zip(tree.levels, tree.levels[1:]):
+            for i, v in enumerate(upper):
+                a, b = lower[2 * i], lower[2 * i + 1]
+                assert v == (a + b if a and b else 0)
 
 
 @SETTINGS
