@@ -58,3 +58,18 @@ def test_bad_arguments_are_one_line_errors(capsys):
     assert "--sets must be >= 1" in capsys.readouterr().err
     assert main(["repro", "zhou-table2", "--jobs", "0"]) != 0
     assert "--jobs must be >= 1" in capsys.readouterr().err
+
+
+def test_extra_slots_on_changes_only_the_multi_slot_schemes(capsys):
+    args = ["repro", "zhou-table1", "--sets", "3", "--jobs", "120", "--loads", "0.9", "--json"]
+    tables = {}
+    for reading in ("arrival", "decision"):
+        main(args + ["--extra-slots-on", reading])
+        tables[reading] = {row["scheme"]: row for row in json.loads(capsys.readouterr().out)["table"]}
+    main(args)
+    default = {row["scheme"]: row for row in json.loads(capsys.readouterr().out)["table"]}
+    assert tables["arrival"]["BC"] == tables["decision"]["BC"] and tables["arrival"]["BR"] == tables["decision"]["BR"]
+    assert tables["arrival"]["BRMS"] != tables["decision"]["BRMS"]
+    assert tables["arrival"]["BRMMS"] != tables["decision"]["BRMMS"]
+    # By default BRMS hands out extra slots on arrivals and BRMMS at every decision point.
+    assert default["BRMS"] == tables["arrival"]["BRMS"] and default["BRMMS"] == tables["decision"]["BRMMS"]
