@@ -209,8 +209,35 @@ class RegionSwapped(MatrixChange):
         )
 
 
+class _ExtraSlot:
+    """What the two extra-slot records share: ``job`` runs (or stops running) in ``row``."""
+
+    __slots__ = ()
+
+    @classmethod
+    def each_row(cls, job: int, rows: Iterable[int], cols: tuple[int, ...] | range, reason: str = "") -> list:
+        """Return ``[cls(job, row, cols, reason) for row in rows]``, built faster.
+
+        The records are filled through their slot descriptors: a frozen dataclass's
+        ``__init__`` goes through ``object.__setattr__`` field by field, twice as slow, and a
+        job may take or give up hundreds of extra slots at once.
+        """
+        new = object.__new__
+        set_job, set_row = cls.job.__set__, cls.row.__set__  # type: ignore[attr-defined]
+        set_cols, set_reason = cls.cols.__set__, cls.reason.__set__  # type: ignore[attr-defined]
+        out = []
+        for row in rows:
+            record = new(cls)
+            set_job(record, job)
+            set_row(record, row)
+            set_cols(record, cols)
+            set_reason(record, reason)
+            out.append(record)
+        return out
+
+
 @dataclass(frozen=True, slots=True)
-class JobReplicated(MatrixChange):
+class JobReplicated(_ExtraSlot, MatrixChange):
     """``job`` also runs in ``row`` on its own processors (multi-slot running)."""
 
     job: int
@@ -235,11 +262,6 @@ class JobReplicated(MatrixChange):
             return
         state.put_extra(first.job, [c.row for c in changes])
 
-    @classmethod
-    def each_row(cls, job: int, rows: Iterable[int], cols: tuple[int, ...] | range, reason: str = "") -> list["JobReplicated"]:
-        """Return ``[JobReplicated(job, row, cols, reason) for row in rows]``, built faster."""
-        return _per_row(cls, job, rows, cols, reason)
-
     def invert(self) -> "JobUnreplicated":
         return JobUnreplicated(self.job, self.row, self.cols, self.reason)
 
@@ -251,7 +273,7 @@ class JobReplicated(MatrixChange):
 
 
 @dataclass(frozen=True, slots=True)
-class JobUnreplicated(MatrixChange):
+class JobUnreplicated(_ExtraSlot, MatrixChange):
     """``job`` gives up its extra slot ``row``."""
 
     job: int
@@ -274,11 +296,6 @@ class JobUnreplicated(MatrixChange):
                 c.apply(state)
             return
         state.clear_extra(first.job, [c.row for c in changes])
-
-    @classmethod
-    def each_row(cls, job: int, rows: Iterable[int], cols: tuple[int, ...] | range, reason: str = "") -> list["JobUnreplicated"]:
-        """Return ``[JobUnreplicated(job, row, cols, reason) for row in rows]``, built faster."""
-        return _per_row(cls, job, rows, cols, reason)
 
     def invert(self) -> JobReplicated:
         return JobReplicated(self.job, self.row, self.cols, self.reason)
@@ -342,20 +359,3 @@ class RowActivated(MatrixChange):
 
 #: Change kinds that count as a re-pack, migration or slot deletion (timeline markers, "next").
 MOVE_KINDS = frozenset({"region_swapped", "job_shifted", "job_migrated", "slot_removed"})
-
-
-def _per_row(cls: type, job: int, rows: Iterable[int], cols: tuple[int, ...] | range, reason: str) -> list:
-    """Records ``cls(job, row, cols, reason)`` for each row, filled through the slot
-    descriptors: a frozen dataclass's ``__init__`` goes through ``object.__setattr__`` field by
-    field, twice as slow, and a job may take or give up hundreds of extra slots at once."""
-    new = object.__new__
-    set_job, set_row, set_cols, set_reason = cls.job.__set__, cls.row.__set__, cls.cols.__set__, cls.reason.__set__
-    out = []
-    for row in rows:
-        record = new(cls)
-        set_job(record, job)
-        set_row(record, row)
-        set_cols(record, cols)
-        set_reason(record, reason)
-        out.append(record)
-    return out

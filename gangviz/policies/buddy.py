@@ -50,7 +50,6 @@ from gangviz.policies.slots import (
     relaxed_level,
     release_replicas,
     remove_empty_slots,
-    replica_cells,
     replicate_where_free,
 )
 from gangviz.sim.engine import Simulation
@@ -179,7 +178,7 @@ class BRMMS(_MultiSlot):
                     lo = int(np.argmax(relaxed)) * block
                     release_replicas(sim, lo, lo + block, f"{m.name(job)} would otherwise need a new slot")
             place_buddy(m, job, size, sim.current_changes, self.occupy)
-        if m.n_rows and int(m.wlv.min()) == 0 and int((m.wlv + replica_cells(m)).min()) >= 1:
+        if m.n_rows and int(m.wlv.min()) == 0 and int((m.wlv + m.extra_per_processor()).min()) >= 1:
             release_replicas(sim, 0, m.processors, "giving up extra slots lets a slot be deleted")
         eliminate_slots(m, sim.current_changes)
         self.hand_out_extra_slots(sim, arrived)

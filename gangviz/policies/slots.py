@@ -19,17 +19,12 @@ def remove_empty_slots(sim: Simulation, why: str = "it is empty") -> int:
     return len(empty)
 
 
-def replica_cells(m: OusterhoutMatrix) -> np.ndarray:
-    """Return, per processor, how many of its cells hold an extra (replica) row of a job."""
-    return m.extra_per_processor()
-
-
 def relaxed_level(m: OusterhoutMatrix, block: int) -> np.ndarray:
     """Return the WLT level of ``block``-processor nodes as if every replica cell were idle
     (what releasing all extra slots would give): a node holds the sum of its leaves when every
     leaf is non-zero, else 0. Needs a power-of-two number of processors, as buddy schemes do.
     """
-    leaves = (m.wlv + replica_cells(m)).reshape(-1, block)
+    leaves = (m.wlv + m.extra_per_processor()).reshape(-1, block)
     return np.where(leaves.min(axis=1) > 0, leaves.sum(axis=1), 0)
 
 
@@ -89,6 +84,7 @@ def replicate_where_free(sim: Simulation) -> int:
     start, size = buddy_blocks(lo, hi)
     zeros = np.concatenate(([0], np.cumsum(wlv == 0)))
     node_free = zeros[start + size] == zeros[start]
+    why = "its buddy block's WLT node is non-zero"
     for i in np.flatnonzero(node_free).tolist():
         job = int(ids[i])
         cols = m.job_cols(job)
@@ -102,7 +98,6 @@ def replicate_where_free(sim: Simulation) -> int:
             free = open_rows[(cells[open_rows, b_lo:b_hi] == IDLE).all(axis=1)].tolist()
             if not free:
                 free = [gather(m, b_lo, b_hi, sim.current_changes, "Property 1 within the job's buddy block")]
-            why = "its buddy block's WLT node is non-zero"
             sim.emit_all(JobReplicated.each_row(job, reversed(free), cols, why))
             added += len(free)
     return added

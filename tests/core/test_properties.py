@@ -291,13 +291,18 @@ def test_wlt_best_node_is_the_leftmost_maximum_after_any_updates(leaves, data):
         tree.update(lo, hi, wlv)
 
 
-@SETTINGS
-@given(st.data())
-def test_a_jobs_extra_slots_applied_together_equal_one_by_one(data):
+def a_matrix_and_one_of_its_jobs(data):
+    """Draw a matrix with at least one job; return it, a job in it, and the job's columns."""
     m = data.draw(matrices(min_rows=1))
     assume(m.jobs())
     job = data.draw(st.sampled_from(m.jobs()))
-    cols = m.job_cols(job)
+    return m, job, m.job_cols(job)
+
+
+@SETTINGS
+@given(st.data())
+def test_a_jobs_extra_slots_applied_together_equal_one_by_one(data):
+    m, job, cols = a_matrix_and_one_of_its_jobs(data)
     free = [r for r in range(m.n_rows) if r not in m.job_rows(job) and m.is_idle(r, cols)]
     rows = data.draw(st.permutations(free).map(lambda p: p[: data.draw(st.integers(0, len(p)))]))
     ones, batch = m.copy(), m.copy()
@@ -319,10 +324,7 @@ def test_a_jobs_extra_slots_applied_together_equal_one_by_one(data):
 @SETTINGS
 @given(st.data())
 def test_a_batch_of_extra_slots_that_does_not_fit_changes_nothing(data):
-    m = data.draw(matrices(min_rows=1))
-    assume(m.jobs())
-    job = data.draw(st.sampled_from(m.jobs()))
-    cols = m.job_cols(job)
+    m, job, cols = a_matrix_and_one_of_its_jobs(data)
     taken = [r for r in range(m.n_rows) if r in m.job_rows(job) or not m.is_idle(r, cols)]
     assume(taken)
     before = m.state_key()
