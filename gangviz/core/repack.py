@@ -45,6 +45,10 @@ from gangviz.core.changes import JobShifted, MatrixChange, RegionSwapped, SlotRe
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index, processor_label, slot_label
 
 
+#: A merge plan (the regions to swap) with its cost (processes moved, two-sided swaps).
+CostedPlan = tuple[list[tuple[int, int]], tuple[int, int]]
+
+
 class RepackError(ValueError):
     """The premise of a re-packing property does not hold (a column has no idle slot)."""
 
@@ -103,7 +107,7 @@ def plan_merge(
 
 def plan_both(
     m: OusterhoutMatrix, row_a: int, row_b: int, target: Sequence[int], cuts: list[int] | None = None
-) -> tuple[tuple[list[tuple[int, int]], tuple[int, int]], tuple[list[tuple[int, int]], tuple[int, int]]]:
+) -> tuple[CostedPlan, CostedPlan]:
     """Return both ways to merge two rows, each as ``(plan, cost)``: first the plan that makes
     ``row_a`` idle on ``target`` (:func:`plan_merge`), then the one that makes ``row_b`` idle
     there. A cost is ``(processes moved, two-sided swaps)``: the busy cells of both rows in
@@ -163,7 +167,7 @@ def plan_both(
         raise RepackError(f"no legal re-pack of {slot_label(row_a)} with {slot_label(row_b)}")
     busy_a, busy_b = running(a_busy), running(b_busy)
 
-    def plan(need: np.ndarray) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    def plan(need: np.ndarray) -> CostedPlan:
         swaps: list[list[int]] = []
         for i in np.flatnonzero(need).tolist():
             lo, hi = bounds[i], bounds[i + 1]
@@ -184,7 +188,7 @@ def plan_both(
 
 def plans_on_a_line(
     a: np.ndarray, b: np.ndarray, lo: int, k: int, reach: int
-) -> tuple[tuple[list[tuple[int, int]], tuple[int, int]], tuple[list[tuple[int, int]], tuple[int, int]]]:
+) -> tuple[CostedPlan, CostedPlan]:
     """:func:`plan_both` for one step of :func:`gather` on a linear array, in fewer operations.
 
     ``a`` and ``b`` are the cells of the two rows; ``a`` is idle on ``[lo, lo + k)`` and ``b``
@@ -207,7 +211,7 @@ def plans_on_a_line(
     busy_b = np.concatenate(([0], np.cumsum(b_busy))).tolist()
     edges = bounds.tolist()
 
-    def plan(need: list[int]) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    def plan(need: list[int]) -> CostedPlan:
         regions: list[tuple[int, int]] = []
         last = -2
         for i in need:
