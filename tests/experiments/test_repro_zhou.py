@@ -36,6 +36,8 @@ def test_a_tiny_run_reports_every_scheme_and_metric(capsys):
     out = json.loads(capsys.readouterr().out)
     assert code in (0, 1)  # findings may or may not hold on 25 jobs
     assert out["sets"] == 2 and out["jobs"] == 25 and out["failed_runs"] == 0
+    assert out["seed"] == 2001 and out["occupy"] == "size"
+    assert out["extra_slots_on"] == {"BRMS": "arrival", "BRMMS": "decision"}
     assert len(out["findings"]) == 5 and (code == 0) == all(f["holds"] for f in out["findings"])
     rows = {row["scheme"]: row for row in out["table"]}
     assert set(rows) == set(zhou.SCHEMES)

@@ -193,7 +193,12 @@ def run(target: str, args: argparse.Namespace) -> int:
             table[scheme, load] = {k: _mean([r[k] for r in rows]) for k in METRICS}
     verdicts = [] if failed else findings(table, loads)
     if args.json:
-        json.dump({"target": target, "sets": sets, "jobs": jobs, "seconds": elapsed, "failed_runs": failed,
+        from gangviz.policies.buddy import BRMMS, BRMS
+
+        readings = {"BRMS": args.extra_slots_on or BRMS.default_extra_slots_on,
+                    "BRMMS": args.extra_slots_on or BRMMS.default_extra_slots_on}
+        json.dump({"target": target, "sets": sets, "jobs": jobs, "seed": args.seed, "occupy": args.occupy,
+                   "extra_slots_on": readings, "seconds": elapsed, "failed_runs": failed,
                    "table": [{"scheme": s, "rho": r, **table[s, r]} for s in SCHEMES for r in loads],
                    "findings": [{"finding": text, "holds": holds} for text, holds in verdicts]},
                   sys.stdout, indent=1)
