@@ -451,12 +451,15 @@ class Simulation:
         """
         if self._table_cache is None:
             ids, first, count = self.matrix.placements()
-            multi = np.flatnonzero(count > 1)
-            rows_map = self.matrix._rows
-            flat = np.fromiter(
-                chain.from_iterable(rows_map[j] for j in ids[multi].tolist()), np.int64, int(count[multi].sum())
-            )
-            owner = np.repeat(multi, count[multi])
+            if self.matrix.extra_per_processor().any():
+                multi = np.flatnonzero(count > 1)
+                rows_map = self.matrix._rows
+                flat = np.fromiter(
+                    chain.from_iterable(rows_map[j] for j in ids[multi].tolist()), np.int64, int(count[multi].sum())
+                )
+                owner = np.repeat(multi, count[multi])
+            else:  # no job holds an extra slot (always so under BC and BR)
+                multi = flat = owner = _NO_IDS
             self._table_cache = (ids, first, count, self._s.served[ids], self._need_arr[ids], multi, flat, owner)
         return self._table_cache
 
@@ -489,6 +492,8 @@ class Simulation:
     def _completion_gap(self, table: tuple, n: int, start: int) -> float:
         ids, first, count, served, need, multi = table[:6]
         left = need - served
+        if not len(multi):
+            return float(((left - 1) * n + (first - start) % n + 1).min())
         single = count == 1
         best = math.inf
         if single.any():
@@ -730,6 +735,11 @@ class Simulation:
         self._next_id = next_id
         self._changes_since_snapshot = 0
         self._table_cache = None
+
+
+#: An empty id array, shared: the table of a matrix where no job holds an extra slot.
+_NO_IDS = np.zeros(0, dtype=np.int64)
+_NO_IDS.flags.writeable = False
 
 
 def _grown(values: np.ndarray, size: int) -> np.ndarray:
