@@ -28,7 +28,7 @@ power-of-two number of processors.
   lets a slot be deleted (every processor has an idle or replica cell: all replicas are released
   and Property 2 applied). So its number of slots never exceeds what BR would need. The paper
   says nothing of when BRMMS hands out extra slots, and its Table 2 numbers favour Fig. 1(b)'s
-  reading, every decision point: over the paper's 5 sets of 20,000 jobs, t_ta 92 and 956 at rho
+  reading, every decision point: over Table 2's 5 sets of 20,000 jobs, t_ta 92 and 956 at rho
   0.7 and 0.9 against the paper's 95 and 716, where arrivals only give 101 and 1,149 (n_a 6.2
   and 77 against 5.4 and 40; 6.4 and 88). ``extra_slots_on="arrival"`` gives the other.
 
