@@ -2,6 +2,7 @@
 
     python benchmarks/bench_zhou.py wlt              # allocation decision: WLT vs naive scan
     python benchmarks/bench_zhou.py schemes [--jobs N]   # simulated jobs/s per scheme at rho 0.5, 0.9
+    python benchmarks/bench_zhou.py runs [--jobs N]      # CPU time of each of Table 2's 16 runs of one set
     python benchmarks/bench_zhou.py table2 [--workers 2] # wall time of `gangviz repro zhou-table2`
 """
 
@@ -92,6 +93,23 @@ def bench_schemes(jobs: int) -> None:
             print(f"  rho={load}  {scheme:6} {jobs / dt:9.0f} jobs/s  ({dt:.1f} s wall, {dcpu:.1f} s CPU)", flush=True)
 
 
+def bench_runs(jobs: int) -> None:
+    from gangviz.experiments.repro.zhou import LOADS, SCHEMES, run_one
+    from gangviz.experiments.seeds import run_seed
+
+    print(f"CPU time of each run of Table 2's first job set ({jobs} jobs, 128 processors):")
+    total = 0.0
+    for li, load in enumerate(LOADS):
+        seed = run_seed(2001, (li,), 0)  # the seed `repro zhou-table2` gives its first set
+        for scheme in SCHEMES:
+            cpu = time.process_time()
+            run_one((scheme, load, jobs, seed, "size"))
+            cpu = time.process_time() - cpu
+            total += cpu
+            print(f"  rho={load}  {scheme:6} {cpu:6.1f} s", flush=True)
+    print(f"one set: {total:.1f} s of CPU; five sets on two workers: about {5 * total / 2:.0f} s")
+
+
 def bench_table2(workers: int) -> None:
     t = time.perf_counter()
     cmd = [sys.executable, "-m", "gangviz.cli", "repro", "zhou-table2", "--workers", str(workers)]
@@ -101,7 +119,7 @@ def bench_table2(workers: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("wlt", "schemes", "table2", "all"))
+    parser.add_argument("what", choices=("wlt", "schemes", "runs", "table2", "all"))
     parser.add_argument("--jobs", type=int, default=20000)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
@@ -109,6 +127,8 @@ def main() -> None:
         bench_wlt()
     if args.what in ("schemes", "all"):
         bench_schemes(args.jobs)
+    if args.what in ("runs", "all"):
+        bench_runs(args.jobs)
     if args.what in ("table2", "all"):
         bench_table2(args.workers)
 
