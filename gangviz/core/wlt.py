@@ -7,9 +7,11 @@ A non-zero node therefore says "every processor below me has an idle slot", so b
 fragments there can be re-packed into one slot; a non-zero root says a slot can be eliminated
 (Property 2).
 
-The tree is kept as one numpy array per level and is updated incrementally: changing the leaves
-of a column range touches only the ancestors of that range (O(width + log N)); only a change of
-the number of slots, which alters every leaf, recomputes whole levels (vectorised, O(N)).
+The tree is kept as one numpy array per level (views into one flat array) and is updated
+incrementally: changing the leaves of a narrow column range touches only the ancestors of that
+range (O(width + log N)); a change across a quarter of the machine or more (a slot added or
+removed alters every leaf) recomputes every inner node in one vectorised pass from prefix sums
+of the leaves (O(N)).
 
 Choosing the least-loaded node of a level (the allocation decision) reads the top of a
 tournament tree kept over that level: each entry holds the larger of two below it and where it
@@ -31,11 +33,6 @@ def next_power_of_two(n: int) -> int:
     if n < 1:
         raise ValueError(f"need n >= 1, got {n}")
     return 1 << (n - 1).bit_length()
-
-
-def _combine(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """Parent values: the sum where both children are non-zero, else 0."""
-    return np.where((left > 0) & (right > 0), left + right, 0)
 
 
 class WorkloadTree:
