@@ -85,6 +85,7 @@ def replicate_where_free(sim: Simulation) -> int:
     zeros = np.concatenate(([0], np.cumsum(wlv == 0)))
     node_free = zeros[start + size] == zeros[start]
     why = "its buddy block's WLT node is non-zero"
+    cells = m.cells  # a view: extra slots and re-packing change it in place; no slot comes or goes
     for i in np.flatnonzero(node_free).tolist():
         job = int(ids[i])
         cols = m.job_cols(job)
@@ -93,7 +94,6 @@ def replicate_where_free(sim: Simulation) -> int:
         while int(wlv[b_lo:b_hi].min()) > 0:
             # Slots already idle on the whole block are the ones gather would pick first,
             # highest first, without any swap; taking them in one go spares a scan per replica.
-            cells = m.cells
             open_rows = np.flatnonzero(cells[:, b_lo] == IDLE)
             free = open_rows[(cells[open_rows, b_lo:b_hi] == IDLE).all(axis=1)].tolist()
             if not free:

@@ -482,7 +482,7 @@ class Simulation:
             return math.inf
         start = self._s.next_row % n
         table = self._table()
-        memo = self._gap_memo  # peek() and step() both ask, with nothing changed in between
+        memo = self._gap_memo  # done, peek() and step() may all ask with nothing changed in between
         if memo is not None and memo[0] is table and memo[1] == (n, start):
             return memo[2]
         best = self._completion_gap(table, n, start)
