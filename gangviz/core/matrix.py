@@ -352,9 +352,11 @@ class OusterhoutMatrix:
         high = home[ids] >= first
         for job in ids[high | (self._count_of[ids] > 1)].tolist():
             rows = self._rows[job]
-            for i, r in enumerate(rows):
-                if r >= first:
-                    rows[i] = r + by
+            if rows[0] >= first:
+                rows[0] += by
+            at = bisect_left(rows, first, lo=1)  # extra rows are ascending: shift the tail
+            if at < len(rows):
+                rows[at:] = [r + by for r in rows[at:]]
         home[ids[high]] += by
 
     def _note(self, job: int) -> None:

@@ -91,13 +91,20 @@ def replicate_where_free(sim: Simulation) -> int:
         cols = m.job_cols(job)
         b_lo = int(start[i])
         b_hi = b_lo + int(size[i])
-        while int(wlv[b_lo:b_hi].min()) > 0:
-            # Slots already idle on the whole block are the ones gather would pick first,
-            # highest first, without any swap; taking them in one go spares a scan per replica.
-            open_rows = np.flatnonzero(cells[:, b_lo] == IDLE)
-            free = open_rows[(cells[open_rows, b_lo:b_hi] == IDLE).all(axis=1)].tolist()
-            if not free:
-                free = [gather(m, b_lo, b_hi, sim.current_changes, "Property 1 within the job's buddy block")]
+        if int(wlv[b_lo:b_hi].min()) == 0:
+            continue  # an earlier job of this pass took the block's last idle slots
+        # Slots already idle on the whole block are the ones gather would pick first, highest
+        # first, without any swap; taking them in one go spares a scan per replica.
+        open_rows = np.flatnonzero(cells[:, b_lo] == IDLE)
+        free = open_rows[(cells[open_rows, b_lo:b_hi] == IDLE).all(axis=1)].tolist()
+        if free:
             sim.emit_all(JobReplicated.each_row(job, reversed(free), cols, why))
             added += len(free)
+        # Now no slot is idle on the whole block, and none becomes so but the one each gather
+        # returns (every swap hands the partner row busy cells of the block), which the job
+        # then takes: so every further extra slot needs a gather, and no scan is needed.
+        while int(wlv[b_lo:b_hi].min()) > 0:
+            row = gather(m, b_lo, b_hi, sim.current_changes, "Property 1 within the job's buddy block")
+            sim.emit_all(JobReplicated.each_row(job, (row,), cols, why))
+            added += 1
     return added
