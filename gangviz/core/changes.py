@@ -9,9 +9,8 @@ moves on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import ClassVar
 
 from gangviz.core.matrix import OusterhoutMatrix, processor_label, slot_label
@@ -30,6 +29,7 @@ __all__ = [
     "JobMigrated",
     "RowActivated",
     "cols_label",
+    "rows_label",
     "MOVE_KINDS",
 ]
 
@@ -209,102 +209,73 @@ class RegionSwapped(MatrixChange):
         )
 
 
-class _ExtraSlot:
-    """What the two extra-slot records share: ``job`` runs (or stops running) in ``row``."""
+def rows_label(rows: Iterable[int]) -> str:
+    """Return ``"S2"``, ``"S2 and S5"`` or ``"S2, S5..S7 and S9"`` for a set of rows (ascending);
+    past six runs the rest is counted: ``"S2, S4, ..., S97 (40 slots)"``."""
+    rows = sorted(rows)
+    runs: list[list[int]] = []
+    for r in rows:
+        if runs and runs[-1][1] == r - 1:
+            runs[-1][1] = r
+        else:
+            runs.append([r, r])
+    parts = [slot_label(a) if a == b else f"{slot_label(a)}..{slot_label(b)}" for a, b in runs]
+    if len(parts) > 6:
+        return f"{', '.join(parts[:3])}, ..., {parts[-1]} ({len(rows)} slots)"
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
-    __slots__ = ()
 
-    @classmethod
-    def each_row(cls, job: int, rows: Iterable[int], cols: tuple[int, ...] | range, reason: str = "") -> list:
-        """Return ``[cls(job, row, cols, reason) for row in rows]``, built faster.
-
-        The records are filled through their slot descriptors: a frozen dataclass's
-        ``__init__`` goes through ``object.__setattr__`` field by field, twice as slow, and a
-        job may take or give up hundreds of extra slots at once.
-        """
-        new = object.__new__
-        set_job, set_row = cls.job.__set__, cls.row.__set__  # type: ignore[attr-defined]
-        set_cols, set_reason = cls.cols.__set__, cls.reason.__set__  # type: ignore[attr-defined]
-        out = []
-        for row in rows:
-            record = new(cls)
-            set_job(record, job)
-            set_row(record, row)
-            set_cols(record, cols)
-            set_reason(record, reason)
-            out.append(record)
-        return out
+def _extra_slots(rows: tuple[int, ...]) -> str:
+    return f"extra slot {slot_label(rows[0])}" if len(rows) == 1 else f"extra slots {rows_label(rows)}"
 
 
 @dataclass(frozen=True, slots=True)
-class JobReplicated(_ExtraSlot, MatrixChange):
-    """``job`` also runs in ``row`` on its own processors (multi-slot running)."""
+class JobReplicated(MatrixChange):
+    """``job`` also runs in each of ``rows`` on its own processors (multi-slot running).
+
+    One record holds all the extra slots a job takes at one moment: a job at high load may take
+    hundreds at once, which then read as one sentence and appear together.
+    """
 
     job: int
-    row: int
+    rows: tuple[int, ...]
     cols: tuple[int, ...] | range
     reason: str = ""
     kind: ClassVar[str] = "job_replicated"
 
     def apply(self, state: OusterhoutMatrix) -> None:
-        state.put(self.job, self.row, self.cols, home=False)
-
-    @staticmethod
-    def apply_all(changes: "Sequence[JobReplicated]", state: OusterhoutMatrix) -> None:
-        """Apply extra slots of one job in one pass (as applying each in order would)."""
-        first = changes[0]
-        # (Set comparisons of the fields iterate in C: batches may hold hundreds of rows.)
-        if set(map(attrgetter("job", "cols"), changes)) != {(first.job, first.cols)} or (
-            first.job in state and state.job_cols(first.job) != first.cols
-        ):
-            for c in changes:
-                c.apply(state)
-            return
-        state.put_extra(first.job, [c.row for c in changes])
+        if self.job in state and tuple(state.job_cols(self.job)) != tuple(self.cols):
+            raise ValueError(f"a replica of {state.name(self.job)} must use the same processors")
+        state.put_extra(self.job, self.rows)
 
     def invert(self) -> "JobUnreplicated":
-        return JobUnreplicated(self.job, self.row, self.cols, self.reason)
+        return JobUnreplicated(self.job, self.rows, self.cols, self.reason)
 
     def describe(self, names: Mapping[int, str] | None = None) -> str:
         return (
-            f"{job_label(self.job, names)} also runs in {slot_label(self.row)} on "
+            f"{job_label(self.job, names)} also runs in {rows_label(self.rows)} on "
             f"{cols_label(self.cols)}{_suffix(self.reason)}."
         )
 
 
 @dataclass(frozen=True, slots=True)
-class JobUnreplicated(_ExtraSlot, MatrixChange):
-    """``job`` gives up its extra slot ``row``."""
+class JobUnreplicated(MatrixChange):
+    """``job`` gives up its extra slots ``rows`` (all at one moment, in one record)."""
 
     job: int
-    row: int
+    rows: tuple[int, ...]
     cols: tuple[int, ...] | range
     reason: str = ""
     kind: ClassVar[str] = "job_unreplicated"
 
     def apply(self, state: OusterhoutMatrix) -> None:
-        if self.job not in state or self.row not in state.replica_rows(self.job):
-            raise ValueError(f"{state.name(self.job)} has no extra slot {slot_label(self.row)}")
-        state.clear(self.job, self.row)
-
-    @staticmethod
-    def apply_all(changes: "Sequence[JobUnreplicated]", state: OusterhoutMatrix) -> None:
-        """Give up extra slots of one job in one pass (as applying each in order would)."""
-        first = changes[0]
-        if set(map(attrgetter("job"), changes)) != {first.job}:
-            for c in changes:
-                c.apply(state)
-            return
-        state.clear_extra(first.job, [c.row for c in changes])
+        state.clear_extra(self.job, self.rows)
 
     def invert(self) -> JobReplicated:
-        return JobReplicated(self.job, self.row, self.cols, self.reason)
+        return JobReplicated(self.job, self.rows, self.cols, self.reason)
 
     def describe(self, names: Mapping[int, str] | None = None) -> str:
-        return (
-            f"{job_label(self.job, names)} gives up its extra slot "
-            f"{slot_label(self.row)}{_suffix(self.reason)}."
-        )
+        return f"{job_label(self.job, names)} gives up its {_extra_slots(self.rows)}{_suffix(self.reason)}."
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,14 +144,17 @@ def build_scene(state, change=None, t: float = 1.0) -> Scene:
         badge = f"cost {change.cost:g}" if change.cost else ""
         scene.movers.append(Mover(change.job, change.src_row, list(change.src_cols),
                                   change.dst_row, list(change.dst_cols), e, badge=badge))
-    elif kind == "job_replicated":
-        home = state.home_row(change.job) if change.job in state else change.row
-        scene.movers.append(Mover(change.job, home, list(change.cols), change.row,
-                                  list(change.cols), e, alpha=0.35 + 0.5 * e, ghost=True))
+    elif kind == "job_replicated":  # every new extra slot: a ghost copy glides up from home
+        cols = list(change.cols)
+        for row in change.rows:
+            home = state.home_row(change.job) if change.job in state else row
+            scene.movers.append(Mover(change.job, home, cols, row, cols, e,
+                                      alpha=0.35 + 0.5 * e, ghost=True))
     elif kind == "job_unreplicated":
-        _hide(cells, change.row, change.cols)
-        scene.movers.append(Mover(change.job, change.row, list(change.cols), change.row,
-                                  list(change.cols), 0.0, alpha=1 - e, ghost=True))
+        cols = list(change.cols)
+        for row in change.rows:
+            _hide(cells, row, cols)
+            scene.movers.append(Mover(change.job, row, cols, row, cols, 0.0, alpha=1 - e, ghost=True))
     elif kind == "slot_added":
         scene.cells = np.insert(cells, change.row, IDLE, axis=0)
         scene.replica = np.insert(replica, change.row, False, axis=0)

@@ -45,7 +45,7 @@ def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
     for job in ids[multi][overlap].tolist():
         extra = m.replica_rows(job)
         cols = m.job_cols(job)
-        sim.emit_all(JobUnreplicated.each_row(job, reversed(extra), cols, why))
+        sim.emit(JobUnreplicated(job, tuple(reversed(extra)), cols, why))
         released += len(extra)
     return released
 
@@ -98,13 +98,13 @@ def replicate_where_free(sim: Simulation) -> int:
         open_rows = np.flatnonzero(cells[:, b_lo] == IDLE)
         free = open_rows[(cells[open_rows, b_lo:b_hi] == IDLE).all(axis=1)].tolist()
         if free:
-            sim.emit_all(JobReplicated.each_row(job, reversed(free), cols, why))
+            sim.emit(JobReplicated(job, tuple(reversed(free)), cols, why))
             added += len(free)
         # Now no slot is idle on the whole block, and none becomes so but the one each gather
         # returns (every swap hands the partner row busy cells of the block), which the job
         # then takes: so every further extra slot needs a gather, and no scan is needed.
         while int(wlv[b_lo:b_hi].min()) > 0:
             row = gather(m, b_lo, b_hi, sim.current_changes, "Property 1 within the job's buddy block")
-            sim.emit_all(JobReplicated.each_row(job, (row,), cols, why))
+            sim.emit(JobReplicated(job, (row,), cols, why))
             added += 1
     return added

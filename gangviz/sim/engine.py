@@ -225,21 +225,6 @@ class Simulation:
         change.apply(self.matrix)
         self._changes.append(change)
 
-    def emit_all(self, changes: Sequence[MatrixChange]) -> None:
-        """Apply ``changes`` and add them to the current step, exactly as :meth:`emit` on each
-        in order would; changes of one kind that can be applied together (``apply_all``, e.g.
-        a job's extra slots) are applied in one pass. Raises ``ValueError`` as ``apply`` does."""
-        if not changes:
-            return
-        kind = type(changes[0])
-        batch = getattr(kind, "apply_all", None)
-        if batch is not None and len(changes) > 1 and set(map(type, changes)) == {kind}:
-            batch(changes, self.matrix)
-        else:
-            for change in changes:
-                change.apply(self.matrix)
-        self._changes.extend(changes)
-
     @property
     def current_changes(self) -> list[MatrixChange]:
         """Return the list that policies pass to the core re-packing functions as ``out``."""
@@ -646,7 +631,9 @@ class Simulation:
     def _remove(self, job: int, why: str) -> None:
         m = self.matrix
         cols = m.job_cols(job)
-        self.emit_all(JobUnreplicated.each_row(job, reversed(m.replica_rows(job)), cols, why))
+        extra = m.replica_rows(job)
+        if extra:
+            self.emit(JobUnreplicated(job, tuple(reversed(extra)), cols, why))
         self.emit(JobRemoved(job, m.home_row(job), cols, why))
 
     def _count_finish(self, rec: JobRecord) -> None:

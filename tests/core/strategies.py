@@ -38,7 +38,7 @@ def matrices(draw, max_procs: int = 12, max_rows: int = 6, ring: bool | None = F
     for j in list(m.jobs()):
         for r in range(m.n_rows):
             if r not in m.job_rows(j) and m.is_idle(r, m.job_cols(j)) and draw(st.integers(0, 4)) == 0:
-                JobReplicated(j, r, m.job_cols(j)).apply(m)
+                JobReplicated(j, (r,), m.job_cols(j)).apply(m)
     return m
 
 

@@ -19,6 +19,7 @@ from gangviz.core.changes import (
     RowActivated,
     SlotAdded,
     SlotRemoved,
+    rows_label,
 )
 from gangviz.core.matrix import IDLE
 from gangviz.core.repack import RepackError, common_legal_cuts, eliminate_slots, gather, plan_both, plan_merge, plans_on_a_line
@@ -49,12 +50,12 @@ def candidate_changes(m, draw):
         if free:
             dst = draw(st.sampled_from(free))
             out.append(JobShifted(j, draw(st.sampled_from(m.job_rows(j))), dst))
-            out.append(JobReplicated(j, dst, cols))
+            out.append(JobReplicated(j, tuple(draw(st.lists(st.sampled_from(free), min_size=1, unique=True))), cols))
             if len(m.job_rows(j)) == 1 and idle_cells:
                 r, c = draw(st.sampled_from(idle_cells))
                 out.append(JobMigrated(j, m.home_row(j), cols, r, range(c, c + 1), 0.5))
         if m.replica_rows(j):
-            out.append(JobUnreplicated(j, draw(st.sampled_from(m.replica_rows(j))), cols))
+            out.append(JobUnreplicated(j, tuple(draw(st.lists(st.sampled_from(m.replica_rows(j)), min_size=1, unique=True))), cols))
     if m.n_rows >= 2:
         a, b = draw(st.lists(st.integers(0, m.n_rows - 1), min_size=2, max_size=2, unique=True))
         cuts = common_legal_cuts(m, a, b)
@@ -301,53 +302,67 @@ def a_matrix_and_one_of_its_jobs(data):
 
 @SETTINGS
 @given(st.data())
-def test_a_jobs_extra_slots_applied_together_equal_one_by_one(data):
+def test_a_record_of_several_extra_slots_equals_one_record_per_slot(data):
     m, job, cols = a_matrix_and_one_of_its_jobs(data)
     free = [r for r in range(m.n_rows) if r not in m.job_rows(job) and m.is_idle(r, cols)]
-    rows = data.draw(st.permutations(free).map(lambda p: p[: data.draw(st.integers(0, len(p)))]))
+    rows = data.draw(st.permutations(free).map(lambda p: tuple(p[: data.draw(st.integers(1, max(len(p), 1)))])))
     ones, batch = m.copy(), m.copy()
-    added = [JobReplicated(job, r, cols) for r in rows]
-    for c in added:
-        c.apply(ones)
-    if added:
-        JobReplicated.apply_all(added, batch)
+    for r in rows:
+        JobReplicated(job, (r,), cols).apply(ones)
+    added = JobReplicated(job, rows, cols)
+    added.apply(batch)
     assert batch.state_key() == ones.state_key()
     batch.check()
-    # and giving them back together, in any order, restores the start
-    back = [c.invert() for c in data.draw(st.permutations(added))]
-    if back:
-        JobUnreplicated.apply_all(back, batch)
+    # giving them back one record at a time, in any order, restores the start
+    for r in data.draw(st.permutations(rows)):
+        JobUnreplicated(job, (r,), cols).apply(ones)
+    assert ones.state_key() == m.state_key()
+    added.invert().apply(batch)
     assert batch.state_key() == m.state_key()
     batch.check()
 
 
 @SETTINGS
 @given(st.data())
-def test_a_batch_of_extra_slots_that_does_not_fit_changes_nothing(data):
+def test_a_record_of_extra_slots_that_does_not_fit_changes_nothing(data):
     m, job, cols = a_matrix_and_one_of_its_jobs(data)
     taken = [r for r in range(m.n_rows) if r in m.job_rows(job) or not m.is_idle(r, cols)]
     assume(taken)
     before = m.state_key()
-    bad = [JobReplicated(job, r, cols) for r in range(m.n_rows)] + [JobReplicated(job, m.n_rows, cols)]
     with pytest.raises(ValueError):
-        JobReplicated.apply_all(bad, m)
+        JobReplicated(job, tuple(range(m.n_rows)) + (m.n_rows,), cols).apply(m)
     with pytest.raises(ValueError):
-        m.clear_extra(job, [m.home_row(job)])
+        JobReplicated(job, (data.draw(st.sampled_from(taken)),), cols).apply(m)
+    with pytest.raises(ValueError):
+        JobUnreplicated(job, (m.home_row(job),), cols).apply(m)
     assert m.state_key() == before
     m.check()
 
 
-@given(st.integers(0, 50), st.lists(st.integers(0, 99), max_size=30), st.booleans(), st.text(max_size=5))
-def test_records_built_for_each_row_equal_records_built_one_by_one(job, rows, contiguous, reason):
-    import dataclasses
+def _slots_named(label: str) -> set[int]:
+    """Read a rows_label back: the (0-based) rows it names."""
+    label = label.replace(" and ", ", ")
+    out: set[int] = set()
+    for part in label.split(", "):
+        a, _, b = part.partition("..")
+        out.update(range(int(a[1:]) - 1, int((b or a)[1:])))
+    return out
 
-    cols = range(2, 6) if contiguous else (1, 3)
-    for kind in (JobReplicated, JobUnreplicated):
-        built = kind.each_row(job, iter(rows), cols, reason)
-        one_by_one = [kind(job, row, cols, reason) for row in rows]
-        assert built == one_by_one
-        assert [hash(r) for r in built] == [hash(r) for r in one_by_one]
-        assert [r.describe() for r in built] == [r.describe() for r in one_by_one]
-        for record in built:
-            with pytest.raises(dataclasses.FrozenInstanceError):
-                record.row = 0
+
+@given(st.lists(st.integers(0, 60), min_size=1, max_size=40, unique=True))
+def test_rows_label_names_every_row_or_counts_them(rows):
+    label = rows_label(rows)
+    runs = sum(1 for r in set(rows) if r - 1 not in set(rows))
+    if runs <= 6:
+        assert _slots_named(label) == set(rows)
+    else:
+        assert label.endswith(f"({len(rows)} slots)")
+        assert label.startswith(f"S{min(rows) + 1}") and f"S{max(rows) + 1} (" in label
+
+
+def test_an_extra_slot_record_reads_as_one_sentence():
+    assert JobReplicated(3, (4, 1, 2, 3, 9), range(0, 4), "why").describe() == (
+        "J3 also runs in S2..S5 and S10 on P1..P4 (why)."
+    )
+    assert JobUnreplicated(3, (1,), range(0, 4)).describe() == "J3 gives up its extra slot S2."
+    assert JobUnreplicated(3, (6, 1), range(0, 4)).describe() == "J3 gives up its extra slots S2 and S7."

@@ -162,7 +162,7 @@ def try_option1(sim, a: int, row: int, budget: MigrationBudget, *, replicate: bo
     budget.used += tasks
     budget.overhead += cost
     if replicate:
-        sim.emit(JobReplicated(a, row, cols, f"{label}: replicated after migrating the jobs on its processors"))
+        sim.emit(JobReplicated(a, (row,), cols, f"{label}: replicated after migrating the jobs on its processors"))
     else:
         src = m.home_row(a)
         sim.emit(JobShifted(a, src, row, f"{label}, option 1: overhead {cost:g} (eq. 4)"

@@ -89,7 +89,7 @@ def clean_matrix(sim) -> int:
     for row in range(m.n_rows):
         for job in m.row_jobs(row):
             if m.home_row(job) != row:
-                sim.emit(JobUnreplicated(job, row, m.job_cols(job), "CleanMatrix: not its home row"))
+                sim.emit(JobUnreplicated(job, (row,), m.job_cols(job), "CleanMatrix: not its home row"))
                 removed += 1
     return removed
 
@@ -173,7 +173,7 @@ def fill_matrix(sim, label: str = "FillMatrix") -> int:
                 if row in have:
                     continue
                 if np.all(m.cells[row, idx] == IDLE):
-                    sim.emit(JobReplicated(job, row, cols, f"{label}: its processors are idle in this row"))
+                    sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
                     added += 1
                     changed = True
                     break
