@@ -431,7 +431,7 @@ class OusterhoutMatrix:
             own = self._cols[job]
             if own != cols and tuple(own) != tuple(cols):
                 raise ValueError(f"a replica of {self.name(job)} must use the same processors")
-            if row in self._rows[job]:
+            if _holds(self._rows[job], row):
                 raise ValueError(f"{self.name(job)} already runs in {slot_label(row)}")
         self._cells[row, idx] = job
         self._wlv[idx] -= 1
@@ -482,6 +482,9 @@ class OusterhoutMatrix:
         if own is None:
             raise ValueError(f"{self.name(job)} has no home row to replicate")
         rows = list(rows)
+        if len(rows) == 1:  # the usual case: a slot that a re-pack has just made idle
+            self.put(job, rows[0], self._cols[job], home=False)
+            return
         if not rows:
             return
         n = self.n_rows
@@ -490,9 +493,10 @@ class OusterhoutMatrix:
         cols = self._cols[job]
         idx = col_index(cols)
         at = np.asarray(rows, dtype=np.intp)
-        if self._cells[at][:, idx].max() != IDLE:
+        block = (at, idx) if isinstance(idx, slice) else (at[:, None], idx)
+        if self._cells[block].max() != IDLE:
             raise ValueError(f"cells of {self.name(job)} in its new extra slots are not idle")
-        self._cells[at[:, None], np.arange(self.processors)[idx]] = job
+        self._cells[block] = job
         self._wlv[idx] -= len(rows)
         self._row_busy[at] += len(cols)
         self._extra[idx] += len(rows)
@@ -516,7 +520,7 @@ class OusterhoutMatrix:
         cols = self._cols[job]
         idx = col_index(cols)
         at = np.asarray(rows, dtype=np.intp)
-        self._cells[at[:, None], np.arange(self.processors)[idx]] = IDLE
+        self._cells[(at, idx) if isinstance(idx, slice) else (at[:, None], idx)] = IDLE
         self._wlv[idx] += len(rows)
         self._row_busy[at] -= len(cols)
         self._extra[idx] -= len(rows)
