@@ -36,16 +36,25 @@ def zhou_metrics(sim: "Simulation") -> dict[str, float]:
     Means over an empty class are ``nan``.
     """
     done = [r for r in sim.jobs.values() if r.finish is not None and not r.terminated]
-    elapsed = sim.time
-    work = sum(r.spec.size * r.spec.work for r in done)
+    return zhou_metrics_of(
+        [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in done],
+        sim.processors, sim.time, sim.max_slots, sim.slot_time,
+    )
+
+
+def zhou_metrics_of(done, processors: int, elapsed: float, max_slots: int, slot_time: float) -> dict[str, float]:
+    """The metrics of :func:`zhou_metrics` from ``(arrival, size, work, finish)`` of every
+    completed job and the run's end time, largest slot count and slots x time. Give the jobs
+    in order of arrival, then id (the simulation's order), for sums equal to the bit."""
+    work = sum(size * w for _, size, w, _ in done)
     small, medium, large = [], [], []
-    for r in done:
-        ta = r.finish - r.spec.arrival  # type: ignore[operator]
-        (small if r.spec.work <= SMALL_MAX else medium if r.spec.work <= MEDIUM_MAX else large).append(ta)
+    for arrival, _, w, finish in done:
+        ta = finish - arrival
+        (small if w <= SMALL_MAX else medium if w <= MEDIUM_MAX else large).append(ta)
     return {
-        "r_a": work / (sim.processors * elapsed) if elapsed > 0 else 0.0,
-        "n_l": sim.max_slots,
-        "n_a": sim.slot_time / elapsed if elapsed > 0 else 0.0,
+        "r_a": work / (processors * elapsed) if elapsed > 0 else 0.0,
+        "n_l": max_slots,
+        "n_a": slot_time / elapsed if elapsed > 0 else 0.0,
         "t_ta": _mean(small + medium + large),
         "t_sa": _mean(small),
         "t_ma": _mean(medium),

@@ -1,0 +1,86 @@
+"""The four buddy schemes and the engine as one compiled loop, for headless runs.
+
+001_c175c8c1780c2fd0.txt §3-§4 (BC, BR, BRMS, BRMMS) on the time model of
+:mod:`gangviz.sim.engine`. This is the reference implementation
+(:class:`gangviz.sim.engine.Simulation` with :mod:`gangviz.policies.buddy`) written again
+without change records, history or narration: every rule, order and tie-break is the
+reference's, so both give the same start and finish for every job and the same slot counts,
+bit for bit (a property test compares them on random workloads for all four schemes, both
+fragment rules and both extra-slot readings). Its use is the long reproductions: Table 2 of
+001 is 80 runs of 20,000 jobs.
+
+Limits: no overhead (every slice gives one unit of service), no scripted events, no initial
+matrix, a linear array whose size is a power of two. :func:`run_buddy` checks them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from gangviz.fast.kernel import simulate
+
+#: Scheme codes of the compiled loop.
+SCHEMES = {"BC": 0, "BR": 1, "BRMS": 2, "BRMMS": 3}
+
+
+@dataclass(frozen=True)
+class BuddyRun:
+    """What a headless run returns: per job (in the order given) its start and finish; the
+    end time, the largest number of slots (n_l), slots x time and busy processors x time."""
+
+    start: np.ndarray
+    finish: np.ndarray
+    time: float
+    max_slots: int
+    slot_time: float
+    busy_time: float
+
+
+def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: str = "size",
+              extra_slots_on: str | None = None) -> BuddyRun:
+    """Simulate a workload under a buddy scheme with the compiled loop; return a :class:`BuddyRun`.
+
+    ``ids``, ``arrival``, ``size`` and ``work`` describe the jobs (any order; ids unique).
+    ``extra_slots_on`` is ``"arrival"`` or ``"decision"`` (``None``: the scheme's default, as
+    :class:`gangviz.policies.buddy.BRMS` and ``BRMMS`` define it). Raises ``ValueError`` for an
+    unknown scheme or option, a processor count that is not a power of two, or a job size
+    outside ``1..processors``.
+    """
+    from gangviz.policies.buddy import BRMMS, BRMS
+
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r}")
+    if occupy not in ("block", "size"):
+        raise ValueError(f"occupy must be 'block' or 'size', got {occupy!r}")
+    if extra_slots_on is None:
+        extra_slots_on = {"BRMS": BRMS.default_extra_slots_on, "BRMMS": BRMMS.default_extra_slots_on}.get(scheme, "arrival")
+    if extra_slots_on not in ("arrival", "decision"):
+        raise ValueError(f"extra_slots_on must be 'arrival' or 'decision', got {extra_slots_on!r}")
+    if processors < 1 or processors & (processors - 1):
+        raise ValueError(f"buddy allocation needs a power-of-two number of processors, got {processors}")
+    ids = np.asarray(ids, dtype=np.int64)
+    arrival = np.asarray(arrival, dtype=np.float64)
+    size = np.asarray(size, dtype=np.int64)
+    work = np.asarray(work, dtype=np.float64)
+    if len(np.unique(ids)) != len(ids):
+        raise ValueError("job ids must be unique")
+    if len(size) and not (1 <= size.min() and size.max() <= processors):
+        raise ValueError(f"job size must be in 1..{processors} processors")
+    if len(work) and not work.min() > 0:
+        raise ValueError("job work must be > 0 slices")
+    # Inside, jobs are numbered by ascending id (the order the reference visits them in);
+    # they arrive in order of (arrival, id), as the reference sorts them.
+    by_id = np.argsort(ids, kind="stable")
+    arrival_order = np.lexsort((ids[by_id], arrival[by_id]))
+    need = np.array([float(math.ceil(w)) for w in work[by_id].tolist()])
+    start, finish, end, max_rows, row_time, busy_time = simulate(
+        arrival[by_id], size[by_id], work[by_id], need, arrival_order, processors,
+        SCHEMES[scheme], occupy == "block", extra_slots_on == "decision")
+    out_start = np.empty(len(ids))
+    out_finish = np.empty(len(ids))
+    out_start[by_id] = start
+    out_finish[by_id] = finish
+    return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time))

@@ -1,0 +1,651 @@
+"""The buddy schemes and the engine as compiled loops (numba), for headless runs.
+
+All the compiled code of :mod:`gangviz.fast.buddy` lives in this one module on purpose: numba
+caches each compiled function on disk, keyed by the source file it comes from, but a function
+cached with another module's functions compiled into it is not recompiled when only that other
+module changes. In one file, any edit recompiles everything.
+
+**The matrix.** The same state and moves as :class:`gangviz.core.matrix.OusterhoutMatrix` and
+:mod:`gangviz.core.repack` (000_fc8d6d1d4cf9d1e1.txt §3-§4: legal cuts, Property 1 and 2) on a
+linear array, without change records:
+
+* ``grid[c, r]`` is the job in processor ``c``, slot ``r`` (``IDLE`` = -1). The array is
+  stored processor-major, so the slots of one processor are contiguous: a job's rows are
+  found by scanning the column of its first processor (only its home row is kept, in
+  ``home``).
+* ``wlv``, ``extra`` and ``row_busy`` are the workload vector, the replica cells per
+  processor and the busy cells per slot, as the matrix keeps them.
+* A job's columns are ``job_lo[j] .. job_hi[j] - 1`` (buddy placements are contiguous).
+
+:func:`gather` takes every decision :func:`gangviz.core.repack.gather` takes (the row with the
+longest idle run, ties to the highest; the partner with the furthest reach, ties to the lowest;
+the cheaper of the two merge plans of ``plans_on_a_line``, ties to moving).
+
+**The schemes and the engine** follow :mod:`gangviz.policies.buddy`, :mod:`gangviz.policies.slots`
+and :meth:`gangviz.sim.engine.Simulation.run` step for step; the functions below name the
+reference function each one mirrors.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+IDLE = -1
+
+
+@njit(cache=True)
+def level_best(wlv: np.ndarray, block: int) -> tuple[int, int]:
+    """Return ``(value, index)`` of the least-loaded non-zero WLT node covering ``block``
+    processors (largest value, ties to the leftmost); ``(0, -1)`` when every node is zero.
+    A node's value is the sum of its leaves when none of them is zero (001 §3)."""
+    best_v, best_i = 0, -1
+    for b in range(wlv.shape[0] // block):
+        total = 0
+        for c in range(b * block, (b + 1) * block):
+            if wlv[c] == 0:
+                total = 0
+                break
+            total += wlv[c]
+        if total > best_v:
+            best_v, best_i = total, b
+    return best_v, best_i
+
+
+@njit(cache=True)
+def _idle_run(grid: np.ndarray, row: int, lo: int, hi: int) -> int:
+    """How many of the columns ``lo .. hi - 1`` are idle in ``row`` before its first busy cell."""
+    c = lo
+    while c < hi and grid[c, row] == IDLE:
+        c += 1
+    return c - lo
+
+
+@njit(cache=True)
+def _open_run(grid: np.ndarray, n: int, at: int, hi: int, ties_high: bool) -> tuple[int, int]:
+    """Among the rows idle on column ``at``, the one whose idle run from ``at`` (within
+    ``hi``) is longest, ties to the highest row or the lowest; returns ``(row, run)``."""
+    best_r, best_run = -1, -1
+    for r in range(n):
+        if grid[at, r] != IDLE:
+            continue
+        run = _idle_run(grid, r, at, hi)
+        if run > best_run or (ties_high and run == best_run):
+            best_r, best_run = r, run
+    return best_r, best_run
+
+
+@njit(cache=True)
+def _plan(grid, row_a, row_b, first, last, busy_row, region_of, bounds, busy_a, busy_b, out):
+    """One merge plan: the regions (between common legal cuts) holding a busy cell of
+    ``busy_row`` among columns ``first .. last - 1``, consecutive regions joined. Writes
+    ``(lo, hi)`` pairs to ``out``; returns ``(count, cells moved, two-sided regions)``."""
+    count = 0
+    last_region = -2
+    for x in range(first, last):
+        if grid[x, busy_row] == IDLE:
+            continue
+        i = region_of[x]
+        if i == last_region:
+            continue
+        if i == last_region + 1:
+            out[count - 1, 1] = bounds[i + 1]
+        else:
+            out[count, 0] = bounds[i]
+            out[count, 1] = bounds[i + 1]
+            count += 1
+        last_region = i
+    moved = 0
+    two_sided = 0
+    for k in range(count):
+        in_a = busy_a[out[k, 1]] - busy_a[out[k, 0]]
+        in_b = busy_b[out[k, 1]] - busy_b[out[k, 0]]
+        moved += in_a + in_b
+        if in_a > 0 and in_b > 0:
+            two_sided += 1
+    return count, moved, two_sided
+
+
+@njit(cache=True)
+def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo):
+    """Exchange rows ``row_a`` and ``row_b`` on columns ``lo .. hi - 1`` (both ends legal cuts
+    in both rows). A job moved whose home row is one of the two gets the other as home."""
+    moved_a = 0
+    moved_b = 0
+    for c in range(lo, hi):
+        ja = grid[c, row_a]
+        jb = grid[c, row_b]
+        if ja != IDLE:
+            moved_a += 1
+            if job_lo[ja] == c:
+                _flip_home(home, ja, row_a, row_b)
+        if jb != IDLE:
+            moved_b += 1
+            if job_lo[jb] == c and jb != ja:
+                _flip_home(home, jb, row_a, row_b)
+        grid[c, row_a] = jb
+        grid[c, row_b] = ja
+    row_busy[row_a] += moved_b - moved_a
+    row_busy[row_b] += moved_a - moved_b
+
+
+@njit(cache=True)
+def _flip_home(home, job, row_a, row_b):
+    if home[job] == row_a:
+        home[job] = row_b
+    elif home[job] == row_b:
+        home[job] = row_a
+
+
+@njit(cache=True)
+def gather(grid, n, lo, hi, home, row_busy, job_lo) -> int:
+    """Re-pack so that one row is idle on columns ``lo .. hi - 1``; return that row.
+
+    Premise (unchecked): every column of the range has an idle slot. The steps are those of
+    :func:`gangviz.core.repack.gather` on a linear array.
+    """
+    procs = grid.shape[0]
+    width = hi - lo
+    row, k = _open_run(grid, n, lo, hi, True)
+    if k >= width:
+        return row
+    bounds = np.empty(procs + 1, np.int64)
+    region_of = np.empty(procs, np.int64)
+    busy_a = np.empty(procs + 1, np.int64)
+    busy_b = np.empty(procs + 1, np.int64)
+    keep = np.empty((procs, 2), np.int64)
+    move = np.empty((procs, 2), np.int64)
+    while k < width:
+        partner, run = _open_run(grid, n, lo + k, hi, False)
+        reach = k + run
+        # Common legal cuts of the two rows: cut x (left of column x) is crossed when a job
+        # of either row holds both x - 1 and x.
+        nb = 0
+        bounds[nb] = 0
+        nb += 1
+        busy_a[0] = 0
+        busy_b[0] = 0
+        for x in range(procs):
+            a = grid[x, row]
+            b = grid[x, partner]
+            if x > 0:
+                crossed = (a != IDLE and a == grid[x - 1, row]) or (b != IDLE and b == grid[x - 1, partner])
+                if not crossed:
+                    bounds[nb] = x
+                    nb += 1
+            region_of[x] = nb - 1
+            busy_a[x + 1] = busy_a[x] + (a != IDLE)
+            busy_b[x + 1] = busy_b[x] + (b != IDLE)
+        bounds[nb] = procs
+        mid = lo + k
+        end = lo + reach
+        n_keep, keep_moved, keep_two = _plan(grid, row, partner, mid, end, row, region_of, bounds, busy_a, busy_b, keep)
+        n_move, move_moved, move_two = _plan(grid, row, partner, lo, mid, partner, region_of, bounds, busy_a, busy_b, move)
+        if move_moved < keep_moved or (move_moved == keep_moved and move_two <= keep_two):
+            row, partner = partner, row
+            for i in range(n_move):
+                _swap(grid, row, partner, move[i, 0], move[i, 1], home, row_busy, job_lo)
+        else:
+            for i in range(n_keep):
+                _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo)
+        k = _idle_run(grid, row, lo, hi)
+    return row
+
+
+# ----------------------------------------------------------------------- the matrix's moves
+
+
+@njit(cache=True)
+def _insert_present(present, n_present, job):
+    i = n_present
+    while i > 0 and present[i - 1] > job:
+        present[i] = present[i - 1]
+        i -= 1
+    present[i] = job
+    return n_present + 1
+
+
+@njit(cache=True)
+def _remove_present(present, n_present, job):
+    i = 0
+    while present[i] != job:
+        i += 1
+    while i < n_present - 1:
+        present[i] = present[i + 1]
+        i += 1
+    return n_present - 1
+
+
+@njit(cache=True)
+def _put(grid, row, job, lo, hi, wlv, row_busy):
+    for c in range(lo, hi):
+        grid[c, row] = job
+        wlv[c] -= 1
+    row_busy[row] += hi - lo
+
+
+@njit(cache=True)
+def _clear(grid, row, lo, hi, wlv, row_busy):
+    for c in range(lo, hi):
+        grid[c, row] = IDLE
+        wlv[c] += 1
+    row_busy[row] -= hi - lo
+
+
+@njit(cache=True)
+def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_busy):
+    """Give up every extra slot of ``job`` (JobUnreplicated)."""
+    lo, hi = job_lo[job], job_hi[job]
+    for r in range(n):
+        if r != home[job] and grid[lo, r] == job:
+            _clear(grid, r, lo, hi, wlv, row_busy)
+            for c in range(lo, hi):
+                extra[c] -= 1
+    count[job] = 1
+
+
+@njit(cache=True)
+def _buddy_block(lo, hi):
+    """The smallest aligned block covering columns ``lo .. hi - 1``: ``(start, size)``."""
+    x = lo ^ (hi - 1)
+    depth = 0
+    while x:
+        depth += 1
+        x >>= 1
+    return (lo >> depth) << depth, 1 << depth
+
+
+# ---------------------------------------------------------------------------- the loop
+
+
+@njit(cache=True)
+def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision):
+    """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
+    end time, largest slot count, slots x time, busy processors x time)``.
+
+    Jobs are numbered ``0 .. n-1`` in id order; ``need`` is each job's work in whole slices
+    (rounded up); ``arrival_order`` lists them by (arrival, id). ``scheme`` is 0 BC, 1 BR,
+    2 BRMS, 3 BRMMS. Inputs are not checked: :func:`gangviz.fast.buddy.run_buddy` does that.
+    """
+    n_jobs = arrival.shape[0]
+    cap = 64
+    grid = np.full((procs, cap), IDLE, np.int32)
+    row_busy = np.zeros(cap, np.int64)
+    wlv = np.zeros(procs, np.int64)
+    extra = np.zeros(procs, np.int64)
+    home = np.full(n_jobs, -1, np.int64)
+    count = np.zeros(n_jobs, np.int64)
+    job_lo = np.zeros(n_jobs, np.int64)
+    job_hi = np.zeros(n_jobs, np.int64)
+    served = np.zeros(n_jobs)
+    start = np.full(n_jobs, np.nan)
+    finish = np.full(n_jobs, np.nan)
+    present = np.zeros(n_jobs + 1, np.int64)
+    n_present = 0
+    done = np.zeros(n_jobs, np.int64)  # jobs whose work ran out, not yet taken away
+    n_done = 0
+    arrived = np.zeros(n_jobs, np.int64)
+    offsets = np.zeros(cap, np.int64)
+    n = 0
+    next_row = 0
+    next_arrival = 0
+    t = 0.0
+    decided = False
+    row_time = 0.0
+    busy_time = 0.0
+    max_rows = 0
+    while True:
+        # ---- the gap to the next decision point (Simulation._next_gap)
+        if decided:
+            gap = math.inf
+            if next_arrival < n_jobs:
+                gap = float(math.ceil(arrival[arrival_order[next_arrival]])) - t
+            if n > 0 and n_present > 0:
+                begin = next_row % n
+                for i in range(n_present):
+                    j = present[i]
+                    left = need[j] - served[j]
+                    if count[j] == 1:
+                        g = (left - 1) * n + (home[j] - begin) % n + 1.0
+                    else:
+                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
+                        cycles = int(left - 1) // k
+                        g = float(cycles * n + offsets[int(left - 1) - cycles * k] + 1)
+                    if g < gap:
+                        gap = g
+            if math.isinf(gap):
+                break
+            # ---- run the slices (Simulation._run_slices)
+            m = int(gap)
+            if n == 0:
+                t += m
+            else:
+                begin = next_row % n
+                full = m // n
+                part = m - full * n
+                total = 0
+                for r in range(n):
+                    total += row_busy[r]
+                busy = full * total
+                for i in range(part):
+                    busy += row_busy[(begin + i) % n]
+                busy_time += busy
+                row_time += n * m
+                for i in range(n_present):
+                    j = present[i]
+                    before = served[j]
+                    d = 0
+                    k = 1
+                    if count[j] == 1:
+                        d = (home[j] - begin) % n
+                        hits = full + (1 if d < part else 0)
+                    else:
+                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
+                        early = 0
+                        for q in range(k):
+                            if offsets[q] < part:
+                                early += 1
+                        hits = full * k + early
+                    after = before + hits
+                    if after >= need[j]:
+                        served[j] = need[j]
+                        left = int(need[j] - before)
+                        if count[j] == 1:
+                            last = (left - 1) * n + d
+                        else:
+                            cycles = (left - 1) // k
+                            last = cycles * n + offsets[left - 1 - cycles * k]
+                        finish[j] = t + last + (work[j] - (need[j] - 1.0))
+                        done[n_done] = j
+                        n_done += 1
+                    else:
+                        served[j] = after
+                next_row = (begin + m) % n
+                t += m
+        # ---- the decision point (Simulation._decide)
+        decided = True
+        _sort_done(done, n_done, finish)
+        n_completed = n_done
+        for i in range(n_done):
+            j = done[i]
+            if count[j] > 1:
+                _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy)
+            _clear(grid, home[j], job_lo[j], job_hi[j], wlv, row_busy)
+            home[j] = -1
+            count[j] = 0
+            n_present = _remove_present(present, n_present, j)
+        n_done = 0
+        n_arrived = 0
+        while next_arrival < n_jobs and arrival[arrival_order[next_arrival]] <= t:
+            arrived[n_arrived] = arrival_order[next_arrival]
+            n_arrived += 1
+            next_arrival += 1
+        if n_completed or n_arrived:
+            if n + n_arrived + 1 > cap:  # each placement adds at most one slot
+                new_cap = max(2 * cap, n + n_arrived + 1)
+                grown = np.full((procs, new_cap), IDLE, np.int32)
+                grown[:, :cap] = grid
+                grid = grown
+                busy_grown = np.zeros(new_cap, np.int64)
+                busy_grown[:cap] = row_busy
+                row_busy = busy_grown
+                offsets = np.zeros(new_cap, np.int64)
+                cap = new_cap
+            n, next_row, n_present = _schedule(
+                scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
+                extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
+            for i in range(n_arrived):
+                start[arrived[i]] = t
+        # Simulation._activate: the next row to run
+        next_row = next_row % n if n else 0
+        if n > max_rows:
+            max_rows = n
+    return start, finish, t, max_rows, row_time, busy_time
+
+
+@njit(cache=True)
+def _row_offsets(grid, n, job, col, begin, offsets):
+    """Write the offsets after ``begin`` of ``job``'s rows, in turn order, to ``offsets``;
+    return how many rows it holds."""
+    k = 0
+    for i in range(n):
+        r = begin + i
+        if r >= n:
+            r -= n
+        if grid[col, r] == job:
+            offsets[k] = i
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _sort_done(done, n_done, finish):
+    """Sort the first ``n_done`` jobs by (finish, id), as the reference takes them away."""
+    for i in range(1, n_done):
+        j = done[i]
+        p = i
+        while p > 0 and (finish[done[p - 1]] > finish[j] or (finish[done[p - 1]] == finish[j] and done[p - 1] > j)):
+            done[p] = done[p - 1]
+            p -= 1
+        done[p] = j
+
+
+# ------------------------------------------------------------------------- the policies
+
+
+@njit(cache=True)
+def _add_slot(grid, n, next_row, wlv, row_busy):
+    """SlotAdded on top; returns ``(n, next_row)`` as Simulation._activate moves the turn."""
+    for c in range(grid.shape[0]):
+        grid[c, n] = IDLE
+        wlv[c] += 1
+    row_busy[n] = 0
+    if n <= next_row:
+        next_row += 1
+    return n + 1, next_row
+
+
+@njit(cache=True)
+def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present):
+    """SlotRemoved: the empty ``row`` goes, rows above move down; returns ``(n, next_row)``."""
+    for c in range(grid.shape[0]):
+        for r in range(row, n - 1):
+            grid[c, r] = grid[c, r + 1]
+        wlv[c] -= 1
+    for r in range(row, n - 1):
+        row_busy[r] = row_busy[r + 1]
+    for i in range(n_present):
+        j = present[i]
+        if home[j] > row:
+            home[j] -= 1
+    if row < next_row:
+        next_row -= 1
+    return n - 1, next_row
+
+
+@njit(cache=True)
+def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present):
+    """Property 2 while it holds (repack.eliminate_slots)."""
+    procs = grid.shape[0]
+    while n > 0 and wlv.min() >= 1:
+        row = gather(grid, n, 0, procs, home, row_busy, job_lo)
+        n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present)
+    return n, next_row
+
+
+@njit(cache=True)
+def _next_power_of_two(size):
+    block = 1
+    while block < size:
+        block <<= 1
+    return block
+
+
+@njit(cache=True)
+def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
+                 row_busy, present, n_present):
+    """allocation.place_buddy; returns ``(n, next_row, n_present)``."""
+    block = _next_power_of_two(size)
+    node = -1
+    if n:
+        node = level_best(wlv, block)[1]
+    if node < 0:
+        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy)
+        node = level_best(wlv, block)[1]
+    lo = node * block
+    row = gather(grid, n, lo, lo + block, home, row_busy, job_lo)
+    width = block if occupy_block else size
+    _put(grid, row, job, lo, lo + width, wlv, row_busy)
+    home[job] = row
+    count[job] = 1
+    job_lo[job] = lo
+    job_hi[job] = lo + width
+    n_present = _insert_present(present, n_present, job)
+    return n, next_row, n_present
+
+
+@njit(cache=True)
+def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
+              row_busy, present, n_present):
+    """BC: the lowest slot with a free block, its leftmost block; else a new slot on top."""
+    procs = grid.shape[0]
+    block = _next_power_of_two(size)
+    width = block if occupy_block else size
+    row, lo = -1, 0
+    for r in range(n):
+        if row_busy[r] > procs - block:
+            continue
+        for b in range(procs // block):
+            free = True
+            for c in range(b * block, (b + 1) * block):
+                if grid[c, r] != IDLE:
+                    free = False
+                    break
+            if free:
+                row, lo = r, b * block
+                break
+        if row >= 0:
+            break
+    if row < 0:
+        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy)
+        row, lo = n - 1, 0
+    _put(grid, row, job, lo, lo + width, wlv, row_busy)
+    home[job] = row
+    count[job] = 1
+    job_lo[job] = lo
+    job_hi[job] = lo + width
+    n_present = _insert_present(present, n_present, job)
+    return n, next_row, n_present
+
+
+@njit(cache=True)
+def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present):
+    """slots.replicate_where_free: jobs, by id, take every extra slot their block offers."""
+    if n == 0 or wlv.max() == 0:
+        return
+    procs = grid.shape[0]
+    zeros = np.zeros(procs + 1, np.int64)
+    for c in range(procs):
+        zeros[c + 1] = zeros[c] + (wlv[c] == 0)
+    visit = np.zeros(n_present, np.int64)
+    n_visit = 0
+    for i in range(n_present):
+        j = present[i]
+        b_lo, b_size = _buddy_block(job_lo[j], job_hi[j])
+        if zeros[b_lo + b_size] == zeros[b_lo]:
+            visit[n_visit] = j
+            n_visit += 1
+    for i in range(n_visit):
+        j = visit[i]
+        lo, hi = job_lo[j], job_hi[j]
+        b_lo, b_size = _buddy_block(lo, hi)
+        b_hi = b_lo + b_size
+        if wlv[b_lo:b_hi].min() == 0:
+            continue
+        for r in range(n):
+            if grid[b_lo, r] != IDLE:
+                continue
+            free = True
+            for c in range(b_lo + 1, b_hi):
+                if grid[c, r] != IDLE:
+                    free = False
+                    break
+            if free:
+                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, count)
+        while wlv[b_lo:b_hi].min() > 0:
+            r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo)
+            _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, count)
+
+
+@njit(cache=True)
+def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, count):
+    _put(grid, row, job, lo, hi, wlv, row_busy)
+    for c in range(lo, hi):
+        extra[c] += 1
+    count[job] += 1
+
+
+@njit(cache=True)
+def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present):
+    """slots.release_replicas: jobs, by id, whose buddy block overlaps ``lo .. hi - 1`` give
+    up all their extra slots."""
+    for i in range(n_present):
+        j = present[i]
+        if count[j] <= 1:
+            continue
+        b_lo, b_size = _buddy_block(job_lo[j], job_hi[j])
+        if b_lo < hi and b_lo + b_size > lo:
+            _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy)
+
+
+@njit(cache=True)
+def _relaxed_best(wlv, extra, block):
+    """slots.relaxed_level's largest node (first of the largest): ``(value, index)``."""
+    best_v, best_i = 0, 0
+    for b in range(wlv.shape[0] // block):
+        total = 0
+        for c in range(b * block, (b + 1) * block):
+            v = wlv[c] + extra[c]
+            if v == 0:
+                total = 0
+                break
+            total += v
+        if total > best_v:
+            best_v, best_i = total, b
+    return best_v, best_i
+
+
+@njit(cache=True)
+def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
+              extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present):
+    """One decision point of the scheme (buddy.BC/BR/BRMS/BRMMS.schedule, in their order)."""
+    procs = grid.shape[0]
+    if scheme == 0:  # BC
+        if n_completed:
+            for row in range(n - 1, -1, -1):  # empty slots, top first
+                if row_busy[row] == 0:
+                    n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present)
+        for i in range(n_arrived):
+            j = arrived[i]
+            n, next_row, n_present = _place_bc(grid, n, next_row, j, size[j], occupy_block, home, count,
+                                               job_lo, job_hi, wlv, row_busy, present, n_present)
+        return n, next_row, n_present
+    for i in range(n_arrived):
+        j = arrived[i]
+        if scheme == 3 and n:
+            block = _next_power_of_two(size[j])
+            if level_best(wlv, block)[1] < 0:
+                value, index = _relaxed_best(wlv, extra, block)
+                if value > 0:
+                    _release_replicas(grid, n, index * block, (index + 1) * block, home, count, job_lo,
+                                      job_hi, wlv, extra, row_busy, present, n_present)
+        n, next_row, n_present = _place_buddy(grid, n, next_row, j, size[j], occupy_block, home, count,
+                                              job_lo, job_hi, wlv, row_busy, present, n_present)
+    if scheme == 3 and n and wlv.min() == 0 and (wlv + extra).min() >= 1:
+        _release_replicas(grid, n, 0, procs, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
+    n, next_row = _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present)
+    if scheme >= 2 and (n_arrived > 0 or extra_on_decision):
+        _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
+    return n, next_row, n_present
