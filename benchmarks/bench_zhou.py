@@ -1,8 +1,8 @@
 """Benchmarks of the buddy schemes (issue: engine and buddy schemes). Prints figures; asserts nothing.
 
     python benchmarks/bench_zhou.py wlt              # allocation decision: WLT vs naive scan
-    python benchmarks/bench_zhou.py schemes [--jobs N]   # simulated jobs/s per scheme at rho 0.5, 0.9
-    python benchmarks/bench_zhou.py runs [--jobs N]      # CPU time of each of Table 2's 16 runs of one set
+    python benchmarks/bench_zhou.py schemes [--jobs N] [--engine E]  # jobs/s per scheme at rho 0.5, 0.9
+    python benchmarks/bench_zhou.py runs [--jobs N] [--engine E]     # CPU time of Table 2's 16 runs of one set
     python benchmarks/bench_zhou.py table2 [--workers 2] # wall time of `gangviz repro zhou-table2`
 """
 
@@ -81,33 +81,52 @@ def bench_wlt() -> None:
     print(f"WLT growth from P=128 to P=65536: {wlt / first:.2f}x (target <= 3x)")
 
 
-def bench_schemes(jobs: int) -> None:
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the compiled loop, and say how long that took."""
     from gangviz.experiments.repro.zhou import run_one
 
+    t = time.perf_counter()
+    run_one(("BRMMS", 0.5, 20, 1, "size", None, "compiled"))
+    print(f"(compiled loop ready in {time.perf_counter() - t:.1f} s: compiled, or loaded from numba's cache)")
+
+
+def bench_schemes(jobs: int, engines: list[str]) -> None:
+    from gangviz.experiments.repro.zhou import run_one
+
+    warm_up()
     print(f"Simulated jobs per second, {jobs} jobs, 128 processors, one run each:")
     for load in (0.5, 0.9):
         for scheme in ("BC", "BR", "BRMS", "BRMMS"):
-            t, cpu = time.perf_counter(), time.process_time()
-            run_one((scheme, load, jobs, 1, "size"))
-            dt, dcpu = time.perf_counter() - t, time.process_time() - cpu
-            print(f"  rho={load}  {scheme:6} {jobs / dt:9.0f} jobs/s  ({dt:.1f} s wall, {dcpu:.1f} s CPU)", flush=True)
+            for engine in engines:
+                t, cpu = time.perf_counter(), time.process_time()
+                run_one((scheme, load, jobs, 1, "size", None, engine))
+                dt, dcpu = time.perf_counter() - t, time.process_time() - cpu
+                print(f"  rho={load}  {scheme:6} {engine:8} {jobs / dt:9.0f} jobs/s  "
+                      f"({dt:.2f} s wall, {dcpu:.2f} s CPU)", flush=True)
 
 
-def bench_runs(jobs: int) -> None:
+def bench_runs(jobs: int, engines: list[str]) -> None:
     from gangviz.experiments.repro.zhou import LOADS, SCHEMES, run_one
     from gangviz.experiments.seeds import run_seed
 
+    warm_up()
     print(f"CPU time of each run of Table 2's first job set ({jobs} jobs, 128 processors):")
-    total = 0.0
+    print(f"  {'':16}" + "".join(f"{e:>10}" for e in engines))
+    total = dict.fromkeys(engines, 0.0)
     for li, load in enumerate(LOADS):
         seed = run_seed(2001, (li,), 0)  # the seed `repro zhou-table2` gives its first set
         for scheme in SCHEMES:
-            cpu = time.process_time()
-            run_one((scheme, load, jobs, seed, "size"))
-            cpu = time.process_time() - cpu
-            total += cpu
-            print(f"  rho={load}  {scheme:6} {cpu:6.1f} s", flush=True)
-    print(f"one set: {total:.1f} s of CPU; five sets on two workers: about {5 * total / 2:.0f} s")
+            line = f"  rho={load}  {scheme:6}"
+            for engine in engines:
+                cpu = time.process_time()
+                run_one((scheme, load, jobs, seed, "size", None, engine))
+                cpu = time.process_time() - cpu
+                total[engine] += cpu
+                line += f"{cpu:9.2f}s"
+            print(line, flush=True)
+    for engine in engines:
+        print(f"one set, {engine}: {total[engine]:.1f} s of CPU; five sets on two workers: "
+              f"about {5 * total[engine] / 2:.1f} s")
 
 
 def bench_table2(workers: int) -> None:
@@ -122,13 +141,16 @@ def main() -> None:
     parser.add_argument("what", choices=("wlt", "schemes", "runs", "table2", "all"))
     parser.add_argument("--jobs", type=int, default=20000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--engine", choices=("compiled", "python", "both"), default="both",
+                        help="which headless engine schemes and runs time (default both)")
     args = parser.parse_args()
+    engines = ["compiled", "python"] if args.engine == "both" else [args.engine]
     if args.what in ("wlt", "all"):
         bench_wlt()
     if args.what in ("schemes", "all"):
-        bench_schemes(args.jobs)
+        bench_schemes(args.jobs, engines)
     if args.what in ("runs", "all"):
-        bench_runs(args.jobs)
+        bench_runs(args.jobs, engines)
     if args.what in ("table2", "all"):
         bench_table2(args.workers)
 

@@ -96,23 +96,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--extra-slots-on", choices=("arrival", "decision"),
                         help="when BRMS and BRMMS hand out extra slots: when a job arrives, or at every "
                              "decision point (default: BRMS on arrivals, BRMMS at every decision point)")
+    parser.add_argument("--engine", choices=("compiled", "python"), default="compiled",
+                        help="the compiled headless loop (default) or the reference engine the GUI "
+                             "steps; both give the same numbers, the reference one 15-50 times slower")
     parser.add_argument("--json", action="store_true", help="print the averaged table as JSON")
 
 
 def run_one(task: tuple) -> dict[str, float]:
-    """Run one scheme on one job set; ``task`` = (scheme, load, jobs, seed, occupy[, extra_slots_on]),
-    the last ``None`` or absent for the scheme's own default."""
-    from gangviz.metrics import zhou_metrics
-    from gangviz.policies import make_policy
-    from gangviz.sim.engine import Simulation
+    """Run one scheme on one job set; ``task`` = (scheme, load, jobs, seed, occupy[,
+    extra_slots_on[, engine]]): ``extra_slots_on`` ``None`` or absent for the scheme's own
+    default; ``engine`` ``"compiled"`` (the default: :mod:`gangviz.fast.buddy`) or ``"python"``
+    (the reference :class:`~gangviz.sim.engine.Simulation`; both give the same metrics)."""
     from gangviz.workloads.synthetic import uniform_log
 
     scheme, load, jobs, seed, occupy, *rest = task
-    options = {"occupy": occupy}
-    if rest and rest[0] is not None and scheme in ("BRMS", "BRMMS"):
-        options["extra_slots_on"] = rest[0]
+    extra_slots_on = rest[0] if rest and scheme in ("BRMS", "BRMMS") else None
+    engine = rest[1] if len(rest) > 1 else "compiled"
     workload = uniform_log(jobs, load, procs=128, seed=seed)
-    sim = Simulation(workload.jobs, make_policy(scheme, **options), 128, record=False)
+    if engine == "python":
+        return _run_reference(workload.jobs, scheme, occupy, extra_slots_on)
+    from gangviz.fast.buddy import run_buddy
+    from gangviz.metrics import zhou_metrics_of
+
+    specs = sorted(workload.jobs, key=lambda j: (j.arrival, j.id))
+    run = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],
+                    [j.work for j in specs], scheme, 128, occupy, extra_slots_on)
+    done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, run.finish.tolist())]
+    return zhou_metrics_of(done, 128, run.time, run.max_slots, run.slot_time)
+
+
+def _run_reference(jobs, scheme: str, occupy: str, extra_slots_on: str | None) -> dict[str, float]:
+    from gangviz.metrics import zhou_metrics
+    from gangviz.policies import make_policy
+    from gangviz.sim.engine import Simulation
+
+    options = {"occupy": occupy}
+    if extra_slots_on is not None:
+        options["extra_slots_on"] = extra_slots_on
+    sim = Simulation(jobs, make_policy(scheme, **options), 128, record=False)
     sim.run()
     return zhou_metrics(sim)
 
@@ -164,7 +185,7 @@ def run(target: str, args: argparse.Namespace) -> int:
         for s in range(sets):
             seed = run_seed(args.seed, (li,), s)
             for scheme in SCHEMES:
-                tasks.append((scheme, load, jobs, seed, args.occupy, args.extra_slots_on))
+                tasks.append((scheme, load, jobs, seed, args.occupy, args.extra_slots_on, args.engine))
     # Longest runs first, so the workers finish together: the cost grows with the load, and at
     # high load BRMS (dozens of extra slots per job) takes several times longer than the rest.
     tasks.sort(key=lambda t: (-t[1], EXPECTED_COST_RANK[t[0]]))
@@ -198,6 +219,7 @@ def run(target: str, args: argparse.Namespace) -> int:
         readings = {"BRMS": args.extra_slots_on or BRMS.default_extra_slots_on,
                     "BRMMS": args.extra_slots_on or BRMMS.default_extra_slots_on}
         json.dump({"target": target, "sets": sets, "jobs": jobs, "seed": args.seed, "occupy": args.occupy,
+                   "engine": args.engine,
                    "extra_slots_on": readings, "seconds": elapsed, "failed_runs": failed,
                    "table": [{"scheme": s, "rho": r, **table[s, r]} for s in SCHEMES for r in loads],
                    "findings": [{"finding": text, "holds": holds} for text, holds in verdicts]},
