@@ -15,7 +15,6 @@ matrix, a linear array whose size is a power of two. :func:`run_buddy` checks th
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,8 +45,9 @@ def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: st
     ``ids``, ``arrival``, ``size`` and ``work`` describe the jobs (any order; ids unique).
     ``extra_slots_on`` is ``"arrival"`` or ``"decision"`` (``None``: the scheme's default, as
     :class:`gangviz.policies.buddy.BRMS` and ``BRMMS`` define it). Raises ``ValueError`` for an
-    unknown scheme or option, a processor count that is not a power of two, or a job size
-    outside ``1..processors``.
+    unknown scheme or option, a processor count that is not a power of two, repeated ids, a job
+    size outside ``1..processors``, work that is not finite and positive, or an arrival that
+    is not finite.
     """
     from gangviz.policies.buddy import BRMMS, BRMS
 
@@ -67,15 +67,20 @@ def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: st
     work = np.asarray(work, dtype=np.float64)
     if len(np.unique(ids)) != len(ids):
         raise ValueError("job ids must be unique")
-    if len(size) and not (1 <= size.min() and size.max() <= processors):
-        raise ValueError(f"job size must be in 1..{processors} processors")
-    if len(work) and not work.min() > 0:
-        raise ValueError("job work must be > 0 slices")
+    bad = np.flatnonzero((size < 1) | (size > processors))
+    if len(bad):
+        raise ValueError(f"job size must be in 1..{processors} processors, got {size[bad[0]]} (job {ids[bad[0]]})")
+    bad = np.flatnonzero(~(np.isfinite(work) & (work > 0)))
+    if len(bad):
+        raise ValueError(f"job work must be finite and > 0 slices, got {work[bad[0]]} (job {ids[bad[0]]})")
+    bad = np.flatnonzero(~np.isfinite(arrival))
+    if len(bad):
+        raise ValueError(f"job arrival must be a finite time, got {arrival[bad[0]]} (job {ids[bad[0]]})")
     # Inside, jobs are numbered by ascending id (the order the reference visits them in);
     # they arrive in order of (arrival, id), as the reference sorts them.
     by_id = np.argsort(ids, kind="stable")
     arrival_order = np.lexsort((ids[by_id], arrival[by_id]))
-    need = np.array([float(math.ceil(w)) for w in work[by_id].tolist()])
+    need = np.ceil(work[by_id])  # whole slices of service (one slice gives one unit)
     start, finish, end, max_rows, row_time, busy_time = simulate(
         arrival[by_id], size[by_id], work[by_id], need, arrival_order, processors,
         SCHEMES[scheme], occupy == "block", extra_slots_on == "decision")

@@ -101,8 +101,10 @@ def test_many_slots_grow_the_compiled_matrix():
         ({"processors": 12}, "power-of-two number of processors, got 12"),
         ({"occupy": "half"}, "occupy must be 'block' or 'size'"),
         ({"extra_slots_on": "never"}, "extra_slots_on must be 'arrival' or 'decision'"),
-        ({"size": [1, 9]}, "job size must be in 1..8 processors"),
-        ({"work": [1.0, 0.0]}, "job work must be > 0"),
+        ({"size": [1, 9]}, r"job size must be in 1..8 processors, got 9 \(job 1\)"),
+        ({"work": [1.0, 0.0]}, r"job work must be finite and > 0 slices, got 0.0 \(job 1\)"),
+        ({"work": [math.inf, 1.0]}, r"job work must be finite and > 0 slices, got inf \(job 0\)"),
+        ({"arrival": [0.0, math.nan]}, r"job arrival must be a finite time, got nan \(job 1\)"),
         ({"ids": [3, 3]}, "job ids must be unique"),
     ],
 )
