@@ -287,10 +287,7 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
     done = np.zeros(n_jobs, np.int64)  # jobs whose work ran out, not yet taken away
     n_done = 0
     arrived = np.zeros(n_jobs, np.int64)
-    # The turn offsets of the rows of every multi-slot job, found once per gap and read again
-    # when the slices run: job present[i] has its count[j] offsets from offsets[first[i]].
     offsets = np.zeros(cap, np.int64)
-    first = np.zeros(n_jobs + 1, np.int64)
     n = 0
     next_row = 0
     next_arrival = 0
@@ -307,22 +304,15 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 gap = float(math.ceil(arrival[arrival_order[next_arrival]])) - t
             if n > 0 and n_present > 0:
                 begin = next_row % n
-                used = 0
                 for i in range(n_present):
                     j = present[i]
                     left = need[j] - served[j]
                     if count[j] == 1:
                         g = (left - 1) * n + (home[j] - begin) % n + 1.0
                     else:
-                        if used + n > offsets.shape[0]:
-                            grown_offsets = np.zeros(2 * (used + n), np.int64)
-                            grown_offsets[:used] = offsets[:used]
-                            offsets = grown_offsets
-                        first[i] = used
-                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets[used:])
-                        used += k
+                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
                         cycles = int(left - 1) // k
-                        g = float(cycles * n + offsets[first[i] + int(left - 1) - cycles * k] + 1)
+                        g = float(cycles * n + offsets[int(left - 1) - cycles * k] + 1)
                     if g < gap:
                         gap = g
             if math.isinf(gap):
@@ -348,15 +338,13 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                     before = served[j]
                     d = 0
                     k = 1
-                    at = 0
                     if count[j] == 1:
                         d = (home[j] - begin) % n
                         hits = full + (1 if d < part else 0)
                     else:
-                        k = count[j]
-                        at = first[i]
+                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
                         early = 0
-                        for q in range(at, at + k):
+                        for q in range(k):
                             if offsets[q] < part:
                                 early += 1
                         hits = full * k + early
@@ -368,7 +356,7 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                             last = (left - 1) * n + d
                         else:
                             cycles = (left - 1) // k
-                            last = cycles * n + offsets[at + left - 1 - cycles * k]
+                            last = cycles * n + offsets[left - 1 - cycles * k]
                         finish[j] = t + last + (work[j] - (need[j] - 1.0))
                         done[n_done] = j
                         n_done += 1
@@ -403,6 +391,7 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 busy_grown = np.zeros(new_cap, np.int64)
                 busy_grown[:cap] = row_busy
                 row_busy = busy_grown
+                offsets = np.zeros(new_cap, np.int64)
                 cap = new_cap
             n, next_row, n_present = _schedule(
                 scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
