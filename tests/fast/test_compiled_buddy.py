@@ -120,3 +120,35 @@ def test_an_empty_workload_ends_at_time_zero():
     run = run_buddy([], [], [], [], "BRMMS", 8)
     assert (run.time, run.max_slots, run.slot_time, len(run.finish)) == (0.0, 0, 0.0, 0)
     assert np.array_equal(run.start, np.empty(0))
+
+
+@pytest.mark.parametrize(
+    ("workload", "workload_params", "policy", "policy_params"),
+    [
+        ("downey", {"jobs": 400, "load": 0.9, "procs": 64}, "brms", {}),
+        ("downey", {"jobs": 400, "load": 0.9, "procs": 64}, "brmms", {"extra_slots_on": "arrival", "occupy": "block"}),
+        ("downey", {"jobs": 400, "load": 0.7}, "bc", {}),
+        ("resources/workloads/KTH-SP2-1996-2.1-cln-first300.swf", {"procs": 128}, "br", {}),
+        ("resources/workloads/KTH-SP2-1996-2.1-cln-first300.swf", {"procs": 128}, "brms", {}),
+    ],
+)
+def test_a_sweep_run_of_a_buddy_scheme_gives_the_reference_metrics(workload, workload_params, policy, policy_params):
+    from gangviz.experiments.tasks import RunTask, _compiled_covers, build_jobs, run_task
+
+    task = RunTask.make(workload, policy, 7, workload_params=workload_params, policy_params=policy_params)
+    assert _compiled_covers(task, build_jobs(workload, workload_params, 7), policy_params)
+    fast, python = run_task(task), run_task(task, engine="python")
+    assert fast.keys() == python.keys()
+    for key in fast:
+        assert fast[key] == python[key] or (math.isnan(fast[key]) and math.isnan(python[key])), key
+
+
+def test_runs_the_compiled_loop_does_not_cover_go_to_the_reference_engine():
+    from gangviz.experiments.tasks import RunTask, _compiled_covers, build_jobs
+
+    scenario = RunTask.make("zhou-multislot-brms", "brms", 1)  # a starting matrix and a script
+    assert not _compiled_covers(scenario, build_jobs("zhou-multislot-brms", {}, 1), {})
+    ring = RunTask.make("downey", "br", 1, ring=True)
+    assert not _compiled_covers(ring, build_jobs("downey", {}, 1), {})
+    other = RunTask.make("downey", "repack", 1)
+    assert not _compiled_covers(other, build_jobs("downey", {}, 1), {})
