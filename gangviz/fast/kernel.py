@@ -497,13 +497,21 @@ def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo
     lo = node * block
     row = gather(grid, n, lo, lo + block, home, row_busy, job_lo)
     width = block if occupy_block else size
-    _put(grid, row, job, lo, lo + width, wlv, row_busy)
+    n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
+                            present, n_present)
+    return n, next_row, n_present
+
+
+@njit(cache=True)
+def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_busy, present, n_present):
+    """JobPlaced: ``job`` runs on columns ``lo .. hi - 1`` of ``row``, its home row; returns the
+    new number of jobs present."""
+    _put(grid, row, job, lo, hi, wlv, row_busy)
     home[job] = row
     count[job] = 1
     job_lo[job] = lo
-    job_hi[job] = lo + width
-    n_present = _insert_present(present, n_present, job)
-    return n, next_row, n_present
+    job_hi[job] = hi
+    return _insert_present(present, n_present, job)
 
 
 @njit(cache=True)
@@ -531,12 +539,8 @@ def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, j
     if row < 0:
         n, next_row = _add_slot(grid, n, next_row, wlv, row_busy)
         row, lo = n - 1, 0
-    _put(grid, row, job, lo, lo + width, wlv, row_busy)
-    home[job] = row
-    count[job] = 1
-    job_lo[job] = lo
-    job_hi[job] = lo + width
-    n_present = _insert_present(present, n_present, job)
+    n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
+                            present, n_present)
     return n, next_row, n_present
 
 
