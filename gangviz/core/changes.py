@@ -213,6 +213,8 @@ def rows_label(rows: Iterable[int]) -> str:
     """Return ``"S2"``, ``"S2 and S5"`` or ``"S2, S5..S7 and S9"`` for a set of rows (ascending);
     past six runs the rest is counted: ``"S2, S4, ..., S97 (40 slots)"``."""
     rows = sorted(rows)
+    if not rows:
+        return "no slot"
     runs: list[list[int]] = []
     for r in rows:
         if runs and runs[-1][1] == r - 1:

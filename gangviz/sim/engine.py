@@ -190,7 +190,6 @@ class Simulation:
             self._remember_need(jid)
         self._table_cache: tuple | None = None
         self._gap_memo: tuple | None = None
-        self._offsets_memo: tuple | None = None
         self._changes: list[MatrixChange] = []
         self._journal: list[tuple[int, ...]] = []
         self._journal_now: list[int] = []
@@ -449,21 +448,17 @@ class Simulation:
             self._table_cache = (ids, first, count, self._s.served[ids], self._need_arr[ids], multi, flat, owner)
         return self._table_cache
 
-    def _multi_offsets(self, table: tuple, n: int, start: int) -> tuple[np.ndarray, np.ndarray]:
+    @staticmethod
+    def _multi_offsets(table: tuple, n: int, start: int) -> tuple[np.ndarray, np.ndarray]:
         """For the jobs holding several rows: every such job's row offsets after ``start`` in
         turn order (ascending within each job, jobs in table order), and where each job's
-        offsets begin. The last answer is kept: the slices run after a decision point ask
-        again what finding the next completion asked."""
-        memo = self._offsets_memo
-        if memo is not None and memo[0] is table and memo[1] == (n, start):
-            return memo[2]
+        offsets begin."""
         count, multi, flat, owner = table[2], table[5], table[6], table[7]
         key = owner * n + (flat - start) % n
         # Each job's rows are a few ascending runs (home row, then its extra rows in order),
         # which a merge sort finds: several times faster than quicksort here.
         offsets = np.sort(key, kind="stable") - owner * n
         begins = np.concatenate(([0], np.cumsum(count[multi])[:-1])).astype(np.int64)
-        self._offsets_memo = (table, (n, start), (offsets, begins))
         return offsets, begins
 
     def _next_completion_gap(self) -> float:
