@@ -260,7 +260,7 @@ def _buddy_block(lo, hi):
 # ---------------------------------------------------------------------------- the loop
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
 def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision):
     """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
     end time, largest slot count, slots x time, busy processors x time)``.
