@@ -136,7 +136,10 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
         params["seed"] = policy_seed(task.seed)
     policy = make_policy(task.policy, **params)
     if engine == "auto" and _compiled_covers(task, source, params):
-        metrics = _run_compiled(source, task.policy.upper(), params)
+        from gangviz.fast.buddy import zhou_metrics_compiled
+
+        metrics = zhou_metrics_compiled(source.jobs, task.policy.upper(), source.processors,
+                                        params.get("occupy", "size"), params.get("extra_slots_on"))
     else:
         sim = Simulation(source.jobs, policy, source.processors, ring=task.ring or source.ring,
                          initial=source.matrix.copy() if source.matrix is not None else None,
@@ -158,15 +161,3 @@ def _compiled_covers(task: RunTask, source, params: dict[str, Any]) -> bool:
             and source.matrix is None and not source.script and not (task.ring or source.ring)
             and procs >= 1 and not procs & (procs - 1)
             and all(1 <= j.size <= procs and math.isfinite(j.work) for j in source.jobs))
-
-
-def _run_compiled(source, scheme: str, params: dict[str, Any]) -> dict[str, float]:
-    from gangviz.fast.buddy import run_buddy
-    from gangviz.metrics import zhou_metrics_of
-
-    specs = sorted(source.jobs, key=lambda j: (j.arrival, j.id))
-    run = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],
-                    [j.work for j in specs], scheme, source.processors, params.get("occupy", "size"),
-                    params.get("extra_slots_on"))
-    done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, run.finish.tolist())]
-    return zhou_metrics_of(done, source.processors, run.time, run.max_slots, run.slot_time)

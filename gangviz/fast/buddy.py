@@ -89,3 +89,17 @@ def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: st
     out_start[by_id] = start
     out_finish[by_id] = finish
     return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time))
+
+
+def zhou_metrics_compiled(jobs, scheme: str, processors: int, occupy: str = "size",
+                          extra_slots_on: str | None = None) -> dict[str, float]:
+    """Run ``jobs`` (:class:`~gangviz.core.jobs.JobSpec`) with :func:`run_buddy` and return
+    :func:`gangviz.metrics.zhou_metrics` of the run, equal to the reference engine's to the bit.
+    Raises ``ValueError`` as :func:`run_buddy` does."""
+    from gangviz.metrics import zhou_metrics_of
+
+    specs = sorted(jobs, key=lambda j: (j.arrival, j.id))  # the reference engine's job order
+    run = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],
+                    [j.work for j in specs], scheme, processors, occupy, extra_slots_on)
+    done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, run.finish.tolist())]
+    return zhou_metrics_of(done, processors, run.time, run.max_slots, run.slot_time)

@@ -115,14 +115,9 @@ def run_one(task: tuple) -> dict[str, float]:
     workload = uniform_log(jobs, load, procs=128, seed=seed)
     if engine == "python":
         return _run_reference(workload.jobs, scheme, occupy, extra_slots_on)
-    from gangviz.fast.buddy import run_buddy
-    from gangviz.metrics import zhou_metrics_of
+    from gangviz.fast.buddy import zhou_metrics_compiled
 
-    specs = sorted(workload.jobs, key=lambda j: (j.arrival, j.id))
-    run = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],
-                    [j.work for j in specs], scheme, 128, occupy, extra_slots_on)
-    done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, run.finish.tolist())]
-    return zhou_metrics_of(done, 128, run.time, run.max_slots, run.slot_time)
+    return zhou_metrics_compiled(workload.jobs, scheme, 128, occupy, extra_slots_on)
 
 
 def _run_reference(jobs, scheme: str, occupy: str, extra_slots_on: str | None) -> dict[str, float]:
