@@ -307,6 +307,8 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 for i in range(n_present):
                     j = present[i]
                     left = need[j] - served[j]
+                    # A job in one row is worked out inline, here and when the slices run:
+                    # going through the multi-row path (offsets, divmod) doubles BC's time.
                     if count[j] == 1:
                         g = (left - 1) * n + (home[j] - begin) % n + 1.0
                     else:
