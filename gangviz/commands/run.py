@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from gangviz.cli import UserError
+from gangviz.commands.options import add_json, add_source_options
 from gangviz.metrics import zhou_metrics
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
@@ -24,15 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run a scenario or workload headless and print the result")
     p.add_argument("source", help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
     p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    add_json(p)
     p.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
                    help="include every step (default: on for scenarios, off for workloads)")
-    p.add_argument("--procs", type=int, help="processors (overrides the trace header)")
-    p.add_argument("--slice", type=float, default=None, help="seconds per slice for SWF traces")
-    p.add_argument("--jobs", type=int, default=200, help="jobs of a synthetic model (default 200)")
-    p.add_argument("--load", type=float, default=0.5, help="offered load of a synthetic model")
-    p.add_argument("--seed", type=int, default=1, help="seed of a synthetic model")
-    p.add_argument("--ring", action="store_true", help="processors form a ring")
+    add_source_options(p)
     p.set_defaults(func=run)
 
 
