@@ -2,6 +2,11 @@
 
 SOURCE is a scenario (``.toml`` path or built-in name), an SWF trace (``.swf``/``.swf.gz``), or
 a synthetic model name (``downey``) with its options.
+
+In the JSON, each change of a step keeps the engine's 0-based fields (``job`` is the job's id,
+``row``/``src_row``/``dst_row``/``row_a``/``row_b`` and ``rows`` index the matrix's slots from
+the top, ``cols``/``src_cols``/``dst_cols`` and ``lo``..``hi`` its processors) and adds
+``labels``, the same things as the window names them: ``J4``, ``S2``, ``P1..P4`` (1-based).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from pathlib import Path
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
+from gangviz.experiments.numbers import number
 from gangviz.metrics import zhou_metrics
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
@@ -51,11 +57,12 @@ def run(args: argparse.Namespace) -> int:
     sim.run()
     metrics = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in zhou_metrics(sim).items()}
     if args.json:
+        names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}
         doc = {
             "policy": policy.name,
             "processors": source.processors,
             "final_matrix": sim.matrix.to_rows(),
-            "steps": [s.to_dict() for s in sim.steps] if steps else [],
+            "steps": [_labelled(s.to_dict(), names) for s in sim.steps] if steps else [],
             "metrics": metrics,
         }
         json.dump(doc, sys.stdout, indent=1)
@@ -70,6 +77,40 @@ def run(args: argparse.Namespace) -> int:
     print("final matrix (top slot first):")
     for row in sim.matrix.to_rows() or ["(no slots)"]:
         print(f"  {row}")
-    print("metrics: " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                                  for k, v in metrics.items() if v is not None))
+    print("metrics: " + ", ".join(f"{k}={number(v)}" for k, v in metrics.items() if v is not None))
     return 0
+
+
+_ROW_KEYS = ("row", "src_row", "dst_row", "row_a", "row_b", "prev")
+_COL_KEYS = ("cols", "src_cols", "dst_cols")
+
+
+def _labelled(step: dict, names: dict[int, str]) -> dict:
+    """Return ``step`` (a :meth:`Step.to_dict`) with ``labels`` added to every change: the job,
+    slots and processors as the window names them (J4, S2, P1..P4)."""
+    for change in step["changes"]:
+        labels = {}
+        if isinstance(change.get("job"), int):
+            labels["job"] = names.get(change["job"], f"J{change['job'] + 1}")
+        for key in ("moved_a", "moved_b"):
+            if key in change:
+                labels[key] = [names.get(j, f"J{j + 1}") for j in change[key]]
+        for key in _ROW_KEYS:
+            if isinstance(change.get(key), int):
+                labels[key] = f"S{change[key] + 1}"
+        if "rows" in change:
+            labels["rows"] = [f"S{r + 1}" for r in change["rows"]]
+        for key in _COL_KEYS:
+            if change.get(key):
+                labels[key] = _procs(change[key])
+        if isinstance(change.get("lo"), int) and isinstance(change.get("hi"), int):
+            labels["cols"] = _procs(list(range(change["lo"], change["hi"])))
+        change["labels"] = labels
+    return step
+
+
+def _procs(cols: list[int]) -> str:
+    """Return ``P1..P4`` for consecutive columns 0..3, else ``P1, P3``."""
+    if cols == list(range(cols[0], cols[0] + len(cols))):
+        return f"P{cols[0] + 1}" if len(cols) == 1 else f"P{cols[0] + 1}..P{cols[-1] + 1}"
+    return ", ".join(f"P{c + 1}" for c in cols)

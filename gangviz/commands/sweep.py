@@ -16,10 +16,10 @@ import sys
 from gangviz.cli import UserError
 from gangviz.commands.options import add_out, add_workers
 from gangviz.experiments.numbers import mean_ci, plural
-from gangviz.experiments.progress import ProgressBar
+from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.sweep import run_sweep
 from gangviz.experiments.sweepfile import load_sweep
-from gangviz.experiments.tasks import METRICS
+from gangviz.experiments.tasks import COMPILED_POLICIES, METRICS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,11 +50,24 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise UserError("--scheduler needs Dask: pip install 'gangviz[cluster]'") from None
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    if not args.scheduler and any(p.lower() in COMPILED_POLICIES for p in sweep.policies):
+        compile_fast_loop()  # once here, so the workers load it from numba's cache
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
+
+    first = [True]
+
+    def progress(done: int, _total: int) -> None:
+        # run_sweep's first call counts the runs --resume reused: they stay out of the ETA
+        if first[0]:
+            first[0] = False
+            bar.begin(done)
+        else:
+            bar.update(done)
+
     try:
         report = run_sweep(sweep, args.out, workers=args.workers, scheduler=args.scheduler,
                            resume=args.resume, overwrite=args.force,
-                           progress=None if bar is None else (lambda d, _t: bar.update(d)))
+                           progress=None if bar is None else progress)
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()

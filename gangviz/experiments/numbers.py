@@ -21,3 +21,13 @@ def mean_ci(mean: float, half: float) -> str:
         return f"{mean:.4g}"
     places = max(0, 1 - math.floor(math.log10(abs(half))))
     return f"{mean:.{places}f} ± {half:.{places}f}"
+
+
+def number(v) -> str:
+    """Return a metric as output writes it: integers as they are, floats to four significant
+    digits, and from 1,000 up as whole numbers with thousands separators (``17,690``)."""
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "-"
+        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
+    return f"{v:,}" if isinstance(v, int) else str(v)
