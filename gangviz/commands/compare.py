@@ -18,6 +18,7 @@ import sys
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
+from gangviz.experiments.numbers import plural
 from gangviz.experiments.compare import compare
 from gangviz.workloads.source import load_source
 
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.csv:
         sys.stdout.write(result.to_csv())
     else:
-        print(f"{result.title}, {result.processors} processors")
+        print(f"{result.title}, {plural(result.processors, 'processor')}")
         print(result.to_text())
     return 0
 

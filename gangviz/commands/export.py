@@ -16,6 +16,7 @@ import sys
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_source_options
+from gangviz.experiments.progress import ProgressBar
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -73,9 +74,16 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError, KeyError) as exc:
         raise UserError(str(exc)) from None
 
+    # With --steps the total is known: a bar (plain lines off a terminal). Without it the
+    # animation's length is known only at its end: a step counter, on a terminal only.
+    bar = ProgressBar(args.steps, label="steps") if args.steps and not args.quiet else None
+    counter = not args.quiet and bar is None and sys.stderr.isatty()
+
     def progress(done: int, total: int) -> bool:
-        if not args.quiet:
-            print(f"\rstep {done}" + (f" of {total}" if args.steps else ""), end="", file=sys.stderr)
+        if bar is not None:
+            bar.update(min(done, args.steps))
+        elif counter:
+            print(f"\rstep {done:,}", end="", file=sys.stderr)
         return True
 
     subtitle = f"policy {policy_name(source, args.policy)}"
@@ -84,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
                                   title=source.title, subtitle=subtitle, progress=progress)
     except (ValueError, OSError) as exc:
         raise UserError(str(exc)) from None
-    if not args.quiet:
+    if bar is not None:
+        bar.close()
+    elif counter:
         print(file=sys.stderr)
     print(result.path)
     print(f"{result.kind}: {result.frames} frames, {result.steps} steps, "

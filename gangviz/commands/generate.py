@@ -105,7 +105,7 @@ def _hyper_erlang(a: argparse.Namespace) -> int:
     if a.fit:
         left, classes = synthetic.fit_classes(read_swf(a.fit, procs=a.procs))
         for lo, hi, count in left:
-            print(f"gangviz: size class {lo}..{hi} ({count} jobs) could not be fitted; left out",
+            print(f"gangviz: size class {lo}..{hi} ({count} job{'' if count == 1 else 's'}) could not be fitted; left out",
                   file=sys.stderr)
     return _emit(a, synthetic.hyper_erlang(
         a.jobs, procs=a.procs, interarrival=a.interarrival, service=a.service,

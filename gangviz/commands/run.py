@@ -19,7 +19,7 @@ from pathlib import Path
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
-from gangviz.experiments.numbers import number
+from gangviz.experiments.numbers import number, plural
 from gangviz.metrics import zhou_metrics
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump(doc, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return 0
-    print(f"{source.title} — policy {policy.name}, {source.processors} processors")
+    print(f"{source.title} — policy {policy.name}, {plural(source.processors, 'processor')}")
     if steps:
         for s in sim.steps:
             for line in s.narration:
