@@ -8,7 +8,7 @@ it is "?" until a run has finished.
 
 :func:`compile_fast_loop` compiles the numba loop of :mod:`gangviz.fast` once in this process,
 before worker processes start, so they load it from numba's cache instead of each compiling it
-again, and says so when it takes a while ("compiling the fast loop once, about 15 s").
+again, and says so when it takes a while ("compiling the fast loop once, about 20 s").
 :func:`collect` drives a bar from an iterator of results (e.g. a process pool's ``map``).
 """
 
@@ -22,8 +22,9 @@ from typing import IO, TypeVar
 
 T = TypeVar("T")
 
-#: Seconds the first compile of the fast loop takes on a 2-core machine (about 13-17 s measured).
-COMPILE_SECONDS = 15
+#: Seconds the first compile of the fast loop takes: 13-17 s on an idle core of the 2-core
+#: development machine, 35-60 s of wall time while other work keeps its cores busy.
+COMPILE_SECONDS = 20
 
 
 def format_duration(seconds: float) -> str:
