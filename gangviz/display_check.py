@@ -4,12 +4,14 @@ On Linux, PySide6's wheels bring Qt but not the X11 client libraries its ``xcb``
 to (``libxcb-cursor0``, ``libxcb-icccm4``, ``libxcb-keysyms1``, ...). Without them Qt aborts
 with "Could not load the Qt platform plugin "xcb"" and no hint of what is missing. ``make run``
 calls ``python -m gangviz.display_check`` first; it lists the missing libraries and prints the
-one command that installs them on Debian/Ubuntu and on Fedora.
+one command that installs them on Debian/Ubuntu and on Fedora (and, without any display, says
+how to render the window to a file instead).
 
 Nothing here imports Qt: the plugin is found through PySide6's install folder and checked with
 ``ldd``; when ``ldd`` finds nothing missing, a tiny ``QGuiApplication`` starts in a subprocess
-so that any other failure is reported too, in Qt's own words. Without a display (no
-``DISPLAY``), or where there is no ``ldd`` (not Linux), there is nothing to check.
+so that any other failure is reported too, in Qt's own words. On Wayland, with
+``QT_QPA_PLATFORM`` set to another platform, or on another system than Linux there is nothing
+to check.
 """
 
 from __future__ import annotations
@@ -106,10 +108,18 @@ def probe() -> str | None:
 
 
 def main() -> int:
-    """Check the display; print what is missing and how to install it; return 0 (fine or no
-    display to check) or 1."""
-    if not os.environ.get("DISPLAY") or os.environ.get("QT_QPA_PLATFORM", "xcb") != "xcb":
-        return 0
+    """Check the display; print what is missing and how to install it; return 0 (fine, or
+    nothing to check) or 1."""
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if platform and platform != "xcb" or not sys.platform.startswith("linux"):
+        return 0  # offscreen, Wayland or another system: Qt's xcb plugin is not used
+    if not os.environ.get("DISPLAY"):
+        if os.environ.get("WAYLAND_DISPLAY"):
+            return 0
+        print("gangviz: no display to open the window on (DISPLAY is not set). Without one, "
+              "'gangviz open fig2-repacking --screenshot out.png' renders the window to a file, "
+              "and every other command works.", file=sys.stderr)
+        return 1
     libs = missing_libraries()
     if libs:
         apt, dnf = install_commands(libs)

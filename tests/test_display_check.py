@@ -30,14 +30,21 @@ def test_the_readme_lists_the_packages(monkeypatch):
     assert display_check.APT_ALL in readme
 
 
-def test_without_a_display_there_is_nothing_to_check(monkeypatch):
+def test_without_any_display_it_says_how_to_render_to_a_file(monkeypatch, capsys):
     monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.setattr(display_check.sys, "platform", "linux")
+    assert display_check.main() == 1
+    assert "--screenshot" in capsys.readouterr().err
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     assert display_check.main() == 0
 
 
 def test_missing_libraries_fail_with_the_commands(monkeypatch, capsys):
     monkeypatch.setenv("DISPLAY", ":99")
     monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.setattr(display_check.sys, "platform", "linux")
     monkeypatch.setattr(display_check, "missing_libraries", lambda: ["libxcb-cursor.so.0"])
     assert display_check.main() == 1
     err = capsys.readouterr().err
