@@ -20,6 +20,7 @@ from pathlib import Path
 from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
 from gangviz.experiments.numbers import number, plural
+from gangviz.experiments.progress import run_with_progress
 from gangviz.metrics import zhou_metrics
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                          initial=source.matrix, script=source.script, record=steps)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    sim.run()
+    run_with_progress(sim, len(source.jobs))
     metrics = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in zhou_metrics(sim).items()}
     if args.json:
         names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}

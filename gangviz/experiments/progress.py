@@ -14,6 +14,7 @@ again, and says so when it takes a while ("compiling the fast loop once, about 2
 
 from __future__ import annotations
 
+import math
 import sys
 import threading
 import time
@@ -130,3 +131,23 @@ def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0) 
     if took > quiet_for:
         stream.write(f"compiled in {took:.0f} s\n")
         stream.flush()
+
+
+def run_with_progress(sim, total: int, *, delay: float = 2.0, chunk: int = 1000,
+                      stream: IO[str] | None = None) -> None:
+    """Run ``sim`` (a :class:`~gangviz.sim.engine.Simulation`) to its end; once it has taken
+    longer than ``delay`` seconds, show a bar of its ``total`` jobs finished on ``stream``
+    (default stderr). Steps ``chunk`` steps between looks at the clock."""
+    started = time.monotonic()
+    bar = None
+    while not sim.done:
+        sim.run(max_steps=chunk)
+        if bar is None and time.monotonic() - started > delay:
+            bar = ProgressBar(total, stream=stream, label="jobs finished", clock=time.monotonic)
+            bar.t0 = started
+        if bar is not None:
+            bar.update(sum(1 for r in sim.jobs.values() if r.finish is not None))
+        if math.isinf(sim.peek()):
+            break
+    if bar is not None:
+        bar.close()

@@ -90,3 +90,20 @@ def test_compile_notice_only_when_it_takes_a_while():
     compile_fast_loop(loud, quiet_for=0.0)
     assert loud.getvalue().startswith("compiling the fast loop once, about ")
     assert "compiled in" in loud.getvalue()
+
+
+def test_run_with_progress_shows_jobs_finished_once_it_takes_a_while():
+    from gangviz.experiments.progress import run_with_progress
+    from gangviz.policies import make_policy
+    from gangviz.sim.engine import Simulation
+    from gangviz.workloads.synthetic import uniform_log
+
+    jobs = uniform_log(60, 0.6, procs=16, seed=3).jobs
+    out = io.StringIO()
+    sim = Simulation(jobs, make_policy("br"), 16, record=False)
+    run_with_progress(sim, len(jobs), delay=0.0, chunk=20, stream=out)
+    assert sim.done and out.getvalue().splitlines()[-1].startswith("[")
+    assert "60/60 jobs finished 100%" in out.getvalue()
+    quiet = io.StringIO()
+    run_with_progress(Simulation(jobs, make_policy("br"), 16, record=False), len(jobs), stream=quiet)
+    assert quiet.getvalue() == ""  # well under 2 s: no bar
