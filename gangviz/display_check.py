@@ -107,26 +107,38 @@ def probe() -> str | None:
     return "\n".join(lines[-4:]) or f"Qt exited with status {res.returncode}"
 
 
-def main() -> int:
-    """Check the display; print what is missing and how to install it; return 0 (fine, or
-    nothing to check) or 1."""
+def problem() -> str | None:
+    """Return why the window cannot open on this display (no display; missing libraries, with
+    the commands that install them), or ``None`` when nothing stands in the way that ``ldd``
+    can see. Quick: it starts no Qt."""
     platform = os.environ.get("QT_QPA_PLATFORM", "")
     if platform and platform != "xcb" or not sys.platform.startswith("linux"):
-        return 0  # offscreen, Wayland or another system: Qt's xcb plugin is not used
+        return None  # offscreen, Wayland or another system: Qt's xcb plugin is not used
     if not os.environ.get("DISPLAY"):
         if os.environ.get("WAYLAND_DISPLAY"):
-            return 0
-        print("gangviz: no display to open the window on (DISPLAY is not set). Without one, "
-              "'gangviz open fig2-repacking --screenshot out.png' renders the window to a file, "
-              "and every other command works.", file=sys.stderr)
-        return 1
+            return None
+        return ("no display to open the window on (DISPLAY is not set). Without one, "
+                "'gangviz open fig2-repacking --screenshot out.png' renders the window to a file, "
+                "and every other command works.")
     libs = missing_libraries()
     if libs:
         apt, dnf = install_commands(libs)
-        print("gangviz: the window cannot open on this X display: Qt's xcb platform plugin "
-              f"needs system libraries that are not installed: {', '.join(libs)}.\n"
-              f"  Debian/Ubuntu: {apt}\n  Fedora:        {dnf}", file=sys.stderr)
+        return ("the window cannot open on this X display: Qt's xcb platform plugin needs "
+                f"system libraries that are not installed: {', '.join(libs)}.\n"
+                f"  Debian/Ubuntu: {apt}\n  Fedora:        {dnf}")
+    return None
+
+
+def main() -> int:
+    """Check the display; print what is missing and how to install it; return 0 (fine, or
+    nothing to check) or 1."""
+    reason = problem()
+    if reason:
+        print(f"gangviz: {reason}", file=sys.stderr)
         return 1
+    if not os.environ.get("DISPLAY") or os.environ.get("QT_QPA_PLATFORM", "xcb") != "xcb" \
+            or not sys.platform.startswith("linux"):
+        return 0
     error = probe()
     if error:
         print(f"gangviz: Qt cannot open a window on DISPLAY={os.environ['DISPLAY']}:\n{error}",

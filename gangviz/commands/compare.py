@@ -82,8 +82,12 @@ def _window(args: argparse.Namespace) -> int:
         out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at)
         print(out)
         return 0
+    from gangviz.display_check import problem
     from gangviz.gui.app import application
 
+    reason = problem()
+    if reason:
+        raise UserError(reason)
     app = application()
     win = compare_window.CompareWindow(source, args.policy)
     win.show()

@@ -63,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
                              step=args.step, size=args.size, watch=args.watch, **source_args)
         print(out)
         return 0
+    from gangviz.display_check import problem
+
+    reason = problem()
+    if reason:
+        raise UserError(reason)
     if args.source is None:
         return app.run(None, args.policy)
     return app.run(args.source, args.policy, **source_args)
