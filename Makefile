@@ -1,23 +1,35 @@
 # Two entry points for a fresh machine:
 #   make run   installs gangviz into .venv and opens the window on the Fig. 2 re-packing scenario
 #   make test  installs gangviz with its test tools into .venv and runs the whole suite offscreen
+# Installs happen once: a stamp file in .venv records them and is redone only when
+# pyproject.toml changes.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
+PIP     = $(BIN)/python -m pip install -q --disable-pip-version-check
 
 .PHONY: run test install install-test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	$(PIP) --upgrade pip
 
-install: $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) -e .
+	touch $@
 
-install-test: $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[test]'
+	touch $@ $(VENV)/.installed
 
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test
+
+# With a display set, check first that Qt's xcb plugin can load; if not, say which system
+# libraries are missing and how to install them.
 run: install
+	$(BIN)/python -m gangviz.display_check
 	$(BIN)/gangviz
 
 test: install-test

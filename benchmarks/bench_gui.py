@@ -1,10 +1,11 @@
-"""Benchmarks of the window (issue 5, "Performance"). Prints figures; asserts nothing.
+"""Benchmarks of the window. Prints figures; asserts nothing.
 
+    python benchmarks/bench_gui.py                            # frames, play, memory (= all)
+    python benchmarks/bench_gui.py --quick                    # all three on small sizes, seconds
     python benchmarks/bench_gui.py frames [--frames 600]     # median frame time, 128 x 32 matrix
     python benchmarks/bench_gui.py play [--jobs 20000]       # longest gap between player ticks
     python benchmarks/bench_gui.py memory [--jobs 20000]     # history memory of that run
     python benchmarks/bench_gui.py soak [--frames 100000]    # render frames, check refcount(True)
-    python benchmarks/bench_gui.py all                        # frames, play, memory
 
 Targets: median frame <= 8 ms; longest tick gap <= 50 ms; history <= 200 MB. Everything runs
 offscreen (QT_QPA_PLATFORM=offscreen is set when unset).
@@ -202,10 +203,17 @@ def bench_soak(frames: int = 100_000) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen benchmark(s); return 0 (1 when the soak fails)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["frames", "play", "memory", "soak", "all"])
-    ap.add_argument("--frames", type=int, default=None)
-    ap.add_argument("--jobs", type=int, default=20000)
+    ap.add_argument("what", nargs="?", default="all", choices=["frames", "play", "memory", "soak", "all"],
+                    help="which benchmark (default all: frames, play, memory)")
+    ap.add_argument("--frames", type=int, default=None,
+                    help="frames to render (default 600; soak: 100,000)")
+    ap.add_argument("--jobs", type=int, default=20000, help="jobs of the played run (default 20000)")
+    ap.add_argument("--quick", action="store_true",
+                    help="small sizes (60 frames, 1,000 jobs; soak 2,000 frames): a check that it runs")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.frames = args.frames or (2000 if args.what == "soak" else 60)
+        args.jobs = min(args.jobs, 1000)
     if args.what in ("frames", "all"):
         bench_frames(args.frames or 600)
         bench_frames(args.frames or 600, cold=True)

@@ -1,19 +1,21 @@
 """Throughput of the multi-site fast path and the projected time of ``gangviz repro papazachos``.
 
 Runs one replication of each of the 24 cells (3 size distributions x 4 loads x 2 policies) of
-002_9f49b57522b8f60a.txt §4.2 on one core, prints gangs per second per cell, and projects the
-full default reproduction (10 replications x 64,000 gangs, 15.36 M gangs) over all cores.
+[Papazachos §4.2] on one core, prints gangs per second per cell, and projects the full default
+reproduction (10 replications x 64,000 gangs, 15.36 M gangs) over the workers.
 ``--full`` also runs that reproduction on a process pool and prints the actual time.
 
-    /tmp/gvenv/bin/python benchmarks/bench_multisite.py [--jobs 16000] [--full]
+    python benchmarks/bench_multisite.py [--jobs 16000] [--full]
+    python benchmarks/bench_multisite.py --quick     # 500 gangs per cell: a check that it runs
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import time
 
+from gangviz.commands.options import default_workers
+from gangviz.experiments.numbers import plural
 from gangviz.experiments.repro.papazachos import DISTRIBUTIONS, LAMBDAS, simulate
 from gangviz.multisite.batch import RunSpec, run_spec
 from gangviz.multisite.config import MultiSiteConfig
@@ -21,11 +23,15 @@ from gangviz.multisite.config import MultiSiteConfig
 
 def main() -> None:
     """Print per-cell throughput, the projection and (with --full) the measured full run."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--jobs", type=int, default=16000, help="gangs per measured run")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--jobs", type=int, default=16000, help="gangs per measured run (default 16000)")
     ap.add_argument("--full", action="store_true", help="also run the full reproduction")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--workers", type=int, default=default_workers(),
+                    help=f"workers of the projection and --full (default: all cores but one, {default_workers()})")
+    ap.add_argument("--quick", action="store_true", help="500 gangs per cell, no --full")
     args = ap.parse_args()
+    if args.quick:
+        args.jobs, args.full = min(args.jobs, 500), False
     total_cpu = 0.0
     print(f"{'sizes':>15} {'lambda':>6} {'policy':>8} {'gangs/s':>9}")
     for d, (name, dist, sigma) in enumerate(DISTRIBUTIONS):
@@ -40,12 +46,12 @@ def main() -> None:
     gangs = 2 * len(DISTRIBUTIONS) * len(LAMBDAS) * 10 * 64000
     print(f"\nmean single-core throughput: {gangs / total_cpu:,.0f} gangs/s")
     print(f"projected full reproduction ({gangs / 1e6:.2f} M gangs): {total_cpu:,.0f} s on one core, "
-          f"{total_cpu / args.workers:,.0f} s on {args.workers} workers (target: 600 s)")
+          f"{total_cpu / args.workers:,.0f} s on {plural(args.workers, 'worker')} (target: 600 s)")
     if args.full:
         t0 = time.perf_counter()
         simulate(10, 64000, args.workers)
         dt = time.perf_counter() - t0
-        print(f"actual full reproduction on {args.workers} workers: {dt:,.0f} s "
+        print(f"actual full reproduction on {plural(args.workers, 'worker')}: {dt:,.0f} s "
               f"({gangs / dt:,.0f} gangs/s)")
 
 

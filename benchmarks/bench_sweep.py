@@ -1,8 +1,9 @@
-"""Speed-up of a sweep of 8 runs with 2 local workers against 1 (issue 7). Prints figures; asserts nothing.
+"""Speed-up of a sweep of 8 runs with 2 local workers against 1. Prints figures; asserts nothing.
 
     python benchmarks/bench_sweep.py [--jobs 20000] [--repeat 1] [--scheduler ADDRESS]
+    python benchmarks/bench_sweep.py --quick     # 500 jobs per run: a check that it runs
 
-The sweep: the downey model (001_c175c8c1780c2fd0.txt §4.2, 128 processors, load 0.8) with
+The sweep: the downey model ([Zhou00 §4.2], 128 processors, load 0.8) with
 ``--jobs`` jobs (default 20,000: these schemes run on the compiled loop, where a run of 1,000
 jobs takes milliseconds, less than starting a worker), policies bc, br, brms, brmms,
 2 replications = 8 runs. The compiled loop is loaded before timing. Each configuration runs
@@ -48,11 +49,14 @@ def _rows(path: Path) -> list[list[str]]:
 
 def main() -> None:
     """Run the sweep with 1 and 2 workers (and on ``--scheduler`` if given); print times and speed-up."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jobs", type=int, default=20000, help="jobs per run (default 20000)")
-    ap.add_argument("--repeat", type=int, default=1, help="repetitions; the best time counts")
+    ap.add_argument("--repeat", type=int, default=1, help="repetitions; the best time counts (default 1)")
     ap.add_argument("--scheduler", help="also time the sweep on this Dask scheduler")
+    ap.add_argument("--quick", action="store_true", help="500 jobs per run")
     args = ap.parse_args()
+    if args.quick:
+        args.jobs = min(args.jobs, 500)
     from gangviz.experiments.tasks import RunTask, run_task
 
     run_task(RunTask.make("downey", "brmms", 1, workload_params={"jobs": 20}))  # load the compiled loop

@@ -1,11 +1,13 @@
-"""Time read_swf on a 120,000-job trace and on the real KTH trace; compare with pandas.
+"""Time read_swf on a 120,000-job trace and on the trace it is built from; compare with pandas.
 
-Usage: python benchmarks/bench_swf.py [--trace PATH] [--jobs 120000] [--repeat 5]
+    python benchmarks/bench_swf.py [--trace PATH] [--jobs 120000] [--repeat 5]
+    python benchmarks/bench_swf.py --quick      # 5,000 jobs, one repetition
 
-The large trace is the KTH trace (or ``--trace``) repeated with shifted submit times and
-renumbered jobs, written to a temporary directory. Prints the best of ``--repeat`` runs. The
-pandas comparison (``read_csv(sep=r"\\s+", comment=";", header=None)``) runs only when pandas
-is importable; pandas is not a dependency of gangviz.
+The large trace is the first 300 jobs of the KTH-SP2 trace that ship in
+``resources/workloads/`` (or ``--trace``) repeated with shifted submit times and renumbered
+jobs, written to a temporary directory that is removed afterwards. Prints the best of
+``--repeat`` runs. The pandas comparison (``read_csv(sep=r"\\s+", comment=";", header=None)``)
+runs only when pandas is importable; pandas is not a dependency of gangviz.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from gangviz.workloads.swf import read_swf
 
-KTH = Path("/work/shared/workloads/KTH-SP2-1996-2.1-cln.swf")
+KTH = Path(__file__).resolve().parent.parent / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
 
 
 def best(fn, repeat: int) -> float:
@@ -53,10 +55,14 @@ def make_trace(src: Path, jobs: int, dest: Path) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--trace", type=Path, default=KTH)
-    ap.add_argument("--jobs", type=int, default=120_000)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--trace", type=Path, default=KTH,
+                    help="trace to repeat (default: resources/workloads/KTH-SP2-1996-2.1-cln-first300.swf)")
+    ap.add_argument("--jobs", type=int, default=120_000, help="jobs of the large trace (default 120000)")
+    ap.add_argument("--repeat", type=int, default=5, help="repetitions; the best counts (default 5)")
+    ap.add_argument("--quick", action="store_true", help="5,000 jobs, one repetition")
     args = ap.parse_args()
+    if args.quick:
+        args.jobs, args.repeat = min(args.jobs, 5000), 1
     try:
         import pandas as pd
     except ImportError:

@@ -1,9 +1,10 @@
-"""Benchmarks of the buddy schemes (issue: engine and buddy schemes). Prints figures; asserts nothing.
+"""Benchmarks of the buddy schemes. Prints figures; asserts nothing.
 
     python benchmarks/bench_zhou.py wlt              # allocation decision: WLT vs naive scan
     python benchmarks/bench_zhou.py schemes [--jobs N] [--engine E]  # jobs/s per scheme at rho 0.5, 0.9
     python benchmarks/bench_zhou.py runs [--jobs N] [--engine E]     # CPU time of Table 2's 16 runs of one set
     python benchmarks/bench_zhou.py table2 [--workers 2] # wall time of `gangviz repro zhou-table2`
+    python benchmarks/bench_zhou.py --quick          # wlt, schemes and runs on 500 jobs, seconds
 """
 
 from __future__ import annotations
@@ -138,12 +139,25 @@ def bench_table2(workers: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("wlt", "schemes", "runs", "table2", "all"))
-    parser.add_argument("--jobs", type=int, default=20000)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("what", nargs="?", default=None, choices=("wlt", "schemes", "runs", "table2", "all"),
+                        help="which benchmark (required unless --quick)")
+    parser.add_argument("--jobs", type=int, default=20000, help="jobs per run (default 20000)")
+    parser.add_argument("--workers", type=int, default=2, help="workers of table2 (default 2)")
     parser.add_argument("--engine", choices=("compiled", "python", "both"), default="both",
                         help="which headless engine schemes and runs time (default both)")
+    parser.add_argument("--quick", action="store_true",
+                        help="wlt, schemes and runs on 500 jobs (unless WHAT and --jobs say otherwise)")
     args = parser.parse_args()
+    if args.quick:
+        args.what = args.what or "quick"
+        args.jobs = min(args.jobs, 500)
+    elif args.what is None:
+        parser.error("say which benchmark: wlt, schemes, runs, table2 or all (or --quick)")
+    if args.what == "quick":
+        bench_wlt()
+        bench_schemes(args.jobs, ["compiled", "python"])
+        bench_runs(args.jobs, ["compiled"])
+        return
     engines = ["compiled", "python"] if args.engine == "both" else [args.engine]
     if args.what in ("wlt", "all"):
         bench_wlt()

@@ -85,7 +85,7 @@ def test_random_allocation_scenarios_may_split_jobs(tmp_path):
 
 def test_cli_reports_a_bad_scenario_without_traceback(tmp_path, capsys):
     path = write(tmp_path, GOOD + "colour = 3\n")
-    assert main(["run", str(path)]) == 2
+    assert main(["run", str(path)]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err and "unknown key 'colour'" in err
 

@@ -17,6 +17,8 @@ import argparse
 import sys
 
 from gangviz.cli import UserError
+from gangviz.commands.options import add_json, add_source_options
+from gangviz.experiments.numbers import plural
 from gangviz.experiments.compare import compare
 from gangviz.workloads.source import load_source
 
@@ -28,14 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--policy", action="append", default=[], metavar="NAME[:k=v,...]",
                    help="a policy to compare (give 2 or more), e.g. --policy bc --policy brmms")
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print one JSON document")
+    add_json(fmt)
     fmt.add_argument("--csv", action="store_true", help="print the table as CSV")
-    p.add_argument("--procs", type=int, help="processors (overrides the trace header / model default)")
-    p.add_argument("--slice", type=float, default=None, help="seconds per slice for SWF traces")
-    p.add_argument("--jobs", type=int, default=200, help="jobs of a synthetic model (default 200)")
-    p.add_argument("--load", type=float, default=0.5, help="offered load of a synthetic model")
-    p.add_argument("--seed", type=int, default=1, help="seed of a synthetic model")
-    p.add_argument("--ring", action="store_true", help="processors form a ring")
+    add_source_options(p)
     gui = p.add_argument_group("window")
     gui.add_argument("--window", action="store_true",
                      help="open the compare window: one pane per policy on a shared clock")
@@ -62,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.csv:
         sys.stdout.write(result.to_csv())
     else:
-        print(f"{result.title}, {result.processors} processors")
+        print(f"{result.title}, {plural(result.processors, 'processor')}")
         print(result.to_text())
     return 0
 
@@ -85,8 +82,12 @@ def _window(args: argparse.Namespace) -> int:
         out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at)
         print(out)
         return 0
+    from gangviz.display_check import problem
     from gangviz.gui.app import application
 
+    reason = problem()
+    if reason:
+        raise UserError(reason)
     app = application()
     win = compare_window.CompareWindow(source, args.policy)
     win.show()

@@ -1,9 +1,9 @@
 """``gangviz export SCENARIO --policy P out.gif|out.mp4|frames/ [--size WxH] [--fps N] [--steps N]``.
 
-Issue 8, "Export": renders the scenario's animation offscreen through the window's own views
+Renders the scenario's animation offscreen through the window's own views
 (:mod:`gangviz.gui.export`), with the narration burnt in as captions, and writes a GIF (Pillow),
 an MP4 (only when the optional ``imageio-ffmpeg`` package is installed; otherwise the command
-says why and exits 2) or numbered PNG frames into a folder. SCENARIO is anything ``gangviz open``
+says why and exits 1) or numbered PNG frames into a folder. SCENARIO is anything ``gangviz open``
 accepts; scenarios of every model (matrix, multisite, epoch) export.
 
 Qt is imported inside :func:`run` only, so the command line works where PySide6 is missing.
@@ -15,6 +15,8 @@ import argparse
 import sys
 
 from gangviz.cli import UserError
+from gangviz.commands.options import add_source_options
+from gangviz.experiments.progress import ProgressBar
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -35,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fps", type=int, default=10, help="frames per second (1..60, default 10)")
     p.add_argument("--steps", type=int, help="simulation steps to show (default: to the end)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_source_options(p, ring=False)
     p.set_defaults(func=run)
 
 
@@ -65,14 +68,22 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         check_options(args.size, args.fps, args.steps)
-        source = load_source(args.source)
+        source = load_source(args.source, procs=args.procs, slice_seconds=args.slice,
+                             jobs=args.jobs, load=args.load, seed=args.seed)
         sim = simulation_for(source, args.policy)
     except (ValueError, OSError, KeyError) as exc:
         raise UserError(str(exc)) from None
 
+    # With --steps the total is known: a bar (plain lines off a terminal). Without it the
+    # animation's length is known only at its end: a step counter, on a terminal only.
+    bar = ProgressBar(args.steps, label="steps") if args.steps and not args.quiet else None
+    counter = not args.quiet and bar is None and sys.stderr.isatty()
+
     def progress(done: int, total: int) -> bool:
-        if not args.quiet:
-            print(f"\rstep {done}" + (f" of {total}" if args.steps else ""), end="", file=sys.stderr)
+        if bar is not None:
+            bar.update(min(done, args.steps))
+        elif counter:
+            print(f"\rstep {done:,}", end="", file=sys.stderr)
         return True
 
     subtitle = f"policy {policy_name(source, args.policy)}"
@@ -81,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
                                   title=source.title, subtitle=subtitle, progress=progress)
     except (ValueError, OSError) as exc:
         raise UserError(str(exc)) from None
-    if not args.quiet:
+    if bar is not None:
+        bar.close()
+    elif counter:
         print(file=sys.stderr)
     print(result.path)
     print(f"{result.kind}: {result.frames} frames, {result.steps} steps, "

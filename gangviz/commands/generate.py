@@ -11,9 +11,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from gangviz.commands.options import add_seed
 from gangviz.workloads import synthetic
 from gangviz.workloads.model import Workload
 from gangviz.workloads.swf import read_swf, write_swf
+
+
+DESCRIPTION = (
+    "Write a synthetic workload as an SWF file that reads back to the same jobs. Models: "
+    "downey (uniform-log sizes and run times, Zhou and Walsh (2000) §4.2), hyper-erlang "
+    "(Zhang et al. (2001) §2.1, with user estimates from --phi, optionally fitted per size "
+    "class to a trace with --fit), gangs (Papazachos and Karatza §2) and min-nodes (McCann and "
+    "Zahorjan (1994) Table 3).")
 
 
 def _moments(text: str) -> tuple[float, float, float]:
@@ -30,18 +39,18 @@ def _moments(text: str) -> tuple[float, float, float]:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``generate`` sub-command with one nested parser per model."""
     p = sub.add_parser("generate", help="write a synthetic workload as SWF",
-                       description=__doc__.split("\n\n")[1].replace("\n", " "))
+                       description=DESCRIPTION)
     inner = p.add_subparsers(dest="model", metavar="MODEL")
 
     def common(q: argparse.ArgumentParser, jobs: int) -> None:
         q.add_argument("--jobs", type=int, default=jobs, help=f"number of jobs (default {jobs})")
-        q.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-        q.add_argument("-o", "--output", default="-", metavar="FILE",
+        add_seed(q)
+        q.add_argument("-o", "--out", "--output", dest="output", default="-", metavar="FILE",
                        help="SWF file to write (.gz compresses); '-' for stdout (default)")
         q.add_argument("--slice", type=float, default=1.0, dest="slice_seconds", metavar="SECONDS",
                        help="seconds per slice in the written file (default 1)")
 
-    d = inner.add_parser("downey", help="uniform-log sizes and run times (001 §4.2)")
+    d = inner.add_parser("downey", help="uniform-log sizes and run times (Zhou and Walsh (2000) §4.2)")
     common(d, 200)
     d.add_argument("--load", type=float, default=0.5, help="offered load rho (default 0.5)")
     d.add_argument("--procs", type=int, default=128, help="processors (default 128)")
@@ -49,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.set_defaults(func=lambda a: _emit(a, synthetic.uniform_log(
         a.jobs, a.load, procs=a.procs, max_work=a.max_work, seed=a.seed)))
 
-    h = inner.add_parser("hyper-erlang", help="hyper-Erlang times fitted to three moments (003 §2.1)")
+    h = inner.add_parser("hyper-erlang", help="hyper-Erlang times fitted to three moments (Zhang et al. (2001) §2.1)")
     common(h, 1000)
     h.add_argument("--procs", type=int, default=320, help="processors (default 320)")
     h.add_argument("--interarrival", type=_moments, default=synthetic.DEFAULT_INTERARRIVAL,
@@ -64,9 +73,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="Phi of the over-estimation model; writes estimates (default: none)")
     h.set_defaults(func=_hyper_erlang)
 
-    g = inner.add_parser("gangs", help="bounded-normal or uniform gang sizes (002 §2)")
+    g = inner.add_parser("gangs", help="bounded-normal or uniform gang sizes (Papazachos and Karatza §2)")
     common(g, 1000)
-    g.add_argument("--sizes", choices=("normal", "uniform"), default="normal")
+    g.add_argument("--sizes", choices=("normal", "uniform"), default="normal",
+                   help="distribution of the gang sizes (default normal)")
     g.add_argument("--sigma", type=float, default=3.0, help="standard deviation (default 3)")
     g.add_argument("--bound", choices=("resample", "clip"), default="resample",
                    help="how the normal is kept in 1..P (default resample)")
@@ -78,7 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         a.jobs, sizes=a.sizes, sigma=a.sigma, lam=a.lam, mu=a.mu, site_procs=a.site_procs,
         sites=a.sites, bound=a.bound, seed=a.seed)))
 
-    m = inner.add_parser("min-nodes", help="uniform minimum node requirements (004 Table 3)")
+    m = inner.add_parser("min-nodes", help="uniform minimum node requirements (McCann and Zahorjan (1994) Table 3)")
     common(m, 8)
     m.add_argument("--nodes", type=int, default=128, help="nodes N (default 128)")
     m.add_argument("--load", type=float, default=1.0, help="load factor L (default 1.0 = 100%%)")
@@ -95,7 +105,7 @@ def _hyper_erlang(a: argparse.Namespace) -> int:
     if a.fit:
         left, classes = synthetic.fit_classes(read_swf(a.fit, procs=a.procs))
         for lo, hi, count in left:
-            print(f"gangviz: size class {lo}..{hi} ({count} jobs) could not be fitted; left out",
+            print(f"gangviz: size class {lo}..{hi} ({count} job{'' if count == 1 else 's'}) could not be fitted; left out",
                   file=sys.stderr)
     return _emit(a, synthetic.hyper_erlang(
         a.jobs, procs=a.procs, interarrival=a.interarrival, service=a.service,

@@ -1,6 +1,6 @@
 """``gangviz open [SOURCE] [--policy P] [--screenshot out.png [--step N]]``: the window.
 
-Issue 5, "Command line". Without ``--screenshot`` the window opens on SOURCE (default: the
+Without ``--screenshot`` the window opens on SOURCE (default: the
 Fig. 2 re-packing scenario ``fig2-repacking``, ready to press Play). With ``--screenshot`` the
 window is rendered offscreen after N steps, saved as a PNG and the command exits 0.
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 
 from gangviz.cli import UserError
+from gangviz.commands.options import add_source_options
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -36,10 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--size", type=_size, default=(1400, 900), help="screenshot size WxH (default 1400x900)")
     p.add_argument("--watch", action=argparse.BooleanOptionalAction, default=None,
                    help="step slice by slice (default: on for scenarios, off for workloads)")
-    p.add_argument("--procs", type=int, help="processors (overrides the trace header / model default)")
-    p.add_argument("--jobs", type=int, default=200, help="jobs of a synthetic model (default 200)")
-    p.add_argument("--load", type=float, default=0.5, help="offered load of a synthetic model")
-    p.add_argument("--seed", type=int, default=1, help="seed of a synthetic model")
+    add_source_options(p, ring=False)
     p.set_defaults(func=run)
 
 
@@ -54,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     source_args = {"jobs": args.jobs, "load": args.load, "seed": args.seed}
     if args.procs is not None:
         source_args["procs"] = args.procs
+    if args.slice is not None:
+        source_args["slice_seconds"] = args.slice
     try:
         from gangviz.gui import app
     except ImportError as exc:  # pragma: no cover - depends on the installation
@@ -63,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
                              step=args.step, size=args.size, watch=args.watch, **source_args)
         print(out)
         return 0
+    from gangviz.display_check import problem
+
+    reason = problem()
+    if reason:
+        raise UserError(reason)
     if args.source is None:
         return app.run(None, args.policy)
     return app.run(args.source, args.policy, **source_args)

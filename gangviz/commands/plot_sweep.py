@@ -22,9 +22,9 @@ def _where(text: str) -> tuple[str, str]:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``plot-sweep`` sub-command."""
-    p = sub.add_parser("plot-sweep", help="plot a sweep's metric against load per policy with 95% CI bands",
+    p = sub.add_parser("plot-sweep", help="plot a sweep's metric against load per policy with 95%% CI bands",
                        description="Render one metric of a gangviz sweep results CSV against a swept "
-                       "axis, one curve per policy with its 95%% confidence band.")
+                       "axis, one curve per policy with its 95% confidence band.")
     p.add_argument("results", help="results CSV written by gangviz sweep")
     p.add_argument("--metric", default="t_ta", choices=METRICS, help="metric to plot (default t_ta)")
     p.add_argument("--x", default=None, metavar="AXIS", help="swept axis on x (default: load, else the first)")

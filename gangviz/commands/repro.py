@@ -1,4 +1,8 @@
-"""``gangviz repro TARGET``: reproduce a published table and check the paper's findings."""
+"""``gangviz repro TARGET``: reproduce a published table and check the paper's findings.
+
+The exit status is 0 when the reproduction ran, whether or not each finding held (the output
+says which did not); with ``--strict`` it is 3 when a finding does not hold.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,9 @@ import importlib
 import pkgutil
 
 import gangviz.experiments.repro as repro_pkg
+from gangviz.cli import EXIT_FINDING_FAILED
+from gangviz.commands.options import add_strict
+from gangviz.experiments.repro import FINDING_FAILED
 
 
 def _targets() -> dict[str, object]:
@@ -18,13 +25,25 @@ def _targets() -> dict[str, object]:
     return found
 
 
+def exit_status(code: int, strict: bool) -> int:
+    """Return the exit status for a reproduction's ``code``: a finding that does not hold
+    (:data:`~gangviz.experiments.repro.FINDING_FAILED`) gives 0, or 3 with ``--strict``."""
+    if code == FINDING_FAILED:
+        return EXIT_FINDING_FAILED if strict else 0
+    return code
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``repro`` sub-command, one nested parser per reproduction target."""
     targets = _targets()
-    p = sub.add_parser("repro", help="reproduce a paper's table and check its findings")
+    p = sub.add_parser("repro", help="reproduce a paper's table and check its findings",
+                       description="Reproduce a published table and check the paper's findings. "
+                       "Exit status 0 when the reproduction ran; with --strict, 3 when a finding "
+                       "does not hold.")
     inner = p.add_subparsers(dest="target", metavar="TARGET")
     for name, module in targets.items():
         tp = inner.add_parser(name, help=module.TARGETS[name])  # type: ignore[attr-defined]
         module.add_arguments(tp)  # type: ignore[attr-defined]
-        tp.set_defaults(func=lambda args, m=module: m.run(args.target, args))
+        add_strict(tp)
+        tp.set_defaults(func=lambda args, m=module: exit_status(m.run(args.target, args), args.strict))
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])

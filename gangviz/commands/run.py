@@ -2,6 +2,11 @@
 
 SOURCE is a scenario (``.toml`` path or built-in name), an SWF trace (``.swf``/``.swf.gz``), or
 a synthetic model name (``downey``) with its options.
+
+In the JSON, each change of a step keeps the engine's 0-based fields (``job`` is the job's id,
+``row``/``src_row``/``dst_row``/``row_a``/``row_b`` and ``rows`` index the matrix's slots from
+the top, ``cols``/``src_cols``/``dst_cols`` and ``lo``..``hi`` its processors) and adds
+``labels``, the same things as the window names them: ``J4``, ``S2``, ``P1..P4`` (1-based).
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ import sys
 from pathlib import Path
 
 from gangviz.cli import UserError
+from gangviz.commands.options import add_json, add_source_options
+from gangviz.experiments.numbers import number, plural
+from gangviz.experiments.progress import run_with_progress
 from gangviz.metrics import zhou_metrics
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
@@ -24,15 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run a scenario or workload headless and print the result")
     p.add_argument("source", help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
     p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    add_json(p)
     p.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
                    help="include every step (default: on for scenarios, off for workloads)")
-    p.add_argument("--procs", type=int, help="processors (overrides the trace header)")
-    p.add_argument("--slice", type=float, default=None, help="seconds per slice for SWF traces")
-    p.add_argument("--jobs", type=int, default=200, help="jobs of a synthetic model (default 200)")
-    p.add_argument("--load", type=float, default=0.5, help="offered load of a synthetic model")
-    p.add_argument("--seed", type=int, default=1, help="seed of a synthetic model")
-    p.add_argument("--ring", action="store_true", help="processors form a ring")
+    add_source_options(p)
     p.set_defaults(func=run)
 
 
@@ -52,20 +55,21 @@ def run(args: argparse.Namespace) -> int:
                          initial=source.matrix, script=source.script, record=steps)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    sim.run()
+    run_with_progress(sim, len(source.jobs))
     metrics = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in zhou_metrics(sim).items()}
     if args.json:
+        names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}
         doc = {
             "policy": policy.name,
             "processors": source.processors,
             "final_matrix": sim.matrix.to_rows(),
-            "steps": [s.to_dict() for s in sim.steps] if steps else [],
+            "steps": [_labelled(s.to_dict(), names) for s in sim.steps] if steps else [],
             "metrics": metrics,
         }
         json.dump(doc, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return 0
-    print(f"{source.title} — policy {policy.name}, {source.processors} processors")
+    print(f"{source.title} — policy {policy.name}, {plural(source.processors, 'processor')}")
     if steps:
         for s in sim.steps:
             for line in s.narration:
@@ -74,6 +78,40 @@ def run(args: argparse.Namespace) -> int:
     print("final matrix (top slot first):")
     for row in sim.matrix.to_rows() or ["(no slots)"]:
         print(f"  {row}")
-    print("metrics: " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                                  for k, v in metrics.items() if v is not None))
+    print("metrics: " + ", ".join(f"{k}={number(v)}" for k, v in metrics.items() if v is not None))
     return 0
+
+
+_ROW_KEYS = ("row", "src_row", "dst_row", "row_a", "row_b", "prev")
+_COL_KEYS = ("cols", "src_cols", "dst_cols")
+
+
+def _labelled(step: dict, names: dict[int, str]) -> dict:
+    """Return ``step`` (a :meth:`Step.to_dict`) with ``labels`` added to every change: the job,
+    slots and processors as the window names them (J4, S2, P1..P4)."""
+    for change in step["changes"]:
+        labels = {}
+        if isinstance(change.get("job"), int):
+            labels["job"] = names.get(change["job"], f"J{change['job'] + 1}")
+        for key in ("moved_a", "moved_b"):
+            if key in change:
+                labels[key] = [names.get(j, f"J{j + 1}") for j in change[key]]
+        for key in _ROW_KEYS:
+            if isinstance(change.get(key), int):
+                labels[key] = f"S{change[key] + 1}"
+        if "rows" in change:
+            labels["rows"] = [f"S{r + 1}" for r in change["rows"]]
+        for key in _COL_KEYS:
+            if change.get(key):
+                labels[key] = _procs(change[key])
+        if isinstance(change.get("lo"), int) and isinstance(change.get("hi"), int):
+            labels["cols"] = _procs(list(range(change["lo"], change["hi"])))
+        change["labels"] = labels
+    return step
+
+
+def _procs(cols: list[int]) -> str:
+    """Return ``P1..P4`` for consecutive columns 0..3, else ``P1, P3``."""
+    if cols == list(range(cols[0], cols[0] + len(cols))):
+        return f"P{cols[0] + 1}" if len(cols) == 1 else f"P{cols[0] + 1}..P{cols[-1] + 1}"
+    return ", ".join(f"P{c + 1}" for c in cols)

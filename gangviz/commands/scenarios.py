@@ -1,4 +1,4 @@
-"""``gangviz scenarios [--json]``: list the built-in scenarios (issue 8, "Built-in scenarios").
+"""``gangviz scenarios [--json]``: list the built-in scenarios.
 
 Each line gives the name to pass to ``gangviz run`` / ``gangviz open``, the model (matrix,
 multisite or epoch), the policy the scenario is meant for, and its title. A built-in file that

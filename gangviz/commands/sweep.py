@@ -2,34 +2,24 @@
 
 Runs a sweep file (:mod:`gangviz.experiments.sweepfile`) through
 :func:`gangviz.experiments.sweep.run_sweep`, with a progress bar on stderr, and prints the
-summary (mean +- 95 % CI half-width of each metric per cell). Exit code 0 when every run
-succeeded, 1 when some failed (their rows say why; ``--resume`` retries them), 2 for a user error.
+summary (mean ± 95 % CI half-width of each metric per cell). Exit code 0 when every run
+succeeded, 1 for bad input or when some runs failed (their rows say why; ``--resume`` retries
+them), 2 for a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-import math
-import os
 import sys
 
 from gangviz.cli import UserError
-from gangviz.experiments.progress import ProgressBar
+from gangviz.commands.options import add_out, add_workers
+from gangviz.experiments.numbers import mean_ci, plural
+from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.sweep import run_sweep
 from gangviz.experiments.sweepfile import load_sweep
-from gangviz.experiments.tasks import METRICS
-
-
-def _workers(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1 (this machine has "
-                                         f"{os.cpu_count()} cores), got {text!r}")
-    return n
+from gangviz.experiments.tasks import COMPILED_POLICIES, METRICS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,10 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Run every cell of a sweep file (TOML) with its replications and "
                        "write one CSV row per run and a summary row (mean, 95% CI) per cell.")
     p.add_argument("file", help="sweep file (.toml); see resources/sweeps/")
-    p.add_argument("--out", required=True, help="results CSV, written as runs complete")
+    add_out(p, "results CSV, written as runs complete", required=True)
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=_workers, default=1, metavar="N",
-                       help="local worker processes (default 1: run in this process)")
+    add_workers(where)
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="Dask scheduler address, e.g. tcp://127.0.0.1:8786 (needs gangviz[cluster])")
     again = p.add_mutually_exclusive_group()
@@ -61,11 +50,24 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise UserError("--scheduler needs Dask: pip install 'gangviz[cluster]'") from None
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    if not args.scheduler and any(p.lower() in COMPILED_POLICIES for p in sweep.policies):
+        compile_fast_loop()  # once here, so the workers load it from numba's cache
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
+
+    first = [True]
+
+    def progress(done: int, _total: int) -> None:
+        # run_sweep's first call counts the runs --resume reused: they stay out of the ETA
+        if first[0]:
+            first[0] = False
+            bar.begin(done)
+        else:
+            bar.update(done)
+
     try:
         report = run_sweep(sweep, args.out, workers=args.workers, scheduler=args.scheduler,
                            resume=args.resume, overwrite=args.force,
-                           progress=None if bar is None else (lambda d, _t: bar.update(d)))
+                           progress=None if bar is None else progress)
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
@@ -76,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
         bar.close()
     if not args.quiet:
         _print_summary(sweep.axis_names, report)
-    print(f"{report.computed} runs computed, {report.reused} reused, {len(report.failures)} failed; "
-          f"results in {args.out}", file=sys.stderr)
+    print(f"{plural(report.computed, 'run')} computed, {report.reused:,} reused, "
+          f"{len(report.failures):,} failed; results in {args.out}", file=sys.stderr)
     for cell, rep, message in report.failures:
         where = ", ".join(f"{a}={v}" for a, v in zip(sweep.axis_names, cell.values))
         print(f"gangviz: run failed: policy {cell.policy}{', ' + where if where else ''}, "
@@ -92,8 +94,7 @@ def _print_summary(axes: list[str], report) -> None:
         cells = [c.policy, *map(str, c.values), str(c.n)]
         for m in METRICS:
             mean, half = c.mean[m], c.ci95[m]
-            cells.append("-" if math.isnan(mean) else f"{mean:.4g}" if math.isnan(half)
-                         else f"{mean:.4g}±{half:.2g}")
+            cells.append(mean_ci(mean, half))
         rows.append(cells)
     widths = [max(len(r[i]) for r in [cols, *rows]) for i in range(len(cols))]
     for r in [cols, *rows]:

@@ -112,5 +112,6 @@ def require_power_of_two(processors: int) -> None:
     if processors < 1 or processors & (processors - 1):
         raise ValueError(
             f"buddy allocation needs a power-of-two number of processors, got {processors} "
-            f"(use {next_power_of_two(max(processors, 1))}, or the 'repack' policy for any size)"
+            f"(run it on --procs {next_power_of_two(max(processors, 1))}, the next power of two, "
+            f"or use the 'repack' policy, which takes any size)"
         )

@@ -15,7 +15,7 @@ that rule.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from gangviz.epoch.policies import make_policy
@@ -113,10 +113,14 @@ def _run(task: tuple) -> tuple:
     return key, mean_response(*args)
 
 
-def run_tasks(tasks: Iterable[tuple], workers: int = 1) -> dict:
-    """Run (kind, key, args) tasks, in a process pool when ``workers`` > 1; return key -> result."""
+def run_tasks(tasks: Iterable[tuple], workers: int = 1,
+              progress: Callable[[int, int], None] | None = None) -> dict:
+    """Run (kind, key, args) tasks, in a process pool when ``workers`` > 1; return key -> result.
+    ``progress(done, total)``, if given, is called as results come in (in task order)."""
+    from gangviz.experiments.progress import collect
+
     tasks = list(tasks)
     if workers <= 1:
-        return dict(map(_run, tasks))
+        return dict(collect(map(_run, tasks), len(tasks), progress))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return dict(pool.map(_run, tasks, chunksize=1))
+        return dict(collect(pool.map(_run, tasks, chunksize=1), len(tasks), progress))

@@ -90,7 +90,7 @@ class ResultsWriter:
         for m in self.metrics:
             mean, half, _ = mean_ci([r.get(m, math.nan) for r in runs])
             row += [fmt(mean), fmt(half)]
-        note = f"{len(errors)} of {replications} replications failed: {errors[0]}" if errors else ""
+        note = f"{len(errors)} of {replications} replication{'' if replications == 1 else 's'} failed: {errors[0]}" if errors else ""
         self._write(row + [note])
 
     def close(self) -> None:

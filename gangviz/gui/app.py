@@ -55,7 +55,7 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
         app.processEvents()
         pixmap = win.grab()
         if not pixmap.save(str(out)):
-            raise OSError(f"{out}: cannot write the picture (use .png)")
+            raise OSError(_unsaved_reason(out))
     finally:
         if win.player is not None:
             win.player.stop()
@@ -80,3 +80,19 @@ def run(source: str | None = None, policy: str | None = None, **source_args) -> 
     if win.player is not None:
         win.player.stop()
     return int(code)
+
+
+def _unsaved_reason(out) -> str:
+    """Return why a picture could not be saved to ``out``: a missing folder, an unknown file
+    type, or (else) a folder it may not write to."""
+    from pathlib import Path
+
+    from PySide6.QtGui import QImageWriter
+
+    path = Path(out)
+    if not path.parent.is_dir():
+        return f"{out}: cannot write the picture: the folder {path.parent} does not exist"
+    kinds = {bytes(f).decode().lower() for f in QImageWriter.supportedImageFormats()}
+    if path.suffix.lower().lstrip(".") not in kinds:
+        return f"{out}: cannot write the picture: use a .png file name"
+    return f"{out}: cannot write the picture: is the folder {path.parent} writable?"

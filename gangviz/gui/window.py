@@ -765,8 +765,10 @@ class MainWindow(QMainWindow):
         if p is None:
             return
         sim = p.sim
-        parts = [f"t = {sim.time:g}", f"step {p.position} of {max(p.furthest, p.position)}"
-                 + ("" if not sim.done else " (end)")]
+        # the total is known only once the simulation has run to its end
+        total = f" of {max(p.furthest, p.position)}" if sim.done else ""
+        parts = [f"t = {sim.time:g}", f"step {p.position}{total}"
+                 + (" (end)" if sim.done and p.position >= p.furthest else "")]
         m = getattr(sim, "matrix", None)
         if m is not None:
             parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")

@@ -8,7 +8,7 @@ numbers do not depend on the number of workers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -37,15 +37,19 @@ def run_spec(spec: RunSpec) -> Metrics:
     return run_fast(spec.cfg, spec.seed(), spec.n_gangs)
 
 
-def run_many(specs: Sequence[RunSpec], workers: int = 1) -> list[Metrics]:
+def run_many(specs: Sequence[RunSpec], workers: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> list[Metrics]:
     """Run every spec; return their metrics in spec order.
 
     ``workers`` > 1 uses a process pool of that size; the result is the same for any
-    ``workers``. Raises ValueError when ``workers`` < 1.
+    ``workers``. ``progress(done, total)``, if given, is called as results come in (in spec
+    order). Raises ValueError when ``workers`` < 1.
     """
+    from gangviz.experiments.progress import collect
+
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     if workers == 1 or len(specs) <= 1:
-        return [run_spec(s) for s in specs]
+        return collect(map(run_spec, specs), len(specs), progress)
     with ProcessPoolExecutor(max_workers=min(workers, len(specs))) as pool:
-        return list(pool.map(run_spec, specs, chunksize=1))
+        return collect(pool.map(run_spec, specs, chunksize=1), len(specs), progress)

@@ -32,7 +32,7 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
         out.write("\n")
         return 0
     where = f"{sc.sites} sites of {sc.processors} processors" if sc.model == "multisite" \
-        else f"{sc.processors} nodes"
+        else f"{sc.processors} node{'' if sc.processors == 1 else 's'}"
     print(f"{sc.title} — {sc.model} model, policy {name}, {where}", file=out)
     for s in sim.steps:
         for line in s.narration:

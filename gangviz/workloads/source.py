@@ -66,7 +66,7 @@ def load_source(
 
         p = procs or 128
         wl = uniform_log(jobs, load, procs=p, seed=seed)
-        return Source("model", f"{name} model: {jobs} jobs, load {load:g}, seed {seed}", p, wl.jobs)
+        return Source("model", f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}", p, wl.jobs)
     if lower.endswith((".swf", ".swf.gz")):
         from gangviz.workloads.swf import read_swf
 

@@ -11,7 +11,7 @@ def test_repro_mccann_prints_tables_and_findings(capsys):
                  "--max-k", "2", "--departures", "15", "--warmup", "2", "--rt-reps", "1",
                  "--rt-jobs", "7,8", "--rt-nodes", "128", "--workers", "1", "--spread", "level"])
     out = capsys.readouterr().out
-    assert code in (0, 1)
+    assert code == 0  # the reproduction ran, whatever the findings
     assert "Load imbalance" in out and "spread 'level'" in out
     assert "2560378" in out and "Fig. 9" in out and "Fig. 18" in out
     assert "[holds] Table 1" in out
@@ -31,7 +31,7 @@ def test_mean_static_factor_separates_divisor_widths_from_the_rest():
 
 def test_repro_mccann_rejects_bad_options(capsys):
     assert main(["repro", "mccann", "--warmup", "-1", "--skip-response", "--reps", "1",
-                 "--jobs", "8", "--nodes", "128", "--max-k", "1", "--workers", "1"]) == 2
+                 "--jobs", "8", "--nodes", "128", "--max-k", "1", "--workers", "1"]) == 1
     assert "--warmup must be >= 0" in capsys.readouterr().err
 
 

@@ -50,3 +50,60 @@ def test_long_sweeps_print_about_twenty_lines(total):
 
 def test_format_duration():
     assert [format_duration(s) for s in (0, 59.6, 61, 3600, 3725)] == ["0:00", "1:00", "1:01", "1:00:00", "1:02:05"]
+
+
+def test_short_runs_also_print_at_most_one_line_per_five_percent():
+    out = io.StringIO()
+    bar = ProgressBar(60, stream=out, tty=False, clock=Clock())
+    for done in range(1, 61):
+        bar.update(done)
+    lines = out.getvalue().splitlines()
+    assert len(lines) <= 21 and "60/60 runs 100%" in lines[-1]
+
+
+def test_begin_keeps_reused_runs_out_of_the_eta():
+    out, clock = io.StringIO(), Clock()
+    bar = ProgressBar(10, stream=out, tty=True, clock=clock)
+    clock.t = 100.0  # time spent before the work starts (e.g. reading the results file)
+    bar.begin(8)  # 8 runs reused by --resume
+    assert "ETA ?" in out.getvalue()
+    clock.t = 105.0
+    bar.update(9)
+    assert bar.text().endswith("ETA 0:05")  # one run in 5 s, one to go: not 100 s, not 8 runs' pace
+
+
+def test_collect_reports_each_item():
+    from gangviz.experiments.progress import collect
+
+    seen = []
+    assert collect(iter("abc"), 3, lambda d, t: seen.append((d, t))) == ["a", "b", "c"]
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_compile_notice_only_when_it_takes_a_while():
+    from gangviz.experiments.progress import compile_fast_loop
+
+    quiet = io.StringIO()
+    compile_fast_loop(quiet, quiet_for=120.0)  # compiles or loads the cache: well under 120 s
+    assert quiet.getvalue() == ""
+    loud = io.StringIO()
+    compile_fast_loop(loud, quiet_for=0.0)
+    assert loud.getvalue().startswith("compiling the fast loop once, about ")
+    assert "compiled in" in loud.getvalue()
+
+
+def test_run_with_progress_shows_jobs_finished_once_it_takes_a_while():
+    from gangviz.experiments.progress import run_with_progress
+    from gangviz.policies import make_policy
+    from gangviz.sim.engine import Simulation
+    from gangviz.workloads.synthetic import uniform_log
+
+    jobs = uniform_log(60, 0.6, procs=16, seed=3).jobs
+    out = io.StringIO()
+    sim = Simulation(jobs, make_policy("br"), 16, record=False)
+    run_with_progress(sim, len(jobs), delay=0.0, chunk=20, stream=out)
+    assert sim.done and out.getvalue().splitlines()[-1].startswith("[")
+    assert "60/60 jobs finished 100%" in out.getvalue()
+    quiet = io.StringIO()
+    run_with_progress(Simulation(jobs, make_policy("br"), 16, record=False), len(jobs), stream=quiet)
+    assert quiet.getvalue() == ""  # well under 2 s: no bar

@@ -152,13 +152,13 @@ def test_cli(tmp_path, capsys):
     assert "12/12 runs 100%" in captured.err and "ETA" in captured.err
     assert "12 runs computed, 0 reused, 0 failed" in captured.err
     assert "firstfit" in captured.out and "±" in captured.out
-    assert main(["sweep", str(p), "--out", str(out)]) == 2
+    assert main(["sweep", str(p), "--out", str(out)]) == 1
     assert "--resume" in capsys.readouterr().err
     assert main(["sweep", str(p), "--out", str(out), "--resume", "--quiet"]) == 0
     assert "0 runs computed, 12 reused" in capsys.readouterr().err
     bad = tmp_path / "bad.toml"
     bad.write_text(TEXT.replace("replications = 3", "replications = many"))
-    assert main(["sweep", str(bad), "--out", str(tmp_path / "x.csv")]) == 2
+    assert main(["sweep", str(bad), "--out", str(tmp_path / "x.csv")]) == 1
     assert f"{bad}:2" in capsys.readouterr().err
 
 

@@ -125,7 +125,7 @@ def test_mp4_says_why_without_imageio_ffmpeg(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # import now raises ImportError
     code = main(["export", "fig2-repacking", str(tmp_path / "x.mp4")])
     err = capsys.readouterr().err
-    assert code == 2 and "imageio-ffmpeg" in err and "Traceback" not in err
+    assert code == 1 and "imageio-ffmpeg" in err and "Traceback" not in err
     assert not (tmp_path / "x.mp4").exists()
     dlg = ExportDialog()
     assert not dlg.mp4_enabled()

@@ -23,13 +23,13 @@ def test_screenshot_writes_a_png_of_the_requested_size(tmp_path, capsys):
 
 def test_screenshot_of_a_bad_source_is_a_one_line_error(tmp_path, capsys):
     code = main(["open", str(tmp_path / "nope.toml"), "--screenshot", str(tmp_path / "x.png")])
-    assert code == 2
+    assert code == 1
     err = capsys.readouterr().err
     assert err.startswith("gangviz:") and "nope.toml" in err and "Traceback" not in err
 
 
 def test_negative_step_is_refused(tmp_path, capsys):
-    assert main(["open", "--screenshot", str(tmp_path / "x.png"), "--step", "-1"]) == 2
+    assert main(["open", "--screenshot", str(tmp_path / "x.png"), "--step", "-1"]) == 1
     assert "--step" in capsys.readouterr().err
 
 

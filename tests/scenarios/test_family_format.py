@@ -125,12 +125,12 @@ def test_empty_gang_list_and_workload_are_reported(tmp_path):
 
 def test_cli_reports_a_bad_model_in_one_line(tmp_path, capsys):
     path = write(tmp_path, MULTI.replace('model = "multisite"', 'model = "grid"'))
-    assert main(["run", str(path)]) == 2
+    assert main(["run", str(path)]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err and f"{path}:1: model must be one of" in err
 
 
 def test_run_with_a_policy_of_another_family_is_one_line(tmp_path, capsys):
-    assert main(["run", "mccann-fig3-buddy", "--policy", "repack"]) == 2
+    assert main(["run", "mccann-fig3-buddy", "--policy", "repack"]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err and "unknown policy 'repack'" in err

@@ -3,7 +3,7 @@
 Reproduces Table 1 (exactly), the overhead curves of Fig. 9 (against J), Fig. 10 (against N) and
 Fig. 11 (against k), and the relative response times of Fig. 13-18 (static and dynamic jobs,
 relative to OPT-EPOCH(1)), then states each finding of the paper's text and whether it holds.
-Source: 004_e35f827bdd81cf48.txt; the choices behind the experiments are in
+Source: [McCann94]; the choices behind the experiments are in
 :mod:`gangviz.epoch.experiments`.
 
 ``--spread`` picks the reading of §4.3 for HEURISTIC(k)'s free nodes (equal shares by default,
@@ -16,12 +16,17 @@ printed before Fig. 13 shows why the static differences stay far below the paper
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from gangviz.epoch.experiments import (BASELINE, OVERHEAD_POLICIES, RESPONSE_POLICIES, k_policy,
                                        run_tasks)
 from gangviz.epoch.partitions import count_valid_partitions
+from gangviz.commands.options import add_seed, add_workers
 from gangviz.experiments.argtypes import int_list, positive_int
+from gangviz.experiments.numbers import plural
+from gangviz.experiments.progress import ProgressBar
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
 
 TARGETS = {"mccann": "McCann & Zahorjan: Table 1, overhead (Fig. 9-11), response time "
                      "(Fig. 13-18) and the paper's findings"}
@@ -55,8 +60,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "equal shares with the excess to the narrowest (default) or levelling "
                         "the widths")
     p.add_argument("--skip-response", action="store_true", help="only Table 1 and overhead")
-    p.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
-    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    add_workers(p)
+    add_seed(p, 0, "base seed")
 
 
 def _fmt(v) -> str:
@@ -82,16 +87,17 @@ class Findings:
 
     def print(self) -> int:
         """Print all findings; return how many do not hold."""
-        print("\nFindings (004_e35f827bdd81cf48.txt)")
+        print(f"\nFindings of {REFERENCES['mccann94']}")
         for text, ok, evidence in self.items:
-            print(f"  [{'holds' if ok else 'FAILS'}] {text}\n          {evidence}")
+            print(f"  {verdict(ok)} {text}\n          {evidence}")
         failed = sum(not ok for _, ok, _ in self.items)
         print(f"\n{len(self.items) - failed} of {len(self.items)} findings hold")
         return failed
 
 
 def run(target: str, args: argparse.Namespace) -> int:
-    """Run the reproduction; print tables and findings; return 0 (1 if a finding fails)."""
+    """Run the reproduction; print tables and findings; return ``RAN``, or ``FINDING_FAILED``
+    when a finding does not hold."""
     if args.warmup < 0:
         raise ValueError(f"--warmup must be >= 0, got {args.warmup}")
     started = time.perf_counter()
@@ -101,8 +107,8 @@ def run(target: str, args: argparse.Namespace) -> int:
     if not args.skip_response:
         _response(args, f)
     failed = f.print()
-    print(f"elapsed {time.perf_counter() - started:.1f} s with {args.workers} worker(s)")
-    return 1 if failed else 0
+    print(f"elapsed {time.perf_counter() - started:.1f} s with {plural(args.workers, 'worker')}")
+    return FINDING_FAILED if failed else RAN
 
 
 def _table1(f: Findings) -> None:
@@ -132,7 +138,7 @@ def _overhead(args, f: Findings) -> None:
     for j, load in K_PANELS:
         names = [k_policy(fam, k) for fam in kfams for k in ks if fam != "OPT-EPOCH" or k <= 1]
         tasks.append(("overhead", ("k", load, j), (128, j, load, names, args.reps, args.seed)))
-    res = run_tasks(tasks, args.workers)
+    res = _run_with_bar("overhead (Fig. 9-11)", tasks, args.workers)
 
     for load in loads:
         _table(f"Fig. 9: normalised overhead vs J (N = 128, load {load:.0%}, {args.reps} trials)",
@@ -204,6 +210,17 @@ def _overhead(args, f: Findings) -> None:
                     f"k=0 -> 1: {h[0] - h[1]:.2f}; k=1 -> best: {h[1] - min(h[1:]):.2f}")
 
 
+def _run_with_bar(what: str, tasks: list, workers: int) -> dict:
+    """Return :func:`run_tasks` of ``tasks``, with a progress bar on stderr."""
+    print(f"mccann: {what}, {plural(len(tasks), 'run')} on {plural(workers, 'worker')}",
+          file=sys.stderr)
+    bar = ProgressBar(len(tasks))
+    try:
+        return run_tasks(tasks, workers, lambda done, _total: bar.update(done))
+    finally:
+        bar.close()
+
+
 def _k_name(family: str, k: int, jobs: int) -> str:
     """Return the policy to run for (family, k); HYBRID(k) is BUDDY* when J is a power of two."""
     if family == "HYBRID" and jobs & (jobs - 1) == 0:
@@ -230,7 +247,7 @@ def _response(args, f: Findings) -> None:
                                   for k in ks}
             tasks += [("rt", ("k", static, j, p), (128, j, load, p, static, *common))
                       for p in sorted(names)]
-    res = run_tasks(tasks, args.workers)
+    res = _run_with_bar("response time (Fig. 13-18)", tasks, args.workers)
     factors = {j: res[("F", j)] for j in args.rt_jobs}
     _table(f"Load imbalance: mean S_static / S_dynamic of the widths each policy gives "
            f"(N = 128, load 100%, {args.reps} random minima, HEURISTIC spread "

@@ -1,6 +1,6 @@
 """``gangviz repro papazachos``: Figs. 2-7 of Papazachos and Karatza, and their findings.
 
-Source: 002_9f49b57522b8f60a.txt §4.2 (lambda = 2.3, 2.35, 2.4, 2.45; 10 replications of
+Source: [Papazachos §4.2] (lambda = 2.3, 2.35, 2.4, 2.45; 10 replications of
 64,000 completed gangs; overheads 0.05 and 0.1; k = 3) and §4.3 (the findings). The paper's
 results survive only as figures whose values are not in the text, so the table shows our
 numbers and the check is on the findings the prose states:
@@ -21,13 +21,17 @@ of workers.
 from __future__ import annotations
 
 import argparse
-import os
+import sys
 import time
 
 from gangviz.multisite.batch import RunSpec, run_many
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.metrics import Metrics, mean_metrics, relative_decrease
+from gangviz.commands.options import add_seed, add_workers
 from gangviz.experiments.argtypes import positive_int
+from gangviz.experiments.numbers import plural
+from gangviz.experiments.progress import ProgressBar
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
 
 TARGETS = {"papazachos": "multi-site gang scheduling with migration (Papazachos & Karatza, Figs. 2-7)"}
 
@@ -39,16 +43,16 @@ DISTRIBUTIONS = (("normal sigma=3", "normal", 3.0), ("normal sigma=4", "normal",
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--reps``, ``--jobs``, ``--workers`` and ``--seed``."""
     parser.add_argument("--reps", type=positive_int, default=10,
-                        help="replications per cell (paper: 10)")
+                        help="replications per cell (default: the paper's 10)")
     parser.add_argument("--jobs", type=positive_int, default=64000,
-                        help="completed gangs per replication (paper: 64,000)")
-    parser.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
-                        help="worker processes (results do not depend on it; default: all cores)")
-    parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
+                        help="completed gangs per replication (default: the paper's 64,000)")
+    add_workers(parser)
+    add_seed(parser, 1, "base seed")
 
 
-def simulate(reps: int, jobs: int, workers: int, seed: int = 1) -> dict:
-    """Run every cell; return ``{(dist_name, lam): {"AFCFS": Metrics, "AFCFSwM": Metrics}}``.
+def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress=None) -> dict:
+    """Run every cell; return ``{(dist_name, lam): {"AFCFS": Metrics, "AFCFSwM": Metrics}}``;
+    ``progress(done, total)`` as :func:`gangviz.multisite.batch.run_many` calls it.
 
     Raises ValueError for a negative ``seed`` or a non-positive ``reps``, ``jobs``, ``workers``.
     """
@@ -62,7 +66,7 @@ def simulate(reps: int, jobs: int, workers: int, seed: int = 1) -> dict:
                 for r in range(reps):
                     specs.append(RunSpec(cfg, (seed, d, li, r), jobs))
                     keys.append((name, lam, cfg.policy))
-    results = run_many(specs, workers)
+    results = run_many(specs, workers, progress)
     grouped: dict = {}
     for (name, lam, pol), m in zip(keys, results):
         grouped.setdefault((name, lam), {}).setdefault(pol, []).append(m)
@@ -120,19 +124,27 @@ def format_table(table: dict) -> str:
 
 
 def run(target: str, args: argparse.Namespace) -> int:
-    """Run the reproduction, print the table and the findings; return 0 if all required hold, else 1."""
+    """Run the reproduction, print the table and the findings; return ``RAN`` if every
+    required finding holds, else ``FINDING_FAILED``."""
     t0 = time.perf_counter()
-    table = simulate(args.reps, args.jobs, args.workers, args.seed)
+    runs = 2 * len(DISTRIBUTIONS) * len(LAMBDAS) * args.reps
+    print(f"papazachos: {plural(runs, 'run')} of {plural(args.jobs, 'gang')} on "
+          f"{plural(args.workers, 'worker')}", file=sys.stderr)
+    bar = ProgressBar(runs)
+    try:
+        table = simulate(args.reps, args.jobs, args.workers, args.seed,
+                         progress=lambda done, _total: bar.update(done))
+    finally:
+        bar.close()
     elapsed = time.perf_counter() - t0
-    gangs = 2 * len(DISTRIBUTIONS) * len(LAMBDAS) * args.reps * args.jobs
-    print(f"{TARGETS[target]}\n{args.reps} replications x {args.jobs} gangs per cell, "
-          f"{args.workers} worker(s), seed {args.seed}\n")
+    gangs = runs * args.jobs
+    print(f"{TARGETS[target]}\n{plural(args.reps, 'replication')} x {plural(args.jobs, 'gang')} "
+          f"per cell, {plural(args.workers, 'worker')}, seed {args.seed}\n")
     print(format_table(table))
-    print("\nfindings:")
+    print(f"\nFindings of {REFERENCES['papazachos']} §4.3:")
     ok = True
     for text, holds, required in findings(table):
-        tag = "holds" if holds else "DOES NOT HOLD"
-        print(f"  [{tag}] {text}{'' if required else ' (also reported)'}")
+        print(f"  {verdict(holds)} {text}{'' if required else ' (also reported)'}")
         ok &= holds or not required
     print(f"\n{gangs:,} gangs in {elapsed:.1f} s ({gangs / elapsed:,.0f} gangs/s)")
-    return 0 if ok else 1
+    return RAN if ok else FINDING_FAILED

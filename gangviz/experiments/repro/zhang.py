@@ -1,6 +1,6 @@
 """``gangviz repro zhang-table1``: Zhang, Franke, Moreira, Sivasubramaniam, Table 1 (§5.6).
 
-The nine workloads of 003_1fd1fd192052cc5d.txt §2.2 (service times x 1.0 .. 1.8, workload
+The nine workloads of [Zhang01 §2.2] (service times x 1.0 .. 1.8, workload
 model :mod:`gangviz.policies.ibm.workload`) run under GS, MGS, BGS and MBGS with MPL 5, a 200 s
 slice, no context-switch overhead, and free, unlimited migration (the best case of Table 1);
 estimates follow the Phi model with Phi = 0.2. For each workload the table shows utilisation rho
@@ -48,7 +48,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -59,7 +59,11 @@ from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
 from gangviz.policies.ibm.workload import (BASELINE_RHO, MULTIPLIERS, PROCESSORS, SLICE_SECONDS, offered_load,
                                            zhang_workload)
 from gangviz.sim.engine import Simulation
+from gangviz.commands.options import add_json, add_out, add_seed, add_workers
 from gangviz.experiments.argtypes import non_negative_int, non_negative_seconds, positive_int, unit_fraction
+from gangviz.experiments.numbers import mean_ci, plural
+from gangviz.experiments.progress import ProgressBar, collect
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
 
 TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5; free, unlimited "
                            "migration unless --migration-cost or --q) and the paper's findings"}
@@ -76,9 +80,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="jobs per workload (default: the paper's 10,000; 1500 runs in 1.5 minutes but is too "
                         "short to show saturation)")
     p.add_argument("--reps", type=positive_int, default=1, help="replications (seeds) per cell (default 1)")
-    p.add_argument("--workers", type=positive_int, default=min(2, os.cpu_count() or 1),
-                   help="worker processes (results do not depend on it; default 2)")
-    p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
+    add_workers(p)
+    add_seed(p, 1, "base seed")
     p.add_argument("--calibrate", action=argparse.BooleanOptionalAction, default=True,
                    help="scale each sample's arrival times so it offers exactly 0.55 x multiplier "
                         "(default on; --no-calibrate keeps the raw samples)")
@@ -89,7 +92,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="most tasks migrated per time slice (Table 1: unlimited; Fig. 15: 64)")
     p.add_argument("--margin", type=unit_fraction, default=0.03,
                    help="how far below BGS's utilisation GS must saturate (default 0.03)")
-    p.add_argument("--json", metavar="PATH", help="also write every cell's metrics to PATH as JSON")
+    add_json(p, "print every run's metrics as one JSON document on stdout instead of the text")
+    add_out(p, "also write that JSON document to FILE")
 
 
 def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
@@ -117,9 +121,9 @@ def _star(args: tuple) -> dict:
 
 
 def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: bool = False,
-             migration_cost: float = 0.0, q: int | None = None) -> dict:
+             migration_cost: float = 0.0, q: int | None = None, progress=None) -> dict:
     """Run every cell; return ``{(policy, workload index): [metrics per replication, in
-    replication order]}``.
+    replication order]}``. ``progress(done, total)``, if given, is called as runs finish.
 
     Raises ``ValueError`` for a negative seed.
     """
@@ -135,10 +139,10 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][1])
     results: dict = {}
     if workers == 1:
-        outs = [_star(tasks[i]) for i in order]
+        outs = collect((_star(tasks[i]) for i in order), len(order), progress)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            outs = list(pool.map(_star, [tasks[i] for i in order], chunksize=1))
+            outs = collect(pool.map(_star, [tasks[i] for i in order], chunksize=1), len(order), progress)
     for i, out in sorted(zip(order, outs), key=lambda t: t[0]):
         results.setdefault(keys[i], []).append(out)
     return results
@@ -240,36 +244,53 @@ def format_table(table: dict, loads: list[float] | None = None) -> str:
 
 
 def run(target: str, args: argparse.Namespace) -> int:
-    """Run the reproduction, print the table and the findings; return 0 if all hold, else 1."""
+    """Run the reproduction, print the table and the findings (or, with ``--json``, one JSON
+    document); return ``RAN`` if every finding holds, else ``FINDING_FAILED``."""
     t0 = time.perf_counter()
-    results = simulate(args.jobs, args.reps, args.workers, args.seed, args.calibrate, args.migration_cost, args.q)
+    runs = len(MULTIPLIERS) * args.reps * len(POLICIES)
+    print(f"zhang-table1: {plural(runs, 'run')} of {plural(args.jobs, 'job')} on "
+          f"{plural(args.workers, 'worker')}", file=sys.stderr)
+    bar = ProgressBar(runs)
+    try:
+        results = simulate(args.jobs, args.reps, args.workers, args.seed, args.calibrate,
+                           args.migration_cost, args.q, progress=lambda done, _total: bar.update(done))
+    finally:
+        bar.close()
     elapsed = time.perf_counter() - t0
     table = summarize(results)
     loads = offered_loads(results)
-    print(f"{TARGETS[target]}\n{args.reps} replication(s) x {args.jobs} jobs per workload, "
+    verdicts = findings(table, args.margin, loads)
+    ok = all(holds for _, holds in verdicts)
+    if args.json or args.out:
+        doc = {"target": target, "jobs": args.jobs, "reps": args.reps, "seed": args.seed,
+               "runs": [{"policy": p, "workload": w, "multiplier": MULTIPLIERS[w], "runs": v}
+                        for (p, w), v in sorted(results.items())],
+               "findings": [{"finding": text, "holds": holds} for text, holds in verdicts]}
+        if args.out:
+            with open(args.out, "w") as fh:
+                json.dump(doc, fh, indent=1)
+                fh.write("\n")
+        if args.json:
+            json.dump(doc, sys.stdout, indent=1)
+            print()
+            return RAN if ok else FINDING_FAILED
+    print(f"{TARGETS[target]}\n{plural(args.reps, 'replication')} x {args.jobs:,} jobs per workload, "
           f"{PROCESSORS} nodes, MPL {MPL}, slice {SLICE_SECONDS:g} s, Phi 0.2, "
           f"{'calibrated' if args.calibrate else 'raw'} offered loads, migration cost "
           f"{args.migration_cost:g} s, Q {'unlimited' if args.q is None else args.q}\n")
     print(format_table(table, loads))
     if args.reps > 1:
-        print("\npaired gains in s over the replications (mean +- 95% CI half-width):")
+        print("\npaired gains in s over the replications, in % (mean ± 95% CI half-width):")
         for a, b in (("GS", "MGS"), ("BGS", "MBGS")):
-            print(f"  {a}->{b}: " + "  ".join(f"{w}: {g:.0f}+-{h:.0f}%" for w, (g, h) in
+            print(f"  {a}->{b}: " + "  ".join(f"{w}: {mean_ci(g, h)}" for w, (g, h) in
                                               enumerate(paired_gains(results, a, b))))
     per_rep = [findings(summarize(results, r), args.margin,
                         [results[("GS", w)][r].get("offered", loads[w]) for w in range(len(MULTIPLIERS))])
                for r in range(args.reps)]
-    print("\nfindings:")
-    ok = True
-    for i, (text, holds) in enumerate(findings(table, args.margin, loads)):
+    print(f"\nFindings of {REFERENCES['zhang01']} §5.6:")
+    for i, (text, holds) in enumerate(verdicts):
         count = sum(f[i][1] for f in per_rep)
         tail = f" [holds in {count} of {args.reps} replications]" if args.reps > 1 else ""
-        print(f"  [{'holds' if holds else 'DOES NOT HOLD'}] {text}{tail}")
-        ok &= holds
-    print(f"\n{len(results) * args.reps} runs in {elapsed:.1f} s")
-    if args.json:
-        dump = [{"policy": p, "workload": w, "multiplier": MULTIPLIERS[w], "runs": v}
-                for (p, w), v in sorted(results.items())]
-        with open(args.json, "w") as fh:
-            json.dump(dump, fh, indent=1)
-    return 0 if ok else 1
+        print(f"  {verdict(holds)} {text}{tail}")
+    print(f"\n{plural(len(results) * args.reps, 'run')} in {elapsed:.1f} s")
+    return RAN if ok else FINDING_FAILED

@@ -1,6 +1,6 @@
 """``gangviz repro zhou-table1`` and ``zhou-table2``: Tables 1 and 2 of Zhou, Walsh and Brent.
 
-Source: 001_c175c8c1780c2fd0.txt §4 — the four schemes BC, BR, BRMS, BRMMS on 128 processors;
+Source: [Zhou00 §4] — the four schemes BC, BR, BRMS, BRMMS on 128 processors;
 the uniform-log workload of §4.2 (sizes 1..128, run times 1..120 slots, exponential
 inter-arrivals at load rho); Table 1: 20 sets of 200 jobs per load (transient behaviour);
 Table 2: 5 runs of 20,000 jobs per load (steady state); metrics of §4.3.
@@ -26,7 +26,10 @@ import math
 import sys
 import time
 
-from gangviz.experiments.progress import ProgressBar
+from gangviz.commands.options import add_json, add_out, add_seed, add_workers
+from gangviz.experiments.numbers import plural
+from gangviz.experiments.progress import ProgressBar, compile_fast_loop
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
 from gangviz.experiments.runner import RunFailed, map_runs
 from gangviz.experiments.seeds import run_seed
 
@@ -87,10 +90,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options shared by both targets."""
     parser.add_argument("--sets", type=int, help="job sets per load (default 20 for Table 1, 5 for Table 2)")
     parser.add_argument("--jobs", type=int, help="jobs per set (default 200 for Table 1, 20,000 for Table 2)")
-    parser.add_argument("--loads", type=float, nargs="+", default=list(LOADS), help="loads rho to run")
-    parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
-    parser.add_argument("--scheduler", help="address of a Dask scheduler to run on instead")
-    parser.add_argument("--seed", type=int, default=2001, help="seed of the job sets (default 2001)")
+    parser.add_argument("--loads", type=float, nargs="+", default=list(LOADS), help="loads rho to run "
+                        "(default 0.2 0.5 0.7 0.9)")
+    where = parser.add_mutually_exclusive_group()
+    add_workers(where)
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="address of a Dask scheduler to run on instead of local workers")
+    add_seed(parser, 2001, "seed of the job sets")
     parser.add_argument("--occupy", choices=("size", "block"), default="size",
                         help="buddy fragment rule: a job holds p processors of its block (size) or all of it")
     parser.add_argument("--extra-slots-on", choices=("arrival", "decision"),
@@ -98,8 +104,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "decision point (default: BRMS on arrivals, BRMMS at every decision point)")
     parser.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                         help="the compiled headless loop (default) or the reference engine the GUI "
-                             "steps; both give the same numbers, the reference one 15-50 times slower")
-    parser.add_argument("--json", action="store_true", help="print the averaged table as JSON")
+                             "steps; both give the same numbers, the reference one 12-50 times slower")
+    add_json(parser, "print the averaged table and the findings as one JSON document on stdout")
+    add_out(parser, "also write that JSON document to FILE")
 
 
 def run_one(task: tuple) -> dict[str, float]:
@@ -184,9 +191,12 @@ def run(target: str, args: argparse.Namespace) -> int:
     # Longest runs first, so the workers finish together: the cost grows with the load, and at
     # high load BRMS (dozens of extra slots per job) takes several times longer than the rest.
     tasks.sort(key=lambda t: (-t[1], EXPECTED_COST_RANK[t[0]]))
-    print(f"{target}: {len(SCHEMES)} schemes x {len(loads)} loads x {sets} sets of {jobs} jobs "
-          f"on 128 processors ({len(tasks)} runs, {args.workers if not args.scheduler else 'cluster'} workers)",
-          file=sys.stderr)
+    where = "a Dask cluster" if args.scheduler else plural(args.workers, "worker")
+    print(f"{target}: {len(SCHEMES)} schemes x {plural(len(loads), 'load')} x "
+          f"{plural(sets, 'set')} of {plural(jobs, 'job')} on 128 processors "
+          f"({plural(len(tasks), 'run')} on {where})", file=sys.stderr)
+    if args.engine == "compiled" and not args.scheduler:
+        compile_fast_loop()  # once here, so that the workers load it and the runs' time is theirs
     started = time.perf_counter()
     results: dict[int, dict[str, float]] = {}
     failed = 0
@@ -208,28 +218,35 @@ def run(target: str, args: argparse.Namespace) -> int:
             rows = [results[i] for i, t in enumerate(tasks) if i in results and t[0] == scheme and t[1] == load]
             table[scheme, load] = {k: _mean([r[k] for r in rows]) for k in METRICS}
     verdicts = [] if failed else findings(table, loads)
-    if args.json:
+    if args.json or args.out:
         from gangviz.policies.buddy import BRMMS, BRMS
 
         readings = {"BRMS": args.extra_slots_on or BRMS.default_extra_slots_on,
                     "BRMMS": args.extra_slots_on or BRMMS.default_extra_slots_on}
-        json.dump({"target": target, "sets": sets, "jobs": jobs, "seed": args.seed, "occupy": args.occupy,
-                   "engine": args.engine,
-                   "extra_slots_on": readings, "seconds": elapsed, "failed_runs": failed,
-                   "table": [{"scheme": s, "rho": r, **table[s, r]} for s in SCHEMES for r in loads],
-                   "findings": [{"finding": text, "holds": holds} for text, holds in verdicts]},
-                  sys.stdout, indent=1)
+        doc = {"target": target, "sets": sets, "jobs": jobs, "seed": args.seed, "occupy": args.occupy,
+               "engine": args.engine,
+               "extra_slots_on": readings, "seconds": elapsed, "failed_runs": failed,
+               "table": [{"scheme": s, "rho": r, **table[s, r]} for s in SCHEMES for r in loads],
+               "findings": [{"finding": text, "holds": holds} for text, holds in verdicts]}
+    if args.json:
+        json.dump(doc, sys.stdout, indent=1)
         print()
-    else:
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(doc, fh, indent=1)
+            fh.write("\n")
+    if not args.json:
         _print_table(target, table, loads)
         if failed:
-            print(f"{failed} runs failed; the findings are not checked.")
+            print(f"{plural(failed, 'run')} failed; the findings are not checked.")
         else:
-            print("\nFindings of 001_c175c8c1780c2fd0.txt §4.3:")
+            print(f"\nFindings of {REFERENCES['zhou00']} §4.3:")
             for text, holds in verdicts:
-                print(f"  [{'holds' if holds else 'FAILS'}] {text}")
+                print(f"  {verdict(holds)} {text}")
         print(f"\n{len(tasks)} runs in {elapsed:.1f} s")
-    return 0 if verdicts and all(holds for _, holds in verdicts) else 1
+    if failed:
+        return 1
+    return RAN if all(holds for _, holds in verdicts) else FINDING_FAILED
 
 
 def _mean(values: list[float]) -> float:
