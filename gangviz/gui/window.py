@@ -248,6 +248,10 @@ class MainWindow(QMainWindow):
 
         self.act_open = act("Open…", "Ctrl+O", self.ask_open, "Open a scenario or an SWF trace")
         self.act_model = act("Synthetic…", "Ctrl+M", self.ask_model, "Generate a synthetic workload")
+        self.act_new_scenario = act("New scenario…", "Ctrl+N", self.new_scenario,
+                                    "Paint a matrix, script events and save it as a scenario")
+        self.act_edit_scenario = act("Edit this scenario…", "Ctrl+E", self.edit_scenario,
+                                     "Open the current scenario in the scenario editor")
         self.act_reset = act("Reset", "Home", lambda: self.player and self.player.reset(), "Back to the start",
                              SP.SP_MediaSkipBackward)
         self.act_back = act("Back", "Left", lambda: self.player and self.player.step_back(), "Step back",
@@ -306,6 +310,8 @@ class MainWindow(QMainWindow):
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         menu = self.menuBar().addMenu("&File")
         menu.addAction(self.act_open)
+        menu.addAction(self.act_new_scenario)
+        menu.addAction(self.act_edit_scenario)
         menu.addAction(self.act_model)
         models = menu.addMenu("Other &models")
         a = models.addAction("Multi-site queues (Papazachos && Karatza)")
@@ -552,6 +558,22 @@ class MainWindow(QMainWindow):
         if path:
             self.settings.setValue("last_dir", str(Path(path).parent))
             self.open_source(path, self.policy_panel.policy() if not path.endswith(".toml") else None)
+
+    def new_scenario(self):
+        """Open the scenario editor on an empty matrix; return the editor."""
+        from gangviz.gui.editor import open_editor
+
+        self.editor = open_editor(self)
+        return self.editor
+
+    def edit_scenario(self):
+        """Open the scenario editor on the current scenario (an empty matrix when the window
+        shows a trace or a model); return the editor. Saving asks for a file name, so a
+        built-in scenario is never overwritten."""
+        from gangviz.gui.editor import open_editor
+
+        self.editor = open_editor(self, getattr(self.source, "scenario", None))
+        return self.editor
 
     def ask_model(self) -> None:
         """Ask for a synthetic model's parameters and open it."""
