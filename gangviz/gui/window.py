@@ -197,6 +197,8 @@ class MainWindow(QMainWindow):
         self._children: list = []  # compare windows and sweep dialogs opened from here
         self.source_name: str | None = None
         self.source_args: dict = {}
+        self.playlist = None  # a lecture playlist being shown, and the index of its entry
+        self.playlist_index = 0
         self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
         self.setWindowTitle("gangviz")
         self._build_actions()
@@ -409,7 +411,12 @@ class MainWindow(QMainWindow):
         """Open ``name`` (scenario, SWF trace or model) under ``policy``; return success.
 
         On failure a message box shows the reader's error and the current simulation stays.
+        A lecture playlist opens its first scenario (:meth:`open_playlist`).
         """
+        from gangviz.workloads.playlist import playlist_path
+
+        if playlist_path(str(name)) is not None:
+            return self.open_playlist(str(name))
         try:
             source, sim = self.build_simulation(name, policy, params, watch, **source_args)
         except (ValueError, OSError, KeyError) as exc:
@@ -620,9 +627,59 @@ class MainWindow(QMainWindow):
     def _guided_toggled(self) -> None:
         self.set_guided(self.act_guided.isChecked())
 
+    def open_playlist(self, name: str, index: int = 0) -> bool:
+        """Open the lecture playlist ``name`` at entry ``index``; return success (a playlist
+        that does not load is shown in a message box and the current simulation stays)."""
+        from gangviz.workloads.playlist import load_playlist
+
+        try:
+            playlist = load_playlist(name)
+        except (ValueError, OSError) as exc:
+            QMessageBox.critical(self, "Cannot open", str(exc))
+            return False
+        old = self.playlist, self.playlist_index
+        self.playlist = playlist
+        if not self.show_playlist_entry(index):
+            self.playlist, self.playlist_index = old
+            return False
+        self._add_recent(str(name))
+        return True
+
+    def show_playlist_entry(self, index: int) -> bool:
+        """Open entry ``index`` (wrapping around) of the current playlist with its note; return
+        success."""
+        items = self.playlist.items
+        index %= len(items)
+        item = items[index]
+        if not self.open_source(item.source, remember=False):
+            return False
+        self.playlist_index = index
+        self.label_playlist_entry()
+        return True
+
+    def label_playlist_entry(self) -> None:
+        """Show where the lecture is (title, entry i of n) and the entry's note before the
+        first step."""
+        items = self.playlist.items
+        item = items[self.playlist_index]
+        where = f"{self.playlist.title}  ·  {self.playlist_index + 1} of {len(items)}"
+        self.board.subtitle.setText(f"{where}  ·  {self.board.subtitle.text()}")
+        if item.note:
+            self.board.caption.set_start_text(item.note)
+        self.statusBar().showMessage(f"{where}: Page Down for the next, Page Up for the previous", 8000)
+
+    def in_playlist(self) -> bool:
+        """Whether the scenario on screen is the current entry of a playlist."""
+        if self.playlist is None:
+            return False
+        return self.source_name == self.playlist.items[self.playlist_index].source
+
     def cycle_scenario(self, delta: int) -> bool:
-        """Open the built-in scenario ``delta`` places after the current one in the Scenarios
-        menu (wrapping around; the first one when a non-built-in is shown); return success."""
+        """Open the scenario ``delta`` places after the current one: in the playlist when one is
+        on screen, else in the Scenarios menu (wrapping around; the first one when a
+        non-built-in is shown); return success."""
+        if self.in_playlist():
+            return self.show_playlist_entry(self.playlist_index + delta)
         names = list(self.scenario_actions)
         if not names:
             return False
