@@ -215,6 +215,9 @@ class MainWindow(QMainWindow):
         self.explain.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.narration = NarrationView()
         self.narration.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        from gangviz.gui.guided_coach import GuidedCoach
+
+        self.coach = GuidedCoach(self)
         self.narration.setMinimumWidth(380)
         self.metrics = MetricsPanel()
         self.board.matrix.jobSelected.connect(self._job_selected)
@@ -448,6 +451,7 @@ class MainWindow(QMainWindow):
             self.act_guided.setChecked(True)
         if self.player is not None:
             self.player.set_guided(self.act_guided.isChecked())
+        self.coach.sync_visible()
         for n, a in self.scenario_actions.items():
             a.setCheckable(True)
             a.setChecked(n == name)
@@ -501,6 +505,8 @@ class MainWindow(QMainWindow):
         player.set_guided(self.act_guided.isChecked())
         self.player = player
         self.board.set_player(player)
+        self.coach.set_player(player)
+        player.gateChanged.connect(self._update_status)
         self.narration.set_player(player)
         self.metrics.set_player(player)
         self.job_panel.show_job(None, None)
@@ -620,6 +626,7 @@ class MainWindow(QMainWindow):
         self.act_guided.setChecked(bool(on))
         if self.player is not None:
             self.player.set_guided(bool(on))
+        self.coach.sync_visible()
         self.statusBar().showMessage(
             "Guided exercise: playback stops before each re-pack; Return reveals the move" if on
             else "Guided exercise off", 5000)
@@ -847,11 +854,15 @@ class MainWindow(QMainWindow):
         parts = [f"t = {sim.time:g}", f"step {p.position} of {max(p.furthest, p.position)}"
                  + ("" if not sim.done else " (end)")]
         m = getattr(sim, "matrix", None)
+        # While the guided exercise holds a move, count what is drawn (the matrix before it).
+        gate = p.gate
+        drawn = gate.state if gate is not None else m
         if m is not None:
-            parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
-            parts.append(f"{len(m.jobs())} running")
+            parts.append(f"{drawn.n_rows} slot{'s' if drawn.n_rows != 1 else ''}")
+            parts.append(f"{len(drawn.jobs())} running")
         if isinstance(getattr(sim, "waiting", None), list):
-            parts.append(f"{len(sim.waiting)} waiting")
+            held = sum(c.kind == "job_placed" for c in p.transition_changes()) if gate is not None else 0
+            parts.append(f"{len(sim.waiting) + held} waiting")
         pol = getattr(sim, "policy", None)
         if pol is not None:
             parts.append(f"policy {getattr(pol, 'name', pol)}")
