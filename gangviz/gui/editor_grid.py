@@ -43,7 +43,8 @@ class PaintGrid(QWidget):
     # ------------------------------------------------------------------ geometry
     def _geometry(self) -> tuple[float, float, float, float]:
         """``(x0, y0, cell_w, cell_h)``: left/top of the grid and one cell's size."""
-        left, top, bottom = 44.0, 22.0, 26.0
+        # bottom: the processor labels, then room for a refusal message under the grid
+        left, top, bottom = 44.0, 22.0, 26.0 + 48.0
         n, rows = max(self.doc.processors, 1), max(self.doc.slots, 1)
         cw = max(12.0, (self.width() - left - 12) / n)
         ch = max(14.0, min(64.0, (self.height() - top - bottom) / rows))
@@ -190,14 +191,16 @@ class PaintGrid(QWidget):
         p.setPen(QPen(REFUSED, 3))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(cell.adjusted(1.5, 1.5, -1.5, -1.5))
+        font = QFont(self.font())
+        font.setPointSizeF(11.0)
+        p.setFont(font)
         fm = p.fontMetrics()
         width = min(fm.horizontalAdvance(text) + 28, self.width() - 8)
         box = QRectF(0, 0, width, fm.height() * (1 + fm.horizontalAdvance(text) // max(width - 28, 1)) + 10)
         x = min(max(cell.center().x() - width / 2, 4), self.width() - width - 4)
-        # Under the processor labels, so that no painted cell is hidden; above the grid when
-        # the widget is too short.
+        # Under the processor labels (the grid leaves room there), so no painted cell is hidden.
         grid_bottom = self.cell_rect(0, 0).bottom() + 24
-        y = grid_bottom if grid_bottom + box.height() < self.height() else max(cell.top() - box.height() - 4, 0)
+        y = grid_bottom
         box.moveTo(x, y)
         p.setBrush(QColor("#FFF4F2"))
         p.setPen(QPen(REFUSED, 1.5))
