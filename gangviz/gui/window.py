@@ -139,6 +139,9 @@ class Board(QWidget):
         self.subtitle.setStyleSheet("color: #6b665e;")
         self.matrix = MatrixView(parent=self)
         self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        from gangviz.gui.move_cues import MoveCues
+
+        self.cues = MoveCues(self.matrix)  # ghost and trail of a moving job, above the matrix
         self.vector = VectorTreeView(parent=self)
         self.explain = QLabel()
         self.explain.setWordWrap(True)
@@ -165,6 +168,7 @@ class Board(QWidget):
         if has_matrix:
             self.matrix.set_player(player)
             self.vector.set_player(player)
+            self.cues.set_player(player)
         else:
             for accepts, make, state in FAMILY_VIEWS:
                 if accepts(player.sim):
