@@ -17,7 +17,9 @@ Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
 * the last frame of every step then rests ``hold_ticks(fps)`` more ticks
   (``round(fps * HOLD_SECONDS)``, at least 1).
 
-A step without changes adds one frame. Every frame carries the simulated time ``t`` and the step
+A step without changes adds one frame. A step that shows a BUDDY schedule then shows its
+construction, one frame per piece resting ``1 + hold_ticks(fps)`` ticks
+(:mod:`gangviz.gui.epoch_construction`). Every frame carries the simulated time ``t`` and the step
 in its subtitle (:func:`frame_stamp`); for a matrix simulation the export first counts the steps
 it will show, so the timeline spans the whole run and its handle follows the frames. When the requested size is below the board's minimum size
 (about 480 x 330 with a matrix), the board is rendered at its minimum and scaled down. ``steps`` limits the number of steps; by default the
@@ -197,6 +199,16 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
                     grab(1 + (hold if j == n else 0))
                 if running:
                     anim.stop()
+                # a BUDDY schedule is then built piece by piece (the epoch view's layer): each
+                # piece with its min-seg rests as long as a step does
+                cons = getattr(view, "construction", None)
+                if cons is not None and not cons.building:
+                    cons.start()
+                if cons is not None and cons.building:
+                    cons.timer.stop()
+                    while cons.building:
+                        cons.advance()
+                        grab(1 + hold)
             else:
                 grab(1 + hold)
             if progress is not None and not progress(done, limit):

@@ -67,9 +67,12 @@ def _queue_view(parent):
 
 
 def _epoch_view(parent):
+    from gangviz.gui.epoch_construction import BuddyConstruction
     from gangviz.gui.epoch_view import EpochView
 
-    return EpochView(parent)
+    view = EpochView(parent)
+    view.construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
+    return view
 
 
 #: (accepts(sim), make(parent) -> view, state(sim) -> args of view.set_state) for the
@@ -173,6 +176,9 @@ class Board(QWidget):
             for accepts, make, state in FAMILY_VIEWS:
                 if accepts(player.sim):
                     view = make(self)
+                    if hasattr(view, "construction"):
+                        view.construction.set_sim(player.sim)
+                        view.nodes_hint = getattr(player.sim, "nodes", 0)
                     self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
                     self.family = (view, FamilyViewAdapter(view, player, state))
                     break
