@@ -50,6 +50,22 @@ def best_window(wlv: np.ndarray, size: int, ring: bool = False) -> int | None:
     return int(starts[int(np.argmax(totals))])
 
 
+def leftmost_window(wlv: np.ndarray, size: int, ring: bool = False) -> int | None:
+    """Return the start of the leftmost window of ``size`` consecutive non-zero WLV entries
+    (``None`` when there is none); raises ``ValueError`` as :func:`best_window`."""
+    n = len(wlv)
+    if not 1 <= size <= n:
+        raise ValueError(f"job size must be in 1..{n} processors, got {size}")
+    values = np.asarray(wlv, dtype=np.int64)
+    if ring and size < n:
+        values = np.concatenate([values, values[: size - 1]])
+    last = len(values) - size + 1 if not (ring and size == n) else 1
+    for start in range(last):
+        if np.all(values[start:start + size] != 0):
+            return start
+    return None
+
+
 def best_block(m: OusterhoutMatrix, block: int) -> int | None:
     """Return the index of the least-loaded non-zero WLT node covering ``block`` processors.
 
@@ -59,22 +75,28 @@ def best_block(m: OusterhoutMatrix, block: int) -> int | None:
     return index if value > 0 else None
 
 
-def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange]) -> int:
+def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange], *,
+              leftmost: bool = False, pairwise: bool = False) -> int:
     """Allocate ``size`` consecutive processors to ``job`` through the WLV; return its row.
 
+    ``leftmost=True`` takes the leftmost window of non-zero entries instead of the least-loaded
+    one (the first of the two subsets of [Zhou99 §4, Fig. 5], which the paper does not prefer);
+    ``pairwise`` re-packs as :func:`~gangviz.core.repack.gather` says.
     Raises ``ValueError`` if ``size`` exceeds the machine.
     """
-    start = best_window(m.wlv, size, m.ring) if m.n_rows else None
-    reason = "WLV: the least-loaded run of non-zero entries"
+    pick = leftmost_window if leftmost else best_window
+    start = pick(m.wlv, size, m.ring) if m.n_rows else None
+    reason = ("WLV: the leftmost run of non-zero entries" if leftmost
+              else "WLV: the least-loaded run of non-zero entries")
     if start is None:
         emit(m, out, SlotAdded(m.n_rows, f"no {size} consecutive processors have an idle slot"))
-        start = best_window(m.wlv, size, m.ring)
+        start = pick(m.wlv, size, m.ring)
         reason = "in the new slot"
         assert start is not None
     cols = m.region_cols(start, start + size)
     if not isinstance(cols, range):
         cols = tuple(cols)
-    row = gather(m, start, start + size, out, f"Property 1 frees {cols_label(cols)}")
+    row = gather(m, start, start + size, out, f"Property 1 frees {cols_label(cols)}", pairwise)
     emit(m, out, JobPlaced(job, row, cols, reason))
     return row
 

@@ -311,13 +311,21 @@ def _idle_run(m: OusterhoutMatrix, cols: Sequence[int], row: int) -> int:
 
 
 def gather(
-    m: OusterhoutMatrix, lo: int, hi: int, out: list[MatrixChange], why: str = "Property 1"
+    m: OusterhoutMatrix, lo: int, hi: int, out: list[MatrixChange], why: str = "Property 1",
+    pairwise: bool = False,
 ) -> int:
     """Re-pack so that one row is idle on columns ``[lo, hi)``; return that row.
 
     On a ring ``hi`` may exceed the number of processors (the range wraps). Premise: every
     column of the range has an idle slot (its WLV entry is non-zero). Raises
     :class:`RepackError` when the premise fails or the matrix has no rows.
+
+    ``pairwise=True`` plays the proof of Property 1 literally, as Fig. 3 of [Zhou99 §3] draws
+    it: at every gap the left end of the array and the cut at the gap bound one region, and all
+    of it is exchanged, so the grown fragment moves into the partner row. Jobs left of earlier
+    gaps are swapped again at every later gap (the redundant exchanges the paper points out);
+    the default is the efficient form of Fig. 4, which swaps each needed region once. Pairwise
+    needs a linear array; on a ring the efficient form is used.
     """
     cols = m.region_cols(lo, hi)
     if m.n_rows == 0:
@@ -336,6 +344,13 @@ def gather(
         at = int(np.argmax(runs))  # the furthest reach, ties to the lowest row
         partner = int(rows[at])
         reach = k + int(runs[at])
+        if pairwise and not m.ring:
+            # Both the left end and the cut at the gap are legal: row is idle just left of the
+            # gap and partner just right of it, so no job of either row crosses it.
+            _swap_region(m, row, partner, 0, int(cols[k]), out, why)
+            row = partner
+            k = _idle_run(m, cols, row)
+            continue
         if m.ring:
             cuts = common_legal_cuts(m, row, partner)  # the same seen from either row
             (keep, keep_cost), (move, move_cost) = plan_both(m, row, partner, cols[:reach], cuts)
@@ -349,16 +364,16 @@ def gather(
     return row
 
 
-def eliminate_slots(m: OusterhoutMatrix, out: list[MatrixChange]) -> int:
+def eliminate_slots(m: OusterhoutMatrix, out: list[MatrixChange], pairwise: bool = False) -> int:
     """Apply Property 2 while it holds; return how many slots were removed.
 
     While every processor has an idle slot (the WLT root is non-zero), gather the idle
-    fragments into one slot and remove it.
+    fragments into one slot (``pairwise`` as in :func:`gather`) and remove it.
     """
     removed = 0
     while m.n_rows > 0 and int(m.wlv.min()) >= 1:
         why = "Property 2: every processor has an idle slot"
-        row = gather(m, 0, m.processors, out, why)
+        row = gather(m, 0, m.processors, out, why, pairwise)
         emit(m, out, SlotRemoved(row, why))
         removed += 1
     return removed

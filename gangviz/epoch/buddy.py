@@ -40,9 +40,11 @@ def _exponent(height: Fraction) -> int:
 
 
 def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fraction(0),
-                 length: Fraction = Fraction(1)) -> list[Piece]:
+                 length: Fraction = Fraction(1), trace: list | None = None) -> list[Piece]:
     """Return BUDDY's pieces for ``table`` (job -> M) placed in [start, start + length).
 
+    ``trace``, when given, receives one ``(left, right, height)`` per piece, in placement order:
+    the min-seg the piece is placed above (the construction of Fig. 3(b), step by step).
     Assumes N and len(table) are powers of two (checked by the callers). Raises
     ``RuntimeError`` if a piece does not fit its min-seg, which Theorem 1's argument rules out.
     """
@@ -54,6 +56,8 @@ def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fractio
     for job in sorted(table, key=lambda j: (-table[j], j)):
         open_segs = [s for s in frontier if s[2] < 1]
         seg = max(open_segs, key=lambda s: (_exponent(s[2]), -s[0]))
+        if trace is not None:
+            trace.append((seg[0], seg[1], seg[2]))
         forced = share * (1 << _exponent(seg[2]))
         # forced is a power of two, below 1 only when J > N (then M_j decides)
         width = int(max(next_power_of_two(table[job]), forced))

@@ -44,8 +44,18 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
     settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gangviz", "screenshot")
     win = MainWindow(source="", settings=settings)
     try:
-        source_obj, sim = win.build_simulation(source, policy, None, watch, **source_args)
-        win.show_source(source_obj, source, sim, None, source_args)
+        from gangviz.workloads.playlist import load_playlist, playlist_path
+
+        if playlist_path(str(source)) is not None:  # a lecture playlist: its first entry
+            win.playlist = load_playlist(source)
+            item = win.playlist.items[0]
+            source_obj, sim = win.build_simulation(item.source, policy, None, watch)
+            win.show_source(source_obj, item.source, sim, None, {})
+            win.playlist_index = 0
+            win.label_playlist_entry()
+        else:
+            source_obj, sim = win.build_simulation(source, policy, None, watch, **source_args)
+            win.show_source(source_obj, source, sim, None, source_args)
         win.resize(*size)
         win.show()
         if step:

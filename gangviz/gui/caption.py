@@ -11,10 +11,12 @@ window sets the scenario's title). While the guided exercise holds a move it sho
 step did before the move and a prompt, never the move itself
 (:func:`gangviz.gui.guided.gate_caption`).
 
-The caption is ``LINES`` lines of its font high, whatever the text, so the matrix above it does
-not jump from step to step; a text that does not fit is drawn in a smaller font (down to
-``MIN_SCALE`` of the set size); if it still does not fit, the reasons in parentheses are left
-out (:func:`short_text`), and only beyond that is it cut.
+The caption is ``LINES`` lines of its font high for any text that fits, so the matrix above it
+does not jump from step to step; a text that does not fit is drawn in a slightly smaller font
+(never below ``MIN_SCALE`` of the set size, so it stays readable on a projector and in an
+exported frame); if it still does not fit, the reasons in parentheses are left out
+(:func:`short_text`); beyond that the caption wraps onto more lines (up to ``MAX_LINES``)
+instead of shrinking further, and only a text longer still is cut.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from gangviz.gui.wiring import follow
 
 START_TEXT = "The starting picture. Press Space to play, Right to take one step."
 LINES = 3
-MIN_SCALE = 0.6
+MAX_LINES = 6
+MIN_SCALE = 0.85
 
 
 def short_text(text: str) -> str:
@@ -86,23 +89,42 @@ class Caption(QLabel):
         self._fit()
 
     def _fit(self) -> None:
-        """Shrink the font until the text fits the fixed height, then drop the asides (see the
-        module docstring)."""
+        """Shrink the font a little, drop the asides, then wrap onto more lines until the text
+        fits (see the module docstring)."""
         m = self.contentsMargins()
-        box = QRect(0, 0, max(self.width() - m.left() - m.right(), 50), self.height() - m.top() - m.bottom())
+        width = max(self.width() - m.left() - m.right(), 50)
         f = QFont(self.font())
+        f.setPointSizeF(self.points)
+        spacing = QFontMetrics(f).lineSpacing()
+        base = spacing * LINES
         text = self.full_text
+
+        def height(candidate: str, points: float) -> int:
+            f.setPointSizeF(points)
+            box = QRect(0, 0, width, spacing * (MAX_LINES + 4))
+            return QFontMetrics(f).boundingRect(box, int(Qt.TextFlag.TextWordWrap), candidate).height()
+
+        floor = self.points * MIN_SCALE
+        chosen = None
         for candidate in (text, short_text(text)):
             points = self.points
-            while True:
-                f.setPointSizeF(points)
-                r = QFontMetrics(f).boundingRect(box, int(Qt.TextFlag.TextWordWrap), candidate)
-                fits = r.height() <= box.height()
-                if fits or points <= self.points * MIN_SCALE:
+            while chosen is None:
+                if height(candidate, points) <= base:
+                    chosen = (candidate, points, base)
+                elif points <= floor:
                     break
-                points = max(points * 0.92, self.points * MIN_SCALE)
-            if fits:
+                else:
+                    points = max(points * 0.92, floor)
+            if chosen is not None:
                 break
+        if chosen is None:  # wrap onto more lines at the readable floor
+            candidate = short_text(text)
+            chosen = (candidate, floor, min(max(height(candidate, floor), base), spacing * MAX_LINES))
+        candidate, points, box_h = chosen
+        f.setPointSizeF(points)
+        want = box_h + m.top() + m.bottom() + 2
+        if self.height() != want:
+            self.setFixedHeight(want)
         if abs(self.font().pointSizeF() - points) > 1e-3:
             super().setFont(f)
         if self.text() != candidate:

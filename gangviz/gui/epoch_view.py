@@ -45,6 +45,8 @@ class EpochView(QWidget):
         self._names: dict[int, str] = {}
         self._phase: float | None = None
         self._t = 1.0
+        #: N for the axis before a schedule is shown (the window sets it from the simulation)
+        self.nodes_hint = 0
         self._anim = QVariantAnimation(self)
         self._anim.setStartValue(0.0)
         self._anim.setEndValue(1.0)
@@ -210,10 +212,23 @@ class EpochView(QWidget):
         p.setPen(QPen(TEXT, 1))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(r)
-        n = self._schedule.nodes if self._schedule else 0
+        n = self._schedule.nodes if self._schedule else self.nodes_hint
         p.setPen(MUTED_TEXT)
-        p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), MARGIN_BOTTOM - 2),
-                   Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+        # ticks at 1/4, 1/2 and 3/4 of N and of the quantum T; the axis title sits between the
+        # first two node ticks so that no label overlaps it
+        for frac, mark in ((0.25, "¼T"), (0.5, "½T"), (0.75, "¾T")):
+            x = r.left() + r.width() * frac
+            y = r.bottom() - r.height() * frac
+            p.drawLine(QPointF(x, r.bottom()), QPointF(x, r.bottom() + 4))
+            p.drawLine(QPointF(r.left() - 4, y), QPointF(r.left(), y))
+            if n:
+                p.drawText(QRectF(x - 30, r.bottom() + 2, 60, 16), Qt.AlignmentFlag.AlignHCenter,
+                           f"{n * frac:g}")
+            p.drawText(QRectF(0, y - fm.height() / 2, MARGIN_LEFT - 5, fm.height()),
+                       Qt.AlignmentFlag.AlignRight, mark)
+        title = QRectF(r.left() + r.width() * 0.25 + 12, r.bottom() + 2, r.width() * 0.25 - 24,
+                       MARGIN_BOTTOM - 2)
+        p.drawText(title, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                    f"nodes (N = {n})" if n else "nodes")
         p.drawText(QRectF(r.left() - 4, r.bottom() + 2, 30, 16), Qt.AlignmentFlag.AlignLeft, "0")
         if n:
@@ -224,7 +239,7 @@ class EpochView(QWidget):
         p.drawText(QRectF(0, r.top(), MARGIN_LEFT - 4, fm.height()),
                    Qt.AlignmentFlag.AlignRight, "T")
         p.save()
-        p.translate(12, r.center().y())
+        p.translate(9, r.center().y())  # left of the ¼T ½T ¾T tick labels
         p.rotate(-90)
         p.drawText(QRectF(-r.height() / 2, -8, r.height(), 16), Qt.AlignmentFlag.AlignCenter,
                    "time in quantum")

@@ -17,7 +17,11 @@ Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
 * the last frame of every step then rests ``hold_ticks(fps)`` more ticks
   (``round(fps * HOLD_SECONDS)``, at least 1).
 
-A step without changes adds one frame. When the requested size is below the board's minimum size
+A step without changes adds one frame. A step that shows a BUDDY schedule then shows its
+construction, one frame per piece resting ``1 + hold_ticks(fps)`` ticks
+(:mod:`gangviz.gui.epoch_construction`). Every frame carries the simulated time ``t`` and the step
+in its subtitle (:func:`frame_stamp`); for a matrix simulation the export first counts the steps
+it will show, so the timeline spans the whole run and its handle follows the frames. When the requested size is below the board's minimum size
 (about 480 x 330 with a matrix), the board is rendered at its minimum and scaled down. ``steps`` limits the number of steps; by default the
 export runs to the end of the simulation, at most :data:`MAX_STEPS` steps.
 """
@@ -103,6 +107,26 @@ def has_matrix_view(sim) -> bool:
     return getattr(sim, "matrix", None) is not None
 
 
+def frame_stamp(subtitle: str, time: float, position: int, total: int | None) -> str:
+    """Return the subtitle of one frame: ``subtitle`` then ``t = ...`` and ``step k of n``."""
+    step = f"step {position}" + (f" of {total}" if total else "")
+    parts = [subtitle] if subtitle else []
+    return "   ·   ".join(parts + [f"t = {time:g}", step])
+
+
+def count_ahead(sim, limit: int) -> int | None:
+    """Return how many steps ``sim`` takes from where it is (at most ``limit``), leaving it
+    where it was; ``None`` for a simulation that cannot go back (no recorded history, or a
+    model without a matrix)."""
+    if not has_matrix_view(sim) or not getattr(sim, "record", False) or not hasattr(sim, "go_to"):
+        return None
+    start = len(sim.steps)
+    sim.run(max_steps=limit)
+    n = len(sim.steps) - start
+    sim.go_to(start)
+    return n
+
+
 def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int], None], *,
            title: str = "", subtitle: str = "", steps: int | None = None,
            progress: Callable[[int, int], bool] | None = None) -> int:
@@ -114,6 +138,7 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
     """
     from gangviz.gui.window import Board
 
+    ahead = count_ahead(sim, steps if steps is not None else MAX_STEPS)
     board = Board()
     board.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     board.resize(*size)
@@ -129,8 +154,12 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
             board.vector.setVisible(False)
         board.show()
         board.resize(*size)
+        total = None if ahead is None else player.position + ahead
+        board.timeline.total = total or 0
 
         def grab(ticks: int) -> None:
+            board.subtitle.setText(frame_stamp(subtitle, float(getattr(sim, "time", 0.0)),
+                                               player.position, total))
             img = board.grab().toImage()
             if (img.width(), img.height()) != tuple(size):
                 # the board's parts have minimum sizes; a smaller frame is the board scaled down
@@ -140,10 +169,10 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
 
         hold = hold_ticks(fps)
         grab(hold)
-        total = steps if steps is not None else MAX_STEPS
+        limit = steps if steps is not None else MAX_STEPS
         done = 0
         has_matrix = getattr(sim, "matrix", None) is not None
-        while done < total:
+        while done < limit:
             step = player.step_forward(animate=has_matrix)
             if step is None:
                 break
@@ -170,9 +199,19 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
                     grab(1 + (hold if j == n else 0))
                 if running:
                     anim.stop()
+                # a BUDDY schedule is then built piece by piece (the epoch view's layer): each
+                # piece with its min-seg rests as long as a step does
+                cons = getattr(view, "construction", None)
+                if cons is not None and not cons.building:
+                    cons.start()
+                if cons is not None and cons.building:
+                    cons.timer.stop()
+                    while cons.building:
+                        cons.advance()
+                        grab(1 + hold)
             else:
                 grab(1 + hold)
-            if progress is not None and not progress(done, total):
+            if progress is not None and not progress(done, limit):
                 raise ExportCancelled(f"cancelled after {done} steps")
         return done
     finally:

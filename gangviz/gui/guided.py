@@ -19,9 +19,11 @@ Choices where the issue is silent:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gangviz.core.repack import common_legal_cuts
 
-PROMPT = "Your move: which jobs change slots? (Return reveals it)"
+PROMPT = "Your move: which jobs change slots? Click a region, then Return reveals it."
 
 
 def move_rows(change) -> tuple[int, ...]:
@@ -58,3 +60,61 @@ def gate_caption(narration: list[str], gate: int) -> str:
     """Return the caption while a move waits: what the step did before it, then the prompt."""
     before = [s for s in narration[:gate] if not s.endswith("runs its time slice.")]
     return " ".join(before + [PROMPT])
+
+
+@dataclass(frozen=True)
+class GateInfo:
+    """What the guided exercise knows about a held move.
+
+    ``rows``/``cuts`` as :func:`gate_cuts`; ``answer`` the regions between neighbouring cuts
+    that hold the moved columns (merged where they touch, ascending); ``answer_regions`` the
+    same regions unmerged, one per pair of neighbouring cuts, to compare a pick with;
+    ``arrival`` the ``(name, size, id)`` of the first job the step places after the move, if
+    any (the job the re-pack makes room for).
+    """
+
+    rows: tuple[int, ...]
+    cuts: list[int]
+    answer: list[tuple[int, int]]
+    answer_regions: frozenset
+    arrival: tuple[str, int, int] | None
+
+
+def moved_cols(state, change) -> list[int]:
+    """Return the columns ``change`` moves between rows in ``state`` (ascending)."""
+    kind = change.kind
+    if kind in ("job_shifted", "job_migrated"):
+        return sorted(int(c) for c in state.job_cols(change.job))
+    if kind == "region_swapped":
+        n = state.processors
+        return sorted({c % n for c in range(change.lo, change.hi)})
+    return []
+
+
+def region_of(cuts: list[int], col: int) -> tuple[int, int] | None:
+    """Return the region ``(lo, hi)`` between the neighbouring cuts around column ``col``
+    (``None`` outside the cuts)."""
+    for lo, hi in zip(cuts, cuts[1:]):
+        if lo <= col < hi:
+            return lo, hi
+    return None
+
+
+def gate_info(state, change, rest: list, name_of=None) -> GateInfo:
+    """Return the :class:`GateInfo` of ``change`` held on ``state``; ``rest`` is the step's
+    changes from the held one on (the arrival is the first job placed among them);
+    ``name_of(job)`` names a job (default: the matrix's names)."""
+    rows, cuts = gate_cuts(state, change)
+    regions = sorted({r for c in moved_cols(state, change) if (r := region_of(cuts, c)) is not None})
+    merged: list[tuple[int, int]] = []
+    for lo, hi in regions:
+        if merged and merged[-1][1] == lo:
+            merged[-1] = (merged[-1][0], hi)
+        else:
+            merged.append((lo, hi))
+    arrival = None
+    for c in rest:
+        if c.kind == "job_placed":
+            arrival = ((name_of or state.name)(c.job), len(c.cols), int(c.job))
+            break
+    return GateInfo(rows, cuts, merged, frozenset(regions), arrival)

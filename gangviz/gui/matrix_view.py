@@ -147,6 +147,12 @@ class MatrixView(QWidget):
             return (), []
         return gate_cuts(gate.state, gate.change)
 
+    def current_geometry(self):
+        """Return ``(x0, cw, ch, row_top, row_h)`` of the picture drawn now (``None`` without a
+        matrix); overlays drawn above the matrix follow it."""
+        scene = self._scene()
+        return None if scene is None else self._geometry(scene)
+
     def cut_x(self, cut: int) -> float:
         """Return the widget x of cut ``cut`` (just left of column ``cut``)."""
         x0, cw = columns(self.width(), self.player.sim.matrix.processors)

@@ -185,6 +185,12 @@ class Player(QObject):
             t = 0.0
         return Transition(a.work, a.changes[a.i], t, a.i, len(a.changes))
 
+    def transition_changes(self) -> list:
+        """Return the changes of the animated step from the current one on (empty when no
+        animation runs); the guided exercise reads the job a held step will place."""
+        a = self._anim
+        return [] if a is None else list(a.changes[a.i:])
+
     @property
     def display_state(self) -> Any:
         """Return the matrix to draw: the animation's working copy, else the model's matrix."""

@@ -26,6 +26,9 @@ class Timeline(QWidget):
         super().__init__(parent)
         self.player = None
         self._drag: int | None = None
+        #: steps the whole run will take, when known ahead (an export): the bar then spans the
+        #: run and the handle moves along it instead of sitting at the right end
+        self.total = 0
         self.setFixedHeight(34)
         self.setMouseTracking(False)
         self.setToolTip("Timeline: drag to scrub; orange ticks are re-packs, migrations and slot deletions")
@@ -40,7 +43,7 @@ class Timeline(QWidget):
 
     def _span(self) -> int:
         p = self.player
-        return max(p.furthest, p.position, 1)
+        return max(p.furthest, p.position, self.total, 1)
 
     def x_of(self, position: int) -> float:
         """Return the x coordinate of ``position`` (steps taken)."""

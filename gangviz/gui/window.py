@@ -67,9 +67,12 @@ def _queue_view(parent):
 
 
 def _epoch_view(parent):
+    from gangviz.gui.epoch_construction import BuddyConstruction
     from gangviz.gui.epoch_view import EpochView
 
-    return EpochView(parent)
+    view = EpochView(parent)
+    view.construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
+    return view
 
 
 #: (accepts(sim), make(parent) -> view, state(sim) -> args of view.set_state) for the
@@ -139,6 +142,9 @@ class Board(QWidget):
         self.subtitle.setStyleSheet("color: #6b665e;")
         self.matrix = MatrixView(parent=self)
         self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        from gangviz.gui.move_cues import MoveCues
+
+        self.cues = MoveCues(self.matrix)  # ghost and trail of a moving job, above the matrix
         self.vector = VectorTreeView(parent=self)
         self.explain = QLabel()
         self.explain.setWordWrap(True)
@@ -165,10 +171,14 @@ class Board(QWidget):
         if has_matrix:
             self.matrix.set_player(player)
             self.vector.set_player(player)
+            self.cues.set_player(player)
         else:
             for accepts, make, state in FAMILY_VIEWS:
                 if accepts(player.sim):
                     view = make(self)
+                    if hasattr(view, "construction"):
+                        view.construction.set_sim(player.sim)
+                        view.nodes_hint = getattr(player.sim, "nodes", 0)
                     self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
                     self.family = (view, FamilyViewAdapter(view, player, state))
                     break
@@ -197,6 +207,8 @@ class MainWindow(QMainWindow):
         self._children: list = []  # compare windows and sweep dialogs opened from here
         self.source_name: str | None = None
         self.source_args: dict = {}
+        self.playlist = None  # a lecture playlist being shown, and the index of its entry
+        self.playlist_index = 0
         self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
         self.setWindowTitle("gangviz")
         self._build_actions()
@@ -213,6 +225,9 @@ class MainWindow(QMainWindow):
         self.explain.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.narration = NarrationView()
         self.narration.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        from gangviz.gui.guided_coach import GuidedCoach
+
+        self.coach = GuidedCoach(self)
         self.narration.setMinimumWidth(380)
         self.metrics = MetricsPanel()
         self.board.matrix.jobSelected.connect(self._job_selected)
@@ -248,6 +263,10 @@ class MainWindow(QMainWindow):
 
         self.act_open = act("Open…", "Ctrl+O", self.ask_open, "Open a scenario or an SWF trace")
         self.act_model = act("Synthetic…", "Ctrl+M", self.ask_model, "Generate a synthetic workload")
+        self.act_new_scenario = act("New scenario…", "Ctrl+N", self.new_scenario,
+                                    "Paint a matrix, script events and save it as a scenario")
+        self.act_edit_scenario = act("Edit this scenario…", "Ctrl+E", self.edit_scenario,
+                                     "Open the current scenario in the scenario editor")
         self.act_reset = act("Reset", "Home", lambda: self.player and self.player.reset(), "Back to the start",
                              SP.SP_MediaSkipBackward)
         self.act_back = act("Back", "Left", lambda: self.player and self.player.step_back(), "Step back",
@@ -306,6 +325,8 @@ class MainWindow(QMainWindow):
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         menu = self.menuBar().addMenu("&File")
         menu.addAction(self.act_open)
+        menu.addAction(self.act_new_scenario)
+        menu.addAction(self.act_edit_scenario)
         menu.addAction(self.act_model)
         models = menu.addMenu("Other &models")
         a = models.addAction("Multi-site queues (Papazachos && Karatza)")
@@ -403,7 +424,12 @@ class MainWindow(QMainWindow):
         """Open ``name`` (scenario, SWF trace or model) under ``policy``; return success.
 
         On failure a message box shows the reader's error and the current simulation stays.
+        A lecture playlist opens its first scenario (:meth:`open_playlist`).
         """
+        from gangviz.workloads.playlist import playlist_path
+
+        if playlist_path(str(name)) is not None:
+            return self.open_playlist(str(name))
         try:
             source, sim = self.build_simulation(name, policy, params, watch, **source_args)
         except (ValueError, OSError, KeyError) as exc:
@@ -435,6 +461,7 @@ class MainWindow(QMainWindow):
             self.act_guided.setChecked(True)
         if self.player is not None:
             self.player.set_guided(self.act_guided.isChecked())
+        self.coach.sync_visible()
         for n, a in self.scenario_actions.items():
             a.setCheckable(True)
             a.setChecked(n == name)
@@ -488,6 +515,8 @@ class MainWindow(QMainWindow):
         player.set_guided(self.act_guided.isChecked())
         self.player = player
         self.board.set_player(player)
+        self.coach.set_player(player)
+        player.gateChanged.connect(self._update_status)
         self.narration.set_player(player)
         self.metrics.set_player(player)
         self.job_panel.show_job(None, None)
@@ -553,6 +582,22 @@ class MainWindow(QMainWindow):
             self.settings.setValue("last_dir", str(Path(path).parent))
             self.open_source(path, self.policy_panel.policy() if not path.endswith(".toml") else None)
 
+    def new_scenario(self):
+        """Open the scenario editor on an empty matrix; return the editor."""
+        from gangviz.gui.editor import open_editor
+
+        self.editor = open_editor(self)
+        return self.editor
+
+    def edit_scenario(self):
+        """Open the scenario editor on the current scenario (an empty matrix when the window
+        shows a trace or a model); return the editor. Saving asks for a file name, so a
+        built-in scenario is never overwritten."""
+        from gangviz.gui.editor import open_editor
+
+        self.editor = open_editor(self, getattr(self.source, "scenario", None))
+        return self.editor
+
     def ask_model(self) -> None:
         """Ask for a synthetic model's parameters and open it."""
         from gangviz.workloads.source import MODELS
@@ -591,6 +636,7 @@ class MainWindow(QMainWindow):
         self.act_guided.setChecked(bool(on))
         if self.player is not None:
             self.player.set_guided(bool(on))
+        self.coach.sync_visible()
         self.statusBar().showMessage(
             "Guided exercise: playback stops before each re-pack; Return reveals the move" if on
             else "Guided exercise off", 5000)
@@ -598,9 +644,59 @@ class MainWindow(QMainWindow):
     def _guided_toggled(self) -> None:
         self.set_guided(self.act_guided.isChecked())
 
+    def open_playlist(self, name: str, index: int = 0) -> bool:
+        """Open the lecture playlist ``name`` at entry ``index``; return success (a playlist
+        that does not load is shown in a message box and the current simulation stays)."""
+        from gangviz.workloads.playlist import load_playlist
+
+        try:
+            playlist = load_playlist(name)
+        except (ValueError, OSError) as exc:
+            QMessageBox.critical(self, "Cannot open", str(exc))
+            return False
+        old = self.playlist, self.playlist_index
+        self.playlist = playlist
+        if not self.show_playlist_entry(index):
+            self.playlist, self.playlist_index = old
+            return False
+        self._add_recent(str(name))
+        return True
+
+    def show_playlist_entry(self, index: int) -> bool:
+        """Open entry ``index`` (wrapping around) of the current playlist with its note; return
+        success."""
+        items = self.playlist.items
+        index %= len(items)
+        item = items[index]
+        if not self.open_source(item.source, remember=False):
+            return False
+        self.playlist_index = index
+        self.label_playlist_entry()
+        return True
+
+    def label_playlist_entry(self) -> None:
+        """Show where the lecture is (title, entry i of n) and the entry's note before the
+        first step."""
+        items = self.playlist.items
+        item = items[self.playlist_index]
+        where = f"{self.playlist.title}  ·  {self.playlist_index + 1} of {len(items)}"
+        self.board.subtitle.setText(f"{where}  ·  {self.board.subtitle.text()}")
+        if item.note:
+            self.board.caption.set_start_text(item.note)
+        self.statusBar().showMessage(f"{where}: Page Down for the next, Page Up for the previous", 8000)
+
+    def in_playlist(self) -> bool:
+        """Whether the scenario on screen is the current entry of a playlist."""
+        if self.playlist is None:
+            return False
+        return self.source_name == self.playlist.items[self.playlist_index].source
+
     def cycle_scenario(self, delta: int) -> bool:
-        """Open the built-in scenario ``delta`` places after the current one in the Scenarios
-        menu (wrapping around; the first one when a non-built-in is shown); return success."""
+        """Open the scenario ``delta`` places after the current one: in the playlist when one is
+        on screen, else in the Scenarios menu (wrapping around; the first one when a
+        non-built-in is shown); return success."""
+        if self.in_playlist():
+            return self.show_playlist_entry(self.playlist_index + delta)
         names = list(self.scenario_actions)
         if not names:
             return False
@@ -770,11 +866,15 @@ class MainWindow(QMainWindow):
         parts = [f"t = {sim.time:g}", f"step {p.position}{total}"
                  + (" (end)" if sim.done and p.position >= p.furthest else "")]
         m = getattr(sim, "matrix", None)
+        # While the guided exercise holds a move, count what is drawn (the matrix before it).
+        gate = p.gate
+        drawn = gate.state if gate is not None else m
         if m is not None:
-            parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
-            parts.append(f"{len(m.jobs())} running")
+            parts.append(f"{drawn.n_rows} slot{'s' if drawn.n_rows != 1 else ''}")
+            parts.append(f"{len(drawn.jobs())} running")
         if isinstance(getattr(sim, "waiting", None), list):
-            parts.append(f"{len(sim.waiting)} waiting")
+            held = sum(c.kind == "job_placed" for c in p.transition_changes()) if gate is not None else 0
+            parts.append(f"{len(sim.waiting) + held} waiting")
         pol = getattr(sim, "policy", None)
         if pol is not None:
             parts.append(f"policy {getattr(pol, 'name', pol)}")

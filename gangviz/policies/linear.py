@@ -29,10 +29,24 @@ class Repack(Policy):
     name = "repack"
     paper = "000_fc8d6d1d4cf9d1e1.txt §3 (Properties 1, 2), §4 (Fig. 5)"
 
+    def __init__(self, window: str = "least-loaded", cuts: str = "alternating") -> None:
+        """``window``: ``"least-loaded"`` (the paper's choice, [Zhou99 §4]) or ``"leftmost"``
+        (the other subset of Fig. 5); ``cuts``: ``"alternating"`` (Fig. 4, each needed region
+        swapped once) or ``"pairwise"`` (Fig. 3, the proof of Property 1 step by step). Raises
+        ``ValueError`` for any other value."""
+        if window not in ("least-loaded", "leftmost"):
+            raise ValueError(f"window must be 'least-loaded' or 'leftmost', got {window!r}")
+        if cuts not in ("alternating", "pairwise"):
+            raise ValueError(f"cuts must be 'alternating' or 'pairwise', got {cuts!r}")
+        self.window = window
+        self.cuts = cuts
+
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+        pairwise = self.cuts == "pairwise"
         for job in list(sim.waiting):
-            place_wlv(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes)
-        eliminate_slots(sim.matrix, sim.current_changes)
+            place_wlv(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes,
+                      leftmost=self.window == "leftmost", pairwise=pairwise)
+        eliminate_slots(sim.matrix, sim.current_changes, pairwise)
 
 
 class RandomAllocation(Policy):

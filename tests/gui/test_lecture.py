@@ -141,10 +141,12 @@ def test_guided_exercise_holds_the_repack_draws_dashed_cuts_and_return_reveals(w
         assert 0.3 < sum(dark) / len(dark) < 0.9, (c, sum(dark), len(dark))  # dashed, not solid
     mid = x0 + 2.5 * cw  # inside P3, no cut
     assert not any(close_rgb(pixel(img, mid, y), CUT_DASH, 30) for y in ys)
-    # Return reveals the move: it plays on to the end of the step
+    # Return reveals the move: it plays on to the end of the step; the cuts stay drawn (by the
+    # coach's layer above the matrix) until it ends
     qtbot.keyClick(window, Qt.Key.Key_Return)
     assert p.gate is None
     assert m.cut_lines() == ((), [])
+    assert window.coach.revealing and window.coach.info.cuts == [0, 2, 4, 8]
     while p.busy:
         p.advance_animation(0.05)
     p.stop()

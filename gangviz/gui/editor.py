@@ -1,0 +1,328 @@
+"""The scenario editor (File > New scenario): a lecturer's own example without writing TOML.
+
+Set processors and slots, paint jobs into the matrix by dragging along a slot (name and size
+follow the drag), give jobs a work, script events (terminate a job, submit one at time t), pick
+a policy, press Play to run it in the window at once, and Save it as a scenario file that
+``gangviz open`` and ``gangviz export`` read. Everything the editor writes goes through the same
+reader as a file opened from disk (:class:`~gangviz.workloads.painting.EditorDoc`), so a problem
+is reported exactly as ``gangviz open`` would report it, in a message box, and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from PySide6.QtCore import QTemporaryDir, Qt
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
+    QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox,
+    QTableWidget, QTableWidgetItem, QVBoxLayout,
+)
+
+from gangviz.gui.editor_grid import PaintGrid
+from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintError, slug
+from gangviz.workloads.scenario import ScenarioError, Scenario
+
+EVENT_COLUMNS = ("at", "action", "job", "size", "work")
+
+
+class ScenarioEditor(QDialog):
+    """The editor dialog over an :class:`EditorDoc`; ``window`` (the main window) plays it."""
+
+    def __init__(self, window=None, doc: EditorDoc | None = None, path: str | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.doc = doc or EditorDoc()
+        self.path = path
+        self.setWindowTitle("Scenario editor")
+        self.resize(900, 720)
+        self._build()
+        self._load_fields()
+
+    # ------------------------------------------------------------------ layout
+    def _build(self) -> None:
+        form = QFormLayout()
+        self.title = QLineEdit()
+        form.addRow("Title", self.title)
+        shape = QHBoxLayout()
+        self.procs = QSpinBox()
+        self.procs.setRange(1, 64)
+        self.slots = QSpinBox()
+        self.slots.setRange(1, 16)
+        self.policy = QComboBox()
+        self.policy.setEditable(True)
+        self.policy.addItems(POLICY_CHOICES)
+        for label, w in (("Processors", self.procs), ("Slots", self.slots), ("Policy", self.policy)):
+            shape.addWidget(QLabel(label))
+            shape.addWidget(w)
+        shape.addStretch(1)
+        form.addRow(shape)
+        self.explanation = QPlainTextEdit()
+        self.explanation.setPlaceholderText("One paragraph for the audience: what happens and why.")
+        self.explanation.setFixedHeight(70)
+        form.addRow("Explanation", self.explanation)
+
+        self.grid = PaintGrid(self.doc)
+        self.grid.painted.connect(self._painted)
+        self.grid.erased.connect(lambda name: self._say(f"{name} erased."))
+        self.grid.refused.connect(lambda text: self._say(text, error=True))
+        hint = QLabel("Drag along a slot to paint a job; right-click a job to erase it.")
+        hint.setStyleSheet("color: #8A8680")
+
+        job_row = QHBoxLayout()
+        self.job_name = QLineEdit()
+        self.job_name.setMaximumWidth(90)
+        self.job_work = QDoubleSpinBox()
+        self.job_work.setRange(0, 1e6)
+        self.job_work.setDecimals(1)
+        self.job_work.setSpecialValueText("endless")
+        self.apply_job = QPushButton("Apply to job")
+        self.apply_job.clicked.connect(self._apply_job)
+        for label, w in (("Job", self.job_name), ("work (slices)", self.job_work)):
+            job_row.addWidget(QLabel(label))
+            job_row.addWidget(w)
+        job_row.addWidget(self.apply_job)
+        job_row.addStretch(1)
+
+        self.events = QTableWidget(0, len(EVENT_COLUMNS))
+        self.events.setHorizontalHeaderLabels(EVENT_COLUMNS)
+        self.events.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.events.setMaximumHeight(150)
+        ev_buttons = QHBoxLayout()
+        self.add_terminate = QPushButton("+ Terminate at t")
+        self.add_terminate.clicked.connect(lambda: self.add_event("terminate"))
+        self.add_submit = QPushButton("+ Submit at t")
+        self.add_submit.clicked.connect(lambda: self.add_event("submit"))
+        self.remove_event = QPushButton("Remove event")
+        self.remove_event.clicked.connect(self._remove_event)
+        for b in (self.add_terminate, self.add_submit, self.remove_event):
+            ev_buttons.addWidget(b)
+        ev_buttons.addStretch(1)
+
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        buttons = QDialogButtonBox()
+        self.play_button = buttons.addButton("Play", QDialogButtonBox.ButtonRole.ActionRole)
+        self.save_button = buttons.addButton("Save…", QDialogButtonBox.ButtonRole.ActionRole)
+        close = buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.play_button.clicked.connect(self.play)
+        self.save_button.clicked.connect(self.ask_save)
+        close.clicked.connect(self.close)
+
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.grid, 3)
+        lay.addWidget(hint)
+        lay.addLayout(job_row)
+        lay.addWidget(QLabel("Scripted events"))
+        lay.addWidget(self.events)
+        lay.addLayout(ev_buttons)
+        lay.addWidget(self.status)
+        lay.addWidget(buttons)
+        self.procs.valueChanged.connect(self._reshape)
+        self.slots.valueChanged.connect(self._reshape)
+
+    def _load_fields(self) -> None:
+        d = self.doc
+        self.title.setText(d.title)
+        self.explanation.setPlainText(d.explanation)
+        for w, v in ((self.procs, d.processors), (self.slots, max(d.slots, 1))):
+            w.blockSignals(True)
+            w.setValue(v)
+            w.blockSignals(False)
+        self.policy.setCurrentText(d.policy)
+        self.events.setRowCount(0)
+        for e in d.events:
+            self._event_row(e)
+        painted = d.other is None
+        for w in (self.grid, self.procs, self.slots, self.add_submit, self.add_terminate, self.events):
+            w.setEnabled(painted)
+        if not painted:
+            self._say("This scenario is not an Ousterhout matrix: the editor keeps it as it is "
+                      "and can save or play it, but paints matrices only.")
+
+    # ------------------------------------------------------------------ editing
+    def _say(self, text: str, error: bool = False) -> None:
+        self.status.setText(text)
+        self.status.setStyleSheet("color: #C0392B" if error else "")
+
+    def _reshape(self) -> None:
+        try:
+            self.doc.resize(self.procs.value(), self.slots.value())
+        except PaintError as exc:
+            self.grid.message = (exc.row, exc.col, str(exc))
+            self._say(str(exc), error=True)
+            for w, v in ((self.procs, self.doc.processors), (self.slots, self.doc.slots)):
+                w.blockSignals(True)
+                w.setValue(v)
+                w.blockSignals(False)
+        self.grid.update()
+
+    def _painted(self, name: str) -> None:
+        lo, hi = self.doc.job_cols(name)
+        self.job_name.setText(name)
+        self.job_work.setValue(self.doc.works.get(name, 0.0))
+        self._say(f"{name} painted on {hi - lo + 1} processor{'s' if hi > lo else ''}.")
+
+    def _apply_job(self) -> None:
+        """Rename the job last painted (or named in the box) and set its work."""
+        old = self._selected or self.job_name.text()
+        new = self.job_name.text().strip()
+        if old not in self.doc.names():
+            self._say(f"no job {old!r} in the matrix", error=True)
+            return
+        if not new or any(ch.isspace() for ch in new) or new in (".", "-", "_"):
+            self._say("a job name is one word, not '.', '-' or '_'", error=True)
+            return
+        if new != old and (new in self.doc.names() or any(e.name == new for e in self.doc.events)):
+            self._say(f"a job named {new!r} already exists", error=True)
+            return
+        self.doc.cells = [[new if n == old else n for n in row] for row in self.doc.cells]
+        self.doc.works.pop(old, None)
+        if self.job_work.value() > 0:
+            self.doc.works[new] = self.job_work.value()
+        for e in self.doc.events:
+            if e.name == old and e.kind == "terminate":
+                e.name = new
+        self._refresh_events()
+        self.grid.update()
+        self._say(f"{new}: work {self.doc.works.get(new, math.inf):g} slices.")
+
+    @property
+    def _selected(self) -> str | None:
+        text = self.job_name.text()
+        names = self.doc.names()
+        return text if text in names else (names[-1] if names else None)
+
+    def add_event(self, kind: str, at: float = 1.0, name: str | None = None, size: int = 1,
+                  work: float = 2.0) -> Event:
+        """Add a scripted event (``"terminate"`` the named job, default the last painted;
+        ``"submit"`` a new job, default the next free name) and return it."""
+        if kind == "terminate":
+            name = name or self._selected or ""
+        else:
+            name = name or self.doc.next_name()
+        e = Event(float(at), kind, name, int(size), float(work))
+        self.doc.events.append(e)
+        self._event_row(e)
+        return e
+
+    def _event_row(self, e: Event) -> None:
+        r = self.events.rowCount()
+        self.events.insertRow(r)
+        values = (f"{e.at:g}", e.kind, e.name, str(e.size) if e.kind == "submit" else "",
+                  f"{e.work:g}" if e.kind == "submit" else "")
+        for c, v in enumerate(values):
+            item = QTableWidgetItem(v)
+            if c == 1:
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.events.setItem(r, c, item)
+
+    def _refresh_events(self) -> None:
+        self.events.setRowCount(0)
+        for e in self.doc.events:
+            self._event_row(e)
+
+    def _remove_event(self) -> None:
+        r = self.events.currentRow()
+        if 0 <= r < len(self.doc.events):
+            del self.doc.events[r]
+            self.events.removeRow(r)
+
+    def _read_events(self) -> None:
+        """Copy the table's cells into the document; raises ``ValueError`` naming the bad cell."""
+        for r, e in enumerate(self.doc.events):
+            def cell(c: int) -> str:
+                item = self.events.item(r, c)
+                return item.text().strip() if item else ""
+            try:
+                e.at = float(cell(0))
+                if e.kind == "submit":
+                    e.size = int(cell(3))
+                    e.work = float(cell(4))
+            except ValueError:
+                raise ValueError(f"event {r + 1}: 'at', 'size' and 'work' must be numbers") from None
+            e.name = cell(2)
+
+    def sync(self) -> None:
+        """Copy every field into the document; raises ``ValueError`` for an unreadable event."""
+        d = self.doc
+        d.title = self.title.text().strip() or "My scenario"
+        d.explanation = " ".join(self.explanation.toPlainText().split())
+        d.policy = self.policy.currentText().strip() or "repack"
+        if d.other is not None:
+            d.other.update(title=d.title, explanation=d.explanation)
+            if d.policy:
+                d.other["policy"] = d.policy
+            if not d.explanation:
+                d.other.pop("explanation", None)
+            return
+        self._read_events()
+
+    def scenario(self) -> Scenario | None:
+        """The scenario as it stands, or ``None`` after showing why it cannot be read."""
+        try:
+            self.sync()
+            return self.doc.to_scenario(self.path or "<editor>")
+        except (ValueError, ScenarioError) as exc:
+            msg = str(exc).replace("<editor>:", "line ")
+            self._say(msg, error=True)
+            QMessageBox.warning(self, "Scenario editor", msg)
+            return None
+
+    # ------------------------------------------------------------------ play / save
+    def save(self, path: str | Path) -> bool:
+        """Write the scenario to ``path``; return success (a failure is shown, nothing lost)."""
+        if self.scenario() is None:
+            return False
+        try:
+            Path(path).write_text(self.doc.toml(), encoding="utf-8")
+        except OSError as exc:
+            QMessageBox.critical(self, "Cannot save", f"{path}:\n{exc}")
+            return False
+        self.path = str(path)
+        self._say(f"Saved {path}.")
+        return True
+
+    def ask_save(self) -> None:
+        """Ask for a file name and save there."""
+        start = self.path or f"{slug(self.title.text())}.toml"
+        path, _ = QFileDialog.getSaveFileName(self, "Save scenario", start, "Scenarios (*.toml)")
+        if path:
+            self.save(path if path.endswith(".toml") else path + ".toml")
+
+    def play(self) -> bool:
+        """Open the scenario in the window and play it; return success. An unsaved scenario is
+        written to a temporary file that lives as long as the editor."""
+        if self.scenario() is None or self.window is None:
+            return False
+        if self.path:
+            if not self.save(self.path):
+                return False
+            target = self.path
+        else:
+            # The window may reload the file (Reset) after the editor is gone: the temporary
+            # directory belongs to the window.
+            tmp = getattr(self.window, "editor_tmp", None)
+            if tmp is None:
+                tmp = QTemporaryDir()
+                self.window.editor_tmp = tmp
+            target = str(Path(tmp.path()) / f"{slug(self.doc.title)}.toml")
+            Path(target).write_text(self.doc.toml(), encoding="utf-8")
+        if not self.window.open_source(target, remember=bool(self.path)):
+            return False
+        if self.window.player is not None:
+            self.window.player.play()
+        self._say("Playing in the window.")
+        return True
+
+
+def open_editor(window, scenario: Scenario | None = None, path: str | None = None) -> ScenarioEditor:
+    """Show the editor (non-modal) on ``scenario`` (default: an empty 8 x 2 matrix)."""
+    doc = EditorDoc.from_scenario(scenario) if scenario is not None else EditorDoc()
+    ed = ScenarioEditor(window, doc, path)
+    ed.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    ed.show()
+    return ed
+

@@ -1,0 +1,186 @@
+"""Over the epoch view: BUDDY's schedule built piece by piece, and a picture before the first step.
+
+[McCann94 §3, Fig. 3(b)]: BUDDY fills the quantum bottom-up, largest minimum first, each piece
+above the *min-seg*, the frontier segment whose height has the largest power of two in its
+denominator. When a step shows a BUDDY schedule, this layer hides the pieces not placed yet and
+reveals them one at a time (every :data:`STEP_MS` ms, or :meth:`BuddyConstruction.advance`),
+drawing the min-seg the next piece goes above as a thick orange line with the job, its minimum
+and the width it gets. Clicking the view shows the finished schedule at once.
+
+Before the first step (no schedule yet) the layer draws the jobs waiting to enter, one bar each,
+as wide as its minimum number of nodes, so the scenario's first picture is never an empty
+rectangle.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from gangviz.epoch.buddy import buddy_pieces
+from gangviz.gui.palette import IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
+
+STEP_MS = 900
+MIN_SEG = QColor("#E69F00")
+
+
+def construction(schedule, mins: dict[int, int]) -> list[tuple[int, int, Fraction]] | None:
+    """Return the min-seg ``(left, right, height)`` above which each piece of ``schedule`` was
+    placed, in the schedule's order, or ``None`` when ``schedule`` is not a plain BUDDY schedule
+    of these jobs (then there is no construction to show)."""
+    if schedule is None or schedule.policy != "BUDDY":
+        return None
+    table = {p.job: mins[p.job] for p in schedule.pieces if p.job in mins}
+    if len(table) != len(schedule.pieces):
+        return None
+    trace: list = []
+    try:
+        pieces = buddy_pieces(schedule.nodes, table, trace=trace)
+    except (RuntimeError, ValueError, ZeroDivisionError):
+        return None
+    if [(p.job, p.node, p.width, p.start, p.end) for p in pieces] != \
+            [(p.job, p.node, p.width, p.start, p.end) for p in schedule.pieces]:
+        return None
+    return trace
+
+
+class BuddyConstruction(QWidget):
+    """The layer over an :class:`~gangviz.gui.epoch_view.EpochView` (see the module docstring)."""
+
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self.view = view
+        self.sim = None
+        self.trace: list | None = None
+        self.k = 0  # pieces shown so far while building
+        self.timer = QTimer(self)
+        self.timer.setInterval(STEP_MS)
+        self.timer.timeout.connect(self.advance)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.setGeometry(view.rect())
+        view.installEventFilter(self)
+        view.animationFinished.connect(self.start)
+
+    def set_sim(self, sim) -> None:
+        """Read the jobs' minimum nodes (and the waiting jobs before the first step) from
+        ``sim``, an :class:`~gangviz.epoch.sim.EpochSimulation`."""
+        self.sim = sim
+        self.update()
+
+    @property
+    def building(self) -> bool:
+        """Whether a construction is being shown (some pieces still hidden)."""
+        return self.trace is not None and self.k < len(self.trace)
+
+    def start(self) -> bool:
+        """Begin showing how the schedule now on the view was built; return whether it is a
+        BUDDY schedule that can be shown so."""
+        mins = {j.id: j.min_nodes for j in self.sim.state.jobs.values()} if self.sim is not None else {}
+        self.trace = construction(self.view.schedule, mins)
+        self.k = 0
+        if self.trace is None:
+            self.timer.stop()
+        else:
+            self.timer.start()
+        self.update()
+        return self.trace is not None
+
+    def advance(self) -> None:
+        """Reveal the next piece (the timer calls this); stop after the last."""
+        if self.trace is None:
+            return
+        self.k += 1
+        if self.k >= len(self.trace):
+            self.timer.stop()
+        self.update()
+
+    def finish(self) -> None:
+        """Show the whole schedule now."""
+        if self.trace is not None:
+            self.k = len(self.trace)
+        self.timer.stop()
+        self.update()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if obj is self.view:
+            if event.type() == QEvent.Type.Resize:
+                self.setGeometry(self.view.rect())
+            elif event.type() == QEvent.Type.MouseButtonPress and self.building:
+                self.finish()
+        return False
+
+    # ------------------------------------------------------------------ painting
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        sched = self.view.schedule
+        if sched is None:
+            self._paint_waiting()
+            return
+        if not self.building or self.view.is_animating():
+            return
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for piece in sched.pieces[self.k:]:
+            p.fillRect(self.view.piece_rect(piece), IDLE)
+        left, right, height = self.trace[self.k]
+        piece = sched.pieces[self.k]
+        r = self.view.plot_rect()
+        n = sched.nodes
+        y = r.bottom() - r.height() * float(height)
+        x1, x2 = r.left() + r.width() * left / n, r.left() + r.width() * right / n
+        p.setPen(QPen(MIN_SEG, 5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        p.drawLine(QPointF(x1, y), QPointF(x2, y))
+        target = self.view.piece_rect(piece)
+        p.setPen(QPen(MIN_SEG, 2, Qt.PenStyle.DashLine))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(target.adjusted(1, 1, -1, -1))
+        mins = {j.id: j.min_nodes for j in self.sim.state.jobs.values()} if self.sim is not None else {}
+        name = self.view._names.get(piece.job, f"J{piece.job}") if hasattr(self.view, "_names") else f"J{piece.job}"
+        text = (f"{name} (at least {mins.get(piece.job, '?')} nodes) goes above the min-seg "
+                f"P{left + 1}..P{right} at height {height}: width {piece.width}")
+        font = QFont(self.font())
+        font.setBold(True)
+        p.setFont(font)
+        fm = p.fontMetrics()
+        box = QRectF(0, 0, fm.horizontalAdvance(text) + 16, fm.height() + 8)
+        bx = min(max(x1, r.left()), r.right() - box.width())
+        by = y - box.height() - 6 if y - box.height() - 6 > r.top() else y + 6
+        box.moveTo(max(bx, 0), by)
+        p.fillRect(box, QColor(255, 255, 255, 235))
+        p.setPen(QPen(MIN_SEG, 1.5))
+        p.drawRect(box)
+        p.setPen(TEXT)
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        p.end()
+
+    def _paint_waiting(self) -> None:
+        """The jobs that enter at the start, one bar per job as wide as its minimum nodes."""
+        sim = self.sim
+        jobs = list(getattr(getattr(sim, "workload", None), "jobs", []))[: getattr(sim, "jobs", 0)]
+        if not jobs:
+            return
+        r = self.view.plot_rect()
+        n = sim.nodes
+        p = QPainter(self)
+        h = r.height() / len(jobs)
+        font = QFont(self.font())
+        font.setPointSizeF(max(8.0, min(12.0, h * 0.45)))
+        p.setFont(font)
+        for i, job in enumerate(jobs):
+            rect = QRectF(r.left(), r.bottom() - (i + 1) * h + 2, r.width() * job.min_nodes / n, h - 4)
+            fill = QColor(job_colour(i + 1))
+            fill.setAlpha(150)
+            p.fillRect(rect, fill)
+            p.setPen(text_colour(job_colour(i + 1)) if rect.width() > 90 else TEXT)
+            label = f"J{i + 1}: at least {job.min_nodes} node{'s' if job.min_nodes != 1 else ''}"
+            where = rect if rect.width() > 150 else QRectF(rect.right() + 6, rect.top(), 260, rect.height())
+            p.drawText(where, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+                       | (Qt.AlignmentFlag.AlignHCenter if where is rect else Qt.AlignmentFlag.AlignLeft), label)
+        p.setPen(MUTED_TEXT)
+        p.drawText(QRectF(r.left(), 0, r.width(), r.top() - 2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                   f"{len(jobs)} jobs arrive, each needing a minimum of nodes (memory); "
+                   "Right builds the first quantum.")
+        p.end()

@@ -1,0 +1,273 @@
+"""The guided exercise around the matrix: what the window shows while a move is held and while
+it is revealed.
+
+The player holds the first move of a step ([Zhou99 §3]: a legal shift, or the exchange of the
+jobs between two legal cuts); :mod:`gangviz.gui.matrix_view` draws the legal cuts of the rows
+involved. This module adds, without touching the matrix view's own drawing:
+
+* nothing on screen gives the answer while the move is held: the scenario's explanation (side
+  panel and the paragraph above the matrix in presentation mode) and the narration of the held
+  step are covered until Return;
+* the job waiting to be placed in this step is drawn beside the matrix, as a chip of as many
+  cells as it needs processors, with its name and size;
+* the student may click the region they think moves (between two neighbouring cuts) before
+  Return; the window then says whether they were right;
+* during the reveal the legal cuts stay drawn and the regions that swap are shaded, on a layer
+  above the matrix (:class:`RevealLayer`) that follows the matrix's layout.
+
+The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.guided`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QLineF, QObject, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from gangviz.gui import palette
+from gangviz.gui.guided import GateInfo, gate_info, region_of
+from gangviz.gui.matrix_view import CUT_DASH, CUT_HALO, CUT_WIDTH
+
+HIDDEN_EXPLANATION = ("Guided exercise: the explanation is hidden until the move is revealed "
+                      "(Return).")
+GUESS = QColor("#0072B2")         # Okabe-Ito blue: the student's pick
+SWAP_SHADE = QColor(230, 159, 0, 45)  # the running-slot orange, faint: the regions that swap
+SWAP_EDGE = QColor(230, 159, 0)
+
+
+class WaitingJob(QWidget):
+    """A chip of ``size`` cells in the job's colour with its name, and a line of feedback."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.job: tuple[str, int, int] | None = None  # name, size, id (for the colour)
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(14 + 0, 2, 14, 2)
+        lay.addSpacing(0)
+        lay.addWidget(self.text, 1)
+        self.setMinimumHeight(30)
+        self.setVisible(False)
+
+    def set_job(self, job: tuple[str, int, int] | None) -> None:
+        """Show ``(name, size, id)`` as the waiting job (``None``: no chip)."""
+        self.job = job
+        left = 14 + (self._chip_width() + 12 if job else 0)
+        self.layout().setContentsMargins(left, 2, 14, 2)
+        self.layout().activate()  # the text moves right of the chip before the next paint
+        self.update()
+
+    def _chip_width(self) -> int:
+        return 0 if self.job is None else min(22 * self.job[1], 260)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if self.job is None:
+            return
+        name, size, jid = self.job
+        p = QPainter(self)
+        h = min(self.height() - 6, 26)
+        w = self._chip_width()
+        rect = QRectF(14, (self.height() - h) / 2, w, h)
+        fill = palette.job_colour(jid)
+        p.fillRect(rect, fill)
+        p.setPen(QPen(palette.BACKGROUND, 1))
+        cell = w / size
+        for k in range(1, size):
+            p.drawLine(QLineF(rect.left() + k * cell, rect.top(), rect.left() + k * cell, rect.bottom()))
+        p.end()
+
+
+class RevealLayer(QWidget):
+    """Drawn over the matrix: the student's pick while held; cuts and shaded swapping regions
+    while the move plays. Transparent to the mouse."""
+
+    def __init__(self, view, coach: "GuidedCoach") -> None:
+        super().__init__(view)
+        self.view, self.coach = view, coach
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.setGeometry(view.rect())
+        view.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if obj is self.view and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.view.rect())
+        return False
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        info, layout = self.coach.info, self.view.current_geometry()
+        if info is None or layout is None or not info.rows:
+            return
+        x0, cw, _ch, tops, row_h = layout
+        rows = [r for r in info.rows if r < len(tops)]
+        if not rows:
+            return
+        y0 = float(min(tops[r] for r in rows))
+        y1 = float(max(tops[r] + row_h[r] for r in rows))
+        p = QPainter(self)
+        if self.coach.revealing:
+            for lo, hi in info.answer:
+                region = QRectF(x0 + lo * cw, y0, (hi - lo) * cw, y1 - y0)
+                p.fillRect(region, SWAP_SHADE)
+                p.setPen(QPen(SWAP_EDGE, 3))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(region.adjusted(3, 3, -3, -3))
+            lines = [QLineF(x0 + c * cw, y0 - 6, x0 + c * cw, y1 + 6) for c in info.cuts]
+            p.setPen(QPen(CUT_HALO, CUT_WIDTH + 2))
+            p.drawLines(lines)
+            pen = QPen(CUT_DASH, CUT_WIDTH)
+            pen.setStyle(Qt.PenStyle.DashLine)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            p.setPen(pen)
+            p.drawLines(lines)
+        guess = self.coach.guess
+        if guess is not None:
+            lo, hi = guess
+            pen = QPen(GUESS, 3)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(QRectF(x0 + lo * cw + 2, y0 + 2, (hi - lo) * cw - 4, y1 - y0 - 4))
+        p.end()
+
+
+class GuidedCoach(QObject):
+    """Follows the window's player and does what the module docstring lists."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.player = None
+        self.info: GateInfo | None = None
+        self.guess: tuple[int, int] | None = None
+        self.revealing = False
+        self.verdict: bool | None = None
+        self._saved: tuple[str, str] | None = None
+        board = window.board
+        self.waiting = WaitingJob(board)
+        board.layout().insertWidget(board.layout().indexOf(board.matrix), self.waiting)
+        self.layer = RevealLayer(board.matrix, self)
+        self.cover = QLabel("The narration of this step is hidden until Return reveals the move.",
+                            window.narration.viewport())
+        self.cover.setWordWrap(True)
+        self.cover.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.cover.setStyleSheet("background: #F3F1EC; color: #6b665e; padding: 12px;")
+        self.cover.setVisible(False)
+        board.matrix.installEventFilter(self)
+
+    def set_player(self, player) -> None:
+        """Follow ``player`` (the window's new one)."""
+        self.player = player
+        self._end()
+        player.gateChanged.connect(self._gate_changed)
+        player.moved.connect(self._step_over)
+        player.stepped.connect(self._step_over)
+
+    # ------------------------------------------------------------------ the held move
+    def _gate_changed(self, held: bool) -> None:
+        p = self.player
+        if held and p.gate is not None:
+            jobs = getattr(p.sim, "jobs", {})
+            self.info = gate_info(p.gate.state, p.gate.change, p.transition_changes(),
+                                  lambda j: jobs[j].spec.name if j in jobs else p.gate.state.name(j))
+            self.guess, self.verdict, self.revealing = None, None, False
+            self._hide_answers()
+            self._show_waiting()
+        elif self.info is not None:
+            self._restore_answers()
+            self.revealing = True
+            if self.guess is not None:
+                self.verdict = self.guess in self.info.answer_regions
+            self._show_waiting()
+        self.layer.update()
+
+    def _step_over(self, *args) -> None:
+        """The revealed step finished (or the position moved elsewhere): clear everything."""
+        p = self.player
+        if p is not None and (p.gate is not None or (self.revealing and p.busy)):
+            return
+        self._end()
+
+    def _end(self) -> None:
+        self._restore_answers()
+        self.info, self.guess, self.verdict, self.revealing = None, None, None, False
+        self.waiting.set_job(None)
+        self.waiting.text.setText("")
+        self.sync_visible()
+        self.layer.update()
+
+    def sync_visible(self) -> None:
+        """Keep the waiting-job line in the layout while the guided exercise is on, so that the
+        matrix does not jump when a move is held."""
+        on = self.player is not None and self.player.guided and hasattr(self.player.sim, "matrix")
+        self.waiting.setVisible(bool(on))
+
+    def _hide_answers(self) -> None:
+        w = self.window
+        if self._saved is None:
+            self._saved = (w.explain.text(), w.board.explain.text())
+        w.explain.setText(HIDDEN_EXPLANATION)
+        w.board.explain.setText(HIDDEN_EXPLANATION)
+        self.cover.setGeometry(w.narration.viewport().rect())
+        self.cover.setVisible(True)
+        self.cover.raise_()
+
+    def _restore_answers(self) -> None:
+        self.cover.setVisible(False)
+        if self._saved is not None:
+            self.window.explain.setText(self._saved[0])
+            self.window.board.explain.setText(self._saved[1])
+            self._saved = None
+
+    def _show_waiting(self) -> None:
+        info = self.info
+        if info is None:
+            return
+        lines = []
+        if info.arrival is not None:
+            name, size, _ = info.arrival
+            lines.append(f"<b>{name} × {size}</b> waits: it needs {size} "
+                         f"processor{'s' if size != 1 else ''} in one slot.")
+        if not self.revealing:
+            lines.append("Click the region between two cuts that you think changes slots, then "
+                         "press Return." if self.guess is None else
+                         f"Your pick: {_cols(self.guess)}. Press Return to see the move.")
+        elif self.verdict is True:
+            lines.append(f"Right: {_cols(self.guess)} changes slots.")
+        elif self.verdict is False:
+            lines.append(f"Not this time: you picked {_cols(self.guess)}; the shaded "
+                         f"{'regions change' if len(info.answer) > 1 else 'region changes'} slots.")
+        self.waiting.set_job(info.arrival)
+        self.waiting.text.setText(" ".join(lines))
+        self.waiting.setVisible(True)
+
+    # ------------------------------------------------------------------ the student's pick
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if (event.type() == QEvent.Type.MouseButtonPress and self.info is not None
+                and not self.revealing and self.player is not None and self.player.gate is not None):
+            self.pick_at(event.position().x())
+            return True
+        return False
+
+    def pick_at(self, x: float) -> tuple[int, int] | None:
+        """Take the region under widget x of the matrix as the student's pick; return it."""
+        layout = self.window.board.matrix.current_geometry()
+        if layout is None or self.info is None:
+            return None
+        x0, cw = layout[0], layout[1]
+        col = int((x - x0) // cw)
+        region = region_of(self.info.cuts, col)
+        if region is None:
+            return None
+        self.guess = region
+        self._show_waiting()
+        self.layer.update()
+        return region
+
+
+def _cols(region: tuple[int, int] | None) -> str:
+    if region is None:
+        return ""
+    lo, hi = region
+    return f"P{lo + 1}" if hi - lo == 1 else f"P{lo + 1}..P{hi}"

@@ -1,0 +1,166 @@
+"""Animation cues over the matrix: where a moving job came from and where it goes.
+
+While a shift, a region swap or a migration is animated, a *ghost* (the job's colour, faint,
+with a dashed outline) stays on the cells the job is leaving, and a *trail* (a dashed arrow)
+runs from there to its new place. The trail runs just left of the job's block, never through its
+middle, so it never crosses the job's name; nothing of the layer is drawn over a sliding block
+(it is clipped out), so the ghost's outline never strikes through a name mid-tween.
+
+A layer of its own, above the matrix view, so it is in the window, in presentation mode and
+in every exported frame (:mod:`gangviz.gui.export` grabs the same board). Which cells move is
+worked out by :func:`cue_moves` (Qt-free data in, plain tuples out).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QWidget
+
+from gangviz.gui import palette
+
+#: kinds of change that move jobs between cells
+MOVING = ("job_shifted", "region_swapped", "job_migrated")
+
+
+def _runs(cols) -> list[tuple[int, int]]:
+    """``[lo, hi)`` runs of consecutive columns."""
+    cols = sorted(int(c) for c in cols)
+    runs: list[list[int]] = []
+    for c in cols:
+        if runs and runs[-1][1] == c:
+            runs[-1][1] = c + 1
+        else:
+            runs.append([c, c + 1])
+    return [(a, b) for a, b in runs]
+
+
+def cue_moves(state, change) -> list[tuple[int, int, list[tuple[int, int]], int, list[tuple[int, int]]]]:
+    """Return ``(job, src_row, src_runs, dst_row, dst_runs)`` for every job ``change`` moves
+    on ``state`` (the matrix before it); runs are ``[lo, hi)`` column ranges."""
+    kind = change.kind
+    if kind == "job_shifted":
+        runs = _runs(state.job_cols(change.job))
+        return [(change.job, change.src_row, runs, change.dst_row, runs)]
+    if kind == "job_migrated":
+        return [(change.job, change.src_row, _runs(change.src_cols), change.dst_row, _runs(change.dst_cols))]
+    if kind == "region_swapped":
+        out = []
+        n = state.processors
+        for job in change.moved_a:
+            runs = _runs([c for c in state.job_cols(job) if change.lo <= c < change.hi
+                          or change.lo <= c + n < change.hi])
+            out.append((job, change.row_a, runs, change.row_b, runs))
+        for job in change.moved_b:
+            runs = _runs([c for c in state.job_cols(job) if change.lo <= c < change.hi
+                          or change.lo <= c + n < change.hi])
+            out.append((job, change.row_b, runs, change.row_a, runs))
+        return out
+    return []
+
+
+class MoveCues(QWidget):
+    """The ghost-and-trail layer over ``view`` (a :class:`~gangviz.gui.matrix_view.MatrixView`)."""
+
+    def __init__(self, view) -> None:
+        super().__init__(view)
+        self.view = view
+        self.player = None
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.setGeometry(view.rect())
+        view.installEventFilter(self)
+
+    def set_player(self, player) -> None:
+        """Follow ``player``'s animation frames."""
+        if self.player is not None:
+            for sig in (self.player.frame, self.player.moved):
+                try:
+                    sig.disconnect(self.update)
+                except (RuntimeError, TypeError):
+                    pass
+        self.player = player
+        player.frame.connect(self.update)
+        player.moved.connect(self.update)
+        self.update()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if obj is self.view and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.view.rect())
+            self.raise_()
+        return False
+
+    def current(self):
+        """Return the moves to cue now (empty unless a moving change is mid-tween)."""
+        p = self.player
+        tr = None if p is None else p.transition
+        if tr is None or tr.change.kind not in MOVING or not (0.0 < tr.t < 1.0):
+            return []
+        return cue_moves(tr.state, tr.change)
+
+    def _moving_rects(self, x0, cw, ch, tops) -> list[QRectF]:
+        """Where the sliding blocks are drawn in this frame (as the matrix view draws them)."""
+        from gangviz.gui.scene import build_scene
+
+        tr = self.player.transition
+        rects = []
+        n = len(tops)
+        for mv in build_scene(tr.state, tr.change, tr.t).movers:
+            if mv.ghost or n == 0:
+                continue
+            pos = min(max(mv.row(), 0.0), n - 1.0)
+            lo = int(pos)
+            y = float(tops[lo] + ((tops[lo + 1] - tops[lo]) * (pos - lo) if lo < n - 1 else 0.0))
+            for a, b in _runs(round(mv.col(i)) for i in range(len(mv.cols0))):
+                rects.append(QRectF(x0 + a * cw, y, (b - a) * cw, ch))
+        return rects
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        moves = self.current()
+        geom = self.view.current_geometry() if moves else None
+        if not moves or geom is None:
+            return
+        x0, cw, ch, tops, row_h = geom
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        # Nothing is drawn over a block while it slides: its name stays clear.
+        keep = QPainterPath()
+        keep.addRect(QRectF(self.rect()))
+        for rect in self._moving_rects(x0, cw, ch, tops):
+            hole = QPainterPath()
+            hole.addRect(rect.adjusted(-1, -1, 1, 1))
+            keep = keep.subtracted(hole)
+        p.setClipPath(keep)
+        for job, src, src_runs, dst, dst_runs in moves:
+            if src >= len(tops) or dst >= len(tops):
+                continue
+            colour = palette.job_colour(job)
+            ghost = QColor(colour)
+            ghost.setAlpha(55)
+            edge = QColor(colour).darker(140)
+            for lo, hi in src_runs:
+                rect = QRectF(x0 + lo * cw + 2, float(tops[src]) + 2, (hi - lo) * cw - 4, float(row_h[src]) - 4)
+                p.fillRect(rect, ghost)
+                pen = QPen(edge, 2, Qt.PenStyle.DashLine)
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(rect)
+            # the trail: just left of the block's left edge, from the ghost to the new place,
+            # so it is never hidden by the sliding block nor drawn through a name
+            (slo, _), (dlo, _) = src_runs[0], dst_runs[0]
+            a = QPointF(x0 + slo * cw - 5, float(tops[src] + row_h[src] / 2))
+            b = QPointF(x0 + dlo * cw - 5, float(tops[dst] + row_h[dst] / 2))
+            if (a - b).manhattanLength() < 4:
+                continue
+            p.setPen(QPen(edge, 2, Qt.PenStyle.DotLine))
+            p.drawLine(QLineF(a, b))
+            line = QLineF(b, a)
+            line.setLength(9)
+            head = QLineF(b, line.p2())
+            left, right = QLineF(head), QLineF(head)
+            left.setAngle(head.angle() + 25)
+            right.setAngle(head.angle() - 25)
+            p.setBrush(edge)
+            p.setPen(QPen(edge, 1))
+            p.drawPolygon(QPolygonF([b, left.p2(), right.p2()]))
+        p.end()

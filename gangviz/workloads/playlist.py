@@ -1,0 +1,125 @@
+"""Lecture playlists: a TOML file listing scenarios in the order of a lecture, a note for each.
+
+Format::
+
+    title = "Job re-packing, Fig. 1 to Fig. 6"
+    [[scenario]]
+    source = "zhou-fig1-random-trap"    # a built-in name, or a .toml path relative to this file
+    note = "What to look for: ..."      # shown while the scenario is on screen (optional)
+
+``gangviz open lecture.toml`` opens the first scenario; Page Down and Page Up move through the
+list. A built-in playlist (``resources/playlists/``) opens by its name, like a built-in scenario.
+Every problem raises :class:`~gangviz.workloads.scenario.ScenarioError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from gangviz.resources import RESOURCES, scenario_path
+from gangviz.workloads.scenario import ScenarioError
+
+PLAYLISTS = RESOURCES / "playlists"
+TOP_KEYS = {"title", "scenario"}
+ITEM_KEYS = {"source", "note"}
+
+
+@dataclass(frozen=True)
+class PlaylistItem:
+    """One entry: what to open (a path or a built-in name) and the lecturer's note."""
+
+    source: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Playlist:
+    """A loaded playlist: where it came from, its title and its entries in order."""
+
+    path: str
+    title: str
+    items: tuple[PlaylistItem, ...]
+
+
+def playlist_path(name: str) -> Path | None:
+    """Return the file of ``name`` when it names a playlist (a ``.toml`` file with a
+    ``[[scenario]]`` list, or a built-in playlist's stem), else ``None``."""
+    path = Path(name)
+    if not path.is_file():
+        stem = name[:-5] if name.endswith(".toml") else name
+        path = PLAYLISTS / f"{stem}.toml"
+        if not path.is_file():
+            return None
+    if path.suffix.lower() != ".toml":
+        return None
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return path if re.search(r"^\s*\[\[\s*scenario\s*\]\]", text, re.MULTILINE) else None
+
+
+def list_playlists() -> list[Path]:
+    """Return the built-in playlists, sorted by name."""
+    return sorted(PLAYLISTS.glob("*.toml"))
+
+
+def load_playlist(name: str | Path) -> Playlist:
+    """Read the playlist ``name`` (a path or a built-in name) and check every entry opens.
+
+    Raises :class:`ScenarioError` for a syntax error, an unknown key, an entry without a
+    source, or a source that is neither a file nor a built-in scenario; ``FileNotFoundError``
+    when ``name`` is no playlist at all.
+    """
+    path = playlist_path(str(name))
+    if path is None:
+        raise FileNotFoundError(f"{name}: no such playlist")
+    text = path.read_text(encoding="utf-8-sig")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+)", str(exc))
+        problem = re.sub(r"\s*\(at [^)]*\)", "", str(exc))
+        raise ScenarioError(f"{path}:{found.group(1) if found else 1}: TOML syntax: {problem}") from None
+    lines = text.splitlines()
+
+    def line_of(pattern: str, start: int = 0) -> int:
+        rx = re.compile(pattern)
+        return next((i + 1 for i in range(start, len(lines)) if rx.search(lines[i])), 1)
+
+    for key in data:
+        if key not in TOP_KEYS:
+            line = line_of(r"^\s*\[*\s*" + re.escape(key) + r"\b")
+            raise ScenarioError(f"{path}:{line}: unknown key {key!r} (known: {', '.join(sorted(TOP_KEYS))})")
+    entries = data.get("scenario", [])
+    if not isinstance(entries, list) or not entries:
+        raise ScenarioError(f"{path}:1: a playlist needs at least one [[scenario]] entry")
+    items = []
+    at = 0
+    for k, entry in enumerate(entries, 1):
+        at = line_of(r"^\s*\[\[\s*scenario\s*\]\]", at)
+        where = f"{path}:{at}"
+        extra = set(entry) - ITEM_KEYS
+        if extra:
+            raise ScenarioError(f"{where}: entry {k}: unknown key {sorted(extra)[0]!r} (known: note, source)")
+        source = entry.get("source")
+        if not isinstance(source, str) or not source:
+            raise ScenarioError(f"{where}: entry {k} needs source = \"<built-in name or file.toml>\"")
+        note = entry.get("note", "")
+        if not isinstance(note, str):
+            raise ScenarioError(f"{where}: entry {k}: note must be text")
+        local = (path.parent / source)
+        if local.is_file():
+            source = str(local)
+        else:
+            try:
+                scenario_path(source)
+            except FileNotFoundError:
+                raise ScenarioError(f"{where}: entry {k}: {source!r} is neither a file next to the "
+                                    "playlist nor a built-in scenario") from None
+        items.append(PlaylistItem(source, " ".join(note.split())))
+    title = data.get("title", path.stem)
+    return Playlist(str(path), str(title), tuple(items))

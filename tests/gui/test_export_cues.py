@@ -1,0 +1,61 @@
+"""Exported frames carry t and the step, the scrubber follows the export, and captions wrap
+rather than shrink below a readable size."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication
+
+from gangviz.gui.caption import MIN_SCALE, Caption
+from gangviz.gui.export import count_ahead, frame_stamp, render
+from gangviz.gui.window import Board
+from gangviz.workloads.scenario_sim import simulation_for
+from gangviz.workloads.source import load_source
+
+
+
+def test_frame_stamp_names_time_and_step():
+    assert frame_stamp("8 processors", 2.0, 3, 5) == "8 processors   ·   t = 2   ·   step 3 of 5"
+    assert frame_stamp("", 0.5, 0, None) == "t = 0.5   ·   step 0"
+
+
+def test_count_ahead_leaves_the_simulation_where_it_was():
+    sim = simulation_for(load_source("fig2-repacking"))
+    n = count_ahead(sim, 100)
+    assert n is not None and n > 3 and len(sim.steps) == 0 and sim.time == 0
+    assert count_ahead(sim, 2) == 2 and len(sim.steps) == 0
+
+
+def test_every_frame_carries_t_and_step_and_the_handle_follows(qtbot):
+    sim = simulation_for(load_source("fig2-repacking"))
+    total = count_ahead(sim, 100)
+    seen = []
+
+    def on_frame(img, ticks):
+        board = next(w for w in QApplication.topLevelWidgets() if isinstance(w, Board))
+        tl = board.timeline
+        seen.append((board.subtitle.text(), tl.x_of(tl.player.position), tl.width()))
+
+    steps = render(sim, (640, 400), 5, on_frame, subtitle="Fig. 2")
+    assert steps == total
+    first, last = seen[0], seen[-1]
+    assert first[0] == f"Fig. 2   ·   t = 0   ·   step 0 of {total}"
+    assert last[0].endswith(f"step {total} of {total}") and "t = " in last[0]
+    xs = [x for _, x, _ in seen]
+    assert xs == sorted(xs) and xs[0] < xs[-1]
+    mid = seen[len(seen) // 2]
+    assert xs[0] < mid[1] < xs[-1], "half-way through the export the handle is inside the bar"
+
+
+def test_a_long_caption_wraps_at_a_readable_size(qtbot):
+    c = Caption(points=13.0)
+    qtbot.addWidget(c)
+    c.resize(400, 10)
+    c.show()
+    short_h = c.height()
+    c.full_text = " ".join(f"J{i} shifts from S1 to S2 on the same processors." for i in range(8))
+    c._fit()
+    assert c.font().pointSizeF() >= 13.0 * MIN_SCALE - 1e-6 >= 11.0
+    assert c.height() > short_h, "more lines instead of a smaller font"
+    c.full_text = "short"
+    c._fit()
+    assert c.height() == short_h and c.font().pointSizeF() == 13.0

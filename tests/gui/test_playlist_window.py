@@ -1,0 +1,61 @@
+"""A lecture playlist in the window: opened like a file, Page Down / Page Up move through it,
+also in presentation mode, and each entry's note is on screen before the first step."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from gangviz.cli import main
+from gangviz.workloads.playlist import load_playlist
+
+
+def test_page_down_and_up_walk_the_builtin_lecture_with_its_notes(window, qtbot):
+    pl = load_playlist("repacking-lecture")
+    assert window.open_source("repacking-lecture")
+    assert window.source_name == pl.items[0].source
+    assert window.board.caption.full_text == pl.items[0].note
+    assert "1 of 8" in window.board.subtitle.text()
+    window.toggle_presentation()
+    for k in range(1, len(pl.items)):
+        qtbot.keyClick(window, Qt.Key.Key_PageDown)
+        assert window.source_name == pl.items[k].source
+        assert window.board.caption.full_text == pl.items[k].note
+        assert f"{k + 1} of 8" in window.board.subtitle.text()
+    qtbot.keyClick(window, Qt.Key.Key_PageDown)  # wraps to the first
+    assert window.source_name == pl.items[0].source
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    assert window.source_name == pl.items[-1].source
+    window.leave_presentation()
+
+
+def test_playing_replaces_the_note_with_the_narration(window, qtbot):
+    assert window.open_source("repacking-lecture")
+    window.player.step_forward(animate=False)
+    assert window.board.caption.full_text != load_playlist("repacking-lecture").items[0].note
+
+
+def test_opening_another_file_leaves_the_playlist(window, qtbot):
+    assert window.open_source("repacking-lecture")
+    assert window.open_source("zhang-fig7-replicated")
+    assert not window.in_playlist()
+    window.cycle_scenario(1)  # back to the Scenarios menu order
+    assert window.source_name != load_playlist("repacking-lecture").items[1].source
+
+
+def test_a_bad_playlist_keeps_the_current_simulation(window, tmp_path, message_boxes):
+    before = window.source_name
+    bad = tmp_path / "lecture.toml"
+    bad.write_text('[[scenario]]\nsource = "nope"\n', encoding="utf-8")
+    assert not window.open_source(str(bad))
+    assert window.source_name == before
+    assert message_boxes and "'nope' is neither a file" in message_boxes[0][-1]
+
+
+def test_gangviz_open_takes_a_playlist_file(tmp_path, capsys):
+    lecture = tmp_path / "lecture.toml"
+    lecture.write_text('title = "Two figures"\n[[scenario]]\nsource = "fig2-repacking"\n'
+                       'note = "Watch J1 and J2."\n[[scenario]]\nsource = "zhou-fig5-wlv"\n',
+                       encoding="utf-8")
+    out = tmp_path / "lecture.png"
+    assert main(["open", str(lecture), "--screenshot", str(out), "--size", "800x600"]) == 0
+    assert out.stat().st_size > 0

@@ -1,0 +1,49 @@
+"""Lecture playlists, without Qt: reading, relative paths, and errors that name the line."""
+
+from __future__ import annotations
+
+import pytest
+
+from gangviz.workloads.playlist import list_playlists, load_playlist, playlist_path
+from gangviz.workloads.scenario import ScenarioError
+
+
+def test_the_builtin_repacking_lecture_covers_fig1_to_fig6_in_order():
+    assert [p.stem for p in list_playlists()] == ["repacking-lecture"]
+    pl = load_playlist("repacking-lecture")
+    figs = [item.note.split(":")[0] for item in pl.items]
+    assert figs[0] == "Fig. 1" and figs[-1].startswith("Fig. 6")
+    order = [int(f.split()[1].rstrip(",")) for f in figs]
+    assert order == sorted(order) and set(order) == {1, 2, 3, 4, 5, 6}
+    assert all(item.note for item in pl.items)
+
+
+def test_a_scenario_is_not_a_playlist():
+    assert playlist_path("fig2-repacking") is None
+    assert playlist_path("no-such-thing") is None
+
+
+def test_sources_next_to_the_playlist_and_builtins(tmp_path):
+    (tmp_path / "mine.toml").write_text('processors = 2\nmatrix = ["J1 ."]\n', encoding="utf-8")
+    (tmp_path / "lecture.toml").write_text(
+        'title = "Mine"\n[[scenario]]\nsource = "mine.toml"\nnote = "first"\n'
+        '[[scenario]]\nsource = "fig2-repacking"\n', encoding="utf-8")
+    pl = load_playlist(tmp_path / "lecture.toml")
+    assert pl.title == "Mine"
+    assert pl.items[0].source == str(tmp_path / "mine.toml") and pl.items[0].note == "first"
+    assert pl.items[1].source == "fig2-repacking" and pl.items[1].note == ""
+
+
+@pytest.mark.parametrize("body, message", [
+    ('[[scenario]]\nsource = "fig2-repacking"\n[[scenario]]\nsource = "nope"\n',
+     r"lecture.toml:3: entry 2: 'nope' is neither a file"),
+    ('[[scenario]]\nnote = "x"\n', r"lecture.toml:1: entry 1 needs source"),
+    ('[[scenario]]\nsource = "fig2-repacking"\ncolour = 1\n', r"lecture.toml:1: entry 1: unknown key 'colour'"),
+    ('titel = "x"\n[[scenario]]\nsource = "fig2-repacking"\n', r"lecture.toml:1: unknown key 'titel'"),
+    ('[[scenario]]\nsource = "fig2-repacking\n', r"lecture.toml:2: TOML syntax"),
+])
+def test_bad_playlists_name_file_line_and_problem(tmp_path, body, message):
+    path = tmp_path / "lecture.toml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(ScenarioError, match=message):
+        load_playlist(path)
