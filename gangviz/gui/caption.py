@@ -73,7 +73,10 @@ class Caption(QLabel):
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setContentsMargins(14, 6, 14, 8)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # At least LINES lines high; a longer text asks for more (up to MAX_LINES) without
+        # raising the window's minimum size (the layout may keep it at LINES lines).
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._hint_h = 0
         self.setStyleSheet("QLabel { background: #FBF7EC; color: #222222; border-top: 1px solid #E4DFD2; }")
         self.points = points
         self.set_point_size(points)
@@ -123,12 +126,23 @@ class Caption(QLabel):
         candidate, points, box_h = chosen
         f.setPointSizeF(points)
         want = box_h + m.top() + m.bottom() + 2
-        if self.height() != want:
-            self.setFixedHeight(want)
+        least = base + m.top() + m.bottom() + 2
+        if (self.minimumHeight(), self.maximumHeight(), self._hint_h) != (least, want, want):
+            self._hint_h = want
+            self.setMinimumHeight(least)
+            self.setMaximumHeight(want)
+            self.updateGeometry()
         if abs(self.font().pointSizeF() - points) > 1e-3:
             super().setFont(f)
         if self.text() != candidate:
             super().setText(candidate)
+
+    def sizeHint(self):  # noqa: N802 - Qt API
+        """As high as the text needs (see :meth:`_fit`)."""
+        hint = super().sizeHint()
+        if self._hint_h:
+            hint.setHeight(self._hint_h)
+        return hint
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -174,11 +174,15 @@ class BuddyConstruction(QWidget):
             fill = QColor(job_colour(i + 1))
             fill.setAlpha(150)
             p.fillRect(rect, fill)
-            p.setPen(text_colour(job_colour(i + 1)) if rect.width() > 90 else TEXT)
             label = f"J{i + 1}: at least {job.min_nodes} node{'s' if job.min_nodes != 1 else ''}"
-            where = rect if rect.width() > 150 else QRectF(rect.right() + 6, rect.top(), 260, rect.height())
-            p.drawText(where, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-                       | (Qt.AlignmentFlag.AlignHCenter if where is rect else Qt.AlignmentFlag.AlignLeft), label)
+            inside = p.fontMetrics().horizontalAdvance(label) + 12 <= rect.width()
+            if inside:
+                p.setPen(text_colour(fill))
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
+            else:  # beside the bar, on the background
+                p.setPen(TEXT)
+                p.drawText(QRectF(rect.right() + 6, rect.top(), 320, rect.height()),
+                           Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, label)
         p.setPen(MUTED_TEXT)
         p.drawText(QRectF(r.left(), 0, r.width(), r.top() - 2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                    f"{len(jobs)} jobs arrive, each needing a minimum of nodes (memory); "

@@ -257,9 +257,11 @@ class MatrixView(QWidget):
             c = QColor(palette.FLASH)
             c.setAlphaF(0.75 * a)
             painter.fillRect(QRectF(x0, tops[r], width, row_h[r]), c)
+        # the running-slot frame first: a block sliding across it covers it, so the frame never
+        # strikes through the block's name mid-tween
+        self._paint_active(painter, scene, x0, width, ch, tops, row_h)
         for mv in scene.movers:
             self._paint_mover(painter, mv, x0, cw, ch, tops, row_h, names)
-        self._paint_active(painter, scene, x0, width, ch, tops, row_h)
         self._paint_cuts(painter, x0, cw, tops, row_h)
 
     def _paint_cuts(self, painter, x0, cw, tops, row_h) -> None:
@@ -453,11 +455,20 @@ class MatrixView(QWidget):
     def _paint_active(self, painter, scene, x0, width, ch, tops, row_h) -> None:
         if scene.active is None or len(tops) == 0:
             return
+        # Between two rows the frame fades from one to the other instead of sliding across
+        # the rows' names (a sliding frame would strike through them mid-tween).
+        lo = int(np.floor(scene.active))
+        frac = scene.active - lo
+        for row, alpha in ((lo, 1.0 - frac), (lo + 1, frac)):
+            if alpha <= 0.02:
+                continue
+            colour = QColor(palette.ACCENT)
+            colour.setAlphaF(alpha)
+            painter.setPen(QPen(colour, 3.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            y = self._row_y(row, tops, row_h, ch)
+            painter.drawRect(QRectF(x0 - 1.5, y - 1.5, width + 3, ch + 3))
         y = self._row_y(scene.active, tops, row_h, ch)
-        pen = QPen(palette.ACCENT, 3.0)
-        painter.setPen(pen)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawRect(QRectF(x0 - 1.5, y - 1.5, width + 3, ch + 3))
         # a small triangle in the gutter points at the running slot
         painter.setBrush(palette.ACCENT)
         painter.setPen(Qt.PenStyle.NoPen)

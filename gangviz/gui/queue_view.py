@@ -7,6 +7,12 @@ thick dark frame, or the reserved task of a migrating gang, with a dashed frame)
 head first, as coloured tokens labelled ``G<gang>.<task>`` (task 1-based). Each gang keeps one
 colour from a colour-blind-safe palette (Okabe-Ito, then Paul Tol's "muted").
 
+The rows, boxes, tokens and their text grow with the widget (up to :data:`MAX_SCALE` times the
+base sizes) so that a few processors fill the panel on a projector instead of a corner of it. A
+gang whose tasks are at more than one site is linked: a dashed line in its colour joins its
+tasks from one site to the other. A migrating task travels as a token with its overhead written
+beside it.
+
 :meth:`QueueView.show_step` applies a :class:`gangviz.core.record.Step` of multi-site change
 records to the view's copy of the state and animates each migration as a token travelling from
 its source queue position to the target processor (a :class:`QVariantAnimation`; duration 0
@@ -33,11 +39,18 @@ IDLE_FRAME = QColor("#B0B0B0")
 BACKGROUND = QColor("#FAFAFA")
 
 MARGIN, HEADER, ROW, LABEL_W, PROC_W, TOKEN_W, GAP = 8, 22, 22, 34, 52, 46, 3
+#: how much the base sizes above may grow to fill the widget
+MAX_SCALE = 3.0
 
 
 def gang_colour(gang: int) -> QColor:
     """Return the stable colour of ``gang`` (palette index ``gang % 16``)."""
     return QColor(PALETTE[gang % len(PALETTE)])
+
+
+def _snap(r: QRectF) -> QRectF:
+    """``r`` on whole pixels, so frames drawn without antialiasing stay crisp at any scale."""
+    return QRectF(round(r.x()), round(r.y()), round(r.width()), round(r.height()))
 
 
 def _text_colour(c: QColor) -> QColor:
@@ -51,7 +64,7 @@ class QueueView(QWidget):
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
         self._state: MultiSiteState = state_from_snapshot(QueueSnapshot.empty())
-        self._flying: list[tuple[tuple[int, int], QRectF, QRectF]] = []
+        self._flying: list[tuple[tuple[int, int], QRectF, QRectF, float]] = []
         self._progress = 1.0
         self._anim = QVariantAnimation(self)
         self._anim.setStartValue(0.0)
@@ -95,7 +108,7 @@ class QueueView(QWidget):
             if isinstance(c, TaskMigrated) and not c.undo:
                 src = self.token_rect(c.src_site, c.src_proc, c.src_index)
                 dst = self.proc_rect(c.dst_site, c.dst_proc)
-                flying.append(((c.gang, c.task), src, dst))
+                flying.append(((c.gang, c.task), src, dst, c.overhead))
             c.apply(self._state)
         self._flying = flying
         if flying and self._anim.duration() > 0:
@@ -114,26 +127,38 @@ class QueueView(QWidget):
     def _site_width(self) -> float:
         return (self.width() - MARGIN * (self._state.cfg.sites + 1)) / self._state.cfg.sites
 
+    def scale(self) -> float:
+        """Return the factor the base sizes are drawn at: as large as the height allows for
+        every processor row and the width for three queued tokens, between 1 and MAX_SCALE."""
+        cfg = self._state.cfg
+        by_height = (self.height() - 2 * MARGIN) / (HEADER + cfg.procs * ROW)
+        by_width = self._site_width() / (LABEL_W + PROC_W + 2 * GAP + 3 * (TOKEN_W + GAP) + 24)
+        return max(1.0, min(by_height, by_width, MAX_SCALE))
+
     def _row_origin(self, site: int, proc: int) -> QPointF:
+        k = self.scale()
         x = MARGIN + site * (self._site_width() + MARGIN)
-        y = MARGIN + HEADER + proc * ROW
+        y = MARGIN + (HEADER + proc * ROW) * k
         return QPointF(x, y)
 
     def proc_rect(self, site: int, proc: int) -> QRectF:
         """Return the rectangle of processor ``proc`` (0-based) of ``site`` (its running task)."""
+        k = self.scale()
         o = self._row_origin(site, proc)
-        return QRectF(o.x() + LABEL_W, o.y() + 1, PROC_W, ROW - 3)
+        return _snap(QRectF(o.x() + LABEL_W * k, o.y() + k, PROC_W * k, (ROW - 3) * k))
 
     def token_rect(self, site: int, proc: int, index: int) -> QRectF:
         """Return the rectangle of the ``index``-th waiting task (0 = head) of a processor's queue."""
+        k = self.scale()
         o = self._row_origin(site, proc)
-        x = o.x() + LABEL_W + PROC_W + 2 * GAP + index * (TOKEN_W + GAP)
-        return QRectF(x, o.y() + 2, TOKEN_W, ROW - 5)
+        x = o.x() + (LABEL_W + PROC_W + 2 * GAP + index * (TOKEN_W + GAP)) * k
+        return _snap(QRectF(x, o.y() + 2 * k, TOKEN_W * k, (ROW - 5) * k))
 
     def visible_tokens(self) -> int:
         """Return how many queue tokens fit in a row (the rest is summarised as ``+N``)."""
-        free = self._site_width() - LABEL_W - PROC_W - 2 * GAP
-        return max(1, int((free - 24) // (TOKEN_W + GAP)))
+        k = self.scale()
+        free = self._site_width() - (LABEL_W + PROC_W + 2 * GAP) * k
+        return max(1, int((free - 24 * k) // ((TOKEN_W + GAP) * k)))
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         """Return a size that fits every processor row and about eight tokens per queue."""
@@ -166,23 +191,25 @@ class QueueView(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         p.fillRect(self.rect(), BACKGROUND)
+        k = self.scale()
         font = QFont(self.font())
-        font.setPixelSize(10)
+        font.setPixelSize(max(10, round(10 * k)))
         p.setFont(font)
-        flying = {t for t, _, _ in self._flying}
+        flying = {f[0] for f in self._flying}
         limit = self.visible_tokens()
+        self._paint_links(p, flying, limit)
         for s in range(cfg.sites):
             o = self._row_origin(s, 0)
             busy = sum(1 for g in st.site_procs(s) if not st.is_idle(g))
             p.setPen(QColor("#222222"))
-            p.drawText(QRectF(o.x(), MARGIN, self._site_width(), HEADER - 4),
+            p.drawText(QRectF(o.x(), MARGIN, self._site_width(), (HEADER - 4) * k),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        f"Site {s + 1}  ({busy}/{cfg.procs} running or reserved)")
             for i in range(cfg.procs):
                 g = s * cfg.procs + i
                 row = self._row_origin(s, i)
                 p.setPen(QColor("#444444"))
-                p.drawText(QRectF(row.x(), row.y(), LABEL_W - 4, ROW - 2),
+                p.drawText(QRectF(row.x(), row.y(), (LABEL_W - 4) * k, (ROW - 2) * k),
                            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"P{i + 1}")
                 box = self.proc_rect(s, i)
                 run, res = st.running[g], st.reserved[g]
@@ -211,12 +238,52 @@ class QueueView(QWidget):
                 if len(q) > limit:
                     r = self.token_rect(s, i, limit)
                     p.setPen(QColor("#444444"))
-                    p.drawText(QRectF(r.x(), r.y(), 40, r.height()),
+                    p.drawText(QRectF(r.x(), r.y(), 40 * k, r.height()),
                                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                                f"+{len(q) - limit}")
         t = self._progress
-        for task, src, dst in self._flying:
+        for task, src, dst, cost in self._flying:
             x = src.x() + (dst.x() - src.x()) * t
             y = src.y() + (dst.y() - src.y()) * t
-            self._token(p, QRectF(x, y, src.width(), src.height()), task)
+            chip = QRectF(x, y, src.width(), src.height())
+            self._token(p, chip, task)
+            p.setPen(QColor("#222222"))
+            p.drawText(QRectF(chip.right() + 4, chip.top(), 80 * k, chip.height()),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, f"+{cost:g}")
         p.end()
+
+    def task_places(self, limit: int | None = None) -> dict[int, list[tuple[int, int, QRectF]]]:
+        """Return, per gang, ``(task, site, rect)`` of each of its tasks on screen (running,
+        reserved or queued within the visible tokens), in task order."""
+        st, cfg = self._state, self._state.cfg
+        limit = self.visible_tokens() if limit is None else limit
+        out: dict[int, list[tuple[int, int, QRectF]]] = {}
+        for s in range(cfg.sites):
+            for i in range(cfg.procs):
+                g = s * cfg.procs + i
+                for task in (st.running[g], st.reserved[g]):
+                    if task is not None:
+                        out.setdefault(task[0], []).append((task[1], s, self.proc_rect(s, i)))
+                for idx, task in enumerate(st.queues[g][:limit]):
+                    out.setdefault(task[0], []).append((task[1], s, self.token_rect(s, i, idx)))
+        for places in out.values():
+            places.sort(key=lambda t: t[0])
+        return out
+
+    def linked_gangs(self) -> list[int]:
+        """Return the gangs whose tasks are shown at more than one site (they are linked)."""
+        return sorted(g for g, places in self.task_places().items() if len({s for _, s, _ in places}) > 1)
+
+    def _paint_links(self, p: QPainter, flying: set, limit: int) -> None:
+        """A dashed line in the gang's colour from each task to the next, for a gang spread
+        over sites; drawn first, so boxes and tokens (and their names) lie on top of it."""
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for gang, places in self.task_places(limit).items():
+            if len({s for _, s, _ in places}) < 2:
+                continue
+            pen = QPen(gang_colour(gang).darker(130), 2, Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            for (_, _, a), (_, _, b) in zip(places, places[1:]):
+                p.drawLine(a.center(), b.center())
+        p.restore()

@@ -62,8 +62,11 @@ def _is_epoch(sim) -> bool:
 
 def _queue_view(parent):
     from gangviz.gui.queue_view import QueueView
+    from gangviz.gui.site_arrivals import ArrivalsStrip
 
-    return QueueView(parent)
+    view = QueueView(parent)
+    view.arrivals = ArrivalsStrip(view)  # the scripted gangs still to come, under the sites
+    return view
 
 
 def _epoch_view(parent):
@@ -176,6 +179,8 @@ class Board(QWidget):
             for accepts, make, state in FAMILY_VIEWS:
                 if accepts(player.sim):
                     view = make(self)
+                    if hasattr(view, "arrivals"):
+                        view.arrivals.set_player(player)
                     if hasattr(view, "construction"):
                         view.construction.set_sim(player.sim)
                         view.nodes_hint = getattr(player.sim, "nodes", 0)

@@ -51,11 +51,24 @@ def test_a_long_caption_wraps_at_a_readable_size(qtbot):
     qtbot.addWidget(c)
     c.resize(400, 10)
     c.show()
-    short_h = c.height()
+    short_h = c.sizeHint().height()
+    least = c.minimumHeight()
     c.full_text = " ".join(f"J{i} shifts from S1 to S2 on the same processors." for i in range(8))
     c._fit()
     assert c.font().pointSizeF() >= 13.0 * MIN_SCALE - 1e-6 >= 11.0
-    assert c.height() > short_h, "more lines instead of a smaller font"
+    assert c.sizeHint().height() > short_h, "it asks for more lines instead of a smaller font"
+    assert c.minimumHeight() == least, "without raising the window's minimum size"
     c.full_text = "short"
     c._fit()
-    assert c.height() == short_h and c.font().pointSizeF() == 13.0
+    assert c.sizeHint().height() == short_h and c.font().pointSizeF() == 13.0
+
+
+def test_in_the_board_a_long_caption_gets_its_lines_when_there_is_room(qtbot):
+    board = Board()
+    qtbot.addWidget(board)
+    board.resize(900, 900)
+    board.show()
+    board.caption.full_text = " ".join(f"J{i} shifts from S1 to S2 on the same processors." for i in range(20))
+    board.caption._fit()
+    board.layout().activate()
+    assert board.caption.height() > board.caption.minimumHeight() + 10, "more lines, not a smaller font"

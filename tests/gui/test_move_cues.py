@@ -51,3 +51,30 @@ def test_ghost_mid_tween_and_nothing_over_the_sliding_block(window, qtbot):
     while p.busy:
         p.advance_animation(0.05)
     assert cues.current() == []
+
+
+def test_the_running_slot_frame_fades_between_rows_instead_of_sliding_across_names(window, qtbot):
+    p, m = window.player, window.board.matrix
+    window.set_guided(False)
+    p.set_speed_level(2)
+    m.grab()
+    found = None
+    for _ in range(4):
+        p.step_forward()
+        while p.busy:
+            tr, sc = p.transition, m._scene()
+            if tr and tr.change.kind == "row_activated" and sc.active is not None \
+                    and 0.35 < sc.active % 1 < 0.65:
+                found = sc
+                break
+            p.advance_animation(0.02)
+        if found:
+            break
+    assert found is not None, "the running slot moved between rows"
+    x0, cw, ch, tops, row_h = m.current_geometry()
+    img = m.grab().toImage()
+    # where a sliding frame would run now: across the middle of a row, through its names
+    y_mid = m._row_y(found.active, tops, row_h, ch)
+    xs = range(int(x0) + 4, int(x0 + 8 * cw) - 4, 3)
+    for y in (y_mid - 1, y_mid, y_mid + 1):
+        assert not any(close_rgb(pixel(img, x, y), palette.ACCENT, 30) for x in xs)

@@ -4,7 +4,7 @@ highlighted, migrations animated (driven by setCurrentTime, never by waiting).""
 import pytest
 
 from gangviz.core.record import Step
-from gangviz.gui.queue_view import HIGHLIGHT, IDLE_FRAME, PALETTE, QueueView, gang_colour
+from gangviz.gui.queue_view import BACKGROUND, HIGHLIGHT, IDLE_FRAME, PALETTE, QueueView, gang_colour
 from gangviz.multisite.changes import TaskMigrated, TaskReserved
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.simulation import MultiSiteSimulation
@@ -52,7 +52,7 @@ def test_tokens_show_their_gang_colour_at_their_queue_position(view):
 def test_running_gangs_are_highlighted_and_idle_processors_are_not(view):
     run = view.proc_rect(0, 0)
     assert _pixel(view, run.x() + 2, run.center().y()) == HIGHLIGHT
-    assert _pixel(view, run.center().x() - 12, run.center().y() - 6) == gang_colour(0)
+    assert _pixel(view, run.x() + 6, run.y() + 6) == gang_colour(0)  # clear of the frame and the text
     other_site = view.proc_rect(1, 1)               # G0's second task at site 2, P2
     assert _pixel(view, other_site.x() + 2, other_site.center().y()) == HIGHLIGHT
     idle = view.proc_rect(0, 1)
@@ -88,14 +88,14 @@ def test_migration_token_travels_between_sites(qtbot):
     assert _pixel(v, src.x() + 3, src.center().y()) != gang_colour(5)
     v.animation.setCurrentTime(1000)
     assert _pixel(v, mid_x, mid_y) != gang_colour(5)
-    assert _pixel(v, dst.center().x() - 14, dst.center().y() - 5) .rgb() == gang_colour(5).lighter(130).rgb()
+    assert _pixel(v, dst.x() + 6, dst.y() + 5).rgb() == gang_colour(5).lighter(130).rgb()  # clear of the text
 
 
 def test_zero_duration_shows_the_end_state_at_once(view):
     view.show_step(_migration_step())
     assert view.animation.state() != view.animation.State.Running
     dst = view.proc_rect(1, 2)
-    assert _pixel(view, dst.center().x() - 14, dst.center().y() - 5) .rgb() == gang_colour(5).lighter(130).rgb()
+    assert _pixel(view, dst.x() + 6, dst.y() + 5).rgb() == gang_colour(5).lighter(130).rgb()  # clear of the text
     snap = view.snapshot()
     assert snap.reserved[6] == (5, 1) and snap.reserved[2] == (5, 0)
     with pytest.raises(ValueError, match=">= 0 ms"):
@@ -115,3 +115,20 @@ def test_view_follows_a_simulation_step_by_step(qtbot):
     sim.step_back()
     v.set_state(sim.queue_state())
     assert v.snapshot().reserved == sim.queue_state().reserved
+
+
+def test_a_few_processors_fill_a_large_panel_and_a_spread_gang_is_linked(qtbot):
+    from gangviz.gui.queue_view import MAX_SCALE
+    v = QueueView(animation_ms=0)
+    qtbot.addWidget(v)
+    v.set_state(_snapshot())
+    v.resize(1200, 500)
+    assert 1.0 < v.scale() <= MAX_SCALE
+    last = v.proc_rect(0, v._state.cfg.procs - 1)
+    assert last.bottom() > 0.45 * v.height(), "the rows use the panel's height"
+    assert 0 in v.linked_gangs()  # G0 runs at both sites
+    a, b = v.proc_rect(0, 0), v.proc_rect(1, 1)
+    mid = (a.center() + b.center()) / 2
+    img = v.grab().toImage()
+    near = [img.pixelColor(int(mid.x()) + dx, int(mid.y()) + dy) for dx in range(-3, 4) for dy in range(-3, 4)]
+    assert any(c != BACKGROUND for c in near), "a dashed link between G0's tasks"

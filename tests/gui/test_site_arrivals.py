@@ -1,0 +1,26 @@
+"""The multi-site scenario's first picture shows the gangs still to come."""
+
+from __future__ import annotations
+
+from gangviz.gui.queue_view import gang_colour
+from gangviz.gui.site_arrivals import upcoming
+from gangviz.workloads.scenario_sim import simulation_for
+from gangviz.workloads.source import load_source
+from gui_helpers import close_rgb, pixel
+
+
+def test_upcoming_lists_the_scripted_gangs_not_arrived_yet():
+    sim = simulation_for(load_source("papazachos-migration"))
+    assert upcoming(sim)[0] == (0, 4, 0.0, 0) and len(upcoming(sim)) == 6
+    sim.step()
+    assert [g for g, *_ in upcoming(sim)] == [1, 2, 3, 4, 5]
+
+
+def test_step_zero_of_the_multisite_scenario_is_not_empty(window):
+    assert window.open_source("papazachos-migration")
+    view = window.board.family[0]
+    img = view.grab().toImage()
+    k = view.scale()
+    top = view.proc_rect(0, 3).bottom() + 14 * k + 20 * k + 4
+    # G0's four task chips, in its colour, at the start of the strip
+    assert close_rgb(pixel(img, 8 + 7 * k, top + 10 * k), gang_colour(0), 10)
