@@ -49,7 +49,7 @@ class HelpFormatter(argparse.HelpFormatter):
             return text
         if not action.option_strings or isinstance(action, argparse._StoreConstAction):
             return text
-        return text + " (default: %(default)s)"
+        return text + " (default %(default)s)"
 
 
 class Parser(argparse.ArgumentParser):

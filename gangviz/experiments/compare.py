@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gangviz.experiments.numbers import number
 from gangviz.experiments.tasks import METRICS
 
 #: "max" when a higher value is better, "min" when lower is better.
@@ -80,7 +81,7 @@ class Comparison:
             row = [m]
             for lab in self.labels:
                 v = self.metrics[lab][m]
-                text = "-" if math.isnan(v) else f"{v:.6g}"
+                text = number(v)
                 row.append(text + (" *" if lab in self.best[m] else "  "))
             rows.append(row)
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]

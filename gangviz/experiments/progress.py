@@ -114,7 +114,7 @@ def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0) 
 
     def announce() -> None:
         if not done.wait(quiet_for):
-            stream.write(f"compiling the fast loop once, about {COMPILE_SECONDS} s "
+            stream.write(f"compiling the fast loop once, about {COMPILE_SECONDS} s on an idle core "
                          "(later runs load it from the cache)\n")
             stream.flush()
 
