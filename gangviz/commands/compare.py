@@ -18,7 +18,7 @@ import sys
 
 from gangviz.cli import UserError
 from gangviz.experiments.compare import compare
-from gangviz.workloads.source import load_source
+from gangviz.workloads.source import load_source, print_warnings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("compare needs at least two --policy options, e.g. --policy bc --policy brmms")
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
+    print_warnings(source.title, source.warnings)
     result = compare(source, args.policy, ring=True if args.ring else None)
     if args.json:
         sys.stdout.write(result.to_json() + "\n")

@@ -61,11 +61,12 @@ def run(args: argparse.Namespace) -> int:
     app.application(offscreen=True)
     from gangviz.gui.export import check_options, export_animation
     from gangviz.workloads.scenario_sim import policy_name, simulation_for
-    from gangviz.workloads.source import load_source
+    from gangviz.workloads.source import load_source, print_warnings
 
     try:
         check_options(args.size, args.fps, args.steps)
         source = load_source(args.source)
+        print_warnings(source.title, source.warnings)
         sim = simulation_for(source, args.policy)
     except (ValueError, OSError, KeyError) as exc:
         raise UserError(str(exc)) from None

@@ -19,6 +19,7 @@ from gangviz.experiments.progress import ProgressBar
 from gangviz.experiments.sweep import run_sweep
 from gangviz.experiments.sweepfile import load_sweep
 from gangviz.experiments.tasks import METRICS
+from gangviz.workloads.source import print_warnings
 
 
 def _workers(text: str) -> int:
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the sweep named by ``args``; return 0 (all ok) or 1 (some runs failed)."""
     sweep = load_sweep(args.file)
+    print_warnings(sweep.workload, sweep.warnings)
     if args.scheduler:
         try:
             import distributed  # noqa: F401
