@@ -100,6 +100,9 @@ class Sweep:
         return [(c, self.task(c, r)) for c in self.cells() for r in range(self.replications)]
 
 
+#: The most runs (cells times replications) one sweep file may ask for.
+MAX_RUNS = 100_000
+
 _TOP = {"title", "seed", "replications", "policies", "ring", "workload", "grid", "policy"}
 
 
@@ -269,6 +272,11 @@ def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
             raise w.error(key, "lists a value twice", "grid")
         axes.append((key, list(values)))
     _check_memory(w, kind, fixed, axes)
+    runs = reps * len(policies) * math.prod(len(v) for _, v in axes)
+    if runs > MAX_RUNS:
+        raise w.error("replications" if "replications" in data else None,
+                      f"the sweep has {runs:,} runs ({reps:,} replications x {len(policies)} policies x "
+                      f"{math.prod(len(v) for _, v in axes):,} grid points), over the limit of {MAX_RUNS:,}")
     warnings = _trace_warnings(w, kind, workload, fixed, axes)
     return Sweep(path, title, workload, fixed, axes, policies, policy_params, reps, seed, ring, warnings)
 

@@ -57,7 +57,7 @@ from typing import IO
 import numpy as np
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.limits import MAX_JOBS, MAX_SLICES, LimitError, check_processors, check_slice_seconds
+from gangviz.core.limits import MAX_JOBS, MAX_PROCESSORS, MAX_SLICES, LimitError, check_processors, check_slice_seconds
 from gangviz.workloads.files import InputFileError, decompress, read_input
 from gangviz.workloads.model import Workload
 
@@ -431,7 +431,7 @@ def _build(
                 raise SWFError(source, str(exc)) from None
         for key in ("MaxProcs", "MaxNodes"):
             if key in header and header_int(header, key) is None and not header[key].startswith("-1"):
-                warn.append(f"header {key} {header[key].splitlines()[0]!r} is not a processor count; ignored")
+                warn.append(f"header {key} {(header[key].splitlines() or [''])[0]!r} is not a processor count; ignored")
     if machine is None:
         warn.append("the machine size is unknown (no MaxProcs or MaxNodes header and no --procs); "
                     "job sizes were not checked against it")
@@ -448,6 +448,8 @@ def _build(
     ]
     if machine is not None:
         reasons.append((f"more processors than the machine's {machine}", size > machine, ALLOC))
+    else:
+        reasons.append((f"more processors than the limit of {MAX_PROCESSORS:,}", size > MAX_PROCESSORS, ALLOC))
     keep = np.ones(len(table), dtype=bool)
     if strict:
         first = None

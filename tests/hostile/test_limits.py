@@ -261,3 +261,30 @@ def test_fifo_and_oversize_files_are_refused_before_reading(tmp_path, capsys):
     code, out, err = cli(capsys, "validate", big)
     assert code == 1 and "over the limit of 1,073,741,824 bytes" in out
     assert time.perf_counter() - t < 5
+
+
+def test_sweep_with_a_billion_replications_is_refused_at_once(tmp_path, capsys):
+    sw = tmp_path / "w.toml"
+    sw.write_text('policies = ["repack"]\nreplications = 1000000000\n[workload]\nmodel = "downey"\n'
+                  'jobs = 1\n[grid]\nload = [0.5]\n')
+    t = time.perf_counter()
+    code, _, err = cli(capsys, "sweep", sw, "--out", tmp_path / "r.csv", "--quiet")
+    assert code in (1, 2) and "w.toml:2: replications" in one_error(err) and "over the limit of 100,000" in err
+    assert time.perf_counter() - t < 5
+
+
+def test_headerless_trace_with_a_huge_job_is_skipped_not_wrapped(tmp_path):
+    path = swf(tmp_path, header=False, jobs=((1, 0, 10, 2**63 - 1), (2, 1, 10, 4)))
+    source = load_source(str(path), procs=8)
+    assert [j.size for j in source.jobs] == [4]
+    from gangviz.workloads.swf import read_swf
+    w = read_swf(path)
+    assert [j.size for j in w.jobs] == [4] and any("limit of 4,194,304" in m for m in w.warnings)
+
+
+def test_blank_maxprocs_header_is_a_warning_not_a_crash(tmp_path):
+    path = tmp_path / "t.swf"
+    path.write_text("; MaxProcs: \n1 0 0 0 1 -1 -1 1 0 -1 1 1 1 -1 -1 -1 -1 -1\n")
+    from gangviz.workloads.swf import read_swf
+    w = read_swf(path)
+    assert any("header MaxProcs '' is not a processor count" in m for m in w.warnings)
