@@ -17,6 +17,7 @@ import argparse
 import sys
 
 from gangviz.cli import UserError
+from gangviz.outputs import check_output
 from gangviz.experiments.compare import compare
 from gangviz.workloads.source import load_source, print_warnings
 
@@ -43,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
     gui.add_argument("--at", type=float, default=None, metavar="T",
                      help="with --screenshot: the shared time shown (default: half-way)")
+    gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot file")
     p.set_defaults(func=run)
 
 
@@ -50,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
     """Compare the policies of ``args``; print a table, JSON or CSV (or open the window); return 0."""
     if args.screenshot and not args.window:
         raise UserError("--screenshot needs --window")
+    if args.screenshot:
+        try:
+            check_output(args.screenshot, force=args.force)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     if args.window:
         return _window(args)
     if len(args.policy) < 2:

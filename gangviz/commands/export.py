@@ -15,6 +15,7 @@ import argparse
 import sys
 
 from gangviz.cli import UserError
+from gangviz.outputs import check_output, clear_frames
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -35,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fps", type=int, default=10, help="frames per second (1..60, default 10)")
     p.add_argument("--steps", type=int, help="simulation steps to show (default: to the end)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file or frames")
     p.set_defaults(func=run)
 
 
@@ -55,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
         if reason is not None:
             raise UserError(reason)
     try:
+        check_output(args.out, force=args.force, folder=kind == "frames", make_parents=True)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    try:
         from gangviz.gui import app
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise UserError(f"the export needs PySide6 ({exc})") from None
@@ -71,16 +77,24 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError, KeyError) as exc:
         raise UserError(str(exc)) from None
 
+    shown = []
+
     def progress(done: int, total: int) -> bool:
         if not args.quiet:
             print(f"\rstep {done}" + (f" of {total}" if args.steps else ""), end="", file=sys.stderr)
+            shown.append(done)
         return True
+
+    if kind == "frames" and args.force:
+        clear_frames(args.out)  # written fresh: no stale frames of a longer export stay behind
 
     subtitle = f"policy {policy_name(source, args.policy)}"
     try:
         result = export_animation(sim, args.out, size=args.size, fps=args.fps, steps=args.steps,
                                   title=source.title, subtitle=subtitle, progress=progress)
     except (ValueError, OSError) as exc:
+        if shown:
+            print(file=sys.stderr)  # the message starts on its own line, not after "step N"
         raise UserError(str(exc)) from None
     if not args.quiet:
         print(file=sys.stderr)
