@@ -16,6 +16,7 @@ import sys
 
 from gangviz.cli import UserError
 from gangviz.experiments.progress import ProgressBar
+from gangviz.experiments.runner import cap_workers
 from gangviz.experiments.sweep import run_sweep
 from gangviz.experiments.sweepfile import load_sweep
 from gangviz.experiments.tasks import METRICS
@@ -63,9 +64,14 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise UserError("--scheduler needs Dask: pip install 'gangviz[cluster]'") from None
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    workers = args.workers
+    if not args.scheduler:
+        workers, note = cap_workers(args.workers, len(sweep.tasks()))
+        if note:
+            print(f"gangviz: {note}", file=sys.stderr)
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
     try:
-        report = run_sweep(sweep, args.out, workers=args.workers, scheduler=args.scheduler,
+        report = run_sweep(sweep, args.out, workers=workers, scheduler=args.scheduler,
                            resume=args.resume, overwrite=args.force,
                            progress=None if bar is None else (lambda d, _t: bar.update(d)))
     except KeyboardInterrupt:
