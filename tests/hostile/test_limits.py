@@ -288,3 +288,17 @@ def test_blank_maxprocs_header_is_a_warning_not_a_crash(tmp_path):
     from gangviz.workloads.swf import read_swf
     w = read_swf(path)
     assert any("header MaxProcs '' is not a processor count" in m for m in w.warnings)
+
+
+@pytest.mark.parametrize("text, msg", [
+    ('model = "multisite"\nprocessors = 1000000000\n[[gangs]]\nat = 0\nsize = 1\nservice = 1\n',
+     "processors 1000000000 is over the limit"),
+    ('model = "multisite"\nprocessors = 4\n[[gangs]]\nat = 1e308\nsize = 1\nservice = 1\n', "'at' must be"),
+    ('model = "epoch"\nprocessors = 4\nquantum = 1e-300\n[[workload]]\nmin = 1\nwork = 400\n', "too short"),
+    ('model = "epoch"\nprocessors = 4\n[[workload]]\nmin = 1\nwork = 1e300\n', "work must be"),
+])
+def test_other_scenario_families_check_their_limits(tmp_path, text, msg):
+    sc = tmp_path / "s.toml"
+    sc.write_text(text)
+    with pytest.raises(ScenarioError, match=msg):
+        load_scenario(sc)
