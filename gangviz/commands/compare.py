@@ -19,8 +19,9 @@ import sys
 from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
 from gangviz.experiments.numbers import plural
+from gangviz.outputs import check_output
 from gangviz.experiments.compare import compare
-from gangviz.workloads.source import load_source
+from gangviz.workloads.source import load_source, print_warnings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
     gui.add_argument("--at", type=float, default=None, metavar="T",
                      help="with --screenshot: the shared time shown (default: half-way)")
+    gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot file")
     p.set_defaults(func=run)
 
 
@@ -47,12 +49,18 @@ def run(args: argparse.Namespace) -> int:
     """Compare the policies of ``args``; print a table, JSON or CSV (or open the window); return 0."""
     if args.screenshot and not args.window:
         raise UserError("--screenshot needs --window")
+    if args.screenshot:
+        try:
+            check_output(args.screenshot, force=args.force)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     if args.window:
         return _window(args)
     if len(args.policy) < 2:
         raise UserError("compare needs at least two --policy options, e.g. --policy bc --policy brmms")
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
+    print_warnings(source.title, source.warnings)
     result = compare(source, args.policy, ring=True if args.ring else None)
     if args.json:
         sys.stdout.write(result.to_json() + "\n")

@@ -17,6 +17,7 @@ import sys
 from gangviz.cli import UserError
 from gangviz.commands.options import add_source_options
 from gangviz.experiments.progress import ProgressBar
+from gangviz.outputs import check_output, clear_frames
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--steps", type=int, help="simulation steps to show (default: to the end)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_source_options(p, ring=False)
+    p.add_argument("--force", action="store_true", help="overwrite an existing file or frames")
     p.set_defaults(func=run)
 
 
@@ -58,18 +60,23 @@ def run(args: argparse.Namespace) -> int:
         if reason is not None:
             raise UserError(reason)
     try:
+        check_output(args.out, force=args.force, folder=kind == "frames", make_parents=True)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    try:
         from gangviz.gui import app
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise UserError(f"the export needs PySide6 ({exc})") from None
     app.application(offscreen=True)
     from gangviz.gui.export import check_options, export_animation
     from gangviz.workloads.scenario_sim import policy_name, simulation_for
-    from gangviz.workloads.source import load_source
+    from gangviz.workloads.source import load_source, print_warnings
 
     try:
         check_options(args.size, args.fps, args.steps)
         source = load_source(args.source, procs=args.procs, slice_seconds=args.slice,
                              jobs=args.jobs, load=args.load, seed=args.seed)
+        print_warnings(source.title, source.warnings)
         sim = simulation_for(source, args.policy)
     except (ValueError, OSError, KeyError) as exc:
         raise UserError(str(exc)) from None
@@ -78,19 +85,27 @@ def run(args: argparse.Namespace) -> int:
     # animation's length is known only at its end: a step counter, on a terminal only.
     bar = ProgressBar(args.steps, label="steps") if args.steps and not args.quiet else None
     counter = not args.quiet and bar is None and sys.stderr.isatty()
+    shown = []
 
     def progress(done: int, total: int) -> bool:
         if bar is not None:
             bar.update(min(done, args.steps))
+            shown.append(done)
         elif counter:
             print(f"\rstep {done:,}", end="", file=sys.stderr)
+            shown.append(done)
         return True
+
+    if kind == "frames" and args.force:
+        clear_frames(args.out)  # written fresh: no stale frames of a longer export stay behind
 
     subtitle = f"policy {policy_name(source, args.policy)}"
     try:
         result = export_animation(sim, args.out, size=args.size, fps=args.fps, steps=args.steps,
                                   title=source.title, subtitle=subtitle, progress=progress)
     except (ValueError, OSError) as exc:
+        if shown:
+            print(file=sys.stderr)  # the message starts on its own line, not after "step N"
         raise UserError(str(exc)) from None
     if bar is not None:
         bar.close()

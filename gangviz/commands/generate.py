@@ -12,6 +12,8 @@ import argparse
 import sys
 
 from gangviz.commands.options import add_seed
+from gangviz.core.limits import check_slice_seconds
+from gangviz.outputs import check_output
 from gangviz.workloads import synthetic
 from gangviz.workloads.model import Workload
 from gangviz.workloads.swf import read_swf, write_swf
@@ -36,6 +38,12 @@ def _moments(text: str) -> tuple[float, float, float]:
     return values  # type: ignore[return-value]
 
 
+def _check_out(a: argparse.Namespace) -> None:
+    """Refuse an existing or unwritable ``-o`` before any workload is generated."""
+    if getattr(a, "output", "-") != "-":
+        check_output(a.output, force=a.force)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``generate`` sub-command with one nested parser per model."""
     p = sub.add_parser("generate", help="write a synthetic workload as SWF",
@@ -49,13 +57,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="SWF file to write (.gz compresses); '-' for stdout (default)")
         q.add_argument("--slice", type=float, default=1.0, dest="slice_seconds", metavar="SECONDS",
                        help="seconds per slice in the written file (default 1)")
+        q.add_argument("--force", action="store_true", help="overwrite an existing -o file")
 
     d = inner.add_parser("downey", help="uniform-log sizes and run times (Zhou and Walsh (2000) §4.2)")
     common(d, 200)
     d.add_argument("--load", type=float, default=0.5, help="offered load rho (default 0.5)")
     d.add_argument("--procs", type=int, default=128, help="processors (default 128)")
     d.add_argument("--max-work", type=int, default=120, help="longest run time in slices (default 120)")
-    d.set_defaults(func=lambda a: _emit(a, synthetic.uniform_log(
+    d.set_defaults(func=lambda a: _check_out(a) or _emit(a, synthetic.uniform_log(
         a.jobs, a.load, procs=a.procs, max_work=a.max_work, seed=a.seed)))
 
     h = inner.add_parser("hyper-erlang", help="hyper-Erlang times fitted to three moments (Zhang et al. (2001) §2.1)")
@@ -84,7 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--mu", type=float, default=1.0, help="service rate (default 1)")
     g.add_argument("--site-procs", type=int, default=16, help="processors per site P (default 16)")
     g.add_argument("--sites", type=int, default=2, help="sites (default 2)")
-    g.set_defaults(func=lambda a: _emit(a, synthetic.gangs(
+    g.set_defaults(func=lambda a: _check_out(a) or _emit(a, synthetic.gangs(
         a.jobs, sizes=a.sizes, sigma=a.sigma, lam=a.lam, mu=a.mu, site_procs=a.site_procs,
         sites=a.sites, bound=a.bound, seed=a.seed)))
 
@@ -94,13 +103,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--load", type=float, default=1.0, help="load factor L (default 1.0 = 100%%)")
     m.add_argument("--count", type=int, default=None,
                    help="jobs to write, population first then replacements (default --jobs)")
-    m.set_defaults(func=lambda a: _emit(a, synthetic.min_nodes(
+    m.set_defaults(func=lambda a: _check_out(a) or _emit(a, synthetic.min_nodes(
         a.jobs, nodes=a.nodes, load=a.load, count=a.count, seed=a.seed)))
 
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
 
 
 def _hyper_erlang(a: argparse.Namespace) -> int:
+    _check_out(a)
     classes = None
     if a.fit:
         left, classes = synthetic.fit_classes(read_swf(a.fit, procs=a.procs))
@@ -114,6 +124,7 @@ def _hyper_erlang(a: argparse.Namespace) -> int:
 
 
 def _emit(a: argparse.Namespace, w: Workload) -> int:
+    check_slice_seconds(a.slice_seconds)
     w.slice_seconds = a.slice_seconds
     if a.output == "-":
         write_swf(w, sys.stdout)

@@ -14,6 +14,7 @@ import argparse
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_source_options
+from gangviz.outputs import check_output
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -33,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
     p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
     p.add_argument("--screenshot", metavar="PNG", help="render offscreen, save the picture and exit")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --screenshot file")
     p.add_argument("--step", type=int, default=0, help="steps to take before the screenshot (default 0)")
     p.add_argument("--size", type=_size, default=(1400, 900), help="screenshot size WxH (default 1400x900)")
     p.add_argument("--watch", action=argparse.BooleanOptionalAction, default=None,
@@ -49,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
     """
     if args.step < 0:
         raise UserError(f"--step must be >= 0, got {args.step}")
+    if args.screenshot:
+        try:
+            check_output(args.screenshot, force=args.force)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     source_args = {"jobs": args.jobs, "load": args.load, "seed": args.seed}
     if args.procs is not None:
         source_args["procs"] = args.procs

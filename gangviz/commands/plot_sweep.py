@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 
 from gangviz.cli import UserError
+from gangviz.experiments.sweep import load_summaries
+from gangviz.outputs import check_output
 from gangviz.experiments.tasks import METRICS
 
 
@@ -32,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="hold another axis at VALUE (default: its first value)")
     p.add_argument("-o", "--out", required=True, help="output .png, .svg, or .csv (the plotted points)")
     p.add_argument("--size", default="900x560", help="picture size WxH (default 900x560)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing -o file")
     p.set_defaults(func=run)
 
 
@@ -45,6 +48,11 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--size must be WxH with both >= 100, got {args.size!r}") from None
     if not args.out.lower().endswith((".png", ".svg", ".csv")):
         raise UserError(f"{args.out}: write the plot as .png, .svg or .csv")
+    try:
+        check_output(args.out, force=args.force)
+        load_summaries(args.results)  # a bad results file fails here, before Qt starts
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     try:
         from gangviz.gui.sweep_plot import render_sweep_plot
     except ImportError as exc:

@@ -24,7 +24,7 @@ from gangviz.experiments.progress import run_with_progress
 from gangviz.metrics import zhou_metrics
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
-from gangviz.workloads.source import load_source
+from gangviz.workloads.source import load_source, print_warnings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,11 +43,12 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
+    print_warnings(source.title, source.warnings)
     if source.model != "matrix":
         from gangviz.workloads.scenario_run import run_family
 
         return run_family(source, args.policy, as_json=args.json)
-    policy_name = args.policy or source.policy or "repack"
+    policy_name = args.policy if args.policy is not None else source.policy or "repack"
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
         policy = make_policy(policy_name, **source.policy_params(policy_name))

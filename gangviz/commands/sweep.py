@@ -17,9 +17,11 @@ from gangviz.cli import UserError
 from gangviz.commands.options import add_out, add_workers
 from gangviz.experiments.numbers import mean_ci, plural
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
+from gangviz.experiments.runner import cap_workers
 from gangviz.experiments.sweep import run_sweep
 from gangviz.experiments.sweepfile import load_sweep
 from gangviz.experiments.tasks import COMPILED_POLICIES, METRICS
+from gangviz.workloads.source import print_warnings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,14 +46,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the sweep named by ``args``; return 0 (all ok) or 1 (some runs failed)."""
     sweep = load_sweep(args.file)
+    print_warnings(sweep.workload, sweep.warnings)
     if args.scheduler:
         try:
             import distributed  # noqa: F401
         except ImportError:
             raise UserError("--scheduler needs Dask: pip install 'gangviz[cluster]'") from None
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
-    if not args.scheduler and any(p.lower() in COMPILED_POLICIES for p in sweep.policies):
-        compile_fast_loop()  # once here, so the workers load it from numba's cache
+    workers = args.workers
+    if not args.scheduler:
+        workers, note = cap_workers(args.workers, len(sweep.tasks()))
+        if note:
+            print(f"gangviz: {note}", file=sys.stderr)
+        if any(p.lower() in COMPILED_POLICIES for p in sweep.policies):
+            compile_fast_loop()  # once here, so the workers load it from numba's cache
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
 
     first = [True]
@@ -65,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             bar.update(done)
 
     try:
-        report = run_sweep(sweep, args.out, workers=args.workers, scheduler=args.scheduler,
+        report = run_sweep(sweep, args.out, workers=workers, scheduler=args.scheduler,
                            resume=args.resume, overwrite=args.force,
                            progress=None if bar is None else progress)
     except KeyboardInterrupt:

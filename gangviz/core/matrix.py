@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from gangviz.core.limits import check_processors, check_slot_growth
 from gangviz.core.wlt import WorkloadTree
 
 IDLE = -1
@@ -94,8 +95,7 @@ class OusterhoutMatrix:
     """
 
     def __init__(self, processors: int, ring: bool = False) -> None:
-        if processors < 1:
-            raise ValueError(f"processors must be >= 1, got {processors}")
+        processors = check_processors(processors)
         self.processors = processors
         self.ring = ring
         self._cells = np.full((0, processors), IDLE, dtype=np.int32)
@@ -326,6 +326,7 @@ class OusterhoutMatrix:
         """Insert an empty slot at index ``row`` (0..n_rows); rows above move up."""
         if not 0 <= row <= self.n_rows:
             raise ValueError(f"cannot add slot at {row}: matrix has {self.n_rows} slots")
+        check_slot_growth(self.processors, self.n_rows + 1)
         self._cells = _with_row(self._cells, row, IDLE)
         self._row_busy = _with_row(self._row_busy, row, 0)
         self._shift_rows(row, +1)

@@ -34,6 +34,11 @@ Contract:
   the tasks not yet finished with a message naming its address.
 * ``progress(done, total)`` is called in the consuming thread after each finished task.
 
+Local workers are capped to the tasks and the cores (:func:`cap_workers`; the caller says so
+to the user), and every worker process watches its parent: when the parent dies (even by
+SIGKILL, which leaves it no chance to clean up) the worker exits within a second instead of
+lingering as an orphan waiting on a pipe, whatever the start method.
+
 Pools use the platform's default start method, except that ``spawn`` is used when Qt is loaded
 in this process (forking a process that runs a Qt event loop is unsafe); ``mp_context`` chooses
 explicitly.
@@ -43,7 +48,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing
+import os
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -51,7 +58,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RunFailed", "RunError", "map_runs", "open_client"]
+__all__ = ["RunFailed", "RunError", "map_runs", "open_client", "cap_workers"]
 
 WORKER_DIED = "the worker process died while running it"
 #: Seconds a Dask client may stay disconnected before its unfinished tasks fail.
@@ -101,6 +108,46 @@ def open_client(scheduler: Any, timeout: float = 10.0):
         return Client(str(scheduler), timeout=timeout, set_as_default=False), True
     except (OSError, TimeoutError) as exc:
         raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {_describe(exc)}") from None
+
+
+def cores() -> int:
+    """Return the number of cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def cap_workers(requested: int, tasks: int) -> tuple[int, str | None]:
+    """Return ``(workers, note)``: ``requested`` lowered to the number of tasks and of cores
+    (at least 1), and a one-line note for the user when it was lowered (else ``None``)."""
+    limit = max(1, min(tasks, cores()))
+    if requested <= limit:
+        return requested, None
+    why = f"{tasks} run{'s' if tasks != 1 else ''}" if tasks <= cores() else f"{cores()} cores"
+    return limit, f"using {limit} worker{'s' if limit != 1 else ''}, not {requested}: there {'is' if limit == 1 else 'are'} only {why}"
+
+
+#: Seconds between a worker's checks that its parent is alive.
+PARENT_POLL = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """Pool initializer: exit this worker as soon as ``parent`` is no longer its parent (the
+    parent died and the worker was adopted), checked every :data:`PARENT_POLL` seconds."""
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)
+            time.sleep(PARENT_POLL)
+
+    threading.Thread(target=watch, name="gangviz-parent-watch", daemon=True).start()
+
+
+def _pool(workers: int, ctx) -> cf.ProcessPoolExecutor:
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_watch_parent,
+                                  initargs=(os.getpid(),))
 
 
 def _mp_context(mp_context: str | None):
@@ -157,6 +204,8 @@ def map_runs(
         raise ValueError(f"errors must be 'raise' or 'return', got {errors!r}")
     tasks = list(tasks)
     total = len(tasks)
+    if scheduler is None:
+        workers = cap_workers(workers, total)[0]
     done = 0
     for index, result in _dispatch(fn, tasks, workers, scheduler, mp_context):
         done += 1
@@ -251,7 +300,7 @@ def _run_pool(fn, tasks, workers, ctx) -> Iterator[tuple[int, Any]]:
     while queue:
         broken: list[int] = []
         before = len(queue)
-        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        pool = _pool(workers, ctx)
         try:
             yield from _run_executor(pool, fn, queue, tasks, workers, None, broken)
         finally:
@@ -266,7 +315,7 @@ def _run_pool(fn, tasks, workers, ctx) -> Iterator[tuple[int, Any]]:
 
 def _run_alone(fn, task, ctx) -> Any:
     """Run one suspect of a broken pool in a fresh one-worker pool."""
-    pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+    pool = _pool(1, ctx)
     try:
         return pool.submit(fn, task).result()
     except BrokenProcessPool:

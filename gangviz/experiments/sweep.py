@@ -180,7 +180,21 @@ def load_summaries(path: str | Path) -> tuple[list[str], list[CellSummary]]:
     Grid values come back as numbers where they parse as such. Raises ``ValueError`` (file,
     line) for a file that is not a gangviz results file.
     """
+    from gangviz.workloads.files import check_regular
+
     path = Path(path)
+    check_regular(path)
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    if not head.startswith(b"kind,policy,") or b"\n" not in head or b"\x00" in head:
+        raise ValueError(f"{path}:1: not a gangviz sweep results file (CSV starting kind,policy,...)")
+    try:
+        return _read_summaries(path)
+    except (csv.Error, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not a gangviz sweep results file ({exc})") from None
+
+
+def _read_summaries(path: Path) -> tuple[list[str], list[CellSummary]]:
     with open(path, newline="", encoding="utf-8") as fh:
         rows = csv.reader(fh)
         cols = next(rows, None)
@@ -195,10 +209,18 @@ def load_summaries(path: str | Path) -> tuple[list[str], list[CellSummary]]:
                 continue
             rec = dict(zip(cols, row))
             values = tuple(_number(rec[a]) for a in axes)
-            mean = {m: float(rec[m]) if rec[m] else math.nan for m in METRICS}
-            half = {m: float(rec[f"{m}_ci95"]) if rec[f"{m}_ci95"] else math.nan for m in METRICS}
-            out.append(CellSummary(rec["policy"], values, int(rec["n"]), mean, half,
+            try:
+                mean = {m: float(rec[m]) if rec[m] else math.nan for m in METRICS}
+                half = {m: float(rec[f"{m}_ci95"]) if rec[f"{m}_ci95"] else math.nan for m in METRICS}
+                n = int(rec["n"])
+            except ValueError:
+                raise ValueError(f"{path}:{rows.line_num}: a summary row holds a value that is not a "
+                                 "number") from None
+            out.append(CellSummary(rec["policy"], values, n, mean, half,
                                    [rec["error"]] if rec["error"] else []))
+    if not out:
+        raise ValueError(f"{path}: has no summary rows (no cell of the sweep has finished); "
+                         "nothing to plot")
     return axes, out
 
 

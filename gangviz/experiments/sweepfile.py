@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gangviz.core.limits import (MAX_JOBS, MAX_PROCESSORS, MAX_SLICE_SECONDS, MIN_SLICE_SECONDS, LimitError,
+                                 check_memory)
 from gangviz.experiments.seeds import run_seed
 from gangviz.experiments.tasks import MODEL_PARAMS, SOURCE_PARAMS, RunTask
 
@@ -69,6 +71,8 @@ class Sweep:
     replications: int = 1
     seed: int = 1
     ring: bool = False
+    #: the reader's warnings about a trace workload (read once with the first procs and slice)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def axis_names(self) -> list[str]:
@@ -96,6 +100,9 @@ class Sweep:
         return [(c, self.task(c, r)) for c in self.cells() for r in range(self.replications)]
 
 
+#: The most runs (cells times replications) one sweep file may ask for.
+MAX_RUNS = 100_000
+
 _TOP = {"title", "seed", "replications", "policies", "ring", "workload", "grid", "policy"}
 
 
@@ -109,11 +116,12 @@ def _is_num(v: Any) -> bool:
 
 #: Checks of workload parameter values: name -> (test, what is allowed).
 _PARAM_CHECKS: dict[str, tuple[Any, str]] = {
-    "jobs": (lambda v: _is_int(v) and v >= 1, "a whole number >= 1"),
-    "procs": (lambda v: _is_int(v) and v >= 1, "a whole number >= 1"),
-    "max_work": (lambda v: _is_int(v) and v >= 1, "a whole number >= 1"),
+    "jobs": (lambda v: _is_int(v) and 1 <= v <= MAX_JOBS, f"a whole number in 1..{MAX_JOBS:,}"),
+    "procs": (lambda v: _is_int(v) and 1 <= v <= MAX_PROCESSORS, f"a whole number in 1..{MAX_PROCESSORS:,}"),
+    "max_work": (lambda v: _is_int(v) and 1 <= v <= MAX_PROCESSORS, f"a whole number in 1..{MAX_PROCESSORS:,}"),
     "load": (lambda v: _is_num(v) and v > 0, "a number > 0"),
-    "slice": (lambda v: _is_num(v) and v > 0, "a number of seconds > 0"),
+    "slice": (lambda v: _is_num(v) and MIN_SLICE_SECONDS <= v <= MAX_SLICE_SECONDS,
+              f"a number of seconds in {MIN_SLICE_SECONDS:g}..{MAX_SLICE_SECONDS:g}"),
 }
 
 
@@ -263,7 +271,46 @@ def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
         if len(set(values)) != len(values):
             raise w.error(key, "lists a value twice", "grid")
         axes.append((key, list(values)))
-    return Sweep(path, title, workload, fixed, axes, policies, policy_params, reps, seed, ring)
+    _check_memory(w, kind, fixed, axes)
+    runs = reps * len(policies) * math.prod(len(v) for _, v in axes)
+    if runs > MAX_RUNS:
+        raise w.error("replications" if "replications" in data else None,
+                      f"the sweep has {runs:,} runs ({reps:,} replications x {len(policies)} policies x "
+                      f"{math.prod(len(v) for _, v in axes):,} grid points), over the limit of {MAX_RUNS:,}")
+    warnings = _trace_warnings(w, kind, workload, fixed, axes)
+    return Sweep(path, title, workload, fixed, axes, policies, policy_params, reps, seed, ring, warnings)
+
+
+def _trace_warnings(w: _Where, kind: str, workload: str, fixed: dict[str, Any],
+                    axes: list[tuple[str, list[Any]]]) -> list[str]:
+    """Read a trace workload once (with the first ``procs`` and ``slice``) so that a trace no
+    run can use is an error now, not one failed row per run, and return its warnings."""
+    if kind != "trace":
+        return []
+    from gangviz.workloads.source import load_source
+
+    grid = dict(axes)
+    procs = fixed.get("procs", grid.get("procs", [None])[0])
+    slice_seconds = fixed.get("slice", grid.get("slice", [None])[0])
+    try:
+        return list(load_source(workload, procs=procs, slice_seconds=slice_seconds).warnings)
+    except (ValueError, OSError) as exc:
+        raise w.error("trace", str(exc), "workload") from None
+
+
+def _check_memory(w: _Where, kind: str, fixed: dict[str, Any], axes: list[tuple[str, list[Any]]]) -> None:
+    """Refuse a model sweep whose largest run (most processors, most jobs) is over the memory
+    budget, naming the key that sets the processors."""
+    if kind != "model":
+        return
+    grid = dict(axes)
+    procs = max(grid.get("procs", [fixed.get("procs", 128)]))
+    jobs = max(grid.get("jobs", [fixed.get("jobs", 200)]))
+    try:
+        check_memory(procs, jobs, what="the largest run of this sweep")
+    except LimitError as exc:
+        table = "grid" if "procs" in grid else "workload"
+        raise w.error("procs", str(exc), table) from None
 
 
 def _check_value(w: _Where, key: str, value: Any, table: str) -> None:

@@ -407,7 +407,16 @@ class MainWindow(QMainWindow):
         bottom.setSizes([560, 840])
         main.setSizes([520, 330])
         self.splitters = {"top": top, "bottom": bottom, "main": main}
-        self.setCentralWidget(main)
+        from gangviz.gui.source_notes import WarningsBar
+
+        self.warnings_bar = WarningsBar()
+        central = QWidget()
+        central_lay = QVBoxLayout(central)
+        central_lay.setContentsMargins(0, 0, 0, 0)
+        central_lay.setSpacing(0)
+        central_lay.addWidget(self.warnings_bar)
+        central_lay.addWidget(main, 1)
+        self.setCentralWidget(central)
         self.resize(1400, 900)
 
     # --------------------------------------------------------------- opening
@@ -428,23 +437,39 @@ class MainWindow(QMainWindow):
                     watch: bool | None = None, remember: bool = True, **source_args) -> bool:
         """Open ``name`` (scenario, SWF trace or model) under ``policy``; return success.
 
-        On failure a message box shows the reader's error and the current simulation stays.
-        A lecture playlist opens its first scenario (:meth:`open_playlist`).
+        On failure (a malformed file, a value over a limit, too little memory) a message box shows
+        the error and the current simulation stays. A trace that gives no machine size opens a
+        dialog asking for processors and slice length. The source's warnings replace those of
+        the previous source in the warnings bar. A lecture playlist opens its first scenario
+        (:meth:`open_playlist`).
         """
         from gangviz.workloads.playlist import playlist_path
+        from gangviz.workloads.source import NeedsProcessors
 
         if playlist_path(str(name)) is not None:
             return self.open_playlist(str(name))
         try:
             source, sim = self.build_simulation(name, policy, params, watch, **source_args)
+        except NeedsProcessors as exc:
+            from gangviz.gui.source_notes import ask_source_options
+
+            options = ask_source_options(self, str(name), str(exc).replace("; pass --procs", ""), source_args)
+            if options is None:
+                return False
+            return self.open_source(name, policy, params, watch=watch, remember=remember,
+                                    **{**source_args, **options})
+        except MemoryError:
+            QMessageBox.critical(self, "Cannot open", f"{name}:\nnot enough memory to open it "
+                                 "(the current simulation stays)")
+            return False
         except (ValueError, OSError, KeyError) as exc:
             QMessageBox.critical(self, "Cannot open", f"{name}:\n{exc}" if str(name) not in str(exc) else str(exc))
             return False
         self.show_source(source, name, sim, params, source_args)
         if remember and source.kind != "model":
             self._add_recent(str(name))
-        for w in source.warnings[:3]:
-            self.statusBar().showMessage(w, 8000)
+        self.statusBar().clearMessage()  # the previous source's messages no longer apply
+        self.warnings_bar.set_warnings(source.title, source.warnings)
         return True
 
     def show_source(self, source, name: str, sim, params: dict | None = None,

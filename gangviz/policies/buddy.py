@@ -71,6 +71,22 @@ class _Buddy(Policy):
         if ring:
             raise ValueError(f"{self.name} works on a linear array; ring=True is not allowed")
 
+    def check_initial(self, matrix: OusterhoutMatrix) -> None:
+        """Raise ``ValueError`` unless every job of a starting matrix lies inside an aligned
+        buddy block of its own size (the power of two n with n/2 < p <= n, starting at a multiple
+        of n, 001 §1): a job drawn there (say 3 processors on P6..P8) is where a buddy scheme
+        could have put it; one straddling two blocks is not, and the WLT would misjudge it."""
+        for job in matrix.jobs():
+            cols = list(matrix.job_cols(job))
+            lo, hi = min(cols), max(cols) + 1
+            block = 1 << (len(cols) - 1).bit_length()
+            if cols != list(range(lo, hi)) or lo // block != (hi - 1) // block:
+                name = matrix.names.get(job, str(job))
+                raise ValueError(
+                    f"{self.name}: job {name} on P{lo + 1}..P{hi} is not inside an aligned buddy block of "
+                    f"{block} processors (P{lo // block * block + 1}..P{lo // block * block + block}); "
+                    f"redraw the starting matrix or use a policy without buddy blocks")
+
 
 class BC(_Buddy):
     """Conventional buddy: first slot with a free block, leftmost block; no re-packing."""

@@ -48,6 +48,8 @@ import numpy as np
 
 from gangviz.core.changes import JobRemoved, JobUnreplicated, MatrixChange, RowActivated
 from gangviz.core.jobs import JobSpec
+from gangviz.core.limits import (CLOCK_LIMIT, ESTIMATE_SLOTS, MAX_JOBS, MAX_SLICES, LimitError, check_jobs,
+                                 check_memory, check_processors, check_slices)
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.core.record import Step
 from gangviz.sim.policy import Policy
@@ -151,11 +153,12 @@ class Simulation:
         watch: bool = False,
         record: bool = True,
     ) -> None:
-        if processors < 1:
-            raise ValueError(f"processors must be >= 1, got {processors}")
+        processors = check_processors(processors)
         if not 0.0 <= overhead < 1.0:
             raise ValueError(f"overhead must be in [0, 1) of a slice, got {overhead}")
         policy.check_machine(processors, ring)
+        if initial is not None:
+            policy.check_initial(initial)
         self.policy = policy
         self.processors = processors
         self.overhead = overhead
@@ -163,6 +166,15 @@ class Simulation:
         self.watch = watch
         self.record = record
         specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
+        if len(specs) > MAX_JOBS:
+            check_jobs(len(specs), "the workload")
+        check_memory(processors, len(specs), max(initial.n_rows if initial is not None else 0, ESTIMATE_SLOTS))
+        for spec in specs:
+            self._check_times(spec.name, spec.arrival, spec.work)
+        for event in script:
+            check_slices(event.at, f"event time of the event at t={event.at!r}", "at")
+            for name, _size, work in event.submit:
+                self._check_times(name, event.at, work)
         self.jobs: dict[int, JobRecord] = {}
         for spec in specs:
             if spec.id in self.jobs:
@@ -219,6 +231,17 @@ class Simulation:
         if s.next_arrival < len(self._pending) or s.next_script < len(self.script):
             return False
         return math.isinf(self._next_completion_gap())
+
+    def _check_times(self, name: str, arrival: float, work: float) -> None:
+        """Raise :class:`LimitError` unless the job's arrival and work are within the limits
+        (endless work is allowed) and its work in slices of service keeps below the clock limit."""
+        check_slices(arrival, f"job {name}: arrival", "the workload")
+        if not math.isinf(work) or work < 0:
+            check_slices(work, f"job {name}: work", "the workload", positive=True)
+            if work / (1.0 - self.overhead) > MAX_SLICES:
+                raise LimitError(f"job {name}: work {work:g} needs {work / (1.0 - self.overhead):.4g} "
+                                 f"slices at overhead {self.overhead:g}, over the limit of "
+                                 f"{MAX_SLICES:.4g} slices")
 
     def emit(self, change: MatrixChange) -> None:
         """Apply ``change`` to the matrix and add it to the current step (for policies)."""
@@ -302,6 +325,10 @@ class Simulation:
         if math.isinf(gap):
             return None
         if gap:
+            if self._s.time + gap > CLOCK_LIMIT:
+                raise LimitError(f"the simulated clock would pass {CLOCK_LIMIT:.4g} slices (2**44) "
+                                 f"at t={self._s.time:g}, where times lose their fraction of a slice; "
+                                 "the run is refused rather than answered wrongly")
             self._run_slices(int(gap))
         return self._decide()
 
@@ -357,6 +384,7 @@ class Simulation:
         if not work > 0:
             raise ValueError(f"work must be > 0 slices, got {work}")
         name = name or f"U{self._next_id}"
+        self._check_times(name, self.time, work)
         return self._inject(ScriptEvent(self.time, submit=((name, size, float(work)),), origin="user"))
 
     # ------------------------------------------------------------------- metrics
@@ -412,9 +440,13 @@ class Simulation:
         work = self._work(job)
         if math.isinf(work):
             return math.inf
+        # Arithmetic, not a search: the quotient is off by at most one slice from rounding,
+        # so one correction each way suffices (work is below MAX_SLICES, so need is exact).
         need = math.ceil(work / self.quantum)
-        while need > 1 and (need - 1) * self.quantum >= work:
+        if need > 1 and (need - 1) * self.quantum >= work:
             need -= 1
+        elif need * self.quantum < work:
+            need += 1
         return need
 
     def _remember_need(self, job: int) -> None:
@@ -577,7 +609,9 @@ class Simulation:
                 elif job in s.waiting:
                     s.waiting.remove(job)
                 else:
-                    continue
+                    state = "has already finished" if self.jobs[job].finish is not None else "has not arrived yet"
+                    raise ValueError(f"t={event.at:g}: job {name!r} {state}; only a running or "
+                                     "waiting job can be terminated")
                 rec = self.jobs[job]
                 rec.finish = t
                 rec.terminated = True

@@ -31,6 +31,10 @@ class Policy:
     def check_machine(self, processors: int, ring: bool) -> None:
         """Raise ``ValueError`` (saying what is allowed) if the machine does not suit the policy."""
 
+    def check_initial(self, matrix: "OusterhoutMatrix") -> None:
+        """Raise ``ValueError`` (naming the job) if a starting matrix is one the policy could
+        never have produced and cannot work from (default: any matrix is fine)."""
+
     def check_job(self, size: int, processors: int) -> None:
         """Raise ``ValueError`` if a job of ``size`` processors can never run here."""
         if not 1 <= size <= processors:

@@ -67,8 +67,13 @@ from pathlib import Path
 from typing import Any
 
 from gangviz.core.jobs import JobSpec
+from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
 from gangviz.sim.engine import ScriptEvent
+from gangviz.workloads.files import InputFileError, check_regular
+
+#: The largest scenario file read (scenarios are hand-written; 16 MiB is far beyond any).
+MAX_SCENARIO_BYTES = 16 << 20
 
 IDLE_TOKENS = frozenset({".", "-", "_"})
 TOP_KEYS = {"title", "explanation", "processors", "policy", "ring", "allocation", "matrix", "jobs",
@@ -163,6 +168,10 @@ def load_scenario(path: str | Path) -> Scenario:
     differ between rows, or a bad event; ``OSError`` if the file cannot be read.
     """
     path = Path(path)
+    try:
+        check_regular(path, MAX_SCENARIO_BYTES)
+    except InputFileError as exc:
+        raise ScenarioError(str(exc)) from None
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
@@ -217,6 +226,10 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         procs = len(token_rows[0])
     if not isinstance(procs, int) or isinstance(procs, bool) or procs < 1:
         raise fail(_line_of(text, r"^\s*processors\s*="), f"processors must be a whole number >= 1, got {procs!r}")
+    try:
+        check_processors(procs, "the key 'processors'")
+    except LimitError as exc:
+        raise fail(_line_of(text, r"^\s*processors\s*="), str(exc)) from None
     ring = data.get("ring", False)
     if not isinstance(ring, bool):
         raise fail(_line_of(text, r"^\s*ring\s*="), "ring must be true or false")
@@ -276,6 +289,10 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         work = job_table.get(name, {}).get("work", math.inf)
         if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
             raise fail(_line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line), f"job {name}: work must be a number > 0")
+        if not math.isinf(work) and work > MAX_SLICES:
+            raise fail(_line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line),
+                       f"job {name}: work {work:g} slices is over the limit of {MAX_SLICES:.4g} slices (2**40; "
+                       "leave work out for an endless job)")
         jobs.append(JobSpec(jid, name, 0.0, len(first_cols[name]), float(work)))
 
     script = _parse_events(data.get("events", []), text, fail, set(ids), procs)
@@ -285,7 +302,7 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
     policy = data.get("policy")
     if policy is not None and not isinstance(policy, str):
         raise fail(_line_of(text, r"^\s*policy\s*="), "policy must be a name such as \"repack\"")
-    params = data.get("params", {})
+    params = _check_params(data.get("params", {}), text, fail)
     return Scenario(
         path=where,
         title=str(data.get("title", Path(where).stem)),
@@ -298,9 +315,30 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         jobs=jobs,
         script=script,
         expect=expect,
-        params=params if isinstance(params, dict) else {},
+        params=params,
         guided=guided,
     )
+
+
+def _check_params(params: Any, text: str, fail) -> dict[str, Any]:
+    """Return ``[params]`` of a matrix scenario: one table per policy, each accepted by the
+    policy (an unknown policy or parameter, or a value that is not a table, is an error)."""
+    from gangviz.policies import POLICIES, make_policy
+
+    line = _line_of(text, r"^\s*(?:params\s*=|\[\s*params)")
+    if not isinstance(params, dict):
+        raise fail(line, f"params must be tables such as [params.random] seed = 3, got {params!r}")
+    for name, table in params.items():
+        pline = _line_of(text, rf"^\s*(?:\[\s*params\.{re.escape(name)}\s*\]|{re.escape(name)}\s*=)", line)
+        if name.lower() not in POLICIES:
+            raise fail(pline, f"[params.{name}]: unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
+        if not isinstance(table, dict):
+            raise fail(pline, f"[params.{name}] must be a table of parameters, got {table!r}")
+        try:
+            make_policy(name, **table)
+        except ValueError as exc:
+            raise fail(pline, f"[params.{name}]: {exc}") from None
+    return params
 
 
 def _key_line(text: str, key: str) -> int:
@@ -336,6 +374,8 @@ def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> 
         at = event.get("at")
         if not isinstance(at, (int, float)) or isinstance(at, bool) or at < 0 or not math.isfinite(at):
             raise fail(line, f"event time 'at' must be a number >= 0, got {at!r}")
+        if at > MAX_SLICES:
+            raise fail(line, f"event time 'at' = {at:g} is over the limit of {MAX_SLICES:.4g} slices (2**40)")
         terminate = event.get("terminate", [])
         if isinstance(terminate, str):
             terminate = [terminate]
@@ -366,6 +406,9 @@ def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> 
                 raise fail(sline, f"job {name}: size must be a whole number in 1..{procs}, got {size!r}")
             if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
                 raise fail(sline, f"job {name}: work must be a number > 0, got {work!r}")
+            if work > MAX_SLICES:
+                raise fail(sline, f"job {name}: work {work:g} slices is over the limit of {MAX_SLICES:.4g} "
+                           "slices (2**40)")
             known.add(name)
             subs.append((name, size, float(work)))
         script.append(ScriptEvent(float(at), tuple(terminate), tuple(subs)))

@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.workloads.scenario import (
     GANG_KEYS,
@@ -60,6 +61,10 @@ def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) 
     procs = data.get("processors")
     if not _is_int(procs) or procs < 1:
         raise fail(line("processors"), f"processors must be a whole number >= 1, got {procs!r}")
+    try:
+        check_processors(procs, "the key 'processors'")
+    except LimitError as exc:
+        raise fail(line("processors"), str(exc)) from None
     expect = data.get("expect", {})
     if not isinstance(expect, dict):
         raise fail(_line_of(text, r"^\s*\[expect\]"), "[expect] must be a table")
@@ -110,8 +115,8 @@ def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
             if key not in GANG_KEYS:
                 raise fail(line(key, gline), f"unknown gang key {key!r} (known: {', '.join(sorted(GANG_KEYS))})")
         at, size, site, service = g.get("at"), g.get("size"), g.get("site", 1), g.get("service")
-        if not _is_num(at) or at < 0:
-            raise fail(line("at", gline), f"gang G{i}: 'at' must be a number >= 0, got {at!r}")
+        if not _is_num(at) or at < 0 or at > MAX_SLICES:
+            raise fail(line("at", gline), f"gang G{i}: 'at' must be a number >= 0 and at most {MAX_SLICES:.4g} (2**40), got {at!r}")
         if at < last:
             raise fail(line("at", gline), f"gang G{i}: gangs must be listed in arrival order "
                        f"(at = {at:g} comes after {last:g})")
@@ -119,8 +124,9 @@ def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
             raise fail(line("size", gline), f"gang G{i}: size must be a whole number in 1..{sc.processors}, got {size!r}")
         if not _is_int(site) or not 1 <= site <= sites:
             raise fail(line("site", gline), f"gang G{i}: site must be a whole number in 1..{sites}, got {site!r}")
-        if not _is_num(service) or service <= 0:
-            raise fail(line("service", gline), f"gang G{i}: service must be a number > 0, got {service!r}")
+        if not _is_num(service) or service <= 0 or service > MAX_SLICES:
+            raise fail(line("service", gline), f"gang G{i}: service must be a number > 0 and at most "
+                       f"{MAX_SLICES:.4g} (2**40), got {service!r}")
         last = float(at)
         out.append(ScriptedGang(float(at), size, site - 1, float(service)))
     sc.sites, sc.gangs = sites, out
@@ -153,8 +159,9 @@ def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
         mins, work, beta = job.get("min"), job.get("work"), job.get("beta", 100.0)
         if not _is_int(mins) or not 1 <= mins <= sc.processors:
             raise fail(line("min", jline), f"job {name}: min must be a whole number in 1..{sc.processors}, got {mins!r}")
-        if not _is_num(work) or work <= 0:
-            raise fail(line("work", jline), f"job {name}: work must be a number > 0, got {work!r}")
+        if not _is_num(work) or work <= 0 or work > MAX_SLICES:
+            raise fail(line("work", jline), f"job {name}: work must be a number > 0 and at most "
+                       f"{MAX_SLICES:.4g} (2**40), got {work!r}")
         if not _is_num(beta) or beta <= 0:
             raise fail(line("beta", jline), f"job {name}: beta must be a number > 0, got {beta!r}")
         out.append(ScriptedEpochJob(mins, float(work), float(beta)))
@@ -168,6 +175,10 @@ def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
     quantum = data.get("quantum", 10.0)
     if not _is_num(quantum) or quantum <= 0:
         raise fail(line("quantum"), f"quantum must be a number > 0, got {quantum!r}")
+    longest = max(j.work for j in out)
+    if longest / quantum > MAX_SLICES:
+        raise fail(line("quantum"), f"quantum {quantum:g} is too short: the longest job needs "
+                   f"{longest / quantum:.4g} quanta, over the limit of {MAX_SLICES:.4g} (2**40)")
     if sc.policy is not None and not make_policy(sc.policy).applies(sc.processors, in_system):
         raise fail(line("policy"), f"{sc.policy} does not apply to N = {sc.processors}, "
                    f"J = {in_system} (Table 2 restrictions)")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gangviz.core.jobs import JobSpec
+from gangviz.core.limits import check_jobs, check_memory, check_processors, check_slice_seconds
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.resources import scenario_path
 from gangviz.sim.engine import ScriptEvent
+from gangviz.workloads.files import sniff
 
 MODELS = ("downey",)
 
@@ -53,37 +56,82 @@ def load_source(
 ) -> Source:
     """Return the :class:`Source` for ``name``.
 
-    ``name`` is a ``.toml`` scenario path, a built-in scenario name, an SWF trace
-    (``.swf``/``.swf.gz``) or a model name (``downey``). A scenario of the ``multisite`` or
+    ``name`` is a scenario file, a built-in scenario name, an SWF trace (plain or compressed;
+    told from a scenario by its content, whatever its name) or a model name (``downey``).
+    Options are checked, never replaced: ``procs``/``slice_seconds`` out of range, or given to a
+    source that cannot honour them (a scenario fixes its machine; a model counts in slices),
+    raise ``ValueError`` saying why; a trace without a machine size and no ``procs`` raises
+    :class:`NeedsProcessors`; a run over the memory budget raises
+    :class:`~gangviz.core.limits.LimitError` with the estimate. A scenario of the ``multisite`` or
     ``epoch`` family has no jobs or matrix here (``source.model`` says so); build its simulation
     with :func:`gangviz.workloads.scenario_sim.simulation_for`. Raises ``ValueError`` (with the reader's
     message) for a malformed file and ``FileNotFoundError`` for a missing one.
     """
+    if procs is not None:
+        check_processors(procs, "--procs")
+    if slice_seconds is not None:
+        check_slice_seconds(slice_seconds, "--slice")
     path = Path(name)
     lower = name.lower()
+    if not name.strip():
+        raise ValueError("no source given: name a scenario, an SWF trace or a model "
+                         f"({', '.join(MODELS)})")
     if lower in MODELS:
         from gangviz.workloads.synthetic import uniform_log
 
-        p = procs or 128
+        if slice_seconds is not None:
+            raise ValueError(f"{name}: --slice applies to SWF traces; a model counts in slices")
+        check_jobs(jobs, "--jobs")
+        if not (isinstance(load, (int, float)) and math.isfinite(load) and load > 0):
+            raise ValueError(f"load must be a finite number > 0, got {load!r} (set by --load)")
+        p = 128 if procs is None else procs
+        check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
         return Source("model", f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}", p, wl.jobs)
-    if lower.endswith((".swf", ".swf.gz")):
+    if path.exists():
+        kind = sniff(path)
+    else:
+        if lower.endswith((".swf", ".swf.gz", ".swf.bz2", ".swf.xz", ".toml")):
+            raise FileNotFoundError(f"{name}: no such file")
+        try:
+            path = scenario_path(name)
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                f"{name}: no such file, built-in scenario or model (models: {', '.join(MODELS)})"
+            ) from None
+        kind = "scenario"
+    if kind == "swf":
         from gangviz.workloads.swf import read_swf
 
         wl = read_swf(path, procs=procs, slice_seconds=slice_seconds or 1.0)
         if not wl.processors:
-            raise ValueError(f"{name}: the header gives no MaxProcs/MaxNodes; pass --procs")
+            raise NeedsProcessors(f"{name}: the header gives no MaxProcs/MaxNodes; pass --procs")
+        check_memory(wl.processors, len(wl.jobs), what=f"{path.name}")
         return Source("swf", path.name, wl.processors, wl.jobs, warnings=list(wl.warnings))
-    if not lower.endswith(".toml") or not path.exists():
-        if not lower.endswith(".toml") or not path.exists():
-            try:
-                path = scenario_path(name) if not path.exists() else path
-            except FileNotFoundError:
-                raise FileNotFoundError(
-                    f"{name}: no such file, built-in scenario or model (models: {', '.join(MODELS)})"
-                ) from None
     from gangviz.workloads.scenario import load_scenario
 
     sc = load_scenario(path)
+    if procs is not None and procs != sc.processors:
+        raise ValueError(f"{name}: --procs {procs} cannot apply: the scenario fixes its machine "
+                         f"(processors = {sc.processors}{' per site' if sc.model == 'multisite' else ''} "
+                         "in the file); edit the file to change it")
+    if slice_seconds is not None:
+        raise ValueError(f"{name}: --slice applies to SWF traces; a scenario counts in slices")
     return Source("scenario", sc.title, sc.processors, sc.jobs, sc.matrix, sc.script, sc.policy,
                   sc.ring, sc.explanation, sc.params, expect=sc.expect, model=sc.model, scenario=sc)
+
+
+class NeedsProcessors(ValueError):
+    """A trace that gives no machine size: the caller must supply processors (``procs``)."""
+
+
+def print_warnings(title: str, warnings: list[str], stream=None) -> None:
+    """Write ``warnings`` (each already a summary with its count and first lines, as ``validate``
+    shows them) to ``stream`` (default stderr), one ``gangviz: warning:`` line each."""
+    import sys
+
+    out = sys.stderr if stream is None else stream
+    if warnings:
+        out.write(f"gangviz: {len(warnings)} warning{'s' if len(warnings) != 1 else ''} about {title}:\n")
+    for message in warnings:
+        out.write(f"gangviz: warning: {message}\n")

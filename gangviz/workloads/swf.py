@@ -57,6 +57,8 @@ from typing import IO
 import numpy as np
 
 from gangviz.core.jobs import JobSpec
+from gangviz.core.limits import MAX_JOBS, MAX_PROCESSORS, MAX_SLICES, LimitError, check_processors, check_slice_seconds
+from gangviz.workloads.files import InputFileError, decompress, read_input
 from gangviz.workloads.model import Workload
 
 #: The 18 SWF fields, in order (field k is ``FIELDS[k - 1]``).
@@ -161,8 +163,10 @@ def read_swf(
     range), and ``OSError`` when the file cannot be read.
     """
     name = str(path)
-    with open(path, "rb") as fh:
-        data = fh.read()
+    try:
+        data = read_input(path)
+    except InputFileError as exc:
+        raise SWFError(name, str(exc).removeprefix(f"{name}: ")) from None
     return parse_swf(data, source=name, procs=procs, slice_seconds=slice_seconds, strict=strict)
 
 
@@ -228,12 +232,13 @@ def _parse(data: bytes, source: str, procs: int | None, slice_seconds: float, st
 def check_options(procs: int | None, slice_seconds: float) -> None:
     """Raise ``ValueError`` naming the allowed range unless procs >= 1 (or None) and the slice
     length is a finite number of seconds > 0."""
-    if procs is not None and (isinstance(procs, bool) or not isinstance(procs, (int, np.integer))
-                              or procs < 1):
-        raise ValueError(f"procs must be a whole number >= 1, got {procs!r}")
-    if not (isinstance(slice_seconds, (int, float)) and math.isfinite(slice_seconds)
-            and slice_seconds > 0):
-        raise ValueError(f"slice length must be a finite number of seconds > 0, got {slice_seconds!r}")
+    if procs is not None:
+        if isinstance(procs, np.integer):
+            procs = int(procs)
+        if not isinstance(procs, int):
+            raise ValueError(f"procs must be a whole number >= 1, got {procs!r}")
+        check_processors(procs, "--procs")
+    check_slice_seconds(slice_seconds.item() if isinstance(slice_seconds, np.floating) else slice_seconds)
 
 
 def _to_text(data: bytes, source: str) -> bytes:
@@ -257,14 +262,9 @@ def _to_text(data: bytes, source: str) -> bytes:
 
 def _decompress(data: bytes, source: str) -> bytes:
     try:
-        if data[:2] == b"\x1f\x8b":
-            return gzip.decompress(data)
-        if data[:3] == b"BZh":
-            return bz2.decompress(data)
-        if data[:6] == b"\xfd7zXZ\x00":
-            return lzma.decompress(data)
-    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
-        raise SWFError(source, f"is a damaged compressed file ({exc})") from None
+        data = decompress(data, source)
+    except InputFileError as exc:
+        raise SWFError(source, str(exc).removeprefix(f"{source}: ")) from None
     if data[:4] == b"PK\x03\x04":
         raise SWFError(source, "is a zip archive; extract the .swf file from it first")
     return data
@@ -423,9 +423,15 @@ def _build(
     machine = procs
     if machine is None:
         machine = header_int(header, "MaxProcs") or header_int(header, "MaxNodes")
+        if machine is not None:
+            key = "MaxProcs" if header_int(header, "MaxProcs") else "MaxNodes"
+            try:
+                check_processors(machine, f"the {key} header; --procs overrides it")
+            except LimitError as exc:
+                raise SWFError(source, str(exc)) from None
         for key in ("MaxProcs", "MaxNodes"):
             if key in header and header_int(header, key) is None and not header[key].startswith("-1"):
-                warn.append(f"header {key} {header[key].splitlines()[0]!r} is not a processor count; ignored")
+                warn.append(f"header {key} {(header[key].splitlines() or [''])[0]!r} is not a processor count; ignored")
     if machine is None:
         warn.append("the machine size is unknown (no MaxProcs or MaxNodes header and no --procs); "
                     "job sizes were not checked against it")
@@ -442,6 +448,8 @@ def _build(
     ]
     if machine is not None:
         reasons.append((f"more processors than the machine's {machine}", size > machine, ALLOC))
+    else:
+        reasons.append((f"more processors than the limit of {MAX_PROCESSORS:,}", size > MAX_PROCESSORS, ALLOC))
     keep = np.ones(len(table), dtype=bool)
     if strict:
         first = None
@@ -464,6 +472,20 @@ def _build(
                         f"{_lines_text(line_numbers[rows])}")
             keep &= ~mask
     kept = np.flatnonzero(keep)
+    if kept.size > MAX_JOBS:
+        raise SWFError(source, f"has {kept.size:,} usable jobs, over the limit of {MAX_JOBS:,} jobs "
+                       "in one workload; cut the trace")
+    numbers_all = table[kept, JOB]
+    known = numbers_all[numbers_all >= 0]
+    if known.size:
+        order = np.sort(known, kind="stable")
+        dup_values = np.unique(order[1:][order[1:] == order[:-1]])
+        if dup_values.size:
+            dup_rows = kept[np.isin(numbers_all, dup_values)]
+            warn.append(f"{dup_values.size} job number{'s' if dup_values.size != 1 else ''} "
+                        f"appear{'s' if dup_values.size == 1 else ''} more than once "
+                        f"({dup_rows.size} jobs, {_lines_text(line_numbers[dup_rows])}); "
+                        "the jobs are kept, but their names (J<number>) repeat")
     if kept.size == 0:
         raise SWFError(source, f"has no usable jobs: all {len(table)} job records were skipped ("
                        + "; ".join(warn) + ")")
@@ -476,9 +498,21 @@ def _build(
         kept = kept[np.argsort(sub, kind="stable")]
     rows = table[kept]
     offset = float(rows[0, SUBMIT])
-    arrival = ((rows[:, SUBMIT] - offset) / slice_seconds).tolist()
+    arrival_arr = (rows[:, SUBMIT] - offset) / slice_seconds
     run_s = rows[:, RUN]
-    work = (np.where(run_s == 0, ZERO_RUN_SECONDS, run_s) / slice_seconds).tolist()
+    work_arr = np.where(run_s == 0, ZERO_RUN_SECONDS, run_s) / slice_seconds
+    for what, values, col in (("submit time (after the first job)", arrival_arr, SUBMIT),
+                              ("run time", work_arr, RUN)):
+        over = np.flatnonzero(~(values <= MAX_SLICES))
+        if over.size:
+            r = int(over[0])
+            raise SWFError(source, f"is {values[r]:.4g} slices at {slice_seconds:g} s per slice, over "
+                           f"the limit of {MAX_SLICES:.4g} slices (2**40) for a {what}; "
+                           "a longer --slice shortens it",
+                           line=int(line_numbers[kept[r]]), field=col + 1,
+                           token=_decode(job_lines[kept[r]].split()[col]))
+    arrival = arrival_arr.tolist()
+    work = work_arr.tolist()
     req = rows[:, REQ_TIME]
     est_arr = req / slice_seconds
     estimate = [e if r > 0 else None for e, r in zip(est_arr.tolist(), req.tolist())]

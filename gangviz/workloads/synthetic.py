@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gangviz.core.jobs import JobSpec
+from gangviz.core.limits import MAX_JOBS, MAX_PROCESSORS, LimitError
 from gangviz.workloads.dists import (
     HyperErlang,
     bounded_normal_pmf,
@@ -33,9 +34,19 @@ from gangviz.workloads.dists import (
 from gangviz.workloads.model import Workload
 
 
+#: Upper limits of the whole-number parameters (sizes and run times allocate a pmf of that
+#: length; see :mod:`gangviz.core.limits`).
+_INT_LIMITS = {"procs": MAX_PROCESSORS, "nodes": MAX_PROCESSORS, "site_procs": MAX_PROCESSORS,
+               "max_size": MAX_PROCESSORS, "max_work": MAX_PROCESSORS, "n_jobs": MAX_JOBS,
+               "count": MAX_JOBS, "jobs": MAX_JOBS, "sites": 1 << 10}
+
+
 def _positive_int(name: str, value: int, lo: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
         raise ValueError(f"{name} must be a whole number >= {lo}, got {value!r}")
+    limit = _INT_LIMITS.get(name)
+    if limit is not None and value > limit:
+        raise LimitError(f"{name} {int(value)} is over the limit of {limit:,}")
     return int(value)
 
 

@@ -60,7 +60,7 @@ BAD = [
     (GOOD.replace("replications = 2", "replications = 0"), 3, "replications"),
     (GOOD.replace('"repack", "random"', '"repack", "nope"'), 4, "unknown policy 'nope'"),
     (GOOD.replace("jobs = 20", "jobz = 20"), 8, "[workload] jobz"),
-    (GOOD.replace("procs = 16", "procs = 0"), 9, "[workload] procs: must be a whole number >= 1"),
+    (GOOD.replace("procs = 16", "procs = 0"), 9, "[workload] procs: must be a whole number in 1..4,194,304"),
     (GOOD.replace("load = [0.5, 0.9]", "load = [0.5, \"high\"]"), 12, "[grid] load: must be a number > 0"),
     (GOOD.replace("load = [0.5, 0.9]", "jobs = [1, 2]"), 12, "[grid] jobs: is fixed in [workload]"),
     (GOOD.replace("load = [0.5, 0.9]", "speed = [1, 2]"), 12, "[grid] speed: not a parameter"),

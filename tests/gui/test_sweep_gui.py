@@ -195,7 +195,7 @@ def test_plot_sweep_command(results, tmp_path, capsys):
     assert main(["plot-sweep", str(results), "--metric", "t_ta", "-o", str(out)]) == 0
     img = QImage(str(out))
     assert (img.width(), img.height()) == (900, 560)
-    assert main(["plot-sweep", str(results), "--x", "jobs", "-o", str(out)]) == 1
+    assert main(["plot-sweep", str(results), "--x", "jobs", "-o", str(tmp_path / "plot2.png")]) == 1
     err = capsys.readouterr().err
     assert "jobs" in err and "load" in err and "Traceback" not in err
 

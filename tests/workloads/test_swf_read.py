@@ -272,7 +272,7 @@ def test_missing_file_is_an_oserror(tmp_path):
         read_swf(tmp_path / "nope.swf")
 
 
-@pytest.mark.parametrize("kw, msg", [({"procs": 0}, "procs must be"), ({"slice_seconds": 0}, "slice"),
+@pytest.mark.parametrize("kw, msg", [({"procs": 0}, "processors must be a whole number"), ({"slice_seconds": 0}, "slice"),
                                      ({"slice_seconds": float("nan")}, "slice")])
 def test_bad_options(parse, kw, msg):
     with pytest.raises(ValueError, match=msg):
@@ -281,10 +281,15 @@ def test_bad_options(parse, kw, msg):
 
 def test_work_does_not_scale_with_values_in_the_file(parse):
     # A huge run time and MaxProcs are just numbers: nothing is allocated by them.
+    # Values past the input limits are refused with the limit named, before any allocation.
     text = "; MaxProcs: 9223372036854775807\n; MaxJobs: 9223372036854775807\n" + line(
         run=9 * 10**17, alloc=4) + "\n"
-    w = parse(text)
-    assert w.jobs[0].work == 9e17 and w.processors == 2**63 - 1
+    with pytest.raises(SWFError, match=r"processors 9223372036854775807 is over the limit .*MaxProcs header"):
+        parse(text)
+    with pytest.raises(SWFError, match=r"line 2: field 4 \(run time\).*over the limit"):
+        parse("; MaxProcs: 64\n" + line(run=9 * 10**17, alloc=4) + "\n")
+    w = parse("; MaxJobs: 9223372036854775807\n" + line(run=10**9, alloc=4) + "\n", procs=8)
+    assert w.jobs[0].work == 1e9 and w.processors == 8
 
 
 def test_unusable_header_processor_count_is_a_warning(parse):

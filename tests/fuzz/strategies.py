@@ -1,0 +1,149 @@
+"""Hypothesis strategies for hostile input: SWF traces, scenarios, sweep files, option values.
+
+Each strategy mixes ordinary values with the ones a hostile user tries: zero, negative, blank,
+not-a-number, infinite, just past a limit and far past it, 2**53 and 2**63 neighbours. Valid
+values stay small, so every case that should run finishes in well under a second.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+
+from hypothesis import strategies as st
+
+from gangviz.core.limits import MAX_PROCESSORS, MAX_SLICES
+
+HUGE_INTS = [0, -1, -2, 2**31, 2**32, 2**40, 2**53 + 1, 2**63 - 1, 2**63, 10**20,
+             MAX_PROCESSORS, MAX_PROCESSORS + 1, 1073741824]
+HUGE_FLOATS = [0.0, -0.0, 1e-300, 1e-18, 0.5, 1e17, 9e18, 1e19, 1e25, 1e300, 1e308,
+               MAX_SLICES, MAX_SLICES * 1.0001, 2.0**53]
+TOKENS = ["", " ", "0", "-1", "-0", "nan", "inf", "-inf", "1e308", "1e-300", "abc", "1.5",
+          "99999999999999999999", "0x10", "1_000", "١٢"]
+
+small_int = st.integers(1, 64)
+hostile_int = st.one_of(small_int, st.sampled_from(HUGE_INTS))
+hostile_float = st.one_of(st.floats(0.01, 200, allow_nan=False), st.sampled_from(HUGE_FLOATS),
+                          st.floats(allow_nan=True, allow_infinity=True))
+option_value = st.one_of(st.sampled_from(TOKENS), hostile_int.map(str), hostile_float.map(repr),
+                         st.text(max_size=6))
+
+
+def _field(draw, kind: str):
+    if kind == "size":
+        return draw(st.one_of(st.integers(1, 16), st.sampled_from([-1, 0, 2**31, 2**63 - 1])))
+    if kind == "time":
+        return draw(st.one_of(st.integers(0, 500), st.sampled_from([-1, 10**17, 9 * 10**18, 2**53])))
+    return draw(st.one_of(st.integers(-1, 100), st.sampled_from(["-1", "1e5", "7.5"])))
+
+
+@st.composite
+def swf_files(draw) -> tuple[str, bytes]:
+    """Return ``(file name, bytes)`` of a possibly hostile SWF trace, possibly compressed or
+    named as something else."""
+    lines = []
+    if draw(st.booleans()):
+        procs = draw(st.one_of(st.sampled_from([1, 4, 16, 64]), st.sampled_from(HUGE_INTS).map(str),
+                               st.sampled_from(["lots", "", "-1", "1e9"])))
+        lines.append(f"; MaxProcs: {procs}")
+    if draw(st.booleans()):
+        lines.append(f"; MaxJobs: {draw(hostile_int)}")
+    n = draw(st.integers(0, 12))
+    number = 1
+    for _ in range(n):
+        fields = [draw(st.one_of(st.just(number), st.sampled_from([1, -1, 2**62])))]  # duplicates too
+        number += 1
+        fields.append(_field(draw, "time"))
+        fields.append(_field(draw, "other"))
+        fields.append(_field(draw, "time"))
+        size = _field(draw, "size")
+        fields += [size, -1, -1, size, _field(draw, "time")]
+        fields += [-1, 1, 1, 1, -1, -1, -1, -1, -1]
+        text = " ".join(str(f) for f in fields)
+        if draw(st.integers(0, 9)) == 0:
+            text = draw(st.sampled_from([text + " 5", " ".join(text.split()[:-2]),
+                                         text.replace("1", draw(st.sampled_from(TOKENS)), 1)]))
+        lines.append(text)
+    data = ("\n".join(lines) + ("\n" if lines else "")).encode()
+    if draw(st.integers(0, 15)) == 0:
+        data = draw(st.binary(max_size=64))
+    how = draw(st.sampled_from(["plain", "plain", "gz", "bz2", "xz"]))
+    data = {"plain": lambda d: d, "gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[how](data)
+    name = draw(st.sampled_from(["t.swf", "t.txt", "t.data", "t.swf.gz", "t.swf.xz", "trace"]))
+    return name, data
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    raise TypeError(value)
+
+
+@st.composite
+def scenarios(draw) -> str:
+    """Return the text of a possibly hostile matrix scenario."""
+    procs = draw(st.one_of(st.sampled_from([4, 8]), st.sampled_from(HUGE_INTS)))
+    width = procs if isinstance(procs, int) and 1 <= procs <= 16 else 8
+    names = ["A", "B", "C"]
+    rows = []
+    for _ in range(draw(st.integers(0, 3))):
+        cells = [draw(st.sampled_from(names + ["."] * 3)) for _ in range(width)]
+        rows.append(" ".join(cells))
+    out = [f"processors = {_toml(procs)}", f"matrix = {_toml(rows)}"]
+    if draw(st.booleans()):
+        out.append(f"policy = {_toml(draw(st.sampled_from(['repack', 'br', 'bc', 'firstfit', '', 'nope'])))}")
+    if draw(st.integers(0, 5)) == 0:
+        out.append(draw(st.sampled_from(["params = 5", "colour = 1", "[params.random]\nsede = 3",
+                                         "[params.random]\nseed = 3"])))
+    used = sorted({c for r in rows for c in r.split() if c != "."})
+    if used and draw(st.booleans()):
+        out.append("[jobs]")
+        for n in used:
+            if draw(st.booleans()):
+                out.append(f"{n} = {{ work = {_toml(draw(hostile_float))} }}")
+    for _ in range(draw(st.integers(0, 2))):
+        out.append("[[events]]")
+        out.append(f"at = {_toml(draw(hostile_float))}")
+        if used and draw(st.booleans()):
+            out.append(f"terminate = {_toml([draw(st.sampled_from(used))])}")
+        if draw(st.booleans()):
+            sub = {"name": f"N{draw(st.integers(0, 3))}", "size": draw(hostile_int),
+                   "work": draw(hostile_float)}
+            out.append(f"submit = {_toml(sub)}")
+    return "\n".join(out) + "\n"
+
+
+@st.composite
+def sweep_files(draw) -> str:
+    """Return the text of a possibly hostile sweep file over the downey model (no compiled policy,
+    so no case waits for a compilation)."""
+    policies = draw(st.lists(st.sampled_from(["repack", "firstfit", "random", "nope", ""]),
+                             min_size=0, max_size=2))
+    out = [f"policies = {_toml(policies)}",
+           f"replications = {_toml(draw(st.one_of(st.integers(1, 2), st.sampled_from([0, -1, 10**9]))))}",
+           "[workload]", 'model = "downey"',
+           f"jobs = {_toml(draw(st.one_of(st.integers(1, 30), st.sampled_from([0, 10**8, 2**63 - 1]))))}"]
+    if draw(st.booleans()):
+        out.append(f"procs = {_toml(draw(st.one_of(st.sampled_from([8, 16, 32]), st.sampled_from(HUGE_INTS))))}")
+    if draw(st.booleans()):
+        out.append(f"max_work = {_toml(draw(st.one_of(st.integers(1, 50), st.sampled_from(HUGE_INTS))))}")
+    out.append("[grid]")
+    loads = draw(st.lists(st.one_of(st.floats(0.1, 0.9), st.sampled_from([0.0, -1.0, 1e308])),
+                          min_size=0, max_size=2))
+    out.append(f"load = {_toml(loads)}")
+    return "\n".join(out) + "\n"
