@@ -31,15 +31,22 @@ def swf(tmp_path, name="t.swf", procs=64, jobs=((1, 0, 10, 4), (2, 1, 10, 4)), h
 
 
 def cli(capsys, *argv):
-    code = main([str(a) for a in argv])
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exc:  # argparse refused a value: a usage error
+        code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
 
 
 def one_error(err):
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("gangviz: "), err
+    """The one message line of ``err``: "gangviz: ..." for bad input, or argparse's
+    "gangviz X: error: ..." after the usage lines for a malformed option value."""
     assert "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    if lines and ": error: " in lines[-1]:
+        return lines[-1]
+    assert len(lines) == 1 and lines[0].startswith("gangviz: "), err
     return lines[0]
 
 
