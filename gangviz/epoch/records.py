@@ -88,7 +88,7 @@ class JobArrived(Change):
 
     def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say which job arrived and what it needs."""
-        return (f"{job_label(self.job, names)} arrives needing at least {self.min_nodes} nodes "
+        return (f"{job_label(self.job, names)} arrives needing at least {self.min_nodes} node{'' if self.min_nodes == 1 else 's'} "
                 f"(memory), work {self.work:.0f}.")
 
 

@@ -154,7 +154,7 @@ def try_option1(sim, a: int, row: int, budget: MigrationBudget, *, replicate: bo
     for job, new in plan:
         sim.emit(JobMigrated(job, row, m.job_cols(job), row, new, c * len(new),
                              f"{label}, option 1: makes room for {m.name(a)}"
-                             + (f"; it loses {c:g} slices" if budget.charge and c else "")))
+                             + (f"; it loses {c:g} slice{'' if c == 1 else 's'}" if budget.charge and c else "")))
         budget.moved.add(job)
     for job in others:
         budget.delay(sim, job, c)
@@ -166,7 +166,7 @@ def try_option1(sim, a: int, row: int, budget: MigrationBudget, *, replicate: bo
     else:
         src = m.home_row(a)
         sim.emit(JobShifted(a, src, row, f"{label}, option 1: overhead {cost:g} (eq. 4)"
-                            + (f"; it loses {c / 2:g} slices" if budget.charge and c else "")))
+                            + (f"; it loses {c / 2:g} slice{'' if c / 2 == 1 else 's'}" if budget.charge and c else "")))
     return cost, tasks
 
 
@@ -190,7 +190,7 @@ def try_option2(sim, a: int, row: int, budget: MigrationBudget, *, label: str, d
     c = budget.cost
     lose = ""
     if budget.charge and c:
-        lose = f"; it loses {c:g} slices" + (f", {', '.join(m.name(j) for j in others)} {c / 2:g}"
+        lose = f"; it loses {c:g} slice{'' if c == 1 else 's'}" + (f", {', '.join(m.name(j) for j in others)} {c / 2:g}"
                                               + (" each" if len(others) > 1 else "") if others else "")
     sim.emit(JobMigrated(a, src, cols, row, new, cost, f"{label}, option 2: overhead {cost:g} (eq. 5){lose}"))
     budget.moved.add(a)
