@@ -45,6 +45,7 @@ class EpochView(QWidget):
         self._names: dict[int, str] = {}
         self._phase: float | None = None
         self._t = 1.0
+        self.scale = 1.0
         self._anim = QVariantAnimation(self)
         self._anim.setStartValue(0.0)
         self._anim.setEndValue(1.0)
@@ -115,10 +116,16 @@ class EpochView(QWidget):
         self._t = 0.0
         self._anim.start()
 
+    def set_scale(self, scale: float) -> None:
+        """Draw margins and text ``scale`` times their normal size (presentation mode)."""
+        self.scale = max(0.5, float(scale))
+        self.update()
+
     def plot_rect(self) -> QRectF:
         """Return the widget area of the N x 1 rectangle."""
-        return QRectF(MARGIN_LEFT, MARGIN_TOP, max(1.0, self.width() - MARGIN_LEFT - MARGIN_RIGHT),
-                      max(1.0, self.height() - MARGIN_TOP - MARGIN_BOTTOM))
+        k = self.scale
+        return QRectF(MARGIN_LEFT * k, MARGIN_TOP * k, max(1.0, self.width() - (MARGIN_LEFT + MARGIN_RIGHT) * k),
+                      max(1.0, self.height() - (MARGIN_TOP + MARGIN_BOTTOM) * k))
 
     def piece_rect(self, piece: Piece, nodes: int | None = None) -> QRectF:
         """Return the widget rectangle of ``piece`` (time upwards, nodes rightwards)."""
@@ -178,7 +185,7 @@ class EpochView(QWidget):
         r = self.plot_rect()
         p.fillRect(r, IDLE)
         font = QFont(self.font())
-        font.setPointSizeF(max(7.0, min(11.0, r.height() / 18)))
+        font.setPointSizeF(max(7.0, min(11.0, r.height() / 18)) * self.scale)
         p.setFont(font)
         fm = QFontMetricsF(font)
         for job, rect, alpha in self._frames():
@@ -212,28 +219,30 @@ class EpochView(QWidget):
         p.drawRect(r)
         n = self._schedule.nodes if self._schedule else 0
         p.setPen(MUTED_TEXT)
-        p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), MARGIN_BOTTOM - 2),
+        k = self.scale
+        p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), MARGIN_BOTTOM * k - 2),
                    Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                    f"nodes (N = {n})" if n else "nodes")
-        p.drawText(QRectF(r.left() - 4, r.bottom() + 2, 30, 16), Qt.AlignmentFlag.AlignLeft, "0")
+        h = fm.height()
+        p.drawText(QRectF(r.left() - 4, r.bottom() + 2, 30 * k, h), Qt.AlignmentFlag.AlignLeft, "0")
         if n:
-            p.drawText(QRectF(r.right() - 40, r.bottom() + 2, 42, 16),
+            p.drawText(QRectF(r.right() - 40 * k, r.bottom() + 2, 42 * k, h),
                        Qt.AlignmentFlag.AlignRight, str(n))
-        p.drawText(QRectF(0, r.bottom() - fm.height(), MARGIN_LEFT - 4, fm.height()),
+        p.drawText(QRectF(0, r.bottom() - fm.height(), MARGIN_LEFT * k - 4, fm.height()),
                    Qt.AlignmentFlag.AlignRight, "0")
-        p.drawText(QRectF(0, r.top(), MARGIN_LEFT - 4, fm.height()),
+        p.drawText(QRectF(0, r.top(), MARGIN_LEFT * k - 4, fm.height()),
                    Qt.AlignmentFlag.AlignRight, "T")
         p.save()
-        p.translate(12, r.center().y())
+        p.translate(h * 0.8, r.center().y())
         p.rotate(-90)
-        p.drawText(QRectF(-r.height() / 2, -8, r.height(), 16), Qt.AlignmentFlag.AlignCenter,
+        p.drawText(QRectF(-r.height() / 2, -h / 2, r.height(), h), Qt.AlignmentFlag.AlignCenter,
                    "time in quantum")
         p.restore()
         if self._schedule is not None:
             s = self._schedule
             epochs = f", {len(s.epochs)} epochs" if s.epochs else ""
             p.setPen(TEXT)
-            p.drawText(QRectF(r.left(), 0, r.width(), MARGIN_TOP - 2),
+            p.drawText(QRectF(r.left(), 0, r.width(), MARGIN_TOP * k - 2),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        f"{s.policy}: overhead {s.overhead} "
                        f"({float(s.normalized_overhead):.2f} per node){epochs}")

@@ -50,6 +50,7 @@ class QueueView(QWidget):
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
+        self.scale = 1.0
         self._state: MultiSiteState = state_from_snapshot(QueueSnapshot.empty())
         self._flying: list[tuple[tuple[int, int], QRectF, QRectF]] = []
         self._progress = 1.0
@@ -110,36 +111,47 @@ class QueueView(QWidget):
         """Return the state the view shows."""
         return QueueSnapshot.from_state(self._state)
 
+    def set_scale(self, scale: float) -> None:
+        """Draw rows, tokens and text ``scale`` times their normal size (presentation mode)."""
+        self.scale = max(0.5, float(scale))
+        self.updateGeometry()
+        self.update()
+
     # --- geometry -------------------------------------------------------------------------------
+    def _k(self, v: float) -> float:
+        return v * self.scale
+
     def _site_width(self) -> float:
-        return (self.width() - MARGIN * (self._state.cfg.sites + 1)) / self._state.cfg.sites
+        return (self.width() - self._k(MARGIN) * (self._state.cfg.sites + 1)) / self._state.cfg.sites
 
     def _row_origin(self, site: int, proc: int) -> QPointF:
-        x = MARGIN + site * (self._site_width() + MARGIN)
-        y = MARGIN + HEADER + proc * ROW
+        k = self._k
+        x = k(MARGIN) + site * (self._site_width() + k(MARGIN))
+        y = k(MARGIN) + k(HEADER) + proc * k(ROW)
         return QPointF(x, y)
 
     def proc_rect(self, site: int, proc: int) -> QRectF:
         """Return the rectangle of processor ``proc`` (0-based) of ``site`` (its running task)."""
-        o = self._row_origin(site, proc)
-        return QRectF(o.x() + LABEL_W, o.y() + 1, PROC_W, ROW - 3)
+        o, k = self._row_origin(site, proc), self._k
+        return QRectF(o.x() + k(LABEL_W), o.y() + 1, k(PROC_W), k(ROW) - 3)
 
     def token_rect(self, site: int, proc: int, index: int) -> QRectF:
         """Return the rectangle of the ``index``-th waiting task (0 = head) of a processor's queue."""
-        o = self._row_origin(site, proc)
-        x = o.x() + LABEL_W + PROC_W + 2 * GAP + index * (TOKEN_W + GAP)
-        return QRectF(x, o.y() + 2, TOKEN_W, ROW - 5)
+        o, k = self._row_origin(site, proc), self._k
+        x = o.x() + k(LABEL_W) + k(PROC_W) + 2 * k(GAP) + index * (k(TOKEN_W) + k(GAP))
+        return QRectF(x, o.y() + 2, k(TOKEN_W), k(ROW) - 5)
 
     def visible_tokens(self) -> int:
         """Return how many queue tokens fit in a row (the rest is summarised as ``+N``)."""
-        free = self._site_width() - LABEL_W - PROC_W - 2 * GAP
-        return max(1, int((free - 24) // (TOKEN_W + GAP)))
+        k = self._k
+        free = self._site_width() - k(LABEL_W) - k(PROC_W) - 2 * k(GAP)
+        return max(1, int((free - k(24)) // (k(TOKEN_W) + k(GAP))))
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         """Return a size that fits every processor row and about eight tokens per queue."""
         cfg = self._state.cfg
         w = cfg.sites * (LABEL_W + PROC_W + 2 * GAP + 8 * (TOKEN_W + GAP) + 24) + MARGIN * (cfg.sites + 1)
-        return QSize(int(w), MARGIN * 2 + HEADER + cfg.procs * ROW)
+        return QSize(int(w * self.scale), int((MARGIN * 2 + HEADER + cfg.procs * ROW) * self.scale))
 
     # --- painting -------------------------------------------------------------------------------
     def _on_progress(self, value) -> None:
@@ -167,7 +179,7 @@ class QueueView(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         p.fillRect(self.rect(), BACKGROUND)
         font = QFont(self.font())
-        font.setPixelSize(10)
+        font.setPixelSize(max(10, int(round(10 * self.scale))))
         p.setFont(font)
         flying = {t for t, _, _ in self._flying}
         limit = self.visible_tokens()
@@ -175,14 +187,14 @@ class QueueView(QWidget):
             o = self._row_origin(s, 0)
             busy = sum(1 for g in st.site_procs(s) if not st.is_idle(g))
             p.setPen(QColor("#222222"))
-            p.drawText(QRectF(o.x(), MARGIN, self._site_width(), HEADER - 4),
+            p.drawText(QRectF(o.x(), self._k(MARGIN), self._site_width(), self._k(HEADER) - 4),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        f"Site {s + 1}  ({busy}/{cfg.procs} running or reserved)")
             for i in range(cfg.procs):
                 g = s * cfg.procs + i
                 row = self._row_origin(s, i)
                 p.setPen(QColor("#444444"))
-                p.drawText(QRectF(row.x(), row.y(), LABEL_W - 4, ROW - 2),
+                p.drawText(QRectF(row.x(), row.y(), self._k(LABEL_W) - 4, self._k(ROW) - 2),
                            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"P{i + 1}")
                 box = self.proc_rect(s, i)
                 run, res = st.running[g], st.reserved[g]
@@ -211,7 +223,7 @@ class QueueView(QWidget):
                 if len(q) > limit:
                     r = self.token_rect(s, i, limit)
                     p.setPen(QColor("#444444"))
-                    p.drawText(QRectF(r.x(), r.y(), 40, r.height()),
+                    p.drawText(QRectF(r.x(), r.y(), self._k(40), r.height()),
                                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                                f"+{len(q) - limit}")
         t = self._progress
