@@ -63,7 +63,7 @@ _BGRA = np.ascontiguousarray(palette.lookup_table()[:, [2, 1, 0, 3]]) if sys.byt
 
 def index_image(cells: np.ndarray, active: int | None) -> np.ndarray:
     """Return the uint8 colour-index array of ``cells`` (see :mod:`gangviz.gui.palette`)."""
-    idx = (1 + palette.colour_indices(cells)).astype(np.uint8)
+    idx = palette.colour_codes(cells)
     if active is not None and 0 <= active < idx.shape[0]:
         row = idx[active]
         row[cells[active] < 0] = palette.ACTIVE_IDLE_INDEX
