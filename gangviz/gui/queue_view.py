@@ -33,6 +33,8 @@ IDLE_FRAME = QColor("#B0B0B0")
 BACKGROUND = QColor("#FAFAFA")
 
 MARGIN, HEADER, ROW, LABEL_W, PROC_W, TOKEN_W, GAP = 8, 22, 22, 34, 52, 46, 3
+#: the largest scale a presented view grows to when filling its space
+MAX_FILL = 4.0
 
 
 def gang_colour(gang: int) -> QColor:
@@ -112,14 +114,24 @@ class QueueView(QWidget):
         return QueueSnapshot.from_state(self._state)
 
     def set_scale(self, scale: float) -> None:
-        """Draw rows, tokens and text ``scale`` times their normal size (presentation mode)."""
+        """Draw rows, tokens and text at least ``scale`` times their normal size; above 1
+        (presentation mode) they grow further to fill the view, up to :data:`MAX_FILL` times."""
         self.scale = max(0.5, float(scale))
         self.updateGeometry()
         self.update()
 
+    def effective_scale(self) -> float:
+        """Return the scale drawn at: ``scale``, or larger to fill the view when presenting."""
+        if self.scale <= 1.0:
+            return self.scale
+        cfg = self._state.cfg
+        tall = MARGIN * 2 + HEADER + cfg.procs * ROW
+        wide = cfg.sites * (LABEL_W + PROC_W + 2 * GAP + 3 * (TOKEN_W + GAP) + 24 + MARGIN) + MARGIN
+        return max(self.scale, min(MAX_FILL, self.height() / tall, self.width() / wide))
+
     # --- geometry -------------------------------------------------------------------------------
     def _k(self, v: float) -> float:
-        return v * self.scale
+        return v * self.effective_scale()
 
     def _site_width(self) -> float:
         return (self.width() - self._k(MARGIN) * (self._state.cfg.sites + 1)) / self._state.cfg.sites
@@ -179,7 +191,7 @@ class QueueView(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         p.fillRect(self.rect(), BACKGROUND)
         font = QFont(self.font())
-        font.setPixelSize(max(10, int(round(10 * self.scale))))
+        font.setPixelSize(max(10, int(round(10 * self.effective_scale()))))
         p.setFont(font)
         flying = {t for t, _, _ in self._flying}
         limit = self.visible_tokens()

@@ -264,12 +264,13 @@ class VectorTreeView(QWidget):
         depth = len(m.tree.levels) - 1
         self._levels = self.tree_levels()
         link = self.column_range.hover_cols
+        # "WLT 8192" may not fit the gutter: then every level is named by its size alone
+        short = any(self._fm_small.horizontalAdvance(f"WLT {1 << d}") > self.column_range.gutter - 10
+                    for d in self._levels if d != depth)
         for d in self._levels:
             level = m.tree.levels[d]
             span = 1 << d
-            label = "root" if d == depth else f"WLT {span}"
-            if self._fm_small.horizontalAdvance(label) > self.column_range.gutter - 10:
-                label = f"{span}"  # "WLT 8192" does not fit the gutter: the size alone
+            label = "root" if d == depth else (f"{span}" if short else f"WLT {span}")
             self._label(painter, y, self.level_h, label)
             painter.save()
             painter.setClipRect(QRectF(left, 0, right - left, self.height()))
