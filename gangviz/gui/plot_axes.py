@@ -73,6 +73,8 @@ def tidy(plot, kind: str = "plain", font_points: float | None = None) -> None:
             ax.setStyle(tickFont=f)
     vb = item.getViewBox()
     if kind == "ratio":
+        # three labels that never collide, however short the plot
+        item.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
         vb.setLimits(xMin=0, yMin=0, yMax=1.0, minXRange=1.0)
         item.setYRange(0, 1, padding=0.02)
         vb.enableAutoRange(axis="y", enable=False)

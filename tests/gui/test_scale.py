@@ -235,3 +235,29 @@ def test_plots_have_no_si_prefix_fixed_ratio_integer_counts_and_keys_off_the_dat
         assert spacing >= 1 and all(float(v).is_integer() for v in values)
     assert plot_axes.PlainAxis("bottom").tickStrings([2_000_000.0], 1.0, 500_000.0) == ["2,000,000"]
     player.stop()
+
+
+def test_hovering_a_tree_node_marks_its_processors_and_a_job_marks_its_wlv_entries(qtbot):
+    sim = _big_sim(64, seed=3)
+    player = Player(sim)
+    mv = MatrixView(player)
+    vv = VectorTreeView(player)
+    vv.set_column_range(mv.column_range)
+    for w in (mv, vv):
+        qtbot.addWidget(w)
+        w.resize(900, 300)
+        w.show()
+    mv.grab()
+    x0, cw, ch, tops, row_h = mv._layout
+    before = mv.grab().toImage()
+    mv.column_range.set_hover((16, 32))  # as a hover over a 16-processor tree node does
+    img = mv.grab().toImage()
+    y = float(tops.min() + row_h.sum() / 2)
+    assert close_rgb(pixel(img, x0 + 16 * cw + 1.5, y), palette.LINK, 30)
+    assert not close_rgb(pixel(before, x0 + 16 * cw + 1.5, y), palette.LINK, 30)
+    m = sim.matrix
+    job = int(m.cells[0, 40])
+    cols = list(m.job_cols(job))
+    mv.column_range.set_hover(None, cols)  # as a hover over the job in the matrix does
+    vimg = vv.grab().toImage()
+    assert close_rgb(pixel(vimg, x0 + cols[0] * cw + 1.5, 2 + vv.wlv_h / 2), palette.LINK, 30)
