@@ -11,7 +11,7 @@ whatever the order of the policies) *and* a dash pattern by its place, so the cu
 in greyscale print. Every run is known to its end, so the whole curve is drawn faint and the
 part up to the shared time solid, with a vertical line at that time; the x range stays fixed
 while scrubbing. The key is in each plot's title line, above the data; the active ratio is
-drawn as its running mean over about a hundredth of the run (:func:`smooth`), since four raw
+drawn as its running mean over about a 25th of the run (:func:`smooth`), since four raw
 ratio curves that jump between 0 and 1 every step hide each other.
 """
 
@@ -123,7 +123,7 @@ class OverlayPlots(QWidget):
     def _values(cols: SampleColumns, field: str) -> np.ndarray:
         y = cols.column(field)
         if field == "active_ratio":
-            return smooth(y, max(1, len(y) // 100))
+            return smooth(y, max(1, len(y) // 25))
         return y
 
     def set_time(self, t: float) -> None:
