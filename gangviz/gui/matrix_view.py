@@ -16,6 +16,17 @@ the context menu offers "Terminate now" on a job and "Submit a job here…" on a
 (what-if actions through the player). Tie-break: the mouse is mapped onto the matrix at rest, so
 hovering and clicking during an animation see the state before the running change.
 
+Any machine size: the view draws the processors of its :class:`~gangviz.gui.geometry.ColumnRange`
+(shared with the vector/tree view, so both zoom and pan together). The wheel zooms around the
+processor under the pointer, Shift+wheel or a drag pans, Ctrl+= / Ctrl+- / Ctrl+0 zoom in, out and
+fit; while zoomed, a strip above the matrix shows the whole machine (darker = busier) with the
+range on show framed, and a click on it centres the range there. Below :data:`DENSITY_CW` pixels
+per processor the white gaps between jobs are left out (density mode: neighbouring jobs never
+share a colour, :mod:`gangviz.gui.palette`), and below one pixel the image is sampled at each
+pixel's centre. Slot labels are thinned to every k-th slot (the running slot always labelled)
+and processor labels to round steps (P1, P50, P100, ...). Hovering a job tells the vector view
+its columns; a WLV entry or tree node hovered there is shaded here.
+
 Lecture mode (issue 8): ``hover_highlight`` outlines every cell of the job under the mouse
 pointer (presentation mode turns it on); :meth:`MatrixView.set_font_size` enlarges the names and
 labels; while the player holds a move for the guided exercise (``Player.gate``) the legal cuts

@@ -151,6 +151,10 @@ class VectorTreeView(QWidget):
         parent = self.parentWidget()
         share = 0.55 if self.expanded else MAX_SHARE
         room = (parent.height() * share if parent is not None and parent.height() > 100 else 10 * self.level_h)
+        matrix = getattr(parent, "matrix", None)
+        if matrix is not None and matrix.isVisible() and matrix.height() > 0:
+            # the matrix and this view share what the board leaves them: never more than half
+            room = min(room, (matrix.height() + self.height()) / 2)
         room -= self.wlv_h + GAP + 8 + (self.key_h if self.show_key else 0)
         fit = max(int(room // self.level_h), 1)
         if len(levels) > fit:  # keep the coarse levels (the root side), fold the finest

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor
 
 from gangviz.core.changes import JobPlaced, SlotAdded
@@ -172,6 +172,12 @@ def test_the_tree_folds_to_what_fits_and_never_outgrows_the_matrix(window, qtbot
     # every level drawn has nodes at least 12 px wide
     _x0, cw = columns(b.vector.width(), 8192, b.vector.column_range)
     assert all((1 << d) * cw >= 12 for d in b.vector.tree_levels())
+    # a click on the tree's labels unfolds more levels, still no taller than the matrix
+    folded = len(b.vector.tree_levels())
+    qtbot.mouseClick(b.vector, Qt.MouseButton.LeftButton, pos=QPoint(5, b.vector.height() // 2))
+    qtbot.waitUntil(lambda: b.vector.height() == int(b.vector.preferred_height()))
+    assert b.vector.expanded and len(b.vector.tree_levels()) > folded
+    assert b.vector.height() <= b.matrix.height() + 1
 
 
 def test_last_allocation_outline_clears_when_its_job_leaves(qtbot):
