@@ -75,8 +75,9 @@ def tidy(plot, kind: str = "plain", font_points: float | None = None) -> None:
     if kind == "ratio":
         # three labels that never collide, however short the plot
         item.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
-        vb.setLimits(xMin=0, yMin=0, yMax=1.0, minXRange=1.0)
-        item.setYRange(0, 1, padding=0.02)
+        # a little room either side, so the labels 0 and 1 are not clipped at the plot's edges
+        vb.setLimits(xMin=0, yMin=-0.06, yMax=1.06, minXRange=1.0)
+        item.setYRange(-0.06, 1.06, padding=0)
         vb.enableAutoRange(axis="y", enable=False)
         vb.setMouseEnabled(y=False)
     elif kind == "free":  # any range (a sweep's axes): only the prefix is turned off
