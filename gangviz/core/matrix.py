@@ -86,6 +86,26 @@ def slot_label(row: int) -> str:
     return f"S{row + 1}"
 
 
+def pack_cells(cells: np.ndarray) -> tuple:
+    """Return ``cells`` run-length encoded: ``(shape, starts, values)`` of the runs of equal
+    ids in row-major order. A matrix row holds a few long runs (jobs are contiguous), so a
+    snapshot of 1,024 x 14 cells takes about a kilobyte instead of 57; :func:`unpack_cells`
+    gives the same array back."""
+    flat = cells.ravel()
+    if flat.size == 0:
+        return cells.shape, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=cells.dtype)
+    starts = np.concatenate(([0], np.flatnonzero(flat[1:] != flat[:-1]) + 1)).astype(np.int32)
+    return cells.shape, starts, flat[starts].copy()
+
+
+def unpack_cells(packed: tuple) -> np.ndarray:
+    """Return the cell array :func:`pack_cells` encoded (a fresh, writable array)."""
+    shape, starts, values = packed
+    size = int(np.prod(shape))
+    lengths = np.diff(np.append(starts, size))
+    return np.repeat(values, lengths).reshape(shape)
+
+
 class OusterhoutMatrix:
     """The global scheduling matrix with its workload vector and workload tree.
 
@@ -274,7 +294,7 @@ class OusterhoutMatrix:
         return (
             self.processors,
             self.ring,
-            self._cells.copy(),
+            pack_cells(self._cells),
             dict(self._cols),
             {j: tuple(r) for j, r in self._rows.items()},
             self.active_row,
@@ -285,7 +305,7 @@ class OusterhoutMatrix:
         """Rebuild a matrix (with its WLV and WLT) from :meth:`snapshot`; ``names`` is shared."""
         processors, ring, cells, cols, rows, active = snap
         m = cls(processors, ring)
-        m._cells = cells.copy()
+        m._cells = unpack_cells(cells)
         m._cols = dict(cols)
         m._rows = {j: list(r) for j, r in rows.items()}
         m._reindex()

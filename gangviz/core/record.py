@@ -88,3 +88,36 @@ class Step:
             "changes": [c.to_dict() for c in self.changes],
             "narration": list(self.narration),
         }
+
+
+class ToldStep(Step):
+    """A :class:`Step` whose narration is told from its change records when asked.
+
+    A long run records hundreds of thousands of steps; keeping each step's sentences as strings
+    cost about a third of the history's memory. The sentences are exactly what
+    ``change.describe(names)`` says for each change, followed by ``extra`` (the policy's summary
+    lines, usually none), so they are made again on each access; ``names`` is the simulation's
+    shared, only-growing name table. Setting ``narration`` stores a list as for any step.
+    """
+
+    __slots__ = ("names", "extra")
+
+    def __init__(self, index: int, time: float, cause: str, changes: list, names: Mapping[int, str],
+                 extra: list[str] | None = None):
+        Step.__init__(self, index, time, cause, changes, None)  # type: ignore[arg-type]
+        self.names = names
+        self.extra = tuple(extra) if extra else ()
+
+    @property  # type: ignore[override]
+    def narration(self) -> list[str]:
+        told = _STEP_NARRATION.__get__(self)
+        if told is not None:
+            return told
+        return [c.describe(self.names) for c in self.changes] + list(self.extra)
+
+    @narration.setter
+    def narration(self, lines: list[str] | None) -> None:
+        _STEP_NARRATION.__set__(self, lines)
+
+
+_STEP_NARRATION = Step.__dict__["narration"]  # the slot ToldStep's property stands in front of

@@ -5,11 +5,14 @@ simulations' per-step samples (slots, active ratio, jobs running, mean turnaroun
 quantities behind r_a, n_a and t_ta of 001_c175c8c1780c2fd0.txt §4.2-4.3), drawn as step curves
 like the main window's :mod:`~gangviz.gui.metrics_panel`.
 
-Each policy keeps one pen everywhere (pane header, curves, timeline ticks): the Okabe-Ito
-colours blue, vermillion, bluish green and reddish purple (safe under the common colour vision
-deficiencies) *and* a distinct dash pattern, so the curves also part in greyscale print. Every
-run is known to its end, so the whole curve is drawn faint and the part up to the shared time
-solid, with a vertical line at that time; the x range stays fixed while scrubbing.
+Each policy keeps one pen everywhere (pane header, curves, timeline ticks, sweep plots): the
+colour fixed for its *name* by :func:`gangviz.colours.policy_colour` (so ``br`` has one colour
+whatever the order of the policies) *and* a dash pattern by its place, so the curves also part
+in greyscale print. Every run is known to its end, so the whole curve is drawn faint and the
+part up to the shared time solid, with a vertical line at that time; the x range stays fixed
+while scrubbing. The key is in each plot's title line, above the data; the active ratio is
+drawn as its running mean over about a 25th of the run (:func:`smooth`), since four raw
+ratio curves that jump between 0 and 1 every step hide each other.
 """
 
 from __future__ import annotations
@@ -20,27 +23,37 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGridLayout, QWidget
 
+from gangviz import colours
+from gangviz.gui import plot_axes
 from gangviz.gui.metrics_panel import SampleColumns
 
-#: (colour, dash) of the 1st..4th policy.
-POLICY_STYLES = (("#0072B2", Qt.PenStyle.SolidLine), ("#D55E00", Qt.PenStyle.DashLine),
-                 ("#009E73", Qt.PenStyle.DashDotLine), ("#CC79A7", Qt.PenStyle.DotLine))
-#: (title, y label, sample field)
-PANELS = (("Slots", "slots", "slots"), ("Processor active ratio", "ratio", "active_ratio"),
-          ("Jobs running", "jobs", "running"), ("Mean turnaround", "slices", "mean_turnaround"))
+#: the dash of the 1st..4th policy shown
+DASHES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DotLine)
+#: (title, y label, sample field, axis kind)
+PANELS = (("Slots", "slots", "slots", "integer"), ("Processor active ratio", "ratio", "active_ratio", "ratio"),
+          ("Jobs running", "jobs", "running", "integer"), ("Mean turnaround", "slices", "mean_turnaround", "plain"))
 
 
-def policy_colour(i: int) -> QColor:
-    """Return the colour of the ``i``-th policy (cycling after four)."""
-    return QColor(POLICY_STYLES[i % len(POLICY_STYLES)][0])
+def policy_colour(name: str) -> QColor:
+    """Return the fixed colour of the policy called ``name`` (:func:`gangviz.colours.policy_colour`)."""
+    return QColor(colours.policy_colour(name))
 
 
-def policy_pen(i: int, width: float = 2.0, alpha: int = 255):
-    """Return the pyqtgraph pen of the ``i``-th policy."""
-    colour, dash = POLICY_STYLES[i % len(POLICY_STYLES)]
-    c = QColor(colour)
+def policy_pen(name: str, i: int = 0, width: float = 2.0, alpha: int = 255):
+    """Return the pyqtgraph pen of policy ``name`` shown ``i``-th (colour by name, dash by place)."""
+    c = policy_colour(name)
     c.setAlpha(alpha)
-    return pg.mkPen(c, width=width, style=dash)
+    return pg.mkPen(c, width=width, style=DASHES[i % len(DASHES)])
+
+
+def smooth(y: np.ndarray, window: int) -> np.ndarray:
+    """Return the running mean of ``y`` over ``window`` samples (trailing; ``y`` if window <= 1)."""
+    if window <= 1 or len(y) < 2:
+        return y
+    c = np.cumsum(np.concatenate(([0.0], np.asarray(y, dtype=float))))
+    idx = np.arange(1, len(y) + 1)
+    lo = np.maximum(idx - window, 0)
+    return (c[idx] - c[lo]) / (idx - lo)
 
 
 def step_xy(t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -60,14 +73,14 @@ class OverlayPlots(QWidget):
         grid.setSpacing(4)
         self.plots: list[pg.PlotWidget] = []
         self.cursors: list[pg.InfiniteLine] = []
-        for i, (title, ylabel, _field) in enumerate(PANELS):
-            w = pg.PlotWidget(background="w")
+        for i, (title, ylabel, _field, kind) in enumerate(PANELS):
+            w = pg.PlotWidget(background="w", axisItems=plot_axes.axes(kind))
             w.setTitle(title, color="#333333", size="9.5pt")
             w.setLabel("bottom", "time (slices)")
             w.setLabel("left", ylabel)
             w.showGrid(x=True, y=True, alpha=0.15)
             w.setMenuEnabled(False)
-            w.getViewBox().setLimits(yMin=0)
+            plot_axes.tidy(w, kind)
             cursor = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#33506E", width=1,
                                                                              style=Qt.PenStyle.DashLine))
             w.addItem(cursor, ignoreBounds=True)
@@ -89,32 +102,37 @@ class OverlayPlots(QWidget):
                 w.getPlotItem().legend = None
         self.series, self.solid, self.faint = {}, {}, {}
         self.legends = []
-        for w in self.plots:
-            legend = w.addLegend(offset=(-4, 2), labelTextSize="8pt", labelTextColor="#333333",
-                                 brush=pg.mkBrush(255, 255, 255, 215), pen=pg.mkPen("#D4D0C8"),
-                                 colCount=max(1, len(runs)), verSpacing=-6, horSpacing=12)
-            self.legends.append(legend)
+        key = [(label, policy_colour(label).name()) for label in runs]
+        for w, (title, _y, _f, _k) in zip(self.plots, PANELS):
+            w.setTitle(plot_axes.title_with_key(title, key, "9.5pt"), color="#333333")
         for i, (label, samples) in enumerate(runs.items()):
             cols = SampleColumns()
             if samples:
                 cols.sync(samples, len(samples))
             self.series[label] = (i, cols)
-            for k, (_t, _y, field) in enumerate(PANELS):
-                xs, ys = step_xy(cols.column("time"), cols.column(field))
-                faint = self.plots[k].plot(xs, ys, pen=policy_pen(i, 1.2, 70))
-                solid = self.plots[k].plot([], [], pen=policy_pen(i, 2.2), name=label)
+            for k, (_t, _y, field, _kind) in enumerate(PANELS):
+                xs, ys = step_xy(cols.column("time"), self._values(cols, field))
+                faint = self.plots[k].plot(xs, ys, pen=policy_pen(label, i, 1.2, 70))
+                solid = self.plots[k].plot([], [], pen=policy_pen(label, i, 2.2), name=label)
                 self.faint[(label, k)] = faint
                 self.solid[(label, k)] = solid
         for w in self.plots:
             w.setXRange(0, max(end, 1.0), padding=0.02)
+
+    @staticmethod
+    def _values(cols: SampleColumns, field: str) -> np.ndarray:
+        y = cols.column(field)
+        if field == "active_ratio":
+            return smooth(y, max(1, len(y) // 25))
+        return y
 
     def set_time(self, t: float) -> None:
         """Draw each curve solid up to time ``t`` and move the time line there."""
         for label, (_i, cols) in self.series.items():
             times = cols.column("time")
             n = int(np.searchsorted(times, t, side="right"))
-            for k, (_t, _y, field) in enumerate(PANELS):
-                xs, ys = step_xy(times[:n], cols.column(field)[:n])
+            for k, (_t, _y, field, _kind) in enumerate(PANELS):
+                xs, ys = step_xy(times[:n], self._values(cols, field)[:n])
                 if n and n < len(times):
                     xs, ys = np.append(xs, t), np.append(ys, ys[-1])  # hold the value up to t
                 self.solid[(label, k)].setData(xs, ys)

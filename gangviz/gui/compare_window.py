@@ -182,7 +182,7 @@ class ComparePane(QFrame):
         self.spec, self.sim, self.index = spec, sim, index
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setObjectName("pane")
-        colour = policy_colour(index)
+        colour = policy_colour(spec)
         self.setStyleSheet(f"QFrame#pane {{ border: 1px solid #DDD9D0; border-top: 3px solid {colour.name()};"
                            " background: white; }")
         self.player = Player(sim, self)
@@ -228,7 +228,7 @@ class ComparePane(QFrame):
         """Tell the views the simulation moved, and update the state line."""
         self.player.moved.emit()
         sim = self.sim
-        parts = [f"t = {sim.time:g}"]
+        parts = [f"t = {sim.time:,.7g}"]
         m = getattr(sim, "matrix", None)
         if m is not None:
             parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
@@ -434,7 +434,7 @@ class CompareWindow(QMainWindow):
             self.pane_layout.addWidget(pane, 1)
             if pane.matrix is not None:
                 pane.matrix.jobSelected.connect(lambda job, src=pane: self._select_everywhere(job, src))
-        colours = [policy_colour(i) for i in range(len(self.panes))]
+        colours = [policy_colour(spec) for spec in sims]
         self.timeline.set_span(self.end, [(colours[i], self._moves[spec]) for i, spec in enumerate(sims)])
         self.plots.set_series(self.samples, self.end)
         if self.comparison is not None:
@@ -452,7 +452,7 @@ class CompareWindow(QMainWindow):
         self.heading.setText(s.title)
         jobs = f"  ·  {len(s.jobs)} jobs" if s.jobs else ""
         self.subheading.setText(f"{s.processors} processors{jobs}  ·  {len(sims)} policies  ·  "
-                                f"runs end at t = {self.end:g}")
+                                f"runs end at t = {self.end:,.7g}")
         self._default_rate()
         self.set_time(start, force=True)
         return True
@@ -551,7 +551,7 @@ class CompareWindow(QMainWindow):
         self.act_play.setIcon(self.style().standardIcon(sp))
 
     def _update_clock(self) -> None:
-        self.clock_label.setText(f"t = {self.time:.6g}  of  {self.end:g} slices")
+        self.clock_label.setText(f"t = {self.time:,.7g}  of  {self.end:,.7g} slices")
 
     # ----------------------------------------------------------------- export
     def export_table(self, path: str | Path) -> Path:

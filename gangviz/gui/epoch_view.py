@@ -47,6 +47,7 @@ class EpochView(QWidget):
         self._t = 1.0
         #: N for the axis before a schedule is shown (the window sets it from the simulation)
         self.nodes_hint = 0
+        self.scale = 1.0
         self._anim = QVariantAnimation(self)
         self._anim.setStartValue(0.0)
         self._anim.setEndValue(1.0)
@@ -117,10 +118,16 @@ class EpochView(QWidget):
         self._t = 0.0
         self._anim.start()
 
+    def set_scale(self, scale: float) -> None:
+        """Draw margins and text ``scale`` times their normal size (presentation mode)."""
+        self.scale = max(0.5, float(scale))
+        self.update()
+
     def plot_rect(self) -> QRectF:
         """Return the widget area of the N x 1 rectangle."""
-        return QRectF(MARGIN_LEFT, MARGIN_TOP, max(1.0, self.width() - MARGIN_LEFT - MARGIN_RIGHT),
-                      max(1.0, self.height() - MARGIN_TOP - MARGIN_BOTTOM))
+        k = self.scale
+        return QRectF(MARGIN_LEFT * k, MARGIN_TOP * k, max(1.0, self.width() - (MARGIN_LEFT + MARGIN_RIGHT) * k),
+                      max(1.0, self.height() - (MARGIN_TOP + MARGIN_BOTTOM) * k))
 
     def piece_rect(self, piece: Piece, nodes: int | None = None) -> QRectF:
         """Return the widget rectangle of ``piece`` (time upwards, nodes rightwards)."""
@@ -180,7 +187,7 @@ class EpochView(QWidget):
         r = self.plot_rect()
         p.fillRect(r, IDLE)
         font = QFont(self.font())
-        font.setPointSizeF(max(7.0, min(11.0, r.height() / 18)))
+        font.setPointSizeF(max(7.0, min(11.0, r.height() / 18)) * self.scale)
         p.setFont(font)
         fm = QFontMetricsF(font)
         for job, rect, alpha in self._frames():
@@ -214,41 +221,43 @@ class EpochView(QWidget):
         p.drawRect(r)
         n = self._schedule.nodes if self._schedule else self.nodes_hint
         p.setPen(MUTED_TEXT)
+        k = self.scale
         # ticks at 1/4, 1/2 and 3/4 of N and of the quantum T; the axis title sits between the
         # first two node ticks so that no label overlaps it
         for frac, mark in ((0.25, "¼T"), (0.5, "½T"), (0.75, "¾T")):
             x = r.left() + r.width() * frac
             y = r.bottom() - r.height() * frac
-            p.drawLine(QPointF(x, r.bottom()), QPointF(x, r.bottom() + 4))
-            p.drawLine(QPointF(r.left() - 4, y), QPointF(r.left(), y))
+            p.drawLine(QPointF(x, r.bottom()), QPointF(x, r.bottom() + 4 * k))
+            p.drawLine(QPointF(r.left() - 4 * k, y), QPointF(r.left(), y))
             if n:
-                p.drawText(QRectF(x - 30, r.bottom() + 2, 60, 16), Qt.AlignmentFlag.AlignHCenter,
-                           f"{n * frac:g}")
-            p.drawText(QRectF(0, y - fm.height() / 2, MARGIN_LEFT - 5, fm.height()),
+                p.drawText(QRectF(x - 30 * k, r.bottom() + 2, 60 * k, fm.height()),
+                           Qt.AlignmentFlag.AlignHCenter, f"{n * frac:g}")
+            p.drawText(QRectF(0, y - fm.height() / 2, MARGIN_LEFT * k - 5, fm.height()),
                        Qt.AlignmentFlag.AlignRight, mark)
-        title = QRectF(r.left() + r.width() * 0.25 + 12, r.bottom() + 2, r.width() * 0.25 - 24,
-                       MARGIN_BOTTOM - 2)
+        title = QRectF(r.left() + r.width() * 0.25 + 12 * k, r.bottom() + 2,
+                       r.width() * 0.25 - 24 * k, MARGIN_BOTTOM * k - 2)
         p.drawText(title, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                    f"nodes (N = {n})" if n else "nodes")
-        p.drawText(QRectF(r.left() - 4, r.bottom() + 2, 30, 16), Qt.AlignmentFlag.AlignLeft, "0")
+        h = fm.height()
+        p.drawText(QRectF(r.left() - 4, r.bottom() + 2, 30 * k, h), Qt.AlignmentFlag.AlignLeft, "0")
         if n:
-            p.drawText(QRectF(r.right() - 40, r.bottom() + 2, 42, 16),
+            p.drawText(QRectF(r.right() - 40 * k, r.bottom() + 2, 42 * k, h),
                        Qt.AlignmentFlag.AlignRight, str(n))
-        p.drawText(QRectF(0, r.bottom() - fm.height(), MARGIN_LEFT - 4, fm.height()),
+        p.drawText(QRectF(0, r.bottom() - fm.height(), MARGIN_LEFT * k - 4, fm.height()),
                    Qt.AlignmentFlag.AlignRight, "0")
-        p.drawText(QRectF(0, r.top(), MARGIN_LEFT - 4, fm.height()),
+        p.drawText(QRectF(0, r.top(), MARGIN_LEFT * k - 4, fm.height()),
                    Qt.AlignmentFlag.AlignRight, "T")
         p.save()
-        p.translate(9, r.center().y())  # left of the ¼T ½T ¾T tick labels
+        p.translate(max(9.0, h * 0.6), r.center().y())  # left of the ¼T ½T ¾T tick labels
         p.rotate(-90)
-        p.drawText(QRectF(-r.height() / 2, -8, r.height(), 16), Qt.AlignmentFlag.AlignCenter,
+        p.drawText(QRectF(-r.height() / 2, -h / 2, r.height(), h), Qt.AlignmentFlag.AlignCenter,
                    "time in quantum")
         p.restore()
         if self._schedule is not None:
             s = self._schedule
             epochs = f", {len(s.epochs)} epochs" if s.epochs else ""
             p.setPen(TEXT)
-            p.drawText(QRectF(r.left(), 0, r.width(), MARGIN_TOP - 2),
+            p.drawText(QRectF(r.left(), 0, r.width(), MARGIN_TOP * k - 2),
                        Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        f"{s.policy}: overhead {s.overhead} "
                        f"({float(s.normalized_overhead):.2f} per node){epochs}")

@@ -16,6 +16,17 @@ the context menu offers "Terminate now" on a job and "Submit a job here…" on a
 (what-if actions through the player). Tie-break: the mouse is mapped onto the matrix at rest, so
 hovering and clicking during an animation see the state before the running change.
 
+Any machine size: the view draws the processors of its :class:`~gangviz.gui.geometry.ColumnRange`
+(shared with the vector/tree view, so both zoom and pan together). The wheel zooms around the
+processor under the pointer, Shift+wheel or a drag pans, Ctrl+= / Ctrl+- / Ctrl+0 zoom in, out and
+fit; while zoomed, a strip above the matrix shows the whole machine (darker = busier) with the
+range on show framed, and a click on it centres the range there. Below :data:`DENSITY_CW` pixels
+per processor the white gaps between jobs are left out (density mode: neighbouring jobs never
+share a colour, :mod:`gangviz.gui.palette`), and below one pixel the image is sampled at each
+pixel's centre. Slot labels are thinned to every k-th slot (the running slot always labelled)
+and processor labels to round steps (P1, P50, P100, ...). Hovering a job tells the vector view
+its columns; a WLV entry or tree node hovered there is shaded here.
+
 Lecture mode (issue 8): ``hover_highlight`` outlines every cell of the job under the mouse
 pointer (presentation mode turns it on); :meth:`MatrixView.set_font_size` enlarges the names and
 labels; while the player holds a move for the guided exercise (``Player.gate``) the legal cuts
@@ -35,7 +46,7 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidge
 
 from gangviz.core.matrix import IDLE, slot_label
 from gangviz.gui import palette
-from gangviz.gui.geometry import columns, label_stride
+from gangviz.gui.geometry import GUTTER, RIGHT, ColumnRange, columns, nice_stride
 from gangviz.gui.guided import gate_cuts
 from gangviz.gui.scene import Scene, build_scene
 from gangviz.gui.wiring import follow
@@ -44,6 +55,13 @@ MAX_CELL_H = 64.0
 MIN_CELL_H = 4.0
 LABEL_H = 20.0
 TOP = 8.0
+#: height of the overview strip drawn above the matrix while it is zoomed
+OVERVIEW_H = 12.0
+#: below this many pixels per processor the matrix is drawn in density mode: each job a
+#: coloured span, without the white gaps between neighbouring jobs
+DENSITY_CW = 4.0
+#: one wheel notch zooms by this factor
+WHEEL_ZOOM = 1.25
 #: colours of a guided-exercise cut: the dash and the halo under it
 CUT_DASH = QColor("#111111")
 CUT_HALO = QColor("#FFFFFF")
@@ -56,7 +74,7 @@ _BGRA = np.ascontiguousarray(palette.lookup_table()[:, [2, 1, 0, 3]]) if sys.byt
 
 def index_image(cells: np.ndarray, active: int | None) -> np.ndarray:
     """Return the uint8 colour-index array of ``cells`` (see :mod:`gangviz.gui.palette`)."""
-    idx = np.where(cells < 0, 0, 1 + np.mod(cells, len(palette.JOB_COLOURS))).astype(np.uint8)
+    idx = palette.colour_codes(cells)
     if active is not None and 0 <= active < idx.shape[0]:
         row = idx[active]
         row[cells[active] < 0] = palette.ACTIVE_IDLE_INDEX
@@ -92,6 +110,11 @@ class MatrixView(QWidget):
         self._text_w: dict[str, float] = {}
         self._layout: tuple[float, float, float, np.ndarray, np.ndarray] | None = None
         self._cache: tuple | None = None
+        self._drag: tuple[float, float] | None = None
+        self.column_range = ColumnRange()
+        self.column_range.listeners.append(self._range_changed)
+        self.column_range.hover_listeners.append(self.update)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         if player is not None:
             self.set_player(player)
 
@@ -99,9 +122,31 @@ class MatrixView(QWidget):
     def set_player(self, player) -> None:
         """Show ``player``'s simulation (disconnects from the previous player)."""
         follow(self.player, player, ("frame", "moved", "stepped"), self._dirty)
+        if player is not self.player:
+            palette.reset_colours()
         self.player = player
         self.selected = None
+        m = getattr(getattr(player, "sim", None), "matrix", None)
+        if m is not None:
+            self.column_range.set_processors(m.processors)
         self.update()
+
+    def _range_changed(self) -> None:
+        self._cache = None
+        self.update()
+
+    # ------------------------------------------------------------------ zoom
+    def zoom_in(self) -> None:
+        """Show half as many processors, around the centre of the range on show."""
+        self.column_range.zoom(2.0)
+
+    def zoom_out(self) -> None:
+        """Show twice as many processors (at most the whole machine)."""
+        self.column_range.zoom(0.5)
+
+    def fit(self) -> None:
+        """Show the whole machine."""
+        self.column_range.fit()
 
     def set_bottom_up(self, bottom_up: bool) -> None:
         """Draw S1 at the bottom (True, as in the papers) or at the top."""
@@ -116,6 +161,10 @@ class MatrixView(QWidget):
         self._fm = QFontMetricsF(self._font)
         self._label_h = max(LABEL_H, self._fm.height() + 4)
         self._text_w.clear()
+        # the gutter holds the slot labels and the tree's level labels ("WLT 512")
+        self.column_range.gutter = float(GUTTER) if points <= 10 else \
+            max(float(GUTTER), self._fm.horizontalAdvance("WLT 512") * 0.9 + 16)
+        self.column_range._changed()
         self._cache = None
         self.update()
 
@@ -155,7 +204,7 @@ class MatrixView(QWidget):
 
     def cut_x(self, cut: int) -> float:
         """Return the widget x of cut ``cut`` (just left of column ``cut``)."""
-        x0, cw = columns(self.width(), self.player.sim.matrix.processors)
+        x0, cw = self._columns(self.player.sim.matrix.processors)
         return x0 + cut * cw
 
     def select(self, job: int | None) -> None:
@@ -177,14 +226,21 @@ class MatrixView(QWidget):
             return build_scene(p.display_state)
         return build_scene(tr.state, tr.change, tr.t)
 
+    def _columns(self, procs: int) -> tuple[float, float]:
+        return columns(self.width(), procs, self.column_range)
+
+    def _top(self) -> float:
+        """Return the top of the matrix area (below the overview strip while zoomed)."""
+        return TOP + (0.0 if self.column_range.fitted else OVERVIEW_H + 6)
+
     def _geometry(self, scene: Scene) -> tuple[float, float, float, np.ndarray, np.ndarray]:
         """Return (x0, cw, ch, row_top, row_h) for ``scene`` in the current widget size."""
         procs = scene.cells.shape[1]
-        x0, cw = columns(self.width(), procs)
+        x0, cw = self._columns(procs)
         total = float(scene.heights.sum())
-        avail = self.height() - TOP - self._label_h - 6
+        avail = self.height() - self._top() - self._label_h - 6
         ch = max(MIN_CELL_H, min(self.max_cell_h, avail / max(total, 1.0),
-                                 cw * 1.15 if procs <= 16 else self.max_cell_h))
+                                 cw * 1.15 if self.column_range.count <= 16 else self.max_cell_h))
         row_h = scene.heights * ch
         bottom = self.height() - self._label_h - 6
         if self.bottom_up:
@@ -214,8 +270,10 @@ class MatrixView(QWidget):
         x0, cw, ch, tops, row_h = self._layout
         if len(tops) == 0:
             return None
-        col = int((x - x0) // cw)
         procs = self.player.sim.matrix.processors
+        if not x0 + self.column_range.first * cw <= x < self.width() - RIGHT:
+            return None
+        col = int((x - x0) // cw)
         if not 0 <= col < procs:
             return None
         for r in range(len(tops)):
@@ -252,17 +310,40 @@ class MatrixView(QWidget):
         if scene.active is not None and abs(scene.active - round(scene.active)) < 1e-9:
             active_int = int(round(scene.active))
         painter.drawPixmap(0, 0, self._static_layer(scene, x0, cw, tops, row_h, names, active_int))
+        painter.save()
+        painter.setClipRect(QRectF(x0 + self.column_range.first * cw, 0,
+                                   cw * self.column_range.count, self.height()))
         if scene.flash is not None:
             r, a = scene.flash
             c = QColor(palette.FLASH)
             c.setAlphaF(0.75 * a)
             painter.fillRect(QRectF(x0, tops[r], width, row_h[r]), c)
-        # the running-slot frame first: a block sliding across it covers it, so the frame never
-        # strikes through the block's name mid-tween
+        painter.restore()
+        # the running-slot frame before the movers: a block sliding across it covers it, so the
+        # frame never strikes through the block's name mid-tween; it is drawn unclipped, its
+        # sides kept inside the widget
         self._paint_active(painter, scene, x0, width, ch, tops, row_h)
+        painter.save()
+        painter.setClipRect(QRectF(x0 + self.column_range.first * cw, 0,
+                                   cw * self.column_range.count, self.height()))
         for mv in scene.movers:
             self._paint_mover(painter, mv, x0, cw, ch, tops, row_h, names)
+        self._paint_linked(painter, x0, cw, tops, row_h)
+        painter.restore()
         self._paint_cuts(painter, x0, cw, tops, row_h)
+
+    def _paint_linked(self, painter, x0, cw, tops, row_h) -> None:
+        """Shade the processors of the WLV entry or tree node under the pointer."""
+        cols = self.column_range.hover_cols
+        if cols is None or len(tops) == 0:
+            return
+        lo, hi = cols
+        top, bottom = float(tops.min()), float((tops + row_h).max())
+        rect = QRectF(x0 + lo * cw, top, (hi - lo) * cw, bottom - top)
+        painter.fillRect(rect, QColor(255, 255, 255, 90))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(palette.LINK, 3.0))
+        painter.drawRect(rect.adjusted(1.5, -1.5, -1.5, 1.5))
 
     def _paint_cuts(self, painter, x0, cw, tops, row_h) -> None:
         rows, cuts = self.cut_lines()
@@ -285,12 +366,16 @@ class MatrixView(QWidget):
 
         The cache key is everything the layer depends on, so during most animations (where
         only the moving blocks change from frame to frame) a frame is one pixmap blit plus the
-        movers; only growing or collapsing slots redraw the layer on every frame.
+        movers; only growing or collapsing slots redraw the layer on every frame. Only the
+        processors on show are drawn; below one pixel per processor the image is sampled at
+        each pixel's centre (the processor under it), so a 9,216-processor row costs as much
+        as a row of the widget's width.
         """
+        rng = self.column_range
         key = (scene.cells.tobytes(), scene.cells.shape,
                None if scene.replica is None else scene.replica.tobytes(),
                scene.heights.tobytes(), self.width(), self.height(), self.selected, self.hovered,
-               self._font.pointSizeF(),
+               self._font.pointSizeF(), rng.first, rng.count,
                active_int, self.bottom_up, tuple(sorted(names.items())) if len(names) < 64 else len(names))
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
@@ -301,44 +386,89 @@ class MatrixView(QWidget):
         p = QPainter(pm)
         try:
             n, procs = scene.cells.shape
+            lo, hi = rng.visible() if rng.processors == procs else (0, procs)
+            left = x0 + rng.first * cw if rng.processors == procs else x0
+            right = min(self.width() - RIGHT, x0 + procs * cw)
             idx = index_image(scene.cells, active_int)
-            if n:
-                # the lookup happens in numpy (BGRA = Qt's ARGB32 in memory on little-endian
-                # machines), so Qt only scales an image it can blit directly
-                if np.all(scene.heights == 1.0):
-                    flat = idx[::-1] if self.bottom_up else idx
-                    argb = np.ascontiguousarray(_BGRA[flat])
-                    img = QImage(argb.data, procs, n, procs * 4, QImage.Format.Format_ARGB32_Premultiplied)
-                    p.drawImage(QRectF(x0, float(tops.min()), cw * procs, row_h.sum()), img)
-                else:
-                    argb = np.ascontiguousarray(_BGRA[idx])
-                    img = QImage(argb.data, procs, n, procs * 4, QImage.Format.Format_ARGB32_Premultiplied)
-                    for r in range(n):
-                        if row_h[r] > 0.01:
-                            p.drawImage(QRectF(x0, tops[r], cw * procs, row_h[r]), img, QRectF(0, r, procs, 1))
-            self._paint_grid(p, scene, x0, cw, tops, row_h)
-            self._paint_blocks(p, scene, x0, cw, tops, row_h, names)
-            self._paint_labels(p, scene, x0, cw, row_h[0] if n else MAX_CELL_H, tops, row_h, active_int)
+            p.save()
+            p.setClipRect(QRectF(left, 0, max(right - left, 0), self.height()))
+            if n and hi > lo:
+                self._paint_cells(p, scene, idx, x0, cw, tops, row_h, lo, hi, left, right)
+            self._paint_grid(p, scene, x0, cw, tops, row_h, lo, hi)
+            self._paint_blocks(p, scene, x0, cw, tops, row_h, names, lo, hi)
+            p.restore()
+            self._paint_labels(p, scene, x0, cw, row_h[0] if n else MAX_CELL_H, tops, row_h, active_int, lo, hi)
+            if not rng.fitted:
+                self._paint_overview(p, scene, left, right)
         finally:
             p.end()
         self._cache = (key, pm)
         return pm
 
-    def _paint_grid(self, painter, scene, x0, cw, tops, row_h) -> None:
+    def _paint_cells(self, p, scene, idx, x0, cw, tops, row_h, lo, hi, left, right) -> None:
+        """Draw the cells of columns ``lo..hi`` as one image (see :meth:`_static_layer`)."""
+        n = idx.shape[0]
+        if cw >= 1.0:
+            sub = idx[:, lo:hi]
+            x, w = x0 + lo * cw, (hi - lo) * cw
+        else:
+            px = max(int(round(right - left)), 1)
+            sample = (self.column_range.first + (np.arange(px) + 0.5) / cw).astype(np.int64)
+            sub = idx[:, np.clip(sample, 0, idx.shape[1] - 1)]
+            x, w = left, float(px)
+        cols = sub.shape[1]
+        # the lookup happens in numpy (BGRA = Qt's ARGB32 in memory on little-endian
+        # machines), so Qt only scales an image it can blit directly
+        if np.all(scene.heights == 1.0):
+            flat = sub[::-1] if self.bottom_up else sub
+            argb = np.ascontiguousarray(_BGRA[flat])
+            img = QImage(argb.data, cols, n, cols * 4, QImage.Format.Format_ARGB32_Premultiplied)
+            p.drawImage(QRectF(x, float(tops.min()), w, row_h.sum()), img)
+        else:
+            argb = np.ascontiguousarray(_BGRA[sub])
+            img = QImage(argb.data, cols, n, cols * 4, QImage.Format.Format_ARGB32_Premultiplied)
+            for r in range(n):
+                if row_h[r] > 0.01:
+                    p.drawImage(QRectF(x, tops[r], w, row_h[r]), img, QRectF(0, r, cols, 1))
+
+    def _paint_overview(self, p, scene, left, right) -> None:
+        """The whole machine as a strip above the matrix (darker = more busy slots), the
+        range on show framed."""
+        cells = scene.cells
+        y = TOP
+        w = max(int(right - left), 1)
+        if cells.shape[0]:
+            busy = (cells >= 0).mean(axis=0)
+            edges = np.linspace(0, cells.shape[1], w + 1).astype(np.int64)
+            edges[-1] = cells.shape[1]
+            starts = np.minimum(edges[:-1], cells.shape[1] - 1)
+            frac = np.maximum.reduceat(busy, starts)
+            shade = (235 - frac * 150).astype(np.uint8)
+            grey = np.ascontiguousarray(np.stack([shade, shade, shade, np.full(w, 255, np.uint8)], 1)[None, :, :])
+            img = QImage(grey.data, w, 1, w * 4, QImage.Format.Format_ARGB32_Premultiplied)
+            p.drawImage(QRectF(left, y, w, OVERVIEW_H), img)
+        rng = self.column_range
+        scale = (right - left) / rng.processors
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(QPen(palette.TEXT, 2.0))
+        p.drawRect(QRectF(left + rng.first * scale, y - 1, max(rng.count * scale, 3.0), OVERVIEW_H + 2))
+
+    def _paint_grid(self, painter, scene, x0, cw, tops, row_h, lo=0, hi=None) -> None:
         """Row boundaries always; processor boundaries only where cells are wide enough to
         read them (they are noise at 128 narrow columns, where the outlines carry the blocks)."""
         n, procs = scene.cells.shape
+        hi = procs if hi is None else hi
         if n == 0:
             return
         top = float(tops.min())
         bottom = float((tops + row_h).max())
-        right = x0 + procs * cw
+        right = x0 + hi * cw
         painter.setPen(QPen(palette.GRID, 1.0))
-        lines = [QLineF(x0, float(y), right, float(y)) for y in np.concatenate((tops, tops + row_h))]
+        lines = [QLineF(x0 + lo * cw, float(y), right, float(y)) for y in np.concatenate((tops, tops + row_h))]
         painter.drawLines(lines)
         if cw >= 14:
             painter.setPen(QPen(QColor(0, 0, 0, 26), 1.0))
-            painter.drawLines([QLineF(x0 + c * cw, top, x0 + c * cw, bottom) for c in range(procs + 1)])
+            painter.drawLines([QLineF(x0 + c * cw, top, x0 + c * cw, bottom) for c in range(lo, hi + 1)])
 
     def _text_width(self, text: str) -> float:
         w = self._text_w.get(text)
@@ -346,18 +476,24 @@ class MatrixView(QWidget):
             w = self._text_w[text] = self._fm.horizontalAdvance(text)
         return w
 
-    def _paint_blocks(self, painter, scene, x0, cw, tops, row_h, names) -> None:
+    def _paint_blocks(self, painter, scene, x0, cw, tops, row_h, names, lo=0, hi=None) -> None:
         """Separate the runs of one job in a row by white gaps; hatch extra-slot cells; outline
         the selected job; write a job's name on its run where it fits.
 
         Vectorised over the cells (one ``drawLines`` for every boundary), so a 128 x 64 matrix
         redraws in a few milliseconds; only runs wide enough for a name, runs of the selected
-        job and replicas are visited one by one.
+        job and replicas are visited one by one. Only columns ``lo..hi`` (those on show) are
+        visited; in density mode (cells narrower than :data:`DENSITY_CW`) the white gaps are
+        left out, since neighbouring jobs never share a colour (:mod:`gangviz.gui.palette`).
         """
-        cells = scene.cells
-        n, procs = cells.shape
-        if n == 0:
+        n, procs = scene.cells.shape
+        hi = procs if hi is None else hi
+        if n == 0 or hi <= lo:
             return
+        cells = scene.cells[:, lo:hi]
+        x0 = x0 + lo * cw
+        procs = hi - lo
+        density = cw < DENSITY_CW
         lines = []
         label_min = self._text_width("J00") + 6
         fm_h = self._fm.height()
@@ -369,7 +505,8 @@ class MatrixView(QWidget):
             row = cells[r]
             change = np.flatnonzero(row[1:] != row[:-1]) + 1
             y0, y1 = float(tops[r]), float(tops[r] + h)
-            lines.extend(QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in change.tolist())
+            if not density:
+                lines.extend(QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in change.tolist())
             if h >= fm_h + 2 or self.selected is not None or self.hovered is not None:
                 starts = np.concatenate(([0], change))
                 ends = np.concatenate((change, [procs]))
@@ -380,13 +517,18 @@ class MatrixView(QWidget):
                 pick = busy & (big | marked)
                 for s_, e_ in zip(starts[pick].tolist(), ends[pick].tolist()):
                     wide.append((r, s_, e_, int(row[s_])))
-        painter.setPen(QPen(palette.BACKGROUND, 1.5))
-        painter.drawLines(lines)
-        if scene.replica is not None and scene.replica.any():
+        if lines:
+            painter.setPen(QPen(palette.BACKGROUND, 1.5))
+            painter.drawLines(lines)
+        replica = None if scene.replica is None else scene.replica[:, lo:hi]
+        if replica is not None and replica.any():
             hatch = QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern)
-            for r, c in zip(*np.nonzero(scene.replica)):
-                painter.fillRect(QRectF(x0 + c * cw, tops[r], cw, row_h[r]), hatch)
+            for r in np.flatnonzero(replica.any(axis=1)).tolist():
+                edge = np.diff(np.concatenate(([0], replica[r].astype(np.int8), [0])))
+                for a, b in zip(np.flatnonzero(edge == 1).tolist(), np.flatnonzero(edge == -1).tolist()):
+                    painter.fillRect(QRectF(x0 + a * cw, tops[r], (b - a) * cw, row_h[r]), hatch)
         painter.setFont(self._font)
+        shown = QRectF(float(self.column_range_left()), 0.0, float(self.width()), float(self.height()))
         for r, s_, e_, job in wide:
             rect = QRectF(x0 + s_ * cw, tops[r], (e_ - s_) * cw, row_h[r])
             if job == self.selected:
@@ -394,6 +536,7 @@ class MatrixView(QWidget):
             elif job == self.hovered:
                 self._paint_hover(painter, rect)
             name = names.get(job, f"J{job}")
+            rect = rect.intersected(shown)  # a name stays on show while its job is zoomed into
             if rect.width() >= self._text_width(name) + 6 and row_h[r] >= fm_h + 2:
                 painter.setPen(palette.text_colour(palette.job_colour(job)))
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
@@ -452,13 +595,22 @@ class MatrixView(QWidget):
                 painter.drawText(QPointF(max(xs) + cw + 4, y + ch / 2 + 4), mv.badge)
                 painter.setFont(self._font)
 
+    def column_range_left(self) -> float:
+        """Return the x where the processor columns start (the gutter's right edge)."""
+        return columns(self.width(), self.column_range.processors, self.column_range)[0] + \
+            self.column_range.first * columns(self.width(), self.column_range.processors, self.column_range)[1]
+
     def _paint_active(self, painter, scene, x0, width, ch, tops, row_h) -> None:
+        """Frame the running slot over the processors on show (the frame's sides stay inside
+        the widget at any zoom and machine size)."""
         if scene.active is None or len(tops) == 0:
             return
         # Between two rows the frame fades from one to the other instead of sliding across
         # the rows' names (a sliding frame would strike through them mid-tween).
         lo = int(np.floor(scene.active))
         frac = scene.active - lo
+        left = max(x0, self.column_range_left())
+        right = min(x0 + width, self.width() - RIGHT)
         for row, alpha in ((lo, 1.0 - frac), (lo + 1, frac)):
             if alpha <= 0.02:
                 continue
@@ -467,33 +619,53 @@ class MatrixView(QWidget):
             painter.setPen(QPen(colour, 3.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             y = self._row_y(row, tops, row_h, ch)
-            painter.drawRect(QRectF(x0 - 1.5, y - 1.5, width + 3, ch + 3))
+            painter.drawRect(QRectF(left - 1.5, y - 1.5, right - left + 3, ch + 3))
         y = self._row_y(scene.active, tops, row_h, ch)
         # a small triangle in the gutter points at the running slot
         painter.setBrush(palette.ACCENT)
         painter.setPen(Qt.PenStyle.NoPen)
         cy = y + ch / 2
-        painter.drawPolygon([QPointF(x0 - 12, cy - 6), QPointF(x0 - 4, cy), QPointF(x0 - 12, cy + 6)])
+        a = min(6.0, max(ch / 2, 3.0))
+        painter.drawPolygon([QPointF(left - 12, cy - a), QPointF(left - 4, cy), QPointF(left - 12, cy + a)])
 
-    def _paint_labels(self, painter, scene, x0, cw, ch, tops, row_h, active_int) -> None:
+    def _paint_labels(self, painter, scene, x0, cw, ch, tops, row_h, active_int, lo=0, hi=None) -> None:
+        """Slot labels (every k-th one where rows are too low for all, the running slot always)
+        and processor labels at round steps (P1, P10, P20, ... as room allows)."""
         n, procs = scene.cells.shape
+        hi = procs if hi is None else hi
+        left = self.column_range_left() if self.column_range.processors == procs else x0
+        fm_h = self._fm.height()
+        typical = float(np.median(row_h)) if n else 0.0
+        row_step = nice_stride(typical, fm_h * 0.9 - 8) if n else 1
         for r in range(n):
-            if row_h[r] < 6:
+            if row_h[r] < 0.5 or (r != active_int and (r + 1) % row_step and r):
+                continue
+            if r != active_int and active_int is not None and abs(r - active_int) * typical < fm_h * 0.9:
                 continue
             painter.setFont(self._bold if r == active_int else self._font)
             painter.setPen(palette.TEXT if r == active_int else palette.MUTED_TEXT)
-            painter.drawText(QRectF(2, tops[r], x0 - 16, row_h[r]),
+            h = max(row_h[r], fm_h)
+            painter.drawText(QRectF(2, tops[r] + row_h[r] / 2 - h / 2, left - 16, h),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, slot_label(r))
         painter.setFont(self._font)
         painter.setPen(palette.MUTED_TEXT)
-        stride = label_stride(cw, self._text_width(f"P{procs}"))
+        stride = nice_stride(cw, self._text_width(f"P{procs}"))
         y = self.height() - self._label_h - 4
-        for c in range(0, procs, stride):
-            painter.drawText(QRectF(x0 + c * cw - (stride - 1) * cw / 2 if stride > 1 else x0 + c * cw, y,
-                                    cw * stride if stride > 1 else cw, self._label_h),
-                             Qt.AlignmentFlag.AlignCenter, f"P{c + 1}")
+        right = self.width() - RIGHT
+        wanted = [c for c in range(lo - lo % stride - 1, hi, stride) if c >= 0] if stride > 1 else list(range(lo, hi))
+        if stride > 1 and lo == 0:
+            wanted = [0] + [c for c in wanted if (c + 1) * cw > self._text_width("P1") + 8]
+        for c in wanted:
+            centre = x0 + (c + 0.5) * cw
+            if centre < left - 1 or centre > right + 1:
+                continue
+            text = f"P{c + 1}"
+            w = max(cw, self._text_width(text) + 4)
+            if stride > 1:
+                painter.drawLine(QLineF(centre, y - 1, centre, y + 3))
+            painter.drawText(QRectF(centre - w / 2, y, w, self._label_h), Qt.AlignmentFlag.AlignCenter, text)
         if n == 0:
-            painter.drawText(QRectF(x0, TOP, cw * procs, self.height() - self._label_h - TOP - 6),
+            painter.drawText(QRectF(left, TOP, right - left, self.height() - self._label_h - TOP - 6),
                              Qt.AlignmentFlag.AlignCenter, "no slots: the machine is idle")
 
     # ----------------------------------------------------------- interaction
@@ -512,7 +684,7 @@ class MatrixView(QWidget):
         rows = ", ".join(slot_label(r) for r in m.job_rows(job)) if job in m else "none"
         left = sim.remaining(job)
         return (f"<b>{m.names.get(job, rec.spec.name)}</b><br>size {rec.spec.size} processors"
-                f"<br>work left {left:g} of {rec.spec.work:g} slices<br>arrival t={rec.spec.arrival:g}"
+                f"<br>work left {left:g} of {rec.spec.work:g} slices<br>arrival t={rec.spec.arrival:,.7g}"
                 f"<br>rows {rows}")
 
     def event(self, ev) -> bool:
@@ -527,20 +699,73 @@ class MatrixView(QWidget):
         return super().event(ev)
 
     def mouseMoveEvent(self, ev) -> None:
-        if self.hover_highlight and self.player is not None:
+        if self._drag is not None and self._layout is not None:
+            x, first = self._drag
+            cw = self._layout[1]
+            if abs(ev.position().x() - x) > 3 or self.column_range.first != first:
+                self.column_range.show(first - (ev.position().x() - x) / max(cw, 1e-9), self.column_range.count)
+            return
+        if self.player is not None:
             job, _ = self._job_at(ev.position())
-            self.set_hovered(job)
+            if self.hover_highlight:
+                self.set_hovered(job)
+            m = self.player.sim.matrix
+            self.column_range.set_hover(None, list(m.job_cols(job)) if job is not None and job in m else [])
         super().mouseMoveEvent(ev)
 
     def leaveEvent(self, ev) -> None:
         self.set_hovered(None)
+        self.column_range.set_hover(None, [])
         super().leaveEvent(ev)
 
     def mousePressEvent(self, ev) -> None:
-        if self.player is None or ev.button() != Qt.MouseButton.LeftButton:
+        if self.player is None or ev.button() not in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton):
             return super().mousePressEvent(ev)
-        job, _ = self._job_at(ev.position())
-        self.select(job)
+        x, y = ev.position().x(), ev.position().y()
+        if not self.column_range.fitted and TOP - 2 <= y <= TOP + OVERVIEW_H + 2:
+            left = self.column_range_left()
+            scale = (self.width() - RIGHT - left) / self.column_range.processors
+            centre = (x - left) / max(scale, 1e-9)
+            self.column_range.show(centre - self.column_range.count / 2, self.column_range.count)
+            return
+        if not self.column_range.fitted:
+            self._drag = (x, self.column_range.first)  # a drag pans the zoomed matrix
+        if ev.button() == Qt.MouseButton.LeftButton:
+            job, _ = self._job_at(ev.position())
+            self.select(job)
+
+    def mouseReleaseEvent(self, ev) -> None:
+        self._drag = None
+        super().mouseReleaseEvent(ev)
+
+    def wheelEvent(self, ev) -> None:
+        """The wheel zooms around the processor under the pointer; Shift+wheel (or a
+        sideways wheel) pans."""
+        if self.player is None or getattr(self.player.sim, "matrix", None) is None:
+            return super().wheelEvent(ev)
+        d = ev.angleDelta()
+        x0, cw = self._columns(self.player.sim.matrix.processors)
+        if d.x() or ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            notches = (d.x() or d.y()) / 120.0
+            self.column_range.pan(-notches * self.column_range.count / 10)
+        elif d.y():
+            anchor = (ev.position().x() - x0) / max(cw, 1e-9)
+            self.column_range.zoom(WHEEL_ZOOM ** (d.y() / 120.0), anchor)
+        ev.accept()
+
+    def keyPressEvent(self, ev) -> None:
+        """Ctrl+= / Ctrl++ zoom in, Ctrl+- zoom out, Ctrl+0 fit the whole machine."""
+        mods = ev.modifiers() & Qt.KeyboardModifier.ControlModifier
+        key = ev.key()
+        if mods and key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom_in()
+        elif mods and key == Qt.Key.Key_Minus:
+            self.zoom_out()
+        elif mods and key == Qt.Key.Key_0:
+            self.fit()
+        else:
+            return super().keyPressEvent(ev)
+        ev.accept()
 
     def contextMenuEvent(self, ev) -> None:
         if self.player is None or not hasattr(self.player.sim, "terminate_now"):

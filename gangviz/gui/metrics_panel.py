@@ -22,18 +22,19 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QGridLayout, QMenu, QToolButton, QVBoxLayout, QWidget
+from gangviz.gui import plot_axes
 from gangviz.gui.wiring import follow
 
 REFRESH_S = 0.25
 #: Above this many samples a curve is drawn as its per-bin envelope.
 MAX_POINTS = 4000
 FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "mean_turnaround")
-#: panel title, y label, [(field, legend, colour)]
+#: panel title, y label, [(field, legend, colour)], axis kind (see :mod:`gangviz.gui.plot_axes`)
 PANELS = (
-    ("Slots", "slots", [("slots", "slots", "#332288")]),
-    ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")]),
-    ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")]),
-    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")]),
+    ("Slots", "slots", [("slots", "slots", "#332288")], "integer"),
+    ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")], "ratio"),
+    ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer"),
+    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "plain"),
 )
 
 
@@ -88,20 +89,20 @@ def envelope(t: np.ndarray, y: np.ndarray, bins: int) -> tuple[np.ndarray, np.nd
 class MetricPlot(QWidget):
     """One titled pyqtgraph plot with an export button."""
 
-    def __init__(self, title: str, ylabel: str, series, parent=None):
+    def __init__(self, title: str, ylabel: str, series, parent=None, kind: str = "plain"):
         super().__init__(parent)
         self.title = title
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.plot = pg.PlotWidget(background="w")
-        self.plot.setTitle(title, color="#333333", size="10pt")
+        self.plot = pg.PlotWidget(background="w", axisItems=plot_axes.axes(kind))
+        # the key of a plot with several curves is in its title line, above the data
+        key = [(legend, colour) for _f, legend, colour in series] if len(series) > 1 else []
+        self.plot.setTitle(plot_axes.title_with_key(title, key), color="#333333", size="10pt")
         self.plot.setLabel("bottom", "time (slices)")
         self.plot.setLabel("left", ylabel)
         self.plot.showGrid(x=True, y=True, alpha=0.15)
         self.plot.setMenuEnabled(False)
-        self.plot.getViewBox().setLimits(yMin=0)
-        if len(series) > 1:
-            self.plot.addLegend(offset=(8, 4), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 200))
+        plot_axes.tidy(self.plot, kind)
         self.curves = {}
         self.shown = 0
         for field, legend, colour in series:
@@ -197,8 +198,8 @@ class MetricsPanel(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(6)
         self.plots: list[MetricPlot] = []
-        for i, (title, ylabel, series) in enumerate(PANELS):
-            plot = MetricPlot(title, ylabel, series, self)
+        for i, (title, ylabel, series, kind) in enumerate(PANELS):
+            plot = MetricPlot(title, ylabel, series, self, kind=kind)
             grid.addWidget(plot, i // 2, i % 2)
             self.plots.append(plot)
         self.columns = SampleColumns()

@@ -14,6 +14,7 @@ picture after step k.
 
 from __future__ import annotations
 
+import re
 import time
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer
@@ -29,10 +30,39 @@ _FUTURE = QBrush(QColor("#A8A49C"))
 _QUIET = QBrush(QColor("#8A8680"))
 
 
+_GIVES_UP = re.compile(r"^(?P<job>\S+) gives up its extra slots? (?P<rows>.+?)(?: \(.*\))?\.$")
+_ALSO_RUNS = re.compile(r"^(?P<job>\S+) also runs in (?P<rows>.+?) on \S+(?: \(.*\))?\.$")
+
+
+def fold_no_ops(lines: list[str]) -> list[str]:
+    """Return ``lines`` with every pair "J gives up its extra slot(s) R" / "J also runs in R"
+    of the same job and rows (a net no-op within one step) left out, and one line in their
+    place saying how many jobs kept their extra slots ("14 jobs keep their extra slots.")."""
+    gave = {}
+    for i, line in enumerate(lines):
+        m = _GIVES_UP.match(line)
+        if m:
+            gave.setdefault((m["job"], m["rows"]), []).append(i)
+    drop: set[int] = set()
+    for i, line in enumerate(lines):
+        m = _ALSO_RUNS.match(line)
+        if m and gave.get((m["job"], m["rows"])):
+            drop.add(gave[(m["job"], m["rows"])].pop(0))
+            drop.add(i)
+    if not drop:
+        return lines
+    kept = len(drop) // 2
+    out = [line for i, line in enumerate(lines) if i not in drop]
+    first = min(drop)
+    note = f"{kept} job{' keeps its' if kept == 1 else 's keep their'} extra slots."
+    return out[:first] + [note] + out[first:]
+
+
 def step_lines(known) -> list[str]:
-    """Return the narration lines of one known step (slice-only lines kept only when alone)."""
+    """Return the narration lines of one known step (slice-only lines kept only when alone;
+    no-op pairs folded by :func:`fold_no_ops`)."""
     lines = [s for s in known.narration if not s.endswith("runs its time slice.")]
-    return lines or list(known.narration) or [f"({known.cause})"]
+    return fold_no_ops(lines) or list(known.narration) or [f"({known.cause})"]
 
 
 class NarrationModel(QAbstractListModel):
@@ -63,7 +93,7 @@ class NarrationModel(QAbstractListModel):
                 ks = known[k]
                 firsts.append(base + len(texts))
                 for line in step_lines(ks):
-                    texts.append(f"t={ks.time:<6g} {line}")
+                    texts.append(f"t={ks.time:<6,.7g} {line}")
                     steps.append(k)
             self.beginInsertRows(QModelIndex(), base, base + len(texts) - 1)
             self.row_text.extend(texts)

@@ -1,12 +1,17 @@
-"""Colours of the window: one stable, colour-blind-safe colour per job.
+"""Colours of the window: one stable colour per job, never shared with a neighbour.
 
 DESIGN.md, "GUI": one stable colour per job from a colour-blind-safe palette, idle cells
-neutral, the active row highlighted. The job palette is Paul Tol's "muted" scheme followed by
-his "light" scheme (18 colours, both designed to stay distinguishable under the common colour
-vision deficiencies). A job's colour is ``JOB_COLOURS[id % 18]`` (tie-break: by job id, so the
-colour never changes while the job lives, whatever row or processors it moves to, and jobs
-created one after another get different colours). The indexed-image lookup table keeps entry 0
-for idle cells and 1..18 for the jobs.
+neutral, the active row highlighted. The job palette is :data:`gangviz.colours.JOB_HEX` (every
+pair at least CIEDE2000 20 apart, and still apart under simulated deuteranopia and protanopia;
+idle cells a pale grey no job colour comes near).
+
+A job gets its colour the first time a matrix holding it is drawn (:func:`colour_indices`) and
+keeps it while it lives, whatever row or processors it moves to. Tie-break: the job's preferred
+colour is ``id % len(JOB_HEX)``; if a job next to it at that moment (the runs left and right of
+it in its rows, the jobs above and below it in the neighbouring rows) already has that colour,
+the next colour in palette order that none of them has is taken. Jobs are coloured in id order.
+:func:`reset_colours` forgets every choice (a view does it when it is given a new simulation).
+The indexed-image lookup table keeps entry 0 for idle cells and 1..n for the job colours.
 """
 
 from __future__ import annotations
@@ -16,19 +21,18 @@ from functools import lru_cache
 import numpy as np
 from PySide6.QtGui import QColor
 
-TOL_MUTED = ["#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99",
-             "#999933", "#AA4499"]
-TOL_LIGHT = ["#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#44BB99", "#BBCC33",
-             "#AAAA00", "#DDDDDD"]
-JOB_HEX = TOL_MUTED + TOL_LIGHT[:8] + ["#6699CC"]
+from gangviz.colours import IDLE_ACTIVE_HEX, IDLE_HEX, JOB_HEX
+
 JOB_COLOURS = [QColor(h) for h in JOB_HEX]
 
-IDLE = QColor("#F3F1EC")          # neutral, warm paper white
-IDLE_ACTIVE = QColor("#FFF1B8")   # idle cells of the running slot
+IDLE = QColor(IDLE_HEX)                # a pale grey no job colour is near
+IDLE_ACTIVE = QColor(IDLE_ACTIVE_HEX)  # idle cells of the running slot: the same, warmer
 GRID = QColor("#D4D0C8")
 ACCENT = QColor("#E69F00")        # Okabe-Ito orange: the running slot
 SELECT = QColor("#000000")
-HILITE = QColor("#D55E00")        # Okabe-Ito vermillion: last allocation
+HILITE = QColor("#111111")        # the job under the mouse pointer
+LAST_ALLOC = QColor("#C0128F")    # magenta: the last allocation in the WLV / tree
+LINK = QColor("#0B63C4")          # blue: the processors of the WLV entry / tree node under the pointer
 TEXT = QColor("#222222")
 MUTED_TEXT = QColor("#8A8680")
 BACKGROUND = QColor("#FFFFFF")
@@ -36,14 +40,85 @@ ZERO_NODE = QColor("#E4E2DE")
 FLASH = QColor("#D55E00")
 
 
+#: job id -> palette index, -1 = not chosen yet (grown on demand)
+_chosen = np.full(0, -1, dtype=np.int16)
+
+
+def reset_colours() -> None:
+    """Forget every job's colour (see the module docstring)."""
+    global _chosen
+    _chosen = np.full(0, -1, dtype=np.int16)
+
+
+def _neighbour_pairs(cells: np.ndarray) -> np.ndarray:
+    """Return the distinct (a, b) pairs of different jobs side by side or one above the other."""
+    pairs = []
+    for a, b in ((cells[:, :-1], cells[:, 1:]), (cells[:-1, :], cells[1:, :])):
+        m = (a != b) & (a >= 0) & (b >= 0)
+        if m.any():
+            pairs.append(np.stack([a[m], b[m]], axis=1))
+    if not pairs:
+        return np.zeros((0, 2), dtype=np.int64)
+    p = np.concatenate(pairs).astype(np.int64)
+    p = np.concatenate([p, p[:, ::-1]])
+    return np.unique(p, axis=0)
+
+
+def colour_indices(cells: np.ndarray) -> np.ndarray:
+    """Return the palette index (0-based) of every cell's job, -1 for idle cells.
+
+    Jobs seen for the first time get their colour here (see the module docstring).
+    """
+    return colour_codes(cells).astype(np.int16) - 1
+
+
+def colour_codes(cells: np.ndarray) -> np.ndarray:
+    """Return a ``uint8`` array: 0 for idle cells, 1 + the palette index of each cell's job.
+
+    One table lookup per cell (a 9,216 x 32 matrix in about a millisecond); jobs seen for the
+    first time get their colour first (see the module docstring).
+    """
+    global _chosen
+    cells = np.asarray(cells)
+    top = int(cells.max()) if cells.size else -1
+    if top >= len(_chosen) or not len(_chosen):
+        grown = np.full(max(top + 1, 2 * len(_chosen), 64), -1, dtype=np.int16)
+        grown[: len(_chosen)] = _chosen
+        _chosen = grown
+    # table[0] is the idle cell (id -1); 255 marks a job without a colour yet
+    table = np.empty(len(_chosen) + 1, dtype=np.uint8)
+    table[0] = 0
+    table[1:] = np.where(_chosen < 0, 255, _chosen + 1)
+    codes = table[cells + 1]
+    if (codes == 255).any():
+        _choose(cells, np.unique(cells[codes == 255]))
+        table[1:] = np.where(_chosen < 0, 255, _chosen + 1)
+        codes = table[cells + 1]
+    return codes
+
+
+def _choose(cells: np.ndarray, new: np.ndarray) -> None:
+    n = len(JOB_COLOURS)
+    pairs = _neighbour_pairs(cells)
+    first = pairs[:, 0]  # sorted: np.unique sorts the rows
+    for job in new.tolist():
+        nb = pairs[np.searchsorted(first, job, "left"):np.searchsorted(first, job, "right"), 1]
+        taken = set(_chosen[nb].tolist()) - {-1}
+        pref = job % n
+        pick = next((c % n for c in range(pref, pref + n) if c % n not in taken), pref)
+        _chosen[job] = pick
+
+
 def job_index(job: int) -> int:
-    """Return the palette index (0-based) of ``job``."""
+    """Return the palette index (0-based) of ``job``: its chosen colour, else its preferred."""
+    if 0 <= job < len(_chosen) and _chosen[job] >= 0:
+        return int(_chosen[job])
     return job % len(JOB_COLOURS)
 
 
 def job_colour(job: int) -> QColor:
-    """Return the stable fill colour of ``job``."""
-    return JOB_COLOURS[job % len(JOB_COLOURS)]
+    """Return the stable fill colour of ``job`` (see :func:`job_index`)."""
+    return JOB_COLOURS[job_index(job)]
 
 
 def text_colour(fill: QColor) -> QColor:

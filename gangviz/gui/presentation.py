@@ -9,14 +9,17 @@ restores the window's previous state (normal, maximised) and every hidden part.
 
 Everything is driven from the keyboard; :data:`KEYS` lists the keys (Help -> Keys shows it).
 Choices: the tool bar, menu bar, status bar, side panel and the narration/metric panels are
-hidden (their actions stay live as window shortcuts); the font sizes are fixed point sizes
-(:data:`FONTS`), not a factor of the screen size, so a projector at any resolution shows the same
-text; the explanation above the matrix is shown on entering and E hides it.
+hidden (their actions stay live as window shortcuts); the font sizes (:data:`FONTS`) are those
+of a 1920 x 1080 screen and scale with the window's height (:func:`scale_for`, so a 1280 x 720
+projector shows the same layout two thirds as large, and nothing is cut); every part of the board
+scales: title, explanation, matrix names and labels, WLV and tree digits, caption, and the
+multi-site queue and epoch views; the explanation above the matrix is shown on entering and E
+hides it.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout
 
@@ -38,13 +41,38 @@ KEYS: list[tuple[str, str]] = [
     ("Ctrl+O", "open a scenario or a trace"),
 ]
 
-#: point sizes in presentation mode
-FONTS = {"title": 26.0, "subtitle": 15.0, "explain": 16.0, "caption": 22.0, "matrix": 15.0}
+#: point sizes in presentation mode on a 1080-pixel-high screen (every one draws text at least
+#: 18 pixels high there: digits and capitals of a 20-point font are about 19 pixels high)
+FONTS = {"title": 28.0, "subtitle": 19.0, "explain": 19.0, "caption": 24.0, "matrix": 20.0,
+         "vector": 20.0, "family": 2.0}
 #: point sizes in the normal window (the board's defaults)
-NORMAL_FONTS = {"title": 12.5, "subtitle": None, "explain": None, "caption": 11.0, "matrix": 9.5}
-#: the tallest a slot may be drawn, in pixels, when presenting and in the window
-PRESENT_CELL_H = 120.0
+NORMAL_FONTS = {"title": 12.5, "subtitle": None, "explain": None, "caption": 11.0, "matrix": 9.5,
+                "vector": 9.0, "family": 1.0}
+#: the tallest a slot may be drawn, in pixels, when presenting (at 1080 pixels) and in the window
+PRESENT_CELL_H = 180.0
 NORMAL_CELL_H = 64.0
+#: the screen height :data:`FONTS` are made for, and the range the scale is kept in
+DESIGN_HEIGHT = 1080.0
+SCALE_RANGE = (0.6, 1.6)
+
+
+def scale_for(height: int) -> float:
+    """Return the presentation scale for a window ``height`` pixels high (1 at 1080)."""
+    lo, hi = SCALE_RANGE
+    return min(hi, max(lo, height / DESIGN_HEIGHT))
+
+
+class _ResizeWatch(QObject):
+    """Re-applies the presentation sizes when the window changes size."""
+
+    def __init__(self, presentation):
+        super().__init__()
+        self.presentation = presentation
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if ev.type() == QEvent.Type.Resize and self.presentation.active:
+            self.presentation.rescale()
+        return False
 
 
 def keys_html() -> str:
@@ -86,6 +114,9 @@ class Presentation:
         self.active = False
         self._hidden: list = []
         self._was_maximized = False
+        self.scale = 1.0
+        self._watch = _ResizeWatch(self)
+        window.installEventFilter(self._watch)
 
     def _chrome(self) -> list:
         w = self.window
@@ -106,6 +137,7 @@ class Presentation:
         self._hidden = [c for c in self._chrome() if c.isVisible()]
         for c in self._hidden:
             c.setVisible(False)
+        self.scale = scale_for(w.height() if w.isVisible() else int(DESIGN_HEIGHT))
         self._apply_fonts(FONTS)
         board.explain.setVisible(bool(board.explain.text()))
         board.matrix.set_hover_highlight(True)
@@ -134,12 +166,31 @@ class Presentation:
         if self.active:
             ex.setVisible(not ex.isVisible() and bool(ex.text()))
 
+    def rescale(self) -> None:
+        """Fit the sizes to the window's current height (presentation mode only)."""
+        if not self.active:
+            return
+        scale = scale_for(self.window.height())
+        if abs(scale - self.scale) > 0.01:
+            self.scale = scale
+            self._apply_fonts(FONTS)
+
     def _apply_fonts(self, sizes: dict) -> None:
         board = self.window.board
         base = self.window.font()
-        _set_points(board.title, sizes["title"], base)
-        _set_points(board.subtitle, sizes["subtitle"], base)
-        _set_points(board.explain, sizes["explain"], base)
-        board.caption.set_point_size(sizes["caption"])
-        board.matrix.set_font_size(sizes["matrix"])
-        board.matrix.set_max_cell_height(PRESENT_CELL_H if sizes is FONTS else NORMAL_CELL_H)
+        k = self.scale if sizes is FONTS else 1.0
+
+        def pts(name):
+            return None if sizes[name] is None else sizes[name] * k
+
+        _set_points(board.title, pts("title"), base)
+        _set_points(board.subtitle, pts("subtitle"), base)
+        _set_points(board.explain, pts("explain"), base)
+        board.caption.set_point_size(pts("caption"))
+        board.matrix.set_font_size(pts("matrix"))
+        board.vector.set_font_size(pts("vector"))
+        board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
+        board.family_scale = pts("family")
+        family = board.family[0] if board.family is not None else None
+        if family is not None and hasattr(family, "set_scale"):
+            family.set_scale(pts("family"))

@@ -39,8 +39,10 @@ IDLE_FRAME = QColor("#B0B0B0")
 BACKGROUND = QColor("#FAFAFA")
 
 MARGIN, HEADER, ROW, LABEL_W, PROC_W, TOKEN_W, GAP = 8, 22, 22, 34, 52, 46, 3
-#: how much the base sizes above may grow to fill the widget
+#: how much the base sizes above may grow to fill the widget (presenting: MAX_FILL)
 MAX_SCALE = 3.0
+#: the largest scale a presented view grows to when filling its space
+MAX_FILL = 4.0
 
 
 def gang_colour(gang: int) -> QColor:
@@ -63,6 +65,7 @@ class QueueView(QWidget):
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
+        self._present = 1.0  # the presentation scale: a floor for scale()
         self._state: MultiSiteState = state_from_snapshot(QueueSnapshot.empty())
         self._flying: list[tuple[tuple[int, int], QRectF, QRectF, float]] = []
         self._progress = 1.0
@@ -123,6 +126,13 @@ class QueueView(QWidget):
         """Return the state the view shows."""
         return QueueSnapshot.from_state(self._state)
 
+    def set_scale(self, scale: float) -> None:
+        """Draw rows, tokens and text at least ``scale`` times their base size (presentation
+        mode); they grow further to fill the view, up to :data:`MAX_FILL` times."""
+        self._present = max(0.5, float(scale))
+        self.updateGeometry()
+        self.update()
+
     # --- geometry -------------------------------------------------------------------------------
     def _site_width(self) -> float:
         return (self.width() - MARGIN * (self._state.cfg.sites + 1)) / self._state.cfg.sites
@@ -133,7 +143,8 @@ class QueueView(QWidget):
         cfg = self._state.cfg
         by_height = (self.height() - 2 * MARGIN) / (HEADER + cfg.procs * ROW)
         by_width = self._site_width() / (LABEL_W + PROC_W + 2 * GAP + 3 * (TOKEN_W + GAP) + 24)
-        return max(1.0, min(by_height, by_width, MAX_SCALE))
+        cap = MAX_FILL if self._present > 1.0 else MAX_SCALE
+        return max(1.0, self._present, min(by_height, by_width, cap))
 
     def _row_origin(self, site: int, proc: int) -> QPointF:
         k = self.scale()
@@ -164,7 +175,7 @@ class QueueView(QWidget):
         """Return a size that fits every processor row and about eight tokens per queue."""
         cfg = self._state.cfg
         w = cfg.sites * (LABEL_W + PROC_W + 2 * GAP + 8 * (TOKEN_W + GAP) + 24) + MARGIN * (cfg.sites + 1)
-        return QSize(int(w), MARGIN * 2 + HEADER + cfg.procs * ROW)
+        return QSize(int(w * self._present), int((MARGIN * 2 + HEADER + cfg.procs * ROW) * self._present))
 
     # --- painting -------------------------------------------------------------------------------
     def _on_progress(self, value) -> None:

@@ -75,6 +75,9 @@ def replica_mask(state) -> np.ndarray:
     """Return a bool mask of the cells that hold a job outside its home row."""
     cells = state.cells
     mask = np.zeros(cells.shape, dtype=bool)
+    extra = getattr(state, "extra_per_processor", None)
+    if extra is not None and not extra().any():
+        return mask  # no job runs in an extra row (the usual case; saves a walk over every job)
     for job in state.jobs():
         rows = state.job_rows(job)
         if len(rows) > 1:

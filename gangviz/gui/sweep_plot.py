@@ -11,7 +11,8 @@ metric is undefined (``nan``) leaves a gap in the curve.
 Choices: the x axis is ``load`` when the sweep has it, else its first axis (``x`` overrides);
 every other axis is held at one value (``where``; default: its first value in the file), so a
 sweep over load and jobs draws the load curves of one job count at a time. Policies keep the
-pens of the compare window (Okabe-Ito colour and a dash pattern each, in the file's order).
+pens of the compare window (the colour fixed for the policy's name, a dash pattern by its place
+in the file), and the key is in the title line, above the data.
 Exports: PNG or SVG of the plot, and CSV of the plotted points (``policy, <x>, mean, ci95``).
 """
 
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from gangviz.experiments.compare import DESCRIPTIONS
 from gangviz.experiments.tasks import METRICS
+from gangviz.gui import plot_axes
 from gangviz.gui.compare_plots import policy_colour, policy_pen
 from gangviz.gui.figure_export import export_widget
 
@@ -110,7 +112,8 @@ class SweepPlot(QWidget):
         self.axes, self.summaries = load_summaries(self.path)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget(background="w", axisItems=plot_axes.axes("plain"))
+        plot_axes.tidy(self.plot, "free")
         self.plot.showGrid(x=True, y=True, alpha=0.15)
         self.plot.setMenuEnabled(False)
         for side in ("bottom", "left"):
@@ -130,26 +133,25 @@ class SweepPlot(QWidget):
         if item.legend is not None:
             item.legend.scene().removeItem(item.legend)
             item.legend = None
-        item.addLegend(offset=(8, 6), labelTextSize="9pt", labelTextColor="#333333",
-                       brush=pg.mkBrush(255, 255, 255, 215), pen=pg.mkPen("#D4D0C8"))
         self.curves, self.bands = {}, {}
         for i, s in enumerate(series):
             half = np.where(np.isnan(s.half), 0.0, s.half)
             lo = pg.PlotDataItem(s.x, s.mean - half, pen=pg.mkPen(None))
             hi = pg.PlotDataItem(s.x, s.mean + half, pen=pg.mkPen(None))
-            fill = QColor(policy_colour(i))
+            fill = QColor(policy_colour(s.policy))
             fill.setAlpha(45)
             band = pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(fill))
             item.addItem(band)
-            curve = item.plot(s.x, s.mean, pen=policy_pen(i, 2.2), name=s.policy,
-                              symbol="o", symbolSize=6, symbolBrush=policy_colour(i),
+            curve = item.plot(s.x, s.mean, pen=policy_pen(s.policy, i, 2.2), name=s.policy,
+                              symbol="o", symbolSize=6, symbolBrush=policy_colour(s.policy),
                               symbolPen=pg.mkPen("w"), connect="finite")
             self.curves[s.policy] = curve
             self.bands[s.policy] = band
         title = f"{metric}: {DESCRIPTIONS.get(metric, '')}"
         if fixed:
             title += "  (" + ", ".join(f"{a} = {v}" for a, v in fixed.items()) + ")"
-        self.plot.setTitle(title, color="#333333", size="11pt")
+        key = [(s.policy, policy_colour(s.policy).name()) for s in series]
+        self.plot.setTitle(plot_axes.title_with_key(title, key, "11pt"), color="#333333")  # key above the data
         self.plot.setLabel("bottom", self.x)
         self.plot.setLabel("left", f"{metric} (mean, 95% CI)")
         self.plot.getViewBox().autoRange()

@@ -19,12 +19,13 @@ allocation of 000_fc8d6d1d4cf9d1e1.txt §4 used).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen
+import numpy as np
+from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.geometry import columns
+from gangviz.gui.geometry import RIGHT, ColumnRange, columns
 from gangviz.gui.wiring import follow
 
 WLV_H = 26.0
@@ -63,35 +64,112 @@ def buddy_node(cols: list[int]) -> tuple[int, int] | None:
 BUDDY_POLICIES = frozenset({"bc", "br", "brms", "brmms"})
 
 
+#: a tree level is drawn when its nodes are at least this wide on screen (pixels)
+MIN_NODE_PX = 12.0
+#: the tree never takes more than this share of the board's height (the matrix keeps the rest)
+MAX_SHARE = 0.30
+
+
 class VectorTreeView(QWidget):
-    """Paints the WLV and the WLT of the player's matrix (see the module docstring)."""
+    """Paints the WLV and the WLT of the player's matrix (see the module docstring).
+
+    At any machine size the view draws the processors of its :class:`ColumnRange` (shared with
+    the matrix, so both zoom and pan together). Tree levels whose nodes would be narrower than
+    :data:`MIN_NODE_PX` are left out, and so are the finest of the rest when the tree would
+    take more than :data:`MAX_SHARE` of its parent's height (a click on the gutter shows every
+    level that fits the matrix's height, another click folds them again). Hovering a WLV entry
+    or a tree node marks its processors in the matrix; hovering a job in the matrix outlines
+    its WLV entries here (both through the shared range). A key under the tree names what the
+    rows count and the overlays mean.
+    """
 
     def __init__(self, player=None, parent: QWidget | None = None, *, show_tree: bool = True):
         super().__init__(parent)
         self.player = None
         self.show_tree = show_tree
+        self.expanded = False
+        self.show_key = True
+        self.column_range = ColumnRange()
+        self._own_range = self.column_range
         self._font = QFont(self.font())
-        self._font.setPointSizeF(9.0)
         self._small = QFont(self._font)
-        self._small.setPointSizeF(8.0)
-        self._fm = QFontMetricsF(self._font)
+        self.set_font_size(9.0)
         self._allocation: tuple[int, list[int]] | None = None
+        self._levels: list[int] = []
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self.setMouseTracking(True)
         if player is not None:
             self.set_player(player)
+
+    def set_font_size(self, points: float) -> None:
+        """Draw the digits and labels at ``points`` (9 in the window, larger when presenting)."""
+        self._font.setPointSizeF(points)
+        self._small = QFont(self._font)
+        if points < 12:  # in the window the tree's digits are a little smaller than the WLV's
+            self._small.setPointSizeF(points * 0.9)
+        self._fm = QFontMetricsF(self._font)
+        self._fm_small = QFontMetricsF(self._small)
+        self.wlv_h = max(WLV_H, self._fm.height() + 8)
+        self.level_h = max(LEVEL_H, self._fm_small.height() + 5)
+        self.key_h = self._fm_small.height() + 6
+        self._relayout()
+
+    def set_column_range(self, rng: ColumnRange) -> None:
+        """Follow ``rng`` (the matrix's processors on show) instead of the view's own range."""
+        for lst, fn in ((self.column_range.listeners, self._relayout), (self.column_range.hover_listeners, self.update)):
+            if fn in lst:
+                lst.remove(fn)
+        self.column_range = rng
+        rng.listeners.append(self._relayout)
+        rng.hover_listeners.append(self.update)
+        self._relayout()
 
     def set_player(self, player) -> None:
         """Show ``player``'s matrix (disconnects from the previous player)."""
         follow(self.player, player, ("frame", "moved", "stepped"), self._dirty)
         self.player = player
+        m = self._matrix()
+        if m is not None and self.column_range is self._own_range:
+            self.column_range.set_processors(m.processors)
         self._dirty()
-        self.setFixedHeight(int(self.preferred_height()))
+        self._relayout()
+
+    def _relayout(self) -> None:
+        h = int(self.preferred_height())
+        if h != self.height() or self.minimumHeight() != h:
+            self.setFixedHeight(h)
+        self.update()
+
+    def tree_levels(self) -> list[int]:
+        """Return the tree levels drawn (1 = pairs ... the root), coarsest last."""
+        m = self._matrix()
+        if m is None or not self.show_tree:
+            return []
+        _x0, cw = columns(max(self.width(), 200), m.processors, self.column_range)
+        depth = len(m.tree.levels) - 1
+        levels = [d for d in range(1, depth + 1) if (1 << d) * cw >= (3.0 if self.expanded else MIN_NODE_PX)]
+        parent = self.parentWidget()
+        share = 0.55 if self.expanded else MAX_SHARE
+        room = (parent.height() * share if parent is not None and parent.height() > 100 else 10 * self.level_h)
+        matrix = getattr(parent, "matrix", None)
+        if matrix is not None and matrix.isVisible() and matrix.height() > 0:
+            # the matrix and this view share what the board leaves them: never more than half
+            room = min(room, (matrix.height() + self.height()) / 2)
+        room -= self.wlv_h + GAP + 8 + (self.key_h if self.show_key else 0)
+        fit = max(int(room // self.level_h), 1)
+        if len(levels) > fit:  # keep the coarse levels (the root side), fold the finest
+            levels = levels[len(levels) - fit:]
+        return levels
 
     def preferred_height(self) -> float:
-        """Return the height that fits the WLV and every tree level."""
-        m = self._matrix()
-        levels = (len(m.tree.levels) - 1) if (m is not None and self.show_tree) else 0
-        return WLV_H + GAP + levels * LEVEL_H + 8
+        """Return the height that fits the WLV, the tree levels drawn and the key."""
+        return self.wlv_h + GAP + len(self.tree_levels()) * self.level_h + 8 + (self.key_h if self.show_key else 0)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        h = int(self.preferred_height())
+        if h != self.height():
+            self.setFixedHeight(h)
 
     def _matrix(self):
         p = self.player
@@ -99,10 +177,18 @@ class VectorTreeView(QWidget):
 
     def _dirty(self, *args) -> None:
         p = self.player
-        self._allocation = last_allocation(p.sim.steps, p.position) if p is not None else None
+        alloc = last_allocation(p.sim.steps, p.position) if p is not None else None
+        if alloc is not None and p is not None:
+            m = p.display_state
+            # the outline goes when its job has left the matrix (or moved off those processors)
+            if alloc[0] not in m or not set(alloc[1]) <= set(m.job_cols(alloc[0])):
+                alloc = None
+        self._allocation = alloc
         self.update()
 
     def paintEvent(self, event) -> None:
+        if int(self.preferred_height()) != self.height():
+            QTimer.singleShot(0, self._relayout)  # the board's height changed: levels to fold
         painter = QPainter(self)
         try:
             painter.fillRect(self.rect(), palette.BACKGROUND)
@@ -112,67 +198,183 @@ class VectorTreeView(QWidget):
         finally:
             painter.end()
 
+    def _geometry(self, m) -> tuple[float, float, int, int, float, float]:
+        """Return (x0, cw, lo, hi, left, right): the columns and the processors on show."""
+        x0, cw = columns(self.width(), m.processors, self.column_range)
+        rng = self.column_range
+        if rng.processors == m.processors:
+            lo, hi = rng.visible()
+            left = x0 + rng.first * cw
+        else:
+            lo, hi, left = 0, m.processors, x0
+        return x0, cw, lo, hi, left, min(self.width() - RIGHT, x0 + m.processors * cw)
+
     def _paint(self, painter: QPainter, m) -> None:
         procs = m.processors
-        x0, cw = columns(self.width(), procs)
+        x0, cw, lo, hi, left, right = self._geometry(m)
         rows = max(m.n_rows, 1)
-        wlv = m.wlv.tolist()
+        wlv = m.wlv
         painter.setFont(self._font)
-        digit_w = self._fm.horizontalAdvance("00")
+        digit_w = self._fm.horizontalAdvance("0")
         y = 2.0
-        self._label(painter, y, WLV_H, "WLV")
+        self._label(painter, y, self.wlv_h, "idle", bold=True)
+        painter.save()
+        painter.setClipRect(QRectF(left, 0, right - left, self.height()))
         grid_pen = QPen(palette.GRID, 1.0)
-        for c, v in enumerate(wlv):
-            rect = QRectF(x0 + c * cw, y, cw, WLV_H)
-            painter.fillRect(rect, palette.shade(v, rows))
-            if cw >= 5:
-                painter.setPen(grid_pen)
-                painter.drawRect(rect)
-            if cw >= digit_w * (len(str(v)) / 2) + 3:
-                painter.setPen(palette.text_colour(palette.shade(v, rows)) if v else palette.MUTED_TEXT)
-                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(v))
+        if cw >= 3:
+            for c in range(lo, hi):
+                v = int(wlv[c])
+                rect = QRectF(x0 + c * cw, y, cw, self.wlv_h)
+                painter.fillRect(rect, palette.shade(v, rows))
+                if cw >= 5:
+                    painter.setPen(grid_pen)
+                    painter.drawRect(rect)
+                if cw >= digit_w * len(str(v)) + 3:
+                    painter.setPen(palette.text_colour(palette.shade(v, rows)) if v else palette.MUTED_TEXT)
+                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(v))
+        else:  # narrower than 3 px: one shade per pixel, the most idle processor under it
+            px = max(int(right - left), 1)
+            sample = np.clip((self.column_range.first + np.arange(px + 1) / cw).astype(np.int64), 0, procs)
+            sample[-1] = max(sample[-1], sample[-2] + 1) if px > 0 else sample[-1]
+            starts = np.minimum(sample[:-1], procs - 1)
+            peak = np.maximum.reduceat(np.asarray(wlv), starts) if len(wlv) else np.zeros(px)
+            for i, v in enumerate(peak.tolist()):
+                painter.fillRect(QRectF(left + i, y, 1.0, self.wlv_h), palette.shade(v, rows))
         alloc = self._allocation
         buddy = getattr(getattr(self.player.sim, "policy", None), "name", "").lower() in BUDDY_POLICIES
         node = buddy_node(alloc[1]) if (alloc and buddy) else None
-        hl_pen = QPen(palette.HILITE, 3.0)
-        if alloc and (node is None or node[0] == 0):
+        hl_pen = QPen(palette.LAST_ALLOC, 3.0)
+        if alloc and (node is None or node[0] == 0 or node[0] not in self.tree_levels()):
             painter.setPen(hl_pen)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            for lo, hi in _runs(alloc[1]):
-                painter.drawRect(QRectF(x0 + lo * cw + 1.5, y + 1.5, (hi - lo) * cw - 3, WLV_H - 3))
-        if not self.show_tree:
-            return
-        y += WLV_H + GAP
+            for a, b in _runs(alloc[1]):
+                painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
+        job_cols = self.column_range.hover_job_cols
+        if job_cols:
+            painter.setPen(QPen(palette.LINK, 3.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            for a, b in _runs(sorted(job_cols)):
+                painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
+        painter.restore()
+        y += self.wlv_h + GAP
+        if self.show_tree:
+            y = self._paint_tree(painter, m, x0, cw, lo, hi, left, right, y, rows, node, hl_pen)
+        if self.show_key:
+            self._paint_key(painter, y + 4)
+
+    def _paint_tree(self, painter, m, x0, cw, lo, hi, left, right, y, rows, node, hl_pen) -> float:
         painter.setFont(self._small)
         edge_pen = QPen(palette.BACKGROUND, 1.0)
-        for d in range(1, len(m.tree.levels)):
-            level = m.tree.levels[d].tolist()
+        depth = len(m.tree.levels) - 1
+        self._levels = self.tree_levels()
+        link = self.column_range.hover_cols
+        # "WLT 8192" may not fit the gutter: then every level is named by its size alone
+        short = any(self._fm_small.horizontalAdvance(f"WLT {1 << d}") > self.column_range.gutter - 10
+                    for d in self._levels if d != depth)
+        for d in self._levels:
+            level = m.tree.levels[d]
             span = 1 << d
-            label = "root" if d == len(m.tree.levels) - 1 else f"WLT {span}"
-            self._label(painter, y, LEVEL_H, label)
+            label = "root" if d == depth else (f"{span}" if short else f"WLT {span}")
+            self._label(painter, y, self.level_h, label)
+            painter.save()
+            painter.setClipRect(QRectF(left, 0, right - left, self.height()))
             top = rows * span
-            for i, v in enumerate(level):
-                lo = i * span
-                if lo >= procs:
-                    break
-                hi = min(lo + span, procs)
-                rect = QRectF(x0 + lo * cw, y, (hi - lo) * cw, LEVEL_H - 2)
+            for i in range(lo // span, min(len(level), -(-hi // span))):
+                v = int(level[i])
+                a = i * span
+                b = min(a + span, m.processors)
+                rect = QRectF(x0 + a * cw, y, (b - a) * cw, self.level_h - 2)
                 fill = palette.shade(v, top) if v else palette.ZERO_NODE
                 painter.fillRect(rect, fill)
                 painter.setPen(edge_pen)
                 painter.drawRect(rect)
-                if rect.width() >= self._fm.horizontalAdvance(str(v)) + 4:
+                if rect.width() >= self._fm_small.horizontalAdvance(str(v)) + 4:
                     painter.setPen(palette.text_colour(fill) if v else palette.MUTED_TEXT)
-                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(v))
+                    painter.drawText(rect.intersected(QRectF(left, y, right - left, self.level_h)),
+                                     Qt.AlignmentFlag.AlignCenter, str(v))
                 if node is not None and node == (d, i):
                     painter.setPen(hl_pen)
                     painter.setBrush(Qt.BrushStyle.NoBrush)
                     painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
-            y += LEVEL_H
+                if link is not None and link == (a, b):
+                    painter.setPen(QPen(palette.LINK, 3.0))
+                    painter.setBrush(Qt.BrushStyle.NoBrush)
+                    painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
+            painter.restore()
+            y += self.level_h
+        return y
 
-    def _label(self, painter: QPainter, y: float, h: float, text: str) -> None:
-        painter.setPen(palette.MUTED_TEXT)
-        painter.drawText(QRectF(2, y, 52, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+    def _paint_key(self, painter: QPainter, y: float) -> None:
+        """One line naming what the rows count and what each outline means."""
+        painter.setFont(self._small)
+        fm = self._fm_small
+        h = fm.height()
+        x = float(self.column_range.gutter)
+        s = h * 0.8
+        items = [("frame", palette.ACCENT, "running slot"), ("frame", palette.LAST_ALLOC, "last allocation"),
+                 ("hatch", None, "extra slot (replica)"), ("frame", palette.LINK, "processors under the pointer"),
+                 ("shade", None, "WLV / tree: idle slots per processor / per buddy group")]
+        for kind, colour, text in items:
+            w = s + 6 + fm.horizontalAdvance(text) + 18
+            if x + w > self.width() - RIGHT and kind != "frame":
+                break
+            box = QRectF(x, y + (h - s) / 2, s, s)
+            if kind == "frame":
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.setPen(QPen(colour, 3.0))
+                painter.drawRect(box.adjusted(1.5, 1.5, -1.5, -1.5))
+            elif kind == "hatch":
+                painter.fillRect(box, palette.JOB_COLOURS[0])
+                painter.fillRect(box, QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern))
+            else:
+                painter.fillRect(box, palette.shade(2, 3))
+            painter.setPen(palette.MUTED_TEXT)
+            painter.drawText(QRectF(x + s + 6, y, w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            x += w
+
+    def _label(self, painter: QPainter, y: float, h: float, text: str, bold: bool = False) -> None:
+        m = self._matrix()
+        x0, cw = columns(self.width(), m.processors if m is not None else 1, self.column_range)
+        left = x0 + (self.column_range.first * cw if m is not None and self.column_range.processors == m.processors else 0)
+        painter.setPen(palette.TEXT if bold else palette.MUTED_TEXT)
+        painter.drawText(QRectF(2, y, left - 8, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+
+    # ----------------------------------------------------------- interaction
+    def _cols_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """Return the processors ``[lo, hi)`` of the WLV entry or tree node at (x, y)."""
+        m = self._matrix()
+        if m is None:
+            return None
+        x0, cw, lo, hi, left, right = self._geometry(m)
+        if not left <= x < right:
+            return None
+        c = int((x - x0) // cw)
+        if not 0 <= c < m.processors:
+            return None
+        if 2 <= y < 2 + self.wlv_h:
+            return c, c + 1
+        row = int((y - 2 - self.wlv_h - GAP) // self.level_h)
+        levels = self.tree_levels()
+        if y >= 2 + self.wlv_h + GAP and 0 <= row < len(levels):
+            span = 1 << levels[row]
+            a = c // span * span
+            return a, min(a + span, m.processors)
+        return None
+
+    def mouseMoveEvent(self, ev) -> None:
+        self.column_range.set_hover(self._cols_at(ev.position().x(), ev.position().y()), [])
+        super().mouseMoveEvent(ev)
+
+    def leaveEvent(self, ev) -> None:
+        self.column_range.set_hover(None, [])
+        super().leaveEvent(ev)
+
+    def mousePressEvent(self, ev) -> None:
+        if ev.position().x() < self.column_range.gutter:
+            self.expanded = not self.expanded  # a click on the gutter folds or unfolds the tree
+            self._relayout()
+            return
+        super().mousePressEvent(ev)
 
 
 def _runs(cols: list[int]) -> list[tuple[int, int]]:

@@ -35,11 +35,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QGroupBox, QHBoxLayout, QLabel, QMainWindow,
+from PySide6.QtWidgets import (QFileDialog, QFrame, QGroupBox, QScrollArea, QHBoxLayout, QLabel, QMainWindow,
                                QMessageBox, QSizePolicy, QSlider, QSplitter, QStyle, QToolBar,
                                QVBoxLayout, QWidget)
 
 from gangviz.gui.caption import Caption
+from gangviz.timefmt import format_time
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.metrics_panel import MetricsPanel
 from gangviz.gui.narration import NarrationView
@@ -149,6 +150,7 @@ class Board(QWidget):
 
         self.cues = MoveCues(self.matrix)  # ghost and trail of a moving job, above the matrix
         self.vector = VectorTreeView(parent=self)
+        self.vector.set_column_range(self.matrix.column_range)  # zoom and pan together
         self.explain = QLabel()
         self.explain.setWordWrap(True)
         self.explain.setTextFormat(Qt.TextFormat.PlainText)
@@ -158,6 +160,7 @@ class Board(QWidget):
         self.timeline = Timeline(parent=self)
         self.caption = Caption(self)
         self.family = None
+        self.family_scale = 1.0
         for w in (self.title, self.subtitle, self.explain, self.matrix, self.vector, self.timeline,
                   self.caption):
             lay.addWidget(w)
@@ -184,6 +187,8 @@ class Board(QWidget):
                     if hasattr(view, "construction"):
                         view.construction.set_sim(player.sim)
                         view.nodes_hint = getattr(player.sim, "nodes", 0)
+                    if hasattr(view, "set_scale"):
+                        view.set_scale(self.family_scale)  # larger while presenting
                     self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
                     self.family = (view, FamilyViewAdapter(view, player, state))
                     break
@@ -385,12 +390,18 @@ class MainWindow(QMainWindow):
             lay.addWidget(widget)
             side_lay.addWidget(box)
         side_lay.addStretch(1)
-        side.setMinimumWidth(250)
-        side.setMaximumWidth(340)
-        self.side_panel = side
+        # the side panel scrolls: a long scenario text is never cut
+        scroll = QScrollArea()
+        scroll.setWidget(side)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(250)
+        scroll.setMaximumWidth(340)
+        self.side_panel = scroll
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.board)
-        top.addWidget(side)
+        top.addWidget(scroll)
         top.setStretchFactor(0, 4)
         top.setStretchFactor(1, 1)
         bottom = QSplitter(Qt.Orientation.Horizontal)
@@ -891,9 +902,11 @@ class MainWindow(QMainWindow):
         if p is None:
             return
         sim = p.sim
+        src = self.source
+        per_slice = (self.source_args.get("slice_seconds") or 1.0) if getattr(src, "kind", "") == "swf" else None
         # the total is known only once the simulation has run to its end
-        total = f" of {max(p.furthest, p.position)}" if sim.done else ""
-        parts = [f"t = {sim.time:g}", f"step {p.position}{total}"
+        total = f" of {max(p.furthest, p.position):,}" if sim.done else ""
+        parts = [f"t = {format_time(sim.time, per_slice)}", f"step {p.position:,}{total}"
                  + (" (end)" if sim.done and p.position >= p.furthest else "")]
         m = getattr(sim, "matrix", None)
         # While the guided exercise holds a move, count what is drawn (the matrix before it).

@@ -51,7 +51,7 @@ from gangviz.core.jobs import JobSpec
 from gangviz.core.limits import (CLOCK_LIMIT, ESTIMATE_SLOTS, MAX_JOBS, MAX_SLICES, LimitError, check_jobs,
                                  check_memory, check_processors, check_slices)
 from gangviz.core.matrix import OusterhoutMatrix
-from gangviz.core.record import Step
+from gangviz.core.record import Step, ToldStep
 from gangviz.sim.policy import Policy
 
 
@@ -648,9 +648,11 @@ class Simulation:
         self._activate()
         s.max_rows = max(s.max_rows, m.n_rows)
         s.decided = True
-        step = Step(len(self.steps), t, "+".join(dict.fromkeys(causes)) or "slice", self._changes)
+        cause = "+".join(dict.fromkeys(causes)) or "slice"
+        step = Step(len(self.steps), t, cause, self._changes)
         if self.record:
-            step.narration = [c.describe(m.names) for c in self._changes] + narration_extra
+            # the sentences are told from the change records when asked (ToldStep)
+            step = ToldStep(len(self.steps), t, cause, self._changes, m.names, narration_extra)
             self.steps.append(step)
             self.samples.append(self._sample())
             self._journal.append(tuple(self._journal_now))

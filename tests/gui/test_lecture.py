@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QColor, QMouseEvent
@@ -14,7 +15,7 @@ from gangviz.gui.caption import caption_text
 from gangviz.gui.guided import PROMPT, gate_cuts
 from gangviz.gui.matrix_view import CUT_DASH
 from gangviz.gui.narration import step_lines
-from gangviz.gui.presentation import FONTS, KEYS
+from gangviz.gui.presentation import FONTS, KEYS, scale_for
 from gangviz.gui.window import builtin_scenarios
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario
@@ -72,8 +73,10 @@ def test_f11_presents_full_screen_with_large_fonts_and_the_caption(window, qtbot
     assert window.isFullScreen() and window.presentation.active
     assert not window.toolbar.isVisible() and not window.side_panel.isVisible()
     assert not window.splitters["bottom"].isVisible()
-    assert window.board.caption.points == FONTS["caption"] > normal_pts
-    assert window.board.title.font().pointSizeF() == FONTS["title"]
+    k = window.presentation.scale  # the sizes are those of a 1080-pixel screen, scaled
+    assert k == scale_for(window.height())
+    assert window.board.caption.points == pytest.approx(FONTS["caption"] * k) and k * FONTS["caption"] > normal_pts
+    assert window.board.title.font().pointSizeF() == pytest.approx(FONTS["title"] * k)
     assert window.board.explain.isVisible()
     qtbot.keyClick(window, Qt.Key.Key_Right)
     qtbot.keyClick(window, Qt.Key.Key_Right)

@@ -170,8 +170,8 @@ def test_sweep_plot_draws_one_curve_and_one_band_per_policy(qtbot, results):
         assert np.allclose(sorted([lo[0], hi[0]]), [ys[0] - half[0], ys[0] + half[0]])
         assert np.allclose(hi - lo, 2 * half) or np.allclose(lo - hi, 2 * half)
     img = w.plot.grab().toImage()
-    for i in range(2):
-        want = policy_colour(i)
+    for i, name in enumerate(w.curves):
+        want = policy_colour(name)
         hits = sum(1 for x in range(0, img.width(), 2) for y in range(0, img.height(), 2)
                    if all(abs(a - b) <= 12 for a, b in zip(QColor(img.pixel(x, y)).getRgb()[:3], want.getRgb()[:3])))
         assert hits > 10, f"policy {i}'s curve is not drawn in its colour"

@@ -166,7 +166,7 @@ def try_option1(sim, a: int, row: int, budget: MigrationBudget, *, replicate: bo
     else:
         src = m.home_row(a)
         sim.emit(JobShifted(a, src, row, f"{label}, option 1: overhead {cost:g} (eq. 4)"
-                            + (f"; it loses {c / 2:g} slice{'' if c == 2 else 's'}" if budget.charge and c else "")))
+                            + (f"; it loses {c / 2:g} slice{'' if c / 2 == 1 else 's'}" if budget.charge and c else "")))
     return cost, tasks
 
 

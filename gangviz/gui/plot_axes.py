@@ -1,0 +1,97 @@
+"""Axis set-up shared by every pyqtgraph plot of the window (metric panels, compare, sweeps).
+
+pyqtgraph's defaults mislead on these plots: it rescales an axis by an SI prefix (``ratio
+(x0.001)`` with ticks 400-700), puts fractional ticks on counts, autoscales a ratio to 0.6-1.4
+and spreads a single sample over -400..400. :func:`tidy` turns the prefix off on both axes,
+fixes ratio axes to 0-1, keeps count axes on whole numbers, and gives the view a minimum range
+so one sample sits in a sensible window. Legends go in the plot's title line
+(:func:`title_with_key`), outside the data.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+
+
+class IntegerAxis(pg.AxisItem):
+    """An axis whose ticks are whole numbers only (counts: slots, jobs)."""
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802 - pyqtgraph API
+        levels = super().tickValues(minVal, maxVal, size)
+        out = []
+        for spacing, values in levels:
+            if spacing < 1:
+                continue
+            out.append((spacing, [v for v in values if abs(v - round(v)) < 1e-9]))
+        if not out:
+            lo, hi = math.ceil(minVal), math.floor(maxVal)
+            step = max(1, int(math.ceil((hi - lo + 1) / 8)))
+            out = [(float(step), [float(v) for v in range(lo, hi + 1, step)])]
+        return out
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph API
+        return [f"{int(round(v)):,}" for v in values]
+
+
+class PlainAxis(pg.AxisItem):
+    """An axis that writes large numbers in full with separators (``2,000,000``), never as
+    ``2e+06`` and never with an SI prefix."""
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph API
+        out = []
+        for v in values:
+            if spacing >= 1 or abs(v) >= 1000:
+                out.append(f"{v:,.0f}")
+            else:
+                digits = max(0, min(6, -int(math.floor(math.log10(spacing))) if spacing > 0 else 2))
+                out.append(f"{v:.{digits}f}")
+        return out
+
+
+def axes(kind: str = "plain") -> dict:
+    """Return the ``axisItems`` of a PlotWidget: a plain time axis at the bottom and a
+    ``kind`` ("plain", "integer" or "ratio") axis on the left."""
+    left = IntegerAxis("left") if kind == "integer" else PlainAxis("left")
+    return {"bottom": PlainAxis("bottom"), "left": left}
+
+
+def tidy(plot, kind: str = "plain", font_points: float | None = None) -> None:
+    """Set up ``plot`` (a PlotWidget or PlotItem) for a quantity of ``kind`` ("plain",
+    "integer", "ratio" or "free"; see the module docstring): no SI prefixes; except for "free",
+    x and y from 0 with at least one unit shown; ratios fixed 0-1."""
+    item = plot.getPlotItem() if hasattr(plot, "getPlotItem") else plot
+    for name in ("left", "bottom"):
+        ax = item.getAxis(name)
+        ax.enableAutoSIPrefix(False)
+        if font_points is not None:
+            from PySide6.QtGui import QFont
+
+            f = QFont()
+            f.setPointSizeF(font_points)
+            ax.setStyle(tickFont=f)
+    vb = item.getViewBox()
+    if kind == "ratio":
+        # three labels that never collide, however short the plot
+        item.getAxis("left").setTicks([[(0.0, "0"), (0.5, "0.5"), (1.0, "1")], [(0.25, ""), (0.75, "")]])
+        # a little room either side, so the labels 0 and 1 are not clipped at the plot's edges
+        vb.setLimits(xMin=0, yMin=-0.06, yMax=1.06, minXRange=1.0)
+        item.setYRange(-0.06, 1.06, padding=0)
+        vb.enableAutoRange(axis="y", enable=False)
+        vb.setMouseEnabled(y=False)
+    elif kind == "free":  # any range (a sweep's axes): only the prefix is turned off
+        pass
+    elif kind == "integer":
+        vb.setLimits(xMin=0, yMin=0, minXRange=1.0, minYRange=2.0)
+    else:
+        vb.setLimits(xMin=0, yMin=0, minXRange=1.0, minYRange=1.0)
+
+
+def title_with_key(title: str, entries: list[tuple[str, str]], size: str = "10pt") -> str:
+    """Return an HTML title: ``title`` and, after it, a coloured line and name per entry
+    (``(name, "#RRGGBB")``), so the key sits above the plot, never over the data."""
+    if not entries:
+        return title
+    keys = "&nbsp;&nbsp;".join(f"<span style='color:{c}'>&#9473;&#9473; {n}</span>" for n, c in entries)
+    return f"<span style='font-size:{size}'>{title}&nbsp;&nbsp;&nbsp;{keys}</span>"
