@@ -17,7 +17,8 @@ import argparse
 import sys
 
 from gangviz.cli import UserError
-from gangviz.experiments.compare import compare
+from gangviz.experiments.compare import comparison_from_sims, run_simulations
+from gangviz.results.jobs import check_format, path_for, save_simulation_jobs
 from gangviz.workloads.source import load_source
 
 
@@ -36,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--load", type=float, default=0.5, help="offered load of a synthetic model")
     p.add_argument("--seed", type=int, default=1, help="seed of a synthetic model")
     p.add_argument("--ring", action="store_true", help="processors form a ring")
+    p.add_argument("--jobs-out", metavar="FILE",
+                   help="also write one row per job for each policy, to FILE with the policy added "
+                   "to its name (jobs.csv -> jobs-bc.csv); .csv (Batsim layout), .swf or .parquet")
     gui = p.add_argument_group("window")
     gui.add_argument("--window", action="store_true",
                      help="open the compare window: one pane per policy on a shared clock")
@@ -56,7 +60,13 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("compare needs at least two --policy options, e.g. --policy bc --policy brmms")
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
-    result = compare(source, args.policy, ring=True if args.ring else None)
+    if args.jobs_out:
+        check_format(args.jobs_out)
+    sims = run_simulations(source, args.policy, ring=True if args.ring else None)
+    result = comparison_from_sims(source.title, sims)
+    if args.jobs_out:
+        for label, sim in sims.items():
+            save_simulation_jobs(sim, source, path_for(args.jobs_out, label), label=label)
     if args.json:
         sys.stdout.write(result.to_json() + "\n")
     elif args.csv:

@@ -175,12 +175,18 @@ def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
     return sims
 
 
+def run_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
+                    record: bool = False) -> dict[str, Any]:
+    """Return ``{label: Simulation}`` as :func:`build_simulations` does, each run to the end."""
+    sims = build_simulations(source, specs, ring=ring, record=record)
+    for sim in sims.values():
+        sim.run()
+    return sims
+
+
 def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Comparison:
     """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end.
 
     Returns the :class:`Comparison`. Raises ``ValueError`` as :func:`build_simulations` does.
     """
-    sims = build_simulations(source, specs, ring=ring)
-    for sim in sims.values():
-        sim.run()
-    return comparison_from_sims(source.title, sims)
+    return comparison_from_sims(source.title, run_simulations(source, specs, ring=ring))

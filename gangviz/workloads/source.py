@@ -35,6 +35,10 @@ class Source:
     #: the loaded :class:`~gangviz.workloads.scenario.Scenario` when ``kind == "scenario"``; build
     #: its simulation with :func:`gangviz.workloads.scenario_sim.simulation_for`.
     scenario: Any = None
+    #: seconds per slice and the first submit time in seconds (SWF traces; 1 and 0 otherwise),
+    #: to write per-job times back in the trace's own clock
+    slice_seconds: float = 1.0
+    submit_offset: float = 0.0
 
     def policy_params(self, policy: str) -> dict[str, Any]:
         """Return the parameters the source gives for ``policy`` (scenario ``[params.NAME]``)."""
@@ -73,7 +77,8 @@ def load_source(
         wl = read_swf(path, procs=procs, slice_seconds=slice_seconds or 1.0)
         if not wl.processors:
             raise ValueError(f"{name}: the header gives no MaxProcs/MaxNodes; pass --procs")
-        return Source("swf", path.name, wl.processors, wl.jobs, warnings=list(wl.warnings))
+        return Source("swf", path.name, wl.processors, wl.jobs, warnings=list(wl.warnings),
+                      slice_seconds=wl.slice_seconds, submit_offset=wl.submit_offset)
     if not lower.endswith(".toml") or not path.exists():
         if not lower.endswith(".toml") or not path.exists():
             try:
