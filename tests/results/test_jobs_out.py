@@ -149,3 +149,39 @@ def test_evalys_reads_the_csv(tmp_path, capsys):
     js = JobSet.from_csv(str(out))
     assert len(js.df) == 300 and js.MaxProcs <= 128
     assert np.allclose(js.df["starting_time"] - js.df["submission_time"], js.df["waiting_time"])
+
+
+SWEEP = """title = "per-job files"
+seed = 3
+replications = 2
+policies = ["bc", "random"]
+
+[workload]
+model = "downey"
+procs = 32
+
+[grid]
+load = [0.6]
+jobs = [40]
+"""
+
+
+def test_sweep_keeps_one_jobs_file_per_run_next_to_the_results(tmp_path, capsys):
+    sweep = tmp_path / "s.toml"
+    sweep.write_text(SWEEP)
+    out = tmp_path / "results.csv"
+    assert main(["sweep", str(sweep), "--out", str(out), "--keep-jobs", "--quiet"]) == 0
+    capsys.readouterr()
+    folder = tmp_path / "results-jobs"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["bc_load-0.6_jobs-40_r0.csv", "bc_load-0.6_jobs-40_r1.csv",
+                     "random_load-0.6_jobs-40_r0.csv", "random_load-0.6_jobs-40_r1.csv"]
+    runs = {(r["policy"], r["replication"]): r for r in _rows(out) if r["kind"] == "run"}
+    for policy in ("bc", "random"):
+        for rep in ("0", "1"):
+            jobs = _rows(folder / f"{policy}_load-0.6_jobs-40_r{rep}.csv")
+            assert len(jobs) == 40
+            mean = sum(float(j["turnaround_time"]) for j in jobs) / len(jobs)
+            assert mean == pytest.approx(float(runs[(policy, rep)]["t_ta"]))
+    # the two replications are different workloads, so their files differ
+    assert (folder / "bc_load-0.6_jobs-40_r0.csv").read_text() != (folder / "bc_load-0.6_jobs-40_r1.csv").read_text()
