@@ -124,6 +124,7 @@ class _Mutable:
     first_run: np.ndarray = field(default_factory=lambda: np.zeros(0))
     rows_held: np.ndarray = field(default_factory=lambda: np.zeros(0))
     extra_slices: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    unstarted: list[int] = field(default_factory=list)  # placed jobs whose row's turn has not come
 
 
 class Simulation:
@@ -188,6 +189,7 @@ class Simulation:
         self._s = _Mutable()
         for jid in self.matrix.jobs():
             self.jobs[jid].start = 0.0
+            self._s.unstarted.append(jid)
         self._need_arr = np.full(max(self.jobs, default=0) + 1, math.inf)
         self._work_arr = np.full(len(self._need_arr), math.inf)
         self._s.served = np.zeros(len(self._need_arr))
@@ -551,7 +553,8 @@ class Simulation:
             after = served + hits
             done = np.flatnonzero(after >= need).tolist()
             s.served[ids] = np.minimum(after, need)
-            self._note_runs(table, full, part, d, hits, after, (offsets, begins) if len(multi) else None)
+            if len(multi) or s.unstarted:  # else no statistic can change
+                self._note_runs(table, full, part, d, hits, after, (offsets, begins) if len(multi) else None)
             where = {int(i): b for i, b in zip(multi.tolist(), begins.tolist())} if len(multi) and done else {}
             for i in done:
                 job = int(ids[i])
@@ -574,9 +577,15 @@ class Simulation:
         whole turns of the rows and ``part`` more, home rows ``d`` slices after the first."""
         s = self._s
         ids, count, served, need, multi = table[0], table[2], table[3], table[4], table[5]
-        ran = hits > 0
-        new = np.flatnonzero(ran & np.isnan(s.first_run[ids]))
-        if new.size:
+        new: np.ndarray | tuple = ()
+        if s.unstarted:
+            want = np.array(s.unstarted, dtype=np.int64)
+            pos = np.minimum(np.searchsorted(ids, want), len(ids) - 1)
+            present = ids[pos] == want  # a job terminated before its turn has left the matrix
+            ran = present & (hits[pos] > 0)
+            new = pos[ran]
+            s.unstarted = want[present & ~ran].tolist()
+        if len(new):
             first = d.astype(np.float64)
             if multi_offsets is not None:
                 offsets, begins = multi_offsets
@@ -584,9 +593,11 @@ class Simulation:
             s.first_run[ids[new]] = s.time + first[new]
             for job in ids[new].tolist():
                 self._first_cols[job] = self.matrix.job_cols(job)
-        held = s.rows_held[ids]
-        s.rows_held[ids] = np.where(ran, np.maximum(held, count), held)
-        if multi_offsets is not None:
+            s.rows_held[ids[new]] = np.maximum(s.rows_held[ids[new]], 1)
+        if multi_offsets is not None:  # only jobs in several rows can hold more than one
+            mids = ids[multi]
+            held = s.rows_held[mids]
+            s.rows_held[mids] = np.where(hits[multi] > 0, np.maximum(held, count[multi]), held)
             home_hits = full + (d[multi] < part)
             useful = np.minimum(after[multi], need[multi]) - served[multi]
             s.extra_slices[ids[multi]] += np.maximum(useful - home_hits, 0)
@@ -657,6 +668,7 @@ class Simulation:
         for job in s.waiting:
             if job in m:
                 self.jobs[job].start = t
+                s.unstarted.append(job)
                 self._journal_now.append(job)
                 s.served[job] = 0
             else:
@@ -741,6 +753,7 @@ class Simulation:
         state.first_run = state.extra_slices = None  # type: ignore[assignment]
         state.finish = dict(s.finish)
         state.waiting = list(s.waiting)
+        state.unstarted = list(s.unstarted)
         state.lost = dict(s.lost)
         return (state, self.matrix.snapshot(), self.policy.get_state(), self._next_id)
 
@@ -780,6 +793,7 @@ class Simulation:
         self._s.served[running] = progress
         self._s.finish = dict(state.finish)
         self._s.waiting = list(state.waiting)
+        self._s.unstarted = list(state.unstarted)
         self._s.lost = dict(state.lost)
         for job in charged & self.jobs.keys():
             self._remember_need(job)
