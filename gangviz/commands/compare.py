@@ -18,9 +18,10 @@ import sys
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
+from gangviz.experiments.compare import comparison_from_sims, run_simulations
 from gangviz.experiments.numbers import plural
 from gangviz.outputs import check_output
-from gangviz.experiments.compare import compare
+from gangviz.results.jobs import check_format, path_for, save_simulation_jobs
 from gangviz.workloads.source import load_source, print_warnings
 
 
@@ -34,6 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json(fmt)
     fmt.add_argument("--csv", action="store_true", help="print the table as CSV")
     add_source_options(p)
+    p.add_argument("--jobs-out", metavar="FILE",
+                   help="also write one row per job for each policy, to FILE with the policy added "
+                   "to its name (jobs.csv -> jobs-bc.csv); .csv (Batsim layout), .swf or .parquet")
     gui = p.add_argument_group("window")
     gui.add_argument("--window", action="store_true",
                      help="open the compare window: one pane per policy on a shared clock")
@@ -61,7 +65,13 @@ def run(args: argparse.Namespace) -> int:
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
-    result = compare(source, args.policy, ring=True if args.ring else None)
+    if args.jobs_out:
+        check_format(args.jobs_out)
+    sims = run_simulations(source, args.policy, ring=True if args.ring else None)
+    result = comparison_from_sims(source.title, sims)
+    if args.jobs_out:
+        for label, sim in sims.items():
+            save_simulation_jobs(sim, source, path_for(args.jobs_out, label), label=label)
     if args.json:
         sys.stdout.write(result.to_json() + "\n")
     elif args.csv:

@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``open`` sub-command."""
     p = sub.add_parser("open", help="open the window (default: the Fig. 2 re-packing scenario)")
     p.add_argument("source", nargs="?", default=None,
-                   help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
+                   help="scenario (.toml or built-in name), SWF trace, model name 'downey', or a "
+                   "session saved with File > Save session (.toml)")
     p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
     p.add_argument("--screenshot", metavar="PNG", help="render offscreen, save the picture and exit")
     p.add_argument("--force", action="store_true", help="overwrite an existing --screenshot file")

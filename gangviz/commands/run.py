@@ -23,6 +23,7 @@ from gangviz.experiments.numbers import number, plural
 from gangviz.experiments.progress import run_with_progress
 from gangviz.metrics import zhou_metrics
 from gangviz.policies import make_policy
+from gangviz.results.jobs import check_format, save_simulation_jobs
 from gangviz.sim.engine import Simulation
 from gangviz.workloads.source import load_source, print_warnings
 
@@ -36,17 +37,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
                    help="include every step (default: on for scenarios, off for workloads)")
     add_source_options(p)
+    p.add_argument("--jobs-out", metavar="FILE",
+                   help="also write one row per job to FILE: .csv (Batsim layout), .swf or .parquet")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
+    if args.jobs_out:
+        check_format(args.jobs_out)
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
     if source.model != "matrix":
         from gangviz.workloads.scenario_run import run_family
 
+        if args.jobs_out:
+            raise UserError(f"--jobs-out needs a time-slot workload, not a {source.model} scenario")
         return run_family(source, args.policy, as_json=args.json)
     policy_name = args.policy if args.policy is not None else source.policy or "repack"
     steps = args.steps if args.steps is not None else source.kind == "scenario"
@@ -57,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     run_with_progress(sim, len(source.jobs))
+    if args.jobs_out:
+        save_simulation_jobs(sim, source, args.jobs_out, label=policy_name)
     metrics = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in zhou_metrics(sim).items()}
     if args.json:
         names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}

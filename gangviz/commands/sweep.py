@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_out, add_workers
@@ -40,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="keep the runs already in --out and compute only the missing ones")
     again.add_argument("--force", action="store_true", help="overwrite an existing --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary table")
+    p.add_argument("--keep-jobs", action="store_true",
+                   help="also write each run's per-job table (Batsim-layout CSV) into a folder next "
+                   "to --out (results.csv -> results-jobs/); runs use the reference engine")
     p.set_defaults(func=run)
 
 
@@ -75,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_sweep(sweep, args.out, workers=workers, scheduler=args.scheduler,
                            resume=args.resume, overwrite=args.force,
+                           jobs_dir=_jobs_dir(args.out) if args.keep_jobs else None,
                            progress=None if bar is None else progress)
     except KeyboardInterrupt:
         if bar is not None:
@@ -93,6 +98,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"gangviz: run failed: policy {cell.policy}{', ' + where if where else ''}, "
               f"replication {rep}: {message}", file=sys.stderr)
     return 1 if report.failures else 0
+
+
+def _jobs_dir(out: str) -> str:
+    """Return the per-job folder next to the results file ``out`` (``results.csv`` -> ``results-jobs``)."""
+    p = Path(out)
+    return str(p.with_name(p.stem + "-jobs"))
 
 
 def _print_summary(axes: list[str], report) -> None:

@@ -153,11 +153,11 @@ def _value(text: str) -> Any:
 
 
 def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
-                      record: bool = False) -> dict[str, Any]:
+                      record: bool = False, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return ``{label: Simulation}``, one fresh simulation per policy spec on ``source``'s jobs.
 
     The label is the spec as given (``"random:seed=3"``); a scenario's own ``[params.NAME]``
-    apply unless the spec overrides them. Raises ``ValueError`` for an unknown policy, bad
+    apply unless the spec overrides them, and ``params`` (given to every policy) override both. Raises ``ValueError`` for an unknown policy, bad
     parameters, a policy that cannot run on the machine, or a spec given twice.
     """
     from gangviz.policies import make_policy
@@ -167,12 +167,21 @@ def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
         raise ValueError("each --policy may be given once")
     sims = {}
     for spec in specs:
-        name, params = parse_policy_spec(spec)
-        policy = make_policy(name, **{**source.policy_params(name), **params})
+        name, own = parse_policy_spec(spec)
+        policy = make_policy(name, **{**source.policy_params(name), **own, **(params or {})})
         sims[spec] = Simulation(source.jobs, policy, source.processors,
                                 ring=source.ring if ring is None else ring,
                                 initial=source.matrix.copy() if source.matrix is not None else None,
                                 script=source.script, record=record)
+    return sims
+
+
+def run_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
+                    record: bool = False) -> dict[str, Any]:
+    """Return ``{label: Simulation}`` as :func:`build_simulations` does, each run to the end."""
+    sims = build_simulations(source, specs, ring=ring, record=record)
+    for sim in sims.values():
+        sim.run()
     return sims
 
 
@@ -181,7 +190,4 @@ def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Compar
 
     Returns the :class:`Comparison`. Raises ``ValueError`` as :func:`build_simulations` does.
     """
-    sims = build_simulations(source, specs, ring=ring)
-    for sim in sims.values():
-        sim.run()
-    return comparison_from_sims(source.title, sims)
+    return comparison_from_sims(source.title, run_simulations(source, specs, ring=ring))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from gangviz.experiments.results import ResultsWriter, header, read_completed, r
 from gangviz.experiments.runner import RunFailed, map_runs
 from gangviz.experiments.stats import mean_ci
 from gangviz.experiments.sweepfile import Cell, Sweep
-from gangviz.experiments.tasks import METRICS, build_jobs, run_task
+from gangviz.experiments.tasks import METRICS, build_jobs, run_task, run_task_jobs
 
 
 class SweepCancelled(Exception):
@@ -90,6 +91,7 @@ def run_sweep(
     progress: Callable[[int, int], None] | None = None,
     fn: Callable = run_task,
     check: bool = True,
+    jobs_dir: str | Path | None = None,
 ) -> SweepReport:
     """Run ``sweep`` and write its results CSV at ``out``; return a :class:`SweepReport`.
 
@@ -97,11 +99,18 @@ def run_sweep(
     :class:`SweepCancelled` to stop (a GUI's Cancel button): the runs in flight finish, nothing
     more starts, every finished run stays in the file, and the report says ``cancelled``; a later
     ``resume=True`` completes the sweep. ``fn`` is the run function
-    (tests substitute one that fails on purpose). Raises ``ValueError`` when ``out`` exists and
+    (tests substitute one that fails on purpose). With ``jobs_dir`` every computed run also
+    writes its per-job table there (:func:`jobs_file_name`; Batsim-layout CSV, see
+    :mod:`gangviz.results.jobs`), and runs use the reference engine. Raises ``ValueError`` when ``out`` exists and
     neither ``resume`` nor ``overwrite`` is set, when the file belongs to another sweep, or when
     :func:`check_sweep` fails.
     """
     out = Path(out)
+    if jobs_dir is not None:
+        jobs_dir = Path(jobs_dir)
+        jobs_dir.mkdir(parents=True, exist_ok=True)
+        if fn is run_task:
+            fn = run_task_jobs
     if out.exists() and not (resume or overwrite):
         raise ValueError(f"{out} exists; pass --resume to complete it or --force to overwrite it")
     if check:
@@ -157,6 +166,11 @@ def run_sweep(
                 errors[cell].append(result.message)
                 writer.run(cell.policy, cell.values, task.replication, task.seed, None, result.message)
             else:
+                if isinstance(result, tuple):  # (metrics, per-job table) from run_task_jobs
+                    result, table = result
+                    if jobs_dir is not None:
+                        _write_jobs(table, jobs_dir / jobs_file_name(cell, axes, task.replication),
+                                    task.workload)
                 runs[cell][task.replication] = result
                 writer.run(cell.policy, cell.values, task.replication, task.seed, result)
             pending[cell] -= 1
@@ -172,6 +186,19 @@ def run_sweep(
     computed = sum(len(runs[c]) for c in cells) - reused + len(failures)
     return SweepReport(len(plan), computed, reused, failures,
                        [summaries[c] for c in cells if c in summaries], cancelled)
+
+
+def jobs_file_name(cell: Cell, axes: list[str], replication: int) -> str:
+    """Return the name of one run's per-job file: policy, grid point and replication, e.g.
+    ``brms_load-0.7_r2.csv`` (characters other than letters, digits, ``.``, ``-`` become ``_``)."""
+    parts = [cell.policy, *(f"{a}-{v}" for a, v in zip(axes, cell.values)), f"r{replication}"]
+    return re.sub(r"[^A-Za-z0-9.-]", "_", "_".join(str(p) for p in parts)) + ".csv"
+
+
+def _write_jobs(table: Any, path: Path, workload: str) -> None:
+    from gangviz.results.jobs import write_jobs
+
+    write_jobs(table, path, workload_name=re.sub(r"[^A-Za-z0-9._-]", "_", Path(workload).name) or "w0")
 
 
 def load_summaries(path: str | Path) -> tuple[list[str], list[CellSummary]]:

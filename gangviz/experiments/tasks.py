@@ -149,6 +149,33 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
     return {k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS}
 
 
+def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
+    """Run ``task`` on the reference engine and return ``(metrics, per-job table)``.
+
+    The metrics are :func:`run_task`'s; the table is
+    :func:`gangviz.results.jobs.jobs_of_simulation`'s, times in the workload's clock (seconds
+    for a trace). The compiled loop keeps no per-job record, so this is the reference engine
+    even for the buddy schemes. Raises as :func:`run_task` does.
+    """
+    from gangviz.metrics import zhou_metrics
+    from gangviz.policies import make_policy
+    from gangviz.results.jobs import jobs_of_simulation
+    from gangviz.sim.engine import Simulation
+
+    source = build_jobs(task.workload, dict(task.workload_params), task.seed)
+    params = {**source.policy_params(task.policy), **dict(task.policy_params)}
+    if "seed" not in params and takes_seed(task.policy):
+        params["seed"] = policy_seed(task.seed)
+    sim = Simulation(source.jobs, make_policy(task.policy, **params), source.processors,
+                     ring=task.ring or source.ring,
+                     initial=source.matrix.copy() if source.matrix is not None else None,
+                     script=source.script, record=False)
+    sim.run()
+    metrics = zhou_metrics(sim)
+    return ({k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS},
+            jobs_of_simulation(sim, time_scale=source.slice_seconds))
+
+
 #: Policies the compiled loop runs, and the parameters it takes.
 COMPILED_POLICIES = ("bc", "br", "brms", "brmms")
 COMPILED_PARAMS = {"occupy", "extra_slots_on"}

@@ -46,7 +46,9 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
     try:
         from gangviz.workloads.playlist import load_playlist, playlist_path
 
-        if playlist_path(str(source)) is not None:  # a lecture playlist: its first entry
+        if _is_session(source):
+            _open_session_or_raise(win, source)
+        elif playlist_path(str(source)) is not None:  # a lecture playlist: its first entry
             win.playlist = load_playlist(source)
             item = win.playlist.items[0]
             source_obj, sim = win.build_simulation(item.source, policy, None, watch)
@@ -82,7 +84,12 @@ def run(source: str | None = None, policy: str | None = None, **source_args) -> 
     from gangviz.gui.window import DEFAULT_SOURCE, MainWindow
 
     win = MainWindow(source="")
-    if not win.open_source(source or DEFAULT_SOURCE, policy, remember=source is not None, **source_args):
+    if source and _is_session(source):
+        from gangviz.gui.session import open_session
+
+        if not open_session(win, source):
+            win.open_source(DEFAULT_SOURCE, remember=False)
+    elif not win.open_source(source or DEFAULT_SOURCE, policy, remember=source is not None, **source_args):
         if source is not None:
             win.open_source(DEFAULT_SOURCE, remember=False)
     win.show()
@@ -106,3 +113,23 @@ def _unsaved_reason(out) -> str:
     if path.suffix.lower().lstrip(".") not in kinds:
         return f"{out}: cannot write the picture: use a .png file name"
     return f"{out}: cannot write the picture: is the folder {path.parent} writable?"
+
+
+def _is_session(source: str) -> bool:
+    from gangviz.session import is_session_file
+
+    return is_session_file(source)
+
+
+def _open_session_or_raise(win, path: str) -> None:
+    """Apply the session file ``path`` to ``win`` offscreen; raise ``ValueError`` instead of a
+    message box when it cannot be used."""
+    from gangviz.gui.session import apply
+    from gangviz.session import read_session
+
+    session = read_session(path)
+    source_obj, sim = win.build_simulation(session.source, session.policy, session.params or None,
+                                           session.watch, **session.source_args)
+    win.show_source(source_obj, session.source, sim, session.params, session.source_args)
+    if not apply(win, session):  # pragma: no cover - the source loaded just above
+        raise ValueError(f"{path}: the session could not be opened")

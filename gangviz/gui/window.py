@@ -219,6 +219,7 @@ class MainWindow(QMainWindow):
         self.source_args: dict = {}
         self.playlist = None  # a lecture playlist being shown, and the index of its entry
         self.playlist_index = 0
+        self.source_params: dict = {}  # the policy parameters the source was opened with
         self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
         self.setWindowTitle("gangviz")
         self._build_actions()
@@ -344,6 +345,9 @@ class MainWindow(QMainWindow):
         a = models.addAction("Memory-constrained epochs (McCann && Zahorjan)")
         a.triggered.connect(self.open_epoch)
         self.recent_menu = menu.addMenu("Open &recent")
+        from gangviz.gui.session import add_session_actions
+
+        add_session_actions(self, menu)
         menu.addSeparator()
         menu.addAction(self.act_compare)
         menu.addAction(self.act_sweep)
@@ -487,6 +491,7 @@ class MainWindow(QMainWindow):
                     source_args: dict | None = None) -> None:
         """Show ``sim`` (built from ``source``, loaded from ``name``) with its titles and panels."""
         self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
+        self.source_params = dict(params or {})
         pname = self.policy_of(source, sim)
         watch = getattr(sim, "watch", None)
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]

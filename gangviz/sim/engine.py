@@ -121,6 +121,12 @@ class _Mutable:
     max_rows: int = 0
     finished: int = 0
     turnaround_sum: float = 0.0
+    #: per job id: time of the first slice it ran (nan before), most rows held at once, slices
+    #: run in rows other than its home row (saved in snapshots for the running jobs only)
+    first_run: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    rows_held: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    extra_slices: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    unstarted: list[int] = field(default_factory=list)  # placed jobs whose row's turn has not come
 
 
 class Simulation:
@@ -195,11 +201,16 @@ class Simulation:
         self._s = _Mutable()
         for jid in self.matrix.jobs():
             self.jobs[jid].start = 0.0
+            self._s.unstarted.append(jid)
         self._need_arr = np.full(max(self.jobs, default=0) + 1, math.inf)
         self._work_arr = np.full(len(self._need_arr), math.inf)
         self._s.served = np.zeros(len(self._need_arr))
+        self._s.first_run = np.full(len(self._need_arr), math.nan)
+        self._s.rows_held = np.zeros(len(self._need_arr))
+        self._s.extra_slices = np.zeros(len(self._need_arr))
         for jid in self.jobs:
             self._remember_need(jid)
+        self._first_cols: dict[int, Sequence[int]] = {}  # processors held in the first slice run
         self._table_cache: tuple | None = None
         self._gap_memo: tuple | None = None
         self._changes: list[MatrixChange] = []
@@ -392,6 +403,20 @@ class Simulation:
         """Return every job record, by job id."""
         return [self.jobs[j] for j in sorted(self.jobs)]
 
+    def run_stats(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return three arrays indexed by job id: the time of the first slice each job ran
+        (``nan`` while it has not run; a job can be placed some slices before its row's turn),
+        the most rows it held at once in a slice it ran (1 for a job never replicated, 0
+        before it ran), and the slices it ran in rows other than its home row (its extra
+        slots, [Zhou00 §3]). Copies; ids beyond the workload's are absent."""
+        s = self._s
+        return s.first_run.copy(), s.rows_held.copy(), s.extra_slices.copy()
+
+    def first_columns(self, job: int) -> Sequence[int] | None:
+        """Return the processors (matrix columns) ``job`` held in the first slice it ran, or
+        ``None`` while it has not run."""
+        return self._first_cols.get(job)
+
     @property
     def max_slots(self) -> int:
         """Return the largest number of slots seen so far (the paper's n_l)."""
@@ -454,7 +479,11 @@ class Simulation:
             grow = max(job + 1, 2 * len(self._need_arr))
             self._need_arr = np.concatenate([self._need_arr, np.full(grow - len(self._need_arr), math.inf)])
             self._work_arr = np.concatenate([self._work_arr, np.full(grow - len(self._work_arr), math.inf)])
-            self._s.served = _grown(self._s.served, grow)
+            s = self._s
+            s.served = _grown(s.served, grow)
+            s.first_run = _grown(s.first_run, grow, math.nan)
+            s.rows_held = _grown(s.rows_held, grow)
+            s.extra_slices = _grown(s.extra_slices, grow)
         self._need_arr[job] = self._needed(job)
         self._work_arr[job] = self._work(job)
 
@@ -556,6 +585,8 @@ class Simulation:
             after = served + hits
             done = np.flatnonzero(after >= need).tolist()
             s.served[ids] = np.minimum(after, need)
+            if len(multi) or s.unstarted:  # else no statistic can change
+                self._note_runs(table, full, part, d, hits, after, (offsets, begins) if len(multi) else None)
             where = {int(i): b for i, b in zip(multi.tolist(), begins.tolist())} if len(multi) and done else {}
             for i in done:
                 job = int(ids[i])
@@ -571,6 +602,37 @@ class Simulation:
         self._table_cache = None
         s.next_row = (start + m) % n
         s.time += m
+
+    def _note_runs(self, table: tuple, full: int, part: int, d: np.ndarray, hits: np.ndarray,
+                   after: np.ndarray, multi_offsets: tuple | None) -> None:
+        """Update the per-job statistics of :meth:`run_stats` for the slices just run: ``full``
+        whole turns of the rows and ``part`` more, home rows ``d`` slices after the first."""
+        s = self._s
+        ids, count, served, need, multi = table[0], table[2], table[3], table[4], table[5]
+        new: np.ndarray | tuple = ()
+        if s.unstarted:
+            want = np.array(s.unstarted, dtype=np.int64)
+            pos = np.minimum(np.searchsorted(ids, want), len(ids) - 1)
+            present = ids[pos] == want  # a job terminated before its turn has left the matrix
+            ran = present & (hits[pos] > 0)
+            new = pos[ran]
+            s.unstarted = want[present & ~ran].tolist()
+        if len(new):
+            first = d.astype(np.float64)
+            if multi_offsets is not None:
+                offsets, begins = multi_offsets
+                first[multi] = offsets[begins]  # the earliest of the job's rows in turn order
+            s.first_run[ids[new]] = s.time + first[new]
+            for job in ids[new].tolist():
+                self._first_cols[job] = self.matrix.job_cols(job)
+            s.rows_held[ids[new]] = np.maximum(s.rows_held[ids[new]], 1)
+        if multi_offsets is not None:  # only jobs in several rows can hold more than one
+            mids = ids[multi]
+            held = s.rows_held[mids]
+            s.rows_held[mids] = np.where(hits[multi] > 0, np.maximum(held, count[multi]), held)
+            home_hits = full + (d[multi] < part)
+            useful = np.minimum(after[multi], need[multi]) - served[multi]
+            s.extra_slices[ids[multi]] += np.maximum(useful - home_hits, 0)
 
     def _decide(self) -> Step:
         """Process the decision point at the current time and record it as a step."""
@@ -640,6 +702,7 @@ class Simulation:
         for job in s.waiting:
             if job in m:
                 self.jobs[job].start = t
+                s.unstarted.append(job)
                 self._journal_now.append(job)
                 s.served[job] = 0
             else:
@@ -721,8 +784,12 @@ class Simulation:
         state = _Mutable(**{k: getattr(s, k) for k in vars(s)})
         running = self.matrix.placements()[0]
         state.served = (running, s.served[running])  # type: ignore[assignment]
+        # the run statistics of finished jobs are final and the others' are reset on restore
+        state.rows_held = (running, s.rows_held[running], s.extra_slices[running])  # type: ignore[assignment]
+        state.first_run = state.extra_slices = None  # type: ignore[assignment]
         state.finish = dict(s.finish)
         state.waiting = list(s.waiting)
+        state.unstarted = list(s.unstarted)
         state.lost = dict(s.lost)
         return (state, self.matrix.snapshot(), self.policy.get_state(), self._next_id)
 
@@ -744,12 +811,25 @@ class Simulation:
                     rec.start = None
         del self._journal[base:]
         charged = set(self._s.lost) | set(state.lost)
+        first_run, rows_held, extra = self._s.first_run, self._s.rows_held, self._s.extra_slices
+        # a slice that ran before the snapshot began before its time; one after, at or after it
+        later = ~(first_run < state.time)
+        first_run[later] = math.nan
+        rows_held[later] = 0
+        extra[later] = 0
+        running, held, extra_then = state.rows_held
+        rows_held[running] = held
+        extra[running] = extra_then
         self._s = _Mutable(**{k: getattr(state, k) for k in vars(state)})
+        self._s.first_run, self._s.rows_held, self._s.extra_slices = first_run, rows_held, extra
+        for job in [j for j in self._first_cols if j >= len(first_run) or math.isnan(first_run[j])]:
+            del self._first_cols[job]
         running, progress = state.served
         self._s.served = np.zeros(len(self._need_arr))
         self._s.served[running] = progress
         self._s.finish = dict(state.finish)
         self._s.waiting = list(state.waiting)
+        self._s.unstarted = list(state.unstarted)
         self._s.lost = dict(state.lost)
         for job in charged & self.jobs.keys():
             self._remember_need(job)
@@ -765,8 +845,8 @@ _NO_IDS = np.zeros(0, dtype=np.int64)
 _NO_IDS.flags.writeable = False
 
 
-def _grown(values: np.ndarray, size: int) -> np.ndarray:
-    """Return a copy of ``values`` padded with zeros to at least ``size`` entries."""
-    out = np.zeros(max(size, len(values)))
+def _grown(values: np.ndarray, size: int, fill: float = 0.0) -> np.ndarray:
+    """Return a copy of ``values`` padded with ``fill`` to at least ``size`` entries."""
+    out = np.full(max(size, len(values)), fill)
     out[: len(values)] = values
     return out

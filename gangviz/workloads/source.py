@@ -38,6 +38,10 @@ class Source:
     #: the loaded :class:`~gangviz.workloads.scenario.Scenario` when ``kind == "scenario"``; build
     #: its simulation with :func:`gangviz.workloads.scenario_sim.simulation_for`.
     scenario: Any = None
+    #: seconds per slice and the first submit time in seconds (SWF traces; 1 and 0 otherwise),
+    #: to write per-job times back in the trace's own clock
+    slice_seconds: float = 1.0
+    submit_offset: float = 0.0
 
     def policy_params(self, policy: str) -> dict[str, Any]:
         """Return the parameters the source gives for ``policy`` (scenario ``[params.NAME]``)."""
@@ -107,7 +111,8 @@ def load_source(
         if not wl.processors:
             raise NeedsProcessors(f"{name}: the header gives no MaxProcs/MaxNodes; pass --procs")
         check_memory(wl.processors, len(wl.jobs), what=f"{path.name}")
-        return Source("swf", path.name, wl.processors, wl.jobs, warnings=list(wl.warnings))
+        return Source("swf", path.name, wl.processors, wl.jobs, warnings=list(wl.warnings),
+                      slice_seconds=wl.slice_seconds, submit_offset=wl.submit_offset)
     from gangviz.workloads.scenario import load_scenario
 
     sc = load_scenario(path)

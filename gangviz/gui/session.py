@@ -1,0 +1,148 @@
+"""File > Save session / Open session / Recent sessions: the window's state in a TOML file.
+
+The file format and its checks live in :mod:`gangviz.session` (Qt-free); this module reads the
+state off a :class:`~gangviz.gui.window.MainWindow` (:func:`capture`), puts it back
+(:func:`apply`), and adds the File menu entries. Recent sessions are kept in the window's
+``QSettings`` under ``recent_sessions``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+
+from gangviz.session import Session, SessionError, read_session, write_session
+
+MAX_RECENT = 8
+KEY = "recent_sessions"
+
+
+def capture(window) -> Session:
+    """Return the :class:`Session` of what ``window`` shows.
+
+    Raises ``ValueError`` when the window shows nothing that was opened by name (a model built
+    from the Other models menu cannot be reopened from a file).
+    """
+    if window.source_name is None or window.player is None or window.source is None:
+        raise ValueError("open a scenario, a trace or a model first: this view cannot be saved")
+    sim = window.player.sim
+    watch = getattr(sim, "watch", None)
+    zoom = {}
+    for plot in window.metrics.plots:
+        vb = plot.plot.getViewBox()
+        if not all(vb.autoRangeEnabled()):  # zoomed or panned by hand
+            (x0, x1), (y0, y1) = vb.viewRange()
+            zoom[plot.title] = (float(x0), float(x1), float(y0), float(y1))
+    compare = []
+    for child in window._children:
+        chooser = getattr(child, "chooser", None)
+        if chooser is not None and child.isVisible():
+            compare = list(chooser.checked())
+            break
+    return Session(str(window.source_name), dict(window.source_args), window.policy_of(window.source, sim),
+                   dict(getattr(window, "source_params", {}) or {}),
+                   None if watch is None else bool(watch), int(window.player.position),
+                   bool(window.presentation.active), zoom, compare)
+
+
+def apply(window, session: Session) -> bool:
+    """Show ``session`` in ``window``: source, policy, parameters, step, zoom, compare window,
+    presentation mode. Returns success; on failure a message box says why and the current
+    simulation stays."""
+    if not window.open_source(session.source, session.policy, session.params or None,
+                              watch=session.watch, remember=False, **session.source_args):
+        return False
+    if session.step:
+        window.player.go_to(session.step, now=True)
+    window.metrics.refresh()
+    by_title = {p.title: p for p in window.metrics.plots}
+    for title, (x0, x1, y0, y1) in session.zoom.items():
+        plot = by_title.get(title)
+        if plot is not None:
+            plot.plot.getViewBox().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+    if session.compare:
+        window.open_compare(list(session.compare))
+    if session.presentation != window.presentation.active:
+        window.toggle_presentation()
+    return True
+
+
+def open_session(window, path: str | os.PathLike) -> bool:
+    """Read the session file ``path`` and :func:`apply` it; return success (a message box
+    names the problem otherwise)."""
+    try:
+        session = read_session(path)
+    except (SessionError, OSError) as exc:
+        QMessageBox.critical(window, "Open session", str(exc))
+        return False
+    if not apply(window, session):
+        return False
+    remember(window, str(path))
+    return True
+
+
+def save_session(window, path: str | os.PathLike) -> Path | None:
+    """Write the window's session to ``path``; return it, or ``None`` after a message box."""
+    try:
+        out = write_session(capture(window), path)
+    except (ValueError, OSError) as exc:
+        QMessageBox.critical(window, "Save session", str(exc))
+        return None
+    remember(window, str(out))
+    window.statusBar().showMessage(f"Session saved: {out}", 5000)
+    return out
+
+
+def ask_save(window) -> Path | None:
+    """File > Save session: ask for a file name and save."""
+    start = window.settings.value("last_dir", str(Path.home()))
+    path, _ = QFileDialog.getSaveFileName(window, "Save session", str(Path(start) / "session.toml"),
+                                          "Session files (*.toml)")
+    return save_session(window, path) if path else None
+
+
+def ask_open(window) -> bool:
+    """File > Open session: ask for a session file and open it."""
+    start = window.settings.value("last_dir", str(Path.home()))
+    path, _ = QFileDialog.getOpenFileName(window, "Open session", start, "Session files (*.toml)")
+    return open_session(window, path) if path else False
+
+
+def recent(settings) -> list[str]:
+    """Return the recent session files, newest first."""
+    value = settings.value(KEY, [])
+    if isinstance(value, str):
+        value = [value]
+    return [str(v) for v in (value or [])]
+
+
+def remember(window, path: str) -> None:
+    """Put ``path`` first in the recent sessions and refresh the menu."""
+    full = str(Path(path).resolve())
+    items = [full] + [r for r in recent(window.settings) if r != full]
+    window.settings.setValue(KEY, items[:MAX_RECENT])
+    fill_recent(window)
+
+
+def fill_recent(window) -> None:
+    """Rebuild the Recent sessions menu from the settings."""
+    menu: QMenu = window.recent_sessions_menu
+    menu.clear()
+    for name in recent(window.settings):
+        a = menu.addAction(name)
+        a.triggered.connect(lambda checked=False, n=name: open_session(window, n))
+    menu.setEnabled(bool(recent(window.settings)))
+
+
+def add_session_actions(window, menu: QMenu) -> None:
+    """Add Open session, Save session and Recent sessions to the File ``menu``."""
+    a = menu.addAction("Open &session…")
+    a.triggered.connect(lambda: ask_open(window))
+    window.act_open_session = a
+    a = menu.addAction("Save s&ession…")
+    a.triggered.connect(lambda: ask_save(window))
+    window.act_save_session = a
+    window.recent_sessions_menu = menu.addMenu("Recent sess&ions")
+    fill_recent(window)

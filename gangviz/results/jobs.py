@@ -1,0 +1,341 @@
+"""Per-job results: one row per job, and writers for the formats analysis tools read.
+
+:func:`job_table` builds the table from plain per-job arrays, so any policy (gang or space
+sharing) can produce one; :func:`jobs_of_simulation` fills those arrays from a finished
+:class:`~gangviz.sim.engine.Simulation`. :func:`write_jobs` writes the table by file extension:
+
+* ``.csv``: the column layout of Batsim's ``_jobs.csv`` output (``job_id, workload_name,
+  profile, submission_time, requested_number_of_resources, requested_time, success,
+  final_state, starting_time, execution_time, finish_time, waiting_time, turnaround_time,
+  stretch, allocated_resources, consumed_energy, metadata``), which evalys's
+  ``JobSet.from_csv`` reads, followed by four columns of gangviz's own: ``work``,
+  ``bounded_slowdown``, ``rows_held`` and ``extra_slices``. As in Batsim, ``execution_time`` is
+  ``finish_time - starting_time`` and ``stretch`` is ``turnaround_time / execution_time``;
+  ``allocated_resources`` is the interval set of the processors (0-based) the job held in its
+  first slice; ``consumed_energy`` is -1 (not simulated). An undefined value is an empty field.
+* ``.swf``: the Standard Workload Format with the schedule filled in: field 3 (wait) is
+  ``start - submit`` and field 4 (run) is ``finish - start``, the time the job occupied the
+  machine (under time sharing longer than its work); status (field 11) is 1 for a completed
+  job and 5 for a terminated one. The fields the simulation does not decide keep the input
+  trace's values. A job that did not finish gets -1 for wait and run, which SWF readers skip.
+* ``.parquet`` (needs pyarrow: ``pip install 'gangviz[parquet]'``): the CSV's columns, typed.
+
+Times are in the source's clock: seconds for SWF traces (relative to the first submit; the SWF
+output adds the trace's first submit time back), slices otherwise.
+
+The columns of the table (:data:`JOB_DTYPE`):
+
+``job_id``: the id in the input (the SWF job number, else the job's name); ``arrival``;
+``start``: the beginning of the first slice the job ran (a job can be placed a few slices before
+its row's turn comes); ``finish``; ``wait`` = start - arrival; ``turnaround`` = finish - arrival;
+``bounded_slowdown`` = max(1, turnaround / max(work, tau)) with tau = 10 seconds (10 slices for
+sources without a clock), the usual bound keeping very short jobs from dominating a mean;
+``size`` (processors); ``work`` (the job's run time on dedicated processors); ``estimate``
+(``nan`` when none); ``state`` (Batsim's final-state names: ``COMPLETED_SUCCESSFULLY``,
+``COMPLETED_KILLED``, ``RUNNING``, ``SUBMITTED``); ``rows_held``: the most rows (time slots)
+the job held at once, above 1 only when it ran in extra slots [Zhou00 §3]; ``extra_slices``:
+slices it ran in rows other than its home row; ``processors``: see ``allocated_resources``.
+Undefined times (a job that has not started or finished) are ``nan``.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: the dtype of a per-job table (see the module docstring)
+JOB_DTYPE = np.dtype([
+    ("job_id", "U32"), ("arrival", "f8"), ("start", "f8"), ("finish", "f8"), ("wait", "f8"),
+    ("turnaround", "f8"), ("bounded_slowdown", "f8"), ("size", "i8"), ("work", "f8"),
+    ("estimate", "f8"), ("state", "U24"), ("rows_held", "i8"), ("extra_slices", "f8"),
+    ("processors", "U64"),
+])
+
+#: Batsim's ``_jobs.csv`` columns, in order
+BATSIM_COLUMNS = (
+    "job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
+    "requested_time", "success", "final_state", "starting_time", "execution_time", "finish_time",
+    "waiting_time", "turnaround_time", "stretch", "allocated_resources", "consumed_energy",
+    "metadata",
+)
+#: gangviz's own columns after Batsim's
+EXTRA_COLUMNS = ("work", "bounded_slowdown", "rows_held", "extra_slices")
+
+#: the bounded-slowdown threshold, in seconds
+BSLD_TAU_SECONDS = 10.0
+
+FORMATS = (".csv", ".swf", ".parquet")
+
+
+def job_table(
+    job_id: Sequence[Any],
+    arrival: Sequence[float],
+    start: Sequence[float],
+    finish: Sequence[float],
+    size: Sequence[int],
+    work: Sequence[float],
+    *,
+    estimate: Sequence[float] | None = None,
+    killed: Sequence[bool] | None = None,
+    rows_held: Sequence[int] | None = None,
+    extra_slices: Sequence[float] | None = None,
+    processors: Sequence[str] | None = None,
+    tau: float = BSLD_TAU_SECONDS,
+) -> np.ndarray:
+    """Return the per-job table (a structured array of :data:`JOB_DTYPE`) of plain arrays.
+
+    ``start`` and ``finish`` hold ``nan`` for a job that has not started or finished;
+    ``killed`` marks terminated jobs (their ``finish`` is the termination time). Without
+    ``rows_held`` a job that ran held one row; without ``extra_slices`` none ran in an extra
+    one. ``tau`` is the bounded-slowdown threshold in the table's time unit. Raises
+    ``ValueError`` when the arrays differ in length or ``tau`` is not > 0.
+    """
+    n = len(job_id)
+    given = {"arrival": arrival, "start": start, "finish": finish, "size": size, "work": work,
+             "estimate": estimate, "killed": killed, "rows_held": rows_held,
+             "extra_slices": extra_slices, "processors": processors}
+    for name, values in given.items():
+        if values is not None and len(values) != n:
+            raise ValueError(f"per-job array {name!r} has {len(values)} entries, job_id has {n}")
+    if not tau > 0:
+        raise ValueError(f"the bounded-slowdown threshold must be > 0, got {tau}")
+    t = np.zeros(n, dtype=JOB_DTYPE)
+    t["job_id"] = [str(v) for v in job_id]
+    for name in ("arrival", "start", "finish", "size", "work"):
+        t[name] = np.asarray(given[name], dtype=t.dtype[name])
+    t["estimate"] = np.nan if estimate is None else np.asarray(estimate, dtype=float)
+    dead = np.zeros(n, bool) if killed is None else np.asarray(killed, dtype=bool)
+    started = ~np.isnan(t["start"])
+    finished = ~np.isnan(t["finish"])
+    t["wait"] = t["start"] - t["arrival"]
+    t["turnaround"] = t["finish"] - t["arrival"]
+    with np.errstate(invalid="ignore"):
+        bsld = np.maximum(1.0, t["turnaround"] / np.maximum(t["work"], tau))
+    t["bounded_slowdown"] = np.where(finished & ~dead, bsld, np.nan)
+    t["state"] = np.where(dead, "COMPLETED_KILLED", np.where(
+        finished, "COMPLETED_SUCCESSFULLY", np.where(started, "RUNNING", "SUBMITTED")))
+    t["rows_held"] = started.astype(np.int64) if rows_held is None else np.asarray(rows_held)
+    t["extra_slices"] = 0.0 if extra_slices is None else np.asarray(extra_slices, dtype=float)
+    if processors is not None:
+        t["processors"] = list(processors)
+    return t
+
+
+def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None = None) -> np.ndarray:
+    """Return the per-job table of a :class:`~gangviz.sim.engine.Simulation` (run or paused).
+
+    Rows follow the job ids (the workload's order). Times are multiplied by ``time_scale``
+    (a trace's seconds per slice); ``tau`` (default: 10 seconds in ``time_scale`` units, i.e.
+    10 when the scale is 1) is the bounded-slowdown threshold in output units.
+    """
+    records = sim.records()
+    first_run, rows_held, extra = sim.run_stats()
+    ids = np.array([r.spec.id for r in records], dtype=np.int64)
+    nan = math.nan
+    return job_table(
+        [_trace_id(r.spec) for r in records],
+        [r.spec.arrival * time_scale for r in records],
+        first_run[ids] * time_scale if len(ids) else [],
+        [nan if r.finish is None else r.finish * time_scale for r in records],
+        [r.spec.size for r in records],
+        [r.spec.work * time_scale for r in records],
+        estimate=[nan if r.spec.estimate is None else r.spec.estimate * time_scale for r in records],
+        killed=[r.terminated for r in records],
+        rows_held=rows_held[ids].astype(np.int64) if len(ids) else [],
+        extra_slices=extra[ids] if len(ids) else [],
+        processors=[interval_set(sim.first_columns(int(j))) for j in ids.tolist()],
+        tau=BSLD_TAU_SECONDS if tau is None else tau,
+    )
+
+
+def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike, *, label: str = "") -> Path:
+    """Write the per-job table of ``sim``, run on ``source`` (a
+    :class:`~gangviz.workloads.source.Source`), to ``path`` in the format of its extension,
+    times in the source's clock; ``label`` (the policy) goes into the SWF header note.
+
+    Returns the path; raises as :func:`write_jobs` does.
+    """
+    scale = getattr(source, "slice_seconds", 1.0) or 1.0
+    table = jobs_of_simulation(sim, time_scale=scale)
+    name = Path(source.title).stem.replace(".swf", "") if source.kind == "swf" else source.title
+    note = f"schedule simulated by gangviz, policy {label or sim.policy.name}, {source.processors} processors"
+    return write_jobs(table, path, workload_name=re.sub(r"[\s,]+", "_", name), processors=source.processors,
+                      specs=[r.spec for r in sim.records()],
+                      submit_offset=getattr(source, "submit_offset", 0.0), note=note)
+
+
+def _trace_id(spec: Any) -> str:
+    raw = spec.extra.get("swf") if isinstance(spec.extra, dict) else None
+    if raw is not None and len(raw) > 0 and raw[0] != -1:
+        return str(raw[0])
+    return spec.name
+
+
+def interval_set(cols: Sequence[int] | None) -> str:
+    """Return processors as an interval set (``[0, 1, 2, 5]`` -> ``"0-2 5"``); ``""`` for none."""
+    if not cols:
+        return ""
+    parts = []
+    values = sorted(set(int(c) for c in cols))
+    lo = prev = values[0]
+    for c in values[1:] + [None]:
+        if c is not None and c == prev + 1:
+            prev = c
+            continue
+        parts.append(f"{lo}-{prev}" if prev > lo else str(lo))
+        if c is not None:
+            lo = prev = c
+    return " ".join(parts)
+
+
+def path_for(path: str | os.PathLike, label: str) -> Path:
+    """Return ``path`` with ``label`` added to its name (``jobs.csv``, ``bc`` -> ``jobs-bc.csv``).
+
+    Characters other than letters, digits, ``.``, ``_`` and ``-`` in the label become ``_``
+    (``random:seed=3`` -> ``random_seed_3``).
+    """
+    p = Path(path)
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", label)
+    return p.with_name(f"{p.stem}-{safe}{p.suffix}")
+
+
+def check_format(path: str | os.PathLike) -> str:
+    """Return the extension of ``path`` if it is a per-job format; raise ``ValueError`` otherwise."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise ValueError(f"{path}: per-job output is written as {', '.join(FORMATS)} "
+                         f"(by the file's extension), not {suffix or 'a file without one'!r}")
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise ValueError(f"{path}: writing Parquet needs pyarrow: "
+                             "pip install 'gangviz[parquet]'") from None
+    return suffix
+
+
+def write_jobs(
+    table: np.ndarray,
+    path: str | os.PathLike,
+    *,
+    workload_name: str = "w0",
+    processors: int | None = None,
+    specs: Sequence[Any] | None = None,
+    submit_offset: float = 0.0,
+    note: str = "",
+) -> Path:
+    """Write ``table`` to ``path`` in the format of its extension (see the module docstring).
+
+    ``workload_name`` fills Batsim's column of that name; ``processors`` (the machine size),
+    ``specs`` (the :class:`~gangviz.core.jobs.JobSpec` of each row, whose raw SWF fields the
+    SWF output keeps), ``submit_offset`` (seconds added to SWF submit times) and ``note`` (a
+    header comment) serve the SWF output. Returns the path. Raises ``ValueError`` for an
+    unknown extension or Parquet without pyarrow, ``OSError`` when the file cannot be written.
+    """
+    suffix = check_format(path)
+    if suffix == ".swf":
+        write_swf_schedule(table, path, processors=processors, specs=specs,
+                           submit_offset=submit_offset, note=note)
+    elif suffix == ".parquet":
+        _write_parquet(table, path, workload_name)
+    else:
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(BATSIM_COLUMNS + EXTRA_COLUMNS)
+            for row in batsim_rows(table, workload_name):
+                w.writerow(["" if v is None else _text(v) for v in row])
+    return Path(path)
+
+
+def batsim_rows(table: np.ndarray, workload_name: str = "w0") -> list[tuple]:
+    """Return one tuple per job in the order of ``BATSIM_COLUMNS + EXTRA_COLUMNS``; undefined
+    values are ``None``."""
+    rows = []
+    for r in table:
+        start, finish = float(r["start"]), float(r["finish"])
+        execution = finish - start
+        turnaround = float(r["turnaround"])
+        stretch = turnaround / execution if execution > 0 else math.nan
+        estimate = float(r["estimate"])
+        rows.append(tuple(None if isinstance(v, float) and math.isnan(v) else v for v in (
+            str(r["job_id"]), workload_name, "", float(r["arrival"]), int(r["size"]),
+            -1.0 if math.isnan(estimate) else estimate,
+            1 if r["state"] == "COMPLETED_SUCCESSFULLY" else 0, str(r["state"]),
+            start, execution, finish, float(r["wait"]), turnaround, stretch, str(r["processors"]),
+            -1.0, "", float(r["work"]), float(r["bounded_slowdown"]), int(r["rows_held"]),
+            float(r["extra_slices"]),
+        )))
+    return rows
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) < 2.0**53 else repr(v)
+    return str(v)
+
+
+def _write_parquet(table: np.ndarray, path: str | os.PathLike, workload_name: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = list(zip(*batsim_rows(table, workload_name))) or [()] * len(BATSIM_COLUMNS + EXTRA_COLUMNS)
+    names = BATSIM_COLUMNS + EXTRA_COLUMNS
+    ints = {"requested_number_of_resources", "success", "rows_held"}
+    texts = {"job_id", "workload_name", "profile", "final_state", "allocated_resources", "metadata"}
+    arrays = [pa.array(list(col), type=pa.string() if n in texts else pa.int64() if n in ints
+                       else pa.float64()) for n, col in zip(names, columns)]
+    pq.write_table(pa.Table.from_arrays(arrays, names=list(names)), str(path))
+
+
+def write_swf_schedule(
+    table: np.ndarray,
+    path: str | os.PathLike,
+    *,
+    processors: int | None = None,
+    specs: Sequence[Any] | None = None,
+    submit_offset: float = 0.0,
+    note: str = "",
+) -> None:
+    """Write ``table`` as SWF 2.2 with the wait and run fields filled (see the module docstring).
+
+    ``specs`` (one per row, optional) supply the input trace's raw fields; jobs without them
+    get -1 in the fields the simulation does not decide. Raises ``ValueError`` when ``specs``
+    and the table differ in length.
+    """
+    from gangviz.workloads.swf import ALLOC, JOB, N_FIELDS, REQ_PROCS, REQ_TIME, RUN, SUBMIT, WAIT, _fmt
+
+    if specs is not None and len(specs) != len(table):
+        raise ValueError(f"{len(specs)} job specs for {len(table)} table rows")
+    status_col = 10
+    lines = ["; Version: 2.2", f"; MaxJobs: {len(table)}", f"; MaxRecords: {len(table)}"]
+    if processors:
+        lines += [f"; MaxNodes: {processors}", f"; MaxProcs: {processors}"]
+    if note:
+        lines.append(f"; Note: {note}")
+    for i, r in enumerate(table):
+        spec = specs[i] if specs is not None else None
+        raw = spec.extra.get("swf") if spec is not None and isinstance(spec.extra, dict) else None
+        f: list = list(raw) if raw is not None and len(raw) == N_FIELDS else [-1] * N_FIELDS
+        job_id = str(r["job_id"])
+        if raw is None:
+            f[JOB] = int(job_id) if job_id.isdigit() else i + 1
+        f[SUBMIT] = float(r["arrival"]) + submit_offset
+        done = r["state"] in ("COMPLETED_SUCCESSFULLY", "COMPLETED_KILLED")
+        start, finish = float(r["start"]), float(r["finish"])
+        f[WAIT] = start - float(r["arrival"]) if done and not math.isnan(start) else -1
+        f[RUN] = finish - start if done and not math.isnan(start) else -1
+        f[ALLOC] = int(r["size"])
+        if raw is None:
+            f[REQ_PROCS] = int(r["size"])
+            est = float(r["estimate"])
+            f[REQ_TIME] = -1 if math.isnan(est) else est
+        f[status_col] = 1 if r["state"] == "COMPLETED_SUCCESSFULLY" else 5 if r["state"] == "COMPLETED_KILLED" else -1
+        lines.append(" ".join(_fmt(v) for v in f))
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

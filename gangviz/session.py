@@ -1,0 +1,225 @@
+"""Saved sessions: what the window shows, in a small TOML file that reopens it exactly.
+
+A session file (written by File > Save session, opened by ``gangviz open FILE.toml`` or File >
+Open session) looks like::
+
+    [session]
+    version = 1
+
+    [source]
+    name = "resources/workloads/downey-200-load0.5-seed1.swf"
+    procs = 128                 # optional; for models also jobs, load, seed
+
+    [policy]
+    name = "brms"
+    watch = false               # slice-by-slice stepping
+    params = { }                # the policy's parameters, if any
+
+    [view]
+    step = 42                   # the position of the player
+    presentation = false
+    zoom = { "Slots over time" = [0.0, 120.0, 0.0, 6.0] }   # plots zoomed by hand: x0, x1, y0, y1
+
+    [compare]
+    policies = ["bc", "brms"]   # the compare window's policies; empty: no compare window
+
+A relative ``source.name`` that names a file is read relative to the session file's folder
+(where :func:`write_session` puts it when the file lies below that folder), else as given (a
+built-in scenario or a model name). Nothing here imports Qt; :mod:`gangviz.gui.session`
+applies a session to the window.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+VERSION = 1
+#: source options a session may carry (the keyword arguments of ``load_source``)
+SOURCE_OPTIONS = ("procs", "slice_seconds", "jobs", "load", "seed")
+
+
+class SessionError(ValueError):
+    """A session file that cannot be used; the message names the file and the key."""
+
+
+@dataclass
+class Session:
+    """What a window shows (see the module docstring for the meaning of each field)."""
+
+    source: str
+    source_args: dict[str, Any] = field(default_factory=dict)
+    policy: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    watch: bool | None = None
+    step: int = 0
+    presentation: bool = False
+    zoom: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    compare: list[str] = field(default_factory=list)
+
+
+def is_session_file(path: str | os.PathLike) -> bool:
+    """Return whether ``path`` is a TOML file with a ``[session]`` table (not a scenario)."""
+    p = Path(path)
+    if p.suffix.lower() != ".toml" or not p.is_file():
+        return False
+    try:
+        with open(p, "rb") as fh:
+            return isinstance(tomllib.load(fh).get("session"), dict)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return False
+
+
+def read_session(path: str | os.PathLike) -> Session:
+    """Read and check a session file; return the :class:`Session`, with a relative source
+    path made relative to the current folder again.
+
+    Raises :class:`SessionError` naming the file and the key for a malformed file, an unknown
+    key, a value of the wrong type or out of range; ``OSError`` when it cannot be read.
+    """
+    name = str(path)
+    try:
+        with open(path, "rb") as fh:
+            doc = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise SessionError(f"{name}: not valid TOML ({exc})") from None
+    _keys(name, "", doc, {"session", "source", "policy", "view", "compare"})
+    head = _table(name, doc, "session")
+    _keys(name, "session", head, {"version"})
+    if head.get("version") != VERSION:
+        raise SessionError(f"{name}: session.version must be {VERSION}, got {head.get('version')!r}")
+    src = _table(name, doc, "source")
+    _keys(name, "source", src, {"name", *SOURCE_OPTIONS})
+    source = _get(name, src, "source.name", str, required=True)
+    args: dict[str, Any] = {}
+    for key in SOURCE_OPTIONS:
+        if key in src:
+            kind = int if key in ("procs", "jobs", "seed") else (int, float)
+            value = _get(name, src, f"source.{key}", kind)
+            if key in ("procs", "jobs") and value < 1 or key in ("slice_seconds", "load") and not value > 0:
+                raise SessionError(f"{name}: source.{key} must be > 0, got {value!r}")
+            args[key] = value
+    pol = _table(name, doc, "policy")
+    _keys(name, "policy", pol, {"name", "watch", "params"})
+    params = pol.get("params", {})
+    if not isinstance(params, dict):
+        raise SessionError(f"{name}: policy.params must be a table, got {params!r}")
+    view = _table(name, doc, "view")
+    _keys(name, "view", view, {"step", "presentation", "zoom"})
+    step = _get(name, view, "view.step", int) or 0
+    if step < 0:
+        raise SessionError(f"{name}: view.step must be >= 0, got {step}")
+    zoom_doc = view.get("zoom", {})
+    if not isinstance(zoom_doc, dict):
+        raise SessionError(f"{name}: view.zoom must be a table of [x0, x1, y0, y1] lists")
+    zoom = {}
+    for plot, rng in zoom_doc.items():
+        if (not isinstance(rng, list) or len(rng) != 4
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in rng)
+                or not (rng[0] < rng[1] and rng[2] < rng[3])):
+            raise SessionError(f"{name}: view.zoom.{plot!r} must be [x0, x1, y0, y1] with x0 < x1 "
+                               f"and y0 < y1, got {rng!r}")
+        zoom[str(plot)] = tuple(float(v) for v in rng)
+    cmp = _table(name, doc, "compare")
+    _keys(name, "compare", cmp, {"policies"})
+    policies = cmp.get("policies", [])
+    if not isinstance(policies, list) or not all(isinstance(p, str) and p for p in policies):
+        raise SessionError(f"{name}: compare.policies must be a list of policy names, got {policies!r}")
+    if len(set(policies)) != len(policies):
+        raise SessionError(f"{name}: compare.policies lists a policy twice: {policies!r}")
+    base = Path(path).resolve().parent
+    if not Path(source).is_absolute() and (base / source).exists():
+        source = os.path.relpath(base / source) if _below(base / source, Path.cwd()) else str(base / source)
+    return Session(source, args, _get(name, pol, "policy.name", str), dict(params),
+                   _get(name, pol, "policy.watch", bool), step,
+                   bool(_get(name, view, "view.presentation", bool)), zoom, list(policies))
+
+
+def write_session(session: Session, path: str | os.PathLike) -> Path:
+    """Write ``session`` as TOML to ``path``; return the path. A source file below the
+    session's folder is written relative to it, so the pair can be moved together.
+
+    Raises ``ValueError`` for a parameter value TOML cannot hold, ``OSError`` when the file
+    cannot be written.
+    """
+    out = Path(path)
+    source = session.source
+    if Path(source).exists():
+        full = Path(source).resolve()
+        source = os.path.relpath(full, out.resolve().parent) if _below(full, out.resolve().parent) else str(full)
+    lines = ["# gangviz session: open with `gangviz open THIS.toml`", "[session]", f"version = {VERSION}", "",
+             "[source]", f"name = {_toml(source)}"]
+    lines += [f"{k} = {_toml(v)}" for k, v in session.source_args.items() if k in SOURCE_OPTIONS]
+    lines += ["", "[policy]"]
+    if session.policy is not None:
+        lines.append(f"name = {_toml(session.policy)}")
+    if session.watch is not None:
+        lines.append(f"watch = {_toml(session.watch)}")
+    lines.append(f"params = {_inline(session.params)}")
+    lines += ["", "[view]", f"step = {int(session.step)}", f"presentation = {_toml(session.presentation)}",
+              f"zoom = {_inline({k: list(v) for k, v in session.zoom.items()})}",
+              "", "[compare]", f"policies = {_toml(list(session.compare))}", ""]
+    out.write_text("\n".join(lines), encoding="utf-8")
+    return out
+
+
+def _below(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+        return True
+    except ValueError:
+        return False
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a TOML basic string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return _inline(value)
+    raise ValueError(f"a session cannot hold {value!r} ({type(value).__name__})")
+
+
+def _inline(table: dict[str, Any]) -> str:
+    return "{ " + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in table.items()) + " }" \
+        if table else "{ }"
+
+
+def _table(name: str, doc: dict, key: str) -> dict:
+    value = doc.get(key, {})
+    if not isinstance(value, dict):
+        raise SessionError(f"{name}: {key} must be a table ([{key}])")
+    return value
+
+
+def _keys(name: str, where: str, table: dict, allowed: set[str]) -> None:
+    for key in table:
+        if key not in allowed:
+            place = f"{where}.{key}" if where else key
+            raise SessionError(f"{name}: unknown key {place!r} (allowed{' in [' + where + ']' if where else ''}: "
+                               f"{', '.join(sorted(allowed))})")
+
+
+def _get(name: str, table: dict, key: str, kind, *, required: bool = False) -> Any:
+    short = key.rsplit(".", 1)[-1]
+    if short not in table:
+        if required:
+            raise SessionError(f"{name}: {key} is missing")
+        return None
+    value = table[short]
+    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+        want = {str: "text", int: "a whole number", bool: "true or false"}.get(kind, "a number")
+        raise SessionError(f"{name}: {key} must be {want}, got {value!r}")
+    return value

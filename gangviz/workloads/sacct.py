@@ -1,0 +1,273 @@
+"""Read Slurm accounting output (``sacct --parsable2``) and write it as SWF.
+
+Input: what ``sacct --parsable2 --format=JobID,Submit,Start,End,AllocCPUS,Timelimit,State``
+prints (``|``-separated, a header line naming the columns, any column order). Required columns:
+``JobID``, ``Submit``, ``Start``, ``End``, ``State`` and one size column: ``AllocCPUS`` (also
+``NCPUS``), or ``NNodes`` when there is no CPU count or ``nodes=True`` asks for node counts.
+``Timelimit`` (requested time), ``ReqCPUS``, ``User``, ``Group`` and ``Partition`` are used
+when present. Times are ISO (``2024-03-01T09:15:00``), read as UTC; only differences matter to
+a simulation.
+
+Each job becomes one SWF line [SWF 2.2 fields]: submit time in seconds after the first kept
+submit (the header's ``UnixStartTime`` is that submit's epoch), wait = Start - Submit, run =
+End - Start, allocated processors = the size column, requested processors = ``ReqCPUS`` (else
+the size), requested time = ``Timelimit`` in seconds (-1 for ``UNLIMITED`` or
+``Partition_Limit``), status 1 for ``COMPLETED``, 0 for ``FAILED``, ``TIMEOUT``,
+``NODE_FAIL``, ``OUT_OF_MEMORY``, ``BOOT_FAIL``, ``DEADLINE``, ``PREEMPTED``, 5 for
+``CANCELLED`` (also ``CANCELLED by N``); users, groups and partitions are numbered 1, 2, ... in
+order of first appearance. Job numbers are Slurm's when every kept JobID is a plain integer,
+else 1..n in submit order (said in a warning).
+
+Job steps (``123.batch``, ``123.0``, ``123.extern``) are parts of a job, not jobs: they are
+left out and counted in the report. Records that cannot be replayed are skipped with one
+grouped warning per reason (count and first line numbers), as the SWF reader does: a line
+with the wrong number of fields, a time that is not a date, no start (pending, or cancelled
+before it ran), no end (still running), end before start, a size that is not a whole number
+>= 1, and a state gangviz does not know. ``strict=True`` makes the first such record an error.
+A file without a header line or without a required column is an error naming what is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from gangviz.workloads.swf import LINES_SHOWN, _fmt
+
+#: SWF status of each Slurm base state
+STATUS = {"COMPLETED": 1, "FAILED": 0, "TIMEOUT": 0, "NODE_FAIL": 0, "OUT_OF_MEMORY": 0,
+          "BOOT_FAIL": 0, "DEADLINE": 0, "PREEMPTED": 0, "CANCELLED": 5}
+REQUIRED = ("JobID", "Submit", "Start", "End", "State")
+_STEP_RE = re.compile(r"^[^.]+\.")
+_LIMIT_RE = re.compile(r"^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$")
+
+
+class SacctError(ValueError):
+    """An unusable sacct file; the message names the file and, where there is one, the line."""
+
+
+@dataclass
+class SacctLog:
+    """The jobs of a sacct file as SWF records (18 values each, submit order) and the report."""
+
+    source: str
+    records: list[list] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    steps: int = 0
+    first_submit: float = 0.0
+    size_column: str = "AllocCPUS"
+    cluster: str = ""
+
+
+def parse_time(text: str) -> float | None:
+    """Return an ISO time (``2024-03-01T09:15:00``) as seconds since the epoch, read as UTC;
+    ``None`` for Slurm's ``Unknown``/``None``/empty. Raises ``ValueError`` for anything else."""
+    t = text.strip()
+    if t in ("", "Unknown", "None", "N/A"):
+        return None
+    return datetime.fromisoformat(t).replace(tzinfo=timezone.utc).timestamp()
+
+
+def parse_timelimit(text: str) -> float:
+    """Return a Slurm time limit in seconds (``MM``, ``MM:SS``, ``HH:MM:SS``, ``D-HH``,
+    ``D-HH:MM``, ``D-HH:MM:SS``); -1 for ``UNLIMITED``, ``Partition_Limit`` or empty.
+    Raises ``ValueError`` for another text."""
+    t = text.strip()
+    if t in ("", "UNLIMITED", "Partition_Limit", "INVALID", "NONE"):
+        return -1
+    m = _LIMIT_RE.match(t)
+    if not m:
+        raise ValueError(f"time limit {t!r} is not D-HH:MM:SS")
+    days, a, b, c = m.groups()
+    parts = [int(x) for x in (a, b, c) if x is not None]
+    if days is not None:  # D-HH[:MM[:SS]]
+        h, mi, s = (parts + [0, 0])[:3]
+        return float(int(days) * 86400 + h * 3600 + mi * 60 + s)
+    if len(parts) == 1:
+        return float(parts[0] * 60)  # minutes
+    if len(parts) == 2:
+        return float(parts[0] * 60 + parts[1])  # MM:SS
+    return float(parts[0] * 3600 + parts[1] * 60 + parts[2])
+
+
+def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = False) -> SacctLog:
+    """Read a ``sacct --parsable2`` file into a :class:`SacctLog` (see the module docstring).
+
+    Raises :class:`SacctError` for a file without a header or a required column, one whose
+    every record is skipped, or (``strict``) the first record that would be skipped;
+    ``OSError`` when it cannot be read.
+    """
+    name = str(path)
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    lines = text.splitlines()
+    head_at = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    if head_at is None:
+        raise SacctError(f"{name}: is empty")
+    columns = [c.strip() for c in lines[head_at].split("|")]
+    index = {c: i for i, c in enumerate(columns)}
+    missing = [c for c in REQUIRED if c not in index]
+    size_col = "NNodes" if nodes else next((c for c in ("AllocCPUS", "NCPUS") if c in index), "NNodes")
+    if size_col not in index:
+        missing.append("AllocCPUS or NNodes" if not nodes else "NNodes")
+    if missing:
+        raise SacctError(f"{name}: line {head_at + 1}: the header has no column {', '.join(missing)} "
+                         f"(found: {', '.join(columns)}); run sacct --parsable2 "
+                         "--format=JobID,Submit,Start,End,AllocCPUS,Timelimit,State")
+    log = SacctLog(name, size_column=size_col)
+    skipped: dict[str, list[int]] = {}
+    rows = []
+    for lineno, raw in enumerate(lines[head_at + 1:], start=head_at + 2):
+        if not raw.strip():
+            continue
+        values = raw.split("|")
+        reason = None
+        if len(values) != len(columns):
+            reason = f"{len(values)} fields where the header has {len(columns)}"
+        else:
+            rec = dict(zip(columns, (v.strip() for v in values)))
+            if _STEP_RE.match(rec["JobID"]):
+                log.steps += 1
+                continue
+            try:
+                row, reason = _job(rec, size_col)
+            except ValueError as exc:
+                row, reason = None, _reason_of(exc)
+        if reason is not None:
+            if strict:
+                raise SacctError(f"{name}: line {lineno}: {reason} (strict mode: skipped records are errors)")
+            skipped.setdefault(reason, []).append(lineno)
+            continue
+        rows.append((row, rec))
+        log.cluster = log.cluster or rec.get("Cluster", "")
+    for reason, at in skipped.items():
+        shown = ", ".join(map(str, at[:LINES_SHOWN])) + (f", ... ({len(at) - LINES_SHOWN} more)"
+                                                         if len(at) > LINES_SHOWN else "")
+        log.warnings.append(f"skipped {len(at)} record{'s' if len(at) != 1 else ''} with {reason}: "
+                            f"line{'s' if len(at) != 1 else ''} {shown}")
+    if not rows:
+        raise SacctError(f"{name}: has no job that ran to replay"
+                         + (f" ({'; '.join(log.warnings)})" if log.warnings else ""))
+    rows.sort(key=lambda r: r[0]["submit"])  # stable: equal submits keep their order
+    log.first_submit = rows[0][0]["submit"]
+    ids = [r[1]["JobID"] for r in rows]
+    plain = all(i.isdigit() for i in ids) and len(set(ids)) == len(ids)
+    if not plain:
+        log.warnings.append("some JobIDs are not plain numbers (array or heterogeneous jobs) or "
+                            "repeat; jobs are numbered 1..n in submit order")
+    numbering: dict[str, dict[str, int]] = {"User": {}, "Group": {}, "Partition": {}}
+    for n, (row, rec) in enumerate(rows, start=1):
+        f = [-1] * 18
+        f[0] = int(rec["JobID"]) if plain else n
+        f[1] = row["submit"] - log.first_submit
+        f[2] = row["start"] - row["submit"]
+        f[3] = row["end"] - row["start"]
+        f[4] = row["size"]
+        f[7] = row["req"]
+        f[8] = row["limit"]
+        f[10] = row["status"]
+        for col, at in (("User", 11), ("Group", 12), ("Partition", 15)):
+            value = rec.get(col)
+            if value:
+                f[at] = numbering[col].setdefault(value, len(numbering[col]) + 1)
+        log.records.append(f)
+    return log
+
+
+def _reason_of(exc: ValueError) -> str:
+    return str(exc)
+
+
+def _job(rec: dict[str, str], size_col: str) -> tuple[dict | None, str | None]:
+    """Return the values of one job record, or ``(None, reason)`` when it cannot be replayed."""
+    state = rec["State"].split()[0] if rec["State"] else ""
+    times = {}
+    for col in ("Submit", "Start", "End"):
+        try:
+            times[col] = parse_time(rec[col])
+        except ValueError:
+            return None, f"a {col} time that is not a date"
+    if times["Submit"] is None:
+        return None, "no submit time"
+    if times["Start"] is None:
+        return None, "no start time (pending, or cancelled before it ran)"
+    if times["End"] is None:
+        return None, "no end time (still running)"
+    if times["End"] < times["Start"] or times["Start"] < times["Submit"]:
+        return None, "times out of order (start before submit or end before start)"
+    size_text = rec[size_col]
+    if not size_text.isdigit() or int(size_text) < 1:
+        return None, f"a {size_col} that is not a whole number >= 1"
+    if state not in STATUS:
+        return None, f"a state gangviz does not know ({state or 'empty'})"
+    size = int(size_text)
+    req_text = rec.get("ReqCPUS", "") if size_col != "NNodes" else rec.get("ReqNodes", "")
+    req = int(req_text) if req_text.isdigit() and int(req_text) >= 1 else size
+    try:
+        limit = parse_timelimit(rec.get("Timelimit", ""))
+    except ValueError:
+        return None, "a Timelimit that is not D-HH:MM:SS"
+    return {"submit": times["Submit"], "start": times["Start"], "end": times["End"], "size": size,
+            "req": req, "limit": limit, "status": STATUS[state]}, None
+
+
+def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None = None,
+                    computer: str | None = None) -> Path:
+    """Write ``log`` as SWF 2.2 with the Parallel Workloads Archive header; return the path.
+
+    ``procs`` is the machine size for ``MaxProcs`` (default: the largest job, said in a
+    ``Note``). Raises ``ValueError`` when a job is larger than ``procs``.
+    """
+    biggest = max(int(f[4]) for f in log.records)
+    if procs is not None and biggest > procs:
+        raise ValueError(f"a job uses {biggest} {'nodes' if log.size_column == 'NNodes' else 'processors'}, "
+                         f"more than --procs {procs}")
+    size = procs or biggest
+    start = datetime.fromtimestamp(log.first_submit, tz=timezone.utc)
+    end = datetime.fromtimestamp(log.first_submit + max(f[1] + f[2] + f[3] for f in log.records),
+                                 tz=timezone.utc)
+    unit = "nodes" if log.size_column == "NNodes" else "processors (CPUs)"
+    head = [
+        "Version: 2.2",
+        f"Computer: {computer or log.cluster or 'unknown (Slurm cluster)'}",
+        "Installation: unknown",
+        "Acknowledge: unknown",
+        "Information: https://slurm.schedmd.com/sacct.html",
+        f"Conversion: gangviz convert from Slurm sacct --parsable2 output {Path(log.source).name}",
+        f"MaxJobs: {len(log.records)}",
+        f"MaxRecords: {len(log.records)}",
+        "Preemption: No",
+        f"UnixStartTime: {_fmt(log.first_submit)}",
+        "TimeZoneString: UTC",
+        f"StartTime: {start:%a %b %d %H:%M:%S %Z %Y}",
+        f"EndTime: {end:%a %b %d %H:%M:%S %Z %Y}",
+        f"MaxNodes: {size}",
+        f"MaxProcs: {size}",
+        f"Note: job sizes are {unit} from the {log.size_column} column"
+        + ("" if procs else "; MaxProcs is the largest job (pass --procs for the machine size)"),
+    ]
+    if log.steps:
+        head.append(f"Note: {log.steps} job step record{'s' if log.steps != 1 else ''} "
+                    "(JobID with a dot) left out; steps are parts of their job")
+    lines = [f"; {h}" for h in head]
+    lines += [" ".join(_fmt(v) for v in f) for f in log.records]
+    out = Path(path)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def convert_sacct(src: str | os.PathLike, out: str | os.PathLike, *, procs: int | None = None,
+                  nodes: bool = False, strict: bool = False, computer: str | None = None) -> SacctLog:
+    """Read ``src`` (:func:`read_sacct`) and write it to ``out`` (:func:`write_sacct_swf`);
+    return the log (its ``warnings`` say what was skipped). Raises as those two do."""
+    if procs is not None and procs < 1:
+        raise ValueError(f"--procs must be a whole number >= 1, got {procs}")
+    log = read_sacct(src, nodes=nodes, strict=strict)
+    write_sacct_swf(log, out, procs=procs, computer=computer)
+    return log
+
+
+__all__ = ["SacctError", "SacctLog", "convert_sacct", "parse_time", "parse_timelimit", "read_sacct",
+           "write_sacct_swf"]
