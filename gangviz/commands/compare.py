@@ -38,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job for each policy, to FILE with the policy added "
                    "to its name (jobs.csv -> jobs-bc.csv); .csv (Batsim layout), .swf or .parquet")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --jobs-out file")
     gui = p.add_argument_group("window")
     gui.add_argument("--window", action="store_true",
                      help="open the compare window: one pane per policy on a shared clock")
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     print_warnings(source.title, source.warnings)
     if args.jobs_out:
         check_format(args.jobs_out)
+        for label in args.policy:
+            check_output(path_for(args.jobs_out, label), force=args.force)
     sims = run_simulations(source, args.policy, ring=True if args.ring else None)
     result = comparison_from_sims(source.title, sims)
     if args.jobs_out:

@@ -28,11 +28,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="size jobs by the NNodes column instead of AllocCPUS")
     p.add_argument("--computer", help="the Computer header line (default: the Cluster column, if any)")
     p.add_argument("--strict", action="store_true", help="treat every skipped record as an error")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Convert ``args.input`` to ``args.output``; print the summary; return 0."""
+    from gangviz.outputs import check_output
+
+    check_output(args.output, force=args.force)
     log = convert_sacct(args.input, args.output, procs=args.procs, nodes=args.nodes,
                         strict=args.strict, computer=args.computer)
     for w in log.warnings:

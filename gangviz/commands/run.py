@@ -23,6 +23,7 @@ from gangviz.experiments.numbers import number, plural
 from gangviz.experiments.progress import run_with_progress
 from gangviz.metrics import zhou_metrics
 from gangviz.policies import make_policy
+from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, save_simulation_jobs
 from gangviz.sim.engine import Simulation
 from gangviz.workloads.source import load_source, print_warnings
@@ -39,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_source_options(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job to FILE: .csv (Batsim layout), .swf or .parquet")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --jobs-out file")
     p.set_defaults(func=run)
 
 
@@ -46,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
     if args.jobs_out:
         check_format(args.jobs_out)
+        check_output(args.jobs_out, force=args.force)
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)

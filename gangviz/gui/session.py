@@ -32,7 +32,9 @@ def capture(window) -> Session:
     zoom = {}
     for plot in window.metrics.plots:
         vb = plot.plot.getViewBox()
-        if not all(vb.autoRangeEnabled()):  # zoomed or panned by hand
+        auto_x, auto_y = vb.autoRangeEnabled()
+        fixed_y = not vb.state["mouseEnabled"][1]  # a ratio's 0-1 axis is fixed, not a zoom
+        if not auto_x or (not auto_y and not fixed_y):  # zoomed or panned by hand
             (x0, x1), (y0, y1) = vb.viewRange()
             zoom[plot.title] = (float(x0), float(x1), float(y0), float(y1))
     compare = []

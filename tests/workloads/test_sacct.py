@@ -96,13 +96,13 @@ def test_partial_records_are_skipped_with_a_grouped_warning(tmp_path, body, reas
 
 def test_unusable_files_are_one_line_errors(tmp_path, capsys):
     p = _write(tmp_path, "1|2024-01-01T00:00:00|2024-01-01T00:00:10|4\n", head="JobID|Submit|Start|AllocCPUS\n")
-    assert main(["convert", str(p), str(tmp_path / "o.swf")]) == 2
+    assert main(["convert", str(p), str(tmp_path / "o.swf")]) == 1
     err = capsys.readouterr().err
     assert "line 1: the header has no column End, State" in err and "Traceback" not in err
     p = _write(tmp_path, "1|2024-01-01T00:00:00|Unknown|Unknown|0|01:00|PENDING\n")
-    assert main(["convert", str(p), str(tmp_path / "o.swf")]) == 2
+    assert main(["convert", str(p), str(tmp_path / "o.swf")]) == 1
     assert "has no job that ran to replay" in capsys.readouterr().err
-    assert main(["convert", str(SAMPLE), str(tmp_path / "o.swf"), "--procs", "64"]) == 2
+    assert main(["convert", str(SAMPLE), str(tmp_path / "o.swf"), "--procs", "64"]) == 1
     assert "a job uses 96 processors, more than --procs 64" in capsys.readouterr().err
-    assert main(["convert", str(tmp_path / "missing.txt"), str(tmp_path / "o.swf")]) == 2
+    assert main(["convert", str(tmp_path / "missing.txt"), str(tmp_path / "o.swf")]) == 1
     assert "missing.txt" in capsys.readouterr().err
