@@ -35,6 +35,8 @@ class Source:
     #: the loaded :class:`~gangviz.workloads.scenario.Scenario` when ``kind == "scenario"``; build
     #: its simulation with :func:`gangviz.workloads.scenario_sim.simulation_for`.
     scenario: Any = None
+    #: seconds per time unit of ``jobs`` (an SWF trace's slice length; 1 otherwise).
+    slice_seconds: float = 1.0
 
     def policy_params(self, policy: str) -> dict[str, Any]:
         """Return the parameters the source gives for ``policy`` (scenario ``[params.NAME]``)."""
@@ -73,7 +75,8 @@ def load_source(
         wl = read_swf(path, procs=procs, slice_seconds=slice_seconds or 1.0)
         if not wl.processors:
             raise ValueError(f"{name}: the header gives no MaxProcs/MaxNodes; pass --procs")
-        return Source("swf", path.name, wl.processors, wl.jobs, warnings=list(wl.warnings))
+        return Source("swf", path.name, wl.processors, wl.jobs, warnings=list(wl.warnings),
+                      slice_seconds=float(slice_seconds or 1.0))
     if not lower.endswith(".toml") or not path.exists():
         if not lower.endswith(".toml") or not path.exists():
             try:
