@@ -238,11 +238,21 @@ def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Compar
     Returns the :class:`Comparison`. Raises ``ValueError`` as :func:`build_simulations` does.
     """
     sims = build_simulations(source, specs, ring=ring)
-    unit = getattr(source, "slice_seconds", 1.0)
+    return finish_and_compare(source.title, sims, time_unit=getattr(source, "slice_seconds", 1.0))
+
+
+def finish_and_compare(title: str, sims: Mapping[str, Any], *, time_unit: float = 1.0) -> Comparison:
+    """Run every simulation (label -> simulation) to its end and return their :class:`Comparison`.
+
+    With a space-sharing simulation among them every column holds the IBM figures, an engine
+    run's loss of capacity included (eq. 3, counted while it runs to the end). Raises
+    ``ValueError`` when a run finishes no job in that case.
+    """
     if not any(_space_sharing(sim) for sim in sims.values()):
         for sim in sims.values():
-            sim.run()
-        return comparison_from_sims(source.title, sims)
+            while sim.step() is not None:
+                pass
+        return comparison_from_sims(title, sims)
     from gangviz.spacesharing.runs import engine_ibm_metrics
 
     metrics = {}
@@ -251,5 +261,6 @@ def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Compar
             sim.run()
             metrics[lab] = sim.ibm_metrics()
         else:
-            metrics[lab] = engine_ibm_metrics(sim, unit)
-    return comparison_from_metrics(source.title, source.processors, metrics, goals=IBM_GOALS)
+            metrics[lab] = engine_ibm_metrics(sim, time_unit)
+    processors = next(iter(sims.values())).processors
+    return comparison_from_metrics(title, processors, metrics, goals=IBM_GOALS)

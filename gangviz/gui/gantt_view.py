@@ -73,10 +73,16 @@ class GanttView(QWidget):
         ahead = max(ahead, 60.0 / sim.time_unit)
         return max(0.0, st.time - ahead / 2), st.time + ahead * 1.05
 
+    def _top(self) -> float:
+        """Return the strip's top: one header row when the heading and key fit side by side,
+        else two (a narrow compare pane)."""
+        return MARGIN_TOP if self.width() >= 1000 else MARGIN_TOP + 18
+
     def _strip(self) -> QRectF:
         queue_h = min(8, len(self.sim.state.waiting) + 1) * QUEUE_ROW + 24
-        h = max(120.0, self.height() - MARGIN_TOP - queue_h - 26)
-        return QRectF(MARGIN_LEFT, MARGIN_TOP, max(50.0, self.width() - MARGIN_LEFT - MARGIN_RIGHT), h)
+        top = self._top()
+        h = max(120.0, self.height() - top - queue_h - 26)
+        return QRectF(MARGIN_LEFT, top, max(50.0, self.width() - MARGIN_LEFT - MARGIN_RIGHT), h)
 
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
@@ -193,16 +199,17 @@ class GanttView(QWidget):
         if self.sim.policy.mode == "easy":
             items.append(("backfill window", WINDOW_FILL, None))
         xk = strip.right()
+        yk = 4 if strip.top() == MARGIN_TOP else 22
         for text, fill, pen in reversed(items):
             w = fm.horizontalAdvance(text) + 22
             xk -= w
-            box = QRectF(xk, 8, 12, 10)
+            box = QRectF(xk, yk + 4, 12, 10)
             p.fillRect(box, fill)
             if pen is not None:
                 p.setPen(QPen(RESERVATION, 1, pen))
                 p.drawRect(box)
             p.setPen(MUTED_TEXT)
-            p.drawText(QRectF(xk + 15, 4, w, 18), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            p.drawText(QRectF(xk + 15, yk, w, 18), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
     def _draw_queue(self, p, fm, top: float) -> None:
         sim, st = self.sim, self.sim.state

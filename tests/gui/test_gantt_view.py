@@ -93,3 +93,19 @@ def test_window_plays_easy_with_the_gantt_view(qtbot, tmp_path):
     w.player.go_to(10, now=True)
     assert w.player.sim.cursor == 10
     assert "policy easy" in w.board.subtitle.text()
+
+
+def test_compare_window_puts_gang_and_backfilling_in_one_ibm_table(qtbot):
+    from gangviz.experiments.compare import compare
+    from gangviz.gui.compare_window import CompareWindow
+
+    source = load_source(KTH)
+    win = CompareWindow(source, ["easy", "gs"])
+    qtbot.addWidget(win)
+    assert isinstance(win.panes[0].family[0], GanttView) and win.panes[1].matrix is not None
+    shown = win.table.values()
+    want = compare(load_source(KTH), ["easy", "gs"])
+    assert set(shown["gs"]) == {"wait", "response", "slowdown", "utilization", "loss_of_capacity"}
+    for lab in ("easy", "gs"):
+        for m, v in want.metrics[lab].items():
+            assert shown[lab][m] == pytest.approx(v)
