@@ -29,6 +29,7 @@ Nothing here imports Qt or the simulator.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -80,33 +81,60 @@ def check_schedule(jobs: Sequence, starts: Mapping[int, float], processors: int,
     times = sorted({j.arrival for j in specs} | set(start.values()) | set(end.values()))
     reported: set[int] = set()
     res: dict[int, float] = {}  # conservative: the checker's own reservations
+    ids = [j.id for j in specs]
+    by_start = sorted(ids, key=lambda i: start[i])
+    by_end = sorted(ids, key=lambda i: end[i])
+    running: set[int] = set()
+    started_ever: set[int] = set()
+    waiting: list[int] = []  # ranks of the waiting jobs, in priority order
+    used = ia = i_s = i_e = 0
+    n = len(ids)
     for t in times:
-        running = [j.id for j in specs if start[j.id] <= t < end[j.id]]
-        used = sum(size[j] for j in running)
+        while i_e < n and end[by_end[i_e]] <= t:
+            if by_end[i_e] in running:
+                running.discard(by_end[i_e])
+                used -= size[by_end[i_e]]
+            i_e += 1
+        while ia < n and specs[ia].arrival <= t:
+            if ids[ia] not in started_ever:
+                waiting.append(ia)  # arrivals come in priority order
+            ia += 1
+        started = []
+        while i_s < n and start[by_start[i_s]] <= t:
+            j = by_start[i_s]
+            started_ever.add(j)
+            k = bisect_left(waiting, rank[j])
+            if k < len(waiting) and waiting[k] == rank[j]:
+                del waiting[k]
+            if end[j] > t:
+                running.add(j)
+                used += size[j]
+            if start[j] == t:
+                started.append(j)
+            i_s += 1
         if used > processors:
-            out.append(Violation(running[-1], t, "overcommit",
+            out.append(Violation(max(running, key=lambda i: rank[i]), t, "overcommit",
                                  f"{used} processors in use at {t:g}; the machine has {processors}"))
         free = processors - used
-        waiting = [j.id for j in specs if j.arrival <= t < start[j.id]]
-        started = [j.id for j in specs if start[j.id] == t]
         if mode == "conservative":
             _conservative(t, specs, start, end, est, size, processors, res, reported, out)
             continue
-        first_wait = rank[waiting[0]] if waiting else math.inf
+        first_wait = waiting[0] if waiting else math.inf
         out_of_order = [j for j in started if rank[j] > first_wait]
+        head = ids[waiting[0]] if waiting else None
         if mode == "fcfs":
             for j in out_of_order:
                 out.append(Violation(j, t, "delays reservation",
-                                     f"job {j} starts at {t:g} while earlier job {waiting[0]} waits"))
-            if waiting and size[waiting[0]] <= free and waiting[0] not in reported:
-                reported.add(waiting[0])
-                out.append(Violation(waiting[0], t, "could start",
-                                     f"head {waiting[0]} fits ({size[waiting[0]]} <= {free} free) at {t:g}"))
+                                     f"job {j} starts at {t:g} while earlier job {head} waits"))
+            if head is not None and size[head] <= free and head not in reported:
+                reported.add(head)
+                out.append(Violation(head, t, "could start",
+                                     f"head {head} fits ({size[head]} <= {free} free) at {t:g}"))
             continue
-        if not waiting:
+        if head is None:
             continue
-        head = waiting[0]
-        base = [j for j in running if j not in out_of_order]
+        late = set(out_of_order)
+        base = [j for j in running if j not in late]
         shadow, extra = _shadow(base, head, processors, start, est, size)
         over = [j for j in out_of_order if t + est[j] > shadow + _EPS]
         if sum(size[j] for j in over) > extra:
@@ -118,7 +146,10 @@ def check_schedule(jobs: Sequence, starts: Mapping[int, float], processors: int,
         if size[head] <= free and head not in reported:
             reported.add(head)
             out.append(Violation(head, t, "could start", f"head {head} fits at {t:g} and waits"))
-        for j in waiting[1:]:
+        if free <= 0:
+            continue
+        for r in waiting[1:]:
+            j = ids[r]
             if j in reported or size[j] > free:
                 continue
             if t + est[j] <= shadow + _EPS or size[j] <= extra_left:
