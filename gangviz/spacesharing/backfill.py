@@ -52,8 +52,8 @@ import numpy as np
 
 from gangviz.core.jobs import JobSpec
 from gangviz.metrics_ibm import SMALL_MAX, CapacityLog
-from gangviz.policies.ibm.bgs import Planner
 from gangviz.spacesharing.policy import ESTIMATES, MODES
+from gangviz.spacesharing.profile import Profile
 
 __all__ = ["BackfillRecord", "BackfillResult", "Decision", "simulate_backfill", "MODES", "ESTIMATES"]
 
@@ -277,24 +277,28 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
 
 
 def _conservative(arrival, size, est, run, records, P, small_max, log):
+    """Conservative backfilling; the compression pass re-places each waiting job in priority
+    order at its earliest fit, never later than its reservation. A job that cannot start before
+    its reservation (no segment before it has room for it) is skipped without touching the
+    profile, which gives the same schedule as re-placing it."""
     n = len(arrival)
     cap = CapacityLog()
     done_heap: list[tuple[float, int]] = []
-    plan = Planner(P, 1, arrival[0] if n else 0.0)
+    plan = Profile(P, arrival[0] if n else 0.0)
     res: dict[int, float] = {}  # current reservation of each waiting job
     queue: list[int] = []
     free = P
     nxt = 0
     t_prev = 0.0
     finished = 0
+    n_small = n_large = 0
     start_of = [0.0] * n
     while finished < n:
         t_arr = arrival[nxt] if nxt < n else math.inf
         t_done = done_heap[0][0] if done_heap else math.inf
-        t = min(t_arr, t_done)
+        t = t_arr if t_arr < t_done else t_done
         if queue and t > t_prev:
-            cap.add(free * (t - t_prev), any(size[j] <= small_max for j in queue),
-                    any(size[j] > small_max for j in queue))
+            cap.add(free * (t - t_prev), n_small > 0, n_large > 0)
         t_prev = t
         plan.advance(t)
         if log is not None:
@@ -304,29 +308,44 @@ def _conservative(arrival, size, est, run, records, P, small_max, log):
             records[j].finish = fin
             free += size[j]
             finished += 1
-            plan.remove(0, t, start_of[j] + est[j], size[j])  # the unused rest of its booking
+            plan.book(t, start_of[j] + est[j], -size[j])  # the unused rest of its booking
             if log is not None:
                 fin_now.append(j)
         while nxt < n and arrival[nxt] <= t:
             queue.append(nxt)
+            if size[nxt] <= small_max:
+                n_small += 1
+            else:
+                n_large += 1
             if log is not None:
                 arr_now.append(nxt)
             nxt += 1
         keep = []
         for j in queue:
             old = res.get(j)
-            if old is not None:
-                plan.remove(0, old, old + est[j], size[j])
-            when = plan.earliest(0, est[j], size[j])
-            if old is not None:
-                when = min(when, old)  # compression never delays a job
-            plan.add(0, when, when + est[j], size[j])
+            e, sz = est[j], size[j]
+            if old is None:
+                when = plan.earliest(e, sz)
+                plan.book(when, when + e, sz)
+            elif old <= t or not plan.could_start_before(sz, old):
+                when = old
+            else:
+                when = plan.earliest(e, sz, limit=old, own=(old, old + e, sz))
+                if when < old:  # compression: it moves forward, never back
+                    plan.book(old, old + e, -sz)
+                    plan.book(when, when + e, sz)
+                else:
+                    when = old
             if when <= t:
-                free -= size[j]
+                free -= sz
                 start_of[j] = t
                 records[j].start = t
                 heapq.heappush(done_heap, (t + run[j], j))
                 res.pop(j, None)
+                if sz <= small_max:
+                    n_small -= 1
+                else:
+                    n_large -= 1
                 if log is not None:
                     started_now.append((j, "backfill" if keep else "order"))
             else:
