@@ -122,13 +122,16 @@ class BackfillResult:
 
 def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy",
                       kill_at_estimate: bool = True, small_max: int = SMALL_MAX,
-                      estimates: str = "requested", log: bool = False) -> BackfillResult:
+                      estimates: str = "requested", log: bool = False,
+                      compiled: bool = True) -> BackfillResult:
     """Simulate ``mode`` (``"fcfs"``, ``"easy"`` or ``"conservative"``) to the end.
 
     ``estimates`` is ``"requested"`` or ``"exact"`` (module docstring); ``log`` keeps one
-    :class:`Decision` per event. Returns a :class:`BackfillResult`. Raises ``ValueError`` for an
-    unknown mode or estimates, fewer than one processor, or a job larger than the machine
-    (naming the job).
+    :class:`Decision` per event. Conservative runs without a log go through the compiled loop of
+    :mod:`gangviz.spacesharing.compiled` (the same schedule) unless ``compiled`` is False. Returns a :class:`BackfillResult`. Raises ``ValueError`` for an
+    unknown mode or estimates, fewer than one processor, a job larger than the machine (naming
+    the job), or, for conservative without ``kill_at_estimate``, a job that runs past its
+    estimate.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -148,9 +151,24 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     else:
         est = [j.work if j.estimate is None or not j.estimate > 0 else j.estimate for j in specs]
     run = [min(j.work, e) if kill_at_estimate else j.work for j, e in zip(specs, est)]
+    if mode == "conservative" and not kill_at_estimate:
+        # a job running past its estimate would hold processors its booking has given back
+        for j, e in zip(specs, est):
+            if j.work > e:
+                raise ValueError(f"conservative backfilling without killing needs estimates that bound "
+                                 f"the run time; job {j.name} runs {j.work:g} with an estimate of {e:g}")
     records = [BackfillRecord(j) for j in specs]
     decisions: list[Decision] | None = [] if log else None
-    if mode == "conservative":
+    if mode == "conservative" and decisions is None and compiled and n:
+        from gangviz.spacesharing.compiled import conservative_compiled
+
+        start, finish, first, lost, end = conservative_compiled(arrival, size, est, run, processors,
+                                                                small_max)
+        for r, a, b, f in zip(records, start.tolist(), finish.tolist(), first.tolist()):
+            r.start, r.finish = a, b
+            r.reservation = None if f != f else f
+        cap = CapacityLog(*lost)
+    elif mode == "conservative":
         end, cap = _conservative(arrival, size, est, run, records, processors, small_max, decisions)
     else:
         end, cap = _easy(arrival, size, est, run, records, processors, small_max,

@@ -123,3 +123,19 @@ def test_shipped_traces_follow_the_rule(trace, mode, estimates):
 
     wl = read_swf(RESOURCES / "workloads" / trace)
     checked(wl.jobs, wl.processors, mode, estimates)
+
+
+@settings(max_examples=150, deadline=None)
+@given(workloads(), st.sampled_from(["requested", "exact"]), st.booleans())
+def test_compiled_conservative_equals_the_python_loop(wl, estimates, kill):
+    procs, jobs = wl
+    if not kill and estimates == "requested" and any(j.work > j.estimate for j in jobs):
+        with pytest.raises(ValueError, match="runs past|estimate"):
+            simulate_backfill(jobs, procs, mode="conservative", kill_at_estimate=False)
+        return
+    a = simulate_backfill(jobs, procs, mode="conservative", estimates=estimates, kill_at_estimate=kill)
+    b = simulate_backfill(jobs, procs, mode="conservative", estimates=estimates, kill_at_estimate=kill,
+                          compiled=False)
+    assert [(r.start, r.finish, r.reservation) for r in a.records] == \
+        [(r.start, r.finish, r.reservation) for r in b.records]
+    assert a.capacity == b.capacity and a.end == b.end
