@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         name, given = parse_policy_spec(policy_name)
         policy = make_policy(name, **{**source.policy_params(name), **given})
         if getattr(policy, "family", None) == "space-sharing":
+            policy.check_source(source)
             return _space_sharing(source, policy, args, steps)
         sim = Simulation(source.jobs, policy, source.processors, ring=args.ring or source.ring,
                          initial=source.matrix, script=source.script, record=steps)

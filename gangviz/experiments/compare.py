@@ -222,6 +222,7 @@ def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
         if getattr(policy, "family", None) == "space-sharing":
             from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
+            policy.check_source(source)
             sims[spec] = SpaceSharingSimulation(source.jobs, source.processors, policy,
                                                 time_unit=getattr(source, "slice_seconds", 1.0))
             continue

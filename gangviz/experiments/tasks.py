@@ -141,6 +141,7 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
         from gangviz.spacesharing.backfill import simulate_backfill
         from gangviz.spacesharing.runs import zhou_metrics_of_result
 
+        policy.check_source(source)
         res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
                                 estimates=policy.estimates, kill_at_estimate=policy.kill)
         metrics = zhou_metrics_of_result(res, source.processors)

@@ -130,7 +130,7 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     :class:`Decision` per event. Conservative runs without a log go through the compiled loop of
     :mod:`gangviz.spacesharing.compiled` (the same schedule) unless ``compiled`` is False. Returns a :class:`BackfillResult`. Raises ``ValueError`` for an
     unknown mode or estimates, fewer than one processor, a job larger than the machine (naming
-    the job), or, for conservative without ``kill_at_estimate``, a job that runs past its
+    the job), a job that runs forever, or, for conservative without ``kill_at_estimate``, a job that runs past its
     estimate.
     """
     if mode not in MODES:
@@ -142,6 +142,8 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
     n = len(specs)
     for j in specs:
+        if not math.isfinite(j.work):
+            raise ValueError(f"job {j.name} runs forever; space sharing needs finite run times")
         if j.size > processors:
             raise ValueError(f"job {j.name} needs {j.size} processors; the machine has {processors}")
     arrival = [j.arrival for j in specs]

@@ -65,6 +65,13 @@ class SpaceSharingPolicy:
         if processors < 1:
             raise ValueError(f"processors must be >= 1, got {processors}")
 
+    def check_source(self, source) -> None:
+        """Raise ``ValueError`` for a source this family cannot run: a scenario that starts from
+        a filled matrix or scripts events (space sharing has no matrix to start from)."""
+        if getattr(source, "matrix", None) is not None or getattr(source, "script", None):
+            raise ValueError(f"{self.mode} is a space-sharing policy: it runs traces and models, "
+                             f"not a scenario that starts from a matrix or scripts events")
+
     def label(self) -> str:
         """Return ``name`` with the parameters that differ from the defaults (``easy:estimates=exact``)."""
         extra = [f"estimates={self.estimates}"] if self.estimates != "requested" else []

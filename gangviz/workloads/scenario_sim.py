@@ -111,6 +111,7 @@ def _matrix(source, name: str, params: dict | None, watch: bool | None, record: 
     if getattr(pol, "family", None) == "space-sharing":
         from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
+        pol.check_source(source)
         return SpaceSharingSimulation(source.jobs, source.processors, pol,
                                       time_unit=getattr(source, "slice_seconds", 1.0))
     kind = getattr(source, "kind", "scenario")

@@ -92,3 +92,18 @@ def test_window_source_builds_a_space_sharing_simulation():
 
     sim = simulation_for(load_source(KTH), "conservative")
     assert family_of(sim) == "space-sharing"
+
+
+def test_scenarios_and_endless_jobs_get_one_line_messages(capsys):
+    from gangviz.core.jobs import JobSpec
+    from gangviz.spacesharing.backfill import simulate_backfill
+
+    assert main(["run", "fig2-repacking", "--policy", "easy"]) != 0
+    err = capsys.readouterr().err
+    assert "space-sharing policy" in err and "Traceback" not in err
+    with pytest.raises(ValueError, match="runs forever"):
+        simulate_backfill([JobSpec(0, "J0", 0.0, 1, math.inf)], 4)
+    with pytest.raises(ValueError, match="space-sharing"):
+        from gangviz.experiments.compare import compare
+
+        compare(load_source("fig2-repacking"), ["easy", "repack"])
