@@ -15,6 +15,7 @@ import math
 from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step
 from gangviz.metrics_ibm import CapacityLog, ibm_metrics
+from gangviz.sim.engine import Sample
 from gangviz.spacesharing.backfill import simulate_backfill
 from gangviz.spacesharing.changes import (Clock, JobArrived, JobFinished, JobStarted,
                                           ReservationsSet, SpaceState)
@@ -48,6 +49,10 @@ class SpaceSharingSimulation:
         self.state = SpaceState(processors)
         self.steps: list[Step] = []
         self.cursor = 0
+        #: one :class:`~gangviz.sim.engine.Sample` per step built (the window's metric panels)
+        self.samples: list = []
+        self._done = 0
+        self._turnaround = 0.0
 
     # --- the player's interface -----------------------------------------------------------
     @property
@@ -178,4 +183,10 @@ class SpaceSharingSimulation:
         if res.before == res.after and res.extra_before == res.extra_after:
             narration.pop()
         cause = "completion" if d.finished else "arrival" if d.arrived else "start"
+        for p in d.finished:
+            self._done += 1
+            self._turnaround += self.records[order[p].id].finish - order[p].arrival
+        self.samples.append(Sample(d.time, 1 if st.running else 0, len(st.waiting), len(st.running),
+                                   (self.processors - st.free) / self.processors, self._done,
+                                   self._turnaround / self._done if self._done else 0.0))
         return Step(len(self.steps), d.time, cause, changes, narration)

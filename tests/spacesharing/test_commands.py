@@ -107,3 +107,15 @@ def test_scenarios_and_endless_jobs_get_one_line_messages(capsys):
         from gangviz.experiments.compare import compare
 
         compare(load_source("fig2-repacking"), ["easy", "repack"])
+
+
+def test_samples_follow_the_steps_for_the_metric_panels():
+    src = load_source(KTH)
+    sim = SpaceSharingSimulation(src.jobs, src.processors, make_policy("easy"))
+    sim.run()
+    assert len(sim.samples) == len(sim.steps)
+    last = sim.samples[-1]
+    assert last.finished == len(src.jobs) and last.running == 0 and last.waiting == 0
+    assert last.mean_turnaround == pytest.approx(
+        sum(r.finish - r.spec.arrival for r in sim.result.records) / len(src.jobs))
+    assert max(s.active_ratio for s in sim.samples) <= 1.0
