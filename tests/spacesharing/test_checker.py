@@ -139,3 +139,17 @@ def test_compiled_conservative_equals_the_python_loop(wl, estimates, kill):
     assert [(r.start, r.finish, r.reservation) for r in a.records] == \
         [(r.start, r.finish, r.reservation) for r in b.records]
     assert a.capacity == b.capacity and a.end == b.end
+
+
+def test_easy_tie_breaks():
+    # A job that ends exactly at the head's shadow time backfills: J0 (3 of 4 processors) ends at
+    # 10, the head J1 needs all 4, J2 (1 processor, 8 long, arriving at 2) ends at 10.
+    jobs = _jobs([(0, 3, 10, 10), (1, 4, 5, 5), (2, 1, 8, 8)])
+    start = {r.spec.name: r.start for r in checked(jobs, 4, "easy").records}
+    assert start == {"J0": 0, "J1": 10, "J2": 2}
+    # The extra processors count every job predicted to end at the shadow time: on 5 processors
+    # J0 (3) and J1 (1) both end at 10; the head J2 needs 4, reached with J0 alone, but at 10
+    # J1 frees one more, so 1 processor is extra and J3 (1 processor, running past 10) backfills.
+    jobs = _jobs([(0, 3, 10, 10), (0, 1, 10, 10), (1, 4, 5, 5), (2, 1, 20, 20)])
+    start = {r.spec.name: r.start for r in checked(jobs, 5, "easy").records}
+    assert start == {"J0": 0, "J1": 0, "J2": 10, "J3": 2}
