@@ -19,7 +19,7 @@ AccaSim runs in its own virtual environment; ``--setup`` creates it under the te
 directory (``<tmp>/gangviz-bench-accasim``) with benchmarks/setup_accasim.sh, never in gangviz's.
 Every file written goes to a temporary directory that is removed at the end.
 
-Usage: python benchmarks/bench_easy.py [--setup] [--trace nasa|sdsc|all] [--skip-accasim]
+Usage: python benchmarks/bench_easy.py [--setup] [--trace nasa|sdsc|all] [--skip-accasim] [--quick]
 """
 
 from __future__ import annotations
@@ -160,7 +160,11 @@ def main() -> int:
     p.add_argument("--setup", action="store_true", help="create AccaSim's private venv first")
     p.add_argument("--trace", choices=("nasa", "sdsc", "all"), default="all")
     p.add_argument("--skip-accasim", action="store_true", help="time gangviz and check its schedules only")
+    p.add_argument("--quick", action="store_true",
+                   help="NASA-iPSC only, gangviz only (no AccaSim): a few seconds")
     args = p.parse_args()
+    if args.quick:
+        args.trace, args.skip_accasim = "nasa", True
     if args.setup:
         setup()
     if not args.skip_accasim and not (VENV / "bin" / "python").exists():

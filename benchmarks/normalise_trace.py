@@ -17,6 +17,7 @@ Usage: python benchmarks/normalise_trace.py IN.swf[.gz] OUT.swf.gz
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import sys
 from pathlib import Path
@@ -56,11 +57,12 @@ def normalise(text: str, name: str) -> str:
 
 
 def main() -> int:
-    """Normalise argv[1] into argv[2] (gzip-compressed when it ends in .gz)."""
-    if len(sys.argv) != 3:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
-    src, dst = Path(sys.argv[1]), Path(sys.argv[2])
+    """Normalise IN into OUT (gzip-compressed when OUT ends in .gz)."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("src", metavar="IN", type=Path, help="an SWF trace (.swf or .swf.gz)")
+    p.add_argument("dst", metavar="OUT", type=Path, help="the normalised copy to write")
+    args = p.parse_args()
+    src, dst = args.src, args.dst
     raw = gzip.decompress(src.read_bytes()) if src.suffix == ".gz" else src.read_bytes()
     text = normalise(raw.decode("ascii", "replace"), src.name.removesuffix(".gz"))
     data = text.encode()

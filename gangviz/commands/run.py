@@ -36,53 +36,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _space_sharing(source, policy, args: argparse.Namespace, steps: bool) -> int:
-    """Run a space-sharing policy (``fcfs``, ``easy``, ``conservative``); print text or JSON.
-
-    Times are printed in seconds (job times times the trace's slice length); the metrics are
-    those of :func:`gangviz.metrics_ibm.ibm_metrics`. Raises ``ValueError`` for a job larger than
-    the machine (the caller turns it into a message).
-    """
-    from gangviz.spacesharing.runs import run_space_sharing
-
-    unit = source.slice_seconds
-    narration = []
-    if steps:
-        from gangviz.spacesharing.simulation import SpaceSharingSimulation
-
-        sim = SpaceSharingSimulation(source.jobs, source.processors, policy, time_unit=unit)
-        sim.run()
-        res, metrics = sim.result, sim.ibm_metrics()
-        narration = [(s.time * unit, line) for s in sim.steps for line in s.narration]
-    else:
-        res, metrics = run_space_sharing(source.jobs, source.processors, policy, time_unit=unit)
-    clean = _nan_to_none(metrics)
-    if args.json:
-        jobs = [{"id": r.spec.id, "name": r.spec.name, "arrival": r.spec.arrival * unit,
-                 "size": r.spec.size, "start": r.start * unit, "finish": r.finish * unit,
-                 "reservation": None if r.reservation is None or not math.isfinite(r.reservation)
-                 else r.reservation * unit} for r in res.records]
-        doc = {"policy": policy.label(), "family": "space-sharing", "processors": source.processors,
-               "jobs": jobs, "steps": [{"time": t, "narration": line} for t, line in narration],
-               "metrics": clean}
-        json.dump(doc, sys.stdout, indent=1)
-        sys.stdout.write("\n")
-        return 0
-    print(f"{source.title} — policy {policy.label()} (space sharing), {source.processors} processors, "
-          f"{len(res.records)} jobs")
-    for t, line in narration:
-        print(f"  t={t:g} s: {line}")
-    print("metrics (seconds): " + ", ".join(f"{k}={v:.4g}" for k, v in clean.items()
-                                            if isinstance(v, float) and not k.startswith("std")))
-    return 0
-
-
-def _nan_to_none(d):
-    if isinstance(d, dict):
-        return {k: _nan_to_none(v) for k, v in d.items()}
-    return None if isinstance(d, float) and math.isnan(d) else d
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
@@ -99,8 +52,10 @@ def run(args: argparse.Namespace) -> int:
         name, given = parse_policy_spec(policy_name)
         policy = make_policy(name, **{**source.policy_params(name), **given})
         if getattr(policy, "family", None) == "space-sharing":
+            from gangviz.spacesharing.runs import print_run
+
             policy.check_source(source)
-            return _space_sharing(source, policy, args, steps)
+            return print_run(source, policy, as_json=args.json, steps=steps)
         sim = Simulation(source.jobs, policy, source.processors, ring=args.ring or source.ring,
                          initial=source.matrix, script=source.script, record=steps)
     except ValueError as exc:
