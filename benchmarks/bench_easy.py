@@ -107,6 +107,8 @@ def compare_trace(key: str, tmp: Path, skip_accasim: bool) -> None:
     from gangviz.workloads.swf import read_swf
 
     src = TRACES[key]
+    tmp = tmp / key  # one folder per trace: AccaSim's output of one must not be read for another
+    tmp.mkdir()
     swf = tmp / src.name.removesuffix(".gz")
     swf.write_bytes(gzip.decompress(src.read_bytes()))
     t0 = time.perf_counter()
