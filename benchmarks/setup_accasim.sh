@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Create a private virtual environment with AccaSim 1.1.3 for benchmarks/bench_easy.py.
+# Create a private virtual environment with AccaSim 1.1.3 for benchmarks/bench_easy.py
+# (which calls this with --setup). Default location: <temp dir>/gangviz-bench-accasim/venv.
 # AccaSim is never a dependency of gangviz; it only serves as the side-by-side reference.
 # On Python >= 3.10 accasim/utils/misc.py imports Mapping from collections; it moved to
 # collections.abc, so the import is patched after installing.
 set -euo pipefail
-VENV="${1:-$(dirname "$0")/.venv-accasim}"
+VENV="${1:-${TMPDIR:-/tmp}/gangviz-bench-accasim/venv}"
+mkdir -p "$(dirname "$VENV")"
 PY="${PYTHON:-python3}"
 if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"

@@ -18,7 +18,7 @@ import sys
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
-from gangviz.experiments.compare import comparison_from_sims, run_simulations
+from gangviz.experiments.compare import build_simulations, finish_and_compare
 from gangviz.experiments.numbers import plural
 from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, path_for, save_simulation_jobs
@@ -70,8 +70,9 @@ def run(args: argparse.Namespace) -> int:
         check_format(args.jobs_out)
         for label in args.policy:
             check_output(path_for(args.jobs_out, label), force=args.force)
-    sims = run_simulations(source, args.policy, ring=True if args.ring else None)
-    result = comparison_from_sims(source.title, sims)
+    sims = build_simulations(source, args.policy, ring=True if args.ring else None)
+    # every column gets the IBM figures when a space-sharing policy is among them
+    result = finish_and_compare(source.title, sims, time_unit=source.slice_seconds)
     if args.jobs_out:
         for label, sim in sims.items():
             save_simulation_jobs(sim, source, path_for(args.jobs_out, label), label=label)

@@ -61,7 +61,15 @@ def run(args: argparse.Namespace) -> int:
     policy_name = args.policy if args.policy is not None else source.policy or "repack"
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
-        policy = make_policy(policy_name, **source.policy_params(policy_name))
+        from gangviz.experiments.compare import parse_policy_spec
+
+        name, given = parse_policy_spec(policy_name)
+        policy = make_policy(name, **{**source.policy_params(name), **given})
+        if getattr(policy, "family", None) == "space-sharing":
+            from gangviz.spacesharing.runs import print_run
+
+            policy.check_source(source)
+            return print_run(source, policy, as_json=args.json, steps=steps)
         sim = Simulation(source.jobs, policy, source.processors, ring=args.ring or source.ring,
                          initial=source.matrix, script=source.script, record=steps)
     except ValueError as exc:

@@ -8,7 +8,10 @@ on them, so both show the same numbers. Nothing here imports Qt.
 
 Which value is best (:data:`GOALS`): a higher processor active ratio ``r_a`` is better; for the
 slot counts ``n_l``, ``n_a`` and the turnaround times ``t_*`` lower is better (001 §4.3 reads
-them that way). Ties are all marked best; an undefined value (``nan``, e.g. ``t_la`` when no
+them that way). When a space-sharing policy (``fcfs``, ``easy``, ``conservative``) takes part,
+every policy is measured with the IBM study's figures instead (003_1fd1fd192052cc5d.txt §2.3,
+:func:`gangviz.metrics_ibm.ibm_metrics`: mean wait, response, bounded slowdown, utilisation, loss
+of capacity; see :data:`IBM_GOALS`), so gang and space-sharing policies share one table. Ties are all marked best; an undefined value (``nan``, e.g. ``t_la`` when no
 large job ran) is never best, and a row where fewer than two policies have a value marks none.
 """
 
@@ -19,7 +22,7 @@ import io
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gangviz.experiments.numbers import number
@@ -41,15 +44,33 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
+#: The IBM figures (seconds; utilisation and loss of capacity are fractions) and their goals.
+IBM_GOALS: dict[str, str] = {"wait": "min", "response": "min", "slowdown": "min",
+                             "utilization": "max", "loss_of_capacity": "min"}
+DESCRIPTIONS.update({
+    "wait": "mean wait (s)",
+    "response": "mean response time (s)",
+    "slowdown": "mean bounded slowdown (Γ = 10 s)",
+    "utilization": "utilisation (eq. 1)",
+    "loss_of_capacity": "loss of capacity (eqs. 2-3)",
+})
+
+
 @dataclass(frozen=True)
 class Comparison:
-    """Final metrics per policy: ``metrics[label][metric]``; ``best[metric]`` = best labels."""
+    """Final metrics per policy: ``metrics[label][metric]``; ``best[metric]`` = best labels.
+
+    ``keys`` are the metrics in table order (:data:`METRICS`, or the IBM figures when a
+    space-sharing policy takes part) and ``goals`` says which way each is better.
+    """
 
     title: str
     processors: int
     labels: tuple[str, ...]
     metrics: dict[str, dict[str, float]]
     best: dict[str, tuple[str, ...]]
+    keys: tuple[str, ...] = METRICS
+    goals: dict = field(default_factory=lambda: dict(GOALS))
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``nan`` becomes ``None``)."""
@@ -57,7 +78,7 @@ class Comparison:
                  for lab, ms in self.metrics.items()}
         return {"workload": self.title, "processors": self.processors, "policies": list(self.labels),
                 "metrics": clean, "best": {m: list(b) for m, b in self.best.items()},
-                "goals": dict(GOALS)}
+                "goals": dict(self.goals)}
 
     def to_json(self) -> str:
         """Return :meth:`to_dict` as indented JSON."""
@@ -68,7 +89,7 @@ class Comparison:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["metric", *self.labels, "best"])
-        for m in METRICS:
+        for m in self.keys:
             vals = [self.metrics[lab][m] for lab in self.labels]
             w.writerow([m, *("" if math.isnan(v) else repr(v) for v in vals), ";".join(self.best[m])])
         return buf.getvalue()
@@ -77,7 +98,7 @@ class Comparison:
         """Return an aligned text table with the best value of each row marked ``*``."""
         head = ["metric", *(lab + "  " for lab in self.labels)]
         rows = [head]
-        for m in METRICS:
+        for m in self.keys:
             row = [m]
             for lab in self.labels:
                 v = self.metrics[lab][m]
@@ -87,7 +108,8 @@ class Comparison:
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
         lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
                  for r in rows]
-        lines.append("* best in its row (r_a: higher is better; the others: lower is better)")
+        higher = [m for m in self.keys if self.goals[m] == "max"]
+        lines.append(f"* best in its row ({', '.join(higher)}: higher is better; the others: lower is better)")
         return "\n".join(lines)
 
 
@@ -107,21 +129,50 @@ def best_labels(values: Mapping[str, float], goal: str) -> tuple[str, ...]:
 
 
 def comparison_from_metrics(title: str, processors: int,
-                            metrics: Mapping[str, Mapping[str, float]]) -> Comparison:
-    """Return the :class:`Comparison` of already computed metrics (label -> metric -> value)."""
+                            metrics: Mapping[str, Mapping[str, float]], *,
+                            goals: Mapping[str, str] | None = None) -> Comparison:
+    """Return the :class:`Comparison` of already computed metrics (label -> metric -> value).
+
+    ``goals`` (metric -> "max"/"min", in table order) default to :data:`GOALS`.
+    """
+    goals = dict(goals or GOALS)
+    keys = tuple(goals)
     labels = tuple(metrics)
-    table = {lab: {m: float(metrics[lab].get(m, math.nan)) for m in METRICS} for lab in labels}
-    best = {m: best_labels({lab: table[lab][m] for lab in labels}, GOALS[m]) for m in METRICS}
-    return Comparison(title, processors, labels, table, best)
+    table = {lab: {m: _num(metrics[lab].get(m)) for m in keys} for lab in labels}
+    best = {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m]) for m in keys}
+    return Comparison(title, processors, labels, table, best, keys, goals)
 
 
-def comparison_from_sims(title: str, sims: Mapping[str, Any]) -> Comparison:
-    """Return the :class:`Comparison` of simulations (label -> ``Simulation``), finished or paused."""
+def _num(v) -> float:
+    return math.nan if v is None else float(v)
+
+
+def _space_sharing(sim) -> bool:
+    return getattr(sim, "family", None) == "space-sharing"
+
+
+def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: float = 1.0) -> Comparison:
+    """Return the :class:`Comparison` of simulations (label -> simulation), finished or paused.
+
+    With a space-sharing simulation among them every column holds the IBM figures (``time_unit``:
+    seconds per time unit); an engine simulation's loss of capacity is then left undefined
+    (it needs the whole run: :func:`compare` computes it).
+    """
     from gangviz.metrics import zhou_metrics
+    from gangviz.metrics_ibm import ibm_metrics
 
     processors = next(iter(sims.values())).processors if sims else 0
-    return comparison_from_metrics(title, processors,
-                                   {lab: zhou_metrics(sim) for lab, sim in sims.items()})
+    if not any(_space_sharing(sim) for sim in sims.values()):
+        return comparison_from_metrics(title, processors,
+                                       {lab: zhou_metrics(sim) for lab, sim in sims.items()})
+    out = {}
+    for lab, sim in sims.items():
+        try:
+            out[lab] = (sim.ibm_metrics() if _space_sharing(sim)
+                        else ibm_metrics(sim.records(), sim.processors, time_unit=time_unit))
+        except ValueError:  # no job finished yet
+            out[lab] = {}
+    return comparison_from_metrics(title, processors, out, goals=IBM_GOALS)
 
 
 def parse_policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -169,6 +220,13 @@ def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
     for spec in specs:
         name, own = parse_policy_spec(spec)
         policy = make_policy(name, **{**source.policy_params(name), **own, **(params or {})})
+        if getattr(policy, "family", None) == "space-sharing":
+            from gangviz.spacesharing.simulation import SpaceSharingSimulation
+
+            policy.check_source(source)
+            sims[spec] = SpaceSharingSimulation(source.jobs, source.processors, policy,
+                                                time_unit=getattr(source, "slice_seconds", 1.0))
+            continue
         sims[spec] = Simulation(source.jobs, policy, source.processors,
                                 ring=source.ring if ring is None else ring,
                                 initial=source.matrix.copy() if source.matrix is not None else None,
@@ -190,4 +248,30 @@ def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Compar
 
     Returns the :class:`Comparison`. Raises ``ValueError`` as :func:`build_simulations` does.
     """
-    return comparison_from_sims(source.title, run_simulations(source, specs, ring=ring))
+    sims = build_simulations(source, specs, ring=ring)
+    return finish_and_compare(source.title, sims, time_unit=getattr(source, "slice_seconds", 1.0))
+
+
+def finish_and_compare(title: str, sims: Mapping[str, Any], *, time_unit: float = 1.0) -> Comparison:
+    """Run every simulation (label -> simulation) to its end and return their :class:`Comparison`.
+
+    With a space-sharing simulation among them every column holds the IBM figures, an engine
+    run's loss of capacity included (eq. 3, counted while it runs to the end). Raises
+    ``ValueError`` when a run finishes no job in that case.
+    """
+    if not any(_space_sharing(sim) for sim in sims.values()):
+        for sim in sims.values():
+            while sim.step() is not None:
+                pass
+        return comparison_from_sims(title, sims)
+    from gangviz.spacesharing.runs import engine_ibm_metrics
+
+    metrics = {}
+    for lab, sim in sims.items():
+        if _space_sharing(sim):
+            sim.run()
+            metrics[lab] = sim.ibm_metrics()
+        else:
+            metrics[lab] = engine_ibm_metrics(sim, time_unit)
+    processors = next(iter(sims.values())).processors
+    return comparison_from_metrics(title, processors, metrics, goals=IBM_GOALS)

@@ -4,7 +4,9 @@
 description (a synthetic model with its parameters and the task's seed, an SWF trace, or a
 scenario), runs the time-slot engine (``gangviz.sim.engine``, or for the buddy schemes the
 compiled loop of ``gangviz.fast``, which gives the same results) to the end without recording
-history, and returns :func:`gangviz.metrics.zhou_metrics` (001_c175c8c1780c2fd0.txt §4.3).
+history, and returns :func:`gangviz.metrics.zhou_metrics` (001_c175c8c1780c2fd0.txt §4.3). A
+space-sharing policy (``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the
+same metrics (:func:`gangviz.spacesharing.runs.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
 Nothing depends on the process it runs in, so it can run in a process pool or on a Dask worker.
 
 Workloads (``RunTask.workload``):
@@ -135,7 +137,15 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
     if "seed" not in params and takes_seed(task.policy):
         params["seed"] = policy_seed(task.seed)
     policy = make_policy(task.policy, **params)
-    if engine == "auto" and _compiled_covers(task, source, params):
+    if getattr(policy, "family", None) == "space-sharing":
+        from gangviz.spacesharing.backfill import simulate_backfill
+        from gangviz.spacesharing.runs import zhou_metrics_of_result
+
+        policy.check_source(source)
+        res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
+                                estimates=policy.estimates, kill_at_estimate=policy.kill)
+        metrics = zhou_metrics_of_result(res, source.processors)
+    elif engine == "auto" and _compiled_covers(task, source, params):
         from gangviz.fast.buddy import zhou_metrics_compiled
 
         metrics = zhou_metrics_compiled(source.jobs, task.policy.upper(), source.processors,

@@ -3,7 +3,7 @@
 Issue 7, "Compare window": a summary table lists the final metrics and marks the best value in
 each row. The numbers and the marks come from a
 :class:`~gangviz.experiments.compare.Comparison` (so they are those of ``gangviz compare``); which
-value is best follows :data:`~gangviz.experiments.compare.GOALS` (r_a higher, the rest lower;
+value is best follows the comparison's goals (:data:`~gangviz.experiments.compare.GOALS`: r_a higher, the rest lower;
 ties all marked, undefined values never). A best cell is bold, carries ``★`` and a green tint, so
 the mark does not rely on colour alone. Each cell keeps its exact value under ``Qt.UserRole``.
 """
@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from gangviz.experiments.compare import DESCRIPTIONS, GOALS
+from gangviz.experiments.compare import DESCRIPTIONS
 from gangviz.experiments.tasks import METRICS
 
 MARK = "★"
@@ -49,7 +49,8 @@ class SummaryTable(QTableWidget):
         self.comparison = comparison
         labels = list(comparison.labels)
         self.clear()
-        self.setRowCount(len(METRICS))
+        keys, goals = comparison.keys, comparison.goals
+        self.setRowCount(len(keys))
         self.setColumnCount(len(labels))
         for j, lab in enumerate(labels):
             head = QTableWidgetItem(lab)
@@ -59,10 +60,10 @@ class SummaryTable(QTableWidget):
             if colours:
                 head.setForeground(QBrush(colours[j]))
             self.setHorizontalHeaderItem(j, head)
-        for i, m in enumerate(METRICS):
-            arrow = "↑" if GOALS[m] == "max" else "↓"
+        for i, m in enumerate(keys):
+            arrow = "↑" if goals[m] == "max" else "↓"
             vh = QTableWidgetItem(f"{m} {arrow}")
-            vh.setToolTip(f"{DESCRIPTIONS[m]} ({'higher' if GOALS[m] == 'max' else 'lower'} is better)")
+            vh.setToolTip(f"{DESCRIPTIONS[m]} ({'higher' if goals[m] == 'max' else 'lower'} is better)")
             self.setVerticalHeaderItem(i, vh)
             for j, lab in enumerate(labels):
                 v = comparison.metrics[lab][m]
@@ -83,16 +84,19 @@ class SummaryTable(QTableWidget):
         out: dict[str, dict[str, float]] = {}
         for j in range(self.columnCount()):
             lab = self.horizontalHeaderItem(j).text()
-            out[lab] = {m: self.item(i, j).data(Qt.ItemDataRole.UserRole) for i, m in enumerate(METRICS)}
+            out[lab] = {m: self.item(i, j).data(Qt.ItemDataRole.UserRole) for i, m in enumerate(self._keys())}
         return out
 
     def marked(self) -> dict[str, tuple[str, ...]]:
         """Return, per metric, the policies whose cell is marked best (bold and ``★``)."""
         out = {}
-        for i, m in enumerate(METRICS):
+        for i, m in enumerate(self._keys()):
             out[m] = tuple(self.horizontalHeaderItem(j).text() for j in range(self.columnCount())
                            if self.item(i, j).font().bold() and self.item(i, j).text().endswith(MARK))
         return out
+
+    def _keys(self) -> tuple[str, ...]:
+        return self.comparison.keys if self.comparison is not None else METRICS
 
     def export_csv(self, path: str | Path) -> Path:
         """Write the table as CSV (the same text as ``gangviz compare --csv``); return the path.

@@ -459,11 +459,14 @@ class CompareWindow(QMainWindow):
 
     def _finish_runs(self, sims: dict) -> None:
         """Run every simulation to its end: span, move ticks, whole curves, final table."""
-        from gangviz.experiments.compare import comparison_from_sims
+        from gangviz.experiments.compare import finish_and_compare
         from gangviz.workloads.scenario_sim import run_to_end
 
         self._moves, self.samples = {}, {}
         end = 0.0
+        comparison = (finish_and_compare(self.source.title, sims,
+                                         time_unit=getattr(self.source, "slice_seconds", 1.0))
+                      if self.model == "matrix" else None)
         for spec, sim in sims.items():
             run_to_end(sim)
             end = max(end, float(sim.time))
@@ -471,7 +474,7 @@ class CompareWindow(QMainWindow):
                                  if any(getattr(c, "kind", None) in MOVE_KINDS for c in s.changes)]
             self.samples[spec] = list(getattr(sim, "samples", None) or [])
         self.end = end
-        self.comparison = comparison_from_sims(self.source.title, sims) if self.model == "matrix" else None
+        self.comparison = comparison
 
     def _select_everywhere(self, job, src) -> None:
         for pane in self.panes:

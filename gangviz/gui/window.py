@@ -61,6 +61,16 @@ def _is_epoch(sim) -> bool:
     return type(sim).__name__ == "EpochSimulation"
 
 
+def _is_space_sharing(sim) -> bool:
+    return getattr(sim, "family", None) == "space-sharing"
+
+
+def _gantt_view(parent):
+    from gangviz.gui.gantt_view import GanttView
+
+    return GanttView(parent)
+
+
 def _queue_view(parent):
     from gangviz.gui.queue_view import QueueView
     from gangviz.gui.site_arrivals import ArrivalsStrip
@@ -84,6 +94,7 @@ def _epoch_view(parent):
 FAMILY_VIEWS: list[tuple] = [
     (_is_multisite, _queue_view, lambda sim: (sim.state,)),
     (_is_epoch, _epoch_view, lambda sim: (sim.schedule, sim.names)),
+    (_is_space_sharing, _gantt_view, lambda sim: (sim,)),
 ]
 
 
@@ -534,7 +545,7 @@ class MainWindow(QMainWindow):
             return (f"{source.processors} nodes  ·  {len(sc.workload)} jobs, {sc.in_system} in the system"
                     f"  ·  policy {pname}")
         return (f"{source.processors} processors  ·  {len(source.jobs)} jobs  ·  policy {pname}"
-                + ("  ·  ring" if getattr(sim.matrix, "ring", False) else ""))
+                + ("  ·  ring" if getattr(getattr(sim, "matrix", None), "ring", False) else ""))
 
     def _set_explanation(self, text: str, title: str) -> None:
         self.explain.setText(text)

@@ -108,6 +108,12 @@ def _matrix(source, name: str, params: dict | None, watch: bool | None, record: 
     merged = dict(given.get(name.lower(), {})) if isinstance(given.get(name.lower(), {}), dict) else {}
     merged.update(params or {})
     pol = make_policy(name, **merged)
+    if getattr(pol, "family", None) == "space-sharing":
+        from gangviz.spacesharing.simulation import SpaceSharingSimulation
+
+        pol.check_source(source)
+        return SpaceSharingSimulation(source.jobs, source.processors, pol,
+                                      time_unit=getattr(source, "slice_seconds", 1.0))
     kind = getattr(source, "kind", "scenario")
     if watch is None:
         watch = kind == "scenario"
@@ -148,7 +154,9 @@ def piece_text(piece, names: dict[int, str] | None = None) -> str:
 
 
 def family_of(sim) -> str:
-    """Return ``"matrix"``, ``"multisite"`` or ``"epoch"`` for a simulation object."""
+    """Return ``"matrix"``, ``"multisite"``, ``"epoch"`` or ``"space-sharing"`` for a simulation object."""
+    if getattr(sim, "family", None) == "space-sharing":
+        return "space-sharing"
     if hasattr(sim, "matrix") and hasattr(sim, "jobs") and hasattr(sim.matrix, "to_rows"):
         return "matrix"
     if hasattr(sim, "queue_state"):
@@ -163,6 +171,10 @@ def end_state(sim) -> dict[str, Any]:
     ``steps``)."""
     family = family_of(sim)
     steps = len(sim.steps)
+    if family == "space-sharing":
+        return {"started": [sim.names[r.spec.id] for r in sorted(
+            (r for r in sim.result.records if r.start is not None and r.start <= sim.time),
+            key=lambda r: (r.start, r.spec.arrival, r.spec.id))], "steps": steps}
     if family == "matrix":
         return {"final_matrix": sim.matrix.to_rows(), "steps": steps}
     if family == "multisite":

@@ -38,8 +38,8 @@ class Source:
     #: the loaded :class:`~gangviz.workloads.scenario.Scenario` when ``kind == "scenario"``; build
     #: its simulation with :func:`gangviz.workloads.scenario_sim.simulation_for`.
     scenario: Any = None
-    #: seconds per slice and the first submit time in seconds (SWF traces; 1 and 0 otherwise),
-    #: to write per-job times back in the trace's own clock
+    #: seconds per time unit of ``jobs`` (an SWF trace's slice length; 1 otherwise) and the
+    #: first submit time in seconds, to write per-job times back in the trace's own clock
     slice_seconds: float = 1.0
     submit_offset: float = 0.0
 

@@ -1,0 +1,260 @@
+"""The space-sharing view: a processors-by-time Gantt strip with the queue and its reservations.
+
+For a :class:`~gangviz.spacesharing.simulation.SpaceSharingSimulation` (FCFS, EASY, conservative
+backfilling, 003_1fd1fd192052cc5d.txt §1-§3):
+
+* the strip: time runs to the right (the clock is the vertical orange line, a third of the way
+  in once past the start, so the strip advances with the clock), processors run up (0 at the bottom, the machine's
+  width at the top). Each running job is a bar in its stable colour from its start to its
+  predicted end (start + estimate: what the scheduler knows), solid up to now and pale after;
+  bars are stacked in order of start;
+* reservations are dashed outlines of the job's size and estimate at the reserved time (EASY:
+  the head; conservative: every waiting job; FCFS: the head's predicted start, drawn dotted as
+  it is no reservation);
+* the backfill window (EASY) is the shaded region: the processors free now up to the head's
+  shadow time, and from then on the extra processors the head will not need;
+* below, the queue in priority order: each job's size, estimate and reservation.
+
+``set_state(sim)`` draws the simulation's current state; ``show_step(step)`` redraws after a
+step (the player drives both through the window's family-view adapter). Hovering a bar or a
+queue entry shows the job's fate as a tooltip; ``jobAt(pos)`` answers the same question.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QToolTip, QWidget
+
+from gangviz.gui.palette import ACCENT, BACKGROUND, GRID, IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
+
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP = 54, 14, 30
+QUEUE_ROW = 20
+WINDOW_FILL = QColor(0, 158, 115, 60)   # Okabe-Ito bluish green, translucent: the backfill window
+RESERVATION = QColor("#332288")
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds:,.0f} s"
+
+
+class GanttView(QWidget):
+    """Draws a space-sharing simulation; see the module docstring."""
+
+    jobSelected = Signal(object)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.sim = None
+        self.setMouseTracking(True)
+        self.setMinimumSize(360, 260)
+        self._hits: list[tuple[QRectF, int]] = []
+        self.selected: int | None = None
+
+    # ------------------------------------------------------------------ feeding
+    def set_state(self, sim) -> None:
+        """Show ``sim``'s current state."""
+        self.sim = sim
+        self.update()
+
+    def show_step(self, step) -> None:
+        """Redraw after ``step`` (the state is read from the simulation)."""
+        self.update()
+
+    # ------------------------------------------------------------------ geometry
+    def _window(self) -> tuple[float, float]:
+        """Return the time range shown: the clock a third of the way in."""
+        sim, st = self.sim, self.sim.state
+        ends = [pe for _, pe in st.running.values()]
+        ends += [r + sim.estimate(j) for j, r in st.reservations.items() if math.isfinite(r)]
+        ahead = max((e - st.time for e in ends), default=0.0)
+        ahead = max(ahead, 60.0 / sim.time_unit)
+        return max(0.0, st.time - ahead / 2), st.time + ahead * 1.05
+
+    def _top(self) -> float:
+        """Return the strip's top: one header row when the heading and key fit side by side,
+        else two (a narrow compare pane)."""
+        return MARGIN_TOP if self.width() >= 1000 else MARGIN_TOP + 18
+
+    def _strip(self) -> QRectF:
+        queue_h = min(8, len(self.sim.state.waiting) + 1) * QUEUE_ROW + 24
+        top = self._top()
+        h = max(120.0, self.height() - top - queue_h - 26)
+        return QRectF(MARGIN_LEFT, top, max(50.0, self.width() - MARGIN_LEFT - MARGIN_RIGHT), h)
+
+    # ------------------------------------------------------------------ painting
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), BACKGROUND)
+        self._hits = []
+        if self.sim is None:
+            return
+        sim, st = self.sim, self.sim.state
+        P = sim.processors
+        strip = self._strip()
+        t0, t1 = self._window()
+        sx = strip.width() / (t1 - t0)
+        sy = strip.height() / P
+
+        def x(t: float) -> float:
+            return strip.left() + (min(max(t, t0), t1) - t0) * sx
+
+        def y(proc: float) -> float:
+            return strip.bottom() - proc * sy
+
+        p.fillRect(strip, IDLE)
+        font = QFont(self.font())
+        font.setPointSizeF(8.5)
+        p.setFont(font)
+        fm = QFontMetricsF(font)
+        # running jobs, stacked in order of start
+        level = 0
+        for job, (start, pend) in sorted(st.running.items(), key=lambda kv: (kv[1][0], kv[0])):
+            size = st.sizes[job]
+            col = job_colour(job)
+            top, bottom = y(level + size), y(level)
+            solid = QRectF(QPointF(x(start), top), QPointF(x(st.time), bottom))
+            pale = QRectF(QPointF(x(st.time), top), QPointF(x(pend), bottom))
+            p.fillRect(solid, col)
+            light = QColor(col)
+            light.setAlpha(90)
+            p.fillRect(pale, light)
+            whole = solid.united(pale)
+            p.setPen(QPen(QColor("#ffffff"), 0.8))
+            p.drawRect(whole)
+            if job == self.selected:
+                p.setPen(QPen(TEXT, 2.0))
+                p.drawRect(whole)
+            name = sim.names.get(job, f"J{job}")
+            if whole.height() >= fm.height() and whole.width() > fm.horizontalAdvance(name) + 4:
+                p.setPen(text_colour(col))
+                p.drawText(whole.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name)
+            self._hits.append((whole, job))
+            level += size
+        # backfill window (EASY) and reservations
+        mode = sim.policy.mode
+        if st.waiting and st.reservations:
+            if mode == "easy":
+                (head, shadow), = st.reservations.items()
+                if math.isfinite(shadow):
+                    free_now = QRectF(QPointF(x(st.time), y(P)), QPointF(x(shadow), y(level)))
+                    p.fillRect(free_now, WINDOW_FILL)
+                    if st.extra:
+                        p.fillRect(QRectF(QPointF(x(shadow), y(P)), QPointF(x(t1), y(P - st.extra))),
+                                   WINDOW_FILL)
+            self._draw_reservations(p, st, x, y, fm, mode, P)
+        # axes, clock, key
+        p.setPen(QPen(GRID, 1))
+        p.drawRect(strip)
+        p.setPen(QPen(ACCENT, 2.4))
+        p.drawLine(QPointF(x(st.time), strip.top() - 4), QPointF(x(st.time), strip.bottom() + 4))
+        p.setPen(MUTED_TEXT)
+        u = sim.time_unit
+        for frac, align, dx in ((0.0, Qt.AlignmentFlag.AlignLeft, 0), (0.5, Qt.AlignmentFlag.AlignHCenter, -60),
+                                (1.0, Qt.AlignmentFlag.AlignRight, -120)):
+            t = t0 + frac * (t1 - t0)
+            p.drawText(QRectF(x(t) + dx, strip.bottom() + 3, 120, 16), align, _fmt(t * u))
+        for proc in (0, P // 2, P):
+            p.drawText(QRectF(0, y(proc) - 8, MARGIN_LEFT - 6, 16),
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
+        p.setPen(TEXT)
+        p.drawText(QRectF(MARGIN_LEFT, 4, strip.width(), 20), Qt.AlignmentFlag.AlignLeft,
+                   f"{mode.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free} of {P} processors free  ·  "
+                   f"{len(st.running)} running, {len(st.waiting)} waiting")
+        self._draw_key(p, fm, strip)
+        self._draw_queue(p, fm, strip.bottom() + 24)
+
+    def _draw_reservations(self, p, st, x, y, fm, mode, P) -> None:
+        sim = self.sim
+        drawn: list[tuple[float, float, float]] = []  # (start, end, top) of reservation outlines
+        pend_by = sorted(((pe, st.sizes[j]) for j, (_, pe) in st.running.items()))
+        for job, when in st.reservations.items():
+            if not math.isfinite(when):
+                continue
+            size, end = st.sizes[job], when + sim.estimate(job)
+            # sit above the running jobs still predicted to run then and the reservations drawn
+            base = sum(s for pe, s in pend_by if pe > when)
+            base = max([base] + [top for a, b, top in drawn if a < end and when < b])
+            base = min(base, P - size)
+            rect = QRectF(QPointF(x(when), y(base + size)), QPointF(x(end), y(base)))
+            drawn.append((when, end, base + size))
+            pen = QPen(RESERVATION, 1.6, Qt.PenStyle.DotLine if mode == "fcfs" else Qt.PenStyle.DashLine)
+            fill = QColor(job_colour(job))
+            fill.setAlpha(45)
+            p.fillRect(rect, fill)
+            p.setPen(pen)
+            p.drawRect(rect)
+            name = sim.names.get(job, f"J{job}")
+            if rect.height() >= fm.height() and rect.width() > fm.horizontalAdvance(name) + 4:
+                p.setPen(RESERVATION)
+                p.drawText(rect.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, name)
+            self._hits.append((rect, job))
+
+    def _draw_key(self, p, fm, strip) -> None:
+        items = [("running", job_colour(0), None), ("predicted rest", QColor(180, 180, 200, 110), None),
+                 ("reservation", QColor(51, 34, 136, 45), Qt.PenStyle.DashLine)]
+        if self.sim.policy.mode == "easy":
+            items.append(("backfill window", WINDOW_FILL, None))
+        xk = strip.right()
+        yk = 4 if strip.top() == MARGIN_TOP else 22
+        for text, fill, pen in reversed(items):
+            w = fm.horizontalAdvance(text) + 22
+            xk -= w
+            box = QRectF(xk, yk + 4, 12, 10)
+            p.fillRect(box, fill)
+            if pen is not None:
+                p.setPen(QPen(RESERVATION, 1, pen))
+                p.drawRect(box)
+            p.setPen(MUTED_TEXT)
+            p.drawText(QRectF(xk + 15, yk, w, 18), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _draw_queue(self, p, fm, top: float) -> None:
+        sim, st = self.sim, self.sim.state
+        u = sim.time_unit
+        p.setPen(TEXT)
+        label = "Queue (priority order)" if st.waiting else "Queue: empty"
+        p.drawText(QRectF(MARGIN_LEFT, top, 400, QUEUE_ROW), Qt.AlignmentFlag.AlignVCenter, label)
+        rows = st.waiting[:7]
+        for k, job in enumerate(rows):
+            r = QRectF(MARGIN_LEFT, top + (k + 1) * QUEUE_ROW, self.width() - MARGIN_LEFT - MARGIN_RIGHT,
+                       QUEUE_ROW - 2)
+            chip = QRectF(r.left(), r.top() + 3, 12, r.height() - 6)
+            p.fillRect(chip, job_colour(job))
+            when = st.reservations.get(job)
+            res = ""
+            if when is not None:
+                kind = "predicted start" if sim.policy.mode == "fcfs" else "reserved at"
+                res = f"  ·  {kind} {_fmt(when * u)}" if math.isfinite(when) else f"  ·  {kind}: none yet"
+            text = (f"{sim.names.get(job, f'J{job}')}  ·  {st.sizes[job]} processors  ·  estimate "
+                    f"{_fmt(sim.estimate(job) * u)}{res}")
+            p.setPen(TEXT if job != self.selected else ACCENT)
+            p.drawText(r.adjusted(18, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
+            self._hits.append((r, job))
+        if len(st.waiting) > len(rows):
+            p.setPen(MUTED_TEXT)
+            p.drawText(QRectF(MARGIN_LEFT, top + (len(rows) + 1) * QUEUE_ROW, 400, QUEUE_ROW),
+                       Qt.AlignmentFlag.AlignVCenter, f"… and {len(st.waiting) - len(rows)} more")
+
+    # ------------------------------------------------------------------ hover and clicks
+    def jobAt(self, pos: QPointF) -> int | None:  # noqa: N802 - Qt naming
+        """Return the job drawn at ``pos`` (a bar, a reservation or a queue row), or None."""
+        for rect, job in reversed(self._hits):
+            if rect.contains(pos):
+                return job
+        return None
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        job = self.jobAt(event.position())
+        if job is None or self.sim is None:
+            QToolTip.hideText()
+            return
+        QToolTip.showText(event.globalPosition().toPoint(), self.sim.job_text(job), self)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        job = self.jobAt(event.position())
+        self.selected = job
+        self.jobSelected.emit(job)
+        self.update()

@@ -1,0 +1,9 @@
+"""Space sharing beside gang scheduling: FCFS, EASY and conservative backfilling
+(003_1fd1fd192052cc5d.txt §1-§3).
+
+* :mod:`~gangviz.spacesharing.backfill`: the event-driven simulator;
+* :mod:`~gangviz.spacesharing.policy`: the policies by name (``fcfs``, ``easy``, ``conservative``);
+* :mod:`~gangviz.spacesharing.simulation`: a run as steps for the window;
+* :mod:`~gangviz.spacesharing.checker`: the rule checker;
+* :mod:`~gangviz.spacesharing.runs`: headless runs and the shared metric set.
+"""

@@ -1,0 +1,382 @@
+"""Space sharing: FCFS, EASY and conservative backfilling (003_1fd1fd192052cc5d.txt §3).
+
+A single-row machine without time slicing, simulated event by event in continuous time: jobs
+start exactly at arrivals and completions, not at slice boundaries, so this is its own small
+simulator rather than an engine policy. Jobs are in FCFS priority order (arrival, then id).
+
+* **Conservative** backfilling (the paper's BF, §1, §3): every waiting job holds a reservation,
+  and a job may start out of order only if it delays no reservation. At every event the queue
+  is *compressed* in FCFS order: each job's reservation is taken out and put back at the
+  earliest time it fits, which is never later than before, so no reservation is ever delayed.
+* **FCFS** (no backfilling, the paper's baseline of §1): jobs start strictly in priority order;
+  the head of the queue blocks every later job until it fits.
+* **EASY** backfilling (Lifka, the paper's reference [13]; what most sites run): only the job at
+  the head of the queue holds a reservation (its *shadow time*); a later job may start if it
+  fits now and either ends by the shadow time or uses only the processors the head will not
+  need then (the *extra* processors).
+
+Estimates (``estimates=``): ``"requested"`` (the default, the paper's model) takes
+``JobSpec.estimate`` (the SWF requested time, or the Phi model of §2.1), or the run time itself
+when a job has none (a perfect estimate); ``"exact"`` takes every job's run time. A running job is predicted to end at
+``start + estimate``; with ``kill_at_estimate`` (the default, §2.1: "jobs are terminated after
+reaching this limit") a job runs for ``min(work, estimate)``, so predictions are upper bounds
+and reservations hold. Ties at one instant: completions are processed before arrivals, and both
+before scheduling.
+
+The result's records carry ``spec``, ``start``, ``finish`` and ``reservation`` (the first
+reservation the job was given: its conservative reservation, or its EASY shadow time when it
+first headed the queue; ``None`` when it started at once, and always under FCFS), compatible
+with :func:`gangviz.metrics_ibm.ibm_metrics`. Lost capacity (eq. 2) is accumulated on the way.
+
+Tie-breaks (the rule checker of :mod:`gangviz.spacesharing.checker` and the peer benchmark rely on
+them): jobs arriving at the same instant queue by id; EASY scans the queue once per event in
+priority order and starts every job that passes the test at that moment (a job that fails is
+not retried at the same instant, which is exact because free and extra processors only shrink
+during the scan); a running job whose predicted end equals the shadow time counts as ended by it,
+so a job ending exactly at the shadow time backfills; the extra processors are all those free at
+the shadow time once every job predicted to end then has ended.
+
+``log=True`` keeps, per event (a loop turn: one instant at which jobs finish, arrive or start),
+what the scheduler decided, for the step-by-step :class:`~gangviz.spacesharing.simulation.SpaceSharingSimulation`;
+see :class:`Decision`. Without it the loops do no extra work.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from bisect import bisect_left, insort
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gangviz.core.jobs import JobSpec
+from gangviz.metrics_ibm import SMALL_MAX, CapacityLog
+from gangviz.spacesharing.policy import ESTIMATES, MODES
+from gangviz.spacesharing.profile import Profile
+
+__all__ = ["BackfillRecord", "BackfillResult", "Decision", "simulate_backfill", "MODES", "ESTIMATES"]
+
+
+
+@dataclass(slots=True)
+class BackfillRecord:
+    """What happened to one job under backfilling."""
+
+    spec: JobSpec
+    start: float | None = None
+    finish: float | None = None
+    reservation: float | None = None
+    terminated: bool = False
+
+
+@dataclass(slots=True)
+class Decision:
+    """What the scheduler did at one event (kept with ``log=True``).
+
+    Job numbers are positions in :attr:`BackfillResult.order` (priority order).
+
+    Attributes:
+        time: the instant.
+        finished, arrived: jobs that finished / arrived then (in that order of processing).
+        started: ``(job, how)`` of the jobs started then, in the order they started; ``how`` is
+            ``"order"`` (no earlier job waits after it), ``"shadow"`` (EASY backfill that ends by
+            the shadow time), ``"extra"`` (EASY backfill on the extra processors) or
+            ``"backfill"`` (conservative: it starts while an earlier job waits).
+        waiting: the queue after the decision, in priority order.
+        reservations: ``(job, time)`` of the reservations held after the decision: the head's
+            shadow time under EASY (and under FCFS its predicted start, which is not a
+            reservation), every waiting job's under conservative.
+        extra: EASY/FCFS: processors the head will not need at its shadow time (``None`` when no
+            job waits).
+        lost: the lost capacity (eq. 2) accumulated up to ``time``: ``(all, small, large)``.
+    """
+
+    time: float
+    finished: list
+    arrived: list
+    started: list
+    waiting: list
+    reservations: list
+    extra: int | None = None
+    lost: tuple = (0.0, 0.0, 0.0)
+
+
+@dataclass
+class BackfillResult:
+    """Records by job id (submit order), the lost capacity (eq. 2) and the final time.
+
+    ``order`` lists the job specs in priority order (arrival, then id); ``decisions`` holds one
+    :class:`Decision` per event when the run was logged, else it is empty. ``estimates`` are the
+    estimates used, in priority order.
+    """
+
+    records: list[BackfillRecord]
+    capacity: CapacityLog = field(default_factory=CapacityLog)
+    end: float = 0.0
+    mode: str = "easy"
+    order: list = field(default_factory=list)
+    decisions: list = field(default_factory=list)
+    estimates: list = field(default_factory=list)
+
+
+def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy",
+                      kill_at_estimate: bool = True, small_max: int = SMALL_MAX,
+                      estimates: str = "requested", log: bool = False,
+                      compiled: bool = True) -> BackfillResult:
+    """Simulate ``mode`` (``"fcfs"``, ``"easy"`` or ``"conservative"``) to the end.
+
+    ``estimates`` is ``"requested"`` or ``"exact"`` (module docstring); ``log`` keeps one
+    :class:`Decision` per event. Conservative runs without a log go through the compiled loop of
+    :mod:`gangviz.spacesharing.compiled` (the same schedule) unless ``compiled`` is False. Returns a :class:`BackfillResult`. Raises ``ValueError`` for an
+    unknown mode or estimates, fewer than one processor, a job larger than the machine (naming
+    the job), a job that runs forever, or, for conservative without ``kill_at_estimate``, a job that runs past its
+    estimate.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if estimates not in ESTIMATES:
+        raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
+    if processors < 1:
+        raise ValueError(f"processors must be >= 1, got {processors}")
+    specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
+    n = len(specs)
+    for j in specs:
+        if not math.isfinite(j.work):
+            raise ValueError(f"job {j.name} runs forever; space sharing needs finite run times")
+        if j.size > processors:
+            raise ValueError(f"job {j.name} needs {j.size} processors; the machine has {processors}")
+    arrival = [j.arrival for j in specs]
+    size = [j.size for j in specs]
+    if estimates == "exact":
+        est = [j.work for j in specs]
+    else:
+        est = [j.work if j.estimate is None or not j.estimate > 0 else j.estimate for j in specs]
+    run = [min(j.work, e) if kill_at_estimate else j.work for j, e in zip(specs, est)]
+    if mode == "conservative" and not kill_at_estimate:
+        # a job running past its estimate would hold processors its booking has given back
+        for j, e in zip(specs, est):
+            if j.work > e:
+                raise ValueError(f"conservative backfilling without killing needs estimates that bound "
+                                 f"the run time; job {j.name} runs {j.work:g} with an estimate of {e:g}")
+    records = [BackfillRecord(j) for j in specs]
+    decisions: list[Decision] | None = [] if log else None
+    if mode == "conservative" and decisions is None and compiled and n:
+        from gangviz.spacesharing.compiled import conservative_compiled
+
+        start, finish, first, lost, end = conservative_compiled(arrival, size, est, run, processors,
+                                                                small_max)
+        for r, a, b, f in zip(records, start.tolist(), finish.tolist(), first.tolist()):
+            r.start, r.finish = a, b
+            r.reservation = None if f != f else f
+        cap = CapacityLog(*lost)
+    elif mode == "conservative":
+        end, cap = _conservative(arrival, size, est, run, records, processors, small_max, decisions)
+    else:
+        end, cap = _easy(arrival, size, est, run, records, processors, small_max,
+                         mode == "easy", decisions)
+    by_id = sorted(records, key=lambda r: r.spec.id)
+    return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est)
+
+
+def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
+    n = len(arrival)
+    cap = CapacityLog()
+    done_heap: list[tuple[float, int]] = []
+    running: list[tuple[float, int]] = []  # (predicted end, id), sorted
+    queue: list[int] = []
+    free = P
+    nxt = 0
+    t_prev = 0.0
+    n_small = n_large = 0
+    finished = 0
+    start_of = [0.0] * n
+    while finished < n:
+        t_arr = arrival[nxt] if nxt < n else math.inf
+        t_done = done_heap[0][0] if done_heap else math.inf
+        t = t_arr if t_arr < t_done else t_done
+        if queue and t > t_prev:
+            cap.add(free * (t - t_prev), n_small > 0, n_large > 0)
+        t_prev = t
+        if log is not None:
+            fin_now, arr_now, started_now = [], [], []
+        while done_heap and done_heap[0][0] <= t:
+            fin, j = heapq.heappop(done_heap)
+            records[j].finish = fin
+            free += size[j]
+            finished += 1
+            pe = start_of[j] + est[j]
+            del running[bisect_left(running, (pe, j))]
+            if log is not None:
+                fin_now.append(j)
+        while nxt < n and arrival[nxt] <= t:
+            queue.append(nxt)
+            if size[nxt] <= small_max:
+                n_small += 1
+            else:
+                n_large += 1
+            if log is not None:
+                arr_now.append(nxt)
+            nxt += 1
+        if not queue:
+            if log is not None:
+                log.append(Decision(t, fin_now, arr_now, [], [], [], None,
+                                    (cap.lost, cap.lost_small, cap.lost_large)))
+            continue
+        # start jobs from the head while they fit
+        k = 0
+        while k < len(queue) and size[queue[k]] <= free:
+            j = queue[k]
+            free -= size[j]
+            start_of[j] = t
+            records[j].start = t
+            heapq.heappush(done_heap, (t + run[j], j))
+            insort(running, (t + est[j], j))
+            if log is not None:
+                started_now.append((j, "order"))
+            k += 1
+        for j in queue[:k]:
+            if size[j] <= small_max:
+                n_small -= 1
+            else:
+                n_large -= 1
+        queue = queue[k:]
+        shadow = math.inf
+        extra = 0
+        if queue and (backfill and (free > 0 or records[queue[0]].reservation is None)
+                      or log is not None):
+            # the head's shadow time: when enough running jobs will have ended (by estimate)
+            head = queue[0]
+            need = size[head]
+            avail = free
+            for idx, (pe, j) in enumerate(running):
+                avail += size[j]
+                if avail >= need:
+                    # every job predicted to end at the shadow time frees its processors then
+                    for pe2, j2 in running[idx + 1:]:
+                        if pe2 != pe:
+                            break
+                        avail += size[j2]
+                    shadow, extra = pe, avail - need
+                    break
+            if backfill and records[head].reservation is None:
+                records[head].reservation = shadow
+        if queue and free > 0 and backfill:
+            keep = queue[:1]
+            for idx in range(1, len(queue)):
+                j = queue[idx]
+                sz = size[j]
+                if sz <= free and (t + est[j] <= shadow or sz <= extra):
+                    free -= sz
+                    if t + est[j] > shadow:
+                        extra -= sz
+                        how = "extra"
+                    else:
+                        how = "shadow"
+                    start_of[j] = t
+                    records[j].start = t
+                    heapq.heappush(done_heap, (t + run[j], j))
+                    insort(running, (t + est[j], j))
+                    if sz <= small_max:
+                        n_small -= 1
+                    else:
+                        n_large -= 1
+                    if log is not None:
+                        started_now.append((j, how))
+                    if free == 0:
+                        keep.extend(queue[idx + 1:])
+                        break
+                else:
+                    keep.append(j)
+            queue = keep
+        if log is not None:
+            res = [(queue[0], shadow)] if queue else []
+            log.append(Decision(t, fin_now, arr_now, started_now, list(queue), res,
+                                extra if queue else None, (cap.lost, cap.lost_small, cap.lost_large)))
+    return t_prev, cap
+
+
+def _conservative(arrival, size, est, run, records, P, small_max, log):
+    """Conservative backfilling; the compression pass re-places each waiting job in priority
+    order at its earliest fit, never later than its reservation. A job that cannot start before
+    its reservation (no segment before it has room for it) is skipped without touching the
+    profile, which gives the same schedule as re-placing it."""
+    n = len(arrival)
+    cap = CapacityLog()
+    done_heap: list[tuple[float, int]] = []
+    plan = Profile(P, arrival[0] if n else 0.0)
+    res: dict[int, float] = {}  # current reservation of each waiting job
+    queue: list[int] = []
+    free = P
+    nxt = 0
+    t_prev = 0.0
+    finished = 0
+    n_small = n_large = 0
+    start_of = [0.0] * n
+    while finished < n:
+        t_arr = arrival[nxt] if nxt < n else math.inf
+        t_done = done_heap[0][0] if done_heap else math.inf
+        t = t_arr if t_arr < t_done else t_done
+        if queue and t > t_prev:
+            cap.add(free * (t - t_prev), n_small > 0, n_large > 0)
+        t_prev = t
+        plan.advance(t)
+        if log is not None:
+            fin_now, arr_now, started_now = [], [], []
+        while done_heap and done_heap[0][0] <= t:
+            fin, j = heapq.heappop(done_heap)
+            records[j].finish = fin
+            free += size[j]
+            finished += 1
+            plan.book(t, start_of[j] + est[j], -size[j])  # the unused rest of its booking
+            if log is not None:
+                fin_now.append(j)
+        while nxt < n and arrival[nxt] <= t:
+            queue.append(nxt)
+            if size[nxt] <= small_max:
+                n_small += 1
+            else:
+                n_large += 1
+            if log is not None:
+                arr_now.append(nxt)
+            nxt += 1
+        keep = []
+        for j in queue:
+            old = res.get(j)
+            e, sz = est[j], size[j]
+            if old is None:
+                when = plan.earliest(e, sz)
+                plan.book(when, when + e, sz)
+            elif old <= t or not plan.could_start_before(sz, old):
+                when = old
+            else:
+                when = plan.earliest(e, sz, limit=old, own=(old, old + e, sz))
+                if when < old:  # compression: it moves forward, never back
+                    plan.book(old, old + e, -sz)
+                    plan.book(when, when + e, sz)
+                else:
+                    when = old
+            if when <= t:
+                free -= sz
+                start_of[j] = t
+                records[j].start = t
+                heapq.heappush(done_heap, (t + run[j], j))
+                res.pop(j, None)
+                if sz <= small_max:
+                    n_small -= 1
+                else:
+                    n_large -= 1
+                if log is not None:
+                    started_now.append((j, "backfill" if keep else "order"))
+            else:
+                res[j] = when
+                if records[j].reservation is None:
+                    records[j].reservation = when
+                keep.append(j)
+        queue = keep
+        assert free >= 0
+        if log is not None:
+            log.append(Decision(t, fin_now, arr_now, started_now, list(queue),
+                                [(j, res[j]) for j in queue], None,
+                                (cap.lost, cap.lost_small, cap.lost_large)))
+    return t_prev, cap

@@ -1,0 +1,255 @@
+"""Change records of the space-sharing machine, and the state they change.
+
+The state is what the window draws: the jobs running (with start and predicted end), the queue
+in priority order, the reservations held and, under EASY, the extra processors of the head's
+reservation (the backfill window). Every record is invertible (:class:`Inverse` undoes it), so
+:meth:`~gangviz.spacesharing.simulation.SpaceSharingSimulation.step_back` restores the picture
+exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from gangviz.core.record import Change, job_label
+
+__all__ = ["procs", "SpaceState", "Clock", "JobFinished", "JobArrived", "JobStarted", "ReservationsSet",
+           "Inverse", "seconds"]
+
+
+def procs(n: int) -> str:
+    """Return ``"1 processor"`` / ``"4 processors"``."""
+    return f"{n} processor" + ("" if n == 1 else "s")
+
+
+def seconds(t: float, unit: float = 1.0) -> str:
+    """Return ``t`` time units as seconds with thousands separators (``"3,600 s"``)."""
+    v = t * unit
+    return f"{v:,.0f} s" if abs(v - round(v)) < 1e-9 or abs(v) >= 100 else f"{v:,.3g} s"
+
+
+@dataclass
+class SpaceState:
+    """The machine at one instant.
+
+    ``running`` maps job -> ``(start, predicted end)``; ``waiting`` is the queue in priority
+    order; ``reservations`` maps job -> reserved start; ``extra`` is the number of processors
+    the EASY head will not need at its reservation (``None`` without one).
+    """
+
+    processors: int
+    time: float = 0.0
+    free: int = 0
+    running: dict = field(default_factory=dict)
+    sizes: dict = field(default_factory=dict)
+    waiting: list = field(default_factory=list)
+    reservations: dict = field(default_factory=dict)
+    extra: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.free:
+            self.free = self.processors
+
+
+class _Undoable(Change):
+    def undo(self, state: SpaceState) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def invert(self) -> Change:
+        """Return the record that undoes this one."""
+        return Inverse(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Inverse(Change):
+    """Undoes ``change`` (its ``invert()`` gives the change back)."""
+
+    change: Change
+    kind = "undo"
+
+    def apply(self, state: SpaceState) -> None:
+        """Undo the wrapped change on ``state``."""
+        self.change.undo(state)  # type: ignore[attr-defined]
+
+    def invert(self) -> Change:
+        """Return the wrapped change."""
+        return self.change
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        """Say which change is undone."""
+        return "Undo: " + self.change.describe(names)
+
+
+@dataclass(frozen=True, slots=True)
+class Clock(_Undoable):
+    """Time moves from ``before`` to ``after``."""
+
+    before: float
+    after: float
+    kind = "clock"
+
+    def apply(self, state: SpaceState) -> None:
+        """Set the clock to ``after``."""
+        state.time = self.after
+
+    def undo(self, state: SpaceState) -> None:
+        """Set the clock back to ``before``."""
+        state.time = self.before
+
+    def describe(self, names=None) -> str:
+        """Say how far the clock moved."""
+        return f"The clock moves to {self.after:g}."
+
+
+@dataclass(frozen=True, slots=True)
+class JobFinished(_Undoable):
+    """``job`` (``size`` processors, started at ``start``, predicted to end at ``predicted``)
+    finishes and frees its processors."""
+
+    job: int
+    size: int
+    start: float
+    predicted: float
+    unit: float = 1.0
+    kind = "job_finished"
+
+    def apply(self, state: SpaceState) -> None:
+        """Remove the job from the running set; raise ``ValueError`` if it is not running."""
+        if self.job not in state.running:
+            raise ValueError(f"job {self.job} is not running")
+        del state.running[self.job]
+        state.free += self.size
+
+    def undo(self, state: SpaceState) -> None:
+        """Put the job back on its processors."""
+        state.running[self.job] = (self.start, self.predicted)
+        state.sizes[self.job] = self.size
+        state.free -= self.size
+
+    def describe(self, names=None) -> str:
+        """Say that the job finished and what it freed."""
+        return f"{job_label(self.job, names)} finishes and frees {procs(self.size)}."
+
+
+@dataclass(frozen=True, slots=True)
+class JobArrived(_Undoable):
+    """``job`` (``size`` processors, estimated run ``estimate``) joins the end of the queue."""
+
+    job: int
+    size: int
+    estimate: float
+    unit: float = 1.0
+    kind = "job_arrived"
+
+    def apply(self, state: SpaceState) -> None:
+        """Append the job to the queue."""
+        state.waiting.append(self.job)
+        state.sizes[self.job] = self.size
+
+    def undo(self, state: SpaceState) -> None:
+        """Take the job off the end of the queue."""
+        state.waiting.remove(self.job)
+
+    def describe(self, names=None) -> str:
+        """Say what the job asks for."""
+        return (f"{job_label(self.job, names)} arrives: {procs(self.size)} for up to "
+                f"{seconds(self.estimate, self.unit)}.")
+
+
+@dataclass(frozen=True, slots=True)
+class JobStarted(_Undoable):
+    """``job`` leaves the queue (at ``position``) and starts on ``size`` processors.
+
+    ``how``: ``"order"`` (nothing earlier waits), ``"shadow"`` / ``"extra"`` (EASY backfill
+    ending by the head's reservation / on the extra processors), ``"backfill"`` (conservative).
+    ``head`` and ``shadow`` name the reservation the backfill respects (``None`` otherwise).
+    """
+
+    job: int
+    position: int
+    size: int
+    start: float
+    predicted: float
+    how: str = "order"
+    head: int | None = None
+    shadow: float | None = None
+    unit: float = 1.0
+    kind = "job_started"
+
+    def apply(self, state: SpaceState) -> None:
+        """Move the job from the queue to the processors; raise ``ValueError`` if it does not fit."""
+        if state.free < self.size:
+            raise ValueError(f"job {self.job} needs {self.size} processors; {state.free} are free")
+        state.waiting.pop(self.position)
+        state.running[self.job] = (self.start, self.predicted)
+        state.free -= self.size
+
+    def undo(self, state: SpaceState) -> None:
+        """Put the job back in the queue at its position."""
+        del state.running[self.job]
+        state.waiting.insert(self.position, self.job)
+        state.free += self.size
+
+    def describe(self, names=None) -> str:
+        """Say why the job may start now (which rule allowed it)."""
+        me = job_label(self.job, names)
+        end = seconds(self.predicted, self.unit)
+        if self.how == "order":
+            return f"{me} starts in queue order on {procs(self.size)} (ends by {end})."
+        head = job_label(self.head, names) if self.head is not None else "the head"
+        res = seconds(self.shadow, self.unit) if self.shadow is not None else "?"
+        if self.how == "shadow":
+            return f"{me} backfills: it ends at {end} before {head}'s reservation at {res}."
+        if self.how == "extra":
+            return (f"{me} backfills on extra processors: {head} will not need these {procs(self.size)} "
+                    f"at {res} (it runs to {end}).")
+        return (f"{me} backfills: it fits now and ends by {end} without delaying any earlier "
+                f"reservation.")
+
+
+@dataclass(frozen=True, slots=True)
+class ReservationsSet(_Undoable):
+    """The reservations held change from ``before`` to ``after`` (tuples of ``(job, time)``);
+    ``extra`` is the EASY backfill window's width (processors)."""
+
+    before: tuple
+    after: tuple
+    extra_before: int | None = None
+    extra_after: int | None = None
+    mode: str = "easy"
+    unit: float = 1.0
+    kind = "reservations"
+
+    def apply(self, state: SpaceState) -> None:
+        """Replace the reservations."""
+        state.reservations = dict(self.after)
+        state.extra = self.extra_after
+
+    def undo(self, state: SpaceState) -> None:
+        """Restore the reservations held before."""
+        state.reservations = dict(self.before)
+        state.extra = self.extra_before
+
+    def describe(self, names=None) -> str:
+        """Say who holds a reservation now, and which moved."""
+        if not self.after:
+            return "No job waits: no reservation."
+        old = dict(self.before)
+        if self.mode in ("easy", "fcfs"):
+            (head, when), = self.after
+            what = "reservation" if self.mode == "easy" else "predicted start (FCFS reserves nothing)"
+            when_s = "never (it cannot fit)" if when == float("inf") else seconds(when, self.unit)
+            moved = ""
+            if head in old and old[head] != when:
+                moved = f", moved from {seconds(old[head], self.unit)}"
+            extra = f"; {self.extra_after} extra processors" if self.mode == "easy" else ""
+            return f"{job_label(head, names)} heads the queue: {what} at {when_s}{moved}{extra}."
+        parts = [f"{job_label(j, names)} at {seconds(w, self.unit)}" for j, w in self.after[:4]]
+        more = f" and {len(self.after) - 4} more" if len(self.after) > 4 else ""
+        moved = [f"{job_label(j, names)} from {seconds(old[j], self.unit)} to {seconds(w, self.unit)}"
+                 for j, w in self.after if j in old and old[j] != w]
+        text = "Reservations: " + ", ".join(parts) + more + "."
+        if moved:
+            text += " Compressed: " + ", ".join(moved[:3]) + ("…" if len(moved) > 3 else "") + "."
+        return text

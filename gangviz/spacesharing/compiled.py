@@ -1,0 +1,267 @@
+"""Conservative backfilling as a compiled loop (numba), for headless runs.
+
+:func:`conservative_compiled` takes the same decisions as ``_conservative`` of
+:mod:`gangviz.spacesharing.backfill`, in the same order and with the same floating-point
+operations, so the two give the same start and finish times bit for bit (a property test
+compares them on random workloads and on the shipped traces). The booking profile mirrors
+:class:`~gangviz.spacesharing.profile.Profile` on growable arrays; completions are a binary
+heap ordered by ``(time, job)`` as :mod:`heapq` orders the tuples.
+
+The step-by-step simulation (the window) keeps using the Python loop, which can log decisions.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = ["conservative_compiled"]
+
+
+@njit(cache=True)
+def _heap_push(ht, hj, n, t, j):
+    i = n
+    ht[i] = t
+    hj[i] = j
+    while i > 0:
+        p = (i - 1) // 2
+        if ht[p] < ht[i] or (ht[p] == ht[i] and hj[p] <= hj[i]):
+            break
+        ht[p], ht[i] = ht[i], ht[p]
+        hj[p], hj[i] = hj[i], hj[p]
+        i = p
+    return n + 1
+
+
+@njit(cache=True)
+def _heap_pop(ht, hj, n):
+    n -= 1
+    ht[0] = ht[n]
+    hj[0] = hj[n]
+    i = 0
+    while True:
+        lo = i
+        a = 2 * i + 1
+        b = a + 1
+        if a < n and (ht[a] < ht[lo] or (ht[a] == ht[lo] and hj[a] < hj[lo])):
+            lo = a
+        if b < n and (ht[b] < ht[lo] or (ht[b] == ht[lo] and hj[b] < hj[lo])):
+            lo = b
+        if lo == i:
+            break
+        ht[lo], ht[i] = ht[i], ht[lo]
+        hj[lo], hj[i] = hj[i], hj[lo]
+        i = lo
+    return n
+
+
+@njit(cache=True)
+def _bp(times, usage, k_n, t):
+    """Breakpoint at ``t``: return (index, new count); the arrays have room for one more."""
+    k = np.searchsorted(times[:k_n], t)
+    if k < k_n and times[k] == t:
+        return k, k_n
+    for m in range(k_n, k, -1):
+        times[m] = times[m - 1]
+        usage[m] = usage[m - 1]
+    times[k] = t
+    usage[k] = usage[k - 1] if k > 0 else 0
+    return k, k_n + 1
+
+
+@njit(cache=True)
+def _earliest(times, usage, k_n, room, duration, limit, oa, ob, osz):
+    ia = np.searchsorted(times[:k_n], oa)
+    ib = np.searchsorted(times[:k_n], ob)
+    i = 0
+    while i < k_n:
+        t = times[i]
+        if t >= limit:
+            return math.inf
+        u = usage[i] - osz if ia <= i < ib else usage[i]
+        if u > room:
+            i += 1
+            continue
+        end = t + duration
+        j = i + 1
+        ok = True
+        while j < k_n and times[j] < end:
+            u = usage[j] - osz if ia <= j < ib else usage[j]
+            if u > room:
+                ok = False
+                break
+            j += 1
+        if ok:
+            return t
+        i = j + 1
+    return math.inf
+
+
+@njit(cache=True)
+def _run(arrival, size, est, run, P, small_max):
+    n = arrival.shape[0]
+    start = np.full(n, np.nan)
+    finish = np.full(n, np.nan)
+    first_res = np.full(n, np.nan)
+    res = np.full(n, np.nan)
+    start_of = np.zeros(n)
+    ht = np.empty(n + 1)
+    hj = np.empty(n + 1, dtype=np.int64)
+    h_n = 0
+    cap_k = 64
+    times = np.empty(cap_k)
+    usage = np.zeros(cap_k, dtype=np.int64)
+    k_n = 1
+    now = arrival[0] if n else 0.0
+    times[0] = now
+    queue = np.empty(n, dtype=np.int64)
+    q_n = 0
+    free = P
+    nxt = 0
+    t_prev = 0.0
+    finished = 0
+    n_small = 0
+    n_large = 0
+    lost = 0.0
+    lost_small = 0.0
+    lost_large = 0.0
+    while finished < n:
+        t_arr = arrival[nxt] if nxt < n else math.inf
+        t_done = ht[0] if h_n else math.inf
+        t = t_arr if t_arr < t_done else t_done
+        if q_n and t > t_prev:
+            amount = free * (t - t_prev)
+            if n_small > 0 or n_large > 0:
+                lost += amount
+            if n_small > 0:
+                lost_small += amount
+            if n_large > 0:
+                lost_large += amount
+        t_prev = t
+        # advance the profile
+        if t > now:
+            k = np.searchsorted(times[:k_n], t, side="right") - 1
+            if k > 0:
+                for m in range(k, k_n):
+                    times[m - k] = times[m]
+                    usage[m - k] = usage[m]
+                k_n -= k
+            times[0] = t
+            now = t
+        # make sure two breakpoints and a job's worth of bookings fit
+        if k_n + 4 >= cap_k:
+            cap_k *= 2
+            nt = np.empty(cap_k)
+            nu = np.zeros(cap_k, dtype=np.int64)
+            nt[:k_n] = times[:k_n]
+            nu[:k_n] = usage[:k_n]
+            times, usage = nt, nu
+        while h_n and ht[0] <= t:
+            fin = ht[0]
+            j = hj[0]
+            h_n = _heap_pop(ht, hj, h_n)
+            finish[j] = fin
+            free += size[j]
+            finished += 1
+            b = start_of[j] + est[j]
+            a = t if t > now else now
+            if b > a:
+                ia, k_n = _bp(times, usage, k_n, a)
+                ib, k_n = _bp(times, usage, k_n, b)
+                for m in range(ia, ib):
+                    usage[m] -= size[j]
+            if k_n + 4 >= cap_k:
+                cap_k *= 2
+                nt = np.empty(cap_k)
+                nu = np.zeros(cap_k, dtype=np.int64)
+                nt[:k_n] = times[:k_n]
+                nu[:k_n] = usage[:k_n]
+                times, usage = nt, nu
+        while nxt < n and arrival[nxt] <= t:
+            queue[q_n] = nxt
+            q_n += 1
+            if size[nxt] <= small_max:
+                n_small += 1
+            else:
+                n_large += 1
+            nxt += 1
+        w = 0
+        for r in range(q_n):
+            j = queue[r]
+            e = est[j]
+            sz = size[j]
+            room = P - sz
+            old = res[j]
+            if k_n + 6 >= cap_k:
+                cap_k *= 2
+                nt = np.empty(cap_k)
+                nu = np.zeros(cap_k, dtype=np.int64)
+                nt[:k_n] = times[:k_n]
+                nu[:k_n] = usage[:k_n]
+                times, usage = nt, nu
+            if math.isnan(old):
+                when = _earliest(times, usage, k_n, room, e, math.inf, math.inf, math.inf, 0)
+                a = when if when > now else now
+                if when + e > a:
+                    ia, k_n = _bp(times, usage, k_n, a)
+                    ib, k_n = _bp(times, usage, k_n, when + e)
+                    for m in range(ia, ib):
+                        usage[m] += sz
+            else:
+                move = False
+                if old > t:
+                    kk = np.searchsorted(times[:k_n], old)
+                    if kk > 0:
+                        low = usage[0]
+                        for m in range(1, kk):
+                            if usage[m] < low:
+                                low = usage[m]
+                        move = low <= room
+                when = old
+                if move:
+                    cand = _earliest(times, usage, k_n, room, e, old, old, old + e, sz)
+                    if cand < old:
+                        when = cand
+                        a = old if old > now else now
+                        if old + e > a:
+                            ia, k_n = _bp(times, usage, k_n, a)
+                            ib, k_n = _bp(times, usage, k_n, old + e)
+                            for m in range(ia, ib):
+                                usage[m] -= sz
+                        a = when if when > now else now
+                        if when + e > a:
+                            ia, k_n = _bp(times, usage, k_n, a)
+                            ib, k_n = _bp(times, usage, k_n, when + e)
+                            for m in range(ia, ib):
+                                usage[m] += sz
+            if when <= t:
+                free -= sz
+                start_of[j] = t
+                start[j] = t
+                h_n = _heap_push(ht, hj, h_n, t + run[j], j)
+                res[j] = np.nan
+                if sz <= small_max:
+                    n_small -= 1
+                else:
+                    n_large -= 1
+            else:
+                res[j] = when
+                if math.isnan(first_res[j]):
+                    first_res[j] = when
+                queue[w] = j
+                w += 1
+        q_n = w
+    return start, finish, first_res, lost, lost_small, lost_large, t_prev
+
+
+def conservative_compiled(arrival, size, est, run, processors: int, small_max: int):
+    """Run conservative backfilling on jobs in priority order (lists of arrival, size, estimate,
+    run time); return ``(start, finish, first reservation, (lost, lost_small, lost_large), end)``
+    with ``nan`` for no reservation."""
+    out = _run(np.asarray(arrival, dtype=np.float64), np.asarray(size, dtype=np.int64),
+               np.asarray(est, dtype=np.float64), np.asarray(run, dtype=np.float64),
+               int(processors), int(small_max))
+    start, finish, first_res, l0, l1, l2, end = out
+    return start, finish, first_res, (l0, l1, l2), end

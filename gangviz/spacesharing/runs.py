@@ -1,0 +1,115 @@
+"""Run a space-sharing policy headless, and give gang and space-sharing runs one metric set.
+
+The IBM study (003_1fd1fd192052cc5d.txt §2.3) measures both families with the same figures:
+:func:`gangviz.metrics_ibm.ibm_metrics`. :func:`engine_ibm_metrics` computes them for a time-slot
+engine run, :func:`run_space_sharing` for a backfilling run, so a table may mix them. A sweep
+keeps the time-slot metrics of 001_c175c8c1780c2fd0.txt §4.3 for every policy;
+:func:`zhou_metrics_of_result` gives them for a space-sharing run (one row of the machine: a
+slot is in use while any job runs).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from gangviz.metrics import zhou_metrics_of
+from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
+from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
+from gangviz.spacesharing.policy import SpaceSharingPolicy
+
+__all__ = ["print_run", "run_space_sharing", "engine_ibm_metrics", "zhou_metrics_of_result", "IBM_TABLE"]
+
+#: The IBM figures a comparison table shows, in order.
+IBM_TABLE = ("wait", "response", "slowdown", "utilization", "loss_of_capacity")
+
+
+def run_space_sharing(jobs, processors: int, policy: SpaceSharingPolicy, *,
+                      time_unit: float = 1.0) -> tuple[BackfillResult, dict]:
+    """Run ``policy`` on ``jobs`` to the end; return the result and its IBM metrics.
+
+    Raises ``ValueError`` for a job larger than the machine, or when no job finished.
+    """
+    res = simulate_backfill(jobs, processors, mode=policy.mode, estimates=policy.estimates,
+                            kill_at_estimate=policy.kill)
+    return res, ibm_metrics(res.records, processors, time_unit=time_unit, capacity=res.capacity)
+
+
+def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
+    """Run an engine simulation to the end and return its IBM metrics (lost capacity by eq. 3).
+
+    Raises ``ValueError`` when no job finished.
+    """
+    cap = run_with_capacity(sim)
+    return ibm_metrics(sim.records(), sim.processors, time_unit=time_unit, capacity=cap)
+
+
+def zhou_metrics_of_result(res: BackfillResult, processors: int) -> dict[str, float]:
+    """Return the §4.3 metrics of 001_c175c8c1780c2fd0.txt for a backfilling run.
+
+    The machine is one row: ``n_l`` is 1 when any job ran, ``n_a`` the share of time some job
+    runs; the run ends at the last completion.
+    """
+    recs = sorted(res.records, key=lambda r: (r.spec.arrival, r.spec.id))
+    done = [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in recs if r.finish is not None]
+    spans = sorted((r.start, r.finish) for r in recs if r.start is not None and r.finish is not None)
+    busy, cur_a, cur_b = 0.0, None, None
+    for a, b in spans:
+        if cur_b is None or a > cur_b:
+            if cur_b is not None:
+                busy += cur_b - cur_a
+            cur_a, cur_b = a, b
+        else:
+            cur_b = max(cur_b, b)
+    if cur_b is not None:
+        busy += cur_b - cur_a
+    end = res.end
+    return zhou_metrics_of(done, processors, end, 1 if spans else 0, busy)
+
+
+def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool) -> int:
+    """``gangviz run`` for a space-sharing policy: run ``source`` (a
+    :class:`~gangviz.workloads.source.Source`) to the end and print text or JSON; return 0.
+
+    Times are printed in seconds (job times times the trace's slice length); the metrics are
+    those of :func:`gangviz.metrics_ibm.ibm_metrics`; ``steps`` adds the narration of every
+    decision. Raises ``ValueError`` for a job larger than the machine (the caller turns it into
+    a message).
+    """
+    unit = source.slice_seconds
+    narration = []
+    if steps:
+        from gangviz.spacesharing.simulation import SpaceSharingSimulation
+
+        sim = SpaceSharingSimulation(source.jobs, source.processors, policy, time_unit=unit)
+        sim.run()
+        res, metrics = sim.result, sim.ibm_metrics()
+        narration = [(s.time * unit, line) for s in sim.steps for line in s.narration]
+    else:
+        res, metrics = run_space_sharing(source.jobs, source.processors, policy, time_unit=unit)
+    clean = _nan_to_none(metrics)
+    if as_json:
+        jobs = [{"id": r.spec.id, "name": r.spec.name, "arrival": r.spec.arrival * unit,
+                 "size": r.spec.size, "start": r.start * unit, "finish": r.finish * unit,
+                 "reservation": None if r.reservation is None or not math.isfinite(r.reservation)
+                 else r.reservation * unit} for r in res.records]
+        doc = {"policy": policy.label(), "family": "space-sharing", "processors": source.processors,
+               "jobs": jobs, "steps": [{"time": t, "narration": line} for t, line in narration],
+               "metrics": clean}
+        json.dump(doc, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{source.title} — policy {policy.label()} (space sharing), {source.processors} processors, "
+          f"{len(res.records)} jobs")
+    for t, line in narration:
+        print(f"  t={t:g} s: {line}")
+    print("metrics (seconds): " + ", ".join(f"{k}={v:.4g}" for k, v in clean.items()
+                                            if isinstance(v, float) and not k.startswith("std")))
+    return 0
+
+
+def _nan_to_none(d):
+    if isinstance(d, dict):
+        return {k: _nan_to_none(v) for k, v in d.items()}
+    return None if isinstance(d, float) and math.isnan(d) else d

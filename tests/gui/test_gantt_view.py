@@ -1,0 +1,111 @@
+"""The space-sharing view, offscreen: running jobs in their colour, the EASY backfill window,
+reservations, hover text, and the same picture after stepping back."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from gangviz.gui.gantt_view import WINDOW_FILL, GanttView
+from gangviz.gui.palette import job_colour
+from gangviz.policies import make_policy
+from gangviz.resources import RESOURCES
+from gangviz.spacesharing.simulation import SpaceSharingSimulation
+from gangviz.workloads.source import load_source
+
+KTH = str(RESOURCES / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf")
+
+
+def _sim(mode):
+    src = load_source(KTH)
+    return SpaceSharingSimulation(src.jobs, src.processors, make_policy(mode))
+
+
+def _first_step(sim, pred):
+    while sim.step() is not None:
+        if pred(sim.state):
+            return
+    raise AssertionError("no such step")
+
+
+@pytest.fixture
+def view(qtbot):
+    v = GanttView()
+    qtbot.addWidget(v)
+    v.resize(900, 520)
+    return v
+
+
+def _close(c, ref, tol=3):
+    return all(abs(a - b) <= tol for a, b in zip(c.getRgb()[:3], ref.getRgb()[:3]))
+
+
+def test_running_jobs_and_reservation_are_drawn_where_they_are(view):
+    sim = _sim("easy")
+    _first_step(sim, lambda st: st.waiting and st.reservations and st.running)
+    view.set_state(sim)
+    img = view.grab().toImage()
+    hits = dict((job, rect) for rect, job in view._hits)
+    job = next(iter(sim.state.running))
+    r = hits[job]
+    assert _close(img.pixelColor(int(r.left() + 1), int(r.center().y())), job_colour(job))
+    head = sim.state.waiting[0]
+    assert view.jobAt(hits[head].center()) == head
+    assert sim.names[head] in sim.job_text(head)
+
+
+def test_easy_shows_the_backfill_window(view):
+    sim = _sim("easy")
+    _first_step(sim, lambda st: st.waiting and st.free > 0 and st.extra is not None
+                and all(w != float("inf") for w in st.reservations.values()))
+    view.set_state(sim)
+    img = view.grab().toImage()
+    strip = view._strip()
+    # the top row of the strip just right of the clock is free now: shaded as the window
+    t0, t1 = view._window()
+    x = strip.left() + (sim.state.time - t0) / (t1 - t0) * strip.width() + 3
+    c = img.pixelColor(int(x), int(strip.top() + 3))
+    assert c.green() > c.red() and c.green() > c.blue()  # the translucent green of WINDOW_FILL
+    assert WINDOW_FILL.alpha() < 255
+
+
+def test_step_back_restores_the_picture(view):
+    sim = _sim("conservative")
+    sim.go_to(120)
+    view.set_state(sim)
+    before = view.grab().toImage()
+    sim.go_to(160)
+    view.set_state(sim)
+    assert view.grab().toImage() != before
+    sim.go_to(120)
+    view.set_state(sim)
+    assert view.grab().toImage() == before
+
+
+def test_window_plays_easy_with_the_gantt_view(qtbot, tmp_path):
+    from gangviz.gui.window import MainWindow
+
+    w = MainWindow(KTH, "easy", settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    assert isinstance(w.board.family[0], GanttView)
+    w.player.go_to(50, now=True)
+    assert w.player.position == 50
+    w.player.go_to(10, now=True)
+    assert w.player.sim.cursor == 10
+    assert "policy easy" in w.board.subtitle.text()
+
+
+def test_compare_window_puts_gang_and_backfilling_in_one_ibm_table(qtbot):
+    from gangviz.experiments.compare import compare
+    from gangviz.gui.compare_window import CompareWindow
+
+    source = load_source(KTH)
+    win = CompareWindow(source, ["easy", "gs"])
+    qtbot.addWidget(win)
+    assert isinstance(win.panes[0].family[0], GanttView) and win.panes[1].matrix is not None
+    shown = win.table.values()
+    want = compare(load_source(KTH), ["easy", "gs"])
+    assert set(shown["gs"]) == {"wait", "response", "slowdown", "utilization", "loss_of_capacity"}
+    for lab in ("easy", "gs"):
+        for m, v in want.metrics[lab].items():
+            assert shown[lab][m] == pytest.approx(v)

@@ -1,0 +1,121 @@
+"""fcfs, easy and conservative wherever a policy is named: run, compare, sweep, the step-by-step
+simulation."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from gangviz.cli import main
+from gangviz.policies import make_policy
+from gangviz.resources import RESOURCES
+from gangviz.spacesharing.checker import check_schedule
+from gangviz.spacesharing.simulation import SpaceSharingSimulation
+from gangviz.workloads.source import load_source
+
+KTH = str(RESOURCES / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf")
+
+
+def test_run_easy_json_matches_the_rule(capsys):
+    assert main(["run", KTH, "--policy", "easy", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["policy"] == "easy" and doc["family"] == "space-sharing"
+    src = load_source(KTH)
+    starts = {j["id"]: j["start"] for j in doc["jobs"]}
+    assert check_schedule(src.jobs, starts, src.processors, "easy") == []
+    waits = [j["start"] - j["arrival"] for j in doc["jobs"]]
+    assert doc["metrics"]["wait"] == pytest.approx(sum(waits) / len(waits))
+    assert 0 < doc["metrics"]["utilization"] <= 1 and doc["metrics"]["loss_of_capacity"] >= 0
+
+
+def test_run_parameters_and_errors(capsys):
+    assert main(["run", KTH, "--policy", "conservative:estimates=exact", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["policy"] == "conservative:estimates=exact"
+    assert main(["run", KTH, "--policy", "easy:estimates=soon"]) != 0
+    assert "estimates must be one of requested, exact" in capsys.readouterr().err
+
+
+def test_compare_mixes_gang_and_space_sharing_in_one_ibm_table(capsys):
+    assert main(["compare", KTH, "--policy", "easy", "--policy", "fcfs", "--policy", "gs", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc["metrics"]["gs"]) == {"wait", "response", "slowdown", "utilization", "loss_of_capacity"}
+    m = doc["metrics"]
+    assert m["easy"]["wait"] < m["fcfs"]["wait"]  # backfilling helps on this trace
+    assert all(v is not None for lab in m for v in m[lab].values())
+    assert doc["goals"]["utilization"] == "max"
+
+
+def test_sweep_task_runs_space_sharing():
+    from gangviz.experiments.tasks import RunTask, run_task
+
+    out = run_task(RunTask.make("downey", "easy", 3, workload_params={"jobs": 60, "procs": 32}))
+    assert out["n_l"] == 1 and 0 < out["r_a"] <= 1 and out["t_ta"] > 0
+
+
+@pytest.mark.parametrize("mode", ["fcfs", "easy", "conservative"])
+def test_simulation_steps_back_to_the_same_picture(mode):
+    src = load_source(KTH)
+    sim = SpaceSharingSimulation(src.jobs, src.processors, make_policy(mode))
+    pictures = []
+    while True:
+        st = sim.state
+        pictures.append((st.time, dict(st.running), list(st.waiting), dict(st.reservations), st.free))
+        assert st.free == src.processors - sum(st.sizes[j] for j in st.running)
+        if sim.step() is None:
+            break
+    assert sim.done and not sim.state.running and not sim.state.waiting
+    for k in range(len(pictures) - 1, -1, -3):
+        sim.go_to(k)
+        st = sim.state
+        assert (st.time, dict(st.running), list(st.waiting), dict(st.reservations), st.free) == pictures[k]
+    with pytest.raises(ValueError, match="no job finished"):
+        sim.ibm_metrics()  # at the start
+    sim.go_to(len(pictures))
+    assert sim.ibm_metrics()["wait"] == pytest.approx(
+        sum(r.start - r.spec.arrival for r in sim.result.records) / len(sim.result.records))
+
+
+def test_narration_says_why_a_job_backfills():
+    src = load_source(KTH)
+    sim = SpaceSharingSimulation(src.jobs, src.processors, make_policy("easy"))
+    sim.run()
+    lines = [line for s in sim.steps for line in s.narration]
+    assert any(" backfills: it ends at " in line and "'s reservation at " in line for line in lines)
+    assert any("heads the queue: reservation at" in line for line in lines)
+    assert not math.isnan(sim.ibm_metrics()["loss_of_capacity"])
+
+
+def test_window_source_builds_a_space_sharing_simulation():
+    from gangviz.workloads.scenario_sim import family_of, simulation_for
+
+    sim = simulation_for(load_source(KTH), "conservative")
+    assert family_of(sim) == "space-sharing"
+
+
+def test_scenarios_and_endless_jobs_get_one_line_messages(capsys):
+    from gangviz.core.jobs import JobSpec
+    from gangviz.spacesharing.backfill import simulate_backfill
+
+    assert main(["run", "fig2-repacking", "--policy", "easy"]) != 0
+    err = capsys.readouterr().err
+    assert "space-sharing policy" in err and "Traceback" not in err
+    with pytest.raises(ValueError, match="runs forever"):
+        simulate_backfill([JobSpec(0, "J0", 0.0, 1, math.inf)], 4)
+    with pytest.raises(ValueError, match="space-sharing"):
+        from gangviz.experiments.compare import compare
+
+        compare(load_source("fig2-repacking"), ["easy", "repack"])
+
+
+def test_samples_follow_the_steps_for_the_metric_panels():
+    src = load_source(KTH)
+    sim = SpaceSharingSimulation(src.jobs, src.processors, make_policy("easy"))
+    sim.run()
+    assert len(sim.samples) == len(sim.steps)
+    last = sim.samples[-1]
+    assert last.finished == len(src.jobs) and last.running == 0 and last.waiting == 0
+    assert last.mean_turnaround == pytest.approx(
+        sum(r.finish - r.spec.arrival for r in sim.result.records) / len(src.jobs))
+    assert max(s.active_ratio for s in sim.samples) <= 1.0
