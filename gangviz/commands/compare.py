@@ -38,7 +38,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job for each policy, to FILE with the policy added "
                    "to its name (jobs.csv -> jobs-bc.csv); .csv (Batsim layout), .swf or .parquet")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --jobs-out file")
     gui = p.add_argument_group("window")
     gui.add_argument("--window", action="store_true",
                      help="open the compare window: one pane per policy on a shared clock")
@@ -46,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
     gui.add_argument("--at", type=float, default=None, metavar="T",
                      help="with --screenshot: the shared time shown (default: half-way)")
-    gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot file")
+    gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot or --jobs-out file")
     p.set_defaults(func=run)
 
 

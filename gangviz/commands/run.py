@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             from gangviz.spacesharing.runs import print_run
 
             policy.check_source(source)
-            return print_run(source, policy, as_json=args.json, steps=steps)
+            return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out)
         sim = Simulation(source.jobs, policy, source.processors, ring=args.ring or source.ring,
                          initial=source.matrix, script=source.script, record=steps)
     except ValueError as exc:

@@ -155,6 +155,29 @@ def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None =
     )
 
 
+def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
+                     tau: float | None = None) -> np.ndarray:
+    """Return the per-job table of a space-sharing run (FCFS, EASY, conservative) from its
+    :class:`~gangviz.spacesharing.backfill.BackfillRecord` list, rows in job-id order.
+
+    Times are multiplied by ``time_scale``; a job holds one "row" (the machine) from its start;
+    ``processors`` stays empty, since a space-sharing run books counts, not named processors.
+    """
+    recs = sorted(records, key=lambda r: r.spec.id)
+    nan = math.nan
+    return job_table(
+        [_trace_id(r.spec) for r in recs],
+        [r.spec.arrival * time_scale for r in recs],
+        [nan if r.start is None else r.start * time_scale for r in recs],
+        [nan if r.finish is None else r.finish * time_scale for r in recs],
+        [r.spec.size for r in recs],
+        [r.spec.work * time_scale for r in recs],
+        estimate=[nan if r.spec.estimate is None else r.spec.estimate * time_scale for r in recs],
+        killed=[r.terminated for r in recs],
+        tau=BSLD_TAU_SECONDS if tau is None else tau,
+    )
+
+
 def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike, *, label: str = "") -> Path:
     """Write the per-job table of ``sim``, run on ``source`` (a
     :class:`~gangviz.workloads.source.Source`), to ``path`` in the format of its extension,
@@ -163,11 +186,19 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike, *, labe
     Returns the path; raises as :func:`write_jobs` does.
     """
     scale = getattr(source, "slice_seconds", 1.0) or 1.0
-    table = jobs_of_simulation(sim, time_scale=scale)
+    if getattr(sim, "family", None) == "space-sharing":
+        records = sim.result.records
+        table = jobs_of_backfill(records, time_scale=scale)
+        specs = sorted((r.spec for r in records), key=lambda spec: spec.id)
+        policy = label or sim.policy.label()
+    else:
+        table = jobs_of_simulation(sim, time_scale=scale)
+        specs = [r.spec for r in sim.records()]
+        policy = label or sim.policy.name
     name = Path(source.title).stem.replace(".swf", "") if source.kind == "swf" else source.title
-    note = f"schedule simulated by gangviz, policy {label or sim.policy.name}, {source.processors} processors"
+    note = f"schedule simulated by gangviz, policy {policy}, {source.processors} processors"
     return write_jobs(table, path, workload_name=re.sub(r"[\s,]+", "_", name), processors=source.processors,
-                      specs=[r.spec for r in sim.records()],
+                      specs=specs,
                       submit_offset=getattr(source, "submit_offset", 0.0), note=note)
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
+from pathlib import Path
 
 from gangviz.metrics import zhou_metrics_of
 from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
@@ -68,15 +70,18 @@ def zhou_metrics_of_result(res: BackfillResult, processors: int) -> dict[str, fl
     return zhou_metrics_of(done, processors, end, 1 if spans else 0, busy)
 
 
-def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool) -> int:
+def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
+              jobs_out: str | None = None) -> int:
     """``gangviz run`` for a space-sharing policy: run ``source`` (a
     :class:`~gangviz.workloads.source.Source`) to the end and print text or JSON; return 0.
 
     Times are printed in seconds (job times times the trace's slice length); the metrics are
     those of :func:`gangviz.metrics_ibm.ibm_metrics`; ``steps`` adds the narration of every
-    decision. Raises ``ValueError`` for a job larger than the machine (the caller turns it into
-    a message).
+    decision; ``jobs_out`` names a per-job file to write (see :mod:`gangviz.results.jobs`).
+    Raises ``ValueError`` for a job larger than the machine (the caller turns it into a message).
     """
+    from gangviz.experiments.numbers import number
+
     unit = source.slice_seconds
     narration = []
     if steps:
@@ -88,6 +93,16 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool)
         narration = [(s.time * unit, line) for s in sim.steps for line in s.narration]
     else:
         res, metrics = run_space_sharing(source.jobs, source.processors, policy, time_unit=unit)
+    if jobs_out:
+        from gangviz.results.jobs import jobs_of_backfill, write_jobs
+
+        name = Path(source.title).stem.replace(".swf", "") if source.kind == "swf" else source.title
+        write_jobs(jobs_of_backfill(res.records, time_scale=unit), jobs_out,
+                   workload_name=re.sub(r"[\s,]+", "_", name), processors=source.processors,
+                   specs=sorted((r.spec for r in res.records), key=lambda spec: spec.id),
+                   submit_offset=getattr(source, "submit_offset", 0.0),
+                   note=f"schedule simulated by gangviz, policy {policy.label()}, "
+                        f"{source.processors} processors")
     clean = _nan_to_none(metrics)
     if as_json:
         jobs = [{"id": r.spec.id, "name": r.spec.name, "arrival": r.spec.arrival * unit,
@@ -104,7 +119,7 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool)
           f"{len(res.records)} jobs")
     for t, line in narration:
         print(f"  t={t:g} s: {line}")
-    print("metrics (seconds): " + ", ".join(f"{k}={v:.4g}" for k, v in clean.items()
+    print("metrics (seconds): " + ", ".join(f"{k}={number(v)}" for k, v in clean.items()
                                             if isinstance(v, float) and not k.startswith("std")))
     return 0
 
