@@ -123,7 +123,7 @@ def test_compare_writes_one_file_per_policy(tmp_path, capsys):
 
 def test_unknown_extension_is_a_one_line_error(tmp_path, capsys):
     assert main(["run", str(KTH), "--procs", "128", "--policy", "br", "--jobs-out",
-                 str(tmp_path / "jobs.xlsx")]) == 2
+                 str(tmp_path / "jobs.xlsx")]) == 1
     err = capsys.readouterr().err
     assert "jobs.xlsx" in err and ".csv, .swf, .parquet" in err and "Traceback" not in err
 
