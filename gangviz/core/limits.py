@@ -24,6 +24,7 @@ estimate. Every message names the value, the limit and the option or key that se
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import re
 
@@ -54,7 +55,8 @@ class LimitError(ValueError):
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    # numbers.Real takes numpy's integers and floats too; a bool is not a count.
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def check_count(value: object, what: str, limit: int, option: str, *, low: int = 1) -> int:

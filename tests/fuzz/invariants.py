@@ -29,6 +29,8 @@ def check_run(argv: list[str]) -> str | None:
     if source.model != "matrix":
         return None
     names = opts.get("--policy") or [source.policy or "repack"]
+    if argv[0] == "run":
+        names = names[-1:]  # run takes the last --policy given, as argparse does
     for spec in names if isinstance(names, list) else [names]:
         name = spec.split(":")[0]
         policy = make_policy(name, **source.policy_params(name)) if ":" not in spec else None

@@ -4,7 +4,7 @@ Every case runs in one child process capped in memory and CPU time, each case un
 alarm (:mod:`tests.fuzz.harness`). A case passes when the command exits 0 and the run's
 invariants hold (turnaround >= work, finish >= arrival, no processor over-used), or exits 1 or 2
 with one message line and no traceback. The budget is bounded for CI: ``GANGVIZ_FUZZ_EXAMPLES``
-(default 100 per strategy) sets the examples, and the examples are derandomized so a failure
+(default 200 per strategy) sets the examples, and the examples are derandomized so a failure
 repeats; raise the number locally to search deeper.
 """
 
@@ -20,7 +20,7 @@ from tests.fuzz.harness import Child, judge
 from gangviz.core.limits import MAX_JOBS
 from tests.fuzz.strategies import TOKENS, option_value, scenarios, sweep_files, swf_files
 
-EXAMPLES = int(os.environ.get("GANGVIZ_FUZZ_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("GANGVIZ_FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])
