@@ -182,7 +182,7 @@ class Board(QWidget):
                     if hasattr(view, "arrivals"):
                         view.arrivals.set_player(player)
                     if hasattr(view, "construction"):
-                        view.construction.set_sim(player.sim)
+                        view.construction.set_player(player)  # before the adapter connects
                         view.nodes_hint = getattr(player.sim, "nodes", 0)
                     self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
                     self.family = (view, FamilyViewAdapter(view, player, state))
