@@ -81,7 +81,7 @@ def _epoch_view(parent):
 #: (accepts(sim), make(parent) -> view, state(sim) -> args of view.set_state) for the
 #: simulation families without an Ousterhout matrix; the first that accepts a simulation wins.
 FAMILY_VIEWS: list[tuple] = [
-    (_is_multisite, _queue_view, lambda sim: (sim.state,)),
+    (_is_multisite, _queue_view, lambda sim: (sim.state, sim.steps[:sim.cursor])),
     (_is_epoch, _epoch_view, lambda sim: (sim.schedule, sim.names)),
 ]
 
