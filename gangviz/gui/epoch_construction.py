@@ -7,6 +7,12 @@ reveals them one at a time (every :data:`STEP_MS` ms, or :meth:`BuddyConstructio
 drawing the min-seg the next piece goes above as a thick orange line with the job, its minimum
 and the width it gets. Clicking the view shows the finished schedule at once.
 
+A construction never overlaps the next step: followed by a player (:meth:`BuddyConstruction.
+set_player`), its pieces come :data:`STEP_MS` divided by the player's speed apart, playing waits
+for the last piece before it rests and steps on (:meth:`gangviz.gui.player.Player.hold_while`),
+and any step or jump that arrives first (stepping by hand, a batched speed, stepping back) makes
+it jump to its end before the next picture is drawn.
+
 Before the first step (no schedule yet) the layer draws the jobs waiting to enter, one bar each,
 as wide as its minimum number of nodes, so the scenario's first picture is never an empty
 rectangle.
@@ -54,6 +60,7 @@ class BuddyConstruction(QWidget):
         super().__init__(view)
         self.view = view
         self.sim = None
+        self.player = None
         self.trace: list | None = None
         self.k = 0  # pieces shown so far while building
         self.timer = QTimer(self)
@@ -71,6 +78,29 @@ class BuddyConstruction(QWidget):
         self.sim = sim
         self.update()
 
+    def set_player(self, player) -> None:
+        """Follow ``player`` (its simulation, speed and steps; see the module docstring).
+
+        Call it before the view itself is connected to ``player``, so the construction jumps to
+        its end before the view draws the next step.
+        """
+        self.player = player
+        self.set_sim(player.sim)
+        player.hold_while(lambda: self.building)
+        player.stepped.connect(self._next_step)
+        player.moved.connect(self._next_step)
+
+    def _next_step(self, *_args) -> None:
+        if self.building:
+            self.finish()
+
+    def interval_ms(self) -> int:
+        """Return the time between two pieces: :data:`STEP_MS` at 1x, shorter when playing faster."""
+        speed = getattr(self.player, "speed", 1.0)
+        if not 0 < speed < float("inf"):
+            speed = 1.0
+        return max(1, round(STEP_MS / speed))
+
     @property
     def building(self) -> bool:
         """Whether a construction is being shown (some pieces still hidden)."""
@@ -85,7 +115,7 @@ class BuddyConstruction(QWidget):
         if self.trace is None:
             self.timer.stop()
         else:
-            self.timer.start()
+            self.timer.start(self.interval_ms())
         self.update()
         return self.trace is not None
 

@@ -130,6 +130,7 @@ class Player(QObject):
         self._last_moved = 0.0
         self.guided = False
         self._gated = False
+        self._holds: list = []
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self._last_freeze = 0.0
@@ -208,7 +209,21 @@ class Player(QObject):
         """Return whether an animation or a seek is in progress."""
         return self._anim is not None or self._seek is not None
 
+    @property
+    def held(self) -> bool:
+        """Return whether a view asked (:meth:`hold_while`) to finish showing the last step."""
+        return any(h() for h in self._holds)
+
     # --------------------------------------------------------------- control
+    def hold_while(self, showing) -> None:
+        """While playing at a paced speed, take no next step while ``showing()`` is true.
+
+        A view that builds its picture of a step on its own clock (e.g. BUDDY's construction)
+        registers here so that playing never draws the next step over an unfinished one. Batched
+        speeds do not wait: the view must then jump to its end when the next step arrives.
+        """
+        self._holds.append(showing)
+
     def set_speed_level(self, level: int) -> None:
         """Set the speed to ``SPEEDS[level]`` (clamped to the valid range)."""
         level = max(0, min(int(level), len(SPEEDS) - 1))
@@ -466,6 +481,8 @@ class Player(QObject):
         if not self._playing:
             self.timer.stop()
             return
+        if (self.paced or self.guided) and self.held:
+            return  # a view is still building the last step; its rest starts once it is done
         if self._hold > 0:
             self._hold -= dt
             return

@@ -1,33 +1,44 @@
-"""The queue view of the multi-site model: sites, processors, their FIFO queues, tokens.
+"""The multi-site view: per-site processor lanes over time, then each processor's FIFO queue.
 
-Source: 002_9f49b57522b8f60a.txt §2 (Fig. 1, one queue per processor, two sites) and §3.3
-(migration to the head of a queue, reserved targets). Sites are drawn side by side; within a
-site each processor is a row: its label, its processor box (the running task, highlighted with a
-thick dark frame, or the reserved task of a migrating gang, with a dashed frame) and its queue,
-head first, as coloured tokens labelled ``G<gang>.<task>`` (task 1-based). Each gang keeps one
-colour from a colour-blind-safe palette (Okabe-Ito, then Paul Tol's "muted").
+Source: [Papazachos09 §2] (Fig. 1, one queue per processor, two sites) and §3.3 (migration to
+the head of a queue, reserved targets). Every processor is one row, grouped by site under a
+header: its label, its *lane* (a Gantt-like strip of what it ran from the start, or the last
+:data:`LANE_WINDOW` time units, up to now; :mod:`gangviz.multisite.lanes`), its processor box at
+the lane's right end (now: the running task, highlighted with a thick dark frame, or the task
+reserved for a migrating gang, with a dashed frame) and its queue, head first, as coloured
+tokens labelled ``G<gang>.<task>`` (task 1-based). History flows left to right into the present
+and the queue waits to the right of it. Each gang keeps one colour from a colour-blind-safe
+palette (Okabe-Ito, then Paul Tol's "muted"), in the lanes, boxes and tokens alike.
 
-The rows, boxes, tokens and their text grow with the widget (up to :data:`MAX_SCALE` times the
-base sizes) so that a few processors fill the panel on a projector instead of a corner of it. A
-gang whose tasks are at more than one site is linked: a dashed line in its colour joins its
-tasks from one site to the other. A migrating task travels as a token with its overhead written
-beside it.
+Sites are stacked one above the other while every row fits at the base size; otherwise they
+stand side by side (more processors). Every size is a base constant of this module times
+:meth:`QueueView.scale`, which follows the widget's size (between :data:`MIN_SCALE` and
+:data:`MAX_SCALE`), so a few processors fill a projector's panel.
+
+Across sites: a gang whose tasks run at more than one site is linked, in the lanes by a dashed
+line in its colour at the time it started (or began to hold its processors), and now by a
+dashed bracket in the gutter left of the processor boxes. A migration is drawn as a chip
+travelling from its queue position to its target processor with its overhead beside it
+(``+0.1``), and in the lanes as a hatched *hold* stretch labelled with that overhead.
 
 :meth:`QueueView.show_step` applies a :class:`gangviz.core.record.Step` of multi-site change
-records to the view's copy of the state and animates each migration as a token travelling from
-its source queue position to the target processor (a :class:`QVariantAnimation`; duration 0
-shows the end state at once). :meth:`QueueView.set_state` replaces the whole picture, e.g.
-after stepping back.
+records to the view's copy of the state, extends the lanes to the step's time and animates each
+migration (a :class:`QVariantAnimation`; duration 0 shows the end state at once).
+:meth:`QueueView.set_state` replaces the whole picture, e.g. after stepping back; given the
+history it redraws the lanes up to that point.
 """
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.core.record import Step
 from gangviz.multisite.changes import TaskMigrated
+from gangviz.multisite.lanes import HOLD, Bar, LaneLog, lanes_from_steps, migrations
 from gangviz.multisite.snapshot import QueueSnapshot, state_from_snapshot
 from gangviz.multisite.state import MultiSiteState
 
@@ -37,12 +48,24 @@ PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#C
 HIGHLIGHT = QColor("#111111")
 IDLE_FRAME = QColor("#B0B0B0")
 BACKGROUND = QColor("#FAFAFA")
+LANE_FILL = QColor("#F0F0F0")
+GRID = QColor("#D8D8D8")
 
+#: base sizes in pixels at scale 1 (outer margin, site header, processor row, processor label,
+#: processor box, queue token, small gap, space between stacked sites, time axis under the lanes,
+#: the gutter of the cross-site brackets, the narrowest lane)
 MARGIN, HEADER, ROW, LABEL_W, PROC_W, TOKEN_W, GAP = 8, 22, 22, 34, 52, 46, 3
-#: how much the base sizes above may grow to fill the widget (presenting: MAX_FILL)
-MAX_SCALE = 3.0
-#: the largest scale a presented view grows to when filling its space
+SITE_GAP, AXIS, LINK_W, LANE_MIN = 6, 16, 14, 200
+#: queue tokens a row keeps room for (more are summarised as ``+N``)
+QUEUE_TOKENS = 4
+#: font pixel size at scale 1
+FONT_PX = 10
+#: how much the base sizes above may shrink (many processors) or grow (a large panel)
+MIN_SCALE, MAX_SCALE = 0.6, 3.0
+#: the largest scale while presenting (the view fills a projector's panel)
 MAX_FILL = 4.0
+#: the lanes show at most this many time units back from now
+LANE_WINDOW = 20.0
 
 
 def gang_colour(gang: int) -> QColor:
@@ -60,14 +83,30 @@ def _text_colour(c: QColor) -> QColor:
     return QColor("#000000") if lum > 140 else QColor("#FFFFFF")
 
 
+def nice_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
+    """Return round tick values in ``[lo, hi]`` (steps of 1, 2 or 5 times a power of ten), at
+    most about ``most`` of them; empty when the range is empty."""
+    if not hi > lo:
+        return []
+    raw = (hi - lo) / max(1, most)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    first = math.ceil(lo / step - 1e-9) * step
+    return [round(first + i * step, 10) for i in range(int((hi - first) / step + 1e-9) + 1)]
+
+
 class QueueView(QWidget):
-    """Draws a multi-site queue state; follows a step stream with animated migrations."""
+    """Draws a multi-site system: lanes over time and queues; animates migrations."""
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
-        self._present = 1.0  # the presentation scale: a floor for scale()
+        self._present = 1.0  # the presentation scale (above 1 while presenting)
         self._state: MultiSiteState = state_from_snapshot(QueueSnapshot.empty())
-        self._flying: list[tuple[tuple[int, int], QRectF, QRectF, float]] = []
+        self._lanes = LaneLog(self._state.cfg.sites, self._state.cfg.procs)
+        self._footer = 0.0
+        # (task, (site, proc, queue index) it leaves, (site, proc) it goes to, overhead); the
+        # rectangles are computed when painting, so a resize mid-flight keeps the chip on its path
+        self._flying: list[tuple[tuple[int, int], tuple[int, int, int], tuple[int, int], float]] = []
         self._progress = 1.0
         self._anim = QVariantAnimation(self)
         self._anim.setStartValue(0.0)
@@ -89,18 +128,28 @@ class QueueView(QWidget):
         """Return the migration animation (tests drive it with ``setCurrentTime``)."""
         return self._anim
 
-    def set_state(self, state: QueueSnapshot | MultiSiteState) -> None:
-        """Show ``state`` (a snapshot or a live state, copied), cancelling any animation."""
+    def set_state(self, state: QueueSnapshot | MultiSiteState, steps=None) -> None:
+        """Show ``state`` (a snapshot or a live state, copied), cancelling any animation.
+
+        ``steps``, the history that led to ``state`` from the start, redraws the lanes; without
+        it the lanes start afresh at the snapshot's time (0 for a live state). Raises
+        ValueError when ``steps`` do not replay.
+        """
         snap = state if isinstance(state, QueueSnapshot) else QueueSnapshot.from_state(state)
         self._anim.stop()
         self._flying = []
         self._progress = 1.0
         self._state = state_from_snapshot(snap)
+        if steps is not None and not isinstance(state, QueueSnapshot):
+            self._lanes = lanes_from_steps(state, steps)
+        else:
+            self._lanes = LaneLog(snap.sites, snap.procs, snap.time)
+            self._lanes.observe(snap.time, self._state.running, self._state.reserved)
         self.updateGeometry()
         self.update()
 
     def show_step(self, step: Step) -> None:
-        """Apply ``step``'s change records and animate its migrations.
+        """Apply ``step``'s change records, extend the lanes to its time and animate its migrations.
 
         Raises ValueError when a record does not fit the shown state (the view then shows the
         state up to that record).
@@ -109,10 +158,11 @@ class QueueView(QWidget):
         flying = []
         for c in step.changes:
             if isinstance(c, TaskMigrated) and not c.undo:
-                src = self.token_rect(c.src_site, c.src_proc, c.src_index)
-                dst = self.proc_rect(c.dst_site, c.dst_proc)
-                flying.append(((c.gang, c.task), src, dst, c.overhead))
+                flying.append(((c.gang, c.task), (c.src_site, c.src_proc, c.src_index),
+                               (c.dst_site, c.dst_proc), c.overhead))
             c.apply(self._state)
+        self._lanes.observe(max(step.time, self._lanes.now), self._state.running, self._state.reserved,
+                            migrations(step.changes))
         self._flying = flying
         if flying and self._anim.duration() > 0:
             self._progress = 0.0
@@ -124,58 +174,130 @@ class QueueView(QWidget):
 
     def snapshot(self) -> QueueSnapshot:
         """Return the state the view shows."""
-        return QueueSnapshot.from_state(self._state)
+        return QueueSnapshot.from_state(self._state, self._lanes.now)
+
+    def lanes(self) -> list[Bar]:
+        """Return the bars the lanes hold (:meth:`gangviz.multisite.lanes.LaneLog.bars`)."""
+        return self._lanes.bars()
+
+    def set_footer(self, height: float) -> None:
+        """Keep ``height`` base pixels (times :meth:`scale`) free under the sites, for a layer
+        such as the gangs still to come; 0 gives the whole panel to the sites."""
+        if height != self._footer:
+            self._footer = float(height)
+            self.update()
+
+    # --- geometry -------------------------------------------------------------------------------
+    def _shape(self, cols: int) -> tuple[float, float]:
+        """Base width of one column and base height of the whole picture with ``cols`` columns."""
+        cfg = self._state.cfg
+        stacked = math.ceil(cfg.sites / cols)
+        w = LABEL_W + LANE_MIN + LINK_W + PROC_W + 2 * GAP + QUEUE_TOKENS * (TOKEN_W + GAP) + 24
+        h = stacked * (HEADER + cfg.procs * ROW) + (stacked - 1) * SITE_GAP + AXIS + self._footer
+        return w, h
+
+    def _fit(self, cols: int) -> float:
+        w, h = self._shape(cols)
+        col_w = (self.width() - MARGIN * (cols + 1)) / cols
+        return min((self.height() - 2 * MARGIN) / h, col_w / w)
+
+    def columns(self) -> int:
+        """Return how many sites stand side by side: 1 (stacked) while that fits at the base
+        size or is at least as large as side by side, else every site in its own column."""
+        sites = self._state.cfg.sites
+        if sites == 1 or self._fit(1) >= min(1.0, self._fit(sites)):
+            return 1
+        return sites
+
+    def scale(self) -> float:
+        """Return the factor the base sizes are drawn at: as large as the widget allows for every
+        processor row with its lane and queue, between MIN_SCALE and MAX_SCALE."""
+        cap = MAX_FILL if self._present > 1.0 else MAX_SCALE
+        return max(MIN_SCALE, min(self._fit(self.columns()), cap))
 
     def set_scale(self, scale: float) -> None:
-        """Draw rows, tokens and text at least ``scale`` times their base size (presentation
-        mode); they grow further to fill the view, up to :data:`MAX_FILL` times."""
+        """Take the presentation scale (1 normally, larger while presenting): presenting lets the
+        view grow up to :data:`MAX_FILL` times its base sizes to fill its panel."""
         self._present = max(0.5, float(scale))
         self.updateGeometry()
         self.update()
 
-    # --- geometry -------------------------------------------------------------------------------
-    def _site_width(self) -> float:
-        return (self.width() - MARGIN * (self._state.cfg.sites + 1)) / self._state.cfg.sites
+    def _column_width(self) -> float:
+        cols = self.columns()
+        return (self.width() - MARGIN * (cols + 1)) / cols
 
-    def scale(self) -> float:
-        """Return the factor the base sizes are drawn at: as large as the height allows for
-        every processor row and the width for three queued tokens, between 1 and MAX_SCALE."""
-        cfg = self._state.cfg
-        by_height = (self.height() - 2 * MARGIN) / (HEADER + cfg.procs * ROW)
-        by_width = self._site_width() / (LABEL_W + PROC_W + 2 * GAP + 3 * (TOKEN_W + GAP) + 24)
-        cap = MAX_FILL if self._present > 1.0 else MAX_SCALE
-        return max(1.0, self._present, min(by_height, by_width, cap))
+    def site_rect(self, site: int) -> QRectF:
+        """Return the area of ``site``: its header and processor rows."""
+        k, cols, procs = self.scale(), self.columns(), self._state.cfg.procs
+        col, level = site % cols, site // cols
+        x = MARGIN + col * (self._column_width() + MARGIN)
+        y = MARGIN + level * (HEADER + procs * ROW + SITE_GAP) * k
+        return QRectF(x, y, self._column_width(), (HEADER + procs * ROW) * k)
 
     def _row_origin(self, site: int, proc: int) -> QPointF:
+        r = self.site_rect(site)
+        return QPointF(r.x(), r.y() + (HEADER + proc * ROW) * self.scale())
+
+    def lane_rect(self, site: int, proc: int) -> QRectF:
+        """Return the strip where processor ``proc`` of ``site`` shows what it ran, up to now at
+        its right end (just left of the bracket gutter and the processor box)."""
         k = self.scale()
-        x = MARGIN + site * (self._site_width() + MARGIN)
-        y = MARGIN + (HEADER + proc * ROW) * k
-        return QPointF(x, y)
+        o = self._row_origin(site, proc)
+        right = self.site_rect(site).right() - (LINK_W + PROC_W + 2 * GAP + QUEUE_TOKENS * (TOKEN_W + GAP) + 24) * k
+        left = o.x() + LABEL_W * k
+        return _snap(QRectF(left, o.y() + k, max(1.0, right - left), (ROW - 3) * k))
 
     def proc_rect(self, site: int, proc: int) -> QRectF:
         """Return the rectangle of processor ``proc`` (0-based) of ``site`` (its running task)."""
         k = self.scale()
-        o = self._row_origin(site, proc)
-        return _snap(QRectF(o.x() + LABEL_W * k, o.y() + k, PROC_W * k, (ROW - 3) * k))
+        lane = self.lane_rect(site, proc)
+        return _snap(QRectF(lane.right() + LINK_W * k, lane.y(), PROC_W * k, (ROW - 3) * k))
 
     def token_rect(self, site: int, proc: int, index: int) -> QRectF:
         """Return the rectangle of the ``index``-th waiting task (0 = head) of a processor's queue."""
         k = self.scale()
-        o = self._row_origin(site, proc)
-        x = o.x() + (LABEL_W + PROC_W + 2 * GAP + index * (TOKEN_W + GAP)) * k
-        return _snap(QRectF(x, o.y() + 2 * k, TOKEN_W * k, (ROW - 5) * k))
+        box = self.proc_rect(site, proc)
+        x = box.right() + (2 * GAP + index * (TOKEN_W + GAP)) * k
+        return _snap(QRectF(x, box.y() + k, TOKEN_W * k, (ROW - 5) * k))
 
     def visible_tokens(self) -> int:
         """Return how many queue tokens fit in a row (the rest is summarised as ``+N``)."""
         k = self.scale()
-        free = self._site_width() - (LABEL_W + PROC_W + 2 * GAP) * k
+        free = self.site_rect(0).right() - self.proc_rect(0, 0).right() - 2 * GAP * k
         return max(1, int((free - 24 * k) // ((TOKEN_W + GAP) * k)))
 
+    def time_window(self) -> tuple[float, float]:
+        """Return the times at the lanes' left and right ends: the start (or LANE_WINDOW back)
+        and now."""
+        now = self._lanes.now
+        return max(0.0, now - LANE_WINDOW), now
+
+    def time_x(self, site: int, t: float) -> float:
+        """Return the x of time ``t`` in the lanes of ``site`` (now is the lanes' right end)."""
+        lo, hi = self.time_window()
+        lane = self.lane_rect(site, 0)
+        if hi <= lo:
+            return lane.right()
+        return lane.left() + lane.width() * (min(max(t, lo), hi) - lo) / (hi - lo)
+
+    def bar_rect(self, bar: Bar) -> QRectF:
+        """Return the rectangle of ``bar`` in its lane (empty when it lies before the window)."""
+        lane = self.lane_rect(bar.site, bar.proc)
+        end = self._lanes.now if bar.end is None else bar.end
+        x0, x1 = self.time_x(bar.site, bar.start), self.time_x(bar.site, end)
+        return QRectF(x0, lane.y() + 1, max(0.0, x1 - x0), lane.height() - 2)
+
+    def footer_rect(self) -> QRectF:
+        """Return the area kept free under the sites by :meth:`set_footer`."""
+        k = self.scale()
+        last = self._state.cfg.sites - 1
+        top = max(self.site_rect(s).bottom() for s in range(last + 1)) + AXIS * k
+        return QRectF(MARGIN, top, self.width() - 2 * MARGIN, self._footer * k)
+
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
-        """Return a size that fits every processor row and about eight tokens per queue."""
-        cfg = self._state.cfg
-        w = cfg.sites * (LABEL_W + PROC_W + 2 * GAP + 8 * (TOKEN_W + GAP) + 24) + MARGIN * (cfg.sites + 1)
-        return QSize(int(w * self._present), int((MARGIN * 2 + HEADER + cfg.procs * ROW) * self._present))
+        """Return a size that fits every processor row, its lane and its queue at the base size."""
+        w, h = self._shape(1)
+        return QSize(int(w + 2 * MARGIN), int(h + 2 * MARGIN))
 
     # --- painting -------------------------------------------------------------------------------
     def _on_progress(self, value) -> None:
@@ -196,7 +318,7 @@ class QueueView(QWidget):
         p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"G{task[0]}.{task[1] + 1}")
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
-        """Draw sites, processors, queues and any token in flight."""
+        """Draw sites, lanes, processors, queues, links and any token in flight."""
         st = self._state
         cfg = st.cfg
         p = QPainter(self)
@@ -204,18 +326,26 @@ class QueueView(QWidget):
         p.fillRect(self.rect(), BACKGROUND)
         k = self.scale()
         font = QFont(self.font())
-        font.setPixelSize(max(10, round(10 * k)))
+        font.setPixelSize(max(8, round(FONT_PX * k)))
         p.setFont(font)
         flying = {f[0] for f in self._flying}
         limit = self.visible_tokens()
-        self._paint_links(p, flying, limit)
+        self._paint_axes(p, k)
+        self._paint_lanes(p, k)
+        self._paint_brackets(p, k)
         for s in range(cfg.sites):
-            o = self._row_origin(s, 0)
+            area = self.site_rect(s)
             busy = sum(1 for g in st.site_procs(s) if not st.is_idle(g))
             p.setPen(QColor("#222222"))
-            p.drawText(QRectF(o.x(), MARGIN, self._site_width(), (HEADER - 4) * k),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            head = QRectF(area.x(), area.y(), area.width(), (HEADER - 4) * k)
+            p.drawText(head, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        f"Site {s + 1}  ({busy}/{cfg.procs} running or reserved)")
+            box0 = self.proc_rect(s, 0)
+            p.setPen(QColor("#666666"))
+            p.drawText(QRectF(box0.x(), area.y(), box0.width(), head.height()),
+                       Qt.AlignmentFlag.AlignCenter, "now")
+            p.drawText(QRectF(box0.right() + 2 * GAP * k, area.y(), area.right() - box0.right(), head.height()),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "queue (head first)")
             for i in range(cfg.procs):
                 g = s * cfg.procs + i
                 row = self._row_origin(s, i)
@@ -227,7 +357,7 @@ class QueueView(QWidget):
                 if run is not None:
                     colour = gang_colour(run[0])
                     p.setBrush(colour)
-                    p.setPen(QPen(HIGHLIGHT, 3))
+                    p.setPen(QPen(HIGHLIGHT, max(2, round(3 * k))))
                     p.drawRect(box.adjusted(1.5, 1.5, -1.5, -1.5))
                     p.setPen(_text_colour(colour))
                     p.drawText(box, Qt.AlignmentFlag.AlignCenter, f"G{run[0]}.{run[1] + 1}")
@@ -252,16 +382,106 @@ class QueueView(QWidget):
                     p.drawText(QRectF(r.x(), r.y(), 40 * k, r.height()),
                                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                                f"+{len(q) - limit}")
+        self._paint_flying(p, k)
+        p.end()
+
+    def _paint_axes(self, p: QPainter, k: float) -> None:
+        """Per column of sites: the lanes' background, faint grid lines at round times, and the
+        time labels under the last site of the column."""
+        lo, hi = self.time_window()
+        ticks = nice_ticks(lo, hi)
+        cols = self.columns()
+        sites = self._state.cfg.sites
+        for s in range(sites):
+            for i in range(self._state.cfg.procs):
+                p.fillRect(self.lane_rect(s, i), LANE_FILL)
+        p.setPen(QPen(GRID, 1))
+        for s in range(sites):
+            top, bottom = self.lane_rect(s, 0).top(), self.lane_rect(s, self._state.cfg.procs - 1).bottom()
+            for t in ticks:
+                x = round(self.time_x(s, t))
+                p.drawLine(QPointF(x, top), QPointF(x, bottom))
+        for col in range(min(cols, sites)):
+            last = max(s for s in range(sites) if s % cols == col)
+            lane = self.lane_rect(last, self._state.cfg.procs - 1)
+            y = lane.bottom() + 2 * k
+            p.setPen(QColor("#555555"))
+            for t in ticks:
+                x = self.time_x(last, t)
+                p.drawLine(QPointF(x, lane.bottom()), QPointF(x, y + 2 * k))
+                p.drawText(QRectF(x - 30 * k, y, 60 * k, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, f"{t:g}")
+            box = self.proc_rect(last, self._state.cfg.procs - 1)
+            p.drawText(QRectF(box.left() - 20 * k, y, box.width() + 40 * k, (AXIS - 2) * k),
+                       Qt.AlignmentFlag.AlignCenter, f"t = {hi:g}")
+
+    def _paint_lanes(self, p: QPainter, k: float) -> None:
+        """Each bar in its gang's colour (a hold hatched, with its migration's overhead), then the
+        dashed links of the gangs whose tasks began at the same time at more than one site."""
+        lo, _ = self.time_window()
+        groups: dict[tuple[int, float], list[QRectF]] = {}
+        sites_of: dict[tuple[int, float], set[int]] = {}
+        for bar in self._lanes.bars():
+            if bar.end is not None and bar.end <= lo:
+                continue
+            r = self.bar_rect(bar)
+            if r.width() <= 0:
+                continue
+            colour = gang_colour(bar.gang)
+            if bar.kind == HOLD:
+                p.fillRect(r, colour.lighter(150))
+                p.fillRect(r, QBrush(colour.darker(130), Qt.BrushStyle.BDiagPattern))
+                label = f"+{bar.cost:g}" if bar.cost else ""
+            else:
+                p.fillRect(r, colour)
+                label = f"G{bar.gang}.{bar.task + 1}"
+            p.setPen(QPen(colour.darker(150), 1))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(r.adjusted(0, 0, -1, -1))
+            if label and p.fontMetrics().horizontalAdvance(label) + 4 <= r.width():
+                p.setPen(_text_colour(colour) if bar.kind != HOLD else QColor("#111111"))
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, label)
+            key = (bar.gang, round(bar.start, 9))
+            groups.setdefault(key, []).append(r)
+            sites_of.setdefault(key, set()).add(bar.site)
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        stacked = self.columns() == 1
+        for key, rects in groups.items():
+            if len(sites_of[key]) < 2:
+                continue
+            pen = QPen(gang_colour(key[0]).darker(150), max(2.0, 2 * k), Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            # stacked sites share one time axis: one line joins every site; side by side, each
+            # site's column gets its own line through the gang's bars there
+            for part in ([rects] if stacked else self._by_column(rects)):
+                ys = [r.center().y() for r in part]
+                x = min(r.left() for r in part) + max(2.0, 2 * k)
+                p.drawLine(QPointF(x, min(ys)), QPointF(x, max(ys)))
+                for r in part:
+                    p.drawEllipse(QPointF(x, r.center().y()), 2 * k, 2 * k)
+        p.restore()
+
+    def _by_column(self, rects: list[QRectF]) -> list[list[QRectF]]:
+        """``rects`` grouped by the column of sites they lie in."""
+        cols: dict[int, list[QRectF]] = {}
+        for r in rects:
+            cols.setdefault(int(r.center().x() // max(1.0, self._column_width() + MARGIN)), []).append(r)
+        return list(cols.values())
+
+    def _paint_flying(self, p: QPainter, k: float) -> None:
         t = self._progress
-        for task, src, dst, cost in self._flying:
+        for task, frm, to, cost in self._flying:
+            src, dst = self.token_rect(*frm), self.proc_rect(*to)
             x = src.x() + (dst.x() - src.x()) * t
             y = src.y() + (dst.y() - src.y()) * t
             chip = QRectF(x, y, src.width(), src.height())
             self._token(p, chip, task)
+            label = QRectF(chip.right() + 4 * k, chip.top(), 60 * k, chip.height())
+            p.fillRect(label.adjusted(0, 0, -(60 * k - p.fontMetrics().horizontalAdvance(f"+{cost:g}") - 6 * k), 0),
+                       QColor(255, 255, 255, 220))
             p.setPen(QColor("#222222"))
-            p.drawText(QRectF(chip.right() + 4, chip.top(), 80 * k, chip.height()),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, f"+{cost:g}")
-        p.end()
+            p.drawText(label.adjusted(2 * k, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       f"+{cost:g}")
 
     def task_places(self, limit: int | None = None) -> dict[int, list[tuple[int, int, QRectF]]]:
         """Return, per gang, ``(task, site, rect)`` of each of its tasks on screen (running,
@@ -285,16 +505,36 @@ class QueueView(QWidget):
         """Return the gangs whose tasks are shown at more than one site (they are linked)."""
         return sorted(g for g, places in self.task_places().items() if len({s for _, s, _ in places}) > 1)
 
-    def _paint_links(self, p: QPainter, flying: set, limit: int) -> None:
-        """A dashed line in the gang's colour from each task to the next, for a gang spread
-        over sites; drawn first, so boxes and tokens (and their names) lie on top of it."""
+    def bracket_x(self, site: int, nth: int) -> float:
+        """Return the x of the ``nth`` linked gang's bracket beside the boxes of ``site``."""
+        k = self.scale()
+        box = self.proc_rect(site, 0)
+        return box.left() - (4 + 4 * (nth % 3)) * k
+
+    def _paint_brackets(self, p: QPainter, k: float) -> None:
+        """Now: a dashed bracket in the gang's colour, in the gutter left of the processor
+        boxes, joining the boxes (running or reserved) of a gang spread over sites; queued
+        tokens of such a gang are joined to its boxes by a dashed line under the tokens."""
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        for gang, places in self.task_places(limit).items():
-            if len({s for _, s, _ in places}) < 2:
-                continue
-            pen = QPen(gang_colour(gang).darker(130), 2, Qt.PenStyle.DashLine)
+        for nth, gang in enumerate(self.linked_gangs()):
+            places = self.task_places()[gang]
+            pen = QPen(gang_colour(gang).darker(130), max(2.0, 2 * k), Qt.PenStyle.DashLine)
             p.setPen(pen)
-            for (_, _, a), (_, _, b) in zip(places, places[1:]):
-                p.drawLine(a.center(), b.center())
+            boxes = [(s, r) for _, s, r in places if r.width() == self.proc_rect(0, 0).width()
+                     and abs(r.x() - self.proc_rect(s, 0).x()) < 1]
+            tokens = [r for _, s, r in places if (s, r) not in boxes]
+            if self.columns() == 1 and boxes:
+                x = self.bracket_x(0, nth)
+                ys = [r.center().y() for _, r in boxes]
+                p.drawLine(QPointF(x, min(ys)), QPointF(x, max(ys)))
+                for _, r in boxes:
+                    p.drawLine(QPointF(x, r.center().y()), QPointF(r.left(), r.center().y()))
+            else:  # side by side: straight from one place to the next
+                rects = [r for _, _, r in places]
+                for a, b in zip(rects, rects[1:]):
+                    p.drawLine(a.center(), b.center())
+            if boxes and tokens and self.columns() == 1:
+                for r in tokens:
+                    p.drawLine(boxes[0][1].center(), r.center())
         p.restore()

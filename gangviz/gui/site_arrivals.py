@@ -2,7 +2,7 @@
 
 [Papazachos §2]: gangs arrive over time and the grid dispatcher sends each to a site. For a
 scripted scenario the arrivals are known ahead; this layer draws the ones that have not arrived
-yet as a row of chips under the sites, each as wide as its number of tasks, with its name,
+yet as a row of chips in the room the view keeps under its sites, each as wide as its number of tasks, with its name,
 arrival time and site, in the gang's colour (:func:`gangviz.gui.queue_view.gang_colour`). It
 shows at most :data:`MAX_SHOWN` and hides itself once every gang has arrived, and for a random
 stream (nothing is known ahead).
@@ -14,16 +14,20 @@ from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from gangviz.gui.queue_view import gang_colour
+from gangviz.gui.queue_view import FONT_PX, gang_colour
 
 MAX_SHOWN = 8
+#: the room (base pixels, scaled with the view) kept under the sites: one row of chips
+FOOTER = 22
 
 
 def upcoming(sim) -> list[tuple[int, int, float, int]]:
     """Return ``(gang, size, at, site)`` of the scripted gangs not arrived yet (empty for a
     random stream or another kind of simulation)."""
+    from gangviz.workloads.scenario_sim import ScriptedGangStream
+
     stream = getattr(sim, "stream", None)
-    if stream is None or not hasattr(stream, "ensure"):  # a random stream knows no future
+    if not isinstance(stream, ScriptedGangStream):  # a random stream knows no future
         return []
     arrived = getattr(sim, "_next_gang", 0)
     out = []
@@ -47,8 +51,13 @@ class ArrivalsStrip(QWidget):
     def set_player(self, player) -> None:
         """Follow ``player``: its simulation says which gangs are still to come."""
         self.sim = player.sim
-        player.stepped.connect(self.update)
-        player.moved.connect(self.update)
+        player.stepped.connect(self._follow)
+        player.moved.connect(self._follow)
+        self._follow()
+
+    def _follow(self, *_args) -> None:
+        # the view keeps room under its sites only while some gang is still to come
+        self.view.set_footer(FOOTER if upcoming(self.sim) else 0)
         self.update()
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
@@ -60,30 +69,31 @@ class ArrivalsStrip(QWidget):
         gangs = upcoming(self.sim)
         if not gangs:
             return
-        cfg = self.view._state.cfg
         k = self.view.scale()
-        top = self.view.proc_rect(0, cfg.procs - 1).bottom() + 14 * k
-        h = 20 * k
-        if top + 2 * h > self.height():
+        area = self.view.footer_rect()
+        if area.height() < 8 or area.bottom() > self.height() + 1:
             return
         p = QPainter(self)
         font = QFont(self.font())
-        font.setPixelSize(max(10, round(10 * k)))
+        font.setPixelSize(max(8, round(FONT_PX * k)))
         p.setFont(font)
+        fm = p.fontMetrics()
+        h = min(area.height(), 18 * k)
+        y = area.top() + (area.height() - h) / 2
+        title = "Still to come:"
         p.setPen(QColor("#444444"))
-        p.drawText(QRectF(8, top, self.width() - 16, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   "Still to come:")
-        x, y = 8.0, top + h + 4
+        p.drawText(QRectF(area.left(), y, area.width(), h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                   title)
+        x = area.left() + fm.horizontalAdvance(title) + 10 * k
+        more_w = fm.horizontalAdvance(f"+{len(gangs)} more") + 8 * k
         cell = 14 * k
         shown = 0
         for gang, size, at, site in gangs[:MAX_SHOWN]:
             label = f"G{gang} at t={at:g} → site {site + 1}"
             w = size * cell
-            text_w = p.fontMetrics().horizontalAdvance(label) + 8
-            if x + w + text_w > self.width() - 8:
-                if y + 2 * h + 4 > self.height():
-                    break  # no room for another row: the rest is counted below
-                x, y = 8.0, y + h + 4
+            text_w = fm.horizontalAdvance(label) + 8
+            if x + w + text_w > area.right() - more_w:
+                break  # no room in the row: the rest is counted at its end
             colour = gang_colour(gang)
             for i in range(size):
                 p.fillRect(QRectF(x + i * cell, y + 2, cell - 2, h - 4), colour)
@@ -93,8 +103,7 @@ class ArrivalsStrip(QWidget):
             x += w + text_w + 14 * k
             shown += 1
         if shown < len(gangs):
-            more = f"+{len(gangs) - shown} more"
             p.setPen(QColor("#444444"))
-            p.drawText(QRectF(8, top, self.width() - 16, h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                       more)
+            p.drawText(QRectF(area.left(), y, area.width(), h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                       f"+{len(gangs) - shown} more")
         p.end()

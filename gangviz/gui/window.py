@@ -92,7 +92,7 @@ def _epoch_view(parent):
 #: (accepts(sim), make(parent) -> view, state(sim) -> args of view.set_state) for the
 #: simulation families without an Ousterhout matrix; the first that accepts a simulation wins.
 FAMILY_VIEWS: list[tuple] = [
-    (_is_multisite, _queue_view, lambda sim: (sim.state,)),
+    (_is_multisite, _queue_view, lambda sim: (sim.state, sim.steps[:sim.cursor])),
     (_is_epoch, _epoch_view, lambda sim: (sim.schedule, sim.names)),
     (_is_space_sharing, _gantt_view, lambda sim: (sim,)),
 ]
@@ -196,7 +196,7 @@ class Board(QWidget):
                     if hasattr(view, "arrivals"):
                         view.arrivals.set_player(player)
                     if hasattr(view, "construction"):
-                        view.construction.set_sim(player.sim)
+                        view.construction.set_player(player)  # before the adapter connects
                         view.nodes_hint = getattr(player.sim, "nodes", 0)
                     if hasattr(view, "set_scale"):
                         view.set_scale(self.family_scale)  # larger while presenting

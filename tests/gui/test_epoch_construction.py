@@ -71,3 +71,57 @@ def test_epoch_axes_have_quarter_ticks(window):
         assert pixel(img, x, r.bottom() + 2).lightness() < 200, frac  # the node tick
         y = r.bottom() - r.height() * frac
         assert pixel(img, r.left() - 2, y).lightness() < 200, frac  # the time tick
+
+
+def open_buddy_with_departures(window, tmp_path):
+    """Fig. 3(b)'s jobs, four in the system at a time: every completion rebuilds the quantum."""
+    from gangviz.resources import list_scenarios
+
+    text = next(p for p in list_scenarios() if p.stem == "mccann-fig3-buddy").read_text()
+    text = text[:text.index("[expect]")].replace('policy = "BUDDY"', 'policy = "BUDDY"\nin_system = 4')
+    path = tmp_path / "buddy-departures.toml"
+    path.write_text(text)
+    assert window.open_source(str(path))
+    view = window.board.family[0]
+    view.set_animation_ms(0)
+    return view
+
+
+def test_the_next_step_is_never_drawn_over_an_unfinished_construction(window, qtbot, tmp_path):
+    view = open_buddy_with_departures(window, tmp_path)
+    player, cons = window.player, view.construction
+    player.step_forward()
+    qtbot.waitUntil(lambda: cons.building, timeout=3000)
+    cons.timer.stop()
+    assert cons.k < len(cons.trace)
+    seen = []
+    shown = view.show_step
+    view.show_step = lambda step: (seen.append((cons.k, len(cons.trace))), shown(step))
+    player.step_forward()  # stepping by hand: the construction jumps to its end first
+    assert seen and seen[0][0] == seen[0][1], "the next step was drawn over a half-built schedule"
+    assert cons.building, "the next step's construction starts afresh"
+    cons.timer.stop()
+    player.step_back()  # a jump: the construction ends, the view shows the earlier schedule
+    assert not cons.building
+
+
+def test_playing_waits_for_the_construction_and_speeds_it_up(window, qtbot, tmp_path):
+    view = open_buddy_with_departures(window, tmp_path)
+    player, cons = window.player, view.construction
+    player.set_speed_level(4)  # 4x: still paced, one step at a time
+    assert player.paced
+    player.step_forward()
+    qtbot.waitUntil(lambda: cons.building, timeout=3000)
+    assert cons.timer.interval() == 900 // 4
+    cons.timer.stop()
+    at = player.position
+    player._playing = True  # as play() does, without letting the timer run on its own
+    player._hold = 0.0
+    for _ in range(5):
+        player._tick()
+    assert player.position == at, "playing took the next step while the construction was building"
+    cons.finish()
+    player._hold = 0.0
+    player._tick()
+    assert player.position == at + 1
+    player.pause()

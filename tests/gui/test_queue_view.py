@@ -124,11 +124,118 @@ def test_a_few_processors_fill_a_large_panel_and_a_spread_gang_is_linked(qtbot):
     v.set_state(_snapshot())
     v.resize(1200, 500)
     assert 1.0 < v.scale() <= MAX_SCALE
-    last = v.proc_rect(0, v._state.cfg.procs - 1)
-    assert last.bottom() > 0.45 * v.height(), "the rows use the panel's height"
+    last = v.proc_rect(1, v._state.cfg.procs - 1)
+    assert last.bottom() > 0.8 * v.height(), "the rows use the panel's height"
     assert 0 in v.linked_gangs()  # G0 runs at both sites
+    # the bracket in the gutter left of the boxes joins G0 at site 1, P1 and site 2, P2
+    x = v.bracket_x(0, 0)
     a, b = v.proc_rect(0, 0), v.proc_rect(1, 1)
-    mid = (a.center() + b.center()) / 2
     img = v.grab().toImage()
-    near = [img.pixelColor(int(mid.x()) + dx, int(mid.y()) + dy) for dx in range(-3, 4) for dy in range(-3, 4)]
-    assert any(c != BACKGROUND for c in near), "a dashed link between G0's tasks"
+    gap = [y for y in range(int(a.bottom()) + 2, int(b.top()) - 2)
+           if any(img.pixelColor(int(x) + dx, y) != BACKGROUND for dx in (-1, 0, 1))]
+    assert len(gap) > 0.3 * (b.top() - a.bottom()), "a dashed link between G0's tasks"
+
+
+# --- lanes over time ------------------------------------------------------------------------------
+
+def _played(view, until=None):
+    """The migration scenario stepped into ``view`` (all steps, or the first ``until``)."""
+    from gangviz.workloads.scenario_sim import simulation_for
+    from gangviz.workloads.source import load_source
+
+    sim = simulation_for(load_source("papazachos-migration"))
+    view.set_state(sim.state, [])
+    while (until is None or sim.cursor < until) and (step := sim.step()) is not None:
+        view.show_step(step)
+    return sim
+
+
+def _near(img, x, y, colour, r=2):
+    colour = colour if isinstance(colour, int) else colour.rgb()
+    return any(img.pixelColor(int(x) + dx, int(y) + dy).rgb() == colour for dx in range(-r, r + 1)
+               for dy in range(-r, r + 1))
+
+
+def test_lanes_run_across_the_panel_and_advance_with_the_clock(qtbot):
+    v = QueueView(animation_ms=0)
+    qtbot.addWidget(v)
+    v.resize(920, 290)  # the panel of a 1200x800 window
+    _played(v, until=4)  # G0 runs on site 1 from t=0
+    lane = v.lane_rect(0, 0)
+    assert lane.width() > 0.45 * v.width(), "the lanes take the panel's width"
+    img = v.grab().toImage()
+    for frac in (0.05, 0.5, 0.95):  # G0 from t=0 up to now fills site 1, P1's lane
+        assert img.pixelColor(int(lane.left() + lane.width() * frac), int(lane.top() + 3)) == gang_colour(0), frac
+    sim = _played(v)  # the whole run: G0 now covers only the start of the lane
+    assert v.time_window()[1] == sim.time
+    img = v.grab().toImage()
+    g0_end = v.time_x(0, 1.0)
+    assert lane.left() < g0_end < lane.right()
+    assert img.pixelColor(int(g0_end - 4), int(lane.top() + 3)) == gang_colour(0)
+    assert img.pixelColor(int(g0_end + 4), int(lane.top() + 3)) != gang_colour(0)
+
+
+def test_a_gang_across_sites_has_one_colour_in_both_sites_lanes_and_a_link(qtbot):
+    v = QueueView(animation_ms=0)
+    qtbot.addWidget(v)
+    v.resize(1600, 450)
+    _played(v)
+    img = v.grab().toImage()
+    g5 = [b for b in v.lanes() if b.gang == 5 and b.kind == "run"]
+    assert {b.site for b in g5} == {0, 1}
+    for b in g5:
+        r = v.bar_rect(b)
+        assert img.pixelColor(int(r.right() - 5), int(r.top() + 3)) == gang_colour(5), (b.site, b.proc)
+    # the migration's hold stretch, hatched in G5's light colour, before G5 runs at site 2
+    hold = next(b for b in v.lanes() if b.gang == 5 and b.site == 1 and b.kind == "hold")
+    assert hold.cost == 0.1 and hold.end == g5[0].start
+    r = v.bar_rect(hold)
+    light = gang_colour(5).lighter(150).rgb()
+    assert any(img.pixelColor(int(r.left()) + dx, int(r.top()) + dy).rgb() == light
+               for dx in range(2, int(r.width()) - 2) for dy in range(2, int(r.height()) - 2))
+    # the dashed link at G5's start, in the site gap between site 1, P4 and site 2, P1
+    x = v.bar_rect(g5[0]).left() + max(2, 2 * v.scale())
+    top, bottom = v.lane_rect(0, 3).bottom(), v.lane_rect(1, 0).top()
+    dark = gang_colour(5).darker(150).rgb()
+    hits = [y for y in range(int(top) + 1, int(bottom) - 1) if _near(img, x, y, dark, 1)]
+    assert hits, "G5's tasks at both sites are linked"
+
+
+def test_stepping_back_redraws_the_lanes_from_the_history(qtbot):
+    v = QueueView(animation_ms=0)
+    qtbot.addWidget(v)
+    v.resize(920, 290)
+    sim = _played(v)
+    whole = v.lanes()
+    while sim.cursor > 8:
+        sim.step_back()
+    v.set_state(sim.state, sim.steps[:sim.cursor])
+    assert v.time_window()[1] == sim.time
+    assert all(b.start <= sim.time for b in v.lanes())
+    assert not any(b.gang == 5 for b in v.lanes()), "G5 arrives later"
+    while (step := sim.step()) is not None:
+        v.show_step(step)
+    assert v.lanes() == whole
+
+
+def test_a_grid_migration_chip_travels_with_its_cost(qtbot):
+    v = QueueView(animation_ms=1000)
+    qtbot.addWidget(v)
+    v.resize(920, 290)
+    sim = _played(v, until=9)
+    step = sim.step()
+    moves = [c for c in step.changes if type(c).__name__ == "TaskMigrated" and c.is_grid]
+    assert moves, "the tenth step sends G5's tasks to site 2"
+    c = moves[0]
+    src, dst = v.token_rect(c.src_site, c.src_proc, c.src_index), v.proc_rect(c.dst_site, c.dst_proc)
+    v.show_step(step)
+    v.animation.setCurrentTime(500)
+    img = v.grab().toImage()
+    mid = (src.center() + dst.center()) / 2
+    assert _near(img, mid.x(), mid.y(), gang_colour(5))
+    # the cost is written beside the chip, dark on a light plate
+    label = [img.pixelColor(int(mid.x() + src.width() / 2 + dx), int(mid.y())) for dx in range(6, 40)]
+    assert any(q.lightness() < 100 for q in label)
+    v.animation.setCurrentTime(1000)
+    assert v.grab().toImage().pixelColor(int(dst.x() + 6), int(dst.y() + 5)).rgb() == \
+        gang_colour(5).lighter(130).rgb(), "the chip has arrived: the target is reserved for G5"

@@ -20,7 +20,10 @@ def test_step_zero_of_the_multisite_scenario_is_not_empty(window):
     assert window.open_source("papazachos-migration")
     view = window.board.family[0]
     img = view.grab().toImage()
-    k = view.scale()
-    top = view.proc_rect(0, 3).bottom() + 14 * k + 20 * k + 4
-    # G0's four task chips, in its colour, at the start of the strip
-    assert close_rgb(pixel(img, 8 + 7 * k, top + 10 * k), gang_colour(0), 10)
+    area = view.footer_rect()
+    assert area.height() > 0 and area.bottom() <= view.height()
+    y = area.center().y()
+    # G0's four task chips, in its colour, after the title of the row kept under the sites
+    xs = [x for x in range(int(area.left()), int(area.right())) if close_rgb(pixel(img, x, y), gang_colour(0), 10)]
+    assert xs and xs[0] < area.left() + 0.3 * area.width()
+    assert view.footer_rect().top() > view.proc_rect(1, 3).bottom(), "under the last site, not over it"
