@@ -19,6 +19,7 @@ Open session) looks like::
     step = 42                   # the position of the player
     presentation = false
     zoom = { "Slots over time" = [0.0, 120.0, 0.0, 6.0] }   # plots zoomed by hand: x0, x1, y0, y1
+    processors = [256.0, 128.0]  # the matrix zoomed to 128 processors from P257; absent: whole
 
     [compare]
     policies = ["bc", "brms"]   # the compare window's policies; empty: no compare window
@@ -61,6 +62,8 @@ class Session:
     presentation: bool = False
     zoom: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
     compare: list[str] = field(default_factory=list)
+    #: the matrix's processor range on show, ``(first, count)`` in columns; ``None``: all of it
+    processors: tuple[float, float] | None = None
 
 
 def is_session_file(path: str | os.PathLike) -> bool:
@@ -110,7 +113,7 @@ def read_session(path: str | os.PathLike) -> Session:
     if not isinstance(params, dict):
         raise SessionError(f"{name}: policy.params must be a table, got {params!r}")
     view = _table(name, doc, "view")
-    _keys(name, "view", view, {"step", "presentation", "zoom"})
+    _keys(name, "view", view, {"step", "presentation", "zoom", "processors"})
     step = _get(name, view, "view.step", int) or 0
     if step < 0:
         raise SessionError(f"{name}: view.step must be >= 0, got {step}")
@@ -137,7 +140,22 @@ def read_session(path: str | os.PathLike) -> Session:
         source = os.path.relpath(base / source) if _below(base / source, Path.cwd()) else str(base / source)
     return Session(source, args, _get(name, pol, "policy.name", str), dict(params),
                    _get(name, pol, "policy.watch", bool), step,
-                   bool(_get(name, view, "view.presentation", bool)), zoom, list(policies))
+                   bool(_get(name, view, "view.presentation", bool)), zoom, list(policies),
+                   _column_range(name, view.get("processors")))
+
+
+def _column_range(name: str, value: Any) -> tuple[float, float] | None:
+    """Return ``view.processors`` as ``(first, count)``; raise :class:`SessionError` unless it
+    is absent or two finite numbers with ``first >= 0`` and ``count > 0``."""
+    if value is None:
+        return None
+    ok = (isinstance(value, list) and len(value) == 2
+          and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+          and value[0] >= 0 and value[1] > 0)
+    if not ok:
+        raise SessionError(f"{name}: view.processors must be [first, count] with first >= 0 and "
+                           f"count > 0, got {value!r}")
+    return float(value[0]), float(value[1])
 
 
 def write_session(session: Session, path: str | os.PathLike) -> Path:
@@ -163,6 +181,8 @@ def write_session(session: Session, path: str | os.PathLike) -> Path:
     lines.append(f"params = {_inline(session.params)}")
     lines += ["", "[view]", f"step = {int(session.step)}", f"presentation = {_toml(session.presentation)}",
               f"zoom = {_inline({k: list(v) for k, v in session.zoom.items()})}",
+              *([f"processors = {_toml([float(v) for v in session.processors])}"]
+                if session.processors is not None else []),
               "", "[compare]", f"policies = {_toml(list(session.compare))}", ""]
     out.write_text("\n".join(lines), encoding="utf-8")
     return out

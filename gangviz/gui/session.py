@@ -46,7 +46,16 @@ def capture(window) -> Session:
     return Session(str(window.source_name), dict(window.source_args), window.policy_of(window.source, sim),
                    dict(getattr(window, "source_params", {}) or {}),
                    None if watch is None else bool(watch), int(window.player.position),
-                   bool(window.presentation.active), zoom, compare)
+                   bool(window.presentation.active), zoom, compare, _matrix_range(window))
+
+
+def _matrix_range(window) -> tuple[float, float] | None:
+    """Return the matrix's zoomed processor range ``(first, count)``, or ``None`` when the
+    whole machine is on show."""
+    view = window.board.matrix.column_range
+    if view.count >= view.processors:
+        return None
+    return float(view.first), float(view.count)
 
 
 def apply(window, session: Session) -> bool:
@@ -64,6 +73,8 @@ def apply(window, session: Session) -> bool:
         plot = by_title.get(title)
         if plot is not None:
             plot.plot.getViewBox().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0)
+    if session.processors is not None:
+        window.board.matrix.column_range.show(*session.processors)
     if session.compare:
         window.open_compare(list(session.compare))
     if session.presentation != window.presentation.active:

@@ -38,13 +38,15 @@ def test_save_and_reopen_restores_every_field(qtbot, settings, tmp_path):
     win.metrics.refresh()
     plot = win.metrics.plots[2]  # the jobs plot (the ratio plot keeps its 0-1 range)
     plot.plot.getViewBox().setRange(xRange=(2.0, 9.0), yRange=(0.0, 4.0), padding=0)
+    win.board.matrix.column_range.show(16.0, 24.0)  # the matrix zoomed to P17..P40
     cmp = win.open_compare(["bc", "br"])
     assert cmp is not None
     win.toggle_presentation()
     path = gsession.save_session(win, tmp_path / "s.toml")
     saved = read_session(path)
     assert saved == Session("downey", {"procs": 64, "jobs": 30, "load": 0.4, "seed": 2}, "random",
-                            {"seed": 3}, True, 17, True, {plot.title: (2.0, 9.0, 0.0, 4.0)}, ["bc", "br"])
+                            {"seed": 3}, True, 17, True, {plot.title: (2.0, 9.0, 0.0, 4.0)}, ["bc", "br"],
+                            (16.0, 24.0))
     _close(win)
 
     again = _new_window(qtbot, settings)
@@ -53,6 +55,8 @@ def test_save_and_reopen_restores_every_field(qtbot, settings, tmp_path):
     assert again.player.position == 17 and again.player.sim.watch
     assert len(again.player.sim.jobs) == 30 and again.player.sim.processors == 64
     assert again.presentation.active
+    view = again.board.matrix.column_range
+    assert (view.first, view.count) == (16.0, 24.0)
     assert again.player.sim.matrix.to_rows() == rows  # the same seeded placements at step 17
     assert gsession.recent(settings)[0] == str(path.resolve())
     assert [a.text() for a in again.recent_sessions_menu.actions()] == [str(path.resolve())]
