@@ -201,14 +201,17 @@ class OusterhoutMatrix:
     def row_jobs(self, row: int) -> list[int]:
         """Return the distinct job ids in ``row``, left to right."""
         ids = self._cells[row]
-        seen: dict[int, None] = {}
-        for j in ids[ids != IDLE].tolist():
-            seen.setdefault(j, None)
-        return list(seen)
+        ids = ids[ids != IDLE]
+        if not len(ids):
+            return []
+        # A job's cells are not always contiguous (a migrated job's need not be): order the
+        # distinct ids by their first cell.
+        distinct, first = np.unique(ids, return_index=True)
+        return distinct[np.argsort(first)].tolist()
 
     def is_idle(self, row: int, cols: Cols) -> bool:
         """Return whether every cell of ``cols`` in ``row`` is idle."""
-        return bool(np.all(self._cells[row, col_index(cols)] == IDLE))
+        return bool(self._cells[row, col_index(cols)].max() == IDLE)  # IDLE is below every id
 
     def row_is_empty(self, row: int) -> bool:
         """Return whether ``row`` holds no job at all."""

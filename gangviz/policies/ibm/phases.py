@@ -75,23 +75,29 @@ def free_cols(m: OusterhoutMatrix, row: int, size: int, exclude: Iterable[int] =
 
 def population_order(m: OusterhoutMatrix) -> list[int]:
     """Return the rows from least to most populated (busy processors; ties: lower row first)."""
-    busy = np.count_nonzero(m.cells != IDLE, axis=1)
-    return sorted(range(m.n_rows), key=lambda r: (int(busy[r]), r))
+    busy = m.busy_per_row().tolist()
+    return sorted(range(m.n_rows), key=lambda r: (busy[r], r))
 
 
 def clean_matrix(sim) -> int:
     """CleanMatrix (003 §5.1): remove every instance of a job outside its home row.
 
-    Rows are visited first to last, as in the paper's loop. Returns the replicas removed.
+    Rows are visited first to last and each row's jobs left to right, as in the paper's loop;
+    only the jobs holding extra rows are looked at. Returns the replicas removed.
     """
     m = sim.matrix
-    removed = 0
-    for row in range(m.n_rows):
-        for job in m.row_jobs(row):
-            if m.home_row(job) != row:
-                sim.emit(JobUnreplicated(job, (row,), m.job_cols(job), "CleanMatrix: not its home row"))
-                removed += 1
-    return removed
+    ids, lo, _ = m.spans()
+    _, _, count = m.placements()
+    multi = np.flatnonzero(count > 1)
+    if not len(multi):
+        return 0
+    rows_of = m._rows
+    # (row, leftmost column, job): the order of the paper's loop over rows and their cells
+    found = sorted((row, first, job) for job, first in zip(ids[multi].tolist(), lo[multi].tolist())
+                   for row in rows_of[job][1:])
+    for row, _, job in found:
+        sim.emit(JobUnreplicated(job, (row,), m.job_cols(job), "CleanMatrix: not its home row"))
+    return len(found)
 
 
 class MoveGuard(Protocol):
@@ -159,24 +165,40 @@ def fill_matrix(sim, label: str = "FillMatrix") -> int:
     ``do { for each job in starting time order: for each row: if the job can be replicated in
     the same columns, do it and break } while the matrix changes``. Rows are tried from first to
     last. Returns the replicas added.
+
+    The test "all of the job's processors are idle in the row" reads a table of how many busy
+    cells each row has on each job's processors, worked out once (a matrix product) and updated
+    for the one row that changes at each replica, instead of scanning the cells per job and row.
     """
     m = sim.matrix
+    n = m.n_rows
+    if n < 2:  # every job holds the only row there is
+        return 0
+    order = start_order(sim)
+    member = np.zeros((len(order), m.processors))  # member[k, c]: job order[k] runs on column c
+    for k, job in enumerate(order):
+        member[k, col_index(m.job_cols(job))] = 1.0
+    busy = (m.cells != IDLE).astype(np.float64)
+    counts = (busy @ member.T).tolist()  # counts[row][k]: busy cells of row on order[k]'s columns
+    rows_of = m._rows
+    have = [set(rows_of[job]) for job in order]
     added = 0
     changed = True
     while changed:
         changed = False
-        for job in start_order(sim):
-            cols = m.job_cols(job)
-            have = set(m.job_rows(job))
-            idx = col_index(cols)
-            for row in range(m.n_rows):
-                if row in have:
+        for k, job in enumerate(order):
+            held = have[k]
+            for row in range(n):
+                if row in held or counts[row][k]:
                     continue
-                if np.all(m.cells[row, idx] == IDLE):
-                    sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
-                    added += 1
-                    changed = True
-                    break
+                cols = m.job_cols(job)
+                sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
+                held.add(row)
+                busy[row, col_index(cols)] = 1.0
+                counts[row] = (busy[row] @ member.T).tolist()
+                added += 1
+                changed = True
+                break
     return added
 
 
