@@ -162,9 +162,9 @@ class IBMGang(Policy):
         """Return the per-row profiles of the jobs in their home rows (plus the current
         reservations of still-waiting jobs whose row exists)."""
         m = sim.matrix
-        plan = Planner(m.processors, m.n_rows, sim.time)
-        for job in m.jobs():
-            plan.add(m.home_row(job), sim.time, self._end(sim, job), len(m.job_cols(job)))
+        jobs = m.jobs()
+        plan = Planner.from_bookings(m.processors, m.n_rows, sim.time, [m.home_row(j) for j in jobs],
+                                     [self._end(sim, j) for j in jobs], [len(m.job_cols(j)) for j in jobs])
         if with_reservations:
             waiting = set(sim.waiting)
             for res in self.reservations.values():
