@@ -148,7 +148,9 @@ def run_with_capacity(sim, small_max: int = SMALL_MAX) -> CapacityLog:
             continue
         gap = sim.time - t0
         whole = int(math.floor(gap + 1e-9))
-        frac = max(gap - whole, 0.0)  # event-driven runs: the last slice may be cut short
+        frac = gap - whole  # event-driven runs: the last slice may be cut short (as in the engine)
+        if frac < 1e-9:
+            frac = 0.0
         if not getattr(sim, "event_driven", False):
             whole, frac = int(round(gap)), 0.0
         full, part = divmod(whole, n)

@@ -551,8 +551,12 @@ class Simulation:
             s.time = self._snapped(s.time + gap)
             return
         start = s.next_row % n
-        whole = int(math.floor(gap))
+        # A gap a rounding error away from whole slices is whole: otherwise a hair of a cut
+        # slice would pass the turn to the next row.
+        whole = int(math.floor(gap + _EPS))
         frac = gap - whole
+        if frac < _EPS:
+            frac = 0.0
         full, part = divmod(whole, n)
         cut = (start + whole) % n  # the row of the slice cut short (if frac > 0)
         busy_rows = self.matrix.busy_per_row()
