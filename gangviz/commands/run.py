@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gangviz.cli import UserError
 from gangviz.metrics import zhou_metrics
+from gangviz.experiments.compare import parse_policy_spec
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
 from gangviz.workloads.source import load_source
@@ -23,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``run`` sub-command."""
     p = sub.add_parser("run", help="run a scenario or workload headless and print the result")
     p.add_argument("source", help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
-    p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
+    p.add_argument("--policy", help="policy name, optionally with parameters as NAME:key=value,... "
+                                    "(default: the scenario's, else repack)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
                    help="include every step (default: on for scenarios, off for workloads)")
@@ -44,10 +46,10 @@ def run(args: argparse.Namespace) -> int:
         from gangviz.workloads.scenario_run import run_family
 
         return run_family(source, args.policy, as_json=args.json)
-    policy_name = args.policy or source.policy or "repack"
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
-        policy = make_policy(policy_name, **source.policy_params(policy_name))
+        policy_name, params = parse_policy_spec(args.policy or source.policy or "repack")
+        policy = make_policy(policy_name, **{**source.policy_params(policy_name), **params})
         sim = Simulation(source.jobs, policy, source.processors, ring=args.ring or source.ring,
                          initial=source.matrix, script=source.script, record=steps)
     except ValueError as exc:

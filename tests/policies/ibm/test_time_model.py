@@ -124,3 +124,16 @@ def test_step_back_replays_an_event_run_exactly():
     sim.go_to(2)
     sim.go_to(n)
     assert [(r.start, r.finish) for r in sim.records()] == end
+
+
+def test_run_command_takes_the_time_model_as_a_policy_parameter(capsys):
+    from gangviz.cli import main
+
+    from pathlib import Path
+
+    trace = str(Path(__file__).resolve().parents[3] / "resources/workloads/KTH-SP2-1996-2.1-cln-first300.swf")
+    outs = {}
+    for spec in ("gs", "gs:decide=event", "gs:decide=boundary"):
+        assert main(["run", trace, "--policy", spec, "--slice", "200", "--json"]) == 0
+        outs[spec] = capsys.readouterr().out
+    assert outs["gs"] == outs["gs:decide=event"] != outs["gs:decide=boundary"]
