@@ -107,6 +107,8 @@ class OusterhoutMatrix:
         self._tree = WorkloadTree(processors)
         self._stale: tuple[int, int] | None = None
         self._cols: dict[int, Cols] = {}
+        # Per job: the numpy index of its columns (col_index of _cols), made once per placement.
+        self._idx: dict[int, slice | np.ndarray] = {}
         self._rows: dict[int, list[int]] = {}
         # Per job id: home row (-1: not in the matrix) and number of rows, kept in step with
         # _rows so the engine reads every job's placement without a Python loop.
@@ -213,6 +215,11 @@ class OusterhoutMatrix:
         """Return whether every cell of ``cols`` in ``row`` is idle."""
         return bool(self._cells[row, col_index(cols)].max() == IDLE)  # IDLE is below every id
 
+    def fits(self, job: int, row: int) -> bool:
+        """Return whether every cell of ``job``'s columns is idle in ``row`` (``KeyError`` if
+        the job is not in the matrix)."""
+        return bool(self._cells[row, self._idx[job]].max() == IDLE)
+
     def row_is_empty(self, row: int) -> bool:
         """Return whether ``row`` holds no job at all."""
         return not self._row_busy[row]
@@ -314,6 +321,7 @@ class OusterhoutMatrix:
         other._tree.rebuild(self._wlv)
         other._stale = None
         other._cols = dict(self._cols)
+        other._idx = dict(self._idx)
         other._rows = {j: list(r) for j, r in self._rows.items()}
         other._home_of = self._home_of.copy()
         other._count_of = self._count_of.copy()
@@ -394,6 +402,7 @@ class OusterhoutMatrix:
         self._lo_of = np.zeros(size, dtype=np.int64)
         self._hi_of = np.zeros(size, dtype=np.int64)
         self._ids = None
+        self._idx = {job: col_index(cols) for job, cols in self._cols.items()}
         for job in self._rows:
             self._note(job)
             self._lo_of[job], self._hi_of[job] = span(self._cols[job])
@@ -443,6 +452,7 @@ class OusterhoutMatrix:
             self._extra[idx] += 1
         if home:
             self._cols[job] = cols
+            self._idx[job] = idx
             self._rows[job] = [row]
             self._ids = None
         else:
@@ -460,7 +470,7 @@ class OusterhoutMatrix:
         if row == rows[0] and len(rows) > 1:
             raise ValueError(f"{self.name(job)} still runs in extra slots")
         cols = self._cols[job]
-        idx = col_index(cols)
+        idx = self._idx[job]
         self._cells[row, idx] = IDLE
         self._wlv[idx] += 1
         self._row_busy[row] -= len(cols)
@@ -471,6 +481,7 @@ class OusterhoutMatrix:
             del self._rows[job]
             self._ids = None
             del self._cols[job]
+            del self._idx[job]
         self._note(job)
         self._refresh(cols)
 
@@ -494,7 +505,7 @@ class OusterhoutMatrix:
         if len(set(rows)) != len(rows) or not set(own).isdisjoint(rows) or not 0 <= min(rows) <= max(rows) < n:
             raise ValueError(f"{self.name(job)} cannot take extra slots {[slot_label(r) for r in rows]}")
         cols = self._cols[job]
-        idx = col_index(cols)
+        idx = self._idx[job]
         at = np.asarray(rows, dtype=np.intp)
         block = (at, idx) if isinstance(idx, slice) else (at[:, None], idx)
         if self._cells[block].max() != IDLE:
@@ -521,7 +532,7 @@ class OusterhoutMatrix:
         if not rows:
             return
         cols = self._cols[job]
-        idx = col_index(cols)
+        idx = self._idx[job]
         at = np.asarray(rows, dtype=np.intp)
         self._cells[(at, idx) if isinstance(idx, slice) else (at[:, None], idx)] = IDLE
         self._wlv[idx] += len(rows)
@@ -540,7 +551,7 @@ class OusterhoutMatrix:
         if _holds(rows, dst):
             raise ValueError(f"{self.name(job)} already runs in {slot_label(dst)}")
         cols = self._cols[job]
-        idx = col_index(cols)
+        idx = self._idx[job]
         if not 0 <= dst < self.n_rows or self._cells[dst, idx].max() != IDLE:
             raise ValueError(f"cells of {self.name(job)} in {slot_label(dst)} are not idle")
         self._cells[src, idx] = IDLE

@@ -116,18 +116,31 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
     A job moves from row ``i`` to row ``j`` when all its processors are idle in ``j`` and
     ``guard.allows(job, i, j)`` (BGS: the move respects the reservations of ``j``) holds. Assumes
     the matrix is clean (home rows only). Returns the number of jobs moved.
+
+    The rows are visited in the order of :func:`compaction_moves`. For one pair ``(i, j)`` the
+    jobs of ``i`` that fit in ``j`` are found at once: the jobs of a row have disjoint
+    processors, so moving one of them into ``j`` never blocks another.
     """
     m = sim.matrix
     moved = 0
-    for job, i, j in compaction_moves(m):
-        if not m.is_idle(j, m.job_cols(job)):
-            continue
-        if guard is not None and not guard.allows(job, i, j):
-            continue
-        sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
-        if guard is not None:
-            guard.moved(job, i, j)
-        moved += 1
+    order = population_order(m)
+    rows_of = m._rows
+    for pos, i in enumerate(order):
+        for j in reversed(order[pos + 1:]):
+            row_i = m.cells[i]
+            blocked = set(row_i[m.cells[j] != IDLE].tolist())
+            for job in m.row_jobs(i):
+                if job in blocked:
+                    continue
+                rows = rows_of[job]
+                if rows[0] != i or len(rows) != 1:
+                    continue
+                if guard is not None and not guard.allows(job, i, j):
+                    continue
+                sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
+                if guard is not None:
+                    guard.moved(job, i, j)
+                moved += 1
     return moved
 
 
@@ -175,10 +188,16 @@ def fill_matrix(sim, label: str = "FillMatrix") -> int:
     if n < 2:  # every job holds the only row there is
         return 0
     order = start_order(sim)
-    member = np.zeros((len(order), m.processors))  # member[k, c]: job order[k] runs on column c
-    for k, job in enumerate(order):
-        member[k, col_index(m.job_cols(job))] = 1.0
-    busy = (m.cells != IDLE).astype(np.float64)
+    cells = m.cells
+    # member[k, c]: job order[k] runs on column c (read off the jobs' home rows)
+    pos = np.full(int(cells.max()) + 1, -1, dtype=np.int64)
+    pos[order] = np.arange(len(order))
+    rr, cc = np.nonzero(cells != IDLE)
+    jj = cells[rr, cc]
+    home = m._home_of[jj] == rr
+    member = np.zeros((len(order), m.processors))
+    member[pos[jj[home]], cc[home]] = 1.0
+    busy = (cells != IDLE).astype(np.float64)
     counts = (busy @ member.T).tolist()  # counts[row][k]: busy cells of row on order[k]'s columns
     rows_of = m._rows
     have = [set(rows_of[job]) for job in order]
@@ -194,7 +213,7 @@ def fill_matrix(sim, label: str = "FillMatrix") -> int:
                 cols = m.job_cols(job)
                 sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
                 held.add(row)
-                busy[row, col_index(cols)] = 1.0
+                busy[row, m._idx[job]] = 1.0
                 counts[row] = (busy[row] @ member.T).tolist()
                 added += 1
                 changed = True

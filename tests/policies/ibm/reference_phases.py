@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gangviz.core.changes import JobReplicated, JobUnreplicated
+from gangviz.core.changes import JobReplicated, JobShifted, JobUnreplicated
 from gangviz.core.matrix import IDLE, col_index
 
 
@@ -72,3 +72,18 @@ def fill_matrix(sim, label="FillMatrix"):
                     changed = True
                     break
     return added
+
+
+def compact_matrix(sim, guard=None, label="CompactMatrix"):
+    m = sim.matrix
+    moved = 0
+    for job, i, j in compaction_moves(m):
+        if not np.all(m.cells[j, col_index(m.job_cols(job))] == IDLE):
+            continue
+        if guard is not None and not guard.allows(job, i, j):
+            continue
+        sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
+        if guard is not None:
+            guard.moved(job, i, j)
+        moved += 1
+    return moved

@@ -30,7 +30,7 @@ def test_incremental_phases_equal_the_plain_loops(wl, mpl, cls, decide, q):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(matrix_mod.OusterhoutMatrix, "row_jobs", ref.row_jobs)
         for mod in (phases, gs_mod, migration_mod):
-            for name in ("clean_matrix", "fill_matrix", "compaction_moves", "population_order"):
+            for name in ("clean_matrix", "compact_matrix", "fill_matrix", "compaction_moves", "population_order"):
                 if hasattr(mod, name):
                     mp.setattr(mod, name, getattr(ref, name))
         slow = _run(cls, mpl, procs, jobs, decide, q)
