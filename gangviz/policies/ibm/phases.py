@@ -128,7 +128,7 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
     for pos, i in enumerate(order):
         for j in reversed(order[pos + 1:]):
             row_i = m.cells[i]
-            blocked = set(row_i[m.cells[j] != IDLE].tolist())
+            blocked = set(np.unique(row_i[m.cells[j] != IDLE]).tolist())
             for job in m.row_jobs(i):
                 if job in blocked:
                     continue
