@@ -206,10 +206,10 @@ class OusterhoutMatrix:
         ids = ids[ids != IDLE]
         if not len(ids):
             return []
-        # A job's cells are not always contiguous (a migrated job's need not be): order the
-        # distinct ids by their first cell.
-        distinct, first = np.unique(ids, return_index=True)
-        return distinct[np.argsort(first)].tolist()
+        # The id at the start of every run of equal cells, left to right; a job whose cells are
+        # not contiguous (a migrated job's need not be) starts several runs: keep its first.
+        starts = ids[np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))]
+        return list(dict.fromkeys(starts.tolist()))
 
     def is_idle(self, row: int, cols: Cols) -> bool:
         """Return whether every cell of ``cols`` in ``row`` is idle."""

@@ -128,7 +128,8 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
     for pos, i in enumerate(order):
         for j in reversed(order[pos + 1:]):
             row_i = m.cells[i]
-            blocked = set(np.unique(row_i[m.cells[j] != IDLE]).tolist())
+            below = row_i[m.cells[j] != IDLE]
+            blocked = set(below[np.flatnonzero(np.concatenate(([True], below[1:] != below[:-1])))].tolist())
             for job in m.row_jobs(i):
                 if job in blocked:
                     continue
