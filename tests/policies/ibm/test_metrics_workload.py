@@ -177,3 +177,14 @@ def test_run_cell_charges_the_migration_cost_in_seconds():
     assert free["migration_overhead"] == 0.0 and free["migrated_tasks"] > 0
     assert paid["migration_overhead"] > 0.0
     assert paid["response"] != free["response"]
+
+
+@pytest.mark.parametrize("decide", ["event", "boundary"])
+def test_repro_prints_the_table_beside_the_papers(capsys, decide):
+    from gangviz.cli import main
+
+    main(["repro", "zhang-table1", "--jobs", "40", "--workers", "1", "--decide", decide])
+    out = capsys.readouterr().out
+    assert ("every arrival and departure" if decide == "event" else "slice boundaries") in out
+    assert "beside the paper's Table 1" in out and "5941.5" in out  # the paper's GS s at workload 8
+    assert sum(line.strip().startswith(("BGS:", "MBGS:", "GS:", "MGS:")) for line in out.splitlines()) == 4
