@@ -41,6 +41,9 @@ Differences from the paper's simulator (documented, reported):
 
 * Which row runs after an event is not said in the paper; here it is the row after the one
   whose slice the event cut short (so a burst of events cannot keep one row running).
+* Q bounds the tasks migrated per scheduling decision. §5.4 bounds them "in any time slice";
+  with decisions at events, two events inside one slice may each migrate up to Q tasks (Table
+  1's Q is unlimited, so it is unaffected; with ``decide="boundary"`` a decision is a slice).
 * The engine charges the context-switch overhead in every slice, also when the same row runs
   again (a one-row matrix); eq. 3 charges it to the jobs switched in.
 * Migration overhead (eqs. 4, 5) is paid by the jobs the paper delays (option 1: A C/2, each
