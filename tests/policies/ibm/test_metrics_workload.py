@@ -188,3 +188,9 @@ def test_repro_prints_the_table_beside_the_papers(capsys, decide):
     assert ("every arrival and departure" if decide == "event" else "slice boundaries") in out
     assert "beside the paper's Table 1" in out and "5941.5" in out  # the paper's GS s at workload 8
     assert sum(line.strip().startswith(("BGS:", "MBGS:", "GS:", "MGS:")) for line in out.splitlines()) == 4
+
+
+def test_cells_on_worker_processes_equal_cells_in_process():
+    one = zhang.simulate(30, 1, 1, seed=2)
+    two = zhang.simulate(30, 1, 2, seed=2)
+    assert one == two and len(one) == 36
