@@ -204,6 +204,7 @@ class Simulation:
             self._remember_need(jid)
         self._table_cache: tuple | None = None
         self._gap_memo: tuple | None = None
+        self._offsets_memo: tuple | None = None  # event-driven: (table, n, start, finish offsets)
         self._changes: list[MatrixChange] = []
         self._journal: list[tuple[int, ...]] = []
         self._journal_now: list[int] = []
@@ -500,6 +501,7 @@ class Simulation:
     def _completion_gap(self, table: tuple, n: int, start: int) -> float:
         if self.event_driven:
             offsets = self._finish_offsets(table, n, start)
+            self._offsets_memo = (table, n, start, offsets)  # _run_for needs them next
             return float(offsets.min()) if len(offsets) else math.inf
         ids, first, count, served, need, multi = table[:6]
         left = need - served
@@ -576,7 +578,11 @@ class Simulation:
                 in_cut[np.unique(owner[flat == cut])] = True
             if frac > 0:
                 hits[in_cut] += max(frac - self.overhead, 0.0) / self.quantum
-            ends = self._finish_offsets(table, n, start)
+            memo = self._offsets_memo
+            if memo is not None and memo[0] is table and memo[1] == n and memo[2] == start:
+                ends = memo[3]
+            else:
+                ends = self._finish_offsets(table, n, start)
             done = ends <= gap + _EPS
             s.served[ids] = np.where(done, need, np.minimum(served + hits, need))
             for i in np.flatnonzero(done).tolist():
