@@ -118,8 +118,10 @@ def run_with_capacity(sim, small_max: int = SMALL_MAX) -> CapacityLog:
 
     Between two decision points the matrix is fixed: the rows run round robin from the active
     row, so the empty cells of every slice, the context-switch share ``overhead`` of every busy
-    cell, and the unused end of the slice in which jobs finish are summed exactly. A gap with no
-    row at all (an empty machine) loses all N nodes if a job waits.
+    cell, and the unused end of the slice in which jobs finish are summed exactly; in an
+    event-driven run the last slice of a gap may be cut short by the event (and no job leaves an
+    unused end, as the event is its finish). A gap with no row at all (an empty machine) loses
+    all N nodes if a job waits.
     """
     m = sim.matrix
     c = sim.overhead
@@ -141,18 +143,26 @@ def run_with_capacity(sim, small_max: int = SMALL_MAX) -> CapacityLog:
             break
         if not (small_w or large_w):
             continue
-        gap = int(round(sim.time - t0)) if n else 0
         if n == 0:
             log.add(sim.processors * (sim.time - t0), small_w, large_w)
             continue
-        full, part = divmod(gap, n)
+        gap = sim.time - t0
+        whole = int(math.floor(gap + 1e-9))
+        frac = gap - whole  # event-driven runs: the last slice may be cut short (as in the engine)
+        if frac < 1e-9:
+            frac = 0.0
+        if not getattr(sim, "event_driven", False):
+            whole, frac = int(round(gap)), 0.0
+        full, part = divmod(whole, n)
         order = [(active + k) % n for k in range(part)]
-        busy_total = full * int(busy.sum()) + int(busy[order].sum()) if order else full * int(busy.sum())
-        empty_total = gap * sim.processors - busy_total
+        busy_total = full * int(busy.sum()) + (int(busy[order].sum()) if order else 0)
+        cut = float(busy[(active + whole) % n]) if frac > 0 else 0.0
+        empty_total = gap * sim.processors - busy_total - frac * cut
+        switching = c * busy_total + min(c, frac) * cut  # a cut slice still paid its switch
         unused = 0.0
         for j in running:
             rec = sim.jobs[j]
             if rec.finish is not None and t0 < rec.finish <= sim.time and not rec.terminated:
                 unused += rec.spec.size * (sim.time - rec.finish)
-        log.add(empty_total + c * busy_total + unused, small_w, large_w)
+        log.add(empty_total + switching + unused, small_w, large_w)
     return log

@@ -22,6 +22,7 @@ from gangviz.commands.options import add_json, add_source_options
 from gangviz.experiments.numbers import number, plural
 from gangviz.experiments.progress import run_with_progress
 from gangviz.metrics import zhou_metrics
+from gangviz.experiments.compare import parse_policy_spec
 from gangviz.policies import make_policy
 from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, save_simulation_jobs
@@ -33,7 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``run`` sub-command."""
     p = sub.add_parser("run", help="run a scenario or workload headless and print the result")
     p.add_argument("source", help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
-    p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
+    p.add_argument("--policy", help="policy name, optionally with parameters as NAME:key=value,... "
+                                    "(default: the scenario's, else repack)")
     add_json(p)
     p.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
                    help="include every step (default: on for scenarios, off for workloads)")
@@ -61,8 +63,6 @@ def run(args: argparse.Namespace) -> int:
     policy_name = args.policy if args.policy is not None else source.policy or "repack"
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
-        from gangviz.experiments.compare import parse_policy_spec
-
         name, given = parse_policy_spec(policy_name)
         policy = make_policy(name, **{**source.policy_params(name), **given})
         if getattr(policy, "family", None) == "space-sharing":

@@ -127,6 +127,8 @@ class OusterhoutMatrix:
         self._tree = WorkloadTree(processors)
         self._stale: tuple[int, int] | None = None
         self._cols: dict[int, Cols] = {}
+        # Per job: the numpy index of its columns (col_index of _cols), made once per placement.
+        self._idx: dict[int, slice | np.ndarray] = {}
         self._rows: dict[int, list[int]] = {}
         # Per job id: home row (-1: not in the matrix) and number of rows, kept in step with
         # _rows so the engine reads every job's placement without a Python loop.
@@ -221,14 +223,22 @@ class OusterhoutMatrix:
     def row_jobs(self, row: int) -> list[int]:
         """Return the distinct job ids in ``row``, left to right."""
         ids = self._cells[row]
-        seen: dict[int, None] = {}
-        for j in ids[ids != IDLE].tolist():
-            seen.setdefault(j, None)
-        return list(seen)
+        ids = ids[ids != IDLE]
+        if not len(ids):
+            return []
+        # The id at the start of every run of equal cells, left to right; a job whose cells are
+        # not contiguous (a migrated job's need not be) starts several runs: keep its first.
+        starts = ids[np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))]
+        return list(dict.fromkeys(starts.tolist()))
 
     def is_idle(self, row: int, cols: Cols) -> bool:
         """Return whether every cell of ``cols`` in ``row`` is idle."""
-        return bool(np.all(self._cells[row, col_index(cols)] == IDLE))
+        return bool(self._cells[row, col_index(cols)].max() == IDLE)  # IDLE is below every id
+
+    def fits(self, job: int, row: int) -> bool:
+        """Return whether every cell of ``job``'s columns is idle in ``row`` (``KeyError`` if
+        the job is not in the matrix)."""
+        return bool(self._cells[row, self._idx[job]].max() == IDLE)
 
     def row_is_empty(self, row: int) -> bool:
         """Return whether ``row`` holds no job at all."""
@@ -331,6 +341,7 @@ class OusterhoutMatrix:
         other._tree.rebuild(self._wlv)
         other._stale = None
         other._cols = dict(self._cols)
+        other._idx = dict(self._idx)
         other._rows = {j: list(r) for j, r in self._rows.items()}
         other._home_of = self._home_of.copy()
         other._count_of = self._count_of.copy()
@@ -412,6 +423,7 @@ class OusterhoutMatrix:
         self._lo_of = np.zeros(size, dtype=np.int64)
         self._hi_of = np.zeros(size, dtype=np.int64)
         self._ids = None
+        self._idx = {job: col_index(cols) for job, cols in self._cols.items()}
         for job in self._rows:
             self._note(job)
             self._lo_of[job], self._hi_of[job] = span(self._cols[job])
@@ -461,6 +473,7 @@ class OusterhoutMatrix:
             self._extra[idx] += 1
         if home:
             self._cols[job] = cols
+            self._idx[job] = idx
             self._rows[job] = [row]
             self._ids = None
         else:
@@ -478,7 +491,7 @@ class OusterhoutMatrix:
         if row == rows[0] and len(rows) > 1:
             raise ValueError(f"{self.name(job)} still runs in extra slots")
         cols = self._cols[job]
-        idx = col_index(cols)
+        idx = self._idx[job]
         self._cells[row, idx] = IDLE
         self._wlv[idx] += 1
         self._row_busy[row] -= len(cols)
@@ -489,6 +502,7 @@ class OusterhoutMatrix:
             del self._rows[job]
             self._ids = None
             del self._cols[job]
+            del self._idx[job]
         self._note(job)
         self._refresh(cols)
 
@@ -512,7 +526,7 @@ class OusterhoutMatrix:
         if len(set(rows)) != len(rows) or not set(own).isdisjoint(rows) or not 0 <= min(rows) <= max(rows) < n:
             raise ValueError(f"{self.name(job)} cannot take extra slots {[slot_label(r) for r in rows]}")
         cols = self._cols[job]
-        idx = col_index(cols)
+        idx = self._idx[job]
         at = np.asarray(rows, dtype=np.intp)
         block = (at, idx) if isinstance(idx, slice) else (at[:, None], idx)
         if self._cells[block].max() != IDLE:
@@ -539,7 +553,7 @@ class OusterhoutMatrix:
         if not rows:
             return
         cols = self._cols[job]
-        idx = col_index(cols)
+        idx = self._idx[job]
         at = np.asarray(rows, dtype=np.intp)
         self._cells[(at, idx) if isinstance(idx, slice) else (at[:, None], idx)] = IDLE
         self._wlv[idx] += len(rows)
@@ -558,7 +572,7 @@ class OusterhoutMatrix:
         if _holds(rows, dst):
             raise ValueError(f"{self.name(job)} already runs in {slot_label(dst)}")
         cols = self._cols[job]
-        idx = col_index(cols)
+        idx = self._idx[job]
         if not 0 <= dst < self.n_rows or self._cells[dst, idx].max() != IDLE:
             raise ValueError(f"cells of {self.name(job)} in {slot_label(dst)} are not idle")
         self._cells[src, idx] = IDLE

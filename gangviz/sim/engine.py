@@ -24,6 +24,18 @@ Time model (001_c175c8c1780c2fd0.txt §4.2 measures everything in time slots):
 * After a decision the next row to run is the one after the row that ran last; slots inserted or
   removed below it shift it, and a removed slot hands its turn to the slot that takes its index.
 
+Event-driven decisions (the IBM study's simulator, 003_1fd1fd192052cc5d.txt §4.2: "every job
+arrival or departure constitutes a scheduling event"): a policy whose ``decides_at`` is
+``"event"`` is asked at the exact time of every arrival and completion instead of at the next
+slice boundary. Rows still take turns one slice at a time, but the slice in progress when an
+event happens is cut short there (eq. 3's slices of length ``T_ij <= T``): the new matrix runs
+from the event on, starting a fresh slice with the row after the one that was interrupted (the
+interrupted row counts as the row that ran last). Progress is then counted in fractions of a
+slice: a slice cut after ``f`` slices gives ``max(f - overhead, 0)`` units of service, and a job
+finishes exactly when its work runs out (no idle end of slice). Time is no longer an integer,
+and watch mode and event jumps agree up to floating-point rounding (they add the same times up
+in different pieces).
+
 Stepping: in *watch* mode each :meth:`Simulation.step` runs exactly one slice and then decides;
 otherwise the engine jumps arithmetically from one event (arrival, completion, scripted action)
 to the next, computing every job's progress over the whole gap at once. Both give identical job
@@ -171,6 +183,8 @@ class Simulation:
         self.quantum = 1.0 - overhead
         self.watch = watch
         self.record = record
+        #: Decide at every arrival and completion (``True``) or at slice boundaries only.
+        self.event_driven = getattr(policy, "decides_at", "boundary") == "event"
         specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
         if len(specs) > MAX_JOBS:
             check_jobs(len(specs), "the workload")
@@ -213,6 +227,7 @@ class Simulation:
         self._first_cols: dict[int, Sequence[int]] = {}  # processors held in the first slice run
         self._table_cache: tuple | None = None
         self._gap_memo: tuple | None = None
+        self._offsets_memo: tuple | None = None  # event-driven: (table, n, start, finish offsets)
         self._changes: list[MatrixChange] = []
         self._journal: list[tuple[int, ...]] = []
         self._journal_now: list[int] = []
@@ -326,7 +341,9 @@ class Simulation:
         if not s.decided or self._script_due(s.time):
             return 0
         if self.watch and self.matrix.n_rows:
-            return math.inf if self.done else 1
+            if self.done:
+                return math.inf
+            return min(1.0, self._next_event_gap()) if self.event_driven else 1
         # With nothing left to arrive, the next event is the next completion, if any: the
         # gap is infinite exactly when the simulation is done.
         return self._next_event_gap()
@@ -340,7 +357,10 @@ class Simulation:
                 raise LimitError(f"the simulated clock would pass {CLOCK_LIMIT:.4g} slices (2**44) "
                                  f"at t={self._s.time:g}, where times lose their fraction of a slice; "
                                  "the run is refused rather than answered wrongly")
-            self._run_slices(int(gap))
+            if self.event_driven:
+                self._run_for(float(gap))
+            else:
+                self._run_slices(int(gap))
         return self._decide()
 
     def step_back(self) -> Step | None:
@@ -446,13 +466,15 @@ class Simulation:
         return s.next_script < len(self.script) and self.script[s.next_script].at <= t
 
     def _arrival_boundary(self) -> float:
+        """Time of the next decision caused by an arrival or a scripted action: the slice
+        boundary at or after it, or (event-driven) the time itself."""
         s = self._s
         t = math.inf
         if s.next_arrival < len(self._pending):
-            t = math.ceil(self._pending[s.next_arrival].arrival)
+            t = self._pending[s.next_arrival].arrival
         if s.next_script < len(self.script):
-            t = min(t, math.ceil(self.script[s.next_script].at))
-        return t
+            t = min(t, self.script[s.next_script].at)
+        return t if self.event_driven or math.isinf(t) else math.ceil(t)
 
     def _work(self, job: int) -> float:
         """Service ``job`` needs in all: its work plus what :meth:`charge` took."""
@@ -465,6 +487,8 @@ class Simulation:
         work = self._work(job)
         if math.isinf(work):
             return math.inf
+        if self.event_driven:  # fractions of a slice count (see the module docstring)
+            return work / self.quantum
         # Arithmetic, not a search: the quotient is off by at most one slice from rounding,
         # so one correction each way suffices (work is below MAX_SLICES, so need is exact).
         need = math.ceil(work / self.quantum)
@@ -536,6 +560,10 @@ class Simulation:
         return best
 
     def _completion_gap(self, table: tuple, n: int, start: int) -> float:
+        if self.event_driven:
+            offsets = self._finish_offsets(table, n, start)
+            self._offsets_memo = (table, n, start, offsets)  # _run_for needs them next
+            return float(offsets.min()) if len(offsets) else math.inf
         ids, first, count, served, need, multi = table[:6]
         left = need - served
         if not len(multi):
@@ -554,6 +582,81 @@ class Simulation:
                 cycles, idx = np.divmod(left_m[finite].astype(np.int64) - 1, k)
                 best = min(best, float((cycles * n + offsets[begins[finite] + idx] + 1).min()))
         return best
+
+    def _finish_offsets(self, table: tuple, n: int, start: int) -> np.ndarray:
+        """Event-driven: the time from now until each job of the table finishes, the matrix
+        staying as it is and fresh slices starting now with row ``start``.
+
+        A job still needing ``left`` slices of service (a fraction counts) is served in
+        ``c = ceil(left)`` more slices; it finishes in the last of them, ``overhead`` plus the
+        rest of its work after that slice begins.
+        """
+        ids, first, count, served, need, multi = table[:6]
+        left = need - served
+        finite = np.isfinite(left)
+        c = np.ones(len(left), dtype=np.int64)
+        c[finite] = np.maximum(np.ceil(left[finite] - _EPS), 1).astype(np.int64)
+        last = (c - 1) * n + (first - start) % n
+        if len(multi):
+            offsets, begins = self._multi_offsets(table, n, start)
+            cycles, idx = np.divmod(c[multi] - 1, count[multi])
+            last[multi] = cycles * n + offsets[begins + idx]
+        out = last + self.overhead + (left - (c - 1)) * self.quantum
+        out[~finite] = math.inf
+        return out
+
+    def _run_for(self, gap: float) -> None:
+        """Event-driven: run the matrix as it is for ``gap`` (a fraction of a slice counts):
+        ``floor(gap)`` whole slices and, if ``gap`` is not whole, one slice cut short."""
+        s = self._s
+        n = self.matrix.n_rows
+        if n == 0:
+            s.time = self._snapped(s.time + gap)
+            return
+        start = s.next_row % n
+        # A gap a rounding error away from whole slices is whole: otherwise a hair of a cut
+        # slice would pass the turn to the next row.
+        whole = int(math.floor(gap + _EPS))
+        frac = gap - whole
+        if frac < _EPS:
+            frac = 0.0
+        full, part = divmod(whole, n)
+        cut = (start + whole) % n  # the row of the slice cut short (if frac > 0)
+        busy_rows = self.matrix.busy_per_row()
+        order = (np.arange(part) + start) % n
+        s.busy_time += float(full * busy_rows.sum() + busy_rows[order].sum() + frac * busy_rows[cut])
+        s.row_time += n * gap
+        if self.matrix._rows:
+            table = self._table()
+            ids, first, count, served, need, multi = table[:6]
+            hits = (full * count + ((first - start) % n < part)).astype(np.float64)
+            in_cut = first == cut
+            if len(multi):
+                offsets, begins = self._multi_offsets(table, n, start)
+                early = np.add.reduceat((offsets < part).astype(np.int64), begins)
+                hits[multi] = full * count[multi] + early
+                flat, owner = table[6], table[7]
+                in_cut[np.unique(owner[flat == cut])] = True
+            if frac > 0:
+                hits[in_cut] += max(frac - self.overhead, 0.0) / self.quantum
+            memo = self._offsets_memo
+            if memo is not None and memo[0] is table and memo[1] == n and memo[2] == start:
+                ends = memo[3]
+            else:
+                ends = self._finish_offsets(table, n, start)
+            done = ends <= gap + _EPS
+            s.served[ids] = np.where(done, need, np.minimum(served + hits, need))
+            for i in np.flatnonzero(done).tolist():
+                s.finish[int(ids[i])] = float(s.time + min(float(ends[i]), gap))
+        self._table_cache = None
+        s.next_row = (start + whole + (1 if frac > 0 else 0)) % n
+        s.time = self._snapped(s.time + gap)
+
+    def _snapped(self, t: float) -> float:
+        """Return the next arrival or scripted time instead of ``t`` when rounding left ``t``
+        a hair before it, so the event is processed at once and not one tiny step later."""
+        due = self._arrival_boundary()
+        return due if t < due <= t + _EPS * max(1.0, abs(t)) else t
 
     def _next_event_gap(self) -> float:
         s = self._s
@@ -839,6 +942,9 @@ class Simulation:
         self._changes_since_snapshot = 0
         self._table_cache = None
 
+
+#: Tolerance of the event-driven arithmetic, in slices: a job this close to its end is done.
+_EPS = 1e-9
 
 #: An empty id array, shared: the table of a matrix where no job holds an extra slot.
 _NO_IDS = np.zeros(0, dtype=np.int64)

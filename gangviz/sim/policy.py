@@ -1,6 +1,7 @@
 """What a scheduling policy is to the engine.
 
-A policy reacts at each decision point (a slice boundary where something happened). The engine
+A policy reacts at each decision point (a slice boundary where something happened, or, for a
+policy whose ``decides_at`` is ``"event"``, the arrival or completion itself). The engine
 has already removed the jobs that completed or were terminated; the policy re-packs, places
 waiting jobs, replicates or releases extra slots, all through change records emitted with
 ``sim.emit``. A job the policy placed has started; a job it left out stays waiting (FCFS order).
@@ -27,6 +28,10 @@ class Policy:
 
     name: str = "policy"
     paper: str = ""
+    #: When the engine asks the policy: ``"boundary"`` (at the slice boundary at or after each
+    #: arrival and completion) or ``"event"`` (at the arrival or completion itself; see
+    #: :mod:`gangviz.sim.engine`).
+    decides_at: str = "boundary"
 
     def check_machine(self, processors: int, ring: bool) -> None:
         """Raise ``ValueError`` (saying what is allowed) if the machine does not suit the policy."""

@@ -24,6 +24,18 @@ improvement in s from migration, as in the paper. Then each finding of §5.6 is 
    with gang-scheduling increases from 85% without migration to 94% with migration. Maximum
    utilization for backfilling gang-scheduling increases from 95% to 97%"; Table 1: 0.86
    against 0.96).
+5. The gain from migration is smaller for BGS than for GS ("improvements for backfilling
+   gang-scheduling are not as impressive as for gang-scheduling"): the mean BGS->MBGS gain over
+   the nine workloads is below the mean GS->MGS gain.
+6. GS saturates near rho 0.86 (its highest utilisation within ``SATURATION_TOLERANCE`` = 0.03
+   of 0.86) and BGS goes past 0.94 (Table 1: 0.86 and 0.96).
+
+Then the table is printed again beside the paper's Table 1 (:data:`PAPER_TABLE1`), with each
+cell's gap: utilisation as ours minus the paper's, slowdown as ours over the paper's.
+
+Time model: the policies decide at every arrival and departure (``--decide event``, the
+default, as the paper's simulator does, §4.2); ``--decide boundary`` runs the older model, where
+they decide only at slice boundaries.
 
 Every policy and every workload of one replication runs on the same sample (common random
 numbers: one seed per replication, service times scaled by the multiplier), so the pairs differ
@@ -36,8 +48,9 @@ A single sample's offered load scatters widely around the nominal 0.55 x multipl
 are scaled so that it offers exactly the paper's loads 0.55 .. 0.99; ``--no-calibrate`` keeps the
 raw samples. The ``load`` column is the mean offered load of the samples.
 
-Runs have the paper's 10,000 jobs by default (about 10 minutes with one worker on this
-machine's cores, half that with two). Shorter runs cannot show findings 3 and 4: with 1500
+Runs have the paper's 10,000 jobs by default; the 36 runs of one replication go to all local
+cores (``--workers``) or to a Dask cluster (``--scheduler``) through
+:func:`gangviz.experiments.runner.map_runs`. Shorter runs cannot show findings 3 and 4: with 1500
 jobs the arrivals span about 4,500 slices while the longest jobs run 500, so the drain at the
 end dominates eq. 1 (rho 0.50 at an offered 0.55), no policy is driven into saturation, and
 the gain from migration keeps growing up to the highest load.
@@ -50,7 +63,6 @@ import json
 import math
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
@@ -62,8 +74,9 @@ from gangviz.sim.engine import Simulation
 from gangviz.commands.options import add_json, add_out, add_seed, add_workers
 from gangviz.experiments.argtypes import non_negative_int, non_negative_seconds, positive_int, unit_fraction
 from gangviz.experiments.numbers import mean_ci, plural
-from gangviz.experiments.progress import ProgressBar, collect
+from gangviz.experiments.progress import ProgressBar
 from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
+from gangviz.experiments.runner import map_runs
 
 TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5; free, unlimited "
                            "migration unless --migration-cost or --q) and the paper's findings"}
@@ -71,16 +84,44 @@ TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine wor
 POLICIES = {"GS": GS, "MGS": MGS, "BGS": BGS, "MBGS": MBGS}
 MPL = 5
 MID_HIGH = (0.70, 0.95)
+#: Where the paper's GS and BGS saturate (Table 1) and how close "near" is.
+GS_SATURATION = 0.86
+BGS_PAST = 0.94
+SATURATION_TOLERANCE = 0.03
+
+#: Table 1 of the paper (§5.6): per workload, (rho, s) of BGS, MBGS, GS, MGS.
+PAPER_TABLE1 = (
+    ((0.55, 2.5), (0.55, 2.1), (0.55, 3.9), (0.55, 2.6)),
+    ((0.61, 3.2), (0.61, 2.5), (0.61, 7.0), (0.61, 4.0)),
+    ((0.66, 3.8), (0.66, 2.9), (0.66, 18.8), (0.66, 6.9)),
+    ((0.72, 6.5), (0.72, 3.7), (0.72, 44.8), (0.72, 13.5)),
+    ((0.77, 8.0), (0.77, 5.1), (0.78, 125.6), (0.77, 29.4)),
+    ((0.83, 11.9), (0.83, 7.6), (0.83, 405.6), (0.83, 54.4)),
+    ((0.89, 22.4), (0.88, 11.0), (0.86, 1738.0), (0.88, 134.2)),
+    ((0.94, 34.9), (0.94, 20.9), (0.86, 4147.7), (0.94, 399.3)),
+    ((0.96, 67.9), (0.98, 56.8), (0.86, 5941.5), (0.97, 1609.9)),
+)
+TABLE_ORDER = ("BGS", "MBGS", "GS", "MGS")
+
+
+def paper_table() -> dict:
+    """Return the paper's Table 1 as a :func:`summarize` table ``{(policy, workload): (rho, s)}``."""
+    return {(p, w): cell for w, row in enumerate(PAPER_TABLE1) for p, cell in zip(TABLE_ORDER, row)}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """Add ``--jobs``, ``--reps``, ``--workers``, ``--seed``, ``--calibrate``, ``--migration-cost``,
-    ``--q``, ``--margin`` and ``--json``."""
+    """Add ``--jobs``, ``--reps``, ``--workers``, ``--scheduler``, ``--decide``, ``--seed``,
+    ``--calibrate``, ``--migration-cost``, ``--q``, ``--margin`` and ``--json``."""
     p.add_argument("--jobs", type=positive_int, default=10_000,
                    help="jobs per workload (default: the paper's 10,000; 1500 runs in 1.5 minutes but is too "
                         "short to show saturation)")
     p.add_argument("--reps", type=positive_int, default=1, help="replications (seeds) per cell (default 1)")
     add_workers(p)
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="address of a Dask scheduler to run the cells on instead of local processes")
+    p.add_argument("--decide", choices=("event", "boundary"), default="event",
+                   help="when the policies decide: at every arrival and departure (default, as in the "
+                        "paper) or only at slice boundaries")
     add_seed(p, 1, "base seed")
     p.add_argument("--calibrate", action=argparse.BooleanOptionalAction, default=True,
                    help="scale each sample's arrival times so it offers exactly 0.55 x multiplier "
@@ -97,15 +138,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
-             migration_cost: float = 0.0, q: int | None = None) -> dict:
+             migration_cost: float = 0.0, q: int | None = None, decide: str = "event") -> dict:
     """Return the §2.3 metrics of one policy on one workload and seed (plus bookkeeping:
     ``migrated_tasks``, ``migration_overhead`` in node-seconds, ``offered`` load of the sample,
-    ``seed``). ``migration_cost`` (seconds) and ``q`` apply to MGS and MBGS only."""
+    ``seed``). ``migration_cost`` (seconds) and ``q`` apply to MGS and MBGS only; ``decide`` is
+    the time model (``"event"`` or ``"boundary"``)."""
     w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate)
     if policy in ("MGS", "MBGS"):
-        pol = POLICIES[policy](MPL, q=q, migration_cost=migration_cost / SLICE_SECONDS)
+        pol = POLICIES[policy](MPL, q=q, migration_cost=migration_cost / SLICE_SECONDS, decide=decide)
     else:
-        pol = POLICIES[policy](MPL)
+        pol = POLICIES[policy](MPL, decide=decide)
     sim = Simulation(w.jobs, pol, PROCESSORS, record=False)
     cap = run_with_capacity(sim)
     out = ibm_metrics(sim.records(), PROCESSORS, time_unit=SLICE_SECONDS, capacity=cap)
@@ -121,11 +163,13 @@ def _star(args: tuple) -> dict:
 
 
 def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: bool = False,
-             migration_cost: float = 0.0, q: int | None = None, progress=None) -> dict:
-    """Run every cell; return ``{(policy, workload index): [metrics per replication, in
-    replication order]}``. ``progress(done, total)``, if given, is called as runs finish.
+             migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
+             scheduler: str | None = None, progress=None) -> dict:
+    """Run every cell on ``workers`` local processes (or the Dask ``scheduler``); return
+    ``{(policy, workload index): [metrics per replication, in replication order]}``.
+    ``progress(done, total)``, if given, is called as runs finish.
 
-    Raises ``ValueError`` for a negative seed.
+    Raises ``ValueError`` for a negative seed, and what :func:`map_runs` raises.
     """
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
@@ -134,17 +178,16 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
         for r in range(reps):
             for name in POLICIES:
                 keys.append((name, wi))
-                tasks.append((name, mult, n_jobs, seed * 1000 + r, calibrate, migration_cost, q))
+                tasks.append((name, mult, n_jobs, seed * 1000 + r, calibrate, migration_cost, q, decide))
     # Biggest workloads first, so the pool's tail is short.
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][1])
+    outs: dict[int, dict] = {}
+    for k, out in map_runs(_star, [tasks[i] for i in order], workers=workers, scheduler=scheduler,
+                           progress=progress):
+        outs[order[k]] = out
     results: dict = {}
-    if workers == 1:
-        outs = collect((_star(tasks[i]) for i in order), len(order), progress)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            outs = collect(pool.map(_star, [tasks[i] for i in order], chunksize=1), len(order), progress)
-    for i, out in sorted(zip(order, outs), key=lambda t: t[0]):
-        results.setdefault(keys[i], []).append(out)
+    for i in range(len(tasks)):
+        results.setdefault(keys[i], []).append(outs[i])
     return results
 
 
@@ -224,6 +267,43 @@ def findings(table: dict, margin: float = 0.03, loads: list[float] | None = None
     bgs_max = max(table[("BGS", w)][0] for w in range(n))
     out.append((f"GS saturates well below BGS: max utilisation GS {gs_max:.3f} vs BGS {bgs_max:.3f} "
                 f"(needs a gap of at least {margin:.2f})", gs_max + margin <= bgs_max))
+    g_gs = float(np.mean([gain(table[("GS", w)][1], table[("MGS", w)][1]) for w in range(n)]))
+    g_bgs = float(np.mean([gain(table[("BGS", w)][1], table[("MBGS", w)][1]) for w in range(n)]))
+    out.append((f"the gain from migration is smaller for BGS than for GS: mean {g_bgs:.1f}% against "
+                f"{g_gs:.1f}%", g_bgs < g_gs))
+    tol = SATURATION_TOLERANCE
+    out.append((f"GS saturates near rho {GS_SATURATION:.2f} (within {tol:.2f}: {gs_max:.3f}) and BGS goes "
+                f"past {BGS_PAST:.2f} ({bgs_max:.3f})", abs(gs_max - GS_SATURATION) <= tol and bgs_max > BGS_PAST))
+    return out
+
+
+def format_paper_gaps(table: dict) -> str:
+    """Return our table beside the paper's Table 1: per workload and policy, our rho and s, the
+    paper's, and the gaps (rho: ours minus the paper's; s: ours over the paper's)."""
+    paper = paper_table()
+    head = f"{'wl':>2} " + " | ".join(f"{p:^32}" for p in TABLE_ORDER)
+    sub = "   " + " | ".join(f"{'rho':>5} {'paper':>5} {'s':>6} {'paper':>6} {'x':>6}" for _ in TABLE_ORDER)
+    lines = [head, sub, "-" * len(sub)]
+    for w in range(len(MULTIPLIERS)):
+        cells = []
+        for p in TABLE_ORDER:
+            (r, sd), (pr, ps) = table[(p, w)], paper[(p, w)]
+            cells.append(f"{r:>5.2f} {pr:>5.2f} {sd:>6.1f} {ps:>6.1f} {sd / ps:>6.3g}")
+        lines.append(f"{w:>2} " + " | ".join(cells))
+    return "\n".join(lines)
+
+
+def paper_gap_summary(table: dict) -> list[str]:
+    """Return one line per policy: how far our slowdowns and utilisations are from Table 1's
+    (the range of ours/paper for s over the nine workloads, the largest |rho gap|)."""
+    paper = paper_table()
+    out = []
+    for p in TABLE_ORDER:
+        ratios = [table[(p, w)][1] / paper[(p, w)][1] for w in range(len(MULTIPLIERS))]
+        rho = max(abs(table[(p, w)][0] - paper[(p, w)][0]) for w in range(len(MULTIPLIERS)))
+        geo = float(np.exp(np.mean(np.log(ratios))))
+        out.append(f"{p:>4}: s is {min(ratios):.3g}x to {max(ratios):.3g}x the paper's (geometric mean "
+                   f"{geo:.3g}x); rho within {rho:.2f} of the paper's")
     return out
 
 
@@ -249,11 +329,12 @@ def run(target: str, args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     runs = len(MULTIPLIERS) * args.reps * len(POLICIES)
     print(f"zhang-table1: {plural(runs, 'run')} of {plural(args.jobs, 'job')} on "
-          f"{plural(args.workers, 'worker')}", file=sys.stderr)
+          f"{plural(args.workers, 'worker') if not args.scheduler else 'a Dask cluster'}", file=sys.stderr)
     bar = ProgressBar(runs)
     try:
         results = simulate(args.jobs, args.reps, args.workers, args.seed, args.calibrate,
-                           args.migration_cost, args.q, progress=lambda done, _total: bar.update(done))
+                           args.migration_cost, args.q, args.decide, args.scheduler,
+                           progress=lambda done, _total: bar.update(done))
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
@@ -277,7 +358,8 @@ def run(target: str, args: argparse.Namespace) -> int:
     print(f"{TARGETS[target]}\n{plural(args.reps, 'replication')} x {args.jobs:,} jobs per workload, "
           f"{PROCESSORS} nodes, MPL {MPL}, slice {SLICE_SECONDS:g} s, Phi 0.2, "
           f"{'calibrated' if args.calibrate else 'raw'} offered loads, migration cost "
-          f"{args.migration_cost:g} s, Q {'unlimited' if args.q is None else args.q}\n")
+          f"{args.migration_cost:g} s, Q {'unlimited' if args.q is None else args.q}, decisions at "
+          f"{'every arrival and departure' if args.decide == 'event' else 'slice boundaries'}\n")
     print(format_table(table, loads))
     if args.reps > 1:
         print("\npaired gains in s over the replications, in % (mean ± 95% CI half-width):")
@@ -292,5 +374,10 @@ def run(target: str, args: argparse.Namespace) -> int:
         count = sum(f[i][1] for f in per_rep)
         tail = f" [holds in {count} of {args.reps} replications]" if args.reps > 1 else ""
         print(f"  {verdict(holds)} {text}{tail}")
+    print("\nbeside the paper's Table 1 (x = our s / the paper's s):")
+    print(format_paper_gaps(table))
+    print("\nhow far from the paper:")
+    for line in paper_gap_summary(table):
+        print("  " + line)
     print(f"\n{plural(len(results) * args.reps, 'run')} in {elapsed:.1f} s")
     return RAN if ok else FINDING_FAILED

@@ -75,6 +75,31 @@ class Planner:
         for _ in range(n_rows):
             self.add_row()
 
+    @classmethod
+    def from_bookings(cls, processors: int, n_rows: int, now: float, rows: list[int], ends: list[float],
+                      sizes: list[int]) -> "Planner":
+        """Return a planner holding, for each ``i``, ``sizes[i]`` processors of ``rows[i]`` booked
+        from ``now`` to ``ends[i]``: the same profiles as :meth:`add` one booking at a time (a
+        breakpoint at each distinct end after ``now``), built by one sort per row."""
+        plan = cls(processors, n_rows, now)
+        per_row: list[list[tuple[float, int]]] = [[] for _ in range(n_rows)]
+        for row, end, size in zip(rows, ends, sizes):
+            end = float(end)
+            if end > plan.now:
+                per_row[row].append((end, int(size)))
+        for row, books in enumerate(per_row):
+            if not books:
+                continue
+            books.sort()
+            times, usage = [plan.now], [sum(size for _, size in books)]
+            for end, size in books:
+                if end != times[-1]:
+                    times.append(end)
+                    usage.append(usage[-1])
+                usage[-1] -= size
+            plan._times[row], plan._usage[row] = times, usage
+        return plan
+
     @property
     def n_rows(self) -> int:
         """Return the number of rows planned."""

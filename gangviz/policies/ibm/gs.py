@@ -29,10 +29,21 @@ Rules common to all four:
 * Context-switch overhead and the slice length belong to the engine
   (``Simulation(overhead=...)``; one engine time unit is one slice, 200 s in the paper).
 
-Differences from the paper's simulator, forced by the engine (documented, reported):
+Time model (``decide``): by default the phases run at every arrival and departure, at the
+exact time of the event (§4.2: "every job arrival or departure constitutes a scheduling
+event"), while the rows still rotate one 200 s slice at a time; the slice in progress at an
+event is cut short there and a fresh slice starts with the next row (eq. 3's slices of length
+``T_ij <= T``; see :mod:`gangviz.sim.engine`). ``decide="boundary"`` (``gs:decide=boundary``)
+keeps the older model, where the phases run only at slice boundaries: an arrival waits for the
+next boundary and a finished job's processors idle until it.
 
-* The engine decides only at slice boundaries, so an arrival waits for the next boundary and a
-  finished job's processors idle until it (the paper's simulator reschedules at the event).
+Differences from the paper's simulator (documented, reported):
+
+* Which row runs after an event is not said in the paper; here it is the row after the one
+  whose slice the event cut short (so a burst of events cannot keep one row running).
+* Q bounds the tasks migrated per scheduling decision. §5.4 bounds them "in any time slice";
+  with decisions at events, two events inside one slice may each migrate up to Q tasks (Table
+  1's Q is unlimited, so it is unaffected; with ``decide="boundary"`` a decision is a slice).
 * The engine charges the context-switch overhead in every slice, also when the same row runs
   again (a one-row matrix); eq. 3 charges it to the jobs switched in.
 * Migration overhead (eqs. 4, 5) is paid by the jobs the paper delays (option 1: A C/2, each
@@ -72,12 +83,14 @@ class IBMGang(Policy):
         mpl: maximum number of rows (multiprogramming level), >= 1.
         backfill: BGS-style Schedule with per-row reservations (estimate x MPL).
         migrate: the seven-step order of §5.4 with migration options 1 and 2.
-        q: most tasks migrated per scheduling decision (one decision per slice boundary, so per
-            time slice); ``None`` = unlimited.
+        q: most tasks migrated per scheduling decision (§5.4 bounds it per time slice; a
+            decision is made at each scheduling event); ``None`` = unlimited.
         migration_cost: C, the cost of migrating one job, in slices (10 s of a 200 s slice is
             0.05).
         charge_migration: make the delayed jobs pay the migration overhead in service (the
             paper, §5.4); ``False`` records it without slowing anyone down.
+        decide: ``"event"`` (default: the phases run at every arrival and departure, §4.2) or
+            ``"boundary"`` (only at slice boundaries, the older model).
 
     Raises ``ValueError`` for an out-of-range parameter.
     """
@@ -86,7 +99,10 @@ class IBMGang(Policy):
     paper = f"{PAPER} §4-§5"
 
     def __init__(self, mpl: int = 5, *, backfill: bool = False, migrate: bool = False,
-                 q: int | None = None, migration_cost: float = 0.0, charge_migration: bool = True) -> None:
+                 q: int | None = None, migration_cost: float = 0.0, charge_migration: bool = True,
+                 decide: str = "event") -> None:
+        if decide not in ("event", "boundary"):
+            raise ValueError(f"decide must be 'event' or 'boundary', got {decide!r}")
         if isinstance(mpl, bool) or not isinstance(mpl, int) or mpl < 1:
             raise ValueError(f"mpl must be a whole number >= 1, got {mpl!r}")
         if q is not None and (isinstance(q, bool) or not isinstance(q, int) or q < 0):
@@ -94,6 +110,7 @@ class IBMGang(Policy):
         if not (isinstance(migration_cost, (int, float)) and migration_cost >= 0):
             raise ValueError(f"migration_cost must be >= 0 slices, got {migration_cost!r}")
         self.mpl = mpl
+        self.decides_at = decide
         self.backfill = bool(backfill)
         self.migrate = bool(migrate)
         self.q = q
@@ -148,9 +165,9 @@ class IBMGang(Policy):
         """Return the per-row profiles of the jobs in their home rows (plus the current
         reservations of still-waiting jobs whose row exists)."""
         m = sim.matrix
-        plan = Planner(m.processors, m.n_rows, sim.time)
-        for job in m.jobs():
-            plan.add(m.home_row(job), sim.time, self._end(sim, job), len(m.job_cols(job)))
+        jobs = m.jobs()
+        plan = Planner.from_bookings(m.processors, m.n_rows, sim.time, [m.home_row(j) for j in jobs],
+                                     [self._end(sim, j) for j in jobs], [len(m.job_cols(j)) for j in jobs])
         if with_reservations:
             waiting = set(sim.waiting)
             for res in self.reservations.values():
@@ -262,8 +279,8 @@ class GS(IBMGang):
     name = "gs"
     paper = f"{PAPER} §4.2, §5.1"
 
-    def __init__(self, mpl: int = 5) -> None:
-        super().__init__(mpl)
+    def __init__(self, mpl: int = 5, decide: str = "event") -> None:
+        super().__init__(mpl, decide=decide)
 
 
 class BGS(IBMGang):
@@ -272,8 +289,8 @@ class BGS(IBMGang):
     name = "bgs"
     paper = f"{PAPER} §5.2"
 
-    def __init__(self, mpl: int = 5) -> None:
-        super().__init__(mpl, backfill=True)
+    def __init__(self, mpl: int = 5, decide: str = "event") -> None:
+        super().__init__(mpl, backfill=True, decide=decide)
 
 
 class MGS(IBMGang):
@@ -283,9 +300,9 @@ class MGS(IBMGang):
     paper = f"{PAPER} §5.4"
 
     def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
-                 charge_migration: bool = True) -> None:
+                 charge_migration: bool = True, decide: str = "event") -> None:
         super().__init__(mpl, migrate=True, q=q, migration_cost=migration_cost,
-                         charge_migration=charge_migration)
+                         charge_migration=charge_migration, decide=decide)
 
 
 class MBGS(IBMGang):
@@ -295,6 +312,6 @@ class MBGS(IBMGang):
     paper = f"{PAPER} §5.5"
 
     def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
-                 charge_migration: bool = True) -> None:
+                 charge_migration: bool = True, decide: str = "event") -> None:
         super().__init__(mpl, backfill=True, migrate=True, q=q, migration_cost=migration_cost,
-                         charge_migration=charge_migration)
+                         charge_migration=charge_migration, decide=decide)

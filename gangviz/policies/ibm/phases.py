@@ -75,23 +75,29 @@ def free_cols(m: OusterhoutMatrix, row: int, size: int, exclude: Iterable[int] =
 
 def population_order(m: OusterhoutMatrix) -> list[int]:
     """Return the rows from least to most populated (busy processors; ties: lower row first)."""
-    busy = np.count_nonzero(m.cells != IDLE, axis=1)
-    return sorted(range(m.n_rows), key=lambda r: (int(busy[r]), r))
+    busy = m.busy_per_row().tolist()
+    return sorted(range(m.n_rows), key=lambda r: (busy[r], r))
 
 
 def clean_matrix(sim) -> int:
     """CleanMatrix (003 §5.1): remove every instance of a job outside its home row.
 
-    Rows are visited first to last, as in the paper's loop. Returns the replicas removed.
+    Rows are visited first to last and each row's jobs left to right, as in the paper's loop;
+    only the jobs holding extra rows are looked at. Returns the replicas removed.
     """
     m = sim.matrix
-    removed = 0
-    for row in range(m.n_rows):
-        for job in m.row_jobs(row):
-            if m.home_row(job) != row:
-                sim.emit(JobUnreplicated(job, (row,), m.job_cols(job), "CleanMatrix: not its home row"))
-                removed += 1
-    return removed
+    ids, lo, _ = m.spans()
+    _, _, count = m.placements()
+    multi = np.flatnonzero(count > 1)
+    if not len(multi):
+        return 0
+    rows_of = m._rows
+    # (row, leftmost column, job): the order of the paper's loop over rows and their cells
+    found = sorted((row, first, job) for job, first in zip(ids[multi].tolist(), lo[multi].tolist())
+                   for row in rows_of[job][1:])
+    for row, _, job in found:
+        sim.emit(JobUnreplicated(job, (row,), m.job_cols(job), "CleanMatrix: not its home row"))
+    return len(found)
 
 
 class MoveGuard(Protocol):
@@ -110,18 +116,32 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
     A job moves from row ``i`` to row ``j`` when all its processors are idle in ``j`` and
     ``guard.allows(job, i, j)`` (BGS: the move respects the reservations of ``j``) holds. Assumes
     the matrix is clean (home rows only). Returns the number of jobs moved.
+
+    The rows are visited in the order of :func:`compaction_moves`. For one pair ``(i, j)`` the
+    jobs of ``i`` that fit in ``j`` are found at once: the jobs of a row have disjoint
+    processors, so moving one of them into ``j`` never blocks another.
     """
     m = sim.matrix
     moved = 0
-    for job, i, j in compaction_moves(m):
-        if not m.is_idle(j, m.job_cols(job)):
-            continue
-        if guard is not None and not guard.allows(job, i, j):
-            continue
-        sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
-        if guard is not None:
-            guard.moved(job, i, j)
-        moved += 1
+    order = population_order(m)
+    rows_of = m._rows
+    for pos, i in enumerate(order):
+        for j in reversed(order[pos + 1:]):
+            row_i = m.cells[i]
+            below = row_i[m.cells[j] != IDLE]
+            blocked = set(below[np.flatnonzero(np.concatenate(([True], below[1:] != below[:-1])))].tolist())
+            for job in m.row_jobs(i):
+                if job in blocked:
+                    continue
+                rows = rows_of[job]
+                if rows[0] != i or len(rows) != 1:
+                    continue
+                if guard is not None and not guard.allows(job, i, j):
+                    continue
+                sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
+                if guard is not None:
+                    guard.moved(job, i, j)
+                moved += 1
     return moved
 
 
@@ -159,24 +179,46 @@ def fill_matrix(sim, label: str = "FillMatrix") -> int:
     ``do { for each job in starting time order: for each row: if the job can be replicated in
     the same columns, do it and break } while the matrix changes``. Rows are tried from first to
     last. Returns the replicas added.
+
+    The test "all of the job's processors are idle in the row" reads a table of how many busy
+    cells each row has on each job's processors, worked out once (a matrix product) and updated
+    for the one row that changes at each replica, instead of scanning the cells per job and row.
     """
     m = sim.matrix
+    n = m.n_rows
+    if n < 2:  # every job holds the only row there is
+        return 0
+    order = start_order(sim)
+    cells = m.cells
+    # member[k, c]: job order[k] runs on column c (read off the jobs' home rows)
+    pos = np.full(int(cells.max()) + 1, -1, dtype=np.int64)
+    pos[order] = np.arange(len(order))
+    rr, cc = np.nonzero(cells != IDLE)
+    jj = cells[rr, cc]
+    home = m._home_of[jj] == rr
+    member = np.zeros((len(order), m.processors))
+    member[pos[jj[home]], cc[home]] = 1.0
+    busy = (cells != IDLE).astype(np.float64)
+    counts = (busy @ member.T).tolist()  # counts[row][k]: busy cells of row on order[k]'s columns
+    rows_of = m._rows
+    have = [set(rows_of[job]) for job in order]
     added = 0
     changed = True
     while changed:
         changed = False
-        for job in start_order(sim):
-            cols = m.job_cols(job)
-            have = set(m.job_rows(job))
-            idx = col_index(cols)
-            for row in range(m.n_rows):
-                if row in have:
+        for k, job in enumerate(order):
+            held = have[k]
+            for row in range(n):
+                if row in held or counts[row][k]:
                     continue
-                if np.all(m.cells[row, idx] == IDLE):
-                    sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
-                    added += 1
-                    changed = True
-                    break
+                cols = m.job_cols(job)
+                sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
+                held.add(row)
+                busy[row, m._idx[job]] = 1.0
+                counts[row] = (busy[row] @ member.T).tolist()
+                added += 1
+                changed = True
+                break
     return added
 
 

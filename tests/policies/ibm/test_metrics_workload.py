@@ -126,43 +126,49 @@ def test_findings_logic():
         table[("GS", w)] = (min(load, 0.86), 10.0 + w)
         table[("MGS", w)] = (load, 10.0 + w - (5 if w == 5 else 1))
         table[("BGS", w)] = (min(load, 0.96), 5.0)
-        table[("MBGS", w)] = (load, 4.0 if w != 6 else 2.0)
+        table[("MBGS", w)] = (load, 4.8 if w != 6 else 3.0)
     res = dict((t.split(" (")[0].split(":")[0], ok) for t, ok in zhang.findings(table))
     assert all(res.values()), res
     table[("MGS", 0)] = (0.55, 99.0)
     assert not zhang.findings(table)[0][1]
 
 
-# Table 1 of 003_1fd1fd192052cc5d.txt §5.6: per workload, (rho, s) of BGS, MBGS, GS, MGS.
-PAPER_TABLE1 = [
-    ((0.55, 2.5), (0.55, 2.1), (0.55, 3.9), (0.55, 2.6)),
-    ((0.61, 3.2), (0.61, 2.5), (0.61, 7.0), (0.61, 4.0)),
-    ((0.66, 3.8), (0.66, 2.9), (0.66, 18.8), (0.66, 6.9)),
-    ((0.72, 6.5), (0.72, 3.7), (0.72, 44.8), (0.72, 13.5)),
-    ((0.77, 8.0), (0.77, 5.1), (0.78, 125.6), (0.77, 29.4)),
-    ((0.83, 11.9), (0.83, 7.6), (0.83, 405.6), (0.83, 54.4)),
-    ((0.89, 22.4), (0.88, 11.0), (0.86, 1738.0), (0.88, 134.2)),
-    ((0.94, 34.9), (0.94, 20.9), (0.86, 4147.7), (0.94, 399.3)),
-    ((0.96, 67.9), (0.98, 56.8), (0.86, 5941.5), (0.97, 1609.9)),
-]
-
-
 def test_the_papers_own_table_passes_every_finding():
-    table = {(p, w): cell for w, row in enumerate(PAPER_TABLE1) for p, cell in zip(("BGS", "MBGS", "GS", "MGS"), row)}
-    assert [ok for _, ok in zhang.findings(table)] == [True] * 4
+    table = zhang.paper_table()
+    assert [ok for _, ok in zhang.findings(table)] == [True] * 6
     # a gain that peaks at low load breaks finding 3
     table[("MBGS", 0)] = (0.55, 0.5)
     table[("MBGS", 1)] = (0.61, 0.5)
     assert not zhang.findings(table)[2][1]
     # ... and so does one that keeps growing up to the highest load
-    table = {(p, w): cell for w, row in enumerate(PAPER_TABLE1) for p, cell in zip(("BGS", "MBGS", "GS", "MGS"), row)}
+    table = zhang.paper_table()
     table[("MGS", 8)] = (0.97, 1.0)
     assert not zhang.findings(table)[2][1]
+
+
+def test_findings_five_and_six_and_the_gaps_to_the_paper():
+    table = zhang.paper_table()
+    # BGS gaining more than GS from migration breaks finding 5
+    worse = {**table, **{("MBGS", w): (table[("MBGS", w)][0], 0.1) for w in range(9)}}
+    assert not zhang.findings(worse)[4][1]
+    # GS saturating at 0.80 (too low) or BGS stopping at 0.93 breaks finding 6
+    low = {**table, **{("GS", w): (min(table[("GS", w)][0], 0.80), table[("GS", w)][1]) for w in range(9)}}
+    assert not zhang.findings(low)[5][1]
+    short = {**table, **{("BGS", w): (min(table[("BGS", w)][0], 0.93), table[("BGS", w)][1]) for w in range(9)}}
+    assert not zhang.findings(short)[5][1]
+    # the paper against itself: every slowdown ratio is 1, every rho gap 0
+    text = zhang.format_paper_gaps(table)
+    assert text.count(" 1 |") + text.count("      1\n") >= 9 * 3
+    assert all("1x to 1x" in line and "within 0.00" in line for line in zhang.paper_gap_summary(table))
+    doubled = {k: (r, 2 * s) for k, (r, s) in table.items()}
+    assert all("2x to 2x" in line for line in zhang.paper_gap_summary(doubled))
 
 
 def test_run_cell_small():
     out = zhang.run_cell("MBGS", 1.2, 60, 1)
     assert set(KEYS) <= set(out) and out["utilization"] > 0
+    boundary = zhang.run_cell("MBGS", 1.2, 60, 1, decide="boundary")
+    assert boundary["wait"] > out["wait"]  # arrivals wait for the next slice boundary
 
 
 def test_run_cell_charges_the_migration_cost_in_seconds():
@@ -171,3 +177,20 @@ def test_run_cell_charges_the_migration_cost_in_seconds():
     assert free["migration_overhead"] == 0.0 and free["migrated_tasks"] > 0
     assert paid["migration_overhead"] > 0.0
     assert paid["response"] != free["response"]
+
+
+@pytest.mark.parametrize("decide", ["event", "boundary"])
+def test_repro_prints_the_table_beside_the_papers(capsys, decide):
+    from gangviz.cli import main
+
+    main(["repro", "zhang-table1", "--jobs", "40", "--workers", "1", "--decide", decide])
+    out = capsys.readouterr().out
+    assert ("every arrival and departure" if decide == "event" else "slice boundaries") in out
+    assert "beside the paper's Table 1" in out and "5941.5" in out  # the paper's GS s at workload 8
+    assert sum(line.strip().startswith(("BGS:", "MBGS:", "GS:", "MGS:")) for line in out.splitlines()) == 4
+
+
+def test_cells_on_worker_processes_equal_cells_in_process():
+    one = zhang.simulate(30, 1, 1, seed=2)
+    two = zhang.simulate(30, 1, 2, seed=2)
+    assert one == two and len(one) == 36

@@ -19,9 +19,9 @@ def _jobs(specs):
     return [JobSpec(i, f"J{i}", a, s, w, e) for i, (a, s, w, e) in enumerate(specs)]
 
 
-def _finishes(rows, procs, specs, cost, overhead=0.0, charge=True, policy=MGS):
+def _finishes(rows, procs, specs, cost, overhead=0.0, charge=True, policy=MGS, decide="event"):
     m = OusterhoutMatrix.from_rows(rows, procs)
-    pol = policy(2, migration_cost=cost, charge_migration=charge)
+    pol = policy(2, migration_cost=cost, charge_migration=charge, decide=decide)
     sim = Simulation(_jobs(specs), pol, procs, initial=m, overhead=overhead)
     sim.run()
     migs = [c for s in sim.steps for c in s.changes if c.kind == "job_migrated"]
@@ -71,11 +71,12 @@ def test_recorded_but_uncharged_cost_changes_nothing():
 
 def test_a_charge_that_spills_over_costs_a_whole_extra_slice_of_the_job():
     # J0 needs 2.9 slices; losing C = 0.2 makes it 3.1, so it needs a fourth slice of its own.
-    # J2 is long, so S1 alternates with J2's row: J0 runs at t = 1, 3, 5 and then 7.
+    # J2 is long, so S1 alternates with J2's row: J0 runs at t = 1, 3, 5 and then 7 (slice
+    # boundaries at the integers: the boundary time model).
     rows, procs, specs = OPT2
     specs = [(0, 1, 2.9, 9), specs[1], (0.5, 4, 10.0, 20)]
-    free, *_ = _finishes(rows, procs, specs, 0.0)
-    paid, _, _, sim = _finishes(rows, procs, specs, 0.2)
+    free, *_ = _finishes(rows, procs, specs, 0.0, decide="boundary")
+    paid, _, _, sim = _finishes(rows, procs, specs, 0.2, decide="boundary")
     assert free[0] == pytest.approx(5.9) and paid[0] == pytest.approx(7.1)
     assert sim.jobs[0].finish - sim.jobs[0].start >= 2.9 + 0.2
 
