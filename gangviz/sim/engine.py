@@ -646,6 +646,10 @@ class Simulation:
                 ends = self._finish_offsets(table, n, start)
             done = ends <= gap + _EPS
             s.served[ids] = np.where(done, need, np.minimum(served + hits, need))
+            if len(multi) or s.unstarted:  # else no statistic can change
+                share = max(frac - self.overhead, 0.0) / self.quantum if frac > 0 else 0.0
+                self._note_runs(table, full, part, (first - start) % n, hits, served + hits,
+                                (offsets, begins) if len(multi) else None, share)
             for i in np.flatnonzero(done).tolist():
                 s.finish[int(ids[i])] = float(s.time + min(float(ends[i]), gap))
         self._table_cache = None
@@ -707,9 +711,11 @@ class Simulation:
         s.time += m
 
     def _note_runs(self, table: tuple, full: int, part: int, d: np.ndarray, hits: np.ndarray,
-                   after: np.ndarray, multi_offsets: tuple | None) -> None:
+                   after: np.ndarray, multi_offsets: tuple | None, cut_share: float = 0.0) -> None:
         """Update the per-job statistics of :meth:`run_stats` for the slices just run: ``full``
-        whole turns of the rows and ``part`` more, home rows ``d`` slices after the first."""
+        whole turns of the rows and ``part`` more, home rows ``d`` slices after the first; in an
+        event-driven run, then a slice cut short (row offset ``part``) that gave ``cut_share``
+        of a slice's service."""
         s = self._s
         ids, count, served, need, multi = table[0], table[2], table[3], table[4], table[5]
         new: np.ndarray | tuple = ()
@@ -733,7 +739,7 @@ class Simulation:
             mids = ids[multi]
             held = s.rows_held[mids]
             s.rows_held[mids] = np.where(hits[multi] > 0, np.maximum(held, count[multi]), held)
-            home_hits = full + (d[multi] < part)
+            home_hits = full + (d[multi] < part) + cut_share * (d[multi] == part)
             useful = np.minimum(after[multi], need[multi]) - served[multi]
             s.extra_slices[ids[multi]] += np.maximum(useful - home_hits, 0)
 

@@ -137,3 +137,18 @@ def test_run_command_takes_the_time_model_as_a_policy_parameter(capsys):
         assert main(["run", trace, "--policy", spec, "--slice", "200", "--json"]) == 0
         outs[spec] = capsys.readouterr().out
     assert outs["gs"] == outs["gs:decide=event"] != outs["gs:decide=boundary"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(workloads(), st.integers(1, 4), st.sampled_from(POLICIES))
+def test_event_runs_keep_the_per_job_statistics(wl, mpl, cls):
+    # every job's first slice is known, no earlier than its start, and nothing stays "unstarted"
+    procs, jobs = wl
+    sim = Simulation(jobs, cls(mpl), procs, record=False)
+    sim.run()
+    first, held, _extra = sim.run_stats()
+    assert not sim._s.unstarted
+    for rec in sim.records():
+        assert not math.isnan(first[rec.spec.id])
+        assert rec.start - 1e-9 <= first[rec.spec.id] <= rec.finish + 1e-9
+        assert held[rec.spec.id] >= 1
