@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -93,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return int(args.func(args) or 0)
+    except BrokenPipeError:
+        # the reader of our output went away (``gangviz run ... | head``): not an error of ours
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return EXIT_OK
     except (UserError, ValueError, OSError) as exc:
         print(f"gangviz: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

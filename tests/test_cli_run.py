@@ -95,3 +95,29 @@ def test_guided_must_be_a_boolean(tmp_path):
     with pytest.raises(ScenarioError, match=r":7: guided must be true or false"):
         load_scenario(path)
     assert load_scenario(write(tmp_path, "guided = true\n" + GOOD)).guided
+
+
+def test_multisite_json_carries_the_window_names(capsys):
+    from gangviz.cli import main
+
+    assert main(["run", "papazachos-migration", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    queued = next(c for s in doc["steps"] for c in s["changes"] if c["kind"] == "task_queued")
+    assert queued["labels"]["task"] == f"G{queued['gang']}.{queued['task'] + 1}"
+    assert queued["labels"]["site"] == f"Site {queued['site'] + 1}"
+    assert queued["labels"]["proc"] == f"P{queued['proc'] + 1}"
+
+
+def test_a_closed_pipe_is_not_an_error(tmp_path):
+    import subprocess
+    import sys
+
+    # `gangviz run ... --json | head -1`: the reader leaves early; no message, exit 0
+    proc = subprocess.Popen([sys.executable, "-m", "gangviz", "run", "downey", "--jobs", "300", "--steps",
+                             "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0
+    assert "Broken pipe" not in err and "Traceback" not in err

@@ -13,6 +13,25 @@ import sys
 from gangviz.workloads.scenario_sim import check_expect, end_state, policy_name, run_to_end, simulation_for
 
 
+def site_labels(change: dict) -> dict:
+    """Return the names the window gives the gang, task, sites and processors of a multi-site
+    change (a ``to_dict``): ``G3``, ``G3.2``, ``Site 1``, ``P4``; the JSON numbers are 0-based
+    for sites, processors and tasks, and gangs keep their own numbers."""
+    labels: dict = {}
+    gang = change.get("gang")
+    if isinstance(gang, int):
+        labels["gang"] = f"G{gang}"
+        if isinstance(change.get("task"), int):
+            labels["task"] = f"G{gang}.{change['task'] + 1}"
+    for key in ("site", "src_site", "dst_site"):
+        if isinstance(change.get(key), int):
+            labels[key] = f"Site {change[key] + 1}"
+    for key in ("proc", "src_proc", "dst_proc"):
+        if isinstance(change.get(key), int):
+            labels[key] = f"P{change[key] + 1}"
+    return labels
+
+
 def run_family(source, policy: str | None = None, *, as_json: bool = False, out=None) -> int:
     """Run the scenario of ``source`` (a Source or Scenario of model multisite or epoch) to its
     end under ``policy`` (default: the scenario's); print the steps and the end state to ``out``
@@ -25,8 +44,13 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
     state = end_state(sim)
     problems = check_expect(sc, sim) if name == policy_name(sc) else []
     if as_json:
+        steps = [s.to_dict() for s in sim.steps]
+        if sc.model == "multisite":
+            for step in steps:
+                for change in step["changes"]:
+                    change["labels"] = site_labels(change)
         doc = {"model": sc.model, "policy": name, "processors": sc.processors,
-               "steps": [s.to_dict() for s in sim.steps], "end": state,
+               "steps": steps, "end": state,
                "expect_met": not problems if sc.expect and name == policy_name(sc) else None}
         json.dump(doc, out, indent=1, default=str)
         out.write("\n")
