@@ -20,6 +20,7 @@ from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
 from gangviz.experiments.compare import build_simulations, finish_and_compare
 from gangviz.experiments.numbers import plural
+from gangviz.experiments.progress import run_with_progress
 from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, path_for, save_simulation_jobs
 from gangviz.workloads.source import load_source, print_warnings
@@ -70,6 +71,11 @@ def run(args: argparse.Namespace) -> int:
         for label in args.policy:
             check_output(path_for(args.jobs_out, label), force=args.force)
     sims = build_simulations(source, args.policy, ring=True if args.ring else None)
+    if not any(getattr(sim, "family", None) == "space-sharing" for sim in sims.values()):
+        # a bar per policy once a run takes more than 2 s (space-sharing mixes are counted
+        # while they run, below, and finish in seconds)
+        for label, sim in sims.items():
+            run_with_progress(sim, len(source.jobs), label=f"{label}: jobs finished")
     # every column gets the IBM figures when a space-sharing policy is among them
     result = finish_and_compare(source.title, sims, time_unit=source.slice_seconds)
     if args.jobs_out:

@@ -134,16 +134,16 @@ def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0) 
 
 
 def run_with_progress(sim, total: int, *, delay: float = 2.0, chunk: int = 1000,
-                      stream: IO[str] | None = None) -> None:
+                      stream: IO[str] | None = None, label: str = "jobs finished") -> None:
     """Run ``sim`` (a :class:`~gangviz.sim.engine.Simulation`) to its end; once it has taken
     longer than ``delay`` seconds, show a bar of its ``total`` jobs finished on ``stream``
-    (default stderr). Steps ``chunk`` steps between looks at the clock."""
+    (default stderr), named ``label``. Steps ``chunk`` steps between looks at the clock."""
     started = time.monotonic()
     bar = None
     while not sim.done:
         sim.run(max_steps=chunk)
         if bar is None and time.monotonic() - started > delay:
-            bar = ProgressBar(total, stream=stream, label="jobs finished", clock=time.monotonic)
+            bar = ProgressBar(total, stream=stream, label=label, clock=time.monotonic)
             bar.t0 = started
         if bar is not None:
             bar.update(sum(1 for r in sim.jobs.values() if r.finish is not None))
