@@ -47,8 +47,8 @@ import heapq
 import math
 from bisect import bisect_left, insort
 from dataclasses import dataclass, field
+from operator import attrgetter
 
-import numpy as np
 
 from gangviz.core.jobs import JobSpec
 from gangviz.metrics_ibm import SMALL_MAX, CapacityLog
@@ -139,20 +139,22 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
         raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
     if processors < 1:
         raise ValueError(f"processors must be >= 1, got {processors}")
-    specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
+    specs = sorted(jobs, key=attrgetter("arrival", "id"))
     n = len(specs)
-    for j in specs:
-        if not math.isfinite(j.work):
-            raise ValueError(f"job {j.name} runs forever; space sharing needs finite run times")
-        if j.size > processors:
-            raise ValueError(f"job {j.name} needs {j.size} processors; the machine has {processors}")
     arrival = [j.arrival for j in specs]
     size = [j.size for j in specs]
+    work = [j.work for j in specs]
+    if not all(map(math.isfinite, work)) or (n and max(size) > processors):
+        for j in specs:
+            if not math.isfinite(j.work):
+                raise ValueError(f"job {j.name} runs forever; space sharing needs finite run times")
+            if j.size > processors:
+                raise ValueError(f"job {j.name} needs {j.size} processors; the machine has {processors}")
     if estimates == "exact":
-        est = [j.work for j in specs]
+        est = work
     else:
         est = [j.work if j.estimate is None or not j.estimate > 0 else j.estimate for j in specs]
-    run = [min(j.work, e) if kill_at_estimate else j.work for j, e in zip(specs, est)]
+    run = list(map(min, work, est)) if kill_at_estimate else work
     if mode == "conservative" and not kill_at_estimate:
         # a job running past its estimate would hold processors its booking has given back
         for j, e in zip(specs, est):
@@ -175,11 +177,16 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     else:
         end, cap = _easy(arrival, size, est, run, records, processors, small_max,
                          mode == "easy", decisions)
-    by_id = sorted(records, key=lambda r: r.spec.id)
+    by_id = sorted(records, key=attrgetter("spec.id"))
     return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est)
 
 
 def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
+    # Without a log, an event at which no job finishes and the queue was not empty before only
+    # needs its new arrivals tested: the head, the free processors and the running jobs are
+    # those left by the previous event, so the shadow time and extra processors are too, and
+    # every job that waited then still fails the backfill test (free and extra only shrank
+    # during that scan, and the clock moved on).
     n = len(arrival)
     cap = CapacityLog()
     done_heap: list[tuple[float, int]] = []
@@ -191,6 +198,8 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
     n_small = n_large = 0
     finished = 0
     start_of = [0.0] * n
+    shadow, extra = math.inf, 0
+    heappush, heappop = heapq.heappush, heapq.heappop
     while finished < n:
         t_arr = arrival[nxt] if nxt < n else math.inf
         t_done = done_heap[0][0] if done_heap else math.inf
@@ -200,8 +209,39 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
         t_prev = t
         if log is not None:
             fin_now, arr_now, started_now = [], [], []
+        if t_done > t and queue and log is None:
+            # only arrivals, behind a head that still waits (see above)
+            waited = len(queue)
+            while nxt < n and arrival[nxt] <= t:
+                queue.append(nxt)
+                if size[nxt] <= small_max:
+                    n_small += 1
+                else:
+                    n_large += 1
+                nxt += 1
+            if backfill and free > 0:
+                keep = queue[:waited]
+                for idx in range(waited, len(queue)):
+                    j = queue[idx]
+                    sz = size[j]
+                    if sz <= free and (t + est[j] <= shadow or sz <= extra):
+                        free -= sz
+                        if t + est[j] > shadow:
+                            extra -= sz
+                        start_of[j] = t
+                        records[j].start = t
+                        heappush(done_heap, (t + run[j], j))
+                        insort(running, (t + est[j], j))
+                        if sz <= small_max:
+                            n_small -= 1
+                        else:
+                            n_large -= 1
+                    else:
+                        keep.append(j)
+                queue = keep
+            continue
         while done_heap and done_heap[0][0] <= t:
-            fin, j = heapq.heappop(done_heap)
+            fin, j = heappop(done_heap)
             records[j].finish = fin
             free += size[j]
             finished += 1
@@ -230,7 +270,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
             free -= size[j]
             start_of[j] = t
             records[j].start = t
-            heapq.heappush(done_heap, (t + run[j], j))
+            heappush(done_heap, (t + run[j], j))
             insort(running, (t + est[j], j))
             if log is not None:
                 started_now.append((j, "order"))
@@ -275,7 +315,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
                         how = "shadow"
                     start_of[j] = t
                     records[j].start = t
-                    heapq.heappush(done_heap, (t + run[j], j))
+                    heappush(done_heap, (t + run[j], j))
                     insort(running, (t + est[j], j))
                     if sz <= small_max:
                         n_small -= 1
