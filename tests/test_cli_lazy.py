@@ -2,7 +2,8 @@
 
 ``gangviz.cli.COMMANDS`` lists every sub-command with its help line so ``gangviz --help`` needs
 no command module; these tests keep that table equal to what the modules register, and check
-that a headless backfilling run leaves the window, the compiler and the other commands alone.
+that a headless backfilling run leaves the window, the compiler, the gang engine and its
+policies, and the other commands alone.
 """
 
 from __future__ import annotations
@@ -44,14 +45,14 @@ def test_only_builds_the_named_command_in_full():
     assert not any("--policy" in a.option_strings for a in sub.choices["compare"]._actions)
 
 
-def test_easy_run_imports_neither_qt_nor_numba_nor_other_commands(tmp_path):
+def test_easy_run_imports_neither_qt_nor_numba_nor_gang_engine_nor_other_commands(tmp_path):
     trace = tmp_path / "t.swf"
     trace.write_text("; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
                      "2 1 0 5 4 -1 -1 4 5 -1 1 1 1 1 1 -1 -1 -1\n")
     code = ("import sys; from gangviz.cli import main; "
             f"rc = main(['run', {str(trace)!r}, '--policy', 'easy']); "
             "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'PySide6', 'scipy', 'PIL') "
-            "or m.startswith(('gangviz.gui', 'gangviz.commands.'))); "
+            "or m.startswith(('gangviz.gui', 'gangviz.commands.', 'gangviz.policies', 'gangviz.sim'))); "
             "print(rc, heavy)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
