@@ -47,7 +47,8 @@ import heapq
 import math
 from bisect import bisect_left, insort
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import islice
+from operator import attrgetter, lt
 
 
 from gangviz.core.jobs import JobSpec
@@ -139,7 +140,13 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
         raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
     if processors < 1:
         raise ValueError(f"processors must be >= 1, got {processors}")
-    specs = sorted(jobs, key=attrgetter("arrival", "id"))
+    ids = list(map(attrgetter("id"), jobs))
+    if all(map(lt, ids, islice(ids, 1, None))):
+        # already in id order (a trace): a stable sort on arrival alone keeps ids ascending
+        # among jobs that arrive together, without building a key tuple per job
+        specs = sorted(jobs, key=attrgetter("arrival"))
+    else:
+        specs = sorted(jobs, key=attrgetter("arrival", "id"))
     n = len(specs)
     arrival = [j.arrival for j in specs]
     size = [j.size for j in specs]
@@ -161,32 +168,35 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
             if j.work > e:
                 raise ValueError(f"conservative backfilling without killing needs estimates that bound "
                                  f"the run time; job {j.name} runs {j.work:g} with an estimate of {e:g}")
-    records = [BackfillRecord(j) for j in specs]
     decisions: list[Decision] | None = [] if log else None
     if mode == "conservative" and decisions is None and compiled and n:
         from gangviz.spacesharing.compiled import conservative_compiled
 
         start, finish, first, lost, end = conservative_compiled(arrival, size, est, run, processors,
                                                                 small_max)
+        records = [BackfillRecord(j) for j in specs]
         for r, a, b, f in zip(records, start.tolist(), finish.tolist(), first.tolist()):
             r.start, r.finish = a, b
             r.reservation = None if f != f else f
         cap = CapacityLog(*lost)
     elif mode == "conservative":
+        records = [BackfillRecord(j) for j in specs]
         end, cap = _conservative(arrival, size, est, run, records, processors, small_max, decisions)
     else:
-        end, cap = _easy(arrival, size, est, run, records, processors, small_max,
-                         mode == "easy", decisions)
+        end, cap, records = _easy(arrival, size, est, run, specs, processors, small_max,
+                                  mode == "easy", decisions)
     by_id = sorted(records, key=attrgetter("spec.id"))
     return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est)
 
 
-def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
+def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
     # Without a log, an event at which no job finishes and the queue was not empty before only
     # needs its new arrivals tested: the head, the free processors and the running jobs are
     # those left by the previous event, so the shadow time and extra processors are too, and
     # every job that waited then still fails the backfill test (free and extra only shrank
     # during that scan, and the clock moved on).
+    # Times go into plain lists during the run; the records are built once at the end.
+    # Returns (end, lost capacity, records in priority order).
     n = len(arrival)
     cap = CapacityLog()
     done_heap: list[tuple[float, int]] = []
@@ -198,6 +208,8 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
     n_small = n_large = 0
     finished = 0
     start_of = [0.0] * n
+    finish_of: list[float | None] = [None] * n
+    resv: list[float | None] = [None] * n
     shadow, extra = math.inf, 0
     heappush, heappop = heapq.heappush, heapq.heappop
     while finished < n:
@@ -229,7 +241,6 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
                         if t + est[j] > shadow:
                             extra -= sz
                         start_of[j] = t
-                        records[j].start = t
                         heappush(done_heap, (t + run[j], j))
                         insort(running, (t + est[j], j))
                         if sz <= small_max:
@@ -242,7 +253,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
             continue
         while done_heap and done_heap[0][0] <= t:
             fin, j = heappop(done_heap)
-            records[j].finish = fin
+            finish_of[j] = fin
             free += size[j]
             finished += 1
             pe = start_of[j] + est[j]
@@ -269,7 +280,6 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
             j = queue[k]
             free -= size[j]
             start_of[j] = t
-            records[j].start = t
             heappush(done_heap, (t + run[j], j))
             insort(running, (t + est[j], j))
             if log is not None:
@@ -283,7 +293,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
         queue = queue[k:]
         shadow = math.inf
         extra = 0
-        if queue and (backfill and (free > 0 or records[queue[0]].reservation is None)
+        if queue and (backfill and (free > 0 or resv[queue[0]] is None)
                       or log is not None):
             # the head's shadow time: when enough running jobs will have ended (by estimate)
             head = queue[0]
@@ -299,8 +309,8 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
                         avail += size[j2]
                     shadow, extra = pe, avail - need
                     break
-            if backfill and records[head].reservation is None:
-                records[head].reservation = shadow
+            if backfill and resv[head] is None:
+                resv[head] = shadow
         if queue and free > 0 and backfill:
             keep = queue[:1]
             for idx in range(1, len(queue)):
@@ -314,7 +324,6 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
                     else:
                         how = "shadow"
                     start_of[j] = t
-                    records[j].start = t
                     heappush(done_heap, (t + run[j], j))
                     insort(running, (t + est[j], j))
                     if sz <= small_max:
@@ -333,7 +342,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
             res = [(queue[0], shadow)] if queue else []
             log.append(Decision(t, fin_now, arr_now, started_now, list(queue), res,
                                 extra if queue else None, (cap.lost, cap.lost_small, cap.lost_large)))
-    return t_prev, cap
+    return t_prev, cap, list(map(BackfillRecord, specs, start_of, finish_of, resv))
 
 
 def _conservative(arrival, size, est, run, records, P, small_max, log):
