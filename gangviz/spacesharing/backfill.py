@@ -198,7 +198,7 @@ def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
     # Times go into plain lists during the run; the records are built once at the end.
     # Returns (end, lost capacity, records in priority order).
     n = len(arrival)
-    cap = CapacityLog()
+    lost = lost_small = lost_large = 0.0  # eq. 2, as CapacityLog.add counts it
     done_heap: list[tuple[float, int]] = []
     running: list[tuple[float, int]] = []  # (predicted end, id), sorted
     queue: list[int] = []
@@ -217,7 +217,12 @@ def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
         t_done = done_heap[0][0] if done_heap else math.inf
         t = t_arr if t_arr < t_done else t_done
         if queue and t > t_prev:
-            cap.add(free * (t - t_prev), n_small > 0, n_large > 0)
+            amount = free * (t - t_prev)
+            lost += amount
+            if n_small:
+                lost_small += amount
+            if n_large:
+                lost_large += amount
         t_prev = t
         if log is not None:
             fin_now, arr_now, started_now = [], [], []
@@ -272,7 +277,7 @@ def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
         if not queue:
             if log is not None:
                 log.append(Decision(t, fin_now, arr_now, [], [], [], None,
-                                    (cap.lost, cap.lost_small, cap.lost_large)))
+                                    (lost, lost_small, lost_large)))
             continue
         # start jobs from the head while they fit
         k = 0
@@ -303,7 +308,8 @@ def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
                 avail += size[j]
                 if avail >= need:
                     # every job predicted to end at the shadow time frees its processors then
-                    for pe2, j2 in running[idx + 1:]:
+                    for k2 in range(idx + 1, len(running)):
+                        pe2, j2 = running[k2]
                         if pe2 != pe:
                             break
                         avail += size[j2]
@@ -341,8 +347,8 @@ def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
         if log is not None:
             res = [(queue[0], shadow)] if queue else []
             log.append(Decision(t, fin_now, arr_now, started_now, list(queue), res,
-                                extra if queue else None, (cap.lost, cap.lost_small, cap.lost_large)))
-    return t_prev, cap, list(map(BackfillRecord, specs, start_of, finish_of, resv))
+                                extra if queue else None, (lost, lost_small, lost_large)))
+    return t_prev, CapacityLog(lost, lost_small, lost_large), list(map(BackfillRecord, specs, start_of, finish_of, resv))
 
 
 def _conservative(arrival, size, est, run, records, P, small_max, log):
