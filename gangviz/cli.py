@@ -3,8 +3,11 @@
 ``gangviz`` alone opens the window on the Fig. 2 re-packing scenario. Every other sub-command
 lives in its own module under :mod:`gangviz.commands`; a module there provides
 ``register(subparsers)``, which adds its parser and sets ``func`` (taking the parsed args,
-returning the exit code). Errors a user can cause are reported as one plain message on stderr;
-a user never sees a traceback.
+returning the exit code), and is listed in :data:`COMMANDS` with its one-line help. Only the
+module of the command being run is imported (with its dependencies), so a headless run does not
+pay for the window's or the other commands' imports; the others appear in ``gangviz --help``
+from that table. Errors a user can cause are reported as one plain message on stderr; a user
+never sees a traceback.
 
 Exit codes (the README's "Exit codes" lists them too):
 
@@ -20,7 +23,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import pkgutil
 import sys
 
 from gangviz import __version__
@@ -62,10 +64,31 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser with every sub-command of :mod:`gangviz.commands`."""
-    import gangviz.commands as commands
+#: Every sub-command: name -> (module under :mod:`gangviz.commands`, the help line its
+#: ``register`` gives). A test checks this table against the modules.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compare": ("compare", "run several policies on one workload and compare their metrics"),
+    "convert": ("convert", "convert Slurm sacct --parsable2 output to an SWF trace"),
+    "export": ("export", "save a scenario's animation as a GIF, an MP4 or PNG frames"),
+    "generate": ("generate", "write a synthetic workload as SWF"),
+    "open": ("open", "open the window (default: the Fig. 2 re-packing scenario)"),
+    "plot-sweep": ("plot_sweep", "plot a sweep's metric against load per policy with 95%% CI bands"),
+    "repro": ("repro", "reproduce a paper's table and check its findings"),
+    "run": ("run", "run a scenario or workload headless and print the result"),
+    "scenarios": ("scenarios", "list the built-in scenarios (the papers' figures)"),
+    "sweep": ("sweep", "run a parameter sweep file on local processes or a Dask cluster"),
+    "validate": ("validate", "check SWF workload files and summarise them"),
+}
 
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Return the argument parser of the command line.
+
+    Without ``only`` every sub-command's module is imported and registers its full parser.
+    With ``only`` (a name in :data:`COMMANDS`) just that module is imported; every other
+    command gets an empty parser with its help line, enough for ``gangviz --help``. With an
+    ``only`` that names no command, no command module is imported at all.
+    """
     parser = Parser(
         prog="gangviz",
         description="Gang scheduling, live: the Ousterhout matrix with an exact simulator.",
@@ -75,19 +98,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"gangviz {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"gangviz.commands.{info.name}")
-        if hasattr(module, "register"):  # helpers such as commands.options register nothing
-            module.register(sub)
+    for name, (module_name, help_line) in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(f"gangviz.commands.{module_name}").register(sub)
+        else:
+            sub.add_parser(name, help=help_line)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
     if not argv:
         argv = ["open"]
+    parser = build_parser(only=argv[0] if argv[0] in COMMANDS else "")
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

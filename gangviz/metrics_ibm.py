@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
@@ -85,11 +86,17 @@ def ibm_metrics(records: Iterable, processors: int, *, time_unit: float = 1.0,
     """
     if processors < 1:
         raise ValueError(f"processors must be >= 1, got {processors}")
-    rows = [(r.spec.arrival, r.start, r.finish, r.spec.work, r.spec.size) for r in records
+    done = [r for r in records
             if r.finish is not None and r.start is not None and not getattr(r, "terminated", False)]
-    if not rows:
+    if not done:
         raise ValueError("no job finished; the metrics need at least one")
-    a, s, f, e, n = (np.array(c, dtype=np.float64) for c in zip(*rows))
+    # one column at a time, each gathered in C (attrgetter, fromiter): far cheaper than a
+    # Python tuple per job on a trace of tens of thousands of jobs
+    count = len(done)
+    specs = list(map(attrgetter("spec"), done))
+    s, f = (np.fromiter(map(attrgetter(k), done), np.float64, count) for k in ("start", "finish"))
+    a, e, n = (np.fromiter(map(attrgetter(k), specs), np.float64, count)
+               for k in ("arrival", "work", "size"))
     a, s, f, e = a * time_unit, s * time_unit, f * time_unit, e * time_unit
     origin = a.min()
     end = f.max() - origin

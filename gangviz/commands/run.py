@@ -7,27 +7,19 @@ In the JSON, each change of a step keeps the engine's 0-based fields (``job`` is
 ``row``/``src_row``/``dst_row``/``row_a``/``row_b`` and ``rows`` index the matrix's slots from
 the top, ``cols``/``src_cols``/``dst_cols`` and ``lo``..``hi`` its processors) and adds
 ``labels``, the same things as the window names them: ``J4``, ``S2``, ``P1..P4`` (1-based).
+
+The simulators are imported when the run needs them: a space-sharing run never loads the gang
+engine and its policies.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
-from pathlib import Path
 
 from gangviz.cli import UserError
 from gangviz.commands.options import add_json, add_source_options
-from gangviz.experiments.numbers import number, plural
-from gangviz.experiments.progress import run_with_progress
-from gangviz.metrics import zhou_metrics
-from gangviz.experiments.compare import parse_policy_spec
-from gangviz.policies import make_policy
-from gangviz.outputs import check_output
-from gangviz.results.jobs import check_format, save_simulation_jobs
-from gangviz.sim.engine import Simulation
-from gangviz.workloads.source import load_source, print_warnings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,7 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
+    from gangviz.experiments.policy_spec import parse_policy_spec
+    from gangviz.spacesharing.policy import is_space_sharing, make_space_sharing
+    from gangviz.workloads.source import load_source, print_warnings
+
     if args.jobs_out:
+        from gangviz.outputs import check_output
+        from gangviz.results.jobs import check_format
+
         check_format(args.jobs_out)
         check_output(args.jobs_out, force=args.force)
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
@@ -64,21 +63,37 @@ def run(args: argparse.Namespace) -> int:
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
         name, given = parse_policy_spec(policy_name)
-        policy = make_policy(name, **{**source.policy_params(name), **given})
+        params = {**source.policy_params(name), **given}
+        if is_space_sharing(name):
+            policy = make_space_sharing(name, **params)
+        else:
+            from gangviz.policies import make_policy
+
+            policy = make_policy(name, **params)
         if getattr(policy, "family", None) == "space-sharing":
             from gangviz.spacesharing.runs import print_run
 
             policy.check_source(source)
             return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out)
+        from gangviz.sim.engine import Simulation
+
         sim = Simulation(source.jobs, policy, source.processors, ring=args.ring or source.ring,
                          initial=source.matrix, script=source.script, record=steps)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    from gangviz.experiments.numbers import number, plural
+    from gangviz.experiments.progress import run_with_progress
+    from gangviz.metrics import zhou_metrics
+
     run_with_progress(sim, len(source.jobs))
     if args.jobs_out:
+        from gangviz.results.jobs import save_simulation_jobs
+
         save_simulation_jobs(sim, source, args.jobs_out, label=policy_name)
     metrics = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in zhou_metrics(sim).items()}
     if args.json:
+        import json
+
         names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}
         doc = {
             "policy": policy.name,

@@ -27,6 +27,7 @@ from typing import Any
 
 from gangviz.experiments.numbers import number
 from gangviz.experiments.tasks import METRICS
+from gangviz.experiments.policy_spec import parse_policy_spec
 
 #: "max" when a higher value is better, "min" when lower is better.
 GOALS: dict[str, str] = {"r_a": "max", "n_l": "min", "n_a": "min", "t_ta": "min",
@@ -173,34 +174,6 @@ def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: floa
         except ValueError:  # no job finished yet
             out[lab] = {}
     return comparison_from_metrics(title, processors, out, goals=IBM_GOALS)
-
-
-def parse_policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Return ``(name, params)`` of ``"NAME"`` or ``"NAME:key=value,key=value"``.
-
-    Values read as int, then float, then ``true``/``false``, else stay text. Raises
-    ``ValueError`` for a malformed spec.
-    """
-    name, _, rest = spec.partition(":")
-    name = name.strip()
-    if not name:
-        raise ValueError(f"policy {spec!r}: give a name, e.g. repack or random:seed=3")
-    params: dict[str, Any] = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"policy {spec!r}: parameter {item!r} is not key=value")
-        params[key.strip()] = _value(value.strip())
-    return name, params
-
-
-def _value(text: str) -> Any:
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,

@@ -43,12 +43,14 @@ see :class:`Decision`. Without it the loops do no extra work.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import math
 from bisect import bisect_left, insort
 from dataclasses import dataclass, field
+from itertools import islice
+from operator import attrgetter, lt
 
-import numpy as np
 
 from gangviz.core.jobs import JobSpec
 from gangviz.metrics_ibm import SMALL_MAX, CapacityLog
@@ -139,49 +141,73 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
         raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
     if processors < 1:
         raise ValueError(f"processors must be >= 1, got {processors}")
-    specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
+    ids = list(map(attrgetter("id"), jobs))
+    if all(map(lt, ids, islice(ids, 1, None))):
+        # already in id order (a trace): a stable sort on arrival alone keeps ids ascending
+        # among jobs that arrive together, without building a key tuple per job
+        specs = sorted(jobs, key=attrgetter("arrival"))
+    else:
+        specs = sorted(jobs, key=attrgetter("arrival", "id"))
     n = len(specs)
-    for j in specs:
-        if not math.isfinite(j.work):
-            raise ValueError(f"job {j.name} runs forever; space sharing needs finite run times")
-        if j.size > processors:
-            raise ValueError(f"job {j.name} needs {j.size} processors; the machine has {processors}")
     arrival = [j.arrival for j in specs]
     size = [j.size for j in specs]
+    work = [j.work for j in specs]
+    if not all(map(math.isfinite, work)) or (n and max(size) > processors):
+        for j in specs:
+            if not math.isfinite(j.work):
+                raise ValueError(f"job {j.name} runs forever; space sharing needs finite run times")
+            if j.size > processors:
+                raise ValueError(f"job {j.name} needs {j.size} processors; the machine has {processors}")
     if estimates == "exact":
-        est = [j.work for j in specs]
+        est = work
     else:
         est = [j.work if j.estimate is None or not j.estimate > 0 else j.estimate for j in specs]
-    run = [min(j.work, e) if kill_at_estimate else j.work for j, e in zip(specs, est)]
+    run = list(map(min, work, est)) if kill_at_estimate else work
     if mode == "conservative" and not kill_at_estimate:
         # a job running past its estimate would hold processors its booking has given back
         for j, e in zip(specs, est):
             if j.work > e:
                 raise ValueError(f"conservative backfilling without killing needs estimates that bound "
                                  f"the run time; job {j.name} runs {j.work:g} with an estimate of {e:g}")
-    records = [BackfillRecord(j) for j in specs]
     decisions: list[Decision] | None = [] if log else None
     if mode == "conservative" and decisions is None and compiled and n:
         from gangviz.spacesharing.compiled import conservative_compiled
 
         start, finish, first, lost, end = conservative_compiled(arrival, size, est, run, processors,
                                                                 small_max)
+        records = [BackfillRecord(j) for j in specs]
         for r, a, b, f in zip(records, start.tolist(), finish.tolist(), first.tolist()):
             r.start, r.finish = a, b
             r.reservation = None if f != f else f
         cap = CapacityLog(*lost)
     elif mode == "conservative":
+        records = [BackfillRecord(j) for j in specs]
         end, cap = _conservative(arrival, size, est, run, records, processors, small_max, decisions)
     else:
-        end, cap = _easy(arrival, size, est, run, records, processors, small_max,
-                         mode == "easy", decisions)
-    by_id = sorted(records, key=lambda r: r.spec.id)
+        # The loop allocates a tuple or two per event and keeps every record alive; none can
+        # form a reference cycle, so the cyclic collector rests meanwhile (as the SWF reader's).
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            end, cap, records = _easy(arrival, size, est, run, specs, processors, small_max,
+                                      mode == "easy", decisions)
+        finally:
+            if was_enabled:
+                gc.enable()
+    by_id = sorted(records, key=attrgetter("spec.id"))
     return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est)
 
 
-def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
+def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
+    # Without a log, an event at which no job finishes and the queue was not empty before only
+    # needs its new arrivals tested: the head, the free processors and the running jobs are
+    # those left by the previous event, so the shadow time and extra processors are too, and
+    # every job that waited then still fails the backfill test (free and extra only shrank
+    # during that scan, and the clock moved on).
+    # Times go into plain lists during the run; the records are built once at the end.
+    # Returns (end, lost capacity, records in priority order).
     n = len(arrival)
-    cap = CapacityLog()
+    lost = lost_small = lost_large = 0.0  # eq. 2, as CapacityLog.add counts it
     done_heap: list[tuple[float, int]] = []
     running: list[tuple[float, int]] = []  # (predicted end, id), sorted
     queue: list[int] = []
@@ -191,18 +217,57 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
     n_small = n_large = 0
     finished = 0
     start_of = [0.0] * n
+    finish_of: list[float | None] = [None] * n
+    resv: list[float | None] = [None] * n
+    shadow, extra = math.inf, 0
+    heappush, heappop = heapq.heappush, heapq.heappop
     while finished < n:
         t_arr = arrival[nxt] if nxt < n else math.inf
         t_done = done_heap[0][0] if done_heap else math.inf
         t = t_arr if t_arr < t_done else t_done
         if queue and t > t_prev:
-            cap.add(free * (t - t_prev), n_small > 0, n_large > 0)
+            amount = free * (t - t_prev)
+            lost += amount
+            if n_small:
+                lost_small += amount
+            if n_large:
+                lost_large += amount
         t_prev = t
         if log is not None:
             fin_now, arr_now, started_now = [], [], []
+        if t_done > t and queue and log is None:
+            # only arrivals, behind a head that still waits (see above)
+            waited = len(queue)
+            while nxt < n and arrival[nxt] <= t:
+                queue.append(nxt)
+                if size[nxt] <= small_max:
+                    n_small += 1
+                else:
+                    n_large += 1
+                nxt += 1
+            if backfill and free > 0:
+                keep = queue[:waited]
+                for idx in range(waited, len(queue)):
+                    j = queue[idx]
+                    sz = size[j]
+                    if sz <= free and (t + est[j] <= shadow or sz <= extra):
+                        free -= sz
+                        if t + est[j] > shadow:
+                            extra -= sz
+                        start_of[j] = t
+                        heappush(done_heap, (t + run[j], j))
+                        insort(running, (t + est[j], j))
+                        if sz <= small_max:
+                            n_small -= 1
+                        else:
+                            n_large -= 1
+                    else:
+                        keep.append(j)
+                queue = keep
+            continue
         while done_heap and done_heap[0][0] <= t:
-            fin, j = heapq.heappop(done_heap)
-            records[j].finish = fin
+            fin, j = heappop(done_heap)
+            finish_of[j] = fin
             free += size[j]
             finished += 1
             pe = start_of[j] + est[j]
@@ -221,7 +286,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
         if not queue:
             if log is not None:
                 log.append(Decision(t, fin_now, arr_now, [], [], [], None,
-                                    (cap.lost, cap.lost_small, cap.lost_large)))
+                                    (lost, lost_small, lost_large)))
             continue
         # start jobs from the head while they fit
         k = 0
@@ -229,8 +294,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
             j = queue[k]
             free -= size[j]
             start_of[j] = t
-            records[j].start = t
-            heapq.heappush(done_heap, (t + run[j], j))
+            heappush(done_heap, (t + run[j], j))
             insort(running, (t + est[j], j))
             if log is not None:
                 started_now.append((j, "order"))
@@ -243,7 +307,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
         queue = queue[k:]
         shadow = math.inf
         extra = 0
-        if queue and (backfill and (free > 0 or records[queue[0]].reservation is None)
+        if queue and (backfill and (free > 0 or resv[queue[0]] is None)
                       or log is not None):
             # the head's shadow time: when enough running jobs will have ended (by estimate)
             head = queue[0]
@@ -253,14 +317,15 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
                 avail += size[j]
                 if avail >= need:
                     # every job predicted to end at the shadow time frees its processors then
-                    for pe2, j2 in running[idx + 1:]:
+                    for k2 in range(idx + 1, len(running)):
+                        pe2, j2 = running[k2]
                         if pe2 != pe:
                             break
                         avail += size[j2]
                     shadow, extra = pe, avail - need
                     break
-            if backfill and records[head].reservation is None:
-                records[head].reservation = shadow
+            if backfill and resv[head] is None:
+                resv[head] = shadow
         if queue and free > 0 and backfill:
             keep = queue[:1]
             for idx in range(1, len(queue)):
@@ -274,8 +339,7 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
                     else:
                         how = "shadow"
                     start_of[j] = t
-                    records[j].start = t
-                    heapq.heappush(done_heap, (t + run[j], j))
+                    heappush(done_heap, (t + run[j], j))
                     insort(running, (t + est[j], j))
                     if sz <= small_max:
                         n_small -= 1
@@ -292,8 +356,8 @@ def _easy(arrival, size, est, run, records, P, small_max, backfill, log):
         if log is not None:
             res = [(queue[0], shadow)] if queue else []
             log.append(Decision(t, fin_now, arr_now, started_now, list(queue), res,
-                                extra if queue else None, (cap.lost, cap.lost_small, cap.lost_large)))
-    return t_prev, cap
+                                extra if queue else None, (lost, lost_small, lost_large)))
+    return t_prev, CapacityLog(lost, lost_small, lost_large), list(map(BackfillRecord, specs, start_of, finish_of, resv))
 
 
 def _conservative(arrival, size, est, run, records, P, small_max, log):

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["MODES", "ESTIMATES", "SpaceSharingPolicy", "FCFS", "EASY", "Conservative", "is_space_sharing", "FAMILY"]
+__all__ = ["MODES", "ESTIMATES", "SpaceSharingPolicy", "FCFS", "EASY", "Conservative", "is_space_sharing",
+           "make_space_sharing", "FAMILY"]
 
 FAMILY = "space-sharing"
 MODES = ("fcfs", "easy", "conservative")
@@ -92,6 +93,22 @@ def EASY(estimates: str = "requested", kill: bool = True) -> SpaceSharingPolicy:
 def Conservative(estimates: str = "requested", kill: bool = True) -> SpaceSharingPolicy:
     """Return conservative backfilling."""
     return SpaceSharingPolicy("conservative", estimates, kill)
+
+
+def make_space_sharing(name: str, **params) -> SpaceSharingPolicy:
+    """Return the space-sharing policy called ``name`` (any case) built with ``params``, as
+    :func:`gangviz.policies.make_policy` would, without importing the gang policies.
+
+    Raises ``ValueError`` for a name that is not a space-sharing policy, a parameter the policy
+    does not take, or a bad value.
+    """
+    factory = {"fcfs": FCFS, "easy": EASY, "conservative": Conservative}.get(name.strip().lower())
+    if factory is None:
+        raise ValueError(f"{name!r} is not a space-sharing policy; known: {', '.join(MODES)}")
+    try:
+        return factory(**params)
+    except TypeError as exc:
+        raise ValueError(f"policy {name}: {exc}") from None
 
 
 def is_space_sharing(policy) -> bool:

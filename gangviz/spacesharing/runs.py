@@ -10,13 +10,9 @@ slot is in use while any job runs).
 
 from __future__ import annotations
 
-import json
 import math
-import re
 import sys
-from pathlib import Path
 
-from gangviz.metrics import zhou_metrics_of
 from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
 from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
 from gangviz.spacesharing.policy import SpaceSharingPolicy
@@ -53,6 +49,8 @@ def zhou_metrics_of_result(res: BackfillResult, processors: int) -> dict[str, fl
     The machine is one row: ``n_l`` is 1 when any job ran, ``n_a`` the share of time some job
     runs; the run ends at the last completion.
     """
+    from gangviz.metrics import zhou_metrics_of
+
     recs = sorted(res.records, key=lambda r: (r.spec.arrival, r.spec.id))
     done = [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in recs if r.finish is not None]
     spans = sorted((r.start, r.finish) for r in recs if r.start is not None and r.finish is not None)
@@ -94,6 +92,9 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
     else:
         res, metrics = run_space_sharing(source.jobs, source.processors, policy, time_unit=unit)
     if jobs_out:
+        import re
+        from pathlib import Path
+
         from gangviz.results.jobs import jobs_of_backfill, write_jobs
 
         name = Path(source.title).stem.replace(".swf", "") if source.kind == "swf" else source.title
@@ -105,6 +106,8 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
                         f"{source.processors} processors")
     clean = _nan_to_none(metrics)
     if as_json:
+        import json
+
         jobs = [{"id": r.spec.id, "name": r.spec.name, "arrival": r.spec.arrival * unit,
                  "size": r.spec.size, "start": r.start * unit, "finish": r.finish * unit,
                  "reservation": None if r.reservation is None or not math.isfinite(r.reservation)
