@@ -845,6 +845,10 @@ class Simulation:
         self.emit(JobRemoved(job, m.home_row(job), cols, why))
 
     def _count_finish(self, rec: JobRecord) -> None:
+        # A job a script terminates leaves the counts: the samples' mean turnaround is the one
+        # the metrics report (zhou_metrics also leaves terminated jobs out).
+        if rec.terminated:
+            return
         self._s.finished += 1
         self._s.turnaround_sum += rec.finish - rec.spec.arrival  # type: ignore[operator]
 

@@ -278,3 +278,29 @@ def test_recorded_history_is_compact_and_exact():
     sim.go_to(40)
     sim.go_to(120)
     assert [list(s.narration) for s in sim.steps[:120]] == told
+
+
+def _matrix_scenarios():
+    from gangviz.resources import list_scenarios
+    from gangviz.workloads.scenario import load_scenario
+
+    return [p.stem for p in list_scenarios() if load_scenario(p).model == "matrix"]
+
+
+@pytest.mark.parametrize("name", _matrix_scenarios())
+def test_samples_mean_turnaround_equals_the_metrics(name):
+    # The window plots the samples; gangviz run reports zhou_metrics. Scripted terminations
+    # (Fig. 2's J' and J'') count in neither, so the two agree on every built-in scenario.
+    from gangviz.metrics import zhou_metrics
+    from gangviz.workloads.scenario_sim import simulation_for
+    from gangviz.workloads.source import load_source
+
+    sim = simulation_for(load_source(name).scenario, None)
+    while sim.step() is not None:
+        pass
+    t_ta = zhou_metrics(sim)["t_ta"]
+    last = sim.samples[-1]
+    if math.isnan(t_ta):
+        assert last.finished == 0
+    else:
+        assert last.mean_turnaround == pytest.approx(t_ta)
