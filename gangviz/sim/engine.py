@@ -39,6 +39,7 @@ steps times the matrix size.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -171,30 +172,52 @@ class Simulation:
         self.quantum = 1.0 - overhead
         self.watch = watch
         self.record = record
-        specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
+        specs = list(jobs)
+        plain = self._plain_times(specs)
+        if plain is None:
+            specs = sorted(specs, key=lambda j: (j.arrival, j.id))
+        else:
+            specs = plain[0]
         if len(specs) > MAX_JOBS:
             check_jobs(len(specs), "the workload")
         check_memory(processors, len(specs), max(initial.n_rows if initial is not None else 0, ESTIMATE_SLOTS))
-        for spec in specs:
-            self._check_times(spec.name, spec.arrival, spec.work)
+        if plain is None:
+            for spec in specs:
+                self._check_times(spec.name, spec.arrival, spec.work)
         for event in script:
             check_slices(event.at, f"event time of the event at t={event.at!r}", "at")
             for name, _size, work in event.submit:
                 self._check_times(name, event.at, work)
-        self.jobs: dict[int, JobRecord] = {}
-        for spec in specs:
-            if spec.id in self.jobs:
-                raise ValueError(f"duplicate job id {spec.id}")
-            self.jobs[spec.id] = JobRecord(spec)
+        was_enabled = gc.isenabled()
+        gc.disable()  # one record per job, none in a cycle: no full collections over a big trace
+        try:
+            self.jobs: dict[int, JobRecord] = {spec.id: JobRecord(spec) for spec in specs}
+        finally:
+            if was_enabled:
+                gc.enable()
+        if len(self.jobs) != len(specs):
+            seen: set[int] = set()
+            for spec in specs:
+                if spec.id in seen:
+                    raise ValueError(f"duplicate job id {spec.id}")
+                seen.add(spec.id)
         self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)
         if self.matrix.processors != processors:
             raise ValueError("the initial matrix has a different number of processors")
-        for spec in specs:
-            self.matrix.names.setdefault(spec.id, spec.name)
+        names = self.matrix.names
+        if names:
+            for spec in specs:
+                names.setdefault(spec.id, spec.name)
+        else:
+            names.update((spec.id, spec.name) for spec in specs)
         self._by_name = {spec.name: spec.id for spec in specs}
-        self._pending = [s for s in specs if s.id not in self.matrix]
-        for spec in self._pending:
-            policy.check_job(spec.size, processors)
+        self._pending = [s for s in specs if s.id not in self.matrix] if initial is not None else specs
+        sizes = [s.size for s in self._pending]
+        # The base rule (1..processors) is checked in bulk; a policy with its own rule sees every job.
+        if (type(policy).check_job is not Policy.check_job
+                or (sizes and not (1 <= min(sizes) and max(sizes) <= processors))):
+            for spec in self._pending:
+                policy.check_job(spec.size, processors)
         self.script: list[ScriptEvent] = sorted(script, key=lambda e: e.at)
         self.steps: list[Step] = []
         self.samples: list[Sample] = []
@@ -208,8 +231,13 @@ class Simulation:
         self._s.first_run = np.full(len(self._need_arr), math.nan)
         self._s.rows_held = np.zeros(len(self._need_arr))
         self._s.extra_slices = np.zeros(len(self._need_arr))
-        for jid in self.jobs:
-            self._remember_need(jid)
+        if plain is None:
+            for jid in self.jobs:
+                self._remember_need(jid)
+        else:
+            _, ids, work = plain
+            self._need_arr[ids] = self._needed_all(work)
+            self._work_arr[ids] = work
         self._first_cols: dict[int, Sequence[int]] = {}  # processors held in the first slice run
         self._table_cache: tuple | None = None
         self._gap_memo: tuple | None = None
@@ -242,6 +270,52 @@ class Simulation:
         if s.next_arrival < len(self._pending) or s.next_script < len(self.script):
             return False
         return math.isinf(self._next_completion_gap())
+
+    def _plain_times(self, specs: list[JobSpec]) -> tuple[list[JobSpec], np.ndarray, np.ndarray] | None:
+        """Return ``(specs sorted by (arrival, id), their ids, their work)`` when every arrival and
+        work is a plain int or float within the limits :meth:`_check_times` enforces and every id
+        is a non-negative int; ``None`` otherwise (then the caller sorts and checks job by job,
+        which names the first bad job). Never raises: it only decides whether the bulk path may
+        be taken, so a large trace is checked in a few array operations.
+        """
+        if not specs:
+            return None
+        arrival = [s.arrival for s in specs]
+        work = [s.work for s in specs]
+        ids = [s.id for s in specs]
+        if not {type(v) for v in arrival} | {type(v) for v in work} <= {float, int}:
+            return None
+        if {type(i) for i in ids} != {int}:
+            return None
+        try:
+            a = np.array(arrival, dtype=np.float64)
+            w = np.array(work, dtype=np.float64)
+            i = np.array(ids, dtype=np.int64)
+        except OverflowError:
+            return None
+        with np.errstate(all="ignore"):
+            ok = np.isfinite(a) & (a >= 0) & (a <= MAX_SLICES)
+            finite_w = np.isfinite(w) & (w > 0) & (w <= MAX_SLICES) & (w / (1.0 - self.overhead) <= MAX_SLICES)
+            ok &= finite_w | (w == math.inf)
+        if not ok.all() or i.min() < 0:
+            return None
+        order = np.lexsort((i, a))  # stable, like sorted() on (arrival, id)
+        if np.any(order[1:] < order[:-1]):
+            specs = [specs[k] for k in order.tolist()]
+            i, w = i[order], w[order]
+        return specs, i, w
+
+    def _needed_all(self, work: np.ndarray) -> np.ndarray:
+        """Return :meth:`_needed` for every entry of ``work`` (no charges yet), with the same
+        float operations, so the values are identical."""
+        q = self.quantum
+        with np.errstate(all="ignore"):
+            need = np.ceil(work / q)
+            down = (need > 1) & ((need - 1) * q >= work)
+            up = ~down & (need * q < work)
+            need = need - down + up
+        need[np.isinf(work)] = math.inf
+        return need
 
     def _check_times(self, name: str, arrival: float, work: float) -> None:
         """Raise :class:`LimitError` unless the job's arrival and work are within the limits

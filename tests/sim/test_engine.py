@@ -278,3 +278,40 @@ def test_recorded_history_is_compact_and_exact():
     sim.go_to(40)
     sim.go_to(120)
     assert [list(s.narration) for s in sim.steps[:120]] == told
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([0, 1, 2.5, 3, 3.0, 7.25, 1e6]),
+                       st.one_of(st.floats(1e-6, 1e9), st.integers(1, 10**9), st.just(math.inf))),
+             min_size=1, max_size=30),
+    st.sampled_from([0.0, 0.1, 0.3, 0.77]),
+    st.randoms(use_true_random=False),
+)
+def test_bulk_setup_matches_job_by_job_setup(pairs, overhead, rnd):
+    """Plain int/float times take the bulk path; one numpy value forces the job-by-job path:
+    both must give the same order, work and need of every job."""
+    ids = list(range(len(pairs)))
+    rnd.shuffle(ids)
+    jobs = [JobSpec(i, f"J{i}", a, 1, w) for i, (a, w) in zip(ids, pairs)]
+    rnd.shuffle(jobs)
+    slow_jobs = list(jobs)
+    j0 = slow_jobs[0]
+    slow_jobs[0] = JobSpec(j0.id, j0.name, np.float64(j0.arrival), j0.size, j0.work)
+    fast = Simulation(jobs, make_policy("repack"), 4, overhead=overhead)
+    slow = Simulation(slow_jobs, make_policy("repack"), 4, overhead=overhead)
+    assert fast._plain_times(list(jobs)) is not None and slow._plain_times(slow_jobs) is None
+    assert [s.id for s in fast._pending] == [s.id for s in slow._pending]
+    assert fast._need_arr.tolist() == slow._need_arr.tolist()
+    assert fast._work_arr.tolist() == slow._work_arr.tolist()
+
+
+def test_bulk_setup_still_names_the_first_bad_job():
+    jobs = [JobSpec(0, "A", 0, 1, 2.0), JobSpec(1, "B", 1, 1, 2.0**41), JobSpec(2, "C", 2, 1, 2.0)]
+    with pytest.raises(ValueError, match="job B: work"):  # beyond the clock limit
+        Simulation(jobs, make_policy("repack"), 4)
+    jobs[1] = JobSpec(1, "B", 1, 1, 2.0)
+    with pytest.raises(ValueError, match="duplicate job id 1"):
+        Simulation(jobs + [JobSpec(1, "D", 3, 1, 1.0)], make_policy("repack"), 4)
+    with pytest.raises(ValueError, match="job size must be in 1..4"):
+        Simulation(jobs + [JobSpec(3, "E", 3, 5, 1.0)], make_policy("repack"), 4)
