@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import gc
 import math
+import sys
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -57,9 +59,12 @@ from gangviz.sim.policy import Policy
 
 
 #: Rough memory of one recorded change and of one step (record, narration, sample), in bytes;
-#: a snapshot is taken once the records since the last one outweigh a snapshot.
+#: a snapshot is taken once the records since the last one outweigh SNAPSHOT_SPACING snapshots.
 CHANGE_BYTES = 400
 STEP_BYTES = 300
+#: With 2, snapshots take at most about a third of the history (not a half), and stepping back
+#: replays at most twice as many steps as with 1 (a few dozen on a real trace, well under 0.1 s).
+SNAPSHOT_SPACING = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,59 @@ class Sample:
     active_ratio: float
     finished: int
     mean_turnaround: float
+
+
+_SAMPLE_FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "finished", "mean_turnaround")
+_SAMPLE_INTS = (False, True, True, True, False, True, False)
+
+
+class SampleLog(Sequence):
+    """The samples of a run, one per step, kept as packed doubles (56 bytes a step instead of a
+    :class:`Sample` object and its floats, about 140).
+
+    Reads like a list of :class:`Sample`: ``len``, indexing and slicing (a slice gives a list)
+    and iteration make the records again on access, equal to the ones appended (counts are whole
+    numbers far below 2**53, so a double holds them exactly). ``del log[k:]`` drops the tail.
+    """
+
+    __slots__ = ("_data",)
+    _WIDTH = len(_SAMPLE_FIELDS)
+
+    def __init__(self) -> None:
+        self._data = array("d")
+
+    def append(self, sample: Sample) -> None:
+        """Add ``sample`` at the end."""
+        self._data.extend((sample.time, sample.slots, sample.waiting, sample.running,
+                           sample.active_ratio, sample.finished, sample.mean_turnaround))
+
+    def __len__(self) -> int:
+        return len(self._data) // self._WIDTH
+
+    def _make(self, i: int) -> Sample:
+        w = self._WIDTH
+        v = self._data[i * w:(i + 1) * w]
+        return Sample(v[0], int(v[1]), int(v[2]), int(v[3]), v[4], int(v[5]), v[6])
+
+    def __getitem__(self, index):  # type: ignore[override]
+        n = len(self)
+        if isinstance(index, slice):
+            return [self._make(i) for i in range(*index.indices(n))]
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("sample index out of range")
+        return self._make(i)
+
+    def __delitem__(self, index: slice) -> None:
+        """Drop ``log[k:]`` (only a tail can be dropped; the history is cut, never holed)."""
+        if not isinstance(index, slice) or index.step not in (None, 1) or index.stop not in (None, len(self)):
+            raise TypeError("only a tail log[k:] can be deleted")
+        start = index.indices(len(self))[0]
+        del self._data[start * self._WIDTH:]
+
+    def column(self, field: str) -> np.ndarray:
+        """Return one field of every sample as a new float array."""
+        return np.frombuffer(self._data, dtype=np.float64)[_SAMPLE_FIELDS.index(field)::self._WIDTH].copy()
 
 
 @dataclass
@@ -220,7 +278,7 @@ class Simulation:
                 policy.check_job(spec.size, processors)
         self.script: list[ScriptEvent] = sorted(script, key=lambda e: e.at)
         self.steps: list[Step] = []
-        self.samples: list[Sample] = []
+        self.samples = SampleLog()
         self._s = _Mutable()
         for jid in self.matrix.jobs():
             self.jobs[jid].start = 0.0
@@ -238,11 +296,14 @@ class Simulation:
             _, ids, work = plain
             self._need_arr[ids] = self._needed_all(work)
             self._work_arr[ids] = work
+        self._activations: dict[tuple, RowActivated] = {}
         self._first_cols: dict[int, Sequence[int]] = {}  # processors held in the first slice run
         self._table_cache: tuple | None = None
         self._gap_memo: tuple | None = None
         self._changes: list[MatrixChange] = []
-        self._journal: list[tuple[int, ...]] = []
+        # the job records each step touched, flat: step k's ids are _journal[_journal_end[k-1]:_journal_end[k]]
+        self._journal = array("q")
+        self._journal_end = array("q")
         self._journal_now: list[int] = []
         self._snapshots: dict[int, tuple] = {}
         self._changes_since_snapshot = 0
@@ -445,7 +506,7 @@ class Simulation:
             del self.steps[base:]
             for k in [k for k in self._snapshots if k > base]:
                 del self._snapshots[k]
-            self.samples = self.samples[:base]
+            del self.samples[base:]
         while len(self.steps) < index:
             if self.step() is None:
                 break
@@ -785,16 +846,17 @@ class Simulation:
         self._activate()
         s.max_rows = max(s.max_rows, m.n_rows)
         s.decided = True
-        cause = "+".join(dict.fromkeys(causes)) or "slice"
+        cause = sys.intern("+".join(dict.fromkeys(causes)) or "slice")  # one string per kind of cause
         step = Step(len(self.steps), t, cause, self._changes)
         if self.record:
             # the sentences are told from the change records when asked (ToldStep)
-            step = ToldStep(len(self.steps), t, cause, self._changes, m.names, narration_extra)
+            step = ToldStep(len(self.steps), t, cause, self._changes[:], m.names, narration_extra)
             self.steps.append(step)
             self.samples.append(self._sample())
-            self._journal.append(tuple(self._journal_now))
+            self._journal.extend(self._journal_now)
+            self._journal_end.append(len(self._journal))
             self._changes_since_snapshot += CHANGE_BYTES * len(self._changes) + STEP_BYTES
-            if self._changes_since_snapshot >= self._snapshot_bytes():
+            if self._changes_since_snapshot >= SNAPSHOT_SPACING * self._snapshot_bytes():
                 self._snapshots[len(self.steps)] = self._save()
                 self._changes_since_snapshot = 0
         self._changes = []
@@ -827,7 +889,12 @@ class Simulation:
         row = s.next_row % n if n else None
         s.next_row = row or 0
         if row != m.active_row:
-            self.emit(RowActivated(row, m.active_row))
+            # records are frozen, so each (row, prev) pair is made once and shared by every step
+            key = (row, m.active_row)
+            change = self._activations.get(key)
+            if change is None:
+                change = self._activations[key] = RowActivated(row, m.active_row)
+            self.emit(change)
 
     def _sample(self) -> Sample:
         s = self._s
@@ -870,20 +937,21 @@ class Simulation:
     def _restore(self, snap: tuple, base: int) -> None:
         """Return to ``snap``, taken after ``base`` steps, undoing the job-record journal."""
         state, matrix, policy_state, next_id = snap
-        for entry in reversed(self._journal[base:]):
-            for job in reversed(entry):
-                rec = self.jobs.get(job)
-                if rec is None:
-                    continue
-                if job >= next_id:  # submitted after the snapshot
-                    del self.jobs[job]
-                    self._by_name.pop(rec.spec.name, None)
-                elif rec.finish is not None:
-                    rec.finish = None
-                    rec.terminated = False
-                else:
-                    rec.start = None
-        del self._journal[base:]
+        cut = self._journal_end[base - 1] if base else 0
+        for job in reversed(self._journal[cut:].tolist()):
+            rec = self.jobs.get(job)
+            if rec is None:
+                continue
+            if job >= next_id:  # submitted after the snapshot
+                del self.jobs[job]
+                self._by_name.pop(rec.spec.name, None)
+            elif rec.finish is not None:
+                rec.finish = None
+                rec.terminated = False
+            else:
+                rec.start = None
+        del self._journal[cut:]
+        del self._journal_end[base:]
         charged = set(self._s.lost) | set(state.lost)
         first_run, rows_held, extra = self._s.first_run, self._s.rows_held, self._s.extra_slices
         # a slice that ran before the snapshot began before its time; one after, at or after it
