@@ -315,3 +315,27 @@ def test_bulk_setup_still_names_the_first_bad_job():
         Simulation(jobs + [JobSpec(1, "D", 3, 1, 1.0)], make_policy("repack"), 4)
     with pytest.raises(ValueError, match="job size must be in 1..4"):
         Simulation(jobs + [JobSpec(3, "E", 3, 5, 1.0)], make_policy("repack"), 4)
+
+
+def test_packed_samples_read_back_exactly_and_follow_step_back():
+    from gangviz.sim.engine import Sample, SampleLog
+
+    log = SampleLog()
+    made = [Sample(0.5 * i, i, 2 * i, 3, 1 / (i + 1), i // 2, 7.25 * i) for i in range(6)]
+    for s in made:
+        log.append(s)
+    assert len(log) == 6 and list(log) == made and log[-1] == made[-1] and log[2:4] == made[2:4]
+    assert isinstance(log[1].slots, int) and log.column("waiting").tolist() == [2.0 * i for i in range(6)]
+    del log[4:]
+    assert list(log) == made[:4]
+    with pytest.raises(TypeError):
+        del log[1:2]
+    wl = uniform_log(120, 0.8, procs=32, seed=3)
+    sim = Simulation(wl.jobs, make_policy("repack"), 32)
+    sim.run()
+    whole = list(sim.samples)
+    assert len(whole) == len(sim.steps)
+    sim.go_to(len(sim.steps) // 3)
+    assert list(sim.samples) == whole[:len(sim.steps)]
+    sim.run()
+    assert list(sim.samples) == whole
