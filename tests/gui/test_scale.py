@@ -267,3 +267,24 @@ def test_hovering_a_tree_node_marks_its_processors_and_a_job_marks_its_wlv_entri
     mv.column_range.set_hover(None, cols)  # as a hover over the job in the matrix does
     vimg = vv.grab().toImage()
     assert close_rgb(pixel(vimg, x0 + cols[0] * cw + 1.5, 2 + vv.wlv_h / 2), palette.LINK, 30)
+
+
+def test_the_key_names_moves_and_migrations_once_the_run_shows_them(qtbot):
+    sim = downey_sim("mgs", jobs=300, procs=64, load=0.9, seed=2)
+    player = Player(sim)
+    vv = VectorTreeView(player)
+    qtbot.addWidget(vv)
+    vv.resize(1500, vv.preferred_height())
+    assert vv.move_entries() == []  # nothing has moved yet: no key for it
+    before = vv.grab().toImage()
+    for _ in range(300):
+        player.step_forward(animate=False)
+    assert {"job_migrated", "job_shifted"} <= player.move_kinds
+    assert [kind for kind, _ in vv.move_entries()] == ["move", "migration"]
+    after = vv.grab().toImage()
+    assert after.height() == before.height()
+    key_rows = range(after.height() - int(vv.key_h) + 2, after.height() - 2)
+    # the two entries come after the three fixed ones: the key line differs from there on
+    changed = [x for x in range(after.width()) for y in key_rows
+               if after.pixelColor(x, y) != before.pixelColor(x, y)]
+    assert changed and min(changed) > after.width() // 5
