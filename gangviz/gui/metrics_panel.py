@@ -213,6 +213,12 @@ class MetricsPanel(QWidget):
         if player is not None:
             self.set_player(player)
 
+    def set_time_unit(self, slice_seconds: float | None) -> None:
+        """Label and tick the time axes in the trace's units (``slice_seconds`` seconds per
+        slice, an SWF trace) or in slices (``None``)."""
+        for plot in self.plots:
+            plot_axes.set_time_unit(plot.plot, slice_seconds)
+
     def set_player(self, player) -> None:
         """Follow ``player``'s samples."""
         follow(self.player, player, ("moved", "stepped"), self._changed)

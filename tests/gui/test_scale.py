@@ -288,3 +288,26 @@ def test_the_key_names_moves_and_migrations_once_the_run_shows_them(qtbot):
     changed = [x for x in range(after.width()) for y in key_rows
                if after.pixelColor(x, y) != before.pixelColor(x, y)]
     assert changed and min(changed) > after.width() // 5
+
+
+def test_plot_time_axes_count_in_the_trace_units(window, qtbot):
+    from pathlib import Path
+
+    from gangviz.gui.plot_axes import TimeAxis
+
+    trace = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    assert window.open_source(str(trace), "repack", remember=False)
+    for _ in range(250):
+        window.player.step_forward(animate=False)
+    window.metrics.refresh()
+    ax = window.metrics.plots[0].plot.getPlotItem().getAxis("bottom")
+    assert isinstance(ax, TimeAxis) and window.slice_seconds() == 1.0
+    # 250 steps of this trace span about a day: hours, ticked at round hours
+    ticks = ax.tickValues(0.0, 20 * 3600.0, 400)
+    assert ax.labelText == "time (h)"
+    major = ticks[0][1]
+    assert ax.tickStrings(major, 1.0, ticks[0][0]) == [f"{v / 3600:,.0f}" for v in major]
+    assert all(v % 3600 == 0 for v in major)
+    # a model counts in slices
+    assert window.open_source("downey", "br", remember=False, jobs=30, procs=16, seed=1)
+    assert ax.labelText == "time (slices)" and window.slice_seconds() is None
