@@ -34,7 +34,7 @@ PANELS = (
     ("Slots", "slots", [("slots", "slots", "#332288")], "integer"),
     ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")], "ratio"),
     ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer"),
-    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "plain"),
+    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "turnaround"),
 )
 
 

@@ -57,8 +57,9 @@ class TimeAxis(PlainAxis):
     labelled and ticked in the unit that reads best for the span on show (s, min, h or d, see
     :func:`gangviz.timefmt.time_unit`), at round values of that unit; without, in slices."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, quantity: str = "time", **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.quantity = quantity  # the label is "<quantity> (<unit>)"
         self.slice_seconds: float | None = None
         self._per = 1.0  # slices per unit of the ticks last made
 
@@ -71,7 +72,7 @@ class TimeAxis(PlainAxis):
 
     def _set_unit(self, unit: str, per: float) -> None:
         self._per = per
-        text = f"time ({unit})"
+        text = f"{self.quantity} ({unit})"
         if self.labelText != text:
             self.setLabel(text)
 
@@ -92,16 +93,20 @@ def set_time_unit(plot, slice_seconds: float | None) -> None:
     """Make the time axis of ``plot`` (made with :func:`axes`) count in the trace's units when
     ``slice_seconds`` is given (an SWF trace), else in slices."""
     item = plot.getPlotItem() if hasattr(plot, "getPlotItem") else plot
-    ax = item.getAxis("bottom")
-    if isinstance(ax, TimeAxis):
-        ax.set_slice_seconds(slice_seconds)
+    for name in ("bottom", "left"):
+        ax = item.getAxis(name)
+        if isinstance(ax, TimeAxis):
+            ax.set_slice_seconds(slice_seconds)
 
 
 def axes(kind: str = "plain") -> dict:
     """Return the ``axisItems`` of a PlotWidget: a time axis at the bottom (in slices until
-    :func:`set_time_unit` says otherwise) and a ``kind`` ("plain", "integer" or "ratio") axis
-    on the left."""
-    left = IntegerAxis("left") if kind == "integer" else PlainAxis("left")
+    :func:`set_time_unit` says otherwise) and a ``kind`` ("plain", "integer", "ratio", or
+    "turnaround": a time, counted like the bottom axis) axis on the left."""
+    if kind == "turnaround":
+        left = TimeAxis("left", quantity="turnaround")
+    else:
+        left = IntegerAxis("left") if kind == "integer" else PlainAxis("left")
     return {"bottom": TimeAxis("bottom"), "left": left}
 
 

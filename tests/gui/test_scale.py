@@ -308,6 +308,10 @@ def test_plot_time_axes_count_in_the_trace_units(window, qtbot):
     major = ticks[0][1]
     assert ax.tickStrings(major, 1.0, ticks[0][0]) == [f"{v / 3600:,.0f}" for v in major]
     assert all(v % 3600 == 0 for v in major)
+    turnaround = window.metrics.plots[3].plot.getPlotItem().getAxis("left")
+    turnaround.tickValues(0.0, 3000.0, 200)
+    assert turnaround.labelText == "turnaround (min)"
     # a model counts in slices
     assert window.open_source("downey", "br", remember=False, jobs=30, procs=16, seed=1)
     assert ax.labelText == "time (slices)" and window.slice_seconds() is None
+    assert turnaround.labelText == "turnaround (slices)"
