@@ -31,7 +31,7 @@ from gangviz.gui.metrics_panel import SampleColumns
 DASHES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DotLine)
 #: (title, y label, sample field, axis kind)
 PANELS = (("Slots", "slots", "slots", "integer"), ("Processor active ratio", "ratio", "active_ratio", "ratio"),
-          ("Jobs running", "jobs", "running", "integer"), ("Mean turnaround", "slices", "mean_turnaround", "plain"))
+          ("Jobs running", "jobs", "running", "integer"), ("Mean turnaround", "slices", "mean_turnaround", "turnaround"))
 
 
 def policy_colour(name: str) -> QColor:

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLab
                                QWidget)
 
 from gangviz.core.changes import MOVE_KINDS
-from gangviz.gui import shared_clock
+from gangviz.gui import plot_axes, shared_clock
 from gangviz.gui.clock_timeline import SharedTimeline
 from gangviz.gui.compare_plots import OverlayPlots, policy_colour
 from gangviz.gui.compare_table import SummaryTable
@@ -383,6 +383,9 @@ class CompareWindow(QMainWindow):
         tl.addWidget(self.chooser)
         tl.addWidget(board, 1)
         self.plots = OverlayPlots()
+        per_slice = float(getattr(self.source, "slice_seconds", 1.0) or 1.0) if getattr(self.source, "kind", "") == "swf" else None
+        for w in self.plots.plots:
+            plot_axes.set_time_unit(w, per_slice)
         self.table = SummaryTable()
         self.table_note = QLabel("Final metrics (★ best in its row; ↑ higher is better, ↓ lower)")
         self.table_note.setStyleSheet("color: #6b665e;")

@@ -34,7 +34,7 @@ PANELS = (
     ("Slots", "slots", [("slots", "slots", "#332288")], "integer"),
     ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")], "ratio"),
     ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer"),
-    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "plain"),
+    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "turnaround"),
 )
 
 
@@ -212,6 +212,12 @@ class MetricsPanel(QWidget):
         self._pending.timeout.connect(self.refresh)
         if player is not None:
             self.set_player(player)
+
+    def set_time_unit(self, slice_seconds: float | None) -> None:
+        """Label and tick the time axes in the trace's units (``slice_seconds`` seconds per
+        slice, an SWF trace) or in slices (``None``)."""
+        for plot in self.plots:
+            plot_axes.set_time_unit(plot.plot, slice_seconds)
 
     def set_player(self, player) -> None:
         """Follow ``player``'s samples."""

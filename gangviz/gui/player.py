@@ -119,6 +119,7 @@ class Player(QObject):
         self.sim = sim
         self.known: list[KnownStep] = []
         self.markers: list[int] = []  # indices (0-based) of steps with a re-pack/migration/deletion
+        self.move_kinds: set[str] = set()  # the MOVE_KINDS any step seen so far has shown (the key names them)
         self._speed_level = max(0, min(speed_level, len(SPEEDS) - 1))
         self._playing = False
         self._anim: _Anim | None = None
@@ -387,10 +388,12 @@ class Player(QObject):
         idx = step.index if step.index is not None else len(self.known)
         if idx < len(self.known):
             return
-        move = any(c.kind in MOVE_KINDS for c in step.changes)
+        kinds = {c.kind for c in step.changes} & MOVE_KINDS
+        move = bool(kinds)
         self.known.append(KnownStep(step.time, step.cause, list(step.narration), move))
         if move:
             self.markers.append(idx)
+            self.move_kinds |= kinds
 
     def _forget_after(self, n: int) -> None:
         if len(self.known) > n:

@@ -14,6 +14,8 @@ import math
 
 import pyqtgraph as pg
 
+from gangviz.timefmt import time_unit
+
 
 class IntegerAxis(pg.AxisItem):
     """An axis whose ticks are whole numbers only (counts: slots, jobs)."""
@@ -50,11 +52,62 @@ class PlainAxis(pg.AxisItem):
         return out
 
 
+class TimeAxis(PlainAxis):
+    """A time axis over values in slices. With ``slice_seconds`` set (an SWF trace) it is
+    labelled and ticked in the unit that reads best for the span on show (s, min, h or d, see
+    :func:`gangviz.timefmt.time_unit`), at round values of that unit; without, in slices."""
+
+    def __init__(self, *args, quantity: str = "time", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.quantity = quantity  # the label is "<quantity> (<unit>)"
+        self.slice_seconds: float | None = None
+        self._per = 1.0  # slices per unit of the ticks last made
+
+    def set_slice_seconds(self, slice_seconds: float | None) -> None:
+        """Count time in ``slice_seconds`` seconds per slice (``None``: in slices)."""
+        self.slice_seconds = slice_seconds
+        self._set_unit(*time_unit(1.0, slice_seconds))
+        self.picture = None
+        self.update()
+
+    def _set_unit(self, unit: str, per: float) -> None:
+        self._per = per
+        text = f"{self.quantity} ({unit})"
+        if self.labelText != text:
+            self.setLabel(text)
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802 - pyqtgraph API
+        if self.slice_seconds is None:
+            return super().tickValues(minVal, maxVal, size)
+        self._set_unit(*time_unit(max(maxVal - minVal, 0.0), self.slice_seconds))
+        per = self._per
+        return [(spacing * per, [v * per for v in values])
+                for spacing, values in super().tickValues(minVal / per, maxVal / per, size)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph API
+        per = self._per if self.slice_seconds is not None else 1.0
+        return super().tickStrings([v / per for v in values], scale, spacing / per)
+
+
+def set_time_unit(plot, slice_seconds: float | None) -> None:
+    """Make the time axis of ``plot`` (made with :func:`axes`) count in the trace's units when
+    ``slice_seconds`` is given (an SWF trace), else in slices."""
+    item = plot.getPlotItem() if hasattr(plot, "getPlotItem") else plot
+    for name in ("bottom", "left"):
+        ax = item.getAxis(name)
+        if isinstance(ax, TimeAxis):
+            ax.set_slice_seconds(slice_seconds)
+
+
 def axes(kind: str = "plain") -> dict:
-    """Return the ``axisItems`` of a PlotWidget: a plain time axis at the bottom and a
-    ``kind`` ("plain", "integer" or "ratio") axis on the left."""
-    left = IntegerAxis("left") if kind == "integer" else PlainAxis("left")
-    return {"bottom": PlainAxis("bottom"), "left": left}
+    """Return the ``axisItems`` of a PlotWidget: a time axis at the bottom (in slices until
+    :func:`set_time_unit` says otherwise) and a ``kind`` ("plain", "integer", "ratio", or
+    "turnaround": a time, counted like the bottom axis) axis on the left."""
+    if kind == "turnaround":
+        left = TimeAxis("left", quantity="turnaround")
+    else:
+        left = IntegerAxis("left") if kind == "integer" else PlainAxis("left")
+    return {"bottom": TimeAxis("bottom"), "left": left}
 
 
 def tidy(plot, kind: str = "plain", font_points: float | None = None) -> None:

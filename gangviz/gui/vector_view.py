@@ -20,7 +20,7 @@ allocation of 000_fc8d6d1d4cf9d1e1.txt §4 used).
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
@@ -304,6 +304,18 @@ class VectorTreeView(QWidget):
             y += self.level_h
         return y
 
+    def move_entries(self) -> list[tuple[str, str]]:
+        """Return the key entries for the moves this run has shown so far: ``("move", text)`` for
+        re-packs (shifts, region swaps, slot deletions) and ``("migration", text)`` for
+        migrations, whose animation also carries a "cost" badge when they lose service."""
+        kinds = getattr(self.player, "move_kinds", set()) if self.player is not None else set()
+        out = []
+        if kinds - {"job_migrated"}:
+            out.append(("move", "job moved (ghost, trail)"))
+        if "job_migrated" in kinds:
+            out.append(("migration", "migrated (badge: slices lost)"))
+        return out
+
     def _paint_key(self, painter: QPainter, y: float) -> None:
         """One line naming what the rows count and what each outline means."""
         painter.setFont(self._small)
@@ -312,8 +324,10 @@ class VectorTreeView(QWidget):
         x = float(self.column_range.gutter)
         s = h * 0.8
         items = [("frame", palette.ACCENT, "running slot"), ("frame", palette.LAST_ALLOC, "last allocation"),
-                 ("hatch", None, "extra slot (replica)"), ("frame", palette.LINK, "processors under the pointer"),
-                 ("shade", None, "WLV / tree: idle slots per processor / per buddy group")]
+                 ("hatch", None, "extra slot (replica)")]
+        items += [(kind, None, text) for kind, text in self.move_entries()]
+        items += [("frame", palette.LINK, "processors under the pointer"),
+                  ("shade", None, "WLV / tree: idle slots per processor / per buddy group")]
         for kind, colour, text in items:
             w = s + 6 + fm.horizontalAdvance(text) + 18
             if x + w > self.width() - RIGHT and kind != "frame":
@@ -326,6 +340,14 @@ class VectorTreeView(QWidget):
             elif kind == "hatch":
                 painter.fillRect(box, palette.JOB_COLOURS[0])
                 painter.fillRect(box, QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern))
+            elif kind in ("move", "migration"):
+                # as the move cues draw it: a faint ghost with a dashed edge, a dashed trail out of it
+                ghost = QColor(palette.JOB_COLOURS[1])
+                ghost.setAlpha(55)
+                painter.setBrush(ghost)
+                painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2, Qt.PenStyle.DashLine))
+                painter.drawRect(box.adjusted(0.5, 0.5, -s / 2, -0.5))
+                painter.drawLine(QPointF(box.center().x(), box.center().y()), QPointF(box.right(), box.center().y()))
             else:
                 painter.fillRect(box, palette.shade(2, 3))
             painter.setPen(palette.MUTED_TEXT)

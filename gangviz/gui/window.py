@@ -576,6 +576,7 @@ class MainWindow(QMainWindow):
         player.gateChanged.connect(self._update_status)
         self.narration.set_player(player)
         self.metrics.set_player(player)
+        self.metrics.set_time_unit(self.slice_seconds())
         self.job_panel.show_job(None, None)
         player.playingChanged.connect(self._playing_changed)
         player.moved.connect(self._update_status)
@@ -913,13 +914,21 @@ class MainWindow(QMainWindow):
     def _job_selected(self, job) -> None:
         self.job_panel.show_job(self.player.sim if self.player else None, job)
 
+    def slice_seconds(self) -> float | None:
+        """Return the seconds one slice stands for when an SWF trace is open, else ``None``
+        (scenarios and models count in slices)."""
+        src = self.source
+        if getattr(src, "kind", "") != "swf":
+            return None
+        return float(getattr(src, "slice_seconds", None) or self.source_args.get("slice_seconds") or 1.0)
+
     def _update_status(self, *args) -> None:
         p = self.player
         if p is None:
             return
         sim = p.sim
         src = self.source
-        per_slice = (self.source_args.get("slice_seconds") or 1.0) if getattr(src, "kind", "") == "swf" else None
+        per_slice = self.slice_seconds()
         # the total is known only once the simulation has run to its end
         total = f" of {max(p.furthest, p.position):,}" if sim.done else ""
         parts = [f"t = {format_time(sim.time, per_slice)}", f"step {p.position:,}{total}"

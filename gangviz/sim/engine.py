@@ -51,7 +51,10 @@ steps times the matrix size.
 
 from __future__ import annotations
 
+import gc
 import math
+import sys
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -68,9 +71,12 @@ from gangviz.sim.policy import Policy
 
 
 #: Rough memory of one recorded change and of one step (record, narration, sample), in bytes;
-#: a snapshot is taken once the records since the last one outweigh a snapshot.
+#: a snapshot is taken once the records since the last one outweigh SNAPSHOT_SPACING snapshots.
 CHANGE_BYTES = 400
 STEP_BYTES = 300
+#: With 2, snapshots take at most about a third of the history (not a half), and stepping back
+#: replays at most twice as many steps as with 1 (a few dozen on a real trace, well under 0.1 s).
+SNAPSHOT_SPACING = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +119,59 @@ class Sample:
     active_ratio: float
     finished: int
     mean_turnaround: float
+
+
+_SAMPLE_FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "finished", "mean_turnaround")
+_SAMPLE_INTS = (False, True, True, True, False, True, False)
+
+
+class SampleLog(Sequence):
+    """The samples of a run, one per step, kept as packed doubles (56 bytes a step instead of a
+    :class:`Sample` object and its floats, about 140).
+
+    Reads like a list of :class:`Sample`: ``len``, indexing and slicing (a slice gives a list)
+    and iteration make the records again on access, equal to the ones appended (counts are whole
+    numbers far below 2**53, so a double holds them exactly). ``del log[k:]`` drops the tail.
+    """
+
+    __slots__ = ("_data",)
+    _WIDTH = len(_SAMPLE_FIELDS)
+
+    def __init__(self) -> None:
+        self._data = array("d")
+
+    def append(self, sample: Sample) -> None:
+        """Add ``sample`` at the end."""
+        self._data.extend((sample.time, sample.slots, sample.waiting, sample.running,
+                           sample.active_ratio, sample.finished, sample.mean_turnaround))
+
+    def __len__(self) -> int:
+        return len(self._data) // self._WIDTH
+
+    def _make(self, i: int) -> Sample:
+        w = self._WIDTH
+        v = self._data[i * w:(i + 1) * w]
+        return Sample(v[0], int(v[1]), int(v[2]), int(v[3]), v[4], int(v[5]), v[6])
+
+    def __getitem__(self, index):  # type: ignore[override]
+        n = len(self)
+        if isinstance(index, slice):
+            return [self._make(i) for i in range(*index.indices(n))]
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("sample index out of range")
+        return self._make(i)
+
+    def __delitem__(self, index: slice) -> None:
+        """Drop ``log[k:]`` (only a tail can be dropped; the history is cut, never holed)."""
+        if not isinstance(index, slice) or index.step not in (None, 1) or index.stop not in (None, len(self)):
+            raise TypeError("only a tail log[k:] can be deleted")
+        start = index.indices(len(self))[0]
+        del self._data[start * self._WIDTH:]
+
+    def column(self, field: str) -> np.ndarray:
+        """Return one field of every sample as a new float array."""
+        return np.frombuffer(self._data, dtype=np.float64)[_SAMPLE_FIELDS.index(field)::self._WIDTH].copy()
 
 
 @dataclass
@@ -185,33 +244,55 @@ class Simulation:
         self.record = record
         #: Decide at every arrival and completion (``True``) or at slice boundaries only.
         self.event_driven = getattr(policy, "decides_at", "boundary") == "event"
-        specs = sorted(jobs, key=lambda j: (j.arrival, j.id))
+        specs = list(jobs)
+        plain = self._plain_times(specs)
+        if plain is None:
+            specs = sorted(specs, key=lambda j: (j.arrival, j.id))
+        else:
+            specs = plain[0]
         if len(specs) > MAX_JOBS:
             check_jobs(len(specs), "the workload")
         check_memory(processors, len(specs), max(initial.n_rows if initial is not None else 0, ESTIMATE_SLOTS))
-        for spec in specs:
-            self._check_times(spec.name, spec.arrival, spec.work)
+        if plain is None:
+            for spec in specs:
+                self._check_times(spec.name, spec.arrival, spec.work)
         for event in script:
             check_slices(event.at, f"event time of the event at t={event.at!r}", "at")
             for name, _size, work in event.submit:
                 self._check_times(name, event.at, work)
-        self.jobs: dict[int, JobRecord] = {}
-        for spec in specs:
-            if spec.id in self.jobs:
-                raise ValueError(f"duplicate job id {spec.id}")
-            self.jobs[spec.id] = JobRecord(spec)
+        was_enabled = gc.isenabled()
+        gc.disable()  # one record per job, none in a cycle: no full collections over a big trace
+        try:
+            self.jobs: dict[int, JobRecord] = {spec.id: JobRecord(spec) for spec in specs}
+        finally:
+            if was_enabled:
+                gc.enable()
+        if len(self.jobs) != len(specs):
+            seen: set[int] = set()
+            for spec in specs:
+                if spec.id in seen:
+                    raise ValueError(f"duplicate job id {spec.id}")
+                seen.add(spec.id)
         self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)
         if self.matrix.processors != processors:
             raise ValueError("the initial matrix has a different number of processors")
-        for spec in specs:
-            self.matrix.names.setdefault(spec.id, spec.name)
+        names = self.matrix.names
+        if names:
+            for spec in specs:
+                names.setdefault(spec.id, spec.name)
+        else:
+            names.update((spec.id, spec.name) for spec in specs)
         self._by_name = {spec.name: spec.id for spec in specs}
-        self._pending = [s for s in specs if s.id not in self.matrix]
-        for spec in self._pending:
-            policy.check_job(spec.size, processors)
+        self._pending = [s for s in specs if s.id not in self.matrix] if initial is not None else specs
+        sizes = [s.size for s in self._pending]
+        # The base rule (1..processors) is checked in bulk; a policy with its own rule sees every job.
+        if (type(policy).check_job is not Policy.check_job
+                or (sizes and not (1 <= min(sizes) and max(sizes) <= processors))):
+            for spec in self._pending:
+                policy.check_job(spec.size, processors)
         self.script: list[ScriptEvent] = sorted(script, key=lambda e: e.at)
         self.steps: list[Step] = []
-        self.samples: list[Sample] = []
+        self.samples = SampleLog()
         self._s = _Mutable()
         for jid in self.matrix.jobs():
             self.jobs[jid].start = 0.0
@@ -222,14 +303,22 @@ class Simulation:
         self._s.first_run = np.full(len(self._need_arr), math.nan)
         self._s.rows_held = np.zeros(len(self._need_arr))
         self._s.extra_slices = np.zeros(len(self._need_arr))
-        for jid in self.jobs:
-            self._remember_need(jid)
+        if plain is None:
+            for jid in self.jobs:
+                self._remember_need(jid)
+        else:
+            _, ids, work = plain
+            self._need_arr[ids] = self._needed_all(work)
+            self._work_arr[ids] = work
+        self._activations: dict[tuple, RowActivated] = {}
         self._first_cols: dict[int, Sequence[int]] = {}  # processors held in the first slice run
         self._table_cache: tuple | None = None
         self._gap_memo: tuple | None = None
         self._offsets_memo: tuple | None = None  # event-driven: (table, n, start, finish offsets)
         self._changes: list[MatrixChange] = []
-        self._journal: list[tuple[int, ...]] = []
+        # the job records each step touched, flat: step k's ids are _journal[_journal_end[k-1]:_journal_end[k]]
+        self._journal = array("q")
+        self._journal_end = array("q")
         self._journal_now: list[int] = []
         self._snapshots: dict[int, tuple] = {}
         self._changes_since_snapshot = 0
@@ -257,6 +346,57 @@ class Simulation:
         if s.next_arrival < len(self._pending) or s.next_script < len(self.script):
             return False
         return math.isinf(self._next_completion_gap())
+
+    def _plain_times(self, specs: list[JobSpec]) -> tuple[list[JobSpec], np.ndarray, np.ndarray] | None:
+        """Return ``(specs sorted by (arrival, id), their ids, their work)`` when every arrival and
+        work is a plain int or float within the limits :meth:`_check_times` enforces and every id
+        is a non-negative int; ``None`` otherwise (then the caller sorts and checks job by job,
+        which names the first bad job). Never raises: it only decides whether the bulk path may
+        be taken, so a large trace is checked in a few array operations.
+        """
+        if not specs:
+            return None
+        arrival = [s.arrival for s in specs]
+        work = [s.work for s in specs]
+        ids = [s.id for s in specs]
+        if not {type(v) for v in arrival} | {type(v) for v in work} <= {float, int}:
+            return None
+        if {type(i) for i in ids} != {int}:
+            return None
+        try:
+            a = np.array(arrival, dtype=np.float64)
+            w = np.array(work, dtype=np.float64)
+            i = np.array(ids, dtype=np.int64)
+        except OverflowError:
+            return None
+        with np.errstate(all="ignore"):
+            ok = np.isfinite(a) & (a >= 0) & (a <= MAX_SLICES)
+            finite_w = np.isfinite(w) & (w > 0) & (w <= MAX_SLICES) & (w / (1.0 - self.overhead) <= MAX_SLICES)
+            ok &= finite_w | (w == math.inf)
+        if not ok.all() or i.min() < 0:
+            return None
+        order = np.lexsort((i, a))  # stable, like sorted() on (arrival, id)
+        if np.any(order[1:] < order[:-1]):
+            specs = [specs[k] for k in order.tolist()]
+            i, w = i[order], w[order]
+        return specs, i, w
+
+    def _needed_all(self, work: np.ndarray) -> np.ndarray:
+        """Return :meth:`_needed` for every entry of ``work`` (no charges yet), with the same
+        float operations, so the values are identical."""
+        q = self.quantum
+        if self.event_driven:  # fractions of a slice count, as in _needed
+            with np.errstate(all="ignore"):
+                need = work / q
+            need[np.isinf(work)] = math.inf
+            return need
+        with np.errstate(all="ignore"):
+            need = np.ceil(work / q)
+            down = (need > 1) & ((need - 1) * q >= work)
+            up = ~down & (need * q < work)
+            need = need - down + up
+        need[np.isinf(work)] = math.inf
+        return need
 
     def _check_times(self, name: str, arrival: float, work: float) -> None:
         """Raise :class:`LimitError` unless the job's arrival and work are within the limits
@@ -391,7 +531,7 @@ class Simulation:
             del self.steps[base:]
             for k in [k for k in self._snapshots if k > base]:
                 del self._snapshots[k]
-            self.samples = self.samples[:base]
+            del self.samples[base:]
         while len(self.steps) < index:
             if self.step() is None:
                 break
@@ -820,16 +960,17 @@ class Simulation:
         self._activate()
         s.max_rows = max(s.max_rows, m.n_rows)
         s.decided = True
-        cause = "+".join(dict.fromkeys(causes)) or "slice"
+        cause = sys.intern("+".join(dict.fromkeys(causes)) or "slice")  # one string per kind of cause
         step = Step(len(self.steps), t, cause, self._changes)
         if self.record:
             # the sentences are told from the change records when asked (ToldStep)
-            step = ToldStep(len(self.steps), t, cause, self._changes, m.names, narration_extra)
+            step = ToldStep(len(self.steps), t, cause, self._changes[:], m.names, narration_extra)
             self.steps.append(step)
             self.samples.append(self._sample())
-            self._journal.append(tuple(self._journal_now))
+            self._journal.extend(self._journal_now)
+            self._journal_end.append(len(self._journal))
             self._changes_since_snapshot += CHANGE_BYTES * len(self._changes) + STEP_BYTES
-            if self._changes_since_snapshot >= self._snapshot_bytes():
+            if self._changes_since_snapshot >= SNAPSHOT_SPACING * self._snapshot_bytes():
                 self._snapshots[len(self.steps)] = self._save()
                 self._changes_since_snapshot = 0
         self._changes = []
@@ -866,7 +1007,12 @@ class Simulation:
         row = s.next_row % n if n else None
         s.next_row = row or 0
         if row != m.active_row:
-            self.emit(RowActivated(row, m.active_row))
+            # records are frozen, so each (row, prev) pair is made once and shared by every step
+            key = (row, m.active_row)
+            change = self._activations.get(key)
+            if change is None:
+                change = self._activations[key] = RowActivated(row, m.active_row)
+            self.emit(change)
 
     def _sample(self) -> Sample:
         s = self._s
@@ -909,20 +1055,21 @@ class Simulation:
     def _restore(self, snap: tuple, base: int) -> None:
         """Return to ``snap``, taken after ``base`` steps, undoing the job-record journal."""
         state, matrix, policy_state, next_id = snap
-        for entry in reversed(self._journal[base:]):
-            for job in reversed(entry):
-                rec = self.jobs.get(job)
-                if rec is None:
-                    continue
-                if job >= next_id:  # submitted after the snapshot
-                    del self.jobs[job]
-                    self._by_name.pop(rec.spec.name, None)
-                elif rec.finish is not None:
-                    rec.finish = None
-                    rec.terminated = False
-                else:
-                    rec.start = None
-        del self._journal[base:]
+        cut = self._journal_end[base - 1] if base else 0
+        for job in reversed(self._journal[cut:].tolist()):
+            rec = self.jobs.get(job)
+            if rec is None:
+                continue
+            if job >= next_id:  # submitted after the snapshot
+                del self.jobs[job]
+                self._by_name.pop(rec.spec.name, None)
+            elif rec.finish is not None:
+                rec.finish = None
+                rec.terminated = False
+            else:
+                rec.start = None
+        del self._journal[cut:]
+        del self._journal_end[base:]
         charged = set(self._s.lost) | set(state.lost)
         first_run, rows_held, extra = self._s.first_run, self._s.rows_held, self._s.extra_slices
         # a slice that ran before the snapshot began before its time; one after, at or after it

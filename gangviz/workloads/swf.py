@@ -526,12 +526,9 @@ def _build(
     numbers = rows[:, JOB]
     names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}"
              for n, ln in zip(numbers.tolist(), line_numbers[kept].tolist())]
-    jobs = [
-        JobSpec(i, nm, a, s, w, e, m, {"swf": r, "line": ln})
-        for i, (nm, a, s, w, e, m, r, ln) in enumerate(
-            zip(names, arrival, sizes, work, estimate, min_nodes, raw, line_numbers[kept].tolist())
-        )
-    ]
+    extras = [{"swf": r, "line": ln} for r, ln in zip(raw, line_numbers[kept].tolist())]
+    # map() hands the columns to JobSpec without building and unpacking a tuple per job
+    jobs = list(map(JobSpec, range(len(names)), names, arrival, sizes, work, estimate, min_nodes, extras))
     header = dict(header)
     header["SubmitOffset"] = _fmt(offset)
     header["JobRecords"] = str(len(table))

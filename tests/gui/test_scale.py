@@ -267,3 +267,51 @@ def test_hovering_a_tree_node_marks_its_processors_and_a_job_marks_its_wlv_entri
     mv.column_range.set_hover(None, cols)  # as a hover over the job in the matrix does
     vimg = vv.grab().toImage()
     assert close_rgb(pixel(vimg, x0 + cols[0] * cw + 1.5, 2 + vv.wlv_h / 2), palette.LINK, 30)
+
+
+def test_the_key_names_moves_and_migrations_once_the_run_shows_them(qtbot):
+    sim = downey_sim("mgs", jobs=300, procs=64, load=0.9, seed=2)
+    player = Player(sim)
+    vv = VectorTreeView(player)
+    qtbot.addWidget(vv)
+    vv.resize(1500, vv.preferred_height())
+    assert vv.move_entries() == []  # nothing has moved yet: no key for it
+    before = vv.grab().toImage()
+    for _ in range(300):
+        player.step_forward(animate=False)
+    assert {"job_migrated", "job_shifted"} <= player.move_kinds
+    assert [kind for kind, _ in vv.move_entries()] == ["move", "migration"]
+    after = vv.grab().toImage()
+    assert after.height() == before.height()
+    key_rows = range(after.height() - int(vv.key_h) + 2, after.height() - 2)
+    # the two entries come after the three fixed ones: the key line differs from there on
+    changed = [x for x in range(after.width()) for y in key_rows
+               if after.pixelColor(x, y) != before.pixelColor(x, y)]
+    assert changed and min(changed) > after.width() // 5
+
+
+def test_plot_time_axes_count_in_the_trace_units(window, qtbot):
+    from pathlib import Path
+
+    from gangviz.gui.plot_axes import TimeAxis
+
+    trace = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    assert window.open_source(str(trace), "repack", remember=False)
+    for _ in range(250):
+        window.player.step_forward(animate=False)
+    window.metrics.refresh()
+    ax = window.metrics.plots[0].plot.getPlotItem().getAxis("bottom")
+    assert isinstance(ax, TimeAxis) and window.slice_seconds() == 1.0
+    # 250 steps of this trace span about a day: hours, ticked at round hours
+    ticks = ax.tickValues(0.0, 20 * 3600.0, 400)
+    assert ax.labelText == "time (h)"
+    major = ticks[0][1]
+    assert ax.tickStrings(major, 1.0, ticks[0][0]) == [f"{v / 3600:,.0f}" for v in major]
+    assert all(v % 3600 == 0 for v in major)
+    turnaround = window.metrics.plots[3].plot.getPlotItem().getAxis("left")
+    turnaround.tickValues(0.0, 3000.0, 200)
+    assert turnaround.labelText == "turnaround (min)"
+    # a model counts in slices
+    assert window.open_source("downey", "br", remember=False, jobs=30, procs=16, seed=1)
+    assert ax.labelText == "time (slices)" and window.slice_seconds() is None
+    assert turnaround.labelText == "turnaround (slices)"

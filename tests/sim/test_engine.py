@@ -304,3 +304,75 @@ def test_samples_mean_turnaround_equals_the_metrics(name):
         assert last.finished == 0
     else:
         assert last.mean_turnaround == pytest.approx(t_ta)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([0, 1, 2.5, 3, 3.0, 7.25, 1e6]),
+                       st.one_of(st.floats(1e-6, 1e9), st.integers(1, 10**9), st.just(math.inf))),
+             min_size=1, max_size=30),
+    st.sampled_from([0.0, 0.1, 0.3, 0.77]),
+    st.randoms(use_true_random=False),
+)
+def test_bulk_setup_matches_job_by_job_setup(pairs, overhead, rnd):
+    """Plain int/float times take the bulk path; one numpy value forces the job-by-job path:
+    both must give the same order, work and need of every job."""
+    ids = list(range(len(pairs)))
+    rnd.shuffle(ids)
+    jobs = [JobSpec(i, f"J{i}", a, 1, w) for i, (a, w) in zip(ids, pairs)]
+    rnd.shuffle(jobs)
+    slow_jobs = list(jobs)
+    j0 = slow_jobs[0]
+    slow_jobs[0] = JobSpec(j0.id, j0.name, np.float64(j0.arrival), j0.size, j0.work)
+    fast = Simulation(jobs, make_policy("repack"), 4, overhead=overhead)
+    slow = Simulation(slow_jobs, make_policy("repack"), 4, overhead=overhead)
+    assert fast._plain_times(list(jobs)) is not None and slow._plain_times(slow_jobs) is None
+    assert [s.id for s in fast._pending] == [s.id for s in slow._pending]
+    assert fast._need_arr.tolist() == slow._need_arr.tolist()
+    assert fast._work_arr.tolist() == slow._work_arr.tolist()
+
+
+def test_bulk_setup_still_names_the_first_bad_job():
+    jobs = [JobSpec(0, "A", 0, 1, 2.0), JobSpec(1, "B", 1, 1, 2.0**41), JobSpec(2, "C", 2, 1, 2.0)]
+    with pytest.raises(ValueError, match="job B: work"):  # beyond the clock limit
+        Simulation(jobs, make_policy("repack"), 4)
+    jobs[1] = JobSpec(1, "B", 1, 1, 2.0)
+    with pytest.raises(ValueError, match="duplicate job id 1"):
+        Simulation(jobs + [JobSpec(1, "D", 3, 1, 1.0)], make_policy("repack"), 4)
+    with pytest.raises(ValueError, match="job size must be in 1..4"):
+        Simulation(jobs + [JobSpec(3, "E", 3, 5, 1.0)], make_policy("repack"), 4)
+
+
+def test_packed_samples_read_back_exactly_and_follow_step_back():
+    from gangviz.sim.engine import Sample, SampleLog
+
+    log = SampleLog()
+    made = [Sample(0.5 * i, i, 2 * i, 3, 1 / (i + 1), i // 2, 7.25 * i) for i in range(6)]
+    for s in made:
+        log.append(s)
+    assert len(log) == 6 and list(log) == made and log[-1] == made[-1] and log[2:4] == made[2:4]
+    assert isinstance(log[1].slots, int) and log.column("waiting").tolist() == [2.0 * i for i in range(6)]
+    del log[4:]
+    assert list(log) == made[:4]
+    with pytest.raises(TypeError):
+        del log[1:2]
+    wl = uniform_log(120, 0.8, procs=32, seed=3)
+    sim = Simulation(wl.jobs, make_policy("repack"), 32)
+    sim.run()
+    whole = list(sim.samples)
+    assert len(whole) == len(sim.steps)
+    sim.go_to(len(sim.steps) // 3)
+    assert list(sim.samples) == whole[:len(sim.steps)]
+    sim.run()
+    assert list(sim.samples) == whole
+
+
+def test_bulk_setup_keeps_fractional_needs_of_event_driven_policies():
+    # the IBM gang policies count fractions of a slice; the bulk set-up must not round them up
+    jobs = [JobSpec(i, f"J{i}", 0.5 * i, 1, w) for i, w in enumerate([0.3, 1.0, 2.25, 7.0])]
+    slow_jobs = [JobSpec(j.id, j.name, np.float64(j.arrival), j.size, j.work) for j in jobs]
+    fast = Simulation(jobs, make_policy("gs"), 4, overhead=0.1)
+    slow = Simulation(slow_jobs, make_policy("gs"), 4, overhead=0.1)
+    assert fast.event_driven and fast._plain_times(list(jobs)) is not None
+    assert fast._need_arr.tolist() == slow._need_arr.tolist()
+    assert fast._need_arr[0] == pytest.approx(0.3 / 0.9)
