@@ -21,8 +21,9 @@ Any machine size: the view draws the processors of its :class:`~gangviz.gui.geom
 processor under the pointer, Shift+wheel or a drag pans, Ctrl+= / Ctrl+- / Ctrl+0 zoom in, out and
 fit; while zoomed, a strip above the matrix shows the whole machine (darker = busier) with the
 range on show framed, and a click on it centres the range there. Below :data:`DENSITY_CW` pixels
-per processor the white gaps between jobs are left out (density mode: neighbouring jobs never
-share a colour, :mod:`gangviz.gui.palette`), and below one pixel the image is sampled at each
+per processor the white gaps between jobs are left out (density mode: neighbouring jobs get
+different colours when placed, :mod:`gangviz.gui.palette`; where a moved job meets one of its own
+colour the gap stays), and below one pixel the image is sampled at each
 pixel's centre. Slot labels are thinned to every k-th slot (the running slot always labelled)
 and processor labels to round steps (P1, P50, P100, ...). Hovering a job tells the vector view
 its columns; a WLV entry or tree node hovered there is shaded here.
@@ -484,7 +485,8 @@ class MatrixView(QWidget):
         redraws in a few milliseconds; only runs wide enough for a name, runs of the selected
         job and replicas are visited one by one. Only columns ``lo..hi`` (those on show) are
         visited; in density mode (cells narrower than :data:`DENSITY_CW`) the white gaps are
-        left out, since neighbouring jobs never share a colour (:mod:`gangviz.gui.palette`).
+        left out where neighbouring jobs differ in colour (:mod:`gangviz.gui.palette` makes them
+        differ when a job is placed) and kept where a moved job now meets one of its colour.
         """
         n, procs = scene.cells.shape
         hi = procs if hi is None else hi
@@ -494,6 +496,9 @@ class MatrixView(QWidget):
         x0 = x0 + lo * cw
         procs = hi - lo
         density = cw < DENSITY_CW
+        # density mode keeps a gap only where two different jobs of one colour meet (a job keeps
+        # its colour when it moves, so equal colours can end up side by side)
+        codes = palette.colour_codes(cells) if density else None
         lines = []
         label_min = self._text_width("J00") + 6
         fm_h = self._fm.height()
@@ -507,6 +512,10 @@ class MatrixView(QWidget):
             y0, y1 = float(tops[r]), float(tops[r] + h)
             if not density:
                 lines.extend(QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in change.tolist())
+            elif len(change):
+                same = (codes[r][change] == codes[r][change - 1]) & (row[change] != IDLE) & \
+                    (row[change - 1] != IDLE)
+                lines.extend(QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in change[same].tolist())
             if h >= fm_h + 2 or self.selected is not None or self.hovered is not None:
                 starts = np.concatenate(([0], change))
                 ends = np.concatenate((change, [procs]))

@@ -315,3 +315,34 @@ def test_plot_time_axes_count_in_the_trace_units(window, qtbot):
     assert window.open_source("downey", "br", remember=False, jobs=30, procs=16, seed=1)
     assert ax.labelText == "time (slices)" and window.slice_seconds() is None
     assert turnaround.labelText == "turnaround (slices)"
+
+
+def test_density_mode_keeps_a_gap_only_where_equal_colours_meet(qtbot):
+    # A job keeps its colour when it moves, so two jobs of one colour can end up side by side;
+    # density mode (no gaps between jobs) must still show where one ends and the next begins.
+    procs = 512
+    m = OusterhoutMatrix(procs)
+    SlotAdded(0).apply(m)
+    spans = [(0, 170), (170, 340), (340, procs)]
+    jobs = []
+    for jid, (a, b) in enumerate(spans):
+        jobs.append(JobSpec(jid, f"J{jid}", 0.0, b - a, 100.0))
+        JobPlaced(jid, 0, range(a, b)).apply(m)
+    m.set_active(0)
+    sim = Simulation(jobs, make_policy("repack"), procs, initial=m)
+    v = MatrixView(Player(sim))
+    qtbot.addWidget(v)
+    v.resize(900, 300)
+    v.show()
+    v.grab()  # the jobs get their colours (all different, as placed)
+    palette._chosen[1] = palette._chosen[0]  # as if J1 had moved next to a job of its colour
+    palette._chosen[2] = (palette._chosen[0] + 3) % len(palette.JOB_COLOURS)
+    v._cache = None  # the layer is drawn again with the new colours
+    img = v.grab().toImage()
+    x0, cw, ch, tops, row_h = v._layout
+    assert cw < 4  # density mode
+    y = tops[0] + row_h[0] / 2
+    same = [pixel(img, int(round(x0 + 170 * cw)) + dx, y) for dx in (-1, 0, 1)]
+    differ = [pixel(img, int(round(x0 + 340 * cw)) + dx, y) for dx in (-1, 0, 1)]
+    assert any(close_rgb(p, palette.BACKGROUND, 40) for p in same), "no gap between equal colours"
+    assert not any(close_rgb(p, palette.BACKGROUND, 40) for p in differ), "a gap between different colours"
