@@ -5,7 +5,7 @@ Prints figures; asserts nothing.
     python benchmarks/bench_ibm.py trace [PATH] [--jobs N] [--slice SECONDS] [--decide ...]
     python benchmarks/bench_ibm.py --quick          # both, small: a smoke run of a few seconds
 
-``policies`` runs a generated workload of the study (003 §2.2, calibrated to offer
+``policies`` runs a generated workload of the study (Zhang01 §2.2, calibrated to offer
 0.55 x multiplier; the default multiplier 1.4 offers 0.77, mid-to-high load). ``trace`` runs an SWF
 file, by default the 300-job excerpt of KTH-SP2 shipped in ``resources/workloads/`` (any other
 trace, e.g. a Parallel Workloads Archive file, can be given as PATH). Each line gives the
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.what in (None, "policies") and (args.what or args.quick):
         n = args.jobs or (500 if args.quick else 5000)
         w = zhang_workload(n, args.multiplier, seed=1000, calibrate=True)
-        report(f"generated workload (003 §2.2, multiplier {args.multiplier:g})", w.jobs, PROCESSORS, names,
+        report(f"generated workload (Zhang01 §2.2, multiplier {args.multiplier:g})", w.jobs, PROCESSORS, names,
                args.decide, args.mpl)
     if args.what in (None, "trace") and (args.what or args.quick):
         w = read_swf(args.path, slice_seconds=args.slice)

@@ -1,6 +1,6 @@
 """Metrics computed from a finished (or paused) simulation.
 
-001_c175c8c1780c2fd0.txt §4.3:
+Zhou00 §4.3:
 
 * ``r_a`` average processor active ratio: processor-slices spent computing divided by N times the
   elapsed time. A job of size p and work w computes for exactly p * w processor-slices (buddy

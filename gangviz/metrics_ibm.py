@@ -1,4 +1,4 @@
-"""The performance metrics of the IBM study (003_1fd1fd192052cc5d.txt §2.3).
+"""The performance metrics of the IBM study (Zhang01 §2.3).
 
 Per job i (arrival t_a, start t_s, finish t_f, dedicated execution time t_e, n nodes):
 

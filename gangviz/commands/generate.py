@@ -1,8 +1,8 @@
 """``gangviz generate MODEL ...``: write a synthetic workload as SWF.
 
-Models: ``downey`` (uniform-log sizes and run times, 001 §4.2), ``hyper-erlang`` (003 §2.1,
+Models: ``downey`` (uniform-log sizes and run times, Zhou00 §4.2), ``hyper-erlang`` (Zhang01 §2.1,
 with ``--phi`` estimates, optionally fitted per size class to a trace with ``--fit``),
-``gangs`` (002 §2) and ``min-nodes`` (004 Table 3). The output reads back with ``read_swf`` to
+``gangs`` (Papazachos09 §2) and ``min-nodes`` (McCann94 Table 3). The output reads back with ``read_swf`` to
 the same jobs.
 """
 

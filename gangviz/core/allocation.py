@@ -1,6 +1,6 @@
 """Allocation through the workload vector (WLV) and the workload tree (WLT).
 
-000_fc8d6d1d4cf9d1e1.txt §4 (Fig. 5, Fig. 6) and 001_c175c8c1780c2fd0.txt §3 (Fig. 2).
+Zhou99 §4 (Fig. 5, Fig. 6) and Zhou00 §3 (Fig. 2).
 
 * WLV allocation, any size: with re-packing, a job of size p fits without a new slot iff the WLV
   has p consecutive non-zero entries (Property 1 joins adjacent idle fragments). Among all such
@@ -8,7 +8,7 @@
   (Fig. 5 prefers P4..P8 over P3..P7 because P8 has three idle slots); ties go to the leftmost
   window. The chosen columns are then re-packed into one slot.
 * Buddy allocation through the WLT: a job of size p takes a whole aligned block of n processors,
-  n the power of two with n/2 < p <= n (internal fragmentation, 001 §1). A block is available iff
+  n the power of two with n/2 < p <= n (internal fragmentation, Zhou00 §1). A block is available iff
   its WLT node is non-zero; the least loaded available block (largest node value) is chosen,
   ties to the leftmost; its fragments are re-packed into one slot.
 * When nothing fits, a new slot is added on top (the papers draw new slots above the others).

@@ -147,7 +147,7 @@ class JobRemoved(MatrixChange):
 class JobShifted(MatrixChange):
     """A legal shift: all of ``job``'s processes move from ``src_row`` to ``dst_row``.
 
-    000_fc8d6d1d4cf9d1e1.txt §3: a shift is legal if all processes of a job are shifted to the
+    Zhou99 §3: a shift is legal if all processes of a job are shifted to the
     same slot at the same time; the job keeps its processors.
     """
 
@@ -174,7 +174,7 @@ class JobShifted(MatrixChange):
 class RegionSwapped(MatrixChange):
     """The jobs of rows ``row_a`` and ``row_b`` between two legal cuts exchange their rows.
 
-    000_fc8d6d1d4cf9d1e1.txt §3 (proof of Property 1, Fig. 3 and 4): when neither cut splits a
+    Zhou99 §3 (proof of Property 1, Fig. 3 and 4): when neither cut splits a
     job in either slot, every job between the cuts can exchange its position with its
     counterpart in the other slot. The region is columns ``[lo, hi)``; on a ring ``hi`` may
     exceed the number of processors (the region wraps). ``moved_a``/``moved_b`` name the jobs

@@ -1,6 +1,6 @@
 """The Ousterhout matrix: time slots (rows) by processors (columns).
 
-000_fc8d6d1d4cf9d1e1.txt §3: processors are *logically* a one-dimensional linear array
+Zhou99 §3: processors are *logically* a one-dimensional linear array
 numbered 1..N, and a job may only take consecutively numbered processors; as an option
 (end of §3) the array closes into a ring, where a job may wrap from P_N to P_1.
 

@@ -1,6 +1,6 @@
 """Job re-packing on a one-dimensional linear array (or ring).
 
-000_fc8d6d1d4cf9d1e1.txt §3. Re-packing rearranges the order in which jobs run on their
+Zhou99 §3. Re-packing rearranges the order in which jobs run on their
 *own* processors: a process never changes column, only row.
 
 * A *legal cut* between two slots is a vertical line that splits no job in either slot; the

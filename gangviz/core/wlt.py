@@ -1,6 +1,6 @@
 """The binary workload tree (WLT) of the buddy system.
 
-000_fc8d6d1d4cf9d1e1.txt §4 (Fig. 6) and 001_c175c8c1780c2fd0.txt §3 (Fig. 2): the tree has
+Zhou99 §4 (Fig. 6) and Zhou00 §3 (Fig. 2): the tree has
 log N + 1 levels; a leaf holds the number of idle slots of its processor (the workload vector,
 WLV); an inner node holds the sum of its two children when both are non-zero, and 0 otherwise.
 A non-zero node therefore says "every processor below me has an idle slot", so by Property 1 the

@@ -1,4 +1,4 @@
-"""Memory-constrained epoch scheduling (McCann & Zahorjan, 004_e35f827bdd81cf48.txt).
+"""Memory-constrained epoch scheduling (McCann & Zahorjan, McCann94).
 
 Modules: :mod:`~gangviz.epoch.model` (pieces, schedules, overhead), :mod:`~gangviz.epoch.buddy`
 (BUDDY, BUDDY*, HYBRID(k)), :mod:`~gangviz.epoch.epochs` (EQUI-EPOCH, OPT-EPOCH(k),

@@ -1,6 +1,6 @@
 """BUDDY and its extensions BUDDY* and HYBRID(k).
 
-004_e35f827bdd81cf48.txt §3. BUDDY needs N = 2^n and J = 2^j; every job gets area N/J as one
+McCann94 §3. BUDDY needs N = 2^n and J = 2^j; every job gets area N/J as one
 piece of power-of-two width. It fills the rectangle bottom-up, jobs in non-increasing M (ties by
 job id), always above the *min-seg*: the non-full frontier segment whose height C/2^x (C odd)
 has the largest x (ties: the leftmost segment). By Lemma 1 a piece above a segment of height

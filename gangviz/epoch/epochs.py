@@ -1,6 +1,6 @@
 """Epoch policies: EQUI-EPOCH, OPT-EPOCH(k), HEURISTIC-EPOCH(k).
 
-004_e35f827bdd81cf48.txt §4: all N nodes are reallocated at each epoch boundary, so the
+McCann94 §4: all N nodes are reallocated at each epoch boundary, so the
 overhead is N x (number of epochs) and an optimal epoch schedule is one with the fewest epochs.
 Within an epoch the widths of any two jobs differ by at most the inequity k (§4.2).
 

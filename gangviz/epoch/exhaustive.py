@@ -1,6 +1,6 @@
 """Exhaustive references for small instances, used to check the paper's optimality claims.
 
-004_e35f827bdd81cf48.txt: Theorem 1 (§3.1), Theorem 2 (§4.1.1), OPT-EPOCH(k) (§4.2) and the
+McCann94: Theorem 1 (§3.1), Theorem 2 (§4.1.1), OPT-EPOCH(k) (§4.2) and the
 counterexamples of Fig. 4, 7 and 8. These searches try every schedule of their class, so they
 are only for a handful of jobs (J <= 10 or so) and small N.
 """

@@ -1,4 +1,4 @@
-"""The experiments of §5 (004_e35f827bdd81cf48.txt): overhead (Fig. 9-11) and response time
+"""The experiments of §5 (McCann94): overhead (Fig. 9-11) and response time
 (Fig. 13-18), as plain data for :mod:`gangviz.experiments.repro.mccann` to print and check.
 
 Choices: every policy of a trial sees the same minima (common random numbers); trial seeds are

@@ -1,6 +1,6 @@
 """The memory-constrained scheduling model: one quantum's N x 1 rectangle, cut into pieces.
 
-McCann & Zahorjan, 004_e35f827bdd81cf48.txt §2.3: N nodes, J jobs, minimum node requirements
+McCann & Zahorjan, McCann94 §2.3: N nodes, J jobs, minimum node requirements
 M_j; every job runs once per scheduling quantum T (the unit of time, T = 1 here) and keeps its
 allocation for the whole time it runs in the quantum (Fig. 2(b)). A schedule therefore gives each
 job one *piece*: a width A_j (nodes) for a time interval inside [0, 1). Pieces partition the

@@ -1,6 +1,6 @@
 """Partitions of N nodes into epoch widths with bounded inequity (Table 1).
 
-004_e35f827bdd81cf48.txt §4.2: an epoch of an OPT-EPOCH(k) schedule splits the N nodes into h
+McCann94 §4.2: an epoch of an OPT-EPOCH(k) schedule splits the N nodes into h
 widths whose largest and smallest differ by at most k. A *valid partition* is such a multiset of
 positive integers summing to N (order does not matter). Table 1 counts them for N = 128:
 8, 128, 2144, 21527, 144055, 692693, 2560378 for k = 0..6.

@@ -1,4 +1,4 @@
-"""The six policies of Table 2 by name (004_e35f827bdd81cf48.txt §4.4).
+"""The six policies of Table 2 by name (McCann94 §4.4).
 
 Names: ``BUDDY``, ``BUDDY*``, ``HYBRID(k)``, ``EQUI-EPOCH``, ``OPT-EPOCH(k)``,
 ``HEURISTIC-EPOCH(k)`` (``HEURISTIC(k)`` is accepted, as the paper writes it in §5). §5 uses

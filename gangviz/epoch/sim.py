@@ -1,4 +1,4 @@
-"""The closed system of §5.2 as a step-by-step simulation (004_e35f827bdd81cf48.txt).
+"""The closed system of §5.2 as a step-by-step simulation (McCann94).
 
 J jobs are always present. The policy's schedule of one quantum (length T) repeats; while its
 piece runs, job j progresses at S(A_j) units of work per unit time (S_dynamic, or S_static for

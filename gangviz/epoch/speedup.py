@@ -1,4 +1,4 @@
-"""Speedup functions of §5.2 (004_e35f827bdd81cf48.txt).
+"""Speedup functions of §5.2 (McCann94).
 
 S_dynamic(n) = (1 + beta) n / (beta + n) (from the paper's reference [3]) for jobs that can
 repartition; a static job is split into N threads, so on n nodes it suffers the load imbalance

@@ -1,4 +1,4 @@
-"""Workloads of §5 (004_e35f827bdd81cf48.txt, Table 3 and §5.2).
+"""Workloads of §5 (McCann94, Table 3 and §5.2).
 
 * Minimum node requirements: M_j uniform on 1 .. 2 L N / J - 1, so the load factor L (jobs
   times mean M, over N) holds on average. Table 3's "2^(L*N/J) - 1" is read as 2 L N / J - 1

@@ -2,14 +2,14 @@
 
 :func:`compare` loads the workload once, runs one simulation per policy on the same jobs and
 returns a :class:`Comparison`: the final :func:`gangviz.metrics.zhou_metrics`
-(001_c175c8c1780c2fd0.txt §4.3) of each policy and, per metric, which policies are best. The
+(Zhou00 §4.3) of each policy and, per metric, which policies are best. The
 compare window runs its simulations step by step itself and calls :func:`comparison_from_sims`
 on them, so both show the same numbers. Nothing here imports Qt.
 
 Which value is best (:data:`GOALS`): a higher processor active ratio ``r_a`` is better; for the
-slot counts ``n_l``, ``n_a`` and the turnaround times ``t_*`` lower is better (001 §4.3 reads
+slot counts ``n_l``, ``n_a`` and the turnaround times ``t_*`` lower is better (Zhou00 §4.3 reads
 them that way). When a space-sharing policy (``fcfs``, ``easy``, ``conservative``) takes part,
-every policy is measured with the IBM study's figures instead (003_1fd1fd192052cc5d.txt §2.3,
+every policy is measured with the IBM study's figures instead (Zhang01 §2.3,
 :func:`gangviz.metrics_ibm.ibm_metrics`: mean wait, response, bounded slowdown, utilisation, loss
 of capacity; see :data:`IBM_GOALS`), so gang and space-sharing policies share one table. Ties are all marked best; an undefined value (``nan``, e.g. ``t_la`` when no
 large job ran) is never best, and a row where fewer than two policies have a value marks none.

@@ -13,7 +13,7 @@ Choices (documented tie-breaks):
   reordering an axis changes them.
 * The policy is **not** part of the seed: every policy sees the same workload in the same grid
   point and replication (common random numbers), as the papers compare policies on the same job
-  sets (001_c175c8c1780c2fd0.txt §4.3: "20 different sets of jobs" run under each scheme).
+  sets (Zhou00 §4.3: "20 different sets of jobs" run under each scheme).
 * A policy that draws random numbers itself (``random``) gets a second, independent seed
   (:func:`policy_seed`) derived from the run seed, unless the sweep fixes its ``seed``.
 """

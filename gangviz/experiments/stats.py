@@ -3,7 +3,7 @@
 Every cell of a sweep reports the mean of its replications and the half-width of a two-sided
 confidence interval (95 % by default) from Student's t distribution with n - 1 degrees of
 freedom: mean +- t_{(1+level)/2, n-1} * s / sqrt(n), with s the sample standard deviation.
-The papers report plain means over their job sets (001_c175c8c1780c2fd0.txt §4.3, 20 sets of 200
+The papers report plain means over their job sets (Zhou00 §4.3, 20 sets of 200
 jobs); the interval is what gangviz adds so that two policies can be told apart honestly.
 
 The t quantile is computed here (no SciPy): the CDF through the regularised incomplete beta

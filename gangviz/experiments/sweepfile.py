@@ -9,7 +9,7 @@ Example (``resources/sweeps/downey-load.toml``)::
     ring = false                              # optional, processors form a ring
 
     [workload]                                # exactly one of model / trace / scenario
-    model = "downey"                          # 001_c175c8c1780c2fd0.txt §4.2
+    model = "downey"                          # Zhou00 §4.2
     jobs = 200                                # fixed parameters of the model
     procs = 128
 

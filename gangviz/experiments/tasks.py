@@ -4,14 +4,14 @@
 description (a synthetic model with its parameters and the task's seed, an SWF trace, or a
 scenario), runs the time-slot engine (``gangviz.sim.engine``, or for the buddy schemes the
 compiled loop of ``gangviz.fast``, which gives the same results) to the end without recording
-history, and returns :func:`gangviz.metrics.zhou_metrics` (001_c175c8c1780c2fd0.txt §4.3). A
+history, and returns :func:`gangviz.metrics.zhou_metrics` (Zhou00 §4.3). A
 space-sharing policy (``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the
 same metrics (:func:`gangviz.spacesharing.runs.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
 Nothing depends on the process it runs in, so it can run in a process pool or on a Dask worker.
 
 Workloads (``RunTask.workload``):
 
-* ``"downey"``: :func:`gangviz.workloads.synthetic.uniform_log` (001 §4.2) with parameters
+* ``"downey"``: :func:`gangviz.workloads.synthetic.uniform_log` (Zhou00 §4.2) with parameters
   ``jobs`` (default 200), ``load`` (0.5), ``procs`` (128), ``max_work`` (120); the seed is the
   task's seed.
 * anything else goes through :func:`gangviz.workloads.source.load_source` (an SWF trace path or

@@ -1,6 +1,6 @@
 """The four buddy schemes and the engine as one compiled loop, for headless runs.
 
-001_c175c8c1780c2fd0.txt §3-§4 (BC, BR, BRMS, BRMMS) on the time model of
+Zhou00 §3-§4 (BC, BR, BRMS, BRMMS) on the time model of
 :mod:`gangviz.sim.engine`. This is the reference implementation
 (:class:`gangviz.sim.engine.Simulation` with :mod:`gangviz.policies.buddy`) written again
 without change records, history or narration: every rule, order and tie-break is the

@@ -6,7 +6,7 @@ cached with another module's functions compiled into it is not recompiled when o
 module changes. In one file, any edit recompiles everything.
 
 **The matrix.** The same state and moves as :class:`gangviz.core.matrix.OusterhoutMatrix` and
-:mod:`gangviz.core.repack` (000_fc8d6d1d4cf9d1e1.txt §3-§4: legal cuts, Property 1 and 2) on a
+:mod:`gangviz.core.repack` (Zhou99 §3-§4: legal cuts, Property 1 and 2) on a
 linear array, without change records:
 
 * ``grid[c, r]`` is the job in processor ``c``, slot ``r`` (``IDLE`` = -1). The array is
@@ -40,7 +40,7 @@ IDLE = -1
 def level_best(wlv: np.ndarray, block: int) -> tuple[int, int]:
     """Return ``(value, index)`` of the least-loaded non-zero WLT node covering ``block``
     processors (largest value, ties to the leftmost); ``(0, -1)`` when every node is zero.
-    A node's value is the sum of its leaves when none of them is zero (001 §3)."""
+    A node's value is the sum of its leaves when none of them is zero (Zhou00 §3)."""
     best_v, best_i = 0, -1
     for b in range(wlv.shape[0] // block):
         total = 0

@@ -1,6 +1,6 @@
 """Starting the application: the interactive window and the offscreen screenshot.
 
-Issue 5, "Command line": ``gangviz`` opens the window on the Fig. 2 re-packing scenario, ready to
+Command line: ``gangviz`` opens the window on the Fig. 2 re-packing scenario, ready to
 press Play; ``gangviz open FILE --policy P --screenshot out.png [--step N]`` renders the window
 offscreen at step N, saves the picture and exits.
 """

@@ -1,6 +1,6 @@
 """The caption under the matrix: the narration of the current step in plain sentences.
 
-Issue 8, "Presentation mode" (the narration appears as a caption under the matrix) and "Export"
+Presentation mode (the narration appears as a caption under the matrix) and "Export"
 (the narration is burnt in as captions). The caption shows the sentences of the step the
 player is at (the step being animated while it plays; step ``position``), without the "Slot Sn
 runs its time slice." line unless the step did nothing else (as the narration log,

@@ -1,8 +1,8 @@
 """The compare window's metric panels: one curve per policy, overlaid, with a legend.
 
-Issue 7, "Compare window": the metric panels overlay one curve per policy. The quantities are the
+Compare window: the metric panels overlay one curve per policy. The quantities are the
 simulations' per-step samples (slots, active ratio, jobs running, mean turnaround; the
-quantities behind r_a, n_a and t_ta of 001_c175c8c1780c2fd0.txt §4.2-4.3), drawn as step curves
+quantities behind r_a, n_a and t_ta of Zhou00 §4.2-4.3), drawn as step curves
 like the main window's :mod:`~gangviz.gui.metrics_panel`.
 
 Each policy keeps one pen everywhere (pane header, curves, timeline ticks, sweep plots): the

@@ -1,6 +1,6 @@
 """The compare window's summary table: the final metrics per policy, the best of each row marked.
 
-Issue 7, "Compare window": a summary table lists the final metrics and marks the best value in
+Compare window: a summary table lists the final metrics and marks the best value in
 each row. The numbers and the marks come from a
 :class:`~gangviz.experiments.compare.Comparison` (so they are those of ``gangviz compare``); which
 value is best follows the comparison's goals (:data:`~gangviz.experiments.compare.GOALS`: r_a higher, the rest lower;

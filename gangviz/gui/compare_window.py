@@ -1,10 +1,10 @@
 """The compare window: 2-4 policies on one workload, side by side, on one shared clock.
 
-Issue 7, "Compare window"; DESIGN.md "GUI". The user picks 2-4 policies for one workload (the
+Compare window; DESIGN.md "GUI". The user picks 2-4 policies for one workload (the
 chooser on the left; fewer than two, more than four, an unknown policy or one the machine cannot
 run gives a message and keeps the current comparison). Each policy gets a pane with its name
 (and its pen) as a header: the Ousterhout matrix with its own WLV and workload tree
-(000_fc8d6d1d4cf9d1e1.txt Fig. 1, 5, 6), or its family's view (the multi-site queues, the epoch
+(Zhou99 Fig. 1, 5, 6), or its family's view (the multi-site queues, the epoch
 rectangle) for a scenario of another model.
 
 One timeline drives every pane in *simulated* time (:mod:`gangviz.gui.shared_clock`): moving the
@@ -20,7 +20,7 @@ take well under a second), which gives the timeline its length, the whole metric
 summary table. The table is :func:`gangviz.experiments.compare.comparison_from_sims` of those
 finished simulations, built by :func:`~gangviz.experiments.compare.build_simulations`, so it
 holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
-are Zhou et al.'s, 001_c175c8c1780c2fd0.txt §4.3); other families show the panes and curves.
+are Zhou et al.'s, Zhou00 §4.3); other families show the panes and curves.
 
 Exports: the table as CSV (the text of ``gangviz compare --csv``), the figure (the whole window, or
 the metric panels alone) as PNG or SVG. ``gangviz compare ... --window [--screenshot out.png]``

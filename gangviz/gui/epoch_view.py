@@ -1,6 +1,6 @@
 """The epoch view: one quantum's N x 1 rectangle of the memory-constrained model.
 
-004_e35f827bdd81cf48.txt Fig. 3 and 6: nodes run along the horizontal axis, time within the
+McCann94 Fig. 3 and 6: nodes run along the horizontal axis, time within the
 quantum runs up the vertical axis (t = 0 at the bottom, as BUDDY fills the rectangle bottom-up),
 and each job's piece is a rectangle in the job's stable colour (:mod:`gangviz.gui.palette`)
 with its label where the label fits. Epoch boundaries are drawn as dark lines.

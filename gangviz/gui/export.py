@@ -1,6 +1,6 @@
 """Rendering an animation offscreen through the window's own views, for the export.
 
-Issue 8, "Export": the narration is burnt in as captions, the user chooses the size and the frame
+Export: the narration is burnt in as captions, the user chooses the size and the frame
 rate, a progress callback reports the work and may cancel it. The frames are grabbed from a
 :class:`gangviz.gui.window.Board` (title, matrix with its vector and tree, or the family view,
 timeline and caption) that is never shown on screen, fed by a :class:`~gangviz.gui.player.Player`

@@ -1,6 +1,6 @@
 """File -> Export animation: choose format, size, frame rate and length; export with progress.
 
-Issue 8, "Export". The dialog offers GIF, MP4 and PNG frames; MP4 is disabled, with the reason
+Export. The dialog offers GIF, MP4 and PNG frames; MP4 is disabled, with the reason
 beside it and in its tooltip, when ``imageio-ffmpeg`` is not importable
 (:func:`gangviz.gui.video.mp4_unavailable`). The export replays the shown simulation from its
 start (a fresh simulation from the window's ``sim_factory``, so what is on screen is not

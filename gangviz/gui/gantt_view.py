@@ -1,7 +1,7 @@
 """The space-sharing view: a processors-by-time Gantt strip with the queue and its reservations.
 
 For a :class:`~gangviz.spacesharing.simulation.SpaceSharingSimulation` (FCFS, EASY, conservative
-backfilling, 003_1fd1fd192052cc5d.txt §1-§3):
+backfilling, Zhang01 §1-§3):
 
 * the strip: time runs to the right (the clock is the vertical orange line, a third of the way
   in once past the start, so the strip advances with the clock), processors run up (0 at the bottom, the machine's

@@ -1,9 +1,9 @@
 """The guided exercise: which rows a held move involves and where their legal cuts are.
 
-Issue 8, "Guided exercise": the window pauses before each re-pack (the player's gate, see
+Guided exercise: the window pauses before each re-pack (the player's gate, see
 :mod:`gangviz.gui.player`), draws the legal cuts of the rows involved as dashed vertical lines,
 and reveals the move on a key press. A legal cut is a vertical line that splits no job in either
-slot (000_fc8d6d1d4cf9d1e1.txt §3, Fig. 3 and 4); the jobs between two common legal cuts may
+slot (Zhou99 §3, Fig. 3 and 4); the jobs between two common legal cuts may
 exchange rows, which is exactly the choice the audience is asked to make.
 
 Qt-free: the window and the tests share these functions.

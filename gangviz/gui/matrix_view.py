@@ -1,6 +1,6 @@
 """The live Ousterhout matrix: slots as rows, processors as columns.
 
-Issue 5, "Matrix view"; DESIGN.md "GUI"; 000_fc8d6d1d4cf9d1e1.txt Fig. 1, 2, 5, 6 (S1 drawn at
+Matrix view; DESIGN.md "GUI"; Zhou99 Fig. 1, 2, 5, 6 (S1 drawn at
 the bottom, as in the papers; ``bottom_up=False`` puts it at the top).
 
 Drawing is cheap: the cells become one indexed ``uint8`` image (0 idle, 1..18 the job colours,
@@ -28,7 +28,7 @@ pixel's centre. Slot labels are thinned to every k-th slot (the running slot alw
 and processor labels to round steps (P1, P50, P100, ...). Hovering a job tells the vector view
 its columns; a WLV entry or tree node hovered there is shaded here.
 
-Lecture mode (issue 8): ``hover_highlight`` outlines every cell of the job under the mouse
+Lecture mode: ``hover_highlight`` outlines every cell of the job under the mouse
 pointer (presentation mode turns it on); :meth:`MatrixView.set_font_size` enlarges the names and
 labels; while the player holds a move for the guided exercise (``Player.gate``) the legal cuts
 of the rows involved are drawn as dashed vertical lines over those rows

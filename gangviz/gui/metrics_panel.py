@@ -1,8 +1,8 @@
 """Live metric panels (pyqtgraph): slots, active ratio, jobs waiting/running, mean turnaround.
 
-Issue 5, "Metric panels"; DESIGN.md "GUI"/"Style" (pyqtgraph live plots with clip-to-view and
+Metric panels; DESIGN.md "GUI"/"Style" (pyqtgraph live plots with clip-to-view and
 downsampling). The data are the simulation's ``samples`` (one per step: time, slots, waiting,
-running, active_ratio, finished, mean_turnaround; 001_c175c8c1780c2fd0.txt §4.2 defines the
+running, active_ratio, finished, mean_turnaround; Zhou00 §4.2 defines the
 quantities behind r_a, n_a and t_ta). Panels follow the player's position: after a step back
 they show the samples up to the current step only.
 

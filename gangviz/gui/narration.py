@@ -1,6 +1,6 @@
 """The narration log: every step in plain sentences, the current one highlighted.
 
-Issue 5, "Narration": a log of the steps, built from the change records (each change's
+Narration: a log of the steps, built from the change records (each change's
 ``describe``), with the current step highlighted; clicking a line jumps to that step. The log
 is a list model over the player's ``known`` steps, one line per sentence, so a run of tens of
 thousands of steps stays cheap (rows added in blocks). The view is a header-less

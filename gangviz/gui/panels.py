@@ -1,8 +1,8 @@
 """Side panels of the window: the policy chooser, the synthetic-model dialog, job details.
 
-Issue 5, "Opening a workload": the policy and its parameters are chosen in a panel; a synthetic
+Opening a workload: the policy and its parameters are chosen in a panel; a synthetic
 model is opened with its parameters (jobs, load, processors, seed: the workload model of
-001_c175c8c1780c2fd0.txt §4.1).
+Zhou00 §4.1).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ so the timeline still shows the future after stepping back (the engine is determ
 future comes back identical); a what-if action (terminate now / submit now) forgets the steps
 after the current one because it changes the future.
 
-Guided exercise (issue 8): with ``guided`` on, a step with a re-pack (a change of ``MOVE_KINDS``)
+Guided exercise: with ``guided`` on, a step with a re-pack (a change of ``MOVE_KINDS``)
 taken by playing or stepping is animated up to its first moving change and held there, at
 ``t`` = 0 (the picture before the move), with the timer stopped; :attr:`gate` says which change
 waits and ``gateChanged`` tells the views; :meth:`reveal` plays the rest of the step. Jumps

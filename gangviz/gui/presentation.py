@@ -1,6 +1,6 @@
 """Presentation mode: the window as a lecturer shows it to a room.
 
-Issue 8, "Presentation mode (F11)" and DESIGN.md "GUI" (large fonts and full screen in
+Presentation mode (F11) and DESIGN.md "GUI" (large fonts and full screen in
 presentation mode). :class:`Presentation` switches a :class:`~gangviz.gui.window.MainWindow`
 to full screen with only the board left (title, explanation, matrix or family view, vector and
 tree, timeline, caption), everything in large fonts, the job under the mouse pointer

@@ -1,6 +1,6 @@
 """One simulated clock for several simulations (the compare window's shared timeline).
 
-Issue 7, "Compare window": one timeline drives every pane in *simulated time*, so every pane
+Compare window: one timeline drives every pane in *simulated time*, so every pane
 shows the same instant even though each policy reaches its decision points at different times.
 This module is the Qt-free arithmetic behind that; it works with any gangviz simulation family
 (``step()``, ``peek()``, ``run(until=)``, ``steps``, ``time``; ``go_to``/``cursor``/``step_back``

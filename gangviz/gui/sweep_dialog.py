@@ -1,6 +1,6 @@
 """Run a sweep file from the GUI: a progress dialog with runs done of total, an ETA and Cancel.
 
-Issue 7, "Sweeps": progress is visible in the GUI as a dialog with Cancel; the results computed
+Sweeps: progress is visible in the GUI as a dialog with Cancel; the results computed
 so far stay in the output file and ``--resume`` completes them.
 
 Threading (DESIGN.md "GUI": widgets only on the GUI thread): :func:`gangviz.experiments.sweep.run_sweep`

@@ -1,6 +1,6 @@
 """The sweep plot: one metric against a swept axis, one curve per policy with its 95 % CI band.
 
-Issue 7, "Sweeps": the GUI plots a sweep, metric against load per policy with
+Sweeps: the GUI plots a sweep, metric against load per policy with
 confidence-interval bands, and the plot exports. The data are the ``summary`` rows of a results
 CSV (:func:`gangviz.experiments.sweep.load_summaries`): per cell the mean over its replications
 and the half-width of the two-sided 95 % Student-t interval (:mod:`gangviz.experiments.stats`).

@@ -1,8 +1,8 @@
 """The workload vector (WLV) and the buddy workload tree (WLT), aligned with the columns.
 
-000_fc8d6d1d4cf9d1e1.txt §4, Fig. 5 (WLV: idle slots per processor) and Fig. 6 (WLT: a node
+Zhou99 §4, Fig. 5 (WLV: idle slots per processor) and Fig. 6 (WLT: a node
 covers a buddy group and holds the sum of its children when both are non-zero, else 0);
-001_c175c8c1780c2fd0.txt §3. Issue 5, "Beside the matrix".
+Zhou00 §3.
 
 Layout choices: the WLV row comes first, right under the matrix's processor labels; the tree
 follows as an icicle whose levels widen downwards (pairs, fours, ..., the root at the bottom),
@@ -14,7 +14,7 @@ The last allocation is highlighted (tie-break: the most recent ``job_placed`` at
 current step): under a buddy policy (BC, BR, BRMS, BRMMS) the smallest buddy node covering the
 placement is outlined (for a single processor, its WLV entry); under any other policy the
 placement's run of WLV entries is outlined (the consecutive non-zeros the linear re-packing
-allocation of 000_fc8d6d1d4cf9d1e1.txt §4 used).
+allocation of Zhou99 §4 used).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def last_allocation(steps, position: int, limit: int = 5000) -> tuple[int, list[
 def buddy_node(cols: list[int]) -> tuple[int, int] | None:
     """Return ``(level, index)`` of the smallest buddy node covering the contiguous ``cols``.
 
-    A buddy scheme allocates a whole node of 2^d processors (001_c175c8c1780c2fd0.txt §3) even
+    A buddy scheme allocates a whole node of 2^d processors (Zhou00 §3) even
     when the job uses fewer, so the node is the smallest aligned group holding every column.
     Returns ``None`` for an empty or non-contiguous set.
     """

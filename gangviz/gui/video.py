@@ -1,6 +1,6 @@
 """Writers of an exported animation: GIF (Pillow), MP4 (imageio-ffmpeg, optional), PNG frames.
 
-Issue 8, "Export". Qt-free: a writer receives RGB frames as ``numpy`` arrays (height x width x 3,
+Export. Qt-free: a writer receives RGB frames as ``numpy`` arrays (height x width x 3,
 ``uint8``) with a whole number of *ticks* each (one tick = one frame period, ``1000 / fps`` ms),
 so a frame that rests on screen (the picture after a step) is one image shown for several
 ticks.

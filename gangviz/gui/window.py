@@ -1,13 +1,13 @@
 """The gangviz main window.
 
-Issue 5 (the whole window) and DESIGN.md "GUI". Layout, top to bottom: a tool bar (open,
+And DESIGN.md "GUI". Layout, top to bottom: a tool bar (open,
 playback, speed), the board (the live Ousterhout matrix, the workload vector and buddy tree
 aligned with its columns, the timeline scrubber) beside a side panel (the scenario's
 explanation, the policy panel, the selected job), and under them the narration log beside the
 metric panels.
 
 Keyboard (window-wide shortcuts): Space play/pause, Right step, Left step back, N next re-pack /
-migration / slot deletion, Home reset, +/- speed, Ctrl+O open; and for lectures (issue 8, listed
+migration / slot deletion, Home reset, +/- speed, Ctrl+O open; and for lectures ( listed
 in Help -> Keys, :data:`gangviz.gui.presentation.KEYS`): F11 presentation mode (Escape leaves it),
 Page Down / Page Up the next / previous built-in scenario, G the guided exercise, Return reveals
 the held move, E the explanation above the matrix, Ctrl+E export the animation.
@@ -591,7 +591,7 @@ class MainWindow(QMainWindow):
         return player
 
     def open_multisite(self, migrate: bool = True, gangs: int = 400, seed: int = 1) -> bool:
-        """Open the two-site model of 002_9f49b57522b8f60a.txt (AFCFS with migration by
+        """Open the two-site model of Papazachos09 (AFCFS with migration by
         default) in the queue view; returns success."""
         return self._open_family(lambda: self._multisite(migrate, gangs, seed),
                                  "Multi-site gang scheduling (Papazachos & Karatza)",
@@ -600,7 +600,7 @@ class MainWindow(QMainWindow):
                                  "shortest queues (AFCFS" + (" with migration)." if migrate else ")."))
 
     def open_epoch(self, policy: str = "OPT-EPOCH(1)", nodes: int = 32, jobs: int = 6) -> bool:
-        """Open the closed system of 004_e35f827bdd81cf48.txt §5.2 in the epoch view; returns
+        """Open the closed system of McCann94 §5.2 in the epoch view; returns
         success."""
         from gangviz.epoch.sim import EpochSimulation
 

@@ -1,6 +1,6 @@
 """Multi-site gang scheduling with local and grid migration.
 
-Source: 002_9f49b57522b8f60a.txt (Papazachos and Karatza, *Scheduling Gangs with Different
+Source: Papazachos09 (Papazachos and Karatza, *Scheduling Gangs with Different
 Distributions in Gangs' Degree of Parallelism in a Multi-Site System*). Modules:
 
 * :mod:`~gangviz.multisite.config` — :class:`MultiSiteConfig` (sites, P, lambda, sizes, overheads, k)

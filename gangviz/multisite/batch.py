@@ -1,6 +1,6 @@
 """Independent replications of the multi-site model, on one core or a process pool.
 
-Source: 002_9f49b57522b8f60a.txt §4.2 (independent replications, 10 seeds, runs of 64,000
+Source: Papazachos09 §4.2 (independent replications, 10 seeds, runs of 64,000
 completed gangs). Each run is a :class:`RunSpec` carrying its own seed, derived from the run's
 key and never from the worker that executes it, and results come back in spec order, so the
 numbers do not depend on the number of workers.

@@ -1,6 +1,6 @@
 """Change records of the multi-site model.
 
-Source: 002_9f49b57522b8f60a.txt §3 (grid and local dispatch, AFCFS, local and grid
+Source: Papazachos09 §3 (grid and local dispatch, AFCFS, local and grid
 migration with target reservation and aging). Every move of the model is one frozen record on
 the :class:`gangviz.core.record.Change` protocol: ``apply(state)`` mutates a
 :class:`~gangviz.multisite.state.MultiSiteState` (raising ``ValueError`` and leaving it unchanged

@@ -1,6 +1,6 @@
 """Parameters of the multi-site gang-scheduling model.
 
-Source: 002_9f49b57522b8f60a.txt (Papazachos and Karatza), §2 "System and workload models",
+Source: Papazachos09 (Papazachos and Karatza), §2 "System and workload models",
 §3 "Scheduling strategy" and §4.2 "Input parameters". The defaults are the paper's: two sites
 of P = 16 processors, exponential service with mean 1/mu = 1, migration overheads 0.05 (local)
 and 0.1 (grid), aging k = 3.

@@ -1,4 +1,4 @@
-"""Grid and local dispatchers (002_9f49b57522b8f60a.txt §3.1).
+"""Grid and local dispatchers (Papazachos09 §3.1).
 
 The grid dispatcher's uniform choice of a site is drawn with the gang
 (:class:`gangviz.multisite.workload.GangStream`). The local dispatcher places a gang's tasks on

@@ -1,6 +1,6 @@
 """Fast headless runner of the multi-site model: metrics only, no change records.
 
-Source: 002_9f49b57522b8f60a.txt §2-§4. The rules are those of :mod:`gangviz.multisite.policy`
+Source: Papazachos09 §2-§4. The rules are those of :mod:`gangviz.multisite.policy`
 and :class:`gangviz.multisite.simulation.MultiSiteSimulation` (same workload stream, same event
 order, same tie-breaks), so for one seed :func:`run_fast` returns bit-identical metrics; a test
 checks it. What differs is bookkeeping only:

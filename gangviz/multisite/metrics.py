@@ -1,4 +1,4 @@
-"""Metrics of 002_9f49b57522b8f60a.txt §4.1 and Table 1.
+"""Metrics of Papazachos09 §4.1 and Table 1.
 
 For the m gangs that completed, with response time r_j (arrival at the grid dispatcher to
 completion), execution time e_j (the gang's service demand; migration overhead counts as

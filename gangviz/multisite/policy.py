@@ -1,6 +1,6 @@
 """AFCFS and AFCFS with migration (AFCFSwM) as planners over a :class:`MultiSiteState`.
 
-Source: 002_9f49b57522b8f60a.txt §3.2 (Adapted FCFS) and §3.3 (migration). The planners emit
+Source: Papazachos09 §3.2 (Adapted FCFS) and §3.3 (migration). The planners emit
 change records and apply each one at once, so a later decision sees the earlier ones. The fast
 runner (:mod:`gangviz.multisite.fast`) implements exactly the same rules without records; a
 test checks that both give identical metrics.

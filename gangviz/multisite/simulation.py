@@ -1,6 +1,6 @@
 """A step-able simulation of the multi-site model, for the GUI player and the tests.
 
-Source: 002_9f49b57522b8f60a.txt §2-§4. Every event (an arrival, a completion, the end of a
+Source: Papazachos09 §2-§4. Every event (an arrival, a completion, the end of a
 migration) is one :class:`gangviz.core.record.Step` of change records
 (:mod:`gangviz.multisite.changes`). The history is kept, so :meth:`MultiSiteSimulation.step_back`
 undoes a step and a later :meth:`~MultiSiteSimulation.step` redoes it from the history.

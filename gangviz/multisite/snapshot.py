@@ -2,7 +2,7 @@
 
 A view (``gangviz.gui.queue_view``) draws a :class:`QueueSnapshot`: per site and per processor
 the waiting tasks head first, the task running and the task reserved (in transit after a
-migration, 002_9f49b57522b8f60a.txt §3.3).
+migration, Papazachos09 §3.3).
 """
 
 from __future__ import annotations

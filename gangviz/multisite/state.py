@@ -1,6 +1,6 @@
 """The state of the multi-site model that change records mutate.
 
-Source: 002_9f49b57522b8f60a.txt §2 (sites of P processors, each serving its own FIFO queue,
+Source: Papazachos09 §2 (sites of P processors, each serving its own FIFO queue,
 Fig. 1) and §3.3 (migration to the head of a queue, reserved target processors, aging).
 
 Processors are numbered globally, ``g = site * P + local``; narration shows sites and

@@ -1,6 +1,6 @@
 """The synthetic workload of the multi-site model: a seedable stream of gangs.
 
-Source: 002_9f49b57522b8f60a.txt §2 (exponential inter-arrival times with mean 1/lambda,
+Source: Papazachos09 §2 (exponential inter-arrival times with mean 1/lambda,
 exponential service with mean 1/mu, gang sizes bounded normal or uniform on [1..P]) and §3.1
 (the grid dispatcher picks a site uniformly at random, without knowledge of the load).
 

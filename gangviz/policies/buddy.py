@@ -1,13 +1,13 @@
-"""The four buddy-based allocation schemes of 001_c175c8c1780c2fd0.txt §4.1.
+"""The four buddy-based allocation schemes of Zhou00 §4.1.
 
 A job of size p takes a whole aligned block of n processors, n the power of two with
-n/2 < p <= n (001 §1; the n - p extra processors are internal fragmentation). All four need a
+n/2 < p <= n (Zhou00 §1; the n - p extra processors are internal fragmentation). All four need a
 power-of-two number of processors.
 
 * **BC** (conventional buddy): slots allocate independently; the first slot (lowest) with a free
   block takes the job, in its leftmost free block; a job runs in one slot; a slot is removed only
   when it is empty. No re-packing, no load balancing.
-* **BR**: the WLT chooses the least-loaded free block (000 §4, 001 §3) and re-packs it into one
+* **BR**: the WLT chooses the least-loaded free block (Zhou99 §4, Zhou00 §3) and re-packs it into one
   slot; whenever the WLT root is non-zero a slot is eliminated (Property 2). One slot per job.
 * **BRMS**: BR, and jobs also run in extra slots when their block's WLT node is non-zero; an
   extra slot is kept until the job completes. Extra slots are handed out when a job arrives,
@@ -20,7 +20,7 @@ power-of-two number of processors.
   Table 2 at rho 0.7 and 0.9 on every metric but one (t_ta 606 and 4,012 against the paper's
   441 and 3,837, where the other reading gives 899 and 4,606; n_a 112 and 664 against 23 and
   203, otherwise 178 and 849). ``extra_slots_on="decision"`` hands them out at every
-  decision point, completions included, as 001 §2, Fig. 1(b) illustrates multi-slot running:
+  decision point, completions included, as Zhou00 §2, Fig. 1(b) illustrates multi-slot running:
   once J' and J'' terminate, "jobs J_1 and J_2 in slot S_1 and job J_7 on S_3 can occupy the
   freed resources in S_2".
 * **BRMMS**: as BRMS, but extra slots are given up when a new arrival would otherwise need a new
@@ -74,7 +74,7 @@ class _Buddy(Policy):
     def check_initial(self, matrix: OusterhoutMatrix) -> None:
         """Raise ``ValueError`` unless every job of a starting matrix lies inside an aligned
         buddy block of its own size (the power of two n with n/2 < p <= n, starting at a multiple
-        of n, 001 §1): a job drawn there (say 3 processors on P6..P8) is where a buddy scheme
+        of n, Zhou00 §1): a job drawn there (say 3 processors on P6..P8) is where a buddy scheme
         could have put it; one straddling two blocks is not, and the WLT would misjudge it."""
         for job in matrix.jobs():
             cols = list(matrix.job_cols(job))
@@ -92,7 +92,7 @@ class BC(_Buddy):
     """Conventional buddy: first slot with a free block, leftmost block; no re-packing."""
 
     name = "BC"
-    paper = "001_c175c8c1780c2fd0.txt §4.1 (first scheme)"
+    paper = "Zhou00 §4.1 (first scheme)"
 
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
         m = sim.matrix
@@ -134,7 +134,7 @@ class BR(_Buddy):
     """Buddy with re-packing and the workload tree; one slot per job."""
 
     name = "BR"
-    paper = "001_c175c8c1780c2fd0.txt §4.1 (second scheme), §3; 000_fc8d6d1d4cf9d1e1.txt §4"
+    paper = "Zhou00 §4.1 (second scheme), §3; Zhou99 §4"
 
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
         for job in list(sim.waiting):
@@ -168,7 +168,7 @@ class BRMS(_MultiSlot):
     """BR plus multi-slot running; extra slots are kept to completion."""
 
     name = "BRMS"
-    paper = "001_c175c8c1780c2fd0.txt §4.1 (third scheme), §4.3, §2 (Fig. 1), §3"
+    paper = "Zhou00 §4.1 (third scheme), §4.3, §2 (Fig. 1), §3"
     default_extra_slots_on = "arrival"
 
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
@@ -182,7 +182,7 @@ class BRMMS(_MultiSlot):
     """Multi-slot running that gives extra slots back to avoid or delete slots."""
 
     name = "BRMMS"
-    paper = "001_c175c8c1780c2fd0.txt §4.1 (fourth scheme)"
+    paper = "Zhou00 §4.1 (fourth scheme)"
 
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
         m = sim.matrix

@@ -1,12 +1,12 @@
 """Policies on a linear array without buddy rounding.
 
-* **repack** (000_fc8d6d1d4cf9d1e1.txt §4, Fig. 5): WLV allocation for any job size (the
+* **repack** (Zhou99 §4, Fig. 5): WLV allocation for any job size (the
   least-loaded run of consecutive non-zero WLV entries, re-packed into one slot), and Property 2
   applied after every decision. Works on a ring too.
-* **random** (000 §2, Fig. 1): the first slot (lowest) with at least p idle processors takes the
+* **random** (Zhou99 §2, Fig. 1): the first slot (lowest) with at least p idle processors takes the
   job on p of them drawn at random (seeded); otherwise a new slot. Empty slots are removed; no
   re-packing (the trap of Fig. 1).
-* **firstfit** (000 §2): the first slot with p consecutive idle processors takes the job in its
+* **firstfit** (Zhou99 §2): the first slot with p consecutive idle processors takes the job in its
   leftmost such run; otherwise a new slot. Empty slots are removed; no re-packing.
 """
 
@@ -27,7 +27,7 @@ class Repack(Policy):
     """WLV allocation with re-packing on every arrival and termination."""
 
     name = "repack"
-    paper = "000_fc8d6d1d4cf9d1e1.txt §3 (Properties 1, 2), §4 (Fig. 5)"
+    paper = "Zhou99 §3 (Properties 1, 2), §4 (Fig. 5)"
 
     def __init__(self, window: str = "least-loaded", cuts: str = "alternating") -> None:
         """``window``: ``"least-loaded"`` (the paper's choice, [Zhou99 §4]) or ``"leftmost"``
@@ -53,7 +53,7 @@ class RandomAllocation(Policy):
     """Random processors in the first slot with room; no re-packing."""
 
     name = "random"
-    paper = "000_fc8d6d1d4cf9d1e1.txt §2 (Fig. 1)"
+    paper = "Zhou99 §2 (Fig. 1)"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = np.random.default_rng(seed)
@@ -85,7 +85,7 @@ class FirstFit(Policy):
     """Leftmost run of idle processors in the first slot that has one; no re-packing."""
 
     name = "firstfit"
-    paper = "000_fc8d6d1d4cf9d1e1.txt §2"
+    paper = "Zhou99 §2"
 
     def check_machine(self, processors: int, ring: bool) -> None:
         if ring:

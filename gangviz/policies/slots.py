@@ -66,7 +66,7 @@ def buddy_blocks(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def replicate_where_free(sim: Simulation) -> int:
     """Let jobs run in extra slots wherever their buddy block's WLT node is non-zero.
 
-    001_c175c8c1780c2fd0.txt §3: "the rightmost node at the third level ... is nonzero and job
+    Zhou00 §3: "the rightmost node at the third level ... is nonzero and job
     J_2 is currently running within the associated subset of processors. It can then be
     allocated an additional time slot". Jobs are served in id (arrival) order, each taking every
     extra slot its block offers before the next job is considered. Returns the replicas added.

@@ -3,7 +3,7 @@
 A small discrete-event kernel in the manner of SimPy (``step``, ``peek``, resumable ``run``;
 no global state, so many simulations live side by side).
 
-Time model (001_c175c8c1780c2fd0.txt §4.2 measures everything in time slots):
+Time model (Zhou00 §4.2 measures everything in time slots):
 
 * Time is counted in slices; slice boundaries lie at the integers. The rows of the matrix take
   turns, one slice each, round robin S1, S2, ..., Sn, S1, ... A job progresses only in slices
@@ -14,17 +14,17 @@ Time model (001_c175c8c1780c2fd0.txt §4.2 measures everything in time slots):
 * A job finishes inside the slice in which its work runs out; its finish time is exact
   (``boundary + overhead + remaining work``), but its processors sit idle until the next boundary,
   where the completion is processed and the policy reacts.
-* ``overhead`` is the context-switch cost as a fraction of a slice (003 §2: the first part of
+* ``overhead`` is the context-switch cost as a fraction of a slice (Zhang01 §2: the first part of
   every slice does no useful work), so each slice gives ``1 - overhead`` units of service.
 * A policy may :meth:`Simulation.charge` a running job service it loses (a migration's
-  checkpoint/restart, 003 §5.4); the job then needs its work plus the charges, and its finish is
+  checkpoint/restart, Zhang01 §5.4); the job then needs its work plus the charges, and its finish is
   computed from that total as above.
 * With no slot at all (an empty machine) no slice runs: the clock jumps to the next arrival and
   the time counts as zero slots, so the paper's n_a drops below 1 at low load.
 * After a decision the next row to run is the one after the row that ran last; slots inserted or
   removed below it shift it, and a removed slot hands its turn to the slot that takes its index.
 
-Event-driven decisions (the IBM study's simulator, 003_1fd1fd192052cc5d.txt §4.2: "every job
+Event-driven decisions (the IBM study's simulator, Zhang01 §4.2: "every job
 arrival or departure constitutes a scheduling event"): a policy whose ``decides_at`` is
 ``"event"`` is asked at the exact time of every arrival and completion instead of at the next
 slice boundary. Rows still take turns one slice at a time, but the slice in progress when an
@@ -441,7 +441,7 @@ class Simulation:
 
     def charge(self, job: int, slices: float) -> None:
         """Make the running ``job`` lose ``slices`` of service (for policies: e.g. the
-        checkpoint/restart time of a migration, 003_1fd1fd192052cc5d.txt §5.4): it needs that
+        checkpoint/restart time of a migration, Zhang01 §5.4): it needs that
         much more service before it finishes, so its finish moves by at least ``slices``.
 
         Raises ``ValueError`` if ``job`` is not in the matrix or ``slices`` is negative.

@@ -1,5 +1,5 @@
 """Space sharing beside gang scheduling: FCFS, EASY and conservative backfilling
-(003_1fd1fd192052cc5d.txt §1-§3).
+(Zhang01 §1-§3).
 
 * :mod:`~gangviz.spacesharing.backfill`: the event-driven simulator;
 * :mod:`~gangviz.spacesharing.policy`: the policies by name (``fcfs``, ``easy``, ``conservative``);

@@ -1,4 +1,4 @@
-"""Space sharing: FCFS, EASY and conservative backfilling (003_1fd1fd192052cc5d.txt §3).
+"""Space sharing: FCFS, EASY and conservative backfilling (Zhang01 §3).
 
 A single-row machine without time slicing, simulated event by event in continuous time: jobs
 start exactly at arrivals and completions, not at slice boundaries, so this is its own small

@@ -7,7 +7,7 @@ schedule event by event (every arrival, start and completion) and lists every
 * ``"before arrival"``: a job starts before it arrives; ``"overcommit"``: more processors in use
   than the machine has;
 * ``"could start"``: a waiting job could have started at that instant under the rule. FCFS: the
-  head of the queue fits. EASY (003_1fd1fd192052cc5d.txt §1, §3; Lifka's rule): the head fits,
+  head of the queue fits. EASY (Zhang01 §1, §3; Lifka's rule): the head fits,
   or a later job fits in the free processors and either ends (by its estimate) by the head's
   shadow time or needs no more than the extra processors. Conservative: the job fits now in the
   profile of the running jobs and every other job's reservation;

@@ -6,7 +6,7 @@ time-slot engine, so :func:`gangviz.policies.make_policy` returns a :class:`Spac
 :func:`is_space_sharing` first. Parameters follow the ``name:key=value`` syntax:
 
 * ``estimates``: ``requested`` (default: the trace's requested time, the model of
-  003_1fd1fd192052cc5d.txt §2.1) or ``exact`` (every job's run time);
+  Zhang01 §2.1) or ``exact`` (every job's run time);
 * ``kill``: ``true`` (default, §2.1: a job is terminated when it reaches its estimate) or
   ``false``.
 """
@@ -23,9 +23,9 @@ MODES = ("fcfs", "easy", "conservative")
 ESTIMATES = ("requested", "exact")
 
 _PAPER = {
-    "fcfs": "003_1fd1fd192052cc5d.txt §1: first come, first served, no backfilling",
-    "easy": "003_1fd1fd192052cc5d.txt §1, §3: EASY backfilling (a reservation for the head only)",
-    "conservative": "003_1fd1fd192052cc5d.txt §1, §3: conservative backfilling (BF)",
+    "fcfs": "Zhang01 §1: first come, first served, no backfilling",
+    "easy": "Zhang01 §1, §3: EASY backfilling (a reservation for the head only)",
+    "conservative": "Zhang01 §1, §3: conservative backfilling (BF)",
 }
 
 

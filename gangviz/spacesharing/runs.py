@@ -1,9 +1,9 @@
 """Run a space-sharing policy headless, and give gang and space-sharing runs one metric set.
 
-The IBM study (003_1fd1fd192052cc5d.txt §2.3) measures both families with the same figures:
+The IBM study (Zhang01 §2.3) measures both families with the same figures:
 :func:`gangviz.metrics_ibm.ibm_metrics`. :func:`engine_ibm_metrics` computes them for a time-slot
 engine run, :func:`run_space_sharing` for a backfilling run, so a table may mix them. A sweep
-keeps the time-slot metrics of 001_c175c8c1780c2fd0.txt §4.3 for every policy;
+keeps the time-slot metrics of Zhou00 §4.3 for every policy;
 :func:`zhou_metrics_of_result` gives them for a space-sharing run (one row of the machine: a
 slot is in use while any job runs).
 """
@@ -44,7 +44,7 @@ def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
 
 
 def zhou_metrics_of_result(res: BackfillResult, processors: int) -> dict[str, float]:
-    """Return the §4.3 metrics of 001_c175c8c1780c2fd0.txt for a backfilling run.
+    """Return the §4.3 metrics of Zhou00 for a backfilling run.
 
     The machine is one row: ``n_l`` is 1 when any job ran, ``n_a`` the share of time some job
     runs; the run ends at the last completion.

@@ -15,7 +15,7 @@ import numpy as np
 def uniform_log_pmf(hi: int, lo: int = 1) -> np.ndarray:
     """Return the pmf of round(X) for X uniform in log space on [lo, hi], over k = lo..hi.
 
-    001_c175c8c1780c2fd0.txt §4.2: sizes and run times are "distributed uniformly in log space"
+    Zhou00 §4.2: sizes and run times are "distributed uniformly in log space"
     and run times "rounded to the number of time slots". Rounding is to the nearest integer, so
     P(k) = (ln min(k + 1/2, hi) - ln max(k - 1/2, lo)) / (ln hi - ln lo). ``pmf[i]`` is P(lo + i).
     For ``lo == hi`` the distribution is the single point ``lo``. Raises ``ValueError`` unless
@@ -44,7 +44,7 @@ def bounded_normal_pmf(hi: int, mean: float, sigma: float, *, lo: int = 1,
                        bound: str = "resample") -> np.ndarray:
     """Return the pmf over k = lo..hi of a normal(mean, sigma) rounded to an integer and bounded.
 
-    002_9f49b57522b8f60a.txt §2 uses a "bounded" normal distribution of gang sizes in [1..P] but
+    Papazachos09 §2 uses a "bounded" normal distribution of gang sizes in [1..P] but
     does not say how the bound is enforced. ``bound="resample"`` (the default, and the natural
     reading: a truncated normal, which the figure captions call it) redraws values outside the
     range, so P(k) is proportional to Phi((k + 1/2 - mean)/sigma) - Phi((k - 1/2 - mean)/sigma).
@@ -78,7 +78,7 @@ def pmf_moments(pmf: np.ndarray, lo: int = 1) -> tuple[float, float]:
 def phi_overestimation(rng: np.random.Generator, n: int, phi: float) -> np.ndarray:
     """Return ``n`` over-estimation factors (estimate / actual run time) of the Phi model.
 
-    003_1fd1fd192052cc5d.txt §2.1: with y uniform on [0, 1), the factor is 1 when y < Phi and
+    Zhang01 §2.1: with y uniform on [0, 1), the factor is 1 when y < Phi and
     (1 - Phi) / (1 - y) otherwise. So a fraction Phi of jobs end exactly at their estimate and
     the rest end at a fraction 1/factor of it that is uniform on (0, 1]. Raises ``ValueError``
     unless 0 <= phi <= 1.
@@ -97,7 +97,7 @@ class HyperErlang:
     """A hyper-Erlang distribution of common order: with probability ``p`` an Erlang of
     ``order`` stages of mean ``scale1`` each, else of ``order`` stages of mean ``scale2``.
 
-    003_1fd1fd192052cc5d.txt §2.1 fits this family (after Jann et al., its reference [11]) to the
+    Zhang01 §2.1 fits this family (after Jann et al., its reference [11]) to the
     first three moments of inter-arrival and service times. Erlang(n, stage mean a) has raw
     moments E[X^k] = n (n + 1) ... (n + k - 1) a^k, so a two-branch mixture of common order n
     matches three moments exactly when (a, b, p) is the two-point distribution with moments

@@ -69,7 +69,7 @@ class Workload:
         return float(np.dot(self.sizes().astype(np.float64), self.works()))
 
     def offered_load(self, processors: int | None = None) -> float | None:
-        """Return the offered load rho = lambda * E[p] * E[t] / P (001 §4.3, definition of rho).
+        """Return the offered load rho = lambda * E[p] * E[t] / P (Zhou00 §4.3, definition of rho).
 
         The arrival rate lambda is estimated as ``(n - 1) / span`` (n jobs define n - 1
         inter-arrival gaps), so rho = (n - 1) / n * sum(size * work) / (P * span). ``processors``

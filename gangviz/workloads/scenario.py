@@ -30,7 +30,7 @@ when its script is exhausted and every job with finite work has finished.
 
 ``model`` (default ``"matrix"``) chooses the family; the other two are not Ousterhout matrices:
 
-* ``model = "multisite"`` (002_9f49b57522b8f60a.txt §2-§3): ``sites`` (default 2), ``processors``
+* ``model = "multisite"`` (Papazachos09 §2-§3): ``sites`` (default 2), ``processors``
   per site, ``policy = "AFCFS"`` or ``"AFCFSwM"``, ``[params]`` with any other
   :class:`~gangviz.multisite.config.MultiSiteConfig` field (``local_overhead``, ``grid_overhead``,
   ``aging_k``, ``afcfs_overtake``), and the gangs in arrival order::
@@ -42,7 +42,7 @@ when its script is exhausted and every job with finite work has finished.
       service = 0.5
 
   Gang i of the file is ``G<i>`` (0-based, as the multi-site narration numbers gangs).
-* ``model = "epoch"`` (004_e35f827bdd81cf48.txt §2.3, §5.2): ``processors`` = N, ``policy`` an
+* ``model = "epoch"`` (McCann94 §2.3, §5.2): ``processors`` = N, ``policy`` an
   epoch policy (``"BUDDY"``, ``"OPT-EPOCH(1)"``, ...), ``in_system`` = J (default: every job),
   ``static`` (default false), ``quantum`` (default 10), and the closed system's job sequence::
 

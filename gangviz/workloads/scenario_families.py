@@ -10,10 +10,10 @@ Choices:
 * Multi-site gangs must be listed in non-decreasing arrival time: gang i of the file is the
   simulation's gang i (``G<i>``), so the file and the narration agree.
 * The multi-site ``site`` is 1-based (the narration says "site 1"); the scenario scripts the grid
-  dispatcher's choice, which in the paper's model is random (002 §3.1).
+  dispatcher's choice, which in the paper's model is random (Papazachos09 §3.1).
 * An epoch scenario's ``in_system`` defaults to the whole sequence (then no job departs: the
   scenario shows one quantum's schedule). Its policy is checked against Table 2's restrictions
-  (004 §4.4) at load time.
+  (McCann94 §4.4) at load time.
 """
 
 from __future__ import annotations

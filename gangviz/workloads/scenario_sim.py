@@ -5,8 +5,8 @@ The window and the command line share these functions, so a scenario behaves the
 * ``model = "matrix"``: :class:`gangviz.sim.engine.Simulation` under a matrix policy
   (:func:`gangviz.policies.make_policy`), starting from the scenario's matrix and script.
 * ``model = "multisite"``: :class:`gangviz.multisite.simulation.MultiSiteSimulation` under AFCFS or
-  AFCFSwM (002_9f49b57522b8f60a.txt §3), fed the scenario's gangs instead of a random stream.
-* ``model = "epoch"``: :class:`gangviz.epoch.sim.EpochSimulation` (004_e35f827bdd81cf48.txt §5.2)
+  AFCFSwM (Papazachos09 §3), fed the scenario's gangs instead of a random stream.
+* ``model = "epoch"``: :class:`gangviz.epoch.sim.EpochSimulation` (McCann94 §5.2)
   with the scenario's job sequence; it stops when the sequence is used up.
 
 ``[expect]`` keys (all optional), checked by :func:`check_expect`:

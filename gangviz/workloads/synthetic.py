@@ -1,11 +1,11 @@
 """Seedable synthetic workload models, each returning a :class:`Workload`.
 
-* :func:`uniform_log` (CLI ``downey``): 001_c175c8c1780c2fd0.txt §4.2.
-* :func:`hyper_erlang`: 003_1fd1fd192052cc5d.txt §2.1, hyper-Erlang inter-arrival and service
+* :func:`uniform_log` (CLI ``downey``): Zhou00 §4.2.
+* :func:`hyper_erlang`: Zhang01 §2.1, hyper-Erlang inter-arrival and service
   times per size class, with the Phi model of over-estimation for estimates.
-* :func:`gangs`: 002_9f49b57522b8f60a.txt §2, bounded-normal or uniform gang sizes with
+* :func:`gangs`: Papazachos09 §2, bounded-normal or uniform gang sizes with
   exponential service and arrivals.
-* :func:`min_nodes`: 004_e35f827bdd81cf48.txt §5 and Table 3, uniform minimum node requirements.
+* :func:`min_nodes`: McCann94 §5 and Table 3, uniform minimum node requirements.
 
 Common choices: times are in slices (the model's time unit); the same seed gives the same
 workload, bit for bit (numpy's ``default_rng``); job ``i`` is named ``J<i + 1>``. For open
@@ -92,7 +92,7 @@ def uniform_log_means(procs: int, max_work: int) -> tuple[float, float]:
 
 def uniform_log(n_jobs: int, load: float, procs: int = 128, max_work: int = 120,
                 seed: int = 0) -> Workload:
-    """Return the workload model of 001_c175c8c1780c2fd0.txt §4.2 (after Downey, its ref. [1]).
+    """Return the workload model of Zhou00 §4.2 (after Downey, its ref. [1]).
 
     Sizes are uniform in log space on 1..``procs`` and run times uniform in log space on
     1..``max_work`` slices, both rounded to the nearest integer, independent of each other.
@@ -137,7 +137,7 @@ class JobClass:
 
 
 def power_of_two_classes(max_size: int) -> list[tuple[int, int]]:
-    """Return the size bins of 003 §2.1 step 1: upper boundaries powers of two, (1), (2), (3..4),
+    """Return the size bins of Zhang01 §2.1 step 1: upper boundaries powers of two, (1), (2), (3..4),
     (5..8), ..., the last one ending at ``max_size``."""
     bins, lo, hi = [], 1, 1
     while lo <= max_size:
@@ -147,7 +147,7 @@ def power_of_two_classes(max_size: int) -> list[tuple[int, int]]:
 
 
 def fit_classes(workload: Workload, *, min_jobs: int = 10) -> tuple[list[tuple[int, int, int]], list[JobClass]]:
-    """Fit one :class:`JobClass` per power-of-two size bin of ``workload`` (003 §2.1 step 2).
+    """Fit one :class:`JobClass` per power-of-two size bin of ``workload`` (Zhang01 §2.1 step 2).
 
     For each bin, the first three raw moments of the gaps between successive arrivals of that
     bin's jobs, and of their work, are matched by :meth:`HyperErlang.fit`. Bins with fewer than
@@ -191,7 +191,7 @@ def hyper_erlang(
     phi: float | None = None,
     seed: int = 0,
 ) -> Workload:
-    """Return a workload of the model of 003_1fd1fd192052cc5d.txt §2.1.
+    """Return a workload of the model of Zhang01 §2.1.
 
     Each size class has its own arrival stream with hyper-Erlang gaps and hyper-Erlang work,
     fitted to three moments (:meth:`HyperErlang.fit`). ``classes`` gives them explicitly
@@ -256,7 +256,7 @@ def gangs(
     bound: str = "resample",
     seed: int = 0,
 ) -> Workload:
-    """Return a workload of 002_9f49b57522b8f60a.txt §2 and §4.2.
+    """Return a workload of Papazachos09 §2 and §4.2.
 
     Gang sizes are ``"normal"`` (bounded normal on 1..P with mean (1 + P) / 2 and standard
     deviation ``sigma``; see :func:`bounded_normal_pmf` for ``bound``) or ``"uniform"`` on
@@ -316,7 +316,7 @@ def min_nodes(
     beta: tuple[float, float] = (30.0, 300.0),
     seed: int = 0,
 ) -> Workload:
-    """Return jobs of 004_e35f827bdd81cf48.txt (Table 3 and §5.2).
+    """Return jobs of McCann94 (Table 3 and §5.2).
 
     Minimum node requirements M_j are uniform on 1..:func:`min_nodes_upper` (each job's
     ``size`` and ``min_nodes`` are M_j). Work is the total CPU service: exponential with mean

@@ -1,4 +1,4 @@
-"""The worked examples of 000_fc8d6d1d4cf9d1e1.txt, cell for cell."""
+"""The worked examples of Zhou99, cell for cell."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def test_fig5_five_processor_job_needs_no_new_slot_and_six_still_fits():
     m.check()
 
 
-# Fig. 6 (and 001_c175c8c1780c2fd0.txt Fig. 2) survive only as prose. This matrix agrees with
+# Fig. 6 (and Zhou00 Fig. 2) survive only as prose. This matrix agrees with
 # every number and move the text of 000 gives: J1 on P1..P2 is the only job whose end makes the
 # root non-zero; the two right nodes of the bottom (2-processor) level are non-zero, so J6 and J2
 # could run in more slots; the right middle node is non-zero and J4 (P5..P8) could run in S3

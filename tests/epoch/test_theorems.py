@@ -1,6 +1,6 @@
 """The paper's optimality claims against exhaustive search, and its counterexamples.
 
-004_e35f827bdd81cf48.txt: Theorem 1 (§3.1), Fig. 4 (§3.2), Theorem 2 (§4.1.1), Fig. 7
+McCann94: Theorem 1 (§3.1), Fig. 4 (§3.2), Theorem 2 (§4.1.1), Fig. 7
 (§4.1.2), Fig. 8 (§4.1.3), OPT-EPOCH(k) (§4.2).
 """
 

@@ -1,4 +1,4 @@
-"""Animation export (issue 8): GIF, PNG frames, the MP4 option, the window's dialog."""
+"""Animation export: GIF, PNG frames, the MP4 option, the window's dialog."""
 
 from __future__ import annotations
 

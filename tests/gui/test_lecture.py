@@ -1,4 +1,4 @@
-"""Lecture mode (issue 8): built-in scenarios in the window, presentation mode, guided exercise."""
+"""Lecture mode: built-in scenarios in the window, presentation mode, guided exercise."""
 
 from __future__ import annotations
 

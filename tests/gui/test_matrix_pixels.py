@@ -1,4 +1,4 @@
-"""Pixel probes of the matrix, the WLV and the tree (issue 5, "Tests")."""
+"""Pixel probes of the matrix, the WLV and the tree."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Hand-made situations for AFCFS, local and grid migration and aging
-(002_9f49b57522b8f60a.txt §3.2, §3.3)."""
+(Papazachos09 §3.2, §3.3)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Property tests of the multi-site model (002_9f49b57522b8f60a.txt §3): the invariants of the
+"""Property tests of the multi-site model (Papazachos09 §3): the invariants of the
 issue, checked after every step of random small runs of the step-able simulation."""
 
 from collections import Counter

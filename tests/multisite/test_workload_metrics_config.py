@@ -1,4 +1,4 @@
-"""Workload stream, metrics and configuration checks (002_9f49b57522b8f60a.txt §2, §4.1)."""
+"""Workload stream, metrics and configuration checks (Papazachos09 §2, §4.1)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Every built-in scenario (issue 8): loads, has a title and an explanation, and reaches its
+"""Every built-in scenario: loads, has a title and an explanation, and reaches its
 ``[expect]`` end state under its own policy, through the shared :func:`simulation_for`."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The ``model`` key and the multisite / epoch scenario formats: every problem names the file,
-the line and the field (issue 8; gangviz/workloads/scenario_families.py)."""
+the line and the field."""
 
 from __future__ import annotations
 

@@ -248,7 +248,7 @@ def test_brms_extra_slots_on_decides_when_freed_processors_are_handed_out():
     # (Fig. 1(b) of 001). Arrival only: the freed cells wait for J4's arrival at t=6.
     assert _replicas_after_first_completion("decision") == (2, 2)
     assert _replicas_after_first_completion("arrival") == (1, 2)
-    # BRMS waits for an arrival unless told otherwise (001 §4.3); BRMMS hands them out at once.
+    # BRMS waits for an arrival unless told otherwise (Zhou00 §4.3); BRMMS hands them out at once.
     assert make_policy("brms").extra_slots_on == "arrival"
     assert make_policy("brmms").extra_slots_on == "decision"
     with pytest.raises(ValueError, match="extra_slots_on"):

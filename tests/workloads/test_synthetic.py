@@ -205,7 +205,7 @@ def test_bounded_normal_gang_sizes(sigma):
 
 def test_sigma_3_concentrates_more_than_sigma_4():
     p3, p4 = bounded_normal_pmf(16, 8.5, 3.0), bounded_normal_pmf(16, 8.5, 4.0)
-    assert p3[7] > p4[7] and p3[0] < p4[0]  # 002 §4.3: fewer small gangs with sigma 3
+    assert p3[7] > p4[7] and p3[0] < p4[0]  # Papazachos09 §4.3: fewer small gangs with sigma 3
 
 
 def test_clip_bound_puts_tail_mass_on_the_ends():

@@ -153,7 +153,7 @@ def _check_args(args: argparse.Namespace, sets: int, jobs: int) -> None:
 
 
 def findings(table: dict[tuple[str, float], dict[str, float]], loads: list[float]) -> list[tuple[str, bool]]:
-    """Return ``(finding, holds)`` for the three findings of 001 §4.3 over ``loads``."""
+    """Return ``(finding, holds)`` for the three findings of Zhou00 §4.3 over ``loads``."""
     out = []
     out.append(("BR beats BC on t_ta at every load",
                 all(table["BR", r]["t_ta"] < table["BC", r]["t_ta"] for r in loads)))

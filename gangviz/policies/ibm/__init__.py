@@ -1,4 +1,4 @@
-"""The policies of the IBM study (003_1fd1fd192052cc5d.txt): GS, BGS, MGS, MBGS in the engine,
+"""The policies of the IBM study (Zhang01): GS, BGS, MGS, MBGS in the engine,
 and BF (conservative) and EASY backfilling as a separate event-driven simulator
 (:mod:`gangviz.policies.ibm.backfill`).
 

@@ -1,4 +1,4 @@
-"""Backfilling inside every row of the matrix: BGS reservations (003_1fd1fd192052cc5d.txt §5.2).
+"""Backfilling inside every row of the matrix: BGS reservations (Zhang01 §5.2).
 
 Each row of the Ousterhout matrix is a virtual machine of P processors and gets its own
 backfilling profile. The execution time of a job under gang scheduling is estimated

@@ -1,4 +1,4 @@
-"""Gang scheduling of the IBM study: GS, BGS, MGS and MBGS (003_1fd1fd192052cc5d.txt §4-§5).
+"""Gang scheduling of the IBM study: GS, BGS, MGS and MBGS (Zhang01 §4-§5).
 
 One policy class, :class:`IBMGang`, runs the phase order of the paper at every scheduling event
 (an arrival or a departure, §4.2); the four named policies only fix its two switches:
@@ -73,7 +73,7 @@ from gangviz.sim.policy import Policy
 
 __all__ = ["IBMGang", "GS", "BGS", "MGS", "MBGS"]
 
-PAPER = "003_1fd1fd192052cc5d.txt"
+PAPER = "Zhang01"
 
 
 class IBMGang(Policy):
@@ -274,7 +274,7 @@ class _ReservationGuard:
 
 
 class GS(IBMGang):
-    """Plain gang scheduling (003 §5.1)."""
+    """Plain gang scheduling (Zhang01 §5.1)."""
 
     name = "gs"
     paper = f"{PAPER} §4.2, §5.1"
@@ -284,7 +284,7 @@ class GS(IBMGang):
 
 
 class BGS(IBMGang):
-    """Backfilling gang scheduling (003 §5.2)."""
+    """Backfilling gang scheduling (Zhang01 §5.2)."""
 
     name = "bgs"
     paper = f"{PAPER} §5.2"
@@ -294,7 +294,7 @@ class BGS(IBMGang):
 
 
 class MGS(IBMGang):
-    """Migration gang scheduling (003 §5.4)."""
+    """Migration gang scheduling (Zhang01 §5.4)."""
 
     name = "mgs"
     paper = f"{PAPER} §5.4"
@@ -306,7 +306,7 @@ class MGS(IBMGang):
 
 
 class MBGS(IBMGang):
-    """Migration backfilling gang scheduling (003 §5.5)."""
+    """Migration backfilling gang scheduling (Zhang01 §5.5)."""
 
     name = "mbgs"
     paper = f"{PAPER} §5.5"

@@ -1,4 +1,4 @@
-"""Migration in the gang-scheduling matrix: MGS and MBGS (003_1fd1fd192052cc5d.txt §5.4, §5.5).
+"""Migration in the gang-scheduling matrix: MGS and MBGS (Zhang01 §5.4, §5.5).
 
 Moving job A from its row r to a row p that has at least |A| idle processors can be done two
 ways (§5.4):
@@ -203,7 +203,7 @@ def try_option2(sim, a: int, row: int, budget: MigrationBudget, *, label: str, d
 
 
 def collapse_with_migration(sim, budget: MigrationBudget, guard: MoveGuard | None = None) -> int:
-    """CollapseMatrix-2 (003 §5.4): CompactMatrix where a move may migrate.
+    """CollapseMatrix-2 (Zhang01 §5.4): CompactMatrix where a move may migrate.
 
     Rows are visited as in CompactMatrix (least to more populated). A job moves by a plain shift
     when its processors are idle in the target row (no cost); otherwise by the cheaper feasible
@@ -242,7 +242,7 @@ def collapse_with_migration(sim, budget: MigrationBudget, guard: MoveGuard | Non
 
 
 def fill_with_migration(sim, budget: MigrationBudget) -> int:
-    """FillMatrix-2 (003 §5.4): FillMatrix where a replica may first migrate, by option 1, the
+    """FillMatrix-2 (Zhang01 §5.4): FillMatrix where a replica may first migrate, by option 1, the
     jobs (holding no other row) that sit on the job's processors in the target row. Returns the
     replicas added."""
     m = sim.matrix

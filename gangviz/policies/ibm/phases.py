@@ -1,4 +1,4 @@
-"""The matrix phases shared by GS, BGS, MGS and MBGS (003_1fd1fd192052cc5d.txt §4.2, §5.1).
+"""The matrix phases shared by GS, BGS, MGS and MBGS (Zhang01 §4.2, §5.1).
 
 Every move is a change record emitted through ``sim.emit``, so the window can replay it:
 
@@ -80,7 +80,7 @@ def population_order(m: OusterhoutMatrix) -> list[int]:
 
 
 def clean_matrix(sim) -> int:
-    """CleanMatrix (003 §5.1): remove every instance of a job outside its home row.
+    """CleanMatrix (Zhang01 §5.1): remove every instance of a job outside its home row.
 
     Rows are visited first to last and each row's jobs left to right, as in the paper's loop;
     only the jobs holding extra rows are looked at. Returns the replicas removed.
@@ -111,7 +111,7 @@ class MoveGuard(Protocol):
 
 
 def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMatrix") -> int:
-    """CompactMatrix (003 §5.1): shift jobs from less populated rows to more populated rows.
+    """CompactMatrix (Zhang01 §5.1): shift jobs from less populated rows to more populated rows.
 
     A job moves from row ``i`` to row ``j`` when all its processors are idle in ``j`` and
     ``guard.allows(job, i, j)`` (BGS: the move respects the reservations of ``j``) holds. Assumes
@@ -147,7 +147,7 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
 
 def compaction_moves(m):
     """Yield ``(job, i, j)``: every job running in row ``i`` alone (its home row, no extra
-    rows) with every row ``j`` it might move to, in CompactMatrix's order (003 §5.1): source
+    rows) with every row ``j`` it might move to, in CompactMatrix's order (Zhang01 §5.1): source
     rows from the least populated, targets from the most populated. The jobs of row ``i`` are
     listed when its first target comes up, so moves made meanwhile are seen."""
     order = population_order(m)
@@ -174,7 +174,7 @@ def start_order(sim) -> list[int]:
 
 
 def fill_matrix(sim, label: str = "FillMatrix") -> int:
-    """FillMatrix (003 §5.1): replicate jobs into holes, in starting-time order.
+    """FillMatrix (Zhang01 §5.1): replicate jobs into holes, in starting-time order.
 
     ``do { for each job in starting time order: for each row: if the job can be replicated in
     the same columns, do it and break } while the matrix changes``. Rows are tried from first to
@@ -224,7 +224,7 @@ def fill_matrix(sim, label: str = "FillMatrix") -> int:
 
 def best_fit_row(m: OusterhoutMatrix, size: int, rows: Iterable[int] | None = None) -> int | None:
     """Return the row with the fewest idle processors that still has ``size`` of them (best fit,
-    003 §5.1 Schedule; ties: lower row), or ``None``. ``rows`` restricts the candidates."""
+    Zhang01 §5.1 Schedule; ties: lower row), or ``None``. ``rows`` restricts the candidates."""
     best, best_free = None, None
     for r in (range(m.n_rows) if rows is None else rows):
         f = free_count(m, r)

@@ -1,4 +1,4 @@
-"""Workloads of the IBM study (003_1fd1fd192052cc5d.txt §2.1, §2.2).
+"""Workloads of the IBM study (Zhang01 §2.1, §2.2).
 
 The paper fits hyper-Erlang distributions of common order, per power-of-two size class, to
 LLNL ASCI Blue-Pacific data but does not publish the fitted parameters. The defaults below are
@@ -125,7 +125,7 @@ def zhang_workload(n_jobs: int = 10_000, multiplier: float = 1.0, *, phi: float 
 
 
 def clip_to_estimates(jobs: list[JobSpec]) -> list[JobSpec]:
-    """Return ``jobs`` with each run time cut to its estimate (003 §2.1: a job is killed when it
+    """Return ``jobs`` with each run time cut to its estimate (Zhang01 §2.1: a job is killed when it
     reaches its estimate); jobs without an estimate are unchanged."""
     return [j if j.estimate is None or not j.estimate > 0 or j.work <= j.estimate else replace(j, work=j.estimate)
             for j in jobs]

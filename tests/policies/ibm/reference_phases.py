@@ -1,4 +1,4 @@
-"""Straightforward versions of the matrix phases (003_1fd1fd192052cc5d.txt §5.1), written as the
+"""Straightforward versions of the matrix phases (Zhang01 §5.1), written as the
 paper's loops: one cell or one row at a time. The library's phases keep incremental counts
 instead; the tests run whole simulations with both and require identical results."""
 

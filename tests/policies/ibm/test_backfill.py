@@ -1,4 +1,4 @@
-"""Tests of the event-driven BF (conservative) and EASY simulator (003 §3)."""
+"""Tests of the event-driven BF (conservative) and EASY simulator (Zhang01 §3)."""
 
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -1,4 +1,4 @@
-"""Property tests of GS, BGS, MGS and MBGS in the engine (003_1fd1fd192052cc5d.txt §4-§5)."""
+"""Property tests of GS, BGS, MGS and MBGS in the engine (Zhang01 §4-§5)."""
 
 import numpy as np
 from hypothesis import given, settings, strategies as st

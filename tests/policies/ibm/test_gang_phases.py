@@ -1,4 +1,4 @@
-"""Example tests of the phases and migration options (003_1fd1fd192052cc5d.txt §5.1, §5.4)."""
+"""Example tests of the phases and migration options (Zhang01 §5.1, §5.4)."""
 
 import pytest
 

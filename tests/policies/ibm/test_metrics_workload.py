@@ -62,7 +62,7 @@ def test_workload_shape():
     w = zhang_workload(6000, 1.0, seed=5)
     s, e = w.sizes(), w.works()
     assert s.min() >= 1 and s.max() <= 256 and w.processors == 320
-    assert 0.27 < np.mean(s > 32) < 0.34  # large jobs ~30% of jobs (003 §2.2)
+    assert 0.27 < np.mean(s > 32) < 0.34  # large jobs ~30% of jobs (Zhang01 §2.2)
     assert (s * e)[s > 32].sum() / (s * e).sum() > 0.8  # ... and > 80% of the work
     assert all(j.estimate >= j.work for j in w.jobs)  # Phi model
     w2 = zhang_workload(6000, 1.5, seed=5)

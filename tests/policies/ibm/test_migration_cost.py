@@ -1,4 +1,4 @@
-"""Migration overhead is paid by the jobs the paper delays (003_1fd1fd192052cc5d.txt §5.4,
+"""Migration overhead is paid by the jobs the paper delays (Zhang01 §5.4,
 eqs. 4 and 5, Fig. 13): option 1 delays A by C/2 and each displaced job by C; option 2 delays A
 by C and each job on A's old processors in the target row by C/2."""
 

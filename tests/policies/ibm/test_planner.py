@@ -1,4 +1,4 @@
-"""The BGS planner (003_1fd1fd192052cc5d.txt §5.2): building it in one pass equals booking
+"""The BGS planner (Zhang01 §5.2): building it in one pass equals booking
 one job at a time."""
 
 from hypothesis import given, settings, strategies as st

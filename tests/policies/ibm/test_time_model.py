@@ -1,4 +1,4 @@
-"""The time model of the IBM gang policies (003_1fd1fd192052cc5d.txt §4.2, eq. 3): the phases
+"""The time model of the IBM gang policies (Zhang01 §4.2, eq. 3): the phases
 run at every arrival and departure, rows still rotate one slice at a time; ``decide="boundary"``
 keeps the model where the phases run only at slice boundaries."""
 
