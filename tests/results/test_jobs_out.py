@@ -185,3 +185,21 @@ def test_sweep_keeps_one_jobs_file_per_run_next_to_the_results(tmp_path, capsys)
             assert mean == pytest.approx(float(runs[(policy, rep)]["t_ta"]))
     # the two replications are different workloads, so their files differ
     assert (folder / "bc_load-0.6_jobs-40_r0.csv").read_text() != (folder / "bc_load-0.6_jobs-40_r1.csv").read_text()
+
+
+def test_easy_jobs_killed_at_their_estimate_are_marked_killed(tmp_path, capsys):
+    """EASY stops a job at its requested time [Zhang01 §2.1]: the per-job file must not call
+    such a job completed, nor give it a slowdown, and its SWF status is 5."""
+    out = tmp_path / "easy.csv"
+    assert main(["run", str(KTH), "--policy", "easy", "--jobs-out", str(out)]) == 0
+    rows = list(csv.DictReader(out.open()))
+    short = [r for r in rows if float(r["execution_time"]) < float(r["work"]) - 1e-9]
+    assert short, "the KTH excerpt has jobs that outrun their estimate"
+    assert all(r["final_state"] == "COMPLETED_KILLED" and r["bounded_slowdown"] == "" for r in short)
+    full = [r for r in rows if float(r["execution_time"]) == float(r["work"])]
+    assert all(r["final_state"] == "COMPLETED_SUCCESSFULLY" for r in full)
+    swf = tmp_path / "easy.swf"
+    assert main(["run", str(KTH), "--policy", "easy", "--jobs-out", str(swf)]) == 0
+    status = {line.split()[0]: line.split()[10] for line in swf.read_text().splitlines()
+              if line.strip() and not line.startswith(";")}
+    assert {status[r["job_id"]] for r in short} == {"5"}
