@@ -203,3 +203,24 @@ def test_easy_jobs_killed_at_their_estimate_are_marked_killed(tmp_path, capsys):
     status = {line.split()[0]: line.split()[10] for line in swf.read_text().splitlines()
               if line.strip() and not line.startswith(";")}
     assert {status[r["job_id"]] for r in short} == {"5"}
+
+
+def test_sweep_keeps_jobs_of_space_sharing_runs_too(tmp_path, capsys):
+    """--keep-jobs with easy beside gs: both runs succeed, with the same metrics as without
+    --keep-jobs, and easy's file is the backfilling schedule (no job stretched)."""
+    sweep = tmp_path / "s.toml"
+    sweep.write_text(SWEEP.replace('["bc", "random"]', '["easy", "gs"]').replace("replications = 2", "replications = 1"))
+    kept, plain = tmp_path / "kept.csv", tmp_path / "plain.csv"
+    assert main(["sweep", str(sweep), "--out", str(kept), "--keep-jobs", "--quiet"]) == 0
+    assert main(["sweep", str(sweep), "--out", str(plain), "--quiet"]) == 0
+    capsys.readouterr()
+    runs = [r for r in _rows(kept) if r["kind"] == "run"]
+    assert {r["status"] for r in runs} == {"ok"}
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "error"} for r in rows]  # noqa: E731
+    assert strip(_rows(kept)) == strip(_rows(plain))
+    jobs = _rows(tmp_path / "kept-jobs" / "easy_load-0.6_jobs-40_r0.csv")
+    assert len(jobs) == 40
+    assert all(float(j["execution_time"]) <= float(j["work"]) + 1e-9 for j in jobs)
+    easy = next(r for r in runs if r["policy"] == "easy")
+    mean = sum(float(j["turnaround_time"]) for j in jobs) / len(jobs)
+    assert mean == pytest.approx(float(easy["t_ta"]))
