@@ -103,7 +103,8 @@ def _source(source: str | os.PathLike | Source, options: Mapping[str, Any]) -> S
     else:
         src = load_source(os.fspath(source), **options)
     if src.model != "matrix":
-        raise ValueError(f"{src.title}: a {src.model} scenario is not a time-slot workload; "
+        article = "an" if src.model[:1] in "aeiou" else "a"
+        raise ValueError(f"{src.title}: {article} {src.model} scenario is not a time-slot workload; "
                          "run it with 'gangviz run' or open it in the window")
     return src
 

@@ -224,3 +224,13 @@ def test_sweep_keeps_jobs_of_space_sharing_runs_too(tmp_path, capsys):
     easy = next(r for r in runs if r["policy"] == "easy")
     mean = sum(float(j["turnaround_time"]) for j in jobs) / len(jobs)
     assert mean == pytest.approx(float(easy["t_ta"]))
+
+
+def test_jobs_out_of_a_non_time_slot_scenario_is_refused_in_one_readable_line(tmp_path, capsys):
+    out = tmp_path / "j.csv"
+    assert main(["run", "mccann-fig3-buddy", "--jobs-out", str(out)]) != 0
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("--jobs-out needs a time-slot workload, not an epoch scenario")
+    assert not out.exists()
+    assert main(["run", "papazachos-migration", "--jobs-out", str(out)]) != 0
+    assert "not a multisite scenario" in capsys.readouterr().err
