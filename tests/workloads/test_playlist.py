@@ -47,3 +47,17 @@ def test_bad_playlists_name_file_line_and_problem(tmp_path, body, message):
     path.write_text(body, encoding="utf-8")
     with pytest.raises(ScenarioError, match=message):
         load_playlist(path)
+
+
+def test_validate_names_a_playlist_or_scenario_instead_of_reading_it_as_a_trace(capsys):
+    """'gangviz validate' reads SWF traces; a playlist or scenario must not be reported as a
+    trace whose first field is not a job number."""
+    from gangviz.cli import main
+    from gangviz.resources import RESOURCES
+
+    lecture = RESOURCES / "playlists" / "repacking-lecture.toml"
+    scenario = RESOURCES / "scenarios" / "fig2-repacking.toml"
+    assert main(["validate", str(lecture), str(scenario)]) == 1
+    out = capsys.readouterr().out
+    assert "job number" not in out
+    assert out.count("a TOML file (scenario, playlist or session), not an SWF trace") == 2
