@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.limits import check_jobs, check_memory, check_processors, check_slice_seconds
+from gangviz.core.limits import (check_count, check_jobs, check_memory, check_processors,
+                                 check_slice_seconds)
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.resources import scenario_path
 from gangviz.sim.engine import ScriptEvent
@@ -86,6 +87,7 @@ def load_source(
         if slice_seconds is not None:
             raise ValueError(f"{name}: --slice applies to SWF traces; a model counts in slices")
         check_jobs(jobs, "--jobs")
+        seed = check_count(seed, "seed", 2**64 - 1, "--seed", low=0)  # numpy's seeds are >= 0
         if not (isinstance(load, (int, float)) and math.isfinite(load) and load > 0):
             raise ValueError(f"load must be a finite number > 0, got {load!r} (set by --load)")
         p = 128 if procs is None else procs

@@ -120,3 +120,22 @@ def test_space_sharing_policies_run_through_the_api(tmp_path):
     out = easy.write_jobs(tmp_path / "easy.csv")
     assert len(out.read_text().splitlines()) == 301
     assert gangviz.simulate(KTH, "easy").metrics == easy.metrics
+
+
+@pytest.mark.parametrize("source, options, argv", [
+    ("downey", {"seed": -1}, ["--seed", "-1"]),
+    (str(KTH), {"procs": 10**9}, ["--procs", str(10**9)]),
+    (str(KTH), {"slice_seconds": 0.0}, ["--slice", "0"]),
+    (str(KTH), {"slice_seconds": -1.0}, ["--slice", "-1"]),
+])
+def test_hostile_options_give_the_command_lines_message(source, options, argv, capsys):
+    """The API checks its options with the command line's limits: one line naming the range,
+    never a library's own complaint (numpy's 'expected non-negative integer' for a seed)."""
+    from gangviz.cli import main
+
+    with pytest.raises(ValueError) as info:
+        gangviz.simulate(source, "bc" if source == "downey" else "gs", **options)
+    assert main(["run", source, "--policy", "gs", *argv]) != 0
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == f"gangviz: {info.value}"
+    assert " in " in str(info.value) or "over the limit" in str(info.value)
