@@ -23,10 +23,15 @@ def capture(window) -> Session:
     """Return the :class:`Session` of what ``window`` shows.
 
     Raises ``ValueError`` when the window shows nothing that was opened by name (a model built
-    from the Other models menu cannot be reopened from a file).
+    from the Other models menu cannot be reopened from a file) or an unsaved editor scenario.
     """
     if window.source_name is None or window.player is None or window.source is None:
         raise ValueError("open a scenario, a trace or a model first: this view cannot be saved")
+    tmp = getattr(window, "editor_tmp", None)
+    if tmp is not None and Path(tmp.path()) in Path(str(window.source_name)).parents:
+        # an unsaved editor scenario lives in a folder that goes when the program ends
+        raise ValueError("save the scenario in the editor first: the window shows an unsaved "
+                         "copy that will be gone when gangviz closes")
     sim = window.player.sim
     watch = getattr(sim, "watch", None)
     zoom = {}

@@ -135,3 +135,26 @@ def test_open_command_takes_a_session(tmp_path, capsys):
     bad.write_text('[session]\nversion = 1\n[source]\nname = "downey"\nextra = 1\n')
     assert main(["open", str(bad), "--screenshot", str(tmp_path / "bad.png")]) == 1
     assert "unknown key 'source.extra'" in capsys.readouterr().err
+
+
+def test_an_unsaved_editor_scenario_is_not_saved_as_a_vanishing_path(qtbot, settings, tmp_path, message_boxes):
+    """Play in the editor runs an unsaved scenario from a temporary folder; a session naming
+    that folder could never be reopened, so saving says to save the scenario first."""
+    from gangviz.gui.editor import open_editor
+
+    win = _new_window(qtbot, settings)
+    ed = open_editor(win)
+    ed.doc.paint(0, 0, 0, 2, "A")
+    assert ed.play()
+    win.player.stop()
+    assert gsession.save_session(win, tmp_path / "s.toml") is None
+    assert not (tmp_path / "s.toml").exists()
+    assert message_boxes and "save the scenario in the editor first" in message_boxes[-1][2]
+    # once saved under a name, the session can be written and names that file
+    ed.save(tmp_path / "mine.toml")
+    assert ed.play()
+    win.player.stop()
+    path = gsession.save_session(win, tmp_path / "s.toml")
+    assert path is not None and read_session(path).source.endswith("mine.toml")
+    ed.close()
+    _close(win)
