@@ -46,7 +46,8 @@ def capture(window) -> Session:
     for child in window._children:
         chooser = getattr(child, "chooser", None)
         if chooser is not None and child.isVisible():
-            compare = list(chooser.checked())
+            # the panes' order (the order asked for), not the chooser's alphabetical list
+            compare = list(getattr(child, "sims", None) or chooser.checked())
             break
     return Session(str(window.source_name), dict(window.source_args), window.policy_of(window.source, sim),
                    dict(getattr(window, "source_params", {}) or {}),

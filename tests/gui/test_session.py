@@ -158,3 +158,23 @@ def test_an_unsaved_editor_scenario_is_not_saved_as_a_vanishing_path(qtbot, sett
     assert path is not None and read_session(path).source.endswith("mine.toml")
     ed.close()
     _close(win)
+
+
+def test_compare_window_keeps_its_pane_order_and_space_sharing_policies(qtbot, settings, tmp_path):
+    """An easy run beside gs and brms: the session names the compare panes in the order shown,
+    and reopening shows the same panes in that order on the same easy step."""
+    kth = ROOT / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    win = _new_window(qtbot, settings)
+    assert win.open_source(str(kth), "easy", procs=128)
+    win.player.go_to(12, now=True)
+    cmp = win.open_compare(["easy", "gs", "brms"])
+    assert cmp is not None and list(cmp.sims) == ["easy", "gs", "brms"]
+    path = gsession.save_session(win, tmp_path / "s.toml")
+    assert read_session(path).compare == ["easy", "gs", "brms"]
+    _close(win)
+    again = _new_window(qtbot, settings)
+    assert gsession.open_session(again, path)
+    assert again.player.position == 12 and again.player.sim.family == "space-sharing"
+    shown = next(c for c in again._children if getattr(c, "chooser", None) is not None)
+    assert list(shown.sims) == ["easy", "gs", "brms"]
+    _close(again)
