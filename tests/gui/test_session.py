@@ -178,3 +178,31 @@ def test_compare_window_keeps_its_pane_order_and_space_sharing_policies(qtbot, s
     shown = next(c for c in again._children if getattr(c, "chooser", None) is not None)
     assert list(shown.sims) == ["easy", "gs", "brms"]
     _close(again)
+
+
+def test_a_session_saved_in_a_lecture_playlist_reopens_in_it(qtbot, settings, tmp_path):
+    """The third entry of the built-in lecture: the session names the playlist and the entry,
+    and reopening shows that entry with the lecture around it (Page Down goes on)."""
+    win = _new_window(qtbot, settings)
+    assert win.open_source("repacking-lecture")
+    assert win.show_playlist_entry(2)
+    third = win.source_name
+    path = gsession.save_session(win, tmp_path / "s.toml")
+    saved = read_session(path)
+    assert (saved.playlist, saved.entry, saved.source) == ("repacking-lecture", 2, third)
+    _close(win)
+    again = _new_window(qtbot, settings)
+    assert gsession.open_session(again, path)
+    assert again.in_playlist() and again.playlist_index == 2 and again.source_name == third
+    assert "3 of" in again.board.subtitle.text()
+    fourth = again.playlist.items[3].source
+    assert again.cycle_scenario(1)
+    assert again.source_name == fourth
+    _close(again)
+
+
+def test_session_playlist_entry_is_checked(tmp_path):
+    bad = tmp_path / "s.toml"
+    bad.write_text('[session]\nversion = 1\n[source]\nname = "fig2-repacking"\nplaylist = "x"\nentry = -1\n')
+    with pytest.raises(SessionError, match="source.entry must be >= 0"):
+        read_session(bad)
