@@ -50,6 +50,20 @@ class Source:
         return dict(value) if isinstance(value, dict) else {}
 
 
+def _refuse_window_files(name: str) -> None:
+    """Raise ``ValueError`` when ``name`` is a lecture playlist or a saved session: files only
+    the window opens, which would otherwise be read as a scenario with unknown keys."""
+    from gangviz.session import is_session_file
+    from gangviz.workloads.playlist import playlist_path
+
+    if playlist_path(name) is not None:
+        raise ValueError(f"{name}: a lecture playlist, not a workload: open it in the window "
+                         f"with 'gangviz open {name}'")
+    if is_session_file(name):
+        raise ValueError(f"{name}: a saved session, not a workload: open it in the window "
+                         f"with 'gangviz open {name}'")
+
+
 def load_source(
     name: str,
     *,
@@ -94,6 +108,7 @@ def load_source(
         check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
         return Source("model", f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}", p, wl.jobs)
+    _refuse_window_files(name)
     if path.exists():
         kind = sniff(path)
     else:

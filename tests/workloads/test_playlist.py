@@ -61,3 +61,21 @@ def test_validate_names_a_playlist_or_scenario_instead_of_reading_it_as_a_trace(
     out = capsys.readouterr().out
     assert "job number" not in out
     assert out.count("a TOML file (scenario, playlist or session), not an SWF trace") == 2
+
+
+def test_run_refuses_a_playlist_or_session_by_what_it_is(tmp_path, capsys):
+    """'gangviz run' on a lecture playlist (by path or built-in name) or a saved session says
+    what the file is and how to open it, not 'unknown key scenario'."""
+    from gangviz.cli import main
+    from gangviz.workloads.source import load_source
+
+    lecture = list_playlists()[0]
+    for name in (str(lecture), lecture.stem):
+        assert main(["run", name]) != 0
+        err = capsys.readouterr().err
+        assert "a lecture playlist, not a workload" in err and f"gangviz open {name}" in err
+    session = tmp_path / "s.toml"
+    session.write_text('[session]\nversion = 1\n[source]\nname = "fig2-repacking"\n')
+    with pytest.raises(ValueError, match="a saved session, not a workload"):
+        load_source(str(session))
+    assert load_source("fig2-repacking").title  # scenarios still load
