@@ -24,7 +24,7 @@ import numpy as np
 
 from gangviz.experiments.compare import build_simulations
 from gangviz.metrics import zhou_metrics
-from gangviz.results.jobs import jobs_of_simulation, save_simulation_jobs
+from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
 from gangviz.workloads.source import Source, load_source
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,7 +103,8 @@ def _source(source: str | os.PathLike | Source, options: Mapping[str, Any]) -> S
     else:
         src = load_source(os.fspath(source), **options)
     if src.model != "matrix":
-        raise ValueError(f"{src.title}: a {src.model} scenario is not a time-slot workload; "
+        article = "an" if src.model[:1] in "aeiou" else "a"
+        raise ValueError(f"{src.title}: {article} {src.model} scenario is not a time-slot workload; "
                          "run it with 'gangviz run' or open it in the window")
     return src
 
@@ -138,7 +139,10 @@ def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring
 
     Arguments as :func:`simulate`; raises as it does, and ``ValueError`` for no policy or one
     given twice. The table of ``gangviz compare`` is
-    ``{p: r.metrics for p, r in compare(...).items()}``.
+    ``{p: r.metrics for p, r in compare(...).items()}`` for time-slot policies; with a
+    space-sharing policy (``fcfs``, ``easy``, ``conservative``) among them the command line
+    shows the IBM figures instead (:func:`gangviz.metrics_ibm.ibm_metrics`), while
+    :attr:`Result.metrics` keeps these for every policy, a backfilling run counting as one row.
     """
     if isinstance(policies, str):
         raise TypeError("policies must be a list of names, e.g. ['bc', 'br']")
@@ -154,7 +158,17 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
     out = {}
     for spec, sim in sims.items():
         sim.run()
-        out[spec] = Result(spec, src.title, src.processors, zhou_metrics(sim),
-                           jobs_of_simulation(sim, time_scale=src.slice_seconds), unit,
-                           list(sim.steps) if record else [], sim, src)
+        if getattr(sim, "family", None) == "space-sharing":
+            # a backfilling run (fcfs, easy, conservative) is one row of the machine: its
+            # metrics and per-job rows come from its records, as 'gangviz run' and sweeps do
+            from gangviz.spacesharing.runs import zhou_metrics_of_result
+
+            metrics = zhou_metrics_of_result(sim.result, sim.processors)
+            table = jobs_of_backfill(sim.result.records, time_scale=src.slice_seconds)
+            steps: list = []
+        else:
+            metrics = zhou_metrics(sim)
+            table = jobs_of_simulation(sim, time_scale=src.slice_seconds)
+            steps = list(sim.steps) if record else []
+        out[spec] = Result(spec, src.title, src.processors, metrics, table, unit, steps, sim, src)
     return out

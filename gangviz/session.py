@@ -9,6 +9,8 @@ Open session) looks like::
     [source]
     name = "resources/workloads/downey-200-load0.5-seed1.swf"
     procs = 128                 # optional; for models also jobs, load, seed
+    playlist = "lecture.toml"   # optional: the lecture playlist the source is entry `entry` of
+    entry = 2                   # (0-based; Page Down/Up go on from there)
 
     [policy]
     name = "brms"
@@ -64,6 +66,9 @@ class Session:
     compare: list[str] = field(default_factory=list)
     #: the matrix's processor range on show, ``(first, count)`` in columns; ``None``: all of it
     processors: tuple[float, float] | None = None
+    #: the lecture playlist ``source`` is entry ``entry`` (0-based) of; ``None``: no playlist
+    playlist: str | None = None
+    entry: int = 0
 
 
 def is_session_file(path: str | os.PathLike) -> bool:
@@ -97,7 +102,7 @@ def read_session(path: str | os.PathLike) -> Session:
     if head.get("version") != VERSION:
         raise SessionError(f"{name}: session.version must be {VERSION}, got {head.get('version')!r}")
     src = _table(name, doc, "source")
-    _keys(name, "source", src, {"name", *SOURCE_OPTIONS})
+    _keys(name, "source", src, {"name", "playlist", "entry", *SOURCE_OPTIONS})
     source = _get(name, src, "source.name", str, required=True)
     args: dict[str, Any] = {}
     for key in SOURCE_OPTIONS:
@@ -138,10 +143,16 @@ def read_session(path: str | os.PathLike) -> Session:
     base = Path(path).resolve().parent
     if not Path(source).is_absolute() and (base / source).exists():
         source = os.path.relpath(base / source) if _below(base / source, Path.cwd()) else str(base / source)
+    playlist = _get(name, src, "source.playlist", str)
+    entry = _get(name, src, "source.entry", int) or 0
+    if entry < 0:
+        raise SessionError(f"{name}: source.entry must be >= 0, got {entry}")
+    if playlist is not None and not Path(playlist).is_absolute() and (base / playlist).exists():
+        playlist = str(base / playlist)
     return Session(source, args, _get(name, pol, "policy.name", str), dict(params),
                    _get(name, pol, "policy.watch", bool), step,
                    bool(_get(name, view, "view.presentation", bool)), zoom, list(policies),
-                   _column_range(name, view.get("processors")))
+                   _column_range(name, view.get("processors")), playlist, entry)
 
 
 def _column_range(name: str, value: Any) -> tuple[float, float] | None:
@@ -173,6 +184,12 @@ def write_session(session: Session, path: str | os.PathLike) -> Path:
     lines = ["# gangviz session: open with `gangviz open THIS.toml`", "[session]", f"version = {VERSION}", "",
              "[source]", f"name = {_toml(source)}"]
     lines += [f"{k} = {_toml(v)}" for k, v in session.source_args.items() if k in SOURCE_OPTIONS]
+    if session.playlist is not None:
+        playlist = session.playlist
+        if Path(playlist).exists():
+            full = Path(playlist).resolve()
+            playlist = os.path.relpath(full, out.resolve().parent) if _below(full, out.resolve().parent) else str(full)
+        lines += [f"playlist = {_toml(playlist)}", f"entry = {int(session.entry)}"]
     lines += ["", "[policy]"]
     if session.policy is not None:
         lines.append(f"name = {_toml(session.policy)}")

@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         from gangviz.workloads.scenario_run import run_family
 
         if args.jobs_out:
-            raise UserError(f"--jobs-out needs a time-slot workload, not a {source.model} scenario")
+            article = "an" if source.model[:1] in "aeiou" else "a"
+            raise UserError(f"--jobs-out needs a time-slot workload, not {article} {source.model} scenario")
         return run_family(source, args.policy, as_json=args.json)
     policy_name = args.policy if args.policy is not None else source.policy or "repack"
     steps = args.steps if args.steps is not None else source.kind == "scenario"

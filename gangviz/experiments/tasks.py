@@ -165,18 +165,31 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
     The metrics are :func:`run_task`'s; the table is
     :func:`gangviz.results.jobs.jobs_of_simulation`'s, times in the workload's clock (seconds
     for a trace). The compiled loop keeps no per-job record, so this is the reference engine
-    even for the buddy schemes. Raises as :func:`run_task` does.
+    even for the buddy schemes. A space-sharing policy runs on its own simulator as in
+    :func:`run_task`, its table from :func:`gangviz.results.jobs.jobs_of_backfill`. Raises as
+    :func:`run_task` does.
     """
     from gangviz.metrics import zhou_metrics
     from gangviz.policies import make_policy
-    from gangviz.results.jobs import jobs_of_simulation
+    from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation
     from gangviz.sim.engine import Simulation
 
     source = build_jobs(task.workload, dict(task.workload_params), task.seed)
     params = {**source.policy_params(task.policy), **dict(task.policy_params)}
     if "seed" not in params and takes_seed(task.policy):
         params["seed"] = policy_seed(task.seed)
-    sim = Simulation(source.jobs, make_policy(task.policy, **params), source.processors,
+    policy = make_policy(task.policy, **params)
+    if getattr(policy, "family", None) == "space-sharing":
+        from gangviz.spacesharing.backfill import simulate_backfill
+        from gangviz.spacesharing.runs import zhou_metrics_of_result
+
+        policy.check_source(source)
+        res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
+                                estimates=policy.estimates, kill_at_estimate=policy.kill)
+        metrics = zhou_metrics_of_result(res, source.processors)
+        return ({k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS},
+                jobs_of_backfill(res.records, time_scale=source.slice_seconds))
+    sim = Simulation(source.jobs, policy, source.processors,
                      ring=task.ring or source.ring,
                      initial=source.matrix.copy() if source.matrix is not None else None,
                      script=source.script, record=False)

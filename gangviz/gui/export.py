@@ -117,7 +117,11 @@ def frame_stamp(subtitle: str, time: float, position: int, total: int | None) ->
 def count_ahead(sim, limit: int) -> int | None:
     """Return how many steps ``sim`` takes from where it is (at most ``limit``), leaving it
     where it was; ``None`` for a simulation that cannot go back (no recorded history, or a
-    model without a matrix)."""
+    model without a matrix). A space-sharing run has all its decisions made up front, so its
+    count is read off them."""
+    decisions = getattr(getattr(sim, "result", None), "decisions", None)
+    if getattr(sim, "family", None) == "space-sharing" and decisions is not None:
+        return min(limit, len(decisions) - sim.cursor)
     if not has_matrix_view(sim) or not getattr(sim, "record", False) or not hasattr(sim, "go_to"):
         return None
     start = len(sim.steps)

@@ -23,10 +23,15 @@ def capture(window) -> Session:
     """Return the :class:`Session` of what ``window`` shows.
 
     Raises ``ValueError`` when the window shows nothing that was opened by name (a model built
-    from the Other models menu cannot be reopened from a file).
+    from the Other models menu cannot be reopened from a file) or an unsaved editor scenario.
     """
     if window.source_name is None or window.player is None or window.source is None:
         raise ValueError("open a scenario, a trace or a model first: this view cannot be saved")
+    tmp = getattr(window, "editor_tmp", None)
+    if tmp is not None and Path(tmp.path()) in Path(str(window.source_name)).parents:
+        # an unsaved editor scenario lives in a folder that goes when the program ends
+        raise ValueError("save the scenario in the editor first: the window shows an unsaved "
+                         "copy that will be gone when gangviz closes")
     sim = window.player.sim
     watch = getattr(sim, "watch", None)
     zoom = {}
@@ -41,12 +46,24 @@ def capture(window) -> Session:
     for child in window._children:
         chooser = getattr(child, "chooser", None)
         if chooser is not None and child.isVisible():
-            compare = list(chooser.checked())
+            # the panes' order (the order asked for), not the chooser's alphabetical list
+            compare = list(getattr(child, "sims", None) or chooser.checked())
             break
+    in_playlist = window.in_playlist()
     return Session(str(window.source_name), dict(window.source_args), window.policy_of(window.source, sim),
                    dict(getattr(window, "source_params", {}) or {}),
                    None if watch is None else bool(watch), int(window.player.position),
-                   bool(window.presentation.active), zoom, compare, _matrix_range(window))
+                   bool(window.presentation.active), zoom, compare, _matrix_range(window),
+                   _playlist_name(window.playlist.path) if in_playlist else None,
+                   window.playlist_index if in_playlist else 0)
+
+
+def _playlist_name(path: str) -> str:
+    """Return a built-in playlist by its name (it moves with the installation), else ``path``."""
+    from gangviz.workloads.playlist import PLAYLISTS
+
+    p = Path(path)
+    return p.stem if p.parent.resolve() == PLAYLISTS.resolve() else path
 
 
 def _matrix_range(window) -> tuple[float, float] | None:
@@ -61,10 +78,26 @@ def _matrix_range(window) -> tuple[float, float] | None:
 def apply(window, session: Session) -> bool:
     """Show ``session`` in ``window``: source, policy, parameters, step, zoom, compare window,
     presentation mode. Returns success; on failure a message box says why and the current
-    simulation stays."""
-    if not window.open_source(session.source, session.policy, session.params or None,
+    simulation stays. A playlist that no longer loads (or lost the entry) is said in a
+    message box; the scenario opens without it."""
+    playlist, name = None, session.source
+    if session.playlist is not None:
+        from gangviz.workloads.playlist import load_playlist
+
+        try:
+            playlist = load_playlist(session.playlist)
+            if session.entry >= len(playlist.items):
+                raise ValueError(f"{playlist.path}: the playlist has no entry {session.entry + 1}")
+            name = playlist.items[session.entry].source
+        except (ValueError, OSError) as exc:
+            QMessageBox.warning(window, "Open session", f"{exc}\n(the scenario opens without its playlist)")
+            playlist = None
+    if not window.open_source(name, session.policy, session.params or None,
                               watch=session.watch, remember=False, **session.source_args):
         return False
+    if playlist is not None:
+        window.playlist, window.playlist_index = playlist, session.entry
+        window.label_playlist_entry()
     if session.step:
         window.player.go_to(session.step, now=True)
     window.metrics.refresh()

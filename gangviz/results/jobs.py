@@ -162,8 +162,12 @@ def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
 
     Times are multiplied by ``time_scale``; a job holds one "row" (the machine) from its start;
     ``processors`` stays empty, since a space-sharing run books counts, not named processors.
+    A job stopped at its estimate before its work was done (``kill_at_estimate``) is
+    ``COMPLETED_KILLED``, whether or not its record says ``terminated``.
     """
     recs = sorted(records, key=lambda r: r.spec.id)
+    killed = [r.terminated or (r.start is not None and r.finish is not None
+                               and r.finish - r.start < r.spec.work - 1e-9) for r in recs]
     nan = math.nan
     return job_table(
         [_trace_id(r.spec) for r in recs],
@@ -173,7 +177,7 @@ def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
         [r.spec.size for r in recs],
         [r.spec.work * time_scale for r in recs],
         estimate=[nan if r.spec.estimate is None else r.spec.estimate * time_scale for r in recs],
-        killed=[r.terminated for r in recs],
+        killed=killed,
         tau=BSLD_TAU_SECONDS if tau is None else tau,
     )
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.limits import check_jobs, check_memory, check_processors, check_slice_seconds
+from gangviz.core.limits import (check_count, check_jobs, check_memory, check_processors,
+                                 check_slice_seconds)
 from gangviz.resources import scenario_path
 from gangviz.workloads.files import sniff
 
@@ -51,6 +52,20 @@ class Source:
         return dict(value) if isinstance(value, dict) else {}
 
 
+def _refuse_window_files(name: str) -> None:
+    """Raise ``ValueError`` when ``name`` is a lecture playlist or a saved session: files only
+    the window opens, which would otherwise be read as a scenario with unknown keys."""
+    from gangviz.session import is_session_file
+    from gangviz.workloads.playlist import playlist_path
+
+    if playlist_path(name) is not None:
+        raise ValueError(f"{name}: a lecture playlist, not a workload: open it in the window "
+                         f"with 'gangviz open {name}'")
+    if is_session_file(name):
+        raise ValueError(f"{name}: a saved session, not a workload: open it in the window "
+                         f"with 'gangviz open {name}'")
+
+
 def load_source(
     name: str,
     *,
@@ -88,12 +103,14 @@ def load_source(
         if slice_seconds is not None:
             raise ValueError(f"{name}: --slice applies to SWF traces; a model counts in slices")
         check_jobs(jobs, "--jobs")
+        seed = check_count(seed, "seed", 2**64 - 1, "--seed", low=0)  # numpy's seeds are >= 0
         if not (isinstance(load, (int, float)) and math.isfinite(load) and load > 0):
             raise ValueError(f"load must be a finite number > 0, got {load!r} (set by --load)")
         p = 128 if procs is None else procs
         check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
         return Source("model", f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}", p, wl.jobs)
+    _refuse_window_files(name)
     if path.exists():
         kind = sniff(path)
     else:

@@ -113,7 +113,8 @@ def validate_paths(
     """Write a report for each file to ``out``; return 0 when every file is usable, else 1.
 
     A file is usable when :func:`read_swf` returns at least one job. A file that is not gets
-    its one-line error in the report. Raises ``ValueError`` (naming the allowed range) for a
+    its one-line error in the report; a ``.toml`` file is named as a scenario, playlist or
+    session file rather than read as a trace. Raises ``ValueError`` (naming the allowed range) for a
     bad ``procs`` or ``slice_seconds`` before reading anything.
     """
     check_options(procs, slice_seconds)
@@ -121,6 +122,12 @@ def validate_paths(
     for i, path in enumerate(paths):
         if i:
             out.write("\n")
+        if os.fspath(path).lower().endswith(".toml"):
+            # a scenario, playlist or session file would otherwise fail as line 1 of a trace
+            out.write(f"{path}\n  error: {path}: a TOML file (scenario, playlist or session), not an "
+                      "SWF trace: check it with 'gangviz run' or 'gangviz open'\n  result: not usable\n")
+            status = 1
+            continue
         try:
             w = read_swf(path, procs=procs, slice_seconds=slice_seconds, strict=strict)
         except (SWFError, OSError) as exc:

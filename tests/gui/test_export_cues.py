@@ -72,3 +72,26 @@ def test_in_the_board_a_long_caption_gets_its_lines_when_there_is_room(qtbot):
     board.caption._fit()
     board.layout().activate()
     assert board.caption.height() > board.caption.minimumHeight() + 10, "more lines, not a smaller font"
+
+
+def test_a_space_sharing_export_counts_its_steps_and_moves_the_handle(qtbot):
+    """An easy run has no matrix: its frames still say 'step k of n' and the handle starts at
+    the left, not at the end of the bar."""
+    from pathlib import Path
+
+    from gangviz.experiments.compare import build_simulations
+
+    kth = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    sim = build_simulations(load_source(str(kth)), ["easy"])["easy"]
+    assert count_ahead(sim, 6) == 6 and sim.cursor == 0
+    seen = []
+
+    def on_frame(img, ticks):
+        board = next(w for w in QApplication.topLevelWidgets() if isinstance(w, Board))
+        tl = board.timeline
+        seen.append((board.subtitle.text(), tl.x_of(tl.player.position)))
+
+    assert render(sim, (640, 400), 5, on_frame, steps=6) == 6
+    assert seen[0][0].endswith("step 0 of 6") and seen[-1][0].endswith("step 6 of 6")
+    xs = [x for _, x in seen]
+    assert xs[0] < xs[-1]

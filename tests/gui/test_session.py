@@ -135,3 +135,74 @@ def test_open_command_takes_a_session(tmp_path, capsys):
     bad.write_text('[session]\nversion = 1\n[source]\nname = "downey"\nextra = 1\n')
     assert main(["open", str(bad), "--screenshot", str(tmp_path / "bad.png")]) == 1
     assert "unknown key 'source.extra'" in capsys.readouterr().err
+
+
+def test_an_unsaved_editor_scenario_is_not_saved_as_a_vanishing_path(qtbot, settings, tmp_path, message_boxes):
+    """Play in the editor runs an unsaved scenario from a temporary folder; a session naming
+    that folder could never be reopened, so saving says to save the scenario first."""
+    from gangviz.gui.editor import open_editor
+
+    win = _new_window(qtbot, settings)
+    ed = open_editor(win)
+    ed.doc.paint(0, 0, 0, 2, "A")
+    assert ed.play()
+    win.player.stop()
+    assert gsession.save_session(win, tmp_path / "s.toml") is None
+    assert not (tmp_path / "s.toml").exists()
+    assert message_boxes and "save the scenario in the editor first" in message_boxes[-1][2]
+    # once saved under a name, the session can be written and names that file
+    ed.save(tmp_path / "mine.toml")
+    assert ed.play()
+    win.player.stop()
+    path = gsession.save_session(win, tmp_path / "s.toml")
+    assert path is not None and read_session(path).source.endswith("mine.toml")
+    ed.close()
+    _close(win)
+
+
+def test_compare_window_keeps_its_pane_order_and_space_sharing_policies(qtbot, settings, tmp_path):
+    """An easy run beside gs and brms: the session names the compare panes in the order shown,
+    and reopening shows the same panes in that order on the same easy step."""
+    kth = ROOT / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    win = _new_window(qtbot, settings)
+    assert win.open_source(str(kth), "easy", procs=128)
+    win.player.go_to(12, now=True)
+    cmp = win.open_compare(["easy", "gs", "brms"])
+    assert cmp is not None and list(cmp.sims) == ["easy", "gs", "brms"]
+    path = gsession.save_session(win, tmp_path / "s.toml")
+    assert read_session(path).compare == ["easy", "gs", "brms"]
+    _close(win)
+    again = _new_window(qtbot, settings)
+    assert gsession.open_session(again, path)
+    assert again.player.position == 12 and again.player.sim.family == "space-sharing"
+    shown = next(c for c in again._children if getattr(c, "chooser", None) is not None)
+    assert list(shown.sims) == ["easy", "gs", "brms"]
+    _close(again)
+
+
+def test_a_session_saved_in_a_lecture_playlist_reopens_in_it(qtbot, settings, tmp_path):
+    """The third entry of the built-in lecture: the session names the playlist and the entry,
+    and reopening shows that entry with the lecture around it (Page Down goes on)."""
+    win = _new_window(qtbot, settings)
+    assert win.open_source("repacking-lecture")
+    assert win.show_playlist_entry(2)
+    third = win.source_name
+    path = gsession.save_session(win, tmp_path / "s.toml")
+    saved = read_session(path)
+    assert (saved.playlist, saved.entry, saved.source) == ("repacking-lecture", 2, third)
+    _close(win)
+    again = _new_window(qtbot, settings)
+    assert gsession.open_session(again, path)
+    assert again.in_playlist() and again.playlist_index == 2 and again.source_name == third
+    assert "3 of" in again.board.subtitle.text()
+    fourth = again.playlist.items[3].source
+    assert again.cycle_scenario(1)
+    assert again.source_name == fourth
+    _close(again)
+
+
+def test_session_playlist_entry_is_checked(tmp_path):
+    bad = tmp_path / "s.toml"
+    bad.write_text('[session]\nversion = 1\n[source]\nname = "fig2-repacking"\nplaylist = "x"\nentry = -1\n')
+    with pytest.raises(SessionError, match="source.entry must be >= 0"):
+        read_session(bad)

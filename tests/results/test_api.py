@@ -100,3 +100,42 @@ def test_example_script_writes_its_plot(tmp_path):
     colours = {rgb for _, rgb in img.getcolors(maxcolors=1 << 20)}
     for rgb in ((31, 119, 180), (255, 127, 14), (44, 160, 44)):
         assert any(sum(abs(a - b) for a, b in zip(c, rgb)) < 12 for c in colours), rgb
+
+
+def test_space_sharing_policies_run_through_the_api(tmp_path):
+    """easy beside gs: the per-job rows are the backfilling run's, the metrics its one-row
+    time-slot figures, and write_jobs writes them as 'gangviz run --jobs-out' does."""
+    from gangviz.spacesharing.runs import zhou_metrics_of_result
+
+    runs = gangviz.compare(KTH, ["easy", "gs"])
+    easy, gs = runs["easy"], runs["gs"]
+    assert len(easy.jobs) == len(gs.jobs) == 300
+    assert easy.metrics == zhou_metrics_of_result(easy.simulation.result, 100)
+    assert easy.metrics["n_l"] == 1
+    assert easy.metrics["t_ta"] == pytest.approx(easy.jobs["turnaround"].mean())
+    assert not np.allclose(easy.jobs["start"], gs.jobs["start"], equal_nan=True)
+    # space sharing never stretches a job: it runs its work in one go (or until killed)
+    done = easy.jobs["state"] == "COMPLETED_SUCCESSFULLY"
+    assert np.allclose((easy.jobs["finish"] - easy.jobs["start"])[done], easy.jobs["work"][done])
+    out = easy.write_jobs(tmp_path / "easy.csv")
+    assert len(out.read_text().splitlines()) == 301
+    assert gangviz.simulate(KTH, "easy").metrics == easy.metrics
+
+
+@pytest.mark.parametrize("source, options, argv", [
+    ("downey", {"seed": -1}, ["--seed", "-1"]),
+    (str(KTH), {"procs": 10**9}, ["--procs", str(10**9)]),
+    (str(KTH), {"slice_seconds": 0.0}, ["--slice", "0"]),
+    (str(KTH), {"slice_seconds": -1.0}, ["--slice", "-1"]),
+])
+def test_hostile_options_give_the_command_lines_message(source, options, argv, capsys):
+    """The API checks its options with the command line's limits: one line naming the range,
+    never a library's own complaint (numpy's 'expected non-negative integer' for a seed)."""
+    from gangviz.cli import main
+
+    with pytest.raises(ValueError) as info:
+        gangviz.simulate(source, "bc" if source == "downey" else "gs", **options)
+    assert main(["run", source, "--policy", "gs", *argv]) != 0
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == f"gangviz: {info.value}"
+    assert " in " in str(info.value) or "over the limit" in str(info.value)

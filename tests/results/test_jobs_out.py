@@ -185,3 +185,52 @@ def test_sweep_keeps_one_jobs_file_per_run_next_to_the_results(tmp_path, capsys)
             assert mean == pytest.approx(float(runs[(policy, rep)]["t_ta"]))
     # the two replications are different workloads, so their files differ
     assert (folder / "bc_load-0.6_jobs-40_r0.csv").read_text() != (folder / "bc_load-0.6_jobs-40_r1.csv").read_text()
+
+
+def test_easy_jobs_killed_at_their_estimate_are_marked_killed(tmp_path, capsys):
+    """EASY stops a job at its requested time [Zhang01 §2.1]: the per-job file must not call
+    such a job completed, nor give it a slowdown, and its SWF status is 5."""
+    out = tmp_path / "easy.csv"
+    assert main(["run", str(KTH), "--policy", "easy", "--jobs-out", str(out)]) == 0
+    rows = list(csv.DictReader(out.open()))
+    short = [r for r in rows if float(r["execution_time"]) < float(r["work"]) - 1e-9]
+    assert short, "the KTH excerpt has jobs that outrun their estimate"
+    assert all(r["final_state"] == "COMPLETED_KILLED" and r["bounded_slowdown"] == "" for r in short)
+    full = [r for r in rows if float(r["execution_time"]) == float(r["work"])]
+    assert all(r["final_state"] == "COMPLETED_SUCCESSFULLY" for r in full)
+    swf = tmp_path / "easy.swf"
+    assert main(["run", str(KTH), "--policy", "easy", "--jobs-out", str(swf)]) == 0
+    status = {line.split()[0]: line.split()[10] for line in swf.read_text().splitlines()
+              if line.strip() and not line.startswith(";")}
+    assert {status[r["job_id"]] for r in short} == {"5"}
+
+
+def test_sweep_keeps_jobs_of_space_sharing_runs_too(tmp_path, capsys):
+    """--keep-jobs with easy beside gs: both runs succeed, with the same metrics as without
+    --keep-jobs, and easy's file is the backfilling schedule (no job stretched)."""
+    sweep = tmp_path / "s.toml"
+    sweep.write_text(SWEEP.replace('["bc", "random"]', '["easy", "gs"]').replace("replications = 2", "replications = 1"))
+    kept, plain = tmp_path / "kept.csv", tmp_path / "plain.csv"
+    assert main(["sweep", str(sweep), "--out", str(kept), "--keep-jobs", "--quiet"]) == 0
+    assert main(["sweep", str(sweep), "--out", str(plain), "--quiet"]) == 0
+    capsys.readouterr()
+    runs = [r for r in _rows(kept) if r["kind"] == "run"]
+    assert {r["status"] for r in runs} == {"ok"}
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "error"} for r in rows]  # noqa: E731
+    assert strip(_rows(kept)) == strip(_rows(plain))
+    jobs = _rows(tmp_path / "kept-jobs" / "easy_load-0.6_jobs-40_r0.csv")
+    assert len(jobs) == 40
+    assert all(float(j["execution_time"]) <= float(j["work"]) + 1e-9 for j in jobs)
+    easy = next(r for r in runs if r["policy"] == "easy")
+    mean = sum(float(j["turnaround_time"]) for j in jobs) / len(jobs)
+    assert mean == pytest.approx(float(easy["t_ta"]))
+
+
+def test_jobs_out_of_a_non_time_slot_scenario_is_refused_in_one_readable_line(tmp_path, capsys):
+    out = tmp_path / "j.csv"
+    assert main(["run", "mccann-fig3-buddy", "--jobs-out", str(out)]) != 0
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("--jobs-out needs a time-slot workload, not an epoch scenario")
+    assert not out.exists()
+    assert main(["run", "papazachos-migration", "--jobs-out", str(out)]) != 0
+    assert "not a multisite scenario" in capsys.readouterr().err

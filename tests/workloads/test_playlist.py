@@ -47,3 +47,35 @@ def test_bad_playlists_name_file_line_and_problem(tmp_path, body, message):
     path.write_text(body, encoding="utf-8")
     with pytest.raises(ScenarioError, match=message):
         load_playlist(path)
+
+
+def test_validate_names_a_playlist_or_scenario_instead_of_reading_it_as_a_trace(capsys):
+    """'gangviz validate' reads SWF traces; a playlist or scenario must not be reported as a
+    trace whose first field is not a job number."""
+    from gangviz.cli import main
+    from gangviz.resources import RESOURCES
+
+    lecture = RESOURCES / "playlists" / "repacking-lecture.toml"
+    scenario = RESOURCES / "scenarios" / "fig2-repacking.toml"
+    assert main(["validate", str(lecture), str(scenario)]) == 1
+    out = capsys.readouterr().out
+    assert "job number" not in out
+    assert out.count("a TOML file (scenario, playlist or session), not an SWF trace") == 2
+
+
+def test_run_refuses_a_playlist_or_session_by_what_it_is(tmp_path, capsys):
+    """'gangviz run' on a lecture playlist (by path or built-in name) or a saved session says
+    what the file is and how to open it, not 'unknown key scenario'."""
+    from gangviz.cli import main
+    from gangviz.workloads.source import load_source
+
+    lecture = list_playlists()[0]
+    for name in (str(lecture), lecture.stem):
+        assert main(["run", name]) != 0
+        err = capsys.readouterr().err
+        assert "a lecture playlist, not a workload" in err and f"gangviz open {name}" in err
+    session = tmp_path / "s.toml"
+    session.write_text('[session]\nversion = 1\n[source]\nname = "fig2-repacking"\n')
+    with pytest.raises(ValueError, match="a saved session, not a workload"):
+        load_source(str(session))
+    assert load_source("fig2-repacking").title  # scenarios still load

@@ -129,7 +129,9 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
         for j in reversed(order[pos + 1:]):
             row_i = m.cells[i]
             below = row_i[m.cells[j] != IDLE]
-            blocked = set(below[np.flatnonzero(np.concatenate(([True], below[1:] != below[:-1])))].tolist())
+            # row j may be wholly idle: then nothing of row i is blocked
+            blocked = set(below[np.flatnonzero(np.concatenate(([True], below[1:] != below[:-1])))].tolist()) \
+                if below.size else set()
             for job in m.row_jobs(i):
                 if job in blocked:
                     continue

@@ -152,3 +152,13 @@ def test_event_runs_keep_the_per_job_statistics(wl, mpl, cls):
         assert not math.isnan(first[rec.spec.id])
         assert rec.start - 1e-9 <= first[rec.spec.id] <= rec.finish + 1e-9
         assert held[rec.spec.id] >= 1
+
+
+def test_compaction_into_a_wholly_idle_row_under_bgs():
+    """A case the property test found: BGS at the boundary model compacts into a row that is
+    idle on every processor; nothing is blocked then (it used to index an empty array)."""
+    sizes_works = [(7, 6.0), (7, 4.0), (3, 1.0), (4, 8.0), (1, 3.0), (3, 5.0), (5, 1.0)] + [(1, 1.0)] * 9
+    jobs = [JobSpec(i, f"J{i}", 0.0, s, w, 12.0 if i == 0 else w) for i, (s, w) in enumerate(sizes_works)]
+    sim = Simulation(jobs, BGS(3, decide="boundary"), 7, record=False)
+    sim.run()
+    assert all(r.finish is not None and r.start == math.ceil(r.start) for r in sim.records())
