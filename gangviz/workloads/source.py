@@ -110,12 +110,14 @@ def load_source(
         check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
         return Source("model", f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}", p, wl.jobs)
-    _refuse_window_files(name)
     if path.exists():
         kind = sniff(path)
+        if kind != "swf":  # (a trace needs neither check, nor their imports)
+            _refuse_window_files(name)
     else:
         if lower.endswith((".swf", ".swf.gz", ".swf.bz2", ".swf.xz", ".toml")):
             raise FileNotFoundError(f"{name}: no such file")
+        _refuse_window_files(name)  # a built-in playlist's name
         try:
             path = scenario_path(name)
         except FileNotFoundError:
