@@ -3,10 +3,10 @@
 evalys is not a dependency of gangviz; run this with a Python that has it, e.g. a throw-away
 environment::
 
-    python -m venv /tmp/ev && /tmp/ev/bin/pip install evalys
+    python -m venv ev && ev/bin/pip install evalys      # any folder of your choice
     gangviz run resources/workloads/KTH-SP2-1996-2.1-cln-first300.swf --procs 128 \\
         --policy br --jobs-out jobs.csv
-    /tmp/ev/bin/python benchmarks/check_evalys.py jobs.csv [gantt.png]
+    ev/bin/python benchmarks/check_evalys.py jobs.csv [gantt.png]
 
 It prints what evalys's ``JobSet.from_csv`` made of the file and, given a PNG name, draws
 evalys's Gantt chart. Exits 1 when evalys cannot read the file. ``--quick`` writes the per-job

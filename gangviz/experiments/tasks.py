@@ -127,36 +127,20 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
     for a missing file.
     """
     from gangviz.metrics import zhou_metrics
-    from gangviz.policies import make_policy
-    from gangviz.sim.engine import Simulation
 
     if engine not in ("auto", "python"):
         raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
-    source = build_jobs(task.workload, dict(task.workload_params), task.seed)
-    params = {**source.policy_params(task.policy), **dict(task.policy_params)}
-    if "seed" not in params and takes_seed(task.policy):
-        params["seed"] = policy_seed(task.seed)
-    policy = make_policy(task.policy, **params)
+    source, params, policy = _task_policy(task)
     if getattr(policy, "family", None) == "space-sharing":
-        from gangviz.spacesharing.backfill import simulate_backfill
-        from gangviz.spacesharing.runs import zhou_metrics_of_result
-
-        policy.check_source(source)
-        res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
-                                estimates=policy.estimates, kill_at_estimate=policy.kill)
-        metrics = zhou_metrics_of_result(res, source.processors)
+        _res, metrics = _run_space_sharing(policy, source)
     elif engine == "auto" and _compiled_covers(task, source, params):
         from gangviz.fast.buddy import zhou_metrics_compiled
 
         metrics = zhou_metrics_compiled(source.jobs, task.policy.upper(), source.processors,
                                         params.get("occupy", "size"), params.get("extra_slots_on"))
     else:
-        sim = Simulation(source.jobs, policy, source.processors, ring=task.ring or source.ring,
-                         initial=source.matrix.copy() if source.matrix is not None else None,
-                         script=source.script, record=False)
-        sim.run()
-        metrics = zhou_metrics(sim)
-    return {k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS}
+        metrics = zhou_metrics(_engine_run(task, source, policy))
+    return _as_floats(metrics)
 
 
 def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
@@ -170,38 +154,60 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
     :func:`run_task` does.
     """
     from gangviz.metrics import zhou_metrics
-    from gangviz.policies import make_policy
     from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation
-    from gangviz.sim.engine import Simulation
 
-    source = build_jobs(task.workload, dict(task.workload_params), task.seed)
-    params = {**source.policy_params(task.policy), **dict(task.policy_params)}
-    if "seed" not in params and takes_seed(task.policy):
-        params["seed"] = policy_seed(task.seed)
-    policy = make_policy(task.policy, **params)
+    source, _params, policy = _task_policy(task)
     if getattr(policy, "family", None) == "space-sharing":
-        from gangviz.spacesharing.backfill import simulate_backfill
-        from gangviz.spacesharing.runs import zhou_metrics_of_result
-
-        policy.check_source(source)
-        res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
-                                estimates=policy.estimates, kill_at_estimate=policy.kill)
-        metrics = zhou_metrics_of_result(res, source.processors)
-        return ({k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS},
-                jobs_of_backfill(res.records, time_scale=source.slice_seconds))
-    sim = Simulation(source.jobs, policy, source.processors,
-                     ring=task.ring or source.ring,
-                     initial=source.matrix.copy() if source.matrix is not None else None,
-                     script=source.script, record=False)
-    sim.run()
-    metrics = zhou_metrics(sim)
-    return ({k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS},
-            jobs_of_simulation(sim, time_scale=source.slice_seconds))
+        res, metrics = _run_space_sharing(policy, source)
+        return _as_floats(metrics), jobs_of_backfill(res.records, time_scale=source.slice_seconds)
+    sim = _engine_run(task, source, policy)
+    return _as_floats(zhou_metrics(sim)), jobs_of_simulation(sim, time_scale=source.slice_seconds)
 
 
 #: Policies the compiled loop runs, and the parameters it takes.
 COMPILED_POLICIES = ("bc", "br", "brms", "brmms")
 COMPILED_PARAMS = {"occupy", "extra_slots_on"}
+
+
+def _task_policy(task: RunTask):
+    """Return ``(source, params, policy)`` of ``task``: its workload, the policy's parameters
+    (the source's, then the task's, then a seed derived from the task's when the policy takes
+    one) and the policy built from them."""
+    from gangviz.policies import make_policy
+
+    source = build_jobs(task.workload, dict(task.workload_params), task.seed)
+    params = {**source.policy_params(task.policy), **dict(task.policy_params)}
+    if "seed" not in params and takes_seed(task.policy):
+        params["seed"] = policy_seed(task.seed)
+    return source, params, make_policy(task.policy, **params)
+
+
+def _run_space_sharing(policy, source):
+    """Run a space-sharing ``policy`` on ``source`` with the backfilling simulator; return
+    ``(result, metrics of Zhou00 §4.3)``. Raises ``ValueError`` for a source it cannot run."""
+    from gangviz.spacesharing.backfill import simulate_backfill
+    from gangviz.spacesharing.runs import zhou_metrics_of_result
+
+    policy.check_source(source)
+    res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
+                            estimates=policy.estimates, kill_at_estimate=policy.kill)
+    return res, zhou_metrics_of_result(res, source.processors)
+
+
+def _engine_run(task: RunTask, source, policy):
+    """Return the reference engine's simulation of ``task`` run to its end, recording nothing."""
+    from gangviz.sim.engine import Simulation
+
+    sim = Simulation(source.jobs, policy, source.processors, ring=task.ring or source.ring,
+                     initial=source.matrix.copy() if source.matrix is not None else None,
+                     script=source.script, record=False)
+    sim.run()
+    return sim
+
+
+def _as_floats(metrics) -> dict[str, float]:
+    """Return the sweep's columns of ``metrics`` as floats (``nan`` for a missing one)."""
+    return {k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS}
 
 
 def _compiled_covers(task: RunTask, source, params: dict[str, Any]) -> bool:

@@ -78,7 +78,6 @@ def test_warnings_bar_shows_count_details_and_is_cleared_by_the_next_source(wind
     img = window.grab().toImage()
     y = bar.mapTo(window, bar.rect().center()).y()
     assert img.pixelColor(bar.mapTo(window, bar.rect().topLeft()).x() + 4, y) == QColor("#FFF4CE")
-    window.grab().save("/tmp/i19_bar.png")
     bar.close_button.click()
     assert not bar.isVisible()
     window.open_source(path)
