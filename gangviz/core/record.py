@@ -121,3 +121,10 @@ class ToldStep(Step):
 
 
 _STEP_NARRATION = Step.__dict__["narration"]  # the slot ToldStep's property stands in front of
+
+
+def undo(step: "Step", state) -> None:
+    """Apply the inverse of every change of ``step`` to ``state``, last change first: how each
+    model family (matrix, multi-site, epoch, space sharing) steps back."""
+    for change in reversed(step.changes):
+        change.invert().apply(state)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from gangviz.core.record import Change, Step
+from gangviz.core.record import Change, Step, undo
 from gangviz.epoch.model import Schedule
 from gangviz.epoch.policies import Policy, make_policy
 from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
@@ -146,8 +146,7 @@ class EpochSimulation:
         if not self.steps:
             return None
         step = self.steps.pop()
-        for change in reversed(step.changes):
-            change.invert().apply(self.state)
+        undo(step, self.state)
         return step
 
     def response_times(self) -> list[float]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import math
 
-from gangviz.core.record import Change, Step
+from gangviz.core.record import Change, Step, undo
 from gangviz.multisite import policy
 from gangviz.multisite.changes import GangArrived, GangFinished, GangStarted, TaskQueued
 from gangviz.multisite.config import MultiSiteConfig
@@ -138,8 +138,7 @@ class MultiSiteSimulation:
         if self.cursor == 0:
             return None
         st = self.steps[self.cursor - 1]
-        for c in reversed(st.changes):
-            c.invert().apply(self.state)
+        undo(st, self.state)
         self.cursor -= 1
         return st
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.record import Step
+from gangviz.core.record import Step, undo
 from gangviz.metrics_ibm import CapacityLog, ibm_metrics
 from gangviz.sim.engine import Sample
 from gangviz.spacesharing.backfill import simulate_backfill
@@ -89,8 +89,7 @@ class SpaceSharingSimulation:
         if self.cursor == 0:
             return None
         st = self.steps[self.cursor - 1]
-        for c in reversed(st.changes):
-            c.invert().apply(self.state)
+        undo(st, self.state)
         self.cursor -= 1
         return st
 
