@@ -279,6 +279,10 @@ def _run_executor(executor, fn, queue: deque, tasks, cap: int, scheduler,
             elif isinstance(exc, BrokenProcessPool) and broken is not None:
                 broken.append(index)
                 pool_broke = True
+            elif alive is not None and not alive():
+                # While a client loses its scheduler, Dask's own code can fail in any way;
+                # the lost connection is the cause the user needs to hear about.
+                yield index, RunFailed(f"lost the Dask scheduler at {scheduler}: {_describe(exc)}")
             else:
                 yield index, RunFailed(_failure_message(exc, scheduler))
         if pool_broke:
