@@ -59,6 +59,8 @@ class EpochSimulation:
     range.
     """
 
+    family = "epoch"
+
     def __init__(self, nodes: int, jobs: int, policy: Policy | str, *, static: bool = False,
                  quantum: float = 10.0, load: float = 1.0, seed: int = 0,
                  workload: ClosedWorkload | None = None, departures: int | None = None) -> None:

@@ -48,6 +48,8 @@ class MultiSiteSimulation:
         cursor: number of steps applied to :attr:`state`.
     """
 
+    family = "multisite"
+
     def __init__(self, cfg: MultiSiteConfig, seed=0, max_gangs: int | None = None,
                  stop_after: int | None = None, *, stream=None) -> None:
         for name, v in (("max_gangs", max_gangs), ("stop_after", stop_after)):

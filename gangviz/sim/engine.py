@@ -217,6 +217,8 @@ class Simulation:
     Raises ``ValueError`` for a parameter out of range or a job the policy can never run.
     """
 
+    family = "matrix"
+
     def __init__(
         self,
         jobs: Iterable[JobSpec],
