@@ -232,6 +232,66 @@ def _exception(fut: cf.Future) -> BaseException | None:
     return fut.exception()
 
 
+class _Flight:
+    """The tasks of one executor: which are queued, which are in flight, and how each ended."""
+
+    def __init__(self, executor, fn, tasks, queue: deque, cap: int, scheduler,
+                 broken: list | None, alive: Callable[[], bool] | None) -> None:
+        self.executor, self.fn, self.tasks, self.queue = executor, fn, tasks, queue
+        self.cap, self.scheduler, self.broken, self.alive = cap, scheduler, broken, alive
+        self.inflight: dict[cf.Future, int] = {}
+        self.lost_since: float | None = None
+
+    def fill(self) -> list[tuple[int, RunFailed]]:
+        """Submit queued tasks until ``cap`` are in flight; return the ones refused for good.
+
+        A broken pool refuses a task with :class:`BrokenProcessPool`: it goes back to the
+        front of the queue for the next pool. A closed Dask client refuses with
+        ``RuntimeError``: that task fails.
+        """
+        refused = []
+        while self.queue and len(self.inflight) < self.cap:
+            index = self.queue.popleft()
+            try:
+                self.inflight[self.executor.submit(self.fn, self.tasks[index])] = index
+            except BrokenProcessPool:
+                self.queue.appendleft(index)
+                break
+            except RuntimeError as exc:
+                refused.append((index, RunFailed(_failure_message(exc, self.scheduler))))
+        return refused
+
+    def wait(self) -> set[cf.Future]:
+        """Return the futures finished now (empty only when polling a Dask scheduler)."""
+        finished, _ = cf.wait(self.inflight, timeout=None if self.alive is None else 0.5,
+                              return_when=cf.FIRST_COMPLETED)
+        return finished
+
+    def scheduler_gone(self) -> bool:
+        """Whether the Dask scheduler has been unreachable for :data:`GONE_AFTER` seconds."""
+        if self.alive is None or self.alive():
+            self.lost_since = None
+            return False
+        self.lost_since = self.lost_since or time.monotonic()
+        return time.monotonic() - self.lost_since >= GONE_AFTER
+
+    def outcome(self, fut: cf.Future) -> tuple[int, Any] | None:
+        """Return ``(index, result or RunFailed)`` of a finished future, or None when its
+        process pool broke (the index is then a suspect, in ``broken``)."""
+        index = self.inflight.pop(fut)
+        exc = _exception(fut)
+        if exc is None:
+            return index, fut.result()
+        if isinstance(exc, BrokenProcessPool) and self.broken is not None:
+            self.broken.append(index)
+            return None
+        if self.alive is not None and not self.alive():
+            # While a client loses its scheduler, Dask's own code can fail in any way;
+            # the lost connection is the cause the user needs to hear about.
+            return index, RunFailed(f"lost the Dask scheduler at {self.scheduler}: {_describe(exc)}")
+        return index, RunFailed(_failure_message(exc, self.scheduler))
+
+
 def _run_executor(executor, fn, queue: deque, tasks, cap: int, scheduler,
                   broken: list | None = None, alive: Callable[[], bool] | None = None
                   ) -> Iterator[tuple[int, Any]]:
@@ -241,61 +301,29 @@ def _run_executor(executor, fn, queue: deque, tasks, cap: int, scheduler,
     ``alive`` (Dask) says whether the scheduler is still connected; once it has said no for
     ``GONE_AFTER`` seconds, every unfinished task fails instead of waiting for ever.
     """
-    inflight: dict[cf.Future, int] = {}
-    lost_since: float | None = None
-    while queue or inflight:
-        while queue and len(inflight) < cap:
-            index = queue.popleft()
-            try:
-                inflight[executor.submit(fn, tasks[index])] = index
-            except BrokenProcessPool:
-                queue.appendleft(index)
-                break
-            except RuntimeError as exc:  # a closed Dask client refuses new work
-                yield index, RunFailed(_failure_message(exc, scheduler))
-        if not inflight:
-            if queue and broken is not None:
+    flight = _Flight(executor, fn, tasks, queue, cap, scheduler, broken, alive)
+    while flight.queue or flight.inflight:
+        yield from flight.fill()
+        if not flight.inflight:
+            if flight.queue and broken is not None:
+                return  # the pool broke before taking any of the queue: a fresh one will
+            continue
+        finished = flight.wait()
+        if not finished:
+            if flight.scheduler_gone():
+                gone = RunFailed(f"the Dask scheduler at {scheduler} went away before the task finished")
+                for index in list(flight.inflight.values()) + list(flight.queue):
+                    yield index, gone
                 return
             continue
-        finished, _ = cf.wait(inflight, timeout=None if alive is None else 0.5,
-                              return_when=cf.FIRST_COMPLETED)
-        if not finished and alive is not None:
-            if alive():
-                lost_since = None
-                continue
-            lost_since = lost_since or time.monotonic()
-            if time.monotonic() - lost_since < GONE_AFTER:
-                continue
-            gone = RunFailed(f"the Dask scheduler at {scheduler} went away before the task finished")
-            for index in list(inflight.values()) + list(queue):
-                yield index, gone
-            return
-        pool_broke = False
-        for fut in finished:
-            index = inflight.pop(fut)
-            exc = _exception(fut)
-            if exc is None:
-                yield index, fut.result()
-            elif isinstance(exc, BrokenProcessPool) and broken is not None:
-                broken.append(index)
-                pool_broke = True
-            elif alive is not None and not alive():
-                # While a client loses its scheduler, Dask's own code can fail in any way;
-                # the lost connection is the cause the user needs to hear about.
-                yield index, RunFailed(f"lost the Dask scheduler at {scheduler}: {_describe(exc)}")
-            else:
-                yield index, RunFailed(_failure_message(exc, scheduler))
-        if pool_broke:
+        outcomes = [flight.outcome(fut) for fut in finished]
+        yield from (o for o in outcomes if o is not None)
+        if None in outcomes:
             # Every task still in flight dies with the pool; collect them as suspects too.
-            for fut in cf.as_completed(list(inflight)):
-                index = inflight.pop(fut)
-                exc = _exception(fut)
-                if exc is None:
-                    yield index, fut.result()
-                elif isinstance(exc, BrokenProcessPool):
-                    broken.append(index)
-                else:
-                    yield index, RunFailed(_failure_message(exc, None))
+            for fut in cf.as_completed(list(flight.inflight)):
+                got = flight.outcome(fut)
+                if got is not None:
+                    yield got
             return
 
 

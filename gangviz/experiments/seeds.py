@@ -1,10 +1,23 @@
 """Seeds of replicated runs, derived so that a run's result does not depend on where it ran.
 
-A run's seed is a pure function of ``(sweep seed, cell, replication)``: numpy's
-:class:`~numpy.random.SeedSequence` with the sweep seed as entropy and ``(*cell, replication)``
-as its spawn key, reduced to one 63-bit integer. No counter, process id or clock is involved, so
-the same sweep gives bit-identical runs in one process, in a process pool or on a Dask cluster,
-in any order, and a resumed sweep recomputes exactly the missing runs.
+The one seed scheme of sweeps and of every paper reproduction: a run's seed is a pure function
+of ``(base seed, cell, replication)``: numpy's :class:`~numpy.random.SeedSequence` with the base
+seed as entropy and ``(*cell, replication)`` as its spawn key (:func:`run_sequence`), reduced
+to one 63-bit integer (:func:`run_seed`) for a model that takes an integer. No counter, process
+id or clock is involved, so the same sweep or reproduction gives bit-identical runs in one
+process, in a process pool or on a Dask cluster, in any order, and a resumed sweep recomputes
+exactly the missing runs (and a run retried after its worker died gives the same result).
+
+The cells of the reproductions (whatever the cell, all policies compared in it share the seed):
+
+* ``repro zhou-*``: cell ``(load index,)``, replication = job set.
+* ``repro zhang-table1``: cell ``()``, replication = replication; the nine workloads of one
+  replication scale one sample (Zhang01 §2.2).
+* ``repro papazachos``: cell ``(distribution index, lambda index)``, replication = replication;
+  the multi-site model takes the :func:`run_sequence` itself.
+* ``repro mccann``: cell ``(stream, N, J, load in percent)`` (stream 0: the minima of the
+  overhead trials, 1: the response-time simulations), replication = trial, so every figure that
+  shares (N, J, load) shares its random minima.
 
 Choices (documented tie-breaks):
 
@@ -33,13 +46,23 @@ def _check(name: str, value: int) -> int:
     return int(value)
 
 
-def run_seed(sweep_seed: int, cell: Sequence[int], replication: int) -> int:
-    """Return the seed (0 <= seed < 2**63) of replication ``replication`` of grid point ``cell``.
+def run_sequence(sweep_seed: int, cell: Sequence[int], replication: int) -> np.random.SeedSequence:
+    """Return the seed sequence of replication ``replication`` of grid point ``cell``: entropy
+    ``sweep_seed``, spawn key ``(*cell, replication)``.
 
     Raises ``ValueError`` for a negative or non-integer seed, index or replication.
     """
     key = tuple(_check("cell index", c) for c in cell) + (_check("replication", replication),)
-    ss = np.random.SeedSequence(_check("seed", sweep_seed), spawn_key=key)
+    return np.random.SeedSequence(_check("seed", sweep_seed), spawn_key=key)
+
+
+def run_seed(sweep_seed: int, cell: Sequence[int], replication: int) -> int:
+    """Return the seed (0 <= seed < 2**63) of replication ``replication`` of grid point ``cell``:
+    the first 64 bits of :func:`run_sequence`'s state, less the top bit.
+
+    Raises ``ValueError`` for a negative or non-integer seed, index or replication.
+    """
+    ss = run_sequence(sweep_seed, cell, replication)
     return int(ss.generate_state(1, dtype=np.uint64)[0]) & _MASK63
 
 
