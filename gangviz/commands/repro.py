@@ -1,7 +1,8 @@
 """``gangviz repro TARGET``: reproduce a published table and check the paper's findings.
 
 The exit status is 0 when the reproduction ran, whether or not each finding held (the output
-says which did not); with ``--strict`` it is 3 when a finding does not hold.
+says which did not); with ``--strict`` it is 3 when a finding does not hold; 1 when a run failed
+(one line on stderr names it and why, e.g. its worker process died twice).
 """
 
 from __future__ import annotations
@@ -9,11 +10,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import sys
 
 import gangviz.experiments.repro as repro_pkg
 from gangviz.cli import EXIT_FINDING_FAILED
 from gangviz.commands.options import add_strict
 from gangviz.experiments.repro import FINDING_FAILED
+from gangviz.experiments.runner import RunError
 
 
 def _targets() -> dict[str, object]:
@@ -33,6 +36,17 @@ def exit_status(code: int, strict: bool) -> int:
     return code
 
 
+def run_target(module, args: argparse.Namespace) -> int:
+    """Run ``module``'s reproduction of ``args.target``; return the exit status. A run that
+    failed (:class:`RunError`) is one line on stderr and status 1."""
+    try:
+        code = module.run(args.target, args)
+    except RunError as exc:
+        print(f"gangviz: repro {args.target}: run {exc.index} failed: {exc.message}", file=sys.stderr)
+        return 1
+    return exit_status(code, args.strict)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``repro`` sub-command, one nested parser per reproduction target."""
     targets = _targets()
@@ -45,5 +59,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         tp = inner.add_parser(name, help=module.TARGETS[name])  # type: ignore[attr-defined]
         module.add_arguments(tp)  # type: ignore[attr-defined]
         add_strict(tp)
-        tp.set_defaults(func=lambda args, m=module: exit_status(m.run(args.target, args), args.strict))
+        tp.set_defaults(func=lambda args, m=module: run_target(m, args))
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])

@@ -4,16 +4,24 @@ import subprocess
 import sys
 
 from gangviz.cli import main
-from gangviz.multisite.batch import RunSpec, run_many
+from gangviz.experiments.repro.papazachos import run_specs
+from gangviz.experiments.seeds import run_sequence
+from gangviz.multisite.batch import RunSpec
 from gangviz.multisite.config import MultiSiteConfig
 
 
 def test_results_do_not_depend_on_the_number_of_workers():
     specs = [RunSpec(MultiSiteConfig(arrival_rate=2.3, migrate=m), (1, 0, 0, r), 300)
              for m in (False, True) for r in range(3)]
-    one = run_many(specs, 1)
-    assert run_many(specs, 2) == one
+    one = run_specs(specs, 1)
+    assert run_specs(specs, 2) == one
     assert len(set(one)) == len(one)
+
+
+def test_a_run_seed_is_the_one_seed_scheme():
+    spec = RunSpec(MultiSiteConfig(arrival_rate=2.3), (7, 2, 1, 3), 10)
+    assert spec.seed().entropy == run_sequence(7, (2, 1), 3).entropy
+    assert spec.seed().spawn_key == run_sequence(7, (2, 1), 3).spawn_key
 
 
 def test_repro_papazachos_prints_table_and_findings(capsys):

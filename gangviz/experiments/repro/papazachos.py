@@ -14,8 +14,10 @@ Also reported, not required: D_RT higher for sigma = 3 than sigma = 4 (Fig. 3a),
 (Figs. 4a-b), D_SLD larger for the normal than for the uniform sizes (Figs. 6a-b).
 
 The two policies of one cell share seeds (common random numbers); replication r of cell
-(distribution d, load l) uses ``SeedSequence(seed, spawn_key=(d, l, r))``, whatever the number
-of workers.
+(distribution d, load l) uses ``run_sequence(seed, (d, l), r)``, that is
+``SeedSequence(seed, spawn_key=(d, l, r))`` (:mod:`gangviz.experiments.seeds`), wherever it
+runs: every run is a task of :func:`gangviz.experiments.runner.map_runs` (local processes with
+``--workers``, a Dask cluster with ``--scheduler``).
 """
 
 from __future__ import annotations
@@ -23,15 +25,24 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 
-from gangviz.multisite.batch import RunSpec, run_many
-from gangviz.multisite.config import MultiSiteConfig
-from gangviz.multisite.metrics import Metrics, mean_metrics, relative_decrease
-from gangviz.commands.options import add_seed, add_workers
+from gangviz.commands.options import add_seed
 from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.progress import ProgressBar
-from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
+from gangviz.experiments.repro import (
+    FINDING_FAILED,
+    RAN,
+    REFERENCES,
+    add_where,
+    verdict,
+    where,
+)
+from gangviz.experiments.runner import map_runs
+from gangviz.multisite.batch import RunSpec, run_spec
+from gangviz.multisite.config import MultiSiteConfig
+from gangviz.multisite.metrics import Metrics, mean_metrics, relative_decrease
 
 TARGETS = {"papazachos": "multi-site gang scheduling with migration (Papazachos & Karatza, Figs. 2-7)"}
 
@@ -41,20 +52,37 @@ DISTRIBUTIONS = (("normal sigma=3", "normal", 3.0), ("normal sigma=4", "normal",
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--reps``, ``--jobs``, ``--workers`` and ``--seed``."""
+    """Add ``--reps``, ``--jobs``, ``--workers`` or ``--scheduler``, and ``--seed``."""
     parser.add_argument("--reps", type=positive_int, default=10,
                         help="replications per cell (default: the paper's 10)")
     parser.add_argument("--jobs", type=positive_int, default=64000,
                         help="completed gangs per replication (default: the paper's 64,000)")
-    add_workers(parser)
+    add_where(parser)
     add_seed(parser, 1, "base seed")
 
 
-def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress=None) -> dict:
-    """Run every cell; return ``{(dist_name, lam): {"AFCFS": Metrics, "AFCFSwM": Metrics}}``;
-    ``progress(done, total)`` as :func:`gangviz.multisite.batch.run_many` calls it.
+def run_specs(specs: Sequence[RunSpec], workers: int = 1, scheduler=None,
+              progress=None) -> list[Metrics]:
+    """Run every spec through :func:`map_runs` (taking results as they complete); return their
+    metrics in spec order, the same for any ``workers`` or ``scheduler``.
 
-    Raises ValueError for a negative ``seed`` or a non-positive ``reps``, ``jobs``, ``workers``.
+    Raises what :func:`map_runs` raises: ``ValueError`` for ``workers`` < 1 or an unreachable
+    scheduler, :class:`~gangviz.experiments.runner.RunError` for a run that failed.
+    """
+    out: list[Metrics | None] = [None] * len(specs)
+    for index, metrics in map_runs(run_spec, specs, workers=workers, scheduler=scheduler,
+                                   progress=progress):
+        out[index] = metrics
+    return out  # type: ignore[return-value]  # every index came back, or map_runs raised
+
+
+def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress=None,
+             scheduler=None) -> dict:
+    """Run every cell; return ``{(dist_name, lam): {"AFCFS": Metrics, "AFCFSwM": Metrics}}``;
+    ``progress(done, total)`` is called as runs finish.
+
+    Raises ValueError for a negative ``seed`` or a non-positive ``reps``, ``jobs``, ``workers``,
+    and what :func:`run_specs` raises.
     """
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
@@ -66,7 +94,7 @@ def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress=None) -
                 for r in range(reps):
                     specs.append(RunSpec(cfg, (seed, d, li, r), jobs))
                     keys.append((name, lam, cfg.policy))
-    results = run_many(specs, workers, progress)
+    results = run_specs(specs, workers, scheduler, progress)
     grouped: dict = {}
     for (name, lam, pol), m in zip(keys, results):
         grouped.setdefault((name, lam), {}).setdefault(pol, []).append(m)
@@ -128,18 +156,18 @@ def run(target: str, args: argparse.Namespace) -> int:
     required finding holds, else ``FINDING_FAILED``."""
     t0 = time.perf_counter()
     runs = 2 * len(DISTRIBUTIONS) * len(LAMBDAS) * args.reps
-    print(f"papazachos: {plural(runs, 'run')} of {plural(args.jobs, 'gang')} on "
-          f"{plural(args.workers, 'worker')}", file=sys.stderr)
+    print(f"papazachos: {plural(runs, 'run')} of {plural(args.jobs, 'gang')} on {where(args)}",
+          file=sys.stderr)
     bar = ProgressBar(runs)
     try:
         table = simulate(args.reps, args.jobs, args.workers, args.seed,
-                         progress=lambda done, _total: bar.update(done))
+                         progress=lambda done, _total: bar.update(done), scheduler=args.scheduler)
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
     gangs = runs * args.jobs
     print(f"{TARGETS[target]}\n{plural(args.reps, 'replication')} x {plural(args.jobs, 'gang')} "
-          f"per cell, {plural(args.workers, 'worker')}, seed {args.seed}\n")
+          f"per cell, {where(args)}, seed {args.seed}\n")
     print(format_table(table))
     print(f"\nFindings of {REFERENCES['papazachos']} §4.3:")
     ok = True
