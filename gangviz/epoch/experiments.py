@@ -1,9 +1,10 @@
 """The experiments of §5 (McCann94): overhead (Fig. 9-11) and response time
 (Fig. 13-18), as plain data for :mod:`gangviz.experiments.repro.mccann` to print and check.
 
-Choices: every policy of a trial sees the same minima (common random numbers); trial seeds are
-strings built from the configuration, so results do not depend on execution order or worker
-count. "BUDDY" means BUDDY* (which is BUDDY when J is a power of two, §5). In the k sweeps the
+Choices: every policy of a trial sees the same minima (common random numbers); each function
+takes one integer seed per trial (``seeds``), which the caller derives from the configuration
+and the trial number (:mod:`gangviz.experiments.seeds`), so results do not depend on execution
+order, worker count or machine. "BUDDY" means BUDDY* (which is BUDDY when J is a power of two, §5). In the k sweeps the
 k = 0 point of HEURISTIC(k) and HYBRID(k) is EQUI-EPOCH and BUDDY* (the equal-allocation
 policies; the paper compares EQUI-EPOCH with HEURISTIC(1) there, §5.1). Relative response time
 is the ratio of mean response times (pooled over replications) to OPT-EPOCH(1)'s.
@@ -15,8 +16,7 @@ that rule.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 
 from gangviz.epoch.policies import make_policy
 from gangviz.epoch.sim import EpochSimulation
@@ -35,17 +35,18 @@ def k_policy(family: str, k: int) -> str:
     return f"{family}({k})"
 
 
-def mean_overhead(nodes: int, jobs: int, load: float, policies: Sequence[str], reps: int,
-                  seed: int = 0) -> dict[str, float | None]:
-    """Return the mean normalised overhead of each policy over ``reps`` random minima.
+def mean_overhead(nodes: int, jobs: int, load: float, policies: Sequence[str],
+                  seeds: Sequence[int]) -> dict[str, float | None]:
+    """Return the mean normalised overhead of each policy over one set of random minima per
+    seed of ``seeds`` (one trial each).
 
     A policy that does not apply to (N, J) (Table 2) maps to None.
     """
     objs = [make_policy(p) for p in policies]
     totals = {p: 0.0 for p in policies}
-    for rep in range(reps):
-        rng = random.Random(f"overhead-{seed}-{nodes}-{jobs}-{load}-{rep}")
-        mins = draw_mins(rng, nodes, jobs, load)
+    reps = len(seeds)
+    for trial_seed in seeds:
+        mins = draw_mins(random.Random(trial_seed), nodes, jobs, load)
         for name, pol in zip(policies, objs):
             if pol.applies(nodes, jobs):
                 totals[name] += float(pol(nodes, mins).normalized_overhead)
@@ -53,9 +54,10 @@ def mean_overhead(nodes: int, jobs: int, load: float, policies: Sequence[str], r
             for p in policies}
 
 
-def mean_static_factor(nodes: int, jobs: int, load: float, policies: Sequence[str], reps: int,
-                       seed: int = 0, spread: str = "shares") -> dict[str, float | None]:
-    """Return each policy's mean S_static / S_dynamic over the jobs of ``reps`` random minima.
+def mean_static_factor(nodes: int, jobs: int, load: float, policies: Sequence[str],
+                       seeds: Sequence[int], spread: str = "shares") -> dict[str, float | None]:
+    """Return each policy's mean S_static / S_dynamic over the jobs of one set of random minima
+    per seed of ``seeds``.
 
     The factor of a job is :func:`gangviz.epoch.speedup.static_factor` of its width, weighted by
     its piece's duration (its share of the quantum's running time), so 1 means no load
@@ -64,9 +66,8 @@ def mean_static_factor(nodes: int, jobs: int, load: float, policies: Sequence[st
     """
     objs = [make_policy(p, spread) for p in policies]
     sums = {p: [0.0, 0.0] for p in policies}
-    for rep in range(reps):
-        rng = random.Random(f"overhead-{seed}-{nodes}-{jobs}-{load}-{rep}")
-        mins = draw_mins(rng, nodes, jobs, load)
+    for trial_seed in seeds:
+        mins = draw_mins(random.Random(trial_seed), nodes, jobs, load)
         for name, pol in zip(policies, objs):
             if pol.applies(nodes, jobs):
                 for piece in pol(nodes, mins).pieces:
@@ -77,9 +78,10 @@ def mean_static_factor(nodes: int, jobs: int, load: float, policies: Sequence[st
 
 
 def mean_response(nodes: int, jobs: int, load: float, policy: str, static: bool,
-                  departures: int, warmup: int, reps: int, seed: int = 0,
+                  departures: int, warmup: int, seeds: Sequence[int],
                   quantum: float = 10.0, spread: str = "shares") -> float | None:
-    """Return the mean response time of jobs departing after ``warmup``, pooled over reps.
+    """Return the mean response time of jobs departing after ``warmup``, pooled over one
+    simulation per seed of ``seeds``.
 
     None when the policy does not apply to (N, J). Raises ``ValueError`` for an unknown policy
     or ``spread``.
@@ -88,9 +90,9 @@ def mean_response(nodes: int, jobs: int, load: float, policy: str, static: bool,
     if not pol.applies(nodes, jobs):
         return None
     total, count = 0.0, 0
-    for rep in range(reps):
+    for trial_seed in seeds:
         sim = EpochSimulation(nodes, jobs, pol, static=static, quantum=quantum, load=load,
-                              seed=hash_seed(seed, nodes, jobs, load, rep),
+                              seed=trial_seed,
                               departures=warmup + departures)
         sim.run()
         rt = sim.response_times()[warmup:]
@@ -99,28 +101,13 @@ def mean_response(nodes: int, jobs: int, load: float, policy: str, static: bool,
     return total / count
 
 
-def hash_seed(*parts) -> int:
-    """Return a deterministic integer seed from ``parts`` (independent of PYTHONHASHSEED)."""
-    return random.Random("-".join(map(str, parts))).getrandbits(63)
-
-
-def _run(task: tuple) -> tuple:
+def run_task(task: tuple) -> tuple:
+    """Run one ``(kind, key, args)`` task; return ``(key, result)``. ``kind`` "overhead" calls
+    :func:`mean_overhead`, "factor" :func:`mean_static_factor`, anything else
+    :func:`mean_response`, each with ``*args``."""
     kind, key, args = task
     if kind == "overhead":
         return key, mean_overhead(*args)
     if kind == "factor":
         return key, mean_static_factor(*args)
     return key, mean_response(*args)
-
-
-def run_tasks(tasks: Iterable[tuple], workers: int = 1,
-              progress: Callable[[int, int], None] | None = None) -> dict:
-    """Run (kind, key, args) tasks, in a process pool when ``workers`` > 1; return key -> result.
-    ``progress(done, total)``, if given, is called as results come in (in task order)."""
-    from gangviz.experiments.progress import collect
-
-    tasks = list(tasks)
-    if workers <= 1:
-        return dict(collect(map(_run, tasks), len(tasks), progress))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return dict(collect(pool.map(_run, tasks, chunksize=1), len(tasks), progress))

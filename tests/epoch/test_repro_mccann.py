@@ -22,11 +22,11 @@ def test_mean_static_factor_separates_divisor_widths_from_the_rest():
     from gangviz.epoch.experiments import mean_static_factor
 
     f = mean_static_factor(128, 7, 1.0, ["EQUI-EPOCH", "BUDDY*", "OPT-EPOCH(1)", "HEURISTIC(4)"],
-                           reps=5)
+                           seeds=range(5))
     # equal allocation on N = 2^n gives widths that divide N: no load imbalance (§5.2.1)
     assert f["EQUI-EPOCH"] == 1.0 and f["BUDDY*"] == 1.0
     assert 2 / 3 < f["OPT-EPOCH(1)"] < 1.0 and 2 / 3 < f["HEURISTIC(4)"] < 1.0
-    assert mean_static_factor(96, 8, 1.0, ["BUDDY*"], reps=1) == {"BUDDY*": None}
+    assert mean_static_factor(96, 8, 1.0, ["BUDDY*"], seeds=[0]) == {"BUDDY*": None}
 
 
 def test_repro_mccann_rejects_bad_options(capsys):

@@ -6,6 +6,12 @@ relative to OPT-EPOCH(1)), then states each finding of the paper's text and whet
 Source: [McCann94]; the choices behind the experiments are in
 :mod:`gangviz.epoch.experiments`.
 
+Every point is one task of :func:`gangviz.experiments.runner.map_runs` (local processes with
+``--workers``, a Dask cluster with ``--scheduler``); trial r of (N, J, load) uses
+``run_seed(seed, (stream, N, J, load in per mille), r)`` (:mod:`gangviz.experiments.seeds`;
+stream 0 draws the minima of the overhead and load-imbalance trials, stream 1 seeds the
+response-time simulations), so every figure that shares (N, J, load) shares its minima.
+
 ``--spread`` picks the reading of §4.3 for HEURISTIC(k)'s free nodes (equal shares by default,
 see :func:`gangviz.epoch.epochs.heuristic_epoch_epochs`); it changes the widths, hence the
 static-workload response times of Fig. 15, but never the overheads. The load-imbalance table
@@ -19,14 +25,27 @@ import argparse
 import sys
 import time
 
-from gangviz.epoch.experiments import (BASELINE, OVERHEAD_POLICIES, RESPONSE_POLICIES, k_policy,
-                                       run_tasks)
+from gangviz.commands.options import add_seed
+from gangviz.epoch.experiments import (
+    BASELINE,
+    OVERHEAD_POLICIES,
+    RESPONSE_POLICIES,
+    k_policy,
+    run_task,
+)
 from gangviz.epoch.partitions import count_valid_partitions
-from gangviz.commands.options import add_seed, add_workers
 from gangviz.experiments.argtypes import int_list, positive_int
-from gangviz.experiments.numbers import plural
 from gangviz.experiments.progress import ProgressBar
-from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
+from gangviz.experiments.repro import (
+    FINDING_FAILED,
+    RAN,
+    REFERENCES,
+    add_where,
+    verdict,
+    where,
+)
+from gangviz.experiments.runner import map_runs
+from gangviz.experiments.seeds import run_seed
 
 TARGETS = {"mccann": "McCann & Zahorjan: Table 1, overhead (Fig. 9-11), response time "
                      "(Fig. 13-18) and the paper's findings"}
@@ -60,7 +79,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "equal shares with the excess to the narrowest (default) or levelling "
                         "the widths")
     p.add_argument("--skip-response", action="store_true", help="only Table 1 and overhead")
-    add_workers(p)
+    add_where(p)
     add_seed(p, 0, "base seed")
 
 
@@ -107,7 +126,7 @@ def run(target: str, args: argparse.Namespace) -> int:
     if not args.skip_response:
         _response(args, f)
     failed = f.print()
-    print(f"elapsed {time.perf_counter() - started:.1f} s with {plural(args.workers, 'worker')}")
+    print(f"elapsed {time.perf_counter() - started:.1f} s on {where(args)}")
     return FINDING_FAILED if failed else RAN
 
 
@@ -131,14 +150,14 @@ def _overhead(args, f: Findings) -> None:
     kfams = ("HEURISTIC", "HYBRID", "OPT-EPOCH")
     tasks = []
     for load in loads:
-        tasks += [("overhead", ("J", load, j), (128, j, load, pols, args.reps, args.seed))
+        tasks += [("overhead", ("J", load, j), (128, j, load, pols, trial_seeds(args, MINIMA, 128, j, load)))
                   for j in jobs[load]]
-        tasks += [("overhead", ("N", load, n), (n, 8, load, pols, args.reps, args.seed))
+        tasks += [("overhead", ("N", load, n), (n, 8, load, pols, trial_seeds(args, MINIMA, n, 8, load)))
                   for n in nodes]
     for j, load in K_PANELS:
         names = [k_policy(fam, k) for fam in kfams for k in ks if fam != "OPT-EPOCH" or k <= 1]
-        tasks.append(("overhead", ("k", load, j), (128, j, load, names, args.reps, args.seed)))
-    res = _run_with_bar("overhead (Fig. 9-11)", tasks, args.workers)
+        tasks.append(("overhead", ("k", load, j), (128, j, load, names, trial_seeds(args, MINIMA, 128, j, load))))
+    res = _run_with_bar("overhead (Fig. 9-11)", tasks, args)
 
     for load in loads:
         _table(f"Fig. 9: normalised overhead vs J (N = 128, load {load:.0%}, {args.reps} trials)",
@@ -210,13 +229,33 @@ def _overhead(args, f: Findings) -> None:
                     f"k=0 -> 1: {h[0] - h[1]:.2f}; k=1 -> best: {h[1] - min(h[1:]):.2f}")
 
 
-def _run_with_bar(what: str, tasks: list, workers: int) -> dict:
-    """Return :func:`run_tasks` of ``tasks``, with a progress bar on stderr."""
-    print(f"mccann: {what}, {plural(len(tasks), 'run')} on {plural(workers, 'worker')}",
-          file=sys.stderr)
+#: The seed streams of :func:`trial_seeds`: minima of the overhead trials, response simulations.
+MINIMA, RESPONSE = 0, 1
+
+
+def trial_seeds(args: argparse.Namespace, stream: int, nodes: int, jobs: int, load: float) -> list[int]:
+    """Return the seed of each trial of (N, J, load) in ``stream``: ``args.reps`` of them for
+    :data:`MINIMA`, ``args.rt_reps`` for :data:`RESPONSE` (:func:`run_seed` with cell
+    ``(stream, N, J, load in per mille)``). Raises ``ValueError`` for a negative ``--seed``."""
+    reps = args.reps if stream == MINIMA else args.rt_reps
+    cell = (stream, nodes, jobs, round(load * 1000))
+    return [run_seed(args.seed, cell, r) for r in range(reps)]
+
+
+def run_points(tasks: list, workers: int = 1, scheduler=None, progress=None) -> dict:
+    """Return ``{key: result}`` of ``(kind, key, args)`` tasks run by :func:`map_runs`
+    (:func:`gangviz.epoch.experiments.run_task` each, taken as they complete); raises what
+    :func:`map_runs` raises, :class:`~gangviz.experiments.runner.RunError` for a failed run."""
+    return dict(result for _, result in map_runs(run_task, tasks, workers=workers,
+                                                  scheduler=scheduler, progress=progress))
+
+
+def _run_with_bar(what: str, tasks: list, args: argparse.Namespace) -> dict:
+    """Return :func:`run_points` of ``tasks``, with a progress bar on stderr."""
+    print(f"mccann: {what}, {len(tasks)} runs on {where(args)}", file=sys.stderr)
     bar = ProgressBar(len(tasks))
     try:
-        return run_tasks(tasks, workers, lambda done, _total: bar.update(done))
+        return run_points(tasks, args.workers, args.scheduler, lambda done, _total: bar.update(done))
     finally:
         bar.close()
 
@@ -231,23 +270,27 @@ def _k_name(family: str, k: int, jobs: int) -> str:
 def _response(args, f: Findings) -> None:
     pols = list(RESPONSE_POLICIES)
     ks = list(range(args.max_k + 1))
-    common = (args.departures, args.warmup, args.rt_reps, args.seed, 10.0, args.spread)
+    def common(nodes, jobs, load):
+        return (args.departures, args.warmup, trial_seeds(args, RESPONSE, nodes, jobs, load), 10.0,
+                args.spread)
+
     factor_pols = pols + [k_policy("HEURISTIC", k) for k in ks if k >= 2]
-    tasks = [("factor", ("F", j), (128, j, 1.0, factor_pols, args.reps, args.seed, args.spread))
+    tasks = [("factor", ("F", j), (128, j, 1.0, factor_pols, trial_seeds(args, MINIMA, 128, j, 1.0),
+                                   args.spread))
              for j in args.rt_jobs]
     for static in (True, False):
         for j in args.rt_jobs:
-            tasks += [("rt", ("J", static, j, p), (128, j, 1.0, p, static, *common))
+            tasks += [("rt", ("J", static, j, p), (128, j, 1.0, p, static, *common(128, j, 1.0)))
                       for p in pols]
         for n in args.rt_nodes:
-            tasks += [("rt", ("N", static, n, p), (n, 8, 1.0, p, static, *common))
+            tasks += [("rt", ("N", static, n, p), (n, 8, 1.0, p, static, *common(n, 8, 1.0)))
                       for p in pols]
         for j, load in K_PANELS:
             names = {BASELINE} | {_k_name(fam, k, j) for fam in ("HEURISTIC", "HYBRID")
                                   for k in ks}
-            tasks += [("rt", ("k", static, j, p), (128, j, load, p, static, *common))
+            tasks += [("rt", ("k", static, j, p), (128, j, load, p, static, *common(128, j, load)))
                       for p in sorted(names)]
-    res = _run_with_bar("response time (Fig. 13-18)", tasks, args.workers)
+    res = _run_with_bar("response time (Fig. 13-18)", tasks, args)
     factors = {j: res[("F", j)] for j in args.rt_jobs}
     _table(f"Load imbalance: mean S_static / S_dynamic of the widths each policy gives "
            f"(N = 128, load 100%, {args.reps} random minima, HEURISTIC spread "
@@ -300,7 +343,7 @@ def _response(args, f: Findings) -> None:
                     "not below OPT-EPOCH(1)'s)", mean["EQUI-EPOCH"] >= 1.0,
                     ", ".join(f"{p} {v:.3f}" for p, v in mean.items()))
             best_k = []
-            for j, load in K_PANELS:
+            for j, _load in K_PANELS:
                 h = [rel("k", False, j, k_policy("HEURISTIC", k)) for k in ks]
                 best_k.append(min(range(len(h)), key=h.__getitem__))
             f.check("Dynamic jobs (Fig. 18): absolute equality is not required to minimise "
