@@ -38,7 +38,8 @@ default, as the paper's simulator does, §4.2); ``--decide boundary`` runs the o
 they decide only at slice boundaries.
 
 Every policy and every workload of one replication runs on the same sample (common random
-numbers: one seed per replication, service times scaled by the multiplier), so the pairs differ
+numbers: one seed per replication, ``run_seed(seed, (), replication)`` of
+:mod:`gangviz.experiments.seeds`, service times scaled by the multiplier), so the pairs differ
 only by policy. With ``--reps`` > 1 the table holds means over the replications, each finding
 is also checked on every replication alone ("holds in k of R"), and the gains get a 95%
 confidence half-width from the paired per-replication gains.
@@ -66,17 +67,36 @@ import time
 
 import numpy as np
 
-from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
-from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
-from gangviz.policies.ibm.workload import (BASELINE_RHO, MULTIPLIERS, PROCESSORS, SLICE_SECONDS, offered_load,
-                                           zhang_workload)
-from gangviz.sim.engine import Simulation
-from gangviz.commands.options import add_json, add_out, add_seed, add_workers
-from gangviz.experiments.argtypes import non_negative_int, non_negative_seconds, positive_int, unit_fraction
+from gangviz.commands.options import add_json, add_out, add_seed
+from gangviz.experiments.argtypes import (
+    non_negative_int,
+    non_negative_seconds,
+    positive_int,
+    unit_fraction,
+)
 from gangviz.experiments.numbers import mean_ci, plural
 from gangviz.experiments.progress import ProgressBar
-from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
+from gangviz.experiments.repro import (
+    FINDING_FAILED,
+    RAN,
+    REFERENCES,
+    add_where,
+    verdict,
+    where,
+)
 from gangviz.experiments.runner import map_runs
+from gangviz.experiments.seeds import run_seed
+from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
+from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
+from gangviz.policies.ibm.workload import (
+    BASELINE_RHO,
+    MULTIPLIERS,
+    PROCESSORS,
+    SLICE_SECONDS,
+    offered_load,
+    zhang_workload,
+)
+from gangviz.sim.engine import Simulation
 
 TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5; free, unlimited "
                            "migration unless --migration-cost or --q) and the paper's findings"}
@@ -116,9 +136,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="jobs per workload (default: the paper's 10,000; 1500 runs in 1.5 minutes but is too "
                         "short to show saturation)")
     p.add_argument("--reps", type=positive_int, default=1, help="replications (seeds) per cell (default 1)")
-    add_workers(p)
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="address of a Dask scheduler to run the cells on instead of local processes")
+    add_where(p)
     p.add_argument("--decide", choices=("event", "boundary"), default="event",
                    help="when the policies decide: at every arrival and departure (default, as in the "
                         "paper) or only at slice boundaries")
@@ -178,7 +196,7 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
         for r in range(reps):
             for name in POLICIES:
                 keys.append((name, wi))
-                tasks.append((name, mult, n_jobs, seed * 1000 + r, calibrate, migration_cost, q, decide))
+                tasks.append((name, mult, n_jobs, run_seed(seed, (), r), calibrate, migration_cost, q, decide))
     # Biggest workloads first, so the pool's tail is short.
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][1])
     outs: dict[int, dict] = {}
@@ -315,7 +333,7 @@ def format_table(table: dict, loads: list[float] | None = None) -> str:
     head = (f"{'wl':>2} {'load':>5} | {'BGS rho':>7} {'s':>7} {'MBGS rho':>8} {'s':>7} {'%better':>7} | "
             f"{'GS rho':>6} {'s':>8} {'MGS rho':>7} {'s':>7} {'%better':>7}")
     lines = [head, "-" * len(head)]
-    for w, mult in enumerate(MULTIPLIERS):
+    for w in range(len(MULTIPLIERS)):
         b, mb, g, mg = (table[(p, w)] for p in ("BGS", "MBGS", "GS", "MGS"))
         lines.append(f"{w:>2} {loads[w]:>5.2f} | {b[0]:>7.2f} {b[1]:>7.1f} {mb[0]:>8.2f} {mb[1]:>7.1f} "
                      f"{gain(b[1], mb[1]):>6.1f}% | {g[0]:>6.2f} {g[1]:>8.1f} {mg[0]:>7.2f} {mg[1]:>7.1f} "
@@ -328,8 +346,8 @@ def run(target: str, args: argparse.Namespace) -> int:
     document); return ``RAN`` if every finding holds, else ``FINDING_FAILED``."""
     t0 = time.perf_counter()
     runs = len(MULTIPLIERS) * args.reps * len(POLICIES)
-    print(f"zhang-table1: {plural(runs, 'run')} of {plural(args.jobs, 'job')} on "
-          f"{plural(args.workers, 'worker') if not args.scheduler else 'a Dask cluster'}", file=sys.stderr)
+    print(f"zhang-table1: {plural(runs, 'run')} of {plural(args.jobs, 'job')} on {where(args)}",
+          file=sys.stderr)
     bar = ProgressBar(runs)
     try:
         results = simulate(args.jobs, args.reps, args.workers, args.seed, args.calibrate,
