@@ -26,10 +26,17 @@ import math
 import sys
 import time
 
-from gangviz.commands.options import add_json, add_out, add_seed, add_workers
+from gangviz.commands.options import add_json, add_out, add_seed
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
-from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, verdict
+from gangviz.experiments.repro import (
+    FINDING_FAILED,
+    RAN,
+    REFERENCES,
+    add_where,
+    verdict,
+    where,
+)
 from gangviz.experiments.runner import RunFailed, map_runs
 from gangviz.experiments.seeds import run_seed
 
@@ -92,10 +99,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, help="jobs per set (default 200 for Table 1, 20,000 for Table 2)")
     parser.add_argument("--loads", type=float, nargs="+", default=list(LOADS), help="loads rho to run "
                         "(default 0.2 0.5 0.7 0.9)")
-    where = parser.add_mutually_exclusive_group()
-    add_workers(where)
-    where.add_argument("--scheduler", metavar="ADDRESS",
-                       help="address of a Dask scheduler to run on instead of local workers")
+    add_where(parser)
     add_seed(parser, 2001, "seed of the job sets")
     parser.add_argument("--occupy", choices=("size", "block"), default="size",
                         help="buddy fragment rule: a job holds p processors of its block (size) or all of it")
@@ -138,6 +142,23 @@ def _run_reference(jobs, scheme: str, occupy: str, extra_slots_on: str | None) -
     sim = Simulation(jobs, make_policy(scheme, **options), 128, record=False)
     sim.run()
     return zhou_metrics(sim)
+
+
+def run_tasks(tasks: list[tuple], workers: int = 1, scheduler=None, progress=None
+              ) -> tuple[dict[int, dict[str, float]], dict[int, str]]:
+    """Run :func:`run_one` on every task through :func:`map_runs`, taking results as they
+    complete; return ``(results, failures)``: task index -> metrics for the runs that finished,
+    task index -> one-line message for the ones that failed (every index is in one of the two).
+    Raises ``ValueError`` for ``workers`` < 1 or an unreachable scheduler."""
+    results: dict[int, dict[str, float]] = {}
+    failures: dict[int, str] = {}
+    for index, result in map_runs(run_one, tasks, workers=workers, scheduler=scheduler,
+                                  errors="return", progress=progress):
+        if isinstance(result, RunFailed):
+            failures[index] = result.message
+        else:
+            results[index] = result
+    return results, failures
 
 
 def _check_args(args: argparse.Namespace, sets: int, jobs: int) -> None:
@@ -191,26 +212,21 @@ def run(target: str, args: argparse.Namespace) -> int:
     # Longest runs first, so the workers finish together: the cost grows with the load, and at
     # high load BRMS (dozens of extra slots per job) takes several times longer than the rest.
     tasks.sort(key=lambda t: (-t[1], EXPECTED_COST_RANK[t[0]]))
-    where = "a Dask cluster" if args.scheduler else plural(args.workers, "worker")
     print(f"{target}: {len(SCHEMES)} schemes x {plural(len(loads), 'load')} x "
           f"{plural(sets, 'set')} of {plural(jobs, 'job')} on 128 processors "
-          f"({plural(len(tasks), 'run')} on {where})", file=sys.stderr)
+          f"({plural(len(tasks), 'run')} on {where(args)})", file=sys.stderr)
     if args.engine == "compiled" and not args.scheduler:
         compile_fast_loop()  # once here, so that the workers load it and the runs' time is theirs
     started = time.perf_counter()
-    results: dict[int, dict[str, float]] = {}
-    failed = 0
     bar = ProgressBar(len(tasks))
     try:
-        for index, result in map_runs(run_one, tasks, workers=args.workers, scheduler=args.scheduler,
-                                      errors="return", progress=lambda done, _total: bar.update(done)):
-            if isinstance(result, RunFailed):
-                failed += 1
-                print(f"\nrun {tasks[index][:2]} failed: {result.message}", file=sys.stderr)
-            else:
-                results[index] = result
+        results, failures = run_tasks(tasks, args.workers, args.scheduler,
+                                      progress=lambda done, _total: bar.update(done))
     finally:
         bar.close()
+    for index, message in sorted(failures.items()):
+        print(f"run {tasks[index][:2]} failed: {message}", file=sys.stderr)
+    failed = len(failures)
     elapsed = time.perf_counter() - started
     table: dict[tuple[str, float], dict[str, float]] = {}
     for scheme in SCHEMES:
