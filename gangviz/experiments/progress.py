@@ -9,7 +9,6 @@ it is "?" until a run has finished.
 :func:`compile_fast_loop` compiles the numba loop of :mod:`gangviz.fast` once in this process,
 before worker processes start, so they load it from numba's cache instead of each compiling it
 again, and says so when it takes a while ("compiling the fast loop once, about 20 s").
-:func:`collect` drives a bar from an iterator of results (e.g. a process pool's ``map``).
 """
 
 from __future__ import annotations
@@ -18,10 +17,8 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import IO, TypeVar
-
-T = TypeVar("T")
+from collections.abc import Callable
+from typing import IO
 
 #: Seconds the first compile of the fast loop takes: 13-17 s on an idle core of the 2-core
 #: development machine, 35-60 s of wall time while other work keeps its cores busy.
@@ -89,16 +86,6 @@ class ProgressBar:
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
-
-
-def collect(results: Iterable[T], total: int, progress: Callable[[int, int], None] | None) -> list[T]:
-    """Return ``list(results)``, calling ``progress(done, total)`` after each item (if given)."""
-    out = []
-    for item in results:
-        out.append(item)
-        if progress is not None:
-            progress(len(out), total)
-    return out
 
 
 def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0) -> None:

@@ -72,14 +72,6 @@ def test_begin_keeps_reused_runs_out_of_the_eta():
     assert bar.text().endswith("ETA 0:05")  # one run in 5 s, one to go: not 100 s, not 8 runs' pace
 
 
-def test_collect_reports_each_item():
-    from gangviz.experiments.progress import collect
-
-    seen = []
-    assert collect(iter("abc"), 3, lambda d, t: seen.append((d, t))) == ["a", "b", "c"]
-    assert seen == [(1, 3), (2, 3), (3, 3)]
-
-
 def test_compile_notice_only_when_it_takes_a_while():
     from gangviz.experiments.progress import compile_fast_loop
 
