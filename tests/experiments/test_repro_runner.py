@@ -116,3 +116,13 @@ def test_every_reproduction_takes_workers_or_a_scheduler(target, capsys):
     with pytest.raises(SystemExit):
         parser.parse_args(["repro", target, "--scheduler", "tcp://h:1", "--workers", "2"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_reproductions_seed_their_runs_with_the_one_scheme(alone):
+    assert alone["zhang"][("GS", 0)][0]["seed"] == run_seed(2, (), 0)
+    assert alone["zhang"][("MBGS", 8)][0]["seed"] == run_seed(2, (), 0)  # one sample per replication
+    args = argparse.Namespace(seed=4, reps=3, rt_reps=2)
+    assert mccann.trial_seeds(args, mccann.MINIMA, 128, 7, 2.0) == [run_seed(4, (0, 128, 7, 2000), r)
+                                                                   for r in range(3)]
+    assert mccann.trial_seeds(args, mccann.RESPONSE, 64, 8, 1.0) == [run_seed(4, (1, 64, 8, 1000), r)
+                                                                     for r in range(2)]
