@@ -126,3 +126,19 @@ def test_reproductions_seed_their_runs_with_the_one_scheme(alone):
                                                                    for r in range(3)]
     assert mccann.trial_seeds(args, mccann.RESPONSE, 64, 8, 1.0) == [run_seed(4, (1, 64, 8, 1000), r)
                                                                      for r in range(2)]
+
+
+def test_the_command_line_runs_a_reproduction_on_a_cluster(cluster, capsys):
+    from gangviz.cli import main
+
+    argv = ["repro", "papazachos", "--reps", "1", "--jobs", "200"]
+    assert main(argv + ["--workers", "1"]) == 0
+    local = capsys.readouterr().out
+    assert main(argv + ["--scheduler", cluster]) == 0
+    remote = capsys.readouterr()
+    assert f"on the Dask cluster at {cluster}" in remote.err
+
+    def table(out):
+        return [line for line in out.splitlines() if "|" in line or line.startswith("  [")]
+
+    assert table(remote.out) == table(local) and table(local)
