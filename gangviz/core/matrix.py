@@ -26,7 +26,7 @@ from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -41,10 +41,42 @@ STALE_MERGE = 256
 Cols = Sequence[int]
 #: The columns a job holds: a range for a contiguous run, else a tuple (as its records say).
 JobCols = tuple[int, ...] | range
-#: :func:`pack_cells`'s encoding: (shape, run starts, run values).
-PackedCells = tuple[tuple[int, ...], np.ndarray, np.ndarray]
-#: :meth:`OusterhoutMatrix.snapshot`: processors, ring, packed cells, columns and rows by job, active row.
-MatrixSnapshot = tuple[int, bool, PackedCells, dict[int, JobCols], dict[int, tuple[int, ...]], int | None]
+
+
+class PackedCells(NamedTuple):
+    """:func:`pack_cells`'s encoding: the array's shape and the runs' starts and values."""
+
+    shape: tuple[int, ...]
+    starts: np.ndarray
+    values: np.ndarray
+
+
+class MatrixSnapshot(NamedTuple):
+    """:meth:`OusterhoutMatrix.snapshot`: everything but the names and the derived arrays."""
+
+    processors: int
+    ring: bool
+    cells: PackedCells
+    cols: dict[int, JobCols]
+    rows: dict[int, tuple[int, ...]]
+    active: int | None
+
+
+class Placements(NamedTuple):
+    """The jobs in a matrix by ascending id, with each one's home row and the number of rows it holds."""
+
+    ids: npt.NDArray[np.int64]
+    home: npt.NDArray[np.int64]
+    held: npt.NDArray[np.int64]
+
+
+class Spans(NamedTuple):
+    """The jobs in a matrix by ascending id, with the first and one past the last column each
+    one's columns lie within."""
+
+    ids: npt.NDArray[np.int64]
+    lo: npt.NDArray[np.int64]
+    hi: npt.NDArray[np.int64]
 
 
 def _holds(rows: list[int], row: int) -> bool:
@@ -103,9 +135,9 @@ def pack_cells(cells: np.ndarray) -> PackedCells:
     gives the same array back."""
     flat = cells.ravel()
     if flat.size == 0:
-        return cells.shape, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=cells.dtype)
+        return PackedCells(cells.shape, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=cells.dtype))
     starts = np.concatenate(([0], np.flatnonzero(flat[1:] != flat[:-1]) + 1)).astype(np.int32)
-    return cells.shape, starts, flat[starts].copy()
+    return PackedCells(cells.shape, starts, flat[starts].copy())
 
 
 def unpack_cells(packed: PackedCells) -> np.ndarray:
@@ -190,16 +222,17 @@ class OusterhoutMatrix:
     def __contains__(self, job: int) -> bool:
         return job in self._rows
 
-    def placements(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return ``(ids, home rows, row counts)`` of the jobs in the matrix, by ascending id."""
+    def placements(self) -> Placements:
+        """Return the :class:`Placements` ``(ids, home rows, row counts)`` of the jobs in the
+        matrix, by ascending id."""
         ids = self._present()
-        return ids, self._home_of[ids], self._count_of[ids]
+        return Placements(ids, self._home_of[ids], self._count_of[ids])
 
-    def spans(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return ``(ids, lo, hi)`` of the jobs in the matrix, by ascending id: each job's
-        columns lie within ``[lo, hi)`` (the first and one past the last column)."""
+    def spans(self) -> Spans:
+        """Return the :class:`Spans` ``(ids, lo, hi)`` of the jobs in the matrix, by ascending
+        id: each job's columns lie within ``[lo, hi)``."""
         ids = self._present()
-        return ids, self._lo_of[ids], self._hi_of[ids]
+        return Spans(ids, self._lo_of[ids], self._hi_of[ids])
 
     def _present(self) -> np.ndarray:
         """Return the ids of the jobs in the matrix, ascending (cached until one comes or goes)."""
@@ -338,7 +371,7 @@ class OusterhoutMatrix:
 
     def snapshot(self) -> MatrixSnapshot:
         """Return a compact copy of the state (cells and placements) for :meth:`from_snapshot`."""
-        return (
+        return MatrixSnapshot(
             self.processors,
             self.ring,
             pack_cells(self._cells),

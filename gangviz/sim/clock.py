@@ -54,7 +54,11 @@ class SliceClock:
     _first_cols: dict[int, Sequence[int]]
 
     def _init_progress(self, plain_ids: IntArray | None, plain_work: FloatArray | None) -> None:
-        """Make the per-id arrays: slices each job needs, its work, and the run statistics."""
+        """Make the per-id arrays: slices each job needs, its work, and the run statistics. The
+        jobs of a starting matrix have started at 0 and wait for their row's turn."""
+        for jid in self.matrix.jobs():
+            self.jobs[jid].start = 0.0
+            self._s.unstarted.append(jid)
         size = max(self.jobs, default=0) + 1
         self._need_arr = np.full(size, math.inf)
         self._work_arr = np.full(size, math.inf)

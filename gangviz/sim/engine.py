@@ -137,9 +137,6 @@ class Simulation(DecisionPoint):
         self.steps: list[Step] = []
         self.samples = SampleLog()
         self._s = RunState()
-        for jid in self.matrix.jobs():
-            self.jobs[jid].start = 0.0
-            self._s.unstarted.append(jid)
         self._init_progress(load.ids, load.work)
         self._activations = {}
         self._first_cols = {}  # processors held in the first slice run

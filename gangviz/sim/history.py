@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from gangviz.core.matrix import MatrixSnapshot
 from gangviz.sim.state import JobRecord, RunState
 
 #: Rough memory of one recorded change and of one step (record, narration, sample), in bytes;
@@ -47,7 +48,7 @@ class Snapshot(NamedTuple):
     served: FloatArray
     rows_held: FloatArray
     extra_slices: FloatArray
-    matrix: tuple[Any, ...]
+    matrix: MatrixSnapshot
     policy: Any
     next_id: int
 
@@ -58,7 +59,7 @@ def snapshot_bytes(cells: int, jobs: int, waiting: int) -> int:
     return 4 * cells + 16 * jobs + 200 * (jobs + waiting) + 4096
 
 
-def save_state(s: RunState, running: IntArray, matrix: tuple[Any, ...], policy: Any, next_id: int) -> Snapshot:
+def save_state(s: RunState, running: IntArray, matrix: MatrixSnapshot, policy: Any, next_id: int) -> Snapshot:
     """Return a :class:`Snapshot` of ``s`` (``running``: the ids of the jobs in the matrix).
 
     Job records are not copied: what a step changed in them (start, finish, a new job) is kept

@@ -145,10 +145,11 @@ def count_busy(s: RunState, busy_rows: IntArray, n: int, start: int, whole: int,
     s.row_time += n * span
 
 
-def whole_hits(table: Table, n: int, start: int, full: int, part: int) -> tuple[IntArray, Offsets | None]:
+def whole_hits(table: Table, n: int, start: int, d: IntArray, full: int, part: int) -> tuple[IntArray, Offsets | None]:
     """Return the slices each job of the table runs in ``full`` turns of the ``n`` rows and
-    ``part`` more from row ``start``, and the :class:`Offsets` of its multi-row jobs (if any)."""
-    hits = full * table.held + ((table.first - start) % n < part)
+    ``part`` more from row ``start`` (its home row coming ``d`` slices after ``start``), and the
+    :class:`Offsets` of its multi-row jobs (if any)."""
+    hits = full * table.held + (d < part)
     if not len(table.multi):
         return hits, None
     mo = multi_offsets(table, n, start)
@@ -166,7 +167,7 @@ def run_slices(s: RunState, table: Table, n: int, m: int, work: FloatArray, rate
     full, part = divmod(m, n)
     ids, count, served, need, multi = table.ids, table.held, table.served, table.need, table.multi
     d = (table.first - start) % n
-    hits, mo = whole_hits(table, n, start, full, part)
+    hits, mo = whole_hits(table, n, start, d, full, part)
     after = served + hits
     done = np.flatnonzero(after >= need).tolist()
     s.served[ids] = np.minimum(after, need)
@@ -198,7 +199,8 @@ def run_for(s: RunState, table: Table, n: int, gap: float, whole: int, frac: flo
     full, part = divmod(whole, n)
     cut = (start + whole) % n  # the row of the slice cut short (if frac > 0)
     ids, first, served, need, multi = table.ids, table.first, table.served, table.need, table.multi
-    int_hits, mo = whole_hits(table, n, start, full, part)
+    d = (first - start) % n
+    int_hits, mo = whole_hits(table, n, start, d, full, part)
     hits = int_hits.astype(np.float64)
     in_cut = first == cut
     if mo is not None:
@@ -209,8 +211,7 @@ def run_for(s: RunState, table: Table, n: int, gap: float, whole: int, frac: flo
     done = ends <= gap + EPS
     s.served[ids] = np.where(done, need, np.minimum(served + hits, need))
     if len(multi) or s.unstarted:  # else no statistic can change
-        note_runs(s, table, full, part, (first - start) % n, hits, served + hits, mo, first_cols, first_seen,
-                  share)
+        note_runs(s, table, full, part, d, hits, served + hits, mo, first_cols, first_seen, share)
     for i in np.flatnonzero(done).tolist():
         s.finish[int(ids[i])] = float(s.time + min(float(ends[i]), gap))
 
