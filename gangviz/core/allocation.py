@@ -93,9 +93,8 @@ def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange],
         start = pick(m.wlv, size, m.ring)
         reason = "in the new slot"
         assert start is not None
-    cols = m.region_cols(start, start + size)
-    if not isinstance(cols, range):
-        cols = tuple(cols)
+    region = m.region_cols(start, start + size)
+    cols = region if isinstance(region, range) else tuple(region)
     row = gather(m, start, start + size, out, f"Property 1 frees {cols_label(cols)}", pairwise)
     emit(m, out, JobPlaced(job, row, cols, reason))
     return row

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-def cols_label(cols) -> str:
+def cols_label(cols: Iterable[int]) -> str:
     """Return ``"P3..P7"`` for a contiguous run, else the processors listed."""
     cols = list(cols)
     if not cols:
@@ -70,7 +70,7 @@ class SlotAdded(MatrixChange):
     def apply(self, state: OusterhoutMatrix) -> None:
         state.insert_row(self.row)
 
-    def invert(self) -> "SlotRemoved":
+    def invert(self) -> SlotRemoved:
         return SlotRemoved(self.row, self.reason)
 
     def describe(self, names: Mapping[int, str] | None = None) -> str:
@@ -108,7 +108,7 @@ class JobPlaced(MatrixChange):
     def apply(self, state: OusterhoutMatrix) -> None:
         state.put(self.job, self.row, self.cols, home=True)
 
-    def invert(self) -> "JobRemoved":
+    def invert(self) -> JobRemoved:
         return JobRemoved(self.job, self.row, self.cols, self.reason)
 
     def describe(self, names: Mapping[int, str] | None = None) -> str:
@@ -160,7 +160,7 @@ class JobShifted(MatrixChange):
     def apply(self, state: OusterhoutMatrix) -> None:
         state.move(self.job, self.src_row, self.dst_row)
 
-    def invert(self) -> "JobShifted":
+    def invert(self) -> JobShifted:
         return JobShifted(self.job, self.dst_row, self.src_row, self.reason)
 
     def describe(self, names: Mapping[int, str] | None = None) -> str:
@@ -193,7 +193,7 @@ class RegionSwapped(MatrixChange):
     def apply(self, state: OusterhoutMatrix) -> None:
         state.swap(self.row_a, self.row_b, self.lo, self.hi)
 
-    def invert(self) -> "RegionSwapped":
+    def invert(self) -> RegionSwapped:
         return RegionSwapped(
             self.row_b, self.row_a, self.lo, self.hi, self.moved_b, self.moved_a, self.reason
         )
@@ -250,7 +250,7 @@ class JobReplicated(MatrixChange):
             raise ValueError(f"a replica of {state.name(self.job)} must use the same processors")
         state.put_extra(self.job, self.rows)
 
-    def invert(self) -> "JobUnreplicated":
+    def invert(self) -> JobUnreplicated:
         return JobUnreplicated(self.job, self.rows, self.cols, self.reason)
 
     def describe(self, names: Mapping[int, str] | None = None) -> str:
@@ -296,7 +296,7 @@ class JobMigrated(MatrixChange):
     def apply(self, state: OusterhoutMatrix) -> None:
         state.relocate(self.job, self.src_row, self.dst_row, self.dst_cols)
 
-    def invert(self) -> "JobMigrated":
+    def invert(self) -> JobMigrated:
         return JobMigrated(
             self.job, self.dst_row, self.dst_cols, self.src_row, self.src_cols, self.cost, self.reason
         )
@@ -321,7 +321,7 @@ class RowActivated(MatrixChange):
     def apply(self, state: OusterhoutMatrix) -> None:
         state.set_active(self.row)
 
-    def invert(self) -> "RowActivated":
+    def invert(self) -> RowActivated:
         return RowActivated(self.prev, self.row, self.reason)
 
     def describe(self, names: Mapping[int, str] | None = None) -> str:

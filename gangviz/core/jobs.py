@@ -8,6 +8,7 @@ run-time state (work done, rows held) elsewhere.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +33,7 @@ class JobSpec:
     work: float
     estimate: float | None = None
     min_nodes: int | None = None
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.size < 1:

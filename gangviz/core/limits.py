@@ -27,6 +27,7 @@ import math
 import numbers
 import os
 import re
+from typing import TypeGuard
 
 MAX_PROCESSORS = 1 << 22
 MAX_JOBS = 10_000_000
@@ -54,7 +55,7 @@ class LimitError(ValueError):
     """A value beyond a stated limit, or a run that would exceed the memory budget."""
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[float]:
     # numbers.Real takes numpy's integers and floats too; a bool is not a count.
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
@@ -65,8 +66,8 @@ def check_count(value: object, what: str, limit: int, option: str, *, low: int =
     Raises :class:`LimitError` naming ``what``, the value, the allowed range and ``option`` (the
     key or command-line option that set it) otherwise; a float that is whole is accepted.
     """
-    if _is_number(value) and math.isfinite(value) and float(value).is_integer():  # type: ignore[arg-type]
-        n = int(value)  # type: ignore[arg-type]
+    if _is_number(value) and math.isfinite(value) and float(value).is_integer():
+        n = int(value)
         if low <= n <= limit:
             return n
         if n > limit:
@@ -93,23 +94,23 @@ def check_slices(value: object, what: str, option: str, *, positive: bool = Fals
     It must be a finite number >= 0 (> 0 with ``positive``) and at most :data:`MAX_SLICES`.
     Raises :class:`LimitError` naming ``what``, the value, the limit and ``option``.
     """
-    if not _is_number(value) or not math.isfinite(value) or value < 0 or (positive and value == 0):  # type: ignore[operator]
+    if not _is_number(value) or not math.isfinite(value) or value < 0 or (positive and value == 0):
         sign = "> 0" if positive else ">= 0"
         raise LimitError(f"{what} must be a finite number {sign}, got {value!r} (set by {option})")
-    if value > MAX_SLICES:  # type: ignore[operator]
+    if value > MAX_SLICES:
         raise LimitError(f"{what} {value:g} slices is over the limit of {MAX_SLICES:.4g} slices "
                          f"(2**40; set by {option})")
-    return float(value)  # type: ignore[arg-type]
+    return float(value)
 
 
 def check_slice_seconds(value: object, option: str = "--slice") -> float:
     """Return the slice length ``value`` in seconds, checked against
     :data:`MIN_SLICE_SECONDS`..:data:`MAX_SLICE_SECONDS`; raises :class:`LimitError` otherwise."""
     if not _is_number(value) or not math.isfinite(value) or not (
-            MIN_SLICE_SECONDS <= value <= MAX_SLICE_SECONDS):  # type: ignore[operator]
+            MIN_SLICE_SECONDS <= value <= MAX_SLICE_SECONDS):
         raise LimitError(f"slice length must be a number of seconds in {MIN_SLICE_SECONDS:g}.."
                          f"{MAX_SLICE_SECONDS:g}, got {value!r} (set by {option})")
-    return float(value)  # type: ignore[arg-type]
+    return float(value)
 
 
 # ------------------------------------------------------------------------------------- memory

@@ -23,9 +23,13 @@ checks its precondition first and raises ``ValueError`` without touching the sta
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from gangviz.core.limits import check_processors, check_slot_growth
 from gangviz.core.wlt import WorkloadTree
@@ -35,6 +39,44 @@ IDLE = -1
 STALE_MERGE = 256
 
 Cols = Sequence[int]
+#: The columns a job holds: a range for a contiguous run, else a tuple (as its records say).
+JobCols = tuple[int, ...] | range
+
+
+class PackedCells(NamedTuple):
+    """:func:`pack_cells`'s encoding: the array's shape and the runs' starts and values."""
+
+    shape: tuple[int, ...]
+    starts: np.ndarray
+    values: np.ndarray
+
+
+class MatrixSnapshot(NamedTuple):
+    """:meth:`OusterhoutMatrix.snapshot`: everything but the names and the derived arrays."""
+
+    processors: int
+    ring: bool
+    cells: PackedCells
+    cols: dict[int, JobCols]
+    rows: dict[int, tuple[int, ...]]
+    active: int | None
+
+
+class Placements(NamedTuple):
+    """The jobs in a matrix by ascending id, with each one's home row and the number of rows it holds."""
+
+    ids: npt.NDArray[np.int64]
+    home: npt.NDArray[np.int64]
+    held: npt.NDArray[np.int64]
+
+
+class Spans(NamedTuple):
+    """The jobs in a matrix by ascending id, with the first and one past the last column each
+    one's columns lie within."""
+
+    ids: npt.NDArray[np.int64]
+    lo: npt.NDArray[np.int64]
+    hi: npt.NDArray[np.int64]
 
 
 def _holds(rows: list[int], row: int) -> bool:
@@ -86,19 +128,19 @@ def slot_label(row: int) -> str:
     return f"S{row + 1}"
 
 
-def pack_cells(cells: np.ndarray) -> tuple:
+def pack_cells(cells: np.ndarray) -> PackedCells:
     """Return ``cells`` run-length encoded: ``(shape, starts, values)`` of the runs of equal
     ids in row-major order. A matrix row holds a few long runs (jobs are contiguous), so a
     snapshot of 1,024 x 14 cells takes about a kilobyte instead of 57; :func:`unpack_cells`
     gives the same array back."""
     flat = cells.ravel()
     if flat.size == 0:
-        return cells.shape, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=cells.dtype)
+        return PackedCells(cells.shape, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=cells.dtype))
     starts = np.concatenate(([0], np.flatnonzero(flat[1:] != flat[:-1]) + 1)).astype(np.int32)
-    return cells.shape, starts, flat[starts].copy()
+    return PackedCells(cells.shape, starts, flat[starts].copy())
 
 
-def unpack_cells(packed: tuple) -> np.ndarray:
+def unpack_cells(packed: PackedCells) -> np.ndarray:
     """Return the cell array :func:`pack_cells` encoded (a fresh, writable array)."""
     shape, starts, values = packed
     size = int(np.prod(shape))
@@ -126,7 +168,7 @@ class OusterhoutMatrix:
         self._extra = np.zeros(processors, dtype=np.int64)
         self._tree = WorkloadTree(processors)
         self._stale: tuple[int, int] | None = None
-        self._cols: dict[int, Cols] = {}
+        self._cols: dict[int, JobCols] = {}
         # Per job: the numpy index of its columns (col_index of _cols), made once per placement.
         self._idx: dict[int, slice | np.ndarray] = {}
         self._rows: dict[int, list[int]] = {}
@@ -180,16 +222,17 @@ class OusterhoutMatrix:
     def __contains__(self, job: int) -> bool:
         return job in self._rows
 
-    def placements(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return ``(ids, home rows, row counts)`` of the jobs in the matrix, by ascending id."""
+    def placements(self) -> Placements:
+        """Return the :class:`Placements` ``(ids, home rows, row counts)`` of the jobs in the
+        matrix, by ascending id."""
         ids = self._present()
-        return ids, self._home_of[ids], self._count_of[ids]
+        return Placements(ids, self._home_of[ids], self._count_of[ids])
 
-    def spans(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return ``(ids, lo, hi)`` of the jobs in the matrix, by ascending id: each job's
-        columns lie within ``[lo, hi)`` (the first and one past the last column)."""
+    def spans(self) -> Spans:
+        """Return the :class:`Spans` ``(ids, lo, hi)`` of the jobs in the matrix, by ascending
+        id: each job's columns lie within ``[lo, hi)``."""
         ids = self._present()
-        return ids, self._lo_of[ids], self._hi_of[ids]
+        return Spans(ids, self._lo_of[ids], self._hi_of[ids])
 
     def _present(self) -> np.ndarray:
         """Return the ids of the jobs in the matrix, ascending (cached until one comes or goes)."""
@@ -201,7 +244,34 @@ class OusterhoutMatrix:
             self._ids.flags.writeable = False
         return self._ids
 
-    def job_cols(self, job: int) -> Cols:
+    @property
+    def n_jobs(self) -> int:
+        """Return how many jobs are in the matrix."""
+        return len(self._rows)
+
+    def row_lists(self) -> Mapping[int, Sequence[int]]:
+        """Return a read-only view of every job's rows (home row first, then its extra rows
+        ascending), by job id: for loops over many jobs, where :meth:`job_rows` would copy."""
+        return MappingProxyType(self._rows)
+
+    def rows_flat(self, jobs: Sequence[int], total: int) -> npt.NDArray[np.int64]:
+        """Return the rows of each of ``jobs`` (as :meth:`job_rows`) one after the other, as one
+        array of ``total`` entries (the jobs' row counts added up); ``KeyError`` for a job not
+        in the matrix."""
+        rows = self._rows
+        return np.fromiter(chain.from_iterable(rows[j] for j in jobs), np.int64, total)
+
+    def home_rows(self, jobs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Return the home row of each job id of ``jobs`` (-1 for an id not in the matrix;
+        ``IndexError`` for an id above every id the matrix has seen)."""
+        return self._home_of[jobs]
+
+    def col_index_of(self, job: int) -> slice | npt.NDArray[np.intp]:
+        """Return the numpy index of ``job``'s columns (:func:`col_index` of :meth:`job_cols`,
+        made once per placement); ``KeyError`` if the job is not in the matrix."""
+        return self._idx[job]
+
+    def job_cols(self, job: int) -> JobCols:
         """Return the columns of ``job``; raises ``KeyError`` if it is not in the matrix."""
         return self._cols[job]
 
@@ -289,7 +359,7 @@ class OusterhoutMatrix:
         body = "\n".join(self.to_rows())
         return f"OusterhoutMatrix({self.n_rows}x{self.processors})\n{body}"
 
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[Any, ...]:
         """Return a hashable summary of the whole state (cells, placements, active row)."""
         return (
             self._cells.shape,
@@ -299,9 +369,9 @@ class OusterhoutMatrix:
             self.active_row,
         )
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> MatrixSnapshot:
         """Return a compact copy of the state (cells and placements) for :meth:`from_snapshot`."""
-        return (
+        return MatrixSnapshot(
             self.processors,
             self.ring,
             pack_cells(self._cells),
@@ -311,7 +381,7 @@ class OusterhoutMatrix:
         )
 
     @classmethod
-    def from_snapshot(cls, snap: tuple, names: dict[int, str] | None = None) -> "OusterhoutMatrix":
+    def from_snapshot(cls, snap: MatrixSnapshot, names: dict[int, str] | None = None) -> OusterhoutMatrix:
         """Rebuild a matrix (with its WLV and WLT) from :meth:`snapshot`; ``names`` is shared."""
         processors, ring, cells, cols, rows, active = snap
         m = cls(processors, ring)
@@ -328,7 +398,7 @@ class OusterhoutMatrix:
         m.active_row = active
         return m
 
-    def copy(self) -> "OusterhoutMatrix":
+    def copy(self) -> OusterhoutMatrix:
         """Return an independent copy (names are shared: they never change once given)."""
         other = OusterhoutMatrix.__new__(OusterhoutMatrix)
         other.processors = self.processors
@@ -446,7 +516,7 @@ class OusterhoutMatrix:
             self._tree.update(stale[0], stale[1], self._wlv)
             self._stale = (lo, hi)
 
-    def put(self, job: int, row: int, cols: Cols, home: bool) -> None:
+    def put(self, job: int, row: int, cols: JobCols, home: bool) -> None:
         """Allocate ``cols`` of ``row`` to ``job`` (as its home row or as an extra row)."""
         if not 0 <= row < self.n_rows:
             raise ValueError(f"no slot {slot_label(row)}: matrix has {self.n_rows} slots")
@@ -586,7 +656,7 @@ class OusterhoutMatrix:
             del rows[bisect_left(rows, src, lo=1)]
             insort(rows, dst, lo=1)
 
-    def relocate(self, job: int, src: int, dst: int, new_cols: Cols) -> None:
+    def relocate(self, job: int, src: int, dst: int, new_cols: JobCols) -> None:
         """Migrate ``job`` (one row only) to ``new_cols`` of row ``dst``."""
         rows = self._rows.get(job)
         if rows is None or rows != [src]:
@@ -680,7 +750,7 @@ class OusterhoutMatrix:
     @classmethod
     def from_rows(
         cls, rows: Iterable[Sequence[int]], processors: int | None = None, ring: bool = False
-    ) -> "OusterhoutMatrix":
+    ) -> OusterhoutMatrix:
         """Build a matrix from rows of job ids (bottom slot first; ``IDLE`` for idle).
 
         The first row in which a job appears (from the bottom) becomes its home row; the
@@ -698,7 +768,7 @@ class OusterhoutMatrix:
                 if j != IDLE:
                     found.setdefault(int(j), []).append(c)
             for j, cs in found.items():
-                cols: Cols = range(cs[0], cs[-1] + 1) if cs == list(range(cs[0], cs[-1] + 1)) else tuple(cs)
+                cols: JobCols = range(cs[0], cs[-1] + 1) if cs == list(range(cs[0], cs[-1] + 1)) else tuple(cs)
                 if j in m:
                     if tuple(m.job_cols(j)) != tuple(cols):
                         raise ValueError(f"job {j} uses different processors in different rows")

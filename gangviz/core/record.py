@@ -36,7 +36,7 @@ class Change:
         """Mutate ``state``; raise ``ValueError`` if the change does not fit it."""
         raise NotImplementedError
 
-    def invert(self) -> "Change":  # pragma: no cover - abstract
+    def invert(self) -> Change:  # pragma: no cover - abstract
         """Return the change that undoes this one."""
         raise NotImplementedError
 
@@ -102,15 +102,15 @@ class ToldStep(Step):
 
     __slots__ = ("names", "extra")
 
-    def __init__(self, index: int, time: float, cause: str, changes: list, names: Mapping[int, str],
+    def __init__(self, index: int, time: float, cause: str, changes: list[Change], names: Mapping[int, str],
                  extra: list[str] | None = None):
         Step.__init__(self, index, time, cause, changes, None)  # type: ignore[arg-type]
         self.names = names
         self.extra = tuple(extra) if extra else ()
 
-    @property  # type: ignore[override]
+    @property
     def narration(self) -> list[str]:
-        told = _STEP_NARRATION.__get__(self)
+        told: list[str] | None = _STEP_NARRATION.__get__(self)
         if told is not None:
             return told
         return [c.describe(self.names) for c in self.changes] + list(self.extra)
@@ -123,7 +123,7 @@ class ToldStep(Step):
 _STEP_NARRATION = Step.__dict__["narration"]  # the slot ToldStep's property stands in front of
 
 
-def undo(step: "Step", state) -> None:
+def undo(step: Step, state: Any) -> None:
     """Apply the inverse of every change of ``step`` to ``state``, last change first: how each
     model family (matrix, multi-site, epoch, space sharing) steps back."""
     for change in reversed(step.changes):

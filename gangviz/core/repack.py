@@ -41,9 +41,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from gangviz.core.changes import JobShifted, MatrixChange, RegionSwapped, SlotRemoved, cols_label
-from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index, processor_label, slot_label
-
+from gangviz.core.changes import (
+    JobShifted,
+    MatrixChange,
+    RegionSwapped,
+    SlotRemoved,
+    cols_label,
+)
+from gangviz.core.matrix import (
+    IDLE,
+    OusterhoutMatrix,
+    col_index,
+    processor_label,
+    slot_label,
+)
 
 #: A merge plan (the regions to swap) with its cost (processes moved, two-sided swaps).
 CostedPlan = tuple[list[tuple[int, int]], tuple[int, int]]
@@ -159,7 +170,8 @@ def plan_both(
 
     def per_region(flags: np.ndarray) -> np.ndarray:
         total = running(flags)
-        return total[edges[1:]] > total[edges[:-1]]
+        found: np.ndarray = total[edges[1:]] > total[edges[:-1]]
+        return found
 
     need_a = per_region(want & a_busy)
     need_b = per_region(want & b_busy)

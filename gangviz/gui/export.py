@@ -11,7 +11,7 @@ Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
 * the starting picture rests ``hold_ticks(fps)`` ticks;
 * each change of a matrix step animates in :func:`frames_for` frames at ``t = 1/n, 2/n, ..., 1``
   of the scene interpolation (:func:`gangviz.gui.scene.build_scene`; ``t = 0`` is the previous
-  frame already), one tick each: ``n = max(2, round(fps * CHANGE_SECONDS * KIND_WEIGHT))``;
+  frame already), one tick each: ``n = max(2, round(fps * CHANGE_SECONDS * animation_weight(change)))``;
 * a step of a model without a matrix (multi-site, epoch) animates in ``frames_for(None, fps)``
   frames of its view's own transition;
 * the last frame of every step then rests ``hold_ticks(fps)`` more ticks
@@ -36,7 +36,9 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
-from gangviz.gui.player import CHANGE_SECONDS, DEFAULT_SPEED_LEVEL, HOLD_SECONDS, KIND_WEIGHT, Player
+from gangviz.core.record import Change
+from gangviz.gui.player import CHANGE_SECONDS, DEFAULT_SPEED_LEVEL, HOLD_SECONDS, Player
+from gangviz.gui.scene import animation_weight
 from gangviz.gui.video import FramesWriter, GifWriter, Mp4Writer, output_kind
 
 DEFAULT_SIZE = (960, 600)
@@ -65,11 +67,10 @@ class ExportResult:
     fps: int
 
 
-def frames_for(kind: str | None, fps: int) -> int:
-    """Return the number of frames one change of ``kind`` animates in at ``fps`` (``None``: a
-    whole step of a model without a matrix)."""
-    weight = KIND_WEIGHT.get(kind, 1.0) if kind is not None else 1.0
-    return max(2, round(fps * CHANGE_SECONDS * weight))
+def frames_for(change: Change | None, fps: int) -> int:
+    """Return the number of frames ``change`` animates in at ``fps`` (``None``: a whole step of
+    a model without a matrix)."""
+    return max(2, round(fps * CHANGE_SECONDS * animation_weight(change)))
 
 
 def hold_ticks(fps: int) -> int:
@@ -184,8 +185,8 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
             done += 1
             if has_matrix and step.changes:
                 for change in step.changes:
-                    n = frames_for(change.kind, fps)
-                    d = CHANGE_SECONDS * KIND_WEIGHT.get(change.kind, 1.0)
+                    n = frames_for(change, fps)
+                    d = CHANGE_SECONDS * animation_weight(change)
                     for j in range(1, n + 1):
                         # the last frame lands just past the change's end, so it completes
                         player.advance_animation(d / n * (1 + 1e-9) if j == n else d / n)

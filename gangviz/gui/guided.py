@@ -21,25 +21,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gangviz.core.changes import (
+    JobMigrated,
+    JobPlaced,
+    JobShifted,
+    RegionSwapped,
+    SlotRemoved,
+)
+from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.core.record import Change
 from gangviz.core.repack import common_legal_cuts
 
 PROMPT = "Your move: which jobs change slots? Click a region, then Return reveals it."
 
 
-def move_rows(change) -> tuple[int, ...]:
+def move_rows(change: Change) -> tuple[int, ...]:
     """Return the rows ``change`` involves, ascending, without repeats (empty for a change that
     does not move anything between rows)."""
-    kind = change.kind
-    if kind == "job_shifted":
-        rows = (change.src_row, change.dst_row)
-    elif kind == "region_swapped":
-        rows = (change.row_a, change.row_b)
-    elif kind == "job_migrated":
-        rows = (change.src_row, change.dst_row)
-    elif kind == "slot_removed":
-        rows = (change.row,)
-    else:
-        rows = ()
+    match change:
+        case JobShifted() | JobMigrated():
+            rows: tuple[int, ...] = (change.src_row, change.dst_row)
+        case RegionSwapped():
+            rows = (change.row_a, change.row_b)
+        case SlotRemoved():
+            rows = (change.row,)
+        case _:
+            rows = ()
     return tuple(sorted(set(int(r) for r in rows)))
 
 
@@ -80,14 +87,14 @@ class GateInfo:
     arrival: tuple[str, int, int] | None
 
 
-def moved_cols(state, change) -> list[int]:
+def moved_cols(state: OusterhoutMatrix, change: Change) -> list[int]:
     """Return the columns ``change`` moves between rows in ``state`` (ascending)."""
-    kind = change.kind
-    if kind in ("job_shifted", "job_migrated"):
-        return sorted(int(c) for c in state.job_cols(change.job))
-    if kind == "region_swapped":
-        n = state.processors
-        return sorted({c % n for c in range(change.lo, change.hi)})
+    match change:
+        case JobShifted() | JobMigrated():
+            return sorted(int(c) for c in state.job_cols(change.job))
+        case RegionSwapped():
+            n = state.processors
+            return sorted({c % n for c in range(change.lo, change.hi)})
     return []
 
 
@@ -114,7 +121,7 @@ def gate_info(state, change, rest: list, name_of=None) -> GateInfo:
             merged.append((lo, hi))
     arrival = None
     for c in rest:
-        if c.kind == "job_placed":
+        if isinstance(c, JobPlaced):
             arrival = ((name_of or state.name)(c.job), len(c.cols), int(c.job))
             break
     return GateInfo(rows, cuts, merged, frozenset(regions), arrival)

@@ -43,6 +43,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from gangviz.core.changes import MOVE_KINDS
+from gangviz.gui.scene import animation_weight
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 32.0, 128.0, 1024.0, float("inf"))
 DEFAULT_SPEED_LEVEL = 2  # 1x: half a second per change
@@ -57,9 +58,6 @@ FREEZE_EVERY = 0.5
 BATCH_REDRAW = 0.05
 #: a jump forward of at most this many steps is done at once; longer ones seek over ticks
 SYNC_STEPS = 16
-#: relative duration of each change kind (a slice moving on is quick; a collapse takes longer)
-KIND_WEIGHT = {"row_activated": 0.4, "slot_removed": 1.4, "slot_added": 0.8, "job_migrated": 1.3,
-               "region_swapped": 1.2}
 
 
 @dataclass(slots=True)
@@ -445,7 +443,7 @@ class Player(QObject):
     def _start_anim(self, step: Any, before: Any) -> None:
         base = CHANGE_SECONDS / self.speed
         changes = list(step.changes)
-        durations = [base * KIND_WEIGHT.get(c.kind, 1.0) for c in changes]
+        durations = [base * animation_weight(c) for c in changes]
         self._anim = _Anim(step, before, changes, durations=durations)
         self._ensure_timer()
 

@@ -15,11 +15,26 @@ row flashes, where the running-slot highlight is, and the :class:`Mover` blocks 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from gangviz.core.changes import (
+    JobMigrated,
+    JobPlaced,
+    JobRemoved,
+    JobReplicated,
+    JobShifted,
+    JobUnreplicated,
+    RegionSwapped,
+    RowActivated,
+    SlotAdded,
+    SlotRemoved,
+)
 from gangviz.core.matrix import IDLE
+from gangviz.core.record import Change
 
 #: fraction of a slot deletion spent flashing before the row collapses
 FLASH_PART = 0.45
@@ -105,78 +120,123 @@ def _runs(row_cells: np.ndarray, cols: list[int]) -> list[tuple[int, list[int]]]
     return out
 
 
-def build_scene(state, change=None, t: float = 1.0) -> Scene:
+#: Relative duration of each kind of change's animation (a slice moving on is quick; a collapse
+#: takes longer); every other change takes 1.
+ANIMATION_WEIGHT: dict[type[Change], float] = {RowActivated: 0.4, SlotRemoved: 1.4, SlotAdded: 0.8,
+                                               JobMigrated: 1.3, RegionSwapped: 1.2}
+
+
+def animation_weight(change: Change | None) -> float:
+    """Return the relative duration of ``change``'s animation (1 for ``None``: a whole step of
+    a model without a matrix)."""
+    return ANIMATION_WEIGHT.get(type(change), 1.0)
+
+
+def build_scene(state: Any, change: Change | None = None, t: float = 1.0) -> Scene:
     """Return the :class:`Scene` of ``state`` while ``change`` is at progress ``t``.
 
-    With ``change=None`` the scene is ``state`` at rest. Raises nothing for an unknown change
-    kind: it is drawn as a jump (the state at rest), which every kind falls back to.
+    With ``change=None`` the scene is ``state`` at rest. Raises nothing for a change with no
+    animation of its own: it is drawn as a jump (the state at rest), which every change falls
+    back to. The animation is chosen by the change's class (:data:`_ANIMATIONS`).
     """
     cells = np.array(state.cells, dtype=np.int32, copy=True)
-    n = cells.shape[0]
-    heights = np.ones(n, dtype=np.float64)
+    heights = np.ones(cells.shape[0], dtype=np.float64)
     active = None if state.active_row is None else float(state.active_row)
-    replica = replica_mask(state)
-    scene = Scene(cells, heights, active, replica=replica)
-    if change is None:
-        return scene
-    e = ease(t)
-    kind = change.kind
-    if kind == "job_placed":
-        scene.movers.append(Mover(change.job, change.row, list(change.cols), change.row,
-                                  list(change.cols), e, alpha=e))
-    elif kind == "job_removed":
-        _hide(cells, change.row, change.cols)
-        scene.movers.append(Mover(change.job, change.row, list(change.cols), change.row,
-                                  list(change.cols), 0.0, alpha=1 - e))
-    elif kind == "job_shifted":
-        cols = list(state.job_cols(change.job))
-        _hide(cells, change.src_row, cols)
-        scene.movers.append(Mover(change.job, change.src_row, cols, change.dst_row, cols, e,
-                                  replica=bool(replica[change.src_row, cols[0]])))
-    elif kind == "region_swapped":
-        p = cells.shape[1]
-        cols = [c % p for c in range(change.lo, change.hi)]
-        for src, dst in ((change.row_a, change.row_b), (change.row_b, change.row_a)):
-            for job, run in _runs(state.cells[src], cols):
-                scene.movers.append(Mover(job, src, run, dst, run, e,
-                                          replica=bool(replica[src, run[0]])))
-        for r in (change.row_a, change.row_b):
-            _hide(cells, r, cols)
-    elif kind == "job_migrated":
-        _hide(cells, change.src_row, change.src_cols)
-        badge = f"cost {change.cost:g}" if change.cost else ""
-        scene.movers.append(Mover(change.job, change.src_row, list(change.src_cols),
-                                  change.dst_row, list(change.dst_cols), e, badge=badge))
-    elif kind == "job_replicated":  # every new extra slot: a ghost copy glides up from home
-        cols = list(change.cols)
-        for row in change.rows:
-            home = state.home_row(change.job) if change.job in state else row
-            scene.movers.append(Mover(change.job, home, cols, row, cols, e,
-                                      alpha=0.35 + 0.5 * e, ghost=True))
-    elif kind == "job_unreplicated":
-        cols = list(change.cols)
-        for row in change.rows:
-            _hide(cells, row, cols)
-            scene.movers.append(Mover(change.job, row, cols, row, cols, 0.0, alpha=1 - e, ghost=True))
-    elif kind == "slot_added":
-        scene.cells = np.insert(cells, change.row, IDLE, axis=0)
-        scene.replica = np.insert(replica, change.row, False, axis=0)
-        scene.heights = np.insert(heights, change.row, e)
-        if active is not None and active >= change.row:
-            scene.active = active + 1
-    elif kind == "slot_removed":
-        if t < FLASH_PART:
-            scene.flash = (change.row, math.sin(math.pi * t / FLASH_PART * 2) ** 2)
-        else:
-            heights[change.row] = 1 - ease((t - FLASH_PART) / (1 - FLASH_PART))
-    elif kind == "row_activated":
-        if change.row is None:
-            scene.active = None if e > 0.5 else active
-        elif change.prev is None or active is None:
-            scene.active = float(change.row) if e > 0.5 else active
-        else:
-            scene.active = change.prev + (change.row - change.prev) * e
+    scene = Scene(cells, heights, active, replica=replica_mask(state))
+    if change is not None:
+        animate = _ANIMATIONS.get(type(change))
+        if animate is not None:
+            animate(scene, state, change, t)
     return scene
+
+
+def _placed(scene: Scene, state: Any, c: JobPlaced, t: float) -> None:
+    e = ease(t)
+    scene.movers.append(Mover(c.job, c.row, list(c.cols), c.row, list(c.cols), e, alpha=e))
+
+
+def _removed(scene: Scene, state: Any, c: JobRemoved, t: float) -> None:
+    _hide(scene.cells, c.row, c.cols)
+    scene.movers.append(Mover(c.job, c.row, list(c.cols), c.row, list(c.cols), 0.0, alpha=1 - ease(t)))
+
+
+def _shifted(scene: Scene, state: Any, c: JobShifted, t: float) -> None:
+    cols = list(state.job_cols(c.job))
+    _hide(scene.cells, c.src_row, cols)
+    replica = scene.replica is not None and bool(scene.replica[c.src_row, cols[0]])
+    scene.movers.append(Mover(c.job, c.src_row, cols, c.dst_row, cols, ease(t), replica=replica))
+
+
+def _swapped(scene: Scene, state: Any, c: RegionSwapped, t: float) -> None:
+    e = ease(t)
+    p = scene.cells.shape[1]
+    cols = [col % p for col in range(c.lo, c.hi)]
+    replica = scene.replica
+    for src, dst in ((c.row_a, c.row_b), (c.row_b, c.row_a)):
+        for job, run in _runs(state.cells[src], cols):
+            scene.movers.append(Mover(job, src, run, dst, run, e,
+                                      replica=replica is not None and bool(replica[src, run[0]])))
+    for r in (c.row_a, c.row_b):
+        _hide(scene.cells, r, cols)
+
+
+def _migrated(scene: Scene, state: Any, c: JobMigrated, t: float) -> None:
+    _hide(scene.cells, c.src_row, c.src_cols)
+    badge = f"cost {c.cost:g}" if c.cost else ""
+    scene.movers.append(Mover(c.job, c.src_row, list(c.src_cols), c.dst_row, list(c.dst_cols), ease(t),
+                              badge=badge))
+
+
+def _replicated(scene: Scene, state: Any, c: JobReplicated, t: float) -> None:
+    """Every new extra slot: a ghost copy glides up from home."""
+    e = ease(t)
+    cols = list(c.cols)
+    for row in c.rows:
+        home = state.home_row(c.job) if c.job in state else row
+        scene.movers.append(Mover(c.job, home, cols, row, cols, e, alpha=0.35 + 0.5 * e, ghost=True))
+
+
+def _unreplicated(scene: Scene, state: Any, c: JobUnreplicated, t: float) -> None:
+    cols = list(c.cols)
+    for row in c.rows:
+        _hide(scene.cells, row, cols)
+        scene.movers.append(Mover(c.job, row, cols, row, cols, 0.0, alpha=1 - ease(t), ghost=True))
+
+
+def _slot_added(scene: Scene, state: Any, c: SlotAdded, t: float) -> None:
+    scene.cells = np.insert(scene.cells, c.row, IDLE, axis=0)
+    if scene.replica is not None:
+        scene.replica = np.insert(scene.replica, c.row, False, axis=0)
+    scene.heights = np.insert(scene.heights, c.row, ease(t))
+    if scene.active is not None and scene.active >= c.row:
+        scene.active = scene.active + 1
+
+
+def _slot_removed(scene: Scene, state: Any, c: SlotRemoved, t: float) -> None:
+    if t < FLASH_PART:
+        scene.flash = (c.row, math.sin(math.pi * t / FLASH_PART * 2) ** 2)
+    else:
+        scene.heights[c.row] = 1 - ease((t - FLASH_PART) / (1 - FLASH_PART))
+
+
+def _row_activated(scene: Scene, state: Any, c: RowActivated, t: float) -> None:
+    e = ease(t)
+    active = scene.active
+    if c.row is None:
+        scene.active = None if e > 0.5 else active
+    elif c.prev is None or active is None:
+        scene.active = float(c.row) if e > 0.5 else active
+    else:
+        scene.active = c.prev + (c.row - c.prev) * e
+
+
+#: How each kind of change animates, by its class: ``animate(scene, state before, change, t)``
+#: edits the scene of the state at rest.
+_ANIMATIONS: dict[type[Change], Callable[[Scene, Any, Any, float], None]] = {
+    JobPlaced: _placed, JobRemoved: _removed, JobShifted: _shifted, RegionSwapped: _swapped,
+    JobMigrated: _migrated, JobReplicated: _replicated, JobUnreplicated: _unreplicated,
+    SlotAdded: _slot_added, SlotRemoved: _slot_removed, RowActivated: _row_activated,
+}
 
 
 def compose(scene: Scene) -> np.ndarray:

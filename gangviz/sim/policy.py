@@ -7,16 +7,50 @@ waiting jobs, replicates or releases extra slots, all through change records emi
 ``sim.emit``. A job the policy placed has started; a job it left out stays waiting (FCFS order).
 
 A policy keeps no reference to the simulation, so one policy object serves one simulation and
-its state can be saved and restored for stepping back.
+its state can be saved and restored for stepping back. What a policy may use of the simulation
+is the :class:`Host` protocol (the engine's ``Simulation`` conforms), so this module needs
+nothing of the engine.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # pragma: no cover
-    from gangviz.sim.engine import Simulation
+from gangviz.core.changes import MatrixChange
+from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.sim.state import JobRecord
+
+
+class Host(Protocol):
+    """What a policy sees of the simulation it serves at a decision point."""
+
+    @property
+    def matrix(self) -> OusterhoutMatrix:
+        """The matrix the policy changes through :meth:`emit`."""
+
+    @property
+    def jobs(self) -> Mapping[int, JobRecord]:
+        """Every job's record, by id."""
+
+    @property
+    def time(self) -> float:
+        """The time of the decision point."""
+
+    @property
+    def waiting(self) -> list[int]:
+        """The ids of the jobs waiting to be placed, FCFS order."""
+
+    @property
+    def current_changes(self) -> list[MatrixChange]:
+        """The records of the step so far (the ``out`` of the core re-packing functions)."""
+
+    def emit(self, change: MatrixChange) -> None:
+        """Apply ``change`` to the matrix and add it to the step."""
+
+    def charge(self, job: int, slices: float) -> None:
+        """Make the running ``job`` lose ``slices`` of service."""
 
 
 class Policy:
@@ -36,7 +70,7 @@ class Policy:
     def check_machine(self, processors: int, ring: bool) -> None:
         """Raise ``ValueError`` (saying what is allowed) if the machine does not suit the policy."""
 
-    def check_initial(self, matrix: "OusterhoutMatrix") -> None:
+    def check_initial(self, matrix: OusterhoutMatrix) -> None:
         """Raise ``ValueError`` (naming the job) if a starting matrix is one the policy could
         never have produced and cannot work from (default: any matrix is fine)."""
 
@@ -45,7 +79,7 @@ class Policy:
         if not 1 <= size <= processors:
             raise ValueError(f"job size must be in 1..{processors} processors, got {size}")
 
-    def schedule(self, sim: "Simulation", completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         """React to a decision point; emit changes through ``sim.emit``."""
         raise NotImplementedError
 

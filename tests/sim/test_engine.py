@@ -13,6 +13,7 @@ from gangviz.core.jobs import JobSpec
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.policies import make_policy
 from gangviz.sim.engine import CHANGE_BYTES, STEP_BYTES, ScriptEvent, Simulation
+from gangviz.sim.intake import plain_times
 from gangviz.workloads.synthetic import uniform_log
 
 POLICY_NAMES = ["repack", "bc", "br", "brms", "brmms", "firstfit", "random"]
@@ -172,11 +173,11 @@ def test_history_memory_grows_with_changes_not_steps_times_matrix():
     assert len(sim.steps) > 500
     log_bytes = CHANGE_BYTES * changes + STEP_BYTES * len(sim.steps)
     # (the estimate counts the cells a snapshot stands for; stored, they are run-length encoded)
-    snapshot_bytes = [4 * int(np.prod(snap[1][2][0])) + 4096 for snap in sim._snapshots.values()]
+    snapshot_bytes = [4 * int(np.prod(snap.matrix[2][0])) + 4096 for snap in sim._history.snapshots.values()]
     # A snapshot is only taken once the records since the last one outweigh its size, so the
     # snapshots together stay within the size of the change log (plus the first and the last).
     assert sum(snapshot_bytes) <= log_bytes + 2 * max(snapshot_bytes)
-    assert len(sim._snapshots) < len(sim.steps) / 10
+    assert len(sim._history.snapshots) < len(sim.steps) / 10
 
 
 def test_what_if_terminate_and_submit_are_steps_that_replay():
@@ -263,12 +264,12 @@ def test_recorded_history_is_compact_and_exact():
     wl = uniform_log(150, 0.8, procs=64, seed=4)
     sim = Simulation(wl.jobs, make_policy("repack"), 64, watch=True)
     sim.run()
-    for snap in list(sim._snapshots.values())[1:6]:
-        packed = snap[1][2]
+    for snap in list(sim._history.snapshots.values())[1:6]:
+        packed = snap.matrix[2]
         cells = unpack_cells(packed)
         assert cells.shape == packed[0] and (unpack_cells(pack_cells(cells)) == cells).all()
         assert packed[1].nbytes + packed[2].nbytes < max(cells.nbytes, 64)
-        m = OusterhoutMatrix.from_snapshot(snap[1])
+        m = OusterhoutMatrix.from_snapshot(snap.matrix)
         assert (m.cells == cells).all()
     names = sim.matrix.names
     for step in sim.steps[:200]:
@@ -326,7 +327,7 @@ def test_bulk_setup_matches_job_by_job_setup(pairs, overhead, rnd):
     slow_jobs[0] = JobSpec(j0.id, j0.name, np.float64(j0.arrival), j0.size, j0.work)
     fast = Simulation(jobs, make_policy("repack"), 4, overhead=overhead)
     slow = Simulation(slow_jobs, make_policy("repack"), 4, overhead=overhead)
-    assert fast._plain_times(list(jobs)) is not None and slow._plain_times(slow_jobs) is None
+    assert plain_times(list(jobs), fast.overhead) is not None and plain_times(slow_jobs, slow.overhead) is None
     assert [s.id for s in fast._pending] == [s.id for s in slow._pending]
     assert fast._need_arr.tolist() == slow._need_arr.tolist()
     assert fast._work_arr.tolist() == slow._work_arr.tolist()
@@ -373,6 +374,6 @@ def test_bulk_setup_keeps_fractional_needs_of_event_driven_policies():
     slow_jobs = [JobSpec(j.id, j.name, np.float64(j.arrival), j.size, j.work) for j in jobs]
     fast = Simulation(jobs, make_policy("gs"), 4, overhead=0.1)
     slow = Simulation(slow_jobs, make_policy("gs"), 4, overhead=0.1)
-    assert fast.event_driven and fast._plain_times(list(jobs)) is not None
+    assert fast.event_driven and plain_times(list(jobs), fast.overhead) is not None
     assert fast._need_arr.tolist() == slow._need_arr.tolist()
     assert fast._need_arr[0] == pytest.approx(0.3 / 0.9)

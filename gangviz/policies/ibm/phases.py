@@ -91,7 +91,7 @@ def clean_matrix(sim) -> int:
     multi = np.flatnonzero(count > 1)
     if not len(multi):
         return 0
-    rows_of = m._rows
+    rows_of = m.row_lists()
     # (row, leftmost column, job): the order of the paper's loop over rows and their cells
     found = sorted((row, first, job) for job, first in zip(ids[multi].tolist(), lo[multi].tolist())
                    for row in rows_of[job][1:])
@@ -124,7 +124,7 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
     m = sim.matrix
     moved = 0
     order = population_order(m)
-    rows_of = m._rows
+    rows_of = m.row_lists()
     for pos, i in enumerate(order):
         for j in reversed(order[pos + 1:]):
             row_i = m.cells[i]
@@ -197,12 +197,12 @@ def fill_matrix(sim, label: str = "FillMatrix") -> int:
     pos[order] = np.arange(len(order))
     rr, cc = np.nonzero(cells != IDLE)
     jj = cells[rr, cc]
-    home = m._home_of[jj] == rr
+    home = m.home_rows(jj) == rr
     member = np.zeros((len(order), m.processors))
     member[pos[jj[home]], cc[home]] = 1.0
     busy = (cells != IDLE).astype(np.float64)
     counts = (busy @ member.T).tolist()  # counts[row][k]: busy cells of row on order[k]'s columns
-    rows_of = m._rows
+    rows_of = m.row_lists()
     have = [set(rows_of[job]) for job in order]
     added = 0
     changed = True
@@ -216,7 +216,7 @@ def fill_matrix(sim, label: str = "FillMatrix") -> int:
                 cols = m.job_cols(job)
                 sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
                 held.add(row)
-                busy[row, m._idx[job]] = 1.0
+                busy[row, m.col_index_of(job)] = 1.0
                 counts[row] = (busy[row] @ member.T).tolist()
                 added += 1
                 changed = True

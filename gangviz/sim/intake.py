@@ -1,0 +1,160 @@
+"""Checking a workload before a matrix simulation takes it: times, ids, sizes, limits.
+
+A large trace is checked in a few array operations (:func:`plain_times`); anything unusual
+falls back to job-by-job checks that name the first bad job.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from gangviz.core.jobs import JobSpec
+from gangviz.core.limits import (
+    ESTIMATE_SLOTS,
+    MAX_JOBS,
+    MAX_SLICES,
+    LimitError,
+    check_jobs,
+    check_memory,
+    check_slices,
+)
+from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.sim.policy import Policy
+from gangviz.sim.state import JobRecord, ScriptEvent
+
+
+class PlainWorkload(NamedTuple):
+    """A workload that passed the bulk checks: its specs by (arrival, id), ids and work."""
+
+    specs: list[JobSpec]
+    ids: npt.NDArray[np.int64]
+    work: npt.NDArray[np.float64]
+
+
+def plain_times(specs: list[JobSpec], overhead: float) -> PlainWorkload | None:
+    """Return the :class:`PlainWorkload` of ``specs`` when every arrival and work is a plain
+    int or float within the limits :func:`check_times` enforces and every id is a non-negative
+    int; ``None`` otherwise (then the caller sorts and checks job by job, which names the first
+    bad job). Never raises: it only decides whether the bulk path may be taken.
+    """
+    if not specs:
+        return None
+    arrival = [s.arrival for s in specs]
+    work = [s.work for s in specs]
+    ids = [s.id for s in specs]
+    if not {type(v) for v in arrival} | {type(v) for v in work} <= {float, int}:
+        return None
+    if {type(i) for i in ids} != {int}:
+        return None
+    try:
+        a = np.array(arrival, dtype=np.float64)
+        w = np.array(work, dtype=np.float64)
+        i = np.array(ids, dtype=np.int64)
+    except OverflowError:
+        return None
+    with np.errstate(all="ignore"):
+        ok = np.isfinite(a) & (a >= 0) & (a <= MAX_SLICES)
+        finite_w = np.isfinite(w) & (w > 0) & (w <= MAX_SLICES) & (w / (1.0 - overhead) <= MAX_SLICES)
+        ok &= finite_w | (w == math.inf)
+    if not ok.all() or i.min() < 0:
+        return None
+    order = np.lexsort((i, a))  # stable, like sorted() on (arrival, id)
+    if np.any(order[1:] < order[:-1]):
+        specs = [specs[k] for k in order.tolist()]
+        i, w = i[order], w[order]
+    return PlainWorkload(specs, i, w)
+
+
+def check_times(name: str, arrival: float, work: float, overhead: float) -> None:
+    """Raise :class:`LimitError` unless the job's arrival and work are within the limits
+    (endless work is allowed) and its work in slices of service keeps below the clock limit."""
+    check_slices(arrival, f"job {name}: arrival", "the workload")
+    if not math.isinf(work) or work < 0:
+        check_slices(work, f"job {name}: work", "the workload", positive=True)
+        if work / (1.0 - overhead) > MAX_SLICES:
+            raise LimitError(f"job {name}: work {work:g} needs {work / (1.0 - overhead):.4g} "
+                             f"slices at overhead {overhead:g}, over the limit of "
+                             f"{MAX_SLICES:.4g} slices")
+
+
+def check_script(script: Sequence[ScriptEvent], overhead: float) -> None:
+    """Raise :class:`LimitError` for a scripted event or submitted job beyond the limits."""
+    for event in script:
+        check_slices(event.at, f"event time of the event at t={event.at!r}", "at")
+        for name, _size, work in event.submit:
+            check_times(name, event.at, work, overhead)
+
+
+def job_records(specs: Sequence[JobSpec]) -> dict[int, JobRecord]:
+    """Return a fresh record per job, by id; ``ValueError`` naming a duplicate id."""
+    was_enabled = gc.isenabled()
+    gc.disable()  # one record per job, none in a cycle: no full collections over a big trace
+    try:
+        jobs = {spec.id: JobRecord(spec) for spec in specs}
+    finally:
+        if was_enabled:
+            gc.enable()
+    if len(jobs) != len(specs):
+        seen: set[int] = set()
+        for spec in specs:
+            if spec.id in seen:
+                raise ValueError(f"duplicate job id {spec.id}")
+            seen.add(spec.id)
+    return jobs
+
+
+class Workload(NamedTuple):
+    """A checked workload: specs by (arrival, id), a record per job, and when the bulk checks
+    passed the ids and work of the specs (else ``None``)."""
+
+    specs: list[JobSpec]
+    jobs: dict[int, JobRecord]
+    ids: npt.NDArray[np.int64] | None
+    work: npt.NDArray[np.float64] | None
+
+
+def load_workload(specs: list[JobSpec], processors: int, overhead: float, initial: OusterhoutMatrix | None,
+                  script: Sequence[ScriptEvent]) -> Workload:
+    """Check and sort ``specs`` and ``script`` for a machine of ``processors``; return the
+    :class:`Workload`. Raises :class:`LimitError` or ``ValueError`` naming the first bad job."""
+    plain = plain_times(specs, overhead)
+    specs = sorted(specs, key=lambda j: (j.arrival, j.id)) if plain is None else plain.specs
+    if len(specs) > MAX_JOBS:
+        check_jobs(len(specs), "the workload")
+    check_memory(processors, len(specs), max(initial.n_rows if initial is not None else 0, ESTIMATE_SLOTS))
+    if plain is None:
+        for spec in specs:
+            check_times(spec.name, spec.arrival, spec.work, overhead)
+    check_script(script, overhead)
+    jobs = job_records(specs)
+    if plain is None:
+        return Workload(specs, jobs, None, None)
+    return Workload(specs, jobs, plain.ids, plain.work)
+
+
+def queue_workload(specs: list[JobSpec], matrix: OusterhoutMatrix, has_initial: bool,
+                   policy: Policy) -> tuple[dict[str, int], list[JobSpec]]:
+    """Name the jobs in ``matrix`` and return the ids by name and the jobs still to come (those
+    not in a starting matrix). Raises ``ValueError`` for a job size the policy can never run."""
+    names = matrix.names
+    if names:
+        for spec in specs:
+            names.setdefault(spec.id, spec.name)
+    else:
+        names.update((spec.id, spec.name) for spec in specs)
+    by_name = {spec.name: spec.id for spec in specs}
+    pending = [s for s in specs if s.id not in matrix] if has_initial else specs
+    sizes = [s.size for s in pending]
+    processors = matrix.processors
+    # The base rule (1..processors) is checked in bulk; a policy with its own rule sees every job.
+    if (type(policy).check_job is not Policy.check_job
+            or (sizes and not (1 <= min(sizes) and max(sizes) <= processors))):
+        for spec in pending:
+            policy.check_job(spec.size, processors)
+    return by_name, pending
