@@ -22,7 +22,7 @@ import time
 from gangviz.epoch.experiments import (BASELINE, OVERHEAD_POLICIES, RESPONSE_POLICIES, k_policy,
                                        run_tasks)
 from gangviz.epoch.partitions import count_valid_partitions
-from gangviz.commands.options import add_seed, add_workers
+from gangviz.experiments.options import add_seed, add_workers
 from gangviz.experiments.argtypes import int_list, positive_int
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.progress import ProgressBar

@@ -71,7 +71,7 @@ from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
 from gangviz.policies.ibm.workload import (BASELINE_RHO, MULTIPLIERS, PROCESSORS, SLICE_SECONDS, offered_load,
                                            zhang_workload)
 from gangviz.sim.engine import Simulation
-from gangviz.commands.options import add_json, add_out, add_seed, add_workers
+from gangviz.experiments.options import add_json, add_out, add_seed, add_workers
 from gangviz.experiments.argtypes import non_negative_int, non_negative_seconds, positive_int, unit_fraction
 from gangviz.experiments.numbers import mean_ci, plural
 from gangviz.experiments.progress import ProgressBar
