@@ -52,7 +52,7 @@ Differences from the paper's simulator (documented, reported):
   :attr:`IBMGang.migration_overhead`. ``charge_migration=False`` only records it, as a what-if.
 * A job whose run time exceeds its estimate is not killed: the engine runs every job for its
   full work. Workloads built here keep work <= estimate (the Phi model, or traces clipped with
-  :func:`gangviz.policies.ibm.workload.clip_to_estimates`).
+  :func:`gangviz.workloads.ibm.clip_to_estimates`).
 """
 
 from __future__ import annotations

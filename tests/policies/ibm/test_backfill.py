@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from gangviz.core.jobs import JobSpec
-from gangviz.policies.ibm.backfill import simulate_backfill
+from gangviz.spacesharing.backfill import simulate_backfill
 
 
 def _jobs(specs):
