@@ -38,8 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gangviz.core.limits import (MAX_JOBS, MAX_PROCESSORS, MAX_SLICE_SECONDS, MIN_SLICE_SECONDS, LimitError,
-                                 check_memory)
+from gangviz.core.limits import (
+    MAX_JOBS,
+    MAX_PROCESSORS,
+    MAX_SLICE_SECONDS,
+    MIN_SLICE_SECONDS,
+    LimitError,
+    check_memory,
+)
 from gangviz.experiments.seeds import run_seed
 from gangviz.experiments.tasks import MODEL_PARAMS, SOURCE_PARAMS, RunTask
 

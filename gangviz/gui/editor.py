@@ -13,16 +13,30 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import QTemporaryDir, Qt
+from PySide6.QtCore import Qt, QTemporaryDir
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
-    QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox,
-    QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
 )
 
 from gangviz.gui.editor_grid import PaintGrid
 from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintError, slug
-from gangviz.workloads.scenario import ScenarioError, Scenario
+from gangviz.workloads.scenario import Scenario, ScenarioError
 
 EVENT_COLUMNS = ("at", "action", "job", "size", "work")
 

@@ -21,7 +21,6 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from gangviz.gui import palette
 from gangviz.gui.wiring import follow
 
 SYNC_S = 0.25

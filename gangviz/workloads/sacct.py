@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gangviz.workloads.swf import LINES_SHOWN, _fmt
@@ -68,7 +68,7 @@ def parse_time(text: str) -> float | None:
     t = text.strip()
     if t in ("", "Unknown", "None", "N/A"):
         return None
-    return datetime.fromisoformat(t).replace(tzinfo=timezone.utc).timestamp()
+    return datetime.fromisoformat(t).replace(tzinfo=UTC).timestamp()
 
 
 def parse_timelimit(text: str) -> float:
@@ -225,9 +225,9 @@ def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None
         raise ValueError(f"a job uses {biggest} {'nodes' if log.size_column == 'NNodes' else 'processors'}, "
                          f"more than --procs {procs}")
     size = procs or biggest
-    start = datetime.fromtimestamp(log.first_submit, tz=timezone.utc)
+    start = datetime.fromtimestamp(log.first_submit, tz=UTC)
     end = datetime.fromtimestamp(log.first_submit + max(f[1] + f[2] + f[3] for f in log.records),
-                                 tz=timezone.utc)
+                                 tz=UTC)
     unit = "nodes" if log.size_column == "NNodes" else "processors (CPUs)"
     head = [
         "Version: 2.2",
