@@ -62,7 +62,7 @@ from itertools import chain
 import numpy as np
 
 from gangviz.core.changes import JobRemoved, JobUnreplicated, MatrixChange, RowActivated
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import (CLOCK_LIMIT, ESTIMATE_SLOTS, MAX_JOBS, MAX_SLICES, LimitError, check_jobs,
                                  check_memory, check_processors, check_slices)
 from gangviz.core.matrix import OusterhoutMatrix
@@ -77,20 +77,6 @@ STEP_BYTES = 300
 #: With 2, snapshots take at most about a third of the history (not a half), and stepping back
 #: replays at most twice as many steps as with 1 (a few dozen on a real trace, well under 0.1 s).
 SNAPSHOT_SPACING = 2
-
-
-@dataclass(frozen=True, slots=True)
-class ScriptEvent:
-    """A scripted action at time ``at``: terminate named jobs and/or submit new ones.
-
-    ``submit`` holds ``(name, size, work)`` triples. ``origin`` is ``"script"`` for scenario
-    files and ``"user"`` for what-if actions taken in the window.
-    """
-
-    at: float
-    terminate: tuple[str, ...] = ()
-    submit: tuple[tuple[str, int, float], ...] = ()
-    origin: str = "script"
 
 
 @dataclass(slots=True)

@@ -66,10 +66,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
-from gangviz.sim.engine import ScriptEvent
 from gangviz.workloads.files import InputFileError, check_regular
 
 #: The largest scenario file read (scenarios are hand-written; 16 MiB is far beyond any).
