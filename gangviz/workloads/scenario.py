@@ -62,7 +62,6 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +69,19 @@ from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
 from gangviz.workloads.files import InputFileError, check_regular
+from gangviz.workloads.scenario_families import parse_family
+from gangviz.workloads.scenario_types import (
+    MULTISITE_POLICIES,
+    Scenario,
+    ScenarioError,
+    ScriptedEpochJob,
+    ScriptedGang,
+)
+from gangviz.workloads.scenario_types import line_of as _line_of
+
+#: What callers take from here: the loader and the types it returns.
+__all__ = ["MAX_SCENARIO_BYTES", "MULTISITE_POLICIES", "Scenario", "ScenarioError", "ScriptedEpochJob",
+           "ScriptedGang", "load_scenario", "parse_scenario"]
 
 #: The largest scenario file read (scenarios are hand-written; 16 MiB is far beyond any).
 MAX_SCENARIO_BYTES = 16 << 20
@@ -86,77 +98,9 @@ MODEL_KEYS = {
     "multisite": {"sites", "gangs"},
     "epoch": {"workload", "in_system", "static", "quantum"},
 }
-GANG_KEYS = {"at", "size", "site", "service"}
-WORKLOAD_KEYS = {"min", "work", "beta"}
-MULTISITE_POLICIES = {"afcfs": False, "afcfswm": True}
 EVENT_KEYS = {"at", "terminate", "submit", "note"}
 SUBMIT_KEYS = {"name", "size", "work"}
 JOB_KEYS = {"work"}
-
-
-class ScenarioError(ValueError):
-    """A scenario file is malformed; the message names the file, the line and the problem."""
-
-
-@dataclass(frozen=True)
-class ScriptedGang:
-    """One gang of a multi-site scenario: arrival time, size, site (0-based) and service time."""
-
-    at: float
-    size: int
-    site: int
-    service: float
-
-
-@dataclass(frozen=True)
-class ScriptedEpochJob:
-    """One job of an epoch scenario's sequence: minimum nodes, work and speedup parameter beta."""
-
-    min_nodes: int
-    work: float
-    beta: float
-
-
-@dataclass
-class Scenario:
-    """A loaded scenario: everything needed to start a simulation of it.
-
-    ``model`` says which family it belongs to; ``matrix``/``jobs``/``script`` serve the matrix
-    family, ``sites``/``gangs``/``params`` the multi-site one and ``workload``/``in_system``/
-    ``static``/``quantum`` the epoch one. For the other families ``matrix`` is an empty matrix
-    and ``jobs``/``script`` are empty.
-    """
-
-    path: str
-    title: str
-    explanation: str
-    processors: int
-    ring: bool
-    allocation: str
-    policy: str | None
-    matrix: OusterhoutMatrix
-    jobs: list[JobSpec]
-    script: list[ScriptEvent]
-    expect: dict[str, Any] = field(default_factory=dict)
-    params: dict[str, Any] = field(default_factory=dict)
-    model: str = "matrix"
-    guided: bool = False
-    sites: int = 1
-    gangs: list[ScriptedGang] = field(default_factory=list)
-    workload: list[ScriptedEpochJob] = field(default_factory=list)
-    in_system: int = 0
-    static: bool = False
-    quantum: float = 10.0
-
-
-def _line_of(text: str, pattern: str, start: int = 0) -> int:
-    """1-based line of the first match of ``pattern`` at or after line ``start`` (1 if none)."""
-    lines = text.splitlines()
-    rx = re.compile(pattern)
-    for i in range(max(start - 1, 0), len(lines)):
-        if rx.search(lines[i]):
-            return i + 1
-    return 1
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -199,8 +143,6 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
 
     model = _check_keys(data, text, fail)
     if model != "matrix":
-        from gangviz.workloads.scenario_families import parse_family
-
         return parse_family(model, data, text, where, fail)
     guided = data.get("guided", False)
     if not isinstance(guided, bool):

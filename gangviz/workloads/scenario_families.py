@@ -26,15 +26,15 @@ from typing import Any
 
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import OusterhoutMatrix
-from gangviz.workloads.scenario import (
+from gangviz.workloads.scenario_types import (
     GANG_KEYS,
     MULTISITE_POLICIES,
     WORKLOAD_KEYS,
     Scenario,
     ScriptedEpochJob,
     ScriptedGang,
-    _line_of,
 )
+from gangviz.workloads.scenario_types import line_of as _line_of
 
 
 def _is_int(v: Any) -> bool:
