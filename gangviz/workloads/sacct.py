@@ -93,16 +93,10 @@ def parse_timelimit(text: str) -> float:
     return float(parts[0] * 3600 + parts[1] * 60 + parts[2])
 
 
-def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = False) -> SacctLog:
-    """Read a ``sacct --parsable2`` file into a :class:`SacctLog` (see the module docstring).
-
-    Raises :class:`SacctError` for a file without a header or a required column, one whose
-    every record is skipped, or (``strict``) the first record that would be skipped;
-    ``OSError`` when it cannot be read.
-    """
-    name = str(path)
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    lines = text.splitlines()
+def _header(name: str, lines: list[str], nodes: bool) -> tuple[int, list[str], str]:
+    """Return the index of the header line (the first non-blank one), its columns and the
+    column that gives a job's size (``NNodes`` with ``nodes``, else ``AllocCPUS`` or ``NCPUS``).
+    Raises :class:`SacctError` for an empty file or a header without a required column."""
     head_at = next((i for i, ln in enumerate(lines) if ln.strip()), None)
     if head_at is None:
         raise SacctError(f"{name}: is empty")
@@ -116,6 +110,20 @@ def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = F
         raise SacctError(f"{name}: line {head_at + 1}: the header has no column {', '.join(missing)} "
                          f"(found: {', '.join(columns)}); run sacct --parsable2 "
                          "--format=JobID,Submit,Start,End,AllocCPUS,Timelimit,State")
+    return head_at, columns, size_col
+
+
+def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = False) -> SacctLog:
+    """Read a ``sacct --parsable2`` file into a :class:`SacctLog` (see the module docstring).
+
+    Raises :class:`SacctError` for a file without a header or a required column, one whose
+    every record is skipped, or (``strict``) the first record that would be skipped;
+    ``OSError`` when it cannot be read.
+    """
+    name = str(path)
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    lines = text.splitlines()
+    head_at, columns, size_col = _header(name, lines, nodes)
     log = SacctLog(name, size_column=size_col)
     skipped: dict[str, list[int]] = {}
     rows = []
