@@ -11,8 +11,8 @@ import argparse
 
 from gangviz.commands.errors import UserError
 from gangviz.experiments.sweep import load_summaries
-from gangviz.outputs import check_output
 from gangviz.experiments.tasks import METRICS
+from gangviz.outputs import check_output
 
 
 def _where(text: str) -> tuple[str, str]:

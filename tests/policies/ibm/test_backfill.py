@@ -1,7 +1,8 @@
 """Tests of the event-driven BF (conservative) and EASY simulator (Zhang01 §3)."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.core.jobs import JobSpec
 from gangviz.spacesharing.backfill import simulate_backfill
