@@ -43,10 +43,13 @@ run: install
 test: install-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
+# All three checkers run, so one run reports every finding; the target fails if any found one.
 lint: install-lint
-	$(BIN)/ruff check .
-	$(BIN)/mypy
-	$(BIN)/lint-imports
+	@status=0; \
+	$(BIN)/ruff check . || status=1; \
+	$(BIN)/mypy || status=1; \
+	$(BIN)/lint-imports || status=1; \
+	exit $$status
 
 bench: install-test
 	$(BIN)/python benchmarks/bench_zhou.py wlt
