@@ -1,6 +1,8 @@
 # Two entry points for a fresh machine:
 #   make run   installs gangviz into .venv and opens the window on the Fig. 2 re-packing scenario
 #   make test  installs gangviz with its test tools into .venv and runs the whole suite offscreen
+#   make lint  installs the checkers and runs them: ruff (whole tree), mypy (core, sim), the
+#              import contracts of pyproject.toml (lint-imports)
 # Installs happen once: a stamp file in .venv records them and is redone only when
 # pyproject.toml changes.
 PYTHON ?= python3
@@ -8,7 +10,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 PIP     = $(BIN)/python -m pip install -q --disable-pip-version-check
 
-.PHONY: run test install install-test bench clean
+.PHONY: run test lint install install-test install-lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +26,13 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
+$(VENV)/.installed-lint: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[lint]'
+	touch $@ $(VENV)/.installed
+
 install-test: $(VENV)/.installed-test
+
+install-lint: $(VENV)/.installed-lint
 
 # With a display set, check first that Qt's xcb plugin can load; if not, say which system
 # libraries are missing and how to install them.
@@ -34,6 +42,14 @@ run: install
 
 test: install-test
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# All three checkers run, so one run reports every finding; the target fails if any found one.
+lint: install-lint
+	@status=0; \
+	$(BIN)/ruff check . || status=1; \
+	$(BIN)/mypy || status=1; \
+	$(BIN)/lint-imports || status=1; \
+	exit $$status
 
 bench: install-test
 	$(BIN)/python benchmarks/bench_zhou.py wlt

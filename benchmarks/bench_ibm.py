@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from gangviz.policies.ibm import BGS, GS, MBGS, MGS
-from gangviz.policies.ibm.workload import PROCESSORS, zhang_workload
 from gangviz.sim.engine import Simulation
+from gangviz.workloads.ibm import PROCESSORS, zhang_workload
 from gangviz.workloads.swf import read_swf
 
 POLICIES = {"GS": GS, "BGS": BGS, "MGS": MGS, "MBGS": MBGS}

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from gangviz.commands.options import default_workers
 from gangviz.experiments.numbers import plural
+from gangviz.experiments.options import default_workers
 from gangviz.experiments.repro.papazachos import DISTRIBUTIONS, LAMBDAS, simulate
 from gangviz.multisite.batch import RunSpec, run_spec
 from gangviz.multisite.config import MultiSiteConfig

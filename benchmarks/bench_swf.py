@@ -74,10 +74,10 @@ def main() -> None:
         for label, path in ((f"{n}-job trace ({size_mb:.1f} MB)", big),
                             (f"{args.trace.name}", args.trace)):
             w = read_swf(path)
-            t = best(lambda: read_swf(path), args.repeat)
+            t = best(lambda path=path: read_swf(path), args.repeat)
             line = f"read_swf  {label}: {t:.3f} s ({len(w.jobs)} jobs, {len(w.jobs) / t:,.0f} jobs/s)"
             if pd is not None:
-                tp = best(lambda: pd.read_csv(path, sep=r"\s+", comment=";", header=None), args.repeat)
+                tp = best(lambda path=path: pd.read_csv(path, sep=r"\s+", comment=";", header=None), args.repeat)
                 line += f"; pandas.read_csv {tp:.3f} s; read_swf / pandas = {t / tp:.2f}"
             else:
                 line += "; pandas not importable, no comparison"

@@ -68,7 +68,7 @@ def bench_wlt() -> None:
         states[1][0:4] += 1
         flip = [0]
 
-        def decide():
+        def decide(m=m, tree=tree, states=states, flip=flip):
             # One decision after one update: the leaves of one block change, as when a job ends
             # or starts there; the two states alternate so every update really changes the tree.
             flip[0] ^= 1
@@ -76,7 +76,7 @@ def bench_wlt() -> None:
             return best_block(m, 4)
 
         wlt = min(timeit.repeat(decide, number=2000, repeat=7)) / 2000 * 1e6
-        naive = min(timeit.repeat(lambda: naive_choice(m, 4), number=20, repeat=5)) / 20 * 1e6
+        naive = min(timeit.repeat(lambda m=m: naive_choice(m, 4), number=20, repeat=5)) / 20 * 1e6
         first = first or wlt
         print(f"{procs:>7} {wlt:>10.2f} {naive:>16.1f}")
     print(f"WLT growth from P=128 to P=65536: {wlt / first:.2f}x (target <= 3x)")

@@ -1,7 +1,9 @@
 """gangviz: a live Ousterhout matrix with an exact, fast embedded simulator of gang scheduling.
 
-Layers (imports point downwards only): ``gui`` -> ``cli`` -> ``experiments`` -> ``policies`` ->
-``sim`` -> ``core``; ``workloads`` and ``metrics`` sit beside ``sim``. Only ``gangviz.gui``
+Layers, top first (a module imports only from its own layer or below; the README's Layout says
+why, ``make lint`` checks it): ``cli`` > ``commands`` > ``gui`` | ``api`` > ``experiments`` >
+``results`` > ``factory`` > ``metrics`` > ``fast`` > ``policies`` > ``multisite`` | ``epoch`` |
+``spacesharing`` > ``sim`` > ``workloads`` > ``core`` > small leaf modules. Only ``gangviz.gui``
 imports Qt.
 
 The notebook API (:mod:`gangviz.api`) is available here: ``gangviz.simulate``,

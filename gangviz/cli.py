@@ -26,17 +26,7 @@ import os
 import sys
 
 from gangviz import __version__
-
-
-EXIT_OK = 0
-EXIT_BAD_INPUT = 1
-EXIT_USAGE = 2
-EXIT_FINDING_FAILED = 3
-EXIT_INTERRUPTED = 130
-
-
-class UserError(Exception):
-    """A problem the user can fix (bad file, bad parameter). Printed without a traceback."""
+from gangviz.commands.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UserError
 
 
 class HelpFormatter(argparse.HelpFormatter):

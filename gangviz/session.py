@@ -104,14 +104,7 @@ def read_session(path: str | os.PathLike) -> Session:
     src = _table(name, doc, "source")
     _keys(name, "source", src, {"name", "playlist", "entry", *SOURCE_OPTIONS})
     source = _get(name, src, "source.name", str, required=True)
-    args: dict[str, Any] = {}
-    for key in SOURCE_OPTIONS:
-        if key in src:
-            kind = int if key in ("procs", "jobs", "seed") else (int, float)
-            value = _get(name, src, f"source.{key}", kind)
-            if key in ("procs", "jobs") and value < 1 or key in ("slice_seconds", "load") and not value > 0:
-                raise SessionError(f"{name}: source.{key} must be > 0, got {value!r}")
-            args[key] = value
+    args = _source_args(name, src)
     pol = _table(name, doc, "policy")
     _keys(name, "policy", pol, {"name", "watch", "params"})
     params = pol.get("params", {})
@@ -122,17 +115,7 @@ def read_session(path: str | os.PathLike) -> Session:
     step = _get(name, view, "view.step", int) or 0
     if step < 0:
         raise SessionError(f"{name}: view.step must be >= 0, got {step}")
-    zoom_doc = view.get("zoom", {})
-    if not isinstance(zoom_doc, dict):
-        raise SessionError(f"{name}: view.zoom must be a table of [x0, x1, y0, y1] lists")
-    zoom = {}
-    for plot, rng in zoom_doc.items():
-        if (not isinstance(rng, list) or len(rng) != 4
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in rng)
-                or not (rng[0] < rng[1] and rng[2] < rng[3])):
-            raise SessionError(f"{name}: view.zoom.{plot!r} must be [x0, x1, y0, y1] with x0 < x1 "
-                               f"and y0 < y1, got {rng!r}")
-        zoom[str(plot)] = tuple(float(v) for v in rng)
+    zoom = _zoom(name, view.get("zoom", {}))
     cmp = _table(name, doc, "compare")
     _keys(name, "compare", cmp, {"policies"})
     policies = cmp.get("policies", [])
@@ -153,6 +136,36 @@ def read_session(path: str | os.PathLike) -> Session:
                    _get(name, pol, "policy.watch", bool), step,
                    bool(_get(name, view, "view.presentation", bool)), zoom, list(policies),
                    _column_range(name, view.get("processors")), playlist, entry)
+
+
+def _source_args(name: str, src: dict[str, Any]) -> dict[str, Any]:
+    """Return the source options ``src`` gives (``procs``, ``jobs``, ...); raise
+    :class:`SessionError` for a value of the wrong type or not > 0 where it must be."""
+    args: dict[str, Any] = {}
+    for key in SOURCE_OPTIONS:
+        if key in src:
+            kind = int if key in ("procs", "jobs", "seed") else (int, float)
+            value = _get(name, src, f"source.{key}", kind)
+            if key in ("procs", "jobs") and value < 1 or key in ("slice_seconds", "load") and not value > 0:
+                raise SessionError(f"{name}: source.{key} must be > 0, got {value!r}")
+            args[key] = value
+    return args
+
+
+def _zoom(name: str, zoom_doc: Any) -> dict[str, tuple[float, ...]]:
+    """Return ``view.zoom`` as plot name -> ``(x0, x1, y0, y1)``; raise :class:`SessionError`
+    unless it is a table of four finite numbers each with ``x0 < x1`` and ``y0 < y1``."""
+    if not isinstance(zoom_doc, dict):
+        raise SessionError(f"{name}: view.zoom must be a table of [x0, x1, y0, y1] lists")
+    zoom = {}
+    for plot, rng in zoom_doc.items():
+        if (not isinstance(rng, list) or len(rng) != 4
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in rng)
+                or not (rng[0] < rng[1] and rng[2] < rng[3])):
+            raise SessionError(f"{name}: view.zoom.{plot!r} must be [x0, x1, y0, y1] with x0 < x1 "
+                               f"and y0 < y1, got {rng!r}")
+        zoom[str(plot)] = tuple(float(v) for v in rng)
+    return zoom
 
 
 def _column_range(name: str, value: Any) -> tuple[float, float] | None:

@@ -56,4 +56,5 @@ def test_easy_run_imports_neither_qt_nor_numba_nor_gang_engine_nor_other_command
             "print(rc, heavy)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert res.stdout.strip().splitlines()[-1] == "0 ['gangviz.commands.options', 'gangviz.commands.run']"
+    assert res.stdout.strip().splitlines()[-1] == (
+        "0 ['gangviz.commands.errors', 'gangviz.commands.options', 'gangviz.commands.run']")

@@ -76,7 +76,7 @@ def test_every_default_shows_in_the_help():
 
 def test_shared_options_read_the_same_everywhere():
     helps: dict[str, set[str]] = {}
-    for argv, parser, action in _optional_actions():
+    for argv, _parser, action in _optional_actions():
         if action.dest in ("workers", "jobs", "load", "procs", "slice"):
             if argv[0] in ("run", "compare", "open", "export") or action.dest == "workers":
                 helps.setdefault(action.dest, set()).add(action.help)

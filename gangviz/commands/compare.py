@@ -16,10 +16,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gangviz.cli import UserError
-from gangviz.commands.options import add_json, add_source_options
+from gangviz.commands.errors import UserError
+from gangviz.commands.options import add_source_options
 from gangviz.experiments.compare import build_simulations, finish_and_compare
 from gangviz.experiments.numbers import plural
+from gangviz.experiments.options import add_json
 from gangviz.experiments.progress import run_with_progress
 from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, path_for, save_simulation_jobs

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gangviz.cli import UserError
+from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options
 from gangviz.experiments.progress import ProgressBar
 from gangviz.outputs import check_output, clear_frames

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gangviz.commands.options import add_seed
+from gangviz.experiments.options import add_seed
 from gangviz.core.limits import check_slice_seconds
 from gangviz.outputs import check_output
 from gangviz.workloads import synthetic

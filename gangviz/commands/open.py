@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from gangviz.cli import UserError
+from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options
 from gangviz.outputs import check_output
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 
-from gangviz.cli import UserError
+from gangviz.commands.errors import UserError
 from gangviz.experiments.sweep import load_summaries
-from gangviz.outputs import check_output
 from gangviz.experiments.tasks import METRICS
+from gangviz.outputs import check_output
 
 
 def _where(text: str) -> tuple[str, str]:

@@ -13,7 +13,7 @@ import pkgutil
 import sys
 
 import gangviz.experiments.repro as repro_pkg
-from gangviz.cli import EXIT_FINDING_FAILED
+from gangviz.commands.errors import EXIT_FINDING_FAILED
 from gangviz.commands.options import add_strict
 from gangviz.experiments.repro import FINDING_FAILED
 from gangviz.experiments.runner import RunError

@@ -18,8 +18,9 @@ import argparse
 import math
 import sys
 
-from gangviz.cli import UserError
-from gangviz.commands.options import add_json, add_source_options
+from gangviz.commands.errors import UserError
+from gangviz.commands.options import add_source_options
+from gangviz.experiments.options import add_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -14,9 +14,9 @@ import logging
 import sys
 from pathlib import Path
 
-from gangviz.cli import UserError
-from gangviz.commands.options import add_out, add_workers
+from gangviz.commands.errors import UserError
 from gangviz.experiments.numbers import mean_ci, plural
+from gangviz.experiments.options import add_out, add_workers
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.runner import cap_workers
 from gangviz.experiments.sweep import run_sweep

@@ -1,4 +1,5 @@
-"""Job descriptions shared by every layer.
+"""Job descriptions shared by every layer: the jobs of a workload and the scripted events of a
+scenario (jobs terminated or submitted at a time), which the engine replays.
 
 A :class:`JobSpec` is what a workload says about a job before it runs: when it arrives, how many
 processors it needs and how much work it carries. It is immutable; a simulation keeps the
@@ -42,3 +43,17 @@ class JobSpec:
             raise ValueError(f"job {self.name}: work must be > 0 slices, got {self.work}")
         if self.arrival < 0:
             raise ValueError(f"job {self.name}: arrival must be >= 0, got {self.arrival}")
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptEvent:
+    """A scripted action at time ``at``: terminate named jobs and/or submit new ones.
+
+    ``submit`` holds ``(name, size, work)`` triples. ``origin`` is ``"script"`` for scenario
+    files and ``"user"`` for what-if actions taken in the window.
+    """
+
+    at: float
+    terminate: tuple[str, ...] = ()
+    submit: tuple[tuple[str, int, float], ...] = ()
+    origin: str = "script"

@@ -22,10 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from gangviz.epoch.epochs import (check_k, check_spread, epochs_to_schedule,
-                                  heuristic_epoch_epochs)
-from gangviz.epoch.model import Piece, Schedule, is_power_of_two, next_power_of_two, \
-    normalize_mins
+from gangviz.epoch.epochs import check_k, check_spread, epochs_to_schedule, heuristic_epoch_epochs
+from gangviz.epoch.model import Piece, Schedule, is_power_of_two, next_power_of_two, normalize_mins
 
 
 def _require_pow2_nodes(nodes: int, policy: str) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from gangviz.epoch.model import Piece, Schedule, normalize_mins
 from gangviz.epoch.partitions import partitions_with_parts
@@ -215,7 +215,7 @@ def _load_largest(parts: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, .
 
 
 def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None):
-    @lru_cache(maxsize=None)
+    @cache
     def best(rest: tuple[int, ...]) -> tuple[int, tuple]:
         # rest: M values, non-increasing; returns (epochs, ((positions, parts), ...)) relative
         # to rest at each level

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from gangviz.epoch.epochs import Epoch, epoch_widths
 from gangviz.epoch.model import Piece, Schedule, normalize_mins
@@ -35,7 +35,7 @@ def min_single_piece_overhead(nodes: int, mins: Sequence[int] | Mapping[int, int
     options = [w for w in range(1, nodes + 1)
                if (widths == "any" or w & (w - 1) == 0) and share / w <= 1]
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(frontier: tuple, rest: tuple) -> tuple[float, tuple]:
         if not rest:
             return 0, ()
@@ -93,11 +93,11 @@ def min_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int],
     def members(mask: int) -> list[int]:
         return [i for i in range(len(ids)) if mask >> i & 1]
 
-    @lru_cache(maxsize=None)
+    @cache
     def widths_of(mask: int):
         return epoch_widths([table[ids[i]] for i in members(mask)], nodes, k)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(mask: int) -> tuple[float, int]:
         if mask == 0:
             return 0, 0

@@ -48,23 +48,24 @@ def partitions_with_parts(nodes: int, k: int, parts: int) -> tuple[tuple[int, ..
             continue
         if (c + k) * parts < nodes:
             break
-        found: list[tuple[int, ...]] = []
-
-        def fill(prefix: list[int], left: int, slots: int, cap: int) -> None:
-            if slots == 0:
-                if left == 0 and prefix[-1] == c:
-                    found.append(tuple(prefix))
-                return
-            for v in range(min(cap, left - c * (slots - 1)), c - 1, -1):
-                if v * slots < left:
-                    break
-                prefix.append(v)
-                fill(prefix, left - v, slots - 1, v)
-                prefix.pop()
-
-        fill([], nodes, parts, c + k)
-        out.extend(found)
+        _fill(out, c, [], nodes, parts, c + k)
     return tuple(out)
+
+
+def _fill(found: list[tuple[int, ...]], smallest: int, prefix: list[int], left: int, slots: int,
+          cap: int) -> None:
+    """Append to ``found`` every non-increasing completion of ``prefix`` by ``slots`` widths in
+    ``smallest..cap`` that sums to ``left`` and ends with ``smallest``, largest widths first."""
+    if slots == 0:
+        if left == 0 and prefix[-1] == smallest:
+            found.append(tuple(prefix))
+        return
+    for v in range(min(cap, left - smallest * (slots - 1)), smallest - 1, -1):
+        if v * slots < left:
+            break
+        prefix.append(v)
+        _fill(found, smallest, prefix, left - v, slots - 1, v)
+        prefix.pop()
 
 
 def iter_valid_partitions(nodes: int, k: int) -> Iterator[tuple[int, ...]]:

@@ -13,9 +13,9 @@ HEURISTIC-EPOCH(k) and HYBRID(k) take ``spread``, the rule for an epoch's free n
 from __future__ import annotations
 
 import re
-from functools import partial
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from gangviz.epoch.buddy import buddy, buddy_star, hybrid
 from gangviz.epoch.epochs import check_spread, equi_epoch, heuristic_epoch, opt_epoch

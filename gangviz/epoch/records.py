@@ -82,7 +82,7 @@ class JobArrived(Change):
                                           self.time, self.work)
         state.arrived += 1
 
-    def invert(self) -> "JobWithdrawn":
+    def invert(self) -> JobWithdrawn:
         """Return the withdrawal of this job."""
         return JobWithdrawn(self.job, self.min_nodes, self.work, self.beta, self.time)
 
@@ -141,7 +141,7 @@ class JobDeparted(Change):
         state.finished.append(FinishedJob(self.job, self.min_nodes, self.work, self.beta,
                                           self.arrival, self.time))
 
-    def invert(self) -> "JobReturned":
+    def invert(self) -> JobReturned:
         """Return the record that puts the job back."""
         return JobReturned(self.job, self.min_nodes, self.work, self.beta, self.arrival,
                            self.time)
@@ -204,7 +204,7 @@ class Served(Change):
             state.jobs[job].remaining = rem
         state.time = self.end
 
-    def invert(self) -> "Served":
+    def invert(self) -> Served:
         """Return the record that winds the clock and the work back."""
         return Served(self.end, self.start, self.after, self.before)
 
@@ -228,7 +228,7 @@ class ScheduleRebuilt(Change):
             raise ValueError("the current schedule is not the one this record replaces")
         state.schedule = self.after
 
-    def invert(self) -> "ScheduleRebuilt":
+    def invert(self) -> ScheduleRebuilt:
         """Return the record that puts the old schedule back."""
         return ScheduleRebuilt(self.after, self.before)
 

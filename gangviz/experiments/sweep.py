@@ -106,11 +106,7 @@ def run_sweep(
     :func:`check_sweep` fails.
     """
     out = Path(out)
-    if jobs_dir is not None:
-        jobs_dir = Path(jobs_dir)
-        jobs_dir.mkdir(parents=True, exist_ok=True)
-        if fn is run_task:
-            fn = run_task_jobs
+    fn, jobs_dir = _with_jobs_dir(fn, jobs_dir)
     if out.exists() and not (resume or overwrite):
         raise ValueError(f"{out} exists; pass --resume to complete it or --force to overwrite it")
     if check:
@@ -123,12 +119,7 @@ def run_sweep(
     cells = sweep.cells()
     runs: dict[Cell, dict[int, dict[str, float]]] = {c: {} for c in cells}
     errors: dict[Cell, list[str]] = {c: [] for c in cells}
-    todo = []
-    for (cell, task), key in zip(plan, keys):
-        if key in done:
-            runs[cell][task.replication] = done[key]
-        else:
-            todo.append((cell, task))
+    todo = _reuse(plan, keys, done, runs)
     summaries: dict[Cell, CellSummary] = {}
 
     def finish(cell: Cell, writer: ResultsWriter) -> None:
@@ -166,11 +157,7 @@ def run_sweep(
                 errors[cell].append(result.message)
                 writer.run(cell.policy, cell.values, task.replication, task.seed, None, result.message)
             else:
-                if isinstance(result, tuple):  # (metrics, per-job table) from run_task_jobs
-                    result, table = result
-                    if jobs_dir is not None:
-                        _write_jobs(table, jobs_dir / jobs_file_name(cell, axes, task.replication),
-                                    task.workload)
+                result = _metrics_of(result, cell, task, axes, jobs_dir)
                 runs[cell][task.replication] = result
                 writer.run(cell.policy, cell.values, task.replication, task.seed, result)
             pending[cell] -= 1
@@ -186,6 +173,38 @@ def run_sweep(
     computed = sum(len(runs[c]) for c in cells) - reused + len(failures)
     return SweepReport(len(plan), computed, reused, failures,
                        [summaries[c] for c in cells if c in summaries], cancelled)
+
+
+def _with_jobs_dir(fn: Callable, jobs_dir: str | Path | None) -> tuple[Callable, Path | None]:
+    """Return the run function and the per-job folder (created): with a folder, the default
+    :func:`run_task` becomes :func:`run_task_jobs`, which also returns each run's per-job table."""
+    if jobs_dir is None:
+        return fn, None
+    jobs_dir = Path(jobs_dir)
+    jobs_dir.mkdir(parents=True, exist_ok=True)
+    return (run_task_jobs if fn is run_task else fn), jobs_dir
+
+
+def _reuse(plan: list, keys: list, done: dict, runs: dict) -> list:
+    """Put the runs found in ``done`` (by key) into ``runs``; return the ``(cell, task)`` pairs
+    of the plan still to run, in plan order."""
+    todo = []
+    for (cell, task), key in zip(plan, keys):
+        if key in done:
+            runs[cell][task.replication] = done[key]
+        else:
+            todo.append((cell, task))
+    return todo
+
+
+def _metrics_of(result: Any, cell: Cell, task: Any, axes: list[str], jobs_dir: Path | None) -> Any:
+    """Return a finished run's metrics; a ``(metrics, per-job table)`` pair from
+    :func:`run_task_jobs` also writes the table into ``jobs_dir``."""
+    if isinstance(result, tuple):
+        result, table = result
+        if jobs_dir is not None:
+            _write_jobs(table, jobs_dir / jobs_file_name(cell, axes, task.replication), task.workload)
+    return result
 
 
 def jobs_file_name(cell: Cell, axes: list[str], replication: int) -> str:

@@ -38,8 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gangviz.core.limits import (MAX_JOBS, MAX_PROCESSORS, MAX_SLICE_SECONDS, MIN_SLICE_SECONDS, LimitError,
-                                 check_memory)
+from gangviz.core.limits import (
+    MAX_JOBS,
+    MAX_PROCESSORS,
+    MAX_SLICE_SECONDS,
+    MIN_SLICE_SECONDS,
+    LimitError,
+    check_memory,
+)
 from gangviz.experiments.seeds import run_seed
 from gangviz.experiments.tasks import MODEL_PARAMS, SOURCE_PARAMS, RunTask
 
@@ -174,13 +180,30 @@ def load_sweep(path: str | Path) -> Sweep:
 
 
 def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
-    """Build a :class:`Sweep` from parsed TOML ``data`` (``text`` gives the line numbers)."""
-    from gangviz.policies import POLICIES, make_policy
+    """Build a :class:`Sweep` from parsed TOML ``data`` (``text`` gives the line numbers).
 
+    Raises :class:`SweepFileError` naming the line and key of the first problem.
+    """
     w = _Where(path, text)
     for key in data:
         if key not in _TOP:
             raise w.error(key, f"unknown key; allowed: {', '.join(sorted(_TOP))}")
+    title, seed, reps, ring = _scalars(w, data, path)
+    policies, policy_params = _policies(w, data)
+    kind, name, workload, allowed, fixed = _workload(w, data.get("workload"), path)
+    axes = _grid(w, data.get("grid", {}), kind, name, allowed, fixed)
+    _check_memory(w, kind, fixed, axes)
+    runs = reps * len(policies) * math.prod(len(v) for _, v in axes)
+    if runs > MAX_RUNS:
+        raise w.error("replications" if "replications" in data else None,
+                      f"the sweep has {runs:,} runs ({reps:,} replications x {len(policies)} policies x "
+                      f"{math.prod(len(v) for _, v in axes):,} grid points), over the limit of {MAX_RUNS:,}")
+    warnings = _trace_warnings(w, kind, workload, fixed, axes)
+    return Sweep(path, title, workload, fixed, axes, policies, policy_params, reps, seed, ring, warnings)
+
+
+def _scalars(w: _Where, data: dict[str, Any], path: Path) -> tuple[str, int, int, bool]:
+    """Return ``title`` (default: the file's stem), ``seed``, ``replications`` and ``ring``."""
     title = data.get("title", path.stem)
     if not isinstance(title, str):
         raise w.error("title", "must be a string")
@@ -193,6 +216,13 @@ def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
     ring = data.get("ring", False)
     if not isinstance(ring, bool):
         raise w.error("ring", "must be true or false")
+    return title, seed, reps, ring
+
+
+def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """Return the policy names (lower case, each once) and the ``[policy.NAME]`` parameters,
+    each table accepted by its policy."""
+    from gangviz.policies import POLICIES, make_policy
 
     policies = data.get("policies")
     if policies is None:
@@ -222,8 +252,13 @@ def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
             key = next((k for k in params if k in str(exc)), None)
             raise w.error(key, str(exc), table) from None
         policy_params[name.lower()] = dict(params)
+    return policies, policy_params
 
-    wl = data.get("workload")
+
+def _workload(w: _Where, wl: Any, path: Path) -> tuple[str, str, str, list[str], dict[str, Any]]:
+    """Return the ``[workload]`` table read: its kind (model, trace or scenario), the name as
+    given, the workload (a model name, or a file found relative to the sweep file), the
+    parameters it allows and those it fixes."""
     if not isinstance(wl, dict):
         raise w.error(None, "missing table [workload] (model, trace or scenario)")
     kinds = [k for k in ("model", "trace", "scenario") if k in wl]
@@ -253,8 +288,13 @@ def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
                           f"{', '.join(allowed) or 'no parameters'}", "workload")
         _check_value(w, key, value, "workload")
         fixed[key] = value
+    return kind, name, workload, allowed, fixed
 
-    grid = data.get("grid", {})
+
+def _grid(w: _Where, grid: Any, kind: str, name: str, allowed: list[str],
+          fixed: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    """Return the ``[grid]`` axes in file order: each a parameter the workload allows, not fixed
+    in ``[workload]``, with a non-empty list of distinct valid values."""
     if not isinstance(grid, dict):
         raise w.error("grid", "must be a table such as [grid] load = [0.5, 0.7]")
     axes: list[tuple[str, list[Any]]] = []
@@ -271,14 +311,7 @@ def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
         if len(set(values)) != len(values):
             raise w.error(key, "lists a value twice", "grid")
         axes.append((key, list(values)))
-    _check_memory(w, kind, fixed, axes)
-    runs = reps * len(policies) * math.prod(len(v) for _, v in axes)
-    if runs > MAX_RUNS:
-        raise w.error("replications" if "replications" in data else None,
-                      f"the sweep has {runs:,} runs ({reps:,} replications x {len(policies)} policies x "
-                      f"{math.prod(len(v) for _, v in axes):,} grid points), over the limit of {MAX_RUNS:,}")
-    warnings = _trace_warnings(w, kind, workload, fixed, axes)
-    return Sweep(path, title, workload, fixed, axes, policies, policy_params, reps, seed, ring, warnings)
+    return axes
 
 
 def _trace_warnings(w: _Where, kind: str, workload: str, fixed: dict[str, Any],

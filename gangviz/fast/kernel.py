@@ -260,8 +260,10 @@ def _buddy_block(lo, hi):
 # ---------------------------------------------------------------------------- the loop
 
 
+# One compiled loop on purpose (hence the noqa: C901): it is the whole run time and keeps its
+# state in local arrays, which every helper split out of it would have to take a dozen of.
 @njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
-def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision):
+def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision):  # noqa: C901
     """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
     end time, largest slot count, slots x time, busy processors x time)``.
 

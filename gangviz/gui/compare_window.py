@@ -605,7 +605,7 @@ def screenshot(source, policies: list[str], out: str | Path, *, at: float | None
     Raises ``ValueError`` when the workload does not load or the policies are not 2-4 runnable
     ones, ``OSError`` when the picture cannot be written.
     """
-    from gangviz.gui.app import application
+    from gangviz.gui.qapp import application
 
     app = application(offscreen=True)
     win = CompareWindow(source, policies, source_args=source_args)

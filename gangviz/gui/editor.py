@@ -13,16 +13,30 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import QTemporaryDir, Qt
+from PySide6.QtCore import Qt, QTemporaryDir
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
-    QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox,
-    QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
 )
 
 from gangviz.gui.editor_grid import PaintGrid
 from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintError, slug
-from gangviz.workloads.scenario import ScenarioError, Scenario
+from gangviz.workloads.scenario import Scenario, ScenarioError
 
 EVENT_COLUMNS = ("at", "action", "job", "size", "work")
 
@@ -232,18 +246,19 @@ class ScenarioEditor(QDialog):
 
     def _read_events(self) -> None:
         """Copy the table's cells into the document; raises ``ValueError`` naming the bad cell."""
+        def cell(r: int, c: int) -> str:
+            item = self.events.item(r, c)
+            return item.text().strip() if item else ""
+
         for r, e in enumerate(self.doc.events):
-            def cell(c: int) -> str:
-                item = self.events.item(r, c)
-                return item.text().strip() if item else ""
             try:
-                e.at = float(cell(0))
+                e.at = float(cell(r, 0))
                 if e.kind == "submit":
-                    e.size = int(cell(3))
-                    e.work = float(cell(4))
+                    e.size = int(cell(r, 3))
+                    e.work = float(cell(r, 4))
             except ValueError:
                 raise ValueError(f"event {r + 1}: 'at', 'size' and 'work' must be numbers") from None
-            e.name = cell(2)
+            e.name = cell(r, 2)
 
     def sync(self) -> None:
         """Copy every field into the document; raises ``ValueError`` for an unreadable event."""

@@ -11,11 +11,29 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import (QApplication, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
-                               QFormLayout, QLabel, QMessageBox, QProgressDialog, QSpinBox)
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QMessageBox,
+    QProgressDialog,
+    QSpinBox,
+)
 
-from gangviz.gui.export import (DEFAULT_FPS, DEFAULT_SIZE, FPS_RANGE, MAX_STEPS, SIZE_RANGE,
-                                ExportCancelled, ExportResult, export_animation)
+from gangviz.gui.export import (
+    DEFAULT_FPS,
+    DEFAULT_SIZE,
+    FPS_RANGE,
+    MAX_STEPS,
+    SIZE_RANGE,
+    ExportCancelled,
+    ExportResult,
+    export_animation,
+)
 from gangviz.gui.video import mp4_unavailable
 
 FORMATS = [("gif", "GIF (Pillow)"), ("mp4", "MP4 (H.264, imageio-ffmpeg)"), ("frames", "PNG frames (a folder)")]

@@ -25,10 +25,19 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from gangviz.gui.palette import ACCENT, BACKGROUND, GRID, IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
+from gangviz.gui.palette import (
+    ACCENT,
+    BACKGROUND,
+    GRID,
+    IDLE,
+    MUTED_TEXT,
+    TEXT,
+    job_colour,
+    text_colour,
+)
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP = 54, 14, 30
 QUEUE_ROW = 20

@@ -83,7 +83,7 @@ class RevealLayer(QWidget):
     """Drawn over the matrix: the student's pick while held; cuts and shaded swapping regions
     while the move plays. Transparent to the mouse."""
 
-    def __init__(self, view, coach: "GuidedCoach") -> None:
+    def __init__(self, view, coach: GuidedCoach) -> None:
         super().__init__(view)
         self.view, self.coach = view, coach
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)

@@ -529,13 +529,8 @@ class MatrixView(QWidget):
         if lines:
             painter.setPen(QPen(palette.BACKGROUND, 1.5))
             painter.drawLines(lines)
-        replica = None if scene.replica is None else scene.replica[:, lo:hi]
-        if replica is not None and replica.any():
-            hatch = QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern)
-            for r in np.flatnonzero(replica.any(axis=1)).tolist():
-                edge = np.diff(np.concatenate(([0], replica[r].astype(np.int8), [0])))
-                for a, b in zip(np.flatnonzero(edge == 1).tolist(), np.flatnonzero(edge == -1).tolist()):
-                    painter.fillRect(QRectF(x0 + a * cw, tops[r], (b - a) * cw, row_h[r]), hatch)
+        if scene.replica is not None:
+            self._paint_replicas(painter, scene.replica[:, lo:hi], x0, cw, tops, row_h)
         painter.setFont(self._font)
         shown = QRectF(float(self.column_range_left()), 0.0, float(self.width()), float(self.height()))
         for r, s_, e_, job in wide:
@@ -549,6 +544,17 @@ class MatrixView(QWidget):
             if rect.width() >= self._text_width(name) + 6 and row_h[r] >= fm_h + 2:
                 painter.setPen(palette.text_colour(palette.job_colour(job)))
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
+
+    @staticmethod
+    def _paint_replicas(painter, replica, x0, cw, tops, row_h) -> None:
+        """Hatch the extra-slot cells (``replica`` true), one rectangle per run of them in a row."""
+        if not replica.any():
+            return
+        hatch = QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern)
+        for r in np.flatnonzero(replica.any(axis=1)).tolist():
+            edge = np.diff(np.concatenate(([0], replica[r].astype(np.int8), [0])))
+            for a, b in zip(np.flatnonzero(edge == 1).tolist(), np.flatnonzero(edge == -1).tolist()):
+                painter.fillRect(QRectF(x0 + a * cw, tops[r], (b - a) * cw, row_h[r]), hatch)
 
     def _paint_selection(self, painter, rect: QRectF) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)

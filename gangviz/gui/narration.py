@@ -21,7 +21,6 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from gangviz.gui import palette
 from gangviz.gui.wiring import follow
 
 SYNC_S = 0.25
@@ -101,8 +100,8 @@ class NarrationModel(QAbstractListModel):
             self.first_row.extend(firsts)
             self.endInsertRows()
 
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.row_text)
+    def rowCount(self, parent=None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.row_text)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         r = index.row()

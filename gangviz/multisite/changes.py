@@ -42,7 +42,7 @@ def _undo_prefix(undo: bool) -> str:
 class _Invertible(Change):
     undo: bool
 
-    def invert(self) -> "Change":
+    def invert(self) -> Change:
         """Return this record with ``undo`` flipped: the record that reverses it."""
         return dataclasses.replace(self, undo=not self.undo)  # type: ignore[type-var]
 

@@ -81,7 +81,7 @@ class MultiSiteConfig:
         """Return the policy name: ``"AFCFSwM"`` with migration, else ``"AFCFS"``."""
         return "AFCFSwM" if self.migrate else "AFCFS"
 
-    def with_(self, **changes) -> "MultiSiteConfig":
+    def with_(self, **changes) -> MultiSiteConfig:
         """Return a copy with ``changes`` applied (validated again)."""
         return replace(self, **changes)
 

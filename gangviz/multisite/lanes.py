@@ -15,8 +15,8 @@ one step) leaves no bar.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
 
 from gangviz.multisite.state import MultiSiteState, Task
 

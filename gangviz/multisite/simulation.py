@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from typing import TYPE_CHECKING
 
 from gangviz.core.record import Change, Step, undo
 from gangviz.multisite import policy
@@ -23,6 +24,9 @@ from gangviz.multisite.dispatch import jsq
 from gangviz.multisite.metrics import Accumulator, Metrics
 from gangviz.multisite.state import MultiSiteState
 from gangviz.multisite.workload import GangStream
+
+if TYPE_CHECKING:
+    from gangviz.multisite.snapshot import QueueSnapshot
 
 FINISH, START, ARRIVAL = 0, 1, 2
 
@@ -210,7 +214,7 @@ class MultiSiteSimulation:
             acc.add(st.finish[gang] - info.arrival, info.service, info.size)
         return acc.metrics()
 
-    def queue_state(self) -> "QueueSnapshot":
+    def queue_state(self) -> QueueSnapshot:
         """Return the current queues and processors as plain data (for views)."""
         from gangviz.multisite.snapshot import QueueSnapshot
 

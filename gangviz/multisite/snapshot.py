@@ -34,7 +34,7 @@ class QueueSnapshot:
     sizes: tuple[tuple[int, int], ...] = ()
 
     @classmethod
-    def from_state(cls, state: MultiSiteState, time: float = 0.0) -> "QueueSnapshot":
+    def from_state(cls, state: MultiSiteState, time: float = 0.0) -> QueueSnapshot:
         """Return the snapshot of ``state`` at ``time``."""
         shown = {t[0] for q in state.queues for t in q}
         shown |= {t[0] for t in state.running if t is not None}
@@ -45,7 +45,7 @@ class QueueSnapshot:
                    tuple(sorted((g, state.gangs[g].size) for g in shown if g in state.gangs)))
 
     @classmethod
-    def empty(cls, sites: int = 2, procs: int = 16) -> "QueueSnapshot":
+    def empty(cls, sites: int = 2, procs: int = 16) -> QueueSnapshot:
         """Return an all-idle snapshot of ``sites`` x ``procs``; raise ValueError if either is < 1."""
         if sites < 1 or procs < 1:
             raise ValueError(f"sites and procs must be >= 1, got {sites} x {procs}")

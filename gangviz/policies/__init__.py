@@ -43,7 +43,6 @@ def make_policy(name: str, **params) -> Policy:
         raise ValueError(f"policy {name}: {exc}") from None
 
 import gangviz.policies.ibm  # noqa: E402,F401  (registers gs, bgs, mgs, mbgs)
-
 from gangviz.spacesharing.policy import EASY, FCFS, Conservative  # noqa: E402
 
 # The space-sharing family runs on its own simulator; see gangviz.spacesharing.policy.

@@ -344,7 +344,17 @@ def write_swf_schedule(
     get -1 in the fields the simulation does not decide. Raises ``ValueError`` when ``specs``
     and the table differ in length.
     """
-    from gangviz.workloads.swf import ALLOC, JOB, N_FIELDS, REQ_PROCS, REQ_TIME, RUN, SUBMIT, WAIT, _fmt
+    from gangviz.workloads.swf import (
+        ALLOC,
+        JOB,
+        N_FIELDS,
+        REQ_PROCS,
+        REQ_TIME,
+        RUN,
+        SUBMIT,
+        WAIT,
+        _fmt,
+    )
 
     if specs is not None and len(specs) != len(table):
         raise ValueError(f"{len(specs)} job specs for {len(table)} table rows")

@@ -15,13 +15,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import CLOCK_LIMIT, LimitError
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.core.record import Step
 from gangviz.sim import slices
 from gangviz.sim.slices import EPS, FloatArray, IntArray, Table
-from gangviz.sim.state import JobRecord, RunState, ScriptEvent
+from gangviz.sim.state import JobRecord, RunState
 
 
 class _GapMemo(NamedTuple):

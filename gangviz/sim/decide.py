@@ -17,10 +17,10 @@ from gangviz.core.changes import (
     SlotAdded,
     SlotRemoved,
 )
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.sim.clock import SliceClock
 from gangviz.sim.policy import Policy
-from gangviz.sim.state import JobRecord, Sample, ScriptEvent
+from gangviz.sim.state import JobRecord, Sample
 
 
 class DecisionPoint(SliceClock):

@@ -55,7 +55,7 @@ from collections.abc import Iterable, Sequence
 from typing import cast
 
 from gangviz.core.changes import MatrixChange
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import check_processors
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.core.record import Change, Step, ToldStep
@@ -74,7 +74,7 @@ from gangviz.sim.history import (
 from gangviz.sim.intake import check_times, load_workload, queue_workload
 from gangviz.sim.policy import Policy
 from gangviz.sim.slices import FloatArray
-from gangviz.sim.state import JobRecord, RunState, Sample, SampleLog, ScriptEvent
+from gangviz.sim.state import JobRecord, RunState, Sample, SampleLog
 
 __all__ = ["Simulation", "JobRecord", "Sample", "SampleLog", "ScriptEvent", "Step", "CHANGE_BYTES",
            "STEP_BYTES"]

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import (
     ESTIMATE_SLOTS,
     MAX_JOBS,
@@ -26,7 +26,7 @@ from gangviz.core.limits import (
 )
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.sim.policy import Policy
-from gangviz.sim.state import JobRecord, ScriptEvent
+from gangviz.sim.state import JobRecord
 
 
 class PlainWorkload(NamedTuple):

@@ -19,20 +19,6 @@ from gangviz.core.jobs import JobSpec
 FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True, slots=True)
-class ScriptEvent:
-    """A scripted action at time ``at``: terminate named jobs and/or submit new ones.
-
-    ``submit`` holds ``(name, size, work)`` triples. ``origin`` is ``"script"`` for scenario
-    files and ``"user"`` for what-if actions taken in the window.
-    """
-
-    at: float
-    terminate: tuple[str, ...] = ()
-    submit: tuple[tuple[str, int, float], ...] = ()
-    origin: str = "script"
-
-
 @dataclass(slots=True)
 class JobRecord:
     """What happened to one job: its spec, when it started, when it finished."""

@@ -123,7 +123,7 @@ class HyperErlang:
         scale = np.where(rng.random(n) < self.p, self.scale1, self.scale2)
         return rng.gamma(self.order, scale)
 
-    def scaled(self, factor: float) -> "HyperErlang":
+    def scaled(self, factor: float) -> HyperErlang:
         """Return the distribution of ``factor * X`` (same order and branch probabilities)."""
         return HyperErlang(self.order, self.p, self.scale1 * factor, self.scale2 * factor)
 
@@ -174,7 +174,7 @@ class HyperErlang:
 
     @classmethod
     def fit(cls, m1: float, m2: float, m3: float, *, order: int | None = None,
-            max_order: int = 100_000) -> "HyperErlang":
+            max_order: int = 100_000) -> HyperErlang:
         """Return the hyper-Erlang of common order matching the raw moments m1, m2, m3 exactly.
 
         ``order=None`` picks the smallest feasible order (:meth:`min_order`), the most

@@ -209,7 +209,7 @@ class EditorDoc:
         return parse_scenario(tomllib.loads(text), text, where)
 
     @classmethod
-    def from_scenario(cls, sc: Scenario) -> "EditorDoc":
+    def from_scenario(cls, sc: Scenario) -> EditorDoc:
         """Return a document holding ``sc``; a scenario of another family is kept whole and
         not painted."""
         if sc.model != "matrix":

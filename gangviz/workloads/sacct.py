@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gangviz.workloads.swf import LINES_SHOWN, _fmt
@@ -68,7 +68,7 @@ def parse_time(text: str) -> float | None:
     t = text.strip()
     if t in ("", "Unknown", "None", "N/A"):
         return None
-    return datetime.fromisoformat(t).replace(tzinfo=timezone.utc).timestamp()
+    return datetime.fromisoformat(t).replace(tzinfo=UTC).timestamp()
 
 
 def parse_timelimit(text: str) -> float:
@@ -93,16 +93,10 @@ def parse_timelimit(text: str) -> float:
     return float(parts[0] * 3600 + parts[1] * 60 + parts[2])
 
 
-def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = False) -> SacctLog:
-    """Read a ``sacct --parsable2`` file into a :class:`SacctLog` (see the module docstring).
-
-    Raises :class:`SacctError` for a file without a header or a required column, one whose
-    every record is skipped, or (``strict``) the first record that would be skipped;
-    ``OSError`` when it cannot be read.
-    """
-    name = str(path)
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    lines = text.splitlines()
+def _header(name: str, lines: list[str], nodes: bool) -> tuple[int, list[str], str]:
+    """Return the index of the header line (the first non-blank one), its columns and the
+    column that gives a job's size (``NNodes`` with ``nodes``, else ``AllocCPUS`` or ``NCPUS``).
+    Raises :class:`SacctError` for an empty file or a header without a required column."""
     head_at = next((i for i, ln in enumerate(lines) if ln.strip()), None)
     if head_at is None:
         raise SacctError(f"{name}: is empty")
@@ -116,6 +110,20 @@ def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = F
         raise SacctError(f"{name}: line {head_at + 1}: the header has no column {', '.join(missing)} "
                          f"(found: {', '.join(columns)}); run sacct --parsable2 "
                          "--format=JobID,Submit,Start,End,AllocCPUS,Timelimit,State")
+    return head_at, columns, size_col
+
+
+def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = False) -> SacctLog:
+    """Read a ``sacct --parsable2`` file into a :class:`SacctLog` (see the module docstring).
+
+    Raises :class:`SacctError` for a file without a header or a required column, one whose
+    every record is skipped, or (``strict``) the first record that would be skipped;
+    ``OSError`` when it cannot be read.
+    """
+    name = str(path)
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    lines = text.splitlines()
+    head_at, columns, size_col = _header(name, lines, nodes)
     log = SacctLog(name, size_column=size_col)
     skipped: dict[str, list[int]] = {}
     rows = []
@@ -225,9 +233,9 @@ def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None
         raise ValueError(f"a job uses {biggest} {'nodes' if log.size_column == 'NNodes' else 'processors'}, "
                          f"more than --procs {procs}")
     size = procs or biggest
-    start = datetime.fromtimestamp(log.first_submit, tz=timezone.utc)
+    start = datetime.fromtimestamp(log.first_submit, tz=UTC)
     end = datetime.fromtimestamp(log.first_submit + max(f[1] + f[2] + f[3] for f in log.records),
-                                 tz=timezone.utc)
+                                 tz=UTC)
     unit = "nodes" if log.size_column == "NNodes" else "processors (CPUs)"
     head = [
         "Version: 2.2",

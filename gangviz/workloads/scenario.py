@@ -62,15 +62,26 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
-from gangviz.sim.engine import ScriptEvent
 from gangviz.workloads.files import InputFileError, check_regular
+from gangviz.workloads.scenario_families import parse_family
+from gangviz.workloads.scenario_types import (
+    MULTISITE_POLICIES,
+    Scenario,
+    ScenarioError,
+    ScriptedEpochJob,
+    ScriptedGang,
+)
+from gangviz.workloads.scenario_types import line_of as _line_of
+
+#: What callers take from here: the loader and the types it returns.
+__all__ = ["MAX_SCENARIO_BYTES", "MULTISITE_POLICIES", "Scenario", "ScenarioError", "ScriptedEpochJob",
+           "ScriptedGang", "load_scenario", "parse_scenario"]
 
 #: The largest scenario file read (scenarios are hand-written; 16 MiB is far beyond any).
 MAX_SCENARIO_BYTES = 16 << 20
@@ -87,77 +98,9 @@ MODEL_KEYS = {
     "multisite": {"sites", "gangs"},
     "epoch": {"workload", "in_system", "static", "quantum"},
 }
-GANG_KEYS = {"at", "size", "site", "service"}
-WORKLOAD_KEYS = {"min", "work", "beta"}
-MULTISITE_POLICIES = {"afcfs": False, "afcfswm": True}
 EVENT_KEYS = {"at", "terminate", "submit", "note"}
 SUBMIT_KEYS = {"name", "size", "work"}
 JOB_KEYS = {"work"}
-
-
-class ScenarioError(ValueError):
-    """A scenario file is malformed; the message names the file, the line and the problem."""
-
-
-@dataclass(frozen=True)
-class ScriptedGang:
-    """One gang of a multi-site scenario: arrival time, size, site (0-based) and service time."""
-
-    at: float
-    size: int
-    site: int
-    service: float
-
-
-@dataclass(frozen=True)
-class ScriptedEpochJob:
-    """One job of an epoch scenario's sequence: minimum nodes, work and speedup parameter beta."""
-
-    min_nodes: int
-    work: float
-    beta: float
-
-
-@dataclass
-class Scenario:
-    """A loaded scenario: everything needed to start a simulation of it.
-
-    ``model`` says which family it belongs to; ``matrix``/``jobs``/``script`` serve the matrix
-    family, ``sites``/``gangs``/``params`` the multi-site one and ``workload``/``in_system``/
-    ``static``/``quantum`` the epoch one. For the other families ``matrix`` is an empty matrix
-    and ``jobs``/``script`` are empty.
-    """
-
-    path: str
-    title: str
-    explanation: str
-    processors: int
-    ring: bool
-    allocation: str
-    policy: str | None
-    matrix: OusterhoutMatrix
-    jobs: list[JobSpec]
-    script: list[ScriptEvent]
-    expect: dict[str, Any] = field(default_factory=dict)
-    params: dict[str, Any] = field(default_factory=dict)
-    model: str = "matrix"
-    guided: bool = False
-    sites: int = 1
-    gangs: list[ScriptedGang] = field(default_factory=list)
-    workload: list[ScriptedEpochJob] = field(default_factory=list)
-    in_system: int = 0
-    static: bool = False
-    quantum: float = 10.0
-
-
-def _line_of(text: str, pattern: str, start: int = 0) -> int:
-    """1-based line of the first match of ``pattern`` at or after line ``start`` (1 if none)."""
-    lines = text.splitlines()
-    rx = re.compile(pattern)
-    for i in range(max(start - 1, 0), len(lines)):
-        if rx.search(lines[i]):
-            return i + 1
-    return 1
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -189,27 +132,17 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario>") -> Scenario:
-    """Build a :class:`Scenario` from parsed TOML ``data`` (``text`` is used for line numbers)."""
+    """Build a :class:`Scenario` from parsed TOML ``data`` (``text`` is used for line numbers).
+
+    Raises :class:`ScenarioError` naming ``where``, the line and the problem (see
+    :func:`load_scenario` for what is checked).
+    """
 
     def fail(line: int, problem: str) -> ScenarioError:
         return ScenarioError(f"{where}:{line}: {problem}")
 
-    for key in data:
-        if key not in TOP_KEYS:
-            raise fail(_key_line(text, key), f"unknown key {key!r} "
-                       f"(known: {', '.join(sorted(TOP_KEYS))})")
-    model = data.get("model", "matrix")
-    if model not in MODELS:
-        raise fail(_line_of(text, r"^\s*model\s*="),
-                   f"model must be one of {', '.join(repr(m) for m in MODELS)}, got {model!r}")
-    for key in data:
-        if key not in COMMON_KEYS and key not in MODEL_KEYS[model]:
-            owner = next(m for m in MODELS if key in MODEL_KEYS[m])
-            raise fail(_key_line(text, key), f"key {key!r} belongs to model {owner!r}, "
-                       f"not to model {model!r} (set model = {owner!r} or remove it)")
+    model = _check_keys(data, text, fail)
     if model != "matrix":
-        from gangviz.workloads.scenario_families import parse_family
-
         return parse_family(model, data, text, where, fail)
     guided = data.get("guided", False)
     if not isinstance(guided, bool):
@@ -217,84 +150,10 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
     rows_text = data.get("matrix", [])
     if not isinstance(rows_text, list) or not all(isinstance(r, str) for r in rows_text):
         raise fail(_line_of(text, r"^\s*matrix\s*="), "matrix must be a list of strings")
-    matrix_line = _line_of(text, r"^\s*matrix\s*=")
     token_rows = [r.split() for r in rows_text]
-    procs = data.get("processors")
-    if procs is None:
-        if not token_rows:
-            raise fail(1, "give 'processors' or a 'matrix'")
-        procs = len(token_rows[0])
-    if not isinstance(procs, int) or isinstance(procs, bool) or procs < 1:
-        raise fail(_line_of(text, r"^\s*processors\s*="), f"processors must be a whole number >= 1, got {procs!r}")
-    try:
-        check_processors(procs, "the key 'processors'")
-    except LimitError as exc:
-        raise fail(_line_of(text, r"^\s*processors\s*="), str(exc)) from None
-    ring = data.get("ring", False)
-    if not isinstance(ring, bool):
-        raise fail(_line_of(text, r"^\s*ring\s*="), "ring must be true or false")
-    allocation = data.get("allocation", "contiguous")
-    if allocation not in ("contiguous", "random"):
-        raise fail(_line_of(text, r"^\s*allocation\s*="), f"allocation must be \"contiguous\" or \"random\", got {allocation!r}")
-
-    row_lines = []
-    for i, row in enumerate(rows_text):
-        line = _line_of(text, re.escape(row.strip()) if row.strip() else r"^\s*\"\s*\"", matrix_line)
-        row_lines.append(line)
-        if len(token_rows[i]) != procs:
-            raise fail(line, f"matrix row has {len(token_rows[i])} cells, expected {procs} processors")
-
-    ids: dict[str, int] = {}
-    first_cols: dict[str, tuple[int, ...]] = {}
-    first_line: dict[str, int] = {}
-    bottom_up: list[list[int]] = []
-    for i in range(len(token_rows) - 1, -1, -1):
-        tokens, line = token_rows[i], row_lines[i]
-        cols_of: dict[str, list[int]] = {}
-        for c, tok in enumerate(tokens):
-            if tok not in IDLE_TOKENS:
-                cols_of.setdefault(tok, []).append(c)
-        for name, cols in cols_of.items():
-            contiguous = cols == list(range(cols[0], cols[0] + len(cols)))
-            if not contiguous and allocation != "random":
-                if not (ring and _wraps(cols, procs)):
-                    raise fail(line, f"job {name} is split across non-adjacent columns "
-                               f"({', '.join(processor_label(c) for c in cols)}); "
-                               f"set allocation = \"random\" to allow it")
-            if name in first_cols and first_cols[name] != tuple(cols):
-                raise fail(line, f"job {name} uses different processors here than on line {first_line[name]}")
-            first_cols.setdefault(name, tuple(cols))
-            first_line.setdefault(name, line)
-            ids.setdefault(name, len(ids))
-        bottom_up.append([IDLE if t in IDLE_TOKENS else ids[t] for t in tokens])
-    try:
-        matrix = OusterhoutMatrix.from_rows(bottom_up, procs, ring=ring) if bottom_up else OusterhoutMatrix(procs, ring)
-    except ValueError as exc:
-        raise fail(matrix_line, str(exc)) from None
-    names = {v: k for k, v in ids.items()}
-    matrix.names.update(names)
-
-    job_table = data.get("jobs", {})
-    jobs_line = _line_of(text, r"^\s*\[jobs\]")
-    if not isinstance(job_table, dict):
-        raise fail(jobs_line, "[jobs] must be a table of job names")
-    for name, spec in job_table.items():
-        line = _line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line)
-        if name not in ids:
-            raise fail(line, f"[jobs] names {name!r}, which is not in the matrix")
-        if not isinstance(spec, dict) or set(spec) - JOB_KEYS:
-            raise fail(line, f"job {name}: only 'work' may be given")
-    jobs = []
-    for name, jid in ids.items():
-        work = job_table.get(name, {}).get("work", math.inf)
-        if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
-            raise fail(_line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line), f"job {name}: work must be a number > 0")
-        if not math.isinf(work) and work > MAX_SLICES:
-            raise fail(_line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line),
-                       f"job {name}: work {work:g} slices is over the limit of {MAX_SLICES:.4g} slices (2**40; "
-                       "leave work out for an endless job)")
-        jobs.append(JobSpec(jid, name, 0.0, len(first_cols[name]), float(work)))
-
+    procs, ring, allocation = _machine(data, token_rows, text, fail)
+    matrix, ids, first_cols = _parse_matrix(rows_text, token_rows, procs, ring, allocation, text, fail)
+    jobs = _parse_jobs(data.get("jobs", {}), ids, first_cols, text, fail)
     script = _parse_events(data.get("events", []), text, fail, set(ids), procs)
     expect = data.get("expect", {})
     if not isinstance(expect, dict):
@@ -318,6 +177,130 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         params=params,
         guided=guided,
     )
+
+
+def _check_keys(data: dict[str, Any], text: str, fail) -> str:
+    """Return the file's model after checking that every top-level key is known and belongs to
+    that model; raise ``fail(...)`` otherwise."""
+    for key in data:
+        if key not in TOP_KEYS:
+            raise fail(_key_line(text, key), f"unknown key {key!r} "
+                       f"(known: {', '.join(sorted(TOP_KEYS))})")
+    model = data.get("model", "matrix")
+    if model not in MODELS:
+        raise fail(_line_of(text, r"^\s*model\s*="),
+                   f"model must be one of {', '.join(repr(m) for m in MODELS)}, got {model!r}")
+    for key in data:
+        if key not in COMMON_KEYS and key not in MODEL_KEYS[model]:
+            owner = next(m for m in MODELS if key in MODEL_KEYS[m])
+            raise fail(_key_line(text, key), f"key {key!r} belongs to model {owner!r}, "
+                       f"not to model {model!r} (set model = {owner!r} or remove it)")
+    return model
+
+
+def _machine(data: dict[str, Any], token_rows: list[list[str]], text: str,
+             fail) -> tuple[int, bool, str]:
+    """Return ``(processors, ring, allocation)`` of a matrix scenario; the processors default to
+    the width of the first matrix row. Raises ``fail(...)`` for a bad value."""
+    procs = data.get("processors")
+    if procs is None:
+        if not token_rows:
+            raise fail(1, "give 'processors' or a 'matrix'")
+        procs = len(token_rows[0])
+    if not isinstance(procs, int) or isinstance(procs, bool) or procs < 1:
+        raise fail(_line_of(text, r"^\s*processors\s*="), f"processors must be a whole number >= 1, got {procs!r}")
+    try:
+        check_processors(procs, "the key 'processors'")
+    except LimitError as exc:
+        raise fail(_line_of(text, r"^\s*processors\s*="), str(exc)) from None
+    ring = data.get("ring", False)
+    if not isinstance(ring, bool):
+        raise fail(_line_of(text, r"^\s*ring\s*="), "ring must be true or false")
+    allocation = data.get("allocation", "contiguous")
+    if allocation not in ("contiguous", "random"):
+        raise fail(_line_of(text, r"^\s*allocation\s*="), f"allocation must be \"contiguous\" or \"random\", got {allocation!r}")
+    return procs, ring, allocation
+
+
+def _parse_matrix(rows_text: list[str], token_rows: list[list[str]], procs: int, ring: bool,
+                  allocation: str, text: str,
+                  fail) -> tuple[OusterhoutMatrix, dict[str, int], dict[str, tuple[int, ...]]]:
+    """Return the matrix drawn by ``rows_text`` (top row first), the job ids by name (numbered
+    in the order the jobs first appear from the bottom row up) and each job's columns.
+
+    Raises ``fail(...)`` for a row of the wrong width, a job split across non-adjacent columns
+    (unless the allocation is random, or the columns wrap around a ring) or on other columns
+    than in another row."""
+    matrix_line = _line_of(text, r"^\s*matrix\s*=")
+    row_lines = []
+    for i, row in enumerate(rows_text):
+        line = _line_of(text, re.escape(row.strip()) if row.strip() else r"^\s*\"\s*\"", matrix_line)
+        row_lines.append(line)
+        if len(token_rows[i]) != procs:
+            raise fail(line, f"matrix row has {len(token_rows[i])} cells, expected {procs} processors")
+
+    ids: dict[str, int] = {}
+    first_cols: dict[str, tuple[int, ...]] = {}
+    first_line: dict[str, int] = {}
+    bottom_up: list[list[int]] = []
+    for i in range(len(token_rows) - 1, -1, -1):
+        tokens, line = token_rows[i], row_lines[i]
+        cols_of: dict[str, list[int]] = {}
+        for c, tok in enumerate(tokens):
+            if tok not in IDLE_TOKENS:
+                cols_of.setdefault(tok, []).append(c)
+        for name, cols in cols_of.items():
+            _check_columns(name, cols, procs, ring, allocation, line, fail)
+            if name in first_cols and first_cols[name] != tuple(cols):
+                raise fail(line, f"job {name} uses different processors here than on line {first_line[name]}")
+            first_cols.setdefault(name, tuple(cols))
+            first_line.setdefault(name, line)
+            ids.setdefault(name, len(ids))
+        bottom_up.append([IDLE if t in IDLE_TOKENS else ids[t] for t in tokens])
+    try:
+        matrix = OusterhoutMatrix.from_rows(bottom_up, procs, ring=ring) if bottom_up else OusterhoutMatrix(procs, ring)
+    except ValueError as exc:
+        raise fail(matrix_line, str(exc)) from None
+    matrix.names.update({v: k for k, v in ids.items()})
+    return matrix, ids, first_cols
+
+
+def _check_columns(name: str, cols: list[int], procs: int, ring: bool, allocation: str, line: int,
+                   fail) -> None:
+    """Raise ``fail(...)`` when job ``name``'s columns of one row are not adjacent (around the
+    ring on a ring) and the allocation is not random."""
+    contiguous = cols == list(range(cols[0], cols[0] + len(cols)))
+    if not contiguous and allocation != "random" and not (ring and _wraps(cols, procs)):
+        raise fail(line, f"job {name} is split across non-adjacent columns "
+                   f"({', '.join(processor_label(c) for c in cols)}); "
+                   f"set allocation = \"random\" to allow it")
+
+
+def _parse_jobs(job_table: Any, ids: dict[str, int], first_cols: dict[str, tuple[int, ...]],
+                text: str, fail) -> list[JobSpec]:
+    """Return a :class:`JobSpec` per job of the matrix (in id order), its work from ``[jobs]``
+    (endless when not given). Raises ``fail(...)`` for a name not in the matrix, a key other
+    than ``work``, or a work that is not a number in (0, 2**40]."""
+    jobs_line = _line_of(text, r"^\s*\[jobs\]")
+    if not isinstance(job_table, dict):
+        raise fail(jobs_line, "[jobs] must be a table of job names")
+    for name, spec in job_table.items():
+        line = _line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line)
+        if name not in ids:
+            raise fail(line, f"[jobs] names {name!r}, which is not in the matrix")
+        if not isinstance(spec, dict) or set(spec) - JOB_KEYS:
+            raise fail(line, f"job {name}: only 'work' may be given")
+    jobs = []
+    for name, jid in ids.items():
+        work = job_table.get(name, {}).get("work", math.inf)
+        if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
+            raise fail(_line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line), f"job {name}: work must be a number > 0")
+        if not math.isinf(work) and work > MAX_SLICES:
+            raise fail(_line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line),
+                       f"job {name}: work {work:g} slices is over the limit of {MAX_SLICES:.4g} slices (2**40; "
+                       "leave work out for an endless job)")
+        jobs.append(JobSpec(jid, name, 0.0, len(first_cols[name]), float(work)))
+    return jobs
 
 
 def _check_params(params: Any, text: str, fail) -> dict[str, Any]:
@@ -357,6 +340,9 @@ def _wraps(cols: list[int], procs: int) -> bool:
 
 
 def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> list[ScriptEvent]:
+    """Return the ``[[events]]`` as script events, in file order. ``names`` are the matrix's jobs;
+    a job submitted by one event can be terminated by a later one. Raises ``fail(...)`` for an
+    unknown key, a bad time, an unknown job to terminate or a bad submission."""
     if not isinstance(events, list):
         raise fail(_line_of(text, r"events"), "events must be an array of tables: [[events]]")
     script: list[ScriptEvent] = []
@@ -365,17 +351,7 @@ def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> 
     for event in events:
         line = _line_of(text, r"^\s*\[\[events\]\]", search_from)
         search_from = line + 1
-        if not isinstance(event, dict):
-            raise fail(line, "each [[events]] entry must be a table")
-        for key in event:
-            if key not in EVENT_KEYS:
-                raise fail(_line_of(text, rf"^\s*{re.escape(key)}\s*=", line),
-                           f"unknown event key {key!r} (known: {', '.join(sorted(EVENT_KEYS))})")
-        at = event.get("at")
-        if not isinstance(at, (int, float)) or isinstance(at, bool) or at < 0 or not math.isfinite(at):
-            raise fail(line, f"event time 'at' must be a number >= 0, got {at!r}")
-        if at > MAX_SLICES:
-            raise fail(line, f"event time 'at' = {at:g} is over the limit of {MAX_SLICES:.4g} slices (2**40)")
+        at = _event_time(event, text, line, fail)
         terminate = event.get("terminate", [])
         if isinstance(terminate, str):
             terminate = [terminate]
@@ -391,25 +367,48 @@ def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> 
             raise fail(_line_of(text, r"submit", line), "submit must be a table or a list of tables")
         subs = []
         for sub in submit:
-            sline = _line_of(text, r"submit", line)
-            if not isinstance(sub, dict):
-                raise fail(sline, "submit must be a table such as { name = \"Jn\", size = 5, work = 4 }")
-            extra = set(sub) - SUBMIT_KEYS
-            if extra:
-                raise fail(sline, f"unknown submit key {sorted(extra)[0]!r} (known: name, size, work)")
-            name, size, work = sub.get("name"), sub.get("size"), sub.get("work")
-            if not isinstance(name, str) or not name or name in IDLE_TOKENS:
-                raise fail(sline, "submit needs a job name")
-            if name in known:
-                raise fail(sline, f"a job named {name!r} already exists")
-            if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= procs:
-                raise fail(sline, f"job {name}: size must be a whole number in 1..{procs}, got {size!r}")
-            if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
-                raise fail(sline, f"job {name}: work must be a number > 0, got {work!r}")
-            if work > MAX_SLICES:
-                raise fail(sline, f"job {name}: work {work:g} slices is over the limit of {MAX_SLICES:.4g} "
-                           "slices (2**40)")
-            known.add(name)
-            subs.append((name, size, float(work)))
-        script.append(ScriptEvent(float(at), tuple(terminate), tuple(subs)))
+            job = _submission(sub, known, procs, _line_of(text, r"submit", line), fail)
+            known.add(job[0])
+            subs.append(job)
+        script.append(ScriptEvent(at, tuple(terminate), tuple(subs)))
     return script
+
+
+def _event_time(event: Any, text: str, line: int, fail) -> float:
+    """Return the time ``at`` of one ``[[events]]`` entry after checking that the entry is a table
+    of known keys and the time a number in [0, 2**40]; raise ``fail(...)`` otherwise."""
+    if not isinstance(event, dict):
+        raise fail(line, "each [[events]] entry must be a table")
+    for key in event:
+        if key not in EVENT_KEYS:
+            raise fail(_line_of(text, rf"^\s*{re.escape(key)}\s*=", line),
+                       f"unknown event key {key!r} (known: {', '.join(sorted(EVENT_KEYS))})")
+    at = event.get("at")
+    if not isinstance(at, (int, float)) or isinstance(at, bool) or at < 0 or not math.isfinite(at):
+        raise fail(line, f"event time 'at' must be a number >= 0, got {at!r}")
+    if at > MAX_SLICES:
+        raise fail(line, f"event time 'at' = {at:g} is over the limit of {MAX_SLICES:.4g} slices (2**40)")
+    return float(at)
+
+
+def _submission(sub: Any, known: set[str], procs: int, sline: int, fail) -> tuple[str, int, float]:
+    """Return ``(name, size, work)`` of one ``submit`` table: a new job name, a size in
+    1..``procs`` and a work in (0, 2**40]. Raises ``fail(sline, ...)`` otherwise."""
+    if not isinstance(sub, dict):
+        raise fail(sline, "submit must be a table such as { name = \"Jn\", size = 5, work = 4 }")
+    extra = set(sub) - SUBMIT_KEYS
+    if extra:
+        raise fail(sline, f"unknown submit key {sorted(extra)[0]!r} (known: name, size, work)")
+    name, size, work = sub.get("name"), sub.get("size"), sub.get("work")
+    if not isinstance(name, str) or not name or name in IDLE_TOKENS:
+        raise fail(sline, "submit needs a job name")
+    if name in known:
+        raise fail(sline, f"a job named {name!r} already exists")
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= procs:
+        raise fail(sline, f"job {name}: size must be a whole number in 1..{procs}, got {size!r}")
+    if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
+        raise fail(sline, f"job {name}: work must be a number > 0, got {work!r}")
+    if work > MAX_SLICES:
+        raise fail(sline, f"job {name}: work {work:g} slices is over the limit of {MAX_SLICES:.4g} "
+                   "slices (2**40)")
+    return name, size, float(work)

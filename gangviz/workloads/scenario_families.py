@@ -26,15 +26,15 @@ from typing import Any
 
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import OusterhoutMatrix
-from gangviz.workloads.scenario import (
+from gangviz.workloads.scenario_types import (
     GANG_KEYS,
     MULTISITE_POLICIES,
     WORKLOAD_KEYS,
     Scenario,
     ScriptedEpochJob,
     ScriptedGang,
-    _line_of,
 )
+from gangviz.workloads.scenario_types import line_of as _line_of
 
 
 def _is_int(v: Any) -> bool:
@@ -109,26 +109,9 @@ def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
     for i, g in enumerate(gangs):
         gline = _line_of(text, r"^\s*\[\[gangs\]\]", search)
         search = gline + 1
-        if not isinstance(g, dict):
-            raise fail(gline, "each [[gangs]] entry must be a table")
-        for key in g:
-            if key not in GANG_KEYS:
-                raise fail(line(key, gline), f"unknown gang key {key!r} (known: {', '.join(sorted(GANG_KEYS))})")
-        at, size, site, service = g.get("at"), g.get("size"), g.get("site", 1), g.get("service")
-        if not _is_num(at) or at < 0 or at > MAX_SLICES:
-            raise fail(line("at", gline), f"gang G{i}: 'at' must be a number >= 0 and at most {MAX_SLICES:.4g} (2**40), got {at!r}")
-        if at < last:
-            raise fail(line("at", gline), f"gang G{i}: gangs must be listed in arrival order "
-                       f"(at = {at:g} comes after {last:g})")
-        if not _is_int(size) or not 1 <= size <= sc.processors:
-            raise fail(line("size", gline), f"gang G{i}: size must be a whole number in 1..{sc.processors}, got {size!r}")
-        if not _is_int(site) or not 1 <= site <= sites:
-            raise fail(line("site", gline), f"gang G{i}: site must be a whole number in 1..{sites}, got {site!r}")
-        if not _is_num(service) or service <= 0 or service > MAX_SLICES:
-            raise fail(line("service", gline), f"gang G{i}: service must be a number > 0 and at most "
-                       f"{MAX_SLICES:.4g} (2**40), got {service!r}")
-        last = float(at)
-        out.append(ScriptedGang(float(at), size, site - 1, float(service)))
+        gang = _gang(g, i, last, sc.processors, sites, gline, fail, line)
+        last = gang.at
+        out.append(gang)
     sc.sites, sc.gangs = sites, out
     return sc
 
@@ -150,21 +133,7 @@ def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
     for i, job in enumerate(workload):
         jline = _line_of(text, r"^\s*\[\[workload\]\]", search)
         search = jline + 1
-        name = f"J{i + 1}"
-        if not isinstance(job, dict):
-            raise fail(jline, "each [[workload]] entry must be a table")
-        for key in job:
-            if key not in WORKLOAD_KEYS:
-                raise fail(line(key, jline), f"unknown workload key {key!r} (known: {', '.join(sorted(WORKLOAD_KEYS))})")
-        mins, work, beta = job.get("min"), job.get("work"), job.get("beta", 100.0)
-        if not _is_int(mins) or not 1 <= mins <= sc.processors:
-            raise fail(line("min", jline), f"job {name}: min must be a whole number in 1..{sc.processors}, got {mins!r}")
-        if not _is_num(work) or work <= 0 or work > MAX_SLICES:
-            raise fail(line("work", jline), f"job {name}: work must be a number > 0 and at most "
-                       f"{MAX_SLICES:.4g} (2**40), got {work!r}")
-        if not _is_num(beta) or beta <= 0:
-            raise fail(line("beta", jline), f"job {name}: beta must be a number > 0, got {beta!r}")
-        out.append(ScriptedEpochJob(mins, float(work), float(beta)))
+        out.append(_epoch_job(job, f"J{i + 1}", sc.processors, jline, fail, line))
     in_system = data.get("in_system", len(out))
     if not _is_int(in_system) or not 1 <= in_system <= len(out):
         raise fail(line("in_system"), f"in_system must be a whole number in 1..{len(out)} "
@@ -184,3 +153,46 @@ def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
                    f"J = {in_system} (Table 2 restrictions)")
     sc.workload, sc.in_system, sc.static, sc.quantum = out, in_system, static, float(quantum)
     return sc
+
+
+def _gang(g: Any, i: int, last: float, procs: int, sites: int, gline: int, fail, line) -> ScriptedGang:
+    """Return gang ``G<i>`` of a ``[[gangs]]`` entry (starting on line ``gline``), arriving no
+    earlier than ``last``; raise ``fail(...)`` for an unknown key or a value out of range."""
+    if not isinstance(g, dict):
+        raise fail(gline, "each [[gangs]] entry must be a table")
+    for key in g:
+        if key not in GANG_KEYS:
+            raise fail(line(key, gline), f"unknown gang key {key!r} (known: {', '.join(sorted(GANG_KEYS))})")
+    at, size, site, service = g.get("at"), g.get("size"), g.get("site", 1), g.get("service")
+    if not _is_num(at) or at < 0 or at > MAX_SLICES:
+        raise fail(line("at", gline), f"gang G{i}: 'at' must be a number >= 0 and at most {MAX_SLICES:.4g} (2**40), got {at!r}")
+    if at < last:
+        raise fail(line("at", gline), f"gang G{i}: gangs must be listed in arrival order "
+                   f"(at = {at:g} comes after {last:g})")
+    if not _is_int(size) or not 1 <= size <= procs:
+        raise fail(line("size", gline), f"gang G{i}: size must be a whole number in 1..{procs}, got {size!r}")
+    if not _is_int(site) or not 1 <= site <= sites:
+        raise fail(line("site", gline), f"gang G{i}: site must be a whole number in 1..{sites}, got {site!r}")
+    if not _is_num(service) or service <= 0 or service > MAX_SLICES:
+        raise fail(line("service", gline), f"gang G{i}: service must be a number > 0 and at most "
+                   f"{MAX_SLICES:.4g} (2**40), got {service!r}")
+    return ScriptedGang(float(at), size, site - 1, float(service))
+
+
+def _epoch_job(job: Any, name: str, procs: int, jline: int, fail, line) -> ScriptedEpochJob:
+    """Return job ``name`` of a ``[[workload]]`` entry (starting on line ``jline``); raise
+    ``fail(...)`` for an unknown key or a value out of range."""
+    if not isinstance(job, dict):
+        raise fail(jline, "each [[workload]] entry must be a table")
+    for key in job:
+        if key not in WORKLOAD_KEYS:
+            raise fail(line(key, jline), f"unknown workload key {key!r} (known: {', '.join(sorted(WORKLOAD_KEYS))})")
+    mins, work, beta = job.get("min"), job.get("work"), job.get("beta", 100.0)
+    if not _is_int(mins) or not 1 <= mins <= procs:
+        raise fail(line("min", jline), f"job {name}: min must be a whole number in 1..{procs}, got {mins!r}")
+    if not _is_num(work) or work <= 0 or work > MAX_SLICES:
+        raise fail(line("work", jline), f"job {name}: work must be a number > 0 and at most "
+                   f"{MAX_SLICES:.4g} (2**40), got {work!r}")
+    if not _is_num(beta) or beta <= 0:
+        raise fail(line("beta", jline), f"job {name}: beta must be a number > 0, got {beta!r}")
+    return ScriptedEpochJob(mins, float(work), float(beta))

@@ -51,40 +51,57 @@ def scenario_data(sc: Scenario) -> dict[str, Any]:
     data["processors"] = sc.processors
     if sc.policy:
         data["policy"] = sc.policy
-    if sc.model == "matrix":
-        if sc.ring:
-            data["ring"] = True
-        if sc.allocation != "contiguous":
-            data["allocation"] = sc.allocation
-        if sc.guided:
-            data["guided"] = True
-        data["matrix"] = matrix_rows(sc)
-        works = {j.name: InlineTable(work=_number(j.work)) for j in sc.jobs if math.isfinite(j.work)}
-        if works:
-            data["jobs"] = works
-        if sc.params:
-            data["params"] = sc.params
-        if sc.script:
-            data["events"] = [_event(e) for e in sc.script]
-    elif sc.model == "multisite":
-        data["sites"] = sc.sites
-        if sc.params:
-            data["params"] = sc.params
-        data["gangs"] = [{"at": _number(g.at), "size": g.size, "site": g.site + 1,
-                          "service": _number(g.service)} for g in sc.gangs]
-    else:
-        data["in_system"] = sc.in_system
-        if sc.static:
-            data["static"] = True
-        if sc.quantum != 10.0:
-            data["quantum"] = _number(sc.quantum)
-        if sc.params:
-            data["params"] = sc.params
-        data["workload"] = [{"min": w.min_nodes, "work": _number(w.work), "beta": _number(w.beta)}
-                            for w in sc.workload]
+    data.update(_FAMILY_KEYS[sc.model](sc))
     if sc.expect:
         data["expect"] = sc.expect
     return data
+
+
+def _matrix_keys(sc: Scenario) -> dict[str, Any]:
+    """The keys of a matrix scenario after ``policy``, defaults left out."""
+    data: dict[str, Any] = {}
+    if sc.ring:
+        data["ring"] = True
+    if sc.allocation != "contiguous":
+        data["allocation"] = sc.allocation
+    if sc.guided:
+        data["guided"] = True
+    data["matrix"] = matrix_rows(sc)
+    works = {j.name: InlineTable(work=_number(j.work)) for j in sc.jobs if math.isfinite(j.work)}
+    if works:
+        data["jobs"] = works
+    if sc.params:
+        data["params"] = sc.params
+    if sc.script:
+        data["events"] = [_event(e) for e in sc.script]
+    return data
+
+
+def _multisite_keys(sc: Scenario) -> dict[str, Any]:
+    """The keys of a multi-site scenario after ``policy``."""
+    data: dict[str, Any] = {"sites": sc.sites}
+    if sc.params:
+        data["params"] = sc.params
+    data["gangs"] = [{"at": _number(g.at), "size": g.size, "site": g.site + 1,
+                      "service": _number(g.service)} for g in sc.gangs]
+    return data
+
+
+def _epoch_keys(sc: Scenario) -> dict[str, Any]:
+    """The keys of an epoch scenario after ``policy``, defaults left out."""
+    data: dict[str, Any] = {"in_system": sc.in_system}
+    if sc.static:
+        data["static"] = True
+    if sc.quantum != 10.0:
+        data["quantum"] = _number(sc.quantum)
+    if sc.params:
+        data["params"] = sc.params
+    data["workload"] = [{"min": w.min_nodes, "work": _number(w.work), "beta": _number(w.beta)}
+                        for w in sc.workload]
+    return data
+
+
+_FAMILY_KEYS = {"matrix": _matrix_keys, "multisite": _multisite_keys, "epoch": _epoch_keys}
 
 
 def matrix_rows(sc: Scenario) -> list[str]:

@@ -8,14 +8,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.limits import (check_count, check_jobs, check_memory, check_processors,
-                                 check_slice_seconds)
+from gangviz.core.limits import (
+    check_count,
+    check_jobs,
+    check_memory,
+    check_processors,
+    check_slice_seconds,
+)
 from gangviz.resources import scenario_path
 from gangviz.workloads.files import sniff
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: a trace run needs no engine)
+    from gangviz.core.jobs import ScriptEvent
     from gangviz.core.matrix import OusterhoutMatrix
-    from gangviz.sim.engine import ScriptEvent
 
 MODELS = ("downey",)
 

@@ -33,7 +33,6 @@ from gangviz.workloads.dists import (
 )
 from gangviz.workloads.model import Workload
 
-
 #: Upper limits of the whole-number parameters (sizes and run times allocate a pmf of that
 #: length; see :mod:`gangviz.core.limits`).
 _INT_LIMITS = {"procs": MAX_PROCESSORS, "nodes": MAX_PROCESSORS, "site_procs": MAX_PROCESSORS,

@@ -1,10 +1,14 @@
 """Table 1: valid partitions of N = 128 by allowed inequity k."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from gangviz.epoch.partitions import (count_valid_partitions, iter_valid_partitions,
-                                      partitions_with_parts)
+from gangviz.epoch.partitions import (
+    count_valid_partitions,
+    iter_valid_partitions,
+    partitions_with_parts,
+)
 
 TABLE_1 = [8, 128, 2144, 21527, 144055, 692693, 2560378]
 

@@ -38,25 +38,39 @@ def check_run(argv: list[str]) -> str | None:
             continue
         sim = Simulation(source.jobs, policy, source.processors, ring="--ring" in argv or source.ring,
                          initial=source.matrix, script=source.script, record=False)
-        for _ in range(MAX_STEPS):
-            if sim.step() is None:
-                break
-            m = sim.matrix
-            if m.n_rows and int(m.busy_per_row().max()) > m.processors:
-                return f"{spec}: a slot holds more than {m.processors} processors at t={sim.time}"
-            for job in m.jobs():
-                if len(list(m.job_cols(job))) != sim.jobs[job].spec.size:
-                    return f"{spec}: job {job} holds {len(list(m.job_cols(job)))} processors, not its size"
-        for rec in sim.records():
-            if rec.finish is None:
-                continue
-            if rec.finish < rec.spec.arrival:
-                return f"{spec}: job {rec.spec.name} finished at {rec.finish} before arriving at {rec.spec.arrival}"
-            if not rec.terminated and math.isfinite(rec.spec.work):
-                eps = 1e-9 * max(1.0, abs(rec.finish))
-                if rec.turnaround + eps < rec.spec.work:
-                    return (f"{spec}: job {rec.spec.name} turnaround {rec.turnaround} < its work "
-                            f"{rec.spec.work}")
+        broken = _check_steps(sim) or _check_records(sim)
+        if broken:
+            return f"{spec}: {broken}"
+    return None
+
+
+def _check_steps(sim) -> str | None:
+    """Step ``sim`` (at most :data:`MAX_STEPS` times); describe the first step after which a slot
+    holds more cells than processors or a job holds other than its size in processors."""
+    for _ in range(MAX_STEPS):
+        if sim.step() is None:
+            break
+        m = sim.matrix
+        if m.n_rows and int(m.busy_per_row().max()) > m.processors:
+            return f"a slot holds more than {m.processors} processors at t={sim.time}"
+        for job in m.jobs():
+            if len(list(m.job_cols(job))) != sim.jobs[job].spec.size:
+                return f"job {job} holds {len(list(m.job_cols(job)))} processors, not its size"
+    return None
+
+
+def _check_records(sim) -> str | None:
+    """Describe the first finished job of ``sim`` that finished before arriving or, not
+    terminated, has a turnaround below its work."""
+    for rec in sim.records():
+        if rec.finish is None:
+            continue
+        if rec.finish < rec.spec.arrival:
+            return f"job {rec.spec.name} finished at {rec.finish} before arriving at {rec.spec.arrival}"
+        if not rec.terminated and math.isfinite(rec.spec.work):
+            eps = 1e-9 * max(1.0, abs(rec.finish))
+            if rec.turnaround + eps < rec.spec.work:
+                return f"job {rec.spec.name} turnaround {rec.turnaround} < its work {rec.spec.work}"
     return None
 
 

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzz.harness import Child, judge
 from gangviz.core.limits import MAX_JOBS
+from tests.fuzz.harness import Child, judge
 from tests.fuzz.strategies import TOKENS, option_value, scenarios, sweep_files, swf_files
 
 EXAMPLES = int(os.environ.get("GANGVIZ_FUZZ_EXAMPLES", "200"))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from gui_helpers import close_rgb, pixel
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QColor, QMouseEvent
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from gangviz.core.changes import JobShifted, MOVE_KINDS
+from gangviz.core.changes import MOVE_KINDS, JobShifted
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.gui import palette
 from gangviz.gui.caption import caption_text
@@ -19,7 +22,6 @@ from gangviz.gui.presentation import FONTS, KEYS, scale_for
 from gangviz.gui.window import builtin_scenarios
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario
-from gui_helpers import close_rgb, pixel
 
 
 def test_every_builtin_scenario_opens_with_its_view_and_explanation(window, message_boxes):

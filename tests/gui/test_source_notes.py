@@ -3,7 +3,6 @@ a machine size asks for one, and warnings live in a dismissable bar that the nex
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtGui import QColor
 
 LINE = "{n} {s} 0 10 4 -1 -1 4 100 -1 1 1 1 -1 -1 -1 -1 -1"

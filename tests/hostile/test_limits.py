@@ -12,8 +12,15 @@ import pytest
 
 from gangviz.cli import main
 from gangviz.core.jobs import JobSpec
-from gangviz.core.limits import (CLOCK_LIMIT, MAX_PROCESSORS, LimitError, check_memory, estimate_bytes,
-                                 memory_budget, parse_bytes)
+from gangviz.core.limits import (
+    CLOCK_LIMIT,
+    MAX_PROCESSORS,
+    LimitError,
+    check_memory,
+    estimate_bytes,
+    memory_budget,
+    parse_bytes,
+)
 from gangviz.policies import make_policy
 from gangviz.sim.engine import ScriptEvent, Simulation
 from gangviz.workloads.scenario import ScenarioError, load_scenario

@@ -30,7 +30,6 @@ def _run(cfg, seed, n):
 @given(cfg=configs(), seed=st.integers(0, 10**6), n=st.integers(1, 30))
 def test_invariants_hold_after_every_step(cfg, seed, n):
     sim = _run(cfg, seed, n)
-    busy_until: dict[int, float] = {}       # processor -> its running gang's start
     started: dict[int, int] = {}
     steps = 0
     while (step := sim.step()) is not None:
@@ -138,7 +137,7 @@ def test_step_back_restores_and_redo_replays(cfg, seed, n, back):
         assert sim.step_back() is sim.steps[total - 1 - i]
         assert sim.state.snapshot() == snaps[total - 1 - i]
         assert sim.time == (sim.steps[sim.cursor - 1].time if sim.cursor else 0.0)
-    for i in range(back):
+    for _ in range(back):
         sim.step()
     assert sim.state.snapshot() == snaps[-1]
     assert len(sim.steps) == total

@@ -5,7 +5,8 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.resources import list_scenarios
 from gangviz.workloads.painting import EditorDoc, Event, PaintError

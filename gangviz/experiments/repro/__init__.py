@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-from gangviz.commands.options import add_workers
+from gangviz.experiments.options import add_workers
 from gangviz.experiments.numbers import plural
 
 RAN = 0

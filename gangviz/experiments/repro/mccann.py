@@ -25,7 +25,7 @@ import argparse
 import sys
 import time
 
-from gangviz.commands.options import add_seed
+from gangviz.experiments.options import add_seed
 from gangviz.epoch.experiments import (
     BASELINE,
     OVERHEAD_POLICIES,

@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from gangviz.commands.options import add_seed
+from gangviz.experiments.options import add_seed
 from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.progress import ProgressBar

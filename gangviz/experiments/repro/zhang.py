@@ -1,7 +1,7 @@
 """``gangviz repro zhang-table1``: Zhang, Franke, Moreira, Sivasubramaniam, Table 1 (§5.6).
 
 The nine workloads of [Zhang01 §2.2] (service times x 1.0 .. 1.8, workload
-model :mod:`gangviz.policies.ibm.workload`) run under GS, MGS, BGS and MBGS with MPL 5, a 200 s
+model :mod:`gangviz.workloads.ibm`) run under GS, MGS, BGS and MBGS with MPL 5, a 200 s
 slice, no context-switch overhead, and free, unlimited migration (the best case of Table 1);
 estimates follow the Phi model with Phi = 0.2. For each workload the table shows utilisation rho
 (eq. 1) and mean bounded slowdown s, averaged over the replications, and the percentage
@@ -45,7 +45,7 @@ is also checked on every replication alone ("holds in k of R"), and the gains ge
 confidence half-width from the paired per-replication gains.
 
 A single sample's offered load scatters widely around the nominal 0.55 x multiplier (see
-:mod:`gangviz.policies.ibm.workload`); by default (``--calibrate``) each sample's arrival times
+:mod:`gangviz.workloads.ibm`); by default (``--calibrate``) each sample's arrival times
 are scaled so that it offers exactly the paper's loads 0.55 .. 0.99; ``--no-calibrate`` keeps the
 raw samples. The ``load`` column is the mean offered load of the samples.
 
@@ -67,7 +67,7 @@ import time
 
 import numpy as np
 
-from gangviz.commands.options import add_json, add_out, add_seed
+from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.argtypes import (
     non_negative_int,
     non_negative_seconds,
@@ -88,7 +88,7 @@ from gangviz.experiments.runner import map_runs
 from gangviz.experiments.seeds import run_seed
 from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
 from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
-from gangviz.policies.ibm.workload import (
+from gangviz.workloads.ibm import (
     BASELINE_RHO,
     MULTIPLIERS,
     PROCESSORS,

@@ -26,7 +26,7 @@ import math
 import sys
 import time
 
-from gangviz.commands.options import add_json, add_out, add_seed
+from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.repro import (

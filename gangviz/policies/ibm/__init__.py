@@ -1,6 +1,6 @@
-"""The policies of the IBM study (Zhang01): GS, BGS, MGS, MBGS in the engine,
-and BF (conservative) and EASY backfilling as a separate event-driven simulator
-(:mod:`gangviz.policies.ibm.backfill`).
+"""The gang policies of the IBM study (Zhang01): GS, BGS, MGS, MBGS in the engine. Its
+backfilling baselines (conservative and EASY) run on the space-sharing simulator
+(:mod:`gangviz.spacesharing.backfill`), its workload model is :mod:`gangviz.workloads.ibm`.
 
 Importing this package registers ``gs``, ``bgs``, ``mgs`` and ``mbgs`` with
 :func:`gangviz.policies.register_policy`.

@@ -77,7 +77,7 @@ class Planner:
 
     @classmethod
     def from_bookings(cls, processors: int, n_rows: int, now: float, rows: list[int], ends: list[float],
-                      sizes: list[int]) -> "Planner":
+                      sizes: list[int]) -> Planner:
         """Return a planner holding, for each ``i``, ``sizes[i]`` processors of ``rows[i]`` booked
         from ``now`` to ``ends[i]``: the same profiles as :meth:`add` one booking at a time (a
         breakpoint at each distinct end after ``now``), built by one sort per row."""

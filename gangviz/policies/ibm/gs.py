@@ -52,21 +52,24 @@ Differences from the paper's simulator (documented, reported):
   :attr:`IBMGang.migration_overhead`. ``charge_migration=False`` only records it, as a what-if.
 * A job whose run time exceeds its estimate is not killed: the engine runs every job for its
   full work. Workloads built here keep work <= estimate (the Phi model, or traces clipped with
-  :func:`gangviz.policies.ibm.workload.clip_to_estimates`).
+  :func:`gangviz.workloads.ibm.clip_to_estimates`).
 """
 
 from __future__ import annotations
 
 from gangviz.core.changes import JobPlaced, SlotAdded
 from gangviz.policies.ibm.bgs import Planner, Reservation, job_estimate, predicted_end
-from gangviz.policies.ibm.migration import MigrationBudget, collapse_with_migration, fill_with_migration
+from gangviz.policies.ibm.migration import (
+    MigrationBudget,
+    collapse_with_migration,
+    fill_with_migration,
+)
 from gangviz.policies.ibm.phases import (
     best_fit_row,
     clean_matrix,
     compact_matrix,
     fill_matrix,
     free_cols,
-    free_count,
     remove_empty_rows,
 )
 from gangviz.sim.policy import Policy
@@ -175,7 +178,7 @@ class IBMGang(Policy):
                     plan.add(res.row, res.start, res.end, res.size)
         return plan
 
-    def _compact_allowed(self, sim) -> "_ReservationGuard":
+    def _compact_allowed(self, sim) -> _ReservationGuard:
         """Return the CompactMatrix guard of BGS: a move must not violate a reservation of the
         destination row (§5.2)."""
         return _ReservationGuard(self, sim, self.planner(sim))

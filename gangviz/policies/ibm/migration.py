@@ -51,7 +51,13 @@ import numpy as np
 
 from gangviz.core.changes import JobMigrated, JobReplicated, JobShifted
 from gangviz.core.matrix import IDLE, col_index
-from gangviz.policies.ibm.phases import MoveGuard, as_cols, compaction_moves, free_count, start_order
+from gangviz.policies.ibm.phases import (
+    MoveGuard,
+    as_cols,
+    compaction_moves,
+    free_count,
+    start_order,
+)
 
 __all__ = ["option1_cost", "option2_cost", "MigrationBudget", "collapse_with_migration", "fill_with_migration"]
 

@@ -32,7 +32,7 @@ from typing import Protocol
 import numpy as np
 
 from gangviz.core.changes import JobReplicated, JobShifted, JobUnreplicated
-from gangviz.core.matrix import IDLE, OusterhoutMatrix, col_index
+from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.policies.slots import remove_empty_slots
 
 __all__ = [

@@ -1,10 +1,11 @@
 """Tests of the event-driven BF (conservative) and EASY simulator (Zhang01 §3)."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.core.jobs import JobSpec
-from gangviz.policies.ibm.backfill import simulate_backfill
+from gangviz.spacesharing.backfill import simulate_backfill
 
 
 def _jobs(specs):

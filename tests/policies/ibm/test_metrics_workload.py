@@ -9,9 +9,9 @@ from gangviz.core.jobs import JobSpec
 from gangviz.experiments.repro import zhang
 from gangviz.metrics_ibm import KEYS, CapacityLog, ibm_metrics, run_with_capacity
 from gangviz.policies.ibm import GS
-from gangviz.policies.ibm.backfill import BackfillRecord, simulate_backfill
-from gangviz.policies.ibm.workload import clip_to_estimates, offered_load, zhang_workload
 from gangviz.sim.engine import Simulation
+from gangviz.spacesharing.backfill import BackfillRecord, simulate_backfill
+from gangviz.workloads.ibm import clip_to_estimates, offered_load, zhang_workload
 
 
 def test_metrics_by_hand():

@@ -1,0 +1,55 @@
+"""The import contracts of pyproject.toml hold: the layers, Qt only in ``gangviz.gui``, no cycles.
+
+``lint-imports`` (import-linter, installed by ``make lint``) checks them; this test runs it so the
+suite fails on a broken contract too, and is skipped where the checker is not installed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _lint_imports() -> str | None:
+    """Return the path of the ``lint-imports`` script beside this Python, else on PATH."""
+    beside = Path(sys.executable).with_name("lint-imports")
+    return str(beside) if beside.exists() else shutil.which("lint-imports")
+
+
+def test_every_import_contract_is_kept():
+    pytest.importorskip("importlinter", reason="import-linter is installed by `make lint`")
+    exe = _lint_imports()
+    if exe is None:
+        pytest.skip("lint-imports is not on PATH")
+    res = subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert res.returncode == 0, res.stdout[-6000:] + res.stderr[-2000:]
+    assert "BROKEN" not in res.stdout
+
+
+def test_contracts_name_the_layers_and_forbid_qt():
+    """The contracts exist as the README's Layout describes them (a contract deleted from
+    pyproject.toml would otherwise pass silently)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    by_type = {c["type"]: c for c in config["contracts"]}
+    assert set(by_type) == {"layers", "forbidden", "acyclic_siblings"}
+    layers = by_type["layers"]["layers"]
+    order = [layer.split(" | ")[0].strip("()") for layer in layers]
+    for upper, lower in [("gangviz.cli", "gangviz.commands"), ("gangviz.commands", "gangviz.gui"),
+                         ("gangviz.gui", "gangviz.experiments"),
+                         ("gangviz.experiments", "gangviz.metrics"),
+                         ("gangviz.metrics", "gangviz.policies"), ("gangviz.policies", "gangviz.sim"),
+                         ("gangviz.sim", "gangviz.workloads"), ("gangviz.workloads", "gangviz.core")]:
+        assert order.index(upper) < order.index(lower), (upper, lower)
+    qt = by_type["forbidden"]
+    assert {"PySide6", "pyqtgraph"} <= set(qt["forbidden_modules"])
+    assert qt["source_modules"] == ["gangviz"]
+    assert all(ignored.startswith("gangviz.gui.** -> ") for ignored in qt["ignore_imports"])
