@@ -349,6 +349,31 @@ class Simulation:
             return False
         return math.isinf(self._next_completion_gap())
 
+    # --- the rest of the Simulation protocol (gangviz.sim.protocol); the history keeps no
+    # future here: going back drops the later steps, the deterministic run recomputes them
+    @property
+    def position(self) -> int:
+        """Return the number of steps applied."""
+        return len(self.steps)
+
+    @property
+    def known(self) -> int:
+        """Return the number of steps kept (equal to :attr:`position`)."""
+        return len(self.steps)
+
+    @property
+    def policy_name(self) -> str:
+        """Return the policy's name."""
+        return self.policy.name
+
+    def step_at(self, index: int) -> Step:
+        """Return applied step ``index`` (0-based); raise ``IndexError`` beyond them."""
+        return self.steps[index]
+
+    def snapshot(self) -> OusterhoutMatrix:
+        """Return the matrix as it stands (live: ``copy()`` it to keep it)."""
+        return self.matrix
+
     def _plain_times(self, specs: list[JobSpec]) -> tuple[list[JobSpec], np.ndarray, np.ndarray] | None:
         """Return ``(specs sorted by (arrival, id), their ids, their work)`` when every arrival and
         work is a plain int or float within the limits :meth:`_check_times` enforces and every id
