@@ -7,25 +7,10 @@ offscreen at step N, saves the picture and exits.
 
 from __future__ import annotations
 
-import os
-import sys
+from gangviz.gui.qt_app import application
 
 #: default window size of a screenshot (width, height)
 SCREENSHOT_SIZE = (1400, 900)
-
-
-def application(offscreen: bool = False):
-    """Return the running ``QApplication``, creating it (offscreen when asked) if needed."""
-    if offscreen and "QT_QPA_PLATFORM" not in os.environ:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance()
-    if app is None:
-        app = QApplication(sys.argv[:1])
-        app.setApplicationName("gangviz")
-        app.setOrganizationName("gangviz")
-    return app
 
 
 def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 0,

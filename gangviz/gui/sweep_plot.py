@@ -181,7 +181,7 @@ def render_sweep_plot(results: str | Path, out: str | Path, metric: str = "t_ta"
 
     Raises ``ValueError``/``OSError`` for a bad results file, metric, axis or output.
     """
-    from gangviz.gui.app import application
+    from gangviz.gui.qt_app import application
 
     app = application(offscreen=True)
     w = SweepPlot(results, metric, x=x, where=where)

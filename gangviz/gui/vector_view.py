@@ -241,7 +241,7 @@ class VectorTreeView(QWidget):
             for i, v in enumerate(peak.tolist()):
                 painter.fillRect(QRectF(left + i, y, 1.0, self.wlv_h), palette.shade(v, rows))
         alloc = self._allocation
-        buddy = getattr(getattr(self.player.sim, "policy", None), "name", "").lower() in BUDDY_POLICIES
+        buddy = self.player.sim.policy_name.lower() in BUDDY_POLICIES
         node = buddy_node(alloc[1]) if (alloc and buddy) else None
         hl_pen = QPen(palette.LAST_ALLOC, 3.0)
         if alloc and (node is None or node[0] == 0 or node[0] not in self.tree_levels()):

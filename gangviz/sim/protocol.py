@@ -15,7 +15,7 @@ by probing attributes.
 
 from __future__ import annotations
 
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from gangviz.core.record import Step
 
@@ -40,8 +40,11 @@ class Simulation(Protocol):
     so the same steps come back.
     """
 
-    #: ``"matrix"``, ``"multisite"``, ``"epoch"`` or ``"space-sharing"`` (:data:`FAMILIES`)
-    family: ClassVar[str]
+    @property
+    def family(self) -> str:
+        """Return ``"matrix"``, ``"multisite"``, ``"epoch"`` or ``"space-sharing"``
+        (:data:`FAMILIES`); a class attribute of each simulation class."""
+        ...
 
     @property
     def time(self) -> float:
