@@ -53,9 +53,17 @@ class Board(QWidget):
         self.caption = Caption(self)
         self.family = None
         self.family_scale = 1.0
+        self._family_scales = False  # the family view shown has set_scale
         for w in (self.title, self.subtitle, self.explain, self.matrix, self.vector, self.timeline,
                   self.caption):
             lay.addWidget(w)
+
+    def set_family_scale(self, scale: float) -> None:
+        """Draw the family view (this one and the next ones) at ``scale`` times its size; the
+        views that have no scale (the Gantt strip) keep theirs."""
+        self.family_scale = scale
+        if self.family is not None and self._family_scales:
+            self.family[0].set_scale(scale)
 
     def set_player(self, player) -> None:
         """Show ``player``'s simulation (matrix views, or the family view for other models)."""
@@ -72,9 +80,9 @@ class Board(QWidget):
             self.cues.set_player(player)
         else:
             view = drawn.make(self, player)
-            if drawn.scales:
-                view.set_scale(self.family_scale)  # larger while presenting
             self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
             self.family = (view, FamilyViewAdapter(view, player, drawn.state))
+            self._family_scales = drawn.scales
+            self.set_family_scale(self.family_scale)  # larger while presenting
         self.timeline.set_player(player)
         self.caption.set_player(player)

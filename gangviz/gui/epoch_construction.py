@@ -96,7 +96,7 @@ class BuddyConstruction(QWidget):
 
     def interval_ms(self) -> int:
         """Return the time between two pieces: :data:`STEP_MS` at 1x, shorter when playing faster."""
-        speed = getattr(self.player, "speed", 1.0)
+        speed = self.player.speed if self.player is not None else 1.0
         if not 0 < speed < float("inf"):
             speed = 1.0
         return max(1, round(STEP_MS / speed))
@@ -168,7 +168,7 @@ class BuddyConstruction(QWidget):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(target.adjusted(1, 1, -1, -1))
         mins = {j.id: j.min_nodes for j in self.sim.state.jobs.values()} if self.sim is not None else {}
-        name = self.view._names.get(piece.job, f"J{piece.job}") if hasattr(self.view, "_names") else f"J{piece.job}"
+        name = self.view._names.get(piece.job, f"J{piece.job}")
         text = (f"{name} (at least {mins.get(piece.job, '?')} nodes) goes above the min-seg "
                 f"P{left + 1}..P{right} at height {height}: width {piece.width}")
         font = QFont(self.font())

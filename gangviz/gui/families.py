@@ -93,7 +93,7 @@ class FamilyView:
 #: family -> how it is drawn; the matrix family has the board's own views instead
 FAMILY_VIEWS: dict[str, FamilyView] = {
     "multisite": FamilyView(_queue_view, lambda sim: (sim.snapshot(), applied_steps(sim)), scales=True,
-                            animation=lambda view: view.animation()),
+                            animation=lambda view: view.animation),
     "epoch": FamilyView(_epoch_view, lambda sim: sim.snapshot(), scales=True,  # type: ignore[arg-type]
                         animation=lambda view: view._anim, construction=lambda view: view.construction),
     "space-sharing": FamilyView(_gantt_view, lambda sim: (sim,)),

@@ -193,7 +193,7 @@ class MatrixView(QWidget):
     def cut_lines(self) -> tuple[tuple[int, ...], list[int]]:
         """Return ``(rows, cuts)`` drawn for the move the player holds (empty when none)."""
         p = self.player
-        gate = None if p is None or not self.show_cuts else getattr(p, "gate", None)
+        gate = None if p is None or not self.show_cuts else p.gate
         if gate is None:
             return (), []
         return gate_cuts(gate.state, gate.change)

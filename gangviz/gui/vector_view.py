@@ -308,7 +308,7 @@ class VectorTreeView(QWidget):
         """Return the key entries for the moves this run has shown so far: ``("move", text)`` for
         re-packs (shifts, region swaps, slot deletions) and ``("migration", text)`` for
         migrations, whose animation also carries a "cost" badge when they lose service."""
-        kinds = getattr(self.player, "move_kinds", set()) if self.player is not None else set()
+        kinds = self.player.move_kinds if self.player is not None else set()
         out = []
         if kinds - {"job_migrated"}:
             out.append(("move", "job moved (ghost, trail)"))
