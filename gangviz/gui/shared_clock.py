@@ -36,10 +36,8 @@ def seek(sim: Simulation, t: float) -> int:
     """
     if math.isnan(t):
         raise ValueError("the shared time must be a number, got nan")
-    times = applied_times(sim)
-    keep = bisect.bisect_right(times, t)
-    if keep < len(times):
-        sim.go_to(keep)
+    if t < sim.time:  # some applied step lies after t (the last one is at sim.time)
+        sim.go_to(bisect.bisect_right(applied_times(sim), t))
     if sim.peek() <= t:
         sim.run(until=t)
     return sim.position
