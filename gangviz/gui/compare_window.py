@@ -66,6 +66,7 @@ from gangviz.gui.families import (
     applied_steps,
     family_view,
     matrix_of,
+    paper_of,
     samples_of,
     waiting_of,
 )
@@ -73,7 +74,6 @@ from gangviz.gui.figure_export import export_widget
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.player import Player
 from gangviz.gui.vector_view import VectorTreeView
-from gangviz.sim.protocol import Simulation
 
 MIN_POLICIES, MAX_POLICIES = 2, 4
 #: play speeds of the shared clock, in simulated slices per second of wall time
@@ -124,12 +124,6 @@ def build_sims(source, specs: list[str]) -> dict:
             msg = str(exc).strip("'\"")
             raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
     return sims
-
-
-def _policy_title(sim: Simulation) -> str:
-    """Return the paper section the pane's policy follows ("" when its family names none: the
-    matrix and space-sharing policies carry one)."""
-    return sim.policy.paper if sim.family in ("matrix", "space-sharing") else ""  # type: ignore[attr-defined]
 
 
 class PolicyChooser(QWidget):
@@ -221,7 +215,7 @@ class ComparePane(QFrame):
         f.setBold(True)
         self.title.setFont(f)
         self.title.setStyleSheet(f"color: {colour.darker(115).name()}; border: none;")
-        paper = _policy_title(sim)
+        paper = paper_of(sim)
         if paper:
             self.title.setToolTip(paper)
         head.addWidget(self.title)

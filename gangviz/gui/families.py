@@ -20,6 +20,8 @@ from gangviz.sim.protocol import Simulation
 SAMPLED = frozenset({"matrix", "space-sharing"})
 #: the families with one FCFS queue of job ids (``sim.waiting``)
 QUEUED = frozenset({"matrix", "space-sharing"})
+#: the families whose policy object names the paper section it follows (``sim.policy.paper``)
+PAPERED = frozenset({"matrix", "space-sharing"})
 
 
 def matrix_of(sim: Simulation | None) -> Any:
@@ -35,6 +37,16 @@ def samples_of(sim: Simulation | None) -> Sequence:
 def waiting_of(sim: Simulation | None) -> list[int] | None:
     """Return the ids waiting in ``sim``'s queue, or ``None`` for a family without one queue."""
     return sim.waiting if sim is not None and sim.family in QUEUED else None  # type: ignore[attr-defined]
+
+
+def watch_of(sim: Simulation) -> bool | None:
+    """Return whether a matrix simulation steps slice by slice (``None`` for other families)."""
+    return bool(sim.watch) if sim.family == "matrix" else None  # type: ignore[attr-defined]
+
+
+def paper_of(sim: Simulation) -> str:
+    """Return the paper section ``sim``'s policy follows ("" when its family names none)."""
+    return sim.policy.paper if sim.family in PAPERED else ""  # type: ignore[attr-defined]
 
 
 def applied_steps(sim: Simulation) -> list:

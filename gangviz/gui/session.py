@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
+from gangviz.gui.families import watch_of
 from gangviz.session import Session, SessionError, read_session, write_session
 
 MAX_RECENT = 8
@@ -33,7 +34,7 @@ def capture(window) -> Session:
         raise ValueError("save the scenario in the editor first: the window shows an unsaved "
                          "copy that will be gone when gangviz closes")
     sim = window.player.sim
-    watch = sim.watch if sim.family == "matrix" else None
+    watch = watch_of(sim)
     zoom = {}
     for plot in window.metrics.plots:
         vb = plot.plot.getViewBox()

@@ -53,7 +53,7 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.gui.board import Board
-from gangviz.gui.families import matrix_of, waiting_of
+from gangviz.gui.families import matrix_of, waiting_of, watch_of
 from gangviz.gui.metrics_panel import MetricsPanel
 from gangviz.gui.narration import NarrationView
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel, parse_params
@@ -382,7 +382,7 @@ class MainWindow(QMainWindow):
         self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
         self.source_params = dict(params or {})
         pname = self.policy_of(source, sim)
-        watch = sim.watch if sim.family == "matrix" else None
+        watch = watch_of(sim)
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
         self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
