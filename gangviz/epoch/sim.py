@@ -155,6 +155,38 @@ class EpochSimulation:
         """Return the response times of the departed jobs, in departure order."""
         return [f.response for f in self.state.finished]
 
+    # --- the rest of the Simulation protocol (gangviz.sim.protocol); the history keeps no
+    # future here: a step back forgets the step, the deterministic run recomputes it
+    def go_to(self, index: int) -> None:
+        """Step back or forward until ``index`` steps are applied (forward stops at the end)."""
+        while len(self.steps) > max(index, 0):
+            self.step_back()
+        while len(self.steps) < index and self.step() is not None:
+            pass
+
+    @property
+    def position(self) -> int:
+        """Return the number of steps applied."""
+        return len(self.steps)
+
+    @property
+    def known(self) -> int:
+        """Return the number of steps kept (equal to :attr:`position`)."""
+        return len(self.steps)
+
+    @property
+    def policy_name(self) -> str:
+        """Return the policy's name (``"OPT-EPOCH(1)"``, ...)."""
+        return self.policy.name
+
+    def step_at(self, index: int) -> Step:
+        """Return applied step ``index``; raise ``IndexError`` beyond them."""
+        return self.steps[index]
+
+    def snapshot(self) -> tuple[Schedule | None, dict[int, str]]:
+        """Return the current quantum's schedule and the labels of the jobs in the system."""
+        return self.schedule, self.names
+
     # --- internals ----------------------------------------------------------------------------
 
     def _record(self, cause: str, changes: list[Change], rebuild: bool) -> Step:

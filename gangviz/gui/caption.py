@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from gangviz.gui.guided import gate_caption
 from gangviz.gui.narration import step_lines
+from gangviz.gui.player import Player
 from gangviz.gui.wiring import follow
 
 START_TEXT = "The starting picture. Press Space to play, Right to take one step."
@@ -42,15 +43,15 @@ def short_text(text: str) -> str:
     return re.sub(r"\s*\([^()]*\)", "", text)
 
 
-def caption_text(player, start_text: str = START_TEXT) -> str:
+def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
     """Return the caption for ``player``'s current position (see the module docstring)."""
     if player is None:
         return ""
-    gate = getattr(player, "gate", None)
+    gate = player.gate
     pos = player.position
     if gate is not None and 0 < pos <= len(player.known):
         return gate_caption(player.known[pos - 1].narration, gate.index)
-    tr = getattr(player, "transition", None)
+    tr = player.transition
     if tr is not None and 0 < pos <= len(player.known):
         lines = player.known[pos - 1].narration
         if tr.count == len(lines) and tr.change.kind != "row_activated":

@@ -35,16 +35,41 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QLineEdit,
-                               QListWidget, QListWidgetItem, QMainWindow, QMessageBox, QPushButton,
-                               QSizePolicy, QSplitter, QStyle, QToolBar, QToolButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QStyle,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui import plot_axes, shared_clock
 from gangviz.gui.clock_timeline import SharedTimeline
 from gangviz.gui.compare_plots import OverlayPlots, policy_colour
 from gangviz.gui.compare_table import SummaryTable
+from gangviz.gui.families import (
+    FamilyViewAdapter,
+    applied_steps,
+    family_view,
+    matrix_of,
+    paper_of,
+    samples_of,
+    waiting_of,
+)
 from gangviz.gui.figure_export import export_widget
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.player import Player
@@ -91,7 +116,7 @@ def build_sims(source, specs: list[str]) -> dict:
     sims = {}
     for spec in specs:
         try:
-            if getattr(source, "model", "matrix") == "matrix":
+            if source.model == "matrix":
                 sims.update(build_simulations(source, [spec], record=True))
             else:
                 sims[spec] = simulation_for(source, spec)
@@ -99,12 +124,6 @@ def build_sims(source, specs: list[str]) -> dict:
             msg = str(exc).strip("'\"")
             raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
     return sims
-
-
-def _policy_title(sim, spec: str) -> str:
-    pol = getattr(sim, "policy", None)
-    paper = getattr(pol, "paper", "") if pol is not None else ""
-    return paper if isinstance(paper, str) else ""
 
 
 class PolicyChooser(QWidget):
@@ -196,7 +215,7 @@ class ComparePane(QFrame):
         f.setBold(True)
         self.title.setFont(f)
         self.title.setStyleSheet(f"color: {colour.darker(115).name()}; border: none;")
-        paper = _policy_title(sim, spec)
+        paper = paper_of(sim)
         if paper:
             self.title.setToolTip(paper)
         head.addWidget(self.title)
@@ -206,7 +225,8 @@ class ComparePane(QFrame):
         head.addWidget(self.state)
         lay.addLayout(head)
         self.matrix = self.vector = self.family = None
-        if getattr(sim, "matrix", None) is not None:
+        drawn = family_view(sim)
+        if drawn is None:
             self.matrix = MatrixView(self.player, self)
             self.matrix.setMinimumSize(160, 120)
             self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)  # what-ifs would desync
@@ -214,27 +234,22 @@ class ComparePane(QFrame):
             lay.addWidget(self.matrix, 1)
             lay.addWidget(self.vector)
         else:
-            from gangviz.gui.window import FAMILY_VIEWS, FamilyViewAdapter
-
-            for accepts, make, state in FAMILY_VIEWS:
-                if accepts(sim):
-                    view = make(self)
-                    view.setMinimumSize(160, 120)
-                    lay.addWidget(view, 1)
-                    self.family = (view, FamilyViewAdapter(view, self.player, state))
-                    break
+            view = drawn.make(self, self.player)
+            view.setMinimumSize(160, 120)
+            lay.addWidget(view, 1)
+            self.family = (view, FamilyViewAdapter(view, self.player, drawn.state))
 
     def refresh(self) -> None:
         """Tell the views the simulation moved, and update the state line."""
         self.player.moved.emit()
         sim = self.sim
         parts = [f"t = {sim.time:,.7g}"]
-        m = getattr(sim, "matrix", None)
+        m = matrix_of(sim)
         if m is not None:
             parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
             parts.append(f"{len(m.jobs())} running")
-        waiting = getattr(sim, "waiting", None)
-        if isinstance(waiting, list):
+        waiting = waiting_of(sim)
+        if waiting is not None:
             parts.append(f"{len(waiting)} waiting")
         if sim.done and math.isinf(sim.peek()):
             parts.append("done")
@@ -269,7 +284,7 @@ class CompareWindow(QMainWindow):
 
             source = load_source(str(source), **(source_args or {}))
         self.source = source
-        self.model = getattr(source, "model", "matrix")
+        self.model = source.model
         self.sims: dict = {}
         self.panes: list[ComparePane] = []
         self.samples: dict[str, list] = {}
@@ -383,7 +398,7 @@ class CompareWindow(QMainWindow):
         tl.addWidget(self.chooser)
         tl.addWidget(board, 1)
         self.plots = OverlayPlots()
-        per_slice = float(getattr(self.source, "slice_seconds", 1.0) or 1.0) if getattr(self.source, "kind", "") == "swf" else None
+        per_slice = float(self.source.slice_seconds or 1.0) if self.source.kind == "swf" else None
         for w in self.plots.plots:
             plot_axes.set_time_unit(w, per_slice)
         self.table = SummaryTable()
@@ -468,14 +483,14 @@ class CompareWindow(QMainWindow):
         self._moves, self.samples = {}, {}
         end = 0.0
         comparison = (finish_and_compare(self.source.title, sims,
-                                         time_unit=getattr(self.source, "slice_seconds", 1.0))
+                                         time_unit=self.source.slice_seconds)
                       if self.model == "matrix" else None)
         for spec, sim in sims.items():
             run_to_end(sim)
             end = max(end, float(sim.time))
-            self._moves[spec] = [s.time for s in sim.steps
-                                 if any(getattr(c, "kind", None) in MOVE_KINDS for c in s.changes)]
-            self.samples[spec] = list(getattr(sim, "samples", None) or [])
+            self._moves[spec] = [s.time for s in applied_steps(sim)
+                                 if any(c.kind in MOVE_KINDS for c in s.changes)]
+            self.samples[spec] = list(samples_of(sim))
         self.end = end
         self.comparison = comparison
 

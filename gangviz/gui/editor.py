@@ -319,7 +319,7 @@ class ScenarioEditor(QDialog):
         else:
             # The window may reload the file (Reset) after the editor is gone: the temporary
             # directory belongs to the window.
-            tmp = getattr(self.window, "editor_tmp", None)
+            tmp = self.window.editor_tmp
             if tmp is None:
                 tmp = QTemporaryDir()
                 self.window.editor_tmp = tmp

@@ -96,7 +96,7 @@ class BuddyConstruction(QWidget):
 
     def interval_ms(self) -> int:
         """Return the time between two pieces: :data:`STEP_MS` at 1x, shorter when playing faster."""
-        speed = getattr(self.player, "speed", 1.0)
+        speed = self.player.speed if self.player is not None else 1.0
         if not 0 < speed < float("inf"):
             speed = 1.0
         return max(1, round(STEP_MS / speed))
@@ -168,7 +168,7 @@ class BuddyConstruction(QWidget):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(target.adjusted(1, 1, -1, -1))
         mins = {j.id: j.min_nodes for j in self.sim.state.jobs.values()} if self.sim is not None else {}
-        name = self.view._names.get(piece.job, f"J{piece.job}") if hasattr(self.view, "_names") else f"J{piece.job}"
+        name = self.view._names.get(piece.job, f"J{piece.job}")
         text = (f"{name} (at least {mins.get(piece.job, '?')} nodes) goes above the min-seg "
                 f"P{left + 1}..P{right} at height {height}: width {piece.width}")
         font = QFont(self.font())
@@ -189,7 +189,7 @@ class BuddyConstruction(QWidget):
     def _paint_waiting(self) -> None:
         """The jobs that enter at the start, one bar per job as wide as its minimum nodes."""
         sim = self.sim
-        jobs = list(getattr(getattr(sim, "workload", None), "jobs", []))[: getattr(sim, "jobs", 0)]
+        jobs = [] if sim is None else [sim.workload.job(i) for i in range(sim.jobs)]
         if not jobs:
             return
         r = self.view.plot_rect()
@@ -201,10 +201,10 @@ class BuddyConstruction(QWidget):
         p.setFont(font)
         for i, job in enumerate(jobs):
             rect = QRectF(r.left(), r.bottom() - (i + 1) * h + 2, r.width() * job.min_nodes / n, h - 4)
-            fill = QColor(job_colour(i + 1))
+            fill = QColor(job_colour(job.id))
             fill.setAlpha(150)
             p.fillRect(rect, fill)
-            label = f"J{i + 1}: at least {job.min_nodes} node{'s' if job.min_nodes != 1 else ''}"
+            label = f"J{job.id}: at least {job.min_nodes} node{'s' if job.min_nodes != 1 else ''}"
             inside = p.fontMetrics().horizontalAdvance(label) + 12 <= rect.width()
             if inside:
                 p.setPen(text_colour(fill))

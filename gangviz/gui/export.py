@@ -2,7 +2,7 @@
 
 Export: the narration is burnt in as captions, the user chooses the size and the frame
 rate, a progress callback reports the work and may cancel it. The frames are grabbed from a
-:class:`gangviz.gui.window.Board` (title, matrix with its vector and tree, or the family view,
+:class:`gangviz.gui.board.Board` (title, matrix with its vector and tree, or the family view,
 timeline and caption) that is never shown on screen, fed by a :class:`~gangviz.gui.player.Player`
 at the lecture pace (speed 1x), so the export looks exactly like the window.
 
@@ -37,9 +37,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from gangviz.core.record import Change
+from gangviz.gui.families import FamilyView, family_view
 from gangviz.gui.player import CHANGE_SECONDS, DEFAULT_SPEED_LEVEL, HOLD_SECONDS, Player
 from gangviz.gui.scene import animation_weight
 from gangviz.gui.video import FramesWriter, GifWriter, Mp4Writer, output_kind
+from gangviz.sim.protocol import Simulation
 
 DEFAULT_SIZE = (960, 600)
 DEFAULT_FPS = 10
@@ -98,14 +100,9 @@ def image_rgb(img: QImage) -> np.ndarray:
     return arr[:, : w * 3].reshape(h, w, 3).copy()
 
 
-def _family_animation(view):
-    anim = getattr(view, "animation", None)
-    return anim if anim is not None and not callable(anim) else getattr(view, "_anim", None)
-
-
-def has_matrix_view(sim) -> bool:
+def has_matrix_view(sim: Simulation) -> bool:
     """Return whether ``sim`` is drawn as an Ousterhout matrix (else by its family view)."""
-    return getattr(sim, "matrix", None) is not None
+    return sim.family == "matrix"
 
 
 def frame_stamp(subtitle: str, time: float, position: int, total: int | None) -> str:
@@ -115,24 +112,50 @@ def frame_stamp(subtitle: str, time: float, position: int, total: int | None) ->
     return "   ·   ".join(parts + [f"t = {time:g}", step])
 
 
-def count_ahead(sim, limit: int) -> int | None:
+def count_ahead(sim: Simulation, limit: int) -> int | None:
     """Return how many steps ``sim`` takes from where it is (at most ``limit``), leaving it
-    where it was; ``None`` for a simulation that cannot go back (no recorded history, or a
-    model without a matrix). A space-sharing run has all its decisions made up front, so its
+    where it was; ``None`` when the count is not worked out: a matrix simulation that keeps no
+    history (it cannot go back), and the multi-site and epoch models (their frames say
+    ``step k`` without a total). A space-sharing run has all its decisions made up front, so its
     count is read off them."""
-    decisions = getattr(getattr(sim, "result", None), "decisions", None)
-    if getattr(sim, "family", None) == "space-sharing" and decisions is not None:
-        return min(limit, len(decisions) - sim.cursor)
-    if not has_matrix_view(sim) or not getattr(sim, "record", False) or not hasattr(sim, "go_to"):
+    if sim.family == "space-sharing":
+        return min(limit, len(sim.result.decisions) - sim.position)  # type: ignore[attr-defined]
+    if sim.family != "matrix" or not sim.record:  # type: ignore[attr-defined]
         return None
-    start = len(sim.steps)
-    sim.run(max_steps=limit)
-    n = len(sim.steps) - start
+    start = sim.position
+    n = 0
+    while n < limit and sim.step() is not None:
+        n += 1
     sim.go_to(start)
     return n
 
 
-def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int], None], *,
+def _family_frames(drawn: FamilyView, view, fps: int, hold: int, grab: Callable[[int], None]) -> None:
+    """Grab the frames of one step drawn by a family ``view``: its step animation driven frame
+    by frame, then (the epoch view's BUDDY layer) the schedule built piece by piece, each piece
+    with its min-seg resting as long as a step does."""
+    anim = drawn.animation(view)
+    n = frames_for(None, fps)
+    running = anim is not None and anim.state() == anim.State.Running
+    if running:
+        anim.pause()
+    for j in range(1, n + 1):
+        if running:
+            anim.setCurrentTime(int(round(anim.duration() * j / n)))
+        grab(1 + (hold if j == n else 0))
+    if running:
+        anim.stop()
+    cons = drawn.construction(view)
+    if cons is not None and not cons.building:
+        cons.start()
+    if cons is not None and cons.building:
+        cons.timer.stop()
+        while cons.building:
+            cons.advance()
+            grab(1 + hold)
+
+
+def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int], None], *,
            title: str = "", subtitle: str = "", steps: int | None = None,
            progress: Callable[[int, int], bool] | None = None) -> int:
     """Play ``sim`` from where it is and hand every frame to ``on_frame(image, ticks)``.
@@ -141,7 +164,7 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
     :data:`MAX_STEPS`); returning False stops the render with :class:`ExportCancelled`.
     Returns the number of steps rendered.
     """
-    from gangviz.gui.window import Board
+    from gangviz.gui.board import Board
 
     ahead = count_ahead(sim, steps if steps is not None else MAX_STEPS)
     board = Board()
@@ -163,7 +186,7 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
         board.timeline.total = total or 0
 
         def grab(ticks: int) -> None:
-            board.subtitle.setText(frame_stamp(subtitle, float(getattr(sim, "time", 0.0)),
+            board.subtitle.setText(frame_stamp(subtitle, float(sim.time),
                                                player.position, total))
             img = board.grab().toImage()
             if (img.width(), img.height()) != tuple(size):
@@ -176,7 +199,8 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
         grab(hold)
         limit = steps if steps is not None else MAX_STEPS
         done = 0
-        has_matrix = getattr(sim, "matrix", None) is not None
+        has_matrix = has_matrix_view(sim)
+        drawn = family_view(sim)
         while done < limit:
             step = player.step_forward(animate=has_matrix)
             if step is None:
@@ -191,29 +215,8 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
                         # the last frame lands just past the change's end, so it completes
                         player.advance_animation(d / n * (1 + 1e-9) if j == n else d / n)
                         grab(1 + (hold if j == n and change is step.changes[-1] else 0))
-            elif not has_matrix and board.family is not None:
-                view = board.family[0]
-                anim = _family_animation(view)
-                n = frames_for(None, fps)
-                running = anim is not None and anim.state() == anim.State.Running
-                if running:
-                    anim.pause()
-                for j in range(1, n + 1):
-                    if running:
-                        anim.setCurrentTime(int(round(anim.duration() * j / n)))
-                    grab(1 + (hold if j == n else 0))
-                if running:
-                    anim.stop()
-                # a BUDDY schedule is then built piece by piece (the epoch view's layer): each
-                # piece with its min-seg rests as long as a step does
-                cons = getattr(view, "construction", None)
-                if cons is not None and not cons.building:
-                    cons.start()
-                if cons is not None and cons.building:
-                    cons.timer.stop()
-                    while cons.building:
-                        cons.advance()
-                        grab(1 + hold)
+            elif drawn is not None and board.family is not None:
+                _family_frames(drawn, board.family[0], fps, hold, grab)
             else:
                 grab(1 + hold)
             if progress is not None and not progress(done, limit):
@@ -225,7 +228,7 @@ def render(sim, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int
         board.deleteLater()
 
 
-def export_animation(sim, out: str | Path, *, size: tuple[int, int] = DEFAULT_SIZE, fps: int = DEFAULT_FPS,
+def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] = DEFAULT_SIZE, fps: int = DEFAULT_FPS,
                      steps: int | None = None, title: str = "", subtitle: str = "",
                      progress: Callable[[int, int], bool] | None = None) -> ExportResult:
     """Render ``sim`` (see :func:`render`) into ``out`` (``.gif``, ``.mp4`` or a folder).

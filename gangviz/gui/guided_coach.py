@@ -168,7 +168,7 @@ class GuidedCoach(QObject):
     def _gate_changed(self, held: bool) -> None:
         p = self.player
         if held and p.gate is not None:
-            jobs = getattr(p.sim, "jobs", {})
+            jobs = p.sim.jobs if p.has_matrix else {}
             self.info = gate_info(p.gate.state, p.gate.change, p.transition_changes(),
                                   lambda j: jobs[j].spec.name if j in jobs else p.gate.state.name(j))
             self.guess, self.verdict, self.revealing = None, None, False
@@ -200,7 +200,7 @@ class GuidedCoach(QObject):
     def sync_visible(self) -> None:
         """Keep the waiting-job line in the layout while the guided exercise is on, so that the
         matrix does not jump when a move is held."""
-        on = self.player is not None and self.player.guided and hasattr(self.player.sim, "matrix")
+        on = self.player is not None and self.player.guided and self.player.has_matrix
         self.waiting.setVisible(bool(on))
 
     def _hide_answers(self) -> None:

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidge
 
 from gangviz.core.matrix import IDLE, slot_label
 from gangviz.gui import palette
+from gangviz.gui.families import matrix_of
 from gangviz.gui.geometry import GUTTER, RIGHT, ColumnRange, columns, nice_stride
 from gangviz.gui.guided import gate_cuts
 from gangviz.gui.scene import Scene, build_scene
@@ -127,7 +128,7 @@ class MatrixView(QWidget):
             palette.reset_colours()
         self.player = player
         self.selected = None
-        m = getattr(getattr(player, "sim", None), "matrix", None)
+        m = matrix_of(player.sim) if player is not None else None
         if m is not None:
             self.column_range.set_processors(m.processors)
         self.update()
@@ -192,7 +193,7 @@ class MatrixView(QWidget):
     def cut_lines(self) -> tuple[tuple[int, ...], list[int]]:
         """Return ``(rows, cuts)`` drawn for the move the player holds (empty when none)."""
         p = self.player
-        gate = None if p is None or not self.show_cuts else getattr(p, "gate", None)
+        gate = None if p is None or not self.show_cuts else p.gate
         if gate is None:
             return (), []
         return gate_cuts(gate.state, gate.change)
@@ -220,7 +221,7 @@ class MatrixView(QWidget):
     # --------------------------------------------------------------- geometry
     def _scene(self) -> Scene | None:
         p = self.player
-        if p is None or getattr(p.sim, "matrix", None) is None:
+        if p is None or not p.has_matrix:
             return None
         tr = p.transition
         if tr is None:
@@ -756,7 +757,7 @@ class MatrixView(QWidget):
     def wheelEvent(self, ev) -> None:
         """The wheel zooms around the processor under the pointer; Shift+wheel (or a
         sideways wheel) pans."""
-        if self.player is None or getattr(self.player.sim, "matrix", None) is None:
+        if self.player is None or not self.player.has_matrix:
             return super().wheelEvent(ev)
         d = ev.angleDelta()
         x0, cw = self._columns(self.player.sim.matrix.processors)
@@ -783,7 +784,7 @@ class MatrixView(QWidget):
         ev.accept()
 
     def contextMenuEvent(self, ev) -> None:
-        if self.player is None or not hasattr(self.player.sim, "terminate_now"):
+        if self.player is None or not self.player.has_matrix:  # what-ifs: the matrix engine only
             return
         job, cell = self._job_at(ev.pos())
         if cell is None:

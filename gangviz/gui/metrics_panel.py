@@ -23,6 +23,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QGridLayout, QMenu, QToolButton, QVBoxLayout, QWidget
 from gangviz.gui import plot_axes
+from gangviz.gui.families import SAMPLED
 from gangviz.gui.wiring import follow
 
 REFRESH_S = 0.25
@@ -240,7 +241,7 @@ class MetricsPanel(QWidget):
 
     def _sync(self) -> bool:
         p = self.player
-        samples = getattr(p.sim, "samples", None) if p is not None else None
+        samples = p.sim.samples if p is not None and p.sim.family in SAMPLED else None
         if samples is None:
             return False
         self.columns.sync(samples, p.position)

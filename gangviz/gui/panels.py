@@ -134,7 +134,7 @@ class JobPanel(QWidget):
     def show_job(self, sim, job: int | None) -> None:
         """Show ``job``'s details from ``sim`` (or the hint when ``job`` is None)."""
         self.job = job
-        if job is None or sim is None or job not in getattr(sim, "jobs", {}):
+        if job is None or sim is None or sim.family != "matrix" or job not in sim.jobs:
             self.label.setText("Click a job in the matrix to see its details.")
             return
         rec = sim.jobs[job]

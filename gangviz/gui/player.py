@@ -5,12 +5,11 @@ DESIGN.md, "GUI": one ``Player`` per simulation, on the GUI thread, driven by a 
 per tick and emits coarse signals. Views never poll the simulation between ticks: they listen to
 ``stepped``/``moved`` and repaint on ``frame``.
 
-The player works with any model that offers ``step() -> Step | None``, ``step_back()``,
-``steps`` and ``done`` (the Ousterhout :class:`~gangviz.sim.engine.Simulation`, the multi-site and
-the epoch simulations); ``go_to``/``cursor``/``samples``/``matrix`` are used when present. Only a
-model with a ``matrix`` (an :class:`~gangviz.core.matrix.OusterhoutMatrix`) gets per-change
-animation; for other models the view receives each step through ``stepped`` and animates it
-itself.
+The player drives any :class:`gangviz.sim.protocol.Simulation` (the Ousterhout matrix engine,
+the multi-site, epoch and space-sharing simulations) through that protocol alone. Only the
+matrix family (whose snapshot is an :class:`~gangviz.core.matrix.OusterhoutMatrix`) gets
+per-change animation; for the others the view receives each step through ``stepped`` and
+animates it itself.
 
 Speed: ``SPEEDS`` are multipliers of the lecture pace, where one change animates in
 ``CHANGE_SECONDS`` and a step then rests ``HOLD_SECONDS``. When a change would animate in less than
@@ -44,6 +43,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.scene import animation_weight
+from gangviz.sim.protocol import Simulation
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 32.0, 128.0, 1024.0, float("inf"))
 DEFAULT_SPEED_LEVEL = 2  # 1x: half a second per change
@@ -112,7 +112,7 @@ class Player(QObject):
     historyChanged = Signal()
     gateChanged = Signal(bool)
 
-    def __init__(self, sim: Any, parent: QObject | None = None, *, speed_level: int = DEFAULT_SPEED_LEVEL):
+    def __init__(self, sim: Simulation, parent: QObject | None = None, *, speed_level: int = DEFAULT_SPEED_LEVEL):
         super().__init__(parent)
         self.sim = sim
         self.known: list[KnownStep] = []
@@ -140,8 +140,7 @@ class Player(QObject):
     @property
     def position(self) -> int:
         """Return the number of steps applied (0 = the starting picture)."""
-        cursor = getattr(self.sim, "cursor", None)
-        return int(cursor) if cursor is not None else len(self.sim.steps)
+        return self.sim.position
 
     @property
     def furthest(self) -> int:
@@ -166,7 +165,12 @@ class Player(QObject):
     @property
     def animates(self) -> bool:
         """Return whether steps are animated at the current speed."""
-        return hasattr(self.sim, "matrix") and CHANGE_SECONDS / self.speed >= MIN_ANIM_SECONDS
+        return self.has_matrix and CHANGE_SECONDS / self.speed >= MIN_ANIM_SECONDS
+
+    @property
+    def has_matrix(self) -> bool:
+        """Return whether the simulation is of the matrix family (drawn as an Ousterhout matrix)."""
+        return self.sim.family == "matrix"
 
     @property
     def paced(self) -> bool:
@@ -196,7 +200,7 @@ class Player(QObject):
         """Return the matrix to draw: the animation's working copy, else the model's matrix."""
         if self._anim is not None:
             return self._anim.work
-        return getattr(self.sim, "matrix", None)
+        return self.sim.snapshot() if self.has_matrix else None
 
     @property
     def gate(self) -> Transition | None:
@@ -345,16 +349,18 @@ class Player(QObject):
     def terminate_now(self, job: int) -> Any:
         """What-if: terminate ``job`` now (forgets the known future); returns the step.
 
-        Raises ``ValueError`` (from the model) when the job is not in the system.
+        Raises ``ValueError`` (from the model) when the job is not in the system, or for a
+        simulation of another family than the matrix one.
         """
-        return self._what_if(lambda: self.sim.terminate_now(job))
+        return self._what_if(lambda: self._matrix_sim().terminate_now(job))
 
     def submit_now(self, size: int, work: float, name: str | None = None) -> Any:
         """What-if: submit a job of ``size`` processors and ``work`` slices now; returns the step.
 
-        Raises ``ValueError`` (from the model) for a size or work out of range.
+        Raises ``ValueError`` (from the model) for a size or work out of range, or for a
+        simulation of another family than the matrix one.
         """
-        return self._what_if(lambda: self.sim.submit_now(size, work, name))
+        return self._what_if(lambda: self._matrix_sim().submit_now(size, work, name))
 
     def advance_animation(self, dt: float) -> None:
         """Move the running animation on by ``dt`` seconds (the timer does this each tick;
@@ -370,8 +376,15 @@ class Player(QObject):
         self.timer.stop()
 
     # -------------------------------------------------------------- internals
+    def _matrix_sim(self) -> Any:
+        """Return the simulation for a what-if action, which only the matrix family offers
+        (:meth:`gangviz.sim.engine.Simulation.terminate_now`); raise ``ValueError`` otherwise."""
+        if not self.has_matrix:
+            raise ValueError(f"what-if actions need a matrix simulation, not a {self.sim.family} one")
+        return self.sim
+
     def _sim_done(self) -> bool:
-        return bool(self.sim.done) and self.position >= len(self.sim.steps)
+        return bool(self.sim.done) and self.position >= self.sim.known
 
     def _ensure_timer(self) -> None:
         if not self.timer.isActive():
@@ -379,8 +392,8 @@ class Player(QObject):
             self.timer.start()
 
     def _remember_existing(self) -> None:
-        for step in self.sim.steps[: self.position]:
-            self._remember(step)
+        for i in range(self.position):
+            self._remember(self.sim.step_at(i))
 
     def _remember(self, step: Any) -> None:
         idx = step.index if step.index is not None else len(self.known)
@@ -400,20 +413,13 @@ class Player(QObject):
             self.historyChanged.emit()
 
     def _model_go_to(self, index: int) -> None:
-        go = getattr(self.sim, "go_to", None)
-        if go is not None:
-            go(index)
-            return
-        while self.position > index and self.sim.step_back() is not None:
-            pass
-        while self.position < index and self.sim.step() is not None:
-            pass
+        self.sim.go_to(index)
 
     def _what_if(self, action) -> Any:
         self._finish_anim()
         self._seek = None
         self._forget_after(self.position)
-        before = self.sim.matrix.copy() if self.animates else None
+        before = self.sim.snapshot().copy() if self.animates else None
         step = action()
         self._remember(step)
         self._finished_sent = False
@@ -423,8 +429,8 @@ class Player(QObject):
         return step
 
     def _advance(self, animate: bool, emit: bool = True, guide: bool = False) -> Any:
-        guide = guide and self.guided and hasattr(self.sim, "matrix")
-        before = self.sim.matrix.copy() if (animate or guide) and hasattr(self.sim, "matrix") else None
+        guide = guide and self.guided and self.has_matrix
+        before = self.sim.snapshot().copy() if (animate or guide) and self.has_matrix else None
         step = self.sim.step()
         if step is None:
             self._notify_finished()

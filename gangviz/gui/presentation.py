@@ -190,7 +190,4 @@ class Presentation:
         board.matrix.set_font_size(pts("matrix"))
         board.vector.set_font_size(pts("vector"))
         board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
-        board.family_scale = pts("family")
-        family = board.family[0] if board.family is not None else None
-        if family is not None and hasattr(family, "set_scale"):
-            family.set_scale(pts("family"))
+        board.set_family_scale(pts("family"))

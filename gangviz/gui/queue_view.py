@@ -140,8 +140,8 @@ class QueueView(QWidget):
         self._flying = []
         self._progress = 1.0
         self._state = state_from_snapshot(snap)
-        if steps is not None and not isinstance(state, QueueSnapshot):
-            self._lanes = lanes_from_steps(state, steps)
+        if steps is not None:
+            self._lanes = lanes_from_steps(self._state, steps)
         else:
             self._lanes = LaneLog(snap.sites, snap.procs, snap.time)
             self._lanes.observe(snap.time, self._state.running, self._state.reserved)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
+from gangviz.gui.families import watch_of
 from gangviz.session import Session, SessionError, read_session, write_session
 
 MAX_RECENT = 8
@@ -27,13 +28,13 @@ def capture(window) -> Session:
     """
     if window.source_name is None or window.player is None or window.source is None:
         raise ValueError("open a scenario, a trace or a model first: this view cannot be saved")
-    tmp = getattr(window, "editor_tmp", None)
+    tmp = window.editor_tmp
     if tmp is not None and Path(tmp.path()) in Path(str(window.source_name)).parents:
         # an unsaved editor scenario lives in a folder that goes when the program ends
         raise ValueError("save the scenario in the editor first: the window shows an unsaved "
                          "copy that will be gone when gangviz closes")
     sim = window.player.sim
-    watch = getattr(sim, "watch", None)
+    watch = watch_of(sim)
     zoom = {}
     for plot in window.metrics.plots:
         vb = plot.plot.getViewBox()
@@ -42,16 +43,17 @@ def capture(window) -> Session:
         if not auto_x or (not auto_y and not fixed_y):  # zoomed or panned by hand
             (x0, x1), (y0, y1) = vb.viewRange()
             zoom[plot.title] = (float(x0), float(x1), float(y0), float(y1))
+    from gangviz.gui.compare_window import CompareWindow
+
     compare = []
     for child in window._children:
-        chooser = getattr(child, "chooser", None)
-        if chooser is not None and child.isVisible():
+        if isinstance(child, CompareWindow) and child.isVisible():
             # the panes' order (the order asked for), not the chooser's alphabetical list
-            compare = list(getattr(child, "sims", None) or chooser.checked())
+            compare = list(child.sims or child.chooser.checked())
             break
     in_playlist = window.in_playlist()
     return Session(str(window.source_name), dict(window.source_args), window.policy_of(window.source, sim),
-                   dict(getattr(window, "source_params", {}) or {}),
+                   dict(window.source_params or {}),
                    None if watch is None else bool(watch), int(window.player.position),
                    bool(window.presentation.active), zoom, compare, _matrix_range(window),
                    _playlist_name(window.playlist.path) if in_playlist else None,

@@ -22,14 +22,15 @@ FOOTER = 22
 
 
 def upcoming(sim) -> list[tuple[int, int, float, int]]:
-    """Return ``(gang, size, at, site)`` of the scripted gangs not arrived yet (empty for a
-    random stream or another kind of simulation)."""
+    """Return ``(gang, size, at, site)`` of the scripted gangs not arrived by ``sim``'s position
+    (empty for a random stream or another family of simulation)."""
+    from gangviz.multisite.changes import GangArrived
     from gangviz.workloads.scenario_sim import ScriptedGangStream
 
-    stream = getattr(sim, "stream", None)
-    if not isinstance(stream, ScriptedGangStream):  # a random stream knows no future
-        return []
-    arrived = getattr(sim, "_next_gang", 0)
+    if sim.family != "multisite" or not isinstance(sim.stream, ScriptedGangStream):
+        return []  # a random stream knows no future
+    stream = sim.stream
+    arrived = sum(isinstance(c, GangArrived) for i in range(sim.position) for c in sim.step_at(i).changes)
     out = []
     for g in range(arrived, len(stream.arrival)):
         out.append((g, int(stream.size[g]), float(stream.arrival[g]), int(stream.site[g])))

@@ -241,7 +241,7 @@ class VectorTreeView(QWidget):
             for i, v in enumerate(peak.tolist()):
                 painter.fillRect(QRectF(left + i, y, 1.0, self.wlv_h), palette.shade(v, rows))
         alloc = self._allocation
-        buddy = getattr(getattr(self.player.sim, "policy", None), "name", "").lower() in BUDDY_POLICIES
+        buddy = self.player.sim.policy_name.lower() in BUDDY_POLICIES
         node = buddy_node(alloc[1]) if (alloc and buddy) else None
         hl_pen = QPen(palette.LAST_ALLOC, 3.0)
         if alloc and (node is None or node[0] == 0 or node[0] not in self.tree_levels()):
@@ -308,7 +308,7 @@ class VectorTreeView(QWidget):
         """Return the key entries for the moves this run has shown so far: ``("move", text)`` for
         re-packs (shifts, region swaps, slot deletions) and ``("migration", text)`` for
         migrations, whose animation also carries a "cost" badge when they lose service."""
-        kinds = getattr(self.player, "move_kinds", set()) if self.player is not None else set()
+        kinds = self.player.move_kinds if self.player is not None else set()
         out = []
         if kinds - {"job_migrated"}:
             out.append(("move", "job moved (ghost, trail)"))

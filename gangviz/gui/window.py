@@ -22,10 +22,11 @@ Opening a file that does not load shows a message box with the reader's error an
 current simulation (the new one is built completely before anything is replaced). The window
 keeps its geometry, speed, orientation and recent files in ``QSettings``.
 
-Other simulation families (the multi-site queues, the epoch rectangle) plug in through
-:data:`FAMILY_VIEWS`: a (predicate, factory) pair picks the view for a simulation that has no
-Ousterhout matrix; the view then receives the player's steps through ``show_step(step)`` and its
-state through ``set_state(sim)`` after a jump.
+Other simulation families (the multi-site queues, the epoch rectangle, the space-sharing Gantt
+strip) are drawn by the view :data:`gangviz.gui.families.FAMILY_VIEWS` lists for ``sim.family``;
+the view then receives the player's steps through ``show_step(step)`` and its state through
+``set_state`` after a jump. The window reads a simulation only through
+:class:`gangviz.sim.protocol.Simulation`.
 """
 
 from __future__ import annotations
@@ -34,68 +35,33 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QFrame, QGroupBox, QScrollArea, QHBoxLayout, QLabel, QMainWindow,
-                               QMessageBox, QSizePolicy, QSlider, QSplitter, QStyle, QToolBar,
-                               QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QGroupBox,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+    QSlider,
+    QSplitter,
+    QStyle,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 
-from gangviz.gui.caption import Caption
-from gangviz.timefmt import format_time
-from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.board import Board
+from gangviz.gui.families import matrix_of, waiting_of, watch_of
 from gangviz.gui.metrics_panel import MetricsPanel
 from gangviz.gui.narration import NarrationView
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel, parse_params
 from gangviz.gui.player import SPEEDS, Player
-from gangviz.gui.timeline import Timeline
-from gangviz.gui.vector_view import VectorTreeView
+from gangviz.timefmt import format_time
 
 DEFAULT_SOURCE = "fig2-repacking"
 MAX_RECENT = 8
-
-
-def _is_multisite(sim) -> bool:
-    return type(sim).__name__ == "MultiSiteSimulation"
-
-
-def _is_epoch(sim) -> bool:
-    return type(sim).__name__ == "EpochSimulation"
-
-
-def _is_space_sharing(sim) -> bool:
-    return getattr(sim, "family", None) == "space-sharing"
-
-
-def _gantt_view(parent):
-    from gangviz.gui.gantt_view import GanttView
-
-    return GanttView(parent)
-
-
-def _queue_view(parent):
-    from gangviz.gui.queue_view import QueueView
-    from gangviz.gui.site_arrivals import ArrivalsStrip
-
-    view = QueueView(parent)
-    view.arrivals = ArrivalsStrip(view)  # the scripted gangs still to come, under the sites
-    return view
-
-
-def _epoch_view(parent):
-    from gangviz.gui.epoch_construction import BuddyConstruction
-    from gangviz.gui.epoch_view import EpochView
-
-    view = EpochView(parent)
-    view.construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
-    return view
-
-
-#: (accepts(sim), make(parent) -> view, state(sim) -> args of view.set_state) for the
-#: simulation families without an Ousterhout matrix; the first that accepts a simulation wins.
-FAMILY_VIEWS: list[tuple] = [
-    (_is_multisite, _queue_view, lambda sim: (sim.state, sim.steps[:sim.cursor])),
-    (_is_epoch, _epoch_view, lambda sim: (sim.schedule, sim.names)),
-    (_is_space_sharing, _gantt_view, lambda sim: (sim,)),
-]
 
 
 def builtin_scenarios() -> list[tuple[str, str]]:
@@ -116,95 +82,6 @@ def speed_text(level: int) -> str:
     """Return the label of speed level ``level`` ("1x", "max")."""
     s = SPEEDS[level]
     return "max" if s == float("inf") else (f"{s:g}x")
-
-
-class FamilyViewAdapter:
-    """Feeds a family view (``set_state``/``show_step``) from a player: each step taken
-    forward is shown with ``show_step`` (the view animates it itself); any other move
-    (back, jump, batch) resets the view with ``set_state(*state(sim))``."""
-
-    def __init__(self, view, player, state):
-        self.view, self.player, self.state = view, player, state
-        player.stepped.connect(self._step)
-        player.moved.connect(self._moved)
-        self._moved()
-
-    def _step(self, step) -> None:
-        self.view.show_step(step)
-
-    def _moved(self) -> None:
-        # a model without a matrix is never animated by the player, so ``moved`` always means
-        # a jump the view cannot follow change by change
-        self.view.set_state(*self.state(self.player.sim))
-
-
-class Board(QWidget):
-    """The matrix with its vector/tree and the timeline, sharing one column geometry."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(0)
-        self.title = QLabel()
-        f = QFont(self.title.font())
-        f.setPointSizeF(12.5)
-        f.setBold(True)
-        self.title.setFont(f)
-        self.title.setContentsMargins(14, 6, 8, 2)
-        self.subtitle = QLabel()
-        self.subtitle.setContentsMargins(14, 0, 8, 4)
-        self.subtitle.setStyleSheet("color: #6b665e;")
-        self.matrix = MatrixView(parent=self)
-        self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        from gangviz.gui.move_cues import MoveCues
-
-        self.cues = MoveCues(self.matrix)  # ghost and trail of a moving job, above the matrix
-        self.vector = VectorTreeView(parent=self)
-        self.vector.set_column_range(self.matrix.column_range)  # zoom and pan together
-        self.explain = QLabel()
-        self.explain.setWordWrap(True)
-        self.explain.setTextFormat(Qt.TextFormat.PlainText)
-        self.explain.setContentsMargins(14, 2, 14, 6)
-        self.explain.setStyleSheet("color: #3d3a35;")
-        self.explain.setVisible(False)  # shown in presentation mode (the side panel is hidden)
-        self.timeline = Timeline(parent=self)
-        self.caption = Caption(self)
-        self.family = None
-        self.family_scale = 1.0
-        for w in (self.title, self.subtitle, self.explain, self.matrix, self.vector, self.timeline,
-                  self.caption):
-            lay.addWidget(w)
-
-    def set_player(self, player) -> None:
-        """Show ``player``'s simulation (matrix views, or the family view for other models)."""
-        if self.family is not None:
-            self.layout().removeWidget(self.family[0])
-            self.family[0].deleteLater()
-            self.family = None
-        has_matrix = getattr(player.sim, "matrix", None) is not None
-        self.matrix.setVisible(has_matrix)
-        self.vector.setVisible(has_matrix)
-        if has_matrix:
-            self.matrix.set_player(player)
-            self.vector.set_player(player)
-            self.cues.set_player(player)
-        else:
-            for accepts, make, state in FAMILY_VIEWS:
-                if accepts(player.sim):
-                    view = make(self)
-                    if hasattr(view, "arrivals"):
-                        view.arrivals.set_player(player)
-                    if hasattr(view, "construction"):
-                        view.construction.set_player(player)  # before the adapter connects
-                        view.nodes_hint = getattr(player.sim, "nodes", 0)
-                    if hasattr(view, "set_scale"):
-                        view.set_scale(self.family_scale)  # larger while presenting
-                    self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
-                    self.family = (view, FamilyViewAdapter(view, player, state))
-                    break
-        self.timeline.set_player(player)
-        self.caption.set_player(player)
 
 
 class MainWindow(QMainWindow):
@@ -232,6 +109,7 @@ class MainWindow(QMainWindow):
         self.playlist_index = 0
         self.source_params: dict = {}  # the policy parameters the source was opened with
         self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
+        self.editor_tmp = None  # the folder of the editor's unsaved scenarios (a QTemporaryDir)
         self.setWindowTitle("gangviz")
         self._build_actions()
         self.board = Board()
@@ -504,17 +382,16 @@ class MainWindow(QMainWindow):
         self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
         self.source_params = dict(params or {})
         pname = self.policy_of(source, sim)
-        watch = getattr(sim, "watch", None)
+        watch = watch_of(sim)
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
         self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
         self.policy_panel.params.setText(", ".join(f"{k}={v!r}" for k, v in (params or {}).items()))
-        self.policy_panel.watch.setChecked(bool(getattr(sim, "watch", False)))
+        self.policy_panel.watch.setChecked(bool(watch))
         self.board.title.setText(source.title)
         self.board.subtitle.setText(self._subtitle(source, sim, pname))
         self._set_explanation(source.explanation or self._describe_source(source), source.title)
-        sc = getattr(source, "scenario", None)
-        if getattr(sc, "guided", False) and not self.act_guided.isChecked():
+        if source.scenario is not None and source.scenario.guided and not self.act_guided.isChecked():
             self.act_guided.setChecked(True)
         if self.player is not None:
             self.player.set_guided(self.act_guided.isChecked())
@@ -525,19 +402,12 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def policy_of(source, sim) -> str:
-        """Return the name of the policy ``sim`` runs (the scenario's for a family without a
-        policy object)."""
-        from gangviz.workloads.scenario_sim import policy_name
-
-        pol = getattr(sim, "policy", None)
-        if pol is None:
-            return policy_name(source)
-        return str(getattr(pol, "name", pol))
+        """Return the name of the policy ``sim`` runs."""
+        return sim.policy_name
 
     @staticmethod
     def _subtitle(source, sim, pname: str) -> str:
-        family = getattr(source, "model", "matrix")
-        sc = getattr(source, "scenario", None)
+        family, sc = source.model, source.scenario
         if family == "multisite":
             return (f"{sc.sites} sites of {source.processors} processors  ·  {len(sc.gangs)} gangs"
                     f"  ·  policy {pname}")
@@ -545,7 +415,7 @@ class MainWindow(QMainWindow):
             return (f"{source.processors} nodes  ·  {len(sc.workload)} jobs, {sc.in_system} in the system"
                     f"  ·  policy {pname}")
         return (f"{source.processors} processors  ·  {len(source.jobs)} jobs  ·  policy {pname}"
-                + ("  ·  ring" if getattr(getattr(sim, "matrix", None), "ring", False) else ""))
+                + ("  ·  ring" if sim.family == "matrix" and sim.snapshot().ring else ""))
 
     def _set_explanation(self, text: str, title: str) -> None:
         self.explain.setText(text)
@@ -653,7 +523,7 @@ class MainWindow(QMainWindow):
         built-in scenario is never overwritten."""
         from gangviz.gui.editor import open_editor
 
-        self.editor = open_editor(self, getattr(self.source, "scenario", None))
+        self.editor = open_editor(self, self.source.scenario if self.source is not None else None)
         return self.editor
 
     def ask_model(self) -> None:
@@ -805,8 +675,6 @@ class MainWindow(QMainWindow):
     def ask_sweep(self):
         """File -> Run a sweep: ask for a sweep file and an output CSV, then run it with a
         progress dialog (Cancel keeps what is done); return the dialog or ``None``."""
-        from gangviz.gui.sweep_dialog import SweepDialog
-
         start = self.settings.value("last_dir", str(Path.home()))
         path, _ = QFileDialog.getOpenFileName(self, "Run a sweep file", start, "Sweep files (*.toml);;All files (*)")
         if not path:
@@ -918,34 +786,32 @@ class MainWindow(QMainWindow):
         """Return the seconds one slice stands for when an SWF trace is open, else ``None``
         (scenarios and models count in slices)."""
         src = self.source
-        if getattr(src, "kind", "") != "swf":
+        if src is None or src.kind != "swf":
             return None
-        return float(getattr(src, "slice_seconds", None) or self.source_args.get("slice_seconds") or 1.0)
+        return float(src.slice_seconds or self.source_args.get("slice_seconds") or 1.0)
 
     def _update_status(self, *args) -> None:
         p = self.player
         if p is None:
             return
         sim = p.sim
-        src = self.source
         per_slice = self.slice_seconds()
         # the total is known only once the simulation has run to its end
         total = f" of {max(p.furthest, p.position):,}" if sim.done else ""
         parts = [f"t = {format_time(sim.time, per_slice)}", f"step {p.position:,}{total}"
                  + (" (end)" if sim.done and p.position >= p.furthest else "")]
-        m = getattr(sim, "matrix", None)
+        m = matrix_of(sim)
         # While the guided exercise holds a move, count what is drawn (the matrix before it).
         gate = p.gate
         drawn = gate.state if gate is not None else m
         if m is not None:
             parts.append(f"{drawn.n_rows} slot{'s' if drawn.n_rows != 1 else ''}")
             parts.append(f"{len(drawn.jobs())} running")
-        if isinstance(getattr(sim, "waiting", None), list):
+        waiting = waiting_of(sim)
+        if waiting is not None:
             held = sum(c.kind == "job_placed" for c in p.transition_changes()) if gate is not None else 0
-            parts.append(f"{len(sim.waiting) + held} waiting")
-        pol = getattr(sim, "policy", None)
-        if pol is not None:
-            parts.append(f"policy {getattr(pol, 'name', pol)}")
+            parts.append(f"{len(waiting) + held} waiting")
+        parts.append(f"policy {sim.policy_name}")
         self.status.setText("   ·   ".join(parts))
         if self.job_panel.job is not None:
             self.job_panel.show_job(sim, self.job_panel.job)

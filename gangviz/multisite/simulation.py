@@ -22,6 +22,7 @@ from gangviz.multisite.changes import GangArrived, GangFinished, GangStarted, Ta
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.dispatch import jsq
 from gangviz.multisite.metrics import Accumulator, Metrics
+from gangviz.multisite.snapshot import QueueSnapshot
 from gangviz.multisite.state import MultiSiteState
 from gangviz.multisite.workload import GangStream
 
@@ -158,6 +159,37 @@ class MultiSiteSimulation:
             n += 1
         return n
 
+    # --- the rest of the Simulation protocol (gangviz.sim.protocol) --------------------------
+    def go_to(self, index: int) -> None:
+        """Step back or forward until ``index`` steps are applied (forward stops at the end)."""
+        while self.cursor > max(index, 0):
+            self.step_back()
+        while self.cursor < index and self.step() is not None:
+            pass
+
+    @property
+    def position(self) -> int:
+        """Return the number of steps applied (:attr:`cursor`)."""
+        return self.cursor
+
+    @property
+    def known(self) -> int:
+        """Return the number of steps in the history (applied or undone)."""
+        return len(self.steps)
+
+    @property
+    def policy_name(self) -> str:
+        """Return ``"AFCFSwM"`` with migration, else ``"AFCFS"``."""
+        return "AFCFSwM" if self.cfg.migrate else "AFCFS"
+
+    def step_at(self, index: int) -> Step:
+        """Return step ``index`` of the history; raise ``IndexError`` beyond it."""
+        return self.steps[index]
+
+    def snapshot(self) -> QueueSnapshot:
+        """Return the queues now (:meth:`queue_state`)."""
+        return self.queue_state()
+
     # --- model --------------------------------------------------------------------------------
     def _arrive(self, gang: int, emit) -> None:
         s = self.stream
@@ -216,6 +248,4 @@ class MultiSiteSimulation:
 
     def queue_state(self) -> QueueSnapshot:
         """Return the current queues and processors as plain data (for views)."""
-        from gangviz.multisite.snapshot import QueueSnapshot
-
         return QueueSnapshot.from_state(self.state, self.time)

@@ -165,6 +165,31 @@ class Simulation(DecisionPoint):
         """Return whether nothing more can happen (all finite work done, script exhausted)."""
         return self._is_done()
 
+    # --- the rest of the Simulation protocol (gangviz.sim.protocol); the history keeps no
+    # future here: going back drops the later steps, the deterministic run recomputes them
+    @property
+    def position(self) -> int:
+        """Return the number of steps applied."""
+        return len(self.steps)
+
+    @property
+    def known(self) -> int:
+        """Return the number of steps kept (equal to :attr:`position`)."""
+        return len(self.steps)
+
+    @property
+    def policy_name(self) -> str:
+        """Return the policy's name."""
+        return self.policy.name
+
+    def step_at(self, index: int) -> Step:
+        """Return applied step ``index`` (0-based); raise ``IndexError`` beyond them."""
+        return self.steps[index]
+
+    def snapshot(self) -> OusterhoutMatrix:
+        """Return the matrix as it stands (live: ``copy()`` it to keep it)."""
+        return self.matrix
+
     def emit(self, change: MatrixChange) -> None:
         """Apply ``change`` to the matrix and add it to the current step (for policies)."""
         self._emit(change)

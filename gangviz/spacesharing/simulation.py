@@ -107,6 +107,33 @@ class SpaceSharingSimulation:
         while self.peek() <= limit and self.step() is not None:
             pass
 
+    # --- the rest of the Simulation protocol (gangviz.sim.protocol) ----------------------
+    @property
+    def position(self) -> int:
+        """Return the number of steps applied (:attr:`cursor`)."""
+        return self.cursor
+
+    @property
+    def known(self) -> int:
+        """Return the number of steps built so far (applied or undone)."""
+        return len(self.steps)
+
+    @property
+    def policy_name(self) -> str:
+        """Return the policy's name (``"easy"``, ...)."""
+        return self.policy.name
+
+    def step_at(self, index: int) -> Step:
+        """Return built step ``index``; raise ``IndexError`` beyond them."""
+        return self.steps[index]
+
+    def snapshot(self) -> tuple:
+        """Return ``(time, running, waiting, reservations)`` now as tuples: running holds
+        ``(job, start, predicted end)``, reservations ``(job, reserved start)``."""
+        st = self.state
+        return (st.time, tuple(sorted((j, s, e) for j, (s, e) in st.running.items())),
+                tuple(st.waiting), tuple(sorted(st.reservations.items())))
+
     # --- what views and metrics read ------------------------------------------------------
     @property
     def waiting(self) -> list[int]:

@@ -14,7 +14,7 @@ from gangviz.gui import palette
 from gangviz.gui.export import ExportCancelled, export_animation, frames_for, hold_ticks, render
 from gangviz.gui.export_dialog import ExportDialog, export_with_progress
 from gangviz.gui.video import output_kind
-from gangviz.gui.window import Board
+from gangviz.gui.board import Board
 from gangviz.workloads.scenario_sim import simulation_for
 from gangviz.workloads.source import load_source
 

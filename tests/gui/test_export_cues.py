@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication
 
 from gangviz.gui.caption import MIN_SCALE, Caption
 from gangviz.gui.export import count_ahead, frame_stamp, render
-from gangviz.gui.window import Board
+from gangviz.gui.board import Board
 from gangviz.workloads.scenario_sim import simulation_for
 from gangviz.workloads.source import load_source
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from PySide6.QtCore import QObject, Signal
@@ -42,6 +43,7 @@ def test_rendering_many_animation_frames_offscreen(qtbot):
     view.resize(900, 360)
     qtbot.addWidget(view)
     img = QImage(900, 360, QImage.Format.Format_ARGB32_Premultiplied)
+    gc.collect()  # garbage of earlier tests freed inside the loop would drop references to True too
     before = sys.getrefcount(True)
     frames = 0
     while frames < 600 and not sim.done:

@@ -1,0 +1,88 @@
+"""The board: the picture the window, the export and a lecture show of one simulation.
+
+Top to bottom: the title and subtitle, the scenario's explanation (presentation mode), then
+either the Ousterhout matrix with its vector/tree under it (the matrix family) or the view
+:data:`gangviz.gui.families.FAMILY_VIEWS` gives for ``sim.family``, then the timeline
+scrubber and the caption. The matrix, vector and tree share one column geometry.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from gangviz.gui.caption import Caption
+from gangviz.gui.families import FamilyViewAdapter, family_view
+from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.timeline import Timeline
+from gangviz.gui.vector_view import VectorTreeView
+
+
+class Board(QWidget):
+    """The matrix with its vector/tree and the timeline, sharing one column geometry."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        self.title = QLabel()
+        f = QFont(self.title.font())
+        f.setPointSizeF(12.5)
+        f.setBold(True)
+        self.title.setFont(f)
+        self.title.setContentsMargins(14, 6, 8, 2)
+        self.subtitle = QLabel()
+        self.subtitle.setContentsMargins(14, 0, 8, 4)
+        self.subtitle.setStyleSheet("color: #6b665e;")
+        self.matrix = MatrixView(parent=self)
+        self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        from gangviz.gui.move_cues import MoveCues
+
+        self.cues = MoveCues(self.matrix)  # ghost and trail of a moving job, above the matrix
+        self.vector = VectorTreeView(parent=self)
+        self.vector.set_column_range(self.matrix.column_range)  # zoom and pan together
+        self.explain = QLabel()
+        self.explain.setWordWrap(True)
+        self.explain.setTextFormat(Qt.TextFormat.PlainText)
+        self.explain.setContentsMargins(14, 2, 14, 6)
+        self.explain.setStyleSheet("color: #3d3a35;")
+        self.explain.setVisible(False)  # shown in presentation mode (the side panel is hidden)
+        self.timeline = Timeline(parent=self)
+        self.caption = Caption(self)
+        self.family = None
+        self.family_scale = 1.0
+        self._family_scales = False  # the family view shown has set_scale
+        for w in (self.title, self.subtitle, self.explain, self.matrix, self.vector, self.timeline,
+                  self.caption):
+            lay.addWidget(w)
+
+    def set_family_scale(self, scale: float) -> None:
+        """Draw the family view (this one and the next ones) at ``scale`` times its size; the
+        views that have no scale (the Gantt strip) keep theirs."""
+        self.family_scale = scale
+        if self.family is not None and self._family_scales:
+            self.family[0].set_scale(scale)
+
+    def set_player(self, player) -> None:
+        """Show ``player``'s simulation (matrix views, or the family view for other models)."""
+        if self.family is not None:
+            self.layout().removeWidget(self.family[0])
+            self.family[0].deleteLater()
+            self.family = None
+        drawn = family_view(player.sim)
+        self.matrix.setVisible(drawn is None)
+        self.vector.setVisible(drawn is None)
+        if drawn is None:
+            self.matrix.set_player(player)
+            self.vector.set_player(player)
+            self.cues.set_player(player)
+        else:
+            view = drawn.make(self, player)
+            self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
+            self.family = (view, FamilyViewAdapter(view, player, drawn.state))
+            self._family_scales = drawn.scales
+            self.set_family_scale(self.family_scale)  # larger while presenting
+        self.timeline.set_player(player)
+        self.caption.set_player(player)
