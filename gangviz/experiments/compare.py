@@ -10,7 +10,7 @@ Which value is best (:data:`GOALS`): a higher processor active ratio ``r_a`` is 
 slot counts ``n_l``, ``n_a`` and the turnaround times ``t_*`` lower is better (Zhou00 §4.3 reads
 them that way). When a space-sharing policy (``fcfs``, ``easy``, ``conservative``) takes part,
 every policy is measured with the IBM study's figures instead (Zhang01 §2.3,
-:func:`gangviz.metrics_ibm.ibm_metrics`: mean wait, response, bounded slowdown, utilisation, loss
+:func:`gangviz.metrics.ibm.ibm_metrics`: mean wait, response, bounded slowdown, utilisation, loss
 of capacity; see :data:`IBM_GOALS`), so gang and space-sharing policies share one table. Ties are all marked best; an undefined value (``nan``, e.g. ``t_la`` when no
 large job ran) is never best, and a row where fewer than two policies have a value marks none.
 """
@@ -159,8 +159,8 @@ def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: floa
     seconds per time unit); an engine simulation's loss of capacity is then left undefined
     (it needs the whole run: :func:`compare` computes it).
     """
-    from gangviz.metrics import zhou_metrics
-    from gangviz.metrics_ibm import ibm_metrics
+    from gangviz.metrics.zhou import zhou_metrics
+    from gangviz.metrics.ibm import ibm_metrics
 
     processors = next(iter(sims.values())).processors if sims else 0
     if not any(_space_sharing(sim) for sim in sims.values()):

@@ -126,7 +126,7 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
     Raises ``ValueError`` for a bad workload or policy description and ``FileNotFoundError``
     for a missing file.
     """
-    from gangviz.metrics import zhou_metrics
+    from gangviz.metrics.zhou import zhou_metrics
 
     if engine not in ("auto", "python"):
         raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
@@ -153,7 +153,7 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
     :func:`run_task`, its table from :func:`gangviz.results.jobs.jobs_of_backfill`. Raises as
     :func:`run_task` does.
     """
-    from gangviz.metrics import zhou_metrics
+    from gangviz.metrics.zhou import zhou_metrics
     from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation
 
     source, _params, policy = _task_policy(task)

@@ -1,7 +1,7 @@
 """Run a space-sharing policy headless, and give gang and space-sharing runs one metric set.
 
 The IBM study (Zhang01 §2.3) measures both families with the same figures:
-:func:`gangviz.metrics_ibm.ibm_metrics`. :func:`engine_ibm_metrics` computes them for a time-slot
+:func:`gangviz.metrics.ibm.ibm_metrics`. :func:`engine_ibm_metrics` computes them for a time-slot
 engine run, :func:`run_space_sharing` for a backfilling run, so a table may mix them. A sweep
 keeps the time-slot metrics of Zhou00 §4.3 for every policy;
 :func:`zhou_metrics_of_result` gives them for a space-sharing run (one row of the machine: a
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import sys
 
-from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
+from gangviz.metrics.ibm import ibm_metrics, run_with_capacity
 from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
 from gangviz.spacesharing.policy import SpaceSharingPolicy
 
@@ -49,7 +49,7 @@ def zhou_metrics_of_result(res: BackfillResult, processors: int) -> dict[str, fl
     The machine is one row: ``n_l`` is 1 when any job ran, ``n_a`` the share of time some job
     runs; the run ends at the last completion.
     """
-    from gangviz.metrics import zhou_metrics_of
+    from gangviz.metrics.zhou import zhou_metrics_of
 
     recs = sorted(res.records, key=lambda r: (r.spec.arrival, r.spec.id))
     done = [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in recs if r.finish is not None]
@@ -74,7 +74,7 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
     :class:`~gangviz.workloads.source.Source`) to the end and print text or JSON; return 0.
 
     Times are printed in seconds (job times times the trace's slice length); the metrics are
-    those of :func:`gangviz.metrics_ibm.ibm_metrics`; ``steps`` adds the narration of every
+    those of :func:`gangviz.metrics.ibm.ibm_metrics`; ``steps`` adds the narration of every
     decision; ``jobs_out`` names a per-job file to write (see :mod:`gangviz.results.jobs`).
     Raises ``ValueError`` for a job larger than the machine (the caller turns it into a message).
     """

@@ -14,7 +14,7 @@ import math
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step, undo
-from gangviz.metrics_ibm import CapacityLog, ibm_metrics
+from gangviz.metrics.ibm import CapacityLog, ibm_metrics
 from gangviz.sim.engine import Sample
 from gangviz.spacesharing.backfill import simulate_backfill
 from gangviz.spacesharing.changes import (Clock, JobArrived, JobFinished, JobStarted,
@@ -139,7 +139,7 @@ class SpaceSharingSimulation:
         return cache
 
     def ibm_metrics(self) -> dict:
-        """Return the IBM metrics (:func:`gangviz.metrics_ibm.ibm_metrics`) of the jobs finished
+        """Return the IBM metrics (:func:`gangviz.metrics.ibm.ibm_metrics`) of the jobs finished
         by now, with the capacity lost up to now. Raises ``ValueError`` when none finished."""
         t = self.time
         done = [r for r in self.result.records if r.finish is not None and r.finish <= t

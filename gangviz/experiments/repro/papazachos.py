@@ -26,7 +26,7 @@ import time
 
 from gangviz.multisite.batch import RunSpec, run_many
 from gangviz.multisite.config import MultiSiteConfig
-from gangviz.multisite.metrics import Metrics, mean_metrics, relative_decrease
+from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 from gangviz.commands.options import add_seed, add_workers
 from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.numbers import plural

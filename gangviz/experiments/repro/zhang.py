@@ -66,7 +66,7 @@ import time
 
 import numpy as np
 
-from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
+from gangviz.metrics.ibm import ibm_metrics, run_with_capacity
 from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
 from gangviz.policies.ibm.workload import (BASELINE_RHO, MULTIPLIERS, PROCESSORS, SLICE_SECONDS, offered_load,
                                            zhang_workload)
