@@ -161,7 +161,7 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
         if getattr(sim, "family", None) == "space-sharing":
             # a backfilling run (fcfs, easy, conservative) is one row of the machine: its
             # metrics and per-job rows come from its records, as 'gangviz run' and sweeps do
-            from gangviz.spacesharing.runs import zhou_metrics_of_result
+            from gangviz.metrics.zhou import zhou_metrics_of_result
 
             metrics = zhou_metrics_of_result(sim.result, sim.processors)
             table = jobs_of_backfill(sim.result.records, time_scale=src.slice_seconds)

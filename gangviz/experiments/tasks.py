@@ -6,7 +6,7 @@ scenario), runs the time-slot engine (``gangviz.sim.engine``, or for the buddy s
 compiled loop of ``gangviz.fast``, which gives the same results) to the end without recording
 history, and returns :func:`gangviz.metrics.zhou_metrics` (Zhou00 §4.3). A
 space-sharing policy (``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the
-same metrics (:func:`gangviz.spacesharing.runs.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
+same metrics (:func:`gangviz.metrics.zhou.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
 Nothing depends on the process it runs in, so it can run in a process pool or on a Dask worker.
 
 Workloads (``RunTask.workload``):
@@ -185,8 +185,8 @@ def _task_policy(task: RunTask):
 def _run_space_sharing(policy, source):
     """Run a space-sharing ``policy`` on ``source`` with the backfilling simulator; return
     ``(result, metrics of Zhou00 §4.3)``. Raises ``ValueError`` for a source it cannot run."""
+    from gangviz.metrics.zhou import zhou_metrics_of_result
     from gangviz.spacesharing.backfill import simulate_backfill
-    from gangviz.spacesharing.runs import zhou_metrics_of_result
 
     policy.check_source(source)
     res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,

@@ -28,10 +28,7 @@ __all__ = ["FIGURES", "SERIES", "figures", "series", "json_ready"]
 
 
 def _space_sharing_figures(sim) -> dict:
-    try:
-        return sim.ibm_metrics()
-    except ValueError:  # no job finished yet
-        return dict.fromkeys(ibm.KEYS, math.nan)
+    return sim.ibm_metrics()
 
 
 #: family -> the function giving a simulation's figures at its current step
@@ -53,7 +50,8 @@ SERIES: dict[str, Callable[..., dict[str, tuple[np.ndarray, np.ndarray]]]] = {
 def figures(sim) -> dict:
     """Return the figures of ``sim`` at its current step, chosen by ``sim.family``.
 
-    Raises ``KeyError`` for a family without figures.
+    Raises ``KeyError`` for a family without figures, ``ValueError`` for a space-sharing run
+    in which no job has finished yet (its figures are means over finished jobs).
     """
     return FIGURES[sim.family](sim)
 

@@ -38,7 +38,8 @@ from operator import attrgetter
 
 import numpy as np
 
-__all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "run_with_capacity", "KEYS"]
+__all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "run_with_capacity", "engine_ibm_metrics",
+           "space_sharing_series", "KEYS"]
 
 GAMMA = 10.0
 #: Zhang01 §2.2 and §3.1: a small job uses 32 or fewer nodes, a large one more.
@@ -175,6 +176,15 @@ def run_with_capacity(sim, small_max: int = SMALL_NODES_MAX) -> CapacityLog:
                 unused += rec.spec.size * (sim.time - rec.finish)
         log.add(empty_total + switching + unused, small_w, large_w)
     return log
+
+
+def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
+    """Run an engine simulation to the end and return its IBM metrics (lost capacity by eq. 3).
+
+    Raises ``ValueError`` when no job finished.
+    """
+    cap = run_with_capacity(sim)
+    return ibm_metrics(sim.records(), sim.processors, time_unit=time_unit, capacity=cap)
 
 
 def _running_mean(values: np.ndarray) -> np.ndarray:

@@ -62,3 +62,27 @@ def zhou_metrics_of(done, processors: int, elapsed: float, max_slots: int, slot_
         "t_ma": _mean(medium),
         "t_la": _mean(large),
     }
+
+
+def zhou_metrics_of_result(res, processors: int) -> dict[str, float]:
+    """Return the §4.3 metrics of Zhou00 for a backfilling run ``res`` (a
+    :class:`~gangviz.spacesharing.backfill.BackfillResult`: its records and end time).
+
+    The machine is one row: ``n_l`` is 1 when any job ran, ``n_a`` the share of time some job
+    runs; the run ends at the last completion.
+    """
+    recs = sorted(res.records, key=lambda r: (r.spec.arrival, r.spec.id))
+    done = [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in recs if r.finish is not None]
+    spans = sorted((r.start, r.finish) for r in recs if r.start is not None and r.finish is not None)
+    busy, cur_a, cur_b = 0.0, None, None
+    for a, b in spans:
+        if cur_b is None or a > cur_b:
+            if cur_b is not None:
+                busy += cur_b - cur_a
+            cur_a, cur_b = a, b
+        else:
+            cur_b = max(cur_b, b)
+    if cur_b is not None:
+        busy += cur_b - cur_a
+    end = res.end
+    return zhou_metrics_of(done, processors, end, 1 if spans else 0, busy)
