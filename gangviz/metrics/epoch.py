@@ -66,7 +66,8 @@ def simulation_figures(sim) -> dict[str, float]:
 def simulation_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Return the running figures of ``sim`` up to its current step as ``key -> (times, values)``:
     the mean response after each departure, and the reallocations and overhead so far at each
-    step. The last value of each equals :func:`simulation_figures`."""
+    step (at time 0 the overhead is the first schedule's). The last value of each equals
+    :func:`simulation_figures`."""
     finished = sim.state.finished
     dep_t = np.array([f.departure for f in finished], dtype=float)
     resp = np.array([f.response for f in finished], dtype=float)
@@ -84,7 +85,9 @@ def simulation_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     times = np.array(t)
     reallocs = np.array(realloc)
     with np.errstate(divide="ignore", invalid="ignore"):
-        overhead = np.where(times > 0, reallocs / (sim.nodes * times / sim.quantum), np.nan)
+        overhead = reallocs / (sim.nodes * times / sim.quantum)
+    # at time 0 the mean is the first schedule's own normalised overhead (its limit)
+    overhead[0] = spans[0][2] / sim.nodes if spans else math.nan
     if spans:
         overhead[-1] = simulation_figures(sim)["overhead"]
     return {"response": (dep_t, running), "reallocations": (times, reallocs),

@@ -194,7 +194,7 @@ def _running_mean(values: np.ndarray) -> np.ndarray:
 def space_sharing_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Return the running IBM figures of a step-by-step space-sharing run (the simulation of
     :mod:`gangviz.spacesharing.simulation`) up to its current step, as ``key -> (times, values)``
-    in seconds: the mean wait of the jobs started so far (at each start), the mean bounded
+    (times in the run's unit, waits in seconds): the mean wait of the jobs started so far (at each start), the mean bounded
     slowdown of the jobs finished so far (at each finish), and the loss of capacity so far at
     each decision (node-time lost while jobs waited over N x the time since the first arrival).
     """
@@ -204,9 +204,9 @@ def space_sharing_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
                      if r.start is not None and r.start <= t_now)
     finished = sorted((r.finish, max(r.finish - r.spec.arrival, GAMMA / u) / max(r.spec.work, GAMMA / u))
                       for r in recs if r.finish is not None and r.finish <= t_now)
-    st = np.array([s for s, _ in started], dtype=float) * u
+    st = np.array([s for s, _ in started], dtype=float)
     wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
-    ft = np.array([f for f, _ in finished], dtype=float) * u
+    ft = np.array([f for f, _ in finished], dtype=float)
     slow = _running_mean(np.array([s for _, s in finished], dtype=float))
     decisions = sim.result.decisions[:sim.cursor]
     origin = min((r.spec.arrival for r in recs), default=0.0)
@@ -215,4 +215,4 @@ def space_sharing_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     span = (dt - origin) * sim.processors
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa = np.where(span > 0, lost / span, np.nan)
-    return {"wait": (st, wait), "slowdown": (ft, slow), "loss_of_capacity": (dt * u, kappa)}
+    return {"wait": (st, wait), "slowdown": (ft, slow), "loss_of_capacity": (dt, kappa)}

@@ -135,7 +135,7 @@ def simulation_figures(sim) -> dict[str, float]:
 def simulation_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Return the running figures of ``sim`` up to its current step, as ``key -> (times, values)``:
     RT, WRT and SLD after each completion, and the migrations counted so far after each step
-    that migrated. The last value of each equals :func:`simulation_figures`."""
+    that migrated (and at the current time). The last value of each equals :func:`simulation_figures`."""
     acc = Accumulator()
     t, rt, wrt, sld = [], [], [], []
     for finish, response, service, size in _completed(sim):
@@ -146,7 +146,8 @@ def simulation_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         sld.append(acc.s / acc.n)
     times = np.array(t, dtype=float)
     moves = _migration_steps(sim)
-    mt = np.array([0.0] + [time for time, _ in moves])
-    mc = np.cumsum([0] + [n for _, n in moves]).astype(float)
+    mt = np.array([0.0] + [time for time, _ in moves] + [sim.time])
+    counts = [n for _, n in moves]
+    mc = np.cumsum([0] + counts + [0]).astype(float)
     return {"RT": (times, np.array(rt)), "WRT": (times, np.array(wrt)),
             "SLD": (times, np.array(sld)), "migrations": (mt, mc)}
