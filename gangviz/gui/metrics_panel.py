@@ -352,13 +352,14 @@ class MetricsPanel(QWidget):
     def _refresh_next(self) -> None:
         """Bring the next panel in turn up to the player's position."""
         self._last = time.perf_counter()
-        if self._sync():
+        # the figures go over every job (tens of milliseconds on a long trace): once a round
+        if self._sync(figures=self._turn == 0):
             self._show(self.plots[self._turn])
             self._turn = (self._turn + 1) % len(self.plots)
 
-    def _sync(self) -> bool:
-        """Bring the samples, curves and figures up to the player's position; return False
-        when there is no player."""
+    def _sync(self, figures: bool = True) -> bool:
+        """Bring the samples, curves and (when ``figures``) the figures up to the player's
+        position; return False when there is no player."""
         p = self.player
         if p is None:
             return False
@@ -368,7 +369,7 @@ class MetricsPanel(QWidget):
             self.columns.sync(sim.samples, p.position)
         if sim.family in metrics.SERIES and self._series_at != at:
             self._series, self._series_at = metrics.series(sim), at
-        if self._figures_at != at:
+        if figures and self._figures_at != at:
             try:
                 self._figures = metrics.figures(sim)
             except ValueError:  # no job finished yet (the space-sharing figures need one)

@@ -70,3 +70,17 @@ def test_panels_follow_a_step_back(window):
     window.metrics.refresh()
     assert window.metrics.values()["migrations"] == 0 < end
     assert math.isnan(window.metrics.values()["RT"])
+
+
+def test_space_sharing_panels_show_the_ibm_figures_of_run_json(window, capsys):
+    args = ["--jobs", "60", "--procs", "32", "--load", "0.8", "--seed", "3"]
+    assert window.open_source("downey", policy="easy", remember=False, jobs=60, procs=32, load=0.8, seed=3)
+    window.player.go_to(10**9, now=True)
+    window.metrics.refresh()
+    assert [p.title for p in window.metrics.plots] == ["Mean wait", "Bounded slowdown", "Loss of capacity", "Jobs"]
+    capsys.readouterr()
+    assert main(["run", "downey", "--policy", "easy", *args, "--json"]) == 0
+    want = json.loads(capsys.readouterr().out)["metrics"]
+    shown = window.metrics.values()
+    assert set(shown) == {"wait", "slowdown", "loss_of_capacity"}
+    assert all(shown[k] == want[k] for k in shown), (shown, want)
