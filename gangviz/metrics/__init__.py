@@ -27,14 +27,10 @@ from gangviz.metrics import epoch, ibm, multisite, zhou
 __all__ = ["FIGURES", "SERIES", "figures", "series", "json_ready"]
 
 
-def _space_sharing_figures(sim) -> dict:
-    return sim.ibm_metrics()
-
-
 #: family -> the function giving a simulation's figures at its current step
 FIGURES: dict[str, Callable[..., dict]] = {
     "matrix": zhou.zhou_metrics,
-    "space-sharing": _space_sharing_figures,
+    "space-sharing": ibm.space_sharing_figures,
     "multisite": multisite.simulation_figures,
     "epoch": epoch.simulation_figures,
 }

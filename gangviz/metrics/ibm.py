@@ -39,7 +39,7 @@ from operator import attrgetter
 import numpy as np
 
 __all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "run_with_capacity", "engine_ibm_metrics",
-           "space_sharing_series", "KEYS"]
+           "space_sharing_figures", "space_sharing_series", "KEYS"]
 
 GAMMA = 10.0
 #: Zhang01 §2.2 and §3.1: a small job uses 32 or fewer nodes, a large one more.
@@ -185,6 +185,16 @@ def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
     """
     cap = run_with_capacity(sim)
     return ibm_metrics(sim.records(), sim.processors, time_unit=time_unit, capacity=cap)
+
+
+def space_sharing_figures(sim) -> dict:
+    """Return :func:`ibm_metrics` of a step-by-step space-sharing run (the simulation of
+    :mod:`gangviz.spacesharing.simulation`) at its current step: the jobs finished by now, with
+    the capacity lost up to now (eq. 2). Raises ``ValueError`` when none finished."""
+    t = sim.time
+    done = [r for r in sim.result.records if r.finish is not None and r.finish <= t and sim.cursor > 0]
+    lost = sim.result.decisions[sim.cursor - 1].lost if sim.cursor else (0.0, 0.0, 0.0)
+    return ibm_metrics(done, sim.processors, time_unit=sim.time_unit, capacity=CapacityLog(*lost))
 
 
 def _running_mean(values: np.ndarray) -> np.ndarray:
