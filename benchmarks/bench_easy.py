@@ -101,7 +101,7 @@ def setup() -> None:
 def compare_trace(key: str, tmp: Path, skip_accasim: bool) -> None:
     """Run both simulators on one trace and print the comparison."""
     sys.path.insert(0, str(ROOT))
-    from gangviz.metrics_ibm import ibm_metrics
+    from gangviz.metrics.ibm import ibm_metrics
     from gangviz.spacesharing.backfill import simulate_backfill
     from gangviz.spacesharing.checker import check_schedule
     from gangviz.workloads.swf import read_swf

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gangviz.experiments.compare import build_simulations
-from gangviz.metrics import zhou_metrics
+from gangviz.metrics.zhou import zhou_metrics
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
 from gangviz.workloads.source import Source, load_source
 
@@ -141,7 +141,7 @@ def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring
     given twice. The table of ``gangviz compare`` is
     ``{p: r.metrics for p, r in compare(...).items()}`` for time-slot policies; with a
     space-sharing policy (``fcfs``, ``easy``, ``conservative``) among them the command line
-    shows the IBM figures instead (:func:`gangviz.metrics_ibm.ibm_metrics`), while
+    shows the IBM figures instead (:func:`gangviz.metrics.ibm.ibm_metrics`), while
     :attr:`Result.metrics` keeps these for every policy, a backfilling run counting as one row.
     """
     if isinstance(policies, str):
@@ -161,7 +161,7 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
         if getattr(sim, "family", None) == "space-sharing":
             # a backfilling run (fcfs, easy, conservative) is one row of the machine: its
             # metrics and per-job rows come from its records, as 'gangviz run' and sweeps do
-            from gangviz.spacesharing.runs import zhou_metrics_of_result
+            from gangviz.metrics.zhou import zhou_metrics_of_result
 
             metrics = zhou_metrics_of_result(sim.result, sim.processors)
             table = jobs_of_backfill(sim.result.records, time_scale=src.slice_seconds)

@@ -15,7 +15,6 @@ engine and its policies.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
 from gangviz.commands.errors import UserError
@@ -85,14 +84,14 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     from gangviz.experiments.numbers import number, plural
     from gangviz.experiments.progress import run_with_progress
-    from gangviz.metrics import zhou_metrics
+    from gangviz.metrics import figures, json_ready
 
     run_with_progress(sim, len(source.jobs))
     if args.jobs_out:
         from gangviz.results.jobs import save_simulation_jobs
 
         save_simulation_jobs(sim, source, args.jobs_out, label=policy_name)
-    metrics = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in zhou_metrics(sim).items()}
+    metrics = json_ready(figures(sim))
     if args.json:
         import json
 

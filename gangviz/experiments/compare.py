@@ -10,7 +10,7 @@ Which value is best (:data:`GOALS`): a higher processor active ratio ``r_a`` is 
 slot counts ``n_l``, ``n_a`` and the turnaround times ``t_*`` lower is better (Zhou00 §4.3 reads
 them that way). When a space-sharing policy (``fcfs``, ``easy``, ``conservative``) takes part,
 every policy is measured with the IBM study's figures instead (Zhang01 §2.3,
-:func:`gangviz.metrics_ibm.ibm_metrics`: mean wait, response, bounded slowdown, utilisation, loss
+:func:`gangviz.metrics.ibm.ibm_metrics`: mean wait, response, bounded slowdown, utilisation, loss
 of capacity; see :data:`IBM_GOALS`), so gang and space-sharing policies share one table. Ties are all marked best; an undefined value (``nan``, e.g. ``t_la`` when no
 large job ran) is never best, and a row where fewer than two policies have a value marks none.
 """
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gangviz.experiments.numbers import number
-from gangviz.experiments.tasks import METRICS
 from gangviz.experiments.policy_spec import parse_policy_spec
+from gangviz.experiments.tasks import METRICS
 
 #: "max" when a higher value is better, "min" when lower is better.
 GOALS: dict[str, str] = {"r_a": "max", "n_l": "min", "n_a": "min", "t_ta": "min",
@@ -149,7 +149,7 @@ def _num(v) -> float:
 
 
 def _space_sharing(sim) -> bool:
-    return getattr(sim, "family", None) == "space-sharing"
+    return sim.family == "space-sharing"
 
 
 def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: float = 1.0) -> Comparison:
@@ -159,17 +159,17 @@ def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: floa
     seconds per time unit); an engine simulation's loss of capacity is then left undefined
     (it needs the whole run: :func:`compare` computes it).
     """
-    from gangviz.metrics import zhou_metrics
-    from gangviz.metrics_ibm import ibm_metrics
+    from gangviz.metrics import figures
+    from gangviz.metrics.ibm import ibm_metrics
 
     processors = next(iter(sims.values())).processors if sims else 0
     if not any(_space_sharing(sim) for sim in sims.values()):
         return comparison_from_metrics(title, processors,
-                                       {lab: zhou_metrics(sim) for lab, sim in sims.items()})
+                                       {lab: figures(sim) for lab, sim in sims.items()})
     out = {}
     for lab, sim in sims.items():
         try:
-            out[lab] = (sim.ibm_metrics() if _space_sharing(sim)
+            out[lab] = (figures(sim) if _space_sharing(sim)
                         else ibm_metrics(sim.records(), sim.processors, time_unit=time_unit))
         except ValueError:  # no job finished yet
             out[lab] = {}
@@ -237,13 +237,14 @@ def finish_and_compare(title: str, sims: Mapping[str, Any], *, time_unit: float 
             while sim.step() is not None:
                 pass
         return comparison_from_sims(title, sims)
-    from gangviz.spacesharing.runs import engine_ibm_metrics
+    from gangviz.metrics import figures
+    from gangviz.metrics.ibm import engine_ibm_metrics
 
     metrics = {}
     for lab, sim in sims.items():
         if _space_sharing(sim):
             sim.run()
-            metrics[lab] = sim.ibm_metrics()
+            metrics[lab] = figures(sim)
         else:
             metrics[lab] = engine_ibm_metrics(sim, time_unit)
     processors = next(iter(sims.values())).processors

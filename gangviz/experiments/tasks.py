@@ -6,7 +6,7 @@ scenario), runs the time-slot engine (``gangviz.sim.engine``, or for the buddy s
 compiled loop of ``gangviz.fast``, which gives the same results) to the end without recording
 history, and returns :func:`gangviz.metrics.zhou_metrics` (Zhou00 §4.3). A
 space-sharing policy (``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the
-same metrics (:func:`gangviz.spacesharing.runs.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
+same metrics (:func:`gangviz.metrics.zhou.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
 Nothing depends on the process it runs in, so it can run in a process pool or on a Dask worker.
 
 Workloads (``RunTask.workload``):
@@ -126,7 +126,7 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
     Raises ``ValueError`` for a bad workload or policy description and ``FileNotFoundError``
     for a missing file.
     """
-    from gangviz.metrics import zhou_metrics
+    from gangviz.metrics.zhou import zhou_metrics
 
     if engine not in ("auto", "python"):
         raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
@@ -153,7 +153,7 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
     :func:`run_task`, its table from :func:`gangviz.results.jobs.jobs_of_backfill`. Raises as
     :func:`run_task` does.
     """
-    from gangviz.metrics import zhou_metrics
+    from gangviz.metrics.zhou import zhou_metrics
     from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation
 
     source, _params, policy = _task_policy(task)
@@ -185,8 +185,8 @@ def _task_policy(task: RunTask):
 def _run_space_sharing(policy, source):
     """Run a space-sharing ``policy`` on ``source`` with the backfilling simulator; return
     ``(result, metrics of Zhou00 §4.3)``. Raises ``ValueError`` for a source it cannot run."""
+    from gangviz.metrics.zhou import zhou_metrics_of_result
     from gangviz.spacesharing.backfill import simulate_backfill
-    from gangviz.spacesharing.runs import zhou_metrics_of_result
 
     policy.check_source(source)
     res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,

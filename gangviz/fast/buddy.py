@@ -96,7 +96,7 @@ def zhou_metrics_compiled(jobs, scheme: str, processors: int, occupy: str = "siz
     """Run ``jobs`` (:class:`~gangviz.core.jobs.JobSpec`) with :func:`run_buddy` and return
     :func:`gangviz.metrics.zhou_metrics` of the run, equal to the reference engine's to the bit.
     Raises ``ValueError`` as :func:`run_buddy` does."""
-    from gangviz.metrics import zhou_metrics_of
+    from gangviz.metrics.zhou import zhou_metrics_of
 
     specs = sorted(jobs, key=lambda j: (j.arrival, j.id))  # the reference engine's job order
     run = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],

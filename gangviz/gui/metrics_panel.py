@@ -1,10 +1,21 @@
-"""Live metric panels (pyqtgraph): slots, active ratio, jobs waiting/running, mean turnaround.
+"""Live metric panels (pyqtgraph), one set per family of simulation.
 
 Metric panels; DESIGN.md "GUI"/"Style" (pyqtgraph live plots with clip-to-view and
-downsampling). The data are the simulation's ``samples`` (one per step: time, slots, waiting,
-running, active_ratio, finished, mean_turnaround; Zhou00 §4.2 defines the
-quantities behind r_a, n_a and t_ta). Panels follow the player's position: after a step back
-they show the samples up to the current step only.
+downsampling). :data:`FAMILY_PANELS` says, for each ``sim.family``, which plots the panel shows:
+
+* matrix: slots, processor active ratio, jobs waiting/running, mean turnaround, from the
+  simulation's ``samples`` (one per step; Zhou00 §4.2 defines the quantities behind r_a, n_a
+  and t_ta);
+* space-sharing: the IBM figures of Zhang01 §2.3, wait, bounded slowdown and loss of capacity,
+  and the jobs waiting/running;
+* multisite: RT, WRT, SLD (Papazachos09 §4.1) and the task migrations;
+* epoch: response time, node reallocations and normalised overhead (McCann94 §5).
+
+The curves other than the samples come from :func:`gangviz.metrics.series`; each plot's title
+also gives the current value of its figures, computed by :func:`gangviz.metrics.figures`, the
+function behind ``gangviz run --json``, so at the end of a run the window shows the numbers of
+the command line. Panels follow the player's position: after a step back they show the run up
+to the current step only.
 
 The columns are kept as growing numpy arrays and only the new samples are converted on each
 update; while playing fast each curve is refreshed about every ``REFRESH_S`` seconds, one
@@ -15,28 +26,71 @@ samples as CSV (time and the plotted columns), chosen by the file extension.
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QFileDialog, QGridLayout, QMenu, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGridLayout,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gangviz import metrics
+from gangviz.experiments.numbers import number
 from gangviz.gui import plot_axes
-from gangviz.gui.families import SAMPLED
 from gangviz.gui.wiring import follow
 
 REFRESH_S = 0.25
 #: Above this many samples a curve is drawn as its per-bin envelope.
 MAX_POINTS = 4000
 FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "mean_turnaround")
-#: panel title, y label, [(field, legend, colour)], axis kind (see :mod:`gangviz.gui.plot_axes`)
+#: panel title, y label, [(curve, legend, colour)], axis kind (see :mod:`gangviz.gui.plot_axes`),
+#: and the figures (keys of :func:`gangviz.metrics.figures`) whose current value the title gives
 PANELS = (
-    ("Slots", "slots", [("slots", "slots", "#332288")], "integer"),
-    ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")], "ratio"),
-    ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer"),
-    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "turnaround"),
+    ("Slots", "slots", [("slots", "slots", "#332288")], "integer", ("n_l", "n_a")),
+    ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")], "ratio", ("r_a",)),
+    ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer", ()),
+    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "turnaround",
+     ("t_ta",)),
 )
+IBM_PANELS = (
+    ("Mean wait", "seconds", [("wait", "wait", "#CC6677")], "plain", ("wait",)),
+    ("Bounded slowdown", "slowdown", [("slowdown", "bounded slowdown", "#AA4499")], "plain", ("slowdown",)),
+    ("Loss of capacity", "share", [("loss_of_capacity", "loss of capacity", "#117733")], "ratio",
+     ("loss_of_capacity",)),
+    ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer", ()),
+)
+MULTISITE_PANELS = (
+    ("Response time", "time", [("RT", "RT", "#332288")], "plain", ("RT",)),
+    ("Weighted response time", "time", [("WRT", "WRT", "#4477AA")], "plain", ("WRT",)),
+    ("Slowdown", "slowdown", [("SLD", "SLD", "#AA4499")], "plain", ("SLD",)),
+    ("Migrations", "tasks", [("migrations", "migrations", "#CC6677")], "integer", ("migrations",)),
+)
+EPOCH_PANELS = (
+    ("Response time", "time", [("response", "mean response", "#332288")], "plain", ("response",)),
+    ("Reallocations", "node reallocations", [("reallocations", "reallocations", "#CC6677")], "plain",
+     ("reallocations",)),
+    ("Overhead", "per node per quantum", [("overhead", "normalised overhead", "#117733")], "plain",
+     ("overhead",)),
+)
+#: family -> its panels, and whether curves come from the simulation's ``samples`` too
+FAMILY_PANELS = {
+    "matrix": (PANELS, True),
+    "space-sharing": (IBM_PANELS, True),
+    "multisite": (MULTISITE_PANELS, False),
+    "epoch": (EPOCH_PANELS, False),
+}
+#: curves that grow continuously between their points (drawn straight, not as steps)
+LINEAR = frozenset({"reallocations"})
+#: how a figure is named in a plot's title
+FIGURE_LABELS = {"loss_of_capacity": "κ", "slowdown": "mean", "wait": "mean", "response": "mean",
+                 "reallocations": "total", "overhead": "mean", "migrations": "total"}
 
 
 class SampleColumns:
@@ -90,24 +144,33 @@ def envelope(t: np.ndarray, y: np.ndarray, bins: int) -> tuple[np.ndarray, np.nd
 class MetricPlot(QWidget):
     """One titled pyqtgraph plot with an export button."""
 
-    def __init__(self, title: str, ylabel: str, series, parent=None, kind: str = "plain"):
+    def __init__(self, title: str, ylabel: str, series, parent=None, kind: str = "plain",
+                 figures: tuple[str, ...] = (), slices: bool = True):
         super().__init__(parent)
         self.title = title
+        self.figures = figures
+        #: the current value of each of ``figures`` (as :func:`gangviz.metrics.figures` gives it)
+        self.values: dict[str, float] = {}
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.plot = pg.PlotWidget(background="w", axisItems=plot_axes.axes(kind))
+        axes = plot_axes.axes(kind)
+        if not slices:  # a model with its own time unit (multi-site, epoch): plain numbers
+            axes["bottom"] = plot_axes.PlainAxis("bottom")
+        self.plot = pg.PlotWidget(background="w", axisItems=axes)
         # the key of a plot with several curves is in its title line, above the data
-        key = [(legend, colour) for _f, legend, colour in series] if len(series) > 1 else []
-        self.plot.setTitle(plot_axes.title_with_key(title, key), color="#333333", size="10pt")
-        self.plot.setLabel("bottom", "time (slices)")
+        self._key = [(legend, colour) for _f, legend, colour in series] if len(series) > 1 else []
+        self.plot.setTitle(plot_axes.title_with_key(title, self._key), color="#333333", size="10pt")
+        self.plot.setLabel("bottom", "time (slices)" if slices else "time")
         self.plot.setLabel("left", ylabel)
         self.plot.showGrid(x=True, y=True, alpha=0.15)
         self.plot.setMenuEnabled(False)
         plot_axes.tidy(self.plot, kind)
         self.curves = {}
         self.shown = 0
+        self._cols = SampleColumns()
         for field, legend, colour in series:
-            curve = self.plot.plot([], [], name=legend, pen=pg.mkPen(colour, width=2))
+            curve = self.plot.plot([], [], name=legend, pen=pg.mkPen(colour, width=2),
+                                   symbolBrush=colour, symbolPen=colour, symbolSize=7)
             curve.setClipToView(True)
             curve.setDownsampling(auto=True, method="peak")
             self.curves[field] = curve
@@ -120,18 +183,37 @@ class MetricPlot(QWidget):
         btn.clicked.connect(self._ask_export)
         self.export_button = btn
 
-    def set_data(self, cols: SampleColumns) -> None:
-        """Show the columns' data as step curves (a value holds until the next step)."""
+    def set_figures(self, values: dict) -> None:
+        """Give the current value of this plot's figures in its title (a missing or ``nan``
+        figure shows as "–")."""
+        self.values = {k: values.get(k, math.nan) for k in self.figures}
+        if not self.figures:
+            return
+        text = ", ".join(f"{FIGURE_LABELS.get(k, k)} {_show(v)}" for k, v in self.values.items())
+        self.plot.setTitle(plot_axes.title_with_key(f"{self.title}: {text}", self._key),
+                           color="#333333", size="10pt")
+
+    def set_data(self, cols: SampleColumns, extra: dict | None = None) -> None:
+        """Show the columns' data (and ``extra`` curves: ``field -> (times, values)``) as step
+        curves (a value holds until the next step)."""
         self._cols = cols
         t = cols.column("time")
         self.shown = len(t)  # samples on show (panels refresh in turn while playing)
         for field, curve in self.curves.items():
-            y = cols.column(field)
+            if extra is not None and field in extra:
+                t, y = extra[field]
+                self.shown = len(t)
+                keep = np.isfinite(y)  # a figure undefined so far (no departure yet) is no point
+                t, y = t[keep], y[keep]
+            else:
+                t, y = cols.column("time"), cols.column(field)
             if len(t) > MAX_POINTS:
                 xs, ys = envelope(t, y, MAX_POINTS // 2)
                 curve.setData(xs, ys)
                 continue
-            if len(t) > 1:
+            # a lone point would be invisible as a line: mark it
+            curve.setSymbol("o" if len(t) == 1 else None)
+            if len(t) > 1 and field not in LINEAR:
                 # a step curve: each value holds from its time until the next sample's
                 xs = np.repeat(t, 2)[1:]
                 ys = np.repeat(y, 2)[:-1]
@@ -179,7 +261,7 @@ class MetricPlot(QWidget):
             return path
         elif ext == ".csv":
             # the samples themselves, not the doubled points of the step curve
-            cols = getattr(self, "_cols", None) or SampleColumns()
+            cols = self._cols
             fields = ["time"] + list(self.curves)
             table = np.column_stack([cols.column(f) for f in fields]) if cols.n else np.zeros((0, len(fields)))
             np.savetxt(path, table, delimiter=",", header=",".join(fields), comments="", fmt="%.10g")
@@ -190,21 +272,30 @@ class MetricPlot(QWidget):
         return path
 
 
+def _show(value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return number(value)
+
+
 class MetricsPanel(QWidget):
-    """The four metric plots in a 2 x 2 grid, following a player."""
+    """The metric plots of the shown simulation's family in a 2 x 2 grid, following a player."""
 
     def __init__(self, player=None, parent=None):
         super().__init__(parent)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setSpacing(6)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(6)
         self.plots: list[MetricPlot] = []
-        for i, (title, ylabel, series, kind) in enumerate(PANELS):
-            plot = MetricPlot(title, ylabel, series, self, kind=kind)
-            grid.addWidget(plot, i // 2, i % 2)
-            self.plots.append(plot)
+        self.family: str | None = None
+        self._slice_seconds: float | None = None
+        self._build("matrix")
         self.columns = SampleColumns()
         self.player = None
+        self._figures: dict = {}
+        self._figures_at: tuple | None = None
+        self._series: dict = {}
+        self._series_at: tuple | None = None
         self._last = 0.0
         self._turn = 0
         self._pending = QTimer(self)
@@ -214,18 +305,44 @@ class MetricsPanel(QWidget):
         if player is not None:
             self.set_player(player)
 
+    def _build(self, family: str) -> None:
+        """Make the plots of ``family`` (replacing those of another family)."""
+        if family == self.family:
+            return
+        for plot in self.plots:
+            self._grid.removeWidget(plot)
+            plot.setParent(None)  # gone from the panel now, deleted when Qt next can
+            plot.deleteLater()
+        self.plots = []
+        panels, slices = FAMILY_PANELS[family]
+        for i, (title, ylabel, series, kind, figures) in enumerate(panels):
+            plot = MetricPlot(title, ylabel, series, self, kind=kind, figures=figures, slices=slices)
+            plot_axes.set_time_unit(plot.plot, self._slice_seconds)
+            self._grid.addWidget(plot, i // 2, i % 2)
+            self.plots.append(plot)
+        self.family = family
+        self._turn = 0
+
     def set_time_unit(self, slice_seconds: float | None) -> None:
         """Label and tick the time axes in the trace's units (``slice_seconds`` seconds per
         slice, an SWF trace) or in slices (``None``)."""
+        self._slice_seconds = slice_seconds
         for plot in self.plots:
             plot_axes.set_time_unit(plot.plot, slice_seconds)
 
     def set_player(self, player) -> None:
-        """Follow ``player``'s samples."""
+        """Follow ``player``: show the plots of its simulation's family."""
         follow(self.player, player, ("moved", "stepped"), self._changed)
         self.player = player
         self.columns = SampleColumns()
+        self._figures_at = self._series_at = None
+        if player is not None:
+            self._build(player.sim.family)
         self.refresh()
+
+    def values(self) -> dict[str, float]:
+        """Return the figures the plots' titles show now (key -> value, ``nan`` when undefined)."""
+        return {k: v for plot in self.plots for k, v in plot.values.items()}
 
     def _changed(self, *args) -> None:
         if time.perf_counter() - self._last >= REFRESH_S / len(self.plots):
@@ -235,21 +352,38 @@ class MetricsPanel(QWidget):
     def _refresh_next(self) -> None:
         """Bring the next panel in turn up to the player's position."""
         self._last = time.perf_counter()
-        if self._sync():
-            self.plots[self._turn].set_data(self.columns)
+        # the figures go over every job (tens of milliseconds on a long trace): once a round
+        if self._sync(figures=self._turn == 0):
+            self._show(self.plots[self._turn])
             self._turn = (self._turn + 1) % len(self.plots)
 
-    def _sync(self) -> bool:
+    def _sync(self, figures: bool = True) -> bool:
+        """Bring the samples, curves and (when ``figures``) the figures up to the player's
+        position; return False when there is no player."""
         p = self.player
-        samples = p.sim.samples if p is not None and p.sim.family in SAMPLED else None
-        if samples is None:
+        if p is None:
             return False
-        self.columns.sync(samples, p.position)
+        sim = p.sim
+        at = (id(sim), p.position)
+        if FAMILY_PANELS[sim.family][1]:
+            self.columns.sync(sim.samples, p.position)
+        if sim.family in metrics.SERIES and self._series_at != at:
+            self._series, self._series_at = metrics.series(sim), at
+        if figures and self._figures_at != at:
+            try:
+                self._figures = metrics.figures(sim)
+            except ValueError:  # no job finished yet (the space-sharing figures need one)
+                self._figures = {}
+            self._figures_at = at
         return True
+
+    def _show(self, plot: MetricPlot) -> None:
+        plot.set_data(self.columns, self._series)
+        plot.set_figures(self._figures)
 
     def refresh(self) -> None:
         """Bring every curve up to the player's position now."""
         self._last = time.perf_counter()
         if self._sync():
             for plot in self.plots:
-                plot.set_data(self.columns)
+                self._show(plot)

@@ -10,13 +10,13 @@ Distributions in Gangs' Degree of Parallelism in a Multi-Site System*). Modules:
 * :mod:`~gangviz.multisite.policy` — AFCFS and the migration planners
 * :mod:`~gangviz.multisite.simulation` — step-able :class:`MultiSiteSimulation`
 * :mod:`~gangviz.multisite.fast` — :func:`run_fast`, the headless path (identical metrics)
-* :mod:`~gangviz.multisite.metrics` — RT, WRT, SLD, WSLD and D_*
+* :mod:`~gangviz.metrics.multisite` — RT, WRT, SLD, WSLD and D_*
 * :mod:`~gangviz.multisite.batch` — replications over a process pool
 """
 
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.fast import run_fast
-from gangviz.multisite.metrics import Metrics, mean_metrics, relative_decrease
+from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 from gangviz.multisite.simulation import MultiSiteSimulation
 from gangviz.multisite.snapshot import QueueSnapshot
 

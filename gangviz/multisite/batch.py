@@ -15,7 +15,7 @@ import numpy as np
 
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.fast import run_fast
-from gangviz.multisite.metrics import Metrics
+from gangviz.metrics.multisite import Metrics
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from collections import deque
 from heapq import heappop, heappush
 
 from gangviz.multisite.config import MultiSiteConfig
-from gangviz.multisite.metrics import Metrics, from_sums
+from gangviz.metrics.multisite import Metrics, from_sums
 from gangviz.multisite.workload import GangStream
 
 

@@ -21,8 +21,7 @@ from gangviz.multisite import policy
 from gangviz.multisite.changes import GangArrived, GangFinished, GangStarted, TaskQueued
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.dispatch import jsq
-from gangviz.multisite.metrics import Accumulator, Metrics
-from gangviz.multisite.snapshot import QueueSnapshot
+from gangviz.metrics.multisite import Accumulator, Metrics
 from gangviz.multisite.state import MultiSiteState
 from gangviz.multisite.workload import GangStream
 

@@ -26,7 +26,7 @@ before scheduling.
 The result's records carry ``spec``, ``start``, ``finish`` and ``reservation`` (the first
 reservation the job was given: its conservative reservation, or its EASY shadow time when it
 first headed the queue; ``None`` when it started at once, and always under FCFS), compatible
-with :func:`gangviz.metrics_ibm.ibm_metrics`. Lost capacity (eq. 2) is accumulated on the way.
+with :func:`gangviz.metrics.ibm.ibm_metrics`. Lost capacity (eq. 2) is accumulated on the way.
 
 Tie-breaks (the rule checker of :mod:`gangviz.spacesharing.checker` and the peer benchmark rely on
 them): jobs arriving at the same instant queue by id; EASY scans the queue once per event in
@@ -53,7 +53,7 @@ from operator import attrgetter, lt
 
 
 from gangviz.core.jobs import JobSpec
-from gangviz.metrics_ibm import SMALL_MAX, CapacityLog
+from gangviz.metrics.ibm import SMALL_NODES_MAX, CapacityLog
 from gangviz.spacesharing.policy import ESTIMATES, MODES
 from gangviz.spacesharing.profile import Profile
 
@@ -123,7 +123,7 @@ class BackfillResult:
 
 
 def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy",
-                      kill_at_estimate: bool = True, small_max: int = SMALL_MAX,
+                      kill_at_estimate: bool = True, small_max: int = SMALL_NODES_MAX,
                       estimates: str = "requested", log: bool = False,
                       compiled: bool = True) -> BackfillResult:
     """Simulate ``mode`` (``"fcfs"``, ``"easy"`` or ``"conservative"``) to the end.

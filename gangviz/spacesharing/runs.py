@@ -1,11 +1,10 @@
-"""Run a space-sharing policy headless, and give gang and space-sharing runs one metric set.
+"""Run a space-sharing policy headless.
 
-The IBM study (Zhang01 §2.3) measures both families with the same figures:
-:func:`gangviz.metrics_ibm.ibm_metrics`. :func:`engine_ibm_metrics` computes them for a time-slot
-engine run, :func:`run_space_sharing` for a backfilling run, so a table may mix them. A sweep
-keeps the time-slot metrics of Zhou00 §4.3 for every policy;
-:func:`zhou_metrics_of_result` gives them for a space-sharing run (one row of the machine: a
-slot is in use while any job runs).
+The IBM study (Zhang01 §2.3) measures gang and space-sharing runs with the same figures:
+:func:`gangviz.metrics.ibm.ibm_metrics`. :func:`run_space_sharing` computes them for a
+backfilling run, :func:`gangviz.metrics.ibm.engine_ibm_metrics` for a time-slot engine run, so a
+table may mix them; :func:`gangviz.metrics.zhou.zhou_metrics_of_result` gives the time-slot
+figures of Zhou00 §4.3 for a backfilling run.
 """
 
 from __future__ import annotations
@@ -13,11 +12,11 @@ from __future__ import annotations
 import math
 import sys
 
-from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
+from gangviz.metrics.ibm import ibm_metrics
 from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
 from gangviz.spacesharing.policy import SpaceSharingPolicy
 
-__all__ = ["print_run", "run_space_sharing", "engine_ibm_metrics", "zhou_metrics_of_result", "IBM_TABLE"]
+__all__ = ["print_run", "run_space_sharing", "IBM_TABLE"]
 
 #: The IBM figures a comparison table shows, in order.
 IBM_TABLE = ("wait", "response", "slowdown", "utilization", "loss_of_capacity")
@@ -34,47 +33,13 @@ def run_space_sharing(jobs, processors: int, policy: SpaceSharingPolicy, *,
     return res, ibm_metrics(res.records, processors, time_unit=time_unit, capacity=res.capacity)
 
 
-def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
-    """Run an engine simulation to the end and return its IBM metrics (lost capacity by eq. 3).
-
-    Raises ``ValueError`` when no job finished.
-    """
-    cap = run_with_capacity(sim)
-    return ibm_metrics(sim.records(), sim.processors, time_unit=time_unit, capacity=cap)
-
-
-def zhou_metrics_of_result(res: BackfillResult, processors: int) -> dict[str, float]:
-    """Return the §4.3 metrics of Zhou00 for a backfilling run.
-
-    The machine is one row: ``n_l`` is 1 when any job ran, ``n_a`` the share of time some job
-    runs; the run ends at the last completion.
-    """
-    from gangviz.metrics import zhou_metrics_of
-
-    recs = sorted(res.records, key=lambda r: (r.spec.arrival, r.spec.id))
-    done = [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in recs if r.finish is not None]
-    spans = sorted((r.start, r.finish) for r in recs if r.start is not None and r.finish is not None)
-    busy, cur_a, cur_b = 0.0, None, None
-    for a, b in spans:
-        if cur_b is None or a > cur_b:
-            if cur_b is not None:
-                busy += cur_b - cur_a
-            cur_a, cur_b = a, b
-        else:
-            cur_b = max(cur_b, b)
-    if cur_b is not None:
-        busy += cur_b - cur_a
-    end = res.end
-    return zhou_metrics_of(done, processors, end, 1 if spans else 0, busy)
-
-
 def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
               jobs_out: str | None = None) -> int:
     """``gangviz run`` for a space-sharing policy: run ``source`` (a
     :class:`~gangviz.workloads.source.Source`) to the end and print text or JSON; return 0.
 
     Times are printed in seconds (job times times the trace's slice length); the metrics are
-    those of :func:`gangviz.metrics_ibm.ibm_metrics`; ``steps`` adds the narration of every
+    those of :func:`gangviz.metrics.ibm.ibm_metrics`; ``steps`` adds the narration of every
     decision; ``jobs_out`` names a per-job file to write (see :mod:`gangviz.results.jobs`).
     Raises ``ValueError`` for a job larger than the machine (the caller turns it into a message).
     """

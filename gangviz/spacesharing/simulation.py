@@ -14,7 +14,7 @@ import math
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step, undo
-from gangviz.metrics_ibm import CapacityLog, ibm_metrics
+from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
 from gangviz.spacesharing.backfill import simulate_backfill
 from gangviz.spacesharing.changes import (Clock, JobArrived, JobFinished, JobStarted,
@@ -166,14 +166,10 @@ class SpaceSharingSimulation:
         return cache
 
     def ibm_metrics(self) -> dict:
-        """Return the IBM metrics (:func:`gangviz.metrics_ibm.ibm_metrics`) of the jobs finished
-        by now, with the capacity lost up to now. Raises ``ValueError`` when none finished."""
-        t = self.time
-        done = [r for r in self.result.records if r.finish is not None and r.finish <= t
-                and self.cursor > 0]
-        lost = self.result.decisions[self.cursor - 1].lost if self.cursor else (0.0, 0.0, 0.0)
-        cap = CapacityLog(*lost)
-        return ibm_metrics(done, self.processors, time_unit=self.time_unit, capacity=cap)
+        """Return the IBM metrics of the jobs finished by now, with the capacity lost up to now
+        (:func:`gangviz.metrics.ibm.space_sharing_figures`). Raises ``ValueError`` when none
+        finished."""
+        return space_sharing_figures(self)
 
     # --- building steps -------------------------------------------------------------------
     def _build(self, d) -> Step:

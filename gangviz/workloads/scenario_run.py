@@ -36,6 +36,8 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
     """Run the scenario of ``source`` (a Source or Scenario of model multisite or epoch) to its
     end under ``policy`` (default: the scenario's); print the steps and the end state to ``out``
     (default stdout); return 0. Raises ``ValueError`` for a policy of another family."""
+    from gangviz.experiments.numbers import number
+
     out = out or sys.stdout
     sc = getattr(source, "scenario", source)
     name = policy_name(sc, policy)
@@ -43,6 +45,9 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
     run_to_end(sim)
     state = end_state(sim)
     problems = check_expect(sc, sim) if name == policy_name(sc) else []
+    from gangviz.metrics import figures, json_ready
+
+    metrics = json_ready(figures(sim))
     if as_json:
         steps = [s.to_dict() for s in sim.steps]
         if sc.model == "multisite":
@@ -50,7 +55,7 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
                 for change in step["changes"]:
                     change["labels"] = site_labels(change)
         doc = {"model": sc.model, "policy": name, "processors": sc.processors,
-               "steps": steps, "end": state,
+               "steps": steps, "end": state, "metrics": metrics,
                "expect_met": not problems if sc.expect and name == policy_name(sc) else None}
         json.dump(doc, out, indent=1, default=str)
         out.write("\n")
@@ -64,6 +69,8 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
     print("end state:", file=out)
     for key, value in state.items():
         print(f"  {key}: {value}", file=out)
+    print("metrics: " + ", ".join(f"{k}={number(v)}" for k, v in metrics.items() if v is not None),
+          file=out)
     if sc.expect and name == policy_name(sc):
         print("expected end state: " + ("reached" if not problems else "; ".join(problems)), file=out)
     return 0

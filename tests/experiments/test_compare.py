@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from gangviz.cli import main
 from gangviz.experiments.compare import (GOALS, best_labels, build_simulations, compare,
                                          comparison_from_sims, parse_policy_spec)
-from gangviz.metrics import zhou_metrics
+from gangviz.metrics.zhou import zhou_metrics
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
 from gangviz.workloads.source import load_source

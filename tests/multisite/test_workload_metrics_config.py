@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gangviz.multisite.config import MultiSiteConfig
-from gangviz.multisite.metrics import Accumulator, Metrics, mean_metrics, relative_decrease
+from gangviz.metrics.multisite import Accumulator, Metrics, mean_metrics, relative_decrease
 from gangviz.multisite.workload import BLOCK, GangStream, gang_sizes
 
 

@@ -105,7 +105,7 @@ def test_example_script_writes_its_plot(tmp_path):
 def test_space_sharing_policies_run_through_the_api(tmp_path):
     """easy beside gs: the per-job rows are the backfilling run's, the metrics its one-row
     time-slot figures, and write_jobs writes them as 'gangviz run --jobs-out' does."""
-    from gangviz.spacesharing.runs import zhou_metrics_of_result
+    from gangviz.metrics.zhou import zhou_metrics_of_result
 
     runs = gangviz.compare(KTH, ["easy", "gs"])
     easy, gs = runs["easy"], runs["gs"]

@@ -42,7 +42,7 @@ from gangviz.experiments.repro import (
 from gangviz.experiments.runner import map_runs
 from gangviz.multisite.batch import RunSpec, run_spec
 from gangviz.multisite.config import MultiSiteConfig
-from gangviz.multisite.metrics import Metrics, mean_metrics, relative_decrease
+from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 
 TARGETS = {"papazachos": "multi-site gang scheduling with migration (Papazachos & Karatza, Figs. 2-7)"}
 

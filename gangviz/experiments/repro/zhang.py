@@ -86,7 +86,7 @@ from gangviz.experiments.repro import (
 )
 from gangviz.experiments.runner import map_runs
 from gangviz.experiments.seeds import run_seed
-from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
+from gangviz.metrics.ibm import ibm_metrics, run_with_capacity
 from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
 from gangviz.workloads.ibm import (
     BASELINE_RHO,

@@ -132,7 +132,7 @@ def run_one(task: tuple) -> dict[str, float]:
 
 
 def _run_reference(jobs, scheme: str, occupy: str, extra_slots_on: str | None) -> dict[str, float]:
-    from gangviz.metrics import zhou_metrics
+    from gangviz.metrics.zhou import zhou_metrics
     from gangviz.policies import make_policy
     from gangviz.sim.engine import Simulation
 

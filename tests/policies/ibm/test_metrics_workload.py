@@ -7,7 +7,7 @@ import pytest
 
 from gangviz.core.jobs import JobSpec
 from gangviz.experiments.repro import zhang
-from gangviz.metrics_ibm import KEYS, CapacityLog, ibm_metrics, run_with_capacity
+from gangviz.metrics.ibm import KEYS, CapacityLog, ibm_metrics, run_with_capacity
 from gangviz.policies.ibm import GS
 from gangviz.sim.engine import Simulation
 from gangviz.spacesharing.backfill import BackfillRecord, simulate_backfill

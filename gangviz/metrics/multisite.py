@@ -7,6 +7,7 @@ waiting, not execution) and size p_j:
 * RT = mean r_j;  WRT = sum p_j r_j / sum p_j
 * SLD = mean s_j with s_j = r_j / e_j;  WSLD = sum p_j s_j / sum p_j
 * D_X = 100 (X_AFCFS - X_AFCFSwM) / X_AFCFS, the relative (%) decrease when migrations are used.
+* migrations: the tasks moved to another processor (local or grid, §3.3) so far.
 
 The paper prints the WSLD formula under the label "average slowdown"; SLD is the plain mean of
 s_j as Table 1 defines it. A run's metrics cover the first ``n`` gangs to complete (§4.2: a run
@@ -16,9 +17,14 @@ ends upon the completion of 64,000 gangs). Sums are accumulated in completion or
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+import numpy as np
+
 METRIC_NAMES = ("RT", "WRT", "SLD", "WSLD")
+#: the ``kind`` of the change record of a task migration (gangviz.multisite.changes.TaskMigrated)
+MIGRATION_KIND = "task_migrated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +88,66 @@ def relative_decrease(base: Metrics, new: Metrics) -> dict[str, float]:
     """Return D_RT, D_WRT, D_SLD, D_WSLD in percent: 100 (base - new) / base (§4.1, Table 1)."""
     b, n = base.as_dict(), new.as_dict()
     return {f"D_{k}": 100.0 * (b[k] - n[k]) / b[k] for k in METRIC_NAMES}
+
+
+def multisite_figures(completed, migrations: int) -> dict[str, float]:
+    """Return ``{"RT", "WRT", "SLD", "WSLD", "gangs", "migrations"}`` of a run.
+
+    ``completed`` yields ``(response, service, size)`` of every completed gang in completion
+    order (the order the sums are made in, as :class:`Accumulator` does); ``migrations`` is the
+    number of task migrations. The four means are ``nan`` before the first completion.
+    """
+    acc = Accumulator()
+    for response, service, size in completed:
+        acc.add(response, service, size)
+    means = acc.metrics().as_dict() if acc.n else dict.fromkeys(METRIC_NAMES, math.nan)
+    return {**means, "gangs": acc.n, "migrations": migrations}
+
+
+def _completed(sim) -> list[tuple[float, float, float, int]]:
+    """``(finish, response, service, size)`` of the completed gangs of ``sim``, in completion order."""
+    st = sim.state
+    out = []
+    for gang in st.completed:
+        info = st.gangs[gang]
+        out.append((st.finish[gang], st.finish[gang] - info.arrival, info.service, info.size))
+    return out
+
+
+def _migration_steps(sim) -> list[tuple[float, int]]:
+    """``(time, task migrations)`` of every applied step of ``sim`` that migrated a task."""
+    out = []
+    for step in sim.steps[:sim.cursor]:
+        moved = sum(1 for c in step.changes if c.kind == MIGRATION_KIND and not c.undo)
+        if moved:
+            out.append((step.time, moved))
+    return out
+
+
+def simulation_figures(sim) -> dict[str, float]:
+    """Return :func:`multisite_figures` of a :class:`~gangviz.multisite.simulation.MultiSiteSimulation`
+    at its current step (after :meth:`step_back` too)."""
+    done = _completed(sim)
+    return multisite_figures(((r, s, p) for _, r, s, p in done),
+                             sum(n for _, n in _migration_steps(sim)))
+
+
+def simulation_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Return the running figures of ``sim`` up to its current step, as ``key -> (times, values)``:
+    RT, WRT and SLD after each completion, and the migrations counted so far after each step
+    that migrated (and at the current time). The last value of each equals :func:`simulation_figures`."""
+    acc = Accumulator()
+    t, rt, wrt, sld = [], [], [], []
+    for finish, response, service, size in _completed(sim):
+        acc.add(response, service, size)
+        t.append(finish)
+        rt.append(acc.r / acc.n)
+        wrt.append(acc.pr / acc.p)
+        sld.append(acc.s / acc.n)
+    times = np.array(t, dtype=float)
+    moves = _migration_steps(sim)
+    mt = np.array([0.0] + [time for time, _ in moves] + [sim.time])
+    counts = [n for _, n in moves]
+    mc = np.cumsum([0] + counts + [0]).astype(float)
+    return {"RT": (times, np.array(rt)), "WRT": (times, np.array(wrt)),
+            "SLD": (times, np.array(sld)), "migrations": (mt, mc)}

@@ -17,7 +17,8 @@ For the machine (N nodes, the first job arriving at 0, t_f of the last job to fi
   (1 when jobs wait); the definition in the text ("when it has jobs waiting in the queue") keeps
   it, and so does this module.
 
-Each figure also exists for small jobs (<= 32 nodes) and large jobs, with the suffixes
+Each figure also exists for small jobs (<= 32 nodes, :data:`SMALL_NODES_MAX`, Zhang01 §2.2:
+"large jobs are those that use more than 32 nodes") and large jobs, with the suffixes
 ``_small`` and ``_large``. For utilisation these are the shares of rho contributed by each class
 (they add up to rho); for loss of capacity they count the capacity lost while a job of that
 class waits. Per-job figures also have standard deviations (under ``"std"``).
@@ -37,10 +38,12 @@ from operator import attrgetter
 
 import numpy as np
 
-__all__ = ["GAMMA", "SMALL_MAX", "CapacityLog", "ibm_metrics", "run_with_capacity", "KEYS"]
+__all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "run_with_capacity", "engine_ibm_metrics",
+           "space_sharing_figures", "space_sharing_series", "KEYS"]
 
 GAMMA = 10.0
-SMALL_MAX = 32
+#: Zhang01 §2.2 and §3.1: a small job uses 32 or fewer nodes, a large one more.
+SMALL_NODES_MAX = 32
 _BASE = ("wait", "response", "slowdown", "utilization", "loss_of_capacity")
 KEYS = tuple(k + s for k in _BASE for s in ("", "_small", "_large"))
 
@@ -75,7 +78,7 @@ def _stats(values: np.ndarray) -> tuple[float, float]:
 
 def ibm_metrics(records: Iterable, processors: int, *, time_unit: float = 1.0,
                 capacity: CapacityLog | None = None, gamma: float = GAMMA,
-                small_max: int = SMALL_MAX) -> dict:
+                small_max: int = SMALL_NODES_MAX) -> dict:
     """Return the §2.3 metrics of finished jobs as a dict (see the module docstring for keys).
 
     ``records`` are objects with ``spec`` (arrival, size, work), ``start`` and ``finish`` (the
@@ -119,7 +122,7 @@ def ibm_metrics(records: Iterable, processors: int, *, time_unit: float = 1.0,
     return out
 
 
-def run_with_capacity(sim, small_max: int = SMALL_MAX) -> CapacityLog:
+def run_with_capacity(sim, small_max: int = SMALL_NODES_MAX) -> CapacityLog:
     """Run an engine :class:`~gangviz.sim.engine.Simulation` to the end; return its lost capacity
     (eq. 3, with delta) in node-slices.
 
@@ -173,3 +176,53 @@ def run_with_capacity(sim, small_max: int = SMALL_MAX) -> CapacityLog:
                 unused += rec.spec.size * (sim.time - rec.finish)
         log.add(empty_total + switching + unused, small_w, large_w)
     return log
+
+
+def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
+    """Run an engine simulation to the end and return its IBM metrics (lost capacity by eq. 3).
+
+    Raises ``ValueError`` when no job finished.
+    """
+    cap = run_with_capacity(sim)
+    return ibm_metrics(sim.records(), sim.processors, time_unit=time_unit, capacity=cap)
+
+
+def space_sharing_figures(sim) -> dict:
+    """Return :func:`ibm_metrics` of a step-by-step space-sharing run (the simulation of
+    :mod:`gangviz.spacesharing.simulation`) at its current step: the jobs finished by now, with
+    the capacity lost up to now (eq. 2). Raises ``ValueError`` when none finished."""
+    t = sim.time
+    done = [r for r in sim.result.records if r.finish is not None and r.finish <= t and sim.cursor > 0]
+    lost = sim.result.decisions[sim.cursor - 1].lost if sim.cursor else (0.0, 0.0, 0.0)
+    return ibm_metrics(done, sim.processors, time_unit=sim.time_unit, capacity=CapacityLog(*lost))
+
+
+def _running_mean(values: np.ndarray) -> np.ndarray:
+    return np.cumsum(values) / np.arange(1, len(values) + 1) if len(values) else values
+
+
+def space_sharing_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Return the running IBM figures of a step-by-step space-sharing run (the simulation of
+    :mod:`gangviz.spacesharing.simulation`) up to its current step, as ``key -> (times, values)``
+    (times in the run's unit, waits in seconds): the mean wait of the jobs started so far (at each start), the mean bounded
+    slowdown of the jobs finished so far (at each finish), and the loss of capacity so far at
+    each decision (node-time lost while jobs waited over N x the time since the first arrival).
+    """
+    u, t_now = sim.time_unit, sim.time
+    recs = [r for r in sim.result.records if sim.cursor > 0]
+    started = sorted((r.start, r.start - r.spec.arrival) for r in recs
+                     if r.start is not None and r.start <= t_now)
+    finished = sorted((r.finish, max(r.finish - r.spec.arrival, GAMMA / u) / max(r.spec.work, GAMMA / u))
+                      for r in recs if r.finish is not None and r.finish <= t_now)
+    st = np.array([s for s, _ in started], dtype=float)
+    wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
+    ft = np.array([f for f, _ in finished], dtype=float)
+    slow = _running_mean(np.array([s for _, s in finished], dtype=float))
+    decisions = sim.result.decisions[:sim.cursor]
+    origin = min((r.spec.arrival for r in recs), default=0.0)
+    dt = np.array([d.time for d in decisions], dtype=float)
+    lost = np.array([d.lost[0] for d in decisions], dtype=float)
+    span = (dt - origin) * sim.processors
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = np.where(span > 0, lost / span, np.nan)
+    return {"wait": (st, wait), "slowdown": (ft, slow), "loss_of_capacity": (dt, kappa)}

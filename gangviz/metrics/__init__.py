@@ -1,0 +1,67 @@
+"""The figures of finished (or paused) runs, one module per paper family.
+
+* :mod:`~gangviz.metrics.zhou`: the Ousterhout-matrix runs of Zhou99/Zhou00 (r_a, n_l, n_a,
+  t_ta, t_sa, t_ma, t_la; Zhou00 §4.3);
+* :mod:`~gangviz.metrics.ibm`: the IBM study, Zhang01 §2.3 (wait, response, bounded slowdown,
+  utilisation, loss of capacity), for space-sharing and gang runs alike;
+* :mod:`~gangviz.metrics.multisite`: Papazachos09 §4.1 (RT, WRT, SLD, WSLD, D_*), and the
+  migrations of a run;
+* :mod:`~gangviz.metrics.epoch`: McCann94 §5 (response time, reallocations, overhead).
+
+:func:`figures` gives a simulation's figures by its ``family`` (what ``gangviz run --json``
+prints under ``metrics`` and the window's panels show); :func:`series` gives the same figures
+as running curves for the panels of the multi-site, epoch and space-sharing families (the
+matrix family's panels draw the engine's own samples). The modules read finished jobs and
+change records only, never the simulators' code, so every model can use them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from gangviz.metrics import epoch, ibm, multisite, zhou
+
+__all__ = ["FIGURES", "SERIES", "figures", "series", "json_ready"]
+
+
+#: family -> the function giving a simulation's figures at its current step
+FIGURES: dict[str, Callable[..., dict]] = {
+    "matrix": zhou.zhou_metrics,
+    "space-sharing": ibm.space_sharing_figures,
+    "multisite": multisite.simulation_figures,
+    "epoch": epoch.simulation_figures,
+}
+
+#: family -> the function giving a simulation's running figures (``key -> (times, values)``)
+SERIES: dict[str, Callable[..., dict[str, tuple[np.ndarray, np.ndarray]]]] = {
+    "space-sharing": ibm.space_sharing_series,
+    "multisite": multisite.simulation_series,
+    "epoch": epoch.simulation_series,
+}
+
+
+def figures(sim) -> dict:
+    """Return the figures of ``sim`` at its current step, chosen by ``sim.family``.
+
+    Raises ``KeyError`` for a family without figures, ``ValueError`` for a space-sharing run
+    in which no job has finished yet (its figures are means over finished jobs).
+    """
+    return FIGURES[sim.family](sim)
+
+
+def series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Return the running figures of ``sim`` up to its current step, chosen by ``sim.family``.
+
+    Raises ``KeyError`` for a family whose curves come from the simulation's own samples.
+    """
+    return SERIES[sim.family](sim)
+
+
+def json_ready(value):
+    """Return ``value`` (a figure, or a dict of them, nested) with ``nan`` as ``None``."""
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    return None if isinstance(value, float) and math.isnan(value) else value

@@ -1,0 +1,94 @@
+"""The figures of the epoch model (McCann94) from a finished (or paused) closed-system run.
+
+* ``response``: mean response time (departure - arrival) of the departed jobs (§5.2, the
+  measure of Fig. 12-14); ``departed`` counts them.
+* ``reallocations``: node reallocations over the run. A schedule of one quantum costs
+  sum_j A_j reallocations (its overhead, §2.3); a schedule in force for time d lasts d / T
+  quanta, so the run costs the sum of overhead x d / T over its schedules.
+* ``overhead``: the normalised overhead of the run, reallocations per node per quantum (§5.1):
+  ``reallocations / (N x elapsed / T)``, the time-weighted mean of the schedules' normalised
+  overheads.
+
+A schedule applies from the step that built it to the next rebuild (or the current time).
+Before any time has passed the overhead is ``nan``; so is the mean response before the first
+departure.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: the ``kind`` of the change record of a rebuilt schedule (gangviz.epoch.records.ScheduleRebuilt)
+REBUILT_KIND = "schedule_rebuilt"
+
+
+def epoch_figures(responses, schedules, nodes: int, quantum: float, elapsed: float) -> dict[str, float]:
+    """Return ``{"response", "departed", "reallocations", "overhead"}`` of a run.
+
+    ``responses`` are the departed jobs' response times in departure order; ``schedules`` are
+    ``(start, end, overhead)`` of every schedule that was in force (overhead = sum_j A_j, the
+    reallocations of one quantum); ``elapsed`` is the run's length.
+    """
+    responses = list(responses)
+    realloc = sum(cost * (end - start) / quantum for start, end, cost in schedules)
+    quanta = elapsed / quantum
+    return {
+        "response": sum(responses) / len(responses) if responses else math.nan,
+        "departed": len(responses),
+        "reallocations": realloc,
+        "overhead": realloc / (nodes * quanta) if quanta > 0 else math.nan,
+    }
+
+
+def _schedules(sim) -> list[tuple[float, float, int]]:
+    """``(start, end, overhead)`` of every schedule of ``sim`` up to its current time."""
+    spans: list[tuple[float, float, int]] = []
+    since, cost = 0.0, 0
+    for step in sim.steps:
+        for change in step.changes:
+            if change.kind == REBUILT_KIND:
+                spans.append((since, step.time, cost))
+                since = step.time
+                cost = 0 if change.after is None else change.after.overhead
+    spans.append((since, sim.time, cost))
+    return [s for s in spans if s[1] > s[0]]
+
+
+def simulation_figures(sim) -> dict[str, float]:
+    """Return :func:`epoch_figures` of an :class:`~gangviz.epoch.sim.EpochSimulation` at its
+    current step."""
+    return epoch_figures((f.response for f in sim.state.finished), _schedules(sim),
+                         sim.nodes, sim.quantum, sim.time)
+
+
+def simulation_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Return the running figures of ``sim`` up to its current step as ``key -> (times, values)``:
+    the mean response after each departure, and the reallocations and overhead so far at each
+    step (at time 0 the overhead is the first schedule's). The last value of each equals
+    :func:`simulation_figures`."""
+    finished = sim.state.finished
+    dep_t = np.array([f.departure for f in finished], dtype=float)
+    resp = np.array([f.response for f in finished], dtype=float)
+    running = np.cumsum(resp) / np.arange(1, len(resp) + 1) if len(resp) else resp
+    if len(resp):
+        running[-1] = sum(resp.tolist()) / len(resp)  # the figure's own sum, to the bit
+    spans = _schedules(sim)
+    t = [0.0]
+    realloc = [0.0]
+    for start, end, cost in spans:
+        t.append(end)
+        realloc.append(realloc[-1] + cost * (end - start) / sim.quantum)
+    if spans:
+        realloc[-1] = epoch_figures((), spans, sim.nodes, sim.quantum, sim.time)["reallocations"]
+    times = np.array(t)
+    reallocs = np.array(realloc)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        overhead = reallocs / (sim.nodes * times / sim.quantum)
+    # at time 0 the mean is the first schedule's own normalised overhead (its limit)
+    overhead[0] = spans[0][2] / sim.nodes if spans else math.nan
+    if spans:
+        overhead[-1] = simulation_figures(sim)["overhead"]
+    return {"response": (dep_t, running), "reallocations": (times, reallocs),
+            "overhead": (times, overhead)}
