@@ -23,8 +23,7 @@ import argparse
 import time
 from pathlib import Path
 
-from gangviz.core.jobs import JobSpec
-from gangviz.fast.gang import job_arrays, run_gang
+from gangviz.fast.gang import job_arrays, run_gang, warm_up
 from gangviz.policies.ibm import BGS, GS, MBGS, MGS
 from gangviz.policies.ibm.workload import PROCESSORS, zhang_workload
 from gangviz.sim.engine import Simulation
@@ -49,13 +48,6 @@ def time_compiled(arrays, processors: int, name: str, mpl: int) -> tuple[float, 
     c0, w0 = time.process_time(), time.perf_counter()
     run_gang(arrays, name, {"mpl": mpl}, processors)
     return time.process_time() - c0, time.perf_counter() - w0
-
-
-def warm_up() -> None:
-    """Load (or compile, on a fresh checkout) the compiled loop of every policy, untimed."""
-    jobs = [JobSpec(i, f"J{i}", 0.5 * i, 1 + i % 3, 1.5) for i in range(6)]
-    for name in POLICIES:
-        run_gang(job_arrays(jobs), name, {"mpl": 2}, 4)
 
 
 def report(title: str, jobs, processors: int, names: list[str], decide: str, mpl: int, engine: str) -> None:

@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["POLICIES", "GangRun", "JobArrays", "job_arrays", "covers", "run_gang", "ibm_metrics_compiled"]
+__all__ = ["POLICIES", "GangRun", "JobArrays", "job_arrays", "covers", "run_gang", "ibm_metrics_compiled",
+           "zhou_metrics_compiled", "warm_up"]
 
 #: Policy name -> (backfill, migrate).
 POLICIES = {"gs": (False, False), "bgs": (True, False), "mgs": (False, True), "mbgs": (True, True)}
@@ -61,9 +62,10 @@ class GangRun:
     """What a headless run returns, per job in the order given: ``start`` (the decision that
     placed it, the engine's ``JobRecord.start``), ``first_run`` (its first slice, as
     ``Simulation.run_stats``) and ``finish``; then the end time, the most rows at once, the
-    policy's ``migrated_tasks`` and ``migration_overhead`` (processor-slices), and the node-time
+    policy's ``migrated_tasks`` and ``migration_overhead`` (processor-slices), the node-time
     lost while jobs waited (eq. 3 with delta, node-slices: all, small jobs waiting, large jobs
-    waiting; :class:`gangviz.metrics_ibm.CapacityLog`)."""
+    waiting; :class:`gangviz.metrics_ibm.CapacityLog`) and rows x time (``slot_time``, as
+    ``Simulation.slot_time``)."""
 
     start: np.ndarray
     first_run: np.ndarray
@@ -75,6 +77,7 @@ class GangRun:
     lost: float
     lost_small: float
     lost_large: float
+    slot_time: float
 
     def capacity(self):
         """Return the lost capacity as a :class:`gangviz.metrics_ibm.CapacityLog`."""
@@ -170,7 +173,7 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
     back = np.empty_like(by_id)
     back[by_id] = np.arange(len(by_id))
     return GangRun(start[back], first_run[back], finish[back], float(out[0]), int(out[1]), int(out[3]),
-                   float(out[2]), float(out[4]), float(out[5]), float(out[6]))
+                   float(out[2]), float(out[4]), float(out[5]), float(out[6]), float(out[7]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,3 +197,26 @@ def ibm_metrics_compiled(jobs, policy: str, params: dict[str, Any] | None, proce
     run = run_gang(job_arrays(specs), policy, params, processors, overhead=overhead)
     records = [_Done(s, a, f) for s, a, f in zip(specs, run.start.tolist(), run.finish.tolist())]
     return ibm_metrics(records, processors, time_unit=time_unit, capacity=run.capacity()), run
+
+
+def zhou_metrics_compiled(jobs, policy: str, params: dict[str, Any] | None, processors: int, *,
+                          overhead: float = 0.0) -> dict[str, float]:
+    """Run ``jobs`` (:class:`~gangviz.core.jobs.JobSpec`) with :func:`run_gang`; return
+    :func:`gangviz.metrics.zhou_metrics` of the run (Zhou00 §4.3, the sweeps' columns), equal to
+    the reference engine's. Raises ``ValueError`` as :func:`run_gang`."""
+    from gangviz.metrics import zhou_metrics_of
+
+    specs = sorted(jobs, key=lambda j: (j.arrival, j.id))  # the reference engine's job order
+    run = run_gang(job_arrays(specs), policy, params, processors, overhead=overhead)
+    done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, run.finish.tolist())]
+    return zhou_metrics_of(done, processors, run.time, run.max_rows, run.slot_time)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the loop of every policy in this process, so that
+    worker processes started afterwards only load it."""
+    from gangviz.core.jobs import JobSpec
+
+    jobs = [JobSpec(i, f"J{i}", 0.5 * i, 1 + i % 3, 1.5) for i in range(6)]
+    for name in POLICIES:
+        run_gang(job_arrays(jobs), name, {"mpl": 2}, 4)

@@ -820,8 +820,8 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
     """Run the whole workload; jobs ``0..N-1`` by ascending id, ``aorder`` their arrival order
     (by arrival, then id). ``q`` < 0 is unlimited. Returns ``(start, first_run, finish, out)``
     with ``out`` = [end time, most rows, migration overhead, tasks migrated, lost capacity,
-    lost while a small job waited, lost while a large job waited] (eq. 3 with delta,
-    node-slices)."""
+    lost while a small job waited, lost while a large job waited (eq. 3 with delta,
+    node-slices), rows x time (``Simulation.slot_time``)]."""
     n_jobs = arrival.shape[0]
     quantum = 1.0 - overhead
     cells = np.full((mpl, processors), IDLE, np.int64)
@@ -869,12 +869,13 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
     res_e = np.zeros(rcap)
     res_size = np.zeros(rcap, np.int64)
     n_res = 0
-    out = np.zeros(7)
+    out = np.zeros(8)
     mig = np.zeros(2)
     time = 0.0
     na = 0
     decided = False
     max_rows = 0
+    row_time = 0.0
     lost_all = 0.0
     lost_small = 0.0
     lost_large = 0.0
@@ -952,6 +953,7 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
                         pending[j] = time + min(e, gap)
                         done_jobs[n_done] = j
                         n_done += 1
+                row_time += n * gap
                 ist[NEXT_ROW] = (start_row + whole + (1 if frac > 0 else 0)) % n
                 time = _snapped(time + gap, arrival, aorder, na, n_jobs)
         # ---- Simulation._decide
@@ -1035,4 +1037,5 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
     out[4] = lost_all
     out[5] = lost_small
     out[6] = lost_large
+    out[7] = row_time
     return start, first_run, finish, out

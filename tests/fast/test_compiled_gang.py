@@ -29,14 +29,15 @@ def reference(jobs, policy, params, procs, overhead=0.0):
     return {"start": [by_id[j.id].start for j in jobs], "finish": [by_id[j.id].finish for j in jobs],
             "first_run": [float(first[j.id]) for j in jobs], "time": sim.time, "max_rows": sim.max_slots,
             "migrated_tasks": pol.migrated_tasks, "migration_overhead": pol.migration_overhead,
-            "lost": (cap.lost, cap.lost_small, cap.lost_large)}
+            "lost": (cap.lost, cap.lost_small, cap.lost_large), "slot_time": sim.slot_time}
 
 
 def compiled(jobs, policy, params, procs, overhead=0.0):
     run = run_gang(job_arrays(jobs), policy, params, procs, overhead=overhead)
     return {"start": run.start.tolist(), "finish": run.finish.tolist(), "first_run": run.first_run.tolist(),
             "time": run.time, "max_rows": run.max_rows, "migrated_tasks": run.migrated_tasks,
-            "migration_overhead": run.migration_overhead, "lost": (run.lost, run.lost_small, run.lost_large)}
+            "migration_overhead": run.migration_overhead, "lost": (run.lost, run.lost_small, run.lost_large),
+            "slot_time": run.slot_time}
 
 
 def same(a, b) -> bool:
@@ -53,7 +54,7 @@ def assert_same(jobs, policy, params, procs, overhead=0.0):
     got = compiled(jobs, policy, params, procs, overhead)
     for key in ("start", "finish", "first_run", "time", "max_rows", "migrated_tasks"):
         assert got[key] == ref[key] or same(got[key], ref[key]) and key == "first_run", key
-    for key in ("migration_overhead", "lost"):
+    for key in ("migration_overhead", "lost", "slot_time"):
         assert same(got[key], ref[key]), key
 
 
@@ -174,3 +175,34 @@ def test_bad_input_is_refused_with_the_allowed_range(kwargs, message):
 def test_an_empty_workload_ends_at_time_zero():
     run = run_gang(job_arrays([]), "mbgs", {}, 8)
     assert run.time == 0.0 and run.max_rows == 0 and len(run.finish) == 0
+
+
+@pytest.mark.parametrize("policy", ["GS", "BGS", "MGS", "MBGS"])
+def test_a_zhang_cell_gives_the_same_figures_on_both_engines(policy):
+    from gangviz.experiments.repro.zhang import run_cell
+
+    for cost, q in ((0.0, None), (10.0, 64)):
+        args = (policy, 1.5, 300, 2, True, cost, q, "event")
+        python, fast = run_cell(*args, engine="python"), run_cell(*args, engine="compiled")
+        assert python.keys() == fast.keys()
+        for key in python:
+            if key == "std":
+                assert same(sorted(fast[key].items()), sorted(python[key].items()))
+            else:
+                assert same(fast[key], python[key]), key
+
+
+@pytest.mark.parametrize("policy", ["gs", "bgs", "mgs", "mbgs"])
+def test_a_sweep_task_gives_the_same_metrics_on_both_engines(policy):
+    from gangviz.experiments.tasks import RunTask, _gang_covers, _task_policy, run_task
+
+    task = RunTask.make("downey", policy, 7, workload_params={"jobs": 150, "load": 0.8, "procs": 24})
+    source, params, _ = _task_policy(task)
+    assert _gang_covers(task, source, params)
+    fast, python = run_task(task), run_task(task, engine="python")
+    assert fast.keys() == python.keys()
+    for key in fast:
+        assert same(fast[key], python[key]), key
+    boundary = RunTask.make("downey", policy, 7, workload_params={"jobs": 20}, policy_params={"decide": "boundary"})
+    source, params, _ = _task_policy(boundary)
+    assert not _gang_covers(boundary, source, params)
