@@ -462,31 +462,24 @@ def _overlap(cells, home, lo, hi, a, row, seen, ist, out):
 
 
 @njit(cache=True)
-def _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ban, plan, a, row,
-             moved, mst, q, cost_c, dry):
-    """``try_option1`` without the records: returns ``(ok, cost, tasks, number of S(A))``; unless ``dry`` the
-    jobs on ``a``'s processors in ``row`` migrate there (the caller then moves or replicates
-    ``a`` and charges the delays). ``plan`` receives the new processors, ``others`` S(A)."""
-    processors = cells.shape[1]
-    sa = size[a]
-    if processors - rbusy[row] < sa:
-        return False, 0.0, 0, 0
-    k = _overlap(cells, home, lo, hi, a, row, seen, ist, others)
-    if k == 0:
-        return False, 0.0, 0, 0
+def _movable_tasks(others, k, a, moved, mst, nrows, size):
+    """The tasks of S(A) if ``a`` is not among them and every one may migrate (not migrated in
+    this decision, one row: ``_movable``), else -1."""
     tasks = 0
     for t in range(k):
         o = others[t]
-        if o == a:
-            return False, 0.0, 0, 0
-    for t in range(k):
-        o = others[t]
-        if moved[o] == mst or nrows[o] != 1:
-            return False, 0.0, 0, 0
+        if o == a or moved[o] == mst or nrows[o] != 1:
+            return -1
         tasks += size[o]
-    if q >= 0 and ist[USED] + tasks > q:
-        return False, 0.0, 0, 0
-    # dry run: each job of S(A), by id, takes the leftmost processors idle then outside a's
+    return tasks
+
+
+@njit(cache=True)
+def _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, row):
+    """``_plan_option1``: the dry run of option 1. Each job of S(A) (``others[:k]``, by id)
+    takes the leftmost processors of ``row`` idle then outside ``a``'s, written one job after
+    another into ``plan``; returns whether every one found room."""
+    processors = cells.shape[1]
     for c in range(processors):
         occ[c] = cells[row, c]
     ist[STAMP] += 1
@@ -509,10 +502,33 @@ def _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ba
                 plan[p + got] = c
                 got += 1
         if got < size[o]:
-            return False, 0.0, 0, 0
+            return False
         for g in range(got):
             occ[plan[p + g]] = o
         p += got
+    return True
+
+
+@njit(cache=True)
+def _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ban, plan, a, row,
+             moved, mst, q, cost_c, dry):
+    """``try_option1`` without the records: returns ``(ok, cost, tasks, number of S(A))``; unless ``dry`` the
+    jobs on ``a``'s processors in ``row`` migrate there (the caller then moves or replicates
+    ``a`` and charges the delays). ``plan`` receives the new processors, ``others`` S(A)."""
+    processors = cells.shape[1]
+    sa = size[a]
+    if processors - rbusy[row] < sa:
+        return False, 0.0, 0, 0
+    k = _overlap(cells, home, lo, hi, a, row, seen, ist, others)
+    if k == 0:
+        return False, 0.0, 0, 0
+    tasks = _movable_tasks(others, k, a, moved, mst, nrows, size)
+    if tasks < 0:
+        return False, 0.0, 0, 0
+    if q >= 0 and ist[USED] + tasks > q:
+        return False, 0.0, 0, 0
+    if not _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, row):
+        return False, 0.0, 0, 0
     total = 0
     for t in range(k):
         total += size[others[t]]
@@ -552,6 +568,29 @@ def _delay(j, slices, charge, lost, need, work, quantum):
     if charge and slices != 0.0:
         lost[j] = lost[j] + slices
         need[j] = (work[j] + lost[j]) / quantum
+
+
+@njit(cache=True)
+def _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, plan, a, row, moved, mst, q, cost_c,
+             charge, lost, need, work, quantum):
+    """``try_option2``: ``a`` migrates to the leftmost idle processors of ``row``; it loses C,
+    each job on its old processors there C/2 (eq. 5)."""
+    ok, cost, tasks, m = _option2_dry(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, a, row, moved,
+                                      mst, q, cost_c)
+    got = 0
+    for c in range(cells.shape[1]):
+        if got == size[a]:
+            break
+        if cells[row, c] == IDLE:
+            plan[got] = c
+            got += 1
+    _relocate(cells, rbusy, home, lo, hi, size, a, row, plan, 0, got)
+    moved[a] = mst
+    _delay(a, cost_c, charge, lost, need, work, quantum)
+    for x in range(m):
+        _delay(others[x], cost_c / 2, charge, lost, need, work, quantum)
+    ist[USED] += tasks
+    fst[BUDGET_OVERHEAD] += cost
 
 
 @njit(cache=True)
@@ -595,22 +634,8 @@ def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen,
                     fst[BUDGET_OVERHEAD] += cost
                     _move(cells, rbusy, home, lo, hi, size, job, i, j)
                 elif ok2:
-                    ok, cost, tasks, m = _option2_dry(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others,
-                                                      job, j, moved, mst, q, cost_c)
-                    got = 0
-                    for c in range(processors):
-                        if got == size[job]:
-                            break
-                        if cells[j, c] == IDLE:
-                            plan[got] = c
-                            got += 1
-                    _relocate(cells, rbusy, home, lo, hi, size, job, j, plan, 0, got)
-                    moved[job] = mst
-                    _delay(job, cost_c, charge, lost, need, work, quantum)
-                    for x in range(m):
-                        _delay(others[x], cost_c / 2, charge, lost, need, work, quantum)
-                    ist[USED] += tasks
-                    fst[BUDGET_OVERHEAD] += cost
+                    _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, plan, job, j, moved,
+                             mst, q, cost_c, charge, lost, need, work, quantum)
                 else:
                     continue
                 if guard:
@@ -815,6 +840,135 @@ def _snapped(t, arrival, aorder, na, n_jobs):
 
 
 @njit(cache=True)
+def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run, pending, done_jobs,
+             overhead, quantum, gap, time, start_row):
+    """``Simulation._run_for`` on a matrix with rows: ``floor(gap)`` whole slices and, if
+    ``gap`` is not whole, one slice cut short; ``ends`` are the jobs' finish offsets. Notes the
+    finished jobs' times in ``pending`` and lists them in ``done_jobs``; returns how many."""
+    n = ist[N_ROWS]
+    n_done = 0
+    whole = int(math.floor(gap + EPS))
+    frac = gap - whole
+    if frac < EPS:
+        frac = 0.0
+    full = whole // n
+    part = whole % n
+    cut = (start_row + whole) % n
+    share = max(frac - overhead, 0.0) / quantum
+    for k in range(ist[N_RUN]):
+        j = run[k]
+        if nrows[j] == 1:
+            d = (home[j] - start_row) % n
+            hits = float(full + (1 if d < part else 0))
+            in_cut = home[j] == cut
+            first = d
+        else:
+            cnt = _job_offsets(cells, lo, j, n, start_row, offs)
+            early = 0
+            in_cut = False
+            for x in range(cnt):
+                if offs[x] < part:
+                    early += 1
+                if (offs[x] + start_row) % n == cut:
+                    in_cut = True
+            hits = float(full * cnt + early)
+            first = offs[0]
+        if frac > 0 and in_cut:
+            hits += share
+        e = ends[k]
+        done = e <= gap + EPS
+        if done:
+            served[j] = need[j]
+        else:
+            served[j] = min(served[j] + hits, need[j])
+        if unstarted[j] and hits > 0:
+            first_run[j] = time + float(first)
+            unstarted[j] = False
+        if done:
+            pending[j] = time + min(e, gap)
+            done_jobs[n_done] = j
+            n_done += 1
+    ist[NEXT_ROW] = (start_row + whole + (1 if frac > 0 else 0)) % n
+    return n_done
+
+
+@njit(cache=True)
+def _complete(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, pending, finish, done_jobs, n_done):
+    """``Simulation._decide``'s completions: the finished jobs leave, by (finish, id)."""
+    if n_done == 0:
+        return
+    ids = np.sort(done_jobs[:n_done].copy())
+    fins = np.empty(n_done)
+    for x in range(n_done):
+        fins[x] = pending[ids[x]]
+    order = np.argsort(fins, kind="mergesort")
+    for x in range(n_done):
+        j = ids[order[x]]
+        _remove_job(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j)
+        finish[j] = pending[j]
+
+
+@njit(cache=True)
+def _start_placed(waiting, n_wait, home, start, unstarted, served, now):
+    """The jobs the policy placed start now; the others keep waiting, FCFS. Returns how many wait."""
+    keep = 0
+    for w in range(n_wait):
+        j = waiting[w]
+        if home[j] >= 0:
+            start[j] = now
+            unstarted[j] = True
+            served[j] = 0.0
+        else:
+            waiting[keep] = j
+            keep += 1
+    return keep
+
+
+@njit(cache=True)
+def _waiting_classes(waiting, n_wait, size, small_max):
+    """Whether a small job waits, and whether a large one does."""
+    small_w = False
+    large_w = False
+    for w in range(n_wait):
+        if size[waiting[w]] <= small_max:
+            small_w = True
+        else:
+            large_w = True
+    return small_w, large_w
+
+
+@njit(cache=True)
+def _lost_in_step(busy0, n_before, start_row, t0, time, processors, overhead, done_jobs, n_done, finish, size):
+    """``run_with_capacity``'s node-time lost in one step from ``t0`` to ``time`` (eq. 3): the
+    idle cells of every slice, the switch overhead of the busy ones, the unused end after a
+    finish; ``busy0`` the rows' busy processors at ``t0``."""
+    if n_before == 0:
+        return processors * (time - t0)
+    g = time - t0
+    whole = int(math.floor(g + EPS))
+    frac = g - whole
+    if frac < EPS:
+        frac = 0.0
+    full = whole // n_before
+    part = whole % n_before
+    total = 0
+    for r in range(n_before):
+        total += busy0[r]
+    busy_total = full * total
+    for x in range(part):
+        busy_total += busy0[(start_row + x) % n_before]
+    cut = float(busy0[(start_row + whole) % n_before]) if frac > 0 else 0.0
+    empty = g * processors - busy_total - frac * cut
+    switching = overhead * busy_total + min(overhead, frac) * cut
+    unused = 0.0
+    for x in range(n_done):
+        j = done_jobs[x]
+        if t0 < finish[j] <= time:
+            unused += size[j] * (time - finish[j])
+    return empty + switching + unused
+
+
+@njit(cache=True)
 def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
                   overhead, small_max):
     """Run the whole workload; jobs ``0..N-1`` by ascending id, ``aorder`` their arrival order
@@ -895,13 +1049,7 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
             if math.isinf(gap):
                 break
         # ---- what run_with_capacity notes before the step
-        small_w = False
-        large_w = False
-        for w in range(n_wait):
-            if size[waiting[w]] <= small_max:
-                small_w = True
-            else:
-                large_w = True
+        small_w, large_w = _waiting_classes(waiting, n_wait, size, small_max)
         for r in range(n):
             busy0[r] = rbusy[r]
         n_before = n
@@ -912,63 +1060,14 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
             if n == 0:
                 time = _snapped(time + gap, arrival, aorder, na, n_jobs)
             else:
-                whole = int(math.floor(gap + EPS))
-                frac = gap - whole
-                if frac < EPS:
-                    frac = 0.0
-                full = whole // n
-                part = whole % n
-                cut = (start_row + whole) % n
-                share = max(frac - overhead, 0.0) / quantum
-                for k in range(ist[N_RUN]):
-                    j = run[k]
-                    if nrows[j] == 1:
-                        d = (home[j] - start_row) % n
-                        hits = float(full + (1 if d < part else 0))
-                        in_cut = home[j] == cut
-                        first = d
-                    else:
-                        cnt = _job_offsets(cells, lo, j, n, start_row, offs)
-                        early = 0
-                        in_cut = False
-                        for x in range(cnt):
-                            if offs[x] < part:
-                                early += 1
-                            if (offs[x] + start_row) % n == cut:
-                                in_cut = True
-                        hits = float(full * cnt + early)
-                        first = offs[0]
-                    if frac > 0 and in_cut:
-                        hits += share
-                    e = ends[k]
-                    done = e <= gap + EPS
-                    if done:
-                        served[j] = need[j]
-                    else:
-                        served[j] = min(served[j] + hits, need[j])
-                    if unstarted[j] and hits > 0:
-                        first_run[j] = time + float(first)
-                        unstarted[j] = False
-                    if done:
-                        pending[j] = time + min(e, gap)
-                        done_jobs[n_done] = j
-                        n_done += 1
+                n_done = _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run,
+                                  pending, done_jobs, overhead, quantum, gap, time, start_row)
                 row_time += n * gap
-                ist[NEXT_ROW] = (start_row + whole + (1 if frac > 0 else 0)) % n
                 time = _snapped(time + gap, arrival, aorder, na, n_jobs)
         # ---- Simulation._decide
         decided = True
         now = time
-        if n_done:
-            ids = np.sort(done_jobs[:n_done].copy())
-            fins = np.empty(n_done)
-            for x in range(n_done):
-                fins[x] = pending[ids[x]]
-            order = np.argsort(fins, kind="mergesort")
-            for x in range(n_done):
-                j = ids[order[x]]
-                _remove_job(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j)
-                finish[j] = pending[j]
+        _complete(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, pending, finish, done_jobs, n_done)
         arrived = 0
         while na < n_jobs and arrival[aorder[na]] <= now:
             waiting[n_wait] = aorder[na]
@@ -984,17 +1083,7 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
                             res_size, n_res, mig)
             out[2] += mig[0]
             out[3] += mig[1]
-        keep = 0
-        for w in range(n_wait):
-            j = waiting[w]
-            if home[j] >= 0:
-                start[j] = now
-                unstarted[j] = True
-                served[j] = 0.0
-            else:
-                waiting[keep] = j
-                keep += 1
-        n_wait = keep
+        n_wait = _start_placed(waiting, n_wait, home, start, unstarted, served, now)
         n = ist[N_ROWS]
         ist[NEXT_ROW] = ist[NEXT_ROW] % n if n else 0
         if n > max_rows:
@@ -1002,31 +1091,8 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
         # ---- run_with_capacity: the node-time lost in this step while jobs waited
         if not (small_w or large_w):
             continue
-        if n_before == 0:
-            amount = processors * (time - t0)
-        else:
-            g = time - t0
-            whole = int(math.floor(g + EPS))
-            frac = g - whole
-            if frac < EPS:
-                frac = 0.0
-            full = whole // n_before
-            part = whole % n_before
-            total = 0
-            for r in range(n_before):
-                total += busy0[r]
-            busy_total = full * total
-            for x in range(part):
-                busy_total += busy0[(start_row + x) % n_before]
-            cut = float(busy0[(start_row + whole) % n_before]) if frac > 0 else 0.0
-            empty = g * processors - busy_total - frac * cut
-            switching = overhead * busy_total + min(overhead, frac) * cut
-            unused = 0.0
-            for x in range(n_done):
-                j = done_jobs[x]
-                if t0 < finish[j] <= time:
-                    unused += size[j] * (time - finish[j])
-            amount = empty + switching + unused
+        amount = _lost_in_step(busy0, n_before, start_row, t0, time, processors, overhead, done_jobs, n_done,
+                               finish, size)
         lost_all += amount
         if small_w:
             lost_small += amount
