@@ -968,7 +968,7 @@ def _lost_in_step(busy0, n_before, start_row, t0, time, processors, overhead, do
     return empty + switching + unused
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
 def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
                   overhead, small_max):
     """Run the whole workload; jobs ``0..N-1`` by ascending id, ``aorder`` their arrival order
