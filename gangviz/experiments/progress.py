@@ -88,8 +88,10 @@ class ProgressBar:
             self.stream.flush()
 
 
-def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0) -> None:
-    """Compile (or load from numba's cache) the loop of :mod:`gangviz.fast` in this process.
+def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0,
+                      warm: Callable[[], None] | None = None) -> None:
+    """Compile (or load from numba's cache) the loop of :mod:`gangviz.fast` in this process
+    (the buddy loop, or what ``warm`` runs).
 
     When that takes longer than ``quiet_for`` seconds (a compile, not a cache load), writes
     "compiling the fast loop once, about N s" to ``stream`` (default stderr) and, when done, how
@@ -108,9 +110,12 @@ def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0) 
     notice = threading.Thread(target=announce, daemon=True)
     notice.start()
     try:
-        from gangviz.fast.buddy import run_buddy
+        if warm is not None:
+            warm()
+        else:
+            from gangviz.fast.buddy import run_buddy
 
-        run_buddy([1, 2], [0.0, 1.0], [2, 4], [3.0, 2.0], "BR", 8, "size", None)
+            run_buddy([1, 2], [0.0, 1.0], [2, 4], [3.0, 2.0], "BR", 8, "size", None)
     finally:
         done.set()
         notice.join()

@@ -2,8 +2,8 @@
 
 :func:`run_task` is a pure function of its :class:`RunTask`: it builds the workload from the
 description (a synthetic model with its parameters and the task's seed, an SWF trace, or a
-scenario), runs the time-slot engine (``gangviz.sim.engine``, or for the buddy schemes the
-compiled loop of ``gangviz.fast``, which gives the same results) to the end without recording
+scenario), runs the time-slot engine (``gangviz.sim.engine``, or for the buddy schemes and for
+GS/BGS/MGS/MBGS the compiled loops of ``gangviz.fast``, which give the same results) to the end without recording
 history, and returns :func:`gangviz.metrics.zhou_metrics` (Zhou00 §4.3). A
 space-sharing policy (``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the
 same metrics (:func:`gangviz.metrics.zhou.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
@@ -120,9 +120,10 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
 
     A randomised policy (one whose factory takes ``seed``) gets :func:`policy_seed` of the task's
     seed unless ``policy_params`` fixes it. ``engine="auto"`` runs a buddy scheme on the
-    compiled loop of :mod:`gangviz.fast.buddy` when the run is one it covers (no scenario
-    matrix or script, a linear array, finite work), which gives the same metrics as the
-    reference engine 12-50 times faster; ``"python"`` always uses the reference engine.
+    compiled loop of :mod:`gangviz.fast.buddy`, and GS, BGS, MGS or MBGS deciding at events on
+    that of :mod:`gangviz.fast.gang`, when the run is one it covers (no scenario matrix or
+    script, a linear array, finite work), which gives the same metrics as the reference engine
+    12-50 times faster; ``"python"`` always uses the reference engine.
     Raises ``ValueError`` for a bad workload or policy description and ``FileNotFoundError``
     for a missing file.
     """
@@ -138,6 +139,10 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
 
         metrics = zhou_metrics_compiled(source.jobs, task.policy.upper(), source.processors,
                                         params.get("occupy", "size"), params.get("extra_slots_on"))
+    elif engine == "auto" and _gang_covers(task, source, params):
+        from gangviz.fast.gang import zhou_metrics_compiled as gang_metrics
+
+        metrics = gang_metrics(source.jobs, task.policy, params, source.processors)
     else:
         metrics = zhou_metrics(_engine_run(task, source, policy))
     return _as_floats(metrics)
@@ -217,3 +222,13 @@ def _compiled_covers(task: RunTask, source, params: dict[str, Any]) -> bool:
             and source.matrix is None and not source.script and not (task.ring or source.ring)
             and procs >= 1 and not procs & (procs - 1)
             and all(1 <= j.size <= procs and math.isfinite(j.work) for j in source.jobs))
+
+
+def _gang_covers(task: RunTask, source, params: dict[str, Any]) -> bool:
+    """Whether the compiled GS/BGS/MGS/MBGS loop runs ``task`` exactly as the reference engine would."""
+    from gangviz.fast.gang import covers
+
+    procs = source.processors
+    return (covers(task.policy, params, ring=task.ring or source.ring, initial=source.matrix,
+                   script=source.script, jobs=source.jobs)
+            and all(1 <= j.size <= procs for j in source.jobs))

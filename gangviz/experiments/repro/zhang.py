@@ -75,7 +75,7 @@ from gangviz.experiments.argtypes import (
     unit_fraction,
 )
 from gangviz.experiments.numbers import mean_ci, plural
-from gangviz.experiments.progress import ProgressBar
+from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.repro import (
     FINDING_FAILED,
     RAN,
@@ -131,7 +131,7 @@ def paper_table() -> dict:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add ``--jobs``, ``--reps``, ``--workers``, ``--scheduler``, ``--decide``, ``--seed``,
-    ``--calibrate``, ``--migration-cost``, ``--q``, ``--margin`` and ``--json``."""
+    ``--calibrate``, ``--migration-cost``, ``--q``, ``--margin``, ``--engine`` and ``--json``."""
     p.add_argument("--jobs", type=positive_int, default=10_000,
                    help="jobs per workload (default: the paper's 10,000; 1500 runs in 1.5 minutes but is too "
                         "short to show saturation)")
@@ -151,26 +151,39 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="most tasks migrated per time slice (Table 1: unlimited; Fig. 15: 64)")
     p.add_argument("--margin", type=unit_fraction, default=0.03,
                    help="how far below BGS's utilisation GS must saturate (default 0.03)")
+    p.add_argument("--engine", choices=("compiled", "python"), default="compiled",
+                   help="the compiled headless loop (default; decisions at events) or the reference engine "
+                        "the GUI steps; both give the same numbers, the reference one 30-60 times slower")
     add_json(p, "print every run's metrics as one JSON document on stdout instead of the text")
     add_out(p, "also write that JSON document to FILE")
 
 
 def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
-             migration_cost: float = 0.0, q: int | None = None, decide: str = "event") -> dict:
+             migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
+             engine: str = "compiled") -> dict:
     """Return the §2.3 metrics of one policy on one workload and seed (plus bookkeeping:
     ``migrated_tasks``, ``migration_overhead`` in node-seconds, ``offered`` load of the sample,
     ``seed``). ``migration_cost`` (seconds) and ``q`` apply to MGS and MBGS only; ``decide`` is
-    the time model (``"event"`` or ``"boundary"``)."""
+    the time model (``"event"`` or ``"boundary"``); ``engine`` ``"compiled"`` runs the compiled
+    loop of :mod:`gangviz.fast.gang` when it covers the run (decisions at events), which gives the
+    same figures as the reference engine (``"python"``)."""
+    from gangviz.fast.gang import covers, ibm_metrics_compiled
+
     w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate)
+    params: dict = {"mpl": MPL, "decide": decide}
     if policy in ("MGS", "MBGS"):
-        pol = POLICIES[policy](MPL, q=q, migration_cost=migration_cost / SLICE_SECONDS, decide=decide)
+        params.update(q=q, migration_cost=migration_cost / SLICE_SECONDS)
+    if engine == "compiled" and covers(policy, params):
+        out, run = ibm_metrics_compiled(w.jobs, policy, params, PROCESSORS, time_unit=SLICE_SECONDS)
+        migrated, overhead = run.migrated_tasks, run.migration_overhead
     else:
-        pol = POLICIES[policy](MPL, decide=decide)
-    sim = Simulation(w.jobs, pol, PROCESSORS, record=False)
-    cap = run_with_capacity(sim)
-    out = ibm_metrics(sim.records(), PROCESSORS, time_unit=SLICE_SECONDS, capacity=cap)
-    out["migrated_tasks"] = pol.migrated_tasks
-    out["migration_overhead"] = pol.migration_overhead * SLICE_SECONDS
+        pol = POLICIES[policy](**params)
+        sim = Simulation(w.jobs, pol, PROCESSORS, record=False)
+        cap = run_with_capacity(sim)
+        out = ibm_metrics(sim.records(), PROCESSORS, time_unit=SLICE_SECONDS, capacity=cap)
+        migrated, overhead = pol.migrated_tasks, pol.migration_overhead
+    out["migrated_tasks"] = migrated
+    out["migration_overhead"] = overhead * SLICE_SECONDS
     out["offered"] = offered_load(w.jobs)
     out["seed"] = seed
     return out
@@ -182,10 +195,11 @@ def _star(args: tuple) -> dict:
 
 def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: bool = False,
              migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
-             scheduler: str | None = None, progress=None) -> dict:
+             scheduler: str | None = None, progress=None, engine: str = "compiled") -> dict:
     """Run every cell on ``workers`` local processes (or the Dask ``scheduler``); return
     ``{(policy, workload index): [metrics per replication, in replication order]}``.
-    ``progress(done, total)``, if given, is called as runs finish.
+    ``progress(done, total)``, if given, is called as runs finish; ``engine`` as in
+    :func:`run_cell`.
 
     Raises ``ValueError`` for a negative seed, and what :func:`map_runs` raises.
     """
@@ -196,7 +210,11 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
         for r in range(reps):
             for name in POLICIES:
                 keys.append((name, wi))
-                tasks.append((name, mult, n_jobs, run_seed(seed, (), r), calibrate, migration_cost, q, decide))
+                tasks.append((name, mult, n_jobs, run_seed(seed, (), r), calibrate, migration_cost, q, decide, engine))
+    if engine == "compiled" and decide == "event" and not scheduler:
+        from gangviz.fast.gang import warm_up
+
+        compile_fast_loop(warm=warm_up)  # once here, so that the workers load it from the cache
     # Biggest workloads first, so the pool's tail is short.
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][1])
     outs: dict[int, dict] = {}
@@ -352,7 +370,7 @@ def run(target: str, args: argparse.Namespace) -> int:
     try:
         results = simulate(args.jobs, args.reps, args.workers, args.seed, args.calibrate,
                            args.migration_cost, args.q, args.decide, args.scheduler,
-                           progress=lambda done, _total: bar.update(done))
+                           progress=lambda done, _total: bar.update(done), engine=args.engine)
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
