@@ -153,7 +153,7 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
     work that is not finite and positive, or an arrival that is not a finite time >= 0.
     """
     from gangviz.fast.gangkernel import simulate_gang
-    from gangviz.metrics.ibm import SMALL_NODES_MAX as SMALL_MAX
+    from gangviz.metrics.ibm import SMALL_NODES_MAX
 
     params = dict(params or {})
     gang = _check(jobs, policy, params, processors, overhead)
@@ -169,7 +169,7 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
     start, first_run, finish, out = simulate_gang(
         arrival, size, work, est, aorder, int(processors), gang.mpl, gang.backfill, gang.migrate,
         -1 if gang.q is None else gang.q, gang.migration_cost, gang.charge_migration, float(overhead),
-        SMALL_MAX if small_max is None else int(small_max))
+        SMALL_NODES_MAX if small_max is None else int(small_max))
     back = np.empty_like(by_id)
     back[by_id] = np.arange(len(by_id))
     return GangRun(start[back], first_run[back], finish[back], float(out[0]), int(out[1]), int(out[3]),

@@ -18,7 +18,7 @@ its answers are the same floats.
 **The engine** is :class:`gangviz.sim.engine.Simulation` with ``decides_at == "event"``
 (``_next_gap``, ``_run_for``, ``_finish_offsets``, ``_decide``, ``_activate``), with the same
 floating-point operations in the same order, so times agree to the last bit; the lost capacity
-of eq. 3 is summed as :func:`gangviz.metrics_ibm.run_with_capacity` sums it.
+of eq. 3 is summed as :func:`gangviz.metrics.ibm.run_with_capacity` sums it.
 """
 
 from __future__ import annotations
