@@ -14,19 +14,16 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import TYPE_CHECKING
 
 from gangviz.core.record import Change, Step, undo
+from gangviz.metrics.multisite import Accumulator, Metrics
 from gangviz.multisite import policy
 from gangviz.multisite.changes import GangArrived, GangFinished, GangStarted, TaskQueued
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.dispatch import jsq
-from gangviz.metrics.multisite import Accumulator, Metrics
+from gangviz.multisite.snapshot import QueueSnapshot
 from gangviz.multisite.state import MultiSiteState
 from gangviz.multisite.workload import GangStream
-
-if TYPE_CHECKING:
-    from gangviz.multisite.snapshot import QueueSnapshot
 
 FINISH, START, ARRIVAL = 0, 1, 2
 
