@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from gangviz.epoch.policies import make_policy
-from gangviz.epoch.sim import EpochSimulation
 from gangviz.epoch.speedup import static_factor
 from gangviz.epoch.workload import draw_mins
 
@@ -84,14 +83,15 @@ def mean_response(nodes: int, jobs: int, load: float, policy: str, static: bool,
     None when the policy does not apply to (N, J). Raises ``ValueError`` for an unknown policy
     or ``spread``.
     """
+    from gangviz.factory import epoch_model  # (the runs of this table are built like any other)
+
     pol = make_policy(policy, spread)
     if not pol.applies(nodes, jobs):
         return None
     total, count = 0.0, 0
     for rep in range(reps):
-        sim = EpochSimulation(nodes, jobs, pol, static=static, quantum=quantum, load=load,
-                              seed=hash_seed(seed, nodes, jobs, load, rep),
-                              departures=warmup + departures)
+        sim = epoch_model(nodes, jobs, pol, static=static, quantum=quantum, load=load,
+                          seed=hash_seed(seed, nodes, jobs, load, rep), departures=warmup + departures)
         sim.run()
         rt = sim.response_times()[warmup:]
         total += sum(rt)

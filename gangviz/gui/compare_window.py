@@ -78,23 +78,18 @@ def check_count(specs: list[str]) -> None:
 def build_sims(source, specs: list[str]) -> dict:
     """Return ``{spec: simulation}`` (with history) for 2-4 ``specs`` on ``source``.
 
-    Matrix workloads go through :func:`~gangviz.experiments.compare.build_simulations` (as
-    ``gangviz compare`` does); other families through
-    :func:`~gangviz.workloads.scenario_sim.simulation_for`. Raises ``ValueError`` naming the
+    Every family goes through :func:`gangviz.factory.build` (as ``gangviz compare`` does;
+    time-slot runs step whole slices, not slice by slice). Raises ``ValueError`` naming the
     policy for an unknown policy, bad parameters or a policy the machine cannot run, and for a
     count outside 2-4.
     """
-    from gangviz.experiments.compare import build_simulations
-    from gangviz.workloads.scenario_sim import simulation_for
+    from gangviz.factory import build
 
     check_count(specs)
     sims = {}
     for spec in specs:
         try:
-            if getattr(source, "model", "matrix") == "matrix":
-                sims.update(build_simulations(source, [spec], record=True))
-            else:
-                sims[spec] = simulation_for(source, spec)
+            sims[spec] = build(source, spec, record=True, watch=False)
         except (ValueError, KeyError, TypeError) as exc:
             msg = str(exc).strip("'\"")
             raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
@@ -463,7 +458,7 @@ class CompareWindow(QMainWindow):
     def _finish_runs(self, sims: dict) -> None:
         """Run every simulation to its end: span, move ticks, whole curves, final table."""
         from gangviz.experiments.compare import finish_and_compare
-        from gangviz.workloads.scenario_sim import run_to_end
+        from gangviz.factory import run_to_end
 
         self._moves, self.samples = {}, {}
         end = 0.0

@@ -24,7 +24,7 @@ FOOTER = 22
 def upcoming(sim) -> list[tuple[int, int, float, int]]:
     """Return ``(gang, size, at, site)`` of the scripted gangs not arrived yet (empty for a
     random stream or another kind of simulation)."""
-    from gangviz.workloads.scenario_sim import ScriptedGangStream
+    from gangviz.factory.scripted import ScriptedGangStream
 
     stream = getattr(sim, "stream", None)
     if not isinstance(stream, ScriptedGangStream):  # a random stream knows no future

@@ -70,7 +70,6 @@ from gangviz.metrics_ibm import ibm_metrics, run_with_capacity
 from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
 from gangviz.policies.ibm.workload import (BASELINE_RHO, MULTIPLIERS, PROCESSORS, SLICE_SECONDS, offered_load,
                                            zhang_workload)
-from gangviz.sim.engine import Simulation
 from gangviz.commands.options import add_json, add_out, add_seed, add_workers
 from gangviz.experiments.argtypes import non_negative_int, non_negative_seconds, positive_int, unit_fraction
 from gangviz.experiments.numbers import mean_ci, plural
@@ -143,12 +142,16 @@ def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: 
     ``migrated_tasks``, ``migration_overhead`` in node-seconds, ``offered`` load of the sample,
     ``seed``). ``migration_cost`` (seconds) and ``q`` apply to MGS and MBGS only; ``decide`` is
     the time model (``"event"`` or ``"boundary"``)."""
+    from gangviz.factory import build
+    from gangviz.workloads.source import Source
+
     w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate)
+    params = {"mpl": MPL, "decide": decide}
     if policy in ("MGS", "MBGS"):
-        pol = POLICIES[policy](MPL, q=q, migration_cost=migration_cost / SLICE_SECONDS, decide=decide)
-    else:
-        pol = POLICIES[policy](MPL, decide=decide)
-    sim = Simulation(w.jobs, pol, PROCESSORS, record=False)
+        params.update(q=q, migration_cost=migration_cost / SLICE_SECONDS)
+    source = Source("model", f"zhang workload x{multiplier}, seed {seed}", PROCESSORS, w.jobs)
+    sim = build(source, policy, params=params, record=False, watch=False)
+    pol = sim.policy
     cap = run_with_capacity(sim)
     out = ibm_metrics(sim.records(), PROCESSORS, time_unit=SLICE_SECONDS, capacity=cap)
     out["migrated_tasks"] = pol.migrated_tasks
