@@ -139,3 +139,28 @@ def test_a_scenario_run_keeps_its_steps_and_meets_its_expectations():
     assert factory.check_expect(source, done.simulation) == []
     with pytest.raises(ValueError, match="no Zhou00 metrics"):
         done.metrics
+
+
+def test_workloads_describe_jobs_and_machines_only():
+    """workloads/ reads jobs, machines and scenario files; the models and the factory sit above."""
+    import re
+    from pathlib import Path
+
+    import gangviz.workloads
+
+    above = re.compile(r"gangviz\.(sim|policies|multisite|epoch|spacesharing|fast)\b")
+    for path in Path(gangviz.workloads.__file__).parent.glob("*.py"):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            assert not above.search(line), f"{path.name}:{number}: {line.strip()}"
+
+
+def test_a_scenario_naming_a_policy_badly_fails_when_built_with_its_file_and_line(tmp_path):
+    from gangviz.workloads.scenario import ScenarioError, load_scenario
+
+    path = tmp_path / "s.toml"
+    path.write_text('processors = 4\nmatrix = ["A A . ."]\n\n[params.random]\nsede = 3\n')
+    sc = load_scenario(path)  # the file's shape is fine
+    with pytest.raises(ScenarioError, match=rf"{path}:4: \[params.random\]: .*sede"):
+        factory.build(sc)
+    with pytest.raises(ScenarioError, match=rf"{path}:4:"):
+        factory.run(load_source(str(path)), "repack")

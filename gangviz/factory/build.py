@@ -22,6 +22,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from gangviz.factory.checks import check_source
 from gangviz.factory.policy import PolicyChoice, family_of_source, make, resolve
 
 __all__ = ["build", "build_resolved", "multisite_model", "epoch_model", "as_source"]
@@ -52,9 +53,12 @@ def build(source: Any, policy: str | None = None, *, params: Mapping[str, Any] |
 
     Raises ``ValueError`` for an unknown policy (naming the allowed ones), a bad parameter, a
     policy of another family (e.g. ``"repack"`` for an epoch scenario) or a machine the policy
-    cannot use.
+    cannot use; :class:`~gangviz.workloads.scenario.ScenarioError` (a ``ValueError`` naming the
+    file and line) for a scenario whose policies or ``[params]`` do not check out
+    (:func:`gangviz.factory.checks.check_scenario`).
     """
     source = as_source(source)
+    check_source(source)
     choice = resolve(source, policy, params=params, defaults=defaults)
     return build_resolved(source, choice, make(family_of_source(source), choice),
                           record=record, watch=watch, ring=ring)

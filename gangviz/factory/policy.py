@@ -21,14 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["DEFAULT_POLICY", "MULTISITE_POLICIES", "PolicyChoice", "parse_policy_spec", "policy_name",
+__all__ = ["DEFAULT_POLICY", "PolicyChoice", "parse_policy_spec", "policy_name",
            "resolve", "make"]
 
 #: The policy a source runs when neither the caller nor the source names one, per family.
 DEFAULT_POLICY = {"matrix": "repack", "multisite": "AFCFSwM", "epoch": "OPT-EPOCH(1)"}
 
-#: The multi-site policies of Papazachos09 §3 and whether each migrates.
-MULTISITE_POLICIES = {"afcfs": False, "afcfswm": True}
 
 
 @dataclass(frozen=True)
@@ -110,6 +108,8 @@ def make(family: str, choice: PolicyChoice) -> Any:
     """
     name, params = choice.name, choice.params
     if family == "multisite":
+        from gangviz.workloads.scenario import MULTISITE_POLICIES
+
         migrate = MULTISITE_POLICIES.get(name.lower())
         if migrate is None:
             raise ValueError(f"policy {name!r} is not a multisite policy; use AFCFS or AFCFSwM")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gangviz.factory.build import as_source, build_resolved
+from gangviz.factory.checks import check_source
 from gangviz.factory.compiled import compiled_runner
 from gangviz.factory.policy import family_of_source, make, resolve
 
@@ -96,6 +97,7 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     source = as_source(source)
+    check_source(source)
     choice = resolve(source, policy, params=params, defaults=defaults)
     family = family_of_source(source)
     pol = make(family, choice)

@@ -67,6 +67,7 @@ from gangviz.core.limits import (CLOCK_LIMIT, ESTIMATE_SLOTS, MAX_JOBS, MAX_SLIC
                                  check_memory, check_processors, check_slices)
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.core.record import Step, ToldStep
+from gangviz.core.script import ScriptEvent
 from gangviz.sim.policy import Policy
 
 
@@ -77,20 +78,6 @@ STEP_BYTES = 300
 #: With 2, snapshots take at most about a third of the history (not a half), and stepping back
 #: replays at most twice as many steps as with 1 (a few dozen on a real trace, well under 0.1 s).
 SNAPSHOT_SPACING = 2
-
-
-@dataclass(frozen=True, slots=True)
-class ScriptEvent:
-    """A scripted action at time ``at``: terminate named jobs and/or submit new ones.
-
-    ``submit`` holds ``(name, size, work)`` triples. ``origin`` is ``"script"`` for scenario
-    files and ``"user"`` for what-if actions taken in the window.
-    """
-
-    at: float
-    terminate: tuple[str, ...] = ()
-    submit: tuple[tuple[str, int, float], ...] = ()
-    origin: str = "script"
 
 
 @dataclass(slots=True)

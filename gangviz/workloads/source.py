@@ -15,7 +15,7 @@ from gangviz.workloads.files import sniff
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: a trace run needs no engine)
     from gangviz.core.matrix import OusterhoutMatrix
-    from gangviz.sim.engine import ScriptEvent
+    from gangviz.core.script import ScriptEvent
 
 MODELS = ("downey",)
 
