@@ -138,7 +138,7 @@ def test_a_scenario_run_keeps_its_steps_and_meets_its_expectations():
     assert done.family == "multisite" and done.simulation.steps
     assert factory.check_expect(source, done.simulation) == []
     with pytest.raises(ValueError, match="no Zhou00 metrics"):
-        done.metrics
+        _ = done.metrics
 
 
 def test_workloads_describe_jobs_and_machines_only():
@@ -164,3 +164,9 @@ def test_a_scenario_naming_a_policy_badly_fails_when_built_with_its_file_and_lin
         factory.build(sc)
     with pytest.raises(ScenarioError, match=rf"{path}:4:"):
         factory.run(load_source(str(path)), "repack")
+
+
+def test_gangviz_compare_takes_the_compiled_loop_for_covered_runs(no_reference_engine, capsys):
+    assert main(["compare", "downey", "--jobs", "100", "--policy", "bc", "--policy", "brmms", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["policies"] == ["bc", "brmms"] and doc["metrics"]["bc"]["t_ta"] > 0
