@@ -2,11 +2,11 @@
 
 :func:`run_task` is a pure function of its :class:`RunTask`: it builds the workload from the
 description (a synthetic model with its parameters and the task's seed, an SWF trace, or a
-scenario), runs the time-slot engine (``gangviz.sim.engine``, or for the buddy schemes the
-compiled loop of ``gangviz.fast``, which gives the same results) to the end without recording
-history, and returns :func:`gangviz.metrics.zhou_metrics` (Zhou00 §4.3). A
-space-sharing policy (``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the
-same metrics (:func:`gangviz.spacesharing.runs.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
+scenario), runs it to the end with :func:`gangviz.factory.run` (the reference engine, or a
+compiled loop when one covers the run, which gives the same results) without recording history,
+and returns :func:`gangviz.metrics.zhou_metrics` (Zhou00 §4.3). A space-sharing policy
+(``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the same metrics
+(:func:`gangviz.spacesharing.runs.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
 Nothing depends on the process it runs in, so it can run in a process pool or on a Dask worker.
 
 Workloads (``RunTask.workload``):
