@@ -7,9 +7,9 @@
 
 :func:`simulate` and :func:`compare` load a source the way the command line does
 (:func:`gangviz.workloads.source.load_source`: an SWF trace, a scenario file or built-in name, or
-a synthetic model such as ``"downey"``) and build the simulations as ``gangviz compare`` does
-(:func:`gangviz.experiments.compare.build_simulations`), so the numbers are the same as the
-command line's. Nothing here imports Qt.
+a synthetic model such as ``"downey"``) and build the simulations with
+:func:`gangviz.factory.build`, as ``gangviz run`` and ``gangviz compare`` do, so the numbers are
+the same as the command line's. Nothing here imports Qt.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gangviz.experiments.compare import build_simulations
+from gangviz.factory import build
 from gangviz.metrics.zhou import zhou_metrics
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
 from gangviz.workloads.source import Source, load_source
@@ -153,7 +153,9 @@ def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring
 
 def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
              params: Mapping[str, Any] | None) -> dict[str, Result]:
-    sims = build_simulations(src, specs, ring=ring, record=record, params=params)
+    if len(set(specs)) != len(specs):
+        raise ValueError("each policy may be given once")
+    sims = {spec: build(src, spec, params=params, record=record, watch=False, ring=ring) for spec in specs}
     unit = "s" if src.kind == "swf" else "slice"
     out = {}
     for spec, sim in sims.items():

@@ -1,8 +1,9 @@
 """``gangviz compare WORKLOAD --policy A --policy B ... [--json | --csv]``.
 
 Runs each time-slot policy on the same workload (scenario, SWF trace or synthetic model) and
-prints the final metrics per policy with the best value of each row marked; the numbers come
-from :func:`gangviz.experiments.compare.compare`, as in the compare window. A policy may carry
+prints the final metrics per policy with the best value of each row marked; the numbers are
+those of :func:`gangviz.experiments.compare.compare` and the compare window (each run by
+:func:`gangviz.factory.run`, on a compiled loop when one covers it). A policy may carry
 parameters: ``--policy random:seed=3``.
 
 ``--window`` opens the compare window (:mod:`gangviz.gui.compare_window`) on the same workload and
@@ -18,12 +19,13 @@ import sys
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options
-from gangviz.experiments.compare import build_simulations, finish_and_compare
+from gangviz.experiments.compare import build_simulations, comparison_from_metrics, finish_and_compare
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.options import add_json
 from gangviz.experiments.progress import run_with_progress
 from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, path_for, save_simulation_jobs
+from gangviz.spacesharing.policy import is_space_sharing
 from gangviz.workloads.source import load_source, print_warnings
 
 
@@ -71,14 +73,18 @@ def run(args: argparse.Namespace) -> int:
         check_format(args.jobs_out)
         for label in args.policy:
             check_output(path_for(args.jobs_out, label), force=args.force)
-    sims = build_simulations(source, args.policy, ring=True if args.ring else None)
-    if not any(getattr(sim, "family", None) == "space-sharing" for sim in sims.values()):
-        # a bar per policy once a run takes more than 2 s (space-sharing mixes are counted
-        # while they run, below, and finish in seconds)
-        for label, sim in sims.items():
-            run_with_progress(sim, len(source.jobs), label=f"{label}: jobs finished")
-    # every column gets the IBM figures when a space-sharing policy is among them
-    result = finish_and_compare(source.title, sims, time_unit=source.slice_seconds)
+    ring = True if args.ring else None
+    if not args.jobs_out and not any(is_space_sharing(spec) for spec in args.policy):
+        result = _compare_headless(source, args.policy, ring)
+    else:
+        sims = build_simulations(source, args.policy, ring=ring)
+        if not any(getattr(sim, "family", None) == "space-sharing" for sim in sims.values()):
+            # a bar per policy once a run takes more than 2 s (space-sharing mixes are counted
+            # while they run, below, and finish in seconds)
+            for label, sim in sims.items():
+                run_with_progress(sim, len(source.jobs), label=f"{label}: jobs finished")
+        # every column gets the IBM figures when a space-sharing policy is among them
+        result = finish_and_compare(source.title, sims, time_unit=source.slice_seconds)
     if args.jobs_out:
         for label, sim in sims.items():
             save_simulation_jobs(sim, source, path_for(args.jobs_out, label), label=label)
@@ -90,6 +96,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"{result.title}, {plural(result.processors, 'processor')}")
         print(result.to_text())
     return 0
+
+
+def _compare_headless(source, specs: list[str], ring: bool | None):
+    """Return the Zhou00 §4.3 comparison of time-slot ``specs`` on ``source``, each run by
+    :func:`gangviz.factory.run` (a compiled loop when one covers it; otherwise the reference
+    engine with a bar once a run takes more than 2 s). Raises ``ValueError`` for a spec given
+    twice, an unknown policy or bad parameters."""
+    from gangviz.factory import run
+
+    if len(set(specs)) != len(specs):
+        raise ValueError("each --policy may be given once")
+    metrics = {}
+    for label in specs:
+        def finish(sim, label=label):
+            run_with_progress(sim, len(source.jobs), label=f"{label}: jobs finished")
+
+        metrics[label] = run(source, label, ring=ring, finish=finish).metrics
+    return comparison_from_metrics(source.title, source.processors, metrics)
 
 
 def _window(args: argparse.Namespace) -> int:

@@ -68,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise UserError(f"the export needs PySide6 ({exc})") from None
     app.application(offscreen=True)
+    from gangviz.factory import build, policy_name
     from gangviz.gui.export import check_options, export_animation
-    from gangviz.workloads.scenario_sim import policy_name, simulation_for
     from gangviz.workloads.source import load_source, print_warnings
 
     try:
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         source = load_source(args.source, procs=args.procs, slice_seconds=args.slice,
                              jobs=args.jobs, load=args.load, seed=args.seed)
         print_warnings(source.title, source.warnings)
-        sim = simulation_for(source, args.policy)
+        sim = build(source, args.policy)
     except (ValueError, OSError, KeyError) as exc:
         raise UserError(str(exc)) from None
 

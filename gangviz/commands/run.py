@@ -40,8 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
-    from gangviz.experiments.policy_spec import parse_policy_spec
-    from gangviz.spacesharing.policy import is_space_sharing, make_space_sharing
+    from gangviz.factory.policy import make, resolve
     from gangviz.workloads.source import load_source, print_warnings
 
     if args.jobs_out:
@@ -54,52 +53,51 @@ def run(args: argparse.Namespace) -> int:
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
     if source.model != "matrix":
-        from gangviz.workloads.scenario_run import run_family
+        from gangviz.commands.run_family import run_family
 
         if args.jobs_out:
             article = "an" if source.model[:1] in "aeiou" else "a"
             raise UserError(f"--jobs-out needs a time-slot workload, not {article} {source.model} scenario")
         return run_family(source, args.policy, as_json=args.json)
-    policy_name = args.policy if args.policy is not None else source.policy or "repack"
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
-        name, given = parse_policy_spec(policy_name)
-        params = {**source.policy_params(name), **given}
-        if is_space_sharing(name):
-            policy = make_space_sharing(name, **params)
-        else:
-            from gangviz.policies import make_policy
-
-            policy = make_policy(name, **params)
+        choice = resolve(source, args.policy)
+        policy = make("matrix", choice)
         if getattr(policy, "family", None) == "space-sharing":
             from gangviz.spacesharing.runs import print_run
 
             policy.check_source(source)
             return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out)
-        from gangviz.sim.engine import Simulation
-
-        sim = Simulation(source.jobs, policy, source.processors, ring=args.ring or source.ring,
-                         initial=source.matrix, script=source.script, record=steps)
+        return _run_time_slot(args, source, choice.spec, steps)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+
+
+def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool) -> int:
+    """Run a time-slot policy on ``source`` (the compiled loop when it covers the run and
+    neither steps nor per-job rows are asked for); print text or JSON; return 0."""
     from gangviz.experiments.numbers import number, plural
     from gangviz.experiments.progress import run_with_progress
-    from gangviz.metrics import figures, json_ready
+    from gangviz.factory import run
+    from gangviz.metrics import json_ready
 
-    run_with_progress(sim, len(source.jobs))
+    done = run(source, spec, ring=True if args.ring else None, record=steps, jobs=bool(args.jobs_out),
+               finish=lambda sim: run_with_progress(sim, len(source.jobs)))
+    sim, policy = done.simulation, done.policy
     if args.jobs_out:
         from gangviz.results.jobs import save_simulation_jobs
 
-        save_simulation_jobs(sim, source, args.jobs_out, label=policy_name)
-    metrics = json_ready(figures(sim))
+        save_simulation_jobs(sim, source, args.jobs_out, label=spec)
+    metrics = json_ready(done.metrics)
+    final = done.final_matrix()
     if args.json:
         import json
 
-        names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}
+        names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name} if steps else {}
         doc = {
             "policy": policy.name,
             "processors": source.processors,
-            "final_matrix": sim.matrix.to_rows(),
+            "final_matrix": final,
             "steps": [_labelled(s.to_dict(), names) for s in sim.steps] if steps else [],
             "metrics": metrics,
         }
@@ -113,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                 if not line.startswith("Slot ") or "runs its time slice" not in line:
                     print(f"  t={s.time:g}: {line}")
     print("final matrix (top slot first):")
-    for row in sim.matrix.to_rows() or ["(no slots)"]:
+    for row in final or ["(no slots)"]:
         print(f"  {row}")
     print("metrics: " + ", ".join(f"{k}={number(v)}" for k, v in metrics.items() if v is not None))
     return 0

@@ -11,9 +11,9 @@ import argparse
 import json
 import sys
 
+from gangviz.factory import policy_name
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario
-from gangviz.workloads.scenario_sim import policy_name
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -21,7 +21,8 @@ from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.runner import cap_workers
 from gangviz.experiments.sweep import run_sweep
 from gangviz.experiments.sweepfile import load_sweep
-from gangviz.experiments.tasks import COMPILED_POLICIES, METRICS
+from gangviz.experiments.tasks import METRICS
+from gangviz.factory.compiled import BuddyRunner
 from gangviz.workloads.source import print_warnings
 
 
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         workers, note = cap_workers(args.workers, len(sweep.tasks()))
         if note:
             print(f"gangviz: {note}", file=sys.stderr)
-        if any(p.lower() in COMPILED_POLICIES for p in sweep.policies):
+        if any(p.lower() in BuddyRunner.POLICIES for p in sweep.policies):
             compile_fast_loop()  # once here, so the workers load it from numba's cache
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
 

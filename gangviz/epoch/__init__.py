@@ -5,5 +5,5 @@ Modules: :mod:`~gangviz.epoch.model` (pieces, schedules, overhead), :mod:`~gangv
 HEURISTIC-EPOCH(k)), :mod:`~gangviz.epoch.policies` (by name), :mod:`~gangviz.epoch.exhaustive`
 (references), :mod:`~gangviz.epoch.partitions` (Table 1), :mod:`~gangviz.epoch.speedup`,
 :mod:`~gangviz.epoch.records` and :mod:`~gangviz.epoch.sim` (the closed system, step by step),
-:mod:`~gangviz.epoch.experiments` (§5).
+:mod:`~gangviz.experiments.repro.mccann_runs` (§5).
 """

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gangviz.experiments.numbers import number
-from gangviz.experiments.policy_spec import parse_policy_spec
 from gangviz.experiments.tasks import METRICS
 
 #: "max" when a higher value is better, "min" when lower is better.
@@ -178,33 +177,20 @@ def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: floa
 
 def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
                       record: bool = False, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Return ``{label: Simulation}``, one fresh simulation per policy spec on ``source``'s jobs.
+    """Return ``{label: simulation}``, one fresh simulation per policy spec on ``source``'s jobs
+    (each by :func:`gangviz.factory.build`).
 
     The label is the spec as given (``"random:seed=3"``); a scenario's own ``[params.NAME]``
-    apply unless the spec overrides them, and ``params`` (given to every policy) override both. Raises ``ValueError`` for an unknown policy, bad
-    parameters, a policy that cannot run on the machine, or a spec given twice.
+    apply unless the spec overrides them, and ``params`` (given to every policy) override both.
+    Raises ``ValueError`` for an unknown policy, bad parameters, a policy that cannot run on the
+    machine, or a spec given twice.
     """
-    from gangviz.policies import make_policy
-    from gangviz.sim.engine import Simulation
+    from gangviz.factory import build
 
     if len(set(specs)) != len(specs):
         raise ValueError("each --policy may be given once")
-    sims = {}
-    for spec in specs:
-        name, own = parse_policy_spec(spec)
-        policy = make_policy(name, **{**source.policy_params(name), **own, **(params or {})})
-        if getattr(policy, "family", None) == "space-sharing":
-            from gangviz.spacesharing.simulation import SpaceSharingSimulation
-
-            policy.check_source(source)
-            sims[spec] = SpaceSharingSimulation(source.jobs, source.processors, policy,
-                                                time_unit=getattr(source, "slice_seconds", 1.0))
-            continue
-        sims[spec] = Simulation(source.jobs, policy, source.processors,
-                                ring=source.ring if ring is None else ring,
-                                initial=source.matrix.copy() if source.matrix is not None else None,
-                                script=source.script, record=record)
-    return sims
+    return {spec: build(source, spec, params=params, record=record, watch=False, ring=ring)
+            for spec in specs}
 
 
 def run_simulations(source, specs: Sequence[str], *, ring: bool | None = None,

@@ -2,11 +2,11 @@
 
 :func:`run_task` is a pure function of its :class:`RunTask`: it builds the workload from the
 description (a synthetic model with its parameters and the task's seed, an SWF trace, or a
-scenario), runs the time-slot engine (``gangviz.sim.engine``, or for the buddy schemes and for
-GS/BGS/MGS/MBGS the compiled loops of ``gangviz.fast``, which give the same results) to the end without recording
-history, and returns :func:`gangviz.metrics.zhou_metrics` (Zhou00 §4.3). A
-space-sharing policy (``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the
-same metrics (:func:`gangviz.metrics.zhou.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
+scenario), runs it to the end with :func:`gangviz.factory.run` (the reference engine, or a
+compiled loop when one covers the run, which gives the same results) without recording history,
+and returns :func:`gangviz.metrics.zhou.zhou_metrics` (Zhou00 §4.3). A space-sharing policy
+(``fcfs``, ``easy``, ``conservative``) runs on its own simulator and gets the same metrics
+(:func:`gangviz.metrics.zhou.zhou_metrics_of_result`: one row, so ``n_l`` = 1).
 Nothing depends on the process it runs in, so it can run in a process pool or on a Dask worker.
 
 Workloads (``RunTask.workload``):
@@ -62,7 +62,7 @@ class RunTask:
 
     @staticmethod
     def make(workload: str, policy: str, seed: int, *, workload_params: dict | None = None,
-             policy_params: dict | None = None, **kw) -> "RunTask":
+             policy_params: dict | None = None, **kw) -> RunTask:
         """Return a task built from plain dicts of parameters (sorted into tuples)."""
         return RunTask(workload, policy, seed, tuple(sorted((workload_params or {}).items())),
                        tuple(sorted((policy_params or {}).items())), **kw)
@@ -119,33 +119,17 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
     """Run ``task`` to the end and return its metrics (keys :data:`METRICS`; ``nan`` if undefined).
 
     A randomised policy (one whose factory takes ``seed``) gets :func:`policy_seed` of the task's
-    seed unless ``policy_params`` fixes it. ``engine="auto"`` runs a buddy scheme on the
-    compiled loop of :mod:`gangviz.fast.buddy`, and GS, BGS, MGS or MBGS deciding at events on
-    that of :mod:`gangviz.fast.gang`, when the run is one it covers (no scenario matrix or
-    script, a linear array, finite work), which gives the same metrics as the reference engine
-    12-50 times faster; ``"python"`` always uses the reference engine.
-    Raises ``ValueError`` for a bad workload or policy description and ``FileNotFoundError``
-    for a missing file.
+    seed unless the source or ``policy_params`` fixes it. ``engine="auto"`` lets
+    :func:`gangviz.factory.run` take a compiled loop when one covers the run (e.g. a buddy
+    scheme on a linear power-of-two machine without scenario matrix or script), which gives the
+    same metrics as the reference engine 12-50 times faster; ``"python"`` always uses the
+    reference engine. Raises ``ValueError`` for a bad workload or policy description and
+    ``FileNotFoundError`` for a missing file.
     """
-    from gangviz.metrics.zhou import zhou_metrics
-
     if engine not in ("auto", "python"):
         raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
-    source, params, policy = _task_policy(task)
-    if getattr(policy, "family", None) == "space-sharing":
-        _res, metrics = _run_space_sharing(policy, source)
-    elif engine == "auto" and _compiled_covers(task, source, params):
-        from gangviz.fast.buddy import zhou_metrics_compiled
-
-        metrics = zhou_metrics_compiled(source.jobs, task.policy.upper(), source.processors,
-                                        params.get("occupy", "size"), params.get("extra_slots_on"))
-    elif engine == "auto" and _gang_covers(task, source, params):
-        from gangviz.fast.gang import zhou_metrics_compiled as gang_metrics
-
-        metrics = gang_metrics(source.jobs, task.policy, params, source.processors)
-    else:
-        metrics = zhou_metrics(_engine_run(task, source, policy))
-    return _as_floats(metrics)
+    done = _run(task, engine="reference" if engine == "python" else "auto")
+    return _as_floats(done.metrics)
 
 
 def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
@@ -153,82 +137,32 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
 
     The metrics are :func:`run_task`'s; the table is
     :func:`gangviz.results.jobs.jobs_of_simulation`'s, times in the workload's clock (seconds
-    for a trace). The compiled loop keeps no per-job record, so this is the reference engine
+    for a trace). The compiled loops keep no per-job record, so this is the reference engine
     even for the buddy schemes. A space-sharing policy runs on its own simulator as in
     :func:`run_task`, its table from :func:`gangviz.results.jobs.jobs_of_backfill`. Raises as
     :func:`run_task` does.
     """
-    from gangviz.metrics.zhou import zhou_metrics
     from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation
 
-    source, _params, policy = _task_policy(task)
-    if getattr(policy, "family", None) == "space-sharing":
-        res, metrics = _run_space_sharing(policy, source)
-        return _as_floats(metrics), jobs_of_backfill(res.records, time_scale=source.slice_seconds)
-    sim = _engine_run(task, source, policy)
-    return _as_floats(zhou_metrics(sim)), jobs_of_simulation(sim, time_scale=source.slice_seconds)
+    done = _run(task, jobs=True)
+    scale = done.source.slice_seconds
+    if done.family == "space-sharing":
+        return _as_floats(done.metrics), jobs_of_backfill(done.result.records, time_scale=scale)
+    return _as_floats(done.metrics), jobs_of_simulation(done.simulation, time_scale=scale)
 
 
-#: Policies the compiled loop runs, and the parameters it takes.
-COMPILED_POLICIES = ("bc", "br", "brms", "brmms")
-COMPILED_PARAMS = {"occupy", "extra_slots_on"}
-
-
-def _task_policy(task: RunTask):
-    """Return ``(source, params, policy)`` of ``task``: its workload, the policy's parameters
-    (the source's, then the task's, then a seed derived from the task's when the policy takes
-    one) and the policy built from them."""
-    from gangviz.policies import make_policy
+def _run(task: RunTask, **options: Any):
+    """Return :func:`gangviz.factory.run` of ``task``: its workload, its policy with the task's
+    parameters over the source's, and a seed derived from the task's when the policy takes one
+    and nothing else fixes it."""
+    from gangviz.factory import run
 
     source = build_jobs(task.workload, dict(task.workload_params), task.seed)
-    params = {**source.policy_params(task.policy), **dict(task.policy_params)}
-    if "seed" not in params and takes_seed(task.policy):
-        params["seed"] = policy_seed(task.seed)
-    return source, params, make_policy(task.policy, **params)
-
-
-def _run_space_sharing(policy, source):
-    """Run a space-sharing ``policy`` on ``source`` with the backfilling simulator; return
-    ``(result, metrics of Zhou00 §4.3)``. Raises ``ValueError`` for a source it cannot run."""
-    from gangviz.metrics.zhou import zhou_metrics_of_result
-    from gangviz.spacesharing.backfill import simulate_backfill
-
-    policy.check_source(source)
-    res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
-                            estimates=policy.estimates, kill_at_estimate=policy.kill)
-    return res, zhou_metrics_of_result(res, source.processors)
-
-
-def _engine_run(task: RunTask, source, policy):
-    """Return the reference engine's simulation of ``task`` run to its end, recording nothing."""
-    from gangviz.sim.engine import Simulation
-
-    sim = Simulation(source.jobs, policy, source.processors, ring=task.ring or source.ring,
-                     initial=source.matrix.copy() if source.matrix is not None else None,
-                     script=source.script, record=False)
-    sim.run()
-    return sim
+    defaults = {"seed": policy_seed(task.seed)} if takes_seed(task.policy) else {}
+    return run(source, task.policy, params=dict(task.policy_params), defaults=defaults,
+               ring=True if task.ring else None, **options)
 
 
 def _as_floats(metrics) -> dict[str, float]:
     """Return the sweep's columns of ``metrics`` as floats (``nan`` for a missing one)."""
     return {k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS}
-
-
-def _compiled_covers(task: RunTask, source, params: dict[str, Any]) -> bool:
-    """Whether the compiled loop runs ``task`` exactly as the reference engine would."""
-    procs = source.processors
-    return (task.policy.lower() in COMPILED_POLICIES and set(params) <= COMPILED_PARAMS
-            and source.matrix is None and not source.script and not (task.ring or source.ring)
-            and procs >= 1 and not procs & (procs - 1)
-            and all(1 <= j.size <= procs and math.isfinite(j.work) for j in source.jobs))
-
-
-def _gang_covers(task: RunTask, source, params: dict[str, Any]) -> bool:
-    """Whether the compiled GS/BGS/MGS/MBGS loop runs ``task`` exactly as the reference engine would."""
-    from gangviz.fast.gang import covers
-
-    procs = source.processors
-    return (covers(task.policy, params, ring=task.ring or source.ring, initial=source.matrix,
-                   script=source.script, jobs=source.jobs)
-            and all(1 <= j.size <= procs for j in source.jobs))

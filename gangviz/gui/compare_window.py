@@ -18,7 +18,7 @@ animated change by change (the panes would drift apart).
 Every run is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
 summary table. The table is :func:`gangviz.experiments.compare.comparison_from_sims` of those
-finished simulations, built by :func:`~gangviz.experiments.compare.build_simulations`, so it
+finished simulations, built by :func:`gangviz.factory.build`, so it
 holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
 are Zhou et al.'s, Zhou00 §4.3); other families show the panes and curves.
 
@@ -103,23 +103,18 @@ def check_count(specs: list[str]) -> None:
 def build_sims(source, specs: list[str]) -> dict:
     """Return ``{spec: simulation}`` (with history) for 2-4 ``specs`` on ``source``.
 
-    Matrix workloads go through :func:`~gangviz.experiments.compare.build_simulations` (as
-    ``gangviz compare`` does); other families through
-    :func:`~gangviz.workloads.scenario_sim.simulation_for`. Raises ``ValueError`` naming the
+    Every family goes through :func:`gangviz.factory.build` (as ``gangviz compare`` does;
+    time-slot runs step whole slices, not slice by slice). Raises ``ValueError`` naming the
     policy for an unknown policy, bad parameters or a policy the machine cannot run, and for a
     count outside 2-4.
     """
-    from gangviz.experiments.compare import build_simulations
-    from gangviz.workloads.scenario_sim import simulation_for
+    from gangviz.factory import build
 
     check_count(specs)
     sims = {}
     for spec in specs:
         try:
-            if source.model == "matrix":
-                sims.update(build_simulations(source, [spec], record=True))
-            else:
-                sims[spec] = simulation_for(source, spec)
+            sims[spec] = build(source, spec, record=True, watch=False)
         except (ValueError, KeyError, TypeError) as exc:
             msg = str(exc).strip("'\"")
             raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
@@ -478,7 +473,7 @@ class CompareWindow(QMainWindow):
     def _finish_runs(self, sims: dict) -> None:
         """Run every simulation to its end: span, move ticks, whole curves, final table."""
         from gangviz.experiments.compare import finish_and_compare
-        from gangviz.workloads.scenario_sim import run_to_end
+        from gangviz.factory import run_to_end
 
         self._moves, self.samples = {}, {}
         end = 0.0

@@ -25,7 +25,7 @@ def upcoming(sim) -> list[tuple[int, int, float, int]]:
     """Return ``(gang, size, at, site)`` of the scripted gangs not arrived by ``sim``'s position
     (empty for a random stream or another family of simulation)."""
     from gangviz.multisite.changes import GangArrived
-    from gangviz.workloads.scenario_sim import ScriptedGangStream
+    from gangviz.factory.scripted import ScriptedGangStream
 
     if sim.family != "multisite" or not isinstance(sim.stream, ScriptedGangStream):
         return []  # a random stream knows no future

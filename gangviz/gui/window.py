@@ -13,7 +13,7 @@ Page Down / Page Up the next / previous built-in scenario, G the guided exercise
 the held move, E the explanation above the matrix, Ctrl+E export the animation.
 
 Every built-in scenario opens, whatever its model: simulations are built by
-:func:`gangviz.workloads.scenario_sim.simulation_for` and a scenario of the multi-site or epoch
+:func:`gangviz.factory.build` and a scenario of the multi-site or epoch
 family gets its family view. The Scenarios menu lists the built-ins by title; the scenario's
 title and explanation are shown above the matrix and in the side panel. A caption under the
 board tells the current step in words (:mod:`gangviz.gui.caption`).
@@ -327,14 +327,14 @@ class MainWindow(QMainWindow):
     def build_simulation(self, name: str, policy: str | None = None, params: dict | None = None,
                          watch: bool | None = None, **source_args):
         """Return ``(source, simulation)`` for ``name``; raises ``ValueError``/``OSError``."""
-        from gangviz.workloads.scenario_sim import simulation_for
+        from gangviz.factory import build
         from gangviz.workloads.source import load_source
 
         source = load_source(name, **source_args)
         family = getattr(source, "model", "matrix")
         if family != "matrix" and policy is not None and policy.lower() in self._policy_names():
             policy = None  # a matrix policy picked in the panel does not apply to this family
-        sim = simulation_for(source, policy, params=params or None, watch=watch)
+        sim = build(source, policy or None, params=params or None, watch=watch)
         return source, sim
 
     def open_source(self, name: str, policy: str | None = None, params: dict | None = None, *,
@@ -472,19 +472,18 @@ class MainWindow(QMainWindow):
     def open_epoch(self, policy: str = "OPT-EPOCH(1)", nodes: int = 32, jobs: int = 6) -> bool:
         """Open the closed system of McCann94 §5.2 in the epoch view; returns
         success."""
-        from gangviz.epoch.sim import EpochSimulation
+        from gangviz.factory import epoch_model
 
-        return self._open_family(lambda: EpochSimulation(nodes, jobs, policy, departures=200),
+        return self._open_family(lambda: epoch_model(nodes, jobs, policy, departures=200),
                                  f"Memory-constrained epochs: {policy} (McCann & Zahorjan)",
                                  f"{nodes} nodes, {jobs} jobs in a closed system; each quantum "
                                  "is an N x 1 rectangle shared by the jobs' minimum partitions.")
 
     @staticmethod
     def _multisite(migrate: bool, gangs: int, seed: int):
-        from gangviz.multisite.config import MultiSiteConfig
-        from gangviz.multisite.simulation import MultiSiteSimulation
+        from gangviz.factory import multisite_model
 
-        return MultiSiteSimulation(MultiSiteConfig(migrate=migrate), seed=seed, max_gangs=gangs)
+        return multisite_model(migrate=migrate, seed=seed, gangs=gangs)
 
     def _open_family(self, build, title: str, explanation: str) -> bool:
         try:

@@ -40,7 +40,7 @@ class MultiSiteSimulation:
         stream: the gangs to use instead of drawing them from ``seed``: any object with the
             :class:`~gangviz.multisite.workload.GangStream` interface (lists ``arrival``,
             ``size``, ``service``, ``site`` and ``ensure(i)``), e.g. a scenario's scripted gangs
-            (:class:`gangviz.workloads.scenario_sim.ScriptedGangStream`). Give ``max_gangs`` no
+            (:class:`gangviz.factory.scripted.ScriptedGangStream`). Give ``max_gangs`` no
             larger than the stream's length.
 
     Attributes:

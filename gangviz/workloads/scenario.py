@@ -31,8 +31,8 @@ when its script is exhausted and every job with finite work has finished.
 ``model`` (default ``"matrix"``) chooses the family; the other two are not Ousterhout matrices:
 
 * ``model = "multisite"`` (Papazachos09 §2-§3): ``sites`` (default 2), ``processors``
-  per site, ``policy = "AFCFS"`` or ``"AFCFSwM"``, ``[params]`` with any other
-  :class:`~gangviz.multisite.config.MultiSiteConfig` field (``local_overhead``, ``grid_overhead``,
+  per site, ``policy = "AFCFS"`` or ``"AFCFSwM"``, ``[params]`` with any other field of the
+  multi-site configuration (``local_overhead``, ``grid_overhead``,
   ``aging_k``, ``afcfs_overtake``), and the gangs in arrival order::
 
       [[gangs]]
@@ -54,7 +54,10 @@ when its script is exhausted and every job with finite work has finished.
   Job i of the file is ``J<i+1>`` (the papers number jobs from 1). The first J are present at
   time 0; each departure brings in the next, and the run ends when the sequence is used up.
 
-Every problem raises :class:`ScenarioError` naming the file, the line and the problem.
+Every problem raises :class:`ScenarioError` naming the file, the line and the problem. Whether
+the named policies exist, take the ``[params]`` given and apply to the machine is checked where
+the policies are known, when a simulation is built (:mod:`gangviz.factory.checks`), with
+messages of the same form.
 """
 
 from __future__ import annotations
@@ -161,7 +164,8 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
     policy = data.get("policy")
     if policy is not None and not isinstance(policy, str):
         raise fail(_line_of(text, r"^\s*policy\s*="), "policy must be a name such as \"repack\"")
-    params = _check_params(data.get("params", {}), text, fail)
+    params, lines = _check_params(data.get("params", {}), text, fail)
+    lines["policy"] = _line_of(text, r"^\s*policy\s*=")
     return Scenario(
         path=where,
         title=str(data.get("title", Path(where).stem)),
@@ -176,6 +180,7 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         expect=expect,
         params=params,
         guided=guided,
+        lines=lines,
     )
 
 
@@ -303,25 +308,20 @@ def _parse_jobs(job_table: Any, ids: dict[str, int], first_cols: dict[str, tuple
     return jobs
 
 
-def _check_params(params: Any, text: str, fail) -> dict[str, Any]:
-    """Return ``[params]`` of a matrix scenario: one table per policy, each accepted by the
-    policy (an unknown policy or parameter, or a value that is not a table, is an error)."""
-    from gangviz.policies import POLICIES, make_policy
-
+def _check_params(params: Any, text: str, fail) -> tuple[dict[str, Any], dict[str, int]]:
+    """Return ``[params]`` of a matrix scenario (one table per policy) and the line of each
+    table (keys ``params.NAME``). Only the shape is checked here: whether each policy exists
+    and takes its parameters is :func:`gangviz.factory.checks.check_scenario`'s question."""
     line = _line_of(text, r"^\s*(?:params\s*=|\[\s*params)")
     if not isinstance(params, dict):
         raise fail(line, f"params must be tables such as [params.random] seed = 3, got {params!r}")
+    lines: dict[str, int] = {}
     for name, table in params.items():
         pline = _line_of(text, rf"^\s*(?:\[\s*params\.{re.escape(name)}\s*\]|{re.escape(name)}\s*=)", line)
-        if name.lower() not in POLICIES:
-            raise fail(pline, f"[params.{name}]: unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
         if not isinstance(table, dict):
             raise fail(pline, f"[params.{name}] must be a table of parameters, got {table!r}")
-        try:
-            make_policy(name, **table)
-        except ValueError as exc:
-            raise fail(pline, f"[params.{name}]: {exc}") from None
-    return params
+        lines[f"params.{name}"] = pline
+    return params, lines
 
 
 def _key_line(text: str, key: str) -> int:

@@ -13,12 +13,11 @@ Choices:
   dispatcher's choice, which in the paper's model is random (Papazachos09 §3.1).
 * An epoch scenario's ``in_system`` defaults to the whole sequence (then no job departs: the
   scenario shows one quantum's schedule). Its policy is checked against Table 2's restrictions
-  (McCann94 §4.4) at load time.
+  (McCann94 §4.4) when its simulation is built (:mod:`gangviz.factory.checks`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from pathlib import Path
@@ -74,31 +73,23 @@ def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) 
     sc = Scenario(path=where, title=str(data.get("title", Path(where).stem)),
                   explanation=str(data.get("explanation", "")), processors=procs, ring=False,
                   allocation="contiguous", policy=policy, matrix=OusterhoutMatrix(procs),
-                  jobs=[], script=[], expect=expect, params=params, model=model)
+                  jobs=[], script=[], expect=expect, params=params, model=model,
+                  lines={"policy": line("policy")})
     if model == "multisite":
         return _multisite(sc, data, text, fail, line)
     return _epoch(sc, data, text, fail, line)
 
 
 def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
-    from gangviz.multisite.config import MultiSiteConfig
-
     if sc.policy is not None and sc.policy.lower() not in MULTISITE_POLICIES:
         raise fail(line("policy"), f"multisite policy must be \"AFCFS\" or \"AFCFSwM\", got {sc.policy!r}")
     sites = data.get("sites", 2)
     if not _is_int(sites) or not 1 <= sites <= 64:
         raise fail(line("sites"), f"sites must be a whole number in 1..64, got {sites!r}")
-    fixed = {"sites", "procs", "migrate", "arrival_rate", "size_dist", "sigma", "mean_service"}
-    allowed = sorted(f.name for f in dataclasses.fields(MultiSiteConfig) if f.name not in fixed)
     params_line = _line_of(text, r"^\s*\[params\]")
-    for key, value in sc.params.items():
-        kline = line(key, params_line)
-        if key not in allowed:
-            raise fail(kline, f"unknown multisite parameter {key!r} (known: {', '.join(allowed)})")
-        try:
-            MultiSiteConfig(sites=sites, procs=sc.processors, **{key: value})
-        except (ValueError, TypeError) as exc:
-            raise fail(kline, str(exc)) from None
+    sc.lines["params"] = params_line
+    for key in sc.params:  # names and values are checked against the configuration upstairs
+        sc.lines[f"param.{key}"] = line(key, params_line)
     gangs = data.get("gangs")
     if not isinstance(gangs, list) or not gangs:
         raise fail(_line_of(text, r"^\s*\[\[gangs\]\]|^\s*gangs\s*="),
@@ -117,13 +108,6 @@ def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
 
 
 def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
-    from gangviz.epoch.policies import make_policy
-
-    if sc.policy is not None:
-        try:
-            make_policy(sc.policy)
-        except ValueError as exc:
-            raise fail(line("policy"), str(exc)) from None
     workload = data.get("workload")
     if not isinstance(workload, list) or not workload:
         raise fail(_line_of(text, r"^\s*\[\[workload\]\]|^\s*workload\s*="),
@@ -148,9 +132,7 @@ def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
     if longest / quantum > MAX_SLICES:
         raise fail(line("quantum"), f"quantum {quantum:g} is too short: the longest job needs "
                    f"{longest / quantum:.4g} quanta, over the limit of {MAX_SLICES:.4g} (2**40)")
-    if sc.policy is not None and not make_policy(sc.policy).applies(sc.processors, in_system):
-        raise fail(line("policy"), f"{sc.policy} does not apply to N = {sc.processors}, "
-                   f"J = {in_system} (Table 2 restrictions)")
+    sc.lines["in_system"] = line("in_system")
     sc.workload, sc.in_system, sc.static, sc.quantum = out, in_system, static, float(quantum)
     return sc
 

@@ -72,6 +72,9 @@ class Scenario:
     in_system: int = 0
     static: bool = False
     quantum: float = 10.0
+    #: where the policy-dependent values are written (``policy``, ``params.NAME``, ``param.KEY``,
+    #: ``in_system``), for the messages of the checks made where the policies are known
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
 
 def line_of(text: str, pattern: str, start: int = 0) -> int:

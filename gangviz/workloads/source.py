@@ -44,7 +44,7 @@ class Source:
     #: "matrix", "multisite" or "epoch" (scenario files may be any; traces and models are "matrix").
     model: str = "matrix"
     #: the loaded :class:`~gangviz.workloads.scenario.Scenario` when ``kind == "scenario"``; build
-    #: its simulation with :func:`gangviz.workloads.scenario_sim.simulation_for`.
+    #: its simulation with :func:`gangviz.factory.build`.
     scenario: Any = None
     #: seconds per time unit of ``jobs`` (an SWF trace's slice length; 1 otherwise) and the
     #: first submit time in seconds, to write per-job times back in the trace's own clock
@@ -90,7 +90,7 @@ def load_source(
     :class:`NeedsProcessors`; a run over the memory budget raises
     :class:`~gangviz.core.limits.LimitError` with the estimate. A scenario of the ``multisite`` or
     ``epoch`` family has no jobs or matrix here (``source.model`` says so); build its simulation
-    with :func:`gangviz.workloads.scenario_sim.simulation_for`. Raises ``ValueError`` (with the reader's
+    with :func:`gangviz.factory.build`. Raises ``ValueError`` (with the reader's
     message) for a malformed file and ``FileNotFoundError`` for a missing one.
     """
     if procs is not None:

@@ -19,7 +19,7 @@ def test_repro_mccann_prints_tables_and_findings(capsys):
 
 
 def test_mean_static_factor_separates_divisor_widths_from_the_rest():
-    from gangviz.epoch.experiments import mean_static_factor
+    from gangviz.experiments.repro.mccann_runs import mean_static_factor
 
     f = mean_static_factor(128, 7, 1.0, ["EQUI-EPOCH", "BUDDY*", "OPT-EPOCH(1)", "HEURISTIC(4)"],
                            seeds=range(5))
@@ -37,6 +37,6 @@ def test_repro_mccann_rejects_bad_options(capsys):
 
 def test_epoch_package_imports_without_qt():
     code = ("import sys; sys.modules['PySide6'] = None; "
-            "import gangviz.epoch.sim, gangviz.epoch.experiments, gangviz.epoch.exhaustive, "
+            "import gangviz.epoch.sim, gangviz.experiments.repro.mccann_runs, gangviz.epoch.exhaustive, "
             "gangviz.experiments.repro.mccann")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -133,10 +133,11 @@ def test_an_empty_workload_ends_at_time_zero():
     ],
 )
 def test_a_sweep_run_of_a_buddy_scheme_gives_the_reference_metrics(workload, workload_params, policy, policy_params):
-    from gangviz.experiments.tasks import RunTask, _compiled_covers, build_jobs, run_task
+    from gangviz.experiments.tasks import RunTask, build_jobs, run_task
+    from gangviz.factory.compiled import compiled_runner
 
     task = RunTask.make(workload, policy, 7, workload_params=workload_params, policy_params=policy_params)
-    assert _compiled_covers(task, build_jobs(workload, workload_params, 7), policy_params)
+    assert compiled_runner(build_jobs(workload, workload_params, 7), policy, policy_params, False)
     fast, python = run_task(task), run_task(task, engine="python")
     assert fast.keys() == python.keys()
     for key in fast:
@@ -144,11 +145,10 @@ def test_a_sweep_run_of_a_buddy_scheme_gives_the_reference_metrics(workload, wor
 
 
 def test_runs_the_compiled_loop_does_not_cover_go_to_the_reference_engine():
-    from gangviz.experiments.tasks import RunTask, _compiled_covers, build_jobs
+    from gangviz.experiments.tasks import build_jobs
+    from gangviz.factory.compiled import compiled_runner
 
-    scenario = RunTask.make("zhou-multislot-brms", "brms", 1)  # a starting matrix and a script
-    assert not _compiled_covers(scenario, build_jobs("zhou-multislot-brms", {}, 1), {})
-    ring = RunTask.make("downey", "br", 1, ring=True)
-    assert not _compiled_covers(ring, build_jobs("downey", {}, 1), {})
-    other = RunTask.make("downey", "repack", 1)
-    assert not _compiled_covers(other, build_jobs("downey", {}, 1), {})
+    # a starting matrix and a script; a ring; a policy no loop runs
+    assert compiled_runner(build_jobs("zhou-multislot-brms", {}, 1), "brms", {}, False) is None
+    assert compiled_runner(build_jobs("downey", {}, 1), "br", {}, True) is None
+    assert compiled_runner(build_jobs("downey", {}, 1), "repack", {}, False) is None

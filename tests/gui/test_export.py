@@ -15,14 +15,14 @@ from gangviz.gui.export import ExportCancelled, export_animation, frames_for, ho
 from gangviz.gui.export_dialog import ExportDialog, export_with_progress
 from gangviz.gui.video import output_kind
 from gangviz.gui.board import Board
-from gangviz.workloads.scenario_sim import simulation_for
+from gangviz.factory import build
 from gangviz.workloads.source import load_source
 
 SIZE, FPS = (480, 320), 10
 
 
 def fig2():
-    return simulation_for(load_source("fig2-repacking"))
+    return build(load_source("fig2-repacking"))
 
 
 def first_step_changes():
@@ -100,7 +100,7 @@ def test_frames_folder_holds_one_png_per_tick(tmp_path):
 
 
 def test_family_scenario_exports(tmp_path):
-    res = export_animation(simulation_for(load_source("mccann-fig3-buddy")), tmp_path / "e.gif",
+    res = export_animation(build(load_source("mccann-fig3-buddy")), tmp_path / "e.gif",
                            size=SIZE, fps=4)
     assert res.steps == 1 and res.frames >= 2
 

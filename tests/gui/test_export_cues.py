@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 from gangviz.gui.caption import MIN_SCALE, Caption
 from gangviz.gui.export import count_ahead, frame_stamp, render
 from gangviz.gui.board import Board
-from gangviz.workloads.scenario_sim import simulation_for
+from gangviz.factory import build
 from gangviz.workloads.source import load_source
 
 
@@ -19,14 +19,14 @@ def test_frame_stamp_names_time_and_step():
 
 
 def test_count_ahead_leaves_the_simulation_where_it_was():
-    sim = simulation_for(load_source("fig2-repacking"))
+    sim = build(load_source("fig2-repacking"))
     n = count_ahead(sim, 100)
     assert n is not None and n > 3 and len(sim.steps) == 0 and sim.time == 0
     assert count_ahead(sim, 2) == 2 and len(sim.steps) == 0
 
 
 def test_every_frame_carries_t_and_step_and_the_handle_follows(qtbot):
-    sim = simulation_for(load_source("fig2-repacking"))
+    sim = build(load_source("fig2-repacking"))
     total = count_ahead(sim, 100)
     seen = []
 

@@ -13,7 +13,7 @@ from gangviz.gui.player import Player
 from gangviz.gui.queue_view import QueueView
 from gangviz.resources import RESOURCES
 from gangviz.sim.protocol import FAMILIES
-from gangviz.workloads.scenario_sim import simulation_for
+from gangviz.factory import build as simulation_for
 from gangviz.workloads.source import load_source
 
 KTH = str(RESOURCES / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf")

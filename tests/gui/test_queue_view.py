@@ -140,10 +140,10 @@ def test_a_few_processors_fill_a_large_panel_and_a_spread_gang_is_linked(qtbot):
 
 def _played(view, until=None):
     """The migration scenario stepped into ``view`` (all steps, or the first ``until``)."""
-    from gangviz.workloads.scenario_sim import simulation_for
+    from gangviz.factory import build
     from gangviz.workloads.source import load_source
 
-    sim = simulation_for(load_source("papazachos-migration"))
+    sim = build(load_source("papazachos-migration"))
     view.set_state(sim.state, [])
     while (until is None or sim.cursor < until) and (step := sim.step()) is not None:
         view.show_step(step)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from gangviz.gui.queue_view import gang_colour
 from gangviz.gui.site_arrivals import upcoming
-from gangviz.workloads.scenario_sim import simulation_for
+from gangviz.factory import build
 from gangviz.workloads.source import load_source
 from gui_helpers import close_rgb, pixel
 
 
 def test_upcoming_lists_the_scripted_gangs_not_arrived_yet():
-    sim = simulation_for(load_source("papazachos-migration"))
+    sim = build(load_source("papazachos-migration"))
     assert upcoming(sim)[0] == (0, 4, 0.0, 0) and len(upcoming(sim)) == 6
     sim.step()
     assert [g for g, *_ in upcoming(sim)] == [1, 2, 3, 4, 5]

@@ -21,6 +21,7 @@ from gangviz.core.limits import (
     memory_budget,
     parse_bytes,
 )
+from gangviz.factory import build
 from gangviz.policies import make_policy
 from gangviz.sim.engine import ScriptEvent, Simulation
 from gangviz.workloads.scenario import ScenarioError, load_scenario
@@ -207,7 +208,7 @@ def test_scenario_params_are_checked(tmp_path, params, msg):
     sc = tmp_path / "s.toml"
     sc.write_text(f'processors = 4\nmatrix = ["A A . ."]\n{params}\n')
     with pytest.raises(ScenarioError, match=msg):
-        load_scenario(sc)
+        build(load_scenario(sc))  # the policy checks come with the first simulation
 
 
 def test_unaligned_start_matrix_is_refused_under_buddy_policies(tmp_path):

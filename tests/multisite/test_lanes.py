@@ -3,12 +3,12 @@
 import pytest
 
 from gangviz.multisite.lanes import HOLD, RUN, LaneLog, lanes_from_steps
-from gangviz.workloads.scenario_sim import simulation_for
+from gangviz.factory import build
 from gangviz.workloads.source import load_source
 
 
 def test_the_migration_scenario_gives_the_papers_stretches():
-    sim = simulation_for(load_source("papazachos-migration"))
+    sim = build(load_source("papazachos-migration"))
     while sim.step() is not None:
         pass
     bars = lanes_from_steps(sim.state, sim.steps).bars()

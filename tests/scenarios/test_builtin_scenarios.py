@@ -1,5 +1,5 @@
 """Every built-in scenario: loads, has a title and an explanation, and reaches its
-``[expect]`` end state under its own policy, through the shared :func:`simulation_for`."""
+``[expect]`` end state under its own policy, through the shared :func:`gangviz.factory.build`."""
 
 from __future__ import annotations
 
@@ -12,14 +12,8 @@ from hypothesis import strategies as st
 from gangviz.cli import main
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario
-from gangviz.workloads.scenario_sim import (
-    ScriptedGangStream,
-    check_expect,
-    end_state,
-    family_of,
-    run_to_end,
-    simulation_for,
-)
+from gangviz.factory import build, check_expect, end_state, run_to_end
+from gangviz.factory.scripted import ScriptedGangStream
 from gangviz.workloads.source import load_source
 
 BUILTINS = list_scenarios()
@@ -31,8 +25,8 @@ def test_builtin_reaches_its_expected_end(path):
     assert sc.title and len(sc.explanation.split()) >= 40, "a lecturer needs a real paragraph"
     assert sc.policy, "each scenario names the policy it is meant for"
     assert sc.expect, "each scenario has an [expect] end state"
-    sim = simulation_for(sc)
-    assert family_of(sim) == sc.model
+    sim = build(sc)
+    assert sim.family == sc.model
     run_to_end(sim)
     assert check_expect(sc, sim) == []
 
@@ -56,7 +50,7 @@ def test_multislot_pair_differs_only_in_policy_and_br_needs_fewer_slots():
     assert brms.matrix.to_rows() == br.matrix.to_rows() and brms.script == br.script
     ends = {}
     for sc in (brms, br):
-        sim = simulation_for(sc)
+        sim = build(sc)
         run_to_end(sim)
         ends[sc.policy] = sim
     assert ends["br"].matrix.n_rows < ends["brms"].matrix.n_rows
@@ -66,14 +60,14 @@ def test_multislot_pair_differs_only_in_policy_and_br_needs_fewer_slots():
 
 def test_running_a_scenario_under_another_policy_reports_no_false_success():
     sc = load_scenario(next(p for p in BUILTINS if p.stem == "zhou-multislot-brms"))
-    sim = simulation_for(sc, "br")
+    sim = build(sc, "br")
     run_to_end(sim)
     assert check_expect(sc, sim), "BR does not reach the BRMS end state"
 
 
 def test_check_expect_reports_unknown_keys_and_missing_phrases():
     sc = load_scenario(next(p for p in BUILTINS if p.stem == "fig2-repacking"))
-    sim = simulation_for(sc)
+    sim = build(sc)
     run_to_end(sim)
     sc.expect = {"final_matrix": ["x"], "colour": 1, "narration_contains": ["no such phrase"]}
     problems = check_expect(sc, sim)
@@ -86,31 +80,31 @@ def test_check_expect_reports_unknown_keys_and_missing_phrases():
     ("papazachos-migration", "multisite", "multisite"),
     ("mccann-fig3-buddy", "epoch", "epoch"),
 ])
-def test_source_carries_the_model_and_simulation_for_dispatches(name, model, family):
+def test_source_carries_the_model_and_build_dispatches(name, model, family):
     source = load_source(name)
     assert source.kind == "scenario" and source.model == model and source.scenario is not None
-    assert family_of(simulation_for(source)) == family
+    assert build(source).family == family
 
 
-def test_simulation_for_rejects_a_policy_of_another_family():
+def test_build_rejects_a_policy_of_another_family():
     with pytest.raises(ValueError, match="AFCFS"):
-        simulation_for(load_source("papazachos-migration"), "repack")
+        build(load_source("papazachos-migration"), "repack")
     with pytest.raises(ValueError, match="BUDDY"):
-        simulation_for(load_source("mccann-fig3-buddy"), "brms")
+        build(load_source("mccann-fig3-buddy"), "brms")
     with pytest.raises(ValueError, match="unknown policy"):
-        simulation_for(load_source("fig2-repacking"), "AFCFS")
+        build(load_source("fig2-repacking"), "AFCFS")
 
 
-def test_simulation_for_also_builds_workload_sources():
+def test_build_also_builds_workload_sources():
     source = load_source("downey", jobs=20, procs=16)
-    sim = simulation_for(source, "bc")
+    sim = build(source, "bc")
     sim.run()
-    assert family_of(sim) == "matrix" and sim.done and not sim.watch
+    assert sim.family == "matrix" and sim.done and not sim.watch
 
 
 def test_multisite_and_epoch_runs_step_back_to_the_start():
     for name in ("papazachos-migration", "mccann-fig6-epochs"):
-        sim = simulation_for(load_source(name))
+        sim = build(load_source(name))
         snap0 = sim.state.snapshot()
         run_to_end(sim)
         while sim.step_back() is not None:

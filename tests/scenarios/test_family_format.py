@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gangviz.cli import main
+from gangviz.factory import build
 from gangviz.workloads.scenario import ScenarioError, load_scenario
 
 MULTI = '''model = "multisite"
@@ -104,7 +105,7 @@ def test_family_errors_name_file_line_and_field(tmp_path, base, old, new, line, 
     assert old in base
     path = write(tmp_path, base.replace(old, new, 1))
     with pytest.raises(ScenarioError) as err:
-        load_scenario(path)
+        build(load_scenario(path))  # the policy checks come with the first simulation
     msg = str(err.value)
     assert str(path) in msg and needle in msg, msg
     assert f":{line}:" in msg, msg

@@ -13,7 +13,7 @@ import pytest
 from gangviz.core.changes import MatrixChange
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario
-from gangviz.workloads.scenario_sim import run_to_end, simulation_for
+from gangviz.factory import build, run_to_end
 
 
 def norm(rows: list[str]) -> list[list[str]]:
@@ -25,7 +25,7 @@ def play(name: str):
     """Return ``(start, snapshots, sim)``: the starting matrix and the matrix after each change
     of the whole run, replayed one change at a time from the scenario's own start."""
     sc = load_scenario(next(p for p in list_scenarios() if p.stem == name))
-    sim = simulation_for(sc)
+    sim = build(sc)
     run_to_end(sim)
     m = sc.matrix.copy()
     m.names.update(sim.matrix.names)

@@ -293,10 +293,10 @@ def test_samples_mean_turnaround_equals_the_metrics(name):
     # The window plots the samples; gangviz run reports zhou_metrics. Scripted terminations
     # (Fig. 2's J' and J'') count in neither, so the two agree on every built-in scenario.
     from gangviz.metrics.zhou import zhou_metrics
-    from gangviz.workloads.scenario_sim import simulation_for
+    from gangviz.factory import build
     from gangviz.workloads.source import load_source
 
-    sim = simulation_for(load_source(name).scenario, None)
+    sim = build(load_source(name).scenario, None)
     while sim.step() is not None:
         pass
     t_ta = zhou_metrics(sim)["t_ta"]

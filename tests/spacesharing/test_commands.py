@@ -88,10 +88,10 @@ def test_narration_says_why_a_job_backfills():
 
 
 def test_window_source_builds_a_space_sharing_simulation():
-    from gangviz.workloads.scenario_sim import family_of, simulation_for
+    from gangviz.factory import build
 
-    sim = simulation_for(load_source(KTH), "conservative")
-    assert family_of(sim) == "space-sharing"
+    sim = build(load_source(KTH), "conservative")
+    assert sim.family == "space-sharing"
 
 
 def test_scenarios_and_endless_jobs_get_one_line_messages(capsys):

@@ -4,7 +4,7 @@ Reproduces Table 1 (exactly), the overhead curves of Fig. 9 (against J), Fig. 10
 Fig. 11 (against k), and the relative response times of Fig. 13-18 (static and dynamic jobs,
 relative to OPT-EPOCH(1)), then states each finding of the paper's text and whether it holds.
 Source: [McCann94]; the choices behind the experiments are in
-:mod:`gangviz.epoch.experiments`.
+:mod:`gangviz.experiments.repro.mccann_runs`.
 
 Every point is one task of :func:`gangviz.experiments.runner.map_runs` (local processes with
 ``--workers``, a Dask cluster with ``--scheduler``); trial r of (N, J, load) uses
@@ -26,7 +26,7 @@ import sys
 import time
 
 from gangviz.experiments.options import add_seed
-from gangviz.epoch.experiments import (
+from gangviz.experiments.repro.mccann_runs import (
     BASELINE,
     OVERHEAD_POLICIES,
     RESPONSE_POLICIES,
@@ -244,7 +244,7 @@ def trial_seeds(args: argparse.Namespace, stream: int, nodes: int, jobs: int, lo
 
 def run_points(tasks: list, workers: int = 1, scheduler=None, progress=None) -> dict:
     """Return ``{key: result}`` of ``(kind, key, args)`` tasks run by :func:`map_runs`
-    (:func:`gangviz.epoch.experiments.run_task` each, taken as they complete); raises what
+    (:func:`gangviz.experiments.repro.mccann_runs.run_task` each, taken as they complete); raises what
     :func:`map_runs` raises, :class:`~gangviz.experiments.runner.RunError` for a failed run."""
     return dict(result for _, result in map_runs(run_task, tasks, workers=workers,
                                                   scheduler=scheduler, progress=progress))

@@ -167,7 +167,9 @@ def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: 
     the time model (``"event"`` or ``"boundary"``); ``engine`` ``"compiled"`` runs the compiled
     loop of :mod:`gangviz.fast.gang` when it covers the run (decisions at events), which gives the
     same figures as the reference engine (``"python"``)."""
+    from gangviz.factory import build
     from gangviz.fast.gang import covers, ibm_metrics_compiled
+    from gangviz.workloads.source import Source
 
     w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate)
     params: dict = {"mpl": MPL, "decide": decide}
@@ -177,8 +179,9 @@ def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: 
         out, run = ibm_metrics_compiled(w.jobs, policy, params, PROCESSORS, time_unit=SLICE_SECONDS)
         migrated, overhead = run.migrated_tasks, run.migration_overhead
     else:
-        pol = POLICIES[policy](**params)
-        sim = Simulation(w.jobs, pol, PROCESSORS, record=False)
+        source = Source("model", f"zhang workload x{multiplier}, seed {seed}", PROCESSORS, w.jobs)
+        sim = build(source, policy, params=params, record=False, watch=False)
+        pol = sim.policy
         cap = run_with_capacity(sim)
         out = ibm_metrics(sim.records(), PROCESSORS, time_unit=SLICE_SECONDS, capacity=cap)
         migrated, overhead = pol.migrated_tasks, pol.migration_overhead

@@ -116,32 +116,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run_one(task: tuple) -> dict[str, float]:
     """Run one scheme on one job set; ``task`` = (scheme, load, jobs, seed, occupy[,
     extra_slots_on[, engine]]): ``extra_slots_on`` ``None`` or absent for the scheme's own
-    default; ``engine`` ``"compiled"`` (the default: :mod:`gangviz.fast.buddy`) or ``"python"``
-    (the reference :class:`~gangviz.sim.engine.Simulation`; both give the same metrics)."""
+    default; ``engine`` ``"compiled"`` (the default: the compiled loop of :mod:`gangviz.fast.buddy`,
+    through :func:`gangviz.factory.run`) or ``"python"`` (the reference engine; both give the
+    same metrics)."""
+    from gangviz.factory import run
+    from gangviz.workloads.source import Source
     from gangviz.workloads.synthetic import uniform_log
 
     scheme, load, jobs, seed, occupy, *rest = task
     extra_slots_on = rest[0] if rest and scheme in ("BRMS", "BRMMS") else None
     engine = rest[1] if len(rest) > 1 else "compiled"
     workload = uniform_log(jobs, load, procs=128, seed=seed)
-    if engine == "python":
-        return _run_reference(workload.jobs, scheme, occupy, extra_slots_on)
-    from gangviz.fast.buddy import zhou_metrics_compiled
-
-    return zhou_metrics_compiled(workload.jobs, scheme, 128, occupy, extra_slots_on)
-
-
-def _run_reference(jobs, scheme: str, occupy: str, extra_slots_on: str | None) -> dict[str, float]:
-    from gangviz.metrics.zhou import zhou_metrics
-    from gangviz.policies import make_policy
-    from gangviz.sim.engine import Simulation
-
-    options = {"occupy": occupy}
+    params = {"occupy": occupy}
     if extra_slots_on is not None:
-        options["extra_slots_on"] = extra_slots_on
-    sim = Simulation(jobs, make_policy(scheme, **options), 128, record=False)
-    sim.run()
-    return zhou_metrics(sim)
+        params["extra_slots_on"] = extra_slots_on
+    source = Source("model", f"downey {jobs} jobs, load {load}, seed {seed}", 128, workload.jobs)
+    return run(source, scheme, params=params,
+               engine="reference" if engine == "python" else "compiled").metrics
 
 
 def run_tasks(tasks: list[tuple], workers: int = 1, scheduler=None, progress=None

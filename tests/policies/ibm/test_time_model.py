@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from gangviz.core.jobs import JobSpec
-from gangviz.experiments.compare import parse_policy_spec
+from gangviz.factory import parse_policy_spec
 from gangviz.policies import make_policy
 from gangviz.policies.ibm import BGS, GS, MBGS, MGS
 from gangviz.sim.engine import Simulation

@@ -2,7 +2,7 @@
 
 The matrix family keeps its own output in :mod:`gangviz.commands.run`; the other families have no
 matrix or Zhou metrics, so they print their narration and the end state that
-:func:`gangviz.workloads.scenario_sim.end_state` compares with ``[expect]``.
+:func:`gangviz.factory.expect.end_state` compares with ``[expect]``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from gangviz.workloads.scenario_sim import check_expect, end_state, policy_name, run_to_end, simulation_for
+from gangviz.factory import check_expect, end_state, policy_name, run
 
 
 def site_labels(change: dict) -> dict:
@@ -41,8 +41,7 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
     out = out or sys.stdout
     sc = getattr(source, "scenario", source)
     name = policy_name(sc, policy)
-    sim = simulation_for(sc, name)
-    run_to_end(sim)
+    sim = run(sc, name, record=True).simulation
     state = end_state(sim)
     problems = check_expect(sc, sim) if name == policy_name(sc) else []
     from gangviz.metrics import figures, json_ready

@@ -1,4 +1,4 @@
-"""The experiments of §5 (McCann94): overhead (Fig. 9-11) and response time
+"""The experiments of §5 [McCann94 §5]: overhead (Fig. 9-11) and response time
 (Fig. 13-18), as plain data for :mod:`gangviz.experiments.repro.mccann` to print and check.
 
 Choices: every policy of a trial sees the same minima (common random numbers); each function
@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 
 from gangviz.epoch.policies import make_policy
-from gangviz.epoch.sim import EpochSimulation
+from gangviz.factory import epoch_model
 from gangviz.epoch.speedup import static_factor
 from gangviz.epoch.workload import draw_mins
 
@@ -91,9 +91,8 @@ def mean_response(nodes: int, jobs: int, load: float, policy: str, static: bool,
         return None
     total, count = 0.0, 0
     for trial_seed in seeds:
-        sim = EpochSimulation(nodes, jobs, pol, static=static, quantum=quantum, load=load,
-                              seed=trial_seed,
-                              departures=warmup + departures)
+        sim = epoch_model(nodes, jobs, pol, static=static, quantum=quantum, load=load,
+                          seed=trial_seed, departures=warmup + departures)
         sim.run()
         rt = sim.response_times()[warmup:]
         total += sum(rt)

@@ -1,0 +1,140 @@
+"""Build a step-able simulation of any family from a source and a policy spec.
+
+One entry point, :func:`build`, for the window, the commands, compare, sweeps and the
+reproductions:
+
+* a matrix source (scenario, SWF trace, synthetic model) under a time-slot policy:
+  :class:`gangviz.sim.engine.Simulation`, starting from the scenario's matrix and script;
+* the same source under a space-sharing policy (``fcfs``, ``easy``, ``conservative``):
+  :class:`gangviz.spacesharing.simulation.SpaceSharingSimulation`;
+* a ``multisite`` scenario: :class:`gangviz.multisite.simulation.MultiSiteSimulation` under AFCFS
+  or AFCFSwM (Papazachos09 §3), fed the scenario's gangs;
+* an ``epoch`` scenario: :class:`gangviz.epoch.sim.EpochSimulation` (McCann94 §5.2) with the
+  scenario's job sequence; it stops when the sequence is used up.
+
+The random models of the two other families (the window's Multi-site and Epoch menus, the
+McCann94 tables) have no source file: :func:`multisite_model` and :func:`epoch_model` build them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from gangviz.factory.checks import check_source
+from gangviz.factory.policy import PolicyChoice, family_of_source, make, resolve
+
+__all__ = ["build", "build_resolved", "multisite_model", "epoch_model", "as_source"]
+
+
+def as_source(source: Any) -> Any:
+    """Return ``source`` itself, or the :class:`~gangviz.workloads.source.Source` a path or
+    name loads (:func:`gangviz.workloads.source.load_source` with its default options)."""
+    if isinstance(source, (str, os.PathLike)):
+        from gangviz.workloads.source import load_source
+
+        return load_source(os.fspath(source))
+    return source
+
+
+def build(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
+          defaults: Mapping[str, Any] | None = None, record: bool = True, watch: bool | None = None,
+          ring: bool | None = None) -> Any:
+    """Return a fresh step-able simulation of ``source`` under ``policy``.
+
+    ``source`` is a :class:`~gangviz.workloads.source.Source` (any kind and model), a
+    :class:`~gangviz.workloads.scenario.Scenario`, or a path or name to load. ``policy`` is a
+    spec (``NAME`` or ``NAME:key=value,...``; default the source's own, else its family's);
+    ``params`` and ``defaults`` merge with the source's and the spec's parameters as
+    :func:`gangviz.factory.policy.resolve` says. For the matrix family, ``record`` keeps the
+    engine's history (stepping back, the steps' change records), ``watch`` steps slice by slice
+    (default: on for scenarios), ``ring`` joins the processors in a ring (default: the source's).
+
+    Raises ``ValueError`` for an unknown policy (naming the allowed ones), a bad parameter, a
+    policy of another family (e.g. ``"repack"`` for an epoch scenario) or a machine the policy
+    cannot use; :class:`~gangviz.workloads.scenario.ScenarioError` (a ``ValueError`` naming the
+    file and line) for a scenario whose policies or ``[params]`` do not check out
+    (:func:`gangviz.factory.checks.check_scenario`).
+    """
+    source = as_source(source)
+    check_source(source)
+    choice = resolve(source, policy, params=params, defaults=defaults)
+    return build_resolved(source, choice, make(family_of_source(source), choice),
+                          record=record, watch=watch, ring=ring)
+
+
+def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bool = True,
+                   watch: bool | None = None, ring: bool | None = None) -> Any:
+    """Return the simulation of ``source`` under an already built ``policy`` (of
+    :func:`gangviz.factory.policy.make`); arguments and errors as :func:`build`."""
+    family = family_of_source(source)
+    if family == "multisite":
+        return _multisite(_scenario(source), policy)
+    if family == "epoch":
+        return _epoch(_scenario(source), policy)
+    if getattr(policy, "family", None) == "space-sharing":
+        from gangviz.spacesharing.simulation import SpaceSharingSimulation
+
+        policy.check_source(source)
+        return SpaceSharingSimulation(source.jobs, source.processors, policy,
+                                      time_unit=getattr(source, "slice_seconds", 1.0))
+    from gangviz.sim.engine import Simulation
+
+    if watch is None:
+        watch = getattr(source, "kind", "scenario") == "scenario"
+    matrix = source.matrix
+    return Simulation(source.jobs, policy, source.processors,
+                      ring=source.ring if ring is None else ring,
+                      initial=matrix.copy() if matrix is not None else None,
+                      script=source.script, watch=watch, record=record)
+
+
+def _scenario(source: Any) -> Any:
+    """Return the Scenario behind a Source of the multisite or epoch family."""
+    return getattr(source, "scenario", None) or source
+
+
+def _multisite(sc: Any, migrate: bool) -> Any:
+    from gangviz.factory.scripted import ScriptedGangStream
+    from gangviz.multisite.config import MultiSiteConfig
+    from gangviz.multisite.simulation import MultiSiteSimulation
+
+    cfg = MultiSiteConfig(sites=sc.sites, procs=sc.processors, migrate=migrate, **sc.params)
+    return MultiSiteSimulation(cfg, max_gangs=len(sc.gangs), stream=ScriptedGangStream(sc.gangs))
+
+
+def _epoch(sc: Any, policy: Any) -> Any:
+    from gangviz.epoch.sim import EpochSimulation
+    from gangviz.factory.scripted import ScriptedEpochWorkload
+
+    return EpochSimulation(sc.processors, sc.in_system, policy, static=sc.static, quantum=sc.quantum,
+                           workload=ScriptedEpochWorkload(sc.workload),
+                           departures=len(sc.workload) - sc.in_system)
+
+
+def multisite_model(*, migrate: bool = True, gangs: int | None = 400, seed: int = 0,
+                    stop_after: int | None = None, **config: Any) -> Any:
+    """Return the random two-site model of Papazachos09 (AFCFS, with migration when
+    ``migrate``): ``config`` sets :class:`~gangviz.multisite.config.MultiSiteConfig` fields;
+    the run stops after ``gangs`` gangs arrived or ``stop_after`` completed. Raises
+    ``ValueError``/``TypeError`` for a bad configuration."""
+    from gangviz.multisite.config import MultiSiteConfig
+    from gangviz.multisite.simulation import MultiSiteSimulation
+
+    return MultiSiteSimulation(MultiSiteConfig(migrate=migrate, **config), seed=seed,
+                               max_gangs=gangs, stop_after=stop_after)
+
+
+def epoch_model(nodes: int, jobs: int, policy: Any, *, static: bool = False, quantum: float = 10.0,
+                load: float = 1.0, seed: int = 0, departures: int | None = None) -> Any:
+    """Return the closed system of McCann94 §5.2: ``jobs`` random jobs on ``nodes`` nodes under
+    ``policy`` (a spec such as ``"OPT-EPOCH(1)"`` or ``"HEURISTIC(2):spread=level"``, or an
+    epoch policy object), until ``departures`` jobs left. Raises ``ValueError`` for an unknown
+    policy (naming the allowed ones) or one that does not apply to (N, J)."""
+    from gangviz.epoch.sim import EpochSimulation
+
+    if isinstance(policy, str):
+        policy = make("epoch", resolve(None, policy))
+    return EpochSimulation(nodes, jobs, policy, static=static, quantum=quantum, load=load, seed=seed,
+                           departures=departures)

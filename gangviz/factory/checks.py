@@ -1,0 +1,89 @@
+"""The checks of a scenario file that need the policies: run before any simulation is built.
+
+:mod:`gangviz.workloads.scenario` reads a file's shape and knows no policy; here each policy
+the file names is built once, so an unknown policy, a parameter it does not take, a bad
+multi-site configuration or an epoch policy outside Table 2's restrictions (McCann94 §4.4) is
+reported as :class:`~gangviz.workloads.scenario.ScenarioError` with the file and the line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover  (a trace's run never loads the scenario reader)
+    from gangviz.workloads.scenario import Scenario
+
+__all__ = ["check_source", "check_scenario"]
+
+#: Multi-site configuration fields a scenario's ``[params]`` may not set (the file or the
+#: policy fixes them, or the random stream they drive is replaced by the scripted gangs).
+MULTISITE_FIXED = frozenset({"sites", "procs", "migrate", "arrival_rate", "size_dist", "sigma", "mean_service"})
+
+
+def check_source(source: Any) -> None:
+    """Run :func:`check_scenario` on the scenario behind ``source`` (a Source or a Scenario);
+    nothing for a trace or a model. Raises ``ScenarioError`` as it does."""
+    if getattr(source, "kind", "scenario") != "scenario":  # a trace or a model: nothing to check
+        return
+    from gangviz.workloads.scenario import Scenario
+
+    sc = source if isinstance(source, Scenario) else getattr(source, "scenario", None)
+    if isinstance(sc, Scenario):
+        check_scenario(sc)
+
+
+def check_scenario(sc: Scenario) -> None:
+    """Raise :class:`~gangviz.workloads.scenario.ScenarioError` (``path:line: problem``) for a
+    policy or parameter of ``sc`` that its family does not know or accept."""
+    from gangviz.workloads.scenario import ScenarioError
+
+    def fail(key: str, problem: str) -> ScenarioError:
+        return ScenarioError(f"{sc.path}:{sc.lines.get(key, 1)}: {problem}")
+
+    if sc.model == "multisite":
+        _multisite(sc, fail)
+    elif sc.model == "epoch":
+        _epoch(sc, fail)
+    else:
+        _matrix(sc, fail)
+
+
+def _matrix(sc: Scenario, fail) -> None:
+    from gangviz.policies import POLICIES, make_policy
+
+    for name, table in sc.params.items():
+        if name.lower() not in POLICIES:
+            raise fail(f"params.{name}", f"[params.{name}]: unknown policy {name!r}; "
+                       f"known: {', '.join(sorted(POLICIES))}")
+        try:
+            make_policy(name, **table)
+        except ValueError as exc:
+            raise fail(f"params.{name}", f"[params.{name}]: {exc}") from None
+
+
+def _multisite(sc: Scenario, fail) -> None:
+    from gangviz.multisite.config import MultiSiteConfig
+
+    allowed = sorted(f.name for f in dataclasses.fields(MultiSiteConfig) if f.name not in MULTISITE_FIXED)
+    for key, value in sc.params.items():
+        if key not in allowed:
+            raise fail(f"param.{key}", f"unknown multisite parameter {key!r} (known: {', '.join(allowed)})")
+        try:
+            MultiSiteConfig(sites=sc.sites, procs=sc.processors, **{key: value})
+        except (ValueError, TypeError) as exc:
+            raise fail(f"param.{key}", str(exc)) from None
+
+
+def _epoch(sc: Scenario, fail) -> None:
+    from gangviz.epoch.policies import make_policy
+
+    if sc.policy is None:
+        return
+    try:
+        policy = make_policy(sc.policy)
+    except ValueError as exc:
+        raise fail("policy", str(exc)) from None
+    if not policy.applies(sc.processors, sc.in_system):
+        raise fail("policy", f"{sc.policy} does not apply to N = {sc.processors}, "
+                   f"J = {sc.in_system} (Table 2 restrictions)")

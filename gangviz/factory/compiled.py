@@ -1,0 +1,127 @@
+"""The compiled headless loops, and the one place that decides when one may run instead of the
+reference engine.
+
+A compiled runner is written again from a reference policy without change records, history or
+narration, and gives the same result for every job (each has a property test against the
+reference). :func:`compiled_runner` returns the first runner of :data:`RUNNERS` whose
+``covers`` accepts the run; :func:`gangviz.factory.run` asks it only when no step is recorded.
+To add a loop, append an object with the :class:`CompiledRunner` members to :data:`RUNNERS`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Protocol
+
+__all__ = ["CompiledRunner", "BuddyRunner", "GangRunner", "RUNNERS", "compiled_runner"]
+
+
+class CompiledRunner(Protocol):
+    """What :func:`gangviz.factory.run` needs of a compiled loop."""
+
+    name: str
+
+    def covers(self, source: Any, name: str, params: dict[str, Any], ring: bool) -> bool:
+        """Whether the loop runs policy ``name`` with ``params`` on ``source`` (on a ring when
+        ``ring``) exactly as the reference engine would."""
+        ...
+
+    def run(self, source: Any, name: str, params: dict[str, Any]) -> Any:
+        """Run the covered run to its end; return an object with ``metrics`` (the Zhou00 §4.3
+        figures, :func:`gangviz.metrics.zhou.zhou_metrics`'s keys), ``time`` and ``max_slots``."""
+        ...
+
+
+class BuddyRun:
+    """A finished compiled buddy run: :class:`gangviz.fast.buddy.BuddyRun` plus its metrics."""
+
+    def __init__(self, raw: Any, metrics: dict[str, float]) -> None:
+        self.raw, self.metrics = raw, metrics
+        self.time, self.max_slots = raw.time, raw.max_slots
+
+
+class BuddyRunner:
+    """BC, BR, BRMS and BRMMS of Zhou00 §3-§4 on :mod:`gangviz.fast.buddy`.
+
+    Covers: parameters ``occupy`` and ``extra_slots_on`` only, no initial matrix or script, a
+    linear array whose size is a power of two, every job of 1..processors processors with finite
+    work (the engine's time model without overhead).
+    """
+
+    name = "buddy"
+    POLICIES = ("bc", "br", "brms", "brmms")
+    PARAMS = frozenset({"occupy", "extra_slots_on"})
+
+    def covers(self, source: Any, name: str, params: dict[str, Any], ring: bool) -> bool:
+        """See :meth:`CompiledRunner.covers`."""
+        procs = source.processors
+        return (name.lower() in self.POLICIES and set(params) <= self.PARAMS
+                and getattr(source, "matrix", None) is None and not getattr(source, "script", None)
+                and not ring and procs >= 1 and not procs & (procs - 1)
+                and all(1 <= j.size <= procs and math.isfinite(j.work) for j in source.jobs))
+
+    def run(self, source: Any, name: str, params: dict[str, Any]) -> BuddyRun:
+        """See :meth:`CompiledRunner.run`; raises ``ValueError`` as
+        :func:`gangviz.fast.buddy.run_buddy` does."""
+        from gangviz.fast.buddy import run_buddy
+        from gangviz.metrics.zhou import zhou_metrics_of
+
+        specs = sorted(source.jobs, key=lambda j: (j.arrival, j.id))  # the reference engine's order
+        raw = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],
+                        [j.work for j in specs], name.upper(), source.processors,
+                        params.get("occupy", "size"), params.get("extra_slots_on"))
+        done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, raw.finish.tolist())]
+        return BuddyRun(raw, zhou_metrics_of(done, source.processors, raw.time, raw.max_slots,
+                                             raw.slot_time))
+
+
+class GangRun:
+    """A finished compiled gang run: :class:`gangviz.fast.gang.GangRun` plus its metrics."""
+
+    def __init__(self, raw: Any, metrics: dict[str, float]) -> None:
+        self.raw, self.metrics = raw, metrics
+        self.time, self.max_slots = raw.time, raw.max_rows
+
+
+class GangRunner:
+    """GS, BGS, MGS and MBGS of Zhang01 §2-§4 on :mod:`gangviz.fast.gang`.
+
+    Covers what :func:`gangviz.fast.gang.covers` accepts (their own parameters, decisions at
+    events, no initial matrix or script, a linear array, finite work) with every job of
+    1..processors processors.
+    """
+
+    name = "gang"
+
+    def covers(self, source: Any, name: str, params: dict[str, Any], ring: bool) -> bool:
+        """See :meth:`CompiledRunner.covers`."""
+        from gangviz.fast.gang import covers
+
+        procs = source.processors
+        return (covers(name, params, ring=ring, initial=getattr(source, "matrix", None),
+                       script=getattr(source, "script", None) or (), jobs=source.jobs)
+                and all(1 <= j.size <= procs for j in source.jobs))
+
+    def run(self, source: Any, name: str, params: dict[str, Any]) -> GangRun:
+        """See :meth:`CompiledRunner.run`; raises ``ValueError`` as
+        :func:`gangviz.fast.gang.run_gang` does."""
+        from gangviz.fast.gang import job_arrays, run_gang
+        from gangviz.metrics.zhou import zhou_metrics_of
+
+        specs = sorted(source.jobs, key=lambda j: (j.arrival, j.id))  # the reference engine's order
+        raw = run_gang(job_arrays(specs), name, params, source.processors)
+        done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, raw.finish.tolist())]
+        return GangRun(raw, zhou_metrics_of(done, source.processors, raw.time, raw.max_rows,
+                                            raw.slot_time))
+
+
+#: The compiled loops, asked in order.
+RUNNERS: list[CompiledRunner] = [BuddyRunner(), GangRunner()]
+
+
+def compiled_runner(source: Any, name: str, params: dict[str, Any], ring: bool) -> CompiledRunner | None:
+    """Return the first runner of :data:`RUNNERS` that covers the run, or ``None``."""
+    for runner in RUNNERS:
+        if runner.covers(source, name, params, ring):
+            return runner
+    return None

@@ -1,0 +1,137 @@
+"""Run a source to its end headless, on the fastest engine that gives the same result.
+
+:func:`run` builds the simulation as :func:`gangviz.factory.build` does and runs it, except
+that a run that records no step and needs no per-job table goes to a compiled loop
+(:func:`gangviz.factory.compiled.compiled_runner`) whenever one covers it; a space-sharing
+policy runs on the backfilling simulator. The result, a :class:`FinishedRun`, has the same
+metrics whichever engine ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gangviz.factory.build import as_source, build_resolved
+from gangviz.factory.checks import check_source
+from gangviz.factory.compiled import compiled_runner
+from gangviz.factory.policy import family_of_source, make, resolve
+
+__all__ = ["ENGINES", "FinishedRun", "run"]
+
+#: ``auto``: a compiled loop when one covers the run; ``reference``: always the step-able
+#: simulation; ``compiled``: a compiled loop or ``ValueError``.
+ENGINES = ("auto", "reference", "compiled")
+
+
+@dataclass
+class FinishedRun:
+    """One run to its end.
+
+    ``label`` is the policy spec as given, ``policy`` the policy object, ``engine`` which engine
+    ran (``"reference"``, ``"backfill"`` or ``"compiled:<runner>"``). ``simulation`` is the
+    finished step-able simulation (``None`` after a compiled or a non-recorded backfilling run);
+    ``result`` the compiled loop's or the backfilling simulator's own result.
+    """
+
+    source: Any
+    label: str
+    policy: Any
+    engine: str
+    simulation: Any = None
+    result: Any = None
+    _metrics: dict[str, float] | None = field(default=None, repr=False)
+
+    @property
+    def family(self) -> str:
+        """``"matrix"``, ``"space-sharing"``, ``"multisite"`` or ``"epoch"``."""
+        if self.simulation is not None:
+            return self.simulation.family
+        return "space-sharing" if self.engine == "backfill" else "matrix"
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        """The Zhou00 §4.3 figures of a matrix or space-sharing run (a backfilling run counts as
+        one row of the machine, :func:`gangviz.metrics.zhou.zhou_metrics_of_result`).
+        Raises ``ValueError`` for the multisite and epoch families, which have their own."""
+        if self._metrics is None:
+            if self.engine.startswith("compiled:"):
+                self._metrics = self.result.metrics
+            elif self.family == "space-sharing":
+                from gangviz.metrics.zhou import zhou_metrics_of_result
+
+                res = self.result if self.result is not None else self.simulation.result
+                self._metrics = zhou_metrics_of_result(res, self.source.processors)
+            elif self.family == "matrix":
+                from gangviz.metrics.zhou import zhou_metrics
+
+                self._metrics = zhou_metrics(self.simulation)
+            else:
+                raise ValueError(f"a {self.family} run has no Zhou00 metrics")
+        return self._metrics
+
+    def final_matrix(self) -> list[str]:
+        """Return the matrix's rows at the end (top slot first); a compiled run ends with
+        every job done and the matrix empty. Raises ``ValueError`` for another family."""
+        if self.simulation is not None and self.family == "matrix":
+            return self.simulation.matrix.to_rows()
+        if self.engine.startswith("compiled:"):
+            return []
+        raise ValueError(f"a {self.family} run has no Ousterhout matrix")
+
+
+def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
+        defaults: Mapping[str, Any] | None = None, ring: bool | None = None, record: bool = False,
+        jobs: bool = False, engine: str = "auto",
+        finish: Callable[[Any], None] | None = None) -> FinishedRun:
+    """Run ``policy`` on ``source`` to the end and return the :class:`FinishedRun`.
+
+    Arguments as :func:`gangviz.factory.build`; ``record`` keeps every step (the step-able
+    simulation then runs); ``jobs`` asks for a run whose simulation can give a per-job table
+    (the compiled loops keep none). ``engine`` is one of :data:`ENGINES`. ``finish`` runs the
+    step-able simulation to its end (default: until it has no step left), e.g. with a
+    progress bar. Raises ``ValueError`` as :func:`gangviz.factory.build` does, for an unknown
+    engine, and for ``engine="compiled"`` when no compiled loop covers the run.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    source = as_source(source)
+    check_source(source)
+    choice = resolve(source, policy, params=params, defaults=defaults)
+    family = family_of_source(source)
+    pol = make(family, choice)
+    if family == "matrix" and getattr(pol, "family", None) == "space-sharing" and not record:
+        return _backfill(source, choice.spec, pol)
+    if family == "matrix" and getattr(pol, "family", None) != "space-sharing" \
+            and engine != "reference" and not record and not jobs:
+        on_ring = source.ring if ring is None else ring
+        runner = compiled_runner(source, choice.name, choice.params, bool(on_ring))
+        if runner is not None:
+            return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}",
+                               result=runner.run(source, choice.name, choice.params))
+    if engine == "compiled":
+        raise ValueError(f"no compiled loop covers {choice.spec} on {getattr(source, 'title', 'this source')}"
+                         + (" while recording steps or per-job rows" if record or jobs else ""))
+    sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring)
+    (finish or _to_end)(sim)
+    return FinishedRun(source, choice.spec, pol, "reference", simulation=sim)
+
+
+def _to_end(sim: Any) -> None:
+    """Run ``sim`` until it has no step left (the whole run in one call when it can)."""
+    if sim.family in ("matrix", "space-sharing"):
+        sim.run()
+        return
+    while sim.step() is not None:  # the other families' run() has other stopping rules
+        pass
+
+
+def _backfill(source: Any, label: str, policy: Any) -> FinishedRun:
+    """Run a space-sharing ``policy`` on the backfilling simulator without recording steps."""
+    from gangviz.spacesharing.backfill import simulate_backfill
+
+    policy.check_source(source)
+    res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
+                            estimates=policy.estimates, kill_at_estimate=policy.kill)
+    return FinishedRun(source, label, policy, "backfill", result=res)
