@@ -100,7 +100,7 @@ def _earliest(times, usage, k_n, room, duration, limit, oa, ob, osz):
 
 
 @njit(cache=True)
-def _run(arrival, size, est, run, P, small_max):
+def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kernel: one loop, no calls
     n = arrival.shape[0]
     start = np.full(n, np.nan)
     finish = np.full(n, np.nan)
