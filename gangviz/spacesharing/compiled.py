@@ -191,6 +191,17 @@ def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kern
             else:
                 n_large += 1
             nxt += 1
+        # Drop the breakpoints where the usage does not change (released bookings leave them):
+        # a job's earliest start is never such a point (the segment before it has the same room
+        # and an earlier window ends sooner), so the answers stay the same and every scan of the
+        # profile gets shorter.
+        kept = 1
+        for m in range(1, k_n):
+            if usage[m] != usage[kept - 1]:
+                times[kept] = times[m]
+                usage[kept] = usage[m]
+                kept += 1
+        k_n = kept
         w = 0
         # low[m] = min(usage[0..m]), rebuilt only after the profile changed: most waiting jobs
         # cannot start before their reservation, and this answers that without a scan

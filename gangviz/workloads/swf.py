@@ -666,7 +666,9 @@ def _warn_duplicates(numbers: np.ndarray, kept: np.ndarray, line_numbers: np.nda
     if not known.size:
         return
     order = np.sort(known, kind="stable")
-    dup_values = np.unique(order[1:][order[1:] == order[:-1]])
+    repeats = order[1:][order[1:] == order[:-1]]  # sorted; each repeated number once or more
+    # (np.unique would do, but it imports numpy.ma: a tenth of the start-up of a trace run)
+    dup_values = repeats[np.concatenate(([True], repeats[1:] != repeats[:-1]))] if repeats.size else repeats
     if dup_values.size:
         dup_rows = kept[np.isin(numbers, dup_values)]
         warn.append(f"{dup_values.size} job number{'s' if dup_values.size != 1 else ''} "
