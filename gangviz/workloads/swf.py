@@ -34,8 +34,12 @@ errors. Binary, empty and job-less files each get their own message.
 
 Speed: job lines are parsed in bulk with :func:`numpy.loadtxt` after a byte-level character
 check; only when that fast path finds something wrong does a line-by-line exact parser run, to
-produce the precise message. Nothing allocates or loops in proportion to a value written in the
-file (MaxJobs, MaxProcs, a huge run time): only in proportion to the file's length.
+produce the precise message. When every comment comes before the first job and no blank line
+sits among the jobs (the archive's layout), the job lines are found without a Python loop over
+them and are split one by one only if a message needs one. :func:`read_swf_columns` stops
+before making job objects (:class:`TraceColumns`), for callers that need numbers only.
+Nothing allocates or loops in proportion to a value written in the file (MaxJobs, MaxProcs, a
+huge run time): only in proportion to the file's length.
 """
 
 from __future__ import annotations
