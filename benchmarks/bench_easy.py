@@ -12,7 +12,10 @@ For each trace it prints
   different states); the unexplained ones are listed (0 on both traces: up to AccaSim's first
   violation the two schedules are identical);
 * the checker's verdict on gangviz's own schedule (0 violations expected);
-* mean waits, and the time of each simulator (AccaSim's time includes writing its schedule).
+* mean waits, and the time of each simulator (AccaSim's time includes writing its schedule);
+* whole-process times, start-up included, as a user meets them: ``gangviz run TRACE --policy
+  easy`` (median of 3 runs after a warm-up) against AccaSim's script, wall and CPU (user +
+  system) seconds, and their ratios. On a shared machine the CPU ratio is the steadier one.
 
 Both simulators use the requested time (field 9) as the estimate, as AccaSim reads it.
 AccaSim runs in its own virtual environment; ``--setup`` creates it under the temporary
@@ -27,8 +30,10 @@ from __future__ import annotations
 import argparse
 import calendar
 import gzip
+import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -75,21 +80,50 @@ def read_accasim_schedule(path: Path) -> dict[int, int]:
     return out
 
 
-def run_accasim(swf: Path, procs: int, tmp: Path) -> tuple[dict[int, int], float]:
-    """Run AccaSim's EASY on ``swf``; return (job number -> start, seconds inside AccaSim)."""
+def _child_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def whole_process(cmd: list[str], **kw) -> tuple[subprocess.CompletedProcess, float, float]:
+    """Run ``cmd`` to its end; return (the completed process, wall seconds, CPU seconds: user +
+    system of the child, start-up included)."""
+    cpu0, t0 = _child_cpu(), time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    return proc, time.perf_counter() - t0, _child_cpu() - cpu0
+
+
+def gangviz_whole_process(swf: Path, runs: int = 3) -> tuple[float, float]:
+    """Time ``gangviz run SWF --policy easy`` as a user runs it (a fresh interpreter each time);
+    return the median (wall, CPU) seconds of ``runs`` runs after one warm-up."""
+    cmd = [sys.executable, "-m", "gangviz", "run", str(swf), "--policy", "easy"]
+    walls, cpus = [], []
+    for k in range(runs + 1):
+        proc, wall, cpu = whole_process(cmd, cwd=ROOT)
+        if proc.returncode != 0:
+            raise SystemExit(f"gangviz run failed:\n{proc.stderr[-2000:]}")
+        if k:
+            walls.append(wall)
+            cpus.append(cpu)
+    return sorted(walls)[len(walls) // 2], sorted(cpus)[len(cpus) // 2]
+
+
+def run_accasim(swf: Path, procs: int, tmp: Path) -> tuple[dict[int, int], float, float, float]:
+    """Run AccaSim's EASY on ``swf``; return (job number -> start, seconds inside AccaSim, whole
+    process wall and CPU seconds)."""
     cfg = tmp / "sys.config"
-    cfg.write_text('{"groups": {"g0": {"core": 1, "mem": 1000000000}}, "resources": {"g0": %d}, '
-                   '"equivalence": {"processor": {"core": 1}}, "start_time": 0}' % procs)
+    cfg.write_text(json.dumps({"groups": {"g0": {"core": 1, "mem": 1000000000}}, "resources": {"g0": procs},
+                               "equivalence": {"processor": {"core": 1}}, "start_time": 0}))
     script = tmp / "run_accasim.py"
     script.write_text(ACCASIM_SCRIPT)
     out = tmp / "accasim-out"
-    proc = subprocess.run([str(VENV / "bin" / "python"), str(script), str(swf), str(cfg), str(out)],
-                          capture_output=True, text=True, cwd=tmp, env={**os.environ, "TZ": "UTC"})
+    proc, wall, cpu = whole_process([str(VENV / "bin" / "python"), str(script), str(swf), str(cfg), str(out)],
+                                    cwd=tmp, env={**os.environ, "TZ": "UTC"})
     if proc.returncode != 0:
         raise SystemExit(f"AccaSim failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
     inner = [float(ln.split()[1]) for ln in proc.stdout.splitlines() if ln.startswith("ACCASIM_SECONDS")]
     sched = next(out.glob("sched-*"))
-    return read_accasim_schedule(sched), inner[0]
+    return read_accasim_schedule(sched), inner[0], wall, cpu
 
 
 def setup() -> None:
@@ -122,9 +156,12 @@ def compare_trace(key: str, tmp: Path, skip_accasim: bool) -> None:
     print(f"{src.name}: {len(wl.jobs):,} jobs on {wl.processors} processors")
     print(f"  gangviz EASY : read + simulate {ours_s:.2f} s; mean wait {m['wait']:,.0f} s; "
           f"rule violations in its schedule: {len(own)}")
+    whole_wall, whole_cpu = gangviz_whole_process(swf)
+    print(f"  gangviz run {swf.name} --policy easy, whole process (median of 3): "
+          f"{whole_wall:.2f} s wall, {whole_cpu:.2f} s CPU")
     if skip_accasim:
         return
-    theirs, acc_s = run_accasim(swf, wl.processors, tmp)
+    theirs, acc_s, acc_wall, acc_cpu = run_accasim(swf, wl.processors, tmp)
     if set(theirs) != set(ours):
         print(f"  AccaSim scheduled {len(theirs):,} jobs, gangviz {len(ours):,}")
     by_number = {int(j.name[1:]): j for j in wl.jobs}
@@ -132,6 +169,8 @@ def compare_trace(key: str, tmp: Path, skip_accasim: bool) -> None:
     waits = [theirs[k] - by_number[k].arrival for k in common]
     print(f"  AccaSim EASY : {acc_s:.1f} s inside AccaSim (with its schedule output); "
           f"mean wait {sum(waits) / len(waits):,.0f} s; speed ratio {acc_s / ours_s:.0f}x")
+    print(f"  whole process: AccaSim {acc_wall:.1f} s wall, {acc_cpu:.1f} s CPU; gangviz run is "
+          f"{acc_wall / whole_wall:.0f}x faster by wall time, {acc_cpu / whole_cpu:.0f}x by CPU time")
     differ = [k for k in common if theirs[k] != ours[k]]
     peer = check_schedule(wl.jobs, {j.id: theirs[int(j.name[1:])] for j in wl.jobs if int(j.name[1:]) in theirs},
                           wl.processors, "easy") if set(theirs) == set(ours) else []

@@ -49,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
 
         check_format(args.jobs_out)
         check_output(args.jobs_out, force=args.force)
+    done = _trace_columns_run(args)
+    if done is not None:
+        return done
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
@@ -115,6 +118,38 @@ def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool) -> 
         print(f"  {row}")
     print("metrics: " + ", ".join(f"{k}={number(v)}" for k, v in metrics.items() if v is not None))
     return 0
+
+
+def _trace_columns_run(args: argparse.Namespace) -> int | None:
+    """Run a space-sharing policy on an SWF trace when nothing per job is asked for (no steps,
+    JSON or per-job file): the run then needs the trace's numbers only, so no job object is made.
+    Returns the exit status, or ``None`` when the run is not of that kind (or its policy spec is
+    bad: the general path reports that in its own order)."""
+    from gangviz.experiments.policy_spec import parse_policy_spec
+    from gangviz.spacesharing.policy import is_space_sharing, make_space_sharing
+
+    if args.json or args.steps or args.jobs_out or args.policy is None or not is_space_sharing(args.policy):
+        return None
+    try:
+        name, given = parse_policy_spec(args.policy)
+        policy = make_space_sharing(name, **given)
+    except ValueError:
+        return None
+    from gangviz.workloads.source import load_trace_columns, print_warnings
+
+    columns = load_trace_columns(args.source, procs=args.procs, slice_seconds=args.slice)
+    if columns is None:
+        return None
+    from pathlib import Path
+
+    from gangviz.spacesharing.runs import print_trace_run
+
+    title = Path(args.source).name
+    print_warnings(title, columns.warnings)
+    try:
+        return print_trace_run(title, columns, policy)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 _ROW_KEYS = ("row", "src_row", "dst_row", "row_a", "row_b", "prev")

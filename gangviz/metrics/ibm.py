@@ -38,7 +38,7 @@ from operator import attrgetter
 
 import numpy as np
 
-__all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "run_with_capacity", "engine_ibm_metrics",
+__all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "run_with_capacity", "engine_ibm_metrics",
            "space_sharing_figures", "space_sharing_series", "KEYS"]
 
 GAMMA = 10.0
@@ -100,6 +100,22 @@ def ibm_metrics(records: Iterable, processors: int, *, time_unit: float = 1.0,
     s, f = (np.fromiter(map(attrgetter(k), done), np.float64, count) for k in ("start", "finish"))
     a, e, n = (np.fromiter(map(attrgetter(k), specs), np.float64, count)
                for k in ("arrival", "work", "size"))
+    return ibm_metrics_of_columns(a, s, f, e, n, processors, time_unit=time_unit, capacity=capacity,
+                                  gamma=gamma, small_max=small_max)
+
+
+def ibm_metrics_of_columns(arrival, start, finish, work, size, processors: int, *,
+                           time_unit: float = 1.0, capacity: CapacityLog | None = None,
+                           gamma: float = GAMMA, small_max: int = SMALL_NODES_MAX) -> dict:
+    """Return :func:`ibm_metrics` of finished jobs given as columns (1-d float arrays or lists,
+    one entry per job, in the order :func:`ibm_metrics` would take the records: means and
+    deviations are summed in that order). Raises ``ValueError`` when there is no job or
+    ``processors`` < 1."""
+    if processors < 1:
+        raise ValueError(f"processors must be >= 1, got {processors}")
+    if not len(arrival):
+        raise ValueError("no job finished; the metrics need at least one")
+    a, s, f, e, n = (np.asarray(x, dtype=np.float64) for x in (arrival, start, finish, work, size))
     a, s, f, e = a * time_unit, s * time_unit, f * time_unit, e * time_unit
     origin = a.min()
     end = f.max() - origin

@@ -47,17 +47,18 @@ import gc
 import heapq
 import math
 from bisect import bisect_left, insort
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
-from operator import attrgetter, lt
-
+from operator import attrgetter, le, lt
 
 from gangviz.core.jobs import JobSpec
 from gangviz.metrics.ibm import SMALL_NODES_MAX, CapacityLog
 from gangviz.spacesharing.policy import ESTIMATES, MODES
 from gangviz.spacesharing.profile import Profile
 
-__all__ = ["BackfillRecord", "BackfillResult", "Decision", "simulate_backfill", "MODES", "ESTIMATES"]
+__all__ = ["BackfillRecord", "BackfillResult", "ColumnsResult", "Decision", "simulate_backfill",
+           "simulate_backfill_columns", "MODES", "ESTIMATES"]
 
 
 
@@ -130,17 +131,12 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
 
     ``estimates`` is ``"requested"`` or ``"exact"`` (module docstring); ``log`` keeps one
     :class:`Decision` per event. Conservative runs without a log go through the compiled loop of
-    :mod:`gangviz.spacesharing.compiled` (the same schedule) unless ``compiled`` is False. Returns a :class:`BackfillResult`. Raises ``ValueError`` for an
-    unknown mode or estimates, fewer than one processor, a job larger than the machine (naming
-    the job), a job that runs forever, or, for conservative without ``kill_at_estimate``, a job that runs past its
-    estimate.
+    :mod:`gangviz.spacesharing.compiled` (the same schedule) unless ``compiled`` is False.
+    Returns a :class:`BackfillResult`. Raises ``ValueError`` for an unknown mode or estimates,
+    fewer than one processor, a job larger than the machine (naming the job), a job that runs
+    forever, or, for conservative without ``kill_at_estimate``, a job that runs past its estimate.
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    if estimates not in ESTIMATES:
-        raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
-    if processors < 1:
-        raise ValueError(f"processors must be >= 1, got {processors}")
+    _check_options(mode, estimates, processors)
     ids = list(map(attrgetter("id"), jobs))
     if all(map(lt, ids, islice(ids, 1, None))):
         # already in id order (a trace): a stable sort on arrival alone keeps ids ascending
@@ -152,23 +148,9 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     arrival = [j.arrival for j in specs]
     size = [j.size for j in specs]
     work = [j.work for j in specs]
-    if not all(map(math.isfinite, work)) or (n and max(size) > processors):
-        for j in specs:
-            if not math.isfinite(j.work):
-                raise ValueError(f"job {j.name} runs forever; space sharing needs finite run times")
-            if j.size > processors:
-                raise ValueError(f"job {j.name} needs {j.size} processors; the machine has {processors}")
-    if estimates == "exact":
-        est = work
-    else:
-        est = [j.work if j.estimate is None or not j.estimate > 0 else j.estimate for j in specs]
-    run = list(map(min, work, est)) if kill_at_estimate else work
-    if mode == "conservative" and not kill_at_estimate:
-        # a job running past its estimate would hold processors its booking has given back
-        for j, e in zip(specs, est):
-            if j.work > e:
-                raise ValueError(f"conservative backfilling without killing needs estimates that bound "
-                                 f"the run time; job {j.name} runs {j.work:g} with an estimate of {e:g}")
+    requested = None if estimates == "exact" else [j.estimate for j in specs]
+    est, run = _estimates_and_runs(size, work, requested, processors, mode, kill_at_estimate,
+                                   lambda k: specs[k].name)
     decisions: list[Decision] | None = [] if log else None
     if mode == "conservative" and decisions is None and compiled and n:
         from gangviz.spacesharing.compiled import conservative_compiled
@@ -186,26 +168,121 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     else:
         # The loop allocates a tuple or two per event and keeps every record alive; none can
         # form a reference cycle, so the cyclic collector rests meanwhile (as the SWF reader's).
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            end, cap, records = _easy(arrival, size, est, run, specs, processors, small_max,
-                                      mode == "easy", decisions)
-        finally:
-            if was_enabled:
-                gc.enable()
+        with _collector_resting():
+            end, cap, start, finish, resv = _easy(arrival, size, est, run, processors, small_max,
+                                                  mode == "easy", decisions)
+            records = list(map(BackfillRecord, specs, start, finish, resv))
     by_id = sorted(records, key=attrgetter("spec.id"))
     return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est)
 
 
-def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
+@dataclass
+class ColumnsResult:
+    """The schedule of :func:`simulate_backfill_columns`, in the order of the columns given.
+
+    ``start``, ``finish`` and ``reservation`` (the first reservation, ``None`` for none) are
+    lists with one entry per job, as :class:`BackfillRecord` holds them; ``capacity`` and ``end``
+    are those of :class:`BackfillResult`.
+    """
+
+    start: list
+    finish: list
+    reservation: list
+    capacity: CapacityLog
+    end: float
+    mode: str
+
+
+def simulate_backfill_columns(arrival, size, work, estimate, processors: int, *, mode: str = "easy",
+                              kill_at_estimate: bool = True, small_max: int = SMALL_NODES_MAX,
+                              estimates: str = "requested") -> ColumnsResult:
+    """Simulate as :func:`simulate_backfill` does (the same schedule, number for number) on jobs
+    given as columns instead of job objects: a trace read by
+    :func:`gangviz.workloads.swf.read_swf_columns` needs none.
+
+    ``arrival``, ``size``, ``work`` and ``estimate`` are sequences (lists or 1-d arrays) with
+    one entry per job, in priority order: arrivals never decrease, and jobs that arrive together
+    are in id order (a trace's submit order is). ``estimate`` is NaN or <= 0 where a job has
+    none. Returns a :class:`ColumnsResult`. Raises ``ValueError`` as :func:`simulate_backfill`
+    does (naming a job by its 0-based position), and for arrivals out of order.
+    """
+    _check_options(mode, estimates, processors)
+    arrival, size, work = (x.tolist() if hasattr(x, "tolist") else list(x) for x in (arrival, size, work))
+    if not all(map(le, arrival, islice(arrival, 1, None))):
+        raise ValueError("the columns must be in priority order: arrivals never decrease")
+    requested = None
+    if estimates != "exact":
+        requested = estimate.tolist() if hasattr(estimate, "tolist") else list(estimate)
+    est, run = _estimates_and_runs(size, work, requested, processors, mode, kill_at_estimate,
+                                   lambda k: f"at position {k}")
+    if not arrival:
+        return ColumnsResult([], [], [], CapacityLog(), 0.0, mode)
+    if mode == "conservative":
+        from gangviz.spacesharing.compiled import conservative_compiled
+
+        start, finish, first, lost, end = conservative_compiled(arrival, size, est, run, processors,
+                                                                small_max)
+        resv = [None if f != f else f for f in first.tolist()]
+        return ColumnsResult(start.tolist(), finish.tolist(), resv, CapacityLog(*lost), end, mode)
+    with _collector_resting():
+        end, cap, start, finish, resv = _easy(arrival, size, est, run, processors, small_max,
+                                              mode == "easy", None)
+    return ColumnsResult(start, finish, resv, cap, end, mode)
+
+
+def _check_options(mode: str, estimates: str, processors: int) -> None:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if estimates not in ESTIMATES:
+        raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
+    if processors < 1:
+        raise ValueError(f"processors must be >= 1, got {processors}")
+
+
+def _estimates_and_runs(size, work, requested, processors, mode, kill, name):
+    """Return (estimate, run time) lists; ``requested`` is each job's estimate (``None``, NaN or
+    <= 0 for none; ``None`` for the whole list: exact estimates). ``name(k)`` names job k in
+    messages. Raises ``ValueError`` for a job that runs forever or is larger than the machine,
+    and for conservative without killing, a job that runs past its estimate."""
+    if not all(map(math.isfinite, work)) or (size and max(size) > processors):
+        for k, (sz, w) in enumerate(zip(size, work)):
+            if not math.isfinite(w):
+                raise ValueError(f"job {name(k)} runs forever; space sharing needs finite run times")
+            if sz > processors:
+                raise ValueError(f"job {name(k)} needs {sz} processors; the machine has {processors}")
+    if requested is None:
+        est = work
+    else:
+        est = [w if e is None or not e > 0 else e for w, e in zip(work, requested)]
+    run = list(map(min, work, est)) if kill else work
+    if mode == "conservative" and not kill:
+        # a job running past its estimate would hold processors its booking has given back
+        for k, (w, e) in enumerate(zip(work, est)):
+            if w > e:
+                raise ValueError(f"conservative backfilling without killing needs estimates that bound "
+                                 f"the run time; job {name(k)} runs {w:g} with an estimate of {e:g}")
+    return est, run
+
+
+@contextmanager
+def _collector_resting():
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _easy(arrival, size, est, run, P, small_max, backfill, log):  # noqa: C901 - the hot loop, kept inline for speed
     # Without a log, an event at which no job finishes and the queue was not empty before only
     # needs its new arrivals tested: the head, the free processors and the running jobs are
     # those left by the previous event, so the shadow time and extra processors are too, and
     # every job that waited then still fails the backfill test (free and extra only shrank
     # during that scan, and the clock moved on).
-    # Times go into plain lists during the run; the records are built once at the end.
-    # Returns (end, lost capacity, records in priority order).
+    # Times go into plain lists during the run; the caller builds the records.
+    # Returns (end, lost capacity, start, finish and first reservation of each job, in priority order).
     n = len(arrival)
     lost = lost_small = lost_large = 0.0  # eq. 2, as CapacityLog.add counts it
     done_heap: list[tuple[float, int]] = []
@@ -357,10 +434,10 @@ def _easy(arrival, size, est, run, specs, P, small_max, backfill, log):
             res = [(queue[0], shadow)] if queue else []
             log.append(Decision(t, fin_now, arr_now, started_now, list(queue), res,
                                 extra if queue else None, (lost, lost_small, lost_large)))
-    return t_prev, CapacityLog(lost, lost_small, lost_large), list(map(BackfillRecord, specs, start_of, finish_of, resv))
+    return t_prev, CapacityLog(lost, lost_small, lost_large), start_of, finish_of, resv
 
 
-def _conservative(arrival, size, est, run, records, P, small_max, log):
+def _conservative(arrival, size, est, run, records, P, small_max, log):  # noqa: C901 - one event loop, as the compiled twin
     """Conservative backfilling; the compression pass re-places each waiting job in priority
     order at its earliest fit, never later than its reservation. A job that cannot start before
     its reservation (no segment before it has room for it) is skipped without touching the

@@ -100,7 +100,7 @@ def _earliest(times, usage, k_n, room, duration, limit, oa, ob, osz):
 
 
 @njit(cache=True)
-def _run(arrival, size, est, run, P, small_max):
+def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kernel: one loop, no calls
     n = arrival.shape[0]
     start = np.full(n, np.nan)
     finish = np.full(n, np.nan)
@@ -118,6 +118,9 @@ def _run(arrival, size, est, run, P, small_max):
     times[0] = now
     queue = np.empty(n, dtype=np.int64)
     q_n = 0
+    low = np.empty(cap_k, dtype=np.int64)
+    tried = np.full(n, -1, dtype=np.int64)  # the release count when the job last failed to move
+    releases = 0
     free = P
     nxt = 0
     t_prev = 0.0
@@ -172,6 +175,7 @@ def _run(arrival, size, est, run, P, small_max):
                 ib, k_n = _bp(times, usage, k_n, b)
                 for m in range(ia, ib):
                     usage[m] -= size[j]
+                releases += 1
             if k_n + 4 >= cap_k:
                 cap_k *= 2
                 nt = np.empty(cap_k)
@@ -187,7 +191,21 @@ def _run(arrival, size, est, run, P, small_max):
             else:
                 n_large += 1
             nxt += 1
+        # Drop the breakpoints where the usage does not change (released bookings leave them):
+        # a job's earliest start is never such a point (the segment before it has the same room
+        # and an earlier window ends sooner), so the answers stay the same and every scan of the
+        # profile gets shorter.
+        kept = 1
+        for m in range(1, k_n):
+            if usage[m] != usage[kept - 1]:
+                times[kept] = times[m]
+                usage[kept] = usage[m]
+                kept += 1
+        k_n = kept
         w = 0
+        # low[m] = min(usage[0..m]), rebuilt only after the profile changed: most waiting jobs
+        # cannot start before their reservation, and this answers that without a scan
+        low_ok = False
         for r in range(q_n):
             j = queue[r]
             e = est[j]
@@ -201,6 +219,9 @@ def _run(arrival, size, est, run, P, small_max):
                 nt[:k_n] = times[:k_n]
                 nu[:k_n] = usage[:k_n]
                 times, usage = nt, nu
+            if low.shape[0] < cap_k:
+                low = np.empty(cap_k, dtype=np.int64)
+                low_ok = False
             if math.isnan(old):
                 when = _earliest(times, usage, k_n, room, e, math.inf, math.inf, math.inf, 0)
                 a = when if when > now else now
@@ -209,27 +230,37 @@ def _run(arrival, size, est, run, P, small_max):
                     ib, k_n = _bp(times, usage, k_n, when + e)
                     for m in range(ia, ib):
                         usage[m] += sz
+                    low_ok = False
             else:
                 move = False
-                if old > t:
+                # Since this job last failed to move, the profile has only gained bookings
+                # and lost its past unless something was released: it still cannot move.
+                if old > t and tried[j] != releases:
                     kk = np.searchsorted(times[:k_n], old)
                     if kk > 0:
-                        low = usage[0]
-                        for m in range(1, kk):
-                            if usage[m] < low:
-                                low = usage[m]
-                        move = low <= room
+                        if not low_ok:
+                            cur = usage[0]
+                            for m in range(k_n):
+                                if usage[m] < cur:
+                                    cur = usage[m]
+                                low[m] = cur
+                            low_ok = True
+                        move = low[kk - 1] <= room
                 when = old
+                if old > t and not move:
+                    tried[j] = releases
                 if move:
                     cand = _earliest(times, usage, k_n, room, e, old, old, old + e, sz)
                     if cand < old:
                         when = cand
+                        low_ok = False
                         a = old if old > now else now
                         if old + e > a:
                             ia, k_n = _bp(times, usage, k_n, a)
                             ib, k_n = _bp(times, usage, k_n, old + e)
                             for m in range(ia, ib):
                                 usage[m] -= sz
+                            releases += 1
                         a = when if when > now else now
                         if when + e > a:
                             ia, k_n = _bp(times, usage, k_n, a)
@@ -247,6 +278,8 @@ def _run(arrival, size, est, run, P, small_max):
                 else:
                     n_large -= 1
             else:
+                if when == old and move:
+                    tried[j] = releases  # _earliest found nothing before old
                 res[j] = when
                 if math.isnan(first_res[j]):
                     first_res[j] = when

@@ -16,7 +16,7 @@ from gangviz.metrics.ibm import ibm_metrics
 from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
 from gangviz.spacesharing.policy import SpaceSharingPolicy
 
-__all__ = ["print_run", "run_space_sharing", "IBM_TABLE"]
+__all__ = ["print_run", "print_trace_run", "run_space_sharing", "IBM_TABLE"]
 
 #: The IBM figures a comparison table shows, in order.
 IBM_TABLE = ("wait", "response", "slowdown", "utilization", "loss_of_capacity")
@@ -43,8 +43,6 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
     decision; ``jobs_out`` names a per-job file to write (see :mod:`gangviz.results.jobs`).
     Raises ``ValueError`` for a job larger than the machine (the caller turns it into a message).
     """
-    from gangviz.experiments.numbers import number
-
     unit = source.slice_seconds
     narration = []
     if steps:
@@ -83,13 +81,38 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
         json.dump(doc, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return 0
-    print(f"{source.title} — policy {policy.label()} (space sharing), {source.processors} processors, "
-          f"{len(res.records)} jobs")
+    _print_text(source.title, policy, source.processors, len(res.records), narration, clean)
+    return 0
+
+
+def print_trace_run(title: str, columns, policy: SpaceSharingPolicy) -> int:
+    """``gangviz run TRACE --policy NAME`` without steps, JSON or a per-job file: run ``policy``
+    on the jobs of a trace as columns (a :class:`~gangviz.workloads.swf.TraceColumns`) and print
+    what :func:`print_run` prints for it, figure for figure, without making a job object; return 0.
+
+    Raises ``ValueError`` as :func:`print_run` does.
+    """
+    from gangviz.metrics.ibm import ibm_metrics_of_columns
+    from gangviz.spacesharing.backfill import simulate_backfill_columns
+
+    c = columns
+    res = simulate_backfill_columns(c.arrival, c.size, c.work, c.estimate, c.processors, mode=policy.mode,
+                                    estimates=policy.estimates, kill_at_estimate=policy.kill)
+    metrics = ibm_metrics_of_columns(c.arrival, res.start, res.finish, c.work, c.size, c.processors,
+                                     time_unit=c.slice_seconds, capacity=res.capacity)
+    _print_text(title, policy, c.processors, len(c), [], _nan_to_none(metrics))
+    return 0
+
+
+def _print_text(title: str, policy: SpaceSharingPolicy, processors: int, jobs: int, narration: list,
+                metrics: dict) -> None:
+    from gangviz.experiments.numbers import number
+
+    print(f"{title} — policy {policy.label()} (space sharing), {processors} processors, {jobs} jobs")
     for t, line in narration:
         print(f"  t={t:g} s: {line}")
-    print("metrics (seconds): " + ", ".join(f"{k}={number(v)}" for k, v in clean.items()
+    print("metrics (seconds): " + ", ".join(f"{k}={number(v)}" for k, v in metrics.items()
                                             if isinstance(v, float) and not k.startswith("std")))
-    return 0
 
 
 def _nan_to_none(d):

@@ -17,8 +17,14 @@ from gangviz.core.record import Step, undo
 from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
 from gangviz.spacesharing.backfill import simulate_backfill
-from gangviz.spacesharing.changes import (Clock, JobArrived, JobFinished, JobStarted,
-                                          ReservationsSet, SpaceState)
+from gangviz.spacesharing.changes import (
+    Clock,
+    JobArrived,
+    JobFinished,
+    JobStarted,
+    ReservationsSet,
+    SpaceState,
+)
 from gangviz.spacesharing.policy import SpaceSharingPolicy
 
 __all__ = ["SpaceSharingSimulation"]

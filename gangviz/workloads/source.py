@@ -21,6 +21,7 @@ from gangviz.workloads.files import sniff
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: a trace run needs no engine)
     from gangviz.core.jobs import ScriptEvent
     from gangviz.core.matrix import OusterhoutMatrix
+    from gangviz.workloads.swf import TraceColumns
 
 MODELS = ("downey",)
 
@@ -131,14 +132,9 @@ def load_source(
             ) from None
         kind = "scenario"
     if kind == "swf":
-        from gangviz.workloads.swf import read_swf
-
-        wl = read_swf(path, procs=procs, slice_seconds=slice_seconds or 1.0)
-        if not wl.processors:
-            raise NeedsProcessors(f"{name}: the header gives no MaxProcs/MaxNodes; pass --procs")
-        check_memory(wl.processors, len(wl.jobs), what=f"{path.name}")
-        return Source("swf", path.name, wl.processors, wl.jobs, warnings=list(wl.warnings),
-                      slice_seconds=wl.slice_seconds, submit_offset=wl.submit_offset)
+        cols = _read_trace(path, name, procs, slice_seconds)
+        return Source("swf", path.name, cols.processors, cols.workload().jobs, warnings=list(cols.warnings),
+                      slice_seconds=cols.slice_seconds, submit_offset=cols.submit_offset)
     from gangviz.workloads.scenario import load_scenario
 
     sc = load_scenario(path)
@@ -150,6 +146,35 @@ def load_source(
         raise ValueError(f"{name}: --slice applies to SWF traces; a scenario counts in slices")
     return Source("scenario", sc.title, sc.processors, sc.jobs, sc.matrix, sc.script, sc.policy,
                   sc.ring, sc.explanation, sc.params, expect=sc.expect, model=sc.model, scenario=sc)
+
+
+def load_trace_columns(name: str, *, procs: int | None = None,
+                       slice_seconds: float | None = None) -> TraceColumns | None:
+    """Return the jobs of ``name`` as :class:`~gangviz.workloads.swf.TraceColumns` when
+    :func:`load_source` would read it as an SWF trace (an existing file whose content is SWF),
+    else ``None``; for a caller that needs numbers only, not job objects.
+
+    Checks and errors are those of :func:`load_source` for a trace (``procs``, ``slice_seconds``,
+    the reader's messages, :class:`NeedsProcessors`, the memory budget).
+    """
+    if procs is not None:
+        check_processors(procs, "--procs")
+    if slice_seconds is not None:
+        check_slice_seconds(slice_seconds, "--slice")
+    path = Path(name)
+    if not name.strip() or name.lower() in MODELS or not path.exists() or sniff(path) != "swf":
+        return None
+    return _read_trace(path, name, procs, slice_seconds)
+
+
+def _read_trace(path: Path, name: str, procs: int | None, slice_seconds: float | None) -> TraceColumns:
+    from gangviz.workloads.swf import read_swf_columns
+
+    cols = read_swf_columns(path, procs=procs, slice_seconds=slice_seconds or 1.0)
+    if not cols.processors:
+        raise NeedsProcessors(f"{name}: the header gives no MaxProcs/MaxNodes; pass --procs")
+    check_memory(cols.processors, len(cols), what=f"{path.name}")
+    return cols
 
 
 class NeedsProcessors(ValueError):

@@ -34,30 +34,40 @@ errors. Binary, empty and job-less files each get their own message.
 
 Speed: job lines are parsed in bulk with :func:`numpy.loadtxt` after a byte-level character
 check; only when that fast path finds something wrong does a line-by-line exact parser run, to
-produce the precise message. Nothing allocates or loops in proportion to a value written in the
-file (MaxJobs, MaxProcs, a huge run time): only in proportion to the file's length.
+produce the precise message. When every comment comes before the first job and no blank line
+sits among the jobs (the archive's layout), the job lines are found without a Python loop over
+them and are split one by one only if a message needs one. :func:`read_swf_columns` stops
+before making job objects (:class:`TraceColumns`), for callers that need numbers only.
+Nothing allocates or loops in proportion to a value written in the file (MaxJobs, MaxProcs, a
+huge run time): only in proportion to the file's length.
 """
 
 from __future__ import annotations
 
-import bz2
 import gc
 import gzip
 import io
-import lzma
 import math
 import os
 import re
 import warnings
-import zlib
 from collections.abc import Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 import numpy as np
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.limits import MAX_JOBS, MAX_PROCESSORS, MAX_SLICES, LimitError, check_processors, check_slice_seconds
+from gangviz.core.limits import (
+    MAX_JOBS,
+    MAX_PROCESSORS,
+    MAX_SLICES,
+    LimitError,
+    check_processors,
+    check_slice_seconds,
+)
 from gangviz.workloads.files import InputFileError, decompress, read_input
 from gangviz.workloads.model import Workload
 
@@ -162,12 +172,28 @@ def read_swf(
     skipped), ``ValueError`` for a bad ``procs`` or ``slice_seconds`` (naming the allowed
     range), and ``OSError`` when the file cannot be read.
     """
+    return read_swf_columns(path, procs=procs, slice_seconds=slice_seconds, strict=strict).workload()
+
+
+def read_swf_columns(
+    path: str | os.PathLike,
+    *,
+    procs: int | None = None,
+    slice_seconds: float = 1.0,
+    strict: bool = False,
+) -> TraceColumns:
+    """Read an SWF trace as :func:`read_swf` does, but return its jobs as :class:`TraceColumns`
+    (arrays, no job objects): for a caller that only needs the numbers.
+
+    Same checks, warnings and errors as :func:`read_swf`; ``columns.workload()`` gives the
+    workload :func:`read_swf` returns.
+    """
     name = str(path)
     try:
         data = read_input(path)
     except InputFileError as exc:
         raise SWFError(name, str(exc).removeprefix(f"{name}: ")) from None
-    return parse_swf(data, source=name, procs=procs, slice_seconds=slice_seconds, strict=strict)
+    return parse_swf_columns(data, source=name, procs=procs, slice_seconds=slice_seconds, strict=strict)
 
 
 def parse_swf(
@@ -184,36 +210,110 @@ def parse_swf(
     Same contract as :func:`read_swf`; ``source`` names the data in messages. ``fast=False``
     forces the exact line-by-line parser (the fast path must agree with it; tests check this).
     """
+    return parse_swf_columns(data, source=source, procs=procs, slice_seconds=slice_seconds,
+                             strict=strict, fast=fast).workload()
+
+
+def parse_swf_columns(
+    data: bytes,
+    *,
+    source: str = "<bytes>",
+    procs: int | None = None,
+    slice_seconds: float = 1.0,
+    strict: bool = False,
+    fast: bool = True,
+) -> TraceColumns:
+    """Parse SWF ``data`` as :func:`parse_swf` does; return :class:`TraceColumns`."""
     check_options(procs, slice_seconds)
+    with _collector_resting():
+        return _parse(data, source, procs, slice_seconds, strict, fast)
+
+
+@contextmanager
+def _collector_resting():
     # Building ~10 container objects per job would trigger many full collections; none of
     # them can form a reference cycle, so the cyclic collector can rest meanwhile.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _parse(data, source, procs, slice_seconds, strict, fast)
+        yield
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _parse(data: bytes, source: str, procs: int | None, slice_seconds: float, strict: bool,
-           fast: bool) -> Workload:
-    text = _to_text(data, source)
-    lines = text.split(b"\n")
+class _JobLines:
+    """The job lines of a trace (bytes, possibly with surrounding blanks), in file order.
+
+    Made from one block of text (the common case: comments only before the first job, no blank
+    line among the jobs) the block is split only when a line is asked for, which only a message
+    or a value beyond 2**53 needs.
+    """
+
+    def __init__(self, *, body: bytes | None = None, lines: list[bytes] | None = None,
+                 count: int = 0) -> None:
+        self._body, self._lines = body, lines
+        self._count = len(lines) if lines is not None else count
+
+    @property
+    def body(self) -> bytes:
+        """Return every job line, joined by newlines."""
+        if self._body is None:
+            self._body = b"\n".join(self._lines or [])
+        return self._body
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, row: int) -> bytes:
+        if self._lines is None:
+            self._lines = (self._body or b"").split(b"\n")
+        return self._lines[row]
+
+
+_BLANK_LINE = re.compile(rb"\n[ \t\x0b\x0c]*\n")
+
+
+def _split_lines(text: bytes) -> tuple[list[tuple[int, bytes]], _JobLines, np.ndarray]:
+    """Return the comment lines (line number, stripped text), the job lines and their 1-based
+    line numbers (int64)."""
     comments: list[tuple[int, bytes]] = []
+    pos, lineno, end = 0, 0, len(text)
+    while pos < end:  # the header: comments and blank lines before the first job
+        eol = text.find(b"\n", pos)
+        eol = end if eol < 0 else eol
+        s = text[pos:eol].strip()
+        if s and s[0] != 59:  # ';'
+            break
+        lineno += 1
+        if s:
+            comments.append((lineno, s))
+        pos = eol + 1
+    body = text[pos:].rstrip()
+    if body and b";" not in body and not _BLANK_LINE.search(body):
+        count = body.count(b"\n") + 1
+        return comments, _JobLines(body=body, count=count), np.arange(lineno + 1, lineno + 1 + count)
+    comments = []
     job_lines: list[bytes] = []
     line_numbers: list[int] = []
-    for i, raw in enumerate(lines):
+    for i, raw in enumerate(text.split(b"\n")):
         s = raw.strip()
         if not s:
             continue
-        if s[0] == 59:  # ';'
+        if s[0] == 59:
             comments.append((i + 1, s))
         else:
             job_lines.append(s)
             line_numbers.append(i + 1)
+    return comments, _JobLines(lines=job_lines), np.asarray(line_numbers, dtype=np.int64)
+
+
+def _parse(data: bytes, source: str, procs: int | None, slice_seconds: float, strict: bool,
+           fast: bool) -> TraceColumns:
+    text = _to_text(data, source)
+    comments, job_lines, line_numbers = _split_lines(text)
     header = _parse_header(comments)
-    if not job_lines:
+    if not len(job_lines):
         raise SWFError(
             source,
             f"has no job records (only {len(comments)} comment line"
@@ -225,8 +325,7 @@ def _parse(data: bytes, source: str, procs: int | None, slice_seconds: float, st
     if table is None:
         table = _parse_exact(job_lines, line_numbers, source)
     _check_values(table, job_lines, line_numbers, source)
-    return _build(table, job_lines, np.asarray(line_numbers, dtype=np.int64), header, source,
-                  procs, slice_seconds, strict)
+    return _columns(table, job_lines, line_numbers, header, source, procs, slice_seconds, strict)
 
 
 def check_options(procs: int | None, slice_seconds: float) -> None:
@@ -306,9 +405,9 @@ def header_int(header: dict[str, str], key: str) -> int | None:
     return n if 0 < n <= _INT64_MAX else None
 
 
-def _parse_fast(job_lines: list[bytes]) -> np.ndarray | None:
+def _parse_fast(job_lines: _JobLines) -> np.ndarray | None:
     """Parse all job lines at once; ``None`` when anything looks off (the exact path decides)."""
-    body = b"\n".join(job_lines)
+    body = job_lines.body
     if not _ALLOWED[np.frombuffer(body, dtype=np.uint8)].all():
         return None
     try:
@@ -322,10 +421,11 @@ def _parse_fast(job_lines: list[bytes]) -> np.ndarray | None:
     return table
 
 
-def _parse_exact(job_lines: list[bytes], line_numbers: list[int], source: str) -> np.ndarray:
+def _parse_exact(job_lines: _JobLines, line_numbers: np.ndarray, source: str) -> np.ndarray:
     """Parse line by line, raising :class:`SWFError` at the first malformed token."""
     table = np.empty((len(job_lines), N_FIELDS), dtype=np.float64)
-    for row, (raw, lineno) in enumerate(zip(job_lines, line_numbers)):
+    for row, lineno in enumerate(line_numbers.tolist()):
+        raw = job_lines[row]
         tokens = raw.split()
         for col, tok in enumerate(tokens[:N_FIELDS]):
             table[row, col] = _exact_value(tok, source, lineno, col)
@@ -387,7 +487,7 @@ def _check_one(value: float, text: str, source: str, lineno: int, col: int) -> N
         raise SWFError(source, "is not a whole number", line=lineno, field=field, token=text)
 
 
-def _check_values(table: np.ndarray, job_lines: list[bytes], line_numbers: list[int],
+def _check_values(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray,
                   source: str) -> None:
     """Find bad values in bulk; re-examine suspicious cells exactly, in file order."""
     bad = ~np.isfinite(table)
@@ -400,7 +500,7 @@ def _check_values(table: np.ndarray, job_lines: list[bytes], line_numbers: list[
     for flat in np.flatnonzero(bad):
         row, col = divmod(int(flat), N_FIELDS)
         tok = job_lines[row].split()[col]
-        _exact_value(tok, source, line_numbers[row], col)
+        _exact_value(tok, source, int(line_numbers[row]), col)
 
 
 def _lines_text(lines: np.ndarray) -> str:
@@ -409,37 +509,118 @@ def _lines_text(lines: np.ndarray) -> str:
     return f"line {shown}" if len(lines) == 1 else f"lines {shown}" + (f", ... ({more} more)" if more > 0 else "")
 
 
-def _build(
-    table: np.ndarray,
-    job_lines: list[bytes],
-    line_numbers: np.ndarray,
-    header: dict[str, str],
-    source: str,
-    procs: int | None,
-    slice_seconds: float,
-    strict: bool,
-) -> Workload:
+@dataclass
+class TraceColumns:
+    """The usable jobs of a trace as columns, in submit order (job id = index), before any job
+    object is made.
+
+    ``arrival``, ``work`` and ``estimate`` are float64 arrays in slices (``estimate`` is NaN
+    where the trace has no request), ``size`` an int64 array of processors; ``processors``,
+    ``header``, ``warnings``, ``slice_seconds`` and ``submit_offset`` are those of the
+    :class:`Workload` that :meth:`workload` builds.
+    """
+
+    arrival: np.ndarray
+    size: np.ndarray
+    work: np.ndarray
+    estimate: np.ndarray
+    processors: int | None
+    source: str
+    header: dict[str, str]
+    warnings: list[str]
+    slice_seconds: float
+    submit_offset: float
+    _rows: np.ndarray = field(repr=False)
+    _lines: _JobLines = field(repr=False)
+    _kept: np.ndarray = field(repr=False)
+    _line_numbers: np.ndarray = field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.arrival)
+
+    def workload(self) -> Workload:
+        """Return the :class:`Workload` of these jobs (the mapping of the module docstring)."""
+        with _collector_resting():
+            return self._workload()
+
+    def _workload(self) -> Workload:
+        rows, kept = self._rows, self._kept
+        lines = self._line_numbers[kept].tolist()
+        estimate = [e if e > 0 else None for e in self.estimate.tolist()]  # NaN > 0 is False
+        min_nodes: list[int | None]
+        if self.header.get("MinNodesField", "").strip() == "8":
+            min_nodes = [int(v) if v > 0 else None for v in rows[:, REQ_PROCS].tolist()]
+        else:
+            min_nodes = [None] * len(kept)
+        raw = _raw_rows(rows, self._lines, kept)
+        names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(rows[:, JOB].tolist(), lines)]
+        extras = [{"swf": r, "line": ln} for r, ln in zip(raw, lines)]
+        # map() hands the columns to JobSpec without building and unpacking a tuple per job
+        jobs = list(map(JobSpec, range(len(names)), names, self.arrival.tolist(), self.size.tolist(),
+                        self.work.tolist(), estimate, min_nodes, extras))
+        return Workload(jobs=jobs, processors=self.processors, source=self.source,
+                        header=dict(self.header), warnings=list(self.warnings),
+                        slice_seconds=self.slice_seconds, submit_offset=self.submit_offset)
+
+
+def _columns(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray, header: dict[str, str],
+             source: str, procs: int | None, slice_seconds: float, strict: bool) -> TraceColumns:
+    """Apply the skip rules, the job limit and the submit order to the parsed ``table``."""
     warn: list[str] = []
-    machine = procs
-    if machine is None:
-        machine = header_int(header, "MaxProcs") or header_int(header, "MaxNodes")
-        if machine is not None:
-            key = "MaxProcs" if header_int(header, "MaxProcs") else "MaxNodes"
-            try:
-                check_processors(machine, f"the {key} header; --procs overrides it")
-            except LimitError as exc:
-                raise SWFError(source, str(exc)) from None
-        for key in ("MaxProcs", "MaxNodes"):
-            if key in header and header_int(header, key) is None and not header[key].startswith("-1"):
-                warn.append(f"header {key} {(header[key].splitlines() or [''])[0]!r} is not a processor count; ignored")
+    machine = procs if procs is not None else _machine_size(header, source, warn)
     if machine is None:
         warn.append("the machine size is unknown (no MaxProcs or MaxNodes header and no --procs); "
                     "job sizes were not checked against it")
-
-    submit = table[:, SUBMIT]
-    run = table[:, RUN]
     alloc = table[:, ALLOC]
     size = np.where(alloc == -1, table[:, REQ_PROCS], alloc)
+    reasons = _skip_reasons(table, size, machine)
+    if strict:
+        _refuse_skipped(reasons, alloc, job_lines, line_numbers, source)
+    kept = _kept_rows(reasons, len(table), line_numbers, warn)
+    if kept.size > MAX_JOBS:
+        raise SWFError(source, f"has {kept.size:,} usable jobs, over the limit of {MAX_JOBS:,} jobs "
+                       "in one workload; cut the trace")
+    _warn_duplicates(table[kept, JOB], kept, line_numbers, warn)
+    if kept.size == 0:
+        raise SWFError(source, f"has no usable jobs: all {len(table)} job records were skipped ("
+                       + "; ".join(warn) + ")")
+    kept = _submit_order(table[kept, SUBMIT], kept, line_numbers, warn)
+    rows = table[kept]
+    offset = float(rows[0, SUBMIT])
+    arrival = (rows[:, SUBMIT] - offset) / slice_seconds
+    run_s = rows[:, RUN]
+    work = np.where(run_s == 0, ZERO_RUN_SECONDS, run_s) / slice_seconds
+    for what, values, col in (("submit time (after the first job)", arrival, SUBMIT), ("run time", work, RUN)):
+        _check_slices(what, values, col, slice_seconds, kept, job_lines, line_numbers, source)
+    req = rows[:, REQ_TIME]
+    with np.errstate(invalid="ignore"):
+        estimate = np.where(req > 0, req / slice_seconds, np.nan)
+    header = dict(header)
+    header["SubmitOffset"] = _fmt(offset)
+    header["JobRecords"] = str(len(table))
+    return TraceColumns(arrival, size[kept].astype(np.int64), work, estimate, machine, source, header,
+                        warn, float(slice_seconds), offset, rows, job_lines, kept, line_numbers)
+
+
+def _machine_size(header: dict[str, str], source: str, warn: list[str]) -> int | None:
+    """Return the machine size the header gives (MaxProcs, else MaxNodes) or ``None``; warn
+    about a header value that is not a processor count."""
+    machine = header_int(header, "MaxProcs") or header_int(header, "MaxNodes")
+    if machine is not None:
+        key = "MaxProcs" if header_int(header, "MaxProcs") else "MaxNodes"
+        try:
+            check_processors(machine, f"the {key} header; --procs overrides it")
+        except LimitError as exc:
+            raise SWFError(source, str(exc)) from None
+    for key in ("MaxProcs", "MaxNodes"):
+        if key in header and header_int(header, key) is None and not header[key].startswith("-1"):
+            warn.append(f"header {key} {(header[key].splitlines() or [''])[0]!r} is not a processor count; ignored")
+    return machine
+
+
+def _skip_reasons(table: np.ndarray, size: np.ndarray, machine: int | None) -> list[tuple[str, np.ndarray, int]]:
+    """Return (reason, rows it applies to, column) for each rule that skips a job, in order."""
+    submit, run = table[:, SUBMIT], table[:, RUN]
     reasons = [
         ("an unknown submit time (field 2 = -1)", submit == -1, SUBMIT),
         ("no usable size (fields 5 and 8 both -1)", size == -1, ALLOC),
@@ -450,20 +631,29 @@ def _build(
         reasons.append((f"more processors than the machine's {machine}", size > machine, ALLOC))
     else:
         reasons.append((f"more processors than the limit of {MAX_PROCESSORS:,}", size > MAX_PROCESSORS, ALLOC))
-    keep = np.ones(len(table), dtype=bool)
-    if strict:
-        first = None
-        for text, mask, col in reasons:
-            rows = np.flatnonzero(mask)
-            if rows.size and (first is None or rows[0] < first[0]):
-                first = (int(rows[0]), text, col)
-        if first is not None:
-            r, text, col = first
-            if col == ALLOC and alloc[r] == -1:
-                col = REQ_PROCS
-            raise SWFError(source, f"job has {text} (strict mode: skipped jobs are errors)",
-                           line=int(line_numbers[r]), field=col + 1,
-                           token=_decode(job_lines[r].split()[col]))
+    return reasons
+
+
+def _refuse_skipped(reasons: list[tuple[str, np.ndarray, int]], alloc: np.ndarray, job_lines: _JobLines,
+                    line_numbers: np.ndarray, source: str) -> None:
+    """Strict mode: raise :class:`SWFError` for the first job (in file order) a rule skips."""
+    first = None
+    for text, mask, col in reasons:
+        rows = np.flatnonzero(mask)
+        if rows.size and (first is None or rows[0] < first[0]):
+            first = (int(rows[0]), text, col)
+    if first is not None:
+        r, text, col = first
+        if col == ALLOC and alloc[r] == -1:
+            col = REQ_PROCS
+        raise SWFError(source, f"job has {text} (strict mode: skipped jobs are errors)",
+                       line=int(line_numbers[r]), field=col + 1, token=_decode(job_lines[r].split()[col]))
+
+
+def _kept_rows(reasons: list[tuple[str, np.ndarray, int]], count: int, line_numbers: np.ndarray,
+               warn: list[str]) -> np.ndarray:
+    """Return the rows no rule skips; warn once per rule (each job under the first that applies)."""
+    keep = np.ones(count, dtype=bool)
     for text, mask, _ in reasons:
         hit = keep & mask
         if hit.any():
@@ -471,73 +661,53 @@ def _build(
             warn.append(f"skipped {len(rows)} job{'s' if len(rows) != 1 else ''} with {text}: "
                         f"{_lines_text(line_numbers[rows])}")
             keep &= ~mask
-    kept = np.flatnonzero(keep)
-    if kept.size > MAX_JOBS:
-        raise SWFError(source, f"has {kept.size:,} usable jobs, over the limit of {MAX_JOBS:,} jobs "
-                       "in one workload; cut the trace")
-    numbers_all = table[kept, JOB]
-    known = numbers_all[numbers_all >= 0]
-    if known.size:
-        order = np.sort(known, kind="stable")
-        dup_values = np.unique(order[1:][order[1:] == order[:-1]])
-        if dup_values.size:
-            dup_rows = kept[np.isin(numbers_all, dup_values)]
-            warn.append(f"{dup_values.size} job number{'s' if dup_values.size != 1 else ''} "
-                        f"appear{'s' if dup_values.size == 1 else ''} more than once "
-                        f"({dup_rows.size} jobs, {_lines_text(line_numbers[dup_rows])}); "
-                        "the jobs are kept, but their names (J<number>) repeat")
-    if kept.size == 0:
-        raise SWFError(source, f"has no usable jobs: all {len(table)} job records were skipped ("
-                       + "; ".join(warn) + ")")
-    sub = submit[kept]
+    return np.flatnonzero(keep)
+
+
+def _warn_duplicates(numbers: np.ndarray, kept: np.ndarray, line_numbers: np.ndarray, warn: list[str]) -> None:
+    """Warn when a job number (field 1) appears more than once among the kept jobs."""
+    known = numbers[numbers >= 0]
+    if not known.size:
+        return
+    order = np.sort(known, kind="stable")
+    repeats = order[1:][order[1:] == order[:-1]]  # sorted; each repeated number once or more
+    # (np.unique would do, but it imports numpy.ma: a tenth of the start-up of a trace run)
+    dup_values = repeats[np.concatenate(([True], repeats[1:] != repeats[:-1]))] if repeats.size else repeats
+    if dup_values.size:
+        dup_rows = kept[np.isin(numbers, dup_values)]
+        warn.append(f"{dup_values.size} job number{'s' if dup_values.size != 1 else ''} "
+                    f"appear{'s' if dup_values.size == 1 else ''} more than once "
+                    f"({dup_rows.size} jobs, {_lines_text(line_numbers[dup_rows])}); "
+                    "the jobs are kept, but their names (J<number>) repeat")
+
+
+def _submit_order(sub: np.ndarray, kept: np.ndarray, line_numbers: np.ndarray, warn: list[str]) -> np.ndarray:
+    """Return ``kept`` in submit order (stable); warn where the file's submit times go back."""
     back = np.flatnonzero(sub[1:] < sub[:-1]) + 1
-    if back.size:
-        warn.append(f"submit times go back in time at {back.size} place{'s' if back.size != 1 else ''} "
-                    f"({_lines_text(line_numbers[kept[back]])}); jobs were put back in submit order "
-                    "(stable sort: equal submit times keep their file order)")
-        kept = kept[np.argsort(sub, kind="stable")]
-    rows = table[kept]
-    offset = float(rows[0, SUBMIT])
-    arrival_arr = (rows[:, SUBMIT] - offset) / slice_seconds
-    run_s = rows[:, RUN]
-    work_arr = np.where(run_s == 0, ZERO_RUN_SECONDS, run_s) / slice_seconds
-    for what, values, col in (("submit time (after the first job)", arrival_arr, SUBMIT),
-                              ("run time", work_arr, RUN)):
-        over = np.flatnonzero(~(values <= MAX_SLICES))
-        if over.size:
-            r = int(over[0])
-            raise SWFError(source, f"is {values[r]:.4g} slices at {slice_seconds:g} s per slice, over "
-                           f"the limit of {MAX_SLICES:.4g} slices (2**40) for a {what}; "
-                           "a longer --slice shortens it",
-                           line=int(line_numbers[kept[r]]), field=col + 1,
-                           token=_decode(job_lines[kept[r]].split()[col]))
-    arrival = arrival_arr.tolist()
-    work = work_arr.tolist()
-    req = rows[:, REQ_TIME]
-    est_arr = req / slice_seconds
-    estimate = [e if r > 0 else None for e, r in zip(est_arr.tolist(), req.tolist())]
-    sizes = size[kept].astype(np.int64).tolist()
-    min_nodes: list[int | None]
-    if header.get("MinNodesField", "").strip() == "8":
-        min_nodes = [int(v) if v > 0 else None for v in rows[:, REQ_PROCS].tolist()]
-    else:
-        min_nodes = [None] * len(kept)
-    raw = _raw_rows(rows, [job_lines[k] for k in kept.tolist()])
-    numbers = rows[:, JOB]
-    names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}"
-             for n, ln in zip(numbers.tolist(), line_numbers[kept].tolist())]
-    extras = [{"swf": r, "line": ln} for r, ln in zip(raw, line_numbers[kept].tolist())]
-    # map() hands the columns to JobSpec without building and unpacking a tuple per job
-    jobs = list(map(JobSpec, range(len(names)), names, arrival, sizes, work, estimate, min_nodes, extras))
-    header = dict(header)
-    header["SubmitOffset"] = _fmt(offset)
-    header["JobRecords"] = str(len(table))
-    return Workload(jobs=jobs, processors=machine, source=source, header=header, warnings=warn,
-                    slice_seconds=float(slice_seconds), submit_offset=offset)
+    if not back.size:
+        return kept
+    warn.append(f"submit times go back in time at {back.size} place{'s' if back.size != 1 else ''} "
+                f"({_lines_text(line_numbers[kept[back]])}); jobs were put back in submit order "
+                "(stable sort: equal submit times keep their file order)")
+    return kept[np.argsort(sub, kind="stable")]
 
 
-def _raw_rows(rows: np.ndarray, lines: list[bytes]) -> list[tuple]:
-    """Return each row as a tuple, ints where a value is whole; beyond 2**53 from the token."""
+def _check_slices(what: str, values: np.ndarray, col: int, slice_seconds: float, kept: np.ndarray,
+                  job_lines: _JobLines, line_numbers: np.ndarray, source: str) -> None:
+    """Raise :class:`SWFError` for the first value over :data:`MAX_SLICES` slices."""
+    over = np.flatnonzero(~(values <= MAX_SLICES))
+    if over.size:
+        r = int(over[0])
+        raise SWFError(source, f"is {values[r]:.4g} slices at {slice_seconds:g} s per slice, over "
+                       f"the limit of {MAX_SLICES:.4g} slices (2**40) for a {what}; "
+                       "a longer --slice shortens it",
+                       line=int(line_numbers[kept[r]]), field=col + 1,
+                       token=_decode(job_lines[kept[r]].split()[col]))
+
+
+def _raw_rows(rows: np.ndarray, job_lines: _JobLines, kept: np.ndarray) -> list[tuple]:
+    """Return each row as a tuple, ints where a value is whole; beyond 2**53 from the token
+    (``job_lines[kept[i]]`` is row i's line)."""
     exact = np.abs(rows) < 2.0**53
     cols = []
     for c in range(N_FIELDS):
@@ -548,7 +718,7 @@ def _raw_rows(rows: np.ndarray, lines: list[bytes]) -> list[tuple]:
             cols.append([int(v) if v.is_integer() and abs(v) < 2.0**53 else v for v in col.tolist()])
     out = list(zip(*cols))
     for r in np.flatnonzero(~exact.all(axis=1)).tolist():
-        toks = lines[r].split()
+        toks = job_lines[int(kept[r])].split()
         out[r] = tuple(
             (int(t) if _INT_RE.match(_decode(t)) else float(t)) if not ok else v
             for v, t, ok in zip(out[r], toks, exact[r].tolist())
