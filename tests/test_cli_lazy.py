@@ -57,4 +57,5 @@ def test_easy_run_imports_neither_qt_nor_numba_nor_gang_engine_nor_other_command
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip().splitlines()[-1] == (
-        "0 ['gangviz.commands.errors', 'gangviz.commands.options', 'gangviz.commands.run']")
+        "0 ['gangviz.commands.errors', 'gangviz.commands.options', 'gangviz.commands.run', "
+        "'gangviz.commands.run_space_sharing']")

@@ -45,8 +45,9 @@ def test_contracts_name_the_layers_and_forbid_qt():
     order = [layer.split(" | ")[0].strip("()") for layer in layers]
     for upper, lower in [("gangviz.cli", "gangviz.commands"), ("gangviz.commands", "gangviz.gui"),
                          ("gangviz.gui", "gangviz.experiments"),
-                         ("gangviz.experiments", "gangviz.metrics"),
-                         ("gangviz.metrics", "gangviz.policies"), ("gangviz.policies", "gangviz.sim"),
+                         ("gangviz.experiments", "gangviz.factory"),
+                         ("gangviz.factory", "gangviz.policies"), ("gangviz.policies", "gangviz.metrics"),
+                         ("gangviz.metrics", "gangviz.sim"), ("gangviz.policies", "gangviz.sim"),
                          ("gangviz.sim", "gangviz.workloads"), ("gangviz.workloads", "gangviz.core")]:
         assert order.index(upper) < order.index(lower), (upper, lower)
     qt = by_type["forbidden"]

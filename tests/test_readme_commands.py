@@ -66,8 +66,8 @@ def _commands_in(text: str) -> list[str]:
 
 def _epilog_commands() -> list[str]:
     """Return the ``gangviz`` example lines of every help epilog (indented lines)."""
-    from tests.test_help import _subcommands
     from gangviz.cli import build_parser
+    from tests.test_help import _subcommands
 
     out = []
     for _, parser in _subcommands(build_parser()):

@@ -19,7 +19,11 @@ import sys
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options
-from gangviz.experiments.compare import build_simulations, comparison_from_metrics, finish_and_compare
+from gangviz.experiments.compare import (
+    build_simulations,
+    comparison_from_metrics,
+    finish_and_compare,
+)
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.options import add_json
 from gangviz.experiments.progress import run_with_progress

@@ -11,13 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gangviz.experiments.options import add_seed
 from gangviz.core.limits import check_slice_seconds
+from gangviz.experiments.options import add_seed
 from gangviz.outputs import check_output
 from gangviz.workloads import synthetic
 from gangviz.workloads.model import Workload
 from gangviz.workloads.swf import read_swf, write_swf
-
 
 DESCRIPTION = (
     "Write a synthetic workload as an SWF file that reads back to the same jobs. Models: "

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         choice = resolve(source, args.policy)
         policy = make("matrix", choice)
         if getattr(policy, "family", None) == "space-sharing":
-            from gangviz.spacesharing.runs import print_run
+            from gangviz.commands.run_space_sharing import print_run
 
             policy.check_source(source)
             return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out)
@@ -125,7 +125,7 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     JSON or per-job file): the run then needs the trace's numbers only, so no job object is made.
     Returns the exit status, or ``None`` when the run is not of that kind (or its policy spec is
     bad: the general path reports that in its own order)."""
-    from gangviz.experiments.policy_spec import parse_policy_spec
+    from gangviz.factory.policy import parse_policy_spec
     from gangviz.spacesharing.policy import is_space_sharing, make_space_sharing
 
     if args.json or args.steps or args.jobs_out or args.policy is None or not is_space_sharing(args.policy):
@@ -142,7 +142,7 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
         return None
     from pathlib import Path
 
-    from gangviz.spacesharing.runs import print_trace_run
+    from gangviz.commands.run_space_sharing import print_trace_run
 
     title = Path(args.source).name
     print_warnings(title, columns.warnings)

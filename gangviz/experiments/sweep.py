@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gangviz.experiments.results import ResultsWriter, header, read_completed, replace_atomically, run_key
+from gangviz.experiments.results import (
+    ResultsWriter,
+    header,
+    read_completed,
+    replace_atomically,
+    run_key,
+)
 from gangviz.experiments.runner import RunFailed, map_runs
 from gangviz.experiments.stats import mean_ci
 from gangviz.experiments.sweepfile import Cell, Sweep

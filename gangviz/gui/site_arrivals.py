@@ -24,8 +24,8 @@ FOOTER = 22
 def upcoming(sim) -> list[tuple[int, int, float, int]]:
     """Return ``(gang, size, at, site)`` of the scripted gangs not arrived by ``sim``'s position
     (empty for a random stream or another family of simulation)."""
-    from gangviz.multisite.changes import GangArrived
     from gangviz.factory.scripted import ScriptedGangStream
+    from gangviz.multisite.changes import GangArrived
 
     if sim.family != "multisite" or not isinstance(sim.stream, ScriptedGangStream):
         return []  # a random stream knows no future

@@ -14,9 +14,9 @@ Distributions in Gangs' Degree of Parallelism in a Multi-Site System*). Modules:
 * :mod:`~gangviz.multisite.batch` — replications over a process pool
 """
 
+from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.fast import run_fast
-from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 from gangviz.multisite.simulation import MultiSiteSimulation
 from gangviz.multisite.snapshot import QueueSnapshot
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gangviz.metrics.multisite import Metrics
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.fast import run_fast
-from gangviz.metrics.multisite import Metrics
 
 
 @dataclass(frozen=True, slots=True)

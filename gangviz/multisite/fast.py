@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections import deque
 from heapq import heappop, heappush
 
-from gangviz.multisite.config import MultiSiteConfig
 from gangviz.metrics.multisite import Metrics, from_sums
+from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.workload import GangStream
 
 

@@ -5,5 +5,5 @@
 * :mod:`~gangviz.spacesharing.policy`: the policies by name (``fcfs``, ``easy``, ``conservative``);
 * :mod:`~gangviz.spacesharing.simulation`: a run as steps for the window;
 * :mod:`~gangviz.spacesharing.checker`: the rule checker;
-* :mod:`~gangviz.spacesharing.runs`: headless runs and the shared metric set.
+* headless runs are printed by :mod:`gangviz.commands.run_space_sharing`.
 """

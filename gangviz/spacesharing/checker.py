@@ -68,97 +68,149 @@ def check_schedule(jobs: Sequence, starts: Mapping[int, float], processors: int,
     missing = [j.name for j in specs if j.id not in starts]
     if missing:
         raise ValueError(f"no start time for {', '.join(missing[:5])}")
-    est = {j.id: _estimate(j, estimates) for j in specs}
-    size = {j.id: j.size for j in specs}
-    start = {j.id: float(starts[j.id]) for j in specs}
-    end = {j.id: start[j.id] + (min(j.work, est[j.id]) if kill else j.work) for j in specs}
-    rank = {j.id: k for k, j in enumerate(specs)}
-    out: list[Violation] = []
-    for j in specs:
-        if start[j.id] < j.arrival - _EPS:
-            out.append(Violation(j.id, start[j.id], "before arrival",
-                                 f"{j.name} starts at {start[j.id]:g} but arrives at {j.arrival:g}"))
-    times = sorted({j.arrival for j in specs} | set(start.values()) | set(end.values()))
-    reported: set[int] = set()
+    replay = _Replay(specs, starts, processors, estimates, kill)
+    out = replay.early_starts()
     res: dict[int, float] = {}  # conservative: the checker's own reservations
-    ids = [j.id for j in specs]
-    by_start = sorted(ids, key=lambda i: start[i])
-    by_end = sorted(ids, key=lambda i: end[i])
-    running: set[int] = set()
-    started_ever: set[int] = set()
-    waiting: list[int] = []  # ranks of the waiting jobs, in priority order
-    used = ia = i_s = i_e = 0
-    n = len(ids)
-    for t in times:
-        while i_e < n and end[by_end[i_e]] <= t:
-            if by_end[i_e] in running:
-                running.discard(by_end[i_e])
-                used -= size[by_end[i_e]]
-            i_e += 1
-        while ia < n and specs[ia].arrival <= t:
-            if ids[ia] not in started_ever:
-                waiting.append(ia)  # arrivals come in priority order
-            ia += 1
-        started = []
-        while i_s < n and start[by_start[i_s]] <= t:
-            j = by_start[i_s]
-            started_ever.add(j)
-            k = bisect_left(waiting, rank[j])
-            if k < len(waiting) and waiting[k] == rank[j]:
-                del waiting[k]
-            if end[j] > t:
-                running.add(j)
-                used += size[j]
-            if start[j] == t:
-                started.append(j)
-            i_s += 1
-        if used > processors:
-            out.append(Violation(max(running, key=lambda i: rank[i]), t, "overcommit",
-                                 f"{used} processors in use at {t:g}; the machine has {processors}"))
-        free = processors - used
+    for t in replay.times():
+        started = replay.advance(t)
+        if replay.used > processors:
+            out.append(Violation(max(replay.running, key=lambda i: replay.rank[i]), t, "overcommit",
+                                 f"{replay.used} processors in use at {t:g}; the machine has {processors}"))
         if mode == "conservative":
-            _conservative(t, specs, start, end, est, size, processors, res, reported, out)
-            continue
-        first_wait = waiting[0] if waiting else math.inf
-        out_of_order = [j for j in started if rank[j] > first_wait]
-        head = ids[waiting[0]] if waiting else None
-        if mode == "fcfs":
-            for j in out_of_order:
-                out.append(Violation(j, t, "delays reservation",
-                                     f"job {j} starts at {t:g} while earlier job {head} waits"))
-            if head is not None and size[head] <= free and head not in reported:
-                reported.add(head)
-                out.append(Violation(head, t, "could start",
-                                     f"head {head} fits ({size[head]} <= {free} free) at {t:g}"))
-            continue
-        if head is None:
-            continue
-        late = set(out_of_order)
-        base = [j for j in running if j not in late]
-        shadow, extra = _shadow(base, head, processors, start, est, size)
-        over = [j for j in out_of_order if t + est[j] > shadow + _EPS]
-        if sum(size[j] for j in over) > extra:
-            for j in over:
-                out.append(Violation(j, t, "delays reservation",
-                                     f"job {j} backfills to {t + est[j]:g}, past head {head}'s shadow "
-                                     f"{shadow:g}, beyond the {extra} extra processors"))
-        extra_left = extra - sum(size[j] for j in over)
-        if size[head] <= free and head not in reported:
-            reported.add(head)
-            out.append(Violation(head, t, "could start", f"head {head} fits at {t:g} and waits"))
-        if free <= 0:
-            continue
-        for r in waiting[1:]:
-            j = ids[r]
-            if j in reported or size[j] > free:
-                continue
-            if t + est[j] <= shadow + _EPS or size[j] <= extra_left:
-                reported.add(j)
-                out.append(Violation(j, t, "could start",
-                                     f"job {j} fits at {t:g} ({size[j]} <= {free} free) and ends by "
-                                     f"{t + est[j]:g} (head {head}'s shadow {shadow:g}, "
-                                     f"{extra_left} extra processors)"))
+            _conservative(t, specs, replay.start, replay.end, replay.est, replay.size, processors,
+                          res, replay.reported, out)
+        elif mode == "fcfs":
+            out += replay.fcfs_violations(t, started)
+        else:
+            out += replay.easy_violations(t, started)
     return out
+
+
+class _Replay:
+    """The schedule replayed instant by instant: the jobs running and waiting at each event.
+
+    Each job's end is its start plus its run time (cut at its estimate when ``kill``); the
+    waiting jobs are kept as ranks in priority (arrival) order.
+    """
+
+    def __init__(self, specs: list, starts: Mapping[int, float], processors: int,
+                 estimates: str, kill: bool) -> None:
+        self.specs, self.processors = specs, processors
+        self.est = {j.id: _estimate(j, estimates) for j in specs}
+        self.size = {j.id: j.size for j in specs}
+        self.start = {j.id: float(starts[j.id]) for j in specs}
+        self.end = {j.id: self.start[j.id] + (min(j.work, self.est[j.id]) if kill else j.work)
+                    for j in specs}
+        self.rank = {j.id: k for k, j in enumerate(specs)}
+        self.ids = [j.id for j in specs]
+        self.by_start = sorted(self.ids, key=lambda i: self.start[i])
+        self.by_end = sorted(self.ids, key=lambda i: self.end[i])
+        self.running: set[int] = set()
+        self.started_ever: set[int] = set()
+        self.waiting: list[int] = []
+        self.reported: set[int] = set()
+        self.used = self._arrived = self._started = self._ended = 0
+
+    def early_starts(self) -> list[Violation]:
+        """Return a violation for every job that starts before it arrives."""
+        return [Violation(j.id, self.start[j.id], "before arrival",
+                          f"{j.name} starts at {self.start[j.id]:g} but arrives at {j.arrival:g}")
+                for j in self.specs if self.start[j.id] < j.arrival - _EPS]
+
+    def times(self) -> list[float]:
+        """Return every instant at which something happens, in order."""
+        return sorted({j.arrival for j in self.specs} | set(self.start.values())
+                      | set(self.end.values()))
+
+    def advance(self, t: float) -> list[int]:
+        """Apply the ends, arrivals and starts up to ``t``; return the jobs starting at ``t``."""
+        n = len(self.ids)
+        while self._ended < n and self.end[self.by_end[self._ended]] <= t:
+            j = self.by_end[self._ended]
+            if j in self.running:
+                self.running.discard(j)
+                self.used -= self.size[j]
+            self._ended += 1
+        while self._arrived < n and self.specs[self._arrived].arrival <= t:
+            if self.ids[self._arrived] not in self.started_ever:
+                self.waiting.append(self._arrived)  # arrivals come in priority order
+            self._arrived += 1
+        started = []
+        while self._started < n and self.start[self.by_start[self._started]] <= t:
+            j = self.by_start[self._started]
+            self._start(j, t)
+            if self.start[j] == t:
+                started.append(j)
+            self._started += 1
+        return started
+
+    def _start(self, j: int, t: float) -> None:
+        self.started_ever.add(j)
+        k = bisect_left(self.waiting, self.rank[j])
+        if k < len(self.waiting) and self.waiting[k] == self.rank[j]:
+            del self.waiting[k]
+        if self.end[j] > t:
+            self.running.add(j)
+            self.used += self.size[j]
+
+    def _out_of_order(self, started: list[int]) -> list[int]:
+        first_wait = self.waiting[0] if self.waiting else math.inf
+        return [j for j in started if self.rank[j] > first_wait]
+
+    def _head(self) -> int | None:
+        return self.ids[self.waiting[0]] if self.waiting else None
+
+    def fcfs_violations(self, t: float, started: list[int]) -> list[Violation]:
+        """FCFS: nothing starts ahead of a waiting job, and the head starts once it fits."""
+        head, free = self._head(), self.processors - self.used
+        out = [Violation(j, t, "delays reservation",
+                         f"job {j} starts at {t:g} while earlier job {head} waits")
+               for j in self._out_of_order(started)]
+        if head is not None and self.size[head] <= free and head not in self.reported:
+            self.reported.add(head)
+            out.append(Violation(head, t, "could start",
+                                 f"head {head} fits ({self.size[head]} <= {free} free) at {t:g}"))
+        return out
+
+    def easy_violations(self, t: float, started: list[int]) -> list[Violation]:
+        """EASY: a job that jumps the queue must not delay the head's reservation (its shadow
+        time and extra processors), and no job that could start so waits."""
+        head = self._head()
+        if head is None:
+            return []
+        size, est, free = self.size, self.est, self.processors - self.used
+        out_of_order = self._out_of_order(started)
+        late = set(out_of_order)
+        base = [j for j in self.running if j not in late]
+        shadow, extra = _shadow(base, head, self.processors, self.start, est, size)
+        over = [j for j in out_of_order if t + est[j] > shadow + _EPS]
+        out: list[Violation] = []
+        if sum(size[j] for j in over) > extra:
+            out += [Violation(j, t, "delays reservation",
+                              f"job {j} backfills to {t + est[j]:g}, past head {head}'s shadow "
+                              f"{shadow:g}, beyond the {extra} extra processors") for j in over]
+        extra_left = extra - sum(size[j] for j in over)
+        if size[head] <= free and head not in self.reported:
+            self.reported.add(head)
+            out.append(Violation(head, t, "could start", f"head {head} fits at {t:g} and waits"))
+        if free > 0:
+            out += self._could_backfill(t, head, free, shadow, extra_left)
+        return out
+
+    def _could_backfill(self, t: float, head: int, free: int, shadow: float,
+                        extra_left: int) -> list[Violation]:
+        out = []
+        for r in self.waiting[1:]:
+            j = self.ids[r]
+            if j in self.reported or self.size[j] > free:
+                continue
+            if t + self.est[j] <= shadow + _EPS or self.size[j] <= extra_left:
+                self.reported.add(j)
+                out.append(Violation(j, t, "could start",
+                                     f"job {j} fits at {t:g} ({self.size[j]} <= {free} free) and "
+                                     f"ends by {t + self.est[j]:g} (head {head}'s shadow {shadow:g}, "
+                                     f"{extra_left} extra processors)"))
+        return out
 
 
 def _shadow(running, head, processors, start, est, size) -> tuple[float, int]:

@@ -4,12 +4,14 @@ subset: the same guarantees as the efficient form."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from gangviz.core.allocation import best_window, leftmost_window
 from gangviz.core.matrix import IDLE
 from gangviz.core.repack import gather
 from gangviz.policies import make_policy
+
 from .strategies import matrices, signature
 
 

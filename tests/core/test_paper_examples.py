@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from gangviz.core.allocation import best_window, place_buddy, place_wlv
-from gangviz.core.changes import JobPlaced, JobRemoved, JobShifted, RegionSwapped, SlotAdded, SlotRemoved
+from gangviz.core.changes import (
+    JobPlaced,
+    JobRemoved,
+    JobShifted,
+    RegionSwapped,
+    SlotAdded,
+    SlotRemoved,
+)
 from gangviz.core.repack import common_legal_cuts, eliminate_slots, gather, merge_rows
 
 from .helpers import draw, ids

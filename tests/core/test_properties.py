@@ -22,7 +22,15 @@ from gangviz.core.changes import (
     rows_label,
 )
 from gangviz.core.matrix import IDLE
-from gangviz.core.repack import RepackError, common_legal_cuts, eliminate_slots, gather, plan_both, plan_merge, plans_on_a_line
+from gangviz.core.repack import (
+    RepackError,
+    common_legal_cuts,
+    eliminate_slots,
+    gather,
+    plan_both,
+    plan_merge,
+    plans_on_a_line,
+)
 from gangviz.core.wlt import WorkloadTree
 
 from .strategies import matrices, signature

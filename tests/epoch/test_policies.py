@@ -3,11 +3,19 @@
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.epoch.buddy import binary_subsets, buddy, buddy_star, hybrid
-from gangviz.epoch.epochs import (epoch_widths, equi_epoch, heuristic_epoch,
-                                  heuristic_epoch_epochs, opt_epoch, share_out, water_fill)
+from gangviz.epoch.epochs import (
+    epoch_widths,
+    equi_epoch,
+    heuristic_epoch,
+    heuristic_epoch_epochs,
+    opt_epoch,
+    share_out,
+    water_fill,
+)
 from gangviz.epoch.model import check_schedule
 from gangviz.epoch.policies import make_policy
 

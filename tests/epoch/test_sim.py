@@ -3,7 +3,8 @@
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.core.record import Change, Step
 from gangviz.epoch.records import ScheduleRebuilt, Served

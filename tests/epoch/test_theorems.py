@@ -4,7 +4,8 @@ McCann94: Theorem 1 (§3.1), Fig. 4 (§3.2), Theorem 2 (§4.1.1), Fig. 7
 (§4.1.2), Fig. 8 (§4.1.3), OPT-EPOCH(k) (§4.2).
 """
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.epoch.buddy import buddy
 from gangviz.epoch.epochs import equi_epoch, equi_epoch_epochs, opt_epoch, opt_epoch_epochs

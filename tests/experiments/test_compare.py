@@ -6,10 +6,17 @@ import json
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.cli import main
-from gangviz.experiments.compare import GOALS, best_labels, build_simulations, compare, comparison_from_sims
+from gangviz.experiments.compare import (
+    GOALS,
+    best_labels,
+    build_simulations,
+    compare,
+    comparison_from_sims,
+)
 from gangviz.factory import parse_policy_spec
 from gangviz.metrics.zhou import zhou_metrics
 from gangviz.policies import make_policy

@@ -2,7 +2,8 @@
 
 import io
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.experiments.progress import ProgressBar, format_duration
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from gangviz.cli import main
 from gangviz.experiments.repro import zhou
 

@@ -4,7 +4,8 @@ import math
 import statistics
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.experiments.stats import betainc, mean_ci, t_cdf, t_quantile
 

@@ -3,7 +3,8 @@
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.experiments.sweepfile import SweepFileError, load_sweep
 

@@ -13,8 +13,8 @@ from gangviz.core.jobs import JobSpec
 from gangviz.fast.gang import covers, ibm_metrics_compiled, job_arrays, run_gang
 from gangviz.metrics.ibm import ibm_metrics, run_with_capacity
 from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
-from gangviz.workloads.ibm import clip_to_estimates, zhang_workload
 from gangviz.sim.engine import Simulation
+from gangviz.workloads.ibm import clip_to_estimates, zhang_workload
 from gangviz.workloads.swf import read_swf
 
 CLASSES = {"gs": GS, "bgs": BGS, "mgs": MGS, "mbgs": MBGS}

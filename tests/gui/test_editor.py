@@ -4,6 +4,7 @@ paintings show their message at the cell; every built-in scenario survives a rou
 from __future__ import annotations
 
 import pytest
+from gui_helpers import close_rgb, pixel
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -13,7 +14,6 @@ from gangviz.resources import list_scenarios
 from gangviz.workloads.painting import EditorDoc
 from gangviz.workloads.scenario import load_scenario
 from gangviz.workloads.scenario_writer import scenario_key
-from gui_helpers import close_rgb, pixel
 
 
 def drag(grid, r0, c0, r1, c1):

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from gui_helpers import close_rgb, pixel
+
 from gangviz.epoch.buddy import buddy
 from gangviz.gui.epoch_construction import MIN_SEG, construction
 from gangviz.gui.palette import IDLE, job_colour
-from gui_helpers import close_rgb, pixel
 
 
 def test_the_construction_of_fig3b_names_each_min_seg():

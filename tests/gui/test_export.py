@@ -10,12 +10,12 @@ from PIL import Image
 from PySide6.QtWidgets import QApplication
 
 from gangviz.cli import main
+from gangviz.factory import build
 from gangviz.gui import palette
+from gangviz.gui.board import Board
 from gangviz.gui.export import ExportCancelled, export_animation, frames_for, hold_ticks, render
 from gangviz.gui.export_dialog import ExportDialog, export_with_progress
 from gangviz.gui.video import output_kind
-from gangviz.gui.board import Board
-from gangviz.factory import build
 from gangviz.workloads.source import load_source
 
 SIZE, FPS = (480, 320), 10

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QApplication
 
+from gangviz.factory import build
+from gangviz.gui.board import Board
 from gangviz.gui.caption import MIN_SCALE, Caption
 from gangviz.gui.export import count_ahead, frame_stamp, render
-from gangviz.gui.board import Board
-from gangviz.factory import build
 from gangviz.workloads.source import load_source
-
 
 
 def test_frame_stamp_names_time_and_step():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QVariantAnimation
 
+from gangviz.factory import build as simulation_for
 from gangviz.gui.board import Board
 from gangviz.gui.epoch_view import EpochView
 from gangviz.gui.families import FAMILY_VIEWS, family_view, matrix_of
@@ -13,7 +14,6 @@ from gangviz.gui.player import Player
 from gangviz.gui.queue_view import QueueView
 from gangviz.resources import RESOURCES
 from gangviz.sim.protocol import FAMILIES
-from gangviz.factory import build as simulation_for
 from gangviz.workloads.source import load_source
 
 KTH = str(RESOURCES / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf")

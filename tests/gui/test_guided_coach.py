@@ -4,15 +4,15 @@ is shaded during the reveal, and the status bar counts what is drawn."""
 
 from __future__ import annotations
 
+from gui_helpers import close_rgb, pixel
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
 from gangviz.gui.guided import gate_info, region_of
 from gangviz.gui.guided_coach import GUESS, HIDDEN_EXPLANATION, SWAP_EDGE
-from gangviz.workloads.scenario import load_scenario
 from gangviz.resources import scenario_path
-from gui_helpers import close_rgb, pixel
+from gangviz.workloads.scenario import load_scenario
 
 
 def hold(window, qtbot, name="zhou-fig3-4-legal-cuts"):

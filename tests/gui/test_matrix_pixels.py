@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gui_helpers import close_rgb, fig2_sim, job_id, pixel
 from PySide6.QtGui import QColor
 
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
@@ -14,8 +15,6 @@ from gangviz.gui.player import Player
 from gangviz.gui.vector_view import VectorTreeView
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
-
-from gui_helpers import close_rgb, fig2_sim, job_id, pixel
 
 
 @pytest.fixture

@@ -3,11 +3,12 @@ sliding block (so never through its name), and gone when the move ends."""
 
 from __future__ import annotations
 
+from gui_helpers import close_rgb, pixel
+
 from gangviz.gui import palette
 from gangviz.gui.move_cues import cue_moves
-from gangviz.workloads.scenario import load_scenario
 from gangviz.resources import scenario_path
-from gui_helpers import close_rgb, pixel
+from gangviz.workloads.scenario import load_scenario
 
 
 def test_cue_moves_for_a_shift_and_a_swap():

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from gui_helpers import downey_sim, fig2_sim, job_id
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtGui import QImage
 
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.player import SPEEDS, Player
 from gangviz.gui.scene import build_scene, compose
-
-from gui_helpers import downey_sim, fig2_sim, job_id
 
 
 def _grab(view) -> QImage:

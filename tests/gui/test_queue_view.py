@@ -4,7 +4,14 @@ highlighted, migrations animated (driven by setCurrentTime, never by waiting).""
 import pytest
 
 from gangviz.core.record import Step
-from gangviz.gui.queue_view import BACKGROUND, HIGHLIGHT, IDLE_FRAME, PALETTE, QueueView, gang_colour
+from gangviz.gui.queue_view import (
+    BACKGROUND,
+    HIGHLIGHT,
+    IDLE_FRAME,
+    PALETTE,
+    QueueView,
+    gang_colour,
+)
 from gangviz.multisite.changes import TaskMigrated, TaskReserved
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.simulation import MultiSiteSimulation

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gui_helpers import close_rgb, downey_sim, pixel
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor
 
@@ -20,8 +21,6 @@ from gangviz.gui.vector_view import VectorTreeView
 from gangviz.gui.window import MainWindow
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
-
-from gui_helpers import close_rgb, downey_sim, pixel
 
 
 @pytest.fixture

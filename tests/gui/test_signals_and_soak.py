@@ -5,13 +5,12 @@ from __future__ import annotations
 import gc
 import sys
 
+from gui_helpers import downey_sim
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.player import Player
-
-from gui_helpers import downey_sim
 
 
 class _Emitter(QObject):

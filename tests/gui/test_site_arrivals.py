@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from gui_helpers import close_rgb, pixel
+
+from gangviz.factory import build
 from gangviz.gui.queue_view import gang_colour
 from gangviz.gui.site_arrivals import upcoming
-from gangviz.factory import build
 from gangviz.workloads.source import load_source
-from gui_helpers import close_rgb, pixel
 
 
 def test_upcoming_lists_the_scripted_gangs_not_arrived_yet():

@@ -7,8 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gangviz.core.record import Change
-from gangviz.multisite.changes import (GangArrived, GangFinished, GangStarted, TaskMigrated,
-                                       TaskQueued, TaskReserved)
+from gangviz.multisite.changes import (
+    GangArrived,
+    GangFinished,
+    GangStarted,
+    TaskMigrated,
+    TaskQueued,
+    TaskReserved,
+)
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.simulation import MultiSiteSimulation
 from gangviz.multisite.state import MultiSiteState

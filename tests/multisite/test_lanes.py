@@ -2,8 +2,8 @@
 
 import pytest
 
-from gangviz.multisite.lanes import HOLD, RUN, LaneLog, lanes_from_steps
 from gangviz.factory import build
+from gangviz.multisite.lanes import HOLD, RUN, LaneLog, lanes_from_steps
 from gangviz.workloads.source import load_source
 
 

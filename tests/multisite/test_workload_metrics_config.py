@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from gangviz.multisite.config import MultiSiteConfig
 from gangviz.metrics.multisite import Accumulator, Metrics, mean_metrics, relative_decrease
+from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.workload import BLOCK, GangStream, gang_sizes
 
 

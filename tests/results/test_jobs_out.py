@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from gangviz.cli import main
-from gangviz.results.jobs import (BATSIM_COLUMNS, EXTRA_COLUMNS, interval_set, job_table,
-                                  path_for)
+from gangviz.results.jobs import BATSIM_COLUMNS, EXTRA_COLUMNS, interval_set, job_table, path_for
 from gangviz.workloads.swf import read_swf
 from gangviz.workloads.validate import validate_paths
 

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gangviz.cli import main
-from gangviz.resources import list_scenarios
-from gangviz.workloads.scenario import load_scenario
 from gangviz.factory import build, check_expect, end_state, run_to_end
 from gangviz.factory.scripted import ScriptedGangStream
+from gangviz.resources import list_scenarios
+from gangviz.workloads.scenario import load_scenario
 from gangviz.workloads.source import load_source
 
 BUILTINS = list_scenarios()

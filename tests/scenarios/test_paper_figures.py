@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from gangviz.core.changes import MatrixChange
+from gangviz.factory import build, run_to_end
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario
-from gangviz.factory import build, run_to_end
 
 
 def norm(rows: list[str]) -> list[list[str]]:

@@ -292,8 +292,8 @@ def _matrix_scenarios():
 def test_samples_mean_turnaround_equals_the_metrics(name):
     # The window plots the samples; gangviz run reports zhou_metrics. Scripted terminations
     # (Fig. 2's J' and J'') count in neither, so the two agree on every built-in scenario.
-    from gangviz.metrics.zhou import zhou_metrics
     from gangviz.factory import build
+    from gangviz.metrics.zhou import zhou_metrics
     from gangviz.workloads.source import load_source
 
     sim = build(load_source(name).scenario, None)

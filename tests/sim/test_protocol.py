@@ -7,9 +7,9 @@ import math
 import pytest
 
 from gangviz.epoch.sim import EpochSimulation
+from gangviz.factory import build as simulation_for
 from gangviz.resources import RESOURCES
 from gangviz.sim import protocol
-from gangviz.factory import build as simulation_for
 from gangviz.workloads.source import load_source
 
 KTH = RESOURCES / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gangviz.commands.run_space_sharing import print_run, print_trace_run
 from gangviz.core.jobs import JobSpec
-from gangviz.metrics_ibm import ibm_metrics, ibm_metrics_of_columns
+from gangviz.metrics.ibm import ibm_metrics, ibm_metrics_of_columns
 from gangviz.spacesharing.backfill import simulate_backfill, simulate_backfill_columns
 from gangviz.spacesharing.policy import make_space_sharing
-from gangviz.spacesharing.runs import print_run, print_trace_run
 from gangviz.workloads.source import load_source, load_trace_columns
 from gangviz.workloads.swf import read_swf_columns
 

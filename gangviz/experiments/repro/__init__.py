@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import argparse
 
-from gangviz.experiments.options import add_workers
 from gangviz.experiments.numbers import plural
+from gangviz.experiments.options import add_workers
 
 RAN = 0
 FINDING_FAILED = 3

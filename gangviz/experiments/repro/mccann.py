@@ -25,16 +25,9 @@ import argparse
 import sys
 import time
 
-from gangviz.experiments.options import add_seed
-from gangviz.experiments.repro.mccann_runs import (
-    BASELINE,
-    OVERHEAD_POLICIES,
-    RESPONSE_POLICIES,
-    k_policy,
-    run_task,
-)
 from gangviz.epoch.partitions import count_valid_partitions
 from gangviz.experiments.argtypes import int_list, positive_int
+from gangviz.experiments.options import add_seed
 from gangviz.experiments.progress import ProgressBar
 from gangviz.experiments.repro import (
     FINDING_FAILED,
@@ -43,6 +36,13 @@ from gangviz.experiments.repro import (
     add_where,
     verdict,
     where,
+)
+from gangviz.experiments.repro.mccann_runs import (
+    BASELINE,
+    OVERHEAD_POLICIES,
+    RESPONSE_POLICIES,
+    k_policy,
+    run_task,
 )
 from gangviz.experiments.runner import map_runs
 from gangviz.experiments.seeds import run_seed

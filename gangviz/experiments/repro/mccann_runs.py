@@ -19,9 +19,9 @@ import random
 from collections.abc import Sequence
 
 from gangviz.epoch.policies import make_policy
-from gangviz.factory import epoch_model
 from gangviz.epoch.speedup import static_factor
 from gangviz.epoch.workload import draw_mins
+from gangviz.factory import epoch_model
 
 OVERHEAD_POLICIES = ("BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC(1)")
 RESPONSE_POLICIES = ("BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC(1)")

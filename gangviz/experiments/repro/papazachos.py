@@ -27,9 +27,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from gangviz.experiments.options import add_seed
 from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.numbers import plural
+from gangviz.experiments.options import add_seed
 from gangviz.experiments.progress import ProgressBar
 from gangviz.experiments.repro import (
     FINDING_FAILED,
@@ -40,9 +40,9 @@ from gangviz.experiments.repro import (
     where,
 )
 from gangviz.experiments.runner import map_runs
+from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 from gangviz.multisite.batch import RunSpec, run_spec
 from gangviz.multisite.config import MultiSiteConfig
-from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 
 TARGETS = {"papazachos": "multi-site gang scheduling with migration (Papazachos & Karatza, Figs. 2-7)"}
 

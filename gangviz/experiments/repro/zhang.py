@@ -67,7 +67,6 @@ import time
 
 import numpy as np
 
-from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.argtypes import (
     non_negative_int,
     non_negative_seconds,
@@ -75,6 +74,7 @@ from gangviz.experiments.argtypes import (
     unit_fraction,
 )
 from gangviz.experiments.numbers import mean_ci, plural
+from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.repro import (
     FINDING_FAILED,
@@ -96,7 +96,6 @@ from gangviz.workloads.ibm import (
     offered_load,
     zhang_workload,
 )
-from gangviz.sim.engine import Simulation
 
 TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5; free, unlimited "
                            "migration unless --migration-cost or --q) and the paper's findings"}

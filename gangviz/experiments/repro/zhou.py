@@ -26,8 +26,8 @@ import math
 import sys
 import time
 
-from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.numbers import plural
+from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.repro import (
     FINDING_FAILED,

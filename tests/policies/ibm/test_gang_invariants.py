@@ -1,7 +1,8 @@
 """Property tests of GS, BGS, MGS and MBGS in the engine (Zhang01 §4-§5)."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.core.matrix import IDLE
 from gangviz.policies.ibm import BGS, GS, MBGS, MGS

@@ -3,7 +3,8 @@ eqs. 4 and 5, Fig. 13): option 1 delays A by C/2 and each displaced job by C; op
 by C and each job on A's old processors in the target row by C/2."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.matrix import IDLE, OusterhoutMatrix

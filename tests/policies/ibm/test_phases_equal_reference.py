@@ -3,10 +3,13 @@ job for job and change for change, on random workloads, for all four policies an
 models."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.core import matrix as matrix_mod
-from gangviz.policies.ibm import BGS, GS, MBGS, MGS, gs as gs_mod, migration as migration_mod, phases
+from gangviz.policies.ibm import BGS, GS, MBGS, MGS, phases
+from gangviz.policies.ibm import gs as gs_mod
+from gangviz.policies.ibm import migration as migration_mod
 from gangviz.sim.engine import Simulation
 
 from . import reference_phases as ref

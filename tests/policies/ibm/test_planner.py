@@ -1,7 +1,8 @@
 """The BGS planner (Zhang01 §5.2): building it in one pass equals booking
 one job at a time."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.policies.ibm.bgs import Planner
 

@@ -5,7 +5,8 @@ keeps the model where the phases run only at slice boundaries."""
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.core.jobs import JobSpec
 from gangviz.factory import parse_policy_spec
@@ -127,9 +128,9 @@ def test_step_back_replays_an_event_run_exactly():
 
 
 def test_run_command_takes_the_time_model_as_a_policy_parameter(capsys):
-    from gangviz.cli import main
-
     from pathlib import Path
+
+    from gangviz.cli import main
 
     trace = str(Path(__file__).resolve().parents[3] / "resources/workloads/KTH-SP2-1996-2.1-cln-first300.swf")
     outs = {}
