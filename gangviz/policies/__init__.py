@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 from gangviz.policies.buddy import BC, BR, BRMMS, BRMS
@@ -37,10 +38,24 @@ def make_policy(name: str, **params) -> Policy:
     factory = POLICIES.get(name.lower())
     if factory is None:
         raise ValueError(f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
+    unknown = sorted(set(params) - set(_parameters(factory)))
+    if unknown and not _takes_any(factory):
+        takes = ", ".join(_parameters(factory)) or "no parameters"
+        raise ValueError(f"policy {name}: unknown parameter {unknown[0]!r} (it takes: {takes})")
     try:
         return factory(**params)
     except TypeError as exc:
         raise ValueError(f"policy {name}: {exc}") from None
+
+
+def _parameters(factory: Callable[..., Policy]) -> list[str]:
+    """Names of the keyword parameters ``factory`` accepts, in its signature's order."""
+    return [p.name for p in inspect.signature(factory).parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def _takes_any(factory: Callable[..., Policy]) -> bool:
+    return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(factory).parameters.values())
 
 import gangviz.policies.ibm  # noqa: E402,F401  (registers gs, bgs, mgs, mbgs)
 from gangviz.spacesharing.policy import EASY, FCFS, Conservative  # noqa: E402

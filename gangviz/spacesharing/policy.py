@@ -105,6 +105,9 @@ def make_space_sharing(name: str, **params) -> SpaceSharingPolicy:
     factory = {"fcfs": FCFS, "easy": EASY, "conservative": Conservative}.get(name.strip().lower())
     if factory is None:
         raise ValueError(f"{name!r} is not a space-sharing policy; known: {', '.join(MODES)}")
+    unknown = sorted(set(params) - {"estimates", "kill"})
+    if unknown:
+        raise ValueError(f"policy {name}: unknown parameter {unknown[0]!r} (it takes: estimates, kill)")
     try:
         return factory(**params)
     except TypeError as exc:
