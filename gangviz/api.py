@@ -15,6 +15,7 @@ the same as the command line's. Nothing here imports Qt.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,6 +103,8 @@ def _source(source: str | os.PathLike | Source, options: Mapping[str, Any]) -> S
         src = source
     else:
         src = load_source(os.fspath(source), **options)
+        for text in src.warnings:  # what `gangviz run` prints on stderr (skipped jobs, ...)
+            warnings.warn(f"{src.title}: {text}", UserWarning, stacklevel=3)
     if src.model != "matrix":
         article = "an" if src.model[:1] in "aeiou" else "a"
         raise ValueError(f"{src.title}: {article} {src.model} scenario is not a time-slot workload; "
@@ -124,7 +127,8 @@ def simulate(source: str | os.PathLike | Source, policy: str | None = None, *, r
     Raises ``FileNotFoundError`` for a missing source, ``ValueError`` for a malformed file, an
     unknown policy or parameter, a machine the policy cannot use (buddy policies need a power
     of two: pass ``procs=128`` for the 100-processor KTH trace) or a non-time-slot scenario,
-    and ``TypeError`` for an unknown option.
+    and ``TypeError`` for an unknown option. What the reader noticed in a file (skipped or
+    repeated jobs, ...) comes as a ``UserWarning`` per line, as ``gangviz run`` prints it.
     """
     src = _source(source, options)
     spec = policy or src.policy or "repack"

@@ -139,3 +139,14 @@ def test_hostile_options_give_the_command_lines_message(source, options, argv, c
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err == f"gangviz: {info.value}"
     assert " in " in str(info.value) or "over the limit" in str(info.value)
+
+
+def test_the_readers_warnings_reach_the_notebook(tmp_path):
+    trace = tmp_path / "t.swf"
+    trace.write_text("; MaxProcs: 4\n"
+                     "1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "2 1 0 5 -1 -1 -1 -1 5 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "3 2 0 5 4 -1 -1 4 5 -1 1 1 1 1 1 -1 -1 -1\n")
+    with pytest.warns(UserWarning, match=r"t\.swf: .*skipped 1 job"):
+        result = gangviz.simulate(trace, "easy")
+    assert len(result.jobs) == 2
