@@ -26,6 +26,7 @@ from gangviz.epoch.policies import Policy, make_policy
 from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
 from gangviz.epoch.speedup import s_dynamic, s_static
 from gangviz.epoch.workload import ClosedWorkload
+from gangviz.sim.protocol import AppliedHistory
 
 
 def _cum(u: float, a: float, b: float) -> float:
@@ -44,7 +45,7 @@ def _reach(target: float, a: float, b: float) -> float:
     return q + a + rest
 
 
-class EpochSimulation:
+class EpochSimulation(AppliedHistory):
     """A closed system of ``jobs`` jobs on ``nodes`` nodes under one epoch-model policy.
 
     Args:
@@ -164,24 +165,13 @@ class EpochSimulation:
         while len(self.steps) < index and self.step() is not None:
             pass
 
-    @property
-    def position(self) -> int:
-        """Return the number of steps applied."""
-        return len(self.steps)
 
-    @property
-    def known(self) -> int:
-        """Return the number of steps kept (equal to :attr:`position`)."""
-        return len(self.steps)
 
     @property
     def policy_name(self) -> str:
         """Return the policy's name (``"OPT-EPOCH(1)"``, ...)."""
         return self.policy.name
 
-    def step_at(self, index: int) -> Step:
-        """Return applied step ``index``; raise ``IndexError`` beyond them."""
-        return self.steps[index]
 
     def snapshot(self) -> tuple[Schedule | None, dict[int, str]]:
         """Return the current quantum's schedule and the labels of the jobs in the system."""

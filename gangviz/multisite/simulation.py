@@ -24,11 +24,12 @@ from gangviz.multisite.dispatch import jsq
 from gangviz.multisite.snapshot import QueueSnapshot
 from gangviz.multisite.state import MultiSiteState
 from gangviz.multisite.workload import GangStream
+from gangviz.sim.protocol import KeptHistory
 
 FINISH, START, ARRIVAL = 0, 1, 2
 
 
-class MultiSiteSimulation:
+class MultiSiteSimulation(KeptHistory):
     """Step-able simulation of AFCFS or AFCFSwM (``cfg.migrate``) on a multi-site system.
 
     Args:
@@ -163,24 +164,13 @@ class MultiSiteSimulation:
         while self.cursor < index and self.step() is not None:
             pass
 
-    @property
-    def position(self) -> int:
-        """Return the number of steps applied (:attr:`cursor`)."""
-        return self.cursor
 
-    @property
-    def known(self) -> int:
-        """Return the number of steps in the history (applied or undone)."""
-        return len(self.steps)
 
     @property
     def policy_name(self) -> str:
         """Return ``"AFCFSwM"`` with migration, else ``"AFCFS"``."""
         return "AFCFSwM" if self.cfg.migrate else "AFCFS"
 
-    def step_at(self, index: int) -> Step:
-        """Return step ``index`` of the history; raise ``IndexError`` beyond it."""
-        return self.steps[index]
 
     def snapshot(self) -> QueueSnapshot:
         """Return the queues now (:meth:`queue_state`)."""

@@ -73,6 +73,7 @@ from gangviz.sim.history import (
 )
 from gangviz.sim.intake import check_times, load_workload, queue_workload
 from gangviz.sim.policy import Policy
+from gangviz.sim.protocol import AppliedHistory
 from gangviz.sim.slices import FloatArray
 from gangviz.sim.state import JobRecord, RunState, Sample, SampleLog
 
@@ -80,7 +81,7 @@ __all__ = ["Simulation", "JobRecord", "Sample", "SampleLog", "ScriptEvent", "Ste
            "STEP_BYTES"]
 
 
-class Simulation(DecisionPoint):
+class Simulation(AppliedHistory, DecisionPoint):
     """One simulated machine under one policy.
 
     Args:
@@ -167,24 +168,13 @@ class Simulation(DecisionPoint):
 
     # --- the rest of the Simulation protocol (gangviz.sim.protocol); the history keeps no
     # future here: going back drops the later steps, the deterministic run recomputes them
-    @property
-    def position(self) -> int:
-        """Return the number of steps applied."""
-        return len(self.steps)
 
-    @property
-    def known(self) -> int:
-        """Return the number of steps kept (equal to :attr:`position`)."""
-        return len(self.steps)
 
     @property
     def policy_name(self) -> str:
         """Return the policy's name."""
         return self.policy.name
 
-    def step_at(self, index: int) -> Step:
-        """Return applied step ``index`` (0-based); raise ``IndexError`` beyond them."""
-        return self.steps[index]
 
     def snapshot(self) -> OusterhoutMatrix:
         """Return the matrix as it stands (live: ``copy()`` it to keep it)."""

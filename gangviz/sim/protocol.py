@@ -100,3 +100,49 @@ class Simulation(Protocol):
     def snapshot(self) -> object:
         """Return what the family's views draw of the current state (:data:`SNAPSHOTS`)."""
         ...
+
+
+class KeptHistory:
+    """The history members of :class:`Simulation` for a simulation that keeps every step it has
+    computed in ``steps`` and has applied the first ``cursor`` of them: stepping back keeps the
+    later steps, which stepping forward applies again (the multi-site and space-sharing
+    simulations)."""
+
+    steps: list[Step]
+    cursor: int
+
+    @property
+    def position(self) -> int:
+        """Return the number of steps applied (:attr:`cursor`)."""
+        return self.cursor
+
+    @property
+    def known(self) -> int:
+        """Return the number of steps computed so far (applied or undone)."""
+        return len(self.steps)
+
+    def step_at(self, index: int) -> Step:
+        """Return computed step ``index``; raise ``IndexError`` beyond them."""
+        return self.steps[index]
+
+
+class AppliedHistory:
+    """The history members of :class:`Simulation` for a simulation that keeps only the steps
+    it has applied: stepping back drops the later ones, and the deterministic run computes them
+    again going forward (the matrix engine and the epoch model)."""
+
+    steps: list[Step]
+
+    @property
+    def position(self) -> int:
+        """Return the number of steps applied."""
+        return len(self.steps)
+
+    @property
+    def known(self) -> int:
+        """Return the number of steps kept (equal to :attr:`position`)."""
+        return len(self.steps)
+
+    def step_at(self, index: int) -> Step:
+        """Return applied step ``index``; raise ``IndexError`` beyond them."""
+        return self.steps[index]

@@ -16,6 +16,7 @@ from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step, undo
 from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
+from gangviz.sim.protocol import KeptHistory
 from gangviz.spacesharing.backfill import simulate_backfill
 from gangviz.spacesharing.changes import (
     Clock,
@@ -30,7 +31,7 @@ from gangviz.spacesharing.policy import SpaceSharingPolicy
 __all__ = ["SpaceSharingSimulation"]
 
 
-class SpaceSharingSimulation:
+class SpaceSharingSimulation(KeptHistory):
     """``jobs`` on ``processors`` processors under a space-sharing ``policy``.
 
     ``time_unit`` is seconds per time unit of the jobs (1 for SWF traces read at the default
@@ -114,24 +115,13 @@ class SpaceSharingSimulation:
             pass
 
     # --- the rest of the Simulation protocol (gangviz.sim.protocol) ----------------------
-    @property
-    def position(self) -> int:
-        """Return the number of steps applied (:attr:`cursor`)."""
-        return self.cursor
 
-    @property
-    def known(self) -> int:
-        """Return the number of steps built so far (applied or undone)."""
-        return len(self.steps)
 
     @property
     def policy_name(self) -> str:
         """Return the policy's name (``"easy"``, ...)."""
         return self.policy.name
 
-    def step_at(self, index: int) -> Step:
-        """Return built step ``index``; raise ``IndexError`` beyond them."""
-        return self.steps[index]
 
     def snapshot(self) -> tuple:
         """Return ``(time, running, waiting, reservations)`` now as tuples: running holds
