@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gangviz.fast.jobchecks import check_job_arrays
 from gangviz.fast.kernel import simulate
 
 #: Scheme codes of the compiled loop.
@@ -65,17 +66,7 @@ def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: st
     arrival = np.asarray(arrival, dtype=np.float64)
     size = np.asarray(size, dtype=np.int64)
     work = np.asarray(work, dtype=np.float64)
-    if len(np.unique(ids)) != len(ids):
-        raise ValueError("job ids must be unique")
-    bad = np.flatnonzero((size < 1) | (size > processors))
-    if len(bad):
-        raise ValueError(f"job size must be in 1..{processors} processors, got {size[bad[0]]} (job {ids[bad[0]]})")
-    bad = np.flatnonzero(~(np.isfinite(work) & (work > 0)))
-    if len(bad):
-        raise ValueError(f"job work must be finite and > 0 slices, got {work[bad[0]]} (job {ids[bad[0]]})")
-    bad = np.flatnonzero(~np.isfinite(arrival))
-    if len(bad):
-        raise ValueError(f"job arrival must be a finite time, got {arrival[bad[0]]} (job {ids[bad[0]]})")
+    check_job_arrays(ids, arrival, size, work, processors)
     # Inside, jobs are numbered by ascending id (the order the reference visits them in);
     # they arrive in order of (arrival, id), as the reference sorts them.
     by_id = np.argsort(ids, kind="stable")

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from gangviz.fast.jobchecks import check_job_arrays
+
 __all__ = ["POLICIES", "GangRun", "JobArrays", "job_arrays", "covers", "run_gang", "ibm_metrics_compiled",
            "zhou_metrics_compiled", "warm_up"]
 
@@ -125,18 +127,7 @@ def _check(jobs: JobArrays, policy: str, params: dict[str, Any], processors: int
         raise ValueError(f"processors must be a whole number >= 1, got {processors!r}")
     if not 0.0 <= overhead < 1.0:
         raise ValueError(f"overhead must be in [0, 1) of a slice, got {overhead}")
-    ids, size, work, arrival = jobs.ids, jobs.size, jobs.work, jobs.arrival
-    if len(np.unique(ids)) != len(ids):
-        raise ValueError("job ids must be unique")
-    bad = np.flatnonzero((size < 1) | (size > processors))
-    if len(bad):
-        raise ValueError(f"job size must be in 1..{processors} processors, got {size[bad[0]]} (job {ids[bad[0]]})")
-    bad = np.flatnonzero(~(np.isfinite(work) & (work > 0)))
-    if len(bad):
-        raise ValueError(f"job work must be finite and > 0 slices, got {work[bad[0]]} (job {ids[bad[0]]})")
-    bad = np.flatnonzero(~(np.isfinite(arrival) & (arrival >= 0)))
-    if len(bad):
-        raise ValueError(f"job arrival must be a finite time >= 0, got {arrival[bad[0]]} (job {ids[bad[0]]})")
+    check_job_arrays(jobs.ids, jobs.arrival, jobs.size, jobs.work, processors, arrival_from_zero=True)
     return gang
 
 

@@ -43,16 +43,15 @@ see :class:`Decision`. Without it the loops do no extra work.
 
 from __future__ import annotations
 
-import gc
 import heapq
 import math
 from bisect import bisect_left, insort
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import attrgetter, le, lt
 
 from gangviz.core.jobs import JobSpec
+from gangviz.gcpause import collector_resting
 from gangviz.metrics.ibm import SMALL_NODES_MAX, CapacityLog
 from gangviz.spacesharing.policy import ESTIMATES, MODES
 from gangviz.spacesharing.profile import Profile
@@ -168,7 +167,7 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     else:
         # The loop allocates a tuple or two per event and keeps every record alive; none can
         # form a reference cycle, so the cyclic collector rests meanwhile (as the SWF reader's).
-        with _collector_resting():
+        with collector_resting():
             end, cap, start, finish, resv = _easy(arrival, size, est, run, processors, small_max,
                                                   mode == "easy", decisions)
             records = list(map(BackfillRecord, specs, start, finish, resv))
@@ -224,7 +223,7 @@ def simulate_backfill_columns(arrival, size, work, estimate, processors: int, *,
                                                                 small_max)
         resv = [None if f != f else f for f in first.tolist()]
         return ColumnsResult(start.tolist(), finish.tolist(), resv, CapacityLog(*lost), end, mode)
-    with _collector_resting():
+    with collector_resting():
         end, cap, start, finish, resv = _easy(arrival, size, est, run, processors, small_max,
                                               mode == "easy", None)
     return ColumnsResult(start, finish, resv, cap, end, mode)
@@ -263,16 +262,6 @@ def _estimates_and_runs(size, work, requested, processors, mode, kill, name):
                                  f"the run time; job {name(k)} runs {w:g} with an estimate of {e:g}")
     return est, run
 
-
-@contextmanager
-def _collector_resting():
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _easy(arrival, size, est, run, P, small_max, backfill, log):  # noqa: C901 - the hot loop, kept inline for speed

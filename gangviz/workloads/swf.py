@@ -44,7 +44,6 @@ huge run time): only in proportion to the file's length.
 
 from __future__ import annotations
 
-import gc
 import gzip
 import io
 import math
@@ -52,7 +51,6 @@ import os
 import re
 import warnings
 from collections.abc import Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -68,6 +66,7 @@ from gangviz.core.limits import (
     check_processors,
     check_slice_seconds,
 )
+from gangviz.gcpause import collector_resting
 from gangviz.workloads.files import InputFileError, decompress, read_input
 from gangviz.workloads.model import Workload
 
@@ -225,21 +224,9 @@ def parse_swf_columns(
 ) -> TraceColumns:
     """Parse SWF ``data`` as :func:`parse_swf` does; return :class:`TraceColumns`."""
     check_options(procs, slice_seconds)
-    with _collector_resting():
+    with collector_resting():
         return _parse(data, source, procs, slice_seconds, strict, fast)
 
-
-@contextmanager
-def _collector_resting():
-    # Building ~10 container objects per job would trigger many full collections; none of
-    # them can form a reference cycle, so the cyclic collector can rest meanwhile.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class _JobLines:
@@ -540,7 +527,7 @@ class TraceColumns:
 
     def workload(self) -> Workload:
         """Return the :class:`Workload` of these jobs (the mapping of the module docstring)."""
-        with _collector_resting():
+        with collector_resting():
             return self._workload()
 
     def _workload(self) -> Workload:
