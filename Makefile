@@ -4,11 +4,12 @@
 #   make lint  installs the checkers and runs them: ruff (whole tree), mypy (core, sim), the
 #              import contracts of pyproject.toml (lint-imports)
 # Installs happen once: a stamp file in .venv records them and is redone only when
-# pyproject.toml changes.
+# pyproject.toml, setup.py or the optional C loop's source changes (the install compiles it).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 PIP     = $(BIN)/python -m pip install -q --disable-pip-version-check
+BUILD   = pyproject.toml setup.py gangviz/spacesharing/_easyloop.c
 
 .PHONY: run test lint install install-test install-lint bench clean
 
@@ -16,17 +17,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: $(BUILD) | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: $(BUILD) | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed-lint: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-lint: $(BUILD) | $(BIN)/python
 	$(PIP) -e '.[lint]'
 	touch $@ $(VENV)/.installed
 

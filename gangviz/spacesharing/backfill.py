@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from itertools import islice
@@ -168,8 +169,8 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
         # The loop allocates a tuple or two per event and keeps every record alive; none can
         # form a reference cycle, so the cyclic collector rests meanwhile (as the SWF reader's).
         with collector_resting():
-            end, cap, start, finish, resv = _easy(arrival, size, est, run, processors, small_max,
-                                                  mode == "easy", decisions)
+            end, cap, start, finish, resv = _easy_loop(arrival, size, est, run, processors,
+                                                       small_max, mode == "easy", decisions)
             records = list(map(BackfillRecord, specs, start, finish, resv))
     by_id = sorted(records, key=attrgetter("spec.id"))
     return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est)
@@ -224,8 +225,8 @@ def simulate_backfill_columns(arrival, size, work, estimate, processors: int, *,
         resv = [None if f != f else f for f in first.tolist()]
         return ColumnsResult(start.tolist(), finish.tolist(), resv, CapacityLog(*lost), end, mode)
     with collector_resting():
-        end, cap, start, finish, resv = _easy(arrival, size, est, run, processors, small_max,
-                                              mode == "easy", None)
+        end, cap, start, finish, resv = _easy_loop(arrival, size, est, run, processors, small_max,
+                                                   mode == "easy", None)
     return ColumnsResult(start, finish, resv, cap, end, mode)
 
 
@@ -262,6 +263,25 @@ def _estimates_and_runs(size, work, requested, processors, mode, kill, name):
                                  f"the run time; job {name(k)} runs {w:g} with an estimate of {e:g}")
     return est, run
 
+
+
+def _easy_loop(arrival, size, est, run, P, small_max, backfill, log):
+    """Run :func:`_easy`, through the optional C loop of :mod:`gangviz.spacesharing._easyloop`
+    when it is built, no decision log is asked for and the columns are plain floats (sizes
+    ints); it gives the same results bit for bit. Anything else runs the Python loop, which
+    stays the reference. ``GANGVIZ_PURE_PYTHON=1`` in the environment forces the Python loop
+    (to time one against the other)."""
+    if log is None and not os.environ.get("GANGVIZ_PURE_PYTHON"):
+        try:
+            from gangviz.spacesharing import _easyloop
+        except ImportError:
+            pass
+        else:
+            out = _easyloop.easy(list(arrival), list(size), list(est), list(run), P, small_max, backfill)
+            if out is not None:
+                end, lost, start, finish, resv = out
+                return end, CapacityLog(*lost), start, finish, resv
+    return _easy(arrival, size, est, run, P, small_max, backfill, log)
 
 
 def _easy(arrival, size, est, run, P, small_max, backfill, log):  # noqa: C901 - the hot loop, kept inline for speed

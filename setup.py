@@ -1,0 +1,16 @@
+"""The optional C loop of EASY/FCFS backfilling; every other setting is in pyproject.toml.
+
+``optional=True``: without a working C compiler the install still succeeds and
+:mod:`gangviz.spacesharing.backfill` runs its Python loop (the same schedule).
+"""
+
+import sys
+
+from setuptools import Extension, setup
+
+# no fused multiply-add: the C loop must round exactly as the Python loop does
+FLAGS = [] if sys.platform == "win32" else ["-ffp-contract=off"]
+
+setup(ext_modules=[Extension("gangviz.spacesharing._easyloop",
+                             ["gangviz/spacesharing/_easyloop.c"],
+                             extra_compile_args=FLAGS, optional=True)])
