@@ -1,7 +1,9 @@
-"""The optional C loop of EASY/FCFS backfilling; every other setting is in pyproject.toml.
+"""The optional C loops of EASY/FCFS and conservative backfilling; every other setting is in
+pyproject.toml.
 
 ``optional=True``: without a working C compiler the install still succeeds and
-:mod:`gangviz.spacesharing.backfill` runs its Python loop (the same schedule).
+:mod:`gangviz.spacesharing.backfill` runs its Python loop (EASY/FCFS) or its numba loop
+(conservative), which give the same schedule.
 """
 
 import sys

@@ -1,4 +1,6 @@
-/* The EASY/FCFS event loop of gangviz.spacesharing.backfill._easy, in C (optional speed-up).
+/* The two event loops of gangviz.spacesharing.backfill in C (optional speed-up): the EASY/FCFS
+ * loop ``_easy`` and the conservative loop (the twin of ``_run`` in
+ * gangviz.spacesharing.compiled, which equals ``_conservative``).
  *
  * easy(arrival, size, est, run, P, small_max, backfill) -> (end, (lost, small, large),
  *     start, finish, reservation) or None
@@ -9,6 +11,14 @@
  * order: arrival, est and run of floats, size of ints. It returns None, and the caller runs the
  * Python loop, when an entry is not an exact float (or int for size), so the results always
  * have the types the Python loop gives. Plain C API only, no numpy.
+ *
+ * conservative(arrival, size, est, run, P, small_max) -> (end, (lost, small, large), start,
+ *     finish, reservation) or None
+ *
+ * A line-by-line translation of the numba loop ``_run`` (and its helpers ``_heap_push``,
+ * ``_heap_pop``, ``_bp``, ``_earliest``): the booking profile on growable arrays, the same
+ * floating-point operations in the same order, completions ordered by (finish, id). The same
+ * inputs and None as for easy().
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -279,16 +289,360 @@ out:
     return result;
 }
 
+
+/* ---- conservative backfilling ---- */
+
+/* bisect_left / bisect_right over times[0:n] (np.searchsorted side="left" / "right") */
+static Py_ssize_t search_left(const double *a, Py_ssize_t n, double x) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (a[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+static Py_ssize_t search_right(const double *a, Py_ssize_t n, double x) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (x < a[mid]) hi = mid; else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* the completion heap as two arrays, as _heap_push / _heap_pop of the numba loop */
+static Py_ssize_t c_heap_push(double *ht, Py_ssize_t *hj, Py_ssize_t n, double t, Py_ssize_t j) {
+    Py_ssize_t i = n;
+    ht[i] = t;
+    hj[i] = j;
+    while (i > 0) {
+        Py_ssize_t p = (i - 1) / 2;
+        if (ht[p] < ht[i] || (ht[p] == ht[i] && hj[p] <= hj[i])) break;
+        double tt = ht[p]; ht[p] = ht[i]; ht[i] = tt;
+        Py_ssize_t jj = hj[p]; hj[p] = hj[i]; hj[i] = jj;
+        i = p;
+    }
+    return n + 1;
+}
+
+static Py_ssize_t c_heap_pop(double *ht, Py_ssize_t *hj, Py_ssize_t n) {
+    n -= 1;
+    ht[0] = ht[n];
+    hj[0] = hj[n];
+    Py_ssize_t i = 0;
+    for (;;) {
+        Py_ssize_t lo = i, a = 2 * i + 1, b = a + 1;
+        if (a < n && (ht[a] < ht[lo] || (ht[a] == ht[lo] && hj[a] < hj[lo]))) lo = a;
+        if (b < n && (ht[b] < ht[lo] || (ht[b] == ht[lo] && hj[b] < hj[lo]))) lo = b;
+        if (lo == i) break;
+        double tt = ht[lo]; ht[lo] = ht[i]; ht[i] = tt;
+        Py_ssize_t jj = hj[lo]; hj[lo] = hj[i]; hj[i] = jj;
+        i = lo;
+    }
+    return n;
+}
+
+/* A breakpoint at t: its index; *k_n grows by one when it is new (the arrays have room). */
+static Py_ssize_t c_bp(double *times, long long *usage, Py_ssize_t *k_n, double t) {
+    Py_ssize_t n = *k_n, k = search_left(times, n, t);
+    if (k < n && times[k] == t) return k;
+    for (Py_ssize_t m = n; m > k; m--) {
+        times[m] = times[m - 1];
+        usage[m] = usage[m - 1];
+    }
+    times[k] = t;
+    usage[k] = k > 0 ? usage[k - 1] : 0;
+    *k_n = n + 1;
+    return k;
+}
+
+static double c_earliest(const double *times, const long long *usage, Py_ssize_t k_n,
+                         long long room, double duration, double limit, double oa, double ob,
+                         long long osz) {
+    Py_ssize_t ia = search_left(times, k_n, oa), ib = search_left(times, k_n, ob);
+    Py_ssize_t i = 0;
+    while (i < k_n) {
+        double t = times[i];
+        if (t >= limit) return INFINITY;
+        long long u = (ia <= i && i < ib) ? usage[i] - osz : usage[i];
+        if (u > room) {
+            i++;
+            continue;
+        }
+        double end = t + duration;
+        Py_ssize_t j = i + 1;
+        int ok = 1;
+        while (j < k_n && times[j] < end) {
+            u = (ia <= j && j < ib) ? usage[j] - osz : usage[j];
+            if (u > room) {
+                ok = 0;
+                break;
+            }
+            j++;
+        }
+        if (ok) return t;
+        i = j + 1;
+    }
+    return INFINITY;
+}
+
+/* make the profile arrays (and low) hold at least cap entries */
+static int c_grow(double **times, long long **usage, long long **low, Py_ssize_t *cap_k) {
+    Py_ssize_t cap = *cap_k * 2;
+    double *nt = realloc(*times, cap * sizeof(double));
+    if (!nt) return 0;
+    *times = nt;
+    long long *nu = realloc(*usage, cap * sizeof(long long));
+    if (!nu) return 0;
+    *usage = nu;
+    long long *nl = realloc(*low, cap * sizeof(long long));
+    if (!nl) return 0;
+    *low = nl;
+    *cap_k = cap;
+    return 1;
+}
+
+static PyObject *conservative(PyObject *self, PyObject *args) {
+    PyObject *la, *ls, *le, *lr;
+    long long P, small_max;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!LL", &PyList_Type, &la, &PyList_Type, &ls,
+                          &PyList_Type, &le, &PyList_Type, &lr, &P, &small_max))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(la);
+    if (PyList_GET_SIZE(ls) != n || PyList_GET_SIZE(le) != n || PyList_GET_SIZE(lr) != n) {
+        PyErr_SetString(PyExc_ValueError, "the four columns must have the same length");
+        return NULL;
+    }
+    Py_ssize_t m1 = n > 0 ? n : 1;
+    Py_ssize_t cap_k = 64;
+    double *arrival = malloc(m1 * sizeof(double)), *est = malloc(m1 * sizeof(double));
+    double *run = malloc(m1 * sizeof(double)), *start = malloc(m1 * sizeof(double));
+    double *finish = malloc(m1 * sizeof(double)), *first_res = malloc(m1 * sizeof(double));
+    double *res = malloc(m1 * sizeof(double)), *start_of = calloc(m1, sizeof(double));
+    double *ht = malloc((n + 1) * sizeof(double));
+    Py_ssize_t *hj = malloc((n + 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *queue = malloc(m1 * sizeof(Py_ssize_t)), *tried = malloc(m1 * sizeof(Py_ssize_t));
+    long long *size = malloc(m1 * sizeof(long long));
+    double *times = malloc(cap_k * sizeof(double));
+    long long *usage = calloc(cap_k, sizeof(long long)), *low = malloc(cap_k * sizeof(long long));
+    char *have_start = calloc(m1, 1), *have_finish = calloc(m1, 1), *have_res = calloc(m1, 1);
+    PyObject *result = NULL;
+    if (!arrival || !est || !run || !start || !finish || !first_res || !res || !start_of || !ht
+        || !hj || !queue || !tried || !size || !times || !usage || !low || !have_start
+        || !have_finish || !have_res) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (!floats(la, arrival, n) || !floats(le, est, n) || !floats(lr, run, n)) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto out;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(ls, i);
+        int overflow = 0;
+        if (!PyLong_CheckExact(o)) {
+            result = Py_None;
+            Py_INCREF(result);
+            goto out;
+        }
+        size[i] = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            result = Py_None;
+            Py_INCREF(result);
+            goto out;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        res[i] = NAN;
+        tried[i] = -1;  /* the release count when the job last failed to move */
+    }
+
+    Py_ssize_t h_n = 0, k_n = 1, q_n = 0, nxt = 0, finished = 0, n_small = 0, n_large = 0;
+    long long releases = 0, free_ = P;
+    double now = n ? arrival[0] : 0.0, t_prev = 0.0;
+    double lost = 0.0, lost_small = 0.0, lost_large = 0.0;
+    times[0] = now;
+    while (finished < n) {
+        double t_arr = nxt < n ? arrival[nxt] : INFINITY;
+        double t_done = h_n ? ht[0] : INFINITY;
+        double t = t_arr < t_done ? t_arr : t_done;
+        if (q_n && t > t_prev) {
+            double amount = (double)free_ * (t - t_prev);
+            if (n_small > 0 || n_large > 0) lost += amount;
+            if (n_small > 0) lost_small += amount;
+            if (n_large > 0) lost_large += amount;
+        }
+        t_prev = t;
+        /* advance the profile */
+        if (t > now) {
+            Py_ssize_t k = search_right(times, k_n, t) - 1;
+            if (k > 0) {
+                for (Py_ssize_t m = k; m < k_n; m++) {
+                    times[m - k] = times[m];
+                    usage[m - k] = usage[m];
+                }
+                k_n -= k;
+            }
+            times[0] = t;
+            now = t;
+        }
+        /* make sure two breakpoints and a job's worth of bookings fit */
+        if (k_n + 4 >= cap_k && !c_grow(&times, &usage, &low, &cap_k)) goto nomem;
+        while (h_n && ht[0] <= t) {
+            double fin = ht[0];
+            Py_ssize_t j = hj[0];
+            h_n = c_heap_pop(ht, hj, h_n);
+            finish[j] = fin;
+            have_finish[j] = 1;
+            free_ += size[j];
+            finished++;
+            double b = start_of[j] + est[j];
+            double a = t > now ? t : now;
+            if (b > a) {
+                Py_ssize_t ia = c_bp(times, usage, &k_n, a);
+                Py_ssize_t ib = c_bp(times, usage, &k_n, b);
+                for (Py_ssize_t m = ia; m < ib; m++) usage[m] -= size[j];
+                releases++;
+            }
+            if (k_n + 4 >= cap_k && !c_grow(&times, &usage, &low, &cap_k)) goto nomem;
+        }
+        while (nxt < n && arrival[nxt] <= t) {
+            queue[q_n++] = nxt;
+            if (size[nxt] <= small_max) n_small++; else n_large++;
+            nxt++;
+        }
+        /* drop the breakpoints where the usage does not change (see the numba loop) */
+        Py_ssize_t kept = 1;
+        for (Py_ssize_t m = 1; m < k_n; m++) {
+            if (usage[m] != usage[kept - 1]) {
+                times[kept] = times[m];
+                usage[kept] = usage[m];
+                kept++;
+            }
+        }
+        k_n = kept;
+        Py_ssize_t w = 0;
+        int low_ok = 0;  /* low[m] = min(usage[0..m]), valid while the profile is unchanged */
+        for (Py_ssize_t r = 0; r < q_n; r++) {
+            Py_ssize_t j = queue[r];
+            double e = est[j];
+            long long sz = size[j];
+            long long room = P - sz;
+            double old = res[j];
+            double when;
+            int move = 0;
+            if (k_n + 6 >= cap_k) {
+                if (!c_grow(&times, &usage, &low, &cap_k)) goto nomem;
+                low_ok = 0;
+            }
+            if (isnan(old)) {
+                when = c_earliest(times, usage, k_n, P - sz, e, INFINITY, INFINITY, INFINITY, 0);
+                double a = when > now ? when : now;
+                if (when + e > a) {
+                    Py_ssize_t ia = c_bp(times, usage, &k_n, a);
+                    Py_ssize_t ib = c_bp(times, usage, &k_n, when + e);
+                    for (Py_ssize_t m = ia; m < ib; m++) usage[m] += sz;
+                    low_ok = 0;
+                }
+            } else {
+                /* unless something was released since this job last failed to move, the
+                 * profile has only gained bookings and lost its past: it still cannot move */
+                if (old > t && tried[j] != releases) {
+                    Py_ssize_t kk = search_left(times, k_n, old);
+                    if (kk > 0) {
+                        if (!low_ok) {
+                            long long cur = usage[0];
+                            for (Py_ssize_t m = 0; m < k_n; m++) {
+                                if (usage[m] < cur) cur = usage[m];
+                                low[m] = cur;
+                            }
+                            low_ok = 1;
+                        }
+                        move = low[kk - 1] <= room;
+                    }
+                }
+                when = old;
+                if (old > t && !move) tried[j] = releases;
+                if (move) {
+                    double cand = c_earliest(times, usage, k_n, room, e, old, old, old + e, sz);
+                    if (cand < old) {
+                        when = cand;
+                        low_ok = 0;
+                        double a = old > now ? old : now;
+                        if (old + e > a) {
+                            Py_ssize_t ia = c_bp(times, usage, &k_n, a);
+                            Py_ssize_t ib = c_bp(times, usage, &k_n, old + e);
+                            for (Py_ssize_t m = ia; m < ib; m++) usage[m] -= sz;
+                            releases++;
+                        }
+                        a = when > now ? when : now;
+                        if (when + e > a) {
+                            Py_ssize_t ia = c_bp(times, usage, &k_n, a);
+                            Py_ssize_t ib = c_bp(times, usage, &k_n, when + e);
+                            for (Py_ssize_t m = ia; m < ib; m++) usage[m] += sz;
+                        }
+                    }
+                }
+            }
+            if (when <= t) {
+                free_ -= sz;
+                start_of[j] = t;
+                start[j] = t;
+                have_start[j] = 1;
+                h_n = c_heap_push(ht, hj, h_n, t + run[j], j);
+                res[j] = NAN;
+                if (sz <= small_max) n_small--; else n_large--;
+            } else {
+                if (when == old && move) tried[j] = releases;  /* nothing found before old */
+                res[j] = when;
+                if (!have_res[j]) {
+                    have_res[j] = 1;
+                    first_res[j] = when;
+                }
+                queue[w++] = j;
+            }
+        }
+        q_n = w;
+    }
+
+    {
+        PyObject *st = float_list(start, have_start, n);
+        PyObject *fi = float_list(finish, have_finish, n);
+        PyObject *re = float_list(first_res, have_res, n);
+        if (st && fi && re)
+            result = Py_BuildValue("d(ddd)NNN", t_prev, lost, lost_small, lost_large, st, fi, re);
+        else {
+            Py_XDECREF(st);
+            Py_XDECREF(fi);
+            Py_XDECREF(re);
+        }
+    }
+    goto out;
+nomem:
+    PyErr_NoMemory();
+out:
+    free(arrival); free(est); free(run); free(start); free(finish); free(first_res); free(res);
+    free(start_of); free(ht); free(hj); free(queue); free(tried); free(size); free(times);
+    free(usage); free(low); free(have_start); free(have_finish); free(have_res);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"easy", easy, METH_VARARGS,
      "easy(arrival, size, est, run, P, small_max, backfill) -> (end, (lost, small, large), "
+     "start, finish, reservation), or None when an entry is not a float (size: int)."},
+    {"conservative", conservative, METH_VARARGS,
+     "conservative(arrival, size, est, run, P, small_max) -> (end, (lost, small, large), "
      "start, finish, reservation), or None when an entry is not a float (size: int)."},
     {NULL, NULL, 0, NULL}
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_easyloop",
-    "The EASY/FCFS loop of gangviz.spacesharing.backfill in C (optional).", -1, methods
+    "The EASY/FCFS and conservative loops of gangviz.spacesharing.backfill in C (optional).", -1, methods
 };
 
 PyMODINIT_FUNC PyInit__easyloop(void) { return PyModule_Create(&module); }

@@ -130,8 +130,9 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     """Simulate ``mode`` (``"fcfs"``, ``"easy"`` or ``"conservative"``) to the end.
 
     ``estimates`` is ``"requested"`` or ``"exact"`` (module docstring); ``log`` keeps one
-    :class:`Decision` per event. Conservative runs without a log go through the compiled loop of
-    :mod:`gangviz.spacesharing.compiled` (the same schedule) unless ``compiled`` is False.
+    :class:`Decision` per event. Conservative runs without a log go through a compiled loop (the
+    optional C loop, else the numba loop of :mod:`gangviz.spacesharing.compiled`; the same
+    schedule) unless ``compiled`` is False.
     Returns a :class:`BackfillResult`. Raises ``ValueError`` for an unknown mode or estimates,
     fewer than one processor, a job larger than the machine (naming the job), a job that runs
     forever, or, for conservative without ``kill_at_estimate``, a job that runs past its estimate.
@@ -153,15 +154,9 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
                                    lambda k: specs[k].name)
     decisions: list[Decision] | None = [] if log else None
     if mode == "conservative" and decisions is None and compiled and n:
-        from gangviz.spacesharing.compiled import conservative_compiled
-
-        start, finish, first, lost, end = conservative_compiled(arrival, size, est, run, processors,
-                                                                small_max)
-        records = [BackfillRecord(j) for j in specs]
-        for r, a, b, f in zip(records, start.tolist(), finish.tolist(), first.tolist()):
-            r.start, r.finish = a, b
-            r.reservation = None if f != f else f
-        cap = CapacityLog(*lost)
+        end, cap, start, finish, resv = _conservative_loop(arrival, size, est, run, processors,
+                                                           small_max)
+        records = list(map(BackfillRecord, specs, start, finish, resv))
     elif mode == "conservative":
         records = [BackfillRecord(j) for j in specs]
         end, cap = _conservative(arrival, size, est, run, records, processors, small_max, decisions)
@@ -218,12 +213,9 @@ def simulate_backfill_columns(arrival, size, work, estimate, processors: int, *,
     if not arrival:
         return ColumnsResult([], [], [], CapacityLog(), 0.0, mode)
     if mode == "conservative":
-        from gangviz.spacesharing.compiled import conservative_compiled
-
-        start, finish, first, lost, end = conservative_compiled(arrival, size, est, run, processors,
-                                                                small_max)
-        resv = [None if f != f else f for f in first.tolist()]
-        return ColumnsResult(start.tolist(), finish.tolist(), resv, CapacityLog(*lost), end, mode)
+        end, cap, start, finish, resv = _conservative_loop(arrival, size, est, run, processors,
+                                                           small_max)
+        return ColumnsResult(start, finish, resv, cap, end, mode)
     with collector_resting():
         end, cap, start, finish, resv = _easy_loop(arrival, size, est, run, processors, small_max,
                                                    mode == "easy", None)
@@ -263,6 +255,34 @@ def _estimates_and_runs(size, work, requested, processors, mode, kill, name):
                                  f"the run time; job {name(k)} runs {w:g} with an estimate of {e:g}")
     return est, run
 
+
+
+def _conservative_loop(arrival, size, est, run, P, small_max):
+    """Run conservative backfilling without a decision log; return ``(end, lost capacity,
+    start, finish, first reservation)``, the lists in priority order (``None``: no reservation).
+
+    The optional C loop of :mod:`gangviz.spacesharing._easyloop` runs when it is built and the
+    columns are plain floats (sizes ints), else the numba loop of
+    :mod:`gangviz.spacesharing.compiled`; both give what :func:`_conservative` gives, bit for
+    bit. The numba module is imported only when the C loop cannot run (its import alone takes
+    longer than the C run). ``GANGVIZ_PURE_PYTHON=1`` skips the C loop."""
+    if not os.environ.get("GANGVIZ_PURE_PYTHON"):
+        try:
+            from gangviz.spacesharing import _easyloop
+        except ImportError:
+            pass
+        else:
+            out = _easyloop.conservative(list(arrival), list(size), list(est), list(run), P,
+                                         small_max)
+            if out is not None:
+                end, lost, start, finish, resv = out
+                return end, CapacityLog(*lost), start, finish, resv
+    from gangviz.spacesharing.compiled import conservative_compiled
+
+    start_a, finish_a, first, lost, end = conservative_compiled(arrival, size, est, run, P,
+                                                                small_max)
+    resv = [None if f != f else f for f in first.tolist()]
+    return end, CapacityLog(*lost), start_a.tolist(), finish_a.tolist(), resv
 
 
 def _easy_loop(arrival, size, est, run, P, small_max, backfill, log):

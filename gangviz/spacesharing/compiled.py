@@ -8,6 +8,8 @@ compares them on random workloads and on the shipped traces). The booking profil
 heap ordered by ``(time, job)`` as :mod:`heapq` orders the tuples.
 
 The step-by-step simulation (the window) keeps using the Python loop, which can log decisions.
+When the optional C extension is built, ``conservative`` of :mod:`gangviz.spacesharing._easyloop`
+(a line-by-line translation of :func:`_run`) runs instead and this module is not imported.
 """
 
 from __future__ import annotations

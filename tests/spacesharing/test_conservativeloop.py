@@ -1,0 +1,138 @@
+"""The optional C loop of conservative backfilling (``conservative`` of
+gangviz.spacesharing._easyloop) gives what the Python loop ``_conservative`` gives, bit for bit:
+every start, finish and first reservation, the end time and the three lost-capacity sums, on
+random workloads and on the shipped traces; a conservative run then never imports numba.
+Skipped when the extension is not built (no C compiler at install time): the numba loop then
+runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gangviz.resources import RESOURCES
+from gangviz.spacesharing import backfill
+from gangviz.spacesharing.backfill import BackfillRecord, _conservative, _estimates_and_runs
+from gangviz.workloads.swf import read_swf_columns
+
+easyloop = pytest.importorskip("gangviz.spacesharing._easyloop")
+
+TRACES = ["NASA-iPSC-1993-3.1-cln-norm.swf.gz", "SDSC-SP2-1998-4.2-cln-norm.swf.gz",
+          "KTH-SP2-1996-2.1-cln-first300.swf"]
+
+
+def _bits(x):
+    """A value as its exact bits (float.hex), so -0.0, 0.0 and near-equal floats differ."""
+    if isinstance(x, list):
+        return [_bits(v) for v in x]
+    assert x is None or type(x) is float, x
+    return None if x is None else x.hex()
+
+
+def _both(arrival, size, est, run, P, small_max):
+    """Run both loops, assert they agree bit for bit; return the Python loop's (end, capacity)."""
+    records = [BackfillRecord(None) for _ in arrival]
+    end, cap = _conservative(arrival, size, est, run, records, P, small_max, None)
+    c = easyloop.conservative(arrival, size, est, run, P, small_max)
+    assert c is not None
+    c_end, lost, start, finish, resv = c
+    assert _bits(c_end) == _bits(end)
+    assert _bits(list(lost)) == _bits([cap.lost, cap.lost_small, cap.lost_large])
+    assert _bits(start) == _bits([r.start for r in records])
+    assert _bits(finish) == _bits([r.finish for r in records])
+    assert _bits(resv) == _bits([r.reservation for r in records])
+    return end, cap
+
+
+@st.composite
+def workloads(draw):
+    P = draw(st.integers(1, 16))
+    n = draw(st.integers(0, 60))
+    # few distinct gaps and durations: many arrival ties, equal estimates and equal ends
+    gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0, 0.1]), min_size=n, max_size=n))
+    arrival, t = [], draw(st.sampled_from([0.0, 2.0, 1e9]))
+    for g in gaps:
+        t += g
+        arrival.append(t)
+    size = draw(st.lists(st.integers(1, P), min_size=n, max_size=n))
+    # no zero run times: a job that books nothing can start beside another on a full machine,
+    # which the Python loop stops at (an assertion), so there is nothing to compare
+    durations = st.sampled_from([0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0])
+    work = draw(st.lists(durations, min_size=n, max_size=n))
+    # estimates below, equal to and above the run time, and none (NaN or 0: the run time)
+    requested = draw(st.lists(st.one_of(durations, st.sampled_from([float("nan"), 0.0])),
+                              min_size=n, max_size=n))
+    kill = draw(st.booleans())
+    if not kill:
+        # conservative without killing needs estimates that bound the run time (callers refuse
+        # anything else), so raise those below it
+        requested = [w if r > 0 and r < w else r for r, w in zip(requested, work)]
+    small_max = draw(st.integers(0, P))
+    est, run = _estimates_and_runs(size, work, requested, P, "conservative", kill, str)
+    return arrival, size, est, run, P, small_max
+
+
+@settings(max_examples=400, deadline=None)
+@given(workloads())
+def test_c_loop_equals_python_loop_bit_for_bit(w):
+    _both(*w)
+
+
+# the Python loop takes half a minute on SDSC-SP2 with requested estimates: that case alone
+# covers it; the two smaller traces run with both kinds of estimates
+@pytest.mark.parametrize(("trace", "estimates"), [
+    (TRACES[0], "requested"), (TRACES[0], "exact"), (TRACES[1], "requested"),
+    (TRACES[2], "requested"), (TRACES[2], "exact")])
+def test_c_loop_equals_python_loop_on_shipped_traces(trace, estimates):
+    c = read_swf_columns(RESOURCES / "workloads" / trace)
+    size, work = c.size.tolist(), c.work.tolist()
+    requested = c.estimate.tolist() if estimates == "requested" else None
+    est, run = _estimates_and_runs(size, work, requested, c.processors, "conservative", True, str)
+    end, cap = _both(c.arrival.tolist(), size, est, run, c.processors, 32)
+    assert cap.lost > 0  # the trace exercises the waiting path
+
+
+def test_non_float_columns_fall_back():
+    # ints where floats are expected: the C loop declines and the numba loop runs
+    assert easyloop.conservative([0, 1], [1, 1], [1.0, 1.0], [1.0, 1.0], 2, 1) is None
+    assert easyloop.conservative([0.0], [1.5], [1.0], [1.0], 2, 1) is None
+    end, cap, start, finish, resv = backfill._conservative_loop([0, 1], [2, 1], [1, 1], [1, 1], 2, 1)
+    assert (end, start, finish, resv) == (2.0, [0.0, 1.0], [1.0, 2.0], [None, None])
+
+
+def test_columns_run_uses_the_c_loop_and_the_numba_loop_agrees(monkeypatch):
+    calls = []
+    real = easyloop.conservative
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(easyloop, "conservative", spy)
+    c = read_swf_columns(RESOURCES / "workloads" / TRACES[2])
+    cols = (c.arrival, c.size, c.work, c.estimate, c.processors)
+    fast = backfill.simulate_backfill_columns(*cols, mode="conservative")
+    assert len(calls) == 1
+    monkeypatch.setenv("GANGVIZ_PURE_PYTHON", "1")  # skips the C loop: the numba loop runs
+    slow = backfill.simulate_backfill_columns(*cols, mode="conservative")
+    assert len(calls) == 1
+    assert (_bits(fast.start), _bits(fast.finish), _bits(fast.reservation), fast.capacity,
+            _bits(fast.end)) == (_bits(slow.start), _bits(slow.finish), _bits(slow.reservation),
+                                 slow.capacity, _bits(slow.end))
+
+
+def test_conservative_run_imports_no_numba(tmp_path):
+    trace = tmp_path / "t.swf"
+    trace.write_text("; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "2 1 0 5 4 -1 -1 4 5 -1 1 1 1 1 1 -1 -1 -1\n")
+    code = ("import sys; from gangviz.cli import main; "
+            f"rc = main(['run', {str(trace)!r}, '--policy', 'conservative']); "
+            "print(rc, sorted(m for m in sys.modules if m.split('.')[0] == 'numba' "
+            "or m == 'gangviz.spacesharing.compiled'))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1] == "0 []"
