@@ -91,6 +91,21 @@ static int floats(PyObject *list, double *out, Py_ssize_t n) {
     return 1;
 }
 
+/* Copy the four columns (floats; sizes exact ints that fit a long long); 0 when an entry is
+ * not one, and the caller then lets the Python loop run. */
+static int columns(PyObject *la, PyObject *ls, PyObject *le, PyObject *lr, Py_ssize_t n,
+                   double *arrival, long long *size, double *est, double *run) {
+    if (!floats(la, arrival, n) || !floats(le, est, n) || !floats(lr, run, n)) return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(ls, i);
+        int overflow = 0;
+        if (!PyLong_CheckExact(o)) return 0;
+        size[i] = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) return 0;
+    }
+    return 1;
+}
+
 static PyObject *float_list(const double *v, const char *have, Py_ssize_t n) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
@@ -135,25 +150,10 @@ static PyObject *easy(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto out;
     }
-    if (!floats(la, arrival, n) || !floats(le, est, n) || !floats(lr, run, n)) {
+    if (!columns(la, ls, le, lr, n, arrival, size, est, run)) {
         result = Py_None;
         Py_INCREF(result);
         goto out;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = PyList_GET_ITEM(ls, i);
-        int overflow = 0;
-        if (!PyLong_CheckExact(o)) {
-            result = Py_None;
-            Py_INCREF(result);
-            goto out;
-        }
-        size[i] = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            result = Py_None;
-            Py_INCREF(result);
-            goto out;
-        }
     }
 
     double lost = 0.0, lost_small = 0.0, lost_large = 0.0;
@@ -435,25 +435,10 @@ static PyObject *conservative(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto out;
     }
-    if (!floats(la, arrival, n) || !floats(le, est, n) || !floats(lr, run, n)) {
+    if (!columns(la, ls, le, lr, n, arrival, size, est, run)) {
         result = Py_None;
         Py_INCREF(result);
         goto out;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = PyList_GET_ITEM(ls, i);
-        int overflow = 0;
-        if (!PyLong_CheckExact(o)) {
-            result = Py_None;
-            Py_INCREF(result);
-            goto out;
-        }
-        size[i] = PyLong_AsLongLongAndOverflow(o, &overflow);
-        if (overflow) {
-            result = Py_None;
-            Py_INCREF(result);
-            goto out;
-        }
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         res[i] = NAN;
