@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import math
 
-from gangviz.core.record import Change, Step, undo
+from gangviz.core.record import Change, Step
 from gangviz.metrics.multisite import Accumulator, Metrics
 from gangviz.multisite import policy
 from gangviz.multisite.changes import GangArrived, GangFinished, GangStarted, TaskQueued
@@ -137,14 +137,6 @@ class MultiSiteSimulation(KeptHistory):
         self.cursor += 1
         return st
 
-    def step_back(self) -> Step | None:
-        """Undo the last applied step and return it; None when at the start."""
-        if self.cursor == 0:
-            return None
-        st = self.steps[self.cursor - 1]
-        undo(st, self.state)
-        self.cursor -= 1
-        return st
 
     def run(self, until: float | None = None) -> int:
         """Step while the next step's time is <= ``until`` (all steps when None); return the count."""

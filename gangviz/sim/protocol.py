@@ -15,9 +15,9 @@ by probing attributes.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from gangviz.core.record import Step
+from gangviz.core.record import Step, undo
 
 #: the simulation families, in the order menus list them
 FAMILIES = ("matrix", "multisite", "epoch", "space-sharing")
@@ -104,12 +104,22 @@ class Simulation(Protocol):
 
 class KeptHistory:
     """The history members of :class:`Simulation` for a simulation that keeps every step it has
-    computed in ``steps`` and has applied the first ``cursor`` of them: stepping back keeps the
-    later steps, which stepping forward applies again (the multi-site and space-sharing
-    simulations)."""
+    computed in ``steps`` and has applied the first ``cursor`` of them to ``state``: stepping
+    back undoes a step's records and keeps the step, which stepping forward applies again (the
+    multi-site and space-sharing simulations)."""
 
     steps: list[Step]
     cursor: int
+    state: Any
+
+    def step_back(self) -> Step | None:
+        """Undo the last applied step and return it; ``None`` at the start."""
+        if self.cursor == 0:
+            return None
+        st = self.steps[self.cursor - 1]
+        undo(st, self.state)
+        self.cursor -= 1
+        return st
 
     @property
     def position(self) -> int:

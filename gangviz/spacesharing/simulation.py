@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.record import Step, undo
+from gangviz.core.record import Step
 from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
 from gangviz.sim.protocol import KeptHistory
@@ -91,14 +91,6 @@ class SpaceSharingSimulation(KeptHistory):
         self.cursor += 1
         return st
 
-    def step_back(self) -> Step | None:
-        """Undo the last applied step; return it, or None at the beginning."""
-        if self.cursor == 0:
-            return None
-        st = self.steps[self.cursor - 1]
-        undo(st, self.state)
-        self.cursor -= 1
-        return st
 
     def go_to(self, index: int) -> None:
         """Step forward or back until ``index`` steps are applied (clamped to the run)."""
