@@ -45,6 +45,8 @@ from typing import Any
 VERSION = 1
 #: source options a session may carry (the keyword arguments of ``load_source``)
 SOURCE_OPTIONS = ("procs", "slice_seconds", "jobs", "load", "seed")
+#: the largest session file read (a session is a few hundred bytes)
+MAX_SESSION_BYTES = 1 << 20
 
 
 class SessionError(ValueError):
@@ -76,10 +78,11 @@ def is_session_file(path: str | os.PathLike) -> bool:
     p = Path(path)
     if p.suffix.lower() != ".toml" or not p.is_file():
         return False
+    from gangviz.workloads.files import read_text
+
     try:
-        with open(p, "rb") as fh:
-            return isinstance(tomllib.load(fh).get("session"), dict)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return isinstance(tomllib.loads(read_text(p, "session file (TOML)", MAX_SESSION_BYTES)).get("session"), dict)
+    except (OSError, ValueError):
         return False
 
 
@@ -90,10 +93,13 @@ def read_session(path: str | os.PathLike) -> Session:
     Raises :class:`SessionError` naming the file and the key for a malformed file, an unknown
     key, a value of the wrong type or out of range; ``OSError`` when it cannot be read.
     """
+    from gangviz.workloads.files import InputFileError, read_text
+
     name = str(path)
     try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
+        doc = tomllib.loads(read_text(path, "session file (TOML)", MAX_SESSION_BYTES))
+    except InputFileError as exc:
+        raise SessionError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise SessionError(f"{name}: not valid TOML ({exc})") from None
     _keys(name, "", doc, {"session", "source", "policy", "view", "compare"})

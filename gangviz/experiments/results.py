@@ -109,6 +109,9 @@ def read_completed(path: Path, axes: Sequence[str], metrics: Sequence[str],
     path = Path(path)
     if not path.exists():
         return {}
+    from gangviz.workloads.files import check_regular
+
+    check_regular(path)  # a FIFO or a device as --out would block or never end
     want = header(axes, metrics)
     done: dict[tuple, dict[str, float]] = {}
     with open(path, newline="", encoding="utf-8") as fh:

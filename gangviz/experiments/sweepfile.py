@@ -108,6 +108,8 @@ class Sweep:
 
 #: The most runs (cells times replications) one sweep file may ask for.
 MAX_RUNS = 100_000
+#: the largest sweep file read (sweep files are a few lines of TOML)
+MAX_SWEEP_BYTES = 16 << 20
 
 _TOP = {"title", "seed", "replications", "policies", "ring", "workload", "grid", "policy"}
 
@@ -170,7 +172,12 @@ def load_sweep(path: str | Path) -> Sweep:
     missing trace file, and ``FileNotFoundError`` when ``path`` itself does not exist.
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    from gangviz.workloads.files import InputFileError, read_text
+
+    try:
+        text = read_text(path, "sweep file (TOML)", MAX_SWEEP_BYTES)
+    except InputFileError as exc:
+        raise SweepFileError(str(exc)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -93,6 +93,27 @@ def read_input(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
     return decompress(data, str(path), limit)
 
 
+def read_text(path: str | os.PathLike, what: str, limit: int = MAX_FILE_BYTES) -> str:
+    """Return the text of the input file ``path`` (a ``what``: "sacct output", "sweep file", ...).
+
+    The one door of every text input: :func:`read_input` (regular file, at most ``limit``
+    bytes, decompressed when compressed), then its content is sniffed: a NUL byte means a
+    binary file, and the text must be UTF-8 (a leading byte-order mark is dropped). Raises
+    :class:`InputFileError` naming the file (and, for bad UTF-8, the line and byte) and what was
+    expected; ``FileNotFoundError``/``OSError`` when it cannot be read.
+    """
+    data = read_input(path, limit)
+    if b"\x00" in data:
+        raise InputFileError(f"{path}: is a binary file (it holds NUL bytes); expected {what}, "
+                             "UTF-8 text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputFileError(f"{path}:{line}: is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+                             f"{exc.start:,}); expected {what}, UTF-8 text") from None
+
+
 def sniff(path: str | os.PathLike) -> str:
     """Return ``"swf"`` or ``"scenario"`` for the file at ``path``, judged by content.
 

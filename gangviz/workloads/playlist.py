@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gangviz.resources import RESOURCES, scenario_path
-from gangviz.workloads.scenario import ScenarioError
+from gangviz.workloads.files import InputFileError, read_input, read_text
+from gangviz.workloads.scenario import MAX_SCENARIO_BYTES, ScenarioError
 
 PLAYLISTS = RESOURCES / "playlists"
 TOP_KEYS = {"title", "scenario"}
@@ -55,9 +56,9 @@ def playlist_path(name: str) -> Path | None:
             return None
     if path.suffix.lower() != ".toml":
         return None
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+    try:  # only to recognise it: a damaged playlist is reported by load_playlist
+        text = read_input(path, MAX_SCENARIO_BYTES).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
         return None
     return path if re.search(r"^\s*\[\[\s*scenario\s*\]\]", text, re.MULTILINE) else None
 
@@ -77,7 +78,10 @@ def load_playlist(name: str | Path) -> Playlist:
     path = playlist_path(str(name))
     if path is None:
         raise FileNotFoundError(f"{name}: no such playlist")
-    text = path.read_text(encoding="utf-8-sig")
+    try:
+        text = read_text(path, "playlist (TOML)", MAX_SCENARIO_BYTES)
+    except InputFileError as exc:
+        raise ScenarioError(str(exc)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from gangviz.workloads.files import InputFileError, read_text
 from gangviz.workloads.swf import LINES_SHOWN, _fmt
 
 #: SWF status of each Slurm base state
@@ -121,7 +122,10 @@ def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = F
     ``OSError`` when it cannot be read.
     """
     name = str(path)
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    try:
+        text = read_text(path, "sacct --parsable2 output")
+    except InputFileError as exc:
+        raise SacctError(str(exc)) from None
     lines = text.splitlines()
     head_at, columns, size_col = _header(name, lines, nodes)
     log = SacctLog(name, size_column=size_col)

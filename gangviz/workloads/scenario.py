@@ -71,7 +71,7 @@ from typing import Any
 from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
-from gangviz.workloads.files import InputFileError, check_regular
+from gangviz.workloads.files import InputFileError, read_text
 from gangviz.workloads.scenario_families import parse_family
 from gangviz.workloads.scenario_types import (
     MULTISITE_POLICIES,
@@ -115,14 +115,9 @@ def load_scenario(path: str | Path) -> Scenario:
     """
     path = Path(path)
     try:
-        check_regular(path, MAX_SCENARIO_BYTES)
+        text = read_text(path, "scenario (TOML)", MAX_SCENARIO_BYTES)
     except InputFileError as exc:
         raise ScenarioError(str(exc)) from None
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{path}: not a text file (scenarios are UTF-8 TOML)") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
