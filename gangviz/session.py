@@ -78,7 +78,7 @@ def is_session_file(path: str | os.PathLike) -> bool:
     p = Path(path)
     if p.suffix.lower() != ".toml" or not p.is_file():
         return False
-    from gangviz.workloads.files import read_text
+    from gangviz.inputs import read_text
 
     try:
         return isinstance(tomllib.loads(read_text(p, "session file (TOML)", MAX_SESSION_BYTES)).get("session"), dict)
@@ -93,7 +93,7 @@ def read_session(path: str | os.PathLike) -> Session:
     Raises :class:`SessionError` naming the file and the key for a malformed file, an unknown
     key, a value of the wrong type or out of range; ``OSError`` when it cannot be read.
     """
-    from gangviz.workloads.files import InputFileError, read_text
+    from gangviz.inputs import InputFileError, read_text
 
     name = str(path)
     try:

@@ -1,0 +1,112 @@
+"""Input files, one guard for every reader: regular file, size limit, content sniffed.
+
+A file is read only when it is a regular file no larger than :data:`MAX_FILE_BYTES`; a FIFO,
+a device or a directory is refused before anything is read (reading a FIFO would block for
+ever, a device such as ``/dev/zero`` never ends), and so is an over-size file (it would be read
+whole before being found unusable). Compressed data is recognised by its magic bytes (gzip
+``1f 8b``, bzip2 ``BZh``, xz ``fd 37 7a 58 5a 00``) whatever the file is called, and
+decompressed with the same size bound, so a small compressed file cannot expand without limit.
+:func:`read_text` adds the sniffing of text inputs (no NUL byte, UTF-8) and is what every
+reader of sacct output, sweep files, sessions, playlists and scenarios calls.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import stat
+import zlib
+
+#: The largest file (and the largest decompressed content) read: 1 GiB, about ten million SWF
+#: job lines, the most a workload may hold (:data:`gangviz.core.limits.MAX_JOBS`).
+MAX_FILE_BYTES = 1 << 30
+
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+
+
+class InputFileError(ValueError):
+    """A file that cannot be read as input: not a regular file, too large, damaged."""
+
+
+def check_regular(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> int:
+    """Return the size of ``path`` after checking it is a regular file of at most ``limit`` bytes.
+
+    Raises :class:`InputFileError` for a FIFO, socket, device or directory and for an
+    over-size file, ``FileNotFoundError``/``OSError`` when it cannot be examined. Nothing is read.
+    """
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO (named pipe)"
+                if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a special file")
+        raise InputFileError(f"{path}: is {kind}, not a regular file; give a file")
+    if st.st_size > limit:
+        raise InputFileError(f"{path}: is {st.st_size:,} bytes, over the limit of {limit:,} bytes "
+                             "for an input file")
+    return st.st_size
+
+
+def compression(data: bytes) -> str | None:
+    """Return ``"gzip"``, ``"bzip2"`` or ``"xz"`` from the magic bytes of ``data``, else ``None``."""
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    return None
+
+
+def decompress(data: bytes, source: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """Return ``data`` decompressed when its magic bytes say it is compressed, else unchanged.
+
+    Raises :class:`InputFileError` for damaged compressed data or content beyond ``limit`` bytes.
+    """
+    kind = compression(data)
+    if kind is None:
+        return data
+    buf = io.BytesIO(data)
+    try:
+        fh = (gzip.GzipFile(fileobj=buf) if kind == "gzip" else bz2.BZ2File(buf) if kind == "bzip2"
+              else lzma.LZMAFile(buf))
+        with fh:
+            out = fh.read(limit + 1)
+    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
+        raise InputFileError(f"{source}: is a damaged compressed file ({exc})") from None
+    if len(out) > limit:
+        raise InputFileError(f"{source}: decompresses to more than {limit:,} bytes, the limit for "
+                             "an input file")
+    return out
+
+
+def read_input(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+    """Return the bytes of ``path`` (decompressed when compressed), after :func:`check_regular`.
+
+    Raises :class:`InputFileError` as described there and in :func:`decompress`, ``OSError``
+    when the file cannot be read.
+    """
+    check_regular(path, limit)
+    with open(path, "rb") as fh:
+        data = fh.read(limit + 1)
+    return decompress(data, str(path), limit)
+
+
+def read_text(path: str | os.PathLike, what: str, limit: int = MAX_FILE_BYTES) -> str:
+    """Return the text of the input file ``path`` (a ``what``: "sacct output", "sweep file", ...).
+
+    The one door of every text input: :func:`read_input` (regular file, at most ``limit``
+    bytes, decompressed when compressed), then its content is sniffed: a NUL byte means a
+    binary file, and the text must be UTF-8 (a leading byte-order mark is dropped). Raises
+    :class:`InputFileError` naming the file (and, for bad UTF-8, the line and byte) and what was
+    expected; ``FileNotFoundError``/``OSError`` when it cannot be read.
+    """
+    data = read_input(path, limit)
+    if b"\x00" in data:
+        raise InputFileError(f"{path}: is a binary file (it holds NUL bytes); expected {what}, "
+                             "UTF-8 text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputFileError(f"{path}:{line}: is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+                             f"{exc.start:,}); expected {what}, UTF-8 text") from None
