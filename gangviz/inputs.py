@@ -110,3 +110,17 @@ def read_text(path: str | os.PathLike, what: str, limit: int = MAX_FILE_BYTES) -
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputFileError(f"{path}:{line}: is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
                              f"{exc.start:,}); expected {what}, UTF-8 text") from None
+
+
+#: the most characters of a bad token a message quotes
+QUOTE_CHARS = 80
+
+
+def quoted(token: object, limit: int = QUOTE_CHARS) -> str:
+    """Return ``token`` as an error message quotes it: in quotes, control characters and other
+    unprintable ones escaped (``'a\\x1b[2J'``), cut to ``limit`` characters with the count of
+    the rest, so a 2 MB field or an escape sequence never reaches the terminal whole."""
+    text = token if isinstance(token, str) else str(token)
+    cut = text[:limit]
+    more = len(text) - len(cut)
+    return repr(cut) + (f" (and {more:,} more characters)" if more else "")

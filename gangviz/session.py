@@ -45,6 +45,8 @@ from typing import Any
 VERSION = 1
 #: source options a session may carry (the keyword arguments of ``load_source``)
 SOURCE_OPTIONS = ("procs", "slice_seconds", "jobs", "load", "seed")
+#: how many policies ``[compare]`` may name: the compare window's 2-4 panes
+COMPARE_POLICIES = (2, 4)
 #: the largest session file read (a session is a few hundred bytes)
 MAX_SESSION_BYTES = 1 << 20
 
@@ -127,7 +129,11 @@ def read_session(path: str | os.PathLike) -> Session:
     policies = cmp.get("policies", [])
     if not isinstance(policies, list) or not all(isinstance(p, str) and p for p in policies):
         raise SessionError(f"{name}: compare.policies must be a list of policy names, got {policies!r}")
-    if len(set(policies)) != len(policies):
+    if policies and not COMPARE_POLICIES[0] <= len(policies) <= COMPARE_POLICIES[1]:
+        raise SessionError(f"{name}: compare.policies must name {COMPARE_POLICIES[0]} to "
+                           f"{COMPARE_POLICIES[1]} policies (the compare window's panes), or none, "
+                           f"got {len(policies)}")
+    if len({_spec_key(p) for p in policies}) != len(policies):
         raise SessionError(f"{name}: compare.policies lists a policy twice: {policies!r}")
     base = Path(path).resolve().parent
     if not Path(source).is_absolute() and (base / source).exists():
@@ -142,6 +148,13 @@ def read_session(path: str | os.PathLike) -> Session:
                    _get(name, pol, "policy.watch", bool), step,
                    bool(_get(name, view, "view.presentation", bool)), zoom, list(policies),
                    _column_range(name, view.get("processors")), playlist, entry)
+
+
+def _spec_key(spec: str) -> str:
+    """Return ``spec`` as the same policy compares: the name before ``:`` stripped and in lower
+    case (policy names are case-insensitive), the parameters stripped."""
+    head, colon, rest = spec.partition(":")
+    return head.strip().lower() + colon + ",".join(p.strip() for p in rest.split(",") if p.strip())
 
 
 def _source_args(name: str, src: dict[str, Any]) -> dict[str, Any]:

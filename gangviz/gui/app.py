@@ -18,48 +18,51 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
                **source_args) -> str:
     """Render the window on ``source`` after ``step`` steps offscreen and save it to ``out``.
 
-    Returns ``out``. Raises ``ValueError``/``OSError`` when the source does not load or the
-    picture cannot be written (no message box is shown offscreen).
+    Returns ``out``. Raises ``ValueError``/``OSError`` when the source does not load, a session
+    or playlist does not apply whole (what a message box would say, :mod:`gangviz.gui.headless`)
+    or the picture cannot be written.
     """
     from PySide6.QtCore import QSettings
 
     app = application(offscreen=True)
+    from gangviz.gui.headless import dialogs_raise
     from gangviz.gui.window import MainWindow
 
-    settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gangviz", "screenshot")
-    win = MainWindow(source="", settings=settings)
-    try:
-        from gangviz.workloads.playlist import load_playlist, playlist_path
+    with dialogs_raise():  # offscreen, an error is raised and printed, never a dialog
+        settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gangviz", "screenshot")
+        win = MainWindow(source="", settings=settings)
+        try:
+            from gangviz.workloads.playlist import load_playlist, playlist_path
 
-        if _is_session(source):
-            _open_session_or_raise(win, source)
-        elif playlist_path(str(source)) is not None:  # a lecture playlist: its first entry
-            win.playlist = load_playlist(source)
-            item = win.playlist.items[0]
-            source_obj, sim = win.build_simulation(item.source, policy, None, watch)
-            win.show_source(source_obj, item.source, sim, None, {})
-            win.playlist_index = 0
-            win.label_playlist_entry()
-        else:
-            source_obj, sim = win.build_simulation(source, policy, None, watch, **source_args)
-            win.show_source(source_obj, source, sim, None, source_args)
-        win.resize(*size)
-        win.show()
-        if step:
-            win.player.go_to(step, now=True)
-        win.metrics.refresh()
-        win.narration.refresh()
-        app.processEvents()
-        pixmap = win.grab()
-        if not pixmap.save(str(out)):
-            raise OSError(_unsaved_reason(out))
-    finally:
-        if win.player is not None:
-            win.player.stop()
-        win.metrics._pending.stop()
-        win.close()
-        win.deleteLater()
-        app.processEvents()
+            if _is_session(source):
+                _open_session_or_raise(win, source)
+            elif playlist_path(str(source)) is not None:  # a lecture playlist: its first entry
+                win.playlist = load_playlist(source)
+                item = win.playlist.items[0]
+                source_obj, sim = win.build_simulation(item.source, policy, None, watch)
+                win.show_source(source_obj, item.source, sim, None, {})
+                win.playlist_index = 0
+                win.label_playlist_entry()
+            else:
+                source_obj, sim = win.build_simulation(source, policy, None, watch, **source_args)
+                win.show_source(source_obj, source, sim, None, source_args)
+            win.resize(*size)
+            win.show()
+            if step:
+                win.player.go_to(step, now=True)
+            win.metrics.refresh()
+            win.narration.refresh()
+            app.processEvents()
+            pixmap = win.grab()
+            if not pixmap.save(str(out)):
+                raise OSError(_unsaved_reason(out))
+        finally:
+            if win.player is not None:
+                win.player.stop()
+            win.metrics._pending.stop()
+            win.close()
+            win.deleteLater()
+            app.processEvents()
     return str(out)
 
 
@@ -109,12 +112,20 @@ def _is_session(source: str) -> bool:
 def _open_session_or_raise(win, path: str) -> None:
     """Apply the session file ``path`` to ``win`` offscreen; raise ``ValueError`` instead of a
     message box when it cannot be used."""
-    from gangviz.gui.session import apply
+    from gangviz.gui.headless import DialogError
+    from gangviz.gui.session import apply, playlist_of
     from gangviz.session import read_session
 
     session = read_session(path)
+    try:
+        playlist_of(session)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     source_obj, sim = win.build_simulation(session.source, session.policy, session.params or None,
                                            session.watch, **session.source_args)
     win.show_source(source_obj, session.source, sim, session.params, session.source_args)
-    if not apply(win, session):  # pragma: no cover - the source loaded just above
-        raise ValueError(f"{path}: the session could not be opened")
+    try:
+        if not apply(win, session):  # pragma: no cover - the source loaded just above
+            raise ValueError(f"{path}: the session could not be opened")
+    except DialogError as exc:
+        raise ValueError(f"{path}: {exc}") from None

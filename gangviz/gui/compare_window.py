@@ -615,19 +615,21 @@ def screenshot(source, policies: list[str], out: str | Path, *, at: float | None
     Raises ``ValueError`` when the workload does not load or the policies are not 2-4 runnable
     ones, ``OSError`` when the picture cannot be written.
     """
+    from gangviz.gui.headless import dialogs_raise
     from gangviz.gui.qapp import application
 
     app = application(offscreen=True)
-    win = CompareWindow(source, policies, source_args=source_args)
-    try:
-        if win.error is not None:
-            raise ValueError(win.error)
-        win.resize(*size)
-        win.show()
-        win.set_time(win.end / 2 if at is None else at)
-        app.processEvents()
-        return win.export_figure(out, "window")
-    finally:
-        win.close()
-        win.deleteLater()
-        app.processEvents()
+    with dialogs_raise():  # offscreen, an error is raised and printed, never a dialog
+        win = CompareWindow(source, policies, source_args=source_args)
+        try:
+            if win.error is not None:
+                raise ValueError(win.error)
+            win.resize(*size)
+            win.show()
+            win.set_time(win.end / 2 if at is None else at)
+            app.processEvents()
+            return win.export_figure(out, "window")
+        finally:
+            win.close()
+            win.deleteLater()
+            app.processEvents()

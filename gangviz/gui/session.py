@@ -80,20 +80,16 @@ def _matrix_range(window) -> tuple[float, float] | None:
 def apply(window, session: Session) -> bool:
     """Show ``session`` in ``window``: source, policy, parameters, step, zoom, compare window,
     presentation mode. Returns success; on failure a message box says why and the current
-    simulation stays. A playlist that no longer loads (or lost the entry) is said in a
-    message box; the scenario opens without it."""
+    simulation stays. A playlist that no longer loads (or lost the entry), or compare policies
+    that cannot run, are said in a message box; the scenario opens without them. Offscreen
+    (:mod:`gangviz.gui.headless`) each of these raises instead."""
     playlist, name = None, session.source
-    if session.playlist is not None:
-        from gangviz.workloads.playlist import load_playlist
-
-        try:
-            playlist = load_playlist(session.playlist)
-            if session.entry >= len(playlist.items):
-                raise ValueError(f"{playlist.path}: the playlist has no entry {session.entry + 1}")
+    try:
+        playlist = playlist_of(session)
+        if playlist is not None:
             name = playlist.items[session.entry].source
-        except (ValueError, OSError) as exc:
-            QMessageBox.warning(window, "Open session", f"{exc}\n(the scenario opens without its playlist)")
-            playlist = None
+    except (ValueError, OSError) as exc:
+        QMessageBox.warning(window, "Open session", f"{exc}\n(the scenario opens without its playlist)")
     if not window.open_source(name, session.policy, session.params or None,
                               watch=session.watch, remember=False, **session.source_args):
         return False
@@ -111,10 +107,32 @@ def apply(window, session: Session) -> bool:
     if session.processors is not None:
         window.board.matrix.column_range.show(*session.processors)
     if session.compare:
-        window.open_compare(list(session.compare))
+        compare = window.open_compare(list(session.compare))
+        if compare is not None and compare.error is not None:
+            QMessageBox.critical(window, "Open session", f"compare.policies: {compare.error}")
     if session.presentation != window.presentation.active:
         window.toggle_presentation()
     return True
+
+
+def playlist_of(session: Session):
+    """Return the loaded playlist ``session`` is an entry of, or ``None`` when it names none.
+
+    Raises ``ValueError`` naming ``source.playlist`` when the playlist does not load or has no
+    entry ``source.entry``, ``OSError`` when it cannot be read.
+    """
+    if session.playlist is None:
+        return None
+    from gangviz.workloads.playlist import load_playlist
+
+    try:
+        playlist = load_playlist(session.playlist)
+    except FileNotFoundError as exc:
+        raise ValueError(f"source.playlist: {exc}") from None
+    if session.entry >= len(playlist.items):
+        raise ValueError(f"source.entry: {session.entry} is out of range: the playlist {playlist.path} "
+                         f"has entries 0..{len(playlist.items) - 1}")
+    return playlist
 
 
 def open_session(window, path: str | os.PathLike) -> bool:

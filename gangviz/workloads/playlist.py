@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from gangviz.inputs import quoted
 from gangviz.resources import RESOURCES, scenario_path
 from gangviz.workloads.files import InputFileError, read_input, read_text
 from gangviz.workloads.scenario import MAX_SCENARIO_BYTES, ScenarioError
@@ -118,6 +119,11 @@ def load_playlist(name: str | Path) -> Playlist:
         local = (path.parent / source)
         if local.is_file():
             source = str(local)
+            if playlist_path(source) is not None:  # nesting could loop back to this playlist
+                what = ("this playlist itself" if local.resolve() == path.resolve()
+                        else "a playlist, not a scenario")
+                raise ScenarioError(f"{where}: entry {k}: {quoted(entry.get('source'))} is {what}; a "
+                                    "playlist lists scenarios only, so it can never loop")
         else:
             try:
                 scenario_path(source)

@@ -101,3 +101,34 @@ def test_no_command_hangs_or_grows_on_a_device_or_a_fifo(argv, kind, tmp_path):
     said = proc.stderr + proc.stdout  # validate reports on stdout
     assert "not a regular file" in said and "Traceback" not in said
     assert not any(tmp_path.glob("out*")), "nothing is written for a refused input"
+
+
+# ---------------------------------------------------------------- playlists and sessions
+
+
+def test_a_playlist_that_lists_itself_or_another_playlist_is_refused(tmp_path):
+    (tmp_path / "a.toml").write_text('[[scenario]]\nsource = "fig2-repacking"\n[[scenario]]\nsource = "b.toml"\n')
+    (tmp_path / "b.toml").write_text('[[scenario]]\nsource = "a.toml"\n')
+    (tmp_path / "self.toml").write_text('title = "t"\n\n[[scenario]]\nsource = "self.toml"\n')
+    with pytest.raises(ScenarioError, match=r"a\.toml:3: entry 2: 'b\.toml' is a playlist, not a scenario"):
+        load_playlist(tmp_path / "a.toml")
+    with pytest.raises(ScenarioError, match=r"self\.toml:3: entry 1: 'self\.toml' is this playlist itself"):
+        load_playlist(tmp_path / "self.toml")
+
+
+SESSION = '[session]\nversion = 1\n[source]\nname = "downey"\n[compare]\npolicies = {}\n'
+
+
+@pytest.mark.parametrize("policies,ok", [
+    ([], True), (["bc", "br"], True), (["bc", "br", "brms", "repack"], True), (["bc"], False),
+    (["bc", "br", "brms", "repack", "firstfit"], False), (["bc", "BC"], False), (["bc", "bc "], False),
+    (["random:seed=1", "random: seed=1"], False), (["random:seed=1", "random:seed=2"], True),
+])
+def test_session_compare_takes_two_to_four_different_policies(tmp_path, policies, ok):
+    path = tmp_path / "s.toml"
+    path.write_text(SESSION.format(str(policies).replace("'", '"')))
+    if ok:
+        assert read_session(path).compare == policies
+    else:
+        with pytest.raises(SessionError, match=r"s\.toml: compare\.policies"):
+            read_session(path)
