@@ -20,7 +20,7 @@ import numpy as np
 
 from gangviz.core.changes import JobPlaced, MatrixChange, SlotAdded, cols_label
 from gangviz.core.matrix import OusterhoutMatrix
-from gangviz.core.repack import emit, gather
+from gangviz.core.repack import emit, gather, ring_gather
 from gangviz.core.wlt import next_power_of_two
 
 
@@ -95,7 +95,12 @@ def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange],
         assert start is not None
     region = m.region_cols(start, start + size)
     cols = region if isinstance(region, range) else tuple(region)
-    row = gather(m, start, start + size, out, f"Property 1 frees {cols_label(cols)}", pairwise)
+    row = ring_gather(m, start, start + size, out, f"Property 1 frees {cols_label(cols)}", pairwise)
+    if row is None:  # a ring whose fragments there cannot be combined: as if no window had room
+        emit(m, out, SlotAdded(m.n_rows, f"on the ring no legal cut lets the idle slots of "
+                                         f"{cols_label(cols)} combine into one slot"))
+        reason = "in the new slot"
+        row = gather(m, start, start + size, out, "the new slot is idle everywhere")
     emit(m, out, JobPlaced(job, row, cols, reason))
     return row
 
@@ -122,7 +127,12 @@ def place_buddy(
         reason = "in the new slot"
         assert node is not None
     lo = node * block
-    row = gather(m, lo, lo + block, out, f"Property 1 within the buddy block {cols_label(range(lo, lo + block))}")
+    row = ring_gather(m, lo, lo + block, out, f"Property 1 within the buddy block {cols_label(range(lo, lo + block))}")
+    if row is None:  # a ring whose fragments there cannot be combined: as if the node were zero
+        emit(m, out, SlotAdded(m.n_rows, f"on the ring no legal cut lets the idle slots of "
+                                         f"{cols_label(range(lo, lo + block))} combine into one slot"))
+        reason = "in the new slot"
+        row = gather(m, lo, lo + block, out, "the new slot is idle everywhere")
     width = block if occupy == "block" else size
     emit(m, out, JobPlaced(job, row, range(lo, lo + width), reason))
     return row

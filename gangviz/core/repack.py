@@ -14,7 +14,11 @@ Zhou99 §3. Re-packing rearranges the order in which jobs run on their
 * :func:`eliminate_slots` applies Property 2: while every processor has an idle slot, gather the
   idle fragments into one slot and remove it.
 * On a ring (end of §3) there is no natural boundary, so two rows are first broken at a legal
-  cut common to both; the linear argument then applies.
+  cut common to both; the linear argument then applies. Properties 1 and 2 are proved for a
+  linear array only: when two rows of a ring share no legal cut outside the run being freed,
+  their fragments cannot be combined by legal shifts. :func:`ring_gather` then leaves the matrix
+  as it was and says so; a placement opens a new slot instead (as when no window has an idle
+  slot) and :func:`eliminate_slots` stops removing slots.
 
 Tie-breaks (documented choices where the paper is silent):
 
@@ -62,6 +66,11 @@ CostedPlan = tuple[list[tuple[int, int]], tuple[int, int]]
 
 class RepackError(ValueError):
     """The premise of a re-packing property does not hold (a column has no idle slot)."""
+
+
+class NoRingCut(RepackError):
+    """On a ring, two rows share no legal cut to break the ring at, so their fragments cannot be
+    combined by legal shifts (end of [Zhou99 §3])."""
 
 
 def emit(m: OusterhoutMatrix, out: list[MatrixChange], change: MatrixChange) -> None:
@@ -151,7 +160,7 @@ def plan_both(
         inside = set(target[1:]) if len(target) < n else set()
         usable = [c for c in cuts if c not in inside]
         if not usable:
-            raise RepackError(
+            raise NoRingCut(
                 f"{slot_label(row_a)} and {slot_label(row_b)} share no legal cut to break the ring at"
             )
         start = usable[0]
@@ -376,16 +385,40 @@ def gather(
     return row
 
 
+def ring_gather(
+    m: OusterhoutMatrix, lo: int, hi: int, out: list[MatrixChange], why: str = "Property 1",
+    pairwise: bool = False,
+) -> int | None:
+    """:func:`gather`, or ``None`` when on a ring two rows it would merge share no legal cut to
+    break the ring at (end of [Zhou99 §3]); then ``m`` and ``out`` are left as they were.
+
+    On a linear array this is :func:`gather` (the boundaries are natural cuts, so it cannot fail
+    that way). On a ring the re-pack is first played on a copy, so a merge found impossible
+    half-way leaves no partial shifts behind. Raises :class:`RepackError` as :func:`gather`
+    for any other failure.
+    """
+    if m.ring:
+        try:
+            gather(m.copy(), lo, hi, [], why, pairwise)
+        except NoRingCut:
+            return None
+    return gather(m, lo, hi, out, why, pairwise)
+
+
 def eliminate_slots(m: OusterhoutMatrix, out: list[MatrixChange], pairwise: bool = False) -> int:
     """Apply Property 2 while it holds; return how many slots were removed.
 
     While every processor has an idle slot (the WLT root is non-zero), gather the idle
-    fragments into one slot (``pairwise`` as in :func:`gather`) and remove it.
+    fragments into one slot (``pairwise`` as in :func:`gather`) and remove it. On a ring the
+    property needs a legal cut to break the ring at for every merge; when one is missing, no
+    more slots are removed (:func:`ring_gather`).
     """
     removed = 0
     while m.n_rows > 0 and int(m.wlv.min()) >= 1:
         why = "Property 2: every processor has an idle slot"
-        row = gather(m, 0, m.processors, out, why, pairwise)
+        row = ring_gather(m, 0, m.processors, out, why, pairwise)
+        if row is None:
+            break
         emit(m, out, SlotRemoved(row, why))
         removed += 1
     return removed

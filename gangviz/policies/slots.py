@@ -6,7 +6,7 @@ import numpy as np
 
 from gangviz.core.changes import JobReplicated, JobUnreplicated, SlotRemoved
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
-from gangviz.core.repack import gather
+from gangviz.core.repack import ring_gather
 from gangviz.sim.engine import Simulation
 
 
@@ -104,7 +104,9 @@ def replicate_where_free(sim: Simulation) -> int:
         # returns (every swap hands the partner row busy cells of the block), which the job
         # then takes: so every further extra slot needs a gather, and no scan is needed.
         while int(wlv[b_lo:b_hi].min()) > 0:
-            row = gather(m, b_lo, b_hi, sim.current_changes, "Property 1 within the job's buddy block")
+            row = ring_gather(m, b_lo, b_hi, sim.current_changes, "Property 1 within the job's buddy block")
+            if row is None:  # on a ring the block's fragments cannot be combined: no more replicas
+                break
             sim.emit(JobReplicated(job, (row,), cols, why))
             added += 1
     return added
