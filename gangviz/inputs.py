@@ -124,3 +124,11 @@ def quoted(token: object, limit: int = QUOTE_CHARS) -> str:
     cut = text[:limit]
     more = len(text) - len(cut)
     return repr(cut) + (f" (and {more:,} more characters)" if more else "")
+
+
+def printable(text: str) -> str:
+    """Return ``text`` (a title or a name read from a file) with every control character
+    escaped (``\\x1b``, ``\\n``, ``\\u2028``), so printing it cannot move the cursor, clear the
+    terminal or start a fake line; other characters are kept as they are."""
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii")
+                   for c in text)

@@ -214,6 +214,9 @@ def _scalars(w: _Where, data: dict[str, Any], path: Path) -> tuple[str, int, int
     title = data.get("title", path.stem)
     if not isinstance(title, str):
         raise w.error("title", "must be a string")
+    from gangviz.inputs import printable
+
+    title = printable(title)
     seed = data.get("seed", 1)
     if not _is_int(seed) or seed < 0:
         raise w.error("seed", f"must be a whole number >= 0, got {seed!r}")

@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from gangviz.inputs import quoted
+from gangviz.inputs import printable, quoted
 from gangviz.resources import RESOURCES, scenario_path
 from gangviz.workloads.files import InputFileError, read_input, read_text
 from gangviz.workloads.scenario import MAX_SCENARIO_BYTES, ScenarioError
@@ -132,4 +132,4 @@ def load_playlist(name: str | Path) -> Playlist:
                                     "playlist nor a built-in scenario") from None
         items.append(PlaylistItem(source, " ".join(note.split())))
     title = data.get("title", path.stem)
-    return Playlist(str(path), str(title), tuple(items))
+    return Playlist(str(path), printable(str(title)), tuple(items))

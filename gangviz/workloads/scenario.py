@@ -71,6 +71,7 @@ from typing import Any
 from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
+from gangviz.inputs import printable
 from gangviz.workloads.files import InputFileError, read_text
 from gangviz.workloads.scenario_families import parse_family
 from gangviz.workloads.scenario_types import (
@@ -163,7 +164,7 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
     lines["policy"] = _line_of(text, r"^\s*policy\s*=")
     return Scenario(
         path=where,
-        title=str(data.get("title", Path(where).stem)),
+        title=printable(str(data.get("title", Path(where).stem))),
         explanation=str(data.get("explanation", "")),
         processors=procs,
         ring=ring,

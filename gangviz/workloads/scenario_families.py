@@ -25,6 +25,7 @@ from typing import Any
 
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.inputs import printable
 from gangviz.workloads.scenario_types import (
     GANG_KEYS,
     MULTISITE_POLICIES,
@@ -70,7 +71,7 @@ def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) 
     params = data.get("params", {})
     if not isinstance(params, dict):
         raise fail(_line_of(text, r"^\s*\[params\]|^\s*params\s*="), "[params] must be a table")
-    sc = Scenario(path=where, title=str(data.get("title", Path(where).stem)),
+    sc = Scenario(path=where, title=printable(str(data.get("title", Path(where).stem))),
                   explanation=str(data.get("explanation", "")), processors=procs, ring=False,
                   allocation="contiguous", policy=policy, matrix=OusterhoutMatrix(procs),
                   jobs=[], script=[], expect=expect, params=params, model=model,
