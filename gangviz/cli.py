@@ -23,7 +23,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from gangviz import __version__
 from gangviz.commands.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UserError
@@ -96,6 +99,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM interrupts as Ctrl-C does, so the same clean-up runs (a file
+    being written is removed, a sweep keeps its finished runs) instead of the process vanishing
+    mid-write. Only the main thread may set a handler; elsewhere the block runs as it is."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(_signum, _frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -107,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return int(args.func(args) or 0)
+        with _terminate_as_interrupt():
+            return int(args.func(args) or 0)
     except BrokenPipeError:
         # the reader of our output went away (``gangviz run ... | head``): not an error of ours
         try:

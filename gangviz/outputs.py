@@ -1,12 +1,19 @@
-"""Output paths: nothing is overwritten unless asked, and a bad location fails before any work.
+"""Output paths: nothing is overwritten unless asked, a bad location fails before any work, and
+no file is ever left half-written.
 
 Every command that writes calls :func:`check_output` before it loads or renders anything, so an
-unwritable or existing path costs the user nothing but a message.
+unwritable or existing path costs the user nothing but a message. Every file is then written
+through :func:`atomic`: to a hidden temporary name in the same folder, renamed onto the real
+name in one step once complete, and removed when the writing fails or is interrupted (Ctrl-C,
+SIGTERM), so an interrupted run leaves no truncated file for the next run to trip on.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 #: The names of exported frames (see :class:`gangviz.gui.video.FramesWriter`).
@@ -58,3 +65,46 @@ def clear_frames(folder: str | os.PathLike) -> int:
             f.unlink()
             n += 1
     return n
+
+
+@contextmanager
+def atomic(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path to write ``path``'s content to; rename it onto ``path`` when the
+    block ends normally, delete it when the block raises (anything, ``KeyboardInterrupt``
+    included) and re-raise.
+
+    The temporary file lies in the folder of ``path`` (so the rename is one step on the same
+    file system), is hidden (``.NAME.part-XXXX``) and keeps the extensions of ``path``, so a
+    writer that picks its format by the name (``.gz``, ``.parquet``, ``.png``) still does. It
+    gets the permissions a newly created file would get. Raises ``OSError`` when the folder is
+    not writable.
+    """
+    tmp = partial_path(path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def partial_path(path: str | os.PathLike) -> Path:
+    """Create and return an empty hidden file next to ``path`` to write it under
+    (``.NAME.part-XXXX`` with the extensions of ``path``), with the permissions a new file
+    gets; the caller renames it onto ``path`` when complete (:func:`atomic` does both)."""
+    target = Path(path)
+    suffixes = "".join(target.suffixes)
+    base = target.name[: len(target.name) - len(suffixes)] if suffixes else target.name
+    fd, name = tempfile.mkstemp(prefix=f".{base}.part-", suffix=suffixes, dir=target.parent)
+    os.close(fd)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(name, 0o666 & ~mask)
+    return Path(name)
+
+
+def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` through :func:`atomic`; return it."""
+    with atomic(path) as tmp:
+        tmp.write_text(text, encoding="utf-8", newline="\n")
+    return Path(path)

@@ -233,7 +233,9 @@ def write_session(session: Session, path: str | os.PathLike) -> Path:
               *([f"processors = {_toml([float(v) for v in session.processors])}"]
                 if session.processors is not None else []),
               "", "[compare]", f"policies = {_toml(list(session.compare))}", ""]
-    out.write_text("\n".join(lines), encoding="utf-8")
+    from gangviz.outputs import write_text_atomically
+
+    write_text_atomically(out, "\n".join(lines))
     return out
 
 

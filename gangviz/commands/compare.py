@@ -21,6 +21,7 @@ from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options
 from gangviz.experiments.compare import (
     build_simulations,
+    check_distinct,
     comparison_from_metrics,
     finish_and_compare,
 )
@@ -70,13 +71,12 @@ def run(args: argparse.Namespace) -> int:
         return _window(args)
     if len(args.policy) < 2:
         raise UserError("compare needs at least two --policy options, e.g. --policy bc --policy brmms")
+    check_distinct(args.policy)
+    if args.jobs_out:
+        _check_jobs_out(args.jobs_out, args.policy, args.force)
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
-    if args.jobs_out:
-        check_format(args.jobs_out)
-        for label in args.policy:
-            check_output(path_for(args.jobs_out, label), force=args.force)
     ring = True if args.ring else None
     if not args.jobs_out and not any(is_space_sharing(spec) for spec in args.policy):
         result = _compare_headless(source, args.policy, ring)
@@ -102,6 +102,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_jobs_out(jobs_out: str, specs: list[str], force: bool) -> None:
+    """Raise ``ValueError`` unless every policy's per-job file (``jobs_out`` with the policy
+    added) is a known format, its own file, and writable (:func:`check_output`)."""
+    check_format(jobs_out)
+    files = [path_for(jobs_out, label) for label in specs]
+    for label, path in zip(specs, files):
+        if files.count(path) > 1:
+            raise ValueError(f"--policy {label!r} would write the same per-job file {path} as another "
+                             "policy: their names differ only in characters a file name replaces")
+        check_output(path, force=force)
+
+
 def _compare_headless(source, specs: list[str], ring: bool | None):
     """Return the Zhou00 §4.3 comparison of time-slot ``specs`` on ``source``, each run by
     :func:`gangviz.factory.run` (a compiled loop when one covers it; otherwise the reference
@@ -109,8 +121,7 @@ def _compare_headless(source, specs: list[str], ring: bool | None):
     twice, an unknown policy or bad parameters."""
     from gangviz.factory import run
 
-    if len(set(specs)) != len(specs):
-        raise ValueError("each --policy may be given once")
+    check_distinct(specs)
     metrics = {}
     for label in specs:
         def finish(sim, label=label):

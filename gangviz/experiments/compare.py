@@ -175,6 +175,31 @@ def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: floa
     return comparison_from_metrics(title, processors, out, goals=IBM_GOALS)
 
 
+def policy_key(spec: str) -> tuple:
+    """Return what makes ``spec`` one policy: its name in lower case (names are case-insensitive)
+    and its parameters, both as :func:`~gangviz.factory.policy.parse_policy_spec` reads them, so
+    ``bc``, ``BC``, ``'bc '`` and ``bc\\t`` are one policy, and ``random:seed=3`` and
+    ``random: seed=3.0`` another. Raises ``ValueError`` for a malformed spec."""
+    from gangviz.factory.policy import parse_policy_spec
+
+    name, params = parse_policy_spec(spec)
+    return name.lower(), tuple(sorted(params.items()))
+
+
+def check_distinct(specs: Sequence[str], option: str = "--policy") -> None:
+    """Raise ``ValueError`` naming the two specs when two of ``specs`` are the same policy
+    (:func:`policy_key`): the run would be repeated and its per-job files would collide."""
+    seen: dict[tuple, str] = {}
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise TypeError(f"{option}: a policy is a name such as 'bc', not {type(spec).__name__}")
+        key = policy_key(spec)
+        if key in seen:
+            raise ValueError(f"{option} {spec!r} is the same policy as {seen[key]!r} "
+                             "(names ignore case and spaces); give each policy once")
+        seen[key] = spec
+
+
 def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
                       record: bool = False, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return ``{label: simulation}``, one fresh simulation per policy spec on ``source``'s jobs
@@ -187,8 +212,7 @@ def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
     """
     from gangviz.factory import build
 
-    if len(set(specs)) != len(specs):
-        raise ValueError("each --policy may be given once")
+    check_distinct(specs)
     return {spec: build(source, spec, params=params, record=record, watch=False, ring=ring)
             for spec in specs}
 

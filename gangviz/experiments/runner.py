@@ -134,7 +134,11 @@ PARENT_POLL = 0.5
 
 def _watch_parent(parent: int) -> None:
     """Pool initializer: exit this worker as soon as ``parent`` is no longer its parent (the
-    parent died and the worker was adopted), checked every :data:`PARENT_POLL` seconds."""
+    parent died and the worker was adopted), checked every :data:`PARENT_POLL` seconds. A
+    worker forked from the command line drops its SIGTERM handler: terminated, it just ends."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def watch() -> None:
         while True:

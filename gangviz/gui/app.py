@@ -54,8 +54,14 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
             win.narration.refresh()
             app.processEvents()
             pixmap = win.grab()
-            if not pixmap.save(str(out)):
-                raise OSError(_unsaved_reason(out))
+            from gangviz.outputs import atomic
+
+            try:
+                with atomic(out) as tmp:
+                    if not pixmap.save(str(tmp)):  # the format by the name, as ``out``
+                        raise OSError(_unsaved_reason(out))
+            except FileNotFoundError:  # the folder does not exist
+                raise OSError(_unsaved_reason(out)) from None
         finally:
             if win.player is not None:
                 win.player.stop()

@@ -107,5 +107,7 @@ class SummaryTable(QTableWidget):
         if self.comparison is None:
             raise ValueError("there is no comparison to export yet")
         path = Path(path)
-        path.write_text(self.comparison.to_csv(), encoding="utf-8")
+        from gangviz.outputs import write_text_atomically
+
+        write_text_atomically(path, self.comparison.to_csv())
         return path

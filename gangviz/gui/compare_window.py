@@ -96,8 +96,9 @@ def check_count(specs: list[str]) -> None:
         raise ValueError(f"pick at least {MIN_POLICIES} policies to compare ({n} picked)")
     if n > MAX_POLICIES:
         raise ValueError(f"pick at most {MAX_POLICIES} policies ({n} picked): the panes sit side by side")
-    if len(set(specs)) != n:
-        raise ValueError("each policy may be picked once")
+    from gangviz.experiments.compare import check_distinct
+
+    check_distinct(specs, "policy")
 
 
 def build_sims(source, specs: list[str]) -> dict:

@@ -292,7 +292,9 @@ class ScenarioEditor(QDialog):
         if self.scenario() is None:
             return False
         try:
-            Path(path).write_text(self.doc.toml(), encoding="utf-8")
+            from gangviz.outputs import write_text_atomically
+
+            write_text_atomically(path, self.doc.toml())
         except OSError as exc:
             QMessageBox.critical(self, "Cannot save", f"{path}:\n{exc}")
             return False

@@ -262,11 +262,9 @@ def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] 
     try:
         done = render(sim, size, fps, on_frame, title=title, subtitle=subtitle, steps=steps,
                       progress=progress)
-    except ExportCancelled:
+    except BaseException:  # cancelled, interrupted or failed: no half-written file stays
         if kind != "frames":
-            if kind == "mp4":
-                writer.close()
-            Path(out).unlink(missing_ok=True)
+            writer.discard()
         raise
     frames = writer.close()
     return ExportResult(str(out), kind, frames, ticks, done, fps)

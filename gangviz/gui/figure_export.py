@@ -27,25 +27,29 @@ def export_widget(widget, path: str | Path, *, title: str = "gangviz") -> Path:
     ext = path.suffix.lower()
     if ext not in FORMATS:
         raise ValueError(f"{path}: export the figure as .png or .svg")
+    from gangviz.outputs import atomic
+
     if ext == ".png":
-        if not widget.grab().save(str(path), "PNG"):
-            raise OSError(f"{path}: cannot write the picture")
+        with atomic(path) as tmp:
+            if not widget.grab().save(str(tmp), "PNG"):
+                raise OSError(f"{path}: cannot write the picture")
         return path
-    size = QSize(max(widget.width(), 1), max(widget.height(), 1))
-    gen = QSvgGenerator()
-    gen.setFileName(str(path))
-    gen.setSize(size)
-    gen.setViewBox(QRect(0, 0, size.width(), size.height()))
-    gen.setTitle(title)
-    painter = QPainter()
-    if not painter.begin(gen):
-        raise OSError(f"{path}: cannot write the drawing")
-    try:
-        # QWidget's own render: a QGraphicsView (pyqtgraph's PlotWidget) overrides it with
-        # another signature that draws only the scene
-        QWidget.render(widget, painter, QPoint(0, 0))
-    finally:
-        painter.end()
-    if not path.exists() or path.stat().st_size == 0:
-        raise OSError(f"{path}: cannot write the drawing")
+    with atomic(path) as tmp:
+        size = QSize(max(widget.width(), 1), max(widget.height(), 1))
+        gen = QSvgGenerator()
+        gen.setFileName(str(tmp))
+        gen.setSize(size)
+        gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+        gen.setTitle(title)
+        painter = QPainter()
+        if not painter.begin(gen):
+            raise OSError(f"{path}: cannot write the drawing")
+        try:
+            # QWidget's own render: a QGraphicsView (pyqtgraph's PlotWidget) overrides it with
+            # another signature that draws only the scene
+            QWidget.render(widget, painter, QPoint(0, 0))
+        finally:
+            painter.end()
+        if not tmp.exists() or tmp.stat().st_size == 0:
+            raise OSError(f"{path}: cannot write the drawing")
     return path

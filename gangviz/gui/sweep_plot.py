@@ -164,7 +164,9 @@ class SweepPlot(QWidget):
         path = Path(path)
         if path.suffix.lower() != ".csv":
             return export_widget(self.plot, path, title=f"{self.metric} against {self.x}")
-        with open(path, "w", newline="", encoding="utf-8") as fh:
+        from gangviz.outputs import atomic
+
+        with atomic(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh, lineterminator="\n")
             w.writerow(["policy", self.x, *self.fixed, f"{self.metric}_mean", f"{self.metric}_ci95"])
             for s in self.series:

@@ -20,10 +20,13 @@ ticks.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import numpy as np
+
+from gangviz.outputs import atomic, partial_path
 
 KINDS = ("gif", "mp4", "frames")
 MP4_HINT = ("MP4 export needs the imageio-ffmpeg package, which ships the ffmpeg encoder "
@@ -93,9 +96,14 @@ class GifWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         durations = [t * 1000.0 / self.fps for t in self._ticks]
         first, rest = self._frames[0], self._frames[1:]
-        first.save(self.path, save_all=True, append_images=rest, duration=durations, loop=0,
-                   disposal=1, optimize=False)
+        with atomic(self.path) as tmp:
+            first.save(tmp, format="GIF", save_all=True, append_images=rest, duration=durations,
+                       loop=0, disposal=1, optimize=False)
         return len(self._frames)
+
+    def discard(self) -> None:
+        """Drop the frames: nothing has been written."""
+        self._frames.clear()
 
 
 class FramesWriter:
@@ -139,8 +147,9 @@ class Mp4Writer:
 
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._tmp = partial_path(self.path)  # renamed onto path by close(): never half a video
         self.count = 0
-        self._gen = imageio_ffmpeg.write_frames(str(self.path), size, fps=fps, codec="libx264",
+        self._gen = imageio_ffmpeg.write_frames(str(self._tmp), size, fps=fps, codec="libx264",
                                                 pix_fmt_in="rgb24", pix_fmt_out="yuv420p",
                                                 macro_block_size=2, quality=8)
         self._gen.send(None)
@@ -153,6 +162,14 @@ class Mp4Writer:
             self.count += 1
 
     def close(self) -> int:
-        """Finish the file; return the number of video frames."""
+        """Finish the file and move it into place; return the number of video frames."""
         self._gen.close()
+        os.replace(self._tmp, self.path)
         return self.count
+
+    def discard(self) -> None:
+        """Stop writing and remove the unfinished file; ``path`` is left as it was."""
+        try:
+            self._gen.close()
+        finally:
+            self._tmp.unlink(missing_ok=True)

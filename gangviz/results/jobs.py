@@ -50,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from gangviz.outputs import atomic, write_text_atomically
+
 #: the dtype of a per-job table (see the module docstring)
 JOB_DTYPE = np.dtype([
     ("job_id", "U32"), ("arrival", "f8"), ("start", "f8"), ("finish", "f8"), ("wait", "f8"),
@@ -275,17 +277,18 @@ def write_jobs(
     unknown extension or Parquet without pyarrow, ``OSError`` when the file cannot be written.
     """
     suffix = check_format(path)
-    if suffix == ".swf":
-        write_swf_schedule(table, path, processors=processors, specs=specs,
-                           submit_offset=submit_offset, note=note)
-    elif suffix == ".parquet":
-        _write_parquet(table, path, workload_name)
-    else:
-        with open(path, "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh, lineterminator="\n")
-            w.writerow(BATSIM_COLUMNS + EXTRA_COLUMNS)
-            for row in batsim_rows(table, workload_name):
-                w.writerow(["" if v is None else _text(v) for v in row])
+    with atomic(path) as tmp:  # an interrupted run leaves no truncated table behind
+        if suffix == ".swf":
+            write_swf_schedule(table, tmp, processors=processors, specs=specs,
+                               submit_offset=submit_offset, note=note)
+        elif suffix == ".parquet":
+            _write_parquet(table, tmp, workload_name)
+        else:
+            with open(tmp, "w", newline="", encoding="utf-8") as fh:
+                w = csv.writer(fh, lineterminator="\n")
+                w.writerow(BATSIM_COLUMNS + EXTRA_COLUMNS)
+                for row in batsim_rows(table, workload_name):
+                    w.writerow(["" if v is None else _text(v) for v in row])
     return Path(path)
 
 
@@ -383,4 +386,4 @@ def write_swf_schedule(
             f[REQ_TIME] = -1 if math.isnan(est) else est
         f[status_col] = 1 if r["state"] == "COMPLETED_SUCCESSFULLY" else 5 if r["state"] == "COMPLETED_KILLED" else -1
         lines.append(" ".join(_fmt(v) for v in f))
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text_atomically(path, "\n".join(lines) + "\n")

@@ -48,6 +48,7 @@ from pathlib import Path
 
 from gangviz.core.limits import MAX_PROCESSORS, MAX_SLICES
 from gangviz.inputs import printable, quoted
+from gangviz.outputs import write_text_atomically
 from gangviz.workloads.files import InputFileError, read_text
 from gangviz.workloads.swf import LINES_SHOWN, _fmt
 
@@ -325,9 +326,7 @@ def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None
                     "(JobID with a dot) left out; steps are parts of their job")
     lines = [f"; {h}" for h in head]
     lines += [" ".join(_fmt(v) for v in f) for f in log.records]
-    out = Path(path)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return out
+    return write_text_atomically(path, "\n".join(lines) + "\n")
 
 
 def convert_sacct(src: str | os.PathLike, out: str | os.PathLike, *, procs: int | None = None,

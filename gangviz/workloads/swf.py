@@ -67,6 +67,7 @@ from gangviz.core.limits import (
     check_slice_seconds,
 )
 from gangviz.gcpause import collector_resting
+from gangviz.outputs import atomic
 from gangviz.workloads.files import InputFileError, decompress, read_input
 from gangviz.workloads.model import Workload
 
@@ -766,11 +767,12 @@ def write_swf(
         path_or_stream.write(text)  # type: ignore[union-attr]
         return
     p = Path(path_or_stream)  # type: ignore[arg-type]
-    if p.suffix == ".gz":
-        with gzip.open(p, "wt", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    else:
-        p.write_text(text, encoding="utf-8", newline="\n")
+    with atomic(p) as tmp:
+        if p.suffix == ".gz":
+            with gzip.open(tmp, "wt", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+        else:
+            tmp.write_text(text, encoding="utf-8", newline="\n")
 
 
 _REGENERATED = {"Version", "MaxJobs", "MaxRecords", "MaxProcs", "MaxNodes", "SubmitOffset",

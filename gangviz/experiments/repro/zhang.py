@@ -386,9 +386,9 @@ def run(target: str, args: argparse.Namespace) -> int:
                         for (p, w), v in sorted(results.items())],
                "findings": [{"finding": text, "holds": holds} for text, holds in verdicts]}
         if args.out:
-            with open(args.out, "w") as fh:
-                json.dump(doc, fh, indent=1)
-                fh.write("\n")
+            from gangviz.outputs import write_text_atomically
+
+            write_text_atomically(args.out, json.dumps(doc, indent=1) + "\n")
         if args.json:
             json.dump(doc, sys.stdout, indent=1)
             print()

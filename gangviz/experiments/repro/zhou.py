@@ -239,9 +239,9 @@ def run(target: str, args: argparse.Namespace) -> int:
         json.dump(doc, sys.stdout, indent=1)
         print()
     if args.out:
-        with open(args.out, "w") as fh:
-            json.dump(doc, fh, indent=1)
-            fh.write("\n")
+        from gangviz.outputs import write_text_atomically
+
+        write_text_atomically(args.out, json.dumps(doc, indent=1) + "\n")
     if not args.json:
         _print_table(target, table, loads)
         if failed:
