@@ -65,7 +65,7 @@ def test_an_unknown_policy_is_refused_with_the_allowed_names(source, spec, names
     ("afcfs:x=1", "takes no parameters"),
 ])
 def test_a_bad_policy_spec_gets_a_one_line_message(spec, message):
-    source = load_source("papazachos-migration" if spec.startswith("afcfs") else "downey", jobs=4)
+    source = load_source("papazachos-migration") if spec.startswith("afcfs") else load_source("downey", jobs=4)
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):
         factory.build(source, spec)
 

@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     """Compare the policies of ``args``; print a table, JSON or CSV (or open the window); return 0."""
     if args.screenshot and not args.window:
         raise UserError("--screenshot needs --window")
+    if args.at is not None and not args.window:
+        raise UserError("--at sets the time the compare window shows: it needs --window")
     if args.screenshot:
         try:
             check_output(args.screenshot, force=args.force)

@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
             check_output(args.screenshot, force=args.force)
         except ValueError as exc:
             raise UserError(str(exc)) from None
-    source_args = {"jobs": args.jobs, "load": args.load, "seed": args.seed}
+    source_args = {k: v for k, v in (("jobs", args.jobs), ("load", args.load), ("seed", args.seed))
+                   if v is not None}
     if args.procs is not None:
         source_args["procs"] = args.procs
     if args.slice is not None:

@@ -14,12 +14,13 @@ from __future__ import annotations
 import argparse
 
 from gangviz.experiments.argtypes import positive_int
-from gangviz.experiments.options import DEFAULT_SEED, add_seed
+from gangviz.experiments.options import DEFAULT_SEED
+from gangviz.workloads.source import MODEL_DEFAULTS
 
 #: Jobs of a synthetic model when ``--jobs`` is not given.
-DEFAULT_JOBS = 200
+DEFAULT_JOBS = MODEL_DEFAULTS["jobs"]
 #: Offered load of a synthetic model when ``--load`` is not given.
-DEFAULT_LOAD = 0.5
+DEFAULT_LOAD = MODEL_DEFAULTS["load"]
 
 
 def add_source_options(p: argparse.ArgumentParser, *, ring: bool = True) -> None:
@@ -28,11 +29,12 @@ def add_source_options(p: argparse.ArgumentParser, *, ring: bool = True) -> None
                    help="processors (default: the scenario's, the trace header's or the model's)")
     p.add_argument("--slice", type=float, default=None, metavar="SECONDS",
                    help="seconds per slice of an SWF trace (default: the trace's own, else 1)")
-    p.add_argument("--jobs", type=positive_int, default=DEFAULT_JOBS,
+    # None when not given: a trace or a scenario refuses them rather than ignore them
+    p.add_argument("--jobs", type=positive_int, default=None,
                    help=f"jobs of a synthetic model (default {DEFAULT_JOBS})")
-    p.add_argument("--load", type=float, default=DEFAULT_LOAD,
+    p.add_argument("--load", type=float, default=None,
                    help=f"offered load of a synthetic model (default {DEFAULT_LOAD})")
-    add_seed(p, DEFAULT_SEED, "seed of a synthetic model")
+    p.add_argument("--seed", type=int, default=None, help=f"seed of a synthetic model (default {DEFAULT_SEED})")
     if ring:
         p.add_argument("--ring", action="store_true", help="processors form a ring (default: a line)")
 

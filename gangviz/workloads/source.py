@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: a trace run needs no e
     from gangviz.workloads.swf import TraceColumns
 
 MODELS = ("downey",)
+#: what a model runs when ``jobs``, ``load`` or ``seed`` is not given
+MODEL_DEFAULTS = {"jobs": 200, "load": 0.5, "seed": 1}
 
 
 @dataclass
@@ -77,17 +79,18 @@ def load_source(
     *,
     procs: int | None = None,
     slice_seconds: float | None = None,
-    jobs: int = 200,
-    load: float = 0.5,
-    seed: int = 1,
+    jobs: int | None = None,
+    load: float | None = None,
+    seed: int | None = None,
 ) -> Source:
     """Return the :class:`Source` for ``name``.
 
     ``name`` is a scenario file, a built-in scenario name, an SWF trace (plain or compressed;
     told from a scenario by its content, whatever its name) or a model name (``downey``).
-    Options are checked, never replaced: ``procs``/``slice_seconds`` out of range, or given to a
-    source that cannot honour them (a scenario fixes its machine; a model counts in slices),
-    raise ``ValueError`` saying why; a trace without a machine size and no ``procs`` raises
+    Options are checked, never replaced nor ignored: ``procs``/``slice_seconds`` out of range,
+    or given to a source that cannot honour them (a scenario fixes its machine; a model counts
+    in slices), and ``jobs``/``load``/``seed`` given for a trace or a scenario (which bring
+    their own jobs; a model's default to :data:`MODEL_DEFAULTS`) raise ``ValueError`` saying why; a trace without a machine size and no ``procs`` raises
     :class:`NeedsProcessors`; a run over the memory budget raises
     :class:`~gangviz.core.limits.LimitError` with the estimate. A scenario of the ``multisite`` or
     ``epoch`` family has no jobs or matrix here (``source.model`` says so); build its simulation
@@ -108,6 +111,9 @@ def load_source(
 
         if slice_seconds is not None:
             raise ValueError(f"{name}: --slice applies to SWF traces; a model counts in slices")
+        jobs = MODEL_DEFAULTS["jobs"] if jobs is None else jobs
+        load = MODEL_DEFAULTS["load"] if load is None else load
+        seed = MODEL_DEFAULTS["seed"] if seed is None else seed
         check_jobs(jobs, "--jobs")
         seed = check_count(seed, "seed", 2**64 - 1, "--seed", low=0)  # numpy's seeds are >= 0
         if not (isinstance(load, (int, float)) and math.isfinite(load) and load > 0):
@@ -116,6 +122,10 @@ def load_source(
         check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
         return Source("model", f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}", p, wl.jobs)
+    given = [k for k, v in (("jobs", jobs), ("load", load), ("seed", seed)) if v is not None]
+    if given:
+        raise ValueError(f"{name}: --{given[0]} ({given[0]}=) applies to a synthetic model "
+                         f"({', '.join(MODELS)}); a trace or a scenario brings its own jobs")
     if path.exists():
         kind = sniff(path)
         if kind != "swf":  # (a trace needs neither check, nor their imports)
