@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gangviz.api_checks import check_compare, check_path, check_simulate, check_table
 from gangviz.factory import build
 from gangviz.metrics.zhou import zhou_metrics
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
@@ -75,6 +76,7 @@ class Result:
         """Write :attr:`jobs` to ``path`` as ``gangviz run --jobs-out`` does (``.csv`` in
         Batsim's layout, ``.swf`` or ``.parquet``); return the path. Raises ``ValueError`` for
         another extension."""
+        check_path("path", path)
         if self.simulation is None or self.source is None:
             raise ValueError("this result has no simulation to write the jobs of")
         return save_simulation_jobs(self.simulation, self.source, path, label=self.policy)
@@ -85,6 +87,7 @@ def to_pandas(table: np.ndarray) -> pandas.DataFrame:
 
     Raises ``ImportError`` with the install hint when pandas is not installed.
     """
+    check_table(table)
     try:
         import pandas as pd
     except ImportError:
@@ -129,7 +132,10 @@ def simulate(source: str | os.PathLike | Source, policy: str | None = None, *, r
     of two: pass ``procs=128`` for the 100-processor KTH trace) or a non-time-slot scenario,
     and ``TypeError`` for an unknown option. What the reader noticed in a file (skipped or
     repeated jobs, ...) comes as a ``UserWarning`` per line, as ``gangviz run`` prints it.
+    Every argument is checked first (:func:`gangviz.api_checks.check_simulate`): a wrong type
+    raises ``TypeError``, a value not allowed ``ValueError``, each naming the argument.
     """
+    check_simulate(source, policy, ring, record, params, options)
     src = _source(source, options)
     spec = policy or src.policy or "repack"
     return _results(src, [spec], ring=ring, record=record, params=params)[spec]
@@ -147,12 +153,11 @@ def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring
     space-sharing policy (``fcfs``, ``easy``, ``conservative``) among them the command line
     shows the IBM figures instead (:func:`gangviz.metrics.ibm.ibm_metrics`), while
     :attr:`Result.metrics` keeps these for every policy, a backfilling run counting as one row.
+    ``policies`` may be any iterable of names (read once); arguments are checked first
+    (:func:`gangviz.api_checks.check_compare`).
     """
-    if isinstance(policies, str):
-        raise TypeError("policies must be a list of names, e.g. ['bc', 'br']")
-    if not policies:
-        raise ValueError("compare needs at least one policy")
-    return _results(_source(source, options), list(policies), ring=ring, record=record, params=params)
+    specs = check_compare(source, policies, ring, record, params, options)
+    return _results(_source(source, options), specs, ring=ring, record=record, params=params)
 
 
 def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,

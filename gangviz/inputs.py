@@ -117,13 +117,17 @@ QUOTE_CHARS = 80
 
 
 def quoted(token: object, limit: int = QUOTE_CHARS) -> str:
-    """Return ``token`` as an error message quotes it: in quotes, control characters and other
-    unprintable ones escaped (``'a\\x1b[2J'``), cut to ``limit`` characters with the count of
-    the rest, so a 2 MB field or an escape sequence never reaches the terminal whole."""
-    text = token if isinstance(token, str) else str(token)
-    cut = text[:limit]
-    more = len(text) - len(cut)
-    return repr(cut) + (f" (and {more:,} more characters)" if more else "")
+    """Return ``token`` as an error message quotes it: text in quotes with control characters
+    and other unprintable ones escaped (``'a\\x1b[2J'``), any other value as its ``repr``
+    (``7``, ``b'bc'``); cut to ``limit`` characters with the count of the rest, so a 2 MB field
+    or an escape sequence never reaches the terminal whole."""
+    if isinstance(token, str):
+        cut = token[:limit]
+        more = len(token) - len(cut)
+        return repr(cut) + (f" (and {more:,} more characters)" if more else "")
+    text = repr(token)
+    more = len(text) - limit
+    return text[:limit] + (f"... (and {more:,} more characters)" if more > 0 else "")
 
 
 def printable(text: str) -> str:
