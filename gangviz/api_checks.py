@@ -41,7 +41,7 @@ def check_compare(source: Any, policies: Any, ring: Any, record: Any, params: An
     that is not allowed, and ``ValueError`` for no policy or one given twice."""
     _source(source, options)
     if isinstance(policies, (str, bytes)) or not isinstance(policies, Iterable):
-        raise TypeError(f"policies must be a list of policy names such as ['bc', 'br'], got "
+        raise TypeError(f"policies must be a list of names such as ['bc', 'br'], got "
                         f"{_kind(policies)} {quoted(policies)}")
     specs = list(policies)
     if not specs:
@@ -82,10 +82,11 @@ def _source(source: Any, options: Mapping[str, Any]) -> None:
                         f"name (str or pathlib.Path) or a loaded Source, got {_kind(source)}")
     if isinstance(source, str) and not source.strip():
         raise ValueError("source is empty: name a scenario, an SWF trace or a model such as 'downey'")
+    unknown = sorted(str(k) for k in options if k not in SOURCE_OPTIONS)
+    if unknown:
+        raise TypeError(f"unknown option(s) {', '.join(quoted(k)[1:-1] for k in unknown)}; the options are "
+                        f"{', '.join(SOURCE_OPTIONS)}, ring, record, params")
     for key, value in options.items():
-        if key not in SOURCE_OPTIONS:
-            raise TypeError(f"unknown option {quoted(key)}; the options are {', '.join(SOURCE_OPTIONS)}, "
-                            "ring, record, params")
         if value is not None:
             _option(key, value)
 

@@ -28,7 +28,7 @@ from gangviz.api import to_pandas
     ({"record": "no"}, TypeError, "record must be True or False, got str 'no'"),
     ({"record": 1}, TypeError, "record must be True or False"),
     ({"ring": "yes"}, TypeError, "ring must be True, False or None"),
-    ({"colour": "red"}, TypeError, "unknown option 'colour'"),
+    ({"colour": "red"}, TypeError, "unknown option(s) colour; the options are procs"),
 ])
 def test_simulate_refuses_each_argument_by_name(kwargs, error, said):
     with pytest.raises(error) as exc:
@@ -49,9 +49,9 @@ def test_the_source_is_checked_first(source, error):
     ([], ValueError, "policies is empty"),
     (["bc", None], TypeError, "policies[1] must be a policy name"),
     (["bc", "BC "], ValueError, "'BC ' is the same policy as 'bc'"),
-    ("bc", TypeError, "policies must be a list of policy names"),
-    (b"bc", TypeError, "policies must be a list of policy names"),
-    (5, TypeError, "policies must be a list of policy names"),
+    ("bc", TypeError, "policies must be a list of names"),
+    (b"bc", TypeError, "policies must be a list of names"),
+    (5, TypeError, "policies must be a list of names"),
 ])
 def test_compare_refuses_its_policies_by_name(policies, error, said):
     with pytest.raises(error) as exc:
