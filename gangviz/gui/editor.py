@@ -11,6 +11,7 @@ is reported exactly as ``gangviz open`` would report it, in a message box, and n
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTemporaryDir
@@ -34,7 +35,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from gangviz.core.limits import MAX_SLICES
 from gangviz.gui.editor_grid import PaintGrid
+from gangviz.inputs import quoted
 from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintError, slug
 from gangviz.workloads.scenario import Scenario, ScenarioError
 
@@ -251,13 +254,12 @@ class ScenarioEditor(QDialog):
             return item.text().strip() if item else ""
 
         for r, e in enumerate(self.doc.events):
-            try:
-                e.at = float(cell(r, 0))
-                if e.kind == "submit":
-                    e.size = int(cell(r, 3))
-                    e.work = float(cell(r, 4))
-            except ValueError:
-                raise ValueError(f"event {r + 1}: 'at', 'size' and 'work' must be numbers") from None
+            e.at = event_number(cell(r, 0), r, "at", "a time in slices >= 0", low=0.0)
+            if e.kind == "submit":
+                e.size = int(event_number(cell(r, 3), r, "size", "a whole number of processors >= 1",
+                                          low=1.0, whole=True))
+                e.work = event_number(cell(r, 4), r, "work", "a number of slices > 0", low=0.0,
+                                      above=True)
             e.name = cell(r, 2)
 
     def sync(self) -> None:
@@ -333,6 +335,24 @@ class ScenarioEditor(QDialog):
             self.window.player.play()
         self._say("Playing in the window.")
         return True
+
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def event_number(text: str, row: int, column: str, allowed: str, *, low: float,
+                 above: bool = False, whole: bool = False) -> float:
+    """Return the number in an event cell; raise ``ValueError`` naming the event, the column,
+    the token (quoted, at most 80 characters) and what is allowed when it is not a finite
+    number in ASCII digits at least ``low`` (above it, with ``above``; whole, with ``whole``):
+    NaN, inf or 1e400 can be neither played nor saved."""
+    value = float(text) if _NUMBER.fullmatch(text) else math.nan
+    bad = (not math.isfinite(value) or value < low or (above and value == low)
+           or (whole and not value.is_integer()) or value > MAX_SLICES)
+    if bad:
+        raise ValueError(f"event {row + 1}, {column}: {quoted(text)} is not allowed; give {allowed} "
+                         f"(a finite number up to {MAX_SLICES:.4g})")
+    return value
 
 
 def open_editor(window, scenario: Scenario | None = None, path: str | None = None) -> ScenarioEditor:

@@ -170,3 +170,21 @@ def test_a_saved_scenario_opens_and_exports_from_the_command_line(editor, tmp_pa
     assert main(["export", str(path), str(out), "--size", "400x300", "--fps", "5", "--steps", "2",
                  "--quiet"]) == 0
     assert out.stat().st_size > 0 and (tmp_path / "mine.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("column,text", [(0, "nan"), (0, "inf"), (0, "1e400"), (0, "-1"), (0, "٣"),
+                                         (4, "nan"), (4, "0"), (4, "-inf"), (3, "2.5"), (3, "x" * 200)])
+def test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason(editor, tmp_path, message_boxes,
+                                                                           column, text):
+    from PySide6.QtWidgets import QTableWidgetItem
+
+    paint_fig2_like(editor)
+    editor.add_event("submit", at=1, size=2, work=3)
+    editor.events.setItem(0, column, QTableWidgetItem(text))
+    out = tmp_path / "bad.toml"
+    assert not editor.save(out) and not out.exists()
+    said = editor.status.text()
+    name = {0: "at", 3: "size", 4: "work"}[column]
+    assert f"event 1, {name}: " in said and "is not allowed; give" in said
+    assert len(said) < 300  # the token is quoted to 80 characters, not echoed whole
+    assert message_boxes and message_boxes[0][-1] == said
