@@ -140,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return EXIT_OK
     except (UserError, ValueError, OSError) as exc:
-        print(f"gangviz: {exc}", file=sys.stderr)
+        from gangviz.inputs import shortened
+
+        print(f"gangviz: {shortened(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("gangviz: interrupted", file=sys.stderr)

@@ -136,3 +136,12 @@ def printable(text: str) -> str:
     terminal or start a fake line; other characters are kept as they are."""
     return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii")
                    for c in text)
+
+
+def shortened(message: str, limit: int = QUOTE_CHARS) -> str:
+    """Return ``message`` with every word (a run without spaces) longer than ``limit``
+    characters cut to ``limit`` and the count of the rest: the last guard before a message
+    reaches the user, so no token of any input is echoed whole however a message quoted it."""
+    def cut(word: str) -> str:
+        return word if len(word) <= limit else f"{word[:limit]}... (and {len(word) - limit:,} more characters)"
+    return " ".join(cut(w) for w in message.split(" "))

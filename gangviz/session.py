@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gangviz.inputs import quoted
+
 VERSION = 1
 #: source options a session may carry (the keyword arguments of ``load_source``)
 SOURCE_OPTIONS = ("procs", "slice_seconds", "jobs", "load", "seed")
@@ -108,7 +110,7 @@ def read_session(path: str | os.PathLike) -> Session:
     head = _table(name, doc, "session")
     _keys(name, "session", head, {"version"})
     if head.get("version") != VERSION:
-        raise SessionError(f"{name}: session.version must be {VERSION}, got {head.get('version')!r}")
+        raise SessionError(f"{name}: session.version must be {VERSION}, got {quoted(head.get('version'))}")
     src = _table(name, doc, "source")
     _keys(name, "source", src, {"name", "playlist", "entry", *SOURCE_OPTIONS})
     source = _get(name, src, "source.name", str, required=True)
@@ -117,7 +119,7 @@ def read_session(path: str | os.PathLike) -> Session:
     _keys(name, "policy", pol, {"name", "watch", "params"})
     params = pol.get("params", {})
     if not isinstance(params, dict):
-        raise SessionError(f"{name}: policy.params must be a table, got {params!r}")
+        raise SessionError(f"{name}: policy.params must be a table, got {quoted(params)}")
     view = _table(name, doc, "view")
     _keys(name, "view", view, {"step", "presentation", "zoom", "processors"})
     step = _get(name, view, "view.step", int) or 0
@@ -128,13 +130,13 @@ def read_session(path: str | os.PathLike) -> Session:
     _keys(name, "compare", cmp, {"policies"})
     policies = cmp.get("policies", [])
     if not isinstance(policies, list) or not all(isinstance(p, str) and p for p in policies):
-        raise SessionError(f"{name}: compare.policies must be a list of policy names, got {policies!r}")
+        raise SessionError(f"{name}: compare.policies must be a list of policy names, got {quoted(policies)}")
     if policies and not COMPARE_POLICIES[0] <= len(policies) <= COMPARE_POLICIES[1]:
         raise SessionError(f"{name}: compare.policies must name {COMPARE_POLICIES[0]} to "
                            f"{COMPARE_POLICIES[1]} policies (the compare window's panes), or none, "
                            f"got {len(policies)}")
     if len({_spec_key(p) for p in policies}) != len(policies):
-        raise SessionError(f"{name}: compare.policies lists a policy twice: {policies!r}")
+        raise SessionError(f"{name}: compare.policies lists a policy twice: {quoted(policies)}")
     base = Path(path).resolve().parent
     if not Path(source).is_absolute() and (base / source).exists():
         source = os.path.relpath(base / source) if _below(base / source, Path.cwd()) else str(base / source)
@@ -166,7 +168,7 @@ def _source_args(name: str, src: dict[str, Any]) -> dict[str, Any]:
             kind = int if key in ("procs", "jobs", "seed") else (int, float)
             value = _get(name, src, f"source.{key}", kind)
             if key in ("procs", "jobs") and value < 1 or key in ("slice_seconds", "load") and not value > 0:
-                raise SessionError(f"{name}: source.{key} must be > 0, got {value!r}")
+                raise SessionError(f"{name}: source.{key} must be > 0, got {quoted(value)}")
             args[key] = value
     return args
 
@@ -181,8 +183,8 @@ def _zoom(name: str, zoom_doc: Any) -> dict[str, tuple[float, ...]]:
         if (not isinstance(rng, list) or len(rng) != 4
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in rng)
                 or not (rng[0] < rng[1] and rng[2] < rng[3])):
-            raise SessionError(f"{name}: view.zoom.{plot!r} must be [x0, x1, y0, y1] with x0 < x1 "
-                               f"and y0 < y1, got {rng!r}")
+            raise SessionError(f"{name}: view.zoom.{quoted(plot)} must be [x0, x1, y0, y1] with x0 < x1 "
+                               f"and y0 < y1, got {quoted(rng)}")
         zoom[str(plot)] = tuple(float(v) for v in rng)
     return zoom
 
@@ -197,7 +199,7 @@ def _column_range(name: str, value: Any) -> tuple[float, float] | None:
           and value[0] >= 0 and value[1] > 0)
     if not ok:
         raise SessionError(f"{name}: view.processors must be [first, count] with first >= 0 and "
-                           f"count > 0, got {value!r}")
+                           f"count > 0, got {quoted(value)}")
     return float(value[0]), float(value[1])
 
 
@@ -260,7 +262,7 @@ def _toml(value: Any) -> str:
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, dict):
         return _inline(value)
-    raise ValueError(f"a session cannot hold {value!r} ({type(value).__name__})")
+    raise ValueError(f"a session cannot hold {quoted(value)} ({type(value).__name__})")
 
 
 def _inline(table: dict[str, Any]) -> str:
@@ -279,7 +281,7 @@ def _keys(name: str, where: str, table: dict, allowed: set[str]) -> None:
     for key in table:
         if key not in allowed:
             place = f"{where}.{key}" if where else key
-            raise SessionError(f"{name}: unknown key {place!r} (allowed{' in [' + where + ']' if where else ''}: "
+            raise SessionError(f"{name}: unknown key {quoted(place)} (allowed{' in [' + where + ']' if where else ''}: "
                                f"{', '.join(sorted(allowed))})")
 
 
@@ -292,5 +294,5 @@ def _get(name: str, table: dict, key: str, kind, *, required: bool = False) -> A
     value = table[short]
     if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
         want = {str: "text", int: "a whole number", bool: "true or false"}.get(kind, "a number")
-        raise SessionError(f"{name}: {key} must be {want}, got {value!r}")
+        raise SessionError(f"{name}: {key} must be {want}, got {quoted(value)}")
     return value

@@ -40,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
+    from gangviz.factory.checks import check_source
     from gangviz.factory.policy import make, resolve
     from gangviz.workloads.source import load_source, print_warnings
 
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return run_family(source, args.policy, as_json=args.json)
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
+        check_source(source)  # the file's own policy and [params], with its file and line
         choice = resolve(source, args.policy)
         policy = make("matrix", choice)
         if getattr(policy, "family", None) == "space-sharing":

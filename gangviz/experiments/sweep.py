@@ -113,8 +113,7 @@ def run_sweep(
     """
     out = Path(out)
     fn, jobs_dir = _with_jobs_dir(fn, jobs_dir)
-    if out.exists() and not (resume or overwrite):
-        raise ValueError(f"{out} exists; pass --resume to complete it or --force to overwrite it")
+    _check_out(out, resume or overwrite)
     if check:
         check_sweep(sweep)
     axes = sweep.axis_names
@@ -224,6 +223,15 @@ def _write_jobs(table: Any, path: Path, workload: str) -> None:
     from gangviz.results.jobs import write_jobs
 
     write_jobs(table, path, workload_name=re.sub(r"[^A-Za-z0-9._-]", "_", Path(workload).name) or "w0")
+
+
+def _check_out(out: Path, again: bool) -> None:
+    """Raise ``ValueError`` when ``out`` is a folder, or exists and is not to be resumed or
+    overwritten (``again``)."""
+    if out.is_dir():
+        raise ValueError(f"{out}: is a folder; --out names the results file, e.g. {out / 'results.csv'}")
+    if out.exists() and not again:
+        raise ValueError(f"{out} exists; pass --resume to complete it or --force to overwrite it")
 
 
 def load_summaries(path: str | Path) -> tuple[list[str], list[CellSummary]]:

@@ -48,6 +48,7 @@ from gangviz.core.limits import (
 )
 from gangviz.experiments.seeds import run_seed
 from gangviz.experiments.tasks import MODEL_PARAMS, SOURCE_PARAMS, RunTask
+from gangviz.inputs import quoted
 
 
 class SweepFileError(ValueError):
@@ -219,10 +220,10 @@ def _scalars(w: _Where, data: dict[str, Any], path: Path) -> tuple[str, int, int
     title = printable(title)
     seed = data.get("seed", 1)
     if not _is_int(seed) or seed < 0:
-        raise w.error("seed", f"must be a whole number >= 0, got {seed!r}")
+        raise w.error("seed", f"must be a whole number >= 0, got {quoted(seed)}")
     reps = data.get("replications", 1)
     if not _is_int(reps) or reps < 1:
-        raise w.error("replications", f"must be a whole number >= 1, got {reps!r}")
+        raise w.error("replications", f"must be a whole number >= 1, got {quoted(reps)}")
     ring = data.get("ring", False)
     if not isinstance(ring, bool):
         raise w.error("ring", "must be true or false")
@@ -242,7 +243,7 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
     policies = [p.lower() for p in policies]
     for p in policies:
         if p not in POLICIES:
-            raise w.error("policies", f"unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
+            raise w.error("policies", f"unknown policy {quoted(p)}; known: {', '.join(sorted(POLICIES))}")
     if len(set(policies)) != len(policies):
         raise w.error("policies", "names a policy twice")
 
@@ -253,7 +254,7 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
     for name, params in pparams.items():
         table = f"policy.{name}"
         if name.lower() not in policies:
-            raise w.error(None, f"policy {name!r} is not in policies", table)
+            raise w.error(None, f"policy {quoted(name)} is not in policies", table)
         if not isinstance(params, dict):
             raise w.error(None, "must be a table of parameters", table)
         try:
@@ -280,7 +281,7 @@ def _workload(w: _Where, wl: Any, path: Path) -> tuple[str, str, str, list[str],
         raise w.error(kind, "must be a non-empty string", "workload")
     if kind == "model":
         if name.lower() not in MODEL_PARAMS:
-            raise w.error(kind, f"unknown model {name!r}; known: {', '.join(MODEL_PARAMS)}", "workload")
+            raise w.error(kind, f"unknown model {quoted(name)}; known: {', '.join(MODEL_PARAMS)}", "workload")
         workload = name.lower()
         allowed = list(MODEL_PARAMS[workload])
     else:
@@ -359,4 +360,4 @@ def _check_memory(w: _Where, kind: str, fixed: dict[str, Any], axes: list[tuple[
 def _check_value(w: _Where, key: str, value: Any, table: str) -> None:
     test, allowed = _PARAM_CHECKS.get(key, (lambda v: True, ""))
     if not test(value):
-        raise w.error(key, f"must be {allowed}, got {value!r}", table)
+        raise w.error(key, f"must be {allowed}, got {quoted(value)}", table)

@@ -50,7 +50,15 @@ def check_scenario(sc: Scenario) -> None:
 
 
 def _matrix(sc: Scenario, fail) -> None:
+    from gangviz.factory.policy import PolicyChoice, make, parse_policy_spec
     from gangviz.policies import POLICIES, make_policy
+
+    if sc.policy is not None:  # the file's own policy, named with its file and line
+        try:
+            name, own = parse_policy_spec(sc.policy)
+            make("matrix", PolicyChoice(sc.policy, name, {**sc.params.get(name.lower(), {}), **own}))
+        except ValueError as exc:
+            raise fail("policy", f"policy: {exc}") from None
 
     for name, table in sc.params.items():
         if name.lower() not in POLICIES:

@@ -61,7 +61,8 @@ def playlist_path(name: str) -> Path | None:
         text = read_input(path, MAX_SCENARIO_BYTES).decode("utf-8", errors="replace")
     except (OSError, ValueError):
         return None
-    return path if re.search(r"^\s*\[\[\s*scenario\s*\]\]", text, re.MULTILINE) else None
+    # a [[scenario]] table, or a "scenario = ..." key, which the playlist reader then explains
+    return path if re.search(r"^\s*(?:\[\[\s*scenario\s*\]\]|scenario\s*=)", text, re.MULTILINE) else None
 
 
 def list_playlists() -> list[Path]:
@@ -98,10 +99,13 @@ def load_playlist(name: str | Path) -> Playlist:
     for key in data:
         if key not in TOP_KEYS:
             line = line_of(r"^\s*\[*\s*" + re.escape(key) + r"\b")
-            raise ScenarioError(f"{path}:{line}: unknown key {key!r} (known: {', '.join(sorted(TOP_KEYS))})")
+            raise ScenarioError(f"{path}:{line}: unknown key {quoted(key)} (known: {', '.join(sorted(TOP_KEYS))})")
     entries = data.get("scenario", [])
-    if not isinstance(entries, list) or not entries:
-        raise ScenarioError(f"{path}:1: a playlist needs at least one [[scenario]] entry")
+    if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
+        line = line_of(r"^\s*(?:\[\[\s*)?scenario\b")
+        raise ScenarioError(f"{path}:{line}: scenario: a playlist lists its entries as [[scenario]] "
+                            f"tables, each with source = \"<built-in name or file.toml>\"; got "
+                            f"{quoted(entries)}")
     items = []
     at = 0
     for k, entry in enumerate(entries, 1):
@@ -109,27 +113,37 @@ def load_playlist(name: str | Path) -> Playlist:
         where = f"{path}:{at}"
         extra = set(entry) - ITEM_KEYS
         if extra:
-            raise ScenarioError(f"{where}: entry {k}: unknown key {sorted(extra)[0]!r} (known: note, source)")
+            raise ScenarioError(f"{where}: entry {k}: unknown key {quoted(sorted(extra)[0])} (known: note, source)")
         source = entry.get("source")
         if not isinstance(source, str) or not source:
             raise ScenarioError(f"{where}: entry {k} needs source = \"<built-in name or file.toml>\"")
         note = entry.get("note", "")
         if not isinstance(note, str):
             raise ScenarioError(f"{where}: entry {k}: note must be text")
-        local = (path.parent / source)
-        if local.is_file():
-            source = str(local)
-            if playlist_path(source) is not None:  # nesting could loop back to this playlist
-                what = ("this playlist itself" if local.resolve() == path.resolve()
-                        else "a playlist, not a scenario")
-                raise ScenarioError(f"{where}: entry {k}: {quoted(entry.get('source'))} is {what}; a "
-                                    "playlist lists scenarios only, so it can never loop")
-        else:
-            try:
-                scenario_path(source)
-            except FileNotFoundError:
-                raise ScenarioError(f"{where}: entry {k}: {source!r} is neither a file next to the "
-                                    "playlist nor a built-in scenario") from None
-        items.append(PlaylistItem(source, " ".join(note.split())))
+        items.append(PlaylistItem(_entry_source(path, source, f"{where}: entry {k}"), " ".join(note.split())))
     title = data.get("title", path.stem)
     return Playlist(str(path), printable(str(title)), tuple(items))
+
+
+def _entry_source(path: Path, source: str, where: str) -> str:
+    """Return what entry ``source`` of the playlist at ``path`` opens: a scenario file next to
+    the playlist, or a built-in scenario's name. Raises :class:`ScenarioError` (``where``
+    names the file, line and entry) for another playlist (nesting could loop back) or a name
+    that is neither."""
+    local = path.parent / source
+    try:
+        is_local = local.is_file()
+    except OSError:  # a name no file system takes (too long, ...): no file
+        is_local = False
+    if is_local:
+        if playlist_path(str(local)) is not None:
+            what = "this playlist itself" if local.resolve() == path.resolve() else "a playlist, not a scenario"
+            raise ScenarioError(f"{where}: {quoted(source)} is {what}; a playlist lists scenarios only, "
+                                "so it can never loop")
+        return str(local)
+    try:
+        scenario_path(source)
+    except OSError:
+        raise ScenarioError(f"{where}: {quoted(source)} is neither a file next to the playlist nor a "
+                            "built-in scenario") from None
+    return source

@@ -71,7 +71,7 @@ from typing import Any
 from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
-from gangviz.inputs import printable
+from gangviz.inputs import printable, quoted
 from gangviz.workloads.files import InputFileError, read_text
 from gangviz.workloads.scenario_families import parse_family
 from gangviz.workloads.scenario_types import (
@@ -185,17 +185,17 @@ def _check_keys(data: dict[str, Any], text: str, fail) -> str:
     that model; raise ``fail(...)`` otherwise."""
     for key in data:
         if key not in TOP_KEYS:
-            raise fail(_key_line(text, key), f"unknown key {key!r} "
+            raise fail(_key_line(text, key), f"unknown key {quoted(key)} "
                        f"(known: {', '.join(sorted(TOP_KEYS))})")
     model = data.get("model", "matrix")
     if model not in MODELS:
         raise fail(_line_of(text, r"^\s*model\s*="),
-                   f"model must be one of {', '.join(repr(m) for m in MODELS)}, got {model!r}")
+                   f"model must be one of {', '.join(repr(m) for m in MODELS)}, got {quoted(model)}")
     for key in data:
         if key not in COMMON_KEYS and key not in MODEL_KEYS[model]:
             owner = next(m for m in MODELS if key in MODEL_KEYS[m])
-            raise fail(_key_line(text, key), f"key {key!r} belongs to model {owner!r}, "
-                       f"not to model {model!r} (set model = {owner!r} or remove it)")
+            raise fail(_key_line(text, key), f"key {quoted(key)} belongs to model {quoted(owner)}, "
+                       f"not to model {quoted(model)} (set model = {quoted(owner)} or remove it)")
     return model
 
 
@@ -209,7 +209,7 @@ def _machine(data: dict[str, Any], token_rows: list[list[str]], text: str,
             raise fail(1, "give 'processors' or a 'matrix'")
         procs = len(token_rows[0])
     if not isinstance(procs, int) or isinstance(procs, bool) or procs < 1:
-        raise fail(_line_of(text, r"^\s*processors\s*="), f"processors must be a whole number >= 1, got {procs!r}")
+        raise fail(_line_of(text, r"^\s*processors\s*="), f"processors must be a whole number >= 1, got {quoted(procs)}")
     try:
         check_processors(procs, "the key 'processors'")
     except LimitError as exc:
@@ -219,7 +219,7 @@ def _machine(data: dict[str, Any], token_rows: list[list[str]], text: str,
         raise fail(_line_of(text, r"^\s*ring\s*="), "ring must be true or false")
     allocation = data.get("allocation", "contiguous")
     if allocation not in ("contiguous", "random"):
-        raise fail(_line_of(text, r"^\s*allocation\s*="), f"allocation must be \"contiguous\" or \"random\", got {allocation!r}")
+        raise fail(_line_of(text, r"^\s*allocation\s*="), f"allocation must be \"contiguous\" or \"random\", got {quoted(allocation)}")
     return procs, ring, allocation
 
 
@@ -288,7 +288,7 @@ def _parse_jobs(job_table: Any, ids: dict[str, int], first_cols: dict[str, tuple
     for name, spec in job_table.items():
         line = _line_of(text, rf"^\s*{re.escape(name)}\s*=", jobs_line)
         if name not in ids:
-            raise fail(line, f"[jobs] names {name!r}, which is not in the matrix")
+            raise fail(line, f"[jobs] names {quoted(name)}, which is not in the matrix")
         if not isinstance(spec, dict) or set(spec) - JOB_KEYS:
             raise fail(line, f"job {name}: only 'work' may be given")
     jobs = []
@@ -310,12 +310,12 @@ def _check_params(params: Any, text: str, fail) -> tuple[dict[str, Any], dict[st
     and takes its parameters is :func:`gangviz.factory.checks.check_scenario`'s question."""
     line = _line_of(text, r"^\s*(?:params\s*=|\[\s*params)")
     if not isinstance(params, dict):
-        raise fail(line, f"params must be tables such as [params.random] seed = 3, got {params!r}")
+        raise fail(line, f"params must be tables such as [params.random] seed = 3, got {quoted(params)}")
     lines: dict[str, int] = {}
     for name, table in params.items():
         pline = _line_of(text, rf"^\s*(?:\[\s*params\.{re.escape(name)}\s*\]|{re.escape(name)}\s*=)", line)
         if not isinstance(table, dict):
-            raise fail(pline, f"[params.{name}] must be a table of parameters, got {table!r}")
+            raise fail(pline, f"[params.{name}] must be a table of parameters, got {quoted(table)}")
         lines[f"params.{name}"] = pline
     return params, lines
 
@@ -355,7 +355,7 @@ def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> 
             raise fail(_line_of(text, r"^\s*terminate\s*=", line), "terminate must be a list of job names")
         for name in terminate:
             if name not in known:
-                raise fail(_line_of(text, r"^\s*terminate\s*=", line), f"terminate names unknown job {name!r}")
+                raise fail(_line_of(text, r"^\s*terminate\s*=", line), f"terminate names unknown job {quoted(name)}")
         submit = event.get("submit", [])
         if isinstance(submit, dict):
             submit = [submit]
@@ -378,10 +378,10 @@ def _event_time(event: Any, text: str, line: int, fail) -> float:
     for key in event:
         if key not in EVENT_KEYS:
             raise fail(_line_of(text, rf"^\s*{re.escape(key)}\s*=", line),
-                       f"unknown event key {key!r} (known: {', '.join(sorted(EVENT_KEYS))})")
+                       f"unknown event key {quoted(key)} (known: {', '.join(sorted(EVENT_KEYS))})")
     at = event.get("at")
     if not isinstance(at, (int, float)) or isinstance(at, bool) or at < 0 or not math.isfinite(at):
-        raise fail(line, f"event time 'at' must be a number >= 0, got {at!r}")
+        raise fail(line, f"event time 'at' must be a number >= 0, got {quoted(at)}")
     if at > MAX_SLICES:
         raise fail(line, f"event time 'at' = {at:g} is over the limit of {MAX_SLICES:.4g} slices (2**40)")
     return float(at)
@@ -394,16 +394,16 @@ def _submission(sub: Any, known: set[str], procs: int, sline: int, fail) -> tupl
         raise fail(sline, "submit must be a table such as { name = \"Jn\", size = 5, work = 4 }")
     extra = set(sub) - SUBMIT_KEYS
     if extra:
-        raise fail(sline, f"unknown submit key {sorted(extra)[0]!r} (known: name, size, work)")
+        raise fail(sline, f"unknown submit key {quoted(sorted(extra)[0])} (known: name, size, work)")
     name, size, work = sub.get("name"), sub.get("size"), sub.get("work")
     if not isinstance(name, str) or not name or name in IDLE_TOKENS:
         raise fail(sline, "submit needs a job name")
     if name in known:
-        raise fail(sline, f"a job named {name!r} already exists")
+        raise fail(sline, f"a job named {quoted(name)} already exists")
     if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= procs:
-        raise fail(sline, f"job {name}: size must be a whole number in 1..{procs}, got {size!r}")
+        raise fail(sline, f"job {name}: size must be a whole number in 1..{procs}, got {quoted(size)}")
     if not isinstance(work, (int, float)) or isinstance(work, bool) or not work > 0:
-        raise fail(sline, f"job {name}: work must be a number > 0, got {work!r}")
+        raise fail(sline, f"job {name}: work must be a number > 0, got {quoted(work)}")
     if work > MAX_SLICES:
         raise fail(sline, f"job {name}: work {work:g} slices is over the limit of {MAX_SLICES:.4g} "
                    "slices (2**40)")

@@ -25,7 +25,7 @@ from typing import Any
 
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import OusterhoutMatrix
-from gangviz.inputs import printable
+from gangviz.inputs import printable, quoted
 from gangviz.workloads.scenario_types import (
     GANG_KEYS,
     MULTISITE_POLICIES,
@@ -60,7 +60,7 @@ def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) 
         raise fail(line("policy"), "policy must be a name such as \"AFCFSwM\" or \"BUDDY\"")
     procs = data.get("processors")
     if not _is_int(procs) or procs < 1:
-        raise fail(line("processors"), f"processors must be a whole number >= 1, got {procs!r}")
+        raise fail(line("processors"), f"processors must be a whole number >= 1, got {quoted(procs)}")
     try:
         check_processors(procs, "the key 'processors'")
     except LimitError as exc:
@@ -83,10 +83,10 @@ def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) 
 
 def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
     if sc.policy is not None and sc.policy.lower() not in MULTISITE_POLICIES:
-        raise fail(line("policy"), f"multisite policy must be \"AFCFS\" or \"AFCFSwM\", got {sc.policy!r}")
+        raise fail(line("policy"), f"multisite policy must be \"AFCFS\" or \"AFCFSwM\", got {quoted(sc.policy)}")
     sites = data.get("sites", 2)
     if not _is_int(sites) or not 1 <= sites <= 64:
-        raise fail(line("sites"), f"sites must be a whole number in 1..64, got {sites!r}")
+        raise fail(line("sites"), f"sites must be a whole number in 1..64, got {quoted(sites)}")
     params_line = _line_of(text, r"^\s*\[params\]")
     sc.lines["params"] = params_line
     for key in sc.params:  # names and values are checked against the configuration upstairs
@@ -122,13 +122,13 @@ def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
     in_system = data.get("in_system", len(out))
     if not _is_int(in_system) or not 1 <= in_system <= len(out):
         raise fail(line("in_system"), f"in_system must be a whole number in 1..{len(out)} "
-                   f"(the jobs listed), got {in_system!r}")
+                   f"(the jobs listed), got {quoted(in_system)}")
     static = data.get("static", False)
     if not isinstance(static, bool):
         raise fail(line("static"), "static must be true or false")
     quantum = data.get("quantum", 10.0)
     if not _is_num(quantum) or quantum <= 0:
-        raise fail(line("quantum"), f"quantum must be a number > 0, got {quantum!r}")
+        raise fail(line("quantum"), f"quantum must be a number > 0, got {quoted(quantum)}")
     longest = max(j.work for j in out)
     if longest / quantum > MAX_SLICES:
         raise fail(line("quantum"), f"quantum {quantum:g} is too short: the longest job needs "
@@ -145,20 +145,20 @@ def _gang(g: Any, i: int, last: float, procs: int, sites: int, gline: int, fail,
         raise fail(gline, "each [[gangs]] entry must be a table")
     for key in g:
         if key not in GANG_KEYS:
-            raise fail(line(key, gline), f"unknown gang key {key!r} (known: {', '.join(sorted(GANG_KEYS))})")
+            raise fail(line(key, gline), f"unknown gang key {quoted(key)} (known: {', '.join(sorted(GANG_KEYS))})")
     at, size, site, service = g.get("at"), g.get("size"), g.get("site", 1), g.get("service")
     if not _is_num(at) or at < 0 or at > MAX_SLICES:
-        raise fail(line("at", gline), f"gang G{i}: 'at' must be a number >= 0 and at most {MAX_SLICES:.4g} (2**40), got {at!r}")
+        raise fail(line("at", gline), f"gang G{i}: 'at' must be a number >= 0 and at most {MAX_SLICES:.4g} (2**40), got {quoted(at)}")
     if at < last:
         raise fail(line("at", gline), f"gang G{i}: gangs must be listed in arrival order "
                    f"(at = {at:g} comes after {last:g})")
     if not _is_int(size) or not 1 <= size <= procs:
-        raise fail(line("size", gline), f"gang G{i}: size must be a whole number in 1..{procs}, got {size!r}")
+        raise fail(line("size", gline), f"gang G{i}: size must be a whole number in 1..{procs}, got {quoted(size)}")
     if not _is_int(site) or not 1 <= site <= sites:
-        raise fail(line("site", gline), f"gang G{i}: site must be a whole number in 1..{sites}, got {site!r}")
+        raise fail(line("site", gline), f"gang G{i}: site must be a whole number in 1..{sites}, got {quoted(site)}")
     if not _is_num(service) or service <= 0 or service > MAX_SLICES:
         raise fail(line("service", gline), f"gang G{i}: service must be a number > 0 and at most "
-                   f"{MAX_SLICES:.4g} (2**40), got {service!r}")
+                   f"{MAX_SLICES:.4g} (2**40), got {quoted(service)}")
     return ScriptedGang(float(at), size, site - 1, float(service))
 
 
@@ -169,13 +169,13 @@ def _epoch_job(job: Any, name: str, procs: int, jline: int, fail, line) -> Scrip
         raise fail(jline, "each [[workload]] entry must be a table")
     for key in job:
         if key not in WORKLOAD_KEYS:
-            raise fail(line(key, jline), f"unknown workload key {key!r} (known: {', '.join(sorted(WORKLOAD_KEYS))})")
+            raise fail(line(key, jline), f"unknown workload key {quoted(key)} (known: {', '.join(sorted(WORKLOAD_KEYS))})")
     mins, work, beta = job.get("min"), job.get("work"), job.get("beta", 100.0)
     if not _is_int(mins) or not 1 <= mins <= procs:
-        raise fail(line("min", jline), f"job {name}: min must be a whole number in 1..{procs}, got {mins!r}")
+        raise fail(line("min", jline), f"job {name}: min must be a whole number in 1..{procs}, got {quoted(mins)}")
     if not _is_num(work) or work <= 0 or work > MAX_SLICES:
         raise fail(line("work", jline), f"job {name}: work must be a number > 0 and at most "
-                   f"{MAX_SLICES:.4g} (2**40), got {work!r}")
+                   f"{MAX_SLICES:.4g} (2**40), got {quoted(work)}")
     if not _is_num(beta) or beta <= 0:
-        raise fail(line("beta", jline), f"job {name}: beta must be a number > 0, got {beta!r}")
+        raise fail(line("beta", jline), f"job {name}: beta must be a number > 0, got {quoted(beta)}")
     return ScriptedEpochJob(mins, float(work), float(beta))

@@ -67,6 +67,7 @@ from gangviz.core.limits import (
     check_slice_seconds,
 )
 from gangviz.gcpause import collector_resting
+from gangviz.inputs import quoted
 from gangviz.outputs import atomic
 from gangviz.workloads.files import InputFileError, decompress, read_input
 from gangviz.workloads.model import Workload
@@ -140,14 +141,8 @@ class SWFError(ValueError):
         if field is not None:
             where += f": field {field} ({FIELDS[field - 1]})" if field <= N_FIELDS else f": field {field}"
         if token is not None:
-            problem = f"{_show(token)} {problem}"
+            problem = f"{quoted(token)} {problem}"
         super().__init__(f"{where}: {problem}")
-
-
-def _show(token: str) -> str:
-    if len(token) > 32:
-        token = token[:29] + "..."
-    return repr(token)
 
 
 # --------------------------------------------------------------------------------------- reading
