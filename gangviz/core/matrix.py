@@ -762,7 +762,14 @@ class OusterhoutMatrix:
         for r, ids in enumerate(rows):
             if len(ids) != n:
                 raise ValueError(f"row {r} has {len(ids)} cells, expected {n}")
-            m.insert_row(r)
+        # every slot at once (no job is placed yet): adding them one by one copies the cells
+        # once per slot, quadratic in the slots
+        check_slot_growth(n, len(rows))
+        m._cells = np.full((len(rows), n), IDLE, dtype=m._cells.dtype)
+        m._row_busy = np.zeros(len(rows), dtype=m._row_busy.dtype)
+        m._wlv += len(rows)
+        m._rebuild_tree()
+        for r, ids in enumerate(rows):
             found: dict[int, list[int]] = {}
             for c, j in enumerate(ids):
                 if j != IDLE:

@@ -69,7 +69,7 @@ from pathlib import Path
 from typing import Any
 
 from gangviz.core.jobs import JobSpec, ScriptEvent
-from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
+from gangviz.core.limits import MAX_SLICES, LimitError, check_processors, check_slot_growth
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
 from gangviz.inputs import printable, quoted
 from gangviz.workloads.files import InputFileError, read_text
@@ -151,6 +151,10 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         raise fail(_line_of(text, r"^\s*matrix\s*="), "matrix must be a list of strings")
     token_rows = [r.split() for r in rows_text]
     procs, ring, allocation = _machine(data, token_rows, text, fail)
+    try:  # before any row is read: the limits are checked before the work
+        check_slot_growth(procs, len(rows_text))
+    except LimitError as exc:
+        raise fail(_line_of(text, r"^\s*matrix\s*="), f"matrix: {exc}") from None
     matrix, ids, first_cols = _parse_matrix(rows_text, token_rows, procs, ring, allocation, text, fail)
     jobs = _parse_jobs(data.get("jobs", {}), ids, first_cols, text, fail)
     script = _parse_events(data.get("events", []), text, fail, set(ids), procs)
@@ -233,10 +237,8 @@ def _parse_matrix(rows_text: list[str], token_rows: list[list[str]], procs: int,
     (unless the allocation is random, or the columns wrap around a ring) or on other columns
     than in another row."""
     matrix_line = _line_of(text, r"^\s*matrix\s*=")
-    row_lines = []
-    for i, row in enumerate(rows_text):
-        line = _line_of(text, re.escape(row.strip()) if row.strip() else r"^\s*\"\s*\"", matrix_line)
-        row_lines.append(line)
+    row_lines = _row_lines(text, rows_text, matrix_line)
+    for i, line in enumerate(row_lines):
         if len(token_rows[i]) != procs:
             raise fail(line, f"matrix row has {len(token_rows[i])} cells, expected {procs} processors")
 
@@ -264,6 +266,29 @@ def _parse_matrix(rows_text: list[str], token_rows: list[list[str]], procs: int,
         raise fail(matrix_line, str(exc)) from None
     matrix.names.update({v: k for k, v in ids.items()})
     return matrix, ids, first_cols
+
+
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _row_lines(text: str, rows_text: list[str], matrix_line: int) -> list[int]:
+    """Return the line of each matrix row in one pass over the file: the strings written from
+    the ``matrix`` key on are matched to the rows in order, each looked for among the next few
+    strings only, so the work is linear in the rows (a row not found, written with TOML escapes
+    say, gets the line of the ``matrix`` key)."""
+    written = [(m.group(1).strip(), n)
+               for n, ln in enumerate(text.splitlines()[matrix_line - 1:], start=matrix_line)
+               for m in _STRING.finditer(ln)]
+    out, at = [], 0
+    for row in rows_text:
+        want = row.strip()
+        k = next((k for k in range(at, min(at + 64, len(written))) if written[k][0] == want), None)
+        if k is None:
+            out.append(matrix_line)
+        else:
+            out.append(written[k][1])
+            at = k + 1
+    return out
 
 
 def _check_columns(name: str, cols: list[int], procs: int, ring: bool, allocation: str, line: int,

@@ -317,3 +317,22 @@ def test_other_scenario_families_check_their_limits(tmp_path, text, msg):
     sc.write_text(text)
     with pytest.raises(ScenarioError, match=msg):
         load_scenario(sc)
+
+
+def test_a_scenario_over_the_slot_limit_is_refused_before_its_rows_are_read(tmp_path):
+    from gangviz.core.limits import MAX_SLOTS
+
+    rows = ",\n".join(f'  "J{i} J{i}"' for i in range(MAX_SLOTS + 1))
+    path = tmp_path / "s.toml"
+    path.write_text(f"processors = 2\nmatrix = [\n{rows}\n]\n")
+    start = time.process_time()
+    with pytest.raises(ScenarioError, match=r"s\.toml:2: matrix: .*65,537 slots, over the limit of 65,536"):
+        load_scenario(path)
+    assert time.process_time() - start < 30  # (a bound against a hang, not a speed goal)
+
+
+def test_matrix_rows_get_their_own_lines_in_one_pass(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('processors = 2\nmatrix = [\n  "J1 J1",\n  "J2 J2",\n  "J3 J3 J3",\n]\n')
+    with pytest.raises(ScenarioError, match=r"s\.toml:5: matrix row has 3 cells"):
+        load_scenario(path)
