@@ -138,13 +138,13 @@ def read_session(path: str | os.PathLike) -> Session:
     if len({_spec_key(p) for p in policies}) != len(policies):
         raise SessionError(f"{name}: compare.policies lists a policy twice: {quoted(policies)}")
     base = Path(path).resolve().parent
-    if not Path(source).is_absolute() and (base / source).exists():
+    if not Path(source).is_absolute() and _exists(base / source):
         source = os.path.relpath(base / source) if _below(base / source, Path.cwd()) else str(base / source)
     playlist = _get(name, src, "source.playlist", str)
     entry = _get(name, src, "source.entry", int) or 0
     if entry < 0:
         raise SessionError(f"{name}: source.entry must be >= 0, got {entry}")
-    if playlist is not None and not Path(playlist).is_absolute() and (base / playlist).exists():
+    if playlist is not None and not Path(playlist).is_absolute() and _exists(base / playlist):
         playlist = str(base / playlist)
     return Session(source, args, _get(name, pol, "policy.name", str), dict(params),
                    _get(name, pol, "policy.watch", bool), step,
@@ -239,6 +239,15 @@ def write_session(session: Session, path: str | os.PathLike) -> Path:
 
     write_text_atomically(out, "\n".join(lines))
     return out
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` names something; ``False`` for a name no file system takes (too long,
+    ...), which then stays a name (and fails, if at all, where it is opened)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def _below(path: Path, folder: Path) -> bool:

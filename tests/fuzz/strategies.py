@@ -147,3 +147,92 @@ def sweep_files(draw) -> str:
                           min_size=0, max_size=2))
     out.append(f"load = {_toml(loads)}")
     return "\n".join(out) + "\n"
+
+
+#: text a hostile user puts where a name or a label goes
+HOSTILE_TEXT = ["", " ", "x" * 300, "a\nb", "\x1b[2J", "J1\u2028", "١٢", "²", "../../etc/passwd", "nan"]
+hostile_text = st.one_of(st.sampled_from(HOSTILE_TEXT), st.text(max_size=8))
+
+SACCT_COLUMNS = ["JobID", "Submit", "Start", "End", "AllocCPUS", "NCPUS", "NNodes", "Timelimit",
+                 "State", "ReqCPUS", "User", "Cluster"]
+DATES = ["2024-03-01T09:00:00", "2024-03-01T09:10:00", "2024-03-01T10:00:00",
+         "2024-03-01T09:00:00+02:00", "2024-03-01T08:00:00Z", "Unknown", "None", "",
+         "2024-13-01T00:00:00", "２０２４-03-01T09:00:00", "0001-01-01T00:00:00", "9999-12-31T23:59:59"]
+LIMITS = ["01:00:00", "00:61:99", "1-00:00:00", "UNLIMITED", "Partition_Limit", "90", "1:30",
+          "100000000000000000000-00", "٣٠", "-5", ""]
+STATES = ["COMPLETED", "FAILED", "CANCELLED by 0", "TIMEOUT", "RUNNING", "PENDING", "", "x" * 500]
+
+
+@st.composite
+def sacct_files(draw) -> str:
+    """Return possibly hostile ``sacct --parsable2`` output: columns in any order, some missing
+    or repeated, records with dates in and out of ISO, offsets, odd digits and huge values."""
+    cols = draw(st.lists(st.sampled_from(SACCT_COLUMNS), min_size=0, max_size=9))
+    if draw(st.integers(0, 3)):  # mostly a usable header
+        cols = ["JobID", "Submit", "Start", "End", "AllocCPUS", "Timelimit", "State"] + cols[:3]
+    values = {
+        "JobID": st.one_of(st.integers(0, 5000).map(str), st.sampled_from(["0123", "123", "12.batch", "7_1",
+                                                                          "²", "9" * 25])),
+        "Submit": st.sampled_from(DATES), "Start": st.sampled_from(DATES), "End": st.sampled_from(DATES),
+        "Timelimit": st.sampled_from(LIMITS), "State": st.sampled_from(STATES),
+        "Cluster": hostile_text, "User": hostile_text,
+    }
+    size = st.one_of(st.integers(1, 64).map(str), st.sampled_from(["0", "-1", "99999999999", "٤", "1.5", ""]))
+    lines = ["|".join(cols)]
+    for _ in range(draw(st.integers(0, 6))):
+        row = [draw(values.get(c, size)) for c in cols]
+        if draw(st.integers(0, 9)) == 0:
+            row.append("extra")
+        lines.append("|".join(r.replace("|", "/").replace("\n", " ") for r in row))
+    return "\n".join(lines) + "\n"
+
+
+BUILTIN_SOURCES = ["fig2-repacking", "downey", "zhou-fig1-random-trap"]
+
+
+@st.composite
+def session_files(draw, playlist: str = "p.toml") -> str:
+    """Return a possibly hostile session file: sources, policies, compare lists of any length
+    (repeats, case and spaces included), playlists and entries in and out of range."""
+    source = draw(st.one_of(st.sampled_from(BUILTIN_SOURCES + ["missing.toml", playlist]), hostile_text))
+    out = ["[session]", f"version = {_toml(draw(st.sampled_from([1, 1, 1, 2, 0])))}", "[source]",
+           f"name = {_toml(source)}"]
+    if draw(st.booleans()):
+        out.append(f"playlist = {_toml(draw(st.sampled_from([playlist, 'missing.toml', 's.toml', ''])))}")
+        out.append(f"entry = {_toml(draw(st.sampled_from([0, 1, 5, -1, 2**63 - 1])))}")
+    if source == "downey" and draw(st.booleans()):
+        out.append(f"jobs = {_toml(draw(st.sampled_from([5, 0, -1, 10**9])))}")
+    out.append("[policy]")
+    if draw(st.booleans()):
+        out.append(f"name = {_toml(draw(st.sampled_from(['repack', 'bc', 'firstfit', 'nope', '', 'BC '])))}")
+    if draw(st.integers(0, 4)) == 0:
+        out.append(f"watch = {_toml(draw(st.sampled_from([True, False, 'no', 1])))}")
+    out.append("[view]")
+    out.append(f"step = {_toml(draw(st.sampled_from([0, 3, -1, 10**12])))}")
+    if draw(st.integers(0, 3)) == 0:
+        out.append(f"zoom = {{ \"Slots over time\" = {_toml(draw(st.lists(hostile_float, max_size=5)))} }}")
+    out.append("[compare]")
+    names = st.sampled_from(["repack", "firstfit", "random", "bc", "nope", "REPACK", " repack", ""])
+    out.append(f"policies = {_toml(draw(st.lists(names, max_size=11)))}")
+    return "\n".join(out) + "\n"
+
+
+@st.composite
+def playlist_files(draw, name: str = "p.toml") -> str:
+    """Return a possibly hostile playlist: entries naming built-ins, itself, another playlist,
+    missing files and hostile text; notes and titles of any text."""
+    out = []
+    if draw(st.booleans()):
+        out.append(f"title = {_toml(draw(hostile_text))}")
+    if draw(st.integers(0, 5)) == 0:
+        out.append(draw(st.sampled_from(["scenario = []", "scenario = 3", "colour = 1"])))
+        return "\n".join(out) + "\n"
+    for _ in range(draw(st.integers(0, 4))):
+        out.append("[[scenario]]")
+        if draw(st.integers(0, 6)):
+            src = draw(st.one_of(st.sampled_from(BUILTIN_SOURCES[::2] + [name, "other.toml", "missing.toml"]),
+                                 hostile_text))
+            out.append(f"source = {_toml(src)}")
+        if draw(st.booleans()):
+            out.append(f"note = {_toml(draw(st.one_of(hostile_text, st.integers(0, 3))))}")
+    return "\n".join(out) + "\n"
