@@ -162,7 +162,8 @@ def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = F
         text = read_text(path, "sacct --parsable2 output")
     except InputFileError as exc:
         raise SacctError(str(exc)) from None
-    lines = text.splitlines()
+    # records end at a line feed only: splitlines() would also break a field at \u2028 or \x1c
+    lines = text.replace("\r\n", "\n").split("\n")
     head_at, columns, size_col = _header(name, lines, nodes)
     log = SacctLog(name, size_column=size_col)
     skipped: dict[str, list[int]] = {}

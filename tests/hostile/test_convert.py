@@ -114,3 +114,11 @@ def test_control_characters_in_a_scenario_title_are_escaped_when_printed(tmp_pat
     assert main(["run", str(path)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "evil\\x1b[2J\\nfake line" in out
+
+
+def test_records_end_at_line_feeds_only(tmp_path):
+    log = read_sacct(sacct(tmp_path, f"1|{TIMES}|4|01:00:00|COMPLETED|a\u2028b\x1cc", head=HEAD + "|Cluster"))
+    assert len(log.records) == 1 and log.warnings == [] and log.cluster == "a\u2028b\x1cc"
+    with_crlf = tmp_path / "crlf.txt"
+    with_crlf.write_bytes(f"{HEAD}\r\n1|{TIMES}|4|01:00:00|COMPLETED\r\n".encode())
+    assert len(read_sacct(with_crlf).records) == 1
