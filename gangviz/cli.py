@@ -63,6 +63,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "generate": ("generate", "write a synthetic workload as SWF"),
     "open": ("open", "open the window (default: the Fig. 2 re-packing scenario)"),
     "plot-sweep": ("plot_sweep", "plot a sweep's metric against load per policy with 95%% CI bands"),
+    "policies": ("policies", "list the built-in policies with their papers and parameters"),
     "repro": ("repro", "reproduce a paper's table and check its findings"),
     "run": ("run", "run a scenario or workload headless and print the result"),
     "scenarios": ("scenarios", "list the built-in scenarios (the papers' figures)"),

@@ -40,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
+    from gangviz.core.registry import SPACE_SHARING
     from gangviz.factory.policy import make, resolve
     from gangviz.workloads.source import load_source, print_warnings
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         choice = resolve(source, args.policy)
         policy = make("matrix", choice)
-        if getattr(policy, "family", None) == "space-sharing":
+        if choice.entry is not None and choice.entry.family == SPACE_SHARING:
             from gangviz.commands.run_space_sharing import print_run
 
             policy.check_source(source)
@@ -125,14 +126,15 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     JSON or per-job file): the run then needs the trace's numbers only, so no job object is made.
     Returns the exit status, or ``None`` when the run is not of that kind (or its policy spec is
     bad: the general path reports that in its own order)."""
-    from gangviz.factory.policy import parse_policy_spec
-    from gangviz.spacesharing.policy import is_space_sharing, make_space_sharing
+    from gangviz.core import registry
 
-    if args.json or args.steps or args.jobs_out or args.policy is None or not is_space_sharing(args.policy):
+    if args.json or args.steps or args.jobs_out or args.policy is None:
         return None
     try:
-        name, given = parse_policy_spec(args.policy)
-        policy = make_space_sharing(name, **given)
+        entry, given = registry.parse(args.policy)
+        if entry.family != registry.SPACE_SHARING:
+            return None
+        policy = registry.build(entry, given)
     except ValueError:
         return None
     from gangviz.workloads.source import load_trace_columns, print_warnings

@@ -222,7 +222,7 @@ def _scalars(w: _Where, data: dict[str, Any], path: Path) -> tuple[str, int, int
 def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, Any]]]:
     """Return the policy names (lower case, each once) and the ``[policy.NAME]`` parameters,
     each table accepted by its policy."""
-    from gangviz.policies import POLICIES, make_policy
+    from gangviz.core import registry
 
     policies = data.get("policies")
     if policies is None:
@@ -230,9 +230,10 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
     if not isinstance(policies, list) or not policies or not all(isinstance(p, str) for p in policies):
         raise w.error("policies", "must be a non-empty list of policy names")
     policies = [p.lower() for p in policies]
+    known = registry.menu(registry.MATRIX)
     for p in policies:
-        if p not in POLICIES:
-            raise w.error("policies", f"unknown policy {p!r}; known: {', '.join(sorted(POLICIES))}")
+        if p not in known:
+            raise w.error("policies", f"unknown policy {p!r}; known: {', '.join(known)}")
     if len(set(policies)) != len(policies):
         raise w.error("policies", "names a policy twice")
 
@@ -247,7 +248,7 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
         if not isinstance(params, dict):
             raise w.error(None, "must be a table of parameters", table)
         try:
-            make_policy(name, **params)
+            registry.build(registry.lookup(name)[0], params)
         except ValueError as exc:
             key = next((k for k in params if k in str(exc)), None)
             raise w.error(key, str(exc), table) from None

@@ -22,6 +22,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.checks import check_source
 from gangviz.factory.policy import PolicyChoice, family_of_source, make, resolve
 
@@ -73,7 +74,7 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
         return _multisite(_scenario(source), policy)
     if family == "epoch":
         return _epoch(_scenario(source), policy)
-    if getattr(policy, "family", None) == "space-sharing":
+    if choice.entry is not None and choice.entry.family == SPACE_SHARING:
         from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
         policy.check_source(source)
@@ -113,6 +114,12 @@ def _epoch(sc: Any, policy: Any) -> Any:
                            departures=len(sc.workload) - sc.in_system)
 
 
+class _EpochFamily:
+    """Stands for an epoch source where a random model has none (so a spec resolves as one)."""
+
+    model = "epoch"
+
+
 def multisite_model(*, migrate: bool = True, gangs: int | None = 400, seed: int = 0,
                     stop_after: int | None = None, **config: Any) -> Any:
     """Return the random two-site model of Papazachos09 (AFCFS, with migration when
@@ -135,6 +142,8 @@ def epoch_model(nodes: int, jobs: int, policy: Any, *, static: bool = False, qua
     from gangviz.epoch.sim import EpochSimulation
 
     if isinstance(policy, str):
-        policy = make("epoch", resolve(None, policy))
+        from gangviz.core.registry import EPOCH
+
+        policy = make(EPOCH, resolve(_EpochFamily(), policy))
     return EpochSimulation(nodes, jobs, policy, static=static, quantum=quantum, load=load, seed=seed,
                            departures=departures)

@@ -50,14 +50,15 @@ def check_scenario(sc: Scenario) -> None:
 
 
 def _matrix(sc: Scenario, fail) -> None:
-    from gangviz.policies import POLICIES, make_policy
+    from gangviz.core import registry
 
+    known = registry.menu(registry.MATRIX)
     for name, table in sc.params.items():
-        if name.lower() not in POLICIES:
+        if name.lower() not in known:
             raise fail(f"params.{name}", f"[params.{name}]: unknown policy {name!r}; "
-                       f"known: {', '.join(sorted(POLICIES))}")
+                       f"known: {', '.join(known)}")
         try:
-            make_policy(name, **table)
+            registry.build(registry.lookup(name)[0], table)
         except ValueError as exc:
             raise fail(f"params.{name}", f"[params.{name}]: {exc}") from None
 

@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.build import as_source, build_resolved
 from gangviz.factory.checks import check_source
 from gangviz.factory.compiled import compiled_runner
-from gangviz.factory.policy import family_of_source, make, resolve
+from gangviz.factory.policy import family_of_source, make, resolve, typed_params
 
 __all__ = ["ENGINES", "FinishedRun", "run"]
 
@@ -101,15 +102,17 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     choice = resolve(source, policy, params=params, defaults=defaults)
     family = family_of_source(source)
     pol = make(family, choice)
-    if family == "matrix" and getattr(pol, "family", None) == "space-sharing" and not record:
+    space_sharing = choice.entry is not None and choice.entry.family == SPACE_SHARING
+    if family == "matrix" and space_sharing and not record:
         return _backfill(source, choice.spec, pol)
-    if family == "matrix" and getattr(pol, "family", None) != "space-sharing" \
-            and engine != "reference" and not record and not jobs:
+    if family == "matrix" and not space_sharing and engine != "reference" and not record \
+            and not jobs and choice.entry is not None and "compiled" in choice.entry.loops:
         on_ring = source.ring if ring is None else ring
-        runner = compiled_runner(source, choice.name, choice.params, bool(on_ring))
+        params = typed_params(choice)
+        runner = compiled_runner(source, choice.entry.name, params, bool(on_ring))
         if runner is not None:
             return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}",
-                               result=runner.run(source, choice.name, choice.params))
+                               result=runner.run(source, choice.entry.name, params))
     if engine == "compiled":
         raise ValueError(f"no compiled loop covers {choice.spec} on {getattr(source, 'title', 'this source')}"
                          + (" while recording steps or per-job rows" if record or jobs else ""))

@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
     def __init__(self, source: str | None = DEFAULT_SOURCE, policy: str | None = None, *,
                  settings: QSettings | None = None, parent=None):
         super().__init__(parent)
-        from gangviz.policies import POLICIES
+        from gangviz.core.registry import MATRIX, menu
 
         self.settings = settings if settings is not None else QSettings("gangviz", "gangviz")
         self.player: Player | None = None
@@ -116,7 +116,7 @@ class MainWindow(QMainWindow):
         from gangviz.gui.presentation import Presentation
 
         self.presentation = Presentation(self)
-        self.policy_panel = PolicyPanel(sorted(POLICIES))
+        self.policy_panel = PolicyPanel(menu(MATRIX))
         self.policy_panel.applied.connect(self._apply_policy)
         self.job_panel = JobPanel()
         self.explain = QLabel()
@@ -424,9 +424,9 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _policy_names() -> list[str]:
-        from gangviz.policies import POLICIES
+        from gangviz.core.registry import MATRIX, menu
 
-        return sorted(POLICIES)
+        return menu(MATRIX)
 
     @staticmethod
     def _describe_source(source) -> str:
