@@ -18,7 +18,7 @@ import argparse
 import sys
 
 from gangviz.commands.errors import UserError
-from gangviz.commands.options import add_source_options
+from gangviz.commands.options import add_source_options, add_user_policy_options, user_policy_params
 from gangviz.experiments.options import add_json
 
 
@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
                    help="include every step (default: on for scenarios, off for workloads)")
     add_source_options(p)
+    add_user_policy_options(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job to FILE: .csv (Batsim layout), .swf or .parquet")
     p.add_argument("--force", action="store_true", help="overwrite an existing --jobs-out file")
@@ -65,19 +66,24 @@ def run(args: argparse.Namespace) -> int:
         return run_family(source, args.policy, as_json=args.json)
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
+        extra = user_policy_params(args)
         choice = resolve(source, args.policy)
+        user = choice.entry is not None and "user" in choice.entry.traits
+        choice = resolve(source, args.policy, params=extra if user else None)
         policy = make("matrix", choice)
         if choice.entry is not None and choice.entry.family == SPACE_SHARING:
+            if args.order:
+                raise ValueError(f"--order applies to the time-slot policies, not {choice.spec}")
             from gangviz.commands.run_space_sharing import print_run
 
             policy.check_source(source)
             return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out)
-        return _run_time_slot(args, source, choice.spec, steps)
+        return _run_time_slot(args, source, choice.spec, steps, extra if user else None)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
 
-def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool) -> int:
+def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool, params=None) -> int:
     """Run a time-slot policy on ``source`` (the compiled loop when it covers the run and
     neither steps nor per-job rows are asked for); print text or JSON; return 0."""
     from gangviz.experiments.numbers import number, plural
@@ -86,7 +92,8 @@ def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool) -> 
     from gangviz.metrics import json_ready
 
     done = run(source, spec, ring=True if args.ring else None, record=steps, jobs=bool(args.jobs_out),
-               finish=lambda sim: run_with_progress(sim, len(source.jobs)))
+               finish=lambda sim: run_with_progress(sim, len(source.jobs)), params=params,
+               order=args.order)
     sim, policy = done.simulation, done.policy
     if args.jobs_out:
         from gangviz.results.jobs import save_simulation_jobs
@@ -128,7 +135,7 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     bad: the general path reports that in its own order)."""
     from gangviz.core import registry
 
-    if args.json or args.steps or args.jobs_out or args.policy is None:
+    if args.json or args.steps or args.jobs_out or args.policy is None or args.order:
         return None
     try:
         entry, given = registry.parse(args.policy)

@@ -87,8 +87,15 @@ def resolve(source: Any, policy: str | None = None, *, params: Mapping[str, Any]
     ``ValueError`` for a malformed spec (an empty one included), a key given twice, an unknown
     policy or one of a family that cannot run ``source`` (naming the ones that can)."""
     spec = policy if policy is not None else policy_name(source)
-    name, own = split_spec(spec)
-    entry, carried = _entry(name, family_of_source(source))
+    family = family_of_source(source)
+    user = _user_entry(spec, family)
+    if user is not None:
+        entry, text = user
+        name, carried = entry.name, {}
+        own = split_spec(f"{entry.title}:{text}")[1]
+    else:
+        name, own = split_spec(spec)
+        entry, carried = _entry(name, family)
     declared = entry.declared
     text = {**carried, **own}  # typed now: a spec's text has one meaning wherever it is read
     spec_params = {k: declared[k].parse(v, entry.title) if k in declared else v
@@ -97,12 +104,31 @@ def resolve(source: Any, policy: str | None = None, *, params: Mapping[str, Any]
     return PolicyChoice(spec, name, merged, entry)
 
 
+def _user_entry(spec: str, family: str) -> tuple[PolicyEntry, str] | None:
+    """The entry and parameter text of a user's policy that ``spec`` names by file or module,
+    or by an entry point when no built-in has its name; ``None`` otherwise."""
+    if ".py" not in spec:
+        try:
+            registry.lookup(split_spec(spec)[0])
+            return None  # a built-in: the user's loader is not even imported
+        except ValueError:
+            pass
+    from gangviz.userpolicy.loader import user_entry
+
+    found = user_entry(spec)
+    if found is not None and found[0].runs_on() != family:
+        raise ValueError(f"policy {found[0].title} ({found[0].origin}) is {_a(found[0].family)} "
+                         f"policy; {_a(family)} source runs: {', '.join(_known(family))}")
+    return found
+
+
 def _entry(name: str, family: str) -> tuple[PolicyEntry, dict[str, str]]:
     known = _known(family)
     try:
         entry, carried = registry.lookup(name)
     except ValueError:
-        raise ValueError(f"unknown policy {name!r}; known: {', '.join(known)}") from None
+        raise ValueError(f"unknown policy {name!r}; known: {', '.join(known)} "
+                         "(or a policy file: my.py, my.py:Class, package.module:Class)") from None
     if entry.runs_on() != family:
         raise ValueError(f"unknown policy {name!r} for {_a(family)} source ({entry.title} is "
                          f"{_a(entry.family)}"

@@ -85,14 +85,15 @@ class FinishedRun:
 def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
         defaults: Mapping[str, Any] | None = None, ring: bool | None = None, record: bool = False,
         jobs: bool = False, engine: str = "auto",
-        finish: Callable[[Any], None] | None = None) -> FinishedRun:
+        finish: Callable[[Any], None] | None = None, order: str | None = None) -> FinishedRun:
     """Run ``policy`` on ``source`` to the end and return the :class:`FinishedRun`.
 
     Arguments as :func:`gangviz.factory.build`; ``record`` keeps every step (the step-able
     simulation then runs); ``jobs`` asks for a run whose simulation can give a per-job table
     (the compiled loops keep none). ``engine`` is one of :data:`ENGINES`. ``finish`` runs the
     step-able simulation to its end (default: until it has no step left), e.g. with a
-    progress bar. Raises ``ValueError`` as :func:`gangviz.factory.build` does, for an unknown
+    progress bar. ``order`` (a queue order, :func:`gangviz.factory.build`) runs on the
+    reference engine. Raises ``ValueError`` as :func:`gangviz.factory.build` does, for an unknown
     engine, and for ``engine="compiled"`` when no compiled loop covers the run.
     """
     if engine not in ENGINES:
@@ -103,9 +104,11 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     family = family_of_source(source)
     pol = make(family, choice)
     space_sharing = choice.entry is not None and choice.entry.family == SPACE_SHARING
+    if order is not None and space_sharing:
+        raise ValueError(f"--order applies to the time-slot policies, not {choice.spec}")
     if family == "matrix" and space_sharing and not record:
         return _backfill(source, choice.spec, pol)
-    if family == "matrix" and not space_sharing and engine != "reference" and not record \
+    if family == "matrix" and not space_sharing and engine != "reference" and not record and order is None \
             and not jobs and choice.entry is not None and "compiled" in choice.entry.loops:
         on_ring = source.ring if ring is None else ring
         params = typed_params(choice)
@@ -116,7 +119,7 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     if engine == "compiled":
         raise ValueError(f"no compiled loop covers {choice.spec} on {getattr(source, 'title', 'this source')}"
                          + (" while recording steps or per-job rows" if record or jobs else ""))
-    sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring)
+    sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring, order=order)
     (finish or _to_end)(sim)
     return FinishedRun(source, choice.spec, pol, "reference", simulation=sim)
 

@@ -1,0 +1,27 @@
+"""Gang scheduling, shortest job first: the waiting job with the least work goes first, into the
+lowest slot with a run of idle processors wide enough, else into a new slot; empty slots are
+deleted. No re-packing, no migration.
+
+    gangviz run downey --jobs 200 --procs 32 --policy examples/policies/gang_sjf.py
+"""
+
+from gangviz.userpolicy import MatrixPolicy
+
+
+class ShortestJobFirst(MatrixPolicy):
+    """Place the shortest waiting jobs first, each in the lowest slot with room."""
+
+    name = "gang-sjf"
+
+    def decide(self, view, act):
+        for slot in reversed(range(view.slots)):  # from the top, so indices stay valid
+            if all(cell is None for cell in view.row(slot)):
+                act.delete_slot(slot)
+        for job in sorted(view.waiting, key=lambda j: (j.work, j.arrival, j.id)):
+            for slot in range(view.slots):
+                starts = view.runs(slot, job.size)
+                if starts:
+                    break
+            else:
+                slot, starts = act.open_slot(), [0]
+            act.place(job.id, slot, range(starts[0], starts[0] + job.size))
