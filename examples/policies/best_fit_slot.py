@@ -16,9 +16,8 @@ class BestFitSlot(MatrixPolicy):
     params = (Param("max_slots", "int", 64, "most slots before a job waits", low=1, high=1024),)
 
     def decide(self, view, act):
-        for slot in reversed(range(view.slots)):
-            if all(cell is None for cell in view.row(slot)):
-                act.delete_slot(slot)
+        for slot in reversed(view.empty_slots()):
+            act.delete_slot(slot)
         for job in view.waiting:
             best = None  # (idle processors left, run width, slot, first processor)
             for slot in range(view.slots):

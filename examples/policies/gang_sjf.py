@@ -14,14 +14,9 @@ class ShortestJobFirst(MatrixPolicy):
     name = "gang-sjf"
 
     def decide(self, view, act):
-        for slot in reversed(range(view.slots)):  # from the top, so indices stay valid
-            if all(cell is None for cell in view.row(slot)):
-                act.delete_slot(slot)
+        for slot in reversed(view.empty_slots()):  # from the top, so indices stay valid
+            act.delete_slot(slot)
         for job in sorted(view.waiting, key=lambda j: (j.work, j.arrival, j.id)):
-            for slot in range(view.slots):
-                starts = view.runs(slot, job.size)
-                if starts:
-                    break
-            else:
-                slot, starts = act.open_slot(), [0]
-            act.place(job.id, slot, range(starts[0], starts[0] + job.size))
+            room = view.first_fit(job.size)
+            slot, first = room if room is not None else (act.open_slot(), 0)
+            act.place(job.id, slot, range(first, first + job.size))

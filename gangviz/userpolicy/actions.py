@@ -61,7 +61,7 @@ class MatrixActions:
         m = sim.matrix
         if job not in sim.jobs:
             self._fail(job, ARRIVAL, "no such job")
-        if job not in sim.waiting or job in m:
+        if job in m or sim.jobs[job].start is not None or not self._arrived(job):
             self._fail(job, ARRIVAL, "it is not waiting (it has not arrived, or it already runs)")
         cols = self._cols(job, processors)
         self._slot(slot, job)
@@ -110,11 +110,13 @@ class MatrixActions:
 
     # ------------------------------------------------------------------ checks
     def _cols(self, job: int, processors: Sequence[int] | range) -> list[int]:
+        n = self._sim.matrix.processors
+        if type(processors) is range and processors.step == 1 and 0 <= processors.start < processors.stop <= n:
+            return list(processors)
         try:
             cols = [int(p) for p in processors]
         except (TypeError, ValueError):
             self._fail(job, GANG, f"processors must be a list of processor numbers, got {processors!r:.60}")
-        n = self._sim.matrix.processors
         bad = [p for p in cols if not 0 <= p < n]
         if bad:
             self._fail(job, GANG, f"processor {bad[0]} is not in 0..{n - 1}")
@@ -124,6 +126,10 @@ class MatrixActions:
             self._fail(job, GANG, "no processor given")
         return sorted(cols)
 
+    def _arrived(self, job: int) -> bool:
+        sim = self._sim
+        return bool(sim.jobs[job].spec.arrival <= sim.time and job in sim.waiting)
+
     def _slot(self, slot: int, job: int | str) -> None:
         n = self._sim.matrix.n_rows
         if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < n:
@@ -131,8 +137,9 @@ class MatrixActions:
 
     def _idle(self, job: int, slot: int, cols: list[int]) -> None:
         row = self._sim.matrix.cells[slot]
-        busy = [p for p in cols if row[p] != -1]
-        if busy:
+        taken = row[cols[0]:cols[-1] + 1] if cols[-1] - cols[0] + 1 == len(cols) else row[cols]
+        if taken.max() != -1:
+            busy = [p for p in cols if row[p] != -1]
             other = self._sim.matrix.name(int(row[busy[0]]))
             self._fail(job, ONE_PROCESS, f"P{busy[0] + 1} of {slot_label(slot)} already runs {other}")
 

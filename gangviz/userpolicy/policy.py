@@ -125,15 +125,41 @@ class EnginePolicy(Policy):
                                     f"{self.origin} ({self.name}.decide)")
 
 
+class _Alarm:
+    """The SIGALRM handler that ends user code past its limit: installed once, armed only while
+    a decision runs (installing a handler per decision would cost more than many decisions)."""
+
+    armed = False
+    limit = 0.0
+    installed = False
+
+    @classmethod
+    def fire(cls, _signum: int, _frame: Any) -> None:
+        if cls.armed:
+            cls.armed = False
+            raise DecisionTimeout(f"took longer than its limit of {cls.limit:g} s (decision_limit)")
+
+    @classmethod
+    def usable(cls) -> bool:
+        if cls.installed and threading.current_thread() is threading.main_thread():
+            return True
+        if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+            return False
+        if not cls.installed:
+            current = signal.getsignal(signal.SIGALRM)
+            if current not in (signal.SIG_DFL, signal.SIG_IGN, None):
+                return False  # someone else's alarm: check the clock afterwards only
+            signal.signal(signal.SIGALRM, cls.fire)
+            cls.installed = True
+        return True
+
+
 def _call(fn: Callable[[], Any], origin: str, what: str, limit: float) -> Any:
     """Run user code ``fn`` within ``limit`` seconds; raise :class:`UserPolicyError` naming the
     user's file and line for anything it raises (a :class:`RuleViolation` passes as it is)."""
-    timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    timer = _Alarm.usable()
     if timer:
-        def expire(_signum: int, _frame: Any) -> None:
-            raise DecisionTimeout(f"took longer than its limit of {limit:g} s (decision_limit)")
-
-        old = signal.signal(signal.SIGALRM, expire)
+        _Alarm.limit, _Alarm.armed = limit, True
         signal.setitimer(signal.ITIMER_REAL, limit)
     start = time.perf_counter()
     try:
@@ -144,8 +170,8 @@ def _call(fn: Callable[[], Any], origin: str, what: str, limit: float) -> Any:
         raise UserPolicyError(describe_exception(exc, origin, f"policy {what}")) from None
     finally:
         if timer:
+            _Alarm.armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
     if time.perf_counter() - start > limit:
         raise UserPolicyError(f"policy {what} ({origin}) took longer than its limit of {limit:g} s "
                               "(decision_limit)")

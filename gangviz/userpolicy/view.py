@@ -95,7 +95,15 @@ class MatrixView:
     def row(self, slot: int) -> tuple[int | None, ...]:
         """Return slot ``slot`` as one entry per processor: a job id or ``None`` (idle)."""
         self._check_slot(slot)
-        return tuple(None if c == IDLE else int(c) for c in self._sim.matrix.cells[slot].tolist())
+        return tuple([None if c < 0 else c for c in self._sim.matrix.cells[slot].tolist()])
+
+    def is_empty(self, slot: int) -> bool:
+        """Whether slot ``slot`` runs no job."""
+        return bool(self._sim.matrix.row_is_empty(self._check_slot(slot)))
+
+    def busy(self, slot: int) -> int:
+        """Return how many processors of slot ``slot`` run a job."""
+        return int(self._sim.matrix.busy_in_row(self._check_slot(slot)))
 
     def idle(self, slot: int) -> list[int]:
         """Return the idle processors of slot ``slot``."""
@@ -111,6 +119,21 @@ class MatrixView:
         window = np.convolve(idle.astype(np.int64), np.ones(size, dtype=np.int64), mode="valid")
         return [int(p) for p in np.flatnonzero(window == size)]
 
+    def empty_slots(self) -> list[int]:
+        """Return the slots that run no job, lowest first."""
+        busy = self._sim.matrix.busy_per_row()
+        return np.flatnonzero(busy == 0).tolist() if busy.size and not busy.all() else []
+
+    def first_fit(self, size: int) -> tuple[int, int] | None:
+        """Return ``(slot, first processor)`` of the lowest slot with ``size`` consecutive idle
+        processors (its leftmost such run), or ``None`` when no slot has one."""
+        m = self._sim.matrix
+        for slot in np.flatnonzero(m.processors - m.busy_per_row() >= size).tolist():
+            starts = self.runs(slot, size)
+            if starts:
+                return slot, starts[0]
+        return None
+
     def fits(self, slot: int, processors: list[int] | tuple[int, ...] | range) -> bool:
         """Whether every processor of ``processors`` is idle in slot ``slot``."""
         row = self._sim.matrix.cells[self._check_slot(slot)]
@@ -125,6 +148,8 @@ class MatrixView:
             yield self.row(slot)
 
     def _check_slot(self, slot: int) -> int:
+        if type(slot) is int and 0 <= slot < self._sim.matrix.n_rows:
+            return slot
         if not isinstance(slot, (int, np.integer)) or not 0 <= slot < self.slots:
             raise IndexError(f"no slot {slot!r}: the matrix has {self.slots} slots (0..{self.slots - 1})")
         return int(slot)
