@@ -7,7 +7,7 @@ simulation included), the median of ``--repeat`` runs; then the same with ``chec
 the built-in ``firstfit`` (the nearest built-in, also plain Python) for scale. The goal is
 >= 2,000 jobs/s checked.
 
-Usage: python benchmarks/bench_user_policy.py [--jobs 10000] [--repeat 3]
+Usage: python benchmarks/bench_user_policy.py [--jobs 10000] [--repeat 3] [--quick]
 """
 
 from __future__ import annotations
@@ -40,7 +40,10 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--jobs", type=int, default=10_000)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--quick", action="store_true", help="500 jobs, one run (a smoke test)")
     args = p.parse_args()
+    if args.quick:
+        args.jobs, args.repeat = 500, 1
     source = load_source("downey", jobs=args.jobs, load=0.7, procs=128)
     print(f"downey --jobs {args.jobs} --load 0.7 --procs 128, reference engine, {args.repeat} runs")
     for label, spec in (("user policy, checked", POLICY), ("user policy, --no-check", POLICY + ":check=false"),

@@ -62,6 +62,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("convert", "convert Slurm sacct --parsable2 output to an SWF trace"),
     "export": ("export", "save a scenario's animation as a GIF, an MP4 or PNG frames"),
     "generate": ("generate", "write a synthetic workload as SWF"),
+    "new-policy": ("new_policy", "write a commented template of your own policy"),
     "open": ("open", "open the window (default: the Fig. 2 re-packing scenario)"),
     "plot-sweep": ("plot_sweep", "plot a sweep's metric against load per policy with 95%% CI bands"),
     "policies": ("policies", "list the built-in policies with their papers and parameters"),

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         workers, note = cap_workers(args.workers, len(sweep.tasks()))
         if note:
             print(f"gangviz: {note}", file=sys.stderr)
-        if any(registry.lookup(p)[0].group == "buddy" for p in sweep.policies):
+        if any(p in registry.REGISTRY and registry.REGISTRY[p].group == "buddy" for p in sweep.policies):
             compile_fast_loop()  # once here, so the workers load it from numba's cache
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
 
