@@ -72,12 +72,16 @@ def run(args: argparse.Namespace) -> int:
         choice = resolve(source, args.policy, params=extra if user else None)
         policy = make("matrix", choice)
         if choice.entry is not None and choice.entry.family == SPACE_SHARING:
-            if args.order:
-                raise ValueError(f"--order applies to the time-slot policies, not {choice.spec}")
             from gangviz.commands.run_space_sharing import print_run
 
             policy.check_source(source)
-            return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out)
+            order = None
+            if args.order:
+                from gangviz.userpolicy.loader import order_key
+
+                order = order_key(args.order)
+            return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out,
+                             order=order)
         return _run_time_slot(args, source, choice.spec, steps, extra if user else None)
     except ValueError as exc:
         raise UserError(str(exc)) from None

@@ -77,15 +77,15 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
         return _multisite(_scenario(source), policy)
     if family == "epoch":
         return _epoch(_scenario(source), policy)
-    if order is not None and (family != "matrix" or choice.entry is None
-                              or choice.entry.family != "matrix"):
-        raise ValueError(f"--order applies to the time-slot policies, not {choice.spec}")
+    if order is not None and (family != "matrix" or choice.entry is None):
+        raise ValueError(f"--order applies to the time-slot and space-sharing policies, not {choice.spec}")
     if choice.entry is not None and choice.entry.family == SPACE_SHARING:
         from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
         policy.check_source(source)
         return SpaceSharingSimulation(source.jobs, source.processors, policy,
-                                      time_unit=getattr(source, "slice_seconds", 1.0))
+                                      time_unit=getattr(source, "slice_seconds", 1.0),
+                                      order=_order(order) if order is not None else None)
     from gangviz.sim.engine import Simulation
 
     if watch is None:

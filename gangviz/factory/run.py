@@ -104,10 +104,8 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     family = family_of_source(source)
     pol = make(family, choice)
     space_sharing = choice.entry is not None and choice.entry.family == SPACE_SHARING
-    if order is not None and space_sharing:
-        raise ValueError(f"--order applies to the time-slot policies, not {choice.spec}")
     if family == "matrix" and space_sharing and not record:
-        return _backfill(source, choice.spec, pol)
+        return _backfill(source, choice.spec, pol, order)
     if family == "matrix" and not space_sharing and engine != "reference" and not record and order is None \
             and not jobs and choice.entry is not None and "compiled" in choice.entry.loops:
         on_ring = source.ring if ring is None else ring
@@ -133,11 +131,16 @@ def _to_end(sim: Any) -> None:
         pass
 
 
-def _backfill(source: Any, label: str, policy: Any) -> FinishedRun:
+def _backfill(source: Any, label: str, policy: Any, order: str | None = None) -> FinishedRun:
     """Run a space-sharing ``policy`` on the backfilling simulator without recording steps."""
     from gangviz.spacesharing.backfill import simulate_backfill
 
     policy.check_source(source)
-    res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
+    key = None
+    if order is not None:
+        from gangviz.userpolicy.loader import order_key
+
+        key = order_key(order)
+    res = simulate_backfill(source.jobs, source.processors, mode=policy.mode, order=key,
                             estimates=policy.estimates, kill_at_estimate=policy.kill)
     return FinishedRun(source, label, policy, "backfill", result=res)

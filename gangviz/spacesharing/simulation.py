@@ -42,13 +42,13 @@ class SpaceSharingSimulation(KeptHistory):
     family = "space-sharing"
 
     def __init__(self, jobs: list[JobSpec], processors: int, policy: SpaceSharingPolicy, *,
-                 time_unit: float = 1.0) -> None:
+                 time_unit: float = 1.0, order: Callable[[JobSpec], Any] | None = None) -> None:
         self.policy = policy
         self.processors = processors
         self.time_unit = time_unit
         self.result = simulate_backfill(jobs, processors, mode=policy.mode,
                                         estimates=policy.estimates, kill_at_estimate=policy.kill,
-                                        log=True)
+                                        log=True, order=order)
         self.order = self.result.order
         self.specs = {s.id: s for s in self.order}
         self.names = {s.id: s.name for s in self.order}
