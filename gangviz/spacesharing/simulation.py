@@ -11,6 +11,8 @@ other simulations (the player's interface: ``step``, ``step_back``, ``go_to``, `
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step
