@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
         self.source_params: dict = {}  # the policy parameters the source was opened with
         self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
         self.editor_tmp = None  # the folder of the editor's unsaved scenarios (a QTemporaryDir)
+        self.reloader = None  # the user's policy file being watched (gui.user_policy)
         self.setWindowTitle("gangviz")
         self._build_actions()
         self.board = Board()
@@ -228,6 +229,7 @@ class MainWindow(QMainWindow):
         menu.addAction(self.act_new_scenario)
         menu.addAction(self.act_edit_scenario)
         menu.addAction(self.act_model)
+        menu.addAction("Load &policy…", self.ask_policy)
         models = menu.addMenu("Other &models")
         a = models.addAction("Multi-site queues (Papazachos && Karatza)")
         a.triggered.connect(self.open_multisite)
@@ -402,8 +404,8 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def policy_of(source, sim) -> str:
-        """Return the name of the policy ``sim`` runs."""
-        return sim.policy_name
+        """Return the name of the policy ``sim`` runs (a user's policy: the spec that loads it)."""
+        return getattr(getattr(sim, "policy", None), "spec", None) or sim.policy_name
 
     @staticmethod
     def _subtitle(source, sim, pname: str) -> str:
@@ -452,6 +454,7 @@ class MainWindow(QMainWindow):
         player.moved.connect(self._update_status)
         player.stepped.connect(self._update_status)
         player.speedChanged.connect(self.speed.setValue)
+        player.failed.connect(self._step_failed)
         self.speed.setValue(level)
         self._speed_changed(level)
         self._playing_changed(False)
@@ -534,6 +537,26 @@ class MainWindow(QMainWindow):
             v = dlg.values()
             name = v.pop("name")
             self.open_source(name, self.policy_panel.policy(), **v)
+
+    def _step_failed(self, message: str) -> None:
+        """The policy refused a step: stop there and say why (status bar and explanation)."""
+        self.statusBar().showMessage(f"Stopped: {message}", 0)
+        self._set_explanation(f"<b>Stopped</b>: {message}", self.board.title.text())
+
+    def ask_policy(self) -> None:
+        """Ask for a policy file (File → Load policy…) and run the current source under it."""
+        path, _ = QFileDialog.getOpenFileName(self, "Load a policy", "", "Python policy (*.py)")
+        if path:
+            self.load_policy(path)
+
+    def load_policy(self, path: str) -> bool:
+        """Add the user's policy in ``path`` to the policy menu and run it, reloading it when the
+        file is saved (:mod:`gangviz.gui.user_policy`); return whether it runs."""
+        if self.reloader is None:
+            from gangviz.gui.user_policy import PolicyReloader
+
+            self.reloader = PolicyReloader(self)
+        return self.reloader.load(path)
 
     def _apply_policy(self) -> None:
         if self.source_name is None:

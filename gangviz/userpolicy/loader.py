@@ -232,4 +232,4 @@ def entry_of_class(cls: type[MatrixPolicy], origin: str, key: str) -> PolicyEntr
     doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
     return PolicyEntry(key, cls.name or cls.__name__, MATRIX, "user", cls.paper or origin, "",
                        params, ("reference",), cls.decides_at, traits, doc=doc, origin=origin,
-                       loader=lambda: partial(EnginePolicy, cls, origin))
+                       loader=lambda: partial(EnginePolicy, cls, origin, spec=key))

@@ -78,8 +78,10 @@ class EnginePolicy(Policy):
     """The engine's policy for a user's :class:`MatrixPolicy` class ``cls`` from file
     ``origin``, built with the typed ``params`` (its own and :data:`ENGINE_PARAMS`)."""
 
-    def __init__(self, cls: type[MatrixPolicy], origin: str, **params: Any) -> None:
+    def __init__(self, cls: type[MatrixPolicy], origin: str, *, spec: str = "", **params: Any) -> None:
         self.origin = origin
+        #: The spec that names the policy (its file, or module:Class): how to build it again.
+        self.spec = spec or origin
         self.check = bool(params.pop("check", True))
         self.limit = float(params.pop("decision_limit", 5.0))
         seed = int(params.pop("seed", 0))
