@@ -56,20 +56,24 @@ def check_run(source: Any, spec: str) -> tuple[str | None, str]:
     ``"runs without error"`` for user code that fails, ``"skipped"`` for a refused machine."""
     from gangviz.factory import build
     from gangviz.userpolicy import RuleViolation, UserPolicyError
-    from gangviz.userpolicy.errors import RULES
 
     try:
         sim = build(source, spec, params={"check": True}, record=False, watch=False)
-    except UserPolicyError as exc:
-        return "runs without error", str(exc)
-    except ValueError as exc:
-        return "skipped", str(exc)
-    try:
+        if sim.family == "space-sharing":
+            return _space_verdict(sim)
         sim.run()
     except RuleViolation as exc:
         return exc.rule, str(exc)
     except UserPolicyError as exc:
         return "runs without error", str(exc)
+    except ValueError as exc:
+        return "skipped", str(exc)
+    return _matrix_verdict(sim)
+
+
+def _matrix_verdict(sim: Any) -> tuple[str | None, str]:
+    from gangviz.userpolicy.errors import RULES
+
     for job, rec in sim.jobs.items():
         name = rec.spec.name or f"J{job}"
         if rec.finish is None and math.isfinite(rec.spec.work) and not rec.terminated:
@@ -78,6 +82,26 @@ def check_run(source: Any, spec: str) -> tuple[str | None, str]:
             return RULES[4], f"{name} started at {rec.start:g} before it arrived at {rec.spec.arrival:g}"
         if rec.finish is not None and not rec.terminated and abs(sim.served(job) - rec.spec.work) > 1e-6 * max(1.0, rec.spec.work):
             return RULES[5], f"{name} was served {sim.served(job):g} of its {rec.spec.work:g} slices"
+    return None, "ok"
+
+
+def _space_verdict(sim: Any) -> tuple[str | None, str]:
+    """The end-of-run checks of a space-sharing run (its own checks ran while it was built)."""
+    from gangviz.userpolicy.errors import RULES
+
+    events = []
+    for rec in sim.result.records:
+        name = rec.spec.name
+        if rec.finish is None:
+            return RULES[6], f"{name} never finished (it waits at the end of the run)"
+        if rec.start < rec.spec.arrival:
+            return RULES[4], f"{name} started at {rec.start:g} before it arrived at {rec.spec.arrival:g}"
+        events += [(rec.start, 1, rec.spec.size), (rec.finish, 0, -rec.spec.size)]
+    busy = 0
+    for t, _, delta in sorted(events):
+        busy += delta
+        if busy > sim.processors:
+            return RULES[0], f"{busy} processors in use at t={t:g} on a machine of {sim.processors}"
     return None, "ok"
 
 
@@ -109,11 +133,15 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     entry = choice.entry
     assert entry is not None
-    verdicts: dict[str, list[str]] = {rule: [] for rule in (*RULES, "runs without error")}
+    from gangviz.userpolicy.space import RESERVATION_RULE
+
+    verdicts: dict[str, list[str]] = {rule: [] for rule in (*RULES, RESERVATION_RULE, "runs without error")}
     runs = []
     for label, source in _sources():
         rule, message = check_run(source, args.policy)
         runs.append({"workload": label, "rule": rule, "message": message})
+        if rule is not None and rule.startswith(RESERVATION_RULE):
+            rule = RESERVATION_RULE
         if rule in verdicts:
             verdicts[rule].append(f"{label}: {message}")
     passed = not any(verdicts.values())

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
                 order = order_key(args.order)
             return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out,
-                             order=order)
+                             order=order, user=user)
         return _run_time_slot(args, source, choice.spec, steps, extra if user else None)
     except ValueError as exc:
         raise UserError(str(exc)) from None

@@ -83,9 +83,14 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
         from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
         policy.check_source(source)
+        user = "user" in choice.entry.traits
+        if user and order is not None:
+            raise ValueError(f"--order applies to the built-in policies, not {choice.spec}")
         return SpaceSharingSimulation(source.jobs, source.processors, policy,
                                       time_unit=getattr(source, "slice_seconds", 1.0),
-                                      order=_order(order) if order is not None else None)
+                                      order=_order(order) if order is not None else None,
+                                      result=policy.simulate(source.jobs, source.processors, log=True)
+                                      if user else None)
     from gangviz.sim.engine import Simulation
 
     if watch is None:

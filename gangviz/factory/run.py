@@ -105,6 +105,10 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     pol = make(family, choice)
     space_sharing = choice.entry is not None and choice.entry.family == SPACE_SHARING
     if family == "matrix" and space_sharing and not record:
+        if "user" in choice.entry.traits:
+            pol.check_source(source)
+            return FinishedRun(source, choice.spec, pol, "backfill",
+                               result=pol.simulate(source.jobs, source.processors))
         return _backfill(source, choice.spec, pol, order)
     if family == "matrix" and not space_sharing and engine != "reference" and not record and order is None \
             and not jobs and choice.entry is not None and "compiled" in choice.entry.loops:

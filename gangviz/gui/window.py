@@ -111,6 +111,7 @@ class MainWindow(QMainWindow):
         self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
         self.editor_tmp = None  # the folder of the editor's unsaved scenarios (a QTemporaryDir)
         self.reloader = None  # the user's policy file being watched (gui.user_policy)
+        self._user_spec: str | None = None  # the spec of the user's policy last built
         self.setWindowTitle("gangviz")
         self._build_actions()
         self.board = Board()
@@ -337,6 +338,10 @@ class MainWindow(QMainWindow):
         if family != "matrix" and policy is not None and policy.lower() in self._policy_names():
             policy = None  # a matrix policy picked in the panel does not apply to this family
         sim = build(source, policy or None, params=params or None, watch=watch)
+        from gangviz.userpolicy.loader import is_user_spec
+
+        # a user's policy is named by the spec that loads it again (its file), not its name
+        self._user_spec = policy if policy and is_user_spec(policy) else None
         return source, sim
 
     def open_source(self, name: str, policy: str | None = None, params: dict | None = None, *,
@@ -383,7 +388,7 @@ class MainWindow(QMainWindow):
         """Show ``sim`` (built from ``source``, loaded from ``name``) with its titles and panels."""
         self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
         self.source_params = dict(params or {})
-        pname = self.policy_of(source, sim)
+        pname = self._user_spec or self.policy_of(source, sim)
         watch = watch_of(sim)
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
@@ -404,8 +409,8 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def policy_of(source, sim) -> str:
-        """Return the name of the policy ``sim`` runs (a user's policy: the spec that loads it)."""
-        return getattr(getattr(sim, "policy", None), "spec", None) or sim.policy_name
+        """Return the name of the policy ``sim`` runs."""
+        return sim.policy_name
 
     @staticmethod
     def _subtitle(source, sim, pname: str) -> str:

@@ -21,6 +21,12 @@ Two levels:
    Parameters are declared with :class:`Param` exactly as the built-ins' are; ``self.rng`` is
    the seeded generator to use for any random choice.
 
+3. **A full space-sharing policy.** Subclass :class:`SpacePolicy` and write
+   ``decide(view, act)``: at each arrival and completion, ``act.start(job)`` starts a waiting
+   job now, ``act.reserve(job, time)`` holds a reservation, and a job left alone waits. A class
+   that declares ``follows = "easy"`` (or ``"fcfs"``, ``"conservative"``) is held to that
+   reservation rule by the backfilling checker.
+
 Load one with ``--policy my.py`` (the one class in the file), ``my.py:Class``,
 ``package.module:Class`` or a name in the entry-point group ``gangviz.policies``, followed by
 ``:key=value,...`` for its parameters.
@@ -30,7 +36,8 @@ from gangviz.core.params import Param
 from gangviz.userpolicy.actions import MatrixActions
 from gangviz.userpolicy.errors import RULES, RuleViolation, UserPolicyError
 from gangviz.userpolicy.policy import MatrixPolicy
+from gangviz.userpolicy.space import SpaceActions, SpacePolicy, SpaceView
 from gangviz.userpolicy.view import JobView, MatrixView
 
-__all__ = ["MatrixPolicy", "MatrixView", "MatrixActions", "JobView", "Param", "RULES",
-           "RuleViolation", "UserPolicyError"]
+__all__ = ["MatrixPolicy", "MatrixView", "MatrixActions", "SpacePolicy", "SpaceView",
+           "SpaceActions", "JobView", "Param", "RULES", "RuleViolation", "UserPolicyError"]

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from gangviz.core.registry import MATRIX, PolicyEntry
+from gangviz.core.registry import MATRIX, SPACE_SHARING, PolicyEntry
 from gangviz.userpolicy.errors import UserPolicyError, describe_exception
 from gangviz.userpolicy.policy import ENGINE_PARAMS, EnginePolicy, MatrixPolicy
 
@@ -120,9 +120,16 @@ def _load_module(name: str) -> types.ModuleType:
         raise UserPolicyError(describe_exception(exc, None, f"policy module {name}")) from None
 
 
+def _bases() -> tuple[type, ...]:
+    from gangviz.userpolicy.space import SpacePolicy
+
+    return MatrixPolicy, SpacePolicy
+
+
 def _policy_classes(module: types.ModuleType) -> list[type]:
+    bases = _bases()
     return [v for v in vars(module).values()
-            if isinstance(v, type) and issubclass(v, MatrixPolicy) and v is not MatrixPolicy
+            if isinstance(v, type) and issubclass(v, bases) and v not in bases
             and v.__module__ == module.__name__]
 
 
@@ -137,15 +144,15 @@ def load_class(target: str, cls_name: str | None) -> tuple[type[MatrixPolicy], s
     origin = getattr(module, "__file__", None) or target
     if cls_name is not None:
         cls = getattr(module, cls_name, None)
-        if not (isinstance(cls, type) and issubclass(cls, MatrixPolicy)):
+        if not (isinstance(cls, type) and issubclass(cls, _bases())):
             found = ", ".join(c.__name__ for c in _policy_classes(module)) or "none"
             raise UserPolicyError(f"{origin}: no policy class {cls_name!r} (a subclass of "
-                                  f"gangviz.userpolicy.MatrixPolicy; found: {found})")
+                                  f"gangviz.userpolicy.MatrixPolicy or SpacePolicy; found: {found})")
         return cls, origin
     classes = _policy_classes(module)
     if not classes:
         raise UserPolicyError(f"{origin}: no policy class (define one subclass of "
-                              "gangviz.userpolicy.MatrixPolicy)")
+                              "gangviz.userpolicy.MatrixPolicy or SpacePolicy)")
     if len(classes) > 1:
         names = ", ".join(c.__name__ for c in classes)
         raise UserPolicyError(f"{origin}: {len(classes)} policy classes ({names}); name one, "
@@ -210,8 +217,8 @@ def user_entry(spec: str) -> tuple[PolicyEntry, str] | None:
             cls = ep.load()
         except Exception as exc:
             raise UserPolicyError(describe_exception(exc, None, f"policy {ep.name} ({ep.value})")) from None
-        if not (isinstance(cls, type) and issubclass(cls, MatrixPolicy)):
-            raise UserPolicyError(f"policy {ep.name}: {ep.value} is not a gangviz.userpolicy.MatrixPolicy")
+        if not (isinstance(cls, type) and issubclass(cls, _bases())):
+            raise UserPolicyError(f"policy {ep.name}: {ep.value} is not a gangviz.userpolicy policy class")
         origin = getattr(sys.modules.get(cls.__module__), "__file__", None) or ep.value
         return entry_of_class(cls, origin, ep.name), params
     target, cls_name, params = parts
@@ -220,16 +227,25 @@ def user_entry(spec: str) -> tuple[PolicyEntry, str] | None:
     return entry_of_class(cls, origin, key), params
 
 
-def entry_of_class(cls: type[MatrixPolicy], origin: str, key: str) -> PolicyEntry:
+def entry_of_class(cls: Any, origin: str, key: str) -> PolicyEntry:
     """Return the registry entry of a user's policy class (its declarations, plus
-    :data:`~gangviz.userpolicy.policy.ENGINE_PARAMS` it does not declare itself)."""
-    if cls.family != MATRIX:
-        raise UserPolicyError(f"{origin}: {cls.__name__}.family must be {MATRIX!r}, got {cls.family!r}")
+    :data:`~gangviz.userpolicy.policy.ENGINE_PARAMS` it does not declare itself, and for space
+    sharing :data:`~gangviz.userpolicy.space.SPACE_PARAMS`)."""
+    from gangviz.userpolicy.space import SPACE_PARAMS, SpaceEngine
+
+    space = cls.family == SPACE_SHARING
+    if cls.family not in (MATRIX, SPACE_SHARING):
+        raise UserPolicyError(f"{origin}: {cls.__name__}.family must be {MATRIX!r} or "
+                              f"{SPACE_SHARING!r}, got {cls.family!r}")
     own = tuple(cls.params)
     declared = {p.name for p in own}
-    params = own + tuple(p for p in ENGINE_PARAMS if p.name not in declared)
+    params = own + tuple(p for p in ENGINE_PARAMS + (SPACE_PARAMS if space else ())
+                         if p.name not in declared)
     traits = frozenset({"user"} | ({"buddy"} if cls.buddy else set()) | ({"migrate"} if cls.migrates else set()))
     doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-    return PolicyEntry(key, cls.name or cls.__name__, MATRIX, "user", cls.paper or origin, "",
+    engine = SpaceEngine if space else EnginePolicy
+    if space and getattr(cls, "follows", ""):
+        traits |= {"reserve-" + ("head" if cls.follows == "easy" else "all"), cls.follows}
+    return PolicyEntry(key, cls.name or cls.__name__, cls.family, "user", cls.paper or origin, "",
                        params, ("reference",), cls.decides_at, traits, doc=doc, origin=origin,
-                       loader=lambda: partial(EnginePolicy, cls, origin, spec=key))
+                       loader=lambda: partial(engine, cls, origin, spec=key))
