@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -267,7 +268,8 @@ class SpaceEngine:
             started: list = []
             view = SpaceView(r, arr, fin)
             act = SpaceActions(r, started, held)
-            result = _call(lambda: self.user.decide(view, act), self.origin, f"{self.name}.decide", self.limit)
+            result = _call(partial(self.user.decide, view, act), self.origin, f"{self.name}.decide",
+                           self.limit)
             if result is not None:
                 raise UserPolicyError(f"policy {self.name} ({self.origin}): decide returned {result!r:.60}; "
                                       "it must return None and act through act.start, act.reserve")
