@@ -1,6 +1,7 @@
-"""``gangviz new-policy NAME [--family matrix|order]``: write a commented template a student can
-fill in: a full time-slot policy (``matrix``, a :class:`gangviz.userpolicy.MatrixPolicy`) or a
-queue order for the built-ins (``order``). It never overwrites a file.
+"""``gangviz new-policy NAME [--family matrix|space-sharing|order]``: write a commented template a
+student can fill in: a time-slot policy (``matrix``, a :class:`gangviz.userpolicy.MatrixPolicy`),
+a space-sharing one (a :class:`gangviz.userpolicy.SpacePolicy`) or a queue order for the
+built-ins (``order``). It never overwrites a file.
 """
 
 from __future__ import annotations
@@ -57,6 +58,39 @@ class {cls}(MatrixPolicy):
             act.place(job.id, slot, range(first, first + job.size))
 '''
 
+SPACE = '''"""{title}: a space-sharing policy (each job gets its processors to itself).
+
+Run it:      gangviz run downey --jobs 500 --procs 64 --load 0.9 --policy {file}
+Check it:    gangviz check-policy {file}
+Compare it:  gangviz compare downey --jobs 500 --procs 64 --load 0.9 --policy easy --policy {file}
+"""
+
+from gangviz.userpolicy import SpacePolicy
+
+
+class {cls}(SpacePolicy):
+    """One line saying what the policy does (shown by check-policy)."""
+
+    name = "{name}"
+    paper = ""
+    # follows = "easy"  # hold the schedule to EASY's rule (or "fcfs", "conservative")
+
+    def decide(self, view, act):
+        """Called at each arrival and completion.
+
+        view: view.time, view.processors, view.free, view.waiting (arrival order),
+              view.running, view.end(job) (its end by its estimate), view.rng.
+        act:  act.start(job) starts a waiting job now; act.reserve(job, time) holds a
+              reservation; a job left alone keeps waiting.
+        """
+        free = view.free
+        for job in view.waiting:  # first come, first served, no backfilling
+            if job.size > free:
+                break
+            free -= job.size
+            act.start(job.id)
+'''
+
 ORDER = '''"""{title}: a queue order for any built-in time-slot policy.
 
 Run it:  gangviz run downey --jobs 200 --procs 32 --policy gs:mpl=2 --order {file}:{func}
@@ -76,8 +110,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``new-policy`` sub-command."""
     p = sub.add_parser("new-policy", help="write a commented template of your own policy")
     p.add_argument("name", help="the file to write (NAME or NAME.py)")
-    p.add_argument("--family", choices=("matrix", "order"), default="matrix",
-                   help="matrix: a full time-slot policy; order: a queue order for the built-ins")
+    p.add_argument("--family", choices=("matrix", "space-sharing", "order"), default="matrix",
+                   help="matrix: a time-slot policy; space-sharing: a backfilling-style policy; "
+                        "order: a queue order for the built-ins")
     p.set_defaults(func=run)
 
 
@@ -90,13 +125,13 @@ def run(args: argparse.Namespace) -> int:
     cls = "".join(part.capitalize() for part in stem.split("_")) or "Mine"
     if cls[0].isdigit():
         cls = "P" + cls
-    template = MATRIX if args.family == "matrix" else ORDER
+    template = {"matrix": MATRIX, "space-sharing": SPACE, "order": ORDER}[args.family]
     text = template.format(title=stem.replace("_", " ").capitalize(), file=path.as_posix(), cls=cls,
                            name=stem.replace("_", "-"), func=stem if stem.isidentifier() else "order")
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UserError(f"{path}: {exc.strerror or exc}") from None
-    print(f"wrote {path}; try: gangviz check-policy {path}" if args.family == "matrix"
+    print(f"wrote {path}; try: gangviz check-policy {path}" if args.family != "order"
           else f"wrote {path}; try: gangviz run downey --policy gs:mpl=2 --order {path}:{stem}")
     return 0

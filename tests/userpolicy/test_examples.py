@@ -75,3 +75,7 @@ def test_new_policy_writes_a_template_that_check_policy_passes(tmp_path, capsys)
     capsys.readouterr()
     spec = str(path)
     assert check_run(load_source("downey", jobs=60, procs=16, load=0.9, seed=1), spec) == (None, "ok")
+    space = tmp_path / "queue_first.py"
+    assert main(["new-policy", str(space), "--family", "space-sharing"]) == 0
+    assert "class QueueFirst(SpacePolicy)" in space.read_text()
+    assert check_run(load_source("downey", jobs=60, procs=16, load=0.9, seed=1), str(space)) == (None, "ok")
