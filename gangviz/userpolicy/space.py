@@ -197,7 +197,12 @@ class SpaceEngine:
         self.rng = np.random.default_rng(int(params.pop("seed", 0)))
         self.name = cls.name or cls.__name__
         self.paper = cls.paper or origin
-        self.follows = cls.follows if cls.follows in ("fcfs", "easy", "conservative") else ""
+        from gangviz.spacesharing.policy import MODES
+
+        if cls.follows and cls.follows not in MODES:
+            raise UserPolicyError(f"{origin}: {cls.__name__}.follows must be one of {', '.join(MODES)} "
+                                  f"or empty, got {cls.follows!r}")
+        self.follows = cls.follows
         #: The narration's wording: a declared rule's, else every reservation listed.
         self.mode = self.follows or "conservative"
         self.user = _call(lambda: cls(), origin, f"{self.name}()", self.limit)
