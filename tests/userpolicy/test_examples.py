@@ -58,13 +58,15 @@ def test_a_sweep_of_a_policy_file_runs_on_two_worker_processes(tmp_path):
     sweep = tmp_path / "s.toml"
     # the policy is named relative to the sweep file; the workers import it themselves
     (tmp_path / "mine.py").write_text((EXAMPLES / "gang_sjf.py").read_text())
-    sweep.write_text('title = "t"\nseed = 1\nreplications = 2\npolicies = ["firstfit", "mine.py"]\n'
+    (tmp_path / "space.py").write_text((EXAMPLES / "sjf_easy.py").read_text())
+    sweep.write_text('title = "t"\nseed = 1\nreplications = 2\npolicies = ["firstfit", "mine.py", "space.py"]\n'
                      '[workload]\nmodel = "downey"\njobs = 40\nprocs = 16\n[grid]\nload = [0.5, 0.9]\n')
     out = tmp_path / "r.csv"
     assert main(["sweep", str(sweep), "--out", str(out), "--workers", "2", "--quiet"]) == 0
     rows = out.read_text().splitlines()
-    mine = [r for r in rows if r.startswith("run,") and "mine.py" in r]
-    assert len(mine) == 4 and all(",ok," in r for r in mine)
+    for name in ("mine.py", "space.py"):
+        mine = [r for r in rows if r.startswith("run,") and name in r]
+        assert len(mine) == 4 and all(",ok," in r for r in mine)
 
 
 def test_new_policy_writes_a_template_that_check_policy_passes(tmp_path, capsys):
