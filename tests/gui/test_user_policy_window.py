@@ -65,3 +65,13 @@ def test_a_broken_rule_stops_the_player_with_its_line(window, tmp_path):
     assert window.player.failure is not None
     assert "no processor holds two processes in one slot" in window.player.failure
     assert "bad.py:16" in window.statusBar().currentMessage()
+
+
+def test_the_parameter_field_shows_the_chosen_policys_declared_parameters(window):
+    panel = window.policy_panel
+    panel.set_policy("mgs")
+    assert panel.params.placeholderText() == ("mpl=5, q=none, migration_cost=0.0, "
+                                              "charge_migration=true, decide=event")
+    assert "migration_cost: a finite number in 0..1,099,511,627,776 slices" in panel.params.toolTip()
+    panel.set_policy(str(EXAMPLES / "best_fit_slot.py"))
+    assert panel.params.placeholderText().startswith("max_slots=64, seed=0, check=true")
