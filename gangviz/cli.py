@@ -60,12 +60,15 @@ class Parser(argparse.ArgumentParser):
 #: Every sub-command: name -> (module under :mod:`gangviz.commands`, the help line its
 #: ``register`` gives). A test checks this table against the modules.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "check-policy": ("check_policy", "check a policy file against the rules and compare it with the built-ins"),
     "compare": ("compare", "run several policies on one workload and compare their metrics"),
     "convert": ("convert", "convert Slurm sacct --parsable2 output to an SWF trace"),
     "export": ("export", "save a scenario's animation as a GIF, an MP4 or PNG frames"),
     "generate": ("generate", "write a synthetic workload as SWF"),
+    "new-policy": ("new_policy", "write a commented template of your own policy"),
     "open": ("open", "open the window (default: the Fig. 2 re-packing scenario)"),
     "plot-sweep": ("plot_sweep", "plot a sweep's metric against load per policy with 95%% CI bands"),
+    "policies": ("policies", "list the built-in policies with their papers and parameters"),
     "repro": ("repro", "reproduce a paper's table and check its findings"),
     "run": ("run", "run a scenario or workload headless and print the result"),
     "scenarios": ("scenarios", "list the built-in scenarios (the papers' figures)"),

@@ -48,7 +48,7 @@ def test_the_random_models_of_the_other_families_are_built_here_too():
 
 @pytest.mark.parametrize(("source", "spec", "names"), [
     ("fig2-repacking", "nope", ["known:", "repack", "brmms", "easy", "gs"]),
-    ("papazachos-migration", "repack", ["AFCFS or AFCFSwM"]),
+    ("papazachos-migration", "repack", ["AFCFS, AFCFSwM"]),
     ("mccann-fig6-epochs", "brms", ["BUDDY, BUDDY*, HYBRID(k), EQUI-EPOCH"]),
 ])
 def test_an_unknown_policy_is_refused_with_the_allowed_names(source, spec, names):
@@ -73,6 +73,7 @@ def test_a_bad_policy_spec_gets_a_one_line_message(spec, message):
 def test_parameters_merge_in_one_order_defaults_source_spec_params():
     source = Source("model", "t", 8, [], params={"random": {"seed": 1, "window": 2}})
     assert factory.resolve(source, "random", defaults={"seed": 9, "a": 0}).params == {"seed": 1, "window": 2, "a": 0}
+    assert factory.resolve(source, "random:seed=4", params={"seed": 5}).params["seed"] == 5
     assert factory.resolve(source, "random:seed=5").params == {"seed": 5, "window": 2}
     assert factory.resolve(source, "random:seed=5", params={"seed": 6}).params == {"seed": 6, "window": 2}
     assert factory.resolve(source, "RANDOM").params == {"seed": 1, "window": 2}  # names are case-blind

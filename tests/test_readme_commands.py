@@ -1,7 +1,7 @@
 """Every ``gangviz ...`` command of README.md's code blocks (and of the help epilogs) runs.
 
 Each command runs as a user would type it, through ``python -m gangviz`` in a fresh temporary
-folder that holds only a link to the project's ``resources/`` (the README's commands run from
+folder that holds only links to the project's ``resources/`` and ``examples/`` (the README's commands run from
 the project folder). The test asserts exit status 0, no traceback, and that every file the
 command says it writes (``-o``/``--out``/``--screenshot`` and ``export``'s output) exists and is
 not empty. A command that reads a file an earlier README command writes (``plot-sweep
@@ -127,6 +127,7 @@ def workdir(tmp_path_factory):
     """A fresh folder with a link to the project's resources, shared by the commands in order."""
     d = tmp_path_factory.mktemp("readme")
     (d / "resources").symlink_to(ROOT / "resources", target_is_directory=True)
+    (d / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
     return d
 
 

@@ -44,3 +44,24 @@ def add_strict(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true",
                    help="exit with status 3 when a finding of the paper does not hold "
                         "(default: exit 0 whenever the reproduction ran)")
+
+
+def add_user_policy_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--order``, ``--no-check`` and ``--decision-limit`` (a user's policy and queue order)."""
+    p.add_argument("--order", metavar="FILE.py:FUNCTION",
+                   help="order the waiting queue of a time-slot policy by a function of one job "
+                        "(e.g. my.py:shortest_first; default: arrival order)")
+    p.add_argument("--no-check", dest="check", action="store_false",
+                   help="do not check a user's policy against the rules (faster; default: checked)")
+    p.add_argument("--decision-limit", type=float, default=None, metavar="SECONDS",
+                   help="longest one decision of a user's policy may take (default: 5 s)")
+
+
+def user_policy_params(args: argparse.Namespace) -> dict:
+    """Return the parameters ``--no-check`` and ``--decision-limit`` give a user's policy."""
+    params: dict = {}
+    if not getattr(args, "check", True):
+        params["check"] = False
+    if getattr(args, "decision_limit", None) is not None:
+        params["decision_limit"] = args.decision_limit
+    return params

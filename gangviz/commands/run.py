@@ -18,7 +18,7 @@ import argparse
 import sys
 
 from gangviz.commands.errors import UserError
-from gangviz.commands.options import add_source_options
+from gangviz.commands.options import add_source_options, add_user_policy_options, user_policy_params
 from gangviz.experiments.options import add_json
 
 
@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
                    help="include every step (default: on for scenarios, off for workloads)")
     add_source_options(p)
+    add_user_policy_options(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job to FILE: .csv (Batsim layout), .swf or .parquet")
     p.add_argument("--force", action="store_true", help="overwrite an existing --jobs-out file")
@@ -40,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
+    from gangviz.core.registry import SPACE_SHARING
     from gangviz.factory.checks import check_source
     from gangviz.factory.policy import make, resolve
     from gangviz.workloads.source import load_source, print_warnings
@@ -66,19 +68,28 @@ def run(args: argparse.Namespace) -> int:
     steps = args.steps if args.steps is not None else source.kind == "scenario"
     try:
         check_source(source)  # the file's own policy and [params], with its file and line
+        extra = user_policy_params(args)
         choice = resolve(source, args.policy)
+        user = choice.entry is not None and "user" in choice.entry.traits
+        choice = resolve(source, args.policy, params=extra if user else None)
         policy = make("matrix", choice)
-        if getattr(policy, "family", None) == "space-sharing":
+        if choice.entry is not None and choice.entry.family == SPACE_SHARING:
             from gangviz.commands.run_space_sharing import print_run
 
             policy.check_source(source)
-            return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out)
-        return _run_time_slot(args, source, choice.spec, steps)
+            order = None
+            if args.order:
+                from gangviz.userpolicy.loader import order_key
+
+                order = order_key(args.order)
+            return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out,
+                             order=order, user=user)
+        return _run_time_slot(args, source, choice.spec, steps, extra if user else None)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
 
-def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool) -> int:
+def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool, params=None) -> int:
     """Run a time-slot policy on ``source`` (the compiled loop when it covers the run and
     neither steps nor per-job rows are asked for); print text or JSON; return 0."""
     from gangviz.experiments.numbers import number, plural
@@ -87,7 +98,8 @@ def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool) -> 
     from gangviz.metrics import json_ready
 
     done = run(source, spec, ring=True if args.ring else None, record=steps, jobs=bool(args.jobs_out),
-               finish=lambda sim: run_with_progress(sim, len(source.jobs)))
+               finish=lambda sim: run_with_progress(sim, len(source.jobs)), params=params,
+               order=args.order)
     sim, policy = done.simulation, done.policy
     if args.jobs_out:
         from gangviz.results.jobs import save_simulation_jobs
@@ -127,14 +139,15 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     JSON or per-job file): the run then needs the trace's numbers only, so no job object is made.
     Returns the exit status, or ``None`` when the run is not of that kind (or its policy spec is
     bad: the general path reports that in its own order)."""
-    from gangviz.factory.policy import parse_policy_spec
-    from gangviz.spacesharing.policy import is_space_sharing, make_space_sharing
+    from gangviz.core import registry
 
-    if args.json or args.steps or args.jobs_out or args.policy is None or not is_space_sharing(args.policy):
+    if args.json or args.steps or args.jobs_out or args.policy is None or args.order:
         return None
     try:
-        name, given = parse_policy_spec(args.policy)
-        policy = make_space_sharing(name, **given)
+        entry, given = registry.parse(args.policy)
+        if entry.family != registry.SPACE_SHARING:
+            return None
+        policy = registry.build(entry, given)
     except ValueError:
         return None
     from gangviz.workloads.source import load_trace_columns, print_warnings

@@ -23,18 +23,23 @@ IBM_TABLE = ("wait", "response", "slowdown", "utilization", "loss_of_capacity")
 
 
 def run_space_sharing(jobs, processors: int, policy: SpaceSharingPolicy, *,
-                      time_unit: float = 1.0) -> tuple[BackfillResult, dict]:
-    """Run ``policy`` on ``jobs`` to the end; return the result and its IBM metrics.
+                      time_unit: float = 1.0, order=None, user: bool = False) -> tuple[BackfillResult, dict]:
+    """Run ``policy`` on ``jobs`` to the end (the queue sorted by ``order``, a key of a job's
+    spec, when given; ``user``: a user's policy, which simulates itself); return the result and
+    its IBM metrics.
 
     Raises ``ValueError`` for a job larger than the machine, or when no job finished.
     """
-    res = simulate_backfill(jobs, processors, mode=policy.mode, estimates=policy.estimates,
-                            kill_at_estimate=policy.kill)
+    if user:
+        res = policy.simulate(jobs, processors)
+    else:
+        res = simulate_backfill(jobs, processors, mode=policy.mode, estimates=policy.estimates,
+                                kill_at_estimate=policy.kill, order=order)
     return res, ibm_metrics(res.records, processors, time_unit=time_unit, capacity=res.capacity)
 
 
 def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
-              jobs_out: str | None = None) -> int:
+              jobs_out: str | None = None, order=None, user: bool = False) -> int:
     """``gangviz run`` for a space-sharing policy: run ``source`` (a
     :class:`~gangviz.workloads.source.Source`) to the end and print text or JSON; return 0.
 
@@ -48,12 +53,15 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
     if steps:
         from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
-        sim = SpaceSharingSimulation(source.jobs, source.processors, policy, time_unit=unit)
+        sim = SpaceSharingSimulation(source.jobs, source.processors, policy, time_unit=unit, order=order,
+                                     result=policy.simulate(source.jobs, source.processors, log=True)
+                                     if user else None)
         sim.run()
         res, metrics = sim.result, sim.ibm_metrics()
         narration = [(s.time * unit, line) for s in sim.steps for line in s.narration]
     else:
-        res, metrics = run_space_sharing(source.jobs, source.processors, policy, time_unit=unit)
+        res, metrics = run_space_sharing(source.jobs, source.processors, policy, time_unit=unit,
+                                         order=order, user=user)
     if jobs_out:
         import re
         from pathlib import Path

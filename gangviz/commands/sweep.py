@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from gangviz.commands.errors import UserError
+from gangviz.core import registry
 from gangviz.experiments.numbers import mean_ci, plural
 from gangviz.experiments.options import add_out, add_workers
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
@@ -22,7 +23,6 @@ from gangviz.experiments.runner import cap_workers
 from gangviz.experiments.sweep import run_sweep
 from gangviz.experiments.sweepfile import load_sweep
 from gangviz.experiments.tasks import METRICS
-from gangviz.factory.compiled import BuddyRunner
 from gangviz.workloads.source import print_warnings
 
 
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         workers, note = cap_workers(args.workers, len(sweep.tasks()))
         if note:
             print(f"gangviz: {note}", file=sys.stderr)
-        if any(p.lower() in BuddyRunner.POLICIES for p in sweep.policies):
+        if any(p in registry.REGISTRY and registry.REGISTRY[p].group == "buddy" for p in sweep.policies):
             compile_fast_loop()  # once here, so the workers load it from numba's cache
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
 

@@ -180,8 +180,16 @@ def policy_key(spec: str) -> tuple:
     and its parameters, both as :func:`~gangviz.factory.policy.parse_policy_spec` reads them, so
     ``bc``, ``BC``, ``'bc '`` and ``bc\\t`` are one policy, and ``random:seed=3`` and
     ``random: seed=3.0`` another. Raises ``ValueError`` for a malformed spec."""
+    from gangviz.core.params import split_spec
     from gangviz.factory.policy import parse_policy_spec
+    from gangviz.userpolicy.loader import is_user_spec, user_entry
 
+    if is_user_spec(spec):  # a policy file or module: the class it names, and its parameters
+        found = user_entry(spec)
+        if found is not None:
+            entry, text = found
+            params = entry.coerce(split_spec(f"{entry.title}:{text}")[1])
+            return "user", entry.origin, entry.name, tuple(sorted(params.items()))
     name, params = parse_policy_spec(spec)
     return name.lower(), tuple(sorted(params.items()))
 

@@ -75,13 +75,14 @@ def check_sweep(sweep: Sweep) -> None:
     Raises ``ValueError`` naming the sweep file when the workload cannot be built or a policy
     cannot run on the machine (e.g. a buddy policy on a machine that is not a power of two).
     """
-    from gangviz.policies import make_policy
+    from gangviz.factory.policy import make, resolve
 
     cell, task = sweep.tasks()[0]
     try:
         source = build_jobs(task.workload, dict(task.workload_params), task.seed)
         for p in sweep.policies:
-            make_policy(p, **sweep.policy_params.get(p, {})).check_machine(source.processors, sweep.ring)
+            policy = make("matrix", resolve(source, p, params=sweep.policy_params.get(p, {})))
+            policy.check_machine(source.processors, sweep.ring)
     except (ValueError, FileNotFoundError) as exc:
         raise ValueError(f"{sweep.path}: {exc}") from None
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ from gangviz.core.limits import (
     LimitError,
     check_memory,
 )
+from gangviz.core.params import split_spec
 from gangviz.experiments.seeds import run_seed
 from gangviz.experiments.tasks import MODEL_PARAMS, SOURCE_PARAMS, RunTask
 from gangviz.inputs import quoted
@@ -233,17 +235,23 @@ def _scalars(w: _Where, data: dict[str, Any], path: Path) -> tuple[str, int, int
 def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, Any]]]:
     """Return the policy names (lower case, each once) and the ``[policy.NAME]`` parameters,
     each table accepted by its policy."""
-    from gangviz.policies import POLICIES, make_policy
+    from gangviz.core import registry
 
     policies = data.get("policies")
     if policies is None:
         raise w.error(None, "missing key 'policies' (a list of policy names)")
     if not isinstance(policies, list) or not policies or not all(isinstance(p, str) for p in policies):
         raise w.error("policies", "must be a non-empty list of policy names")
-    policies = [p.lower() for p in policies]
+    from gangviz.userpolicy.loader import is_user_spec
+
+    policies = [_user_path(p, w.path) if is_user_spec(p) else p.lower() for p in policies]
+    known = registry.menu(registry.MATRIX)
     for p in policies:
-        if p not in POLICIES:
-            raise w.error("policies", f"unknown policy {quoted(p)}; known: {', '.join(sorted(POLICIES))}")
+        if is_user_spec(p):
+            _check_user(w, p)
+        elif p not in known:
+            raise w.error("policies", f"unknown policy {quoted(p)}; known: {', '.join(known)} "
+                                      "(or a policy file: my.py, my.py:Class)")
     if len(set(policies)) != len(policies):
         raise w.error("policies", "names a policy twice")
 
@@ -255,15 +263,44 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
         table = f"policy.{name}"
         if name.lower() not in policies:
             raise w.error(None, f"policy {quoted(name)} is not in policies", table)
+        if is_user_spec(name):
+            raise w.error(None, "give a policy file's parameters in its spec (my.py:key=value)", table)
         if not isinstance(params, dict):
             raise w.error(None, "must be a table of parameters", table)
         try:
-            make_policy(name, **params)
+            registry.build(registry.lookup(name)[0], params)
         except ValueError as exc:
             key = next((k for k in params if k in str(exc)), None)
             raise w.error(key, str(exc), table) from None
         policy_params[name.lower()] = dict(params)
     return policies, policy_params
+
+
+def _user_path(spec: str, sweep_path: Any) -> str:
+    """A user's policy file named relative to the sweep file, as an absolute path (so worker
+    processes import the same file wherever they start)."""
+    from gangviz.userpolicy.loader import split_user_spec
+
+    target = split_user_spec(spec)
+    if target is None or not target[0].endswith(".py") or os.path.isabs(target[0]):
+        return spec
+    return os.path.join(os.path.dirname(os.path.abspath(str(sweep_path))), target[0]) + spec[len(target[0]):]
+
+
+def _check_user(w: _Where, spec: str) -> None:
+    """Raise the sweep file's error for a user's policy that does not load."""
+    from gangviz.userpolicy.loader import user_entry
+
+    try:
+        found = user_entry(spec)
+    except ValueError as exc:
+        raise w.error("policies", str(exc)) from None
+    if found is not None:
+        entry, text = found
+        try:
+            entry.coerce(split_spec(f"{entry.title}:{text}")[1])
+        except ValueError as exc:
+            raise w.error("policies", str(exc)) from None
 
 
 def _workload(w: _Where, wl: Any, path: Path) -> tuple[str, str, str, list[str], dict[str, Any]]:

@@ -21,7 +21,6 @@ Workloads (``RunTask.workload``):
 
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -69,15 +68,12 @@ class RunTask:
 
 
 def takes_seed(policy: str) -> bool:
-    """Return True if the factory of ``policy`` accepts a ``seed`` parameter."""
-    from gangviz.policies import POLICIES
+    """Return True if ``policy`` declares a ``seed`` parameter in the registry."""
+    from gangviz.core.registry import lookup
 
-    factory = POLICIES.get(policy.lower())
-    if factory is None:
-        return False
     try:
-        return "seed" in inspect.signature(factory).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return "seed" in lookup(policy)[0].declared
+    except ValueError:
         return False
 
 

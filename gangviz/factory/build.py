@@ -22,6 +22,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.checks import check_source
 from gangviz.factory.policy import PolicyChoice, family_of_source, make, resolve
 
@@ -40,7 +41,7 @@ def as_source(source: Any) -> Any:
 
 def build(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
           defaults: Mapping[str, Any] | None = None, record: bool = True, watch: bool | None = None,
-          ring: bool | None = None) -> Any:
+          ring: bool | None = None, order: str | None = None) -> Any:
     """Return a fresh step-able simulation of ``source`` under ``policy``.
 
     ``source`` is a :class:`~gangviz.workloads.source.Source` (any kind and model), a
@@ -49,7 +50,9 @@ def build(source: Any, policy: str | None = None, *, params: Mapping[str, Any] |
     ``params`` and ``defaults`` merge with the source's and the spec's parameters as
     :func:`gangviz.factory.policy.resolve` says. For the matrix family, ``record`` keeps the
     engine's history (stepping back, the steps' change records), ``watch`` steps slice by slice
-    (default: on for scenarios), ``ring`` joins the processors in a ring (default: the source's).
+    (default: on for scenarios), ``ring`` joins the processors in a ring (default: the source's),
+    ``order`` names a queue order (``file.py:function``, a key of a waiting job's spec) for a
+    time-slot policy.
 
     Raises ``ValueError`` for an unknown policy (naming the allowed ones), a bad parameter, a
     policy of another family (e.g. ``"repack"`` for an epoch scenario) or a machine the policy
@@ -61,11 +64,12 @@ def build(source: Any, policy: str | None = None, *, params: Mapping[str, Any] |
     check_source(source)
     choice = resolve(source, policy, params=params, defaults=defaults)
     return build_resolved(source, choice, make(family_of_source(source), choice),
-                          record=record, watch=watch, ring=ring)
+                          record=record, watch=watch, ring=ring, order=order)
 
 
 def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bool = True,
-                   watch: bool | None = None, ring: bool | None = None) -> Any:
+                   watch: bool | None = None, ring: bool | None = None,
+                   order: str | None = None) -> Any:
     """Return the simulation of ``source`` under an already built ``policy`` (of
     :func:`gangviz.factory.policy.make`); arguments and errors as :func:`build`."""
     family = family_of_source(source)
@@ -73,12 +77,20 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
         return _multisite(_scenario(source), policy)
     if family == "epoch":
         return _epoch(_scenario(source), policy)
-    if getattr(policy, "family", None) == "space-sharing":
+    if order is not None and (family != "matrix" or choice.entry is None):
+        raise ValueError(f"--order applies to the time-slot and space-sharing policies, not {choice.spec}")
+    if choice.entry is not None and choice.entry.family == SPACE_SHARING:
         from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
         policy.check_source(source)
+        user = "user" in choice.entry.traits
+        if user and order is not None:
+            raise ValueError(f"--order applies to the built-in policies, not {choice.spec}")
         return SpaceSharingSimulation(source.jobs, source.processors, policy,
-                                      time_unit=getattr(source, "slice_seconds", 1.0))
+                                      time_unit=getattr(source, "slice_seconds", 1.0),
+                                      order=_order(order) if order is not None else None,
+                                      result=policy.simulate(source.jobs, source.processors, log=True)
+                                      if user else None)
     from gangviz.sim.engine import Simulation
 
     if watch is None:
@@ -87,7 +99,14 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
     return Simulation(source.jobs, policy, source.processors,
                       ring=source.ring if ring is None else ring,
                       initial=matrix.copy() if matrix is not None else None,
-                      script=source.script, watch=watch, record=record)
+                      script=source.script, watch=watch, record=record,
+                      order=_order(order) if order is not None else None)
+
+
+def _order(spec: str) -> Any:
+    from gangviz.userpolicy.loader import order_key
+
+    return order_key(spec)
 
 
 def _scenario(source: Any) -> Any:
@@ -113,6 +132,12 @@ def _epoch(sc: Any, policy: Any) -> Any:
                            departures=len(sc.workload) - sc.in_system)
 
 
+class _EpochFamily:
+    """Stands for an epoch source where a random model has none (so a spec resolves as one)."""
+
+    model = "epoch"
+
+
 def multisite_model(*, migrate: bool = True, gangs: int | None = 400, seed: int = 0,
                     stop_after: int | None = None, **config: Any) -> Any:
     """Return the random two-site model of Papazachos09 (AFCFS, with migration when
@@ -135,6 +160,8 @@ def epoch_model(nodes: int, jobs: int, policy: Any, *, static: bool = False, qua
     from gangviz.epoch.sim import EpochSimulation
 
     if isinstance(policy, str):
-        policy = make("epoch", resolve(None, policy))
+        from gangviz.core.registry import EPOCH
+
+        policy = make(EPOCH, resolve(_EpochFamily(), policy))
     return EpochSimulation(nodes, jobs, policy, static=static, quantum=quantum, load=load, seed=seed,
                            departures=departures)

@@ -50,22 +50,22 @@ def check_scenario(sc: Scenario) -> None:
 
 
 def _matrix(sc: Scenario, fail) -> None:
-    from gangviz.factory.policy import PolicyChoice, make, parse_policy_spec
-    from gangviz.policies import POLICIES, make_policy
+    from gangviz.core import registry
+    from gangviz.factory.policy import make, resolve
 
     if sc.policy is not None:  # the file's own policy, named with its file and line
         try:
-            name, own = parse_policy_spec(sc.policy)
-            make("matrix", PolicyChoice(sc.policy, name, {**sc.params.get(name.lower(), {}), **own}))
+            make("matrix", resolve(sc, sc.policy))
         except ValueError as exc:
             raise fail("policy", f"policy: {exc}") from None
 
+    known = registry.menu(registry.MATRIX)
     for name, table in sc.params.items():
-        if name.lower() not in POLICIES:
+        if name.lower() not in known:
             raise fail(f"params.{name}", f"[params.{name}]: unknown policy {name!r}; "
-                       f"known: {', '.join(sorted(POLICIES))}")
+                       f"known: {', '.join(known)}")
         try:
-            make_policy(name, **table)
+            registry.build(registry.lookup(name)[0], table)
         except ValueError as exc:
             raise fail(f"params.{name}", f"[params.{name}]: {exc}") from None
 

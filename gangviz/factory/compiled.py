@@ -49,13 +49,15 @@ class BuddyRunner:
     """
 
     name = "buddy"
-    POLICIES = ("bc", "br", "brms", "brmms")
     PARAMS = frozenset({"occupy", "extra_slots_on"})
 
     def covers(self, source: Any, name: str, params: dict[str, Any], ring: bool) -> bool:
         """See :meth:`CompiledRunner.covers`."""
+        from gangviz.core.registry import REGISTRY
+
         procs = source.processors
-        return (name.lower() in self.POLICIES and set(params) <= self.PARAMS
+        entry = REGISTRY.get(name.lower())
+        return (entry is not None and entry.group == "buddy" and set(params) <= self.PARAMS
                 and getattr(source, "matrix", None) is None and not getattr(source, "script", None)
                 and not ring and procs >= 1 and not procs & (procs - 1)
                 and all(1 <= j.size <= procs and math.isfinite(j.work) for j in source.jobs))

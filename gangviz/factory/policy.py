@@ -21,49 +21,43 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gangviz.core import registry
+from gangviz.core.params import split_spec
+from gangviz.core.registry import PolicyEntry
+
 __all__ = ["DEFAULT_POLICY", "PolicyChoice", "parse_policy_spec", "policy_name",
-           "resolve", "make"]
+           "resolve", "make", "typed_params", "entry_of"]
 
 #: The policy a source runs when neither the caller nor the source names one, per family.
 DEFAULT_POLICY = {"matrix": "repack", "multisite": "AFCFSwM", "epoch": "OPT-EPOCH(1)"}
 
 
-
 @dataclass(frozen=True)
 class PolicyChoice:
-    """A resolved policy: ``spec`` as given (the label of a run), ``name`` and merged ``params``."""
+    """A resolved policy: ``spec`` as given (the label of a run), ``name``, merged ``params``
+    (as given: text from a spec, values from files and callers) and its registry ``entry``."""
 
     spec: str
     name: str
     params: dict[str, Any] = field(default_factory=dict)
+    entry: PolicyEntry | None = None
 
 
 def parse_policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Return ``(name, params)`` of ``"NAME"`` or ``"NAME:key=value,key=value"``.
+    """Return ``(name, params)`` of ``"NAME"`` or ``"NAME:key=value,key=value"``, each value
+    typed as the policy declares it (:meth:`gangviz.core.registry.PolicyEntry.coerce`).
 
-    Values read as int, then float, then ``true``/``false``, else stay text. Raises
-    ``ValueError`` for a malformed spec.
+    Raises ``ValueError`` for a malformed spec, an unknown policy or parameter, a key given
+    twice or a value outside its allowed range.
     """
-    name, _, rest = spec.partition(":")
-    name = name.strip()
-    if not name:
-        raise ValueError(f"policy {spec!r}: give a name, e.g. repack or random:seed=3")
-    params: dict[str, Any] = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"policy {spec!r}: parameter {item!r} is not key=value")
-        params[key.strip()] = _value(value.strip())
-    return name, params
+    entry, params = registry.parse(spec)
+    return split_spec(spec)[0], params
 
 
-def _value(text: str) -> Any:
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
+def entry_of(name: str) -> tuple[PolicyEntry, dict[str, str]]:
+    """Return the registry entry of policy ``name`` and the parameters its name carries
+    (:func:`gangviz.core.registry.lookup`). Raises ``ValueError`` for an unknown name."""
+    return registry.lookup(name)
 
 
 def family_of_source(source: Any) -> str:
@@ -90,44 +84,92 @@ def resolve(source: Any, policy: str | None = None, *, params: Mapping[str, Any]
             defaults: Mapping[str, Any] | None = None) -> PolicyChoice:
     """Return the :class:`PolicyChoice` of ``policy`` (a spec; ``None``: :func:`policy_name`'s
     default) on ``source``, parameters merged as the module docstring says. Raises
-    ``ValueError`` for a malformed spec (an empty one included)."""
+    ``ValueError`` for a malformed spec (an empty one included), a key given twice, an unknown
+    policy or one of a family that cannot run ``source`` (naming the ones that can)."""
     spec = policy if policy is not None else policy_name(source)
-    name, own = parse_policy_spec(spec)
-    merged = {**(defaults or {}), **source_params(source, name), **own, **(params or {})}
-    return PolicyChoice(spec, name, merged)
+    family = family_of_source(source)
+    user = _user_entry(spec, family)
+    if user is not None:
+        entry, text = user
+        name, carried = entry.name, {}
+        own = split_spec(f"{entry.title}:{text}")[1]
+    else:
+        name, own = split_spec(spec)
+        entry, carried = _entry(name, family)
+    declared = entry.declared
+    text = {**carried, **own}  # typed now: a spec's text has one meaning wherever it is read
+    spec_params = {k: declared[k].parse(v, entry.title) if k in declared else v
+                   for k, v in text.items()}
+    merged = {**(defaults or {}), **source_params(source, name), **spec_params, **(params or {})}
+    return PolicyChoice(spec, name, merged, entry)
+
+
+def _user_entry(spec: str, family: str) -> tuple[PolicyEntry, str] | None:
+    """The entry and parameter text of a user's policy that ``spec`` names by file or module,
+    or by an entry point when no built-in has its name; ``None`` otherwise."""
+    if ".py" not in spec:
+        try:
+            registry.lookup(split_spec(spec)[0])
+            return None  # a built-in: the user's loader is not even imported
+        except ValueError:
+            pass
+    from gangviz.userpolicy.loader import user_entry
+
+    found = user_entry(spec)
+    if found is not None and found[0].runs_on() != family:
+        raise ValueError(f"policy {found[0].title} ({found[0].origin}) is {_a(found[0].family)} "
+                         f"policy; {_a(family)} source runs: {', '.join(_known(family))}")
+    return found
+
+
+def _entry(name: str, family: str) -> tuple[PolicyEntry, dict[str, str]]:
+    known = _known(family)
+    try:
+        entry, carried = registry.lookup(name)
+    except ValueError:
+        raise ValueError(f"unknown policy {name!r}; known: {', '.join(known)} "
+                         "(or a policy file: my.py, my.py:Class, package.module:Class)") from None
+    if entry.runs_on() != family:
+        raise ValueError(f"unknown policy {name!r} for {_a(family)} source ({entry.title} is "
+                         f"{_a(entry.family)}"
+                         f" policy); known: {', '.join(known)}")
+    return entry, carried
+
+
+def _known(family: str) -> list[str]:
+    """The names to suggest for a source of ``family``: the matrix menu's, else the titles."""
+    return registry.menu(family) if family == registry.MATRIX else registry.runs_on(family)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def typed_params(choice: PolicyChoice) -> dict[str, Any]:
+    """Return the parameters of ``choice`` parsed by their declared types and checked
+    (:meth:`gangviz.core.registry.PolicyEntry.coerce`). Raises ``ValueError`` as it does."""
+    entry = choice.entry if choice.entry is not None else registry.lookup(choice.name)[0]
+    return entry.coerce(choice.params)
 
 
 def make(family: str, choice: PolicyChoice) -> Any:
     """Return the policy object of ``choice`` for a source of ``family``.
 
-    matrix: a time-slot policy (:func:`gangviz.policies.make_policy`) or a space-sharing one
-    (:func:`gangviz.spacesharing.policy.make_space_sharing`); multisite: ``True``/``False``,
-    whether AFCFSwM migrates (it takes no parameters: the scenario's ``[params]`` configure the
-    sites); epoch: :func:`gangviz.epoch.policies.make_policy` (parameter ``spread``). Raises
-    ``ValueError`` naming the family's allowed policies for an unknown name or parameter.
+    matrix and space-sharing: the registry entry's constructor built with the typed
+    parameters; multisite: ``True``/``False``, whether AFCFSwM migrates (the entry's
+    ``migrate`` trait; the scenario's ``[params]`` configure the sites); epoch:
+    :func:`gangviz.epoch.policies.from_entry`. Raises ``ValueError`` naming the family's allowed
+    policies for an unknown name or parameter, or the allowed range of a bad value.
     """
-    name, params = choice.name, choice.params
-    if family == "multisite":
-        from gangviz.workloads.scenario import MULTISITE_POLICIES
+    entry = choice.entry if choice.entry is not None else _entry(choice.name, family)[0]
+    if entry.runs_on() != family:
+        raise ValueError(f"unknown policy {choice.name!r} for {_a(family)} source; "
+                         f"known: {', '.join(_known(family))}")
+    params = entry.coerce(choice.params)
+    if entry.family == registry.MULTISITE:
+        return "migrate" in entry.traits
+    if entry.family == registry.EPOCH:
+        from gangviz.epoch.policies import from_entry
 
-        migrate = MULTISITE_POLICIES.get(name.lower())
-        if migrate is None:
-            raise ValueError(f"policy {name!r} is not a multisite policy; use AFCFS or AFCFSwM")
-        if params:
-            raise ValueError(f"policy {name}: a multisite policy takes no parameters "
-                             f"(the scenario's [params] configure the sites), got {', '.join(params)}")
-        return migrate
-    if family == "epoch":
-        from gangviz.epoch.policies import make_policy as make_epoch
-
-        unknown = set(params) - {"spread"}
-        if unknown:
-            raise ValueError(f"policy {name}: an epoch policy takes only spread, not {', '.join(sorted(unknown))}")
-        return make_epoch(name, **params)
-    from gangviz.spacesharing.policy import is_space_sharing, make_space_sharing
-
-    if is_space_sharing(name):
-        return make_space_sharing(name, **params)
-    from gangviz.policies import make_policy
-
-    return make_policy(name, **params)
+        return from_entry(entry, params)
+    return entry.constructor()(**params)

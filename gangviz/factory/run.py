@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.build import as_source, build_resolved
 from gangviz.factory.checks import check_source
 from gangviz.factory.compiled import compiled_runner
-from gangviz.factory.policy import family_of_source, make, resolve
+from gangviz.factory.policy import family_of_source, make, resolve, typed_params
 
 __all__ = ["ENGINES", "FinishedRun", "run"]
 
@@ -84,14 +85,15 @@ class FinishedRun:
 def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
         defaults: Mapping[str, Any] | None = None, ring: bool | None = None, record: bool = False,
         jobs: bool = False, engine: str = "auto",
-        finish: Callable[[Any], None] | None = None) -> FinishedRun:
+        finish: Callable[[Any], None] | None = None, order: str | None = None) -> FinishedRun:
     """Run ``policy`` on ``source`` to the end and return the :class:`FinishedRun`.
 
     Arguments as :func:`gangviz.factory.build`; ``record`` keeps every step (the step-able
     simulation then runs); ``jobs`` asks for a run whose simulation can give a per-job table
     (the compiled loops keep none). ``engine`` is one of :data:`ENGINES`. ``finish`` runs the
     step-able simulation to its end (default: until it has no step left), e.g. with a
-    progress bar. Raises ``ValueError`` as :func:`gangviz.factory.build` does, for an unknown
+    progress bar. ``order`` (a queue order, :func:`gangviz.factory.build`) runs on the
+    reference engine. Raises ``ValueError`` as :func:`gangviz.factory.build` does, for an unknown
     engine, and for ``engine="compiled"`` when no compiled loop covers the run.
     """
     if engine not in ENGINES:
@@ -101,19 +103,25 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     choice = resolve(source, policy, params=params, defaults=defaults)
     family = family_of_source(source)
     pol = make(family, choice)
-    if family == "matrix" and getattr(pol, "family", None) == "space-sharing" and not record:
-        return _backfill(source, choice.spec, pol)
-    if family == "matrix" and getattr(pol, "family", None) != "space-sharing" \
-            and engine != "reference" and not record and not jobs:
+    space_sharing = choice.entry is not None and choice.entry.family == SPACE_SHARING
+    if family == "matrix" and space_sharing and not record:
+        if "user" in choice.entry.traits:
+            pol.check_source(source)
+            return FinishedRun(source, choice.spec, pol, "backfill",
+                               result=pol.simulate(source.jobs, source.processors))
+        return _backfill(source, choice.spec, pol, order)
+    if family == "matrix" and not space_sharing and engine != "reference" and not record and order is None \
+            and not jobs and choice.entry is not None and "compiled" in choice.entry.loops:
         on_ring = source.ring if ring is None else ring
-        runner = compiled_runner(source, choice.name, choice.params, bool(on_ring))
+        params = typed_params(choice)
+        runner = compiled_runner(source, choice.entry.name, params, bool(on_ring))
         if runner is not None:
             return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}",
-                               result=runner.run(source, choice.name, choice.params))
+                               result=runner.run(source, choice.entry.name, params))
     if engine == "compiled":
         raise ValueError(f"no compiled loop covers {choice.spec} on {getattr(source, 'title', 'this source')}"
                          + (" while recording steps or per-job rows" if record or jobs else ""))
-    sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring)
+    sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring, order=order)
     (finish or _to_end)(sim)
     return FinishedRun(source, choice.spec, pol, "reference", simulation=sim)
 
@@ -127,11 +135,16 @@ def _to_end(sim: Any) -> None:
         pass
 
 
-def _backfill(source: Any, label: str, policy: Any) -> FinishedRun:
+def _backfill(source: Any, label: str, policy: Any, order: str | None = None) -> FinishedRun:
     """Run a space-sharing ``policy`` on the backfilling simulator without recording steps."""
     from gangviz.spacesharing.backfill import simulate_backfill
 
     policy.check_source(source)
-    res = simulate_backfill(source.jobs, source.processors, mode=policy.mode,
+    key = None
+    if order is not None:
+        from gangviz.userpolicy.loader import order_key
+
+        key = order_key(order)
+    res = simulate_backfill(source.jobs, source.processors, mode=policy.mode, order=key,
                             estimates=policy.estimates, kill_at_estimate=policy.kill)
     return FinishedRun(source, label, policy, "backfill", result=res)

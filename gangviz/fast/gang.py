@@ -25,15 +25,18 @@ import numpy as np
 
 from gangviz.fast.jobchecks import check_job_arrays
 
-__all__ = ["POLICIES", "GangRun", "JobArrays", "job_arrays", "covers", "run_gang", "ibm_metrics_compiled",
+__all__ = ["gang_policy", "GangRun", "JobArrays", "job_arrays", "covers", "run_gang", "ibm_metrics_compiled",
            "zhou_metrics_compiled", "warm_up"]
 
-#: Policy name -> (backfill, migrate).
-POLICIES = {"gs": (False, False), "bgs": (True, False), "mgs": (False, True), "mbgs": (True, True)}
-#: Parameters each policy takes (as its class in gangviz.policies.ibm.gs does).
-PARAMS = {"gs": {"mpl", "decide"}, "bgs": {"mpl", "decide"},
-          "mgs": {"mpl", "decide", "q", "migration_cost", "charge_migration"},
-          "mbgs": {"mpl", "decide", "q", "migration_cost", "charge_migration"}}
+def gang_policy(policy: str) -> tuple[bool, bool, frozenset[str]] | None:
+    """Return (backfill, migrate, parameters) of an IBM gang policy of the registry
+    (:mod:`gangviz.core.registry`, group ``ibm``), or ``None`` for any other name."""
+    from gangviz.core.registry import REGISTRY
+
+    entry = REGISTRY.get(str(policy).lower())
+    if entry is None or entry.group != "ibm":
+        return None
+    return "backfill" in entry.traits, "migrate" in entry.traits, frozenset(entry.declared)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,8 @@ def covers(policy: str, params: dict[str, Any] | None = None, decides_at: str | 
     work for every job. Never raises."""
     name = str(policy).lower()
     params = dict(params or {})
-    if name not in POLICIES or not set(params) <= PARAMS[name]:
+    known = gang_policy(name)
+    if known is None or not set(params) <= known[2]:
         return False
     decide = decides_at if decides_at is not None else params.get("decide", "event")
     if decide != "event" or params.get("decide", "event") != "event":
@@ -111,16 +115,16 @@ def covers(policy: str, params: dict[str, Any] | None = None, decides_at: str | 
 
 def _check(jobs: JobArrays, policy: str, params: dict[str, Any], processors: int, overhead: float):
     """Validate the inputs as the reference would; return the policy's settings."""
+    from gangviz.core.registry import REGISTRY, names
     from gangviz.policies.ibm.gs import IBMGang
 
     name = str(policy).lower()
-    if name not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(p.upper() for p in POLICIES)}, got {policy!r}")
-    unknown = set(params) - PARAMS[name]
-    if unknown:
-        raise ValueError(f"policy {name}: unknown parameter {', '.join(sorted(unknown))}")
-    backfill, migrate = POLICIES[name]
-    gang = IBMGang(**{"mpl": 5, **params}, backfill=backfill, migrate=migrate)  # checks the ranges
+    known = gang_policy(name)
+    if known is None:
+        raise ValueError(f"policy must be one of {', '.join(names(group='ibm'))}, got {policy!r}")
+    params = REGISTRY[name].coerce(params)  # the reference's types and ranges
+    backfill, migrate, _ = known
+    gang = IBMGang(**{"mpl": 5, **params}, backfill=backfill, migrate=migrate)
     if gang.decides_at != "event":
         raise ValueError("the compiled loop runs decisions at events only (decide=event)")
     if isinstance(processors, bool) or not isinstance(processors, (int, np.integer)) or processors < 1:
@@ -209,5 +213,7 @@ def warm_up() -> None:
     from gangviz.core.jobs import JobSpec
 
     jobs = [JobSpec(i, f"J{i}", 0.5 * i, 1 + i % 3, 1.5) for i in range(6)]
-    for name in POLICIES:
+    from gangviz.core.registry import entries
+
+    for name in (e.name for e in entries(group="ibm")):
         run_gang(job_arrays(jobs), name, {"mpl": 2}, 4)

@@ -81,11 +81,6 @@ RATES = (1, 2, 5, 10, 25, 50, 100, 250, 1000)
 TICK_MS = 30
 #: the default speed plays the longest run in about this many seconds
 PLAY_SECONDS = 40.0
-#: the policies offered by the chooser, per simulation family (any other spec can be typed)
-FAMILY_POLICIES = {
-    "multisite": ["AFCFS", "AFCFSwM"],
-    "epoch": ["BUDDY", "BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC-EPOCH(1)"],
-}
 SCREENSHOT_SIZE = (1680, 1050)
 
 
@@ -359,9 +354,9 @@ class CompareWindow(QMainWindow):
         self.toolbar = tb
 
     def _build_body(self) -> None:
-        from gangviz.policies import POLICIES
+        from gangviz.core.registry import menu
 
-        names = FAMILY_POLICIES.get(self.model, sorted(POLICIES))
+        names = menu(self.model)
         self.chooser = PolicyChooser(list(names))
         self.chooser.chosen.connect(self._chosen)
         self.chooser.setFixedWidth(190)

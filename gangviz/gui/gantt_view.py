@@ -171,7 +171,7 @@ class GanttView(QWidget):
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
         p.setPen(TEXT)
         p.drawText(QRectF(MARGIN_LEFT, 4, strip.width(), 20), Qt.AlignmentFlag.AlignLeft,
-                   f"{mode.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free} of {P} processors free  ·  "
+                   f"{sim.policy_name.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free} of {P} processors free  ·  "
                    f"{len(st.running)} running, {len(st.waiting)} waiting")
         self._draw_key(p, fm, strip)
         self._draw_queue(p, fm, strip.bottom() + 24)

@@ -69,6 +69,34 @@ class PolicyPanel(QWidget):
         form.addRow("Parameters", self.params)
         form.addRow("", self.watch)
         form.addRow("", self.apply_button)
+        self.combo.currentTextChanged.connect(self._describe)
+        self._describe(self.combo.currentText())
+
+    def _describe(self, name: str) -> None:
+        """Show the chosen policy's parameters, defaults and allowed values (from the registry,
+        or a policy file's declarations) as the parameter field's hint and tooltip."""
+        from gangviz.core.registry import lookup
+
+        try:
+            entry = lookup(name)[0]
+        except ValueError:
+            try:
+                from gangviz.userpolicy.loader import user_entry
+
+                found = user_entry(name)
+            except ValueError:
+                found = None
+            if found is None:
+                self.params.setPlaceholderText("key=value, …")
+                self.params.setToolTip("")
+                return
+            entry = found[0]
+        params = [p for p in entry.params if p.name != "k"]
+        self.params.setPlaceholderText(", ".join(f"{p.name}={p.describe_default()}" for p in params)
+                                       or "(no parameters)")
+        self.params.setToolTip("\n".join(f"{p.name}: {p.allowed()} (default {p.describe_default()})"
+                                          f"{' — ' + p.doc if p.doc else ''}" for p in params)
+                               or f"{entry.title} takes no parameters")
 
     def policy(self) -> str:
         """Return the chosen policy name."""

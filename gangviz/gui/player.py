@@ -111,10 +111,15 @@ class Player(QObject):
     speedChanged = Signal(int)
     historyChanged = Signal()
     gateChanged = Signal(bool)
+    #: A step the simulation refused (a user's policy broke a rule or failed): the one-line
+    #: message. The player stops there; the steps before stay.
+    failed = Signal(str)
 
     def __init__(self, sim: Simulation, parent: QObject | None = None, *, speed_level: int = DEFAULT_SPEED_LEVEL):
         super().__init__(parent)
         self.sim = sim
+        #: Why the simulation refused its next step (:attr:`failed`), or ``None``.
+        self.failure: str | None = None
         self.known: list[KnownStep] = []
         self.markers: list[int] = []  # indices (0-based) of steps with a re-pack/migration/deletion
         self.move_kinds: set[str] = set()  # the MOVE_KINDS any step seen so far has shown (the key names them)
@@ -431,7 +436,15 @@ class Player(QObject):
     def _advance(self, animate: bool, emit: bool = True, guide: bool = False) -> Any:
         guide = guide and self.guided and self.has_matrix
         before = self.sim.snapshot().copy() if (animate or guide) and self.has_matrix else None
-        step = self.sim.step()
+        if self.failure is not None:
+            return None
+        try:
+            step = self.sim.step()
+        except ValueError as exc:  # a user's policy: a broken rule or an error in its code
+            self.failure = str(exc)
+            self._notify_finished()
+            self.failed.emit(self.failure)
+            return None
         if step is None:
             self._notify_finished()
             return None

@@ -61,9 +61,6 @@ def buddy_node(cols: list[int]) -> tuple[int, int] | None:
     return level, cols[0] >> level
 
 
-BUDDY_POLICIES = frozenset({"bc", "br", "brms", "brmms"})
-
-
 #: a tree level is drawn when its nodes are at least this wide on screen (pixels)
 MIN_NODE_PX = 12.0
 #: the tree never takes more than this share of the board's height (the matrix keeps the rest)
@@ -241,7 +238,7 @@ class VectorTreeView(QWidget):
             for i, v in enumerate(peak.tolist()):
                 painter.fillRect(QRectF(left + i, y, 1.0, self.wlv_h), palette.shade(v, rows))
         alloc = self._allocation
-        buddy = self.player.sim.policy_name.lower() in BUDDY_POLICIES
+        buddy = _is_buddy(self.player.sim.policy_name)
         node = buddy_node(alloc[1]) if (alloc and buddy) else None
         hl_pen = QPen(palette.LAST_ALLOC, 3.0)
         if alloc and (node is None or node[0] == 0 or node[0] not in self.tree_levels()):
@@ -407,3 +404,11 @@ def _runs(cols: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((c, c + 1))
     return runs
+
+
+def _is_buddy(name: str) -> bool:
+    """Whether the registry says policy ``name`` allocates aligned buddy blocks."""
+    from gangviz.core.registry import REGISTRY
+
+    entry = REGISTRY.get(name.lower())
+    return entry is not None and "buddy" in entry.traits

@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
     def __init__(self, source: str | None = DEFAULT_SOURCE, policy: str | None = None, *,
                  settings: QSettings | None = None, parent=None):
         super().__init__(parent)
-        from gangviz.policies import POLICIES
+        from gangviz.core.registry import MATRIX, menu
 
         self.settings = settings if settings is not None else QSettings("gangviz", "gangviz")
         self.player: Player | None = None
@@ -110,13 +110,15 @@ class MainWindow(QMainWindow):
         self.source_params: dict = {}  # the policy parameters the source was opened with
         self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
         self.editor_tmp = None  # the folder of the editor's unsaved scenarios (a QTemporaryDir)
+        self.reloader = None  # the user's policy file being watched (gui.user_policy)
+        self._user_spec: str | None = None  # the spec of the user's policy last built
         self.setWindowTitle("gangviz")
         self._build_actions()
         self.board = Board()
         from gangviz.gui.presentation import Presentation
 
         self.presentation = Presentation(self)
-        self.policy_panel = PolicyPanel(sorted(POLICIES))
+        self.policy_panel = PolicyPanel(menu(MATRIX))
         self.policy_panel.applied.connect(self._apply_policy)
         self.job_panel = JobPanel()
         self.explain = QLabel()
@@ -228,6 +230,7 @@ class MainWindow(QMainWindow):
         menu.addAction(self.act_new_scenario)
         menu.addAction(self.act_edit_scenario)
         menu.addAction(self.act_model)
+        menu.addAction("Load &policy…", self.ask_policy)
         models = menu.addMenu("Other &models")
         a = models.addAction("Multi-site queues (Papazachos && Karatza)")
         a.triggered.connect(self.open_multisite)
@@ -335,6 +338,10 @@ class MainWindow(QMainWindow):
         if family != "matrix" and policy is not None and policy.lower() in self._policy_names():
             policy = None  # a matrix policy picked in the panel does not apply to this family
         sim = build(source, policy or None, params=params or None, watch=watch)
+        from gangviz.userpolicy.loader import is_user_spec
+
+        # a user's policy is named by the spec that loads it again (its file), not its name
+        self._user_spec = policy if policy and is_user_spec(policy) else None
         return source, sim
 
     def open_source(self, name: str, policy: str | None = None, params: dict | None = None, *,
@@ -381,7 +388,7 @@ class MainWindow(QMainWindow):
         """Show ``sim`` (built from ``source``, loaded from ``name``) with its titles and panels."""
         self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
         self.source_params = dict(params or {})
-        pname = self.policy_of(source, sim)
+        pname = self._user_spec or self.policy_of(source, sim)
         watch = watch_of(sim)
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
@@ -424,9 +431,9 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _policy_names() -> list[str]:
-        from gangviz.policies import POLICIES
+        from gangviz.core.registry import MATRIX, menu
 
-        return sorted(POLICIES)
+        return menu(MATRIX)
 
     @staticmethod
     def _describe_source(source) -> str:
@@ -452,6 +459,7 @@ class MainWindow(QMainWindow):
         player.moved.connect(self._update_status)
         player.stepped.connect(self._update_status)
         player.speedChanged.connect(self.speed.setValue)
+        player.failed.connect(self._step_failed)
         self.speed.setValue(level)
         self._speed_changed(level)
         self._playing_changed(False)
@@ -534,6 +542,26 @@ class MainWindow(QMainWindow):
             v = dlg.values()
             name = v.pop("name")
             self.open_source(name, self.policy_panel.policy(), **v)
+
+    def _step_failed(self, message: str) -> None:
+        """The policy refused a step: stop there and say why (status bar and explanation)."""
+        self.statusBar().showMessage(f"Stopped: {message}", 0)
+        self._set_explanation(f"<b>Stopped</b>: {message}", self.board.title.text())
+
+    def ask_policy(self) -> None:
+        """Ask for a policy file (File → Load policy…) and run the current source under it."""
+        path, _ = QFileDialog.getOpenFileName(self, "Load a policy", "", "Python policy (*.py)")
+        if path:
+            self.load_policy(path)
+
+    def load_policy(self, path: str) -> bool:
+        """Add the user's policy in ``path`` to the policy menu and run it, reloading it when the
+        file is saved (:mod:`gangviz.gui.user_policy`); return whether it runs."""
+        if self.reloader is None:
+            from gangviz.gui.user_policy import PolicyReloader
+
+            self.reloader = PolicyReloader(self)
+        return self.reloader.load(path)
 
     def _apply_policy(self) -> None:
         if self.source_name is None:

@@ -51,8 +51,8 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable, Sequence
-from typing import cast
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, cast
 
 from gangviz.core.changes import MatrixChange
 from gangviz.core.jobs import JobSpec, ScriptEvent
@@ -112,6 +112,7 @@ class Simulation(AppliedHistory, DecisionPoint):
         script: Sequence[ScriptEvent] = (),
         watch: bool = False,
         record: bool = True,
+        order: Callable[[JobSpec], Any] | None = None,
     ) -> None:
         processors = check_processors(processors)
         if not 0.0 <= overhead < 1.0:
@@ -126,6 +127,9 @@ class Simulation(AppliedHistory, DecisionPoint):
         self._rates = slices.Rates(overhead, self.quantum)
         self.watch = watch
         self.record = record
+        #: The waiting queue's sort key (a job's spec -> a key; ties keep arrival order), or
+        #: ``None`` for arrival order.
+        self.order = order
         #: Decide at every arrival and completion (``True``) or at slice boundaries only.
         self.event_driven = policy.decides_at == "event"
         load = load_workload(list(jobs), processors, overhead, initial, script)
@@ -360,6 +364,9 @@ class Simulation(AppliedHistory, DecisionPoint):
             causes.append("arrival")
         s.waiting.extend(arrived)
         if completed or terminated or arrived:
+            if self.order is not None and len(s.waiting) > 1:
+                order, jobs = self.order, self.jobs
+                s.waiting.sort(key=lambda j: order(jobs[j].spec))
             self.policy.schedule(self, completed + terminated, arrived)
         self._start_placed(t)
         self._activate()

@@ -47,9 +47,11 @@ import heapq
 import math
 import os
 from bisect import bisect_left, insort
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import attrgetter, le, lt
+from typing import Any
 
 from gangviz.core.jobs import JobSpec
 from gangviz.gcpause import collector_resting
@@ -126,13 +128,15 @@ class BackfillResult:
 def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy",
                       kill_at_estimate: bool = True, small_max: int = SMALL_NODES_MAX,
                       estimates: str = "requested", log: bool = False,
-                      compiled: bool = True) -> BackfillResult:
+                      compiled: bool = True, order: Callable[[JobSpec], Any] | None = None) -> BackfillResult:
     """Simulate ``mode`` (``"fcfs"``, ``"easy"`` or ``"conservative"``) to the end.
 
     ``estimates`` is ``"requested"`` or ``"exact"`` (module docstring); ``log`` keeps one
     :class:`Decision` per event. Conservative runs without a log go through a compiled loop (the
     optional C loop, else the numba loop of :mod:`gangviz.spacesharing.compiled`; the same
-    schedule) unless ``compiled`` is False.
+    schedule) unless ``compiled`` is False. ``order`` (FCFS and EASY only) sorts the queue by a
+    key of each job's spec instead of arrival (ties keep arrival order), e.g. shortest
+    estimate first; the head of that order holds EASY's reservation. It runs the Python loop.
     Returns a :class:`BackfillResult`. Raises ``ValueError`` for an unknown mode or estimates,
     fewer than one processor, a job larger than the machine (naming the job), a job that runs
     forever, or, for conservative without ``kill_at_estimate``, a job that runs past its estimate.
@@ -153,6 +157,11 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     est, run = _estimates_and_runs(size, work, requested, processors, mode, kill_at_estimate,
                                    lambda k: specs[k].name)
     decisions: list[Decision] | None = [] if log else None
+    prio = None
+    if order is not None:
+        if mode == "conservative":
+            raise ValueError("a queue order applies to fcfs and easy, not conservative")
+        prio = [order(j) for j in specs]
     if mode == "conservative" and decisions is None and compiled and n:
         end, cap, start, finish, resv = _conservative_loop(arrival, size, est, run, processors,
                                                            small_max)
@@ -165,7 +174,7 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
         # form a reference cycle, so the cyclic collector rests meanwhile (as the SWF reader's).
         with collector_resting():
             end, cap, start, finish, resv = _easy_loop(arrival, size, est, run, processors,
-                                                       small_max, mode == "easy", decisions)
+                                                       small_max, mode == "easy", decisions, prio)
             records = list(map(BackfillRecord, specs, start, finish, resv))
     by_id = sorted(records, key=attrgetter("spec.id"))
     return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est)
@@ -285,13 +294,13 @@ def _conservative_loop(arrival, size, est, run, P, small_max):
     return end, CapacityLog(*lost), start_a.tolist(), finish_a.tolist(), resv
 
 
-def _easy_loop(arrival, size, est, run, P, small_max, backfill, log):
+def _easy_loop(arrival, size, est, run, P, small_max, backfill, log, prio=None):
     """Run :func:`_easy`, through the optional C loop of :mod:`gangviz.spacesharing._easyloop`
     when it is built, no decision log is asked for and the columns are plain floats (sizes
     ints); it gives the same results bit for bit. Anything else runs the Python loop, which
     stays the reference. ``GANGVIZ_PURE_PYTHON=1`` in the environment forces the Python loop
     (to time one against the other)."""
-    if log is None and not os.environ.get("GANGVIZ_PURE_PYTHON"):
+    if log is None and prio is None and not os.environ.get("GANGVIZ_PURE_PYTHON"):
         try:
             from gangviz.spacesharing import _easyloop
         except ImportError:
@@ -301,10 +310,10 @@ def _easy_loop(arrival, size, est, run, P, small_max, backfill, log):
             if out is not None:
                 end, lost, start, finish, resv = out
                 return end, CapacityLog(*lost), start, finish, resv
-    return _easy(arrival, size, est, run, P, small_max, backfill, log)
+    return _easy(arrival, size, est, run, P, small_max, backfill, log, prio)
 
 
-def _easy(arrival, size, est, run, P, small_max, backfill, log):  # noqa: C901 - the hot loop, kept inline for speed
+def _easy(arrival, size, est, run, P, small_max, backfill, log, prio=None):  # noqa: C901 - the hot loop, kept inline for speed
     # Without a log, an event at which no job finishes and the queue was not empty before only
     # needs its new arrivals tested: the head, the free processors and the running jobs are
     # those left by the previous event, so the shadow time and extra processors are too, and
@@ -341,7 +350,7 @@ def _easy(arrival, size, est, run, P, small_max, backfill, log):  # noqa: C901 -
         t_prev = t
         if log is not None:
             fin_now, arr_now, started_now = [], [], []
-        if t_done > t and queue and log is None:
+        if t_done > t and queue and log is None and prio is None:
             # only arrivals, behind a head that still waits (see above)
             waited = len(queue)
             while nxt < n and arrival[nxt] <= t:
@@ -389,6 +398,8 @@ def _easy(arrival, size, est, run, P, small_max, backfill, log):  # noqa: C901 -
             if log is not None:
                 arr_now.append(nxt)
             nxt += 1
+        if prio is not None and len(queue) > 1:
+            queue.sort(key=prio.__getitem__)  # stable: equal keys keep arrival order
         if not queue:
             if log is not None:
                 log.append(Decision(t, fin_now, arr_now, [], [], [], None,

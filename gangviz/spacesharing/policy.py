@@ -1,9 +1,8 @@
 """The space-sharing policies by name: ``fcfs``, ``easy`` and ``conservative``.
 
 They run on their own event-driven simulator (:mod:`gangviz.spacesharing.backfill`), not on the
-time-slot engine, so :func:`gangviz.policies.make_policy` returns a :class:`SpaceSharingPolicy`
-(``family == "space-sharing"``) and every place that builds a simulation from a policy asks
-:func:`is_space_sharing` first. Parameters follow the ``name:key=value`` syntax:
+time-slot engine; their registry entries (:mod:`gangviz.core.registry`, family
+``space-sharing``) tell the factory so. Parameters follow the ``name:key=value`` syntax:
 
 * ``estimates``: ``requested`` (default: the trace's requested time, the model of
   Zhang01 §2.1) or ``exact`` (every job's run time);
@@ -15,18 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["MODES", "ESTIMATES", "SpaceSharingPolicy", "FCFS", "EASY", "Conservative", "is_space_sharing",
-           "make_space_sharing", "FAMILY"]
+from gangviz.core.registry import lookup
 
-FAMILY = "space-sharing"
+__all__ = ["MODES", "ESTIMATES", "SpaceSharingPolicy", "FCFS", "EASY", "Conservative"]
+
+#: The backfilling simulator's modes (:func:`gangviz.spacesharing.backfill.simulate_backfill`).
 MODES = ("fcfs", "easy", "conservative")
 ESTIMATES = ("requested", "exact")
-
-_PAPER = {
-    "fcfs": "Zhang01 §1: first come, first served, no backfilling",
-    "easy": "Zhang01 §1, §3: EASY backfilling (a reservation for the head only)",
-    "conservative": "Zhang01 §1, §3: conservative backfilling (BF)",
-}
 
 
 @dataclass(frozen=True)
@@ -39,8 +33,6 @@ class SpaceSharingPolicy:
     mode: str
     estimates: str = "requested"
     kill: bool = True
-
-    family = FAMILY
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -58,8 +50,8 @@ class SpaceSharingPolicy:
 
     @property
     def paper(self) -> str:
-        """Return the paper section the policy follows."""
-        return _PAPER[self.mode]
+        """Return the paper section the policy follows (its registry entry's)."""
+        return lookup(self.mode)[0].paper
 
     def check_machine(self, processors: int, ring: bool) -> None:
         """Raise ``ValueError`` for fewer than one processor (any other machine will do)."""
@@ -93,30 +85,3 @@ def EASY(estimates: str = "requested", kill: bool = True) -> SpaceSharingPolicy:
 def Conservative(estimates: str = "requested", kill: bool = True) -> SpaceSharingPolicy:
     """Return conservative backfilling."""
     return SpaceSharingPolicy("conservative", estimates, kill)
-
-
-def make_space_sharing(name: str, **params) -> SpaceSharingPolicy:
-    """Return the space-sharing policy called ``name`` (any case) built with ``params``, as
-    :func:`gangviz.policies.make_policy` would, without importing the gang policies.
-
-    Raises ``ValueError`` for a name that is not a space-sharing policy, a parameter the policy
-    does not take, or a bad value.
-    """
-    factory = {"fcfs": FCFS, "easy": EASY, "conservative": Conservative}.get(name.strip().lower())
-    if factory is None:
-        raise ValueError(f"{name!r} is not a space-sharing policy; known: {', '.join(MODES)}")
-    unknown = sorted(set(params) - {"estimates", "kill"})
-    if unknown:
-        raise ValueError(f"policy {name}: unknown parameter {unknown[0]!r} (it takes: estimates, kill)")
-    try:
-        return factory(**params)
-    except TypeError as exc:
-        raise ValueError(f"policy {name}: {exc}") from None
-
-
-def is_space_sharing(policy) -> bool:
-    """Return True for a :class:`SpaceSharingPolicy` or the name of one (any case, with or
-    without ``:params``)."""
-    if isinstance(policy, str):
-        return policy.partition(":")[0].strip().lower() in MODES
-    return getattr(policy, "family", None) == FAMILY

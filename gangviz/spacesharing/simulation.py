@@ -11,13 +11,15 @@ other simulations (the player's interface: ``step``, ``step_back``, ``go_to``, `
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step
 from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
 from gangviz.sim.protocol import KeptHistory
-from gangviz.spacesharing.backfill import simulate_backfill
+from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
 from gangviz.spacesharing.changes import (
     Clock,
     JobArrived,
@@ -42,13 +44,15 @@ class SpaceSharingSimulation(KeptHistory):
     family = "space-sharing"
 
     def __init__(self, jobs: list[JobSpec], processors: int, policy: SpaceSharingPolicy, *,
-                 time_unit: float = 1.0) -> None:
+                 time_unit: float = 1.0, order: Callable[[JobSpec], Any] | None = None,
+                 result: BackfillResult | None = None) -> None:
         self.policy = policy
         self.processors = processors
         self.time_unit = time_unit
-        self.result = simulate_backfill(jobs, processors, mode=policy.mode,
-                                        estimates=policy.estimates, kill_at_estimate=policy.kill,
-                                        log=True)
+        # a user's policy brings its own logged run (gangviz.userpolicy.space)
+        self.result = result if result is not None else simulate_backfill(
+            jobs, processors, mode=policy.mode, estimates=policy.estimates,
+            kill_at_estimate=policy.kill, log=True, order=order)
         self.order = self.result.order
         self.specs = {s.id: s for s in self.order}
         self.names = {s.id: s.name for s in self.order}

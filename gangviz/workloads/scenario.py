@@ -75,7 +75,6 @@ from gangviz.inputs import printable, quoted
 from gangviz.workloads.files import InputFileError, read_text
 from gangviz.workloads.scenario_families import parse_family
 from gangviz.workloads.scenario_types import (
-    MULTISITE_POLICIES,
     Scenario,
     ScenarioError,
     ScriptedEpochJob,
@@ -84,7 +83,7 @@ from gangviz.workloads.scenario_types import (
 from gangviz.workloads.scenario_types import line_of as _line_of
 
 #: What callers take from here: the loader and the types it returns.
-__all__ = ["MAX_SCENARIO_BYTES", "MULTISITE_POLICIES", "Scenario", "ScenarioError", "ScriptedEpochJob",
+__all__ = ["MAX_SCENARIO_BYTES", "Scenario", "ScenarioError", "ScriptedEpochJob",
            "ScriptedGang", "load_scenario", "parse_scenario"]
 
 #: The largest scenario file read (scenarios are hand-written; 16 MiB is far beyond any).

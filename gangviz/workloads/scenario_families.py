@@ -23,12 +23,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from gangviz.core import registry
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.inputs import printable, quoted
 from gangviz.workloads.scenario_types import (
     GANG_KEYS,
-    MULTISITE_POLICIES,
     WORKLOAD_KEYS,
     Scenario,
     ScriptedEpochJob,
@@ -82,8 +82,10 @@ def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) 
 
 
 def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
-    if sc.policy is not None and sc.policy.lower() not in MULTISITE_POLICIES:
-        raise fail(line("policy"), f"multisite policy must be \"AFCFS\" or \"AFCFSwM\", got {quoted(sc.policy)}")
+    known = registry.names(registry.MULTISITE)
+    if sc.policy is not None and sc.policy.lower() not in (n.lower() for n in known):
+        raise fail(line("policy"), f"multisite policy must be one of {', '.join(known)}, "
+                   f"got {quoted(sc.policy)}")
     sites = data.get("sites", 2)
     if not _is_int(sites) or not 1 <= sites <= 64:
         raise fail(line("sites"), f"sites must be a whole number in 1..64, got {quoted(sites)}")

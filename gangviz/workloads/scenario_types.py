@@ -15,8 +15,6 @@ from gangviz.core.matrix import OusterhoutMatrix
 #: The keys of a multi-site ``[[gangs]]`` entry and of an epoch ``[[workload]]`` entry.
 GANG_KEYS = {"at", "size", "site", "service"}
 WORKLOAD_KEYS = {"min", "work", "beta"}
-#: The multi-site policies a scenario may name, each with whether it migrates gangs.
-MULTISITE_POLICIES = {"afcfs": False, "afcfswm": True}
 
 
 class ScenarioError(ValueError):

@@ -65,7 +65,8 @@ def test_window_path_gives_the_same_numbers():
 
 @pytest.mark.parametrize("spec,expected", [
     ("bc", ("bc", {})), ("random:seed=3", ("random", {"seed": 3})),
-    ("x:a=1.5,b=true,c=hi", ("x", {"a": 1.5, "b": True, "c": "hi"}))])
+    ("mgs:migration_cost=1.5,charge_migration=no,q=none",
+     ("mgs", {"migration_cost": 1.5, "charge_migration": False, "q": None}))])
 def test_parse_policy_spec(spec, expected):
     assert parse_policy_spec(spec) == expected
 

@@ -148,8 +148,8 @@ def test_covers_only_what_it_runs_exactly():
     ("kwargs", "message"),
     [
         ({"policy": "BC"}, "policy must be one of GS, BGS, MGS, MBGS"),
-        ({"params": {"q": 2}}, "unknown parameter q"),
-        ({"params": {"mpl": 0}}, "mpl must be a whole number >= 1"),
+        ({"params": {"q": 2}}, "unknown parameter 'q'"),
+        ({"params": {"mpl": 0}}, "mpl must be a whole number in 1..65,536"),
         ({"params": {"decide": "boundary"}}, "decisions at events only"),
         ({"processors": 0}, "processors must be a whole number >= 1"),
         ({"size": [1, 9]}, r"job size must be in 1..8 processors, got 9 \(job 1\)"),

@@ -95,8 +95,18 @@ def test_params_equal_by_value_are_the_same_policy(capsys):
     assert "same policy" in capsys.readouterr().err
 
 
-def test_per_job_files_that_would_collide_are_refused_before_any_run(tmp_path, capsys):
-    out = tmp_path / "x.csv"
-    assert main(["compare", "downey", "--jobs", "5", "--policy", "random:seed=1", "--policy", "random/seed=1",
+def test_per_job_files_that_would_collide_are_refused_before_any_run(tmp_path, capsys, monkeypatch):
+    # two policy files whose specs differ only in a character a file name replaces ('/' and '_')
+    policies = tmp_path / "policies"
+    (policies / "a").mkdir(parents=True)
+    text = ("from gangviz.userpolicy import MatrixPolicy\n\n\nclass P(MatrixPolicy):\n"
+            "    def decide(self, view, act):\n        pass\n")
+    (policies / "a" / "b.py").write_text(text)
+    (policies / "a_b.py").write_text(text)
+    monkeypatch.chdir(policies)
+    out = tmp_path / "out" / "x.csv"
+    out.parent.mkdir()
+    assert main(["compare", "downey", "--jobs", "5", "--policy", "a/b.py", "--policy", "a_b.py",
                  "--jobs-out", str(out)]) == 1
+    tmp_path = out.parent
     assert "the same per-job file" in capsys.readouterr().err and _listing(tmp_path) == []

@@ -16,8 +16,8 @@ import pytest
 from gangviz.commands.run_space_sharing import print_run, print_trace_run
 from gangviz.core.jobs import JobSpec
 from gangviz.metrics.ibm import ibm_metrics, ibm_metrics_of_columns
+from gangviz.policies import make_policy
 from gangviz.spacesharing.backfill import simulate_backfill, simulate_backfill_columns
-from gangviz.spacesharing.policy import make_space_sharing
 from gangviz.workloads.source import load_source, load_trace_columns
 from gangviz.workloads.swf import read_swf_columns
 
@@ -80,8 +80,7 @@ def test_trace_columns_give_the_schedule_and_metrics_of_the_workload(trace):
 @pytest.mark.parametrize("policy", ["easy", "conservative", "fcfs", "easy:estimates=exact"])
 def test_trace_run_prints_what_the_general_run_prints(policy):
     trace = str(ROOT / "resources" / "workloads" / "NASA-iPSC-1993-3.1-cln-norm.swf.gz")
-    pol = make_space_sharing(*policy.split(":")[:1],
-                             **dict(kv.split("=") for kv in policy.split(":")[1:]))
+    pol = make_policy(*policy.split(":")[:1], **dict(kv.split("=") for kv in policy.split(":")[1:]))
     general, fast = io.StringIO(), io.StringIO()
     with redirect_stdout(general):
         print_run(load_source(trace), pol, as_json=False, steps=False)

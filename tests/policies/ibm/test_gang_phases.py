@@ -4,7 +4,8 @@ import pytest
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
-from gangviz.policies import POLICIES, make_policy
+from gangviz.core.registry import REGISTRY
+from gangviz.policies import make_policy
 from gangviz.policies.ibm import BGS, GS, MGS, IBMGang
 from gangviz.policies.ibm.migration import option1_cost, option2_cost
 from gangviz.sim.engine import Simulation
@@ -13,9 +14,8 @@ X = IDLE
 
 
 def test_registered():
-    import gangviz.policies.ibm  # noqa: F401
     for name in ("gs", "bgs", "mgs", "mbgs"):
-        assert name in POLICIES
+        assert REGISTRY[name].group == "ibm"
     assert make_policy("mgs", mpl=3, q=64).q == 64
 
 

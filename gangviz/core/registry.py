@@ -1,0 +1,303 @@
+"""The one registry of scheduling policies: every built-in of every family, described once.
+
+Each :class:`PolicyEntry` says what a policy is called, which simulation family runs it
+(``matrix``: the time-slot engine; ``space-sharing``: the backfilling simulator;
+``multisite``; ``epoch``), its group of schemes, the paper section it follows, its typed
+parameters (:class:`gangviz.core.params.Param`, defaults and ranges), the loops that can run
+it (``reference``: the step-able simulation; ``compiled``: a compiled headless loop), when it
+decides and the traits a checker or a loop reads (``buddy``: aligned power-of-two blocks;
+``backfill``, ``migrate``; ``pow2-nodes``/``pow2-jobs``: Table 2's restrictions of
+McCann94 §4.4). The constructor is named by import path (``module:attribute``) and imported only
+when a policy is built, so the registry sits below every package that implements one.
+
+The factory, the command line (``gangviz policies``), the window's policy menus, compare,
+sweeps and the API all read :data:`REGISTRY` through :func:`lookup`, :func:`names` and
+:func:`build`; no other module keeps a table of policy names.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from gangviz.core.limits import MAX_JOBS, MAX_SLICES, MAX_SLOTS
+from gangviz.core.params import Param, ParamError, check_keys, quote, split_spec
+
+__all__ = ["FAMILIES", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "LOOPS", "PolicyEntry",
+           "REGISTRY", "lookup", "names", "entries", "build", "parse", "runs_on", "menu"]
+
+MATRIX, SPACE_SHARING, MULTISITE, EPOCH = "matrix", "space-sharing", "multisite", "epoch"
+FAMILIES = (MATRIX, SPACE_SHARING, MULTISITE, EPOCH)
+LOOPS = ("reference", "compiled")
+#: The source families a policy family runs on: a space-sharing policy runs a matrix source
+#: (a trace, a model, a scenario without a starting matrix).
+_RUNS_ON = {MATRIX: MATRIX, SPACE_SHARING: MATRIX, MULTISITE: MULTISITE, EPOCH: EPOCH}
+#: ``NAME(k)``: the epoch policies write their one number in brackets (McCann94 §4.4).
+_BRACKETED = re.compile(r"^\s*([A-Za-z*\-]+)\s*\(\s*([^()]*?)\s*\)\s*$")
+
+
+@dataclass(frozen=True)
+class PolicyEntry:
+    """One policy: see the module docstring for the fields.
+
+    ``name`` is the lookup key (lower case), ``title`` how papers and the window write it,
+    ``target`` the constructor's ``module:attribute``, ``origin`` the file a user policy came from. A multisite entry names the simulation that runs
+    it (its ``migrate`` trait switches migration on).
+    """
+
+    name: str
+    title: str
+    family: str
+    group: str
+    paper: str
+    target: str
+    params: tuple[Param, ...] = ()
+    loops: tuple[str, ...] = ("reference",)
+    decides: str = "boundary"
+    traits: frozenset[str] = frozenset()
+    aliases: tuple[str, ...] = ()
+    doc: str = ""
+    origin: str = ""
+    loader: Callable[[], Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def declared(self) -> Mapping[str, Param]:
+        """The parameters by name."""
+        return {p.name: p for p in self.params}
+
+    def coerce(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Return ``params`` (text or values) parsed by their declared types and checked.
+
+        Raises :class:`~gangviz.core.params.ParamError` for an unknown parameter or a bad
+        value, naming the policy, the parameter and what is allowed.
+        """
+        declared = self.declared
+        check_keys(params, declared, self.title)
+        return {key: declared[key].parse(value, self.title) for key, value in params.items()}
+
+    def defaults(self) -> dict[str, Any]:
+        """Return every parameter's default."""
+        return {p.name: p.default for p in self.params}
+
+    def constructor(self) -> Any:
+        """Return what ``target`` names, imported now (a user policy's loader runs instead)."""
+        if self.loader is not None:
+            return self.loader()
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def runs_on(self) -> str:
+        """Return the source family the policy runs on (``matrix`` for space sharing)."""
+        return _RUNS_ON.get(self.family, self.family)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the entry as plain data (``gangviz policies --json``)."""
+        return {"name": self.title, "key": self.name, "family": self.family, "group": self.group,
+                "paper": self.paper, "loops": list(self.loops), "decides": self.decides,
+                "traits": sorted(self.traits),
+                "parameters": [{"name": p.name, "type": p.kind, "default": p.default,
+                                "allowed": p.allowed(), "doc": p.doc,
+                                **({"choices": list(p.choices)} if p.choices else {}),
+                                **({"low": p.low} if p.low is not None else {}),
+                                **({"high": p.high} if p.high is not None else {}),
+                                **({"none": p.none} if p.none is not None else {}),
+                                **({"unit": p.unit} if p.unit else {})}
+                               for p in self.params]}
+
+
+_OCCUPY = Param("occupy", "choice", "size", "which processors of the buddy block a job runs on",
+                choices=("size", "block"))
+_EXTRA = Param("extra_slots_on", "choice", None,
+               "when jobs take extra slots (default: the scheme's own)",
+               choices=("arrival", "decision"), none="default")
+_MPL = Param("mpl", "int", 5, "multiprogramming level: most rows of the matrix", low=1,
+             high=MAX_SLOTS)
+_DECIDE = Param("decide", "choice", "event", "when the phases run (event: every arrival and "
+                "departure, §4.2; boundary: slice boundaries)", choices=("event", "boundary"))
+_MIGRATION = (
+    Param("q", "int", None, "most tasks migrated per decision", low=0, high=MAX_JOBS,
+          none="none"),
+    Param("migration_cost", "float", 0.0, "cost C of migrating one job", low=0.0,
+          high=MAX_SLICES, unit="slices"),
+    Param("charge_migration", "bool", True, "the delayed jobs pay the migration overhead in "
+          "service (§5.4)"),
+)
+_SPACE = (
+    Param("estimates", "choice", "requested", "run-time estimates: the trace's requested time "
+          "(§2.1) or each job's exact run time", choices=("requested", "exact")),
+    Param("kill", "bool", True, "terminate a job when it reaches its estimate (§2.1)"),
+)
+_SPREAD = Param("spread", "choice", "shares", "how an epoch's free nodes are spread (§4.3)",
+                choices=("shares", "level"))
+
+#: The multi-site simulation runs AFCFS itself; the ``migrate`` trait switches migration on.
+_MULTISITE_SIM = "gangviz.multisite.simulation:MultiSiteSimulation"
+
+
+def _k(low: int) -> Param:
+    return Param("k", "int", None, "the policy's bound k, written NAME(k)",
+                 low=low, high=1 << 20)
+
+
+_BUILTINS: tuple[PolicyEntry, ...] = (
+    # re-packing and the linear-array allocations of Zhou99
+    PolicyEntry("repack", "repack", MATRIX, "linear", "[Zhou99 §3, §4 (Fig. 5)]",
+                "gangviz.policies.linear:Repack",
+                (Param("window", "choice", "least-loaded", "which run of the WLV takes a job",
+                       choices=("least-loaded", "leftmost")),
+                 Param("cuts", "choice", "alternating", "how a re-pack cuts the rows",
+                       choices=("alternating", "pairwise"))),
+                doc="WLV allocation with re-packing at every arrival and termination"),
+    PolicyEntry("random", "random", MATRIX, "linear", "[Zhou99 §2 (Fig. 1)]",
+                "gangviz.policies.linear:RandomAllocation",
+                (Param("seed", "int", 0, "seed of the random processor choice", low=0,
+                       high=(1 << 63) - 1),),
+                doc="random processors in the first slot with room; no re-packing"),
+    PolicyEntry("firstfit", "firstfit", MATRIX, "linear", "[Zhou99 §2]",
+                "gangviz.policies.linear:FirstFit",
+                doc="the leftmost run of idle processors in the first slot with one"),
+    # the buddy schemes of Zhou00
+    PolicyEntry("bc", "BC", MATRIX, "buddy", "[Zhou00 §4.1]", "gangviz.policies.buddy:BC",
+                (_OCCUPY,), LOOPS, traits=frozenset({"buddy"}),
+                doc="conventional buddy: the first slot with a free block"),
+    PolicyEntry("br", "BR", MATRIX, "buddy", "[Zhou00 §4.1, §3; Zhou99 §4]",
+                "gangviz.policies.buddy:BR", (_OCCUPY,), LOOPS, traits=frozenset({"buddy"}),
+                doc="buddy with re-packing: the least-loaded free block of the WLT"),
+    PolicyEntry("brms", "BRMS", MATRIX, "buddy", "[Zhou00 §4.1, §4.3]",
+                "gangviz.policies.buddy:BRMS", (_OCCUPY, _EXTRA), LOOPS,
+                traits=frozenset({"buddy"}), doc="BR with multi-slot running"),
+    PolicyEntry("brmms", "BRMMS", MATRIX, "buddy", "[Zhou00 §4.1]",
+                "gangviz.policies.buddy:BRMMS", (_OCCUPY, _EXTRA), LOOPS,
+                traits=frozenset({"buddy"}),
+                doc="BR with multi-slot running that never needs more slots than BR"),
+    # the gang policies of the IBM study
+    PolicyEntry("gs", "GS", MATRIX, "ibm", "[Zhang01 §4.2, §5.1]", "gangviz.policies.ibm.gs:GS",
+                (_MPL, _DECIDE), LOOPS, "event", doc="gang scheduling with home rows and an MPL"),
+    PolicyEntry("bgs", "BGS", MATRIX, "ibm", "[Zhang01 §5.2]", "gangviz.policies.ibm.gs:BGS",
+                (_MPL, _DECIDE), LOOPS, "event", frozenset({"backfill"}),
+                doc="gang scheduling with backfilling"),
+    PolicyEntry("mgs", "MGS", MATRIX, "ibm", "[Zhang01 §5.4]", "gangviz.policies.ibm.gs:MGS",
+                (_MPL, *_MIGRATION, _DECIDE), LOOPS, "event", frozenset({"migrate"}),
+                doc="gang scheduling with migration"),
+    PolicyEntry("mbgs", "MBGS", MATRIX, "ibm", "[Zhang01 §5.5]", "gangviz.policies.ibm.gs:MBGS",
+                (_MPL, *_MIGRATION, _DECIDE), LOOPS, "event", frozenset({"backfill", "migrate"}),
+                doc="gang scheduling with migration and backfilling"),
+    # space sharing
+    PolicyEntry("fcfs", "fcfs", SPACE_SHARING, "backfill", "[Zhang01 §1]",
+                "gangviz.spacesharing.policy:FCFS", _SPACE, LOOPS, "event",
+                doc="first come, first served, no backfilling"),
+    PolicyEntry("easy", "easy", SPACE_SHARING, "backfill", "[Zhang01 §1, §3]",
+                "gangviz.spacesharing.policy:EASY", _SPACE, LOOPS, "event",
+                frozenset({"backfill", "reserve-head"}),
+                doc="EASY backfilling: a reservation for the head of the queue only"),
+    PolicyEntry("conservative", "conservative", SPACE_SHARING, "backfill", "[Zhang01 §1, §3]",
+                "gangviz.spacesharing.policy:Conservative", _SPACE, LOOPS, "event",
+                frozenset({"backfill", "reserve-all"}),
+                doc="conservative backfilling: a reservation for every waiting job"),
+    # the multi-site model
+    PolicyEntry("afcfs", "AFCFS", MULTISITE, "afcfs", "[Papazachos09 §3.2]", _MULTISITE_SIM,
+                loops=LOOPS, decides="event", doc="Adapted FCFS over one queue per processor"),
+    PolicyEntry("afcfswm", "AFCFSwM", MULTISITE, "afcfs", "[Papazachos09 §3.2, §3.3]",
+                _MULTISITE_SIM,
+                loops=LOOPS, decides="event", traits=frozenset({"migrate"}),
+                doc="Adapted FCFS with local and grid migration"),
+    # the epoch policies of McCann and Zahorjan (Table 2)
+    PolicyEntry("buddy", "BUDDY", EPOCH, "epoch", "[McCann94 §4.1]", "gangviz.epoch.buddy:buddy",
+                decides="quantum", traits=frozenset({"pow2-nodes", "pow2-jobs", "optimal"})),
+    PolicyEntry("buddy*", "BUDDY*", EPOCH, "epoch", "[McCann94 §4.1]",
+                "gangviz.epoch.buddy:buddy_star", decides="quantum",
+                traits=frozenset({"pow2-nodes"})),
+    PolicyEntry("hybrid", "HYBRID(k)", EPOCH, "epoch", "[McCann94 §4.1]",
+                "gangviz.epoch.buddy:hybrid", (_k(1), _SPREAD), decides="quantum",
+                traits=frozenset({"pow2-nodes"})),
+    PolicyEntry("equi-epoch", "EQUI-EPOCH", EPOCH, "epoch", "[McCann94 §4.2]",
+                "gangviz.epoch.epochs:equi_epoch", decides="quantum",
+                traits=frozenset({"optimal-if-pow2"})),
+    PolicyEntry("opt-epoch", "OPT-EPOCH(k)", EPOCH, "epoch", "[McCann94 §4.2]",
+                "gangviz.epoch.epochs:opt_epoch", (_k(0),), decides="quantum",
+                traits=frozenset({"optimal"})),
+    PolicyEntry("heuristic-epoch", "HEURISTIC-EPOCH(k)", EPOCH, "epoch", "[McCann94 §4.3]",
+                "gangviz.epoch.epochs:heuristic_epoch", (_k(1), _SPREAD), decides="quantum",
+                aliases=("heuristic",)),
+)
+
+#: Every built-in policy by its lookup key.
+REGISTRY: Mapping[str, PolicyEntry] = MappingProxyType({e.name: e for e in _BUILTINS})
+_ALIASES = {alias: e.name for e in _BUILTINS for alias in e.aliases}
+
+
+def entries(family: str | None = None, group: str | None = None) -> Iterator[PolicyEntry]:
+    """Yield the built-ins (of ``family`` and ``group`` when given) in the registry's order."""
+    for e in _BUILTINS:
+        if (family is None or e.family == family) and (group is None or e.group == group):
+            yield e
+
+
+def names(family: str | None = None, group: str | None = None) -> list[str]:
+    """Return the titles of the built-ins (of ``family``/``group``) in the registry's order."""
+    return [e.title for e in entries(family, group)]
+
+
+def runs_on(source_family: str) -> list[str]:
+    """Return the titles of the built-ins a source of ``source_family`` can run."""
+    return [e.title for e in _BUILTINS if e.runs_on() == source_family]
+
+
+def menu(source_family: str) -> list[str]:
+    """Return the specs a menu offers for a source of ``source_family``: the lookup keys of the
+    matrix family's policies (sorted), the titles of the others with k = 1 (``OPT-EPOCH(1)``)."""
+    chosen = [e for e in _BUILTINS if e.runs_on() == source_family]
+    if source_family == MATRIX:
+        return sorted(e.name for e in chosen)
+    return [e.title.replace("(k)", "(1)") for e in chosen]
+
+
+def lookup(name: str) -> tuple[PolicyEntry, dict[str, str]]:
+    """Return the entry called ``name`` (any case) and the parameters its name carries
+    (``OPT-EPOCH(2)`` carries ``k=2``).
+
+    Raises :class:`~gangviz.core.params.ParamError` naming the known policies for an unknown
+    name, or the form to write for a bracket where the policy takes none.
+    """
+    base, bracket = name.strip(), None
+    m = _BRACKETED.match(name)
+    if m:
+        base, bracket = m.group(1), m.group(2)
+    key = base.strip().lower()
+    key = _ALIASES.get(key, key)
+    entry = REGISTRY.get(key)
+    if entry is None:
+        raise ParamError(f"unknown policy {quote(name)}; known: {', '.join(names())}")
+    takes_k = "k" in entry.declared
+    if takes_k and bracket is None:
+        raise ParamError(f"policy {quote(name)}: write it as {entry.title}")
+    if bracket is not None and not takes_k:
+        raise ParamError(f"policy {quote(name)}: write it as {entry.title}")
+    return entry, ({"k": bracket} if bracket is not None else {})
+
+
+def parse(spec: str) -> tuple[PolicyEntry, dict[str, Any]]:
+    """Return the entry and the typed parameters of a spec ``NAME[:key=value,...]``.
+
+    Raises :class:`~gangviz.core.params.ParamError` for a malformed spec, an unknown policy or
+    parameter, a repeated key or a bad value.
+    """
+    name, given = split_spec(spec)
+    entry, carried = lookup(name)
+    if carried and "k" in given:
+        raise ParamError(f"policy {entry.title}: parameter k is given twice (in {quote(spec)})")
+    return entry, entry.coerce({**carried, **given})
+
+
+def build(entry: PolicyEntry, params: Mapping[str, Any]) -> Any:
+    """Return the policy object of ``entry`` built with ``params`` (coerced first).
+
+    Raises :class:`~gangviz.core.params.ParamError` as :meth:`PolicyEntry.coerce` does, and
+    ``ValueError`` for what the constructor refuses.
+    """
+    typed = entry.coerce(params)
+    return entry.constructor()(**typed)

@@ -1,0 +1,97 @@
+"""File → Load policy…: a user's policy file in the window, reloaded whenever it is saved.
+
+:class:`PolicyReloader` adds the file to the policy menu and opens the current source under it.
+A :class:`QFileSystemWatcher` watches the file; when it changes (an editor's save may replace the
+file, so the path is watched again) the policy is loaded afresh and the run is replayed to the
+time shown. A file that no longer loads, or a run that now breaks a rule before that time, is
+reported in the status bar, and the previous policy keeps running.
+"""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
+
+#: Milliseconds to wait after a change before reloading (an editor writes in several steps).
+SETTLE_MS = 150
+
+
+class PolicyReloader(QObject):
+    """Loads user policies into ``window`` (a :class:`~gangviz.gui.window.MainWindow`) and
+    reloads the one shown when its file changes."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._changed)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SETTLE_MS)
+        self._timer.timeout.connect(self.reload)
+        self.spec: str | None = None
+        #: The last reload's outcome: ``"reloaded"``, or the error shown.
+        self.last = ""
+
+    def load(self, path: str) -> bool:
+        """Add ``path`` to the policy menu, run the current source under it and watch the file.
+
+        Returns whether it runs; on failure the status bar shows why and the current simulation
+        stays.
+        """
+        from gangviz.userpolicy.loader import forget
+
+        forget(path)
+        w = self.window
+        w.policy_panel.set_policy(path)
+        if w.source_name is None:
+            self.spec = path
+            self._watch(path)
+            return True
+        try:
+            source, sim = w.build_simulation(w.source_name, path, None, None, **w.source_args)
+        except (ValueError, OSError) as exc:
+            w.statusBar().showMessage(f"Policy not loaded: {exc}", 0)
+            return False
+        w.show_source(source, w.source_name, sim, None, w.source_args)
+        w.statusBar().showMessage(f"Policy {sim.policy_name} loaded from {path}; it reloads when "
+                                  "you save the file", 8000)
+        self.spec = path
+        self._watch(path)
+        return True
+
+    def _watch(self, path: str) -> None:
+        if path not in self.watcher.files() and os.path.exists(path):
+            self.watcher.addPath(path)
+
+    def _changed(self, path: str) -> None:
+        self._timer.start()
+        if os.path.exists(path):
+            self._watch(path)
+        else:  # replaced by a rename: watch it again once it is back
+            QTimer.singleShot(SETTLE_MS, lambda: self._watch(path))
+
+    def reload(self) -> bool:
+        """Load the watched policy again and replay the run to the time shown; return success
+        (an error goes to the status bar and the previous policy keeps running)."""
+        from gangviz.userpolicy.loader import forget
+
+        w = self.window
+        if self.spec is None or w.source_name is None or w.player is None:
+            return False
+        forget(self.spec)
+        old = w.player.sim
+        at = old.time
+        try:
+            source, sim = w.build_simulation(w.source_name, self.spec, None, None, **w.source_args)
+            sim.run(until=at)
+        except (ValueError, OSError) as exc:
+            self.last = f"Policy not reloaded (the previous one keeps running): {exc}"
+            w.statusBar().showMessage(self.last, 0)
+            return False
+        w.show_source(source, w.source_name, sim, None, w.source_args)
+        self.last = "reloaded"
+        w.statusBar().showMessage(f"Policy {sim.policy_name} reloaded from {self.spec}; "
+                                  f"replayed to t={sim.time:g}", 8000)
+        return True

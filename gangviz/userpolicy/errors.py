@@ -1,0 +1,96 @@
+"""What goes wrong in a user's policy, told in one line that names the user's file and line.
+
+:class:`UserPolicyError` is raised for a policy file that does not load (a syntax error, a
+failed import, no policy class or two of them) and for user code that raises, returns something
+other than ``None`` or runs past its decision limit; :class:`RuleViolation` for an action that
+breaks a rule of the policy's family. Both are ``ValueError``s, so every command reports them as
+its other bad input: one line on stderr, no traceback. The line shows the user's own frames
+only (:func:`user_frames`), never gangviz's.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from types import TracebackType
+
+__all__ = ["UserPolicyError", "RuleViolation", "DecisionTimeout", "user_frames", "describe_exception",
+           "caller_line", "RULES"]
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: The rules a user's policy is held to (``check-policy`` reports a verdict for each).
+RULES = (
+    "no processor holds two processes in one slot",
+    "a gang's processes share one slot",
+    "a re-pack never moves a process to another processor",
+    "buddy blocks are aligned",
+    "no job starts before it arrives",
+    "work is conserved",
+    "no job waits forever while the machine is idle",
+)
+
+
+class UserPolicyError(ValueError):
+    """A user's policy that does not load or fails while deciding (the message names the
+    user's file and line)."""
+
+
+class RuleViolation(ValueError):
+    """An action of a user's policy that breaks a rule of its family.
+
+    ``time``, ``job`` (its name), ``rule`` (one of :data:`RULES`) and ``where`` (the policy's
+    ``file:line``) make up the one-line message.
+    """
+
+    def __init__(self, time: float, job: str, rule: str, detail: str, where: str) -> None:
+        self.time, self.job, self.rule, self.detail, self.where = time, job, rule, detail, where
+        super().__init__(f"t={time:g}: {job}: breaks the rule \"{rule}\" ({detail}) at {where}")
+
+
+class DecisionTimeout(Exception):
+    """Raised inside user code that runs past its per-decision limit (an ``Exception``, so the
+    user's own ``except Exception`` could catch it; the engine checks the clock again)."""
+
+
+def _is_user(filename: str, origin: str | None) -> bool:
+    if origin is not None and os.path.abspath(filename) == os.path.abspath(origin):
+        return True
+    path = os.path.abspath(filename)
+    return not path.startswith(_PACKAGE) and not path.startswith(os.path.dirname(os.__file__)) \
+        and "site-packages" not in path and not filename.startswith("<frozen")
+
+
+def user_frames(tb: TracebackType | None, origin: str | None) -> list[traceback.FrameSummary]:
+    """Return the frames of ``tb`` in the user's code (``origin``, or any file outside gangviz,
+    the standard library and installed packages), outermost first."""
+    return [f for f in traceback.extract_tb(tb) if _is_user(f.filename, origin)]
+
+
+def describe_exception(exc: BaseException, origin: str | None, what: str = "") -> str:
+    """Return ``file:line in function: Type: message`` for ``exc`` raised in user code (its
+    innermost user frame; a syntax error's own file and line), with ``what`` in front."""
+    lead = f"{what}: " if what else ""
+    if isinstance(exc, SyntaxError):
+        return f"{lead}{exc.filename}:{exc.lineno}: SyntaxError: {exc.msg}"
+    frames = user_frames(exc.__traceback__, origin)
+    name = type(exc).__name__
+    text = str(exc)
+    if len(text) > 200:
+        text = text[:197] + "..."
+    if not frames:
+        return f"{lead}{origin or 'the policy'}: {name}: {text}"
+    f = frames[-1]
+    return f"{lead}{f.filename}:{f.lineno} in {f.name}: {name}: {text}"
+
+
+def caller_line(origin: str | None) -> str:
+    """Return ``file:line`` of the innermost user frame on the current stack (the line of the
+    user's policy that made the call in progress), or the file alone."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if _is_user(frame.f_code.co_filename, origin):
+            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        frame = frame.f_back  # type: ignore[assignment]
+    return origin or "the policy"

@@ -1,0 +1,251 @@
+"""Loading a user's policy wherever a policy is named.
+
+A spec names a user's policy as
+
+* ``path/to/file.py`` (the one policy class in the file) or ``path/to/file.py:Class``;
+* ``package.module:Class`` (an importable module);
+* a name an installed package registers in the entry-point group ``gangviz.policies``;
+
+each optionally followed by ``:key=value,...`` (``my.py:Class:mpl=3``). :func:`user_entry`
+returns the policy's :class:`~gangviz.core.registry.PolicyEntry`, built from the class's
+declarations, so the factory treats it as it treats a built-in. A file is imported afresh when it
+changed since it was last loaded (the window's hot reload), else from a cache; a worker process
+imports it again from the spec. Every failure is a
+:class:`~gangviz.userpolicy.errors.UserPolicyError` naming the user's file and line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import os
+import re
+import sys
+import types
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from gangviz.core.registry import MATRIX, SPACE_SHARING, PolicyEntry
+from gangviz.userpolicy.errors import UserPolicyError, describe_exception
+from gangviz.userpolicy.policy import ENGINE_PARAMS, EnginePolicy, MatrixPolicy
+
+__all__ = ["ENTRY_POINT_GROUP", "is_user_spec", "split_user_spec", "user_entry", "load_function",
+           "load_class", "forget", "order_key"]
+
+ENTRY_POINT_GROUP = "gangviz.policies"
+_MODULE = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):([A-Za-z_]\w*)(?::(.*))?$", re.S)
+_IDENT = re.compile(r"^[A-Za-z_]\w*$")
+#: path -> (mtime_ns, size, module)
+_CACHE: dict[str, tuple[int, int, types.ModuleType]] = {}
+
+
+def _py_split(spec: str) -> tuple[str, str | None, str] | None:
+    """Split ``file.py[:Class][:params]``; ``None`` when ``spec`` names no .py file."""
+    m = re.match(r"^(.*?\.py)(?::(.*))?$", spec, re.S)
+    if not m:
+        return None
+    path, rest = m.group(1), m.group(2) or ""
+    head, _, tail = rest.partition(":")
+    if head and _IDENT.match(head.strip()):
+        return path, head.strip(), tail
+    return path, None, rest
+
+
+def split_user_spec(spec: str) -> tuple[str, str | None, str] | None:
+    """Return ``(file or module, class or None, params text)`` of a user spec, or ``None`` when
+    ``spec`` does not name a file or a ``module:Class``."""
+    if not isinstance(spec, str):
+        return None
+    parts = _py_split(spec.strip())
+    if parts is not None:
+        return parts
+    m = _MODULE.match(spec.strip())
+    if m:
+        return m.group(1), m.group(2), m.group(3) or ""
+    return None
+
+
+def is_user_spec(spec: str) -> bool:
+    """Whether ``spec`` names a user's policy by file or module (not a built-in's name)."""
+    return split_user_spec(spec) is not None
+
+
+def forget(path: str) -> None:
+    """Drop the cached module of ``path`` so the next load imports it again."""
+    _CACHE.pop(os.path.abspath(path), None)
+
+
+def _load_file(path: str) -> types.ModuleType:
+    """Import the Python file ``path`` (again when it changed since its last import)."""
+    full = os.path.abspath(path)
+    try:
+        st = os.stat(full)
+    except OSError as exc:
+        raise UserPolicyError(f"policy file {path}: {exc.strerror or exc}") from None
+    cached = _CACHE.get(full)
+    if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+        return cached[2]
+    try:
+        with open(full, "rb") as f:
+            source = f.read()
+    except OSError as exc:
+        raise UserPolicyError(f"policy file {path}: {exc.strerror or exc}") from None
+    tag = hashlib.sha1(full.encode()).hexdigest()[:10]
+    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(full))[0])
+    name = f"gangviz_user_{stem}_{tag}"
+    module = types.ModuleType(name)
+    module.__file__ = path  # messages name the file as the user wrote it
+    try:
+        code = compile(source, path, "exec")
+    except SyntaxError as exc:
+        raise UserPolicyError(describe_exception(exc, path, "policy file")) from None
+    except ValueError as exc:  # e.g. a null byte
+        raise UserPolicyError(f"policy file {path}: {exc}") from None
+    sys.modules[name] = module  # dataclasses and pickling look the module up
+    try:
+        exec(code, module.__dict__)
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        raise UserPolicyError(describe_exception(exc, path, "policy file")) from None
+    _CACHE[full] = (st.st_mtime_ns, st.st_size, module)
+    return module
+
+
+def _load_module(name: str) -> types.ModuleType:
+    try:
+        return importlib.import_module(name)
+    except Exception as exc:
+        raise UserPolicyError(describe_exception(exc, None, f"policy module {name}")) from None
+
+
+def _bases() -> tuple[type, ...]:
+    from gangviz.userpolicy.space import SpacePolicy
+
+    return MatrixPolicy, SpacePolicy
+
+
+def _policy_classes(module: types.ModuleType) -> list[type]:
+    bases = _bases()
+    return [v for v in vars(module).values()
+            if isinstance(v, type) and issubclass(v, bases) and v not in bases
+            and v.__module__ == module.__name__]
+
+
+def load_class(target: str, cls_name: str | None) -> tuple[type[MatrixPolicy], str]:
+    """Return the policy class ``cls_name`` of ``target`` (a .py file or a module; the one
+    class the file defines when ``cls_name`` is ``None``) and the file it came from.
+
+    Raises :class:`UserPolicyError` for a file that does not load, no such class, or a file
+    with no policy class or more than one when none is named.
+    """
+    module = _load_file(target) if target.endswith(".py") else _load_module(target)
+    origin = getattr(module, "__file__", None) or target
+    if cls_name is not None:
+        cls = getattr(module, cls_name, None)
+        if not (isinstance(cls, type) and issubclass(cls, _bases())):
+            found = ", ".join(c.__name__ for c in _policy_classes(module)) or "none"
+            raise UserPolicyError(f"{origin}: no policy class {cls_name!r} (a subclass of "
+                                  f"gangviz.userpolicy.MatrixPolicy or SpacePolicy; found: {found})")
+        return cls, origin
+    classes = _policy_classes(module)
+    if not classes:
+        raise UserPolicyError(f"{origin}: no policy class (define one subclass of "
+                              "gangviz.userpolicy.MatrixPolicy or SpacePolicy)")
+    if len(classes) > 1:
+        names = ", ".join(c.__name__ for c in classes)
+        raise UserPolicyError(f"{origin}: {len(classes)} policy classes ({names}); name one, "
+                              f"e.g. {target}:{classes[0].__name__}")
+    return classes[0], origin
+
+
+def load_function(spec: str) -> tuple[Callable[[Any], Any], str]:
+    """Return the function a ``file.py:function`` or ``module:function`` spec names and its
+    file (a queue order, ``--order``). Raises :class:`UserPolicyError` when it does not load
+    or is not callable."""
+    m = re.match(r"^(.*?\.py):([A-Za-z_]\w*)$", spec.strip()) or _MODULE.match(spec.strip())
+    if not m:
+        raise UserPolicyError(f"order {spec!r}: write it as file.py:function or module:function")
+    target, attr = m.group(1), m.group(2)
+    module = _load_file(target) if target.endswith(".py") else _load_module(target)
+    fn = getattr(module, attr, None)
+    origin = getattr(module, "__file__", None) or target
+    if not callable(fn):
+        raise UserPolicyError(f"{origin}: no function {attr!r}")
+    return fn, origin
+
+
+def order_key(spec: str) -> Callable[[Any], Any]:
+    """Return the queue order ``spec`` names (``file.py:function``) as a sort key whose
+    failures are reported with the user's file and line."""
+    fn, origin = load_function(spec)
+
+    def key(job: Any) -> Any:
+        try:
+            return fn(job)
+        except Exception as exc:
+            raise UserPolicyError(describe_exception(exc, origin, f"order {spec}")) from None
+
+    return key
+
+
+def _entry_point(name: str) -> Any:
+    try:
+        eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # a broken installation lists nothing rather than failing every run
+        return None
+    for ep in eps:
+        if ep.name.lower() == name.lower():
+            return ep
+    return None
+
+
+def user_entry(spec: str) -> tuple[PolicyEntry, str] | None:
+    """Return the entry of the user's policy ``spec`` names and the spec's parameter text, or
+    ``None`` when ``spec`` names no user policy (no file, module or entry point).
+
+    Raises :class:`UserPolicyError` for a policy that does not load.
+    """
+    parts = split_user_spec(spec)
+    if parts is None:
+        name, _, params = spec.partition(":")
+        ep = _entry_point(name.strip())
+        if ep is None:
+            return None
+        try:
+            cls = ep.load()
+        except Exception as exc:
+            raise UserPolicyError(describe_exception(exc, None, f"policy {ep.name} ({ep.value})")) from None
+        if not (isinstance(cls, type) and issubclass(cls, _bases())):
+            raise UserPolicyError(f"policy {ep.name}: {ep.value} is not a gangviz.userpolicy policy class")
+        origin = getattr(sys.modules.get(cls.__module__), "__file__", None) or ep.value
+        return entry_of_class(cls, origin, ep.name), params
+    target, cls_name, params = parts
+    cls, origin = load_class(target, cls_name)
+    key = f"{target}:{cls.__name__}" if cls_name else target
+    return entry_of_class(cls, origin, key), params
+
+
+def entry_of_class(cls: Any, origin: str, key: str) -> PolicyEntry:
+    """Return the registry entry of a user's policy class (its declarations, plus
+    :data:`~gangviz.userpolicy.policy.ENGINE_PARAMS` it does not declare itself, and for space
+    sharing :data:`~gangviz.userpolicy.space.SPACE_PARAMS`)."""
+    from gangviz.userpolicy.space import SPACE_PARAMS, SpaceEngine
+
+    space = cls.family == SPACE_SHARING
+    if cls.family not in (MATRIX, SPACE_SHARING):
+        raise UserPolicyError(f"{origin}: {cls.__name__}.family must be {MATRIX!r} or "
+                              f"{SPACE_SHARING!r}, got {cls.family!r}")
+    own = tuple(cls.params)
+    declared = {p.name for p in own}
+    params = own + tuple(p for p in ENGINE_PARAMS + (SPACE_PARAMS if space else ())
+                         if p.name not in declared)
+    traits = frozenset({"user"} | ({"buddy"} if cls.buddy else set()) | ({"migrate"} if cls.migrates else set()))
+    doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+    engine = SpaceEngine if space else EnginePolicy
+    if space and getattr(cls, "follows", ""):
+        traits |= {"reserve-" + ("head" if cls.follows == "easy" else "all"), cls.follows}
+    return PolicyEntry(key, cls.name or cls.__name__, cls.family, "user", cls.paper or origin, "",
+                       params, ("reference",), cls.decides_at, traits, doc=doc, origin=origin,
+                       loader=lambda: partial(engine, cls, origin, spec=key))

@@ -1,0 +1,77 @@
+"""File → Load policy…: a user's policy in the policy menu, animated, reloaded on save (the run
+replayed to the time shown), and a broken save reported while the previous policy keeps running."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from PySide6.QtGui import QColor
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "policies"
+
+
+def _advance(window, steps: int) -> None:
+    for _ in range(steps):
+        window.player._advance(False)
+
+
+def _bump(path: Path, text: str) -> None:
+    path.write_text(text)
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # a new stamp at once
+
+
+def test_a_loaded_policy_joins_the_menu_runs_and_reloads_on_save(window, qtbot, tmp_path):
+    path = tmp_path / "mine.py"
+    shutil.copy(EXAMPLES / "best_fit_slot.py", path)
+    assert window.open_source("downey", jobs=60, procs=16, load=0.9)
+    assert window.load_policy(str(path))
+    assert window.policy_panel.policy() == str(path)
+    assert window.player.sim.policy_name == "best-fit-slot"
+    _advance(window, 20)
+    at = window.player.sim.time
+    assert any("placed by the policy" in line for s in window.player.sim.steps for line in s.narration)
+    # pixels: some cell of the matrix shows a job's colour (not the idle background)
+    image = window.board.grab().toImage()
+    colours = {QColor(image.pixel(x, y)).name() for x in range(0, image.width(), 7)
+               for y in range(0, image.height(), 7)}
+    assert len(colours) > 8
+
+    # a save that breaks the file: the message bar says so, the run goes on unchanged
+    old = window.player.sim
+    _bump(path, path.read_text().replace("def decide(self, view, act):", "def decide(self, view, act)"))
+    qtbot.waitUntil(lambda: window.reloader.last.startswith("Policy not reloaded"), timeout=5000)
+    assert window.player.sim is old
+    assert "SyntaxError" in window.statusBar().currentMessage() and "mine.py" in window.statusBar().currentMessage()
+
+    # a good save: the new policy runs, replayed to the time shown
+    _bump(path, (EXAMPLES / "best_fit_slot.py").read_text().replace('name = "best-fit-slot"',
+                                                                     'name = "best-fit-v2"'))
+    qtbot.waitUntil(lambda: window.reloader.last == "reloaded", timeout=5000)
+    assert window.player.sim is not old
+    assert window.player.sim.policy_name == "best-fit-v2"
+    assert window.player.sim.time == at
+    assert "replayed to t=" in window.statusBar().currentMessage()
+
+
+def test_a_broken_rule_stops_the_player_with_its_line(window, tmp_path):
+    path = tmp_path / "bad.py"
+    shutil.copy(EXAMPLES / "broken_overlap.py", path)
+    assert window.open_source("downey", jobs=60, procs=16, load=0.9)
+    assert window.load_policy(str(path))
+    _advance(window, 200)
+    assert window.player.failure is not None
+    assert "no processor holds two processes in one slot" in window.player.failure
+    assert "bad.py:16" in window.statusBar().currentMessage()
+
+
+def test_the_parameter_field_shows_the_chosen_policys_declared_parameters(window):
+    panel = window.policy_panel
+    panel.set_policy("mgs")
+    assert panel.params.placeholderText() == ("mpl=5, q=none, migration_cost=0.0, "
+                                              "charge_migration=true, decide=event")
+    assert "migration_cost: a finite number in 0..1,099,511,627,776 slices" in panel.params.toolTip()
+    panel.set_policy(str(EXAMPLES / "best_fit_slot.py"))
+    assert panel.params.placeholderText().startswith("max_slots=64, seed=0, check=true")
