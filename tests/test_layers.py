@@ -54,3 +54,31 @@ def test_contracts_name_the_layers_and_forbid_qt():
     assert {"PySide6", "pyqtgraph"} <= set(qt["forbidden_modules"])
     assert qt["source_modules"] == ["gangviz"]
     assert all(ignored.startswith("gangviz.gui.** -> ") for ignored in qt["ignore_imports"])
+
+
+def test_the_architecture_page_draws_the_contracts_layers_in_order():
+    """docs/architecture.md draws the layers of the contract top first, siblings on one line."""
+    import re
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["type"] == "layers")["layers"]
+    groups = [[name.strip().removeprefix("gangviz.") for name in layer.split("|")]
+              for layer in layers]
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    drawing = page.split("```")[1].splitlines()
+
+    def line_of(name: str) -> int:
+        hits = [i for i, line in enumerate(drawing) if re.search(rf"\b{name}\b", line)]
+        assert hits, f"{name} is not drawn"
+        return hits[0]
+
+    rows = [{line_of(name) for name in group} for group in groups]
+    assert all(len(row) == 1 for row in rows), "siblings share one line"
+    assert [min(row) for row in rows] == sorted(min(row) for row in rows)
+
+
+def test_no_module_cites_documents_outside_the_repository():
+    offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "gangviz").rglob("*.py")
+                 if "DESIGN.md" in path.read_text(encoding="utf-8")]
+    assert offenders == []
