@@ -57,8 +57,8 @@ def _parameters(factory: Callable[..., Policy]) -> list[str]:
 def _takes_any(factory: Callable[..., Policy]) -> bool:
     return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(factory).parameters.values())
 
-import gangviz.policies.ibm  # noqa: E402,F401  (registers gs, bgs, mgs, mbgs)
-from gangviz.spacesharing.policy import EASY, FCFS, Conservative  # noqa: E402
+import gangviz.policies.ibm  # noqa: F401  (registers gs, bgs, mgs, mbgs)
+from gangviz.spacesharing.policy import EASY, FCFS, Conservative
 
 # The space-sharing family runs on its own simulator; see gangviz.spacesharing.policy.
 for _name, _factory in (("fcfs", FCFS), ("easy", EASY), ("conservative", Conservative)):

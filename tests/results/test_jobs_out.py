@@ -214,7 +214,7 @@ def test_sweep_keeps_jobs_of_space_sharing_runs_too(tmp_path, capsys):
     capsys.readouterr()
     runs = [r for r in _rows(kept) if r["kind"] == "run"]
     assert {r["status"] for r in runs} == {"ok"}
-    strip = lambda rows: [{k: v for k, v in r.items() if k != "error"} for r in rows]  # noqa: E731
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "error"} for r in rows]
     assert strip(_rows(kept)) == strip(_rows(plain))
     jobs = _rows(tmp_path / "kept-jobs" / "easy_load-0.6_jobs-40_r0.csv")
     assert len(jobs) == 40
