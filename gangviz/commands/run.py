@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
             from gangviz.commands.run_space_sharing import print_run
 
             policy.check_source(source)
-            return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out)
+            return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out,
+                             choice=choice)
         return _run_time_slot(args, source, choice.spec, steps)
     except ValueError as exc:
         raise UserError(str(exc)) from None

@@ -34,9 +34,11 @@ def run_space_sharing(jobs, processors: int, policy: SpaceSharingPolicy, *,
 
 
 def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
-              jobs_out: str | None = None) -> int:
+              jobs_out: str | None = None, choice=None) -> int:
     """``gangviz run`` for a space-sharing policy: run ``source`` (a
     :class:`~gangviz.workloads.source.Source`) to the end and print text or JSON; return 0.
+    ``choice`` is the resolved policy spec (:class:`gangviz.factory.PolicyChoice`) the factory
+    builds the step-able simulation from when ``steps`` asks for one.
 
     Times are printed in seconds (job times times the trace's slice length); the metrics are
     those of :func:`gangviz.metrics.ibm.ibm_metrics`; ``steps`` adds the narration of every
@@ -46,9 +48,9 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
     unit = source.slice_seconds
     narration = []
     if steps:
-        from gangviz.spacesharing.simulation import SpaceSharingSimulation
+        from gangviz.factory.build import build_resolved
 
-        sim = SpaceSharingSimulation(source.jobs, source.processors, policy, time_unit=unit)
+        sim = build_resolved(source, choice, policy)
         sim.run()
         res, metrics = sim.result, sim.ibm_metrics()
         narration = [(s.time * unit, line) for s in sim.steps for line in s.narration]
