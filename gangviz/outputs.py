@@ -13,7 +13,7 @@ from pathlib import Path
 FRAME_GLOB = "frame_*.png"
 
 
-def check_output(path: str | os.PathLike, *, force: bool, folder: bool = False,
+def check_output(path: str | os.PathLike[str], *, force: bool, folder: bool = False,
                  make_parents: bool = False) -> Path:
     """Return ``path`` after checking that it can be written.
 
@@ -50,7 +50,7 @@ def check_output(path: str | os.PathLike, *, force: bool, folder: bool = False,
     return p
 
 
-def clear_frames(folder: str | os.PathLike) -> int:
+def clear_frames(folder: str | os.PathLike[str]) -> int:
     """Delete the exported frames in ``folder`` (only files named like frames); return how many."""
     n = 0
     for f in Path(folder).glob(FRAME_GLOB):
