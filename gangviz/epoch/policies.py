@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from gangviz.epoch.buddy import buddy, buddy_star, hybrid
 from gangviz.epoch.epochs import check_spread, equi_epoch, heuristic_epoch, opt_epoch
@@ -72,9 +73,10 @@ def make_policy(name: str, spread: str = "shares") -> Policy:
     base, k_text = m.group(1).upper(), m.group(2)
     if base == "HEURISTIC":
         base = "HEURISTIC-EPOCH"
-    table = {"BUDDY": (buddy, False), "BUDDY*": (buddy_star, False), "HYBRID": (hybrid, True),
-             "EQUI-EPOCH": (equi_epoch, False), "OPT-EPOCH": (opt_epoch, True),
-             "HEURISTIC-EPOCH": (heuristic_epoch, True)}
+    table: dict[str, tuple[Callable[..., Any], bool]] = {
+        "BUDDY": (buddy, False), "BUDDY*": (buddy_star, False), "HYBRID": (hybrid, True),
+        "EQUI-EPOCH": (equi_epoch, False), "OPT-EPOCH": (opt_epoch, True),
+        "HEURISTIC-EPOCH": (heuristic_epoch, True)}
     if base not in table:
         raise ValueError(f"unknown policy {name!r}; expected one of {allowed}")
     func, takes_k = table[base]

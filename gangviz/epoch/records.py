@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from gangviz.core.record import Change, job_label
 from gangviz.epoch.model import Schedule
@@ -56,7 +56,7 @@ class EpochState:
     finished: list[FinishedJob] = field(default_factory=list)
     arrived: int = 0
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         """Return a comparable copy of everything (for tests and stepping back)."""
         return (self.nodes, self.time, self.arrived, self.schedule, tuple(self.finished),
                 tuple(sorted((j.id, j.min_nodes, j.work, j.beta, j.arrival, j.remaining)
@@ -242,7 +242,7 @@ class ScheduleRebuilt(Change):
                 f"{s.overhead} node reallocations per quantum "
                 f"({float(s.normalized_overhead):.2f} per node).")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict with both schedules."""
         return {"kind": self.kind,
                 "before": None if self.before is None else self.before.to_dict(),
