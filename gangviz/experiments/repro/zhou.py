@@ -29,14 +29,7 @@ import time
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
-from gangviz.experiments.repro import (
-    FINDING_FAILED,
-    RAN,
-    REFERENCES,
-    add_where,
-    verdict,
-    where,
-)
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, add_where, verdict, where
 from gangviz.experiments.runner import RunFailed, map_runs
 from gangviz.experiments.seeds import run_seed
 
