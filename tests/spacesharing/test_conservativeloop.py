@@ -18,6 +18,7 @@ from gangviz.resources import RESOURCES
 from gangviz.spacesharing import backfill
 from gangviz.spacesharing.backfill import BackfillRecord, _conservative, _estimates_and_runs
 from gangviz.workloads.swf import read_swf_columns
+from tests.spacesharing.helpers import assert_same_bits, bits
 
 easyloop = pytest.importorskip("gangviz.spacesharing._easyloop")
 
@@ -25,26 +26,13 @@ TRACES = ["NASA-iPSC-1993-3.1-cln-norm.swf.gz", "SDSC-SP2-1998-4.2-cln-norm.swf.
           "KTH-SP2-1996-2.1-cln-first300.swf"]
 
 
-def _bits(x):
-    """A value as its exact bits (float.hex), so -0.0, 0.0 and near-equal floats differ."""
-    if isinstance(x, list):
-        return [_bits(v) for v in x]
-    assert x is None or type(x) is float, x
-    return None if x is None else x.hex()
-
-
 def _both(arrival, size, est, run, P, small_max):
     """Run both loops, assert they agree bit for bit; return the Python loop's (end, capacity)."""
     records = [BackfillRecord(None) for _ in arrival]
     end, cap = _conservative(arrival, size, est, run, records, P, small_max, None)
     c = easyloop.conservative(arrival, size, est, run, P, small_max)
-    assert c is not None
-    c_end, lost, start, finish, resv = c
-    assert _bits(c_end) == _bits(end)
-    assert _bits(list(lost)) == _bits([cap.lost, cap.lost_small, cap.lost_large])
-    assert _bits(start) == _bits([r.start for r in records])
-    assert _bits(finish) == _bits([r.finish for r in records])
-    assert _bits(resv) == _bits([r.reservation for r in records])
+    assert_same_bits(c, end, cap, [r.start for r in records], [r.finish for r in records],
+                     [r.reservation for r in records])
     return end, cap
 
 
@@ -120,9 +108,9 @@ def test_columns_run_uses_the_c_loop_and_the_numba_loop_agrees(monkeypatch):
     monkeypatch.setenv("GANGVIZ_PURE_PYTHON", "1")  # skips the C loop: the numba loop runs
     slow = backfill.simulate_backfill_columns(*cols, mode="conservative")
     assert len(calls) == 1
-    assert (_bits(fast.start), _bits(fast.finish), _bits(fast.reservation), fast.capacity,
-            _bits(fast.end)) == (_bits(slow.start), _bits(slow.finish), _bits(slow.reservation),
-                                 slow.capacity, _bits(slow.end))
+    assert (bits(fast.start), bits(fast.finish), bits(fast.reservation), fast.capacity,
+            bits(fast.end)) == (bits(slow.start), bits(slow.finish), bits(slow.reservation),
+                                 slow.capacity, bits(slow.end))
 
 
 def test_conservative_run_imports_no_numba(tmp_path):

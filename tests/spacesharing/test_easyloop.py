@@ -13,29 +13,15 @@ from gangviz.resources import RESOURCES
 from gangviz.spacesharing import backfill
 from gangviz.spacesharing.backfill import _easy, _estimates_and_runs
 from gangviz.workloads.swf import read_swf_columns
+from tests.spacesharing.helpers import assert_same_bits
 
 easyloop = pytest.importorskip("gangviz.spacesharing._easyloop")
-
-
-def _bits(x):
-    """A value as its exact bits (float.hex), so -0.0, 0.0 and near-equal floats differ."""
-    if isinstance(x, list):
-        return [_bits(v) for v in x]
-    assert x is None or type(x) is float, x
-    return None if x is None else x.hex()
 
 
 def _both(arrival, size, est, run, P, small_max, backfill_on):
     py = _easy(arrival, size, est, run, P, small_max, backfill_on, None)
     c = easyloop.easy(arrival, size, est, run, P, small_max, backfill_on)
-    assert c is not None
-    end, lost, start, finish, resv = c
-    py_cap = py[1]
-    assert _bits(end) == _bits(py[0])
-    assert _bits(list(lost)) == _bits([py_cap.lost, py_cap.lost_small, py_cap.lost_large])
-    assert _bits(start) == _bits(py[2])
-    assert _bits(finish) == _bits(py[3])
-    assert _bits(resv) == _bits(py[4])
+    assert_same_bits(c, py[0], py[1], py[2], py[3], py[4])
     return py
 
 
