@@ -88,7 +88,7 @@ class Sweep:
     def cells(self) -> list[Cell]:
         """Return every cell: grid points in file order (last axis fastest), then policies."""
         ranges = [range(len(values)) for _, values in self.axes]
-        out = []
+        out: list[Cell] = []
         for idx in itertools.product(*ranges):
             values = tuple(self.axes[a][1][i] for a, i in enumerate(idx))
             out.extend(Cell(p, values, tuple(idx)) for p in self.policies)
