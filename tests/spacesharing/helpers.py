@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 
 def bits(x):
     """A value as its exact bits (float.hex), so -0.0, 0.0 and near-equal floats differ."""
@@ -21,3 +23,35 @@ def assert_same_bits(c_out, end, capacity, start, finish, reservation):
     assert bits(c_start) == bits(start)
     assert bits(c_finish) == bits(finish)
     assert bits(c_resv) == bits(reservation)
+
+
+def draw_jobs(draw, durations):
+    """Draw up to 60 jobs for 1-16 processors: return ``(processors, arrival, size, work,
+    requested)``, with few distinct gaps and ``durations`` (a strategy) for work and estimates,
+    so arrivals tie and estimates and ends are often equal; estimates fall below, on and above
+    the run time, or are missing (NaN or 0: the run time)."""
+    P = draw(st.integers(1, 16))
+    n = draw(st.integers(0, 60))
+    gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0, 0.1]), min_size=n, max_size=n))
+    arrival, t = [], draw(st.sampled_from([0.0, 2.0, 1e9]))
+    for g in gaps:
+        t += g
+        arrival.append(t)
+    size = draw(st.lists(st.integers(1, P), min_size=n, max_size=n))
+    work = draw(st.lists(durations, min_size=n, max_size=n))
+    requested = draw(st.lists(st.one_of(durations, st.sampled_from([float("nan"), 0.0])),
+                              min_size=n, max_size=n))
+    return P, arrival, size, work, requested
+
+
+def spy_on(monkeypatch, module, name):
+    """Wrap ``module.name`` for the test; return the list each call's arguments go to."""
+    calls = []
+    real = getattr(module, name)
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(module, name, spy)
+    return calls

@@ -18,7 +18,7 @@ from gangviz.resources import RESOURCES
 from gangviz.spacesharing import backfill
 from gangviz.spacesharing.backfill import BackfillRecord, _conservative, _estimates_and_runs
 from gangviz.workloads.swf import read_swf_columns
-from tests.spacesharing.helpers import assert_same_bits, bits
+from tests.spacesharing.helpers import assert_same_bits, bits, draw_jobs, spy_on
 
 easyloop = pytest.importorskip("gangviz.spacesharing._easyloop")
 
@@ -38,22 +38,10 @@ def _both(arrival, size, est, run, P, small_max):
 
 @st.composite
 def workloads(draw):
-    P = draw(st.integers(1, 16))
-    n = draw(st.integers(0, 60))
-    # few distinct gaps and durations: many arrival ties, equal estimates and equal ends
-    gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0, 0.1]), min_size=n, max_size=n))
-    arrival, t = [], draw(st.sampled_from([0.0, 2.0, 1e9]))
-    for g in gaps:
-        t += g
-        arrival.append(t)
-    size = draw(st.lists(st.integers(1, P), min_size=n, max_size=n))
     # no zero run times: a job that books nothing can start beside another on a full machine,
     # which the Python loop stops at (an assertion), so there is nothing to compare
-    durations = st.sampled_from([0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0])
-    work = draw(st.lists(durations, min_size=n, max_size=n))
-    # estimates below, equal to and above the run time, and none (NaN or 0: the run time)
-    requested = draw(st.lists(st.one_of(durations, st.sampled_from([float("nan"), 0.0])),
-                              min_size=n, max_size=n))
+    P, arrival, size, work, requested = draw_jobs(
+        draw, st.sampled_from([0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0]))
     kill = draw(st.booleans())
     if not kill:
         # conservative without killing needs estimates that bound the run time (callers refuse
@@ -93,14 +81,7 @@ def test_non_float_columns_fall_back():
 
 
 def test_columns_run_uses_the_c_loop_and_the_numba_loop_agrees(monkeypatch):
-    calls = []
-    real = easyloop.conservative
-
-    def spy(*args):
-        calls.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(easyloop, "conservative", spy)
+    calls = spy_on(monkeypatch, easyloop, "conservative")
     c = read_swf_columns(RESOURCES / "workloads" / TRACES[2])
     cols = (c.arrival, c.size, c.work, c.estimate, c.processors)
     fast = backfill.simulate_backfill_columns(*cols, mode="conservative")

@@ -13,7 +13,7 @@ from gangviz.resources import RESOURCES
 from gangviz.spacesharing import backfill
 from gangviz.spacesharing.backfill import _easy, _estimates_and_runs
 from gangviz.workloads.swf import read_swf_columns
-from tests.spacesharing.helpers import assert_same_bits
+from tests.spacesharing.helpers import assert_same_bits, draw_jobs, spy_on
 
 easyloop = pytest.importorskip("gangviz.spacesharing._easyloop")
 
@@ -27,20 +27,8 @@ def _both(arrival, size, est, run, P, small_max, backfill_on):
 
 @st.composite
 def workloads(draw):
-    P = draw(st.integers(1, 16))
-    n = draw(st.integers(0, 60))
-    # few distinct gaps and durations: many arrival ties, equal estimates and equal ends
-    gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0, 0.1]), min_size=n, max_size=n))
-    arrival, t = [], draw(st.sampled_from([0.0, 2.0, 1e9]))
-    for g in gaps:
-        t += g
-        arrival.append(t)
-    size = draw(st.lists(st.integers(1, P), min_size=n, max_size=n))
-    durations = st.sampled_from([0.0, 0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0])
-    work = draw(st.lists(durations, min_size=n, max_size=n))
-    # estimates below, equal to and above the run time, and none (NaN or 0: the run time)
-    requested = draw(st.lists(st.one_of(durations, st.sampled_from([float("nan"), 0.0])),
-                              min_size=n, max_size=n))
+    P, arrival, size, work, requested = draw_jobs(
+        draw, st.sampled_from([0.0, 0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0]))
     kill = draw(st.booleans())
     backfill_on = draw(st.booleans())  # False: FCFS
     small_max = draw(st.integers(0, P))
@@ -78,14 +66,7 @@ def test_non_float_columns_fall_back_to_python():
 
 
 def test_the_columns_run_uses_the_c_loop(monkeypatch):
-    calls = []
-    real = easyloop.easy
-
-    def spy(*args):
-        calls.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(easyloop, "easy", spy)
+    calls = spy_on(monkeypatch, easyloop, "easy")
     res = backfill.simulate_backfill_columns([0.0, 0.0], [2, 1], [3.0, 1.0], [3.0, 1.0], 2)
     assert len(calls) == 1 and res.start == [0.0, 3.0]
     monkeypatch.setenv("GANGVIZ_PURE_PYTHON", "1")
