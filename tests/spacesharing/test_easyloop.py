@@ -6,7 +6,7 @@ extension is not built (no C compiler at install time): the Python loop then run
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gangviz.resources import RESOURCES
@@ -38,6 +38,10 @@ def workloads(draw):
 
 @settings(max_examples=400, deadline=None, derandomize=True)
 @given(workloads())
+# two running jobs predicted to end together at the head's shadow time both add to the extra
+# processors (the random draws rarely line this up)
+@example(([0.0, 0.0, 0.0, 1.0, 2.0, 2.0], [3, 1, 1, 5, 1, 1], [10.5, 10.5, 2.0, 5.0, 20.0, 20.0],
+          [10.5, 10.5, 2.0, 5.0, 20.0, 20.0], 6, 0, True))
 def test_c_loop_equals_python_loop_bit_for_bit(w):
     _both(*w)
 
