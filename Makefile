@@ -1,8 +1,9 @@
 # Two entry points for a fresh machine:
 #   make run   installs gangviz into .venv and opens the window on the Fig. 2 re-packing scenario
 #   make test  installs gangviz with its test tools into .venv and runs the whole suite offscreen
-#   make lint  installs the checkers and runs them: ruff (whole tree), mypy (core, sim), the
-#              import contracts of pyproject.toml (lint-imports)
+#   make lint  installs the checkers and runs them: ruff (whole tree), mypy (strict, on what
+#              [tool.mypy] in pyproject.toml lists), the import contracts of pyproject.toml
+#              (lint-imports)
 # Installs happen once: a stamp file in .venv records them and is redone only when
 # pyproject.toml, setup.py or the optional C loop's source changes (the install compiles it).
 PYTHON ?= python3

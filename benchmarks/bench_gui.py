@@ -27,14 +27,14 @@ import tracemalloc
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from gangviz.core.changes import JobPlaced, SlotAdded  # noqa: E402
-from gangviz.core.jobs import JobSpec  # noqa: E402
-from gangviz.core.matrix import OusterhoutMatrix  # noqa: E402
-from gangviz.policies import make_policy  # noqa: E402
-from gangviz.sim.engine import Simulation  # noqa: E402
-from gangviz.workloads.source import load_source  # noqa: E402
+from gangviz.core.changes import JobPlaced, SlotAdded
+from gangviz.core.jobs import JobSpec
+from gangviz.core.matrix import OusterhoutMatrix
+from gangviz.policies import make_policy
+from gangviz.sim.engine import Simulation
+from gangviz.workloads.source import load_source
 
 
 def buddy_matrix(procs: int = 128, slots: int = 32, seed: int = 0):

@@ -20,10 +20,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")  # no display needed
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-import gangviz  # noqa: E402
+import gangviz
 
 TRACE = Path(__file__).resolve().parent.parent / "resources" / "workloads" / "downey-200-load0.5-seed1.swf"
 POLICIES = ["bc", "br", "brms"]

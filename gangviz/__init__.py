@@ -1,10 +1,10 @@
 """gangviz: a live Ousterhout matrix with an exact, fast embedded simulator of gang scheduling.
 
-Layers, top first (a module imports only from its own layer or below; the README's Layout says
-why, ``make lint`` checks it): ``cli`` > ``commands`` > ``gui`` | ``api`` > ``experiments`` >
-``results`` > ``factory`` > ``metrics`` > ``fast`` > ``policies`` > ``multisite`` | ``epoch`` |
-``spacesharing`` > ``sim`` > ``workloads`` > ``core`` > small leaf modules. Only ``gangviz.gui``
-imports Qt.
+Layers, top first (a module imports only from its own layer or below; docs/architecture.md
+draws them, ``make lint`` checks them): ``cli`` > ``commands`` > ``gui`` | ``api`` >
+``experiments`` > ``results`` > ``factory`` > ``fast`` > ``policies`` > ``multisite`` | ``epoch``
+| ``spacesharing`` > ``metrics`` > ``sim`` > ``workloads`` > ``core`` > small leaf modules. Only
+``gangviz.gui`` imports Qt.
 
 The notebook API (:mod:`gangviz.api`) is available here: ``gangviz.simulate``,
 ``gangviz.compare``, ``gangviz.Result``; it loads on first use, so ``import gangviz`` stays light.

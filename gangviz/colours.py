@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def policy_colour(name: str) -> str:
     return EXTRA_POLICY_HEX[zlib.crc32(base.encode()) % len(EXTRA_POLICY_HEX)]
 
 
-def hex_to_rgb(colours) -> np.ndarray:
+def hex_to_rgb(colours: Iterable[str]) -> np.ndarray:
     """Return an ``n x 3`` float array in [0, 1] of ``#RRGGBB`` strings."""
     return np.array([[int(h[i:i + 2], 16) / 255.0 for i in (1, 3, 5)] for h in colours])
 
@@ -106,7 +107,9 @@ def delta_e2000(lab1: np.ndarray, lab2: np.ndarray) -> np.ndarray:
     Sc = 1 + 0.045 * Cmp
     Sh = 1 + 0.015 * Cmp * T
     Rt = -np.sin(np.radians(2 * d_theta)) * Rc
-    return np.sqrt((dLp / Sl) ** 2 + (dCp / Sc) ** 2 + (dHp / Sh) ** 2 + Rt * (dCp / Sc) * (dHp / Sh))
+    distance: np.ndarray = np.sqrt((dLp / Sl) ** 2 + (dCp / Sc) ** 2 + (dHp / Sh) ** 2
+                                   + Rt * (dCp / Sc) * (dHp / Sh))
+    return distance
 
 
 #: Machado, Oliveira and Fernandes (2009), severity 1.0, applied in linear RGB
@@ -127,7 +130,7 @@ def simulate_cvd(rgb: np.ndarray, kind: str) -> np.ndarray:
     return _from_linear(lin @ CVD_MATRICES[kind].T)
 
 
-def pair_distances(colours, kind: str | None = None) -> np.ndarray:
+def pair_distances(colours: Iterable[str], kind: str | None = None) -> np.ndarray:
     """Return the ``n x n`` CIEDE2000 distances between ``#RRGGBB`` colours (seen with CVD
     ``kind`` when given)."""
     rgb = hex_to_rgb(colours)

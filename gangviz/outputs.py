@@ -20,7 +20,7 @@ from pathlib import Path
 FRAME_GLOB = "frame_*.png"
 
 
-def check_output(path: str | os.PathLike, *, force: bool, folder: bool = False,
+def check_output(path: str | os.PathLike[str], *, force: bool, folder: bool = False,
                  make_parents: bool = False) -> Path:
     """Return ``path`` after checking that it can be written.
 
@@ -57,7 +57,7 @@ def check_output(path: str | os.PathLike, *, force: bool, folder: bool = False,
     return p
 
 
-def clear_frames(folder: str | os.PathLike) -> int:
+def clear_frames(folder: str | os.PathLike[str]) -> int:
     """Delete the exported frames in ``folder`` (only files named like frames); return how many."""
     n = 0
     for f in Path(folder).glob(FRAME_GLOB):
@@ -68,7 +68,7 @@ def clear_frames(folder: str | os.PathLike) -> int:
 
 
 @contextmanager
-def atomic(path: str | os.PathLike) -> Iterator[Path]:
+def atomic(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path to write ``path``'s content to; rename it onto ``path`` when the
     block ends normally, delete it when the block raises (anything, ``KeyboardInterrupt``
     included) and re-raise.
@@ -88,7 +88,7 @@ def atomic(path: str | os.PathLike) -> Iterator[Path]:
         raise
 
 
-def partial_path(path: str | os.PathLike) -> Path:
+def partial_path(path: str | os.PathLike[str]) -> Path:
     """Create and return an empty hidden file next to ``path`` to write it under
     (``.NAME.part-XXXX`` with the extensions of ``path``), with the permissions a new file
     gets; the caller renames it onto ``path`` when complete (:func:`atomic` does both)."""
@@ -103,7 +103,7 @@ def partial_path(path: str | os.PathLike) -> Path:
     return Path(name)
 
 
-def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
+def write_text_atomically(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` through :func:`atomic`; return it."""
     with atomic(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")

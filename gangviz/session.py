@@ -77,7 +77,7 @@ class Session:
     entry: int = 0
 
 
-def is_session_file(path: str | os.PathLike) -> bool:
+def is_session_file(path: str | os.PathLike[str]) -> bool:
     """Return whether ``path`` is a TOML file with a ``[session]`` table (not a scenario)."""
     p = Path(path)
     if p.suffix.lower() != ".toml" or not p.is_file():
@@ -90,7 +90,7 @@ def is_session_file(path: str | os.PathLike) -> bool:
         return False
 
 
-def read_session(path: str | os.PathLike) -> Session:
+def read_session(path: str | os.PathLike[str]) -> Session:
     """Read and check a session file; return the :class:`Session`, with a relative source
     path made relative to the current folder again.
 
@@ -173,19 +173,20 @@ def _source_args(name: str, src: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-def _zoom(name: str, zoom_doc: Any) -> dict[str, tuple[float, ...]]:
+def _zoom(name: str, zoom_doc: Any) -> dict[str, tuple[float, float, float, float]]:
     """Return ``view.zoom`` as plot name -> ``(x0, x1, y0, y1)``; raise :class:`SessionError`
     unless it is a table of four finite numbers each with ``x0 < x1`` and ``y0 < y1``."""
     if not isinstance(zoom_doc, dict):
         raise SessionError(f"{name}: view.zoom must be a table of [x0, x1, y0, y1] lists")
-    zoom = {}
+    zoom: dict[str, tuple[float, float, float, float]] = {}
     for plot, rng in zoom_doc.items():
         if (not isinstance(rng, list) or len(rng) != 4
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in rng)
                 or not (rng[0] < rng[1] and rng[2] < rng[3])):
             raise SessionError(f"{name}: view.zoom.{quoted(plot)} must be [x0, x1, y0, y1] with x0 < x1 "
                                f"and y0 < y1, got {quoted(rng)}")
-        zoom[str(plot)] = tuple(float(v) for v in rng)
+        x0, x1, y0, y1 = (float(v) for v in rng)
+        zoom[str(plot)] = (x0, x1, y0, y1)
     return zoom
 
 
@@ -203,7 +204,7 @@ def _column_range(name: str, value: Any) -> tuple[float, float] | None:
     return float(value[0]), float(value[1])
 
 
-def write_session(session: Session, path: str | os.PathLike) -> Path:
+def write_session(session: Session, path: str | os.PathLike[str]) -> Path:
     """Write ``session`` as TOML to ``path``; return the path. A source file below the
     session's folder is written relative to it, so the pair can be moved together.
 
@@ -279,14 +280,14 @@ def _inline(table: dict[str, Any]) -> str:
         if table else "{ }"
 
 
-def _table(name: str, doc: dict, key: str) -> dict:
+def _table(name: str, doc: dict[str, Any], key: str) -> dict[str, Any]:
     value = doc.get(key, {})
     if not isinstance(value, dict):
         raise SessionError(f"{name}: {key} must be a table ([{key}])")
     return value
 
 
-def _keys(name: str, where: str, table: dict, allowed: set[str]) -> None:
+def _keys(name: str, where: str, table: dict[str, Any], allowed: set[str]) -> None:
     for key in table:
         if key not in allowed:
             place = f"{where}.{key}" if where else key
@@ -294,7 +295,8 @@ def _keys(name: str, where: str, table: dict, allowed: set[str]) -> None:
                                f"{', '.join(sorted(allowed))})")
 
 
-def _get(name: str, table: dict, key: str, kind, *, required: bool = False) -> Any:
+def _get(name: str, table: dict[str, Any], key: str, kind: type | tuple[type, ...], *,
+         required: bool = False) -> Any:
     short = key.rsplit(".", 1)[-1]
     if short not in table:
         if required:
@@ -302,6 +304,8 @@ def _get(name: str, table: dict, key: str, kind, *, required: bool = False) -> A
         return None
     value = table[short]
     if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
-        want = {str: "text", int: "a whole number", bool: "true or false"}.get(kind, "a number")
+        wants: dict[type | tuple[type, ...], str] = {str: "text", int: "a whole number",
+                                                     bool: "true or false"}
+        want = wants.get(kind, "a number")
         raise SessionError(f"{name}: {key} must be {want}, got {quoted(value)}")
     return value

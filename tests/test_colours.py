@@ -3,6 +3,8 @@ colours and the time formatter (all Qt-free)."""
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -46,7 +48,13 @@ def test_a_policy_keeps_its_colour_whatever_its_place_or_parameters():
     assert C.policy_colour("random:seed=3") == C.policy_colour("random")
     known = ["repack", "br", "bc", "brms", "brmms"]
     assert len({C.policy_colour(n) for n in known}) == len(known)
-    assert C.policy_colour("someone-elses") == C.policy_colour("someone-elses")
+    # any other name maps by a stable hash of its base name into the extra palette, the same
+    # in every process and with any parameters or case
+    assert C.policy_colour("someone-elses") in C.EXTRA_POLICY_HEX
+    assert C.policy_colour("Someone-Elses(limit=2)") == C.policy_colour("someone-elses")
+    assert C.policy_colour("someone-elses") == C.EXTRA_POLICY_HEX[
+        zlib.crc32(b"someone-elses") % len(C.EXTRA_POLICY_HEX)]
+    assert C.policy_colour("someone-elses") not in C.POLICY_HEX.values()
 
 
 def test_times_read_in_the_traces_units():

@@ -77,13 +77,8 @@ def run(args: argparse.Namespace) -> int:
             from gangviz.commands.run_space_sharing import print_run
 
             policy.check_source(source)
-            order = None
-            if args.order:
-                from gangviz.userpolicy.loader import order_key
-
-                order = order_key(args.order)
             return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out,
-                             order=order, user=user)
+                             choice=choice, order=args.order)
         return _run_time_slot(args, source, choice.spec, steps, extra if user else None)
     except ValueError as exc:
         raise UserError(str(exc)) from None

@@ -39,9 +39,12 @@ def run_space_sharing(jobs, processors: int, policy: SpaceSharingPolicy, *,
 
 
 def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
-              jobs_out: str | None = None, order=None, user: bool = False) -> int:
+              jobs_out: str | None = None, choice=None, order: str | None = None) -> int:
     """``gangviz run`` for a space-sharing policy: run ``source`` (a
     :class:`~gangviz.workloads.source.Source`) to the end and print text or JSON; return 0.
+    ``choice`` is the resolved policy spec (:class:`gangviz.factory.PolicyChoice`) the factory
+    builds the step-able simulation from when ``steps`` asks for one; ``order`` a queue order
+    (``file.py:function``) or ``None``.
 
     Times are printed in seconds (job times times the trace's slice length); the metrics are
     those of :func:`gangviz.metrics.ibm.ibm_metrics`; ``steps`` adds the narration of every
@@ -51,17 +54,18 @@ def print_run(source, policy: SpaceSharingPolicy, *, as_json: bool, steps: bool,
     unit = source.slice_seconds
     narration = []
     if steps:
-        from gangviz.spacesharing.simulation import SpaceSharingSimulation
+        from gangviz.factory.build import build_resolved
 
-        sim = SpaceSharingSimulation(source.jobs, source.processors, policy, time_unit=unit, order=order,
-                                     result=policy.simulate(source.jobs, source.processors, log=True)
-                                     if user else None)
+        sim = build_resolved(source, choice, policy, order=order)
         sim.run()
         res, metrics = sim.result, sim.ibm_metrics()
         narration = [(s.time * unit, line) for s in sim.steps for line in s.narration]
     else:
+        from gangviz.userpolicy.loader import order_key
+
+        user = choice is not None and choice.entry is not None and "user" in choice.entry.traits
         res, metrics = run_space_sharing(source.jobs, source.processors, policy, time_unit=unit,
-                                         order=order, user=user)
+                                         order=order_key(order) if order else None, user=user)
     if jobs_out:
         import re
         from pathlib import Path

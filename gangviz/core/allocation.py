@@ -24,6 +24,18 @@ from gangviz.core.repack import emit, gather, ring_gather
 from gangviz.core.wlt import next_power_of_two
 
 
+def _window_values(wlv: np.ndarray, size: int, ring: bool) -> np.ndarray:
+    """Return the WLV as int64 entries, on a ring extended by its first ``size - 1`` entries so
+    that windows may wrap; raise ``ValueError`` if ``size`` is not in ``1..len(wlv)``."""
+    n = len(wlv)
+    if not 1 <= size <= n:
+        raise ValueError(f"job size must be in 1..{n} processors, got {size}")
+    values = np.asarray(wlv, dtype=np.int64)
+    if ring and size < n:
+        values = np.concatenate([values, values[: size - 1]])
+    return values
+
+
 def best_window(wlv: np.ndarray, size: int, ring: bool = False) -> int | None:
     """Return the start of the least-loaded window of ``size`` consecutive non-zero WLV entries.
 
@@ -32,11 +44,7 @@ def best_window(wlv: np.ndarray, size: int, ring: bool = False) -> int | None:
     Raises ``ValueError`` if ``size`` is not in ``1..len(wlv)``.
     """
     n = len(wlv)
-    if not 1 <= size <= n:
-        raise ValueError(f"job size must be in 1..{n} processors, got {size}")
-    values = np.asarray(wlv, dtype=np.int64)
-    if ring and size < n:
-        values = np.concatenate([values, values[: size - 1]])
+    values = _window_values(wlv, size, ring)
     zeros = np.concatenate([[0], np.cumsum(values == 0)])
     sums = np.concatenate([[0], np.cumsum(values)])
     starts = np.arange(len(values) - size + 1)
@@ -54,11 +62,7 @@ def leftmost_window(wlv: np.ndarray, size: int, ring: bool = False) -> int | Non
     """Return the start of the leftmost window of ``size`` consecutive non-zero WLV entries
     (``None`` when there is none); raises ``ValueError`` as :func:`best_window`."""
     n = len(wlv)
-    if not 1 <= size <= n:
-        raise ValueError(f"job size must be in 1..{n} processors, got {size}")
-    values = np.asarray(wlv, dtype=np.int64)
-    if ring and size < n:
-        values = np.concatenate([values, values[: size - 1]])
+    values = _window_values(wlv, size, ring)
     last = len(values) - size + 1 if not (ring and size == n) else 1
     for start in range(last):
         if np.all(values[start:start + size] != 0):

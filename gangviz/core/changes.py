@@ -1,4 +1,4 @@
-"""Change records of the Ousterhout matrix (DESIGN.md, "The vocabulary").
+"""Change records of the Ousterhout matrix (docs/architecture.md: what a step hands a view).
 
 Each record is frozen, applies itself to an :class:`~gangviz.core.matrix.OusterhoutMatrix`,
 inverts itself exactly, and describes itself in one sentence. The optional ``reason`` says which

@@ -2,8 +2,8 @@
 
 A simulation never hands a view a bare new state. Every mutation is a small, frozen, invertible
 record; a *step* is the list of records one scheduling event caused. The same stream drives the
-animation, the narration log, stepping back, the metrics and the tests (DESIGN.md, "The
-vocabulary"). Models other than the Ousterhout matrix (the multi-site queues, the epoch
+animation, the narration log, stepping back, the metrics and the tests
+(docs/architecture.md follows a step from the source file to a pixel). Models other than the Ousterhout matrix (the multi-site queues, the epoch
 rectangle) define their own records on this same base.
 """
 

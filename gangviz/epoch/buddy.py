@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any, cast
 
 from gangviz.epoch.epochs import check_k, check_spread, epochs_to_schedule, heuristic_epoch_epochs
 from gangviz.epoch.model import Piece, Schedule, is_power_of_two, next_power_of_two, normalize_mins
@@ -38,7 +39,7 @@ def _exponent(height: Fraction) -> int:
 
 
 def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fraction(0),
-                 length: Fraction = Fraction(1), trace: list | None = None) -> list[Piece]:
+                 length: Fraction = Fraction(1), trace: list[Any] | None = None) -> list[Piece]:
     """Return BUDDY's pieces for ``table`` (job -> M) placed in [start, start + length).
 
     ``trace``, when given, receives one ``(left, right, height)`` per piece, in placement order:
@@ -49,7 +50,7 @@ def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fractio
     jobs = len(table)
     share = Fraction(nodes, jobs)
     # frontier: [left, right, height] segments covering 0..N, heights in units of the window
-    frontier: list[list] = [[0, nodes, Fraction(0)]]
+    frontier: list[list[Any]] = [[0, nodes, Fraction(0)]]
     pieces: list[Piece] = []
     for job in sorted(table, key=lambda j: (-table[j], j)):
         open_segs = [s for s in frontier if s[2] < 1]
@@ -58,7 +59,7 @@ def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fractio
             trace.append((seg[0], seg[1], seg[2]))
         forced = share * (1 << _exponent(seg[2]))
         # forced is a power of two, below 1 only when J > N (then M_j decides)
-        width = int(max(next_power_of_two(table[job]), forced))
+        width = int(cast(Fraction, max(next_power_of_two(table[job]), forced)))
         height = share / width
         if width > seg[1] - seg[0] or seg[2] + height > 1:
             raise RuntimeError(f"BUDDY: job {job} (width {width}) does not fit min-seg {seg}")
@@ -69,7 +70,7 @@ def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fractio
         if seg[0] + width < seg[1]:
             new.append([seg[0] + width, seg[1], seg[2]])
         frontier[i:i + 1] = new
-        merged: list[list] = []
+        merged: list[list[Any]] = []
         for s in frontier:
             if merged and merged[-1][2] == s[2]:
                 merged[-1][1] = s[1]
@@ -134,7 +135,7 @@ def hybrid(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1,
     head, tail = order[:power], order[power:]
     length = Fraction(power, total)
     pieces = buddy_pieces(nodes, {j: table[j] for j in head}, Fraction(0), length)
-    epochs: tuple = ()
+    epochs: tuple[Any, ...] = ()
     if tail:
         rest = epochs_to_schedule(heuristic_epoch_epochs(nodes, {j: table[j] for j in tail}, k,
                                                          spread),

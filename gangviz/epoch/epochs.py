@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from gangviz.epoch.model import Piece, Schedule, normalize_mins
 from gangviz.epoch.partitions import partitions_with_parts
@@ -214,9 +215,9 @@ def _load_largest(parts: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, .
     return tuple(chosen)
 
 
-def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None):
+def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None) -> Any:
     @cache
-    def best(rest: tuple[int, ...]) -> tuple[int, tuple]:
+    def best(rest: tuple[int, ...]) -> tuple[int, tuple[Any, ...]]:
         # rest: M values, non-increasing; returns (epochs, ((positions, parts), ...)) relative
         # to rest at each level
         if not rest:
@@ -224,7 +225,7 @@ def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None):
         if stats is not None:
             stats.subproblems += 1
         bound = max(1, -(-sum(rest) // nodes))
-        top: tuple[int, tuple] | None = None
+        top: tuple[int, tuple[Any, ...]] | None = None
         seen: set[tuple[int, ...]] = set()
         for h in range(min(len(rest), nodes), 0, -1):
             stop = False
@@ -339,9 +340,10 @@ def heuristic_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int],
             if need <= free:
                 pick = first
             elif widths and free >= floor:
-                pick = next((j for j in rest if table[j] <= free), None)
-                if pick is None:
+                found = next((j for j in rest if table[j] <= free), None)
+                if found is None:
                     break
+                pick = found
                 need = max(table[pick], floor)
             else:
                 break

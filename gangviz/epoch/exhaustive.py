@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from gangviz.epoch.epochs import Epoch, epoch_widths
 from gangviz.epoch.model import Piece, Schedule, normalize_mins
@@ -18,7 +19,7 @@ INF = float("inf")
 
 
 def min_single_piece_overhead(nodes: int, mins: Sequence[int] | Mapping[int, int],
-                              widths: str = "pow2") -> tuple[int, Schedule | None]:
+                              widths: str = "pow2") -> tuple[float, Schedule | None]:
     """Return the least sum A_j over all equal-allocation schedules, and one such schedule.
 
     The class is §2.3's: each job one piece of area N/J and height <= 1, the pieces tiling the
@@ -36,12 +37,12 @@ def min_single_piece_overhead(nodes: int, mins: Sequence[int] | Mapping[int, int
                if (widths == "any" or w & (w - 1) == 0) and share / w <= 1]
 
     @cache
-    def best(frontier: tuple, rest: tuple) -> tuple[float, tuple]:
+    def best(frontier: tuple[Any, ...], rest: tuple[int, ...]) -> tuple[float, tuple[Any, ...]]:
         if not rest:
             return 0, ()
         low = min(range(len(frontier)), key=lambda i: (frontier[i][2], frontier[i][0]))
         lo, hi, h = frontier[low]
-        top: tuple[float, tuple] = (INF, ())
+        top: tuple[float, tuple[Any, ...]] = (INF, ())
         for m in sorted(set(rest)):
             left = list(rest)
             left.remove(m)
@@ -52,7 +53,7 @@ def min_single_piece_overhead(nodes: int, mins: Sequence[int] | Mapping[int, int
                 if lo + w < hi:
                     seg.append((lo + w, hi, h))
                 new = list(frontier[:low]) + seg + list(frontier[low + 1:])
-                merged: list = []
+                merged: list[Any] = []
                 for s in new:
                     if merged and merged[-1][2] == s[2]:
                         merged[-1] = (merged[-1][0], s[1], s[2])
@@ -94,7 +95,7 @@ def min_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int],
         return [i for i in range(len(ids)) if mask >> i & 1]
 
     @cache
-    def widths_of(mask: int):
+    def widths_of(mask: int) -> Any:
         return epoch_widths([table[ids[i]] for i in members(mask)], nodes, k)
 
     @cache

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 
 def is_power_of_two(x: int) -> bool:
@@ -55,7 +56,7 @@ class Piece:
         """Return width x duration, the node-quanta the job receives."""
         return self.width * (self.end - self.start)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (fractions as strings such as ``"1/4"``)."""
         return {"job": self.job, "node": self.node, "width": self.width,
                 "start": str(self.start), "end": str(self.end)}
@@ -103,7 +104,7 @@ class Schedule:
                 return p
         raise KeyError(job)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
         return {"nodes": self.nodes, "policy": self.policy,
                 "pieces": [p.to_dict() for p in self.pieces],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from gangviz.core.record import Change, job_label
 from gangviz.epoch.model import Schedule
@@ -56,7 +56,7 @@ class EpochState:
     finished: list[FinishedJob] = field(default_factory=list)
     arrived: int = 0
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         """Return a comparable copy of everything (for tests and stepping back)."""
         return (self.nodes, self.time, self.arrived, self.schedule, tuple(self.finished),
                 tuple(sorted((j.id, j.min_nodes, j.work, j.beta, j.arrival, j.remaining)
@@ -64,14 +64,20 @@ class EpochState:
 
 
 @dataclass(frozen=True, slots=True)
-class JobArrived(Change):
-    """Job ``job`` enters the closed system at ``time`` with its M, work and beta."""
+class _JobRecord(Change):
+    """What the arrival and departure records of one job carry: its id, M, work and beta."""
 
-    kind: ClassVar[str] = "job_arrived"
     job: int
     min_nodes: int
     work: float
     beta: float
+
+
+@dataclass(frozen=True, slots=True)
+class JobArrived(_JobRecord):
+    """Job ``job`` enters the closed system at ``time`` with its M, work and beta."""
+
+    kind: ClassVar[str] = "job_arrived"
     time: float
 
     def apply(self, state: EpochState) -> None:
@@ -93,14 +99,10 @@ class JobArrived(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class JobWithdrawn(Change):
+class JobWithdrawn(_JobRecord):
     """Undo of :class:`JobArrived`: the job leaves without having run."""
 
     kind: ClassVar[str] = "job_withdrawn"
-    job: int
-    min_nodes: int
-    work: float
-    beta: float
     time: float
 
     def apply(self, state: EpochState) -> None:
@@ -121,14 +123,10 @@ class JobWithdrawn(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class JobDeparted(Change):
+class JobDeparted(_JobRecord):
     """Job ``job`` completes its work at ``time`` and leaves."""
 
     kind: ClassVar[str] = "job_departed"
-    job: int
-    min_nodes: int
-    work: float
-    beta: float
     arrival: float
     time: float
 
@@ -153,14 +151,10 @@ class JobDeparted(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class JobReturned(Change):
+class JobReturned(_JobRecord):
     """Undo of :class:`JobDeparted`: the finished job is back, with no work left."""
 
     kind: ClassVar[str] = "job_returned"
-    job: int
-    min_nodes: int
-    work: float
-    beta: float
     arrival: float
     time: float
 
@@ -242,7 +236,7 @@ class ScheduleRebuilt(Change):
                 f"{s.overhead} node reallocations per quantum "
                 f"({float(s.normalized_overhead):.2f} per node).")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict with both schedules."""
         return {"kind": self.kind,
                 "before": None if self.before is None else self.before.to_dict(),

@@ -19,6 +19,7 @@ Each event is one :class:`~gangviz.core.record.Step` of change records
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from gangviz.core.record import Change, Step, undo
 from gangviz.epoch.model import Schedule
@@ -76,7 +77,7 @@ class EpochSimulation(AppliedHistory):
         self.departures = departures
         self.state = EpochState(nodes)
         self.steps: list[Step] = []
-        self._rate_cache: tuple[Schedule | None, dict] = (None, {})
+        self._rate_cache: tuple[Schedule | None, dict[Any, Any]] = (None, {})
         # the next completion depends only on the state, which the last step identifies
         self._next_cache: tuple[Step | None, tuple[float, int] | None] = (None, None)
 
@@ -126,7 +127,9 @@ class EpochSimulation(AppliedHistory):
             ], rebuild=True)
         if self.peek() == math.inf:
             return None
-        t, job = self._next_completion()
+        completion = self._next_completion()
+        assert completion is not None  # peek() found one
+        t, job = completion
         changes: list[Change] = [self._served_until(t, job)]
         j = self.state.jobs[job]
         changes.append(JobDeparted(job, j.min_nodes, j.work, j.beta, j.arrival, t))

@@ -23,7 +23,7 @@ def mean_ci(mean: float, half: float) -> str:
     return f"{mean:.{places}f} ± {half:.{places}f}"
 
 
-def number(v) -> str:
+def number(v: object) -> str:
     """Return a metric as output writes it: integers as they are, floats to four significant
     digits, and from 1,000 up as whole numbers with thousands separators (``17,690``)."""
     if isinstance(v, float):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from gangviz.experiments.argtypes import positive_int
 
@@ -32,7 +33,7 @@ def add_seed(p: argparse.ArgumentParser, default: int = DEFAULT_SEED,
     p.add_argument("--seed", type=int, default=default, help=f"{what} (default {default})")
 
 
-def add_workers(p: argparse.ArgumentParser, **kwargs) -> None:
+def add_workers(p: argparse.ArgumentParser | argparse._ArgumentGroup, **kwargs: Any) -> None:
     """Add ``--workers N`` (default: all cores but one); ``kwargs`` go to ``add_argument``
     (e.g. to put it in a mutually exclusive group, call this with that group as ``p``)."""
     n = default_workers()

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO
+from typing import IO, Any
 
 #: Seconds the first compile of the fast loop takes: 13-17 s on an idle core of the 2-core
 #: development machine, 35-60 s of wall time while other work keeps its cores busy.
@@ -125,7 +125,7 @@ def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0,
         stream.flush()
 
 
-def run_with_progress(sim, total: int, *, delay: float = 2.0, chunk: int = 1000,
+def run_with_progress(sim: Any, total: int, *, delay: float = 2.0, chunk: int = 1000,
                       stream: IO[str] | None = None, label: str = "jobs finished") -> None:
     """Run ``sim`` (a :class:`~gangviz.sim.engine.Simulation`) to its end; once it has taken
     longer than ``delay`` seconds, show a bar of its ``total`` jobs finished on ``stream``

@@ -27,7 +27,7 @@ from __future__ import annotations
 import csv
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -51,7 +51,7 @@ def header(axes: Sequence[str], metrics: Sequence[str]) -> list[str]:
     return cols + ["error"]
 
 
-def run_key(policy: str, values: Iterable[Any], replication: int) -> tuple:
+def run_key(policy: str, values: Iterable[Any], replication: int) -> tuple[Any, ...]:
     """Return the identity of one run row: (policy, grid values as text, replication)."""
     return (policy, tuple(fmt(v) for v in values), int(replication))
 
@@ -99,7 +99,8 @@ class ResultsWriter:
 
 
 def read_completed(path: Path, axes: Sequence[str], metrics: Sequence[str],
-                   expected_seeds: dict[tuple, int]) -> dict[tuple, dict[str, float]]:
+                   expected_seeds: dict[tuple[Any, ...], int]
+                   ) -> dict[tuple[Any, ...], dict[str, float]]:
     """Return ``{run_key: metrics}`` of the successful runs already in the results file ``path``.
 
     ``expected_seeds`` maps each run key of the sweep to its seed. Raises ``ValueError`` (file,
@@ -109,11 +110,11 @@ def read_completed(path: Path, axes: Sequence[str], metrics: Sequence[str],
     path = Path(path)
     if not path.exists():
         return {}
-    from gangviz.workloads.files import check_regular
+    from gangviz.inputs import check_regular
 
     check_regular(path)  # a FIFO or a device as --out would block or never end
     want = header(axes, metrics)
-    done: dict[tuple, dict[str, float]] = {}
+    done: dict[tuple[Any, ...], dict[str, float]] = {}
     with open(path, newline="", encoding="utf-8") as fh:
         rows = csv.reader(fh)
         first = next(rows, None)
@@ -144,7 +145,7 @@ def read_completed(path: Path, axes: Sequence[str], metrics: Sequence[str],
     return done
 
 
-def replace_atomically(path: Path, write) -> None:
+def replace_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Write ``path`` through ``write(tmp_path)`` and move it into place in one step."""
     tmp = Path(f"{path}.tmp")
     write(tmp)

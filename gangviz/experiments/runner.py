@@ -167,7 +167,7 @@ class _InProcess(cf.Executor):
         fut: cf.Future = cf.Future()
         try:
             fut.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - reported per task
+        except BaseException as exc:  # reported per task
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
             fut.set_exception(exc)
@@ -356,7 +356,7 @@ def _run_alone(fn, task, ctx) -> Any:
         return pool.submit(fn, task).result()
     except BrokenProcessPool:
         return RunFailed(WORKER_DIED)
-    except Exception as exc:  # noqa: BLE001 - reported per task
+    except Exception as exc:  # reported per task
         return RunFailed(_describe(exc))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -374,5 +374,5 @@ def _run_dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
             executor.shutdown(wait=False)
             if owned:
                 client.close(timeout=5)
-        except Exception:  # noqa: BLE001 - the cluster may already be gone
+        except Exception:  # the cluster may already be gone
             pass

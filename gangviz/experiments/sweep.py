@@ -96,7 +96,7 @@ def run_sweep(
     resume: bool = False,
     overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
-    fn: Callable = run_task,
+    fn: Callable[..., Any] = run_task,
     check: bool = True,
     jobs_dir: str | Path | None = None,
 ) -> SweepReport:
@@ -181,7 +181,8 @@ def run_sweep(
                        [summaries[c] for c in cells if c in summaries], cancelled)
 
 
-def _with_jobs_dir(fn: Callable, jobs_dir: str | Path | None) -> tuple[Callable, Path | None]:
+def _with_jobs_dir(fn: Callable[..., Any], jobs_dir: str | Path | None
+                   ) -> tuple[Callable[..., Any], Path | None]:
     """Return the run function and the per-job folder (created): with a folder, the default
     :func:`run_task` becomes :func:`run_task_jobs`, which also returns each run's per-job table."""
     if jobs_dir is None:
@@ -191,7 +192,8 @@ def _with_jobs_dir(fn: Callable, jobs_dir: str | Path | None) -> tuple[Callable,
     return (run_task_jobs if fn is run_task else fn), jobs_dir
 
 
-def _reuse(plan: list, keys: list, done: dict, runs: dict) -> list:
+def _reuse(plan: list[Any], keys: list[Any], done: dict[Any, Any], runs: dict[Any, Any]
+           ) -> list[Any]:
     """Put the runs found in ``done`` (by key) into ``runs``; return the ``(cell, task)`` pairs
     of the plan still to run, in plan order."""
     todo = []
@@ -241,7 +243,7 @@ def load_summaries(path: str | Path) -> tuple[list[str], list[CellSummary]]:
     Grid values come back as numbers where they parse as such. Raises ``ValueError`` (file,
     line) for a file that is not a gangviz results file.
     """
-    from gangviz.workloads.files import check_regular
+    from gangviz.inputs import check_regular
 
     path = Path(path)
     check_regular(path)

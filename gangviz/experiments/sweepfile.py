@@ -91,7 +91,7 @@ class Sweep:
     def cells(self) -> list[Cell]:
         """Return every cell: grid points in file order (last axis fastest), then policies."""
         ranges = [range(len(values)) for _, values in self.axes]
-        out = []
+        out: list[Cell] = []
         for idx in itertools.product(*ranges):
             values = tuple(self.axes[a][1][i] for a, i in enumerate(idx))
             out.extend(Cell(p, values, tuple(idx)) for p in self.policies)
@@ -175,7 +175,7 @@ def load_sweep(path: str | Path) -> Sweep:
     missing trace file, and ``FileNotFoundError`` when ``path`` itself does not exist.
     """
     path = Path(path)
-    from gangviz.workloads.files import InputFileError, read_text
+    from gangviz.inputs import InputFileError, read_text
 
     try:
         text = read_text(path, "sweep file (TOML)", MAX_SWEEP_BYTES)

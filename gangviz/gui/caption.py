@@ -138,7 +138,7 @@ class Caption(QLabel):
         if self.text() != candidate:
             super().setText(candidate)
 
-    def sizeHint(self):  # noqa: N802 - Qt API
+    def sizeHint(self):
         """As high as the text needs (see :meth:`_fit`)."""
         hint = super().sizeHint()
         if self._hint_h:

@@ -1,6 +1,6 @@
 """The compare window: 2-4 policies on one workload, side by side, on one shared clock.
 
-Compare window; DESIGN.md "GUI". The user picks 2-4 policies for one workload (the
+The user picks 2-4 policies for one workload (the
 chooser on the left; fewer than two, more than four, an unknown policy or one the machine cannot
 run gives a message and keeps the current comparison). Each policy gets a pane with its name
 (and its pen) as a header: the Ousterhout matrix with its own WLV and workload tree

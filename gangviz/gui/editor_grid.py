@@ -66,7 +66,7 @@ class PaintGrid(QWidget):
         return self.doc.slots - 1 - r_top, col
 
     # ------------------------------------------------------------------ mouse
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mousePressEvent(self, event) -> None:
         cell = self.cell_at(event.position())
         if cell is None:
             return
@@ -82,14 +82,14 @@ class PaintGrid(QWidget):
             self.message = None
             self.update()
 
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mouseMoveEvent(self, event) -> None:
         if self.drag is None:
             return
         cell = self._clamped(event.position())
         self.drag = (self.drag[0], self.drag[1], cell[0], cell[1])
         self.update()
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mouseReleaseEvent(self, event) -> None:
         if self.drag is None or event.button() != Qt.MouseButton.LeftButton:
             return
         cell = self._clamped(event.position())
@@ -123,7 +123,7 @@ class PaintGrid(QWidget):
             return self.doc.next_name(), abs(c1 - c0) + 1, str(exc)
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), palette.BACKGROUND)

@@ -135,7 +135,7 @@ class BuddyConstruction(QWidget):
         self.timer.stop()
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+    def eventFilter(self, obj, event) -> bool:
         if obj is self.view:
             if event.type() == QEvent.Type.Resize:
                 self.setGeometry(self.view.rect())
@@ -144,7 +144,7 @@ class BuddyConstruction(QWidget):
         return False
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         sched = self.view.schedule
         if sched is None:
             self._paint_waiting()

@@ -180,7 +180,7 @@ class EpochView(QWidget):
         out += [(j, self.piece_rect(p), t) for j, p in new.items() if j not in old]
         return out
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         """Draw the axes, the pieces with labels, the epoch lines and the phase mark."""
         p = QPainter(self)
         p.fillRect(self.rect(), BACKGROUND)

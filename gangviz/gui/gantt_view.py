@@ -94,7 +94,7 @@ class GanttView(QWidget):
         return QRectF(MARGIN_LEFT, top, max(50.0, self.width() - MARGIN_LEFT - MARGIN_RIGHT), h)
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), BACKGROUND)
@@ -248,21 +248,21 @@ class GanttView(QWidget):
                        Qt.AlignmentFlag.AlignVCenter, f"… and {len(st.waiting) - len(rows)} more")
 
     # ------------------------------------------------------------------ hover and clicks
-    def jobAt(self, pos: QPointF) -> int | None:  # noqa: N802 - Qt naming
+    def jobAt(self, pos: QPointF) -> int | None:
         """Return the job drawn at ``pos`` (a bar, a reservation or a queue row), or None."""
         for rect, job in reversed(self._hits):
             if rect.contains(pos):
                 return job
         return None
 
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mouseMoveEvent(self, event) -> None:
         job = self.jobAt(event.position())
         if job is None or self.sim is None:
             QToolTip.hideText()
             return
         QToolTip.showText(event.globalPosition().toPoint(), self.sim.job_text(job), self)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mousePressEvent(self, event) -> None:
         job = self.jobAt(event.position())
         self.selected = job
         self.jobSelected.emit(job)

@@ -8,7 +8,7 @@ exchange rows, which is exactly the choice the audience is asked to make.
 
 Qt-free: the window and the tests share these functions.
 
-Choices where the issue is silent:
+Choices of this module:
 
 * The rows involved are those of the held change: source and destination of a shift or a
   migration, both rows of a region swap, the one row of a slot deletion (its cuts are then the

@@ -62,7 +62,7 @@ class WaitingJob(QWidget):
     def _chip_width(self) -> int:
         return 0 if self.job is None else min(22 * self.job[1], 260)
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         if self.job is None:
             return
         name, size, jid = self.job
@@ -91,12 +91,12 @@ class RevealLayer(QWidget):
         self.setGeometry(view.rect())
         view.installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+    def eventFilter(self, obj, event) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
         return False
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         info, layout = self.coach.info, self.view.current_geometry()
         if info is None or layout is None or not info.rows:
             return
@@ -243,7 +243,7 @@ class GuidedCoach(QObject):
         self.waiting.setVisible(True)
 
     # ------------------------------------------------------------------ the student's pick
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+    def eventFilter(self, obj, event) -> bool:
         if (event.type() == QEvent.Type.MouseButtonPress and self.info is not None
                 and not self.revealing and self.player is not None and self.player.gate is not None):
             self.pick_at(event.position().x())

@@ -1,6 +1,6 @@
 """The live Ousterhout matrix: slots as rows, processors as columns.
 
-Matrix view; DESIGN.md "GUI"; Zhou99 Fig. 1, 2, 5, 6 (S1 drawn at
+Zhou99 Fig. 1, 2, 5, 6 (S1 drawn at
 the bottom, as in the papers; ``bottom_up=False`` puts it at the top).
 
 Drawing is cheap: the cells become one indexed ``uint8`` image (0 idle, 1..18 the job colours,

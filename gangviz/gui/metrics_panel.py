@@ -1,7 +1,6 @@
 """Live metric panels (pyqtgraph), one set per family of simulation.
 
-Metric panels; DESIGN.md "GUI"/"Style" (pyqtgraph live plots with clip-to-view and
-downsampling). :data:`FAMILY_PANELS` says, for each ``sim.family``, which plots the panel shows:
+pyqtgraph live plots with clip-to-view and downsampling. :data:`FAMILY_PANELS` says, for each ``sim.family``, which plots the panel shows:
 
 * matrix: slots, processor active ratio, jobs waiting/running, mean turnaround, from the
   simulation's ``samples`` (one per step; Zhou00 §4.2 defines the quantities behind r_a, n_a

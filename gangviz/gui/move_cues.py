@@ -84,7 +84,7 @@ class MoveCues(QWidget):
         player.moved.connect(self.update)
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+    def eventFilter(self, obj, event) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
             self.raise_()
@@ -115,7 +115,7 @@ class MoveCues(QWidget):
                 rects.append(QRectF(x0 + a * cw, y, (b - a) * cw, ch))
         return rects
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         moves = self.current()
         geom = self.view.current_geometry() if moves else None
         if not moves or geom is None:

@@ -1,6 +1,6 @@
 """Colours of the window: one stable colour per job, never shared with a neighbour.
 
-DESIGN.md, "GUI": one stable colour per job from a colour-blind-safe palette, idle cells
+One stable colour per job from a colour-blind-safe palette, idle cells
 neutral, the active row highlighted. The job palette is :data:`gangviz.colours.JOB_HEX` (every
 pair at least CIEDE2000 20 apart, and still apart under simulated deuteranopia and protanopia;
 idle cells a pale grey no job colour comes near).

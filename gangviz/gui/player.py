@@ -1,6 +1,6 @@
 """The Player: drives one simulation on the GUI thread and animates its steps.
 
-DESIGN.md, "GUI": one ``Player`` per simulation, on the GUI thread, driven by a parented
+One ``Player`` per simulation, on the GUI thread, driven by a parented
 ``QTimer``; each tick runs the simulation forward by the speed setting with a cap on the work
 per tick and emits coarse signals. Views never poll the simulation between ticks: they listen to
 ``stepped``/``moved`` and repaint on ``frame``.
@@ -15,7 +15,7 @@ Speed: ``SPEEDS`` are multipliers of the lecture pace, where one change animates
 ``CHANGE_SECONDS`` and a step then rests ``HOLD_SECONDS``. When a change would animate in less than
 ``MIN_ANIM_SECONDS`` the animation is skipped and only results are drawn; the player then takes
 as many steps per tick as the speed asks for, but never works longer than ``TICK_BUDGET`` seconds
-in one tick, so the event loop stays responsive (the issue's 50 ms bound), and views are asked
+in one tick, so the event loop stays responsive (a tick stays well under 50 ms), and views are asked
 to repaint at most every ``BATCH_REDRAW`` seconds.
 
 History: stepping back uses the model's own history (``go_to``/``step_back``). The player keeps

@@ -20,7 +20,7 @@ from gangviz.timefmt import time_unit
 class IntegerAxis(pg.AxisItem):
     """An axis whose ticks are whole numbers only (counts: slots, jobs)."""
 
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802 - pyqtgraph API
+    def tickValues(self, minVal, maxVal, size):
         levels = super().tickValues(minVal, maxVal, size)
         out = []
         for spacing, values in levels:
@@ -33,7 +33,7 @@ class IntegerAxis(pg.AxisItem):
             out = [(float(step), [float(v) for v in range(lo, hi + 1, step)])]
         return out
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph API
+    def tickStrings(self, values, scale, spacing):
         return [f"{int(round(v)):,}" for v in values]
 
 
@@ -41,7 +41,7 @@ class PlainAxis(pg.AxisItem):
     """An axis that writes large numbers in full with separators (``2,000,000``), never as
     ``2e+06`` and never with an SI prefix."""
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph API
+    def tickStrings(self, values, scale, spacing):
         out = []
         for v in values:
             if spacing >= 1 or abs(v) >= 1000:
@@ -76,7 +76,7 @@ class TimeAxis(PlainAxis):
         if self.labelText != text:
             self.setLabel(text)
 
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802 - pyqtgraph API
+    def tickValues(self, minVal, maxVal, size):
         if self.slice_seconds is None:
             return super().tickValues(minVal, maxVal, size)
         self._set_unit(*time_unit(max(maxVal - minVal, 0.0), self.slice_seconds))
@@ -84,7 +84,7 @@ class TimeAxis(PlainAxis):
         return [(spacing * per, [v * per for v in values])
                 for spacing, values in super().tickValues(minVal / per, maxVal / per, size)]
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph API
+    def tickStrings(self, values, scale, spacing):
         per = self._per if self.slice_seconds is not None else 1.0
         return super().tickStrings([v / per for v in values], scale, spacing / per)
 

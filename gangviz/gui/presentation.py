@@ -1,7 +1,6 @@
 """Presentation mode: the window as a lecturer shows it to a room.
 
-Presentation mode (F11) and DESIGN.md "GUI" (large fonts and full screen in
-presentation mode). :class:`Presentation` switches a :class:`~gangviz.gui.window.MainWindow`
+Presentation mode (F11): :class:`Presentation` switches a :class:`~gangviz.gui.window.MainWindow`
 to full screen with only the board left (title, explanation, matrix or family view, vector and
 tree, timeline, caption), everything in large fonts, the job under the mouse pointer
 highlighted, and the narration of the current step as a caption under the matrix. Leaving
@@ -69,7 +68,7 @@ class _ResizeWatch(QObject):
         super().__init__()
         self.presentation = presentation
 
-    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+    def eventFilter(self, obj, ev) -> bool:
         if ev.type() == QEvent.Type.Resize and self.presentation.active:
             self.presentation.rescale()
         return False

@@ -294,7 +294,7 @@ class QueueView(QWidget):
         top = max(self.site_rect(s).bottom() for s in range(last + 1)) + AXIS * k
         return QRectF(MARGIN, top, self.width() - 2 * MARGIN, self._footer * k)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+    def sizeHint(self) -> QSize:
         """Return a size that fits every processor row, its lane and its queue at the base size."""
         w, h = self._shape(1)
         return QSize(int(w + 2 * MARGIN), int(h + 2 * MARGIN))
@@ -317,7 +317,7 @@ class QueueView(QWidget):
         p.setPen(_text_colour(colour))
         p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"G{task[0]}.{task[1] + 1}")
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         """Draw sites, lanes, processors, queues, links and any token in flight."""
         st = self._state
         cfg = st.cfg

@@ -1,6 +1,6 @@
 """What to draw at one instant of an animated change (Qt-free geometry, numpy only).
 
-DESIGN.md, "The vocabulary" table ("drawn as") and the issue's animation list: shifts slide
+How each change record is drawn (docs/architecture.md follows one to a pixel): shifts slide
 vertically, region swaps slide past each other, migrations travel to their new place, a deleted
 slot flashes and collapses, a new slot grows, arrivals fade in, departures fade out, replication
 shows a ghost copy. Every animation is an interpolation between the matrix before a change and

@@ -61,12 +61,12 @@ class ArrivalsStrip(QWidget):
         self.view.set_footer(FOOTER if upcoming(self.sim) else 0)
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+    def eventFilter(self, obj, event) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
         return False
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         gangs = upcoming(self.sim)
         if not gangs:
             return

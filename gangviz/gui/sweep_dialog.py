@@ -3,7 +3,7 @@
 Sweeps: progress is visible in the GUI as a dialog with Cancel; the results computed
 so far stay in the output file and ``--resume`` completes them.
 
-Threading (DESIGN.md "GUI": widgets only on the GUI thread): :func:`gangviz.experiments.sweep.run_sweep`
+Threading (widgets only on the GUI thread): :func:`gangviz.experiments.sweep.run_sweep`
 runs in a ``QThread`` through a :class:`SweepWorker` that owns no widget and talks to the dialog
 only through queued signals (``progressed(done, total)``, ``done(report)``, ``failed(message)``)
 connected to ``@Slot`` methods of the dialog, which Qt runs on the dialog's (GUI) thread.
@@ -73,7 +73,7 @@ class SweepWorker(QObject):
         except (ValueError, OSError) as exc:
             self.failed.emit(str(exc))
             return
-        except Exception as exc:  # noqa: BLE001 - shown in the dialog instead of lost in a thread
+        except Exception as exc:  # shown in the dialog instead of lost in a thread
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
         self.done.emit(report)

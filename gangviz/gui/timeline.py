@@ -1,6 +1,6 @@
 """The timeline scrubber: the steps known so far, the current one, and markers.
 
-Playback; DESIGN.md "GUI": the timeline carries markers where re-packing, migration
+The timeline carries markers where re-packing, migration
 and slot deletion happened (``MOVE_KINDS``). A marker sits at the position *after* its step (the
 picture that shows the move's result), and clicking or dragging moves the player there. Dragging
 only jumps when the mouse is released or pauses, so scrubbing never queues work.

@@ -1,6 +1,6 @@
 """The gangviz main window.
 
-And DESIGN.md "GUI". Layout, top to bottom: a tool bar (open,
+Layout, top to bottom: a tool bar (open,
 playback, speed), the board (the live Ousterhout matrix, the workload vector and buddy tree
 aligned with its columns, the timeline scrubber) beside a side panel (the scenario's
 explanation, the policy panel, the selected job), and under them the narration log beside the

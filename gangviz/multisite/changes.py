@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from gangviz.core.record import Change
 from gangviz.multisite.state import GangInfo, MultiSiteState
@@ -144,7 +144,7 @@ class TaskMigrated(_Invertible):
     dst_site: int
     dst_proc: int
     overhead: float
-    bypassed: tuple = ()
+    bypassed: tuple[Any, ...] = ()
     undo: bool = False
 
     @property
@@ -253,9 +253,9 @@ class GangStarted(_Invertible):
     kind: ClassVar[str] = "gang_started"
     gang: int
     time: float
-    placements: tuple
+    placements: tuple[Any, ...]
     migrated: bool = False
-    indices: tuple = ()
+    indices: tuple[Any, ...] = ()
     undo: bool = False
 
     def _forward(self, state: MultiSiteState) -> None:
@@ -315,7 +315,7 @@ class GangFinished(_Invertible):
     kind: ClassVar[str] = "gang_finished"
     gang: int
     time: float
-    placements: tuple
+    placements: tuple[Any, ...]
     undo: bool = False
 
     def _forward(self, state: MultiSiteState) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 #: The gang-size distributions of §2: bounded normal (sigma 3 or 4) or uniform on [1..P].
 SIZE_DISTRIBUTIONS = ("normal", "uniform")
@@ -81,17 +82,17 @@ class MultiSiteConfig:
         """Return the policy name: ``"AFCFSwM"`` with migration, else ``"AFCFS"``."""
         return "AFCFSwM" if self.migrate else "AFCFS"
 
-    def with_(self, **changes) -> MultiSiteConfig:
+    def with_(self, **changes: Any) -> MultiSiteConfig:
         """Return a copy with ``changes`` applied (validated again)."""
         return replace(self, **changes)
 
 
-def _check_int(name: str, value, lo: int, hi: int) -> None:
+def _check_int(name: str, value: object, lo: int, hi: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {value!r}")
 
 
-def _check_pos(name: str, value) -> None:
+def _check_pos(name: str, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
         math.isfinite(value) and value > 0
     ):

@@ -19,15 +19,19 @@ from __future__ import annotations
 
 from collections import deque
 from heapq import heappop, heappush
+from typing import TYPE_CHECKING
 
 from gangviz.metrics.multisite import Metrics, from_sums
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.workload import GangStream
 
+if TYPE_CHECKING:
+    import numpy as np
+
 
 # One function on purpose: the hot loop keeps its state in locals; calls per event would cost
 # more than the whole bookkeeping.
-def run_fast(cfg: MultiSiteConfig, seed, n_gangs: int) -> Metrics:  # noqa: C901
+def run_fast(cfg: MultiSiteConfig, seed: int | np.random.SeedSequence, n_gangs: int) -> Metrics:  # noqa: C901
     """Simulate until ``n_gangs`` gangs have completed; return their RT, WRT, SLD, WSLD.
 
     ``seed`` seeds the workload stream (int or numpy SeedSequence). Raises ValueError when
@@ -45,7 +49,7 @@ def run_fast(cfg: MultiSiteConfig, seed, n_gangs: int) -> Metrics:  # noqa: C901
     arr, size, svc, gsite = stream.arrival, stream.size, stream.service, stream.site
 
     overtake = cfg.afcfs_overtake
-    queues = [deque() for _ in range(NP)]
+    queues: list[deque[int]] = [deque() for _ in range(NP)]
     state = [-1] * NP
     procs: list[list[int]] = []
     nsat = [0] * NP
@@ -108,7 +112,7 @@ def run_fast(cfg: MultiSiteConfig, seed, n_gangs: int) -> Metrics:  # noqa: C901
             pl = procs[g]
             for p in pl:
                 state[p] = -1
-            cands = set()
+            cands: set[int] = set()
             for p in pl:
                 q = queues[p]
                 if q:
@@ -157,7 +161,7 @@ def run_fast(cfg: MultiSiteConfig, seed, n_gangs: int) -> Metrics:  # noqa: C901
                 heads = sorted({queues[p][0] for p in avail if queues[p]})
                 best = -1
                 bm = 0
-                bt = None
+                bt: list[int] = []
                 na = len(avail)
                 for g in heads:
                     h = usable(g)

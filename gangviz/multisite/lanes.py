@@ -17,8 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from gangviz.multisite.state import MultiSiteState, Task
+
+if TYPE_CHECKING:
+    from gangviz.core.record import Change, Step
 
 RUN, HOLD = "run", "hold"
 
@@ -90,7 +94,7 @@ class LaneLog:
         return self._done + [self._open[g] for g in sorted(self._open)]
 
 
-def migrations(changes: Iterable) -> dict[Task, float]:
+def migrations(changes: Iterable[Change]) -> dict[Task, float]:
     """Return ``{(gang, task): overhead}`` for the forward migrations among ``changes``."""
     from gangviz.multisite.changes import TaskMigrated
 
@@ -98,7 +102,7 @@ def migrations(changes: Iterable) -> dict[Task, float]:
             if isinstance(c, TaskMigrated) and not c.undo}
 
 
-def lanes_from_steps(state: MultiSiteState, steps: Sequence) -> LaneLog:
+def lanes_from_steps(state: MultiSiteState, steps: Sequence[Step]) -> LaneLog:
     """Return the lanes of the steps ``steps`` (a simulation's history from its start), replayed
     on an empty copy of ``state``'s system; ``state`` itself is left as it is.
 

@@ -114,7 +114,7 @@ def _usable_count(state: MultiSiteState, site: int, gang: int) -> int:
 
 def local_migration(state: MultiSiteState, site: int, emit: Emit) -> list[tuple[int, float]]:
     """Run the local-migration loop at ``site`` (§3.3); return [(gang, overhead)] in order."""
-    done = []
+    done: list[tuple[int, float]] = []
     while True:
         avail = _available(state, site)
         best = None
@@ -138,7 +138,7 @@ def local_migration(state: MultiSiteState, site: int, emit: Emit) -> list[tuple[
 
 def grid_migration(state: MultiSiteState, site: int, emit: Emit) -> list[tuple[int, float]]:
     """Run the grid-migration loop from ``site`` (§3.3); return [(gang, overhead)] in order."""
-    done = []
+    done: list[tuple[int, float]] = []
     while True:
         heads = _heads(state, _available(state, site))
         if not heads:

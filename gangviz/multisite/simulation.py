@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import heapq
 import math
+from typing import Any
+
+import numpy as np
 
 from gangviz.core.record import Change, Step
 from gangviz.metrics.multisite import Accumulator, Metrics
@@ -52,8 +55,8 @@ class MultiSiteSimulation(KeptHistory):
 
     family = "multisite"
 
-    def __init__(self, cfg: MultiSiteConfig, seed=0, max_gangs: int | None = None,
-                 stop_after: int | None = None, *, stream=None) -> None:
+    def __init__(self, cfg: MultiSiteConfig, seed: int | np.random.SeedSequence = 0, max_gangs: int | None = None,
+                 stop_after: int | None = None, *, stream: Any = None) -> None:
         for name, v in (("max_gangs", max_gangs), ("stop_after", stop_after)):
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
                 raise ValueError(f"{name} must be a positive integer or None, got {v!r}")
@@ -169,7 +172,7 @@ class MultiSiteSimulation(KeptHistory):
         return self.queue_state()
 
     # --- model --------------------------------------------------------------------------------
-    def _arrive(self, gang: int, emit) -> None:
+    def _arrive(self, gang: int, emit: policy.Emit) -> None:
         s = self.stream
         site, size = s.site[gang], s.size[gang]
         emit(GangArrived(gang, site, size, s.arrival[gang], s.service[gang]))
@@ -179,7 +182,7 @@ class MultiSiteSimulation(KeptHistory):
             g = st.proc(site, local)
             emit(TaskQueued(gang, task, site, local, len(st.queues[g])))
 
-    def _finish(self, gang: int, time: float, emit) -> None:
+    def _finish(self, gang: int, time: float, emit: policy.Emit) -> None:
         st = self.state
         P = self.cfg.procs
         placements = tuple(sorted((t[1], g // P, g % P) for g, t in enumerate(st.running)
@@ -188,7 +191,7 @@ class MultiSiteSimulation(KeptHistory):
         info = st.gangs[gang]
         self._acc.add(time - info.arrival, info.service, info.size)
 
-    def _start_migrated(self, gang: int, time: float, emit) -> None:
+    def _start_migrated(self, gang: int, time: float, emit: policy.Emit) -> None:
         st = self.state
         P = self.cfg.procs
         placements = tuple(sorted((t[1], g // P, g % P) for g, t in enumerate(st.reserved)
@@ -196,7 +199,7 @@ class MultiSiteSimulation(KeptHistory):
         emit(GangStarted(gang, time, placements, migrated=True))
         heapq.heappush(self._heap, (time + st.gangs[gang].service, FINISH, gang))
 
-    def _schedule(self, time: float, emit) -> None:
+    def _schedule(self, time: float, emit: policy.Emit) -> None:
         st = self.state
         for gang in policy.afcfs(st, time, emit):
             heapq.heappush(self._heap, (time + st.gangs[gang].service, FINISH, gang))

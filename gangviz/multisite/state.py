@@ -12,6 +12,7 @@ overhead) or *running* one task.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from gangviz.multisite.config import MultiSiteConfig
 
@@ -93,7 +94,7 @@ class MultiSiteState:
         get = self.bypass.get
         return any(get(t, 0) >= k for t in self.queues[g])
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         """Return a hashable, comparable copy of everything records mutate (for tests, undo checks)."""
         return (
             tuple(tuple(q) for q in self.queues),

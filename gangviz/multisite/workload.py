@@ -47,7 +47,7 @@ class GangStream:
     available.
     """
 
-    def __init__(self, cfg: MultiSiteConfig, seed) -> None:
+    def __init__(self, cfg: MultiSiteConfig, seed: int | np.random.SeedSequence) -> None:
         self.cfg = cfg
         self.rng = np.random.default_rng(seed)
         self.arrival: list[float] = []

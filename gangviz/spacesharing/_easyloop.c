@@ -123,6 +123,23 @@ static PyObject *float_list(const double *v, const char *have, Py_ssize_t n) {
     return list;
 }
 
+/* The loops' result (end, (lost, small, large), start, finish, reservation), the lists None
+ * where the have_ flags are 0 (NULL: every entry present); NULL with an exception set on error. */
+static PyObject *result_of(double end, double lost, double lost_small, double lost_large,
+                           Py_ssize_t n, const double *start, const char *have_start,
+                           const double *finish, const char *have_finish, const double *resv,
+                           const char *have_resv) {
+    PyObject *st = float_list(start, have_start, n);
+    PyObject *fi = float_list(finish, have_finish, n);
+    PyObject *re = float_list(resv, have_resv, n);
+    if (st && fi && re)
+        return Py_BuildValue("d(ddd)NNN", end, lost, lost_small, lost_large, st, fi, re);
+    Py_XDECREF(st);
+    Py_XDECREF(fi);
+    Py_XDECREF(re);
+    return NULL;
+}
+
 static PyObject *easy(PyObject *self, PyObject *args) {
     PyObject *la, *ls, *le, *lr;
     long long P, small_max;
@@ -271,18 +288,8 @@ static PyObject *easy(PyObject *self, PyObject *args) {
         }
     }
 
-    {
-        PyObject *st = float_list(start_of, NULL, n);
-        PyObject *fi = float_list(finish_of, NULL, n);
-        PyObject *re = float_list(resv, has_resv, n);
-        if (st && fi && re)
-            result = Py_BuildValue("d(ddd)NNN", t_prev, lost, lost_small, lost_large, st, fi, re);
-        else {
-            Py_XDECREF(st);
-            Py_XDECREF(fi);
-            Py_XDECREF(re);
-        }
-    }
+    result = result_of(t_prev, lost, lost_small, lost_large, n, start_of, NULL, finish_of, NULL,
+                       resv, has_resv);
 out:
     free(arrival); free(est); free(run); free(start_of); free(finish_of); free(resv);
     free(size); free(has_resv); free(queue); free(done_heap); free(running);
@@ -593,18 +600,8 @@ static PyObject *conservative(PyObject *self, PyObject *args) {
         q_n = w;
     }
 
-    {
-        PyObject *st = float_list(start, have_start, n);
-        PyObject *fi = float_list(finish, have_finish, n);
-        PyObject *re = float_list(first_res, have_res, n);
-        if (st && fi && re)
-            result = Py_BuildValue("d(ddd)NNN", t_prev, lost, lost_small, lost_large, st, fi, re);
-        else {
-            Py_XDECREF(st);
-            Py_XDECREF(fi);
-            Py_XDECREF(re);
-        }
-    }
+    result = result_of(t_prev, lost, lost_small, lost_large, n, start, have_start, finish,
+                       have_finish, first_res, have_res);
     goto out;
 nomem:
     PyErr_NoMemory();

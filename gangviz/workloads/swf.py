@@ -191,15 +191,8 @@ def read_swf_columns(
     return parse_swf_columns(data, source=name, procs=procs, slice_seconds=slice_seconds, strict=strict)
 
 
-def parse_swf(
-    data: bytes,
-    *,
-    source: str = "<bytes>",
-    procs: int | None = None,
-    slice_seconds: float = 1.0,
-    strict: bool = False,
-    fast: bool = True,
-) -> Workload:
+def parse_swf(data: bytes, *, source: str = "<bytes>", procs: int | None = None,
+              slice_seconds: float = 1.0, strict: bool = False, fast: bool = True) -> Workload:
     """Parse SWF ``data`` (bytes, possibly compressed) into a :class:`Workload`.
 
     Same contract as :func:`read_swf`; ``source`` names the data in messages. ``fast=False``
@@ -209,15 +202,9 @@ def parse_swf(
                              strict=strict, fast=fast).workload()
 
 
-def parse_swf_columns(
-    data: bytes,
-    *,
-    source: str = "<bytes>",
-    procs: int | None = None,
-    slice_seconds: float = 1.0,
-    strict: bool = False,
-    fast: bool = True,
-) -> TraceColumns:
+def parse_swf_columns(data: bytes, *, source: str = "<bytes>", procs: int | None = None,
+                      slice_seconds: float = 1.0, strict: bool = False,
+                      fast: bool = True) -> TraceColumns:
     """Parse SWF ``data`` as :func:`parse_swf` does; return :class:`TraceColumns`."""
     check_options(procs, slice_seconds)
     with collector_resting():

@@ -6,6 +6,18 @@ import os
 
 from gangviz.experiments.tasks import run_task
 
+#: The workload and grid of the small sweep files the tests write (20 Downey jobs on 16
+#: processors at two loads).
+DOWNEY_GRID = """\
+[workload]
+model = "downey"
+jobs = 20
+procs = 16
+
+[grid]
+load = [0.5, 0.9]
+"""
+
 
 def square(x: int) -> int:
     """Return x * x."""

@@ -18,14 +18,7 @@ seed = 5
 replications = 3
 policies = ["bc", "firstfit"]
 
-[workload]
-model = "downey"
-jobs = 20
-procs = 16
-
-[grid]
-load = [0.5, 0.9]
-"""
+""" + helpers.DOWNEY_GRID
 
 
 @pytest.fixture

@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from gangviz.experiments.sweepfile import SweepFileError, load_sweep
 
+from .helpers import DOWNEY_GRID
+
 SWEEPS = Path(__file__).resolve().parents[2] / "resources" / "sweeps"
 
 GOOD = """\
@@ -16,14 +18,7 @@ seed = 3
 replications = 2
 policies = ["repack", "random"]
 
-[workload]
-model = "downey"
-jobs = 20
-procs = 16
-
-[grid]
-load = [0.5, 0.9]
-
+""" + DOWNEY_GRID + """
 [policy.random]
 seed = 4
 """

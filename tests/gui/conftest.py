@@ -11,11 +11,11 @@ import weakref
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings
+from PySide6.QtWidgets import QApplication, QMessageBox
 
-from gangviz.gui import player as player_mod  # noqa: E402
+from gangviz.gui import player as player_mod
 
 _players: list = []
 _orig_init = player_mod.Player.__init__

@@ -20,7 +20,8 @@ class _Emitter(QObject):
 
 
 def test_many_signal_emits_do_not_drop_references_to_true():
-    # DESIGN.md "Dependencies": 6.12.0 drops a reference to True on every emit and aborts.
+    # pyproject.toml pins PySide6 below 6.12: 6.12.0 drops a reference to True on every emit
+    # and aborts.
     e = _Emitter()
     got = []
     e.flag.connect(got.append)

@@ -139,8 +139,7 @@ def test_parquet_matches_csv(tmp_path, capsys):
 
 
 def test_evalys_reads_the_csv(tmp_path, capsys):
-    pytest.importorskip("evalys")
-    from evalys.jobset import JobSet
+    from evalys.jobset import JobSet  # in the test extra, so this runs in CI
 
     out = tmp_path / "jobs.csv"
     assert main(["run", str(KTH), "--procs", "128", "--policy", "br", "--jobs-out", str(out)]) == 0
@@ -215,7 +214,7 @@ def test_sweep_keeps_jobs_of_space_sharing_runs_too(tmp_path, capsys):
     capsys.readouterr()
     runs = [r for r in _rows(kept) if r["kind"] == "run"]
     assert {r["status"] for r in runs} == {"ok"}
-    strip = lambda rows: [{k: v for k, v in r.items() if k != "error"} for r in rows]  # noqa: E731
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "error"} for r in rows]
     assert strip(_rows(kept)) == strip(_rows(plain))
     jobs = _rows(tmp_path / "kept-jobs" / "easy_load-0.6_jobs-40_r0.csv")
     assert len(jobs) == 40

@@ -54,7 +54,7 @@ def test_multislot_pair_differs_only_in_policy_and_br_needs_fewer_slots():
         run_to_end(sim)
         ends[sc.policy] = sim
     assert ends["br"].matrix.n_rows < ends["brms"].matrix.n_rows
-    jn = lambda sim: next(r for r in sim.jobs.values() if r.spec.name == "Jn")  # noqa: E731
+    jn = lambda sim: next(r for r in sim.jobs.values() if r.spec.name == "Jn")
     assert jn(ends["br"]).finish < jn(ends["brms"]).finish
 
 

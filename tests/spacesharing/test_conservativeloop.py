@@ -18,6 +18,7 @@ from gangviz.resources import RESOURCES
 from gangviz.spacesharing import backfill
 from gangviz.spacesharing.backfill import BackfillRecord, _conservative, _estimates_and_runs
 from gangviz.workloads.swf import read_swf_columns
+from tests.spacesharing.helpers import assert_same_bits, bits, draw_jobs, spy_on
 
 easyloop = pytest.importorskip("gangviz.spacesharing._easyloop")
 
@@ -25,47 +26,22 @@ TRACES = ["NASA-iPSC-1993-3.1-cln-norm.swf.gz", "SDSC-SP2-1998-4.2-cln-norm.swf.
           "KTH-SP2-1996-2.1-cln-first300.swf"]
 
 
-def _bits(x):
-    """A value as its exact bits (float.hex), so -0.0, 0.0 and near-equal floats differ."""
-    if isinstance(x, list):
-        return [_bits(v) for v in x]
-    assert x is None or type(x) is float, x
-    return None if x is None else x.hex()
-
-
 def _both(arrival, size, est, run, P, small_max):
     """Run both loops, assert they agree bit for bit; return the Python loop's (end, capacity)."""
     records = [BackfillRecord(None) for _ in arrival]
     end, cap = _conservative(arrival, size, est, run, records, P, small_max, None)
     c = easyloop.conservative(arrival, size, est, run, P, small_max)
-    assert c is not None
-    c_end, lost, start, finish, resv = c
-    assert _bits(c_end) == _bits(end)
-    assert _bits(list(lost)) == _bits([cap.lost, cap.lost_small, cap.lost_large])
-    assert _bits(start) == _bits([r.start for r in records])
-    assert _bits(finish) == _bits([r.finish for r in records])
-    assert _bits(resv) == _bits([r.reservation for r in records])
+    assert_same_bits(c, end, cap, [r.start for r in records], [r.finish for r in records],
+                     [r.reservation for r in records])
     return end, cap
 
 
 @st.composite
 def workloads(draw):
-    P = draw(st.integers(1, 16))
-    n = draw(st.integers(0, 60))
-    # few distinct gaps and durations: many arrival ties, equal estimates and equal ends
-    gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0, 0.1]), min_size=n, max_size=n))
-    arrival, t = [], draw(st.sampled_from([0.0, 2.0, 1e9]))
-    for g in gaps:
-        t += g
-        arrival.append(t)
-    size = draw(st.lists(st.integers(1, P), min_size=n, max_size=n))
     # no zero run times: a job that books nothing can start beside another on a full machine,
     # which the Python loop stops at (an assertion), so there is nothing to compare
-    durations = st.sampled_from([0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0])
-    work = draw(st.lists(durations, min_size=n, max_size=n))
-    # estimates below, equal to and above the run time, and none (NaN or 0: the run time)
-    requested = draw(st.lists(st.one_of(durations, st.sampled_from([float("nan"), 0.0])),
-                              min_size=n, max_size=n))
+    P, arrival, size, work, requested = draw_jobs(
+        draw, st.sampled_from([0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0]))
     kill = draw(st.booleans())
     if not kill:
         # conservative without killing needs estimates that bound the run time (callers refuse
@@ -76,7 +52,7 @@ def workloads(draw):
     return arrival, size, est, run, P, small_max
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(workloads())
 def test_c_loop_equals_python_loop_bit_for_bit(w):
     _both(*w)
@@ -105,14 +81,7 @@ def test_non_float_columns_fall_back():
 
 
 def test_columns_run_uses_the_c_loop_and_the_numba_loop_agrees(monkeypatch):
-    calls = []
-    real = easyloop.conservative
-
-    def spy(*args):
-        calls.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(easyloop, "conservative", spy)
+    calls = spy_on(monkeypatch, easyloop, "conservative")
     c = read_swf_columns(RESOURCES / "workloads" / TRACES[2])
     cols = (c.arrival, c.size, c.work, c.estimate, c.processors)
     fast = backfill.simulate_backfill_columns(*cols, mode="conservative")
@@ -120,9 +89,9 @@ def test_columns_run_uses_the_c_loop_and_the_numba_loop_agrees(monkeypatch):
     monkeypatch.setenv("GANGVIZ_PURE_PYTHON", "1")  # skips the C loop: the numba loop runs
     slow = backfill.simulate_backfill_columns(*cols, mode="conservative")
     assert len(calls) == 1
-    assert (_bits(fast.start), _bits(fast.finish), _bits(fast.reservation), fast.capacity,
-            _bits(fast.end)) == (_bits(slow.start), _bits(slow.finish), _bits(slow.reservation),
-                                 slow.capacity, _bits(slow.end))
+    assert (bits(fast.start), bits(fast.finish), bits(fast.reservation), fast.capacity,
+            bits(fast.end)) == (bits(slow.start), bits(slow.finish), bits(slow.reservation),
+                                 slow.capacity, bits(slow.end))
 
 
 def test_conservative_run_imports_no_numba(tmp_path):

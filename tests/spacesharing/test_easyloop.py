@@ -6,55 +6,29 @@ extension is not built (no C compiler at install time): the Python loop then run
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gangviz.resources import RESOURCES
 from gangviz.spacesharing import backfill
 from gangviz.spacesharing.backfill import _easy, _estimates_and_runs
 from gangviz.workloads.swf import read_swf_columns
+from tests.spacesharing.helpers import assert_same_bits, draw_jobs, spy_on
 
 easyloop = pytest.importorskip("gangviz.spacesharing._easyloop")
-
-
-def _bits(x):
-    """A value as its exact bits (float.hex), so -0.0, 0.0 and near-equal floats differ."""
-    if isinstance(x, list):
-        return [_bits(v) for v in x]
-    assert x is None or type(x) is float, x
-    return None if x is None else x.hex()
 
 
 def _both(arrival, size, est, run, P, small_max, backfill_on):
     py = _easy(arrival, size, est, run, P, small_max, backfill_on, None)
     c = easyloop.easy(arrival, size, est, run, P, small_max, backfill_on)
-    assert c is not None
-    end, lost, start, finish, resv = c
-    py_cap = py[1]
-    assert _bits(end) == _bits(py[0])
-    assert _bits(list(lost)) == _bits([py_cap.lost, py_cap.lost_small, py_cap.lost_large])
-    assert _bits(start) == _bits(py[2])
-    assert _bits(finish) == _bits(py[3])
-    assert _bits(resv) == _bits(py[4])
+    assert_same_bits(c, py[0], py[1], py[2], py[3], py[4])
     return py
 
 
 @st.composite
 def workloads(draw):
-    P = draw(st.integers(1, 16))
-    n = draw(st.integers(0, 60))
-    # few distinct gaps and durations: many arrival ties, equal estimates and equal ends
-    gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0, 0.1]), min_size=n, max_size=n))
-    arrival, t = [], draw(st.sampled_from([0.0, 2.0, 1e9]))
-    for g in gaps:
-        t += g
-        arrival.append(t)
-    size = draw(st.lists(st.integers(1, P), min_size=n, max_size=n))
-    durations = st.sampled_from([0.0, 0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0])
-    work = draw(st.lists(durations, min_size=n, max_size=n))
-    # estimates below, equal to and above the run time, and none (NaN or 0: the run time)
-    requested = draw(st.lists(st.one_of(durations, st.sampled_from([float("nan"), 0.0])),
-                              min_size=n, max_size=n))
+    P, arrival, size, work, requested = draw_jobs(
+        draw, st.sampled_from([0.0, 0.1, 1.0, 2.0, 2.5, 7.0, 1 / 3, 10.0]))
     kill = draw(st.booleans())
     backfill_on = draw(st.booleans())  # False: FCFS
     small_max = draw(st.integers(0, P))
@@ -62,8 +36,12 @@ def workloads(draw):
     return arrival, size, est, run, P, small_max, backfill_on
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(workloads())
+# two running jobs predicted to end together at the head's shadow time both add to the extra
+# processors (the random draws rarely line this up)
+@example(([0.0, 0.0, 0.0, 1.0, 2.0, 2.0], [3, 1, 1, 5, 1, 1], [10.5, 10.5, 2.0, 5.0, 20.0, 20.0],
+          [10.5, 10.5, 2.0, 5.0, 20.0, 20.0], 6, 0, True))
 def test_c_loop_equals_python_loop_bit_for_bit(w):
     _both(*w)
 
@@ -92,14 +70,7 @@ def test_non_float_columns_fall_back_to_python():
 
 
 def test_the_columns_run_uses_the_c_loop(monkeypatch):
-    calls = []
-    real = easyloop.easy
-
-    def spy(*args):
-        calls.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(easyloop, "easy", spy)
+    calls = spy_on(monkeypatch, easyloop, "easy")
     res = backfill.simulate_backfill_columns([0.0, 0.0], [2, 1], [3.0, 1.0], [3.0, 1.0], 2)
     assert len(calls) == 1 and res.start == [0.0, 3.0]
     monkeypatch.setenv("GANGVIZ_PURE_PYTHON", "1")

@@ -29,14 +29,7 @@ from gangviz.epoch.partitions import count_valid_partitions
 from gangviz.experiments.argtypes import int_list, positive_int
 from gangviz.experiments.options import add_seed
 from gangviz.experiments.progress import ProgressBar
-from gangviz.experiments.repro import (
-    FINDING_FAILED,
-    RAN,
-    REFERENCES,
-    add_where,
-    verdict,
-    where,
-)
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, add_where, verdict, where
 from gangviz.experiments.repro.mccann_runs import (
     BASELINE,
     OVERHEAD_POLICIES,

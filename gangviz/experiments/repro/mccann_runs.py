@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from gangviz.epoch.policies import make_policy
 from gangviz.epoch.speedup import static_factor
@@ -100,7 +101,7 @@ def mean_response(nodes: int, jobs: int, load: float, policy: str, static: bool,
     return total / count
 
 
-def run_task(task: tuple) -> tuple:
+def run_task(task: tuple[Any, ...]) -> tuple[Any, ...]:
     """Run one ``(kind, key, args)`` task; return ``(key, result)``. ``kind`` "overhead" calls
     :func:`mean_overhead`, "factor" :func:`mean_static_factor`, anything else
     :func:`mean_response`, each with ``*args``."""

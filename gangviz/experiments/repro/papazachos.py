@@ -31,14 +31,7 @@ from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.options import add_seed
 from gangviz.experiments.progress import ProgressBar
-from gangviz.experiments.repro import (
-    FINDING_FAILED,
-    RAN,
-    REFERENCES,
-    add_where,
-    verdict,
-    where,
-)
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, add_where, verdict, where
 from gangviz.experiments.runner import map_runs
 from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 from gangviz.multisite.batch import RunSpec, run_spec

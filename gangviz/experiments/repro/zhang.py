@@ -76,14 +76,7 @@ from gangviz.experiments.argtypes import (
 from gangviz.experiments.numbers import mean_ci, plural
 from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
-from gangviz.experiments.repro import (
-    FINDING_FAILED,
-    RAN,
-    REFERENCES,
-    add_where,
-    verdict,
-    where,
-)
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, add_where, verdict, where
 from gangviz.experiments.runner import map_runs
 from gangviz.experiments.seeds import run_seed
 from gangviz.metrics.ibm import ibm_metrics, run_with_capacity

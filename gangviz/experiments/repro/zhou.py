@@ -25,18 +25,12 @@ import json
 import math
 import sys
 import time
+from typing import Any
 
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
-from gangviz.experiments.repro import (
-    FINDING_FAILED,
-    RAN,
-    REFERENCES,
-    add_where,
-    verdict,
-    where,
-)
+from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, add_where, verdict, where
 from gangviz.experiments.runner import RunFailed, map_runs
 from gangviz.experiments.seeds import run_seed
 
@@ -113,7 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_out(parser, "also write that JSON document to FILE")
 
 
-def run_one(task: tuple) -> dict[str, float]:
+def run_one(task: tuple[Any, ...]) -> dict[str, float]:
     """Run one scheme on one job set; ``task`` = (scheme, load, jobs, seed, occupy[,
     extra_slots_on[, engine]]): ``extra_slots_on`` ``None`` or absent for the scheme's own
     default; ``engine`` ``"compiled"`` (the default: the compiled loop of :mod:`gangviz.fast.buddy`,
@@ -135,7 +129,8 @@ def run_one(task: tuple) -> dict[str, float]:
                engine="reference" if engine == "python" else "compiled").metrics
 
 
-def run_tasks(tasks: list[tuple], workers: int = 1, scheduler=None, progress=None
+def run_tasks(tasks: list[tuple[Any, ...]], workers: int = 1, scheduler: str | None = None,
+              progress: Any = None
               ) -> tuple[dict[int, dict[str, float]], dict[int, str]]:
     """Run :func:`run_one` on every task through :func:`map_runs`, taking results as they
     complete; return ``(results, failures)``: task index -> metrics for the runs that finished,
@@ -261,7 +256,7 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
-def _print_table(target: str, table, loads: list[float]) -> None:
+def _print_table(target: str, table: dict[Any, dict[str, float]], loads: list[float]) -> None:
     paper = PAPER[target]
     print(f"{'scheme':7} {'rho':>4} | " + " ".join(f"{m:>17}" for m in METRICS))
     print(f"{'':7} {'':>4} | " + " ".join(f"{'ours / paper':>17}" for _ in METRICS))

@@ -102,7 +102,7 @@ def test_slice_by_slice_equals_event_jumps(wl, mpl, cls, overhead):
     fast.run()
     slow = Simulation(jobs, cls(mpl), procs, overhead=overhead, watch=True, record=False)
     slow.run()
-    rec = lambda s: [(r.spec.id, r.start, r.finish) for r in s.records()]  # noqa: E731
+    rec = lambda s: [(r.spec.id, r.start, r.finish) for r in s.records()]
     assert [(i, pytest.approx(a), pytest.approx(b)) for i, a, b in rec(fast)] == rec(slow)
 
 
