@@ -45,12 +45,12 @@ DESCRIPTIONS: dict[str, str] = {
 
 
 #: The IBM figures (seconds; utilisation and loss of capacity are fractions) and their goals.
-IBM_GOALS: dict[str, str] = {"wait": "min", "response": "min", "slowdown": "min",
+IBM_GOALS: dict[str, str] = {"wait": "min", "response": "min", "bounded_slowdown": "min",
                              "utilization": "max", "loss_of_capacity": "min"}
 DESCRIPTIONS.update({
     "wait": "mean wait (s)",
     "response": "mean response time (s)",
-    "slowdown": "mean bounded slowdown (Γ = 10 s)",
+    "bounded_slowdown": "mean bounded slowdown (Γ = 10 s)",
     "utilization": "utilisation (eq. 1)",
     "loss_of_capacity": "loss of capacity (eqs. 2-3)",
 })
@@ -71,6 +71,8 @@ class Comparison:
     best: dict[str, tuple[str, ...]]
     keys: tuple[str, ...] = METRICS
     goals: dict = field(default_factory=lambda: dict(GOALS))
+    units: dict = field(default_factory=dict)
+    lacks: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``nan`` becomes ``None``)."""
@@ -91,25 +93,32 @@ class Comparison:
         w.writerow(["metric", *self.labels, "best"])
         for m in self.keys:
             vals = [self.metrics[lab][m] for lab in self.labels]
-            w.writerow([m, *("" if math.isnan(v) else repr(v) for v in vals), ";".join(self.best[m])])
+            w.writerow([m, *("" if math.isnan(v) else repr(v) for v in vals), ";".join(self.best.get(m, ()))])
         return buf.getvalue()
 
     def to_text(self) -> str:
         """Return an aligned text table with the best value of each row marked ``*``."""
-        head = ["metric", *(lab + "  " for lab in self.labels)]
+        head = ["metric", *(lab + "  " for lab in self.labels)] + (["unit"] if self.units else [])
         rows = [head]
         for m in self.keys:
             row = [m]
             for lab in self.labels:
                 v = self.metrics[lab][m]
-                text = number(v)
-                row.append(text + (" *" if lab in self.best[m] else "  "))
+                lacking = m in self.lacks.get(lab, ())
+                text = "(none)" if lacking else number(v)
+                row.append(text + (" *" if lab in self.best.get(m, ()) else "  "))
+            if self.units:
+                row.append(self.units.get(m, ""))
             rows.append(row)
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-        lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+        last = len(head) - 1 if self.units else -1
+        lines = ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
                  for r in rows]
-        higher = [m for m in self.keys if self.goals[m] == "max"]
+        higher = [m for m in self.keys if self.goals.get(m) == "max"]
         lines.append(f"* best in its row ({', '.join(higher)}: higher is better; the others: lower is better)")
+        if any(self.lacks.values()):
+            lines.append("(none): a figure the policy's family does not have: "
+                         + "; ".join(f"{lab}: {', '.join(keys)}" for lab, keys in self.lacks.items() if keys))
         return "\n".join(lines)
 
 
@@ -141,6 +150,29 @@ def comparison_from_metrics(title: str, processors: int,
     table = {lab: {m: _num(metrics[lab].get(m)) for m in keys} for lab in labels}
     best = {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m]) for m in keys}
     return Comparison(title, processors, labels, table, best, keys, goals)
+
+
+def comparison_from_figures(title: str, processors: int, figures: Mapping[str, Any]) -> Comparison:
+    """Return the :class:`Comparison` of finished runs' figures (label ->
+    :class:`~gangviz.results.figures.Figures`): every figure any of them has, in the order of
+    the first that has it (the core first); a figure a policy's family lacks is undefined in its
+    column and listed in :attr:`Comparison.lacks`. The best of a row is chosen among the
+    policies that have the figure, which means the same thing for all of them (the core's
+    definitions are the IBM study's for every family; the own figures are one paper's)."""
+    from gangviz.results.figures import GOALS as FIGURE_GOALS
+
+    keys: list[str] = []
+    for figs in figures.values():
+        keys += [k for k in figs.values if k not in keys]
+    labels = tuple(figures)
+    table = {lab: {m: _num(figures[lab].values.get(m)) for m in keys} for lab in labels}
+    goals = {m: FIGURE_GOALS[m] for m in keys if m in FIGURE_GOALS}
+    best = {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m]) for m in goals}
+    units: dict[str, str] = {}
+    for figs in figures.values():
+        units.update(figs.units)
+    lacks = {lab: [m for m in keys if m not in figures[lab].values] for lab in labels}
+    return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks)
 
 
 def _num(v) -> float:
@@ -235,3 +267,110 @@ def finish_and_compare(title: str, sims: Mapping[str, Any], *, time_unit: float 
             metrics[lab] = engine_ibm_metrics(sim, time_unit)
     processors = next(iter(sims.values())).processors
     return comparison_from_metrics(title, processors, metrics, goals=IBM_GOALS)
+
+
+@dataclass(frozen=True)
+class PolicyRun:
+    """One policy run to its end for a comparison: its ``label`` (the spec as given), policy
+    ``name``, ``family``, ``engine``, resolved ``parameters`` and
+    :class:`~gangviz.results.figures.Figures` (the same as ``gangviz run`` prints for it)."""
+
+    label: str
+    name: str
+    family: str
+    engine: str
+    parameters: dict
+    figures: Any
+
+
+#: sources already loaded, by the options that load them: the parent fills it, and a worker
+#: process forked from it finds the source there instead of reading the file again
+_SOURCES: dict[tuple, Any] = {}
+
+
+def _source_for(load: tuple) -> Any:
+    if load not in _SOURCES:
+        from gangviz.workloads.source import load_source
+
+        name, procs, slice_seconds, jobs, load_, seed = load
+        _SOURCES.clear()
+        _SOURCES[load] = load_source(name, procs=procs, slice_seconds=slice_seconds, jobs=jobs,
+                                     load=load_, seed=seed)
+    return _SOURCES[load]
+
+
+def run_policy(task: tuple) -> PolicyRun:
+    """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out)``, ``load``
+    the key of the source in the cache of loaded sources (or the options that load it),
+    ``jobs_out`` a per-job file to write or ``None``. Picklable, for worker processes. Raises
+    ``ValueError`` as :func:`gangviz.factory.run` does."""
+    from gangviz.factory import run
+    from gangviz.results.figures import run_figures
+
+    load, spec, ring, jobs_out = task
+    source = _source_for(load)
+    done = run(source, spec, ring=ring, jobs=bool(jobs_out))
+    if jobs_out:
+        from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
+
+        if done.family == "space-sharing":
+            res = done.result if done.result is not None else done.simulation.result
+            save_backfill_jobs(res.records, source, jobs_out, label=spec)
+        else:
+            save_simulation_jobs(done.simulation, source, jobs_out, label=spec)
+    name = done.policy.label() if done.family == "space-sharing" else done.policy.name
+    return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done))
+
+
+def run_policies(source: Any, specs: Sequence[str], *, load: tuple | None = None,
+                 ring: bool | None = None, workers: int = 1,
+                 jobs_out: Mapping[str, str] | None = None) -> dict[str, PolicyRun]:
+    """Run every policy spec on ``source`` with :func:`gangviz.factory.run` (the same loop as
+    ``gangviz run`` for each: compiled, backfilling or reference), ``workers`` at a time in
+    worker processes; return ``{label: PolicyRun}`` in the order given.
+
+    ``load`` is the tuple of options that loads ``source`` again (name, procs, slice, jobs, load,
+    seed), for worker processes that do not share this one's memory; ``jobs_out`` maps labels to
+    per-job files. Raises ``ValueError`` for a spec given twice and as :func:`run_policy` does.
+    """
+    from gangviz.experiments.runner import RunError, map_runs
+
+    if len(set(specs)) != len(specs):
+        raise ValueError("each --policy may be given once")
+    key = load if load is not None else ("<loaded>", id(source))
+    _SOURCES.clear()
+    _SOURCES[key] = source
+    if load is None:
+        workers = 1  # a source that cannot be loaded again runs in this process
+    tasks = [(key, spec, ring, (jobs_out or {}).get(spec)) for spec in specs]
+    out: dict[int, PolicyRun] = {}
+    try:
+        for index, result in map_runs(run_policy, tasks, workers=workers):
+            out[index] = result
+    except RunError as exc:
+        message = exc.message.removeprefix("ValueError: ")
+        raise ValueError(f"{specs[exc.index]}: {message}") from None
+    return {specs[i]: out[i] for i in range(len(specs))}
+
+
+def comparison_of_simulations(source: Any, sims: Mapping[str, Any]) -> Comparison:
+    """Run every step-able simulation (label -> simulation, time-slot or space-sharing, built on
+    ``source``) to its end, once, counting what its figures need on the way, and return the
+    :class:`Comparison` of their figures: the numbers of ``gangviz compare`` for the same
+    policies (the compare window's table). Raises ``ValueError`` for another family."""
+    from gangviz.factory.run import FinishedRun
+    from gangviz.metrics.ibm import run_with_capacity
+    from gangviz.results.figures import run_figures
+
+    figures = {}
+    for label, sim in sims.items():
+        if sim.family == "matrix":
+            capacity = run_with_capacity(sim)
+        elif sim.family == "space-sharing":
+            sim.run()
+            capacity = sim.result.capacity
+        else:
+            raise ValueError(f"a {sim.family} run has its own figures")
+        done = FinishedRun(source, label, sim.policy, "reference", simulation=sim, capacity=capacity)
+        figures[label] = run_figures(done)
+    return comparison_from_figures(source.title, source.processors, figures)
