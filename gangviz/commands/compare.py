@@ -21,7 +21,7 @@ import json
 import sys
 
 from gangviz.commands.errors import UserError
-from gangviz.commands.options import add_source_options
+from gangviz.commands.options import add_source_options, window_size
 from gangviz.experiments.compare import comparison_from_figures, run_policies
 from gangviz.experiments.options import add_json, add_workers
 from gangviz.experiments.progress import announce_compiled
@@ -50,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="open the compare window: one pane per policy on a shared clock")
     gui.add_argument("--screenshot", metavar="OUT.png",
                      help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
+    gui.add_argument("--size", type=window_size, default=None, metavar="WxH",
+                     help="with --screenshot: the window's size (default 1680x1050)")
     gui.add_argument("--at", type=float, default=None, metavar="T",
                      help="with --screenshot: the shared time shown (default: half-way)")
     gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot or --jobs-out file")
@@ -60,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     """Compare the policies of ``args``; print a table, JSON or CSV (or open the window); return 0."""
     if args.screenshot and not args.window:
         raise UserError("--screenshot needs --window")
+    if args.size and not args.screenshot:
+        raise UserError("--size needs --window --screenshot")
     if args.screenshot:
         try:
             check_output(args.screenshot, force=args.force)
@@ -117,7 +121,8 @@ def _window(args: argparse.Namespace) -> int:
     if args.screenshot:
         if len(args.policy) < 2:
             raise UserError("--screenshot needs at least two --policy options")
-        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at)
+        size = args.size or compare_window.SCREENSHOT_SIZE
+        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size)
         print(out)
         return 0
     from gangviz.display_check import problem

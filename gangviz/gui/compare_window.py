@@ -451,6 +451,7 @@ class CompareWindow(QMainWindow):
             if pane.matrix is not None:
                 pane.matrix.jobSelected.connect(lambda job, src=pane: self._select_everywhere(job, src))
         colours = [policy_colour(spec) for spec in sims]
+        self.timeline.slice_seconds = self._slice_seconds()
         self.timeline.set_span(self.end, [(colours[i], self._moves[spec]) for i, spec in enumerate(sims)])
         self.plots.set_series(self.samples, self.end)
         if self.comparison is not None:

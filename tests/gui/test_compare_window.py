@@ -217,3 +217,30 @@ def test_seek_shows_the_state_after_every_step_at_or_before_t(policy, times):
         ref.run(until=t)
         assert np.array_equal(sim.matrix.cells, ref.matrix.cells)
         assert [s.time for s in sim.steps] == [s.time for s in ref.steps]
+
+
+def test_the_clock_reads_a_human_time_on_a_trace_and_slices_on_a_model(qtbot, source):
+    from pathlib import Path
+
+    trace = load_source(str(Path(__file__).resolve().parents[2] / "resources" / "workloads"
+                            / "KTH-SP2-1996-2.1-cln-first300.swf"))
+    win = open_window(qtbot, trace, ["gs", "easy"])
+    win.set_time(200_000.0)
+    assert win.clock_label.text().startswith("2 d 07:33:20  of  ")
+    assert win.timeline.slice_seconds == 1.0
+    win.close()
+    model = open_window(qtbot, source, ["bc", "repack"])
+    model.set_time(10.0)
+    assert model.clock_label.text().startswith("10 slices  of  ")
+    assert model.timeline.slice_seconds is None
+    model.close()
+
+
+def test_compare_screenshot_takes_a_size(tmp_path, capsys):
+    out = tmp_path / "small.png"
+    assert main(["compare", *ARGS, "--policy", "bc", "--policy", "repack", "--window",
+                 "--screenshot", str(out), "--size", "900x640"]) == 0
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (900, 640)
+    assert main(["compare", *ARGS, "--policy", "bc", "--policy", "repack", "--size", "900x640"]) == 1
+    assert "--size needs --window --screenshot" in capsys.readouterr().err
