@@ -58,7 +58,6 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui import plot_axes, shared_clock
-from gangviz.timefmt import clock_text
 from gangviz.gui.clock_timeline import SharedTimeline
 from gangviz.gui.compare_plots import OverlayPlots, policy_colour
 from gangviz.gui.compare_table import SummaryTable
@@ -75,6 +74,7 @@ from gangviz.gui.figure_export import export_widget
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.player import Player
 from gangviz.gui.vector_view import VectorTreeView
+from gangviz.timefmt import clock_text
 
 MIN_POLICIES, MAX_POLICIES = 2, 4
 #: play speeds of the shared clock, in simulated slices per second of wall time
