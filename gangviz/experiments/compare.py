@@ -1,18 +1,19 @@
-"""Compare time-slot policies on one workload: the numbers of ``gangviz compare`` and the compare window.
+"""Compare policies on one workload: the numbers of ``gangviz compare`` and the compare window.
 
-:func:`compare` loads the workload once, runs one simulation per policy on the same jobs and
-returns a :class:`Comparison`: the final :func:`gangviz.metrics.zhou_metrics`
-(Zhou00 §4.3) of each policy and, per metric, which policies are best. The
-compare window runs its simulations step by step itself and calls :func:`comparison_from_sims`
-on them, so both show the same numbers. Nothing here imports Qt.
+:func:`run_policies` runs every policy on the same jobs exactly as ``gangviz run`` does (one
+loop per run, chosen by :func:`gangviz.factory.run`, ``workers`` runs at a time) and
+:func:`comparison_from_figures` makes their :class:`Comparison`: every figure of
+:mod:`gangviz.results.figures` (the core of the IBM study for every family, then each family's
+own) and, per figure, which policies are best; :func:`compare` does both. The compare window
+runs its simulations step by step and calls :func:`comparison_of_simulations` on them, so both
+show the same numbers. Nothing here imports Qt.
 
-Which value is best (:data:`GOALS`): a higher processor active ratio ``r_a`` is better; for the
-slot counts ``n_l``, ``n_a`` and the turnaround times ``t_*`` lower is better (Zhou00 §4.3 reads
-them that way). When a space-sharing policy (``fcfs``, ``easy``, ``conservative``) takes part,
-every policy is measured with the IBM study's figures instead (Zhang01 §2.3,
-:func:`gangviz.metrics.ibm.ibm_metrics`: mean wait, response, bounded slowdown, utilisation, loss
-of capacity; see :data:`IBM_GOALS`), so gang and space-sharing policies share one table. Ties are all marked best; an undefined value (``nan``, e.g. ``t_la`` when no
-large job ran) is never best, and a row where fewer than two policies have a value marks none.
+Which value is best (:data:`gangviz.results.figures.GOALS`): higher utilisation, throughput and
+processor active ratio ``r_a``; lower for the others (Zhang01 §2.3, Zhou00 §4.3 read them that
+way); counts have none. A figure is ranked only among the policies that have it, so a family
+never wins a figure it lacks (:attr:`Comparison.lacks`). Ties are all marked best; an undefined
+value (``nan``, e.g. ``t_la`` when no large job ran) is never best, and a row where fewer than
+two policies have a value marks none.
 """
 
 from __future__ import annotations
@@ -179,34 +180,6 @@ def _num(v) -> float:
     return math.nan if v is None else float(v)
 
 
-def _space_sharing(sim) -> bool:
-    return sim.family == "space-sharing"
-
-
-def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: float = 1.0) -> Comparison:
-    """Return the :class:`Comparison` of simulations (label -> simulation), finished or paused.
-
-    With a space-sharing simulation among them every column holds the IBM figures (``time_unit``:
-    seconds per time unit); an engine simulation's loss of capacity is then left undefined
-    (it needs the whole run: :func:`compare` computes it).
-    """
-    from gangviz.metrics import figures
-    from gangviz.metrics.ibm import ibm_metrics
-
-    processors = next(iter(sims.values())).processors if sims else 0
-    if not any(_space_sharing(sim) for sim in sims.values()):
-        return comparison_from_metrics(title, processors,
-                                       {lab: figures(sim) for lab, sim in sims.items()})
-    out = {}
-    for lab, sim in sims.items():
-        try:
-            out[lab] = (figures(sim) if _space_sharing(sim)
-                        else ibm_metrics(sim.records(), sim.processors, time_unit=time_unit))
-        except ValueError:  # no job finished yet
-            out[lab] = {}
-    return comparison_from_metrics(title, processors, out, goals=IBM_GOALS)
-
-
 def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
                       record: bool = False, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return ``{label: simulation}``, one fresh simulation per policy spec on ``source``'s jobs
@@ -225,48 +198,14 @@ def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
             for spec in specs}
 
 
-def run_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
-                    record: bool = False) -> dict[str, Any]:
-    """Return ``{label: Simulation}`` as :func:`build_simulations` does, each run to the end."""
-    sims = build_simulations(source, specs, ring=ring, record=record)
-    for sim in sims.values():
-        sim.run()
-    return sims
-
-
 def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Comparison:
-    """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end.
-
-    Returns the :class:`Comparison`. Raises ``ValueError`` as :func:`build_simulations` does.
-    """
-    sims = build_simulations(source, specs, ring=ring)
-    return finish_and_compare(source.title, sims, time_unit=getattr(source, "slice_seconds", 1.0))
-
-
-def finish_and_compare(title: str, sims: Mapping[str, Any], *, time_unit: float = 1.0) -> Comparison:
-    """Run every simulation (label -> simulation) to its end and return their :class:`Comparison`.
-
-    With a space-sharing simulation among them every column holds the IBM figures, an engine
-    run's loss of capacity included (eq. 3, counted while it runs to the end). Raises
-    ``ValueError`` when a run finishes no job in that case.
-    """
-    if not any(_space_sharing(sim) for sim in sims.values()):
-        for sim in sims.values():
-            while sim.step() is not None:
-                pass
-        return comparison_from_sims(title, sims)
-    from gangviz.metrics import figures
-    from gangviz.metrics.ibm import engine_ibm_metrics
-
-    metrics = {}
-    for lab, sim in sims.items():
-        if _space_sharing(sim):
-            sim.run()
-            metrics[lab] = figures(sim)
-        else:
-            metrics[lab] = engine_ibm_metrics(sim, time_unit)
-    processors = next(iter(sims.values())).processors
-    return comparison_from_metrics(title, processors, metrics, goals=IBM_GOALS)
+    """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end,
+    each as ``gangviz run`` runs it (:func:`run_policies`), and return the :class:`Comparison`
+    of their figures: ``gangviz compare``'s table. Raises ``ValueError`` as
+    :func:`run_policies` does."""
+    runs = run_policies(source, specs, ring=ring)
+    return comparison_from_figures(source.title, source.processors,
+                                   {label: r.figures for label, r in runs.items()})
 
 
 @dataclass(frozen=True)

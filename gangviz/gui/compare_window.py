@@ -17,7 +17,7 @@ animated change by change (the panes would drift apart).
 
 Every run is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
-summary table. The table is :func:`gangviz.experiments.compare.comparison_from_sims` of those
+summary table. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
 finished simulations, built by :func:`gangviz.factory.build`, so it
 holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
 are Zhou et al.'s, Zhou00 §4.3); other families show the panes and curves.
