@@ -60,7 +60,7 @@ GOALS: dict[str, str] = {
 }
 
 _CORE_TEXT = {
-    "wait": "mean wait, start - arrival",
+    "wait": "mean wait, start - arrival (a time-slot job starts when it is placed in a slot)",
     "response": "mean response time, finish - arrival",
     "bounded_slowdown": "mean bounded slowdown, max(response, Γ) / max(executed, Γ), "
                         "executed = min(work, finish - start), Γ = 10 {clock}",

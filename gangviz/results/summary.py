@@ -48,11 +48,12 @@ def machine(source: Any, procs: int | None = None, slice_seconds: float | None =
 
 
 def header_line(title: str, policy: str, family: str, mach: dict[str, Any], jobs: int) -> str:
-    """Return the first line every run prints: source, policy and family, machine and slice,
-    each with where it came from."""
+    """Return the first line every run prints: source, policy (or policies, comma-separated)
+    and family, machine and slice, each with where it came from."""
     slice_text = (f"slice {mach['slice']:g} s ({mach['slice_from']})" if mach["slice"] is not None
                   else "times in slices (no clock)")
-    return (f"{title} — policy {policy} ({family}), {mach['processors']:,} processors "
+    word = "policies" if ", " in policy else "policy"
+    return (f"{title} — {word} {policy} ({family}), {mach['processors']:,} processors "
             f"({mach['processors_from']}), {slice_text}, {jobs:,} jobs")
 
 
