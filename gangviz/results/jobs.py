@@ -390,6 +390,8 @@ def number_texts(col: np.ndarray) -> list[str]:
 
 
 def _csv_text(col: np.ndarray) -> list[str]:
+    if len(col) > 1 and (col[0] == col).all():  # a constant column (workload_name, profile, ...)
+        return _csv_text(col[:1]) * len(col)
     if col.dtype.kind in "US":
         text: list[str] = col.tolist()
         if any("," in v or '"' in v for v in text):
