@@ -7,7 +7,7 @@ Run from the repository root (needs matplotlib: ``pip install matplotlib``)::
 
 It uses the notebook API: :func:`gangviz.compare` runs buddy-based allocation without (BR)
 and with (BRMS) multi-slot running and the plain buddy scheme (BC) [Zhou00 §3] on the same
-jobs; each result's ``jobs`` table has one row per job (wait, turnaround, bounded slowdown,
+jobs; each result's ``jobs`` table has one row per job (wait, response, bounded slowdown,
 ...). The left panel is the distribution of waits (time from arrival to the first slice a job
 ran), the right one of bounded slowdowns.
 """
@@ -36,13 +36,13 @@ def cdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def main(out: str = "wait_cdf.png") -> Path:
-    """Run the comparison, print the mean wait and turnaround per policy, save the plot; return its path."""
+    """Run the comparison, print the mean wait and response per policy, save the plot; return its path."""
     results = gangviz.compare(TRACE, POLICIES)
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
-    print(f"{'policy':8} {'mean wait':>10} {'mean turnaround':>16} {'mean bsld':>10}")
+    print(f"{'policy':8} {'mean wait':>10} {'mean response':>16} {'mean bsld':>10}")
     for policy, result in results.items():
         jobs = result.jobs
-        print(f"{policy:8} {jobs['wait'].mean():10.2f} {jobs['turnaround'].mean():16.2f} "
+        print(f"{policy:8} {jobs['wait'].mean():10.2f} {jobs['response'].mean():16.2f} "
               f"{np.nanmean(jobs['bounded_slowdown']):10.3f}")
         left.step(*cdf(jobs["wait"]), where="post", label=policy.upper())
         right.step(*cdf(jobs["bounded_slowdown"]), where="post", label=policy.upper())

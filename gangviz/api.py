@@ -7,9 +7,11 @@
 
 :func:`simulate` and :func:`compare` load a source the way the command line does
 (:func:`gangviz.workloads.source.load_source`: an SWF trace, a scenario file or built-in name, or
-a synthetic model such as ``"downey"``) and build the simulations with
-:func:`gangviz.factory.build`, as ``gangviz run`` and ``gangviz compare`` do, so the numbers are
-the same as the command line's. Nothing here imports Qt.
+a synthetic model such as ``"downey"``) and run each policy with :func:`gangviz.factory.run`,
+which picks the loop ``gangviz run`` picks for the same arguments (a compiled loop when one
+covers the run), so the figures and the time they take are the command line's.
+``gangviz.to_pandas(gangviz.compare(...))`` is the figures of a comparison as a DataFrame.
+Nothing here imports Qt.
 """
 
 from __future__ import annotations
@@ -24,8 +26,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gangviz.api_checks import check_compare, check_path, check_simulate, check_table
-from gangviz.factory import build
-from gangviz.metrics.zhou import zhou_metrics
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
 from gangviz.workloads.source import Source, load_source
 
@@ -33,7 +33,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
     from gangviz.core.record import Step
-    from gangviz.sim.engine import Simulation
 
 __all__ = ["Result", "simulate", "compare", "to_pandas"]
 
@@ -46,27 +45,49 @@ class Result:
         policy: the policy as asked for (``"bc"``, ``"random:seed=3"``).
         title: the workload's title (a trace's file name, a scenario's title).
         processors: the machine size.
-        metrics: the paper's metrics [Zhou00 §4.3]: ``r_a``, ``n_l``, ``n_a`` and the mean
-            turnarounds ``t_ta``, ``t_sa``, ``t_ma``, ``t_la`` in slices (``nan`` for a class
-            with no completed job).
-        jobs: one row per job, a numpy structured array with the fields of
-            :data:`gangviz.results.jobs.JOB_DTYPE` (``job_id``, ``arrival``, ``start``,
-            ``finish``, ``wait``, ``turnaround``, ``bounded_slowdown``, ``size``, ``work``, ...),
-            times in ``time_unit``.
+        metrics: the run's figures, the same as ``gangviz run`` prints (names, values, and
+            units in :attr:`units`): the core of the IBM study for every policy (``wait``,
+            ``response``, ``bounded_slowdown``, ``utilization``, ``loss_of_capacity``,
+            ``makespan``, ``throughput``, each also ``_small``/``_large``) and the time-slot
+            family's own [Zhou00 §4.3] (``r_a``, ``n_l``, ``n_a``, ``t_ta`` ...); times in
+            seconds on a trace, in slices otherwise; ``nan`` when undefined
+            (:mod:`gangviz.results.figures`).
+        units: figure -> unit.
         time_unit: ``"s"`` for SWF traces (seconds from the first submit), else ``"slice"``.
+        engine: which loop ran: ``"compiled:gang"``, ``"compiled:buddy"``, ``"backfill"`` or
+            ``"reference"``, chosen as the command line chooses it (:func:`gangviz.factory.run`).
         steps: the change records of every step when run with ``record=True``, else empty.
-        simulation: the finished :class:`~gangviz.sim.engine.Simulation`, for anything else.
+        simulation: the finished step-able simulation (``None`` after a compiled or
+            backfilling run), for anything else.
+
+    :attr:`jobs` is the per-job table (made when first asked for).
     """
 
     policy: str
     title: str
     processors: int
     metrics: dict[str, float]
-    jobs: np.ndarray = field(repr=False)
+    units: dict[str, str] = field(repr=False)
     time_unit: str
+    engine: str
     steps: list[Step] = field(default_factory=list, repr=False)
-    simulation: Simulation | None = field(default=None, repr=False, compare=False)
+    simulation: Any = field(default=None, repr=False, compare=False)
     source: Source | None = field(default=None, repr=False, compare=False)
+    run: Any = field(default=None, repr=False, compare=False)
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def jobs(self) -> np.ndarray:
+        """One row per job, a numpy structured array with the fields of
+        :data:`gangviz.results.jobs.JOB_DTYPE` (``job_id``, ``arrival``, ``start``, ``finish``,
+        ``wait``, ``response``, ``bounded_slowdown``, ``size``, ``work``, ...), times in
+        :attr:`time_unit`: what ``gangviz run --jobs-out`` writes. A run on a compiled loop keeps
+        no per-job history, so the table of a time-slot run comes from the reference engine,
+        run once when first asked for (as ``--jobs-out`` does)."""
+        if "jobs" not in self._cache:
+            self._cache["jobs"] = _table(self)
+        table: np.ndarray = self._cache["jobs"]
+        return table
 
     def to_pandas(self) -> pandas.DataFrame:
         """Return :attr:`jobs` as a pandas DataFrame; raises ``ImportError`` without pandas."""
@@ -77,13 +98,42 @@ class Result:
         Batsim's layout, ``.swf`` or ``.parquet``); return the path. Raises ``ValueError`` for
         another extension."""
         check_path("path", path)
-        if self.simulation is None or self.source is None:
-            raise ValueError("this result has no simulation to write the jobs of")
-        return save_simulation_jobs(self.simulation, self.source, path, label=self.policy)
+        if self.source is None:
+            raise ValueError("this result has no source to write the jobs of")
+        from gangviz.results.jobs import save_backfill_jobs
+
+        if self.run is not None and self.run.family == "space-sharing":
+            res = self.run.result if self.run.result is not None else self.run.simulation.result
+            return save_backfill_jobs(res.records, self.source, path, label=self.policy)
+        return save_simulation_jobs(_reference(self), self.source, path, label=self.policy)
 
 
-def to_pandas(table: np.ndarray) -> pandas.DataFrame:
-    """Return a per-job table as a pandas DataFrame, one column per field.
+def _reference(result: Result) -> Any:
+    """The finished step-able simulation of a time-slot result (run once on the reference
+    engine when a compiled loop ran it)."""
+    if result.simulation is not None:
+        return result.simulation
+    if "reference" not in result._cache:
+        from gangviz.factory import run
+
+        result._cache["reference"] = run(result.source, result.policy, params=result.run.parameters,
+                                         jobs=True, ring=result.source.ring or None).simulation
+    return result._cache["reference"]
+
+
+def _table(result: Result) -> np.ndarray:
+    scale = result.source.slice_seconds if result.source is not None else 1.0
+    done = result.run
+    if done is not None and done.family == "space-sharing":
+        res = done.result if done.result is not None else done.simulation.result
+        return jobs_of_backfill(res.records, time_scale=scale)
+    return jobs_of_simulation(_reference(result), time_scale=scale)
+
+
+def to_pandas(table: Any) -> pandas.DataFrame:
+    """Return a per-job table (:attr:`Result.jobs`) as a pandas DataFrame, one column per
+    field; or, given the ``{policy: Result}`` of :func:`compare`, their figures, one row per
+    policy and one column per figure (a figure a policy's family lacks is ``nan``).
 
     Raises ``ImportError`` with the install hint when pandas is not installed.
     """
@@ -92,6 +142,12 @@ def to_pandas(table: np.ndarray) -> pandas.DataFrame:
         import pandas as pd
     except ImportError:
         raise ImportError("to_pandas needs pandas: pip install pandas") from None
+    if isinstance(table, Mapping):
+        keys: list[str] = []
+        for r in table.values():
+            keys += [k for k in r.metrics if k not in keys]
+        return pd.DataFrame([[r.metrics.get(k, float("nan")) for k in keys] for r in table.values()],
+                            index=pd.Index(list(table), name="policy"), columns=keys)
     return pd.DataFrame({name: table[name] for name in table.dtype.names})
 
 
@@ -149,11 +205,9 @@ def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring
 
     Arguments as :func:`simulate`; raises as it does, and ``ValueError`` for no policy or one
     given twice. The table of ``gangviz compare`` is
-    ``{p: r.metrics for p, r in compare(...).items()}`` for time-slot policies; with a
-    space-sharing policy (``fcfs``, ``easy``, ``conservative``) among them the command line
-    shows the IBM figures instead (:func:`gangviz.metrics.ibm.ibm_metrics`), while
-    :attr:`Result.metrics` keeps these for every policy, a backfilling run counting as one row.
-    ``policies`` may be any iterable of names (read once); arguments are checked first
+    ``{p: r.metrics for p, r in compare(...).items()}``, whatever families are mixed
+    (``to_pandas`` of the returned dict makes it a DataFrame). ``policies`` may be any
+    iterable of names (read once); arguments are checked first
     (:func:`gangviz.api_checks.check_compare`).
     """
     specs = check_compare(source, policies, ring, record, params, options)
@@ -162,24 +216,20 @@ def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring
 
 def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
              params: Mapping[str, Any] | None) -> dict[str, Result]:
+    """Run every spec with :func:`gangviz.factory.run`, as ``gangviz run`` and ``gangviz
+    compare`` do, and give each its figures (:func:`gangviz.results.figures.run_figures`)."""
+    from gangviz.factory import run
+    from gangviz.results.figures import clock_of, run_figures
+
     if len(set(specs)) != len(specs):
         raise ValueError("each policy may be given once")
-    sims = {spec: build(src, spec, params=params, record=record, watch=False, ring=ring) for spec in specs}
-    unit = "s" if src.kind == "swf" else "slice"
+    unit = "s" if clock_of(src) == "s" else "slice"
     out = {}
-    for spec, sim in sims.items():
-        sim.run()
-        if getattr(sim, "family", None) == "space-sharing":
-            # a backfilling run (fcfs, easy, conservative) is one row of the machine: its
-            # metrics and per-job rows come from its records, as 'gangviz run' and sweeps do
-            from gangviz.metrics.zhou import zhou_metrics_of_result
-
-            metrics = zhou_metrics_of_result(sim.result, sim.processors)
-            table = jobs_of_backfill(sim.result.records, time_scale=src.slice_seconds)
-            steps: list = []
-        else:
-            metrics = zhou_metrics(sim)
-            table = jobs_of_simulation(sim, time_scale=src.slice_seconds)
-            steps = list(sim.steps) if record else []
-        out[spec] = Result(spec, src.title, src.processors, metrics, table, unit, steps, sim, src)
+    for spec in specs:
+        done = run(src, spec, params=params, record=record, ring=ring)
+        figs = run_figures(done)
+        sim = done.simulation
+        steps = list(sim.steps) if record and sim is not None and done.family == "matrix" else []
+        out[spec] = Result(spec, src.title, src.processors, dict(figs.values), figs.units, unit,
+                           done.engine, steps, sim, src, done)
     return out

@@ -43,3 +43,19 @@ def time_unit(span: float, slice_seconds: float | None = None) -> tuple[str, flo
         if secs < below:
             return unit, size / slice_seconds
     return "d", 86400.0 / slice_seconds
+
+
+def clock_text(t: float, slice_seconds: float | None = None) -> str:
+    """Return time ``t`` (in slices) as a clock reads it: ``"31 d 04:12:09"`` (``"04:12:09"``
+    under a day) when ``slice_seconds`` is given, else ``"2,961,380 slices"``; ``"—"`` for a
+    time that is not finite."""
+    if t is None or not math.isfinite(t):
+        return "—"
+    if slice_seconds is None:
+        return format_time(t)
+    secs = int(round(t * slice_seconds))
+    sign, secs = ("-" if secs < 0 else ""), abs(secs)
+    days, rest = divmod(secs, 86400)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    return f"{sign}{days:,} d {h:02d}:{m:02d}:{s:02d}" if days else f"{sign}{h:02d}:{m:02d}:{s:02d}"

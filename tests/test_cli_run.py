@@ -13,15 +13,22 @@ from gangviz.workloads.scenario import ScenarioError, load_scenario
 
 def test_run_fig2_json_prints_the_two_slot_matrix(capsys):
     assert main(["run", "fig2-repacking", "--policy", "repack", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert "steps" not in summary and "final_matrix" not in summary  # detail only when asked
+    assert main(["run", "fig2-repacking", "--policy", "repack", "--json", "--steps"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["policy"] == "repack" and doc["processors"] == 8
+    assert doc["metrics"] == summary["metrics"]
+    assert doc["policy"]["name"] == "repack" and doc["machine"]["processors"] == 8
     assert doc["final_matrix"] == ["J1 J1 J2 J2 J4 J4 J7 J7", "J5 J5 J5 J6 J6 J3 J3 J3"]
     first = doc["steps"][0]
     assert first["cause"] == "script"
     kinds = [c["kind"] for c in first["changes"]]
     assert kinds[:2] == ["job_removed", "job_removed"] and "slot_removed" in kinds
     assert any("Property 2" in line for line in first["narration"])
-    assert set(doc["metrics"]) == {"r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la"}
+    from gangviz.results.figures import CORE_KEYS, ZHOU_KEYS
+
+    assert list(doc["metrics"]) == list(CORE_KEYS + ZHOU_KEYS)
+    assert doc["units"]["t_ta"] == "slices" and doc["time_unit"] == "slice"
 
 
 @pytest.mark.parametrize("path", list_scenarios(), ids=lambda p: p.stem)
@@ -100,7 +107,7 @@ def test_guided_must_be_a_boolean(tmp_path):
 def test_multisite_json_carries_the_window_names(capsys):
     from gangviz.cli import main
 
-    assert main(["run", "papazachos-migration", "--json"]) == 0
+    assert main(["run", "papazachos-migration", "--json", "--steps"]) == 0
     doc = json.loads(capsys.readouterr().out)
     queued = next(c for s in doc["steps"] for c in s["changes"] if c["kind"] == "task_queued")
     assert queued["labels"]["task"] == f"G{queued['gang']}.{queued['task'] + 1}"

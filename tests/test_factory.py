@@ -95,7 +95,8 @@ def test_a_covered_headless_run_never_instantiates_the_reference_engine(no_refer
 def test_gangviz_run_takes_the_compiled_loop_when_it_covers_the_run(no_reference_engine, capsys):
     assert main(["run", "downey", "--jobs", "200", "--policy", "br", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["policy"] == "BR" and doc["final_matrix"] == [] and doc["steps"] == []
+    assert doc["policy"]["name"] == "BR" and doc["engine"] == "compiled:buddy"
+    assert "final_matrix" not in doc and "steps" not in doc
     with pytest.raises(AssertionError, match="reference engine was instantiated"):
         main(["run", "downey", "--jobs", "20", "--policy", "br", "--steps", "--json"])
 
@@ -170,4 +171,6 @@ def test_a_scenario_naming_a_policy_badly_fails_when_built_with_its_file_and_lin
 def test_gangviz_compare_takes_the_compiled_loop_for_covered_runs(no_reference_engine, capsys):
     assert main(["compare", "downey", "--jobs", "100", "--policy", "bc", "--policy", "brmms", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["policies"] == ["bc", "brmms"] and doc["metrics"]["bc"]["t_ta"] > 0
+    assert [(p["name"], p["engine"]) for p in doc["policies"]] == [("bc", "compiled:buddy"),
+                                                                     ("brmms", "compiled:buddy")]
+    assert doc["metrics"]["bc"]["t_ta"] > 0

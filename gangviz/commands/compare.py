@@ -1,9 +1,11 @@
 """``gangviz compare WORKLOAD --policy A --policy B ... [--json | --csv]``.
 
-Runs each time-slot policy on the same workload (scenario, SWF trace or synthetic model) and
-prints the final metrics per policy with the best value of each row marked; the numbers are
-those of :func:`gangviz.experiments.compare.compare` and the compare window (each run by
-:func:`gangviz.factory.run`, on a compiled loop when one covers it). A policy may carry
+Runs each policy, time-slot or space-sharing, on the same workload (scenario, SWF trace or
+synthetic model), each exactly as ``gangviz run`` runs it (:func:`gangviz.factory.run`: the
+compiled loop when one covers it, the backfilling simulator for space sharing), ``--workers``
+policies at once, and prints the figures of every policy with units
+(:mod:`gangviz.results.figures`: the core of the IBM study for all, then each family's own),
+the best value of each row marked among the policies that have the figure. A policy may carry
 parameters: ``--policy random:seed=3``.
 
 ``--window`` opens the compare window (:mod:`gangviz.gui.compare_window`) on the same workload and
@@ -15,21 +17,17 @@ exits. Qt is imported only then, so the command stays usable without it.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from gangviz.commands.errors import UserError
-from gangviz.commands.options import add_source_options
-from gangviz.experiments.compare import (
-    build_simulations,
-    check_distinct,
-    comparison_from_metrics,
-    finish_and_compare,
-)
-from gangviz.experiments.numbers import plural
-from gangviz.experiments.options import add_json
-from gangviz.experiments.progress import run_with_progress
+from gangviz.commands.options import add_source_options, window_size
+from gangviz.experiments.compare import check_distinct, comparison_from_figures, run_policies
+from gangviz.experiments.options import add_json, add_workers
+from gangviz.experiments.progress import announce_compiled
 from gangviz.outputs import check_output
-from gangviz.results.jobs import check_format, path_for, save_simulation_jobs
+from gangviz.results.jobs import check_format, path_for
+from gangviz.results.summary import compare_document, header_line, machine
 from gangviz.workloads.source import load_source, print_warnings
 
 
@@ -43,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json(fmt)
     fmt.add_argument("--csv", action="store_true", help="print the table as CSV")
     add_source_options(p)
+    add_workers(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job for each policy, to FILE with the policy added "
                    "to its name (jobs.csv -> jobs-bc.csv); .csv (Batsim layout), .swf or .parquet")
@@ -51,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="open the compare window: one pane per policy on a shared clock")
     gui.add_argument("--screenshot", metavar="OUT.png",
                      help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
+    gui.add_argument("--size", type=window_size, default=None, metavar="WxH",
+                     help="with --screenshot: the window's size (default 1680x1050)")
     gui.add_argument("--at", type=float, default=None, metavar="T",
                      help="with --screenshot: the shared time shown (default: half-way)")
     gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot or --jobs-out file")
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--screenshot needs --window")
     if args.at is not None and not args.window:
         raise UserError("--at sets the time the compare window shows: it needs --window")
+    if args.size and not args.screenshot:
+        raise UserError("--size needs --window --screenshot")
     if args.screenshot:
         try:
             check_output(args.screenshot, force=args.force)
@@ -78,27 +81,29 @@ def run(args: argparse.Namespace) -> int:
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
-    ring = True if args.ring else None
-    if not args.jobs_out and not any(_space_sharing(spec) for spec in args.policy):
-        result = _compare_headless(source, args.policy, ring)
-    else:
-        sims = build_simulations(source, args.policy, ring=ring)
-        if not any(_space_sharing(spec) for spec in args.policy):
-            # a bar per policy once a run takes more than 2 s (space-sharing mixes are counted
-            # while they run, below, and finish in seconds)
-            for label, sim in sims.items():
-                run_with_progress(sim, len(source.jobs), label=f"{label}: jobs finished")
-        # every column gets the IBM figures when a space-sharing policy is among them
-        result = finish_and_compare(source.title, sims, time_unit=source.slice_seconds)
+    jobs_out = None
     if args.jobs_out:
-        for label, sim in sims.items():
-            save_simulation_jobs(sim, source, path_for(args.jobs_out, label), label=label)
+        jobs_out = {label: str(path_for(args.jobs_out, label)) for label in args.policy}
+    ring = True if args.ring else None
+    if source.model != "matrix":
+        raise UserError(f"{source.title}: compare runs time-slot and space-sharing policies; "
+                        f"run a {source.model} scenario with 'gangviz run'")
+    if not jobs_out:
+        announce_compiled(source, args.policy, ring=ring)
+    load = (args.workload, args.procs, args.slice, args.jobs, args.load, args.seed)
+    runs = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
+                        jobs_out=jobs_out)
+    result = comparison_from_figures(source.title, source.processors,
+                                     {label: r.figures for label, r in runs.items()})
+    mach = machine(source, args.procs, args.slice)
     if args.json:
-        sys.stdout.write(result.to_json() + "\n")
+        doc = compare_document(source, mach, runs, result)
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     elif args.csv:
         sys.stdout.write(result.to_csv())
     else:
-        print(f"{result.title}, {plural(result.processors, 'processor')}")
+        families = ", ".join(sorted({r.family for r in runs.values()}))
+        print(header_line(source.title, ", ".join(args.policy), families, mach, len(source.jobs)))
         print(result.to_text())
     return 0
 
@@ -113,23 +118,6 @@ def _check_jobs_out(jobs_out: str, specs: list[str], force: bool) -> None:
             raise ValueError(f"--policy {label!r} would write the same per-job file {path} as another "
                              "policy: their names differ only in characters a file name replaces")
         check_output(path, force=force)
-
-
-def _compare_headless(source, specs: list[str], ring: bool | None):
-    """Return the Zhou00 §4.3 comparison of time-slot ``specs`` on ``source``, each run by
-    :func:`gangviz.factory.run` (a compiled loop when one covers it; otherwise the reference
-    engine with a bar once a run takes more than 2 s). Raises ``ValueError`` for a spec given
-    twice, an unknown policy or bad parameters."""
-    from gangviz.factory import run
-
-    check_distinct(specs)
-    metrics = {}
-    for label in specs:
-        def finish(sim, label=label):
-            run_with_progress(sim, len(source.jobs), label=f"{label}: jobs finished")
-
-        metrics[label] = run(source, label, ring=ring, finish=finish).metrics
-    return comparison_from_metrics(source.title, source.processors, metrics)
 
 
 def _window(args: argparse.Namespace) -> int:
@@ -147,7 +135,8 @@ def _window(args: argparse.Namespace) -> int:
     if args.screenshot:
         if len(args.policy) < 2:
             raise UserError("--screenshot needs at least two --policy options")
-        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at)
+        size = args.size or compare_window.SCREENSHOT_SIZE
+        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size)
         print(out)
         return 0
     from gangviz.display_check import problem

@@ -65,3 +65,15 @@ def user_policy_params(args: argparse.Namespace) -> dict:
     if getattr(args, "decision_limit", None) is not None:
         params["decision_limit"] = args.decision_limit
     return params
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """Parse ``WIDTHxHEIGHT`` (each 200..8000) for ``--size``; raise
+    ``argparse.ArgumentTypeError`` naming the token otherwise."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1680x1050, got {text!r}") from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise argparse.ArgumentTypeError(f"width and height must be in 200..8000, got {text!r}")
+    return w, h

@@ -19,6 +19,7 @@ import sys
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options, add_user_policy_options, user_policy_params
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.options import add_json
 
 
@@ -30,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "(default: the scenario's, else repack)")
     add_json(p)
     p.add_argument("--steps", action=argparse.BooleanOptionalAction, default=None,
-                   help="include every step (default: on for scenarios, off for workloads)")
+                   help="include every step (default: printed for scenarios, off for workloads "
+                        "and in --json, which is a summary unless asked)")
     add_source_options(p)
     add_user_policy_options(p)
     p.add_argument("--jobs-out", metavar="FILE",
@@ -41,7 +43,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
-    from gangviz.core.registry import SPACE_SHARING
     from gangviz.factory.checks import check_source
     from gangviz.factory.policy import make, resolve
     from gangviz.workloads.source import load_source, print_warnings
@@ -64,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs_out:
             article = "an" if source.model[:1] in "aeiou" else "a"
             raise UserError(f"--jobs-out needs a time-slot workload, not {article} {source.model} scenario")
-        return run_family(source, args.policy, as_json=args.json)
-    steps = args.steps if args.steps is not None else source.kind == "scenario"
+        return run_family(source, args.policy, as_json=args.json, steps=args.steps)
+    # the narration of a scenario is printed unless --no-steps; JSON is a summary unless --steps
+    steps = args.steps if args.steps is not None else (source.kind == "scenario" and not args.json)
     try:
         check_source(source)  # the file's own policy and [params], with its file and line
         extra = user_policy_params(args)
@@ -74,69 +76,93 @@ def run(args: argparse.Namespace) -> int:
         choice = resolve(source, args.policy, params=extra if user else None)
         policy = make("matrix", choice)
         if choice.entry is not None and choice.entry.family == SPACE_SHARING:
-            from gangviz.commands.run_space_sharing import print_run
-
             policy.check_source(source)
-            return print_run(source, policy, as_json=args.json, steps=steps, jobs_out=args.jobs_out,
-                             choice=choice, order=args.order)
-        return _run_time_slot(args, source, choice.spec, steps, extra if user else None)
+        return _run_source(args, source, choice.spec, steps, extra if user else None)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
 
-def _run_time_slot(args: argparse.Namespace, source, spec: str, steps: bool, params=None) -> int:
-    """Run a time-slot policy on ``source`` (the compiled loop when it covers the run and
-    neither steps nor per-job rows are asked for); print text or JSON; return 0."""
-    from gangviz.experiments.numbers import number, plural
-    from gangviz.experiments.progress import run_with_progress
+def _run_source(args: argparse.Namespace, source, spec: str, steps: bool, params=None) -> int:
+    """Run a time-slot or space-sharing policy on ``source`` with :func:`gangviz.factory.run`
+    (a compiled loop when it covers the run and neither steps nor per-job rows are asked for);
+    print the header, the steps when asked and the figures, as text or JSON; return 0.
+    ``params`` are the run options a user's policy takes (``--no-check``, ``--decision-limit``)."""
+    from gangviz.experiments.progress import RunTicker, announce_compiled
     from gangviz.factory import run
-    from gangviz.metrics import json_ready
+    from gangviz.results.figures import run_figures
+    from gangviz.results.summary import header_line, machine, run_document
 
-    done = run(source, spec, ring=True if args.ring else None, record=steps, jobs=bool(args.jobs_out),
-               finish=lambda sim: run_with_progress(sim, len(source.jobs)), params=params,
-               order=args.order)
-    sim, policy = done.simulation, done.policy
+    ring = True if args.ring else None
+    if not steps and not args.jobs_out and not args.order:
+        announce_compiled(source, [spec], ring=ring)
+    ticker = RunTicker(len(source.jobs))
+    try:
+        done = run(source, spec, ring=ring, record=steps, jobs=bool(args.jobs_out), tick=ticker,
+                   params=params, order=args.order)
+    finally:
+        ticker.close()
     if args.jobs_out:
-        from gangviz.results.jobs import save_simulation_jobs
-
-        save_simulation_jobs(sim, source, args.jobs_out, label=spec)
-    metrics = json_ready(done.metrics)
-    final = done.final_matrix()
+        _save_jobs(done, source, args.jobs_out)
+    figures = run_figures(done)
+    mach = machine(source, args.procs, args.slice)
+    name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
+    final = done.final_matrix() if done.family == "matrix" else None
+    sim = done.simulation
     if args.json:
         import json
 
-        names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name} if steps else {}
-        doc = {
-            "policy": policy.name,
-            "processors": source.processors,
-            "final_matrix": final,
-            "steps": [_labelled(s.to_dict(), names) for s in sim.steps] if steps else [],
-            "metrics": metrics,
-        }
-        json.dump(doc, sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        doc = run_document(source, mach, name, done.parameters, done.engine, figures)
+        if steps and sim is not None:
+            if done.family == "matrix":
+                names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}
+                doc["final_matrix"] = final
+                doc["steps"] = [_labelled(s.to_dict(), names) for s in sim.steps]
+            else:
+                unit = source.slice_seconds if figures.clock == "s" else 1.0
+                doc["steps"] = [{"time": s.time * unit, "narration": line}
+                                for s in sim.steps for line in s.narration]
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")  # one write, however long
         return 0
-    print(f"{source.title} — policy {policy.name}, {plural(source.processors, 'processor')}")
-    if steps:
+    print(header_line(source.title, name, _family_name(done.family), mach, len(source.jobs)))
+    if steps and sim is not None:
+        from gangviz.timefmt import format_time
+
+        per = source.slice_seconds if figures.clock == "s" else None
         for s in sim.steps:
             for line in s.narration:
                 if not line.startswith("Slot ") or "runs its time slice" not in line:
-                    print(f"  t={s.time:g}: {line}")
-    print("final matrix (top slot first):")
-    for row in final or ["(no slots)"]:
-        print(f"  {row}")
-    print("metrics: " + ", ".join(f"{k}={number(v)}" for k, v in metrics.items() if v is not None))
+                    print(f"  t={format_time(s.time, per)}: {line}")
+    if final is not None and steps:
+        print("final matrix (top slot first):")
+        for row in final or ["(no slots)"]:
+            print(f"  {row}")
+    print(figures.text())
     return 0
 
 
+def _family_name(family: str) -> str:
+    return {"matrix": "time slots", SPACE_SHARING: "space sharing"}.get(family, family)
+
+
+def _save_jobs(done, source, path: str) -> None:
+    """Write the per-job table of the finished run ``done`` to ``path``."""
+    from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
+
+    if done.family == SPACE_SHARING:
+        res = done.result if done.result is not None else done.simulation.result
+        save_backfill_jobs(res.records, source, path, label=done.policy.label())
+    else:
+        save_simulation_jobs(done.simulation, source, path, label=done.label)
+
+
 def _trace_columns_run(args: argparse.Namespace) -> int | None:
-    """Run a space-sharing policy on an SWF trace when nothing per job is asked for (no steps,
-    JSON or per-job file): the run then needs the trace's numbers only, so no job object is made.
-    Returns the exit status, or ``None`` when the run is not of that kind (or its policy spec is
-    bad: the general path reports that in its own order)."""
+    """Run a space-sharing policy on an SWF trace when no step is asked for: the run then needs
+    the trace's numbers only, so no job object is made (the summary JSON and a per-job file
+    are written from the columns too). Returns the exit status, or ``None`` when the run is not
+    of that kind (or its policy spec is bad: the general path reports that in its own order)."""
     from gangviz.core import registry
 
-    if args.json or args.steps or args.jobs_out or args.policy is None or args.order:
+    if args.steps or args.policy is None or args.order:
         return None
     try:
         entry, given = registry.parse(args.policy)
@@ -157,7 +183,8 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     title = Path(args.source).name
     print_warnings(title, columns.warnings)
     try:
-        return print_trace_run(title, columns, policy)
+        return print_trace_run(title, columns, policy, procs=args.procs, slice_seconds=args.slice,
+                               parameters=given, as_json=args.json, jobs_out=args.jobs_out)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 

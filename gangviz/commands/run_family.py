@@ -32,11 +32,15 @@ def site_labels(change: dict) -> dict:
     return labels
 
 
-def run_family(source, policy: str | None = None, *, as_json: bool = False, out=None) -> int:
+def run_family(source, policy: str | None = None, *, as_json: bool = False, out=None,
+               steps: bool | None = None) -> int:
     """Run the scenario of ``source`` (a Source or Scenario of model multisite or epoch) to its
-    end under ``policy`` (default: the scenario's); print the steps and the end state to ``out``
-    (default stdout); return 0. Raises ``ValueError`` for a policy of another family."""
-    from gangviz.experiments.numbers import number
+    end under ``policy`` (default: the scenario's); print the steps (unless ``steps`` is
+    false), the end state and the figures with units to ``out`` (default stdout), or the
+    schema-1 JSON document (steps in it only when ``steps`` is true); return 0. Raises
+    ``ValueError`` for a policy of another family."""
+    from gangviz.results.figures import family_figures
+    from gangviz.results.summary import machine, policy_object
 
     out = out or sys.stdout
     sc = getattr(source, "scenario", source)
@@ -44,32 +48,44 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
     sim = run(sc, name, record=True).simulation
     state = end_state(sim)
     problems = check_expect(sc, sim) if name == policy_name(sc) else []
-    from gangviz.metrics import figures, json_ready
-
-    metrics = json_ready(figures(sim))
+    figs = family_figures(sim)
     if as_json:
-        steps = [s.to_dict() for s in sim.steps]
-        if sc.model == "multisite":
-            for step in steps:
-                for change in step["changes"]:
-                    change["labels"] = site_labels(change)
-        doc = {"model": sc.model, "policy": name, "processors": sc.processors,
-               "steps": steps, "end": state, "metrics": metrics,
-               "expect_met": not problems if sc.expect and name == policy_name(sc) else None}
-        json.dump(doc, out, indent=1, default=str)
-        out.write("\n")
+        from gangviz.results.summary import base_document
+
+        src = source if hasattr(source, "kind") else None
+        doc = base_document("run", src or _as_source(sc), machine(src or _as_source(sc)), figs.clock)
+        doc.update({"model": sc.model, "policy": policy_object(name, sc.model, {}), "engine": "reference",
+                    "metrics": figs.json_values(), "units": figs.units, "definitions": figs.definitions,
+                    "end": state,
+                    "expect_met": not problems if sc.expect and name == policy_name(sc) else None})
+        if steps:
+            records = [s.to_dict() for s in sim.steps]
+            if sc.model == "multisite":
+                for step in records:
+                    for change in step["changes"]:
+                        change["labels"] = site_labels(change)
+            doc["steps"] = records
+        out.write(json.dumps(doc, indent=1, default=str) + "\n")
         return 0
     where = f"{sc.sites} sites of {sc.processors} processors" if sc.model == "multisite" \
         else f"{sc.processors} node{'' if sc.processors == 1 else 's'}"
     print(f"{sc.title} — {sc.model} model, policy {name}, {where}", file=out)
-    for s in sim.steps:
-        for line in s.narration:
-            print(f"  t={s.time:.4g}: {line}", file=out)
+    if steps is not False:
+        for s in sim.steps:
+            for line in s.narration:
+                print(f"  t={s.time:.4g}: {line}", file=out)
     print("end state:", file=out)
     for key, value in state.items():
         print(f"  {key}: {value}", file=out)
-    print("metrics: " + ", ".join(f"{k}={number(v)}" for k, v in metrics.items() if v is not None),
-          file=out)
+    print(figs.text(), file=out)
     if sc.expect and name == policy_name(sc):
         print("expected end state: " + ("reached" if not problems else "; ".join(problems)), file=out)
     return 0
+
+
+def _as_source(sc):
+    """A scenario seen as a source (title, kind, jobs) for the document's header."""
+    from types import SimpleNamespace
+
+    jobs = getattr(sc, "jobs", None) or getattr(sc, "gangs", None) or []
+    return SimpleNamespace(title=sc.title, kind="scenario", processors=sc.processors, jobs=jobs)

@@ -1,18 +1,19 @@
-"""Compare time-slot policies on one workload: the numbers of ``gangviz compare`` and the compare window.
+"""Compare policies on one workload: the numbers of ``gangviz compare`` and the compare window.
 
-:func:`compare` loads the workload once, runs one simulation per policy on the same jobs and
-returns a :class:`Comparison`: the final :func:`gangviz.metrics.zhou_metrics`
-(Zhou00 §4.3) of each policy and, per metric, which policies are best. The
-compare window runs its simulations step by step itself and calls :func:`comparison_from_sims`
-on them, so both show the same numbers. Nothing here imports Qt.
+:func:`run_policies` runs every policy on the same jobs exactly as ``gangviz run`` does (one
+loop per run, chosen by :func:`gangviz.factory.run`, ``workers`` runs at a time) and
+:func:`comparison_from_figures` makes their :class:`Comparison`: every figure of
+:mod:`gangviz.results.figures` (the core of the IBM study for every family, then each family's
+own) and, per figure, which policies are best; :func:`compare` does both. The compare window
+runs its simulations step by step and calls :func:`comparison_of_simulations` on them, so both
+show the same numbers. Nothing here imports Qt.
 
-Which value is best (:data:`GOALS`): a higher processor active ratio ``r_a`` is better; for the
-slot counts ``n_l``, ``n_a`` and the turnaround times ``t_*`` lower is better (Zhou00 §4.3 reads
-them that way). When a space-sharing policy (``fcfs``, ``easy``, ``conservative``) takes part,
-every policy is measured with the IBM study's figures instead (Zhang01 §2.3,
-:func:`gangviz.metrics.ibm.ibm_metrics`: mean wait, response, bounded slowdown, utilisation, loss
-of capacity; see :data:`IBM_GOALS`), so gang and space-sharing policies share one table. Ties are all marked best; an undefined value (``nan``, e.g. ``t_la`` when no
-large job ran) is never best, and a row where fewer than two policies have a value marks none.
+Which value is best (:data:`gangviz.results.figures.GOALS`): higher utilisation, throughput and
+processor active ratio ``r_a``; lower for the others (Zhang01 §2.3, Zhou00 §4.3 read them that
+way); counts have none. A figure is ranked only among the policies that have it, so a family
+never wins a figure it lacks (:attr:`Comparison.lacks`). Ties are all marked best; an undefined
+value (``nan``, e.g. ``t_la`` when no large job ran) is never best, and a row where fewer than
+two policies have a value marks none.
 """
 
 from __future__ import annotations
@@ -45,12 +46,12 @@ DESCRIPTIONS: dict[str, str] = {
 
 
 #: The IBM figures (seconds; utilisation and loss of capacity are fractions) and their goals.
-IBM_GOALS: dict[str, str] = {"wait": "min", "response": "min", "slowdown": "min",
+IBM_GOALS: dict[str, str] = {"wait": "min", "response": "min", "bounded_slowdown": "min",
                              "utilization": "max", "loss_of_capacity": "min"}
 DESCRIPTIONS.update({
     "wait": "mean wait (s)",
     "response": "mean response time (s)",
-    "slowdown": "mean bounded slowdown (Γ = 10 s)",
+    "bounded_slowdown": "mean bounded slowdown (Γ = 10 s)",
     "utilization": "utilisation (eq. 1)",
     "loss_of_capacity": "loss of capacity (eqs. 2-3)",
 })
@@ -71,6 +72,8 @@ class Comparison:
     best: dict[str, tuple[str, ...]]
     keys: tuple[str, ...] = METRICS
     goals: dict = field(default_factory=lambda: dict(GOALS))
+    units: dict = field(default_factory=dict)
+    lacks: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``nan`` becomes ``None``)."""
@@ -91,25 +94,32 @@ class Comparison:
         w.writerow(["metric", *self.labels, "best"])
         for m in self.keys:
             vals = [self.metrics[lab][m] for lab in self.labels]
-            w.writerow([m, *("" if math.isnan(v) else repr(v) for v in vals), ";".join(self.best[m])])
+            w.writerow([m, *("" if math.isnan(v) else repr(v) for v in vals), ";".join(self.best.get(m, ()))])
         return buf.getvalue()
 
     def to_text(self) -> str:
         """Return an aligned text table with the best value of each row marked ``*``."""
-        head = ["metric", *(lab + "  " for lab in self.labels)]
+        head = ["metric", *(lab + "  " for lab in self.labels)] + (["unit"] if self.units else [])
         rows = [head]
         for m in self.keys:
             row = [m]
             for lab in self.labels:
                 v = self.metrics[lab][m]
-                text = number(v)
-                row.append(text + (" *" if lab in self.best[m] else "  "))
+                lacking = m in self.lacks.get(lab, ())
+                text = "(none)" if lacking else number(v)
+                row.append(text + (" *" if lab in self.best.get(m, ()) else "  "))
+            if self.units:
+                row.append(self.units.get(m, ""))
             rows.append(row)
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-        lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+        last = len(head) - 1 if self.units else -1
+        lines = ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
                  for r in rows]
-        higher = [m for m in self.keys if self.goals[m] == "max"]
+        higher = [m for m in self.keys if self.goals.get(m) == "max"]
         lines.append(f"* best in its row ({', '.join(higher)}: higher is better; the others: lower is better)")
+        if any(self.lacks.values()):
+            lines.append("(none): a figure the policy's family does not have: "
+                         + "; ".join(f"{lab}: {', '.join(keys)}" for lab, keys in self.lacks.items() if keys))
         return "\n".join(lines)
 
 
@@ -143,36 +153,31 @@ def comparison_from_metrics(title: str, processors: int,
     return Comparison(title, processors, labels, table, best, keys, goals)
 
 
+def comparison_from_figures(title: str, processors: int, figures: Mapping[str, Any]) -> Comparison:
+    """Return the :class:`Comparison` of finished runs' figures (label ->
+    :class:`~gangviz.results.figures.Figures`): every figure any of them has, in the order of
+    the first that has it (the core first); a figure a policy's family lacks is undefined in its
+    column and listed in :attr:`Comparison.lacks`. The best of a row is chosen among the
+    policies that have the figure, which means the same thing for all of them (the core's
+    definitions are the IBM study's for every family; the own figures are one paper's)."""
+    from gangviz.results.figures import GOALS as FIGURE_GOALS
+
+    keys: list[str] = []
+    for figs in figures.values():
+        keys += [k for k in figs.values if k not in keys]
+    labels = tuple(figures)
+    table = {lab: {m: _num(figures[lab].values.get(m)) for m in keys} for lab in labels}
+    goals = {m: FIGURE_GOALS[m] for m in keys if m in FIGURE_GOALS}
+    best = {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m]) for m in goals}
+    units: dict[str, str] = {}
+    for figs in figures.values():
+        units.update(figs.units)
+    lacks = {lab: [m for m in keys if m not in figures[lab].values] for lab in labels}
+    return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks)
+
+
 def _num(v) -> float:
     return math.nan if v is None else float(v)
-
-
-def _space_sharing(sim) -> bool:
-    return sim.family == "space-sharing"
-
-
-def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: float = 1.0) -> Comparison:
-    """Return the :class:`Comparison` of simulations (label -> simulation), finished or paused.
-
-    With a space-sharing simulation among them every column holds the IBM figures (``time_unit``:
-    seconds per time unit); an engine simulation's loss of capacity is then left undefined
-    (it needs the whole run: :func:`compare` computes it).
-    """
-    from gangviz.metrics import figures
-    from gangviz.metrics.ibm import ibm_metrics
-
-    processors = next(iter(sims.values())).processors if sims else 0
-    if not any(_space_sharing(sim) for sim in sims.values()):
-        return comparison_from_metrics(title, processors,
-                                       {lab: figures(sim) for lab, sim in sims.items()})
-    out = {}
-    for lab, sim in sims.items():
-        try:
-            out[lab] = (figures(sim) if _space_sharing(sim)
-                        else ibm_metrics(sim.records(), sim.processors, time_unit=time_unit))
-        except ValueError:  # no job finished yet
-            out[lab] = {}
-    return comparison_from_metrics(title, processors, out, goals=IBM_GOALS)
 
 
 def policy_key(spec: str) -> tuple:
@@ -225,45 +230,117 @@ def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
             for spec in specs}
 
 
-def run_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
-                    record: bool = False) -> dict[str, Any]:
-    """Return ``{label: Simulation}`` as :func:`build_simulations` does, each run to the end."""
-    sims = build_simulations(source, specs, ring=ring, record=record)
-    for sim in sims.values():
-        sim.run()
-    return sims
-
-
 def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Comparison:
-    """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end.
+    """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end,
+    each as ``gangviz run`` runs it (:func:`run_policies`), and return the :class:`Comparison`
+    of their figures: ``gangviz compare``'s table. Raises ``ValueError`` as
+    :func:`run_policies` does."""
+    runs = run_policies(source, specs, ring=ring)
+    return comparison_from_figures(source.title, source.processors,
+                                   {label: r.figures for label, r in runs.items()})
 
-    Returns the :class:`Comparison`. Raises ``ValueError`` as :func:`build_simulations` does.
-    """
-    sims = build_simulations(source, specs, ring=ring)
-    return finish_and_compare(source.title, sims, time_unit=getattr(source, "slice_seconds", 1.0))
+
+@dataclass(frozen=True)
+class PolicyRun:
+    """One policy run to its end for a comparison: its ``label`` (the spec as given), policy
+    ``name``, ``family``, ``engine``, resolved ``parameters`` and
+    :class:`~gangviz.results.figures.Figures` (the same as ``gangviz run`` prints for it)."""
+
+    label: str
+    name: str
+    family: str
+    engine: str
+    parameters: dict
+    figures: Any
 
 
-def finish_and_compare(title: str, sims: Mapping[str, Any], *, time_unit: float = 1.0) -> Comparison:
-    """Run every simulation (label -> simulation) to its end and return their :class:`Comparison`.
+#: sources already loaded, by the options that load them: the parent fills it, and a worker
+#: process forked from it finds the source there instead of reading the file again
+_SOURCES: dict[tuple, Any] = {}
 
-    With a space-sharing simulation among them every column holds the IBM figures, an engine
-    run's loss of capacity included (eq. 3, counted while it runs to the end). Raises
-    ``ValueError`` when a run finishes no job in that case.
-    """
-    if not any(_space_sharing(sim) for sim in sims.values()):
-        for sim in sims.values():
-            while sim.step() is not None:
-                pass
-        return comparison_from_sims(title, sims)
-    from gangviz.metrics import figures
-    from gangviz.metrics.ibm import engine_ibm_metrics
 
-    metrics = {}
-    for lab, sim in sims.items():
-        if _space_sharing(sim):
-            sim.run()
-            metrics[lab] = figures(sim)
+def _source_for(load: tuple) -> Any:
+    if load not in _SOURCES:
+        from gangviz.workloads.source import load_source
+
+        name, procs, slice_seconds, jobs, load_, seed = load
+        _SOURCES.clear()
+        _SOURCES[load] = load_source(name, procs=procs, slice_seconds=slice_seconds, jobs=jobs,
+                                     load=load_, seed=seed)
+    return _SOURCES[load]
+
+
+def run_policy(task: tuple) -> PolicyRun:
+    """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out)``, ``load``
+    the key of the source in the cache of loaded sources (or the options that load it),
+    ``jobs_out`` a per-job file to write or ``None``. Picklable, for worker processes. Raises
+    ``ValueError`` as :func:`gangviz.factory.run` does."""
+    from gangviz.factory import run
+    from gangviz.results.figures import run_figures
+
+    load, spec, ring, jobs_out = task
+    source = _source_for(load)
+    done = run(source, spec, ring=ring, jobs=bool(jobs_out))
+    if jobs_out:
+        from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
+
+        if done.family == "space-sharing":
+            res = done.result if done.result is not None else done.simulation.result
+            save_backfill_jobs(res.records, source, jobs_out, label=spec)
         else:
-            metrics[lab] = engine_ibm_metrics(sim, time_unit)
-    processors = next(iter(sims.values())).processors
-    return comparison_from_metrics(title, processors, metrics, goals=IBM_GOALS)
+            save_simulation_jobs(done.simulation, source, jobs_out, label=spec)
+    name = done.policy.label() if done.family == "space-sharing" else done.policy.name
+    return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done))
+
+
+def run_policies(source: Any, specs: Sequence[str], *, load: tuple | None = None,
+                 ring: bool | None = None, workers: int = 1,
+                 jobs_out: Mapping[str, str] | None = None) -> dict[str, PolicyRun]:
+    """Run every policy spec on ``source`` with :func:`gangviz.factory.run` (the same loop as
+    ``gangviz run`` for each: compiled, backfilling or reference), ``workers`` at a time in
+    worker processes; return ``{label: PolicyRun}`` in the order given.
+
+    ``load`` is the tuple of options that loads ``source`` again (name, procs, slice, jobs, load,
+    seed), for worker processes that do not share this one's memory; ``jobs_out`` maps labels to
+    per-job files. Raises ``ValueError`` for a spec given twice and as :func:`run_policy` does.
+    """
+    from gangviz.experiments.runner import RunError, map_runs
+
+    check_distinct(specs)
+    key = load if load is not None else ("<loaded>", id(source))
+    _SOURCES.clear()
+    _SOURCES[key] = source
+    if load is None:
+        workers = 1  # a source that cannot be loaded again runs in this process
+    tasks = [(key, spec, ring, (jobs_out or {}).get(spec)) for spec in specs]
+    out: dict[int, PolicyRun] = {}
+    try:
+        for index, result in map_runs(run_policy, tasks, workers=workers):
+            out[index] = result
+    except RunError as exc:
+        message = exc.message.removeprefix("ValueError: ")
+        raise ValueError(f"{specs[exc.index]}: {message}") from None
+    return {specs[i]: out[i] for i in range(len(specs))}
+
+
+def comparison_of_simulations(source: Any, sims: Mapping[str, Any]) -> Comparison:
+    """Run every step-able simulation (label -> simulation, time-slot or space-sharing, built on
+    ``source``) to its end, once, counting what its figures need on the way, and return the
+    :class:`Comparison` of their figures: the numbers of ``gangviz compare`` for the same
+    policies (the compare window's table). Raises ``ValueError`` for another family."""
+    from gangviz.factory.run import FinishedRun
+    from gangviz.metrics.ibm import run_with_capacity
+    from gangviz.results.figures import run_figures
+
+    figures = {}
+    for label, sim in sims.items():
+        if sim.family == "matrix":
+            capacity = run_with_capacity(sim)
+        elif sim.family == "space-sharing":
+            sim.run()
+            capacity = sim.result.capacity
+        else:
+            raise ValueError(f"a {sim.family} run has its own figures")
+        done = FinishedRun(source, label, sim.policy, "reference", simulation=sim, capacity=capacity)
+        figures[label] = run_figures(done)
+    return comparison_from_figures(source.title, source.processors, figures)

@@ -17,7 +17,7 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 #: Seconds the first compile of the fast loop takes: 13-17 s on an idle core of the 2-core
@@ -88,6 +88,31 @@ class ProgressBar:
             self.stream.flush()
 
 
+class RunTicker:
+    """A bar of jobs finished for one run on the reference engine, shown once the run has taken
+    longer than ``delay`` seconds: call it with the simulation now and then (it is the ``tick``
+    of :func:`gangviz.factory.run`), and :meth:`close` it at the end."""
+
+    def __init__(self, total: int, *, label: str = "jobs finished", delay: float = 2.0,
+                 stream: IO[str] | None = None) -> None:
+        self.total, self.label, self.delay, self.stream = total, label, delay, stream
+        self.started = time.monotonic()
+        self.bar: ProgressBar | None = None
+
+    def __call__(self, sim: Any) -> None:
+        """Look at ``sim`` (its finished jobs) and draw the bar once it is due."""
+        if self.bar is None and time.monotonic() - self.started > self.delay:
+            self.bar = ProgressBar(self.total, stream=self.stream, label=self.label, clock=time.monotonic)
+            self.bar.t0 = self.started
+        if self.bar is not None:
+            self.bar.update(sum(1 for r in sim.jobs.values() if r.finish is not None))
+
+    def close(self) -> None:
+        """End the bar's line, if it was drawn."""
+        if self.bar is not None:
+            self.bar.close()
+
+
 def compile_fast_loop(stream: IO[str] | None = None, *, quiet_for: float = 1.0,
                       warm: Callable[[], None] | None = None) -> None:
     """Compile (or load from numba's cache) the loop of :mod:`gangviz.fast` in this process
@@ -143,3 +168,41 @@ def run_with_progress(sim: Any, total: int, *, delay: float = 2.0, chunk: int = 
             break
     if bar is not None:
         bar.close()
+
+
+def announce_compiled(source: Any, specs: Sequence[str], *, ring: bool | None = None, stream: IO[str] | None = None) -> None:
+    """Compile (or load from numba's cache) the compiled loop each policy spec of ``specs``
+    will run on ``source``, announcing a compile on ``stream`` (default stderr) as
+    :func:`compile_fast_loop` does; a spec no compiled loop covers, or a malformed one, is left
+    to the run itself. Every command that may run a compiled loop calls this first, so the first
+    compile is never silent."""
+    from types import SimpleNamespace
+
+    from gangviz.core.jobs import JobSpec
+    from gangviz.factory.compiled import compiled_runner
+    from gangviz.factory.policy import resolve
+
+    warm = []
+    for spec in specs:
+        try:
+            choice = resolve(source, spec)
+            on_ring = getattr(source, "ring", False) if ring is None else ring
+            runner = compiled_runner(source, choice.name, choice.params, bool(on_ring))
+        except (ValueError, TypeError):
+            continue
+        if runner is not None:
+            warm.append((runner, choice.name, choice.params))
+    if not warm:
+        return
+    tiny = SimpleNamespace(processors=8, matrix=None, script=[], ring=False,
+                           jobs=[JobSpec(0, "a", 0.0, 2, 3.0, 3.0), JobSpec(1, "b", 1.0, 4, 2.0, 2.0)])
+
+    def run_tiny() -> None:
+        for runner, name, params in warm:
+            try:
+                runner.run(tiny, name, params)
+            except ValueError:
+                pass  # the parameters do not suit the tiny machine: the run compiles it then
+
+    # a load from numba's cache takes about a second on a busy machine; a compile, tens
+    compile_fast_loop(stream, warm=run_tiny, quiet_for=3.0)

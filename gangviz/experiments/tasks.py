@@ -27,9 +27,12 @@ from functools import lru_cache
 from typing import Any
 
 from gangviz.experiments.seeds import policy_seed
+from gangviz.results.figures import CORE_KEYS
 
-#: Metric names returned by :func:`run_task`, in table order.
-METRICS: tuple[str, ...] = ("r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la")
+#: Metric names returned by :func:`run_task`, in table order: Zhou00 §4.3's (a space-sharing
+#: run counts as one row of the machine), then the core every run reports
+#: (:data:`gangviz.results.figures.CORE_KEYS`, named and measured as ``gangviz run`` does).
+METRICS: tuple[str, ...] = ("r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la") + CORE_KEYS
 
 #: Parameters each synthetic model takes, with their defaults.
 MODEL_PARAMS: dict[str, dict[str, Any]] = {
@@ -125,7 +128,7 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
     if engine not in ("auto", "python"):
         raise ValueError(f"engine must be 'auto' or 'python', got {engine!r}")
     done = _run(task, engine="reference" if engine == "python" else "auto")
-    return _as_floats(done.metrics)
+    return _as_floats(_figures(done))
 
 
 def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
@@ -143,8 +146,17 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
     done = _run(task, jobs=True)
     scale = done.source.slice_seconds
     if done.family == "space-sharing":
-        return _as_floats(done.metrics), jobs_of_backfill(done.result.records, time_scale=scale)
-    return _as_floats(done.metrics), jobs_of_simulation(done.simulation, time_scale=scale)
+        return _as_floats(_figures(done)), jobs_of_backfill(done.result.records, time_scale=scale)
+    return _as_floats(_figures(done)), jobs_of_simulation(done.simulation, time_scale=scale)
+
+
+def _figures(done: Any) -> dict[str, float]:
+    """The sweep's figures of a finished run: Zhou00 §4.3's in the run's slices, then the core
+    of :func:`gangviz.results.figures.run_figures`."""
+    from gangviz.results.figures import run_figures
+
+    core = run_figures(done).values
+    return {**done.metrics, **{k: core[k] for k in CORE_KEYS}}
 
 
 def _run(task: RunTask, **options: Any):

@@ -28,7 +28,9 @@ class CompiledRunner(Protocol):
 
     def run(self, source: Any, name: str, params: dict[str, Any]) -> Any:
         """Run the covered run to its end; return an object with ``metrics`` (the Zhou00 §4.3
-        figures, :func:`gangviz.metrics.zhou.zhou_metrics`'s keys), ``time`` and ``max_slots``."""
+        figures, :func:`gangviz.metrics.zhou.zhou_metrics`'s keys), ``time``, ``max_slots``,
+        ``raw`` (the loop's per-job ``start`` and ``finish``, in the order of the jobs sorted
+        by arrival then id) and ``capacity()`` (a :class:`~gangviz.metrics.ibm.CapacityLog`)."""
         ...
 
 
@@ -38,6 +40,14 @@ class BuddyRun:
     def __init__(self, raw: Any, metrics: dict[str, float]) -> None:
         self.raw, self.metrics = raw, metrics
         self.time, self.max_slots = raw.time, raw.max_slots
+
+    def capacity(self) -> Any:
+        """Return the node-time lost while jobs waited: none, since a buddy scheme places every
+        job in a slot (a new one if need be) at its arrival and no job ever waits [Zhou00 §3]
+        (a test checks it against the reference engine's count)."""
+        from gangviz.metrics.ibm import CapacityLog
+
+        return CapacityLog()
 
 
 class BuddyRunner:
@@ -83,6 +93,10 @@ class GangRun:
     def __init__(self, raw: Any, metrics: dict[str, float]) -> None:
         self.raw, self.metrics = raw, metrics
         self.time, self.max_slots = raw.time, raw.max_rows
+
+    def capacity(self) -> Any:
+        """Return the node-time lost while jobs waited, as the loop counted it (eq. 3)."""
+        return self.raw.capacity()
 
 
 class GangRunner:

@@ -33,7 +33,10 @@ class FinishedRun:
     ``label`` is the policy spec as given, ``policy`` the policy object, ``engine`` which engine
     ran (``"reference"``, ``"backfill"`` or ``"compiled:<runner>"``). ``simulation`` is the
     finished step-able simulation (``None`` after a compiled or a non-recorded backfilling run);
-    ``result`` the compiled loop's or the backfilling simulator's own result.
+    ``result`` the compiled loop's or the backfilling simulator's own result; ``parameters``
+    the policy's parameters as resolved; ``capacity`` the node-time lost while jobs waited
+    (a :class:`~gangviz.metrics.ibm.CapacityLog` in the jobs' time unit, Zhang01 eqs. 2-3), or
+    ``None`` when the engine did not count it (multi-site and epoch runs).
     """
 
     source: Any
@@ -42,6 +45,8 @@ class FinishedRun:
     engine: str
     simulation: Any = None
     result: Any = None
+    parameters: dict[str, Any] = field(default_factory=dict)
+    capacity: Any = None
     _metrics: dict[str, float] | None = field(default=None, repr=False)
 
     @property
@@ -85,15 +90,19 @@ class FinishedRun:
 def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
         defaults: Mapping[str, Any] | None = None, ring: bool | None = None, record: bool = False,
         jobs: bool = False, engine: str = "auto",
-        finish: Callable[[Any], None] | None = None, order: str | None = None) -> FinishedRun:
+        finish: Callable[[Any], None] | None = None, order: str | None = None,
+        tick: Callable[[Any], None] | None = None) -> FinishedRun:
     """Run ``policy`` on ``source`` to the end and return the :class:`FinishedRun`.
 
     Arguments as :func:`gangviz.factory.build`; ``record`` keeps every step (the step-able
     simulation then runs); ``jobs`` asks for a run whose simulation can give a per-job table
     (the compiled loops keep none). ``engine`` is one of :data:`ENGINES`. ``finish`` runs the
-    step-able simulation to its end (default: until it has no step left), e.g. with a
-    progress bar. ``order`` (a queue order, :func:`gangviz.factory.build`) runs on the
-    reference engine. Raises ``ValueError`` as :func:`gangviz.factory.build` does, for an unknown
+    step-able simulation of a multi-site or epoch run to its end (default: until it has no step
+    left); a time-slot run on the reference engine is run by
+    :func:`gangviz.metrics.ibm.run_with_capacity`, which counts its lost capacity and calls
+    ``tick(sim)`` every thousand steps (e.g. a progress bar). ``order`` (a queue order,
+    :func:`gangviz.factory.build`) runs on the reference engine. Raises ``ValueError`` as
+    :func:`gangviz.factory.build` does, for an unknown
     engine, and for ``engine="compiled"`` when no compiled loop covers the run.
     """
     if engine not in ENGINES:
@@ -107,23 +116,37 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     if family == "matrix" and space_sharing and not record:
         if "user" in choice.entry.traits:
             pol.check_source(source)
-            return FinishedRun(source, choice.spec, pol, "backfill",
-                               result=pol.simulate(source.jobs, source.processors))
-        return _backfill(source, choice.spec, pol, order)
+            result = pol.simulate(source.jobs, source.processors)
+            return FinishedRun(source, choice.spec, pol, "backfill", result=result,
+                               parameters=dict(choice.params), capacity=result.capacity)
+        done = _backfill(source, choice.spec, pol, order)
+        done.parameters = dict(choice.params)
+        return done
     if family == "matrix" and not space_sharing and engine != "reference" and not record and order is None \
             and not jobs and choice.entry is not None and "compiled" in choice.entry.loops:
         on_ring = source.ring if ring is None else ring
         params = typed_params(choice)
         runner = compiled_runner(source, choice.entry.name, params, bool(on_ring))
         if runner is not None:
-            return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}",
-                               result=runner.run(source, choice.entry.name, params))
+            result = runner.run(source, choice.entry.name, params)
+            return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}", result=result,
+                               parameters=dict(choice.params), capacity=result.capacity())
     if engine == "compiled":
         raise ValueError(f"no compiled loop covers {choice.spec} on {getattr(source, 'title', 'this source')}"
                          + (" while recording steps or per-job rows" if record or jobs else ""))
     sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring, order=order)
-    (finish or _to_end)(sim)
-    return FinishedRun(source, choice.spec, pol, "reference", simulation=sim)
+    capacity = None
+    if sim.family == "matrix":
+        from gangviz.metrics.ibm import run_with_capacity
+
+        capacity = run_with_capacity(sim, tick=tick)
+    elif sim.family == SPACE_SHARING:
+        sim.run()
+        capacity = sim.result.capacity
+    else:
+        (finish or _to_end)(sim)
+    return FinishedRun(source, choice.spec, pol, "reference", simulation=sim,
+                       parameters=dict(choice.params), capacity=capacity)
 
 
 def _to_end(sim: Any) -> None:
@@ -147,4 +170,4 @@ def _backfill(source: Any, label: str, policy: Any, order: str | None = None) ->
         key = order_key(order)
     res = simulate_backfill(source.jobs, source.processors, mode=policy.mode, order=key,
                             estimates=policy.estimates, kill_at_estimate=policy.kill)
-    return FinishedRun(source, label, policy, "backfill", result=res)
+    return FinishedRun(source, label, policy, "backfill", result=res, capacity=res.capacity)

@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
+from gangviz.timefmt import time_unit
 
 PAD = 18.0
 TRACK_Y = 14.0
@@ -43,6 +44,8 @@ class SharedTimeline(QWidget):
         super().__init__(parent)
         self.end = 1.0
         self.time = 0.0
+        #: seconds per slice on a source with a clock (ticks in s, min, h or d), else ``None``
+        self.slice_seconds: float | None = None
         self.rows: list[tuple[QColor, list[float]]] = []
         self._dragging = False
         self.setMinimumHeight(int(TRACK_Y + 26))
@@ -95,13 +98,15 @@ class SharedTimeline(QWidget):
             font = QFont(self.font())
             font.setPointSizeF(8)
             p.setFont(font)
-            step = nice_step(self.end, max(2, int(w / 90)))
+            unit, per = time_unit(self.end, self.slice_seconds)
+            step = nice_step(self.end / per, max(2, int(w / 90))) * per
             p.setPen(QPen(palette.MUTED_TEXT, 1))
             k = 0
             while k * step <= self.end + 1e-9:
                 tx = self.x_of(k * step)
                 p.drawLine(QPointF(tx, y + 1), QPointF(tx, y + 4))
-                p.drawText(QRectF(tx - 40, y + 4, 80, 14), Qt.AlignmentFlag.AlignHCenter, f"{k * step:g}")
+                label = f"{k * step / per:,g}" + (f" {unit}" if k == 0 or unit != "slices" else "")
+                p.drawText(QRectF(tx - 40, y + 4, 80, 14), Qt.AlignmentFlag.AlignHCenter, label)
                 k += 1
             p.setPen(QPen(QColor("#33506E"), 1.5))
             p.setBrush(QColor("#FFFFFF"))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 from gangviz.experiments.compare import DESCRIPTIONS
 from gangviz.experiments.tasks import METRICS
+from gangviz.results.figures import definitions
 
 MARK = "★"
 BEST_BG = QColor("#E3F1E8")
@@ -60,15 +61,23 @@ class SummaryTable(QTableWidget):
             if colours:
                 head.setForeground(QBrush(colours[j]))
             self.setHorizontalHeaderItem(j, head)
+        units = getattr(comparison, "units", {}) or {}
+        meaning = definitions("s" if units.get("wait") == "s" else "slice")
         for i, m in enumerate(keys):
-            arrow = "↑" if goals[m] == "max" else "↓"
-            vh = QTableWidgetItem(f"{m} {arrow}")
-            vh.setToolTip(f"{DESCRIPTIONS[m]} ({'higher' if goals[m] == 'max' else 'lower'} is better)")
+            goal = goals.get(m)
+            arrow = {"max": " ↑", "min": " ↓"}.get(goal or "", "")
+            unit = units.get(m, "")
+            vh = QTableWidgetItem(f"{m}{arrow}" + (f" ({unit})" if unit and unit not in ("ratio", "fraction") else ""))
+            text = DESCRIPTIONS.get(m) or meaning.get(m, m)
+            vh.setToolTip(text + (f" ({'higher' if goal == 'max' else 'lower'} is better)" if goal else ""))
             self.setVerticalHeaderItem(i, vh)
             for j, lab in enumerate(labels):
                 v = comparison.metrics[lab][m]
-                best = lab in comparison.best[m]
-                item = QTableWidgetItem(cell_text(v, best))
+                best = lab in comparison.best.get(m, ())
+                lacking = m in getattr(comparison, "lacks", {}).get(lab, ())
+                item = QTableWidgetItem("(none)" if lacking else cell_text(v, best))
+                if lacking:
+                    item.setToolTip(f"{lab}'s family has no {m}")
                 item.setData(Qt.ItemDataRole.UserRole, v)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if best:
@@ -76,7 +85,7 @@ class SummaryTable(QTableWidget):
                     f.setBold(True)
                     item.setFont(f)
                     item.setBackground(QBrush(BEST_BG))
-                    item.setToolTip(f"best {m} ({DESCRIPTIONS[m]})")
+                    item.setToolTip(f"best {m} ({text})")
                 self.setItem(i, j, item)
 
     def values(self) -> dict[str, dict[str, float]]:
@@ -90,7 +99,10 @@ class SummaryTable(QTableWidget):
     def marked(self) -> dict[str, tuple[str, ...]]:
         """Return, per metric, the policies whose cell is marked best (bold and ``★``)."""
         out = {}
+        goals = self.comparison.goals if self.comparison is not None else {}
         for i, m in enumerate(self._keys()):
+            if goals and m not in goals:
+                continue  # a count: no best
             out[m] = tuple(self.horizontalHeaderItem(j).text() for j in range(self.columnCount())
                            if self.item(i, j).font().bold() and self.item(i, j).text().endswith(MARK))
         return out

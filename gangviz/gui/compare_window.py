@@ -17,7 +17,7 @@ animated change by change (the panes would drift apart).
 
 Every run is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
-summary table. The table is :func:`gangviz.experiments.compare.comparison_from_sims` of those
+summary table. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
 finished simulations, built by :func:`gangviz.factory.build`, so it
 holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
 are Zhou et al.'s, Zhou00 §4.3); other families show the panes and curves.
@@ -74,6 +74,7 @@ from gangviz.gui.figure_export import export_widget
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.player import Player
 from gangviz.gui.vector_view import VectorTreeView
+from gangviz.timefmt import clock_text
 
 MIN_POLICIES, MAX_POLICIES = 2, 4
 #: play speeds of the shared clock, in simulated slices per second of wall time
@@ -187,9 +188,10 @@ class PolicyChooser(QWidget):
 class ComparePane(QFrame):
     """One policy's pane: a header (pen swatch, name, state line) over its views."""
 
-    def __init__(self, spec: str, sim, index: int, parent=None):
+    def __init__(self, spec: str, sim, index: int, parent=None, *, slice_seconds: float | None = None):
         super().__init__(parent)
         self.spec, self.sim, self.index = spec, sim, index
+        self.slice_seconds = slice_seconds  # a trace's clock, for the state line
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setObjectName("pane")
         colour = policy_colour(spec)
@@ -234,7 +236,7 @@ class ComparePane(QFrame):
         """Tell the views the simulation moved, and update the state line."""
         self.player.moved.emit()
         sim = self.sim
-        parts = [f"t = {sim.time:,.7g}"]
+        parts = [f"t = {clock_text(sim.time, self.slice_seconds)}"]
         m = matrix_of(sim)
         if m is not None:
             parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
@@ -438,12 +440,14 @@ class CompareWindow(QMainWindow):
             self.pane_layout.removeWidget(pane)
             pane.deleteLater()
         self.sims = sims
-        self.panes = [ComparePane(spec, sim, i, self.pane_row) for i, (spec, sim) in enumerate(sims.items())]
+        self.panes = [ComparePane(spec, sim, i, self.pane_row, slice_seconds=self._slice_seconds())
+                      for i, (spec, sim) in enumerate(sims.items())]
         for pane in self.panes:
             self.pane_layout.addWidget(pane, 1)
             if pane.matrix is not None:
                 pane.matrix.jobSelected.connect(lambda job, src=pane: self._select_everywhere(job, src))
         colours = [policy_colour(spec) for spec in sims]
+        self.timeline.slice_seconds = self._slice_seconds()
         self.timeline.set_span(self.end, [(colours[i], self._moves[spec]) for i, spec in enumerate(sims)])
         self.plots.set_series(self.samples, self.end)
         if self.comparison is not None:
@@ -461,20 +465,19 @@ class CompareWindow(QMainWindow):
         self.heading.setText(s.title)
         jobs = f"  ·  {len(s.jobs)} jobs" if s.jobs else ""
         self.subheading.setText(f"{s.processors} processors{jobs}  ·  {len(sims)} policies  ·  "
-                                f"runs end at t = {self.end:,.7g}")
+                                f"runs end at {clock_text(self.end, self._slice_seconds())}")
         self._default_rate()
         self.set_time(start, force=True)
         return True
 
     def _finish_runs(self, sims: dict) -> None:
         """Run every simulation to its end: span, move ticks, whole curves, final table."""
-        from gangviz.experiments.compare import finish_and_compare
+        from gangviz.experiments.compare import comparison_of_simulations
         from gangviz.factory import run_to_end
 
         self._moves, self.samples = {}, {}
         end = 0.0
-        comparison = (finish_and_compare(self.source.title, sims,
-                                         time_unit=self.source.slice_seconds)
+        comparison = (comparison_of_simulations(self.source, sims)
                       if self.model == "matrix" else None)
         for spec, sim in sims.items():
             run_to_end(sim)
@@ -562,8 +565,13 @@ class CompareWindow(QMainWindow):
         sp = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
         self.act_play.setIcon(self.style().standardIcon(sp))
 
+    def _slice_seconds(self) -> float | None:
+        """Seconds per slice when the source has a clock (an SWF trace), else ``None``."""
+        return self.source.slice_seconds if getattr(self.source, "kind", None) == "swf" else None
+
     def _update_clock(self) -> None:
-        self.clock_label.setText(f"t = {self.time:,.7g}  of  {self.end:,.7g} slices")
+        per = self._slice_seconds()
+        self.clock_label.setText(f"{clock_text(self.time, per)}  of  {clock_text(self.end, per)}")
 
     # ----------------------------------------------------------------- export
     def export_table(self, path: str | Path) -> Path:

@@ -60,7 +60,8 @@ PANELS = (
 )
 IBM_PANELS = (
     ("Mean wait", "seconds", [("wait", "wait", "#CC6677")], "plain", ("wait",)),
-    ("Bounded slowdown", "slowdown", [("slowdown", "bounded slowdown", "#AA4499")], "plain", ("slowdown",)),
+    ("Bounded slowdown", "slowdown", [("bounded_slowdown", "bounded slowdown", "#AA4499")], "plain",
+     ("bounded_slowdown",)),
     ("Loss of capacity", "share", [("loss_of_capacity", "loss of capacity", "#117733")], "ratio",
      ("loss_of_capacity",)),
     ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer", ()),
@@ -88,7 +89,7 @@ FAMILY_PANELS = {
 #: curves that grow continuously between their points (drawn straight, not as steps)
 LINEAR = frozenset({"reallocations"})
 #: how a figure is named in a plot's title
-FIGURE_LABELS = {"loss_of_capacity": "κ", "slowdown": "mean", "wait": "mean", "response": "mean",
+FIGURE_LABELS = {"loss_of_capacity": "κ", "bounded_slowdown": "mean", "wait": "mean", "response": "mean",
                  "reallocations": "total", "overhead": "mean", "migrations": "total"}
 
 

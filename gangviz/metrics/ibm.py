@@ -5,9 +5,18 @@ Per job i (arrival t_a, start t_s, finish t_f, dedicated execution time t_e, n n
 * wait ``t_s - t_a``; response ``t_f - t_a``;
 * bounded slowdown ``max(t_r, Gamma) / max(t_e, Gamma)`` with Gamma = 10 s. The paper prints
   ``max(t_i^s, Gamma)`` in the denominator; the text ("minimum execution time of Gamma seconds")
-  makes clear that t_e is meant, and that is what is used here.
+  makes clear that t_e is meant, and that is what is used here. t_e is the time the job
+  actually executed: its work, or less when it was stopped at its estimate (space sharing's
+  ``kill_at_estimate``, §2.1), which is ``min(work, t_f - t_s)`` under either family (a
+  time-shared job occupies the machine at least as long as its work). A trace job that ran
+  past its requested time is stopped there, so dividing by its logged run time would give a
+  slowdown below 1; with the executed time every job's slowdown is at least 1, exactly even
+  in floating point (``t_f - t_a >= t_f - t_s >= t_e`` as rounding is monotone).
 
 For the machine (N nodes, the first job arriving at 0, t_f of the last job to finish):
+
+* makespan ``t_f_last - t_a_first``; throughput: jobs finished per unit of time over the
+  makespan (per hour on a trace, per slice on a scenario: ``throughput_per``);
 
 * utilisation rho, eq. 1: ``sum(n_i t_e_i) / (t_f_last N)``;
 * loss of capacity kappa, eqs. 2 and 3: node-time left empty while jobs wait, divided by
@@ -23,8 +32,10 @@ Each figure also exists for small jobs (<= 32 nodes, :data:`SMALL_NODES_MAX`, Zh
 (they add up to rho); for loss of capacity they count the capacity lost while a job of that
 class waits. Per-job figures also have standard deviations (under ``"std"``).
 
-Dictionary keys (JSON): ``wait``, ``response``, ``slowdown``, ``utilization``,
-``loss_of_capacity``, each with ``_small`` and ``_large`` variants; ``std`` holds the standard
+Dictionary keys (JSON): ``wait``, ``response``, ``bounded_slowdown``, ``utilization``,
+``loss_of_capacity``, ``makespan``, ``throughput``, each with ``_small`` and ``_large`` variants
+(the makespan of a class ends at its last finish; its throughput is its jobs over the whole
+makespan, so the classes' throughputs add up to the total); ``std`` holds the standard
 deviations of the per-job figures under the same keys; ``jobs``, ``jobs_small``, ``jobs_large``
 count the jobs. Times are in seconds.
 """
@@ -32,19 +43,21 @@ count the jobs. Times are in seconds.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
-__all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "run_with_capacity", "engine_ibm_metrics",
+__all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "bounded_slowdowns", "run_with_capacity", "engine_ibm_metrics",
            "space_sharing_figures", "space_sharing_series", "KEYS"]
 
 GAMMA = 10.0
 #: Zhang01 §2.2 and §3.1: a small job uses 32 or fewer nodes, a large one more.
 SMALL_NODES_MAX = 32
-_BASE = ("wait", "response", "slowdown", "utilization", "loss_of_capacity")
+_BASE = ("wait", "response", "bounded_slowdown", "utilization", "loss_of_capacity", "makespan",
+         "throughput")
 KEYS = tuple(k + s for k in _BASE for s in ("", "_small", "_large"))
 
 
@@ -78,7 +91,7 @@ def _stats(values: np.ndarray) -> tuple[float, float]:
 
 def ibm_metrics(records: Iterable, processors: int, *, time_unit: float = 1.0,
                 capacity: CapacityLog | None = None, gamma: float = GAMMA,
-                small_max: int = SMALL_NODES_MAX) -> dict:
+                small_max: int = SMALL_NODES_MAX, throughput_per: float = 1.0) -> dict:
     """Return the §2.3 metrics of finished jobs as a dict (see the module docstring for keys).
 
     ``records`` are objects with ``spec`` (arrival, size, work), ``start`` and ``finish`` (the
@@ -101,16 +114,19 @@ def ibm_metrics(records: Iterable, processors: int, *, time_unit: float = 1.0,
     a, e, n = (np.fromiter(map(attrgetter(k), specs), np.float64, count)
                for k in ("arrival", "work", "size"))
     return ibm_metrics_of_columns(a, s, f, e, n, processors, time_unit=time_unit, capacity=capacity,
-                                  gamma=gamma, small_max=small_max)
+                                  gamma=gamma, small_max=small_max, throughput_per=throughput_per)
 
 
 def ibm_metrics_of_columns(arrival, start, finish, work, size, processors: int, *,
                            time_unit: float = 1.0, capacity: CapacityLog | None = None,
-                           gamma: float = GAMMA, small_max: int = SMALL_NODES_MAX) -> dict:
+                           gamma: float = GAMMA, small_max: int = SMALL_NODES_MAX,
+                           throughput_per: float = 1.0) -> dict:
     """Return :func:`ibm_metrics` of finished jobs given as columns (1-d float arrays or lists,
     one entry per job, in the order :func:`ibm_metrics` would take the records: means and
-    deviations are summed in that order). Raises ``ValueError`` when there is no job or
-    ``processors`` < 1."""
+    deviations are summed in that order). ``work`` is the job's work; the executed time of the
+    slowdown is ``min(work, finish - start)`` (see the module docstring). ``throughput_per`` is
+    the output's time units per throughput unit (3600 for jobs per hour from seconds). Raises
+    ``ValueError`` when there is no job or ``processors`` < 1."""
     if processors < 1:
         raise ValueError(f"processors must be >= 1, got {processors}")
     if not len(arrival):
@@ -121,12 +137,12 @@ def ibm_metrics_of_columns(arrival, start, finish, work, size, processors: int, 
     end = f.max() - origin
     wait = s - a
     resp = f - a
-    slow = np.maximum(resp, gamma) / np.maximum(e, gamma)
+    slow = bounded_slowdowns(a, s, f, e, gamma)
     small = n <= small_max
     denom = end * processors
     out: dict = {"std": {}}
     for suffix, sel in (("", slice(None)), ("_small", small), ("_large", ~small)):
-        for key, vals in (("wait", wait), ("response", resp), ("slowdown", slow)):
+        for key, vals in (("wait", wait), ("response", resp), ("bounded_slowdown", slow)):
             mean, std = _stats(vals[sel])
             out[key + suffix] = mean
             out["std"][key + suffix] = std
@@ -134,11 +150,24 @@ def ibm_metrics_of_columns(arrival, start, finish, work, size, processors: int, 
         lost = None if capacity is None else {"": capacity.lost, "_small": capacity.lost_small,
                                               "_large": capacity.lost_large}[suffix]
         out["loss_of_capacity" + suffix] = math.nan if lost is None or denom <= 0 else lost * time_unit / denom
-        out["jobs" + suffix] = int(np.count_nonzero(np.ones_like(n, dtype=bool)[sel]))
+        count = int(np.count_nonzero(np.ones_like(n, dtype=bool)[sel]))
+        out["makespan" + suffix] = float(f[sel].max() - origin) if count else math.nan
+        out["throughput" + suffix] = count / end * throughput_per if end > 0 else math.nan
+        out["jobs" + suffix] = count
     return out
 
 
-def run_with_capacity(sim, small_max: int = SMALL_NODES_MAX) -> CapacityLog:
+def bounded_slowdowns(arrival, start, finish, work, gamma: float = GAMMA) -> np.ndarray:
+    """Return each job's bounded slowdown ``max(t_f - t_a, gamma) / max(t_e, gamma)`` from
+    columns in one time unit, with ``t_e = min(work, t_f - t_s)`` the time it executed (module
+    docstring): at least 1 for every job whose start is not before its arrival."""
+    a, s, f, e = (np.asarray(x, dtype=np.float64) for x in (arrival, start, finish, work))
+    ran = np.minimum(e, f - s)
+    return np.maximum(f - a, gamma) / np.maximum(ran, gamma)
+
+
+def run_with_capacity(sim, small_max: int = SMALL_NODES_MAX, *,
+                      tick: Callable[[Any], None] | None = None) -> CapacityLog:
     """Run an engine :class:`~gangviz.sim.engine.Simulation` to the end; return its lost capacity
     (eq. 3, with delta) in node-slices.
 
@@ -147,12 +176,16 @@ def run_with_capacity(sim, small_max: int = SMALL_NODES_MAX) -> CapacityLog:
     cell, and the unused end of the slice in which jobs finish are summed exactly; in an
     event-driven run the last slice of a gap may be cut short by the event (and no job leaves an
     unused end, as the event is its finish). A gap with no row at all (an empty machine) loses
-    all N nodes if a job waits.
+    all N nodes if a job waits. ``tick(sim)`` is called every thousand steps (a progress bar).
     """
     m = sim.matrix
     c = sim.overhead
     log = CapacityLog()
+    steps = 0
     while True:
+        steps += 1
+        if tick is not None and steps % 1000 == 0:
+            tick(sim)
         t0 = sim.time
         waiting = sim.waiting
         sizes = [sim.jobs[j].spec.size for j in waiting]
@@ -228,7 +261,8 @@ def space_sharing_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     recs = [r for r in sim.result.records if sim.cursor > 0]
     started = sorted((r.start, r.start - r.spec.arrival) for r in recs
                      if r.start is not None and r.start <= t_now)
-    finished = sorted((r.finish, max(r.finish - r.spec.arrival, GAMMA / u) / max(r.spec.work, GAMMA / u))
+    finished = sorted((r.finish, max(r.finish - r.spec.arrival, GAMMA / u)
+                       / max(min(r.spec.work, r.finish - r.start), GAMMA / u))
                       for r in recs if r.finish is not None and r.finish <= t_now)
     st = np.array([s for s, _ in started], dtype=float)
     wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
@@ -241,4 +275,4 @@ def space_sharing_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     span = (dt - origin) * sim.processors
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa = np.where(span > 0, lost / span, np.nan)
-    return {"wait": (st, wait), "slowdown": (ft, slow), "loss_of_capacity": (dt, kappa)}
+    return {"wait": (st, wait), "bounded_slowdown": (ft, slow), "loss_of_capacity": (dt, kappa)}

@@ -27,9 +27,11 @@ The columns of the table (:data:`JOB_DTYPE`):
 
 ``job_id``: the id in the input (the SWF job number, else the job's name); ``arrival``;
 ``start``: the beginning of the first slice the job ran (a job can be placed a few slices before
-its row's turn comes); ``finish``; ``wait`` = start - arrival; ``turnaround`` = finish - arrival;
-``bounded_slowdown`` = max(1, turnaround / max(work, tau)) with tau = 10 seconds (10 slices for
-sources without a clock), the usual bound keeping very short jobs from dominating a mean;
+its row's turn comes); ``finish``; ``wait`` = start - arrival; ``response`` = finish - arrival;
+``bounded_slowdown`` = max(response, tau) / max(executed, tau) with tau = 10 seconds (10 slices
+for sources without a clock) and executed = min(work, finish - start), the time the job ran
+(less than its work when it was stopped at its estimate), exactly as
+:func:`gangviz.metrics.ibm.bounded_slowdowns` computes the run's mean [Zhang01 §2.3];
 ``size`` (processors); ``work`` (the job's run time on dedicated processors); ``estimate``
 (``nan`` when none); ``state`` (Batsim's final-state names: ``COMPLETED_SUCCESSFULLY``,
 ``COMPLETED_KILLED``, ``RUNNING``, ``SUBMITTED``); ``rows_held``: the most rows (time slots)
@@ -40,7 +42,6 @@ Undefined times (a job that has not started or finished) are ``nan``.
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 import re
@@ -50,12 +51,14 @@ from typing import Any
 
 import numpy as np
 
+from gangviz.core.registry import SPACE_SHARING
+from gangviz.metrics.ibm import bounded_slowdowns
 from gangviz.outputs import atomic, write_text_atomically
 
 #: the dtype of a per-job table (see the module docstring)
 JOB_DTYPE = np.dtype([
     ("job_id", "U32"), ("arrival", "f8"), ("start", "f8"), ("finish", "f8"), ("wait", "f8"),
-    ("turnaround", "f8"), ("bounded_slowdown", "f8"), ("size", "i8"), ("work", "f8"),
+    ("response", "f8"), ("bounded_slowdown", "f8"), ("size", "i8"), ("work", "f8"),
     ("estimate", "f8"), ("state", "U24"), ("rows_held", "i8"), ("extra_slices", "f8"),
     ("processors", "U64"),
 ])
@@ -86,6 +89,7 @@ def job_table(
     *,
     estimate: Sequence[float] | None = None,
     killed: Sequence[bool] | None = None,
+    counted: Sequence[bool] | None = None,
     rows_held: Sequence[int] | None = None,
     extra_slices: Sequence[float] | None = None,
     processors: Sequence[str] | None = None,
@@ -94,7 +98,9 @@ def job_table(
     """Return the per-job table (a structured array of :data:`JOB_DTYPE`) of plain arrays.
 
     ``start`` and ``finish`` hold ``nan`` for a job that has not started or finished;
-    ``killed`` marks terminated jobs (their ``finish`` is the termination time). Without
+    ``killed`` marks terminated jobs (their ``finish`` is the termination time); ``counted``
+    marks the jobs that have a bounded slowdown (default: finished and not killed; a job
+    stopped at its estimate counts, one terminated by a scenario does not). Without
     ``rows_held`` a job that ran held one row; without ``extra_slices`` none ran in an extra
     one. ``tau`` is the bounded-slowdown threshold in the table's time unit. Raises
     ``ValueError`` when the arrays differ in length or ``tau`` is not > 0.
@@ -117,10 +123,11 @@ def job_table(
     started = ~np.isnan(t["start"])
     finished = ~np.isnan(t["finish"])
     t["wait"] = t["start"] - t["arrival"]
-    t["turnaround"] = t["finish"] - t["arrival"]
+    t["response"] = t["finish"] - t["arrival"]
     with np.errstate(invalid="ignore"):
-        bsld = np.maximum(1.0, t["turnaround"] / np.maximum(t["work"], tau))
-    t["bounded_slowdown"] = np.where(finished & ~dead, bsld, np.nan)
+        bsld = bounded_slowdowns(t["arrival"], t["start"], t["finish"], t["work"], tau)
+    has = finished & ~dead if counted is None else np.asarray(counted, dtype=bool) & finished & started
+    t["bounded_slowdown"] = np.where(has, bsld, np.nan)
     t["state"] = np.where(dead, "COMPLETED_KILLED", np.where(
         finished, "COMPLETED_SUCCESSFULLY", np.where(started, "RUNNING", "SUBMITTED")))
     t["rows_held"] = started.astype(np.int64) if rows_held is None else np.asarray(rows_held)
@@ -180,6 +187,7 @@ def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
         [r.spec.work * time_scale for r in recs],
         estimate=[nan if r.spec.estimate is None else r.spec.estimate * time_scale for r in recs],
         killed=killed,
+        counted=[not r.terminated for r in recs],
         tau=BSLD_TAU_SECONDS if tau is None else tau,
     )
 
@@ -191,21 +199,54 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike, *, labe
 
     Returns the path; raises as :func:`write_jobs` does.
     """
+    if sim.family == SPACE_SHARING:
+        return save_backfill_jobs(sim.result.records, source, path, label=label or sim.policy.label())
     scale = getattr(source, "slice_seconds", 1.0) or 1.0
-    if getattr(sim, "family", None) == "space-sharing":
-        records = sim.result.records
-        table = jobs_of_backfill(records, time_scale=scale)
-        specs = sorted((r.spec for r in records), key=lambda spec: spec.id)
-        policy = label or sim.policy.label()
-    else:
-        table = jobs_of_simulation(sim, time_scale=scale)
-        specs = [r.spec for r in sim.records()]
-        policy = label or sim.policy.name
-    name = Path(source.title).stem.replace(".swf", "") if source.kind == "swf" else source.title
-    note = f"schedule simulated by gangviz, policy {policy}, {source.processors} processors"
-    return write_jobs(table, path, workload_name=re.sub(r"[\s,]+", "_", name), processors=source.processors,
-                      specs=specs,
-                      submit_offset=getattr(source, "submit_offset", 0.0), note=note)
+    table = jobs_of_simulation(sim, time_scale=scale)
+    specs = [r.spec for r in sim.records()]
+    return _write_for(table, source.title, source.kind, source.processors, path, label or sim.policy.name,
+                      specs=specs, submit_offset=getattr(source, "submit_offset", 0.0))
+
+
+def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathLike, *,
+                       label: str) -> Path:
+    """Write the per-job table of a space-sharing run (its records) on ``source`` to ``path``;
+    return the path. Raises as :func:`write_jobs` does."""
+    scale = getattr(source, "slice_seconds", 1.0) or 1.0
+    table = jobs_of_backfill(records, time_scale=scale)
+    specs = sorted((r.spec for r in records), key=lambda spec: spec.id)
+    return _write_for(table, source.title, source.kind, source.processors, path, label, specs=specs,
+                      submit_offset=getattr(source, "submit_offset", 0.0))
+
+
+def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: Sequence[float],
+                      path: str | os.PathLike, *, label: str) -> Path:
+    """Write the per-job table of a space-sharing run of a trace read as columns (a
+    :class:`~gangviz.workloads.swf.TraceColumns`; ``start``/``finish`` per job, in slices) to
+    ``path``, the same file :func:`save_backfill_jobs` writes for the same run, built a column
+    at a time. Returns the path; raises as :func:`write_jobs` does."""
+    c = columns
+    u = c.slice_seconds
+    st = np.asarray(start, dtype=np.float64)
+    fi = np.asarray(finish, dtype=np.float64)
+    killed = (fi - st) < c.work - 1e-9
+    rows = c.raw_fields()
+    job = rows[:, 0]
+    lines = c.line_numbers().tolist()
+    ids = [t if j != -1 else f"L{ln}" for t, j, ln in zip(number_texts(job), job.tolist(), lines)]
+    table = job_table(ids, c.arrival * u, st * u, fi * u, c.size, c.work * u,
+                      estimate=c.estimate * u, killed=killed, counted=np.ones(len(st), bool))
+    return _write_for(table, title, "swf", c.processors, path, label, raw_fields=rows,
+                      submit_offset=c.submit_offset)
+
+
+def _write_for(table: np.ndarray, title: str, kind: str, processors: int, path: str | os.PathLike,
+               label: str, *, specs: Sequence[Any] | None = None, raw_fields: np.ndarray | None = None,
+               submit_offset: float = 0.0) -> Path:
+    name = Path(title).stem.replace(".swf", "") if kind == "swf" else title
+    note = f"schedule simulated by gangviz, policy {label}, {processors} processors"
+    return write_jobs(table, path, workload_name=re.sub(r"[\s,]+", "_", name), processors=processors,
+                      specs=specs, raw_fields=raw_fields, submit_offset=submit_offset, note=note)
 
 
 def _trace_id(spec: Any) -> str:
@@ -265,70 +306,121 @@ def write_jobs(
     workload_name: str = "w0",
     processors: int | None = None,
     specs: Sequence[Any] | None = None,
+    raw_fields: np.ndarray | None = None,
     submit_offset: float = 0.0,
     note: str = "",
 ) -> Path:
-    """Write ``table`` to ``path`` in the format of its extension (see the module docstring).
+    """Write ``table`` to ``path`` in the format of its extension (see the module docstring),
+    in one write of the whole text (column by column, never cell by cell).
 
     ``workload_name`` fills Batsim's column of that name; ``processors`` (the machine size),
     ``specs`` (the :class:`~gangviz.core.jobs.JobSpec` of each row, whose raw SWF fields the
-    SWF output keeps), ``submit_offset`` (seconds added to SWF submit times) and ``note`` (a
-    header comment) serve the SWF output. Returns the path. Raises ``ValueError`` for an
-    unknown extension or Parquet without pyarrow, ``OSError`` when the file cannot be written.
+    SWF output keeps) or ``raw_fields`` (those fields as an ``(rows, 18)`` float array),
+    ``submit_offset`` (seconds added to SWF submit times) and ``note`` (a header comment) serve
+    the SWF output. Returns the path. Raises ``ValueError`` for an unknown extension or Parquet
+    without pyarrow, ``OSError`` when the file cannot be written.
     """
     suffix = check_format(path)
     with atomic(path) as tmp:  # an interrupted run leaves no truncated table behind
         if suffix == ".swf":
-            write_swf_schedule(table, tmp, processors=processors, specs=specs,
+            write_swf_schedule(table, tmp, processors=processors, specs=specs, raw_fields=raw_fields,
                                submit_offset=submit_offset, note=note)
         elif suffix == ".parquet":
             _write_parquet(table, tmp, workload_name)
         else:
+            cols = batsim_columns(table, workload_name)
+            texts = [_csv_text(cols[name]) for name in BATSIM_COLUMNS + EXTRA_COLUMNS]
+            body = "\n".join(map(",".join, zip(*texts))) if len(table) else ""
             with open(tmp, "w", newline="", encoding="utf-8") as fh:
-                w = csv.writer(fh, lineterminator="\n")
-                w.writerow(BATSIM_COLUMNS + EXTRA_COLUMNS)
-                for row in batsim_rows(table, workload_name):
-                    w.writerow(["" if v is None else _text(v) for v in row])
+                fh.write(",".join(BATSIM_COLUMNS + EXTRA_COLUMNS) + "\n" + (body + "\n" if body else ""))
     return Path(path)
+
+
+def batsim_columns(table: np.ndarray, workload_name: str = "w0") -> dict[str, np.ndarray]:
+    """Return the columns of ``BATSIM_COLUMNS + EXTRA_COLUMNS`` as arrays (floats with ``nan``
+    where undefined, ints, or strings), computed a column at a time."""
+    n = len(table)
+    start, finish = table["start"], table["finish"]
+    execution = finish - start
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stretch = np.where(execution > 0, table["response"] / execution, np.nan)
+    estimate = np.where(np.isnan(table["estimate"]), -1.0, table["estimate"])
+    return {
+        "job_id": table["job_id"], "workload_name": np.full(n, workload_name), "profile": np.full(n, ""),
+        "submission_time": table["arrival"], "requested_number_of_resources": table["size"],
+        "requested_time": estimate,
+        "success": (table["state"] == "COMPLETED_SUCCESSFULLY").astype(np.int64),
+        "final_state": table["state"], "starting_time": start, "execution_time": execution,
+        "finish_time": finish, "waiting_time": table["wait"], "turnaround_time": table["response"],
+        "stretch": stretch, "allocated_resources": table["processors"],
+        "consumed_energy": np.full(n, -1.0), "metadata": np.full(n, ""),
+        "work": table["work"], "bounded_slowdown": table["bounded_slowdown"],
+        "rows_held": table["rows_held"], "extra_slices": table["extra_slices"],
+    }
 
 
 def batsim_rows(table: np.ndarray, workload_name: str = "w0") -> list[tuple]:
     """Return one tuple per job in the order of ``BATSIM_COLUMNS + EXTRA_COLUMNS``; undefined
     values are ``None``."""
-    rows = []
-    for r in table:
-        start, finish = float(r["start"]), float(r["finish"])
-        execution = finish - start
-        turnaround = float(r["turnaround"])
-        stretch = turnaround / execution if execution > 0 else math.nan
-        estimate = float(r["estimate"])
-        rows.append(tuple(None if isinstance(v, float) and math.isnan(v) else v for v in (
-            str(r["job_id"]), workload_name, "", float(r["arrival"]), int(r["size"]),
-            -1.0 if math.isnan(estimate) else estimate,
-            1 if r["state"] == "COMPLETED_SUCCESSFULLY" else 0, str(r["state"]),
-            start, execution, finish, float(r["wait"]), turnaround, stretch, str(r["processors"]),
-            -1.0, "", float(r["work"]), float(r["bounded_slowdown"]), int(r["rows_held"]),
-            float(r["extra_slices"]),
-        )))
-    return rows
+    cols = batsim_columns(table, workload_name)
+    lists = []
+    for name in BATSIM_COLUMNS + EXTRA_COLUMNS:
+        col = cols[name]
+        if col.dtype.kind == "f":
+            lists.append([None if math.isnan(v) else v for v in col.tolist()])
+        else:
+            lists.append(col.tolist())
+    return list(zip(*lists))
 
 
-def _text(v: Any) -> str:
-    if isinstance(v, float):
-        return str(int(v)) if v.is_integer() and abs(v) < 2.0**53 else repr(v)
-    return str(v)
+def number_texts(col: np.ndarray) -> list[str]:
+    """Return a numeric column as text, a column at a time: whole numbers without a decimal
+    point, other floats as Python's ``repr`` writes them, ``nan`` as an empty string."""
+    if col.dtype.kind in "iub":
+        return list(map(str, col.astype(np.int64).tolist()))
+    ok = ~np.isnan(col)
+    safe = np.where(ok, col, 0.0)
+    whole = ok & (safe == np.floor(safe)) & (np.abs(safe) < 2.0**53)
+    if whole.all():
+        return list(map(str, safe.astype(np.int64).tolist()))
+    out = [""] * len(col)
+    for i, v in zip(np.flatnonzero(whole).tolist(), safe[whole].astype(np.int64).tolist()):
+        out[i] = str(v)
+    frac = ok & ~whole
+    for i, v in zip(np.flatnonzero(frac).tolist(), col[frac].tolist()):
+        out[i] = repr(v)
+    return out
+
+
+def _csv_text(col: np.ndarray) -> list[str]:
+    if len(col) > 1 and (col[0] == col).all():  # a constant column (workload_name, profile, ...)
+        return _csv_text(col[:1]) * len(col)
+    if col.dtype.kind in "US":
+        text: list[str] = col.tolist()
+        if any("," in v or '"' in v for v in text):
+            text = ['"' + v.replace('"', '""') + '"' if ("," in v or '"' in v) else v for v in text]
+        return text
+    return number_texts(col)
 
 
 def _write_parquet(table: np.ndarray, path: str | os.PathLike, workload_name: str) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    columns = list(zip(*batsim_rows(table, workload_name))) or [()] * len(BATSIM_COLUMNS + EXTRA_COLUMNS)
+    cols = batsim_columns(table, workload_name)
     names = BATSIM_COLUMNS + EXTRA_COLUMNS
     ints = {"requested_number_of_resources", "success", "rows_held"}
     texts = {"job_id", "workload_name", "profile", "final_state", "allocated_resources", "metadata"}
-    arrays = [pa.array(list(col), type=pa.string() if n in texts else pa.int64() if n in ints
-                       else pa.float64()) for n, col in zip(names, columns)]
+    arrays = []
+    for n in names:
+        col = cols[n]
+        if n in texts:
+            arrays.append(pa.array(col.astype(str), type=pa.string()))
+        elif n in ints:
+            arrays.append(pa.array(col.astype(np.int64), type=pa.int64()))
+        else:
+            col = col.astype(np.float64)
+            arrays.append(pa.array(col, type=pa.float64(), mask=np.isnan(col)))
     pq.write_table(pa.Table.from_arrays(arrays, names=list(names)), str(path))
 
 
@@ -338,52 +430,57 @@ def write_swf_schedule(
     *,
     processors: int | None = None,
     specs: Sequence[Any] | None = None,
+    raw_fields: np.ndarray | None = None,
     submit_offset: float = 0.0,
     note: str = "",
 ) -> None:
-    """Write ``table`` as SWF 2.2 with the wait and run fields filled (see the module docstring).
+    """Write ``table`` as SWF 2.2 with the wait and run fields filled (see the module docstring),
+    a column at a time and in one write.
 
-    ``specs`` (one per row, optional) supply the input trace's raw fields; jobs without them
-    get -1 in the fields the simulation does not decide. Raises ``ValueError`` when ``specs``
-    and the table differ in length.
+    ``specs`` (one per row, optional) or ``raw_fields`` (an ``(rows, 18)`` array) supply the
+    input trace's raw fields; jobs without them get -1 in the fields the simulation does not
+    decide. Raises ``ValueError`` when ``specs`` or ``raw_fields`` and the table differ in length.
     """
-    from gangviz.workloads.swf import (
-        ALLOC,
-        JOB,
-        N_FIELDS,
-        REQ_PROCS,
-        REQ_TIME,
-        RUN,
-        SUBMIT,
-        WAIT,
-        _fmt,
-    )
+    from gangviz.workloads.swf import ALLOC, JOB, N_FIELDS, REQ_PROCS, REQ_TIME, RUN, SUBMIT, WAIT
 
-    if specs is not None and len(specs) != len(table):
-        raise ValueError(f"{len(specs)} job specs for {len(table)} table rows")
+    n = len(table)
+    if specs is not None and len(specs) != n:
+        raise ValueError(f"{len(specs)} job specs for {n} table rows")
+    if raw_fields is not None and len(raw_fields) != n:
+        raise ValueError(f"{len(raw_fields)} rows of trace fields for {n} table rows")
     status_col = 10
-    lines = ["; Version: 2.2", f"; MaxJobs: {len(table)}", f"; MaxRecords: {len(table)}"]
+    f = np.full((n, N_FIELDS), -1.0)
+    has_raw = np.zeros(n, bool)
+    if raw_fields is not None:
+        f[:] = raw_fields
+        has_raw[:] = True
+    elif specs is not None:
+        for i, spec in enumerate(specs):
+            raw = spec.extra.get("swf") if isinstance(spec.extra, dict) else None
+            if raw is not None and len(raw) == N_FIELDS:
+                f[i] = raw
+                has_raw[i] = True
+    ids = table["job_id"].astype(str)
+    digits = np.char.isdigit(ids)
+    own_id = np.where(digits, np.where(digits, ids, "0").astype(np.float64), np.arange(1, n + 1))
+    f[:, JOB] = np.where(has_raw, f[:, JOB], own_id)
+    f[:, SUBMIT] = table["arrival"] + submit_offset
+    state = table["state"]
+    done = (state == "COMPLETED_SUCCESSFULLY") | (state == "COMPLETED_KILLED")
+    ran = done & ~np.isnan(table["start"])
+    f[:, WAIT] = np.where(ran, table["start"] - table["arrival"], -1)
+    f[:, RUN] = np.where(ran, table["finish"] - table["start"], -1)
+    f[:, ALLOC] = table["size"]
+    f[:, REQ_PROCS] = np.where(has_raw, f[:, REQ_PROCS], table["size"])
+    est = np.where(np.isnan(table["estimate"]), -1.0, table["estimate"])
+    f[:, REQ_TIME] = np.where(has_raw, f[:, REQ_TIME], est)
+    f[:, status_col] = np.where(state == "COMPLETED_SUCCESSFULLY", 1,
+                                np.where(state == "COMPLETED_KILLED", 5, -1))
+    lines = ["; Version: 2.2", f"; MaxJobs: {n}", f"; MaxRecords: {n}"]
     if processors:
         lines += [f"; MaxNodes: {processors}", f"; MaxProcs: {processors}"]
     if note:
         lines.append(f"; Note: {note}")
-    for i, r in enumerate(table):
-        spec = specs[i] if specs is not None else None
-        raw = spec.extra.get("swf") if spec is not None and isinstance(spec.extra, dict) else None
-        f: list = list(raw) if raw is not None and len(raw) == N_FIELDS else [-1] * N_FIELDS
-        job_id = str(r["job_id"])
-        if raw is None:
-            f[JOB] = int(job_id) if job_id.isdigit() else i + 1
-        f[SUBMIT] = float(r["arrival"]) + submit_offset
-        done = r["state"] in ("COMPLETED_SUCCESSFULLY", "COMPLETED_KILLED")
-        start, finish = float(r["start"]), float(r["finish"])
-        f[WAIT] = start - float(r["arrival"]) if done and not math.isnan(start) else -1
-        f[RUN] = finish - start if done and not math.isnan(start) else -1
-        f[ALLOC] = int(r["size"])
-        if raw is None:
-            f[REQ_PROCS] = int(r["size"])
-            est = float(r["estimate"])
-            f[REQ_TIME] = -1 if math.isnan(est) else est
-        f[status_col] = 1 if r["state"] == "COMPLETED_SUCCESSFULLY" else 5 if r["state"] == "COMPLETED_KILLED" else -1
-        lines.append(" ".join(_fmt(v) for v in f))
-    write_text_atomically(path, "\n".join(lines) + "\n")
+    texts = [number_texts(f[:, c]) for c in range(N_FIELDS)]
+    body = "\n".join(map(" ".join, zip(*texts)))
+    write_text_atomically(path, "\n".join(lines) + "\n" + (body + "\n" if n else ""))

@@ -508,6 +508,15 @@ class TraceColumns:
     def __len__(self) -> int:
         return len(self.arrival)
 
+    def raw_fields(self) -> np.ndarray:
+        """Return the 18 SWF fields of every job as an ``(jobs, 18)`` float array, rows in the
+        columns' order (a view: do not change it)."""
+        return self._rows
+
+    def line_numbers(self) -> np.ndarray:
+        """Return the line of the trace each job was read from, in the columns' order."""
+        return self._line_numbers[self._kept]
+
     def workload(self) -> Workload:
         """Return the :class:`Workload` of these jobs (the mapping of the module docstring)."""
         with collector_resting():

@@ -100,3 +100,26 @@ def test_run_with_progress_shows_jobs_finished_once_it_takes_a_while():
     quiet = io.StringIO()
     run_with_progress(Simulation(jobs, make_policy("br"), 16, record=False), len(jobs), stream=quiet)
     assert quiet.getvalue() == ""  # well under 2 s: no bar
+
+
+def test_run_and_compare_announce_the_compiled_loop_before_running_it(monkeypatch, capsys):
+    """The first compile of a compiled loop is never silent: run and compare warm the loops
+    their policies will take through compile_fast_loop, which says when it compiles."""
+    from gangviz.cli import main
+    from gangviz.experiments import progress
+
+    warmed = []
+
+    def fake(stream=None, *, warm=None, quiet_for=1.0):
+        warmed.append(quiet_for)
+        warm()
+
+    monkeypatch.setattr(progress, "compile_fast_loop", fake)
+    assert main(["run", "downey", "--jobs", "30", "--policy", "gs"]) == 0
+    assert main(["compare", "downey", "--jobs", "30", "--policy", "bc", "--policy", "easy",
+                 "--workers", "1"]) == 0
+    assert len(warmed) == 2
+    assert main(["run", "downey", "--jobs", "30", "--policy", "easy"]) == 0
+    assert main(["run", "downey", "--jobs", "30", "--policy", "repack"]) == 0
+    assert len(warmed) == 2  # no compiled loop covers these: nothing to announce
+    capsys.readouterr()

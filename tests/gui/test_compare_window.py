@@ -15,7 +15,6 @@ from PySide6.QtGui import QImage
 
 from gangviz.cli import main
 from gangviz.experiments.compare import build_simulations
-from gangviz.experiments.tasks import METRICS
 from gangviz.gui import shared_clock
 from gangviz.gui.compare_window import CompareWindow
 from gangviz.workloads.source import load_source
@@ -124,7 +123,8 @@ def test_summary_table_equals_gangviz_compare_and_marks_the_best(qtbot, source, 
     shown = win.table.values()
     assert list(shown) == specs
     for s in specs:
-        for m in METRICS:
+        assert list(shown[s]) == list(cli["metrics"][s])  # every figure of the command's table
+        for m in shown[s]:
             want = cli["metrics"][s][m]
             got = shown[s][m]
             assert (math.isnan(got) if want is None else got == want), (s, m)
@@ -132,10 +132,10 @@ def test_summary_table_equals_gangviz_compare_and_marks_the_best(qtbot, source, 
     assert {m: list(v) for m, v in marked.items()} == cli["best"]
     assert any(marked.values())
     # a best cell is bold with the marker; the others are neither
-    for i, m in enumerate(METRICS):
+    for i, m in enumerate(cli["metrics"][specs[0]]):
         for j, s in enumerate(specs):
             item = win.table.item(i, j)
-            assert item.font().bold() == (s in cli["best"][m]) == item.text().endswith("★")
+            assert item.font().bold() == (s in cli["best"].get(m, ())) == item.text().endswith("★")
     win.close()
 
 
@@ -217,3 +217,30 @@ def test_seek_shows_the_state_after_every_step_at_or_before_t(policy, times):
         ref.run(until=t)
         assert np.array_equal(sim.matrix.cells, ref.matrix.cells)
         assert [s.time for s in sim.steps] == [s.time for s in ref.steps]
+
+
+def test_the_clock_reads_a_human_time_on_a_trace_and_slices_on_a_model(qtbot, source):
+    from pathlib import Path
+
+    trace = load_source(str(Path(__file__).resolve().parents[2] / "resources" / "workloads"
+                            / "KTH-SP2-1996-2.1-cln-first300.swf"))
+    win = open_window(qtbot, trace, ["gs", "easy"])
+    win.set_time(200_000.0)
+    assert win.clock_label.text().startswith("2 d 07:33:20  of  ")
+    assert win.timeline.slice_seconds == 1.0
+    win.close()
+    model = open_window(qtbot, source, ["bc", "repack"])
+    model.set_time(10.0)
+    assert model.clock_label.text().startswith("10 slices  of  ")
+    assert model.timeline.slice_seconds is None
+    model.close()
+
+
+def test_compare_screenshot_takes_a_size(tmp_path, capsys):
+    out = tmp_path / "small.png"
+    assert main(["compare", *ARGS, "--policy", "bc", "--policy", "repack", "--window",
+                 "--screenshot", str(out), "--size", "900x640"]) == 0
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (900, 640)
+    assert main(["compare", *ARGS, "--policy", "bc", "--policy", "repack", "--size", "900x640"]) == 1
+    assert "--size needs --window --screenshot" in capsys.readouterr().err

@@ -82,5 +82,5 @@ def test_space_sharing_panels_show_the_ibm_figures_of_run_json(window, capsys):
     assert main(["run", "downey", "--policy", "easy", *args, "--json"]) == 0
     want = json.loads(capsys.readouterr().out)["metrics"]
     shown = window.metrics.values()
-    assert set(shown) == {"wait", "slowdown", "loss_of_capacity"}
+    assert set(shown) == {"wait", "bounded_slowdown", "loss_of_capacity"}
     assert all(shown[k] == want[k] for k in shown), (shown, want)

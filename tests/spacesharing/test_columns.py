@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gangviz.commands.run_space_sharing import print_run, print_trace_run
+from gangviz.commands.run_space_sharing import print_trace_run
 from gangviz.core.jobs import JobSpec
 from gangviz.metrics.ibm import ibm_metrics, ibm_metrics_of_columns
 from gangviz.policies import make_policy
@@ -79,15 +79,17 @@ def test_trace_columns_give_the_schedule_and_metrics_of_the_workload(trace):
 
 @pytest.mark.parametrize("policy", ["easy", "conservative", "fcfs", "easy:estimates=exact"])
 def test_trace_run_prints_what_the_general_run_prints(policy):
+    from gangviz.factory import run
+    from gangviz.results.figures import run_figures
+
     trace = str(ROOT / "resources" / "workloads" / "NASA-iPSC-1993-3.1-cln-norm.swf.gz")
     pol = make_policy(*policy.split(":")[:1], **dict(kv.split("=") for kv in policy.split(":")[1:]))
-    general, fast = io.StringIO(), io.StringIO()
-    with redirect_stdout(general):
-        print_run(load_source(trace), pol, as_json=False, steps=False)
+    general = run_figures(run(load_source(trace), policy))
+    fast = io.StringIO()
     with redirect_stdout(fast):
         print_trace_run(Path(trace).name, load_trace_columns(trace), pol)
-    assert fast.getvalue() == general.getvalue()
-    assert "metrics (seconds): wait=" in fast.getvalue()
+    assert fast.getvalue().splitlines()[1:] == general.text().splitlines()
+    assert "bounded_slowdown" in fast.getvalue() and "(default)" in fast.getvalue()
 
 
 def test_load_trace_columns_is_none_for_what_is_not_a_trace(tmp_path):

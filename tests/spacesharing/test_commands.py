@@ -18,21 +18,27 @@ from gangviz.workloads.source import load_source
 KTH = str(RESOURCES / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf")
 
 
-def test_run_easy_json_matches_the_rule(capsys):
-    assert main(["run", KTH, "--policy", "easy", "--json"]) == 0
+def test_run_easy_json_matches_the_rule(capsys, tmp_path):
+    import csv
+
+    out = tmp_path / "jobs.csv"
+    assert main(["run", KTH, "--policy", "easy", "--json", "--jobs-out", str(out)]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["policy"] == "easy" and doc["family"] == "space-sharing"
+    assert doc["policy"]["name"] == "easy" and doc["policy"]["family"] == "space-sharing"
+    assert "jobs" not in doc and "steps" not in doc  # a summary: per-job rows go to --jobs-out
     src = load_source(KTH)
-    starts = {j["id"]: j["start"] for j in doc["jobs"]}
+    rows = list(csv.DictReader(out.open()))
+    starts = {i: float(r["starting_time"]) for i, r in enumerate(rows)}
     assert check_schedule(src.jobs, starts, src.processors, "easy") == []
-    waits = [j["start"] - j["arrival"] for j in doc["jobs"]]
+    waits = [float(r["waiting_time"]) for r in rows]
     assert doc["metrics"]["wait"] == pytest.approx(sum(waits) / len(waits))
     assert 0 < doc["metrics"]["utilization"] <= 1 and doc["metrics"]["loss_of_capacity"] >= 0
 
 
 def test_run_parameters_and_errors(capsys):
     assert main(["run", KTH, "--policy", "conservative:estimates=exact", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["policy"] == "conservative:estimates=exact"
+    policy = json.loads(capsys.readouterr().out)["policy"]
+    assert policy["name"] == "conservative:estimates=exact" and policy["parameters"] == {"estimates": "exact"}
     assert main(["run", KTH, "--policy", "easy:estimates=soon"]) != 0
     assert "estimates must be one of requested, exact" in capsys.readouterr().err
 
@@ -40,8 +46,12 @@ def test_run_parameters_and_errors(capsys):
 def test_compare_mixes_gang_and_space_sharing_in_one_ibm_table(capsys):
     assert main(["compare", KTH, "--policy", "easy", "--policy", "fcfs", "--policy", "gs", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert set(doc["metrics"]["gs"]) == {"wait", "response", "slowdown", "utilization", "loss_of_capacity"}
-    m = doc["metrics"]
+    from gangviz.results.figures import CORE_KEYS, ZHOU_KEYS
+
+    assert list(doc["metrics"]["gs"]) == list(CORE_KEYS + ZHOU_KEYS)
+    assert list(doc["metrics"]["easy"]) == list(CORE_KEYS)
+    assert doc["lacks"] == {"easy": list(ZHOU_KEYS), "fcfs": list(ZHOU_KEYS), "gs": []}
+    m = {lab: {k: v for k, v in figs.items() if k in CORE_KEYS} for lab, figs in doc["metrics"].items()}
     assert m["easy"]["wait"] < m["fcfs"]["wait"]  # backfilling helps on this trace
     assert all(v is not None for lab in m for v in m[lab].values())
     assert doc["goals"]["utilization"] == "max"

@@ -226,7 +226,7 @@ def summarize(results: dict, rep: int | None = None) -> dict:
     """Return ``{(policy, workload): (mean rho, mean slowdown)}`` over all replications, or of
     replication ``rep`` alone."""
     pick = (lambda v: v) if rep is None else (lambda v: v[rep:rep + 1])
-    return {k: (float(np.mean([m["utilization"] for m in pick(v)])), float(np.mean([m["slowdown"] for m in pick(v)])))
+    return {k: (float(np.mean([m["utilization"] for m in pick(v)])), float(np.mean([m["bounded_slowdown"] for m in pick(v)])))
             for k, v in results.items()}
 
 
@@ -256,7 +256,7 @@ def paired_gains(results: dict, a: str, b: str) -> list[tuple[float, float]]:
     interval (Student's t; NaN with one replication)."""
     out = []
     for w in range(len(MULTIPLIERS)):
-        g = np.array([gain(x["slowdown"], y["slowdown"]) for x, y in zip(results[(a, w)], results[(b, w)])])
+        g = np.array([gain(x["bounded_slowdown"], y["bounded_slowdown"]) for x, y in zip(results[(a, w)], results[(b, w)])])
         half = t975(len(g) - 1) * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
         out.append((float(g.mean()), float(half)))
     return out

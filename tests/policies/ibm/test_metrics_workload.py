@@ -23,7 +23,7 @@ def test_metrics_by_hand():
     m = ibm_metrics(recs, 4, capacity=cap)
     assert set(KEYS) <= set(m)
     assert m["wait"] == 10 and m["response"] == 22.5
-    assert m["slowdown"] == pytest.approx((20 / 20 + 25 / 10) / 2)
+    assert m["bounded_slowdown"] == pytest.approx((20 / 20 + 25 / 10) / 2)
     assert m["std"]["wait"] == 10
     assert m["utilization"] == pytest.approx((2 * 20 + 3 * 5) / (25 * 4))
     assert m["loss_of_capacity"] == pytest.approx(40 / 100)
@@ -101,14 +101,14 @@ def test_findings_use_the_given_loads_and_per_replication_tables():
     # the largest gain sits at workload 8: nominal load 0.99 is too high, a sample offering 0.9 is not
     assert not zhang.findings(table)[2][1]
     assert zhang.findings(table, loads=[0.5 + 0.05 * w for w in range(9)])[2][1]
-    runs = {k: [{"utilization": v[0], "slowdown": v[1]}, {"utilization": v[0], "slowdown": 2 * v[1]}]
+    runs = {k: [{"utilization": v[0], "bounded_slowdown": v[1]}, {"utilization": v[0], "bounded_slowdown": 2 * v[1]}]
             for k, v in table.items()}
     assert zhang.summarize(runs, 1)[("GS", 0)] == (0.5, 20.0)
     assert zhang.summarize(runs)[("GS", 0)] == (0.5, 15.0)
     g, half = zhang.paired_gains(runs, "GS", "MGS")[8]
     assert g == pytest.approx(50.0) and half == pytest.approx(0.0)
     # two replications with gains 10% and 30%: mean 20, half-width t(1) * 14.14 / sqrt(2)
-    runs[("MGS", 0)] = [{"utilization": 0.5, "slowdown": 9.0}, {"utilization": 0.5, "slowdown": 14.0}]
+    runs[("MGS", 0)] = [{"utilization": 0.5, "bounded_slowdown": 9.0}, {"utilization": 0.5, "bounded_slowdown": 14.0}]
     g, half = zhang.paired_gains(runs, "GS", "MGS")[0]
     assert g == pytest.approx(20.0) and half == pytest.approx(12.706 * 10.0)
     assert zhang.t975(25) == 2.086 and zhang.t975(1000) == 1.980
