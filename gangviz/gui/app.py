@@ -15,8 +15,11 @@ SCREENSHOT_SIZE = (1400, 900)
 
 def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 0,
                size: tuple[int, int] = SCREENSHOT_SIZE, watch: bool | None = None,
-               **source_args) -> str:
+               presentation: bool = False, **source_args) -> str:
     """Render the window on ``source`` after ``step`` steps offscreen and save it to ``out``.
+
+    The picture is ``size`` pixels (also for a session saved in presentation mode, which is
+    drawn at that size rather than full screen); ``presentation`` draws presentation mode.
 
     Returns ``out``. Raises ``ValueError``/``OSError`` when the source does not load or the
     picture cannot be written (no message box is shown offscreen).
@@ -28,6 +31,7 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
 
     settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gangviz", "screenshot")
     win = MainWindow(source="", settings=settings)
+    win.presentation.full_screen = False  # the picture is ``size``, not the offscreen screen's
     try:
         from gangviz.workloads.playlist import load_playlist, playlist_path
 
@@ -45,6 +49,10 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
             win.show_source(source_obj, source, sim, None, source_args)
         win.resize(*size)
         win.show()
+        if presentation and not win.presentation.active:
+            win.toggle_presentation()
+        win.resize(*size)
+        win.presentation.rescale()
         if step:
             win.player.go_to(step, now=True)
         win.metrics.refresh()
@@ -63,8 +71,10 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
     return str(out)
 
 
-def run(source: str | None = None, policy: str | None = None, **source_args) -> int:
-    """Open the window on ``source`` (default: the Fig. 2 scenario) and run the event loop."""
+def run(source: str | None = None, policy: str | None = None, *, presentation: bool = False,
+        **source_args) -> int:
+    """Open the window on ``source`` (default: the Fig. 2 scenario), in presentation mode when
+    ``presentation``, and run the event loop; return its exit code."""
     app = application()
     from gangviz.gui.window import DEFAULT_SOURCE, MainWindow
 
@@ -78,6 +88,8 @@ def run(source: str | None = None, policy: str | None = None, **source_args) -> 
         if source is not None:
             win.open_source(DEFAULT_SOURCE, remember=False)
     win.show()
+    if presentation and not win.presentation.active:
+        win.toggle_presentation()
     code = app.exec()
     if win.player is not None:
         win.player.stop()

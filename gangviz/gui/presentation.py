@@ -115,6 +115,8 @@ class Presentation:
         self._hidden: list = []
         self._was_maximized = False
         self.scale = 1.0
+        #: go full screen on entering (off for an offscreen picture of a chosen size)
+        self.full_screen = True
         self._watch = _ResizeWatch(self)
         window.installEventFilter(self._watch)
 
@@ -141,7 +143,8 @@ class Presentation:
         self._apply_fonts(FONTS)
         board.explain.setVisible(bool(board.explain.text()))
         board.matrix.set_hover_highlight(True)
-        w.showFullScreen()
+        if self.full_screen:
+            w.showFullScreen()
 
     def leave(self) -> None:
         """Restore the window as it was before :meth:`enter`."""
@@ -155,10 +158,8 @@ class Presentation:
         self._apply_fonts(NORMAL_FONTS)
         board.explain.setVisible(False)
         board.matrix.set_hover_highlight(False)
-        if self._was_maximized:
-            w.showMaximized()
-        else:
-            w.showNormal()
+        if self.full_screen:
+            w.showMaximized() if self._was_maximized else w.showNormal()
 
     def toggle_explanation(self) -> None:
         """Show or hide the explanation above the matrix (presentation mode only)."""
