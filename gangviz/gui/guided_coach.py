@@ -21,7 +21,7 @@ The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.gu
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
@@ -59,15 +59,19 @@ class WaitingJob(QWidget):
         self.layout().activate()  # the text moves right of the chip before the next paint
         self.update()
 
+    def _unit(self) -> int:
+        """Return the chip's cell size: 22 pixels, or a line of the text's font when larger."""
+        return max(22, QFontMetrics(self.text.font()).height())
+
     def _chip_width(self) -> int:
-        return 0 if self.job is None else min(22 * self.job[1], 260)
+        return 0 if self.job is None else min(self._unit() * self.job[1], 12 * self._unit())
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         if self.job is None:
             return
         name, size, jid = self.job
         p = QPainter(self)
-        h = min(self.height() - 6, 26)
+        h = min(self.height() - 6, self._unit() + 4)
         w = self._chip_width()
         rect = QRectF(14, (self.height() - h) / 2, w, h)
         fill = palette.job_colour(jid)

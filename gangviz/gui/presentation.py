@@ -192,3 +192,10 @@ class Presentation:
         board.vector.set_font_size(pts("vector"))
         board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
         board.set_family_scale(pts("family"))
+        # the lines around the board: the guided exercise's prompt and verdict, the warnings bar
+        w = self.window
+        for label in (w.coach.waiting.text, w.warnings_bar.label, w.warnings_bar.details,
+                      w.warnings_bar.close_button):
+            _set_points(label, pts("explain"), base)
+        w.warnings_bar.close_button.setFixedWidth(max(28, w.warnings_bar.close_button.sizeHint().height()))
+        w.coach.waiting.set_job(w.coach.waiting.job)
