@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from gangviz.gui import palette
 from gangviz.gui.editor_grid import PaintGrid
 from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintError, slug
 from gangviz.workloads.scenario import Scenario, ScenarioError
@@ -82,7 +83,7 @@ class ScenarioEditor(QDialog):
         self.grid.erased.connect(lambda name: self._say(f"{name} erased."))
         self.grid.refused.connect(lambda text: self._say(text, error=True))
         hint = QLabel("Drag along a slot to paint a job; right-click a job to erase it.")
-        hint.setStyleSheet("color: #8A8680")
+        hint.setStyleSheet(f"color: {palette.MUTED_TEXT_HEX}")
 
         job_row = QHBoxLayout()
         self.job_name = QLineEdit()

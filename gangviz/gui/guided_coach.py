@@ -156,7 +156,7 @@ class GuidedCoach(QObject):
                             window.narration.viewport())
         self.cover.setWordWrap(True)
         self.cover.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.cover.setStyleSheet("background: #F3F1EC; color: #6b665e; padding: 12px;")
+        self.cover.setStyleSheet(f"background: #F3F1EC; color: {palette.MUTED_TEXT_HEX}; padding: 12px;")
         self.cover.setVisible(False)
         board.matrix.installEventFilter(self)
 

@@ -37,6 +37,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.core.record import Step
+from gangviz.gui.palette import text_colour as palette_text_colour
 from gangviz.multisite.changes import TaskMigrated
 from gangviz.multisite.lanes import HOLD, Bar, LaneLog, lanes_from_steps, migrations
 from gangviz.multisite.snapshot import QueueSnapshot, state_from_snapshot
@@ -79,8 +80,7 @@ def _snap(r: QRectF) -> QRectF:
 
 
 def _text_colour(c: QColor) -> QColor:
-    lum = 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue()
-    return QColor("#000000") if lum > 140 else QColor("#FFFFFF")
+    return palette_text_colour(c)
 
 
 def nice_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
