@@ -58,6 +58,8 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
         win.metrics.refresh()
         win.narration.refresh()
         app.processEvents()
+        win.grab()  # a first paint lets views that size themselves while painting settle
+        app.processEvents()
         pixmap = win.grab()
         if not pixmap.save(str(out)):
             raise OSError(_unsaved_reason(out))

@@ -62,6 +62,24 @@ def buddy_node(cols: list[int]) -> tuple[int, int] | None:
 
 
 BUDDY_POLICIES = frozenset({"bc", "br", "brms", "brmms"})
+#: the policies whose allocation reads the workload tree: the buddy schemes [Zhou00 §3] and
+#: re-packing, whose Fig. 6 deletes a slot when the tree's root turns non-zero [Zhou99 §4];
+#: under any other policy the tree means nothing and is not drawn
+TREE_POLICIES = BUDDY_POLICIES | {"repack"}
+
+
+def policy_base(name: str) -> str:
+    """Return the policy's base name, lower case (``"br"`` for ``"BR(limit=2)"``)."""
+    return str(name).strip().lower().split("(", 1)[0].split(":", 1)[0].split(" ", 1)[0]
+
+
+def tree_hidden_reason(policy: str) -> str | None:
+    """Return why the workload tree is not drawn under ``policy``, or ``None`` when the policy
+    uses it (:data:`TREE_POLICIES`)."""
+    if policy_base(policy) in TREE_POLICIES:
+        return None
+    return (f"Workload tree not shown: {policy} does not allocate by buddy groups "
+            "(only the buddy schemes and re-packing use it).")
 
 
 #: a tree level is drawn when its nodes are at least this wide on screen (pixels)
@@ -143,7 +161,7 @@ class VectorTreeView(QWidget):
     def tree_levels(self) -> list[int]:
         """Return the tree levels drawn (1 = pairs ... the root), coarsest last."""
         m = self._matrix()
-        if m is None or not self.show_tree:
+        if m is None or not self.show_tree or self.tree_reason() is not None:
             return []
         _x0, cw = columns(max(self.width(), 200), m.processors, self.column_range)
         depth = len(m.tree.levels) - 1
@@ -161,9 +179,17 @@ class VectorTreeView(QWidget):
             levels = levels[len(levels) - fit:]
         return levels
 
+    def tree_reason(self) -> str | None:
+        """Return why the tree is hidden for the policy on show (``None``: it is drawn)."""
+        if self.player is None or not self.show_tree:
+            return None
+        return tree_hidden_reason(self.player.sim.policy_name)
+
     def preferred_height(self) -> float:
-        """Return the height that fits the WLV, the tree levels drawn and the key."""
-        return self.wlv_h + GAP + len(self.tree_levels()) * self.level_h + 8 + (self.key_h if self.show_key else 0)
+        """Return the height that fits the WLV, the tree levels drawn (or the line saying why
+        there are none) and the key."""
+        rows = len(self.tree_levels()) if self.tree_reason() is None else 1
+        return self.wlv_h + GAP + rows * self.level_h + 8 + (self.key_h if self.show_key else 0)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -241,7 +267,7 @@ class VectorTreeView(QWidget):
             for i, v in enumerate(peak.tolist()):
                 painter.fillRect(QRectF(left + i, y, 1.0, self.wlv_h), palette.shade(v, rows))
         alloc = self._allocation
-        buddy = self.player.sim.policy_name.lower() in BUDDY_POLICIES
+        buddy = policy_base(self.player.sim.policy_name) in BUDDY_POLICIES
         node = buddy_node(alloc[1]) if (alloc and buddy) else None
         hl_pen = QPen(palette.LAST_ALLOC, 3.0)
         if alloc and (node is None or node[0] == 0 or node[0] not in self.tree_levels()):
@@ -257,7 +283,14 @@ class VectorTreeView(QWidget):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
         painter.restore()
         y += self.wlv_h + GAP
-        if self.show_tree:
+        reason = self.tree_reason()
+        if reason is not None:
+            painter.setFont(self._small)
+            painter.setPen(palette.MUTED_TEXT)
+            painter.drawText(QRectF(left, y, self.width() - left - RIGHT, self.level_h),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, reason)
+            y += self.level_h
+        elif self.show_tree:
             y = self._paint_tree(painter, m, x0, cw, lo, hi, left, right, y, rows, node, hl_pen)
         if self.show_key:
             self._paint_key(painter, y + 4)
