@@ -173,7 +173,7 @@ class VectorTreeView(QWidget):
         if matrix is not None and matrix.isVisible() and matrix.height() > 0:
             # the matrix and this view share what the board leaves them: never more than half
             room = min(room, (matrix.height() + self.height()) / 2)
-        room -= self.wlv_h + GAP + 8 + (self.key_h if self.show_key else 0)
+        room -= self.wlv_h + GAP + 8 + (self.key_h * len(self._key_lines()) if self.show_key else 0)
         fit = max(int(room // self.level_h), 1)
         if len(levels) > fit:  # keep the coarse levels (the root side), fold the finest
             levels = levels[len(levels) - fit:]
@@ -189,7 +189,8 @@ class VectorTreeView(QWidget):
         """Return the height that fits the WLV, the tree levels drawn (or the line saying why
         there are none) and the key."""
         rows = len(self.tree_levels()) if self.tree_reason() is None else 1
-        return self.wlv_h + GAP + rows * self.level_h + 8 + (self.key_h if self.show_key else 0)
+        key = self.key_h * len(self._key_lines()) if self.show_key else 0
+        return self.wlv_h + GAP + rows * self.level_h + 8 + key
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -349,43 +350,84 @@ class VectorTreeView(QWidget):
             out.append(("migration", "migrated (badge: slices lost)"))
         return out
 
-    def _paint_key(self, painter: QPainter, y: float) -> None:
-        """One line naming what the rows count and what each outline means."""
-        painter.setFont(self._small)
-        fm = self._fm_small
-        h = fm.height()
-        x = float(self.column_range.gutter)
-        s = h * 0.8
+    def _key_items(self) -> list[tuple[str, QColor | None, str]]:
         items = [("frame", palette.ACCENT, "running slot"), ("frame", palette.LAST_ALLOC, "last allocation"),
                  ("hatch", None, "extra slot (replica)")]
         items += [(kind, None, text) for kind, text in self.move_entries()]
         items += [("frame", palette.LINK, "processors under the pointer"),
                   ("shade", None, "WLV / tree: idle slots per processor / per buddy group")]
-        for kind, colour, text in items:
+        return items
+
+    def _key_lines(self) -> list[list[tuple[str, QColor | None, str, float]]]:
+        """Return the key's entries laid out in lines that fit the view's width (an entry never
+        cut at the edge: it starts the next line)."""
+        fm = self._fm_small
+        s = fm.height() * 0.8
+        start = float(self.column_range.gutter)
+        room = max(self.width() - RIGHT - start, 100.0)
+        lines: list[list] = [[]]
+        used = 0.0
+        for kind, colour, text in self._key_items():
             w = s + 6 + fm.horizontalAdvance(text) + 18
-            if x + w > self.width() - RIGHT and kind != "frame":
-                break
-            box = QRectF(x, y + (h - s) / 2, s, s)
-            if kind == "frame":
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.setPen(QPen(colour, 3.0))
-                painter.drawRect(box.adjusted(1.5, 1.5, -1.5, -1.5))
-            elif kind == "hatch":
-                painter.fillRect(box, palette.JOB_COLOURS[0])
-                painter.fillRect(box, QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern))
-            elif kind in ("move", "migration"):
-                # as the move cues draw it: a faint ghost with a dashed edge, a dashed trail out of it
-                ghost = QColor(palette.JOB_COLOURS[1])
-                ghost.setAlpha(55)
-                painter.setBrush(ghost)
-                painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2, Qt.PenStyle.DashLine))
-                painter.drawRect(box.adjusted(0.5, 0.5, -s / 2, -0.5))
-                painter.drawLine(QPointF(box.center().x(), box.center().y()), QPointF(box.right(), box.center().y()))
-            else:
-                painter.fillRect(box, palette.shade(2, 3))
-            painter.setPen(palette.MUTED_TEXT)
-            painter.drawText(QRectF(x + s + 6, y, w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-            x += w
+            if lines[-1] and used + w > room:
+                lines.append([])
+                used = 0.0
+            lines[-1].append((kind, colour, text, w))
+            used += w
+        return lines
+
+    def _paint_key(self, painter: QPainter, y: float) -> None:
+        """The key: what the rows count and what each outline means, on as many lines as it
+        needs."""
+        painter.setFont(self._small)
+        fm = self._fm_small
+        h = fm.height()
+        s = h * 0.8
+        for line in self._key_lines():
+            x = float(self.column_range.gutter)
+            for kind, colour, text, w in line:
+                self._key_icon(painter, kind, colour, QRectF(x, y + (h - s) / 2, s, s))
+                painter.setPen(palette.MUTED_TEXT)
+                painter.drawText(QRectF(x + s + 6, y, w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                                 text)
+                x += w
+            y += h + 2
+
+    @staticmethod
+    def _key_icon(painter: QPainter, kind: str, colour, box: QRectF) -> None:
+        s = box.width()
+        if kind == "frame":
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(colour, 3.0))
+            painter.drawRect(box.adjusted(1.5, 1.5, -1.5, -1.5))
+        elif kind == "hatch":
+            painter.fillRect(box, palette.JOB_COLOURS[0])
+            painter.fillRect(box, QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern))
+        elif kind == "move":
+            # as the move cues draw a re-pack: a faint ghost with a dashed edge, a dashed trail
+            ghost = QColor(palette.JOB_COLOURS[1])
+            ghost.setAlpha(55)
+            painter.setBrush(ghost)
+            painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2, Qt.PenStyle.DashLine))
+            painter.drawRect(box.adjusted(0.5, 0.5, -s / 2, -0.5))
+            painter.drawLine(QPointF(box.center().x(), box.center().y()), QPointF(box.right(), box.center().y()))
+        elif kind == "migration":
+            # a migration: the ghost, a solid arrow to the new place and the round cost badge
+            ghost = QColor(palette.JOB_COLOURS[1])
+            ghost.setAlpha(55)
+            painter.setBrush(ghost)
+            painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2))
+            painter.drawRect(box.adjusted(0.5, s / 2, -s / 2, -0.5))
+            painter.setPen(QPen(palette.FLASH, 1.6))
+            tip = QPointF(box.right() - 1, box.top() + s * 0.3)
+            painter.drawLine(QPointF(box.left() + s * 0.25, box.bottom() - s * 0.25), tip)
+            painter.drawLine(tip, QPointF(tip.x() - s * 0.3, tip.y()))
+            painter.drawLine(tip, QPointF(tip.x(), tip.y() + s * 0.3))
+            painter.setBrush(palette.FLASH)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawEllipse(QPointF(box.left() + s * 0.2, box.top() + s * 0.2), s * 0.18, s * 0.18)
+        else:
+            painter.fillRect(box, palette.shade(2, 3))
 
     def _label(self, painter: QPainter, y: float, h: float, text: str, bold: bool = False) -> None:
         m = self._matrix()

@@ -1,0 +1,98 @@
+"""No glitch a student would point at: the key under the tree never cut, the moved and the
+migrated icons told apart, the multi-site links never across a site's heading, the editor's
+grid never across a job's name and a large-text mode for it."""
+
+from __future__ import annotations
+
+from gui_helpers import close_rgb, pixel
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QApplication
+
+from gangviz.gui import palette
+from gangviz.gui.geometry import RIGHT
+from gangviz.gui.vector_view import VectorTreeView
+
+
+def present(window, size=(1920, 1080)):
+    window.presentation.full_screen = False
+    window.resize(*size)
+    window.toggle_presentation()
+    window.resize(*size)
+    window.presentation.rescale()
+    QApplication.processEvents()
+
+
+def test_the_key_of_zhang_fig13_fits_in_presentation_mode(window):
+    assert window.open_source("zhang-fig13-migration")
+    present(window)
+    window.player.go_to(2, now=True)
+    QApplication.processEvents()
+    vec = window.board.vector
+    lines = vec._key_lines()
+    texts = [t for line in lines for _, _, t, _ in line]
+    assert "processors under the pointer" in texts and "migrated (badge: slices lost)" in texts
+    fm = vec._fm_small
+    for line in lines:
+        x = float(vec.column_range.gutter)
+        for _, _, text, w in line:
+            assert x + fm.height() * 0.8 + 6 + fm.horizontalAdvance(text) <= vec.width() - RIGHT, text
+            x += w
+    assert vec.height() >= vec.preferred_height() - 1  # every key line has room
+    window.leave_presentation()
+
+
+def icon(kind: str) -> QImage:
+    img = QImage(40, 40, QImage.Format.Format_ARGB32)
+    img.fill(palette.BACKGROUND)
+    p = QPainter(img)
+    VectorTreeView._key_icon(p, kind, None, QRectF(4, 4, 32, 32))
+    p.end()
+    return img
+
+
+def test_the_moved_and_the_migrated_icons_differ():
+    a, b = icon("move"), icon("migration")
+    differ = sum(a.pixel(x, y) != b.pixel(x, y) for x in range(40) for y in range(40))
+    assert differ > 60
+
+
+def test_links_across_sites_break_at_the_site_heading(window):
+    assert window.open_source("papazachos-migration")
+    present(window)
+    window.player.go_to(11, now=True)
+    QApplication.processEvents()
+    view = window.board.family[0]
+    assert view.linked_gangs(), "a gang must run across both sites at this step"
+    img = view.grab().toImage()
+    band = view.heading_rect(1).toAlignedRect()
+    text_end = view.proc_rect(1, 0).left() + 1  # past the heading's own text on the left...
+    bg = pixel(img, band.right() - 2, band.center().y())
+    # ...every pixel of the heading band right of the processor boxes' start is background or text
+    for x in range(int(view.lane_rect(1, 0).right()) - 2, int(text_end) + 400):
+        for y in range(band.top() + 2, band.bottom() - 1, 3):
+            c = pixel(img, x, y)
+            assert close_rgb(c, bg, 12) or c.saturation() < 40, (x, y, c.name())
+    window.leave_presentation()
+
+
+def test_the_editor_grid_never_crosses_a_name_and_has_large_text(window):
+    window.open_source("fig2-repacking")
+    ed = window.edit_scenario()
+    ed.resize(1100, 850)
+    QApplication.processEvents()
+    grid = ed.grid
+    r = 2  # S3: J5 on P1..P3
+    assert grid.doc.cells[r][:3] == ["J5", "J5", "J5"]
+    img = grid.grab().toImage()
+    edge = grid.cell_rect(r, 1)
+    fill = pixel(img, edge.left() + 6, edge.center().y())
+    # the boundary between two cells of J5, at the height of its name: the job's colour
+    assert close_rgb(pixel(img, edge.left(), edge.center().y()), fill, 10)
+    size = grid.font().pointSizeF()
+    ed.large.setChecked(True)
+    assert grid.text_scale > 1 and ed.font().pointSizeF() > 1.5 * size
+    assert ed.hint.font().pointSizeF() == ed.font().pointSizeF()
+    ed.large.setChecked(False)
+    assert grid.text_scale == 1
+    ed.close()
