@@ -47,6 +47,15 @@ WINDOW_FILL = QColor(0, 158, 115, 60)   # Okabe-Ito bluish green, translucent: t
 RESERVATION = QColor("#332288")
 
 
+def fitted(fm: QFontMetricsF, width: float, forms: list[str]) -> str:
+    """Return the first of ``forms`` (longest first) that fits ``width`` pixels, else the last
+    one elided with "…", so that no text is cut at a pane's edge."""
+    for text in forms:
+        if fm.horizontalAdvance(text) <= width:
+            return text
+    return fm.elidedText(forms[-1], Qt.TextElideMode.ElideRight, max(width, 0.0))
+
+
 def _fmt(seconds: float) -> str:
     return f"{seconds:,.0f} s"
 
@@ -197,9 +206,13 @@ class GanttView(QWidget):
             p.drawText(QRectF(0, y(proc) - lh / 2, strip.left() - 6, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
         p.setPen(TEXT)
-        p.drawText(QRectF(strip.left(), 4, strip.width(), lh), Qt.AlignmentFlag.AlignLeft,
-                   f"{mode.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free} of {P} processors free  ·  "
-                   f"{len(st.running)} running, {len(st.waiting)} waiting")
+        header = fitted(fm, strip.width(), [
+            f"{mode.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free} of {P} processors free  ·  "
+            f"{len(st.running)} running, {len(st.waiting)} waiting",
+            f"{mode.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free}/{P} free  ·  "
+            f"{len(st.running)} run, {len(st.waiting)} wait",
+            f"t = {_fmt(st.time * u)}  ·  {st.free}/{P} free"])
+        p.drawText(QRectF(strip.left(), 4, strip.width(), lh), Qt.AlignmentFlag.AlignLeft, header)
         self._draw_key(p, fm, strip)
         self._draw_queue(p, fm, strip.bottom() + lh + 8)
 
@@ -267,8 +280,13 @@ class GanttView(QWidget):
             if when is not None:
                 kind = "predicted start" if sim.policy.mode == "fcfs" else "reserved at"
                 res = f"  ·  {kind} {_fmt(when * u)}" if math.isfinite(when) else f"  ·  {kind}: none yet"
-            text = (f"{sim.names.get(job, f'J{job}')}  ·  {st.sizes[job]} processors  ·  estimate "
-                    f"{_fmt(sim.estimate(job) * u)}{res}")
+            name = sim.names.get(job, f"J{job}")
+            est = _fmt(sim.estimate(job) * u)
+            text = fitted(fm, r.width() - chip.width() - 6, [
+                f"{name}  ·  {st.sizes[job]} processors  ·  estimate {est}{res}",
+                f"{name}  ·  {st.sizes[job]} procs  ·  est. {est}{res.replace('predicted start', 'start').replace('reserved at', 'at')}",
+                f"{name}  ·  {st.sizes[job]} procs  ·  est. {est}",
+                f"{name}  ·  {st.sizes[job]} procs"])
             p.setPen(TEXT if job != self.selected else ACCENT)
             p.drawText(r.adjusted(chip.width() + 6, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
             self._hits.append((r, job))

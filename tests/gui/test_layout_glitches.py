@@ -96,3 +96,34 @@ def test_the_editor_grid_never_crosses_a_name_and_has_large_text(window):
     ed.large.setChecked(False)
     assert grid.text_scale == 1
     ed.close()
+
+
+def test_no_gantt_text_runs_past_a_narrow_panes_edge(window, monkeypatch):
+    from pathlib import Path
+
+    from PySide6.QtGui import QFontMetricsF
+
+    trace = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    assert window.open_source(str(trace), "conservative")
+    p = window.player
+    while len(p.sim.state.waiting) < 8 and p.step_forward(animate=False) is not None:
+        pass
+    view = window.board.family[0]
+    view.setParent(None)  # a pane of its own, as narrow as a compare window's third
+    view.resize(480, 420)
+    seen = []
+    orig = QPainter.drawText
+
+    def record(self, *args):
+        if isinstance(args[0], QRectF) and isinstance(args[-1], str):
+            seen.append((args[0], args[-1], QFontMetricsF(self.font()).horizontalAdvance(args[-1])))
+        return orig(self, *args)
+
+    monkeypatch.setattr(QPainter, "drawText", record)
+    view.grab()
+    monkeypatch.setattr(QPainter, "drawText", orig)
+    assert any("Queue" in t for _, t, _ in seen) and len(seen) > 10
+    for rect, text, width in seen:
+        if rect.width() >= 100:  # header, key and queue lines (bar names are drawn only where they fit)
+            assert rect.left() + width <= view.width() + 1, text
+    view.deleteLater()
