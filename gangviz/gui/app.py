@@ -51,15 +51,18 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
         win.show()
         if presentation and not win.presentation.active:
             win.toggle_presentation()
+        win.presentation.rescale(size[1])  # fonts for the asked height, so the window fits in it
         win.resize(*size)
-        win.presentation.rescale()
         if step:
             win.player.go_to(step, now=True)
         win.metrics.refresh()
         win.narration.refresh()
         app.processEvents()
-        win.grab()  # a first paint lets views that size themselves while painting settle
-        app.processEvents()
+        for _ in range(2):  # views that size themselves while painting settle, then fit the size
+            win.grab()
+            app.processEvents()
+            win.resize(*size)
+            app.processEvents()
         pixmap = win.grab()
         if not pixmap.save(str(out)):
             raise OSError(_unsaved_reason(out))

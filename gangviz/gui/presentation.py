@@ -167,11 +167,12 @@ class Presentation:
         if self.active:
             ex.setVisible(not ex.isVisible() and bool(ex.text()))
 
-    def rescale(self) -> None:
-        """Fit the sizes to the window's current height (presentation mode only)."""
+    def rescale(self, height: int | None = None) -> None:
+        """Fit the sizes to the window's current height, or to ``height`` (a window about to
+        be given that height), in presentation mode only."""
         if not self.active:
             return
-        scale = scale_for(self.window.height())
+        scale = scale_for(self.window.height() if height is None else height)
         if abs(scale - self.scale) > 0.01:
             self.scale = scale
             self._apply_fonts(FONTS)

@@ -173,6 +173,12 @@ class VectorTreeView(QWidget):
         if matrix is not None and matrix.isVisible() and matrix.height() > 0:
             # the matrix and this view share what the board leaves them: never more than half
             room = min(room, (matrix.height() + self.height()) / 2)
+            # and never so much that the matrix would go under its least height (the window
+            # would then grow past the size it was given)
+            others = sum(w.height() for w in parent.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                         if w.isVisible() and w is not self and w is not matrix and not w.isWindow()
+                         and parent.layout() is not None and parent.layout().indexOf(w) >= 0)
+            room = min(room, parent.height() - others - matrix.minimumHeight())
         room -= self.wlv_h + GAP + 8 + (self.key_h * len(self._key_lines()) if self.show_key else 0)
         fit = max(int(room // self.level_h), 1)
         if len(levels) > fit:  # keep the coarse levels (the root side), fold the finest
@@ -360,7 +366,8 @@ class VectorTreeView(QWidget):
 
     def _key_lines(self) -> list[list[tuple[str, QColor | None, str, float]]]:
         """Return the key's entries laid out in lines that fit the view's width (an entry never
-        cut at the edge: it starts the next line)."""
+        cut at the edge: it starts the next line; the last entry, how to read the shades, is
+        left out rather than given a line of its own)."""
         fm = self._fm_small
         s = fm.height() * 0.8
         start = float(self.column_range.gutter)
@@ -370,6 +377,8 @@ class VectorTreeView(QWidget):
         for kind, colour, text in self._key_items():
             w = s + 6 + fm.horizontalAdvance(text) + 18
             if lines[-1] and used + w > room:
+                if kind == "shade":  # the shades' reading is the one entry left out, not wrapped
+                    break
                 lines.append([])
                 used = 0.0
             lines[-1].append((kind, colour, text, w))

@@ -27,7 +27,9 @@ def test_the_key_of_zhang_fig13_fits_in_presentation_mode(window):
     assert window.open_source("zhang-fig13-migration")
     present(window)
     window.player.go_to(2, now=True)
-    QApplication.processEvents()
+    for _ in range(2):  # the view takes its height when it is painted
+        window.grab()
+        QApplication.processEvents()
     vec = window.board.vector
     lines = vec._key_lines()
     texts = [t for line in lines for _, _, t, _ in line]
