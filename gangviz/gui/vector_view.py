@@ -84,6 +84,8 @@ def tree_hidden_reason(policy: str) -> str | None:
 
 #: a tree level is drawn when its nodes are at least this wide on screen (pixels)
 MIN_NODE_PX = 12.0
+#: the key wraps onto more lines only on a board at least this high (pixels)
+KEY_WRAP_HEIGHT = 500
 #: the tree never takes more than this share of the board's height (the matrix keeps the rest)
 MAX_SHARE = 0.30
 
@@ -365,20 +367,23 @@ class VectorTreeView(QWidget):
         return items
 
     def _key_lines(self) -> list[list[tuple[str, QColor | None, str, float]]]:
-        """Return the key's entries laid out in lines that fit the view's width (an entry never
-        cut at the edge: it starts the next line; the last entry, how to read the shades, is
-        left out rather than given a line of its own)."""
+        """Return the key's entries laid out in lines that fit the view's width. An entry is never
+        cut at the edge: it starts the next line on a board at least :data:`KEY_WRAP_HEIGHT`
+        high, and is left out on a smaller one (a small export frame keeps its matrix); the last
+        entry, how to read the shades, is left out rather than given a line of its own."""
         fm = self._fm_small
         s = fm.height() * 0.8
         start = float(self.column_range.gutter)
         room = max(self.width() - RIGHT - start, 100.0)
         lines: list[list] = [[]]
         used = 0.0
+        parent = self.parentWidget()
+        wrap = parent is None or parent.height() >= KEY_WRAP_HEIGHT
         for kind, colour, text in self._key_items():
             w = s + 6 + fm.horizontalAdvance(text) + 18
             if lines[-1] and used + w > room:
-                if kind == "shade":  # the shades' reading is the one entry left out, not wrapped
-                    break
+                if kind == "shade" or not wrap:  # left out whole, never cut at the edge
+                    continue
                 lines.append([])
                 used = 0.0
             lines[-1].append((kind, colour, text, w))
