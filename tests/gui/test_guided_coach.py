@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 from gangviz.gui.guided import gate_info, region_of
 from gangviz.gui.guided_coach import GUESS, HIDDEN_EXPLANATION, SWAP_EDGE
-from gangviz.resources import scenario_path
+from gangviz.resources import list_scenarios, scenario_path
 from gangviz.workloads.scenario import load_scenario
 
 
@@ -124,6 +124,38 @@ def test_the_visible_text_before_the_answer_has_none_of_its_words(window, qtbot,
     qtbot.keyClick(window, Qt.Key.Key_Return)  # the reveal tells it
     while p.busy and p.gate is None and p.transition is not None and p.transition.index <= 0:
         p.advance_animation(0.01)
+    window.leave_presentation()
+
+
+MATRIX_SCENARIOS = [p.stem for p in list_scenarios() if load_scenario(p).model == "matrix"]
+
+
+@pytest.mark.parametrize("name", MATRIX_SCENARIOS)
+def test_no_scenario_gives_a_held_move_away_in_presentation_mode(window, qtbot, name):
+    window.set_guided(True)
+    assert window.open_source(name)
+    window.toggle_presentation()
+    before = shown_texts(window)
+    p = window.player
+    p.set_speed_level(2)
+    for _ in range(30):  # step until the exercise holds a move (or the scenario ends)
+        if p.step_forward() is None:
+            break
+        while p.gate is None and p.busy:
+            p.advance_animation(0.05)
+        if p.gate is not None:
+            break
+    if p.gate is None:
+        window.leave_presentation()
+        pytest.skip(f"{name} has no move to hold")
+    lines = p.known[p.position - 1].narration
+    arrival = window.coach.info.arrival
+    context = set(_NAME.findall(" ".join(lines[:p.gate.index]))) | ({arrival[0]} if arrival else set())
+    tokens = answer_tokens(lines[p.gate.index], context)
+    assert tokens_in(shown_texts(window), tokens) == set()
+    if p.position == 1:  # the first held move: nothing before Play told it either
+        assert tokens_in(before, tokens) == set()
+    p.reveal()
     window.leave_presentation()
 
 
