@@ -37,6 +37,7 @@ KEYS: list[tuple[str, str]] = [
     ("F11", "presentation mode on / off (full screen, large fonts)"),
     ("Escape", "leave presentation mode"),
     ("E", "show / hide the explanation above the matrix"),
+    ("Ctrl+L", "presenter view: the note, the explanation and the step in full, in a second window"),
     ("Ctrl+E", "export the animation (GIF, MP4, PNG frames)"),
     ("Ctrl+O", "open a scenario or a trace"),
 ]
