@@ -11,6 +11,7 @@ opens and closes it; put it on the laptop's screen while the main window is proj
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from gangviz.gui.wiring import follow
@@ -45,6 +46,16 @@ class PresenterView(QWidget):
             lay.addWidget(box)
         lay.addStretch(1)
         self.resize(560, 640)
+        close = QShortcut(QKeySequence("Ctrl+L"), self)
+        close.activated.connect(self.close)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        """Closing the presenter view (its own close button, or Ctrl+L there) unticks View ->
+        Presenter view."""
+        act = getattr(self.window_, "act_presenter", None)
+        if act is not None:
+            act.setChecked(False)
+        super().closeEvent(event)
 
     def set_player(self, player) -> None:
         """Follow ``player`` (the main window's new one)."""

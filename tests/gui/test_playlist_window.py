@@ -43,7 +43,10 @@ def test_the_presenter_view_is_a_second_window_toggled_by_ctrl_l(window, qtbot):
     assert view.step.text() == " ".join(window.player.known[0].narration)
     assert view.explanation.text() == window.explain.text()
     window.toggle_presenter()
-    assert not view.isVisible()
+    assert not view.isVisible() and not window.act_presenter.isChecked()
+    window.toggle_presenter()
+    view.close()  # its own close button
+    assert not window.act_presenter.isChecked()
 
 
 def test_opening_another_file_leaves_the_playlist(window, qtbot):
