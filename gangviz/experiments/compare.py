@@ -169,7 +169,8 @@ def comparison_from_sims(title: str, sims: Mapping[str, Any], *, time_unit: floa
     for lab, sim in sims.items():
         try:
             out[lab] = (figures(sim) if _space_sharing(sim)
-                        else ibm_metrics(sim.records(), sim.processors, time_unit=time_unit))
+                        else ibm_metrics(sim.records(), getattr(sim, "real_processors", sim.processors),
+                                         time_unit=time_unit))
         except ValueError:  # no job finished yet
             out[lab] = {}
     return comparison_from_metrics(title, processors, out, goals=IBM_GOALS)

@@ -43,6 +43,8 @@ CAPTION_HEX = "#FBF7EC"
 #: the light grey panels of the multi-site queue view
 QUEUE_BACKGROUND_HEX = "#FAFAFA"
 QUEUE_LANE_HEX = "#F0F0F0"
+#: processors that do not exist (padding to a power of two): mid grey, hatched darker
+ABSENT_HEX = "#B8B5AF"
 TEXT = QColor(TEXT_HEX)
 MUTED_TEXT = QColor(MUTED_TEXT_HEX)
 BACKGROUND = QColor(BACKGROUND_HEX)
@@ -64,6 +66,7 @@ TEXT_PAIRS = [
     ("queue view lane labels", "#444444", QUEUE_LANE_HEX),
     ("queue view muted labels", "#666666", QUEUE_BACKGROUND_HEX),
     ("the warnings bar", TEXT_HEX, "#FFF4CE"),
+    ("the label of absent (padded) processors", TEXT_HEX, ABSENT_HEX),
 ]
 FLASH = QColor("#D55E00")
 

@@ -290,6 +290,11 @@ class VectorTreeView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             for a, b in _runs(sorted(job_cols)):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
+        real = getattr(self.player.sim, "real_processors", procs)
+        if real < procs:  # padded processors do not exist: their entries are hatched over
+            pad = QRectF(x0 + real * cw, y, (procs - real) * cw, self.wlv_h)
+            painter.fillRect(pad, QColor(palette.ABSENT_HEX))
+            painter.fillRect(pad, QBrush(QColor("#8A8680"), Qt.BrushStyle.BDiagPattern))
         painter.restore()
         y += self.wlv_h + GAP
         reason = self.tree_reason()

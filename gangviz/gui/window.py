@@ -422,7 +422,9 @@ class MainWindow(QMainWindow):
         if family == "epoch":
             return (f"{source.processors} nodes  ·  {len(sc.workload)} jobs, {sc.in_system} in the system"
                     f"  ·  policy {pname}")
-        return (f"{source.processors} processors  ·  {len(source.jobs)} jobs  ·  policy {pname}"
+        real = getattr(source, "absent_from", None)
+        procs = f"{real} processors (padded to {source.processors})" if real else f"{source.processors} processors"
+        return (f"{procs}  ·  {len(source.jobs)} jobs  ·  policy {pname}"
                 + ("  ·  ring" if sim.family == "matrix" and sim.snapshot().ring else ""))
 
     def _set_explanation(self, text: str, title: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gui_helpers import close_rgb, pixel
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
 from gangviz.gui import palette
@@ -129,3 +129,27 @@ def test_no_gantt_text_runs_past_a_narrow_panes_edge(window, monkeypatch):
         if rect.width() >= 100:  # header, key and queue lines (bar names are drawn only where they fit)
             assert rect.left() + width <= view.width() + 1, text
     view.deleteLater()
+
+
+def test_padded_processors_are_drawn_absent_and_hold_nothing(window):
+    from pathlib import Path
+
+    from gangviz.gui.matrix_view import ABSENT
+
+    trace = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    assert window.open_source(str(trace), "br", procs=128)
+    window.player.go_to(300, now=True)
+    m = window.player.sim.matrix
+    assert window.player.sim.real_processors == 100 and (m.cells[:, 100:] == -1).all()
+    view = window.board.matrix
+    img = view.grab().toImage()
+    for row in range(m.n_rows):
+        for col in (100, 113, 127):
+            r = view.cell_rect(row, col)
+            c = pixel(img, r.left() + 2, r.top() + 2)  # (the band's label sits mid-height)
+            hatch = QColor("#8A8680")
+            assert close_rgb(c, ABSENT, 14) or close_rgb(c, hatch, 14), (row, col, c.name())
+    # a real idle cell is not drawn that way
+    idle = next((r, c) for r in range(m.n_rows) for c in range(100) if m.cells[r, c] == -1)
+    rect = view.cell_rect(*idle)
+    assert not close_rgb(pixel(img, rect.center().x(), rect.center().y()), ABSENT, 14)
