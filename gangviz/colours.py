@@ -51,6 +51,29 @@ def policy_colour(name: str) -> str:
     return EXTRA_POLICY_HEX[zlib.crc32(base.encode()) % len(EXTRA_POLICY_HEX)]
 
 
+#: the least contrast ratio of any text against its background (WCAG 2.1, level AA, 1.4.3)
+MIN_CONTRAST = 4.5
+
+
+def relative_luminance(colour: str) -> float:
+    """Return the WCAG 2.1 relative luminance (0 black .. 1 white) of ``#RRGGBB``."""
+    r, g, b = _to_linear(hex_to_rgb([colour]))[0]
+    return float(0.2126 * r + 0.7152 * g + 0.0722 * b)
+
+
+def contrast_ratio(fg: str, bg: str) -> float:
+    """Return the WCAG 2.1 contrast ratio (1 .. 21) of two ``#RRGGBB`` colours, in either
+    order."""
+    a, b = sorted((relative_luminance(fg), relative_luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def readable_on(fill: str) -> str:
+    """Return black or white, whichever has the higher contrast on ``fill`` (at least 4.58:1
+    on any fill)."""
+    return "#000000" if contrast_ratio("#000000", fill) >= contrast_ratio("#FFFFFF", fill) else "#FFFFFF"
+
+
 def hex_to_rgb(colours: Iterable[str]) -> np.ndarray:
     """Return an ``n x 3`` float array in [0, 1] of ``#RRGGBB`` strings."""
     return np.array([[int(h[i:i + 2], 16) / 255.0 for i in (1, 3, 5)] for h in colours])

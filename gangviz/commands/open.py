@@ -38,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing --screenshot file")
     p.add_argument("--step", type=int, default=0, help="steps to take before the screenshot (default 0)")
     p.add_argument("--size", type=_size, default=(1400, 900), help="screenshot size WxH (default 1400x900)")
+    p.add_argument("--presentation", action="store_true",
+                   help="presentation mode (large fonts, the caption under the matrix); with "
+                   "--screenshot drawn at --size, e.g. 1920x1080")
     p.add_argument("--watch", action=argparse.BooleanOptionalAction, default=None,
                    help="step slice by slice (default: on for scenarios, off for workloads)")
     add_source_options(p, ring=False)
@@ -69,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"the window needs PySide6 and pyqtgraph ({exc})") from None
     if args.screenshot:
         out = app.screenshot(args.source or "fig2-repacking", args.screenshot, policy=args.policy,
-                             step=args.step, size=args.size, watch=args.watch, **source_args)
+                             step=args.step, size=args.size, watch=args.watch,
+                             presentation=args.presentation, **source_args)
         print(out)
         return 0
     from gangviz.display_check import problem
@@ -78,5 +82,5 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         raise UserError(reason)
     if args.source is None:
-        return app.run(None, args.policy)
-    return app.run(args.source, args.policy, **source_args)
+        return app.run(None, args.policy, presentation=args.presentation)
+    return app.run(args.source, args.policy, presentation=args.presentation, **source_args)

@@ -70,13 +70,22 @@ def leftmost_window(wlv: np.ndarray, size: int, ring: bool = False) -> int | Non
     return None
 
 
-def best_block(m: OusterhoutMatrix, block: int) -> int | None:
+def best_block(m: OusterhoutMatrix, block: int, usable: int | None = None,
+               width: int | None = None) -> int | None:
     """Return the index of the least-loaded non-zero WLT node covering ``block`` processors.
 
-    Ties go to the leftmost node; ``None`` when every node on that level is zero.
+    Ties go to the leftmost node; ``None`` when every node on that level is zero. With
+    ``usable`` (the machine's real size when processors ``usable..`` are padding), only nodes
+    whose first ``width`` processors (default the whole block) are real are considered.
     """
-    value, index = m.tree.best(block)
-    return index if value > 0 else None
+    if usable is None or usable >= m.processors:
+        value, index = m.tree.best(block)
+        return index if value > 0 else None
+    values = m.tree.level_for_block(block)
+    fits = (np.arange(len(values)) * block + (block if width is None else width)) <= usable
+    masked = np.where(fits, values, 0)
+    index = int(np.argmax(masked))
+    return index if masked[index] > 0 else None
 
 
 def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange], *,
@@ -110,24 +119,31 @@ def place_wlv(m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange],
 
 
 def place_buddy(
-    m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange], occupy: str = "block"
+    m: OusterhoutMatrix, job: int, size: int, out: list[MatrixChange], occupy: str = "block",
+    usable: int | None = None,
 ) -> int:
     """Allocate ``job`` a buddy block through the WLT; return its row.
 
     ``occupy="block"`` gives the job the whole block (classic buddy: the n - p extra processors
     are lost to internal fragmentation); ``occupy="size"`` gives it the first ``size``
     processors of the block and leaves the rest to smaller buddies.
-    Raises ``ValueError`` if the processor count is not a power of two or ``size`` exceeds it.
+    ``usable`` is the machine's real size when processors ``usable..`` are padding: the job is
+    never placed on them. Raises ``ValueError`` if the processor count is not a power of two or
+    ``size`` exceeds it (or the real machine).
     """
     require_power_of_two(m.processors)
     if not 1 <= size <= m.processors:
         raise ValueError(f"job size must be in 1..{m.processors} processors, got {size}")
     block = next_power_of_two(size)
-    node = best_block(m, block) if m.n_rows else None
+    width = block if occupy == "block" else size
+    if usable is not None and width > usable:
+        raise ValueError(f"a job of {size} processors holds {width} under occupy={occupy!r}, more "
+                         f"than the {usable} real processors (the rest are padding)")
+    node = best_block(m, block, usable, width) if m.n_rows else None
     reason = f"WLT: least-loaded non-zero node of the {block}-processor level"
     if node is None:
         emit(m, out, SlotAdded(m.n_rows, f"every {block}-processor WLT node is zero"))
-        node = best_block(m, block)
+        node = best_block(m, block, usable, width)
         reason = "in the new slot"
         assert node is not None
     lo = node * block
@@ -137,7 +153,6 @@ def place_buddy(
                                          f"{cols_label(range(lo, lo + block))} combine into one slot"))
         reason = "in the new slot"
         row = gather(m, lo, lo + block, out, "the new slot is idle everywhere")
-    width = block if occupy == "block" else size
     emit(m, out, JobPlaced(job, row, range(lo, lo + width), reason))
     return row
 

@@ -34,16 +34,36 @@ __all__ = [
 ]
 
 
+#: at most this many runs of processors are named in one label; the rest are counted
+MAX_RUNS = 6
+
+
 def cols_label(cols: Iterable[int]) -> str:
-    """Return ``"P3..P7"`` for a contiguous run, else the processors listed."""
-    cols = list(cols)
-    if not cols:
+    """Return the processors ``cols`` in words: ``"P3..P7"`` for a contiguous run, runs
+    separated by commas (``"P1..P4, P9, P12..P15"``), and past :data:`MAX_RUNS` runs the first
+    ones and a count (``"P1..P4, ... and 37 more runs (512 processors in all)"``), so a label
+    stays short whatever the machine's size."""
+    ordered = sorted({int(c) for c in cols})
+    if not ordered:
         return "no processor"
-    if len(cols) == 1:
-        return processor_label(cols[0])
-    if cols == list(range(cols[0], cols[0] + len(cols))):
-        return f"{processor_label(cols[0])}..{processor_label(cols[-1])}"
-    return ", ".join(processor_label(c) for c in cols)
+    runs: list[list[int]] = []
+    for c in ordered:
+        if runs and c == runs[-1][1] + 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+
+    def run_label(lo: int, hi: int) -> str:
+        if lo == hi:
+            return processor_label(lo)
+        return f"{processor_label(lo)}..{processor_label(hi)}"
+
+    shown = ", ".join(run_label(lo, hi) for lo, hi in runs[:MAX_RUNS])
+    if len(runs) <= MAX_RUNS:
+        return shown
+    rest = len(runs) - MAX_RUNS
+    return (f"{shown} and {rest:,} more run{'s' if rest != 1 else ''} "
+            f"({len(ordered):,} processors in all)")
 
 
 def _suffix(reason: str) -> str:

@@ -5,8 +5,8 @@ Each :class:`PolicyEntry` says what a policy is called, which simulation family 
 ``multisite``; ``epoch``), its group of schemes, the paper section it follows, its typed
 parameters (:class:`gangviz.core.params.Param`, defaults and ranges), the loops that can run
 it (``reference``: the step-able simulation; ``compiled``: a compiled headless loop), when it
-decides and the traits a checker or a loop reads (``buddy``: aligned power-of-two blocks;
-``backfill``, ``migrate``; ``pow2-nodes``/``pow2-jobs``: Table 2's restrictions of
+decides and the traits a checker, a loop or a view reads (``buddy``: aligned power-of-two
+blocks; ``wlt``: allocates by the workload tree, so the window draws it; ``backfill``, ``migrate``; ``pow2-nodes``/``pow2-jobs``: Table 2's restrictions of
 McCann94 §4.4). The constructor is named by import path (``module:attribute``) and imported only
 when a policy is built, so the registry sits below every package that implements one.
 
@@ -151,6 +151,7 @@ _BUILTINS: tuple[PolicyEntry, ...] = (
                        choices=("least-loaded", "leftmost")),
                  Param("cuts", "choice", "alternating", "how a re-pack cuts the rows",
                        choices=("alternating", "pairwise"))),
+                traits=frozenset({"wlt"}),
                 doc="WLV allocation with re-packing at every arrival and termination"),
     PolicyEntry("random", "random", MATRIX, "linear", "[Zhou99 §2 (Fig. 1)]",
                 "gangviz.policies.linear:RandomAllocation",
@@ -162,17 +163,17 @@ _BUILTINS: tuple[PolicyEntry, ...] = (
                 doc="the leftmost run of idle processors in the first slot with one"),
     # the buddy schemes of Zhou00
     PolicyEntry("bc", "BC", MATRIX, "buddy", "[Zhou00 §4.1]", "gangviz.policies.buddy:BC",
-                (_OCCUPY,), LOOPS, traits=frozenset({"buddy"}),
+                (_OCCUPY,), LOOPS, traits=frozenset({"buddy", "wlt"}),
                 doc="conventional buddy: the first slot with a free block"),
     PolicyEntry("br", "BR", MATRIX, "buddy", "[Zhou00 §4.1, §3; Zhou99 §4]",
-                "gangviz.policies.buddy:BR", (_OCCUPY,), LOOPS, traits=frozenset({"buddy"}),
+                "gangviz.policies.buddy:BR", (_OCCUPY,), LOOPS, traits=frozenset({"buddy", "wlt"}),
                 doc="buddy with re-packing: the least-loaded free block of the WLT"),
     PolicyEntry("brms", "BRMS", MATRIX, "buddy", "[Zhou00 §4.1, §4.3]",
                 "gangviz.policies.buddy:BRMS", (_OCCUPY, _EXTRA), LOOPS,
-                traits=frozenset({"buddy"}), doc="BR with multi-slot running"),
+                traits=frozenset({"buddy", "wlt"}), doc="BR with multi-slot running"),
     PolicyEntry("brmms", "BRMMS", MATRIX, "buddy", "[Zhou00 §4.1]",
                 "gangviz.policies.buddy:BRMMS", (_OCCUPY, _EXTRA), LOOPS,
-                traits=frozenset({"buddy"}),
+                traits=frozenset({"buddy", "wlt"}),
                 doc="BR with multi-slot running that never needs more slots than BR"),
     # the gang policies of the IBM study
     PolicyEntry("gs", "GS", MATRIX, "ibm", "[Zhang01 §4.2, §5.1]", "gangviz.policies.ibm.gs:GS",

@@ -96,6 +96,9 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
     if watch is None:
         watch = getattr(source, "kind", "scenario") == "scenario"
     matrix = source.matrix
+    absent = getattr(source, "absent_from", None)
+    if absent is not None and hasattr(policy, "usable"):
+        policy.usable = absent  # a buddy policy on a padded machine never places a job there
     return Simulation(source.jobs, policy, source.processors,
                       ring=source.ring if ring is None else ring,
                       initial=matrix.copy() if matrix is not None else None,

@@ -81,10 +81,11 @@ class BuddyRunner:
         specs = sorted(source.jobs, key=lambda j: (j.arrival, j.id))  # the reference engine's order
         raw = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],
                         [j.work for j in specs], name.upper(), source.processors,
-                        params.get("occupy", "size"), params.get("extra_slots_on"))
+                        params.get("occupy", "size"), params.get("extra_slots_on"),
+                        getattr(source, "absent_from", None))
         done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, raw.finish.tolist())]
-        return BuddyRun(raw, zhou_metrics_of(done, source.processors, raw.time, raw.max_slots,
-                                             raw.slot_time))
+        real = getattr(source, "absent_from", None) or source.processors  # padding is no processor
+        return BuddyRun(raw, zhou_metrics_of(done, real, raw.time, raw.max_slots, raw.slot_time))
 
 
 class GangRun:

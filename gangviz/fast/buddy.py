@@ -40,7 +40,7 @@ class BuddyRun:
 
 
 def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: str = "size",
-              extra_slots_on: str | None = None) -> BuddyRun:
+              extra_slots_on: str | None = None, usable: int | None = None) -> BuddyRun:
     """Simulate a workload under a buddy scheme with the compiled loop; return a :class:`BuddyRun`.
 
     ``ids``, ``arrival``, ``size`` and ``work`` describe the jobs (any order; ids unique).
@@ -48,7 +48,10 @@ def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: st
     :class:`gangviz.policies.buddy.BRMS` and ``BRMMS`` define it). Raises ``ValueError`` for an
     unknown scheme or option, a processor count that is not a power of two, repeated ids, a job
     size outside ``1..processors``, work that is not finite and positive, or an arrival that
-    is not finite.
+    is not finite. ``usable`` is the machine's real size when the processors from it on are
+    padding (a trace run on the next power of two): no job is placed there, as
+    :class:`gangviz.policies.buddy.BR` with ``usable`` does; a job that would hold a padded
+    processor raises ``ValueError``.
     """
     from gangviz.policies.buddy import BRMMS, BRMS
 
@@ -67,6 +70,13 @@ def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: st
     size = np.asarray(size, dtype=np.int64)
     work = np.asarray(work, dtype=np.float64)
     check_job_arrays(ids, arrival, size, work, processors)
+    if usable is not None:
+        if not 1 <= usable <= processors:
+            raise ValueError(f"usable must be in 1..{processors} processors, got {usable}")
+        held = size if occupy == "size" else np.array([1 << (int(p) - 1).bit_length() for p in size], dtype=np.int64)
+        if len(held) and int(held.max()) > usable:
+            raise ValueError(f"a job holds {int(held.max())} processors under occupy={occupy!r}, more "
+                             f"than the {usable} real processors")
     # Inside, jobs are numbered by ascending id (the order the reference visits them in);
     # they arrive in order of (arrival, id), as the reference sorts them.
     by_id = np.argsort(ids, kind="stable")
@@ -74,7 +84,8 @@ def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: st
     need = np.ceil(work[by_id])  # whole slices of service (one slice gives one unit)
     start, finish, end, max_rows, row_time, busy_time = simulate(
         arrival[by_id], size[by_id], work[by_id], need, arrival_order, processors,
-        SCHEMES[scheme], occupy == "block", extra_slots_on == "decision")
+        SCHEMES[scheme], occupy == "block", extra_slots_on == "decision",
+        0 if usable is None or usable >= processors else int(usable))
     out_start = np.empty(len(ids))
     out_finish = np.empty(len(ids))
     out_start[by_id] = start

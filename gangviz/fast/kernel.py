@@ -37,12 +37,16 @@ IDLE = -1
 
 
 @njit(cache=True)
-def level_best(wlv: np.ndarray, block: int) -> tuple[int, int]:
+def level_best(wlv: np.ndarray, block: int, width: int = 0, usable: int = 0) -> tuple[int, int]:
     """Return ``(value, index)`` of the least-loaded non-zero WLT node covering ``block``
     processors (largest value, ties to the leftmost); ``(0, -1)`` when every node is zero.
-    A node's value is the sum of its leaves when none of them is zero (Zhou00 §3)."""
+    A node's value is the sum of its leaves when none of them is zero (Zhou00 §3). With
+    ``usable`` > 0 only nodes whose first ``width`` processors lie below ``usable`` count (the
+    rest of the machine is padding, allocation.best_block)."""
     best_v, best_i = 0, -1
     for b in range(wlv.shape[0] // block):
+        if usable > 0 and b * block + width > usable:
+            break
         total = 0
         for c in range(b * block, (b + 1) * block):
             if wlv[c] == 0:
@@ -263,13 +267,16 @@ def _buddy_block(lo, hi):
 # One compiled loop on purpose (hence the noqa: C901): it is the whole run time and keeps its
 # state in local arrays, which every helper split out of it would have to take a dozen of.
 @njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
-def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision):  # noqa: C901
+def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,  # noqa: C901
+             usable=0):
     """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
     end time, largest slot count, slots x time, busy processors x time)``.
 
     Jobs are numbered ``0 .. n-1`` in id order; ``need`` is each job's work in whole slices
     (rounded up); ``arrival_order`` lists them by (arrival, id). ``scheme`` is 0 BC, 1 BR,
-    2 BRMS, 3 BRMMS. Inputs are not checked: :func:`gangviz.fast.buddy.run_buddy` does that.
+    2 BRMS, 3 BRMMS. ``usable`` > 0 is the machine's real size when the processors from it on
+    are padding (never allocated). Inputs are not checked: :func:`gangviz.fast.buddy.run_buddy`
+    does that.
     """
     n_jobs = arrival.shape[0]
     cap = 64
@@ -399,7 +406,8 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 cap = new_cap
             n, next_row, n_present = _schedule(
                 scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
-                extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
+                extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
+                usable)
             for i in range(n_arrived):
                 start[arrived[i]] = t
         # Simulation._activate: the next row to run
@@ -489,18 +497,18 @@ def _next_power_of_two(size):
 
 @njit(cache=True)
 def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
-                 row_busy, present, n_present):
+                 row_busy, present, n_present, usable):
     """allocation.place_buddy; returns ``(n, next_row, n_present)``."""
     block = _next_power_of_two(size)
+    width = block if occupy_block else size
     node = -1
     if n:
-        node = level_best(wlv, block)[1]
+        node = level_best(wlv, block, width, usable)[1]
     if node < 0:
         n, next_row = _add_slot(grid, n, next_row, wlv, row_busy)
-        node = level_best(wlv, block)[1]
+        node = level_best(wlv, block, width, usable)[1]
     lo = node * block
     row = gather(grid, n, lo, lo + block, home, row_busy, job_lo)
-    width = block if occupy_block else size
     n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
                             present, n_present)
     return n, next_row, n_present
@@ -520,7 +528,7 @@ def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_bu
 
 @njit(cache=True)
 def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
-              row_busy, present, n_present):
+              row_busy, present, n_present, usable):
     """BC: the lowest slot with a free block, its leftmost block; else a new slot on top."""
     procs = grid.shape[0]
     block = _next_power_of_two(size)
@@ -530,6 +538,8 @@ def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, j
         if row_busy[r] > procs - block:
             continue
         for b in range(procs // block):
+            if usable > 0 and b * block + width > usable:
+                break
             free = True
             for c in range(b * block, (b + 1) * block):
                 if grid[c, r] != IDLE:
@@ -609,10 +619,13 @@ def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, 
 
 
 @njit(cache=True)
-def _relaxed_best(wlv, extra, block):
-    """slots.relaxed_level's largest node (first of the largest): ``(value, index)``."""
+def _relaxed_best(wlv, extra, block, width, usable):
+    """slots.relaxed_level's largest node (first of the largest): ``(value, index)``; with
+    ``usable`` > 0 only nodes whose first ``width`` processors are real."""
     best_v, best_i = 0, 0
     for b in range(wlv.shape[0] // block):
+        if usable > 0 and b * block + width > usable:
+            break
         total = 0
         for c in range(b * block, (b + 1) * block):
             v = wlv[c] + extra[c]
@@ -627,7 +640,8 @@ def _relaxed_best(wlv, extra, block):
 
 @njit(cache=True)
 def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
-              extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present):
+              extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
+              usable):
     """One decision point of the scheme (buddy.BC/BR/BRMS/BRMMS.schedule, in their order)."""
     procs = grid.shape[0]
     if scheme == 0:  # BC
@@ -638,19 +652,20 @@ def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, 
         for i in range(n_arrived):
             j = arrived[i]
             n, next_row, n_present = _place_bc(grid, n, next_row, j, size[j], occupy_block, home, count,
-                                               job_lo, job_hi, wlv, row_busy, present, n_present)
+                                               job_lo, job_hi, wlv, row_busy, present, n_present, usable)
         return n, next_row, n_present
     for i in range(n_arrived):
         j = arrived[i]
         if scheme == 3 and n:
             block = _next_power_of_two(size[j])
-            if level_best(wlv, block)[1] < 0:
-                value, index = _relaxed_best(wlv, extra, block)
+            width = block if occupy_block else size[j]
+            if level_best(wlv, block, width, usable)[1] < 0:
+                value, index = _relaxed_best(wlv, extra, block, width, usable)
                 if value > 0:
                     _release_replicas(grid, n, index * block, (index + 1) * block, home, count, job_lo,
                                       job_hi, wlv, extra, row_busy, present, n_present)
         n, next_row, n_present = _place_buddy(grid, n, next_row, j, size[j], occupy_block, home, count,
-                                              job_lo, job_hi, wlv, row_busy, present, n_present)
+                                              job_lo, job_hi, wlv, row_busy, present, n_present, usable)
     if scheme == 3 and n and wlv.min() == 0 and (wlv + extra).min() >= 1:
         _release_replicas(grid, n, 0, procs, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
     n, next_row = _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present)

@@ -15,8 +15,11 @@ SCREENSHOT_SIZE = (1400, 900)
 
 def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 0,
                size: tuple[int, int] = SCREENSHOT_SIZE, watch: bool | None = None,
-               **source_args) -> str:
+               presentation: bool = False, **source_args) -> str:
     """Render the window on ``source`` after ``step`` steps offscreen and save it to ``out``.
+
+    The picture is ``size`` pixels (also for a session saved in presentation mode, which is
+    drawn at that size rather than full screen); ``presentation`` draws presentation mode.
 
     Returns ``out``. Raises ``ValueError``/``OSError`` when the source does not load, a session
     or playlist does not apply whole (what a message box would say, :mod:`gangviz.gui.headless`)
@@ -31,6 +34,7 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
     with dialogs_raise():  # offscreen, an error is raised and printed, never a dialog
         settings = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "gangviz", "screenshot")
         win = MainWindow(source="", settings=settings)
+        win.presentation.full_screen = False  # the picture is ``size``, not the offscreen screen's
         try:
             from gangviz.workloads.playlist import load_playlist, playlist_path
 
@@ -48,11 +52,20 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
                 win.show_source(source_obj, source, sim, None, source_args)
             win.resize(*size)
             win.show()
+            if presentation and not win.presentation.active:
+                win.toggle_presentation()
+            win.presentation.rescale(size[1])  # fonts for the asked height, so the window fits in it
+            win.resize(*size)
             if step:
                 win.player.go_to(step, now=True)
             win.metrics.refresh()
             win.narration.refresh()
             app.processEvents()
+            for _ in range(2):  # views that size themselves while painting settle, then fit the size
+                win.grab()
+                app.processEvents()
+                win.resize(*size)
+                app.processEvents()
             pixmap = win.grab()
             from gangviz.outputs import atomic
 
@@ -72,8 +85,10 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
     return str(out)
 
 
-def run(source: str | None = None, policy: str | None = None, **source_args) -> int:
-    """Open the window on ``source`` (default: the Fig. 2 scenario) and run the event loop."""
+def run(source: str | None = None, policy: str | None = None, *, presentation: bool = False,
+        **source_args) -> int:
+    """Open the window on ``source`` (default: the Fig. 2 scenario), in presentation mode when
+    ``presentation``, and run the event loop; return its exit code."""
     app = application()
     from gangviz.gui.window import DEFAULT_SOURCE, MainWindow
 
@@ -87,6 +102,8 @@ def run(source: str | None = None, policy: str | None = None, **source_args) -> 
         if source is not None:
             win.open_source(DEFAULT_SOURCE, remember=False)
     win.show()
+    if presentation and not win.presentation.active:
+        win.toggle_presentation()
     code = app.exec()
     if win.player is not None:
         win.player.stop()

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from gangviz.gui import palette
 from gangviz.gui.caption import Caption
 from gangviz.gui.families import FamilyViewAdapter, family_view
 from gangviz.gui.matrix_view import MatrixView
@@ -35,7 +36,7 @@ class Board(QWidget):
         self.title.setContentsMargins(14, 6, 8, 2)
         self.subtitle = QLabel()
         self.subtitle.setContentsMargins(14, 0, 8, 4)
-        self.subtitle.setStyleSheet("color: #6b665e;")
+        self.subtitle.setStyleSheet(f"color: {palette.MUTED_TEXT_HEX};")
         self.matrix = MatrixView(parent=self)
         self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         from gangviz.gui.move_cues import MoveCues

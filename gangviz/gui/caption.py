@@ -22,6 +22,7 @@ instead of shrinking further, and only a text longer still is cut.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics
@@ -43,6 +44,47 @@ def short_text(text: str) -> str:
     return re.sub(r"\s*\([^()]*\)", "", text)
 
 
+_SLOT = re.compile(r"\bS(\d+)\b")
+
+
+def final_slot_names(narration: list[str], changes: list) -> list[str]:
+    """Return ``narration`` (one sentence per change of one step) with each slot a sentence
+    names before a later deletion or insertion of the same step followed by its number in the
+    step's final picture: "J2 shifts from S1 to S3 (now S2)". A slot the step deletes later
+    keeps its name (the deletion's own sentence follows); sentences that cannot be paired with
+    their changes one to one are returned as they are."""
+    moves = ("slot_removed", "slot_added")
+    if len(narration) != len(changes) or not any(c.kind in moves for c in changes):
+        return list(narration)
+    out = []
+    for i, line in enumerate(narration):
+        later = [c for c in changes[i + 1:] if c.kind in moves]
+
+        def final(row: int, later=later) -> int | None:
+            for c in later:
+                if c.kind == "slot_removed":
+                    if row == c.row:
+                        return None
+                    if row > c.row:
+                        row -= 1
+                elif row >= c.row:
+                    row += 1
+            return row
+
+        seen: set[str] = set()
+
+        def name(m: re.Match, final=final, seen=seen) -> str:
+            row = int(m.group(1)) - 1
+            now = final(row)
+            if now is None or now == row or m.group(0) in seen:
+                return m.group(0)
+            seen.add(m.group(0))
+            return f"{m.group(0)} (now S{now + 1})"
+
+        out.append(_SLOT.sub(name, line) if later else line)
+    return out
+
+
 def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
     """Return the caption for ``player``'s current position (see the module docstring)."""
     if player is None:
@@ -59,7 +101,12 @@ def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
     if pos == 0 or pos > len(player.known):
         return start_text
     known = player.known[pos - 1]
-    return " ".join(step_lines(known))
+    try:
+        changes = list(player.sim.step_at(pos - 1).changes)
+    except (IndexError, AttributeError):
+        changes = []
+    shown = replace(known, narration=final_slot_names(known.narration, changes))
+    return " ".join(step_lines(shown))
 
 
 class Caption(QLabel):

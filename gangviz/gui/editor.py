@@ -15,7 +15,9 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTemporaryDir
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -36,12 +38,15 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.core.limits import MAX_SLICES
+from gangviz.gui import palette
 from gangviz.gui.editor_grid import PaintGrid
 from gangviz.inputs import quoted
 from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintError, slug
 from gangviz.workloads.scenario import Scenario, ScenarioError
 
 EVENT_COLUMNS = ("at", "action", "job", "size", "work")
+#: how much larger the editor's text is in large-text mode
+LARGE = 1.8
 
 
 class ScenarioEditor(QDialog):
@@ -54,8 +59,12 @@ class ScenarioEditor(QDialog):
         self.path = path
         self.setWindowTitle("Scenario editor")
         self.resize(900, 720)
+        self._normal_font = QFont(self.font())
         self._build()
         self._load_fields()
+        presenting = window is not None and getattr(getattr(window, "presentation", None), "active", False)
+        if presenting:  # opened in front of a room: large text from the start
+            self.set_large_text(True)
 
     # ------------------------------------------------------------------ layout
     def _build(self) -> None:
@@ -85,7 +94,11 @@ class ScenarioEditor(QDialog):
         self.grid.erased.connect(lambda name: self._say(f"{name} erased."))
         self.grid.refused.connect(lambda text: self._say(text, error=True))
         hint = QLabel("Drag along a slot to paint a job; right-click a job to erase it.")
-        hint.setStyleSheet("color: #8A8680")
+        hint.setStyleSheet(f"color: {palette.MUTED_TEXT_HEX}")
+        self.hint = hint
+        self.large = QCheckBox("Large text")
+        self.large.setToolTip("Names and labels twice as large, to edit in front of a room")
+        self.large.toggled.connect(lambda on: self.set_large_text(on))
 
         job_row = QHBoxLayout()
         self.job_name = QLineEdit()
@@ -130,7 +143,10 @@ class ScenarioEditor(QDialog):
         lay = QVBoxLayout(self)
         lay.addLayout(form)
         lay.addWidget(self.grid, 3)
-        lay.addWidget(hint)
+        hint_row = QHBoxLayout()
+        hint_row.addWidget(hint, 1)
+        hint_row.addWidget(self.large)
+        lay.addLayout(hint_row)
         lay.addLayout(job_row)
         lay.addWidget(QLabel("Scripted events"))
         lay.addWidget(self.events)
@@ -139,6 +155,20 @@ class ScenarioEditor(QDialog):
         lay.addWidget(buttons)
         self.procs.valueChanged.connect(self._reshape)
         self.slots.valueChanged.connect(self._reshape)
+
+    def set_large_text(self, on: bool) -> None:
+        """Large-text mode (for a projector): every text of the editor :data:`LARGE` times its
+        size, the grid's names and labels too; off restores the normal sizes."""
+        if self.large.isChecked() != bool(on):
+            self.large.setChecked(bool(on))  # comes back here through the toggled signal
+            return
+        f = QFont(self._normal_font)
+        if on:
+            f.setPointSizeF(self._normal_font.pointSizeF() * LARGE)
+        self.setFont(f)
+        self.hint.setFont(f)  # a label with a style sheet does not take its parent's font
+        self.explanation.setFixedHeight(round(70 * (LARGE if on else 1.0)))
+        self.grid.set_text_scale(LARGE if on else 1.0)
 
     def _load_fields(self) -> None:
         d = self.doc
@@ -360,6 +390,8 @@ def open_editor(window, scenario: Scenario | None = None, path: str | None = Non
     doc = EditorDoc.from_scenario(scenario) if scenario is not None else EditorDoc()
     ed = ScenarioEditor(window, doc, path)
     ed.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    if window is not None and window.presentation.active:
+        ed.resize(window.size() * 0.9)  # large text needs the room
     ed.show()
     return ed
 

@@ -8,7 +8,7 @@ the reason stays written at the offending cell until the next drag.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -38,16 +38,19 @@ class PaintGrid(QWidget):
         self.message: tuple[int, int, str] | None = None
         self.setMouseTracking(False)
         self.setMinimumSize(360, 180)
+        #: text size factor: 1 normally, LARGE in large-text mode (a projector)
+        self.text_scale = 1.0
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     # ------------------------------------------------------------------ geometry
     def _geometry(self) -> tuple[float, float, float, float]:
         """``(x0, y0, cell_w, cell_h)``: left/top of the grid and one cell's size."""
         # bottom: the processor labels, then room for a refusal message under the grid
-        left, top, bottom = 44.0, 22.0, 26.0 + 48.0
+        k = self.text_scale
+        left, top, bottom = 44.0 * k, 22.0 * k, (26.0 + 48.0) * k
         n, rows = max(self.doc.processors, 1), max(self.doc.slots, 1)
         cw = max(12.0, (self.width() - left - 12) / n)
-        ch = max(14.0, min(64.0, (self.height() - top - bottom) / rows))
+        ch = max(14.0, min(64.0 * k, (self.height() - top - bottom) / rows))
         return left, top, cw, ch
 
     def cell_rect(self, row: int, col: int) -> QRectF:
@@ -129,17 +132,20 @@ class PaintGrid(QWidget):
         p.fillRect(self.rect(), palette.BACKGROUND)
         x0, y0, cw, ch = self._geometry()
         font = QFont(self.font())
-        font.setPointSizeF(max(9.0, min(14.0, ch * 0.32)))
+        font.setPointSizeF(max(9.0, min(14.0, ch * 0.32)) * self.text_scale)
         p.setFont(font)
         ids = {n: i for i, n in enumerate(self.doc.names())}
         for r in range(self.doc.slots):
-            for c in range(self.doc.processors):
-                rect = self.cell_rect(r, c)
-                name = self.doc.cells[r][c]
-                fill = palette.job_colour(ids[name]) if name is not None else palette.IDLE
-                p.fillRect(rect, fill)
-                p.setPen(QPen(palette.GRID, 1))
-                p.drawRect(rect)
+            row = self.doc.cells[r]
+            c = 0
+            while c < self.doc.processors:  # one fill per run: no seams inside a job
+                end = c
+                while end + 1 < self.doc.processors and row[end + 1] == row[c]:
+                    end += 1
+                fill = palette.job_colour(ids[row[c]]) if row[c] is not None else palette.IDLE
+                p.fillRect(self.cell_rect(r, c).united(self.cell_rect(r, end)), fill)
+                c = end + 1
+            self._paint_row_lines(p, r, ch)
             # one label per job run in the row
             c = 0
             row = self.doc.cells[r]
@@ -157,13 +163,37 @@ class PaintGrid(QWidget):
             label.setWidth(x0 - 6)
             p.setPen(QPen(palette.TEXT))
             p.drawText(label, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, slot_label(r))
+        label_h = p.fontMetrics().height() + 4
         for c in range(self.doc.processors):
             rect = self.cell_rect(0, c).translated(0, ch)
-            rect.setHeight(22)
+            rect.setHeight(label_h)
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, processor_label(c))
         self._paint_drag(p)
         self._paint_message(p)
         p.end()
+
+    def _paint_row_lines(self, p: QPainter, r: int, ch: float) -> None:
+        """The grid of slot ``r``: full lines around the row and between different jobs (or
+        idle cells); inside a job only short ticks at the top and bottom, so that no line
+        crosses the job's name."""
+        row = self.doc.cells[r]
+        first, last = self.cell_rect(r, 0), self.cell_rect(r, self.doc.processors - 1)
+        p.setPen(QPen(palette.GRID, 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(first.united(last))
+        tick = ch * 0.18
+        for c in range(1, self.doc.processors):
+            x = self.cell_rect(r, c).left()
+            if row[c] is None or row[c] != row[c - 1]:
+                p.drawLine(QPointF(x, first.top()), QPointF(x, first.bottom()))
+            else:
+                p.drawLine(QPointF(x, first.top()), QPointF(x, first.top() + tick))
+                p.drawLine(QPointF(x, first.bottom() - tick), QPointF(x, first.bottom()))
+
+    def set_text_scale(self, scale: float) -> None:
+        """Draw names and labels ``scale`` times their size (large-text mode for a projector)."""
+        self.text_scale = max(1.0, float(scale))
+        self.update()
 
     def _paint_drag(self, p: QPainter) -> None:
         preview = self.drag_preview()
@@ -192,14 +222,14 @@ class PaintGrid(QWidget):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(cell.adjusted(1.5, 1.5, -1.5, -1.5))
         font = QFont(self.font())
-        font.setPointSizeF(11.0)
+        font.setPointSizeF(11.0 * self.text_scale)
         p.setFont(font)
         fm = p.fontMetrics()
         width = min(fm.horizontalAdvance(text) + 28, self.width() - 8)
         box = QRectF(0, 0, width, fm.height() * (1 + fm.horizontalAdvance(text) // max(width - 28, 1)) + 10)
         x = min(max(cell.center().x() - width / 2, 4), self.width() - width - 4)
         # Under the processor labels (the grid leaves room there), so no painted cell is hidden.
-        grid_bottom = self.cell_rect(0, 0).bottom() + 24
+        grid_bottom = self.cell_rect(0, 0).bottom() + fm.height() + 8
         y = grid_bottom
         box.moveTo(x, y)
         p.setBrush(QColor("#FFF4F2"))

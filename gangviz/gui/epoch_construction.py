@@ -53,6 +53,9 @@ def construction(schedule, mins: dict[int, int]) -> list[tuple[int, int, Fractio
     return trace
 
 
+#: the point size of the min-seg label and the heading at scale 1 (the view's scale multiplies it)
+LABEL_POINTS = 9.5
+
 class BuddyConstruction(QWidget):
     """The layer over an :class:`~gangviz.gui.epoch_view.EpochView` (see the module docstring)."""
 
@@ -173,6 +176,7 @@ class BuddyConstruction(QWidget):
                 f"P{left + 1}..P{right} at height {height}: width {piece.width}")
         font = QFont(self.font())
         font.setBold(True)
+        font.setPointSizeF(LABEL_POINTS * getattr(self.view, "scale", 1.0))
         p.setFont(font)
         fm = p.fontMetrics()
         box = QRectF(0, 0, fm.horizontalAdvance(text) + 16, fm.height() + 8)
@@ -197,7 +201,7 @@ class BuddyConstruction(QWidget):
         p = QPainter(self)
         h = r.height() / len(jobs)
         font = QFont(self.font())
-        font.setPointSizeF(max(8.0, min(12.0, h * 0.45)))
+        font.setPointSizeF(max(8.0, min(12.0, h * 0.45)) * getattr(self.view, "scale", 1.0))
         p.setFont(font)
         for i, job in enumerate(jobs):
             rect = QRectF(r.left(), r.bottom() - (i + 1) * h + 2, r.width() * job.min_nodes / n, h - 4)
@@ -214,6 +218,8 @@ class BuddyConstruction(QWidget):
                 p.drawText(QRectF(rect.right() + 6, rect.top(), 320, rect.height()),
                            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, label)
         p.setPen(MUTED_TEXT)
+        font.setPointSizeF(LABEL_POINTS * getattr(self.view, "scale", 1.0))
+        p.setFont(font)
         p.drawText(QRectF(r.left(), 0, r.width(), r.top() - 2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                    f"{len(jobs)} jobs arrive, each needing a minimum of nodes (memory); "
                    "Right builds the first quantum.")

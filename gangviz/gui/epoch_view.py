@@ -16,6 +16,7 @@ new place, a departing job's piece fades out and an arriving job's piece fades i
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
@@ -28,6 +29,39 @@ MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 46, 12, 26, 30
 EPOCH_LINE = QColor("#222222")
 PHASE_LINE = QColor("#E69F00")  # Okabe-Ito orange: the current instant of the quantum
 
+
+#: the fractions that have a character of their own
+_VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼",
+           Fraction(3, 4): "¾", Fraction(1, 5): "⅕", Fraction(2, 5): "⅖", Fraction(3, 5): "⅗",
+           Fraction(4, 5): "⅘", Fraction(1, 6): "⅙", Fraction(5, 6): "⅚", Fraction(1, 8): "⅛",
+           Fraction(3, 8): "⅜", Fraction(5, 8): "⅝", Fraction(7, 8): "⅞"}
+
+
+def fraction_of_t(frac: Fraction) -> str:
+    """Return the label of time ``frac`` of the quantum: "½T", "⅘T", "3/7T"."""
+    return f"{_VULGAR.get(frac, f'{frac.numerator}/{frac.denominator}')}T"
+
+
+def time_ticks(schedule) -> list[tuple[Fraction, str]]:
+    """Return the ticks of the time axis inside the quantum: the boundaries between the epochs
+    of an epoch schedule (each epoch lasts in proportion to its jobs [McCann94 §4], so ten
+    jobs in epochs of 5, 3 and 2 give ½T and ⅘T, as in Fig. 6), else ¼T, ½T and ¾T."""
+    epochs = getattr(schedule, "epochs", ()) if schedule is not None else ()
+    if epochs:
+        total = sum(len(e) for e in epochs)
+        fracs, t = [], Fraction(0)
+        for e in epochs[:-1]:
+            t += Fraction(len(e), total)
+            fracs.append(t)
+    else:
+        fracs = [Fraction(1, 4), Fraction(1, 2), Fraction(3, 4)]
+    return [(f, fraction_of_t(f)) for f in fracs]
+
+
+def node_parts(nodes: int) -> int:
+    """Return how many equal parts the node axis is ticked in: 4 when they fall on whole nodes,
+    else the first of 3, 2, 5, 6 that does (4 when none does)."""
+    return next((k for k in (4, 3, 2, 5, 6) if nodes and nodes % k == 0), 4)
 
 class EpochView(QWidget):
     """Draws one quantum's schedule; see the module docstring.
@@ -222,20 +256,23 @@ class EpochView(QWidget):
         n = self._schedule.nodes if self._schedule else self.nodes_hint
         p.setPen(MUTED_TEXT)
         k = self.scale
-        # ticks at 1/4, 1/2 and 3/4 of N and of the quantum T; the axis title sits between the
-        # first two node ticks so that no label overlaps it
-        for frac, mark in ((0.25, "¼T"), (0.5, "½T"), (0.75, "¾T")):
-            x = r.left() + r.width() * frac
-            y = r.bottom() - r.height() * frac
+        # nodes: ticks at equal parts of N that fall on whole nodes; time: at the epochs'
+        # boundaries (Fig. 6 of McCann94 marks 1/2 and 4/5 of T), else at quarters of T.
+        # The axis title sits between the first two node ticks so that no label overlaps it
+        parts = node_parts(n)
+        for i in range(1, parts):
+            x = r.left() + r.width() * i / parts
             p.drawLine(QPointF(x, r.bottom()), QPointF(x, r.bottom() + 4 * k))
-            p.drawLine(QPointF(r.left() - 4 * k, y), QPointF(r.left(), y))
             if n:
                 p.drawText(QRectF(x - 30 * k, r.bottom() + 2, 60 * k, fm.height()),
-                           Qt.AlignmentFlag.AlignHCenter, f"{n * frac:g}")
+                           Qt.AlignmentFlag.AlignHCenter, f"{n * i // parts}")
+        for frac, mark in time_ticks(self._schedule):
+            y = r.bottom() - r.height() * float(frac)
+            p.drawLine(QPointF(r.left() - 4 * k, y), QPointF(r.left(), y))
             p.drawText(QRectF(0, y - fm.height() / 2, MARGIN_LEFT * k - 5, fm.height()),
                        Qt.AlignmentFlag.AlignRight, mark)
-        title = QRectF(r.left() + r.width() * 0.25 + 12 * k, r.bottom() + 2,
-                       r.width() * 0.25 - 24 * k, MARGIN_BOTTOM * k - 2)
+        title = QRectF(r.left() + r.width() / parts + 12 * k, r.bottom() + 2,
+                       r.width() / parts - 24 * k, MARGIN_BOTTOM * k - 2)
         p.drawText(title, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                    f"nodes (N = {n})" if n else "nodes")
         h = fm.height()

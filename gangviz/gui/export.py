@@ -12,6 +12,7 @@ Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
 * each change of a matrix step animates in :func:`frames_for` frames at ``t = 1/n, 2/n, ..., 1``
   of the scene interpolation (:func:`gangviz.gui.scene.build_scene`; ``t = 0`` is the previous
   frame already), one tick each: ``n = max(2, round(fps * CHANGE_SECONDS * animation_weight(change)))``;
+  a slot deletion first rests :func:`pause_ticks` on its ``t = 0`` picture (the key moment);
 * a step of a model without a matrix (multi-site, epoch) animates in ``frames_for(None, fps)``
   frames of its view's own transition;
 * the last frame of every step then rests ``hold_ticks(fps)`` more ticks
@@ -38,7 +39,14 @@ from PySide6.QtGui import QImage
 
 from gangviz.core.record import Change
 from gangviz.gui.families import FamilyView, family_view
-from gangviz.gui.player import CHANGE_SECONDS, DEFAULT_SPEED_LEVEL, HOLD_SECONDS, Player
+from gangviz.gui.player import (
+    CHANGE_SECONDS,
+    DEFAULT_SPEED_LEVEL,
+    HOLD_SECONDS,
+    KEY_KINDS,
+    KEY_PAUSE_SECONDS,
+    Player,
+)
 from gangviz.gui.scene import animation_weight
 from gangviz.gui.video import FramesWriter, GifWriter, Mp4Writer, output_kind
 from gangviz.sim.protocol import Simulation
@@ -73,6 +81,13 @@ def frames_for(change: Change | None, fps: int) -> int:
     """Return the number of frames ``change`` animates in at ``fps`` (``None``: a whole step of
     a model without a matrix)."""
     return max(2, round(fps * CHANGE_SECONDS * animation_weight(change)))
+
+
+def pause_ticks(change: Change | None, fps: int) -> int:
+    """Return the ticks the picture rests on ``change`` before it plays: a key moment (a slot
+    deletion, :data:`gangviz.gui.player.KEY_KINDS`) rests ``KEY_PAUSE_SECONDS``, as in the
+    window; any other change 0."""
+    return round(fps * KEY_PAUSE_SECONDS) if change is not None and change.kind in KEY_KINDS else 0
 
 
 def hold_ticks(fps: int) -> int:
@@ -209,6 +224,9 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
             done += 1
             if has_matrix and step.changes:
                 for change in step.changes:
+                    if pause_ticks(change, fps):  # the key moment rests on screen, as in the window
+                        player.advance_animation(KEY_PAUSE_SECONDS)
+                        grab(pause_ticks(change, fps))
                     n = frames_for(change, fps)
                     d = CHANGE_SECONDS * animation_weight(change)
                     for j in range(1, n + 1):

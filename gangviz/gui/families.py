@@ -108,7 +108,7 @@ FAMILY_VIEWS: dict[str, FamilyView] = {
                             animation=lambda view: view.animation),
     "epoch": FamilyView(_epoch_view, lambda sim: sim.snapshot(), scales=True,  # type: ignore[arg-type]
                         animation=lambda view: view._anim, construction=lambda view: view.construction),
-    "space-sharing": FamilyView(_gantt_view, lambda sim: (sim,)),
+    "space-sharing": FamilyView(_gantt_view, lambda sim: (sim,), scales=True),
 }
 
 

@@ -41,8 +41,19 @@ from gangviz.gui.palette import (
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP = 54, 14, 30
 QUEUE_ROW = 20
+#: the point size of every text of the view at scale 1
+FONT_POINTS = 8.5
 WINDOW_FILL = QColor(0, 158, 115, 60)   # Okabe-Ito bluish green, translucent: the backfill window
 RESERVATION = QColor("#332288")
+
+
+def fitted(fm: QFontMetricsF, width: float, forms: list[str]) -> str:
+    """Return the first of ``forms`` (longest first) that fits ``width`` pixels, else the last
+    one elided with "…", so that no text is cut at a pane's edge."""
+    for text in forms:
+        if fm.horizontalAdvance(text) <= width:
+            return text
+    return fm.elidedText(forms[-1], Qt.TextElideMode.ElideRight, max(width, 0.0))
 
 
 def _fmt(seconds: float) -> str:
@@ -61,6 +72,21 @@ class GanttView(QWidget):
         self.setMinimumSize(360, 260)
         self._hits: list[tuple[QRectF, int]] = []
         self.selected: int | None = None
+        self.scale = 1.0  # text and margins, larger while presenting
+
+    def set_scale(self, scale: float) -> None:
+        """Draw text and margins ``scale`` times their normal size (presentation mode)."""
+        self.scale = max(0.5, float(scale))
+        self.update()
+
+    def _font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(FONT_POINTS * self.scale)
+        return font
+
+    def _row(self) -> float:
+        """Return the height of one queue row: a line of the font and a little air."""
+        return max(QUEUE_ROW * self.scale, QFontMetricsF(self._font()).height() + 4)
 
     # ------------------------------------------------------------------ feeding
     def set_state(self, sim) -> None:
@@ -85,13 +111,22 @@ class GanttView(QWidget):
     def _top(self) -> float:
         """Return the strip's top: one header row when the heading and key fit side by side,
         else two (a narrow compare pane)."""
-        return MARGIN_TOP if self.width() >= 1000 else MARGIN_TOP + 18
+        line = QFontMetricsF(self._font()).height()
+        one = max(MARGIN_TOP * self.scale, line + 10)
+        return one if self.width() >= 1000 * self.scale else one + line + 2
+
+    def _left(self) -> float:
+        """Return the left margin: wide enough for the largest processor number."""
+        widest = QFontMetricsF(self._font()).horizontalAdvance(str(self.sim.processors) if self.sim else "0000")
+        return max(MARGIN_LEFT * self.scale, widest + 12)
 
     def _strip(self) -> QRectF:
-        queue_h = min(8, len(self.sim.state.waiting) + 1) * QUEUE_ROW + 24
+        line = QFontMetricsF(self._font()).height()
+        queue_h = min(8, len(self.sim.state.waiting) + 1) * self._row() + line + 8
         top = self._top()
-        h = max(120.0, self.height() - top - queue_h - 26)
-        return QRectF(MARGIN_LEFT, top, max(50.0, self.width() - MARGIN_LEFT - MARGIN_RIGHT), h)
+        h = max(120.0, self.height() - top - queue_h - line - 10)
+        left = self._left()
+        return QRectF(left, top, max(50.0, self.width() - left - MARGIN_RIGHT * self.scale), h)
 
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event) -> None:
@@ -115,10 +150,10 @@ class GanttView(QWidget):
             return strip.bottom() - proc * sy
 
         p.fillRect(strip, IDLE)
-        font = QFont(self.font())
-        font.setPointSizeF(8.5)
+        font = self._font()
         p.setFont(font)
         fm = QFontMetricsF(font)
+        lh = fm.height()
         # running jobs, stacked in order of start
         level = 0
         for job, (start, pend) in sorted(st.running.items(), key=lambda kv: (kv[1][0], kv[0])):
@@ -162,19 +197,24 @@ class GanttView(QWidget):
         p.drawLine(QPointF(x(st.time), strip.top() - 4), QPointF(x(st.time), strip.bottom() + 4))
         p.setPen(MUTED_TEXT)
         u = sim.time_unit
-        for frac, align, dx in ((0.0, Qt.AlignmentFlag.AlignLeft, 0), (0.5, Qt.AlignmentFlag.AlignHCenter, -60),
-                                (1.0, Qt.AlignmentFlag.AlignRight, -120)):
+        tw = fm.horizontalAdvance(_fmt(t1 * u)) + 8
+        for frac, align, dx in ((0.0, Qt.AlignmentFlag.AlignLeft, 0), (0.5, Qt.AlignmentFlag.AlignHCenter, -tw / 2),
+                                (1.0, Qt.AlignmentFlag.AlignRight, -tw)):
             t = t0 + frac * (t1 - t0)
-            p.drawText(QRectF(x(t) + dx, strip.bottom() + 3, 120, 16), align, _fmt(t * u))
+            p.drawText(QRectF(x(t) + dx, strip.bottom() + 3, tw, lh), align, _fmt(t * u))
         for proc in (0, P // 2, P):
-            p.drawText(QRectF(0, y(proc) - 8, MARGIN_LEFT - 6, 16),
+            p.drawText(QRectF(0, y(proc) - lh / 2, strip.left() - 6, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
         p.setPen(TEXT)
-        p.drawText(QRectF(MARGIN_LEFT, 4, strip.width(), 20), Qt.AlignmentFlag.AlignLeft,
-                   f"{sim.policy_name.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free} of {P} processors free  ·  "
-                   f"{len(st.running)} running, {len(st.waiting)} waiting")
+        header = fitted(fm, strip.width(), [
+            f"{sim.policy_name.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free} of {P} processors free  ·  "
+            f"{len(st.running)} running, {len(st.waiting)} waiting",
+            f"{sim.policy_name.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free}/{P} free  ·  "
+            f"{len(st.running)} run, {len(st.waiting)} wait",
+            f"t = {_fmt(st.time * u)}  ·  {st.free}/{P} free"])
+        p.drawText(QRectF(strip.left(), 4, strip.width(), lh), Qt.AlignmentFlag.AlignLeft, header)
         self._draw_key(p, fm, strip)
-        self._draw_queue(p, fm, strip.bottom() + 24)
+        self._draw_queue(p, fm, strip.bottom() + lh + 8)
 
     def _draw_reservations(self, p, st, x, y, fm, mode, P) -> None:
         sim = self.sim
@@ -208,43 +248,51 @@ class GanttView(QWidget):
         if self.sim.policy.mode == "easy":
             items.append(("backfill window", WINDOW_FILL, None))
         xk = strip.right()
-        yk = 4 if strip.top() == MARGIN_TOP else 22
+        lh = fm.height()
+        yk = 4 if self.width() >= 1000 * self.scale else lh + 6
+        sw = 12 * self.scale
         for text, fill, pen in reversed(items):
-            w = fm.horizontalAdvance(text) + 22
+            w = fm.horizontalAdvance(text) + sw + 10 * self.scale
             xk -= w
-            box = QRectF(xk, yk + 4, 12, 10)
+            box = QRectF(xk, yk + lh * 0.2, sw, lh * 0.6)
             p.fillRect(box, fill)
             if pen is not None:
                 p.setPen(QPen(RESERVATION, 1, pen))
                 p.drawRect(box)
             p.setPen(MUTED_TEXT)
-            p.drawText(QRectF(xk + 15, yk, w, 18), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            p.drawText(QRectF(xk + sw + 3, yk, w, lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
     def _draw_queue(self, p, fm, top: float) -> None:
         sim, st = self.sim, self.sim.state
         u = sim.time_unit
         p.setPen(TEXT)
         label = "Queue (priority order)" if st.waiting else "Queue: empty"
-        p.drawText(QRectF(MARGIN_LEFT, top, 400, QUEUE_ROW), Qt.AlignmentFlag.AlignVCenter, label)
+        row, left = self._row(), self._left()
+        width = self.width() - left - MARGIN_RIGHT * self.scale
+        p.drawText(QRectF(left, top, width, row), Qt.AlignmentFlag.AlignVCenter, label)
         rows = st.waiting[:7]
         for k, job in enumerate(rows):
-            r = QRectF(MARGIN_LEFT, top + (k + 1) * QUEUE_ROW, self.width() - MARGIN_LEFT - MARGIN_RIGHT,
-                       QUEUE_ROW - 2)
-            chip = QRectF(r.left(), r.top() + 3, 12, r.height() - 6)
+            r = QRectF(left, top + (k + 1) * row, width, row - 2)
+            chip = QRectF(r.left(), r.top() + 3, 12 * self.scale, r.height() - 6)
             p.fillRect(chip, job_colour(job))
             when = st.reservations.get(job)
             res = ""
             if when is not None:
                 kind = "predicted start" if sim.policy.mode == "fcfs" else "reserved at"
                 res = f"  ·  {kind} {_fmt(when * u)}" if math.isfinite(when) else f"  ·  {kind}: none yet"
-            text = (f"{sim.names.get(job, f'J{job}')}  ·  {st.sizes[job]} processors  ·  estimate "
-                    f"{_fmt(sim.estimate(job) * u)}{res}")
+            name = sim.names.get(job, f"J{job}")
+            est = _fmt(sim.estimate(job) * u)
+            text = fitted(fm, r.width() - chip.width() - 6, [
+                f"{name}  ·  {st.sizes[job]} processors  ·  estimate {est}{res}",
+                f"{name}  ·  {st.sizes[job]} procs  ·  est. {est}{res.replace('predicted start', 'start').replace('reserved at', 'at')}",
+                f"{name}  ·  {st.sizes[job]} procs  ·  est. {est}",
+                f"{name}  ·  {st.sizes[job]} procs"])
             p.setPen(TEXT if job != self.selected else ACCENT)
-            p.drawText(r.adjusted(18, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
+            p.drawText(r.adjusted(chip.width() + 6, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
             self._hits.append((r, job))
         if len(st.waiting) > len(rows):
             p.setPen(MUTED_TEXT)
-            p.drawText(QRectF(MARGIN_LEFT, top + (len(rows) + 1) * QUEUE_ROW, 400, QUEUE_ROW),
+            p.drawText(QRectF(left, top + (len(rows) + 1) * row, width, row),
                        Qt.AlignmentFlag.AlignVCenter, f"… and {len(st.waiting) - len(rows)} more")
 
     # ------------------------------------------------------------------ hover and clicks

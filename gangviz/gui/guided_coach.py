@@ -21,15 +21,15 @@ The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.gu
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
 from gangviz.gui.guided import GateInfo, gate_info, region_of
 from gangviz.gui.matrix_view import CUT_DASH, CUT_HALO, CUT_WIDTH
 
-HIDDEN_EXPLANATION = ("Guided exercise: the explanation is hidden until the move is revealed "
-                      "(Return).")
+HIDDEN_EXPLANATION = ("Guided exercise: what happens here is for you to work out. The "
+                      "explanation follows at the end of the scenario.")
 GUESS = QColor("#0072B2")         # Okabe-Ito blue: the student's pick
 SWAP_SHADE = QColor(230, 159, 0, 45)  # the running-slot orange, faint: the regions that swap
 SWAP_EDGE = QColor(230, 159, 0)
@@ -59,15 +59,19 @@ class WaitingJob(QWidget):
         self.layout().activate()  # the text moves right of the chip before the next paint
         self.update()
 
+    def _unit(self) -> int:
+        """Return the chip's cell size: 22 pixels, or a line of the text's font when larger."""
+        return max(22, QFontMetrics(self.text.font()).height())
+
     def _chip_width(self) -> int:
-        return 0 if self.job is None else min(22 * self.job[1], 260)
+        return 0 if self.job is None else min(self._unit() * self.job[1], 12 * self._unit())
 
     def paintEvent(self, event) -> None:
         if self.job is None:
             return
         name, size, jid = self.job
         p = QPainter(self)
-        h = min(self.height() - 6, 26)
+        h = min(self.height() - 6, self._unit() + 4)
         w = self._chip_width()
         rect = QRectF(14, (self.height() - h) / 2, w, h)
         fill = palette.job_colour(jid)
@@ -152,7 +156,7 @@ class GuidedCoach(QObject):
                             window.narration.viewport())
         self.cover.setWordWrap(True)
         self.cover.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.cover.setStyleSheet("background: #F3F1EC; color: #6b665e; padding: 12px;")
+        self.cover.setStyleSheet(f"background: #F3F1EC; color: {palette.MUTED_TEXT_HEX}; padding: 12px;")
         self.cover.setVisible(False)
         board.matrix.installEventFilter(self)
 
@@ -163,6 +167,7 @@ class GuidedCoach(QObject):
         player.gateChanged.connect(self._gate_changed)
         player.moved.connect(self._step_over)
         player.stepped.connect(self._step_over)
+        player.finished.connect(self.sync_explanation)
 
     # ------------------------------------------------------------------ the held move
     def _gate_changed(self, held: bool) -> None:
@@ -175,7 +180,8 @@ class GuidedCoach(QObject):
             self._hide_answers()
             self._show_waiting()
         elif self.info is not None:
-            self._restore_answers()
+            self.cover.setVisible(False)
+            self.sync_explanation()
             self.revealing = True
             if self.guess is not None:
                 self.verdict = self.guess in self.info.answer_regions
@@ -190,7 +196,8 @@ class GuidedCoach(QObject):
         self._end()
 
     def _end(self) -> None:
-        self._restore_answers()
+        self.cover.setVisible(False)
+        self.sync_explanation()
         self.info, self.guess, self.verdict, self.revealing = None, None, None, False
         self.waiting.set_job(None)
         self.waiting.text.setText("")
@@ -202,23 +209,55 @@ class GuidedCoach(QObject):
         matrix does not jump when a move is held."""
         on = self.player is not None and self.player.guided and self.player.has_matrix
         self.waiting.setVisible(bool(on))
+        self.sync_explanation()
+
+    def exercise_open(self) -> bool:
+        """Whether the guided exercise still has moves to ask about: it is on, the simulation
+        has a matrix, and the run has not reached its end."""
+        p = self.player
+        if p is None or not p.guided or not p.has_matrix:
+            return False
+        return not (bool(p.sim.done) and p.position >= p.sim.known)
+
+    def sync_explanation(self) -> None:
+        """Cover the scenario's explanation while the exercise is open (it tells the moves the
+        students are asked to guess), and show it again at the end of the run or when the
+        exercise is turned off."""
+        if self.exercise_open():
+            self._hide_explanation()
+        else:
+            self._restore_explanation()
 
     def _hide_answers(self) -> None:
+        self._hide_explanation()
         w = self.window
-        if self._saved is None:
-            self._saved = (w.explain.text(), w.board.explain.text())
-        w.explain.setText(HIDDEN_EXPLANATION)
-        w.board.explain.setText(HIDDEN_EXPLANATION)
         self.cover.setGeometry(w.narration.viewport().rect())
         self.cover.setVisible(True)
         self.cover.raise_()
 
+    def _hide_explanation(self) -> None:
+        w = self.window
+        if self._saved is None or w.explain.text() != HIDDEN_EXPLANATION:  # a new text was set
+            self._saved = (w.explain.text(), w.board.explain.text())
+        w.explain.setText(HIDDEN_EXPLANATION)
+        w.board.explain.setText(HIDDEN_EXPLANATION)
+
     def _restore_answers(self) -> None:
         self.cover.setVisible(False)
-        if self._saved is not None:
+        self._restore_explanation()
+
+    def _restore_explanation(self) -> None:
+        if self._saved is not None and self.window.explain.text() == HIDDEN_EXPLANATION:
             self.window.explain.setText(self._saved[0])
             self.window.board.explain.setText(self._saved[1])
-            self._saved = None
+        self._saved = None
+
+    def explanation_text(self) -> str:
+        """Return the scenario's explanation, also while it is covered (the presenter view
+        shows it to the lecturer)."""
+        w = self.window
+        return self._saved[0] if self._saved is not None and w.explain.text() == HIDDEN_EXPLANATION \
+            else w.explain.text()
 
     def _show_waiting(self) -> None:
         info = self.info

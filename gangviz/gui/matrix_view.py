@@ -65,6 +65,9 @@ DENSITY_CW = 4.0
 #: one wheel notch zooms by this factor
 WHEEL_ZOOM = 1.25
 #: colours of a guided-exercise cut: the dash and the halo under it
+#: processors that do not exist (padding): a mid grey, hatched darker
+ABSENT = QColor(palette.ABSENT_HEX)
+ABSENT_HATCH = QColor("#8A8680")
 CUT_DASH = QColor("#111111")
 CUT_HALO = QColor("#FFFFFF")
 CUT_WIDTH = 3.0
@@ -331,8 +334,27 @@ class MatrixView(QWidget):
         for mv in scene.movers:
             self._paint_mover(painter, mv, x0, cw, ch, tops, row_h, names)
         self._paint_linked(painter, x0, cw, tops, row_h)
+        self._paint_absent(painter, x0, cw, tops, row_h, procs)
         painter.restore()
         self._paint_cuts(painter, x0, cw, tops, row_h)
+
+    def _paint_absent(self, painter, x0, cw, tops, row_h, procs: int) -> None:
+        """Draw the padded processors (a machine made larger than the trace's own, a buddy
+        policy's next power of two) as absent: a dark hatched band no job ever enters."""
+        real = getattr(self.player.sim, "real_processors", procs)
+        if real >= procs or len(tops) == 0:
+            return
+        top, bottom = float(tops.min()), float((tops + row_h).max())
+        rect = QRectF(x0 + real * cw, top, (procs - real) * cw, bottom - top)
+        painter.fillRect(rect, ABSENT)
+        painter.fillRect(rect, QBrush(ABSENT_HATCH, Qt.BrushStyle.BDiagPattern))
+        text = f"absent: P{real + 1}..P{procs} pad the machine to {procs:,} processors"
+        painter.setFont(self._font)  # the names' size (large while presenting)
+        if painter.fontMetrics().horizontalAdvance(text) + 12 > rect.width():
+            text = "absent"
+        if painter.fontMetrics().horizontalAdvance(text) + 12 <= rect.width():
+            painter.setPen(palette.TEXT)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_linked(self, painter, x0, cw, tops, row_h) -> None:
         """Shade the processors of the WLV entry or tree node under the pointer."""

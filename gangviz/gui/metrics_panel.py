@@ -46,7 +46,7 @@ from gangviz.gui import plot_axes
 from gangviz.gui.wiring import follow
 
 REFRESH_S = 0.25
-#: Above this many samples a curve is drawn as its per-bin envelope.
+#: Above this many samples a curve is drawn as its per-bin step envelope (:func:`envelope`).
 MAX_POINTS = 4000
 FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "mean_turnaround")
 #: panel title, y label, [(curve, legend, colour)], axis kind (see :mod:`gangviz.gui.plot_axes`),
@@ -126,18 +126,29 @@ class SampleColumns:
 
 
 def envelope(t: np.ndarray, y: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return a curve of at most ``2 * bins`` points keeping each bin's lowest and highest value.
+    """Return the step curve of ``(t, y)`` (each value holds until the next sample's time) in at
+    most ``4 * bins`` points, keeping each time bin's lowest and highest value.
 
-    Long runs have tens of thousands of samples, far more than a plot has pixels; drawing the
-    minimum and maximum of each bin keeps every peak visible at a fraction of the cost.
+    Long runs have tens of thousands of samples, far more than a plot has pixels. The bins are
+    equal stretches of time, so an idle stretch without samples is a flat line at the value
+    that holds through it; each bin is drawn as a vertical stroke at its first sample's time
+    (from its lowest to its highest value, ending at its last value), then a flat line to the
+    next bin. No segment is ever a ramp between two different values.
     """
-    edges = np.linspace(0, len(t), bins + 1).astype(np.int64)[:-1]
-    edges = np.unique(edges)
+    t = np.asarray(t, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if len(t) == 0:
+        return t, y
+    cuts = np.linspace(t[0], t[-1], bins + 1)[:-1]
+    edges = np.unique(np.searchsorted(t, cuts, side="left"))
+    edges = edges[edges < len(t)]
     lo = np.minimum.reduceat(y, edges)
     hi = np.maximum.reduceat(y, edges)
-    xs = np.repeat(t[edges], 2)
-    ys = np.empty(2 * len(edges), dtype=float)
-    ys[0::2], ys[1::2] = lo, hi
+    last = y[np.append(edges[1:], len(t)) - 1]
+    start = t[edges]
+    after = np.append(t[edges[1:]], t[-1])
+    xs = np.stack([start, start, start, after], axis=1).ravel()
+    ys = np.stack([lo, hi, last, last], axis=1).ravel()
     return xs, ys
 
 
@@ -172,7 +183,9 @@ class MetricPlot(QWidget):
             curve = self.plot.plot([], [], name=legend, pen=pg.mkPen(colour, width=2),
                                    symbolBrush=colour, symbolPen=colour, symbolSize=7)
             curve.setClipToView(True)
-            curve.setDownsampling(auto=True, method="peak")
+            # pyqtgraph's own downsampling joins its chunks with ramps; long curves are thinned
+            # as steps by :func:`envelope` instead
+            curve.setDownsampling(auto=False)
             self.curves[field] = curve
         lay.addWidget(self.plot)
         btn = QToolButton(self.plot)
@@ -208,7 +221,7 @@ class MetricPlot(QWidget):
             else:
                 t, y = cols.column("time"), cols.column(field)
             if len(t) > MAX_POINTS:
-                xs, ys = envelope(t, y, MAX_POINTS // 2)
+                xs, ys = envelope(t, y, MAX_POINTS // 4)
                 curve.setData(xs, ys)
                 continue
             # a lone point would be invisible as a line: mark it

@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 from PySide6.QtGui import QColor
 
-from gangviz.colours import IDLE_ACTIVE_HEX, IDLE_HEX, JOB_HEX
+from gangviz.colours import IDLE_ACTIVE_HEX, IDLE_HEX, JOB_HEX, readable_on
 
 JOB_COLOURS = [QColor(h) for h in JOB_HEX]
 
@@ -33,10 +33,41 @@ SELECT = QColor("#000000")
 HILITE = QColor("#111111")        # the job under the mouse pointer
 LAST_ALLOC = QColor("#C0128F")    # magenta: the last allocation in the WLV / tree
 LINK = QColor("#0B63C4")          # blue: the processors of the WLV entry / tree node under the pointer
-TEXT = QColor("#222222")
-MUTED_TEXT = QColor("#8A8680")
-BACKGROUND = QColor("#FFFFFF")
-ZERO_NODE = QColor("#E4E2DE")
+TEXT_HEX = "#222222"
+#: secondary text (axis labels, slot and processor names, zeros of the vector and tree): grey,
+#: yet at least 4.5:1 on every background it is drawn on (a projector washes out lighter greys)
+MUTED_TEXT_HEX = "#5F5A53"
+BACKGROUND_HEX = "#FFFFFF"
+ZERO_NODE_HEX = "#E4E2DE"
+CAPTION_HEX = "#FBF7EC"
+#: the light grey panels of the multi-site queue view
+QUEUE_BACKGROUND_HEX = "#FAFAFA"
+QUEUE_LANE_HEX = "#F0F0F0"
+#: processors that do not exist (padding to a power of two): mid grey, hatched darker
+ABSENT_HEX = "#B8B5AF"
+TEXT = QColor(TEXT_HEX)
+MUTED_TEXT = QColor(MUTED_TEXT_HEX)
+BACKGROUND = QColor(BACKGROUND_HEX)
+ZERO_NODE = QColor(ZERO_NODE_HEX)
+
+#: every (what, text colour, background) the board draws; ``tests/gui/test_contrast.py``
+#: checks each against :data:`gangviz.colours.MIN_CONTRAST` (text on job colours and on the
+#: vector's shades is :func:`text_colour`, checked over every fill)
+TEXT_PAIRS = [
+    ("labels and names", TEXT_HEX, BACKGROUND_HEX),
+    ("labels on idle cells", TEXT_HEX, IDLE_HEX),
+    ("slot and processor labels, axis ticks", MUTED_TEXT_HEX, BACKGROUND_HEX),
+    ("muted text on idle cells", MUTED_TEXT_HEX, IDLE_HEX),
+    ("muted text in the running slot", MUTED_TEXT_HEX, IDLE_ACTIVE_HEX),
+    ("zeros of the workload vector and tree", MUTED_TEXT_HEX, ZERO_NODE_HEX),
+    ("the caption", TEXT_HEX, CAPTION_HEX),
+    ("the guided exercise's cover", MUTED_TEXT_HEX, "#F3F1EC"),
+    ("queue view labels", "#555555", QUEUE_BACKGROUND_HEX),
+    ("queue view lane labels", "#444444", QUEUE_LANE_HEX),
+    ("queue view muted labels", "#666666", QUEUE_BACKGROUND_HEX),
+    ("the warnings bar", TEXT_HEX, "#FFF4CE"),
+    ("the label of absent (padded) processors", TEXT_HEX, ABSENT_HEX),
+]
 FLASH = QColor("#D55E00")
 
 
@@ -122,10 +153,9 @@ def job_colour(job: int) -> QColor:
 
 
 def text_colour(fill: QColor) -> QColor:
-    """Return black or white, whichever reads better on ``fill`` (relative luminance)."""
-    r, g, b = fill.redF(), fill.greenF(), fill.blueF()
-    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return QColor("#111111") if lum > 0.45 else QColor("#FFFFFF")
+    """Return black or white, whichever has the higher WCAG contrast on ``fill`` (at least
+    4.58:1 on any colour)."""
+    return QColor(readable_on(QColor(fill).name()))
 
 
 def lookup_table() -> np.ndarray:

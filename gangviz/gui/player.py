@@ -49,6 +49,11 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 32.0, 128.0, 1024.0, float("inf"))
 DEFAULT_SPEED_LEVEL = 2  # 1x: half a second per change
 CHANGE_SECONDS = 0.5
 HOLD_SECONDS = 0.35
+#: the key moments of a step (a slot deletion: the WLT root turning non-zero [Zhou99 §4]) are
+#: held this long at 1x before they play, the empty slot and its sentence on screen, so a lecture
+#: can point at them
+KEY_PAUSE_SECONDS = 2.5
+KEY_KINDS = frozenset({"slot_removed"})
 MIN_ANIM_SECONDS = 0.03
 TICK_MS = 16
 TICK_BUDGET = 0.012
@@ -89,6 +94,7 @@ class _Anim:
     i: int = 0
     elapsed: float = 0.0
     durations: list = field(default_factory=list)
+    leads: list = field(default_factory=list)  # seconds each change rests before it moves
     gate: int | None = None  # hold before this change until revealed (guided exercise)
 
 
@@ -188,8 +194,9 @@ class Player(QObject):
         a = self._anim
         if a is None or a.i >= len(a.changes):
             return None
-        d = a.durations[a.i]
-        t = min(a.elapsed / d, 1.0) if d > 0 else 1.0
+        lead = a.leads[a.i] if a.i < len(a.leads) else 0.0
+        d = a.durations[a.i] - lead
+        t = min(max(a.elapsed - lead, 0.0) / d, 1.0) if d > 0 else 1.0
         if a.gate == a.i:
             t = 0.0
         return Transition(a.work, a.changes[a.i], t, a.i, len(a.changes))
@@ -462,8 +469,9 @@ class Player(QObject):
     def _start_anim(self, step: Any, before: Any) -> None:
         base = CHANGE_SECONDS / self.speed
         changes = list(step.changes)
-        durations = [base * animation_weight(c) for c in changes]
-        self._anim = _Anim(step, before, changes, durations=durations)
+        leads = [KEY_PAUSE_SECONDS / self.speed if c.kind in KEY_KINDS else 0.0 for c in changes]
+        durations = [base * animation_weight(c) + lead for c, lead in zip(changes, leads)]
+        self._anim = _Anim(step, before, changes, durations=durations, leads=leads)
         self._ensure_timer()
 
     def _finish_anim(self) -> None:

@@ -99,6 +99,10 @@ def set_time_unit(plot, slice_seconds: float | None) -> None:
             ax.set_slice_seconds(slice_seconds)
 
 
+#: pixels kept free right of a plot for the last tick label of its bottom axis
+RIGHT_MARGIN = 16
+
+
 def axes(kind: str = "plain") -> dict:
     """Return the ``axisItems`` of a PlotWidget: a time axis at the bottom (in slices until
     :func:`set_time_unit` says otherwise) and a ``kind`` ("plain", "integer", "ratio", or
@@ -124,6 +128,9 @@ def tidy(plot, kind: str = "plain", font_points: float | None = None) -> None:
             f = QFont()
             f.setPointSizeF(font_points)
             ax.setStyle(tickFont=f)
+    # room right of the plot for half the last tick label of the time axis ("25" under the
+    # right edge was cut where the plot meets the window's edge)
+    item.setContentsMargins(2, 2, RIGHT_MARGIN, 2)
     vb = item.getViewBox()
     if kind == "ratio":
         # three labels that never collide, however short the plot

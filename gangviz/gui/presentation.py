@@ -36,6 +36,7 @@ KEYS: list[tuple[str, str]] = [
     ("F11", "presentation mode on / off (full screen, large fonts)"),
     ("Escape", "leave presentation mode"),
     ("E", "show / hide the explanation above the matrix"),
+    ("Ctrl+L", "presenter view: the note, the explanation and the step in full, in a second window"),
     ("Ctrl+E", "export the animation (GIF, MP4, PNG frames)"),
     ("Ctrl+O", "open a scenario or a trace"),
 ]
@@ -114,6 +115,8 @@ class Presentation:
         self._hidden: list = []
         self._was_maximized = False
         self.scale = 1.0
+        #: go full screen on entering (off for an offscreen picture of a chosen size)
+        self.full_screen = True
         self._watch = _ResizeWatch(self)
         window.installEventFilter(self._watch)
 
@@ -140,7 +143,8 @@ class Presentation:
         self._apply_fonts(FONTS)
         board.explain.setVisible(bool(board.explain.text()))
         board.matrix.set_hover_highlight(True)
-        w.showFullScreen()
+        if self.full_screen:
+            w.showFullScreen()
 
     def leave(self) -> None:
         """Restore the window as it was before :meth:`enter`."""
@@ -154,10 +158,8 @@ class Presentation:
         self._apply_fonts(NORMAL_FONTS)
         board.explain.setVisible(False)
         board.matrix.set_hover_highlight(False)
-        if self._was_maximized:
-            w.showMaximized()
-        else:
-            w.showNormal()
+        if self.full_screen:
+            w.showMaximized() if self._was_maximized else w.showNormal()
 
     def toggle_explanation(self) -> None:
         """Show or hide the explanation above the matrix (presentation mode only)."""
@@ -165,11 +167,12 @@ class Presentation:
         if self.active:
             ex.setVisible(not ex.isVisible() and bool(ex.text()))
 
-    def rescale(self) -> None:
-        """Fit the sizes to the window's current height (presentation mode only)."""
+    def rescale(self, height: int | None = None) -> None:
+        """Fit the sizes to the window's current height, or to ``height`` (a window about to
+        be given that height), in presentation mode only."""
         if not self.active:
             return
-        scale = scale_for(self.window.height())
+        scale = scale_for(self.window.height() if height is None else height)
         if abs(scale - self.scale) > 0.01:
             self.scale = scale
             self._apply_fonts(FONTS)
@@ -190,3 +193,10 @@ class Presentation:
         board.vector.set_font_size(pts("vector"))
         board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
         board.set_family_scale(pts("family"))
+        # the lines around the board: the guided exercise's prompt and verdict, the warnings bar
+        w = self.window
+        for label in (w.coach.waiting.text, w.warnings_bar.label, w.warnings_bar.details,
+                      w.warnings_bar.close_button):
+            _set_points(label, pts("explain"), base)
+        w.warnings_bar.close_button.setFixedWidth(max(28, w.warnings_bar.close_button.sizeHint().height()))
+        w.coach.waiting.set_job(w.coach.waiting.job)

@@ -33,10 +33,11 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QRegion
 from PySide6.QtWidgets import QWidget
 
 from gangviz.core.record import Step
+from gangviz.gui.palette import text_colour as palette_text_colour
 from gangviz.multisite.changes import TaskMigrated
 from gangviz.multisite.lanes import HOLD, Bar, LaneLog, lanes_from_steps, migrations
 from gangviz.multisite.snapshot import QueueSnapshot, state_from_snapshot
@@ -79,8 +80,7 @@ def _snap(r: QRectF) -> QRectF:
 
 
 def _text_colour(c: QColor) -> QColor:
-    lum = 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue()
-    return QColor("#000000") if lum > 140 else QColor("#FFFFFF")
+    return palette_text_colour(c)
 
 
 def nice_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
@@ -445,6 +445,7 @@ class QueueView(QWidget):
             sites_of.setdefault(key, set()).add(bar.site)
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setClipRegion(self._links_region(k))
         stacked = self.columns() == 1
         for key, rects in groups.items():
             if len(sites_of[key]) < 2:
@@ -511,12 +512,28 @@ class QueueView(QWidget):
         box = self.proc_rect(site, 0)
         return box.left() - (4 + 4 * (nth % 3)) * k
 
+    def heading_rect(self, site: int, k: float | None = None) -> QRectF:
+        """Return the band of ``site``'s heading ("Site 2 (2/4 running or reserved)"), as wide
+        as the view."""
+        k = self.scale() if k is None else k
+        area = self.site_rect(site)
+        return QRectF(0, area.y(), self.width(), (HEADER - 4) * k)
+
+    def _links_region(self, k: float) -> QRegion:
+        """Return where the lines joining a gang's tasks across sites may be drawn: everywhere
+        but the sites' headings, so that no line crosses a heading (it breaks there)."""
+        region = QRegion(self.rect())
+        for s in range(self._state.cfg.sites):
+            region -= QRegion(self.heading_rect(s, k).toAlignedRect())
+        return region
+
     def _paint_brackets(self, p: QPainter, k: float) -> None:
         """Now: a dashed bracket in the gang's colour, in the gutter left of the processor
         boxes, joining the boxes (running or reserved) of a gang spread over sites; queued
         tokens of such a gang are joined to its boxes by a dashed line under the tokens."""
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setClipRegion(self._links_region(k))
         for nth, gang in enumerate(self.linked_gangs()):
             places = self.task_places()[gang]
             pen = QPen(gang_colour(gang).darker(130), max(2.0, 2 * k), Qt.PenStyle.DashLine)

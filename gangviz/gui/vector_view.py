@@ -61,8 +61,21 @@ def buddy_node(cols: list[int]) -> tuple[int, int] | None:
     return level, cols[0] >> level
 
 
+def tree_hidden_reason(policy: str) -> str | None:
+    """Return why the workload tree is not drawn under ``policy``, or ``None`` when the policy
+    allocates by it (the registry's ``wlt`` trait: the buddy schemes [Zhou00 §3] and re-packing,
+    whose Fig. 6 deletes a slot when the tree's root turns non-zero [Zhou99 §4]); under any
+    other policy the tree means nothing and is not drawn."""
+    if _has_trait(policy, "wlt"):
+        return None
+    return (f"Workload tree not shown: {policy} does not allocate by buddy groups "
+            "(only the buddy schemes and re-packing use it).")
+
+
 #: a tree level is drawn when its nodes are at least this wide on screen (pixels)
 MIN_NODE_PX = 12.0
+#: the key wraps onto more lines only on a board at least this high (pixels)
+KEY_WRAP_HEIGHT = 500
 #: the tree never takes more than this share of the board's height (the matrix keeps the rest)
 MAX_SHARE = 0.30
 
@@ -140,7 +153,7 @@ class VectorTreeView(QWidget):
     def tree_levels(self) -> list[int]:
         """Return the tree levels drawn (1 = pairs ... the root), coarsest last."""
         m = self._matrix()
-        if m is None or not self.show_tree:
+        if m is None or not self.show_tree or self.tree_reason() is not None:
             return []
         _x0, cw = columns(max(self.width(), 200), m.processors, self.column_range)
         depth = len(m.tree.levels) - 1
@@ -152,15 +165,30 @@ class VectorTreeView(QWidget):
         if matrix is not None and matrix.isVisible() and matrix.height() > 0:
             # the matrix and this view share what the board leaves them: never more than half
             room = min(room, (matrix.height() + self.height()) / 2)
-        room -= self.wlv_h + GAP + 8 + (self.key_h if self.show_key else 0)
+            # and never so much that the matrix would go under its least height (the window
+            # would then grow past the size it was given)
+            others = sum(w.height() for w in parent.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                         if w.isVisible() and w is not self and w is not matrix and not w.isWindow()
+                         and parent.layout() is not None and parent.layout().indexOf(w) >= 0)
+            room = min(room, parent.height() - others - matrix.minimumHeight())
+        room -= self.wlv_h + GAP + 8 + (self.key_h * len(self._key_lines()) if self.show_key else 0)
         fit = max(int(room // self.level_h), 1)
         if len(levels) > fit:  # keep the coarse levels (the root side), fold the finest
             levels = levels[len(levels) - fit:]
         return levels
 
+    def tree_reason(self) -> str | None:
+        """Return why the tree is hidden for the policy on show (``None``: it is drawn)."""
+        if self.player is None or not self.show_tree:
+            return None
+        return tree_hidden_reason(self.player.sim.policy_name)
+
     def preferred_height(self) -> float:
-        """Return the height that fits the WLV, the tree levels drawn and the key."""
-        return self.wlv_h + GAP + len(self.tree_levels()) * self.level_h + 8 + (self.key_h if self.show_key else 0)
+        """Return the height that fits the WLV, the tree levels drawn (or the line saying why
+        there are none) and the key."""
+        rows = len(self.tree_levels()) if self.tree_reason() is None else 1
+        key = self.key_h * len(self._key_lines()) if self.show_key else 0
+        return self.wlv_h + GAP + rows * self.level_h + 8 + key
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -252,9 +280,21 @@ class VectorTreeView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             for a, b in _runs(sorted(job_cols)):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
+        real = getattr(self.player.sim, "real_processors", procs)
+        if real < procs:  # padded processors do not exist: their entries are hatched over
+            pad = QRectF(x0 + real * cw, y, (procs - real) * cw, self.wlv_h)
+            painter.fillRect(pad, QColor(palette.ABSENT_HEX))
+            painter.fillRect(pad, QBrush(QColor("#8A8680"), Qt.BrushStyle.BDiagPattern))
         painter.restore()
         y += self.wlv_h + GAP
-        if self.show_tree:
+        reason = self.tree_reason()
+        if reason is not None:
+            painter.setFont(self._small)
+            painter.setPen(palette.MUTED_TEXT)
+            painter.drawText(QRectF(left, y, self.width() - left - RIGHT, self.level_h),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, reason)
+            y += self.level_h
+        elif self.show_tree:
             y = self._paint_tree(painter, m, x0, cw, lo, hi, left, right, y, rows, node, hl_pen)
         if self.show_key:
             self._paint_key(painter, y + 4)
@@ -313,43 +353,90 @@ class VectorTreeView(QWidget):
             out.append(("migration", "migrated (badge: slices lost)"))
         return out
 
-    def _paint_key(self, painter: QPainter, y: float) -> None:
-        """One line naming what the rows count and what each outline means."""
-        painter.setFont(self._small)
-        fm = self._fm_small
-        h = fm.height()
-        x = float(self.column_range.gutter)
-        s = h * 0.8
+    def _key_items(self) -> list[tuple[str, QColor | None, str]]:
         items = [("frame", palette.ACCENT, "running slot"), ("frame", palette.LAST_ALLOC, "last allocation"),
                  ("hatch", None, "extra slot (replica)")]
         items += [(kind, None, text) for kind, text in self.move_entries()]
         items += [("frame", palette.LINK, "processors under the pointer"),
                   ("shade", None, "WLV / tree: idle slots per processor / per buddy group")]
-        for kind, colour, text in items:
+        return items
+
+    def _key_lines(self) -> list[list[tuple[str, QColor | None, str, float]]]:
+        """Return the key's entries laid out in lines that fit the view's width. An entry is never
+        cut at the edge: it starts the next line on a board at least :data:`KEY_WRAP_HEIGHT`
+        high, and is left out on a smaller one (a small export frame keeps its matrix); the last
+        entry, how to read the shades, is left out rather than given a line of its own."""
+        fm = self._fm_small
+        s = fm.height() * 0.8
+        start = float(self.column_range.gutter)
+        room = max(self.width() - RIGHT - start, 100.0)
+        lines: list[list] = [[]]
+        used = 0.0
+        parent = self.parentWidget()
+        wrap = parent is None or parent.height() >= KEY_WRAP_HEIGHT
+        for kind, colour, text in self._key_items():
             w = s + 6 + fm.horizontalAdvance(text) + 18
-            if x + w > self.width() - RIGHT and kind != "frame":
-                break
-            box = QRectF(x, y + (h - s) / 2, s, s)
-            if kind == "frame":
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.setPen(QPen(colour, 3.0))
-                painter.drawRect(box.adjusted(1.5, 1.5, -1.5, -1.5))
-            elif kind == "hatch":
-                painter.fillRect(box, palette.JOB_COLOURS[0])
-                painter.fillRect(box, QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern))
-            elif kind in ("move", "migration"):
-                # as the move cues draw it: a faint ghost with a dashed edge, a dashed trail out of it
-                ghost = QColor(palette.JOB_COLOURS[1])
-                ghost.setAlpha(55)
-                painter.setBrush(ghost)
-                painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2, Qt.PenStyle.DashLine))
-                painter.drawRect(box.adjusted(0.5, 0.5, -s / 2, -0.5))
-                painter.drawLine(QPointF(box.center().x(), box.center().y()), QPointF(box.right(), box.center().y()))
-            else:
-                painter.fillRect(box, palette.shade(2, 3))
-            painter.setPen(palette.MUTED_TEXT)
-            painter.drawText(QRectF(x + s + 6, y, w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-            x += w
+            if lines[-1] and used + w > room:
+                if kind == "shade" or not wrap:  # left out whole, never cut at the edge
+                    continue
+                lines.append([])
+                used = 0.0
+            lines[-1].append((kind, colour, text, w))
+            used += w
+        return lines
+
+    def _paint_key(self, painter: QPainter, y: float) -> None:
+        """The key: what the rows count and what each outline means, on as many lines as it
+        needs."""
+        painter.setFont(self._small)
+        fm = self._fm_small
+        h = fm.height()
+        s = h * 0.8
+        for line in self._key_lines():
+            x = float(self.column_range.gutter)
+            for kind, colour, text, w in line:
+                self._key_icon(painter, kind, colour, QRectF(x, y + (h - s) / 2, s, s))
+                painter.setPen(palette.MUTED_TEXT)
+                painter.drawText(QRectF(x + s + 6, y, w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                                 text)
+                x += w
+            y += h + 2
+
+    @staticmethod
+    def _key_icon(painter: QPainter, kind: str, colour, box: QRectF) -> None:
+        s = box.width()
+        if kind == "frame":
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(colour, 3.0))
+            painter.drawRect(box.adjusted(1.5, 1.5, -1.5, -1.5))
+        elif kind == "hatch":
+            painter.fillRect(box, palette.JOB_COLOURS[0])
+            painter.fillRect(box, QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern))
+        elif kind == "move":
+            # as the move cues draw a re-pack: a faint ghost with a dashed edge, a dashed trail
+            ghost = QColor(palette.JOB_COLOURS[1])
+            ghost.setAlpha(55)
+            painter.setBrush(ghost)
+            painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2, Qt.PenStyle.DashLine))
+            painter.drawRect(box.adjusted(0.5, 0.5, -s / 2, -0.5))
+            painter.drawLine(QPointF(box.center().x(), box.center().y()), QPointF(box.right(), box.center().y()))
+        elif kind == "migration":
+            # a migration: the ghost, a solid arrow to the new place and the round cost badge
+            ghost = QColor(palette.JOB_COLOURS[1])
+            ghost.setAlpha(55)
+            painter.setBrush(ghost)
+            painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2))
+            painter.drawRect(box.adjusted(0.5, s / 2, -s / 2, -0.5))
+            painter.setPen(QPen(palette.FLASH, 1.6))
+            tip = QPointF(box.right() - 1, box.top() + s * 0.3)
+            painter.drawLine(QPointF(box.left() + s * 0.25, box.bottom() - s * 0.25), tip)
+            painter.drawLine(tip, QPointF(tip.x() - s * 0.3, tip.y()))
+            painter.drawLine(tip, QPointF(tip.x(), tip.y() + s * 0.3))
+            painter.setBrush(palette.FLASH)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawEllipse(QPointF(box.left() + s * 0.2, box.top() + s * 0.2), s * 0.18, s * 0.18)
+        else:
+            painter.fillRect(box, palette.shade(2, 3))
 
     def _label(self, painter: QPainter, y: float, h: float, text: str, bold: bool = False) -> None:
         m = self._matrix()
@@ -408,7 +495,14 @@ def _runs(cols: list[int]) -> list[tuple[int, int]]:
 
 def _is_buddy(name: str) -> bool:
     """Whether the registry says policy ``name`` allocates aligned buddy blocks."""
+    return _has_trait(name, "buddy")
+
+
+def _has_trait(name: str, trait: str) -> bool:
+    """Whether the registry gives policy ``name`` (any case, with or without parameters, as
+    ``"BR(limit=2)"`` or ``"br:occupy=size"``) the ``trait``."""
     from gangviz.core.registry import REGISTRY
 
-    entry = REGISTRY.get(name.lower())
-    return entry is not None and "buddy" in entry.traits
+    base = str(name).strip().lower().split("(", 1)[0].split(":", 1)[0].split(" ", 1)[0]
+    entry = REGISTRY.get(base)
+    return entry is not None and trait in entry.traits

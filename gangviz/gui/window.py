@@ -130,6 +130,9 @@ class MainWindow(QMainWindow):
         from gangviz.gui.guided_coach import GuidedCoach
 
         self.coach = GuidedCoach(self)
+        from gangviz.gui.presenter import PresenterView
+
+        self.presenter = PresenterView(self)
         self.narration.setMinimumWidth(380)
         self.metrics = MetricsPanel()
         self.board.matrix.jobSelected.connect(self._job_selected)
@@ -193,6 +196,9 @@ class MainWindow(QMainWindow):
                               "Play the move the guided exercise holds")
         self.act_explain = act("Explanation", "E", lambda: self.presentation.toggle_explanation(),
                                "Show or hide the explanation above the matrix (presentation mode)")
+        self.act_presenter = act("Presenter view", "Ctrl+L", self.toggle_presenter,
+                                 "A second window for the lecturer: notes, explanation, the step in full")
+        self.act_presenter.setCheckable(True)
         self.act_next_sc = act("Next scenario", "PgDown", lambda: self.cycle_scenario(1),
                                "Open the next built-in scenario")
         self.act_prev_sc = act("Previous scenario", "PgUp", lambda: self.cycle_scenario(-1),
@@ -269,6 +275,7 @@ class MainWindow(QMainWindow):
         view = self.menuBar().addMenu("&View")
         view.addAction(self.act_present)
         view.addAction(self.act_explain)
+        view.addAction(self.act_presenter)
         view.addAction(self.act_flip)
         helpm = self.menuBar().addMenu("&Help")
         helpm.addAction(self.act_keys)
@@ -403,6 +410,7 @@ class MainWindow(QMainWindow):
         if self.player is not None:
             self.player.set_guided(self.act_guided.isChecked())
         self.coach.sync_visible()
+        self.presenter.refresh()
         for n, a in self.scenario_actions.items():
             a.setCheckable(True)
             a.setChecked(n == name)
@@ -421,7 +429,9 @@ class MainWindow(QMainWindow):
         if family == "epoch":
             return (f"{source.processors} nodes  ·  {len(sc.workload)} jobs, {sc.in_system} in the system"
                     f"  ·  policy {pname}")
-        return (f"{source.processors} processors  ·  {len(source.jobs)} jobs  ·  policy {pname}"
+        real = getattr(source, "absent_from", None)
+        procs = f"{real} processors (padded to {source.processors})" if real else f"{source.processors} processors"
+        return (f"{procs}  ·  {len(source.jobs)} jobs  ·  policy {pname}"
                 + ("  ·  ring" if sim.family == "matrix" and sim.snapshot().ring else ""))
 
     def _set_explanation(self, text: str, title: str) -> None:
@@ -450,6 +460,7 @@ class MainWindow(QMainWindow):
         self.player = player
         self.board.set_player(player)
         self.coach.set_player(player)
+        self.presenter.set_player(player)
         player.gateChanged.connect(self._update_status)
         self.narration.set_player(player)
         self.metrics.set_player(player)
@@ -586,6 +597,14 @@ class MainWindow(QMainWindow):
         self.presentation.leave()
         self.act_present.setChecked(False)
 
+    def toggle_presenter(self) -> bool:
+        """Open or close the presenter view (Ctrl+L); return whether it is now open."""
+        on = not self.presenter.isVisible()
+        self.presenter.setVisible(on)
+        self.presenter.refresh()
+        self.act_presenter.setChecked(on)
+        return on
+
     def set_guided(self, on: bool) -> None:
         """Turn the guided exercise on or off for this and every later simulation."""
         self.act_guided.setChecked(bool(on))
@@ -630,15 +649,14 @@ class MainWindow(QMainWindow):
         return True
 
     def label_playlist_entry(self) -> None:
-        """Show where the lecture is (title, entry i of n) and the entry's note before the
-        first step."""
+        """Show where the lecture is (title, entry i of n); the entry's note goes to the
+        presenter view only (it may tell the room what is about to happen)."""
         items = self.playlist.items
-        item = items[self.playlist_index]
         where = f"{self.playlist.title}  ·  {self.playlist_index + 1} of {len(items)}"
         self.board.subtitle.setText(f"{where}  ·  {self.board.subtitle.text()}")
-        if item.note:
-            self.board.caption.set_start_text(item.note)
-        self.statusBar().showMessage(f"{where}: Page Down for the next, Page Up for the previous", 8000)
+        self.presenter.refresh()
+        self.statusBar().showMessage(f"{where}: Page Down for the next, Page Up for the previous; "
+                                     "Ctrl+L shows the note in the presenter view", 8000)
 
     def in_playlist(self) -> bool:
         """Whether the scenario on screen is the current entry of a playlist."""
@@ -780,6 +798,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         for child in list(self._children):
             child.close()
+        self.presenter.close()
         if self.presentation.active:
             self.presentation.leave()
         if self.player is not None:

@@ -233,7 +233,8 @@ def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
     Raises ``ValueError`` when no job finished.
     """
     cap = run_with_capacity(sim)
-    return ibm_metrics(sim.records(), sim.processors, time_unit=time_unit, capacity=cap)
+    return ibm_metrics(sim.records(), getattr(sim, "real_processors", sim.processors),
+                       time_unit=time_unit, capacity=cap)
 
 
 def space_sharing_figures(sim) -> dict:

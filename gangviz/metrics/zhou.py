@@ -40,7 +40,7 @@ def zhou_metrics(sim: Simulation) -> dict[str, float]:
     done = [r for r in sim.jobs.values() if r.finish is not None and not r.terminated]
     return zhou_metrics_of(
         [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in done],
-        sim.processors, sim.time, sim.max_slots, sim.slot_time,
+        getattr(sim, "real_processors", sim.processors), sim.time, sim.max_slots, sim.slot_time,
     )
 
 

@@ -65,6 +65,22 @@ class _Buddy(Policy):
         if occupy not in ("block", "size"):
             raise ValueError(f"occupy must be 'block' or 'size', got {occupy!r}")
         self.occupy = occupy
+        #: the machine's real size when the processors from it on are padding (a trace run on
+        #: the next power of two): no job is ever placed there; ``None``: every processor is real
+        self.usable: int | None = None
+
+    def check_job(self, size: int, processors: int) -> None:
+        """Raise ``ValueError`` if a job of ``size`` processors can never run here (on a padded
+        machine: if it would hold a padded processor)."""
+        super().check_job(size, processors)
+        if self.usable is not None and self.width(size) > self.usable:
+            raise ValueError(f"a job of {size} processors holds {self.width(size)} under occupy="
+                             f"{self.occupy!r}, more than the {self.usable} real processors")
+
+    def width(self, size: int) -> int:
+        """Return the processors a job of ``size`` holds: its whole block or its size."""
+        block = next_power_of_two(size)
+        return block if self.occupy == "block" else size
 
     def check_machine(self, processors: int, ring: bool) -> None:
         require_power_of_two(processors)
@@ -101,8 +117,11 @@ class BC(_Buddy):
         for job in list(sim.waiting):
             size = sim.jobs[job].spec.size
             block = next_power_of_two(size)
-            width = block if self.occupy == "block" else size
-            hit = _first_free_block(m, block)
+            width = self.width(size)
+            if self.usable is not None and width > self.usable:
+                raise ValueError(f"a job of {size} processors holds {width} under occupy="
+                                 f"{self.occupy!r}, more than the {self.usable} real processors")
+            hit = _first_free_block(m, block, self.usable, width)
             if hit is not None:
                 row, lo = hit
                 sim.emit(JobPlaced(job, row, range(lo, lo + width), f"first slot with a free {block}-block"))
@@ -111,8 +130,10 @@ class BC(_Buddy):
                 sim.emit(JobPlaced(job, m.n_rows - 1, range(0, width), "leftmost block of the new slot"))
 
 
-def _first_free_block(m: OusterhoutMatrix, block: int) -> tuple[int, int] | None:
-    """Return ``(row, first column)`` of the leftmost free aligned block in the lowest slot."""
+def _first_free_block(m: OusterhoutMatrix, block: int, usable: int | None = None,
+                      width: int | None = None) -> tuple[int, int] | None:
+    """Return ``(row, first column)`` of the leftmost free aligned block in the lowest slot
+    (with ``usable``: only blocks whose first ``width`` processors are real)."""
     rows, procs = m.n_rows, m.processors
     if rows == 0:
         return None
@@ -123,6 +144,8 @@ def _first_free_block(m: OusterhoutMatrix, block: int) -> tuple[int, int] | None
         return None
     cells = m.cells[roomy]
     free = np.all(cells.reshape(len(roomy), procs // block, block) == IDLE, axis=2)
+    if usable is not None and usable < procs:
+        free &= (np.arange(procs // block) * block + (block if width is None else width)) <= usable
     flat = int(np.argmax(free))
     if not free.flat[flat]:
         return None
@@ -138,7 +161,8 @@ class BR(_Buddy):
 
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
         for job in list(sim.waiting):
-            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy)
+            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy,
+                        self.usable)
         eliminate_slots(sim.matrix, sim.current_changes)
 
 
@@ -173,7 +197,8 @@ class BRMS(_MultiSlot):
 
     def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
         for job in list(sim.waiting):
-            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy)
+            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy,
+                        self.usable)
         eliminate_slots(sim.matrix, sim.current_changes)
         self.hand_out_extra_slots(sim, arrived)
 
@@ -189,12 +214,15 @@ class BRMMS(_MultiSlot):
         for job in list(sim.waiting):
             size = sim.jobs[job].spec.size
             block = next_power_of_two(size)
-            if m.n_rows and best_block(m, block) is None:
+            if m.n_rows and best_block(m, block, self.usable, self.width(size)) is None:
                 relaxed = relaxed_level(m, block)
+                if self.usable is not None:
+                    relaxed = np.where(np.arange(len(relaxed)) * block + self.width(size) <= self.usable,
+                                       relaxed, 0)
                 if relaxed.max(initial=0) > 0:
                     lo = int(np.argmax(relaxed)) * block
                     release_replicas(sim, lo, lo + block, f"{m.name(job)} would otherwise need a new slot")
-            place_buddy(m, job, size, sim.current_changes, self.occupy)
+            place_buddy(m, job, size, sim.current_changes, self.occupy, self.usable)
         if m.n_rows and int(m.wlv.min()) == 0 and int((m.wlv + m.extra_per_processor()).min()) >= 1:
             release_replicas(sim, 0, m.processors, "giving up extra slots lets a slot be deleted")
         eliminate_slots(m, sim.current_changes)

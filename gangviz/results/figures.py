@@ -232,6 +232,16 @@ def _zhou_own(metrics: dict[str, float], clock: str, slice_seconds: float) -> di
     return {k: (float(metrics[k]) * scale if k.startswith("t_") else metrics[k]) for k in ZHOU_KEYS}
 
 
+def _real_processors(done: Any) -> int:
+    """The processors that exist in ``done``'s run: the source's, less the padding of a trace
+    run on a larger machine when the policy leaves the padding alone (a buddy policy's
+    ``usable``, :attr:`gangviz.workloads.source.Source.absent_from`)."""
+    absent = getattr(done.source, "absent_from", None)
+    if absent is not None and hasattr(done.policy, "usable"):
+        return int(absent)
+    return int(done.source.processors)
+
+
 def run_figures(done: Any) -> Figures:
     """Return the :class:`Figures` of a :class:`~gangviz.factory.run.FinishedRun` of a
     time-slot or space-sharing policy, whichever engine ran it (the compiled loops, the
@@ -247,7 +257,7 @@ def run_figures(done: Any) -> Figures:
         raise ValueError(f"a {family} run has its own figures")
     unit = slice_seconds if clock == "s" else 1.0
     per = 3600.0 if clock == "s" else 1.0
-    n = source.processors
+    n = _real_processors(done)
     capacity = done.capacity
     if done.engine.startswith("compiled:"):
         specs = sorted(source.jobs, key=lambda j: (j.arrival, j.id))

@@ -35,6 +35,14 @@ class DecisionPoint(SliceClock):
     _touched: list[int]
     _activations: dict[tuple[int | None, int | None], RowActivated]
 
+    @property
+    def real_processors(self) -> int:
+        """Return the processors that exist: all of them, or fewer when the policy leaves the
+        padding of a larger machine alone (a buddy policy's ``usable``, a trace run on the next
+        power of two); the active ratio and the utilisation count only these."""
+        usable = getattr(self.policy, "usable", None)
+        return self.processors if usable is None else min(int(usable), self.processors)
+
     def _emit(self, change: MatrixChange) -> None:
         """Apply ``change`` to the matrix and add it to the current step."""
         change.apply(self.matrix)
@@ -167,6 +175,6 @@ class DecisionPoint(SliceClock):
         s = self._s
         m = self.matrix
         active = m.active_row
-        ratio = m.busy_in_row(active) / self.processors if active is not None else 0.0
+        ratio = m.busy_in_row(active) / self.real_processors if active is not None else 0.0
         mean = s.turnaround_sum / s.finished if s.finished else 0.0
         return Sample(s.time, m.n_rows, len(s.waiting), m.n_jobs, ratio, s.finished, mean)

@@ -53,6 +53,12 @@ class Source:
     #: first submit time in seconds, to write per-job times back in the trace's own clock
     slice_seconds: float = 1.0
     submit_offset: float = 0.0
+    #: the first processor that is padding (``None``: none is). A trace whose header gives its
+    #: machine (``MaxProcs``) run on more processors with ``--procs`` (a buddy policy needs a
+    #: power of two: Atlas's 9,216 on 16,384) has processors ``absent_from ..`` that do not
+    #: exist; the buddy policies never allocate them, the window draws them as absent and the
+    #: utilisation leaves them out.
+    absent_from: int | None = None
 
     def policy_params(self, policy: str) -> dict[str, Any]:
         """Return the parameters the source gives for ``policy`` (scenario ``[params.NAME]``)."""
@@ -144,7 +150,8 @@ def load_source(
     if kind == "swf":
         cols = _read_trace(path, name, procs, slice_seconds)
         return Source("swf", path.name, cols.processors, cols.workload().jobs, warnings=list(cols.warnings),
-                      slice_seconds=cols.slice_seconds, submit_offset=cols.submit_offset)
+                      slice_seconds=cols.slice_seconds, submit_offset=cols.submit_offset,
+                      absent_from=_padding_from(cols))
     from gangviz.workloads.scenario import load_scenario
 
     sc = load_scenario(path)
@@ -175,6 +182,17 @@ def load_trace_columns(name: str, *, procs: int | None = None,
     if not name.strip() or name.lower() in MODELS or not path.exists() or sniff(path) != "swf":
         return None
     return _read_trace(path, name, procs, slice_seconds)
+
+
+def _padding_from(cols: TraceColumns) -> int | None:
+    """Return the trace's own machine size when ``--procs`` made the machine larger (the first
+    padded processor), else ``None``."""
+    from gangviz.workloads.swf import header_int
+
+    real = header_int(cols.header, "MaxProcs") or header_int(cols.header, "MaxNodes")
+    if real is not None and 1 <= real < cols.processors:
+        return real
+    return None
 
 
 def _read_trace(path: Path, name: str, procs: int | None, slice_seconds: float | None) -> TraceColumns:

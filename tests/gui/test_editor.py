@@ -118,7 +118,8 @@ def test_paint_script_save_reopen_and_play(editor, window, tmp_path, qtbot):
     again = ScenarioEditor(window, EditorDoc.from_scenario(sc), str(out))
     qtbot.addWidget(again)
     assert again.doc.cells == editor.doc.cells and again.events.rowCount() == 2
-    # play at once in the window
+    # play at once in the window (fast: a slot deletion rests on screen at 1x)
+    window.speed.setValue(6)
     assert again.play()
     p = window.player
     assert window.source.title == "Painted in the editor"

@@ -110,3 +110,19 @@ def test_step_without_rebuild_still_signals(view, qtbot):
 def test_negative_duration_is_rejected(view):
     with pytest.raises(ValueError, match=">= 0 ms"):
         view.set_animation_ms(-1)
+
+
+def test_the_fig6_scenario_draws_the_papers_figure_five_three_two_with_its_ticks():
+    """McCann94 Fig. 6: ten jobs in epochs of 5, 3 and 2, the time axis marked at 1/2 and 4/5."""
+    from fractions import Fraction
+
+    from gangviz.factory import build
+    from gangviz.gui.epoch_view import time_ticks
+    from gangviz.workloads.source import load_source
+
+    sim = build(load_source("mccann-fig6-epochs"))
+    sim.step()
+    sched, _names = sim.snapshot()
+    assert [len(e) for e in sched.epochs] == [5, 3, 2]
+    assert [sorted(e) for e in sched.epochs] == [[1, 2, 3, 4, 5], [6, 7, 8], [9, 10]]
+    assert time_ticks(sched) == [(Fraction(1, 2), "½T"), (Fraction(4, 5), "⅘T")]

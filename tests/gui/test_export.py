@@ -13,7 +13,14 @@ from gangviz.cli import main
 from gangviz.factory import build
 from gangviz.gui import palette
 from gangviz.gui.board import Board
-from gangviz.gui.export import ExportCancelled, export_animation, frames_for, hold_ticks, render
+from gangviz.gui.export import (
+    ExportCancelled,
+    export_animation,
+    frames_for,
+    hold_ticks,
+    pause_ticks,
+    render,
+)
 from gangviz.gui.export_dialog import ExportDialog, export_with_progress
 from gangviz.gui.video import output_kind
 from gangviz.workloads.source import load_source
@@ -35,7 +42,7 @@ def expected_frames(kinds):
 
 
 def expected_ticks(kinds):
-    return sum(frames_for(k, FPS) for k in kinds) + 2 * hold_ticks(FPS)
+    return sum(frames_for(k, FPS) + pause_ticks(k, FPS) for k in kinds) + 2 * hold_ticks(FPS)
 
 
 def test_gif_has_one_frame_per_distinct_animation_frame_and_the_jobs_colours(tmp_path):

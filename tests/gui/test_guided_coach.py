@@ -4,19 +4,24 @@ is shaded during the reveal, and the status bar counts what is drawn."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from gui_helpers import close_rgb, pixel
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 from gangviz.gui.guided import gate_info, region_of
 from gangviz.gui.guided_coach import GUESS, HIDDEN_EXPLANATION, SWAP_EDGE
-from gangviz.resources import scenario_path
+from gangviz.resources import list_scenarios, scenario_path
 from gangviz.workloads.scenario import load_scenario
 
 
-def hold(window, qtbot, name="zhou-fig3-4-legal-cuts"):
-    assert window.open_source(name)
+def hold(window, qtbot, name="zhou-fig3-4-legal-cuts", reopen=True):
+    if reopen:
+        assert window.open_source(name)
     window.board.matrix.grab()
     p = window.player
     p.set_speed_level(2)
@@ -50,12 +55,117 @@ def test_nothing_on_screen_gives_the_answer_while_held(window, qtbot):
         assert not any(phrase in t for t in texts), phrase
     assert window.explain.text() == window.board.explain.text() == HIDDEN_EXPLANATION
     assert not window.coach.cover.isHidden()  # the narration panel is covered when shown
-    # after the reveal the explanation comes back
+    # after the reveal the narration comes back; the explanation at the end of the run
     qtbot.keyClick(window, Qt.Key.Key_Return)
+    assert window.coach.cover.isHidden()
+    p = window.player
+    while p.busy or p.gate is not None:
+        p.advance_animation(0.05)
+    while p.step_forward(animate=False) is not None:
+        pass
+    sc = load_scenario(scenario_path("zhou-fig3-4-legal-cuts"))
+    assert window.explain.text() == sc.explanation == window.board.explain.text()
+    window.leave_presentation()
+
+
+_NAME = re.compile(r"\b(?:J\w+|S\d+|P\d+(?:\.\.P\d+|\|P\d+)?)")
+MOVE_WORDS = {"shifts", "shift", "moves", "move", "migrates", "swap", "swaps", "swapped",
+              "exchange", "exchanged", "middle", "up", "down"}
+
+
+def answer_tokens(sentence: str, question_names=()) -> set[str]:
+    """The answer's words: every job, slot and processor name of the held move's sentence and
+    its move words (the job the question names itself excepted)."""
+    words = {w.strip(".,;:()").lower() for w in sentence.split()}
+    return ({t for t in _NAME.findall(sentence) if t not in question_names}
+            | (words & MOVE_WORDS))
+
+
+def shown_texts(window) -> list[str]:
+    """Every text the projected window shows: each visible label and button, the caption,
+    the narration log unless it is covered, and the window title (not the presenter view)."""
+    texts = [window.windowTitle(), window.board.caption.text()]
+    for w in window.findChildren(QWidget):
+        if not w.isVisibleTo(window) or w.window() is not window:
+            continue
+        if isinstance(w, (QLabel, QAbstractButton)):
+            texts.append(w.text())
+    if window.coach.cover.isHidden() and window.narration.isVisibleTo(window):
+        texts += window.narration.model_.row_text
+    return texts
+
+
+def tokens_in(texts, tokens) -> set[str]:
+    found = set()
+    for t in texts:
+        words = {w.strip(".,;:()").lower() for w in t.split()} | set(_NAME.findall(t))
+        found |= {tok for tok in tokens if tok in words or tok.lower() in words}
+    return found
+
+
+@pytest.mark.parametrize("present", [False, True])
+@pytest.mark.parametrize("name", ["zhou-fig3-4-legal-cuts", "fig2-repacking"])
+def test_the_visible_text_before_the_answer_has_none_of_its_words(window, qtbot, name, present):
+    window.set_guided(True)
+    assert window.open_source(name)
+    if present:
+        window.toggle_presentation()
+    before = shown_texts(window)  # the starting picture, before Play
+    p = hold(window, qtbot, name, reopen=False)
+    lines = p.known[p.position - 1].narration
+    sentence = lines[p.gate.index]
+    arrival = window.coach.info.arrival
+    # the question may name the arriving job and what the step did before the move
+    context = set(_NAME.findall(" ".join(lines[:p.gate.index]))) | ({arrival[0]} if arrival else set())
+    tokens = answer_tokens(sentence, context)
+    assert tokens, sentence
+    assert tokens_in(before, tokens) == set()
+    assert tokens_in(shown_texts(window), tokens) == set()
+    qtbot.keyClick(window, Qt.Key.Key_Return)  # the reveal tells it
+    while p.busy and p.gate is None and p.transition is not None and p.transition.index <= 0:
+        p.advance_animation(0.01)
+    window.leave_presentation()
+
+
+MATRIX_SCENARIOS = [p.stem for p in list_scenarios() if load_scenario(p).model == "matrix"]
+
+
+@pytest.mark.parametrize("name", MATRIX_SCENARIOS)
+def test_no_scenario_gives_a_held_move_away_in_presentation_mode(window, qtbot, name):
+    window.set_guided(True)
+    assert window.open_source(name)
+    window.toggle_presentation()
+    before = shown_texts(window)
+    p = window.player
+    p.set_speed_level(2)
+    for _ in range(30):  # step until the exercise holds a move (or the scenario ends)
+        if p.step_forward() is None:
+            break
+        while p.gate is None and p.busy:
+            p.advance_animation(0.05)
+        if p.gate is not None:
+            break
+    if p.gate is None:
+        window.leave_presentation()
+        pytest.skip(f"{name} has no move to hold")
+    lines = p.known[p.position - 1].narration
+    arrival = window.coach.info.arrival
+    context = set(_NAME.findall(" ".join(lines[:p.gate.index]))) | ({arrival[0]} if arrival else set())
+    tokens = answer_tokens(lines[p.gate.index], context)
+    assert tokens_in(shown_texts(window), tokens) == set()
+    if p.position == 1:  # the first held move: nothing before Play told it either
+        assert tokens_in(before, tokens) == set()
+    p.reveal()
+    window.leave_presentation()
+
+
+def test_the_scenario_explanation_stays_covered_from_the_start_of_a_guided_scenario(window):
+    assert window.open_source("zhou-fig3-4-legal-cuts")
+    assert window.player.guided
+    assert window.explain.text() == window.board.explain.text() == HIDDEN_EXPLANATION
+    window.set_guided(False)  # turning the exercise off shows it
     sc = load_scenario(scenario_path("zhou-fig3-4-legal-cuts"))
     assert window.explain.text() == sc.explanation
-    assert window.coach.cover.isHidden()
-    window.leave_presentation()
 
 
 def test_the_narration_of_the_held_step_is_covered_in_the_normal_window(window, qtbot):

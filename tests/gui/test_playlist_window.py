@@ -4,6 +4,7 @@ also in presentation mode, and each entry's note is on screen before the first s
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from gangviz.cli import main
 from gangviz.workloads.playlist import load_playlist
@@ -13,13 +14,18 @@ def test_page_down_and_up_walk_the_builtin_lecture_with_its_notes(window, qtbot)
     pl = load_playlist("repacking-lecture")
     assert window.open_source("repacking-lecture")
     assert window.source_name == pl.items[0].source
-    assert window.board.caption.full_text == pl.items[0].note
+    # the note is for the lecturer: the presenter view shows it, the projected caption never
+    assert window.board.caption.full_text != pl.items[0].note
+    assert window.presenter.note.text() == pl.items[0].note
     assert "1 of 8" in window.board.subtitle.text()
     window.toggle_presentation()
     for k in range(1, len(pl.items)):
         qtbot.keyClick(window, Qt.Key.Key_PageDown)
         assert window.source_name == pl.items[k].source
-        assert window.board.caption.full_text == pl.items[k].note
+        assert window.presenter.note.text() == pl.items[k].note
+        shown = [w.text() for w in window.findChildren(QLabel) if w.isVisibleTo(window)
+                 and w.window() is window]
+        assert pl.items[k].note not in shown
         assert f"{k + 1} of 8" in window.board.subtitle.text()
     qtbot.keyClick(window, Qt.Key.Key_PageDown)  # wraps to the first
     assert window.source_name == pl.items[0].source
@@ -28,10 +34,19 @@ def test_page_down_and_up_walk_the_builtin_lecture_with_its_notes(window, qtbot)
     window.leave_presentation()
 
 
-def test_playing_replaces_the_note_with_the_narration(window, qtbot):
+def test_the_presenter_view_is_a_second_window_toggled_by_ctrl_l(window, qtbot):
     assert window.open_source("repacking-lecture")
+    qtbot.keyClick(window, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    view = window.presenter
+    assert view.isVisible() and view.isWindow() and view.window() is not window
     window.player.step_forward(animate=False)
-    assert window.board.caption.full_text != load_playlist("repacking-lecture").items[0].note
+    assert view.step.text() == " ".join(window.player.known[0].narration)
+    assert view.explanation.text() == window.explain.text()
+    window.toggle_presenter()
+    assert not view.isVisible() and not window.act_presenter.isChecked()
+    window.toggle_presenter()
+    view.close()  # its own close button
+    assert not window.act_presenter.isChecked()
 
 
 def test_opening_another_file_leaves_the_playlist(window, qtbot):

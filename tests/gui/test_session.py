@@ -206,3 +206,30 @@ def test_session_playlist_entry_is_checked(tmp_path):
     bad.write_text('[session]\nversion = 1\n[source]\nname = "fig2-repacking"\nplaylist = "x"\nentry = -1\n')
     with pytest.raises(SessionError, match="source.entry must be >= 0"):
         read_session(bad)
+
+
+def test_a_session_in_presentation_mode_is_drawn_at_the_asked_size(tmp_path):
+    from PIL import Image
+
+    from gangviz.cli import main
+
+    path = write_session(Session("fig2-repacking", step=2, presentation=True), tmp_path / "s.toml")
+    out = tmp_path / "s.png"
+    assert main(["open", str(path), "--screenshot", str(out), "--size", "1280x720"]) == 0
+    assert Image.open(out).size == (1280, 720)  # was the offscreen screen's 800 x 800
+
+
+def test_open_presentation_draws_presentation_mode_at_the_size(tmp_path):
+    from PIL import Image
+
+    from gangviz.cli import main
+
+    normal, present = tmp_path / "n.png", tmp_path / "p.png"
+    assert main(["open", "fig2-repacking", "--size", "1920x1080", "--screenshot", str(normal)]) == 0
+    assert main(["open", "fig2-repacking", "--presentation", "--size", "1920x1080",
+                 "--screenshot", str(present)]) == 0
+    a, b = Image.open(normal).convert("RGB"), Image.open(present).convert("RGB")
+    assert a.size == b.size == (1920, 1080)
+    # presentation mode has no tool bar or metric plots: the bottom strip is the caption's cream
+    assert b.getpixel((960, 1075)) == (0xFB, 0xF7, 0xEC)
+    assert a.getpixel((960, 1075)) != (0xFB, 0xF7, 0xEC)

@@ -1,0 +1,88 @@
+"""The presenter view: a second window for the lecturer's own screen.
+
+A lecture playlist's notes ("Ask: why can no two of these jobs share a slot?") and the
+scenario's explanation are meant for the lecturer, and some of them tell what is about to
+happen. The projected window never shows a note; this window does, beside the explanation
+(also while the guided exercise covers it on the projected screen) and the full narration of
+the step on screen, including a move the guided exercise holds. View -> Presenter view (Ctrl+L)
+opens and closes it; put it on the laptop's screen while the main window is projected.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
+
+from gangviz.gui.wiring import follow
+
+#: what the presenter view says when the source on screen has no note
+NO_NOTE = "No note for this scenario."
+
+
+class PresenterView(QWidget):
+    """The lecturer's window: where the lecture is, the entry's note, the explanation and the
+    narration of the current step (see the module docstring)."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window, Qt.WindowType.Window)  # its own window, owned by the main one
+        self.window_ = window
+        self.player = None
+        self.setWindowTitle("gangviz: presenter view")
+        lay = QVBoxLayout(self)
+        self.where = QLabel()
+        self.where.setWordWrap(True)
+        self.note = QLabel()
+        self.explanation = QLabel()
+        self.step = QLabel()
+        lay.addWidget(self.where)
+        for title, label in (("Note", self.note), ("Explanation", self.explanation),
+                             ("This step, in full", self.step)):
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            box = QGroupBox(title)
+            QVBoxLayout(box).addWidget(label)
+            lay.addWidget(box)
+        lay.addStretch(1)
+        self.resize(560, 640)
+        close = QShortcut(QKeySequence("Ctrl+L"), self)
+        close.activated.connect(self.close)
+
+    def closeEvent(self, event) -> None:
+        """Closing the presenter view (its own close button, or Ctrl+L there) unticks View ->
+        Presenter view."""
+        act = getattr(self.window_, "act_presenter", None)
+        if act is not None:
+            act.setChecked(False)
+        super().closeEvent(event)
+
+    def set_player(self, player) -> None:
+        """Follow ``player`` (the main window's new one)."""
+        follow(self.player, player, ("stepped", "moved", "gateChanged"), self.refresh)
+        self.player = player
+        self.refresh()
+
+    def note_text(self) -> str:
+        """Return the note of the playlist entry on screen (:data:`NO_NOTE` when there is
+        none)."""
+        w = self.window_
+        if w.in_playlist():
+            note = w.playlist.items[w.playlist_index].note
+            if note:
+                return note
+        return NO_NOTE
+
+    def refresh(self, *args) -> None:
+        """Show the current entry's note, the explanation and the step's narration."""
+        w = self.window_
+        where = w.board.title.text()
+        if w.in_playlist():
+            where = (f"{w.playlist.title}: {w.playlist_index + 1} of {len(w.playlist.items)}"
+                     f"\n{where}")
+        self.where.setText(where)
+        self.note.setText(self.note_text())
+        self.explanation.setText(w.coach.explanation_text())
+        p = self.player
+        lines = p.known[p.position - 1].narration if p is not None and 0 < p.position <= len(p.known) else []
+        self.step.setText(" ".join(lines) if lines else "Before the first step.")
