@@ -116,7 +116,7 @@ def test_the_command_line_sweep_files_and_api_read_the_same_way(tmp_path, capsys
     with pytest.raises(ValueError, match="parameter kill must be true or false, got 'sometimes'"):
         gangviz.simulate("downey", "easy", params={"kill": "sometimes"}, jobs=5, procs=16)
     res = gangviz.simulate("downey", "mgs", params={"charge_migration": "no"}, jobs=5, procs=16)
-    assert res.simulation.policy.charge_migration is False
+    assert res.run.policy.charge_migration is False
 
 
 @given(st.sampled_from([e for e in registry.REGISTRY.values() if e.params]), st.data())
