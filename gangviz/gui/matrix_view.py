@@ -341,7 +341,7 @@ class MatrixView(QWidget):
     def _paint_absent(self, painter, x0, cw, tops, row_h, procs: int) -> None:
         """Draw the padded processors (a machine made larger than the trace's own, a buddy
         policy's next power of two) as absent: a dark hatched band no job ever enters."""
-        real = getattr(self.player.sim, "real_processors", procs)
+        real = self.player.sim.real_processors  # a matrix view draws the matrix engine
         if real >= procs or len(tops) == 0:
             return
         top, bottom = float(tops.min()), float((tops + row_h).max())

@@ -280,7 +280,7 @@ class VectorTreeView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             for a, b in _runs(sorted(job_cols)):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
-        real = getattr(self.player.sim, "real_processors", procs)
+        real = self.player.sim.real_processors  # a matrix view draws the matrix engine
         if real < procs:  # padded processors do not exist: their entries are hatched over
             pad = QRectF(x0 + real * cw, y, (procs - real) * cw, self.wlv_h)
             painter.fillRect(pad, QColor(palette.ABSENT_HEX))

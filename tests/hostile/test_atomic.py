@@ -46,16 +46,35 @@ def test_write_text_atomically_returns_the_path(tmp_path):
     assert write_text_atomically(tmp_path / "a.txt", "x\n") == tmp_path / "a.txt"
 
 
+def _half_writing_open(monkeypatch):
+    """Make the per-job writer's files write half of what they are given, then stop as Ctrl-C
+    would."""
+    import builtins
+
+    class Half:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def write(self, text):
+            self.fh.write(text[: len(text) // 2])
+            self.fh.flush()
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(jobs_module, "open", lambda *a, **k: Half(builtins.open(*a, **k)), raising=False)
+
+
 def test_a_per_job_table_interrupted_half_way_is_not_left_behind(tmp_path, monkeypatch):
-    rows = [("1",) * 5] * 3
-
-    def interrupted(table, name="w0"):
-        yield from rows[:2]
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(jobs_module, "batsim_rows", interrupted)
+    table = np.zeros(3, dtype=jobs_module.JOB_DTYPE)
+    table["job_id"] = ["1", "2", "3"]
+    _half_writing_open(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
-        jobs_module.write_jobs(np.zeros(0), tmp_path / "jobs.csv")
+        jobs_module.write_jobs(table, tmp_path / "jobs.csv")
     assert _listing(tmp_path) == []
 
 
@@ -69,13 +88,10 @@ def test_sigterm_interrupts_like_ctrl_c_inside_a_command():
 
 
 def test_compare_jobs_out_interrupted_leaves_no_file_the_next_run_refuses(tmp_path, capsys, monkeypatch):
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
-
     out = tmp_path / "x.csv"
-    monkeypatch.setattr(jobs_module.csv, "writer", lambda *a, **k: interrupted())
+    _half_writing_open(monkeypatch)
     code = main(["compare", "downey", "--jobs", "10", "--policy", "repack", "--policy", "firstfit",
-                 "--jobs-out", str(out)])
+                 "--jobs-out", str(out), "--workers", "1"])
     assert code == 130 and _listing(tmp_path) == []
     monkeypatch.undo()
     code = main(["compare", "downey", "--jobs", "10", "--policy", "repack", "--policy", "firstfit",
