@@ -31,9 +31,14 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import overload
+
+import numpy as np
 
 from gangviz.workloads.swf import LINES_SHOWN, _fmt
 
@@ -49,12 +54,49 @@ class SacctError(ValueError):
     """An unusable sacct file; the message names the file and, where there is one, the line."""
 
 
+class Records(Sequence[list]):
+    """The kept jobs as SWF records, stored as columns (one array per field, in submit order).
+
+    A record (18 values, :data:`FIELDS` of them set, the rest -1) is made only when asked for:
+    ``records[i]`` or iteration; :meth:`lines` gives them as SWF text, a block at a time.
+    """
+
+    def __init__(self, columns: dict[int, np.ndarray] | None = None) -> None:
+        self.columns = columns or {}
+
+    def __len__(self) -> int:
+        return len(next(iter(self.columns.values()))) if self.columns else 0
+
+    @overload
+    def __getitem__(self, i: int) -> list: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[list]: ...
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        f: list = [-1] * 18
+        for at, col in self.columns.items():
+            f[at] = col[i].item()
+        return f
+
+    def lines(self, block: int = 20000) -> Iterator[str]:
+        """Yield the records as SWF lines (no newline), ``block`` records formatted at once."""
+        n = len(self)
+        for lo in range(0, n, block):
+            cols = [(at, col[lo:lo + block].tolist()) for at, col in sorted(self.columns.items())]
+            for k in range(min(block, n - lo)):
+                f: list = [-1] * 18
+                for at, values in cols:
+                    f[at] = values[k]
+                yield " ".join(_fmt(v) for v in f)
+
+
 @dataclass
 class SacctLog:
     """The jobs of a sacct file as SWF records (18 values each, submit order) and the report."""
 
     source: str
-    records: list[list] = field(default_factory=list)
+    records: Records = field(default_factory=Records)
     warnings: list[str] = field(default_factory=list)
     steps: int = 0
     first_submit: float = 0.0
@@ -93,14 +135,14 @@ def parse_timelimit(text: str) -> float:
     return float(parts[0] * 3600 + parts[1] * 60 + parts[2])
 
 
-def _header(name: str, lines: list[str], nodes: bool) -> tuple[int, list[str], str]:
-    """Return the index of the header line (the first non-blank one), its columns and the
-    column that gives a job's size (``NNodes`` with ``nodes``, else ``AllocCPUS`` or ``NCPUS``).
-    Raises :class:`SacctError` for an empty file or a header without a required column."""
-    head_at = next((i for i, ln in enumerate(lines) if ln.strip()), None)
-    if head_at is None:
+def _header(name: str, line: str | None, head_at: int, nodes: bool) -> tuple[list[str], str]:
+    """Return the columns of the header ``line`` (the first non-blank one, at 0-based index
+    ``head_at``; ``None`` when there is none) and the column that gives a job's size (``NNodes``
+    with ``nodes``, else ``AllocCPUS`` or ``NCPUS``). Raises :class:`SacctError` for an empty
+    file or a header without a required column."""
+    if line is None:
         raise SacctError(f"{name}: is empty")
-    columns = [c.strip() for c in lines[head_at].split("|")]
+    columns = [c.strip() for c in line.split("|")]
     index = {c: i for i, c in enumerate(columns)}
     missing = [c for c in REQUIRED if c not in index]
     size_col = "NNodes" if nodes else next((c for c in ("AllocCPUS", "NCPUS") if c in index), "NNodes")
@@ -110,7 +152,7 @@ def _header(name: str, lines: list[str], nodes: bool) -> tuple[int, list[str], s
         raise SacctError(f"{name}: line {head_at + 1}: the header has no column {', '.join(missing)} "
                          f"(found: {', '.join(columns)}); run sacct --parsable2 "
                          "--format=JobID,Submit,Start,End,AllocCPUS,Timelimit,State")
-    return head_at, columns, size_col
+    return columns, size_col
 
 
 def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = False) -> SacctLog:
@@ -121,13 +163,32 @@ def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = F
     ``OSError`` when it cannot be read.
     """
     name = str(path)
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    lines = text.splitlines()
-    head_at, columns, size_col = _header(name, lines, nodes)
+    with open(path, encoding="utf-8", errors="replace", newline=None) as fh:
+        return _read(name, fh, nodes, strict)
+
+
+def _read(name: str, fh, nodes: bool, strict: bool) -> SacctLog:  # noqa: C901
+    """Read the open file ``fh`` line by line into columns; see :func:`read_sacct`."""
+    head_at, header = 0, None
+    for line in fh:
+        if line.strip():
+            header = line.rstrip("\r\n")
+            break
+        head_at += 1
+    columns, size_col = _header(name, header, head_at, nodes)
     log = SacctLog(name, size_column=size_col)
-    skipped: dict[str, list[int]] = {}
-    rows = []
-    for lineno, raw in enumerate(lines[head_at + 1:], start=head_at + 2):
+    skipped: dict[str, list[int]] = {}  # the first LINES_SHOWN lines of each reason
+    n_skipped: dict[str, int] = {}
+    submit, start, end, limit = array("d"), array("d"), array("d"), array("d")
+    size, req, status = array("q"), array("q"), array("b")
+    ids = array("q")  # Slurm's job numbers while every JobID is a plain integer
+    plain = True
+    names = ("User", "Group", "Partition")
+    codes = {col: array("q") for col in names}  # per job: the value's number in file order, or 0
+    seen: dict[str, dict[str, int]] = {col: {} for col in names}
+    present = [col for col in names if col in columns]
+    for lineno, raw in enumerate(fh, start=head_at + 2):
+        raw = raw.rstrip("\r\n")
         if not raw.strip():
             continue
         values = raw.split("|")
@@ -146,42 +207,76 @@ def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = F
         if reason is not None:
             if strict:
                 raise SacctError(f"{name}: line {lineno}: {reason} (strict mode: skipped records are errors)")
-            skipped.setdefault(reason, []).append(lineno)
+            at = skipped.setdefault(reason, [])
+            if len(at) < LINES_SHOWN:
+                at.append(lineno)
+            n_skipped[reason] = n_skipped.get(reason, 0) + 1
             continue
-        rows.append((row, rec))
+        assert row is not None
+        submit.append(row["submit"])
+        start.append(row["start"])
+        end.append(row["end"])
+        size.append(row["size"])
+        req.append(row["req"])
+        limit.append(row["limit"])
+        status.append(row["status"])
+        if plain:
+            job_id = rec["JobID"]
+            if job_id.isdigit() and int(job_id) < 2**63:
+                ids.append(int(job_id))
+            else:
+                plain, ids = False, array("q")
+        for col in names:
+            value = rec.get(col) if col in present else None
+            codes[col].append(seen[col].setdefault(value, len(seen[col]) + 1) if value else 0)
         log.cluster = log.cluster or rec.get("Cluster", "")
     for reason, at in skipped.items():
-        shown = ", ".join(map(str, at[:LINES_SHOWN])) + (f", ... ({len(at) - LINES_SHOWN} more)"
-                                                         if len(at) > LINES_SHOWN else "")
-        log.warnings.append(f"skipped {len(at)} record{'s' if len(at) != 1 else ''} with {reason}: "
-                            f"line{'s' if len(at) != 1 else ''} {shown}")
-    if not rows:
+        count = n_skipped[reason]
+        shown = ", ".join(map(str, at)) + (f", ... ({count - LINES_SHOWN} more)" if count > LINES_SHOWN else "")
+        log.warnings.append(f"skipped {count} record{'s' if count != 1 else ''} with {reason}: "
+                            f"line{'s' if count != 1 else ''} {shown}")
+    if not submit:
         raise SacctError(f"{name}: has no job that ran to replay"
                          + (f" ({'; '.join(log.warnings)})" if log.warnings else ""))
-    rows.sort(key=lambda r: r[0]["submit"])  # stable: equal submits keep their order
-    log.first_submit = rows[0][0]["submit"]
-    ids = [r[1]["JobID"] for r in rows]
-    plain = all(i.isdigit() for i in ids) and len(set(ids)) == len(ids)
-    if not plain:
+    # the file's columns go one by one into the sorted ones, so that the two never all coexist
+    order = np.argsort(np.frombuffer(submit, dtype=np.float64), kind="stable")  # ties keep order
+
+    def sort(column: array, dtype) -> np.ndarray:
+        out = np.frombuffer(column, dtype=dtype)[order]
+        del column[:]
+        return out
+
+    sub = sort(submit, np.float64)
+    log.first_submit = float(sub[0])
+    id_col = sort(ids, np.int64) if plain else None
+    if id_col is None or len(np.unique(id_col)) != len(id_col):
         log.warnings.append("some JobIDs are not plain numbers (array or heterogeneous jobs) or "
                             "repeat; jobs are numbered 1..n in submit order")
-    numbering: dict[str, dict[str, int]] = {"User": {}, "Group": {}, "Partition": {}}
-    for n, (row, rec) in enumerate(rows, start=1):
-        f = [-1] * 18
-        f[0] = int(rec["JobID"]) if plain else n
-        f[1] = row["submit"] - log.first_submit
-        f[2] = row["start"] - row["submit"]
-        f[3] = row["end"] - row["start"]
-        f[4] = row["size"]
-        f[7] = row["req"]
-        f[8] = row["limit"]
-        f[10] = row["status"]
-        for col, at in (("User", 11), ("Group", 12), ("Partition", 15)):
-            value = rec.get(col)
-            if value:
-                f[at] = numbering[col].setdefault(value, len(numbering[col]) + 1)
-        log.records.append(f)
+        id_col = np.arange(1, len(order) + 1, dtype=np.int64)
+    st = sort(start, np.float64)
+    cols = {0: id_col, 1: sub - log.first_submit, 2: st - sub, 3: sort(end, np.float64) - st,
+            4: sort(size, np.int64), 7: sort(req, np.int64), 8: sort(limit, np.float64),
+            10: sort(status, np.int8).astype(np.int64)}
+    del sub, st
+    for col, at in zip(names, (11, 12, 15)):
+        cols[at] = _renumber(sort(codes[col], np.int64))
+    log.records = Records(cols)
     return log
+
+
+def _renumber(codes: np.ndarray) -> np.ndarray:
+    """Number the values 1, 2, ... in order of first appearance in ``codes`` (0 stays -1)."""
+    out = np.full(len(codes), -1, dtype=np.int64)
+    values, first = np.unique(codes, return_index=True)
+    keep = values > 0
+    values, first = values[keep], first[keep]
+    rank = np.empty(len(values), dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(1, len(values) + 1)
+    lookup = np.zeros(int(values.max()) + 1 if len(values) else 1, dtype=np.int64)
+    lookup[values] = rank
+    mask = codes > 0
+    out[mask] = lookup[codes[mask]]
+    return out
 
 
 def _reason_of(exc: ValueError) -> str:
@@ -228,14 +323,14 @@ def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None
     ``procs`` is the machine size for ``MaxProcs`` (default: the largest job, said in a
     ``Note``). Raises ``ValueError`` when a job is larger than ``procs``.
     """
-    biggest = max(int(f[4]) for f in log.records)
+    cols = log.records.columns
+    biggest = int(cols[4].max())
     if procs is not None and biggest > procs:
         raise ValueError(f"a job uses {biggest} {'nodes' if log.size_column == 'NNodes' else 'processors'}, "
                          f"more than --procs {procs}")
     size = procs or biggest
     start = datetime.fromtimestamp(log.first_submit, tz=UTC)
-    end = datetime.fromtimestamp(log.first_submit + max(f[1] + f[2] + f[3] for f in log.records),
-                                 tz=UTC)
+    end = datetime.fromtimestamp(log.first_submit + float((cols[1] + cols[2] + cols[3]).max()), tz=UTC)
     unit = "nodes" if log.size_column == "NNodes" else "processors (CPUs)"
     head = [
         "Version: 2.2",
@@ -259,10 +354,12 @@ def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None
     if log.steps:
         head.append(f"Note: {log.steps} job step record{'s' if log.steps != 1 else ''} "
                     "(JobID with a dot) left out; steps are parts of their job")
-    lines = [f"; {h}" for h in head]
-    lines += [" ".join(_fmt(v) for v in f) for f in log.records]
     out = Path(path)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.writelines(f"; {h}\n" for h in head)
+        for line in log.records.lines():
+            fh.write(line)
+            fh.write("\n")
     return out
 
 
@@ -277,5 +374,5 @@ def convert_sacct(src: str | os.PathLike, out: str | os.PathLike, *, procs: int 
     return log
 
 
-__all__ = ["SacctError", "SacctLog", "convert_sacct", "parse_time", "parse_timelimit", "read_sacct",
+__all__ = ["Records", "SacctError", "SacctLog", "convert_sacct", "parse_time", "parse_timelimit", "read_sacct",
            "write_sacct_swf"]
