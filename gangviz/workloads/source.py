@@ -72,6 +72,21 @@ def _refuse_window_files(name: str) -> None:
                          f"with 'gangviz open {name}'")
 
 
+def model_options(name: str, *, procs: int | None, slice_seconds: float | None, jobs: int,
+                  load: float, seed: int) -> tuple[int, int, str]:
+    """Check the options of synthetic model ``name``; return ``(processors, seed, title)``.
+    Raises ``ValueError`` (a :class:`~gangviz.core.limits.LimitError` over a limit) naming the
+    option at fault."""
+    if slice_seconds is not None:
+        raise ValueError(f"{name}: --slice applies to SWF traces; a model counts in slices")
+    check_jobs(jobs, "--jobs")
+    seed = check_count(seed, "seed", 2**64 - 1, "--seed", low=0)  # numpy's seeds are >= 0
+    if not (isinstance(load, (int, float)) and math.isfinite(load) and load > 0):
+        raise ValueError(f"load must be a finite number > 0, got {load!r} (set by --load)")
+    p = 128 if procs is None else procs
+    return p, seed, f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}"
+
+
 def load_source(
     name: str,
     *,
@@ -106,16 +121,11 @@ def load_source(
     if lower in MODELS:
         from gangviz.workloads.synthetic import uniform_log
 
-        if slice_seconds is not None:
-            raise ValueError(f"{name}: --slice applies to SWF traces; a model counts in slices")
-        check_jobs(jobs, "--jobs")
-        seed = check_count(seed, "seed", 2**64 - 1, "--seed", low=0)  # numpy's seeds are >= 0
-        if not (isinstance(load, (int, float)) and math.isfinite(load) and load > 0):
-            raise ValueError(f"load must be a finite number > 0, got {load!r} (set by --load)")
-        p = 128 if procs is None else procs
+        p, seed, title = model_options(name, procs=procs, slice_seconds=slice_seconds, jobs=jobs,
+                                       load=load, seed=seed)
         check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
-        return Source("model", f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}", p, wl.jobs)
+        return Source("model", title, p, wl.jobs)
     if path.exists():
         kind = sniff(path)
         if kind != "swf":  # (a trace needs neither check, nor their imports)
