@@ -69,10 +69,11 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
     while a < n:
         b = min(n, a + stretch + extra)
         jobs = _arrays(arrival[a:b], size[a:b], work[a:b])
-        check_job_arrays(jobs.ids, jobs.arrival, jobs.size, jobs.work, processors, arrival_from_zero=True)
+        check_job_arrays(jobs.ids + a, jobs.arrival, jobs.size, jobs.work, processors, arrival_from_zero=True,
+                         ids_unique=True)
         stop_at = stretch if b < n else b - a
         _, _, fin, out = simulate_gang(
-            jobs.arrival, jobs.size, jobs.work, jobs.work, jobs.ids, int(processors), gang.mpl,
+            jobs.arrival, jobs.size, jobs.work, jobs.work, jobs.ids, int(processors), gang.mpl,  # ids: arrival order
             gang.backfill, gang.migrate, -1 if gang.q is None else gang.q, gang.migration_cost,
             gang.charge_migration, 0.0, SMALL_NODES_MAX, init, stop_at)
         took = int(out[8])
@@ -88,7 +89,8 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
 
 
 def _arrays(arrival: np.ndarray, size: np.ndarray, work: np.ndarray) -> JobArrays:
-    """The loop's inputs of a stretch: ids 0.. in arrival order, int64 sizes, float64 work."""
+    """The loop's inputs of a stretch: ids 0.. (the stretch's own, in arrival order), int64
+    sizes, float64 work."""
     work = np.asarray(work, dtype=np.float64)
     return JobArrays(np.arange(len(arrival), dtype=np.int64), np.asarray(arrival, dtype=np.float64),
                      np.asarray(size, dtype=np.int64), work, work)

@@ -76,3 +76,18 @@ def test_run_prints_what_the_general_path_prints(capsys, monkeypatch):
     assert main(args) == 0
     assert capsys.readouterr().out == columns
     assert "metrics: r_a=" in columns
+
+
+def test_bad_jobs_are_refused_with_the_loop_s_message():
+    with pytest.raises(ValueError, match=r"job size must be in 1..4 processors, got 9 \(job 1\)"):
+        run_gang_chunks(np.array([0.0, 1.0]), np.array([1, 9]), np.array([1.0, 1.0]), "gs", {}, 4)
+    with pytest.raises(ValueError, match="job work must be finite"):
+        run_gang_chunks(np.array([0.0, 1.0]), np.array([1, 1]), np.array([1.0, 0.0]), "gs", {}, 4)
+
+
+def test_a_bad_job_late_in_the_run_is_named_by_its_own_number():
+    c = uniform_log_columns(50, 0.3, procs=16, seed=2)
+    size = c.size.copy()
+    size[40] = 17
+    with pytest.raises(ValueError, match=r"got 17 \(job 40\)"):
+        run_gang_chunks(c.arrival, size, c.work, "gs", {}, 16, stretch=5)
