@@ -13,12 +13,14 @@ reader of sacct output, sweep files, sessions, playlists and scenarios calls.
 from __future__ import annotations
 
 import bz2
+import codecs
 import gzip
 import io
 import lzma
 import os
 import stat
 import zlib
+from collections.abc import Iterator
 
 #: The largest file (and the largest decompressed content) read: 1 GiB, about ten million SWF
 #: job lines, the most a workload may hold (:data:`gangviz.core.limits.MAX_JOBS`).
@@ -110,6 +112,51 @@ def read_text(path: str | os.PathLike, what: str, limit: int = MAX_FILE_BYTES) -
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputFileError(f"{path}:{line}: is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
                              f"{exc.start:,}); expected {what}, UTF-8 text") from None
+
+
+def _sniff(path: str | os.PathLike, head: bytes, what: str) -> None:
+    """Raise :class:`InputFileError` when the first bytes ``head`` of ``path`` hold a NUL byte
+    or are not UTF-8 (a character cut at the end of ``head`` is no fault)."""
+    if b"\x00" in head:
+        raise InputFileError(f"{path}: is a binary file (it holds NUL bytes); expected {what}, "
+                             "UTF-8 text")
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError as exc:
+        line = head.count(b"\n", 0, exc.start) + 1
+        raise InputFileError(f"{path}:{line}: is not UTF-8 text (byte 0x{head[exc.start]:02x} at offset "
+                             f"{exc.start:,}); expected {what}, UTF-8 text") from None
+
+
+def text_lines(path: str | os.PathLike, what: str, limit: int = MAX_FILE_BYTES) -> Iterator[str]:
+    """Yield the lines of the input file ``path`` (a ``what``) without their line feeds, as
+    :func:`read_text` would give them: records end at a line feed only (``\r\n`` too), so a
+    field holding a ``\u2028`` or a file separator stays whole.
+
+    The same door as :func:`read_text` (regular file, at most ``limit`` bytes, no NUL byte,
+    UTF-8), but an uncompressed file is read a line at a time, so a large one never sits in
+    memory whole. Raises :class:`InputFileError` as :func:`read_text` does (for bad UTF-8 or a
+    NUL byte, when the line that holds it is reached).
+    """
+    check_regular(path, limit)
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+        if compression(head) is not None:
+            fh.close()
+            yield from read_text(path, what, limit).replace("\r\n", "\n").split("\n")
+            return
+        _sniff(path, head, what)  # a binary file is told before any of its lines is read
+        fh.seek(0)
+        for number, raw in enumerate(fh, start=1):
+            if b"\x00" in raw:
+                raise InputFileError(f"{path}: is a binary file (it holds NUL bytes); expected {what}, "
+                                     "UTF-8 text")
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputFileError(f"{path}:{number}: is not UTF-8 text (byte 0x{raw[exc.start]:02x} "
+                                     f"in that line); expected {what}, UTF-8 text") from None
+            yield line[:-1] if line.endswith("\n") else line
 
 
 #: the most characters of a bad token a message quotes

@@ -968,14 +968,30 @@ def _lost_in_step(busy0, n_before, start_row, t0, time, processors, overhead, do
     return empty + switching + unused
 
 
+@njit(cache=True)
+def _may_stop(n_rows, n_wait, n_res, due, time):
+    """Whether a run may stop after a decision at ``time``: no row, no job waiting, nothing
+    booked, and the next arrival ``due`` too far ahead for ``_snapped`` to move a time to it."""
+    return n_rows == 0 and n_wait == 0 and n_res == 0 and due > time + 2.0 * EPS * max(1.0, abs(time))
+
+
+# One loop on purpose (hence the noqa: C901): its state lives in local arrays, which every
+# helper split out of it would have to take a dozen of.
 @njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
-def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                  overhead, small_max):
+def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,  # noqa: C901
+                  overhead, small_max, init, stop_at):
     """Run the whole workload; jobs ``0..N-1`` by ascending id, ``aorder`` their arrival order
     (by arrival, then id). ``q`` < 0 is unlimited. Returns ``(start, first_run, finish, out)``
     with ``out`` = [end time, most rows, migration overhead, tasks migrated, lost capacity,
     lost while a small job waited, lost while a large job waited (eq. 3 with delta,
-    node-slices), rows x time (``Simulation.slot_time``)]."""
+    node-slices), rows x time (``Simulation.slot_time``), jobs taken].
+
+    ``init`` (the first eight figures of ``out``) continues an earlier run that ended with the
+    machine empty at time ``init[0]``, before every arrival given. Once ``stop_at`` jobs have
+    arrived, the run stops at the first decision that leaves the machine empty (no row, no job
+    waiting) while the next job arrives later than any time the run could snap to it (so the
+    rest of the workload, given to a run continuing this one, sees the same machine); ``out[8]``
+    says how many jobs it took, all finished. ``stop_at`` >= N never stops early."""
     n_jobs = arrival.shape[0]
     quantum = 1.0 - overhead
     cells = np.full((mpl, processors), IDLE, np.int64)
@@ -1023,19 +1039,23 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
     res_e = np.zeros(rcap)
     res_size = np.zeros(rcap, np.int64)
     n_res = 0
-    out = np.zeros(8)
+    out = np.zeros(9)
+    out[2] = init[2]
+    out[3] = init[3]
     mig = np.zeros(2)
-    time = 0.0
+    time = init[0]
     na = 0
     decided = False
-    max_rows = 0
-    row_time = 0.0
-    lost_all = 0.0
-    lost_small = 0.0
-    lost_large = 0.0
+    max_rows = int(init[1])
+    row_time = init[7]
+    lost_all = init[4]
+    lost_small = init[5]
+    lost_large = init[6]
     while True:
         # ---- Simulation._next_gap (event-driven, not watching)
         n = ist[N_ROWS]
+        if decided and stop_at <= na < n_jobs and _may_stop(n, n_wait, n_res, arrival[aorder[na]], time):
+            break
         start_row = ist[NEXT_ROW] % n if n else 0
         gap = 0.0
         best_end = math.inf
@@ -1104,4 +1124,5 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
     out[5] = lost_small
     out[6] = lost_large
     out[7] = row_time
+    out[8] = na
     return start, first_run, finish, out

@@ -7,11 +7,12 @@ import numpy as np
 
 
 def check_job_arrays(ids: np.ndarray, arrival: np.ndarray, size: np.ndarray, work: np.ndarray,
-                     processors: int, *, arrival_from_zero: bool = False) -> None:
-    """Raise ``ValueError`` naming the first job at fault for repeated ids, a size outside
-    ``1..processors``, work that is not finite and positive, or an arrival that is not finite
-    (and, with ``arrival_from_zero``, negative). Returns nothing when every job is usable."""
-    if len(np.unique(ids)) != len(ids):
+                     processors: int, *, arrival_from_zero: bool = False, ids_unique: bool = False) -> None:
+    """Raise ``ValueError`` naming the first job at fault for repeated ids (unless the caller
+    made them unique: ``ids_unique``), a size outside ``1..processors``, work that is not finite
+    and positive, or an arrival that is not finite (and, with ``arrival_from_zero``, negative).
+    Returns nothing when every job is usable."""
+    if not ids_unique and len(np.unique(ids)) != len(ids):
         raise ValueError("job ids must be unique")
     bad = np.flatnonzero((size < 1) | (size > processors))
     if len(bad):

@@ -9,7 +9,9 @@ Distributions in Gangs' Degree of Parallelism in a Multi-Site System*). Modules:
 * :mod:`~gangviz.multisite.state`, :mod:`~gangviz.multisite.changes` — state and change records
 * :mod:`~gangviz.multisite.policy` — AFCFS and the migration planners
 * :mod:`~gangviz.multisite.simulation` — step-able :class:`MultiSiteSimulation`
-* :mod:`~gangviz.multisite.fast` — :func:`run_fast`, the headless path (identical metrics)
+* :mod:`~gangviz.multisite.fast` — :func:`run_fast`, the headless path in Python (identical metrics)
+* :mod:`~gangviz.multisite.kernel`, :mod:`~gangviz.multisite.compiled` — the same loop compiled
+  (numba), :func:`run_compiled` (identical metrics)
 * :mod:`~gangviz.metrics.multisite` — RT, WRT, SLD, WSLD and D_*
 * :mod:`~gangviz.multisite.batch` — replications over a process pool
 """

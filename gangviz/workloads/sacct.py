@@ -42,14 +42,18 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import overload
+
+import numpy as np
 
 from gangviz.core.limits import MAX_PROCESSORS, MAX_SLICES
-from gangviz.inputs import printable, quoted
-from gangviz.outputs import write_text_atomically
-from gangviz.workloads.files import InputFileError, read_text
+from gangviz.inputs import InputFileError, printable, quoted, text_lines
+from gangviz.outputs import atomic
 from gangviz.workloads.swf import LINES_SHOWN, _fmt
 
 #: SWF status of each Slurm base state
@@ -67,12 +71,49 @@ class SacctError(ValueError):
     """An unusable sacct file; the message names the file and, where there is one, the line."""
 
 
+class Records(Sequence[list]):
+    """The kept jobs as SWF records, stored as columns (one array per field, in submit order).
+
+    A record (18 values, :data:`FIELDS` of them set, the rest -1) is made only when asked for:
+    ``records[i]`` or iteration; :meth:`lines` gives them as SWF text, a block at a time.
+    """
+
+    def __init__(self, columns: dict[int, np.ndarray] | None = None) -> None:
+        self.columns = columns or {}
+
+    def __len__(self) -> int:
+        return len(next(iter(self.columns.values()))) if self.columns else 0
+
+    @overload
+    def __getitem__(self, i: int) -> list: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[list]: ...
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        f: list = [-1] * 18
+        for at, col in self.columns.items():
+            f[at] = col[i].item()
+        return f
+
+    def lines(self, block: int = 20000) -> Iterator[str]:
+        """Yield the records as SWF lines (no newline), ``block`` records formatted at once."""
+        n = len(self)
+        for lo in range(0, n, block):
+            cols = [(at, col[lo:lo + block].tolist()) for at, col in sorted(self.columns.items())]
+            for k in range(min(block, n - lo)):
+                f: list = [-1] * 18
+                for at, values in cols:
+                    f[at] = values[k]
+                yield " ".join(_fmt(v) for v in f)
+
+
 @dataclass
 class SacctLog:
     """The jobs of a sacct file as SWF records (18 values each, submit order) and the report."""
 
     source: str
-    records: list[list] = field(default_factory=list)
+    records: Records = field(default_factory=Records)
     warnings: list[str] = field(default_factory=list)
     steps: int = 0
     first_submit: float = 0.0
@@ -125,14 +166,14 @@ def parse_timelimit(text: str) -> float:
     return float(parts[0] * 3600 + parts[1] * 60 + parts[2])
 
 
-def _header(name: str, lines: list[str], nodes: bool) -> tuple[int, list[str], str]:
-    """Return the index of the header line (the first non-blank one), its columns and the
-    column that gives a job's size (``NNodes`` with ``nodes``, else ``AllocCPUS`` or ``NCPUS``).
-    Raises :class:`SacctError` for an empty file or a header without a required column."""
-    head_at = next((i for i, ln in enumerate(lines) if ln.strip()), None)
-    if head_at is None:
+def _header(name: str, line: str | None, head_at: int, nodes: bool) -> tuple[list[str], str]:
+    """Return the columns of the header ``line`` (the first non-blank one, at 0-based index
+    ``head_at``; ``None`` when there is none) and the column that gives a job's size (``NNodes``
+    with ``nodes``, else ``AllocCPUS`` or ``NCPUS``). Raises :class:`SacctError` for an empty
+    file or a header without a required column."""
+    if line is None:
         raise SacctError(f"{name}: is empty")
-    columns = [c.strip() for c in lines[head_at].split("|")]
+    columns = [c.strip() for c in line.split("|")]
     index = {c: i for i, c in enumerate(columns)}
     twice = next((c for c in columns if columns.count(c) > 1 and c), None)
     if twice is not None:
@@ -147,7 +188,7 @@ def _header(name: str, lines: list[str], nodes: bool) -> tuple[int, list[str], s
         raise SacctError(f"{name}: line {head_at + 1}: the header has no column {', '.join(missing)} "
                          f"(found: {', '.join(columns)}); run sacct --parsable2 "
                          "--format=JobID,Submit,Start,End,AllocCPUS,Timelimit,State")
-    return head_at, columns, size_col
+    return columns, size_col
 
 
 def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = False) -> SacctLog:
@@ -159,16 +200,36 @@ def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = F
     """
     name = str(path)
     try:
-        text = read_text(path, "sacct --parsable2 output")
+        return _read(name, text_lines(path, "sacct --parsable2 output"), nodes, strict)
     except InputFileError as exc:
         raise SacctError(str(exc)) from None
-    # records end at a line feed only: splitlines() would also break a field at \u2028 or \x1c
-    lines = text.replace("\r\n", "\n").split("\n")
-    head_at, columns, size_col = _header(name, lines, nodes)
+
+
+def _read(name: str, fh: Iterable[str], nodes: bool, strict: bool) -> SacctLog:  # noqa: C901
+    """Read the lines ``fh`` (records end at a line feed only: a field may hold a \u2028 or a
+    file separator) into columns; see :func:`read_sacct`."""
+    head_at, header = 0, None
+    for line in fh:
+        if line.strip():
+            header = line.rstrip("\r\n")
+            break
+        head_at += 1
+    columns, size_col = _header(name, header, head_at, nodes)
     log = SacctLog(name, size_column=size_col)
-    skipped: dict[str, list[int]] = {}
-    rows = []
-    for lineno, raw in enumerate(lines[head_at + 1:], start=head_at + 2):
+    skipped: dict[str, list[int]] = {}  # the first LINES_SHOWN lines of each reason
+    n_skipped: dict[str, int] = {}
+    submit, start, end, limit = array("d"), array("d"), array("d"), array("d")
+    size, req, status = array("q"), array("q"), array("b")
+    ids = array("q")  # Slurm's job numbers while every JobID is a plain integer
+    plain = True
+    all_whole, oversized = True, None  # every JobID ASCII digits; the first beyond 64 bits
+    linenos = array("q")  # each record's line, to name it after sorting
+    names = ("User", "Group", "Partition")
+    codes = {col: array("q") for col in names}  # per job: the value's number in file order, or 0
+    seen: dict[str, dict[str, int]] = {col: {} for col in names}
+    present = [col for col in names if col in columns]
+    for lineno, raw in enumerate(fh, start=head_at + 2):
+        raw = raw.rstrip("\r\n")
         if not raw.strip():
             continue
         values = raw.split("|")
@@ -187,65 +248,113 @@ def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = F
         if reason is not None:
             if strict:
                 raise SacctError(f"{name}: line {lineno}: {reason} (strict mode: skipped records are errors)")
-            skipped.setdefault(reason, []).append(lineno)
+            at = skipped.setdefault(reason, [])
+            if len(at) < LINES_SHOWN:
+                at.append(lineno)
+            n_skipped[reason] = n_skipped.get(reason, 0) + 1
             continue
-        rows.append((row, rec, lineno))
+        assert row is not None
+        _check_swf_range(name, lineno, rec, row, size_col)
+        submit.append(row["submit"])
+        start.append(row["start"])
+        end.append(row["end"])
+        size.append(row["size"])
+        req.append(row["req"])
+        limit.append(row["limit"])
+        status.append(row["status"])
+        linenos.append(lineno)
+        number = whole(rec["JobID"])  # ASCII digits only, read by value: 0123 and 123 repeat
+        if number is not None and number > MAX_JOB_NUMBER and oversized is None:
+            oversized = (lineno, rec["JobID"])
+        all_whole = all_whole and number is not None
+        if plain:
+            if number is not None and number <= MAX_JOB_NUMBER:
+                ids.append(number)
+            else:
+                plain, ids = False, array("q")
+        for col in names:
+            value = rec.get(col) if col in present else None
+            codes[col].append(seen[col].setdefault(value, len(seen[col]) + 1) if value else 0)
         log.cluster = log.cluster or rec.get("Cluster", "")
     for reason, at in skipped.items():
-        shown = ", ".join(map(str, at[:LINES_SHOWN])) + (f", ... ({len(at) - LINES_SHOWN} more)"
-                                                         if len(at) > LINES_SHOWN else "")
-        log.warnings.append(f"skipped {len(at)} record{'s' if len(at) != 1 else ''} with {reason}: "
-                            f"line{'s' if len(at) != 1 else ''} {shown}")
-    if not rows:
+        count = n_skipped[reason]
+        shown = ", ".join(map(str, at)) + (f", ... ({count - LINES_SHOWN} more)" if count > LINES_SHOWN else "")
+        log.warnings.append(f"skipped {count} record{'s' if count != 1 else ''} with {reason}: "
+                            f"line{'s' if count != 1 else ''} {shown}")
+    if not submit:
         raise SacctError(f"{name}: has no job that ran to replay"
                          + (f" ({'; '.join(log.warnings)})" if log.warnings else ""))
-    rows.sort(key=lambda r: r[0]["submit"])  # stable: equal submits keep their order
-    log.first_submit = rows[0][0]["submit"]
-    ids = [whole(r[1]["JobID"]) for r in rows]
-    plain = None not in ids and len(set(ids)) == len(ids)  # by value: 0123 and 123 repeat
-    if not plain:
+    if all_whole and oversized is not None:  # every JobID a number: the SWF would keep them
+        raise SacctError(f"{name}: line {oversized[0]}: JobID {quoted(oversized[1])} is beyond the 64-bit "
+                         f"range of SWF job numbers (at most {MAX_JOB_NUMBER:,}); an SWF reader would "
+                         "refuse the converted trace")
+    # the file's columns go one by one into the sorted ones, so that the two never all coexist
+    order = np.argsort(np.frombuffer(submit, dtype=np.float64), kind="stable")  # ties keep order
+
+    def sort(column: array, dtype) -> np.ndarray:
+        out = np.frombuffer(column, dtype=dtype)[order]
+        del column[:]
+        return out
+
+    sub = sort(submit, np.float64)
+    log.first_submit = float(sub[0])
+    lines_sorted = sort(linenos, np.int64)
+    late = np.flatnonzero(sub - log.first_submit > MAX_SLICES)
+    if len(late):
+        at = int(late[0])
+        raise SacctError(f"{name}: line {int(lines_sorted[at])}: Submit is "
+                         f"{sub[at] - log.first_submit:.4g} s after the first submit, over the limit of "
+                         f"{MAX_SLICES:.4g} s (2**40); an SWF reader would refuse the converted trace")
+    del lines_sorted
+    id_col = sort(ids, np.int64) if plain else None
+    if id_col is None or len(np.unique(id_col)) != len(id_col):
         log.warnings.append("some JobIDs are not plain numbers (array or heterogeneous jobs) or "
                             "repeat; jobs are numbered 1..n in submit order")
-    numbering: dict[str, dict[str, int]] = {"User": {}, "Group": {}, "Partition": {}}
-    for n, (row, rec, lineno) in enumerate(rows, start=1):
-        _check_swf_range(name, lineno, rec, row, log.first_submit, size_col, plain)
-        f = [-1] * 18
-        f[0] = int(rec["JobID"]) if plain else n
-        f[1] = row["submit"] - log.first_submit
-        f[2] = row["start"] - row["submit"]
-        f[3] = row["end"] - row["start"]
-        f[4] = row["size"]
-        f[7] = row["req"]
-        f[8] = row["limit"]
-        f[10] = row["status"]
-        for col, at in (("User", 11), ("Group", 12), ("Partition", 15)):
-            value = rec.get(col)
-            if value:
-                f[at] = numbering[col].setdefault(value, len(numbering[col]) + 1)
-        log.records.append(f)
+        id_col = np.arange(1, len(order) + 1, dtype=np.int64)
+    st = sort(start, np.float64)
+    cols = {0: id_col, 1: sub - log.first_submit, 2: st - sub, 3: sort(end, np.float64) - st,
+            4: sort(size, np.int64), 7: sort(req, np.int64), 8: sort(limit, np.float64),
+            10: sort(status, np.int8).astype(np.int64)}
+    del sub, st
+    for col, at in zip(names, (11, 12, 15)):
+        cols[at] = _renumber(sort(codes[col], np.int64))
+    log.records = Records(cols)
     return log
 
 
-def _check_swf_range(name: str, lineno: int, rec: dict[str, str], row: dict, first_submit: float,
-                     size_col: str, plain: bool) -> None:
+def _check_swf_range(name: str, lineno: int, rec: dict[str, str], row: dict, size_col: str) -> None:
     """Raise :class:`SacctError` (file, line, column, value) for a value of one job that the SWF
-    reader would refuse: a job number beyond 64 bits, a size over the processor limit, a time
-    over 2**40 seconds."""
+    reader would refuse: a size over the processor limit, a time over 2**40 seconds. (A job
+    number beyond 64 bits and a submit time too far after the first are checked once every
+    record is read.)"""
     def refuse(column: str, problem: str) -> SacctError:
         return SacctError(f"{name}: line {lineno}: {column} {quoted(rec.get(column, ''))} {problem}; "
                           "an SWF reader would refuse the converted trace")
 
-    if plain and int(rec["JobID"]) > MAX_JOB_NUMBER:
-        raise refuse("JobID", f"is beyond the 64-bit range of SWF job numbers (at most {MAX_JOB_NUMBER:,})")
     for column, value in ((size_col, row["size"]), ("ReqCPUS" if size_col != "NNodes" else "ReqNodes", row["req"])):
         if value > MAX_PROCESSORS:
             raise refuse(column if column in rec else size_col,
                          f"is over the limit of {MAX_PROCESSORS:,} processors")
-    times = (("Submit", row["submit"] - first_submit), ("Start", row["start"] - row["submit"]),
-             ("End", row["end"] - row["start"]), ("Timelimit", row["limit"]))
+    times = (("Start", row["start"] - row["submit"]), ("End", row["end"] - row["start"]),
+             ("Timelimit", row["limit"]))
     for column, seconds in times:
         if seconds > MAX_SLICES:
             raise refuse(column, f"gives {seconds:.4g} s, over the limit of {MAX_SLICES:.4g} s (2**40)")
+
+
+def _renumber(codes: np.ndarray) -> np.ndarray:
+    """Number the values 1, 2, ... in order of first appearance in ``codes`` (0 stays -1)."""
+    out = np.full(len(codes), -1, dtype=np.int64)
+    values, first = np.unique(codes, return_index=True)
+    keep = values > 0
+    values, first = values[keep], first[keep]
+    rank = np.empty(len(values), dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(1, len(values) + 1)
+    lookup = np.zeros(int(values.max()) + 1 if len(values) else 1, dtype=np.int64)
+    lookup[values] = rank
+    mask = codes > 0
+    out[mask] = lookup[codes[mask]]
+    return out
 
 
 def _reason_of(exc: ValueError) -> str:
@@ -294,14 +403,14 @@ def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None
     if computer is not None and not computer.isprintable():
         raise ValueError(f"--computer {quoted(computer)} holds a control character (a line break "
                          "would start a fake job line in the SWF file); give one line of text")
-    biggest = max(int(f[4]) for f in log.records)
+    cols = log.records.columns
+    biggest = int(cols[4].max())
     if procs is not None and biggest > procs:
         raise ValueError(f"a job uses {biggest} {'nodes' if log.size_column == 'NNodes' else 'processors'}, "
                          f"more than --procs {procs}")
     size = procs or biggest
     start = datetime.fromtimestamp(log.first_submit, tz=UTC)
-    end = datetime.fromtimestamp(log.first_submit + max(f[1] + f[2] + f[3] for f in log.records),
-                                 tz=UTC)
+    end = datetime.fromtimestamp(log.first_submit + float((cols[1] + cols[2] + cols[3]).max()), tz=UTC)
     unit = "nodes" if log.size_column == "NNodes" else "processors (CPUs)"
     head = [
         "Version: 2.2",
@@ -325,9 +434,12 @@ def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None
     if log.steps:
         head.append(f"Note: {log.steps} job step record{'s' if log.steps != 1 else ''} "
                     "(JobID with a dot) left out; steps are parts of their job")
-    lines = [f"; {h}" for h in head]
-    lines += [" ".join(_fmt(v) for v in f) for f in log.records]
-    return write_text_atomically(path, "\n".join(lines) + "\n")
+    with atomic(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        fh.writelines(f"; {h}\n" for h in head)
+        for line in log.records.lines():
+            fh.write(line)
+            fh.write("\n")
+    return Path(path)
 
 
 def convert_sacct(src: str | os.PathLike, out: str | os.PathLike, *, procs: int | None = None,
@@ -341,5 +453,5 @@ def convert_sacct(src: str | os.PathLike, out: str | os.PathLike, *, procs: int 
     return log
 
 
-__all__ = ["SacctError", "SacctLog", "convert_sacct", "parse_time", "parse_timelimit", "read_sacct",
+__all__ = ["Records", "SacctError", "SacctLog", "convert_sacct", "parse_time", "parse_timelimit", "read_sacct",
            "write_sacct_swf"]

@@ -80,6 +80,24 @@ def _refuse_window_files(name: str) -> None:
                          f"with 'gangviz open {name}'")
 
 
+def model_options(name: str, *, procs: int | None, slice_seconds: float | None, jobs: int | None,
+                  load: float | None, seed: int | None) -> tuple[int, int, float, int, str]:
+    """Check the options of synthetic model ``name`` (``None``: :data:`MODEL_DEFAULTS`'s);
+    return ``(processors, jobs, load, seed, title)``. Raises ``ValueError`` (a
+    :class:`~gangviz.core.limits.LimitError` over a limit) naming the option at fault."""
+    if slice_seconds is not None:
+        raise ValueError(f"{name}: --slice applies to SWF traces; a model counts in slices")
+    jobs = MODEL_DEFAULTS["jobs"] if jobs is None else jobs
+    load = MODEL_DEFAULTS["load"] if load is None else load
+    seed = MODEL_DEFAULTS["seed"] if seed is None else seed
+    check_jobs(jobs, "--jobs")
+    seed = check_count(seed, "seed", 2**64 - 1, "--seed", low=0)  # numpy's seeds are >= 0
+    if not (isinstance(load, (int, float)) and math.isfinite(load) and load > 0):
+        raise ValueError(f"load must be a finite number > 0, got {load!r} (set by --load)")
+    p = 128 if procs is None else procs
+    return p, jobs, load, seed, f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}"
+
+
 def load_source(
     name: str,
     *,
@@ -115,19 +133,11 @@ def load_source(
     if lower in MODELS:
         from gangviz.workloads.synthetic import uniform_log
 
-        if slice_seconds is not None:
-            raise ValueError(f"{name}: --slice applies to SWF traces; a model counts in slices")
-        jobs = MODEL_DEFAULTS["jobs"] if jobs is None else jobs
-        load = MODEL_DEFAULTS["load"] if load is None else load
-        seed = MODEL_DEFAULTS["seed"] if seed is None else seed
-        check_jobs(jobs, "--jobs")
-        seed = check_count(seed, "seed", 2**64 - 1, "--seed", low=0)  # numpy's seeds are >= 0
-        if not (isinstance(load, (int, float)) and math.isfinite(load) and load > 0):
-            raise ValueError(f"load must be a finite number > 0, got {load!r} (set by --load)")
-        p = 128 if procs is None else procs
+        p, jobs, load, seed, title = model_options(name, procs=procs, slice_seconds=slice_seconds,
+                                                   jobs=jobs, load=load, seed=seed)
         check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
-        return Source("model", f"{name} model: {jobs} job{'' if jobs == 1 else 's'}, load {load:g}, seed {seed}", p, wl.jobs)
+        return Source("model", title, p, wl.jobs)
     given = [k for k, v in (("jobs", jobs), ("load", load), ("seed", seed)) if v is not None]
     if given:
         raise ValueError(f"{name}: --{given[0]} ({given[0]}=) applies to a synthetic model "

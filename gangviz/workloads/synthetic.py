@@ -101,6 +101,39 @@ def uniform_log(n_jobs: int, load: float, procs: int = 128, max_work: int = 120,
     equals ``load``. The first job arrives at 0. Raises ``ValueError`` naming the allowed range
     of a bad parameter.
     """
+    cols = uniform_log_columns(n_jobs, load, procs, max_work, seed)
+    source, header = _describe("downey", dict(n_jobs=cols.n, load=cols.load, procs=cols.procs,
+                                              max_work=cols.max_work, seed=seed))
+    header["ArrivalRate"] = repr(cols.rate)
+    return Workload(_make(cols.arrival, cols.size, cols.work.astype(np.float64)), cols.procs, source, header)
+
+
+@dataclass(frozen=True)
+class ModelColumns:
+    """The jobs of :func:`uniform_log` as columns: job ``i`` (id ``i``) arrives at
+    ``arrival[i]`` (non-decreasing), on ``size[i]`` processors, for ``work[i]`` slices
+    (whole numbers, stored as int32 to halve the memory of long runs)."""
+
+    n: int
+    load: float
+    procs: int
+    max_work: int
+    rate: float
+    arrival: np.ndarray
+    size: np.ndarray
+    work: np.ndarray
+
+
+#: Jobs drawn at once by :func:`uniform_log_columns`: numpy's draws come one after another, so
+#: drawing a stream a block at a time gives the numbers one call for the whole stream gives.
+DRAW_BLOCK = 1 << 20
+
+
+def uniform_log_columns(n_jobs: int, load: float, procs: int = 128, max_work: int = 120,
+                        seed: int = 0) -> ModelColumns:
+    """Return the jobs of :func:`uniform_log` (the same draws, bit for bit) as
+    :class:`ModelColumns`, drawn a block at a time so that no temporary array is longer than
+    :data:`DRAW_BLOCK`. Raises ``ValueError`` as :func:`uniform_log` does."""
     n = _positive_int("n_jobs", n_jobs)
     procs = _positive_int("procs", procs)
     max_work = _positive_int("max_work", max_work)
@@ -108,13 +141,22 @@ def uniform_log(n_jobs: int, load: float, procs: int = 128, max_work: int = 120,
     rng = np.random.default_rng(seed)
     ep, et = uniform_log_means(procs, max_work)
     lam = load * procs / (ep * et)
-    size = sample_uniform_log(rng, n, procs)
-    work = sample_uniform_log(rng, n, max_work).astype(np.float64)
-    arrival = _arrivals_from_gaps(rng.exponential(1.0 / lam, size=n))
-    source, header = _describe("downey", dict(n_jobs=n, load=load, procs=procs,
-                                              max_work=max_work, seed=seed))
-    header["ArrivalRate"] = repr(lam)
-    return Workload(_make(arrival, size, work), procs, source, header)
+    size = np.empty(n, np.int32)
+    work = np.empty(n, np.int32)
+    for out, hi in ((size, procs), (work, max_work)):
+        for lo in range(0, n, DRAW_BLOCK):
+            out[lo:lo + DRAW_BLOCK] = sample_uniform_log(rng, min(DRAW_BLOCK, n - lo), hi)
+    # _arrivals_from_gaps block by block: each block's running sum starts from the last arrival
+    arrival = np.zeros(n)
+    last = 0.0
+    for lo in range(0, n, DRAW_BLOCK):
+        gaps = rng.exponential(1.0 / lam, size=min(DRAW_BLOCK, n - lo))
+        if lo + len(gaps) == n:
+            gaps = gaps[:-1]  # the last gap follows the last job
+        sums = np.cumsum(np.concatenate(([last], gaps)))
+        arrival[lo + 1:lo + 1 + len(gaps)] = sums[1:]
+        last = float(sums[-1])
+    return ModelColumns(n, load, procs, max_work, lam, arrival, size, work)
 
 
 # ------------------------------------------------------------------------- 003: hyper-Erlang

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gangviz.cli import main
-from gangviz.workloads.sacct import SacctError, parse_timelimit, read_sacct
+from gangviz.workloads.sacct import SacctError, parse_timelimit, read_sacct, write_sacct_swf
 from gangviz.workloads.swf import read_swf
 from gangviz.workloads.validate import validate_paths
 
@@ -106,3 +108,46 @@ def test_unusable_files_are_one_line_errors(tmp_path, capsys):
     assert "a job uses 96 processors, more than --procs 64" in capsys.readouterr().err
     assert main(["convert", str(tmp_path / "missing.txt"), str(tmp_path / "o.swf")]) == 1
     assert "missing.txt" in capsys.readouterr().err
+
+
+_JOB = st.fixed_dictionaries({
+    "submit": st.integers(0, 50), "wait": st.integers(0, 20), "run": st.integers(0, 90),
+    "size": st.integers(1, 64), "user": st.sampled_from(["", "ann", "bob", "cy"]),
+    "part": st.sampled_from(["", "big", "small"]), "id": st.integers(1, 99)})
+
+
+@settings(max_examples=60, deadline=None)
+@given(jobs=st.lists(_JOB, min_size=1, max_size=30))
+def test_records_are_the_jobs_in_submit_order_numbered_by_first_appearance(tmp_path_factory, jobs):
+    def iso(s):
+        return f"2024-01-01T00:{s // 60:02d}:{s % 60:02d}"
+
+    body = "".join(f"{j['id']}|{j['user']}|{j['part']}|{iso(j['submit'])}|{iso(j['submit'] + j['wait'])}|"
+                   f"{iso(j['submit'] + j['wait'] + j['run'])}|{j['size']}|COMPLETED\n" for j in jobs)
+    p = _write(tmp_path_factory.mktemp("s"), body, head="JobID|User|Partition|Submit|Start|End|AllocCPUS|State\n")
+    log = read_sacct(p)
+    order = sorted(jobs, key=lambda j: j["submit"])  # stable: file order among equal submits
+    plain = len({j["id"] for j in jobs}) == len(jobs)
+
+    def numbers(key):
+        seen: dict[str, int] = {}
+        return [seen.setdefault(j[key], len(seen) + 1) if j[key] else -1 for j in order]
+
+    first = order[0]["submit"]
+    expected = [[j["id"] if plain else n, j["submit"] - first, j["wait"], j["run"], j["size"], -1, -1,
+                 j["size"], -1, -1, 1, u, -1, -1, -1, q, -1, -1]
+                for n, (j, u, q) in enumerate(zip(order, numbers("user"), numbers("part")), start=1)]
+    assert list(log.records) == expected
+    assert log.records[-1] == expected[-1] and log.records[1:3] == expected[1:3]
+    swf = tmp_path_factory.mktemp("o") / "o.swf"
+    write_sacct_swf(log, swf)
+    lines = [ln for ln in swf.read_text().splitlines() if not ln.startswith(";")]
+    assert [[int(x) for x in ln.split()] for ln in lines] == expected
+
+
+def test_a_reason_met_many_times_names_its_first_lines_and_counts_the_rest(tmp_path):
+    bad = "1|2024-01-01T00:00:00|Unknown|Unknown|4|01:00|PENDING\n"
+    good = "2|2024-01-01T00:00:00|2024-01-01T00:00:10|2024-01-01T00:01:10|4|01:00|COMPLETED\n"
+    log = read_sacct(_write(tmp_path, bad * 12 + good))
+    assert log.warnings == ["skipped 12 records with no start time (pending, or cancelled before it "
+                            "ran): lines 2, 3, 4, 5, 6, ... (7 more)"]

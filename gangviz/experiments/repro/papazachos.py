@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.numbers import plural
 from gangviz.experiments.options import add_seed
-from gangviz.experiments.progress import ProgressBar
+from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, add_where, verdict, where
 from gangviz.experiments.runner import map_runs
 from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
@@ -87,6 +87,10 @@ def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress=None,
                 for r in range(reps):
                     specs.append(RunSpec(cfg, (seed, d, li, r), jobs))
                     keys.append((name, lam, cfg.policy))
+    if not scheduler:
+        from gangviz.multisite.compiled import warm_up
+
+        compile_fast_loop(warm=warm_up)  # once here, so that the workers load it from the cache
     results = run_specs(specs, workers, scheduler, progress)
     grouped: dict = {}
     for (name, lam, pol), m in zip(keys, results):
