@@ -633,7 +633,7 @@ def cli_cases() -> list[Case]:
     for v in ["0x0", "-1x5", "99999x99999", "axb", "400", "", "1e3x400", "400x300x2", "١٠٠x١٠٠"]:
         cases.append(Case("cli", ["open", "fig2-repacking", "--screenshot", "o.png", "--size", v], {}, "refuse"))
     cases += [
-        Case("cli", ["run", "downey", "--jobs", "10000000"], {}, "refuse"),
+        Case("cli", ["run", "downey", "--jobs", "10000001"], {}, "refuse"),
         Case("cli", ["run", "downey", "--jobs", "10", "--seed", "5"], {}, "ok", finite_table),
         Case("cli", ["run", "downey", "--jobs", "10", "--load", "0.3"], {}, "ok", finite_table),
         Case("cli", ["run", "fig2-repacking", "--jobs", "10"], {}, "refuse"),

@@ -167,7 +167,7 @@ def load_function(spec: str) -> tuple[Callable[[Any], Any], str]:
     file (a queue order, ``--order``). Raises :class:`UserPolicyError` when it does not load
     or is not callable."""
     m = re.match(r"^(.*?\.py):([A-Za-z_]\w*)$", spec.strip()) or _MODULE.match(spec.strip())
-    if not m:
+    if not m or (m.re is _MODULE and m.group(3) is not None):  # a function takes no parameters
         raise UserPolicyError(f"order {spec!r}: write it as file.py:function or module:function")
     target, attr = m.group(1), m.group(2)
     module = _load_file(target) if target.endswith(".py") else _load_module(target)

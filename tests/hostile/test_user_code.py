@@ -106,3 +106,15 @@ def test_decision_limit_and_no_check_are_refused_for_a_built_in_policy(capsys):
     assert main(["run", "downey", "--jobs", "5", "--policy", "bc", "--no-check"]) == 1
     with pytest.raises(SystemExit):
         main(["run", "downey", "--decision-limit", "nan"])
+
+
+def test_a_queue_order_spec_takes_no_parameters(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _file(tmp_path, "o.py", "def key(job):\n    return job.work\n")
+    assert main(["run", "downey", "--jobs", "12", "--procs", "16", "--policy", "gs", "--order", "o.py:key:x"]) == 1
+    assert "file.py:function" in capsys.readouterr().err
+
+
+def test_compare_refuses_a_mapping_of_policies():
+    with pytest.raises(TypeError, match="policies must be a list"):
+        gangviz.compare("downey", {"bc": 1, "br": 2}, jobs=8)
