@@ -39,7 +39,7 @@ def check_compare(source: Any, policies: Any, ring: Any, record: Any, params: An
     iterator is read once, here). Raises ``TypeError``/``ValueError`` naming the first argument
     that is not allowed, and ``ValueError`` for no policy or one given twice."""
     _source(source, options)
-    if isinstance(policies, (str, bytes)) or not isinstance(policies, Iterable):
+    if isinstance(policies, (str, bytes, Mapping)) or not isinstance(policies, Iterable):
         raise TypeError(f"policies must be a list of names such as ['bc', 'br'], got "
                         f"{_kind(policies)} {quoted(policies)}")
     specs = list(policies)

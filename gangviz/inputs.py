@@ -187,8 +187,32 @@ def printable(text: str) -> str:
 
 def shortened(message: str, limit: int = QUOTE_CHARS) -> str:
     """Return ``message`` with every word (a run without spaces) longer than ``limit``
-    characters cut to ``limit`` and the count of the rest: the last guard before a message
-    reaches the user, so no token of any input is echoed whole however a message quoted it."""
+    characters cut to ``limit`` and the count of the rest, and every control character escaped
+    (:func:`printable`): the last guard before a message reaches the user, so no token of any
+    input is echoed whole, and none moves the cursor or starts a line, however a message quoted it."""
     def cut(word: str) -> str:
         return word if len(word) <= limit else f"{word[:limit]}... (and {len(word) - limit:,} more characters)"
-    return " ".join(cut(w) for w in message.split(" "))
+    return " ".join(cut(w) for w in printable(message).split(" "))
+
+
+def parse_toml(text: str) -> dict:
+    """Return ``tomllib.loads(text)``; arrays or tables nested deeper than the parser's
+    recursion allows raise ``tomllib.TOMLDecodeError`` at the line where the nesting passes
+    100 levels, as any other syntax error, instead of a ``RecursionError``."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        depth, line = 0, 1
+        for ch in text:
+            if ch == "\n":
+                line += 1
+            elif ch in "[{":
+                depth += 1
+                if depth > 100:
+                    break
+            elif ch in "]}":
+                depth -= 1
+        raise tomllib.TOMLDecodeError(f"arrays or tables nested more than 100 deep (at line {line}, column 1)") \
+            from None

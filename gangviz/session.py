@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gangviz.inputs import quoted
+from gangviz.inputs import parse_toml, quoted
 
 VERSION = 1
 #: source options a session may carry (the keyword arguments of ``load_source``)
@@ -85,7 +85,7 @@ def is_session_file(path: str | os.PathLike[str]) -> bool:
     from gangviz.inputs import read_text
 
     try:
-        return isinstance(tomllib.loads(read_text(p, "session file (TOML)", MAX_SESSION_BYTES)).get("session"), dict)
+        return isinstance(parse_toml(read_text(p, "session file (TOML)", MAX_SESSION_BYTES)).get("session"), dict)
     except (OSError, ValueError):
         return False
 
@@ -101,7 +101,7 @@ def read_session(path: str | os.PathLike[str]) -> Session:
 
     name = str(path)
     try:
-        doc = tomllib.loads(read_text(path, "session file (TOML)", MAX_SESSION_BYTES))
+        doc = parse_toml(read_text(path, "session file (TOML)", MAX_SESSION_BYTES))
     except InputFileError as exc:
         raise SessionError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
@@ -146,7 +146,11 @@ def read_session(path: str | os.PathLike[str]) -> Session:
         raise SessionError(f"{name}: source.entry must be >= 0, got {entry}")
     if playlist is not None and not Path(playlist).is_absolute() and _exists(base / playlist):
         playlist = str(base / playlist)
-    return Session(source, args, _get(name, pol, "policy.name", str), dict(params),
+    policy = _get(name, pol, "policy.name", str)
+    if policy is not None and not policy.strip():  # as --policy '': never replaced by the default
+        raise SessionError(f"{name}: policy.name must name a policy (or be left out for the default), "
+                           f"got {quoted(policy)}")
+    return Session(source, args, policy, dict(params),
                    _get(name, pol, "policy.watch", bool), step,
                    bool(_get(name, view, "view.presentation", bool)), zoom, list(policies),
                    _column_range(name, view.get("processors")), playlist, entry)

@@ -22,6 +22,7 @@ import sys
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options, window_size
+from gangviz.experiments.argtypes import number
 from gangviz.experiments.compare import check_distinct, comparison_from_figures, run_policies
 from gangviz.experiments.options import add_json, add_workers
 from gangviz.experiments.progress import announce_compiled
@@ -52,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
     gui.add_argument("--size", type=window_size, default=None, metavar="WxH",
                      help="with --screenshot: the window's size (default 1680x1050)")
-    gui.add_argument("--at", type=float, default=None, metavar="T",
+    gui.add_argument("--at", type=number, default=None, metavar="T",
                      help="with --screenshot: the shared time shown (default: half-way)")
     gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot or --jobs-out file")
     p.set_defaults(func=run)

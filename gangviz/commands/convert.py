@@ -9,8 +9,12 @@ that cannot be replayed are skipped with one warning per reason on stderr.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
+from gangviz.commands.errors import UserError
+from gangviz.core.limits import MAX_PROCESSORS
+from gangviz.experiments.argtypes import positive_int
 from gangviz.workloads.sacct import convert_sacct
 
 
@@ -22,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "Archive header.")
     p.add_argument("input", help="sacct --parsable2 output ('|'-separated, with its header line)")
     p.add_argument("output", help="the SWF file to write")
-    p.add_argument("--procs", type=int, default=None,
+    p.add_argument("--procs", type=positive_int, default=None,
                    help="machine size for MaxProcs (default: the largest job)")
     p.add_argument("--nodes", action="store_true",
                    help="size jobs by the NNodes column instead of AllocCPUS")
@@ -36,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
     """Convert ``args.input`` to ``args.output``; print the summary; return 0."""
     from gangviz.outputs import check_output
 
+    if args.procs is not None and args.procs > MAX_PROCESSORS:
+        raise UserError(f"--procs must be at most {MAX_PROCESSORS:,} processors, got {args.procs:,}")
+    if os.path.exists(args.output) and os.path.exists(args.input) and os.path.samefile(args.input, args.output):
+        raise UserError(f"{args.output}: the output is the input file; write the SWF file elsewhere")
     check_output(args.output, force=args.force)
     log = convert_sacct(args.input, args.output, procs=args.procs, nodes=args.nodes,
                         strict=args.strict, computer=args.computer)

@@ -14,6 +14,7 @@ import argparse
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options
+from gangviz.experiments.argtypes import whole_number
 from gangviz.outputs import check_output
 
 
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
     p.add_argument("--screenshot", metavar="PNG", help="render offscreen, save the picture and exit")
     p.add_argument("--force", action="store_true", help="overwrite an existing --screenshot file")
-    p.add_argument("--step", type=int, default=0, help="steps to take before the screenshot (default 0)")
+    p.add_argument("--step", type=whole_number, default=0, help="steps to take before the screenshot (default 0)")
     p.add_argument("--size", type=_size, default=(1400, 900), help="screenshot size WxH (default 1400x900)")
     p.add_argument("--presentation", action="store_true",
                    help="presentation mode (large fonts, the caption under the matrix); with "

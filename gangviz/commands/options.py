@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from gangviz.experiments.argtypes import positive_int
+from gangviz.experiments.argtypes import number, positive_int, positive_seconds, whole_number
 from gangviz.experiments.options import DEFAULT_SEED
 from gangviz.workloads.source import MODEL_DEFAULTS
 
@@ -27,14 +27,14 @@ def add_source_options(p: argparse.ArgumentParser, *, ring: bool = True) -> None
     """Add ``--procs``, ``--slice``, ``--jobs``, ``--load``, ``--seed`` (and ``--ring``)."""
     p.add_argument("--procs", type=positive_int, default=None,
                    help="processors (default: the scenario's, the trace header's or the model's)")
-    p.add_argument("--slice", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--slice", type=number, default=None, metavar="SECONDS",
                    help="seconds per slice of an SWF trace (default: the trace's own, else 1)")
     # None when not given: a trace or a scenario refuses them rather than ignore them
     p.add_argument("--jobs", type=positive_int, default=None,
                    help=f"jobs of a synthetic model (default {DEFAULT_JOBS})")
-    p.add_argument("--load", type=float, default=None,
+    p.add_argument("--load", type=number, default=None,
                    help=f"offered load of a synthetic model (default {DEFAULT_LOAD})")
-    p.add_argument("--seed", type=int, default=None, help=f"seed of a synthetic model (default {DEFAULT_SEED})")
+    p.add_argument("--seed", type=whole_number, default=None, help=f"seed of a synthetic model (default {DEFAULT_SEED})")
     if ring:
         p.add_argument("--ring", action="store_true", help="processors form a ring (default: a line)")
 
@@ -53,7 +53,7 @@ def add_user_policy_options(p: argparse.ArgumentParser) -> None:
                         "(e.g. my.py:shortest_first; default: arrival order)")
     p.add_argument("--no-check", dest="check", action="store_false",
                    help="do not check a user's policy against the rules (faster; default: checked)")
-    p.add_argument("--decision-limit", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--decision-limit", type=positive_seconds, default=None, metavar="SECONDS",
                    help="longest one decision of a user's policy may take (default: 5 s)")
 
 
@@ -71,7 +71,7 @@ def window_size(text: str) -> tuple[int, int]:
     """Parse ``WIDTHxHEIGHT`` (each 200..8000) for ``--size``; raise
     ``argparse.ArgumentTypeError`` naming the token otherwise."""
     try:
-        w, h = (int(v) for v in text.lower().split("x"))
+        w, h = (int(v) for v in text.lower().split("x") if v.isascii())
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1680x1050, got {text!r}") from None
     if not (200 <= w <= 8000 and 200 <= h <= 8000):

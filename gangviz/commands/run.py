@@ -73,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
         extra = user_policy_params(args)
         choice = resolve(source, args.policy)
         user = choice.entry is not None and "user" in choice.entry.traits
+        if extra and not user:  # never ignored: they belong to a policy from a file
+            raise UserError(f"--no-check and --decision-limit apply to a user's policy (a .py file), "
+                            f"not to the built-in {choice.spec}")
         choice = resolve(source, args.policy, params=extra if user else None)
         policy = make("matrix", choice)
         if choice.entry is not None and choice.entry.family == SPACE_SHARING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from gangviz.experiments.argtypes import number, positive_int
 from gangviz.workloads.validate import validate_paths
 
 
@@ -18,9 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "file is usable, 1 otherwise.",
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="SWF trace(s)")
-    p.add_argument("--procs", type=int, default=None,
+    p.add_argument("--procs", type=positive_int, default=None,
                    help="machine size; wins over the MaxProcs/MaxNodes header")
-    p.add_argument("--slice", type=float, default=1.0, dest="slice_seconds", metavar="SECONDS",
+    p.add_argument("--slice", type=number, default=1.0, dest="slice_seconds", metavar="SECONDS",
                    help="length of one time slice in seconds (default 1)")
     p.add_argument("--strict", action="store_true",
                    help="treat every skipped job as an error")

@@ -142,6 +142,8 @@ class Param:
         number: int | float
         if isinstance(value, str):
             text = value.strip()
+            if not text.isascii():  # int() and float() read Arabic-Indic or full-width digits
+                raise self._refuse(policy, value)
             try:
                 number = int(text) if self.kind == "int" else float(text)
             except ValueError:

@@ -9,9 +9,41 @@ from __future__ import annotations
 import argparse
 
 
+def _ascii(text: str, what: str) -> str:
+    """Return ``text``, or raise naming it when it holds characters beyond ASCII (Python's int()
+    and float() would read Arabic-Indic or full-width digits as numbers)."""
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"expected {what} in ASCII digits, got {text!r:.80}")
+    return text
+
+
+def whole_number(text: str) -> int:
+    """Parse a whole number (any sign) written in ASCII digits."""
+    try:
+        return int(_ascii(text, "an integer"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r:.80}") from None
+
+
+def number(text: str) -> float:
+    """Parse a number written in ASCII (its range is checked where it is used)."""
+    try:
+        return float(_ascii(text, "a number"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r:.80}") from None
+
+
+def positive_seconds(text: str) -> float:
+    """Parse a finite number of seconds > 0."""
+    value = number(text)
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r:.80}")
+    return value
+
+
 def _int_at_least(text: str, least: int) -> int:
     try:
-        value = int(text)
+        value = int(_ascii(text, "an integer"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
     if value < least:
@@ -32,7 +64,7 @@ def non_negative_int(text: str) -> int:
 def non_negative_seconds(text: str) -> float:
     """Parse a finite number of seconds >= 0."""
     try:
-        value = float(text)
+        value = float(_ascii(text, "a number"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not 0 <= value < float("inf"):
@@ -43,7 +75,7 @@ def non_negative_seconds(text: str) -> float:
 def unit_fraction(text: str) -> float:
     """Parse a number in [0, 1)."""
     try:
-        value = float(text)
+        value = float(_ascii(text, "a number"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
     if not 0 <= value < 1:
@@ -54,7 +86,7 @@ def unit_fraction(text: str) -> float:
 def int_list(text: str) -> list[int]:
     """Parse comma-separated whole numbers >= 1."""
     try:
-        values = [int(v) for v in text.split(",") if v.strip()]
+        values = [int(_ascii(v, "integers")) for v in text.split(",") if v.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
     if not values or min(values) < 1:

@@ -50,7 +50,7 @@ from gangviz.core.limits import (
 from gangviz.core.params import split_spec
 from gangviz.experiments.seeds import run_seed
 from gangviz.experiments.tasks import MODEL_PARAMS, SOURCE_PARAMS, RunTask
-from gangviz.inputs import quoted
+from gangviz.inputs import parse_toml, quoted
 
 
 class SweepFileError(ValueError):
@@ -182,7 +182,7 @@ def load_sweep(path: str | Path) -> Sweep:
     except InputFileError as exc:
         raise SweepFileError(str(exc)) from None
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise SweepFileError(f"{path}:{m.group(1) if m else 1}: not valid TOML: {exc}") from None

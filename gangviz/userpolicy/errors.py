@@ -16,9 +16,11 @@ import traceback
 from types import TracebackType
 
 __all__ = ["UserPolicyError", "RuleViolation", "DecisionTimeout", "user_frames", "describe_exception",
-           "caller_line", "RULES"]
+           "caller_line", "def_line", "RULES"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: the Python installation and its environment: its launchers (``bin/gangviz``) are not user code
+_PYTHON = tuple({os.path.abspath(p) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 
 #: The rules a user's policy is held to (``check-policy`` reports a verdict for each).
 RULES = (
@@ -58,7 +60,7 @@ def _is_user(filename: str, origin: str | None) -> bool:
     if origin is not None and os.path.abspath(filename) == os.path.abspath(origin):
         return True
     path = os.path.abspath(filename)
-    return not path.startswith(_PACKAGE) and not path.startswith(os.path.dirname(os.__file__)) \
+    return not path.startswith(_PACKAGE) and not path.startswith(_PYTHON) and not path.startswith(os.path.dirname(os.__file__)) \
         and "site-packages" not in path and not filename.startswith("<frozen")
 
 
@@ -85,12 +87,25 @@ def describe_exception(exc: BaseException, origin: str | None, what: str = "") -
     return f"{lead}{f.filename}:{f.lineno} in {f.name}: {name}: {text}"
 
 
+def def_line(fn: object, origin: str | None) -> str:
+    """Return ``file:line`` where the function (or bound method) ``fn`` is defined, or
+    ``origin`` (the file alone) when that is not known."""
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if code is None:
+        return origin or "the policy"
+    return f"{code.co_filename}:{code.co_firstlineno}"
+
+
 def caller_line(origin: str | None) -> str:
     """Return ``file:line`` of the innermost user frame on the current stack (the line of the
     user's policy that made the call in progress), or the file alone."""
     frame = sys._getframe(1)
+    mine = os.path.abspath(origin) if origin is not None else None
     while frame is not None:
-        if _is_user(frame.f_code.co_filename, origin):
-            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        name = frame.f_code.co_filename
+        # with the policy's file known, only its frames count: the program that started the
+        # run (a launcher, a script calling the API) is not the policy
+        if (os.path.abspath(name) == mine) if mine is not None else _is_user(name, None):
+            return f"{name}:{frame.f_lineno}"
         frame = frame.f_back  # type: ignore[assignment]
     return origin or "the policy"

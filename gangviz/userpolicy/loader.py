@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.metadata
+import numbers
 import os
 import re
 import sys
@@ -27,9 +28,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from gangviz.core.params import quote
 from gangviz.core.registry import MATRIX, SPACE_SHARING, PolicyEntry
-from gangviz.userpolicy.errors import UserPolicyError, describe_exception
-from gangviz.userpolicy.policy import ENGINE_PARAMS, EnginePolicy, MatrixPolicy
+from gangviz.userpolicy.errors import UserPolicyError, def_line, describe_exception
+from gangviz.userpolicy.policy import ENGINE_PARAMS, EnginePolicy, MatrixPolicy, _call
 
 __all__ = ["ENTRY_POINT_GROUP", "is_user_spec", "split_user_spec", "user_entry", "load_function",
            "load_class", "forget", "order_key"]
@@ -106,7 +108,7 @@ def _load_file(path: str) -> types.ModuleType:
     sys.modules[name] = module  # dataclasses and pickling look the module up
     try:
         exec(code, module.__dict__)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         sys.modules.pop(name, None)
         raise UserPolicyError(describe_exception(exc, path, "policy file")) from None
     _CACHE[full] = (st.st_mtime_ns, st.st_size, module)
@@ -165,7 +167,7 @@ def load_function(spec: str) -> tuple[Callable[[Any], Any], str]:
     file (a queue order, ``--order``). Raises :class:`UserPolicyError` when it does not load
     or is not callable."""
     m = re.match(r"^(.*?\.py):([A-Za-z_]\w*)$", spec.strip()) or _MODULE.match(spec.strip())
-    if not m:
+    if not m or (m.re is _MODULE and m.group(3) is not None):  # a function takes no parameters
         raise UserPolicyError(f"order {spec!r}: write it as file.py:function or module:function")
     target, attr = m.group(1), m.group(2)
     module = _load_file(target) if target.endswith(".py") else _load_module(target)
@@ -176,18 +178,45 @@ def load_function(spec: str) -> tuple[Callable[[Any], Any], str]:
     return fn, origin
 
 
+#: The longest one call of a queue order may take, in seconds (a user policy's default limit).
+ORDER_LIMIT = 5.0
+
+
 def order_key(spec: str) -> Callable[[Any], Any]:
-    """Return the queue order ``spec`` names (``file.py:function``) as a sort key whose
-    failures are reported with the user's file and line."""
+    """Return the queue order ``spec`` names (``file.py:function``) as a sort key.
+
+    The key raises :class:`UserPolicyError` naming the user's file and line when the function
+    raises, runs past :data:`ORDER_LIMIT`, or returns what does not sort (``None``, NaN, a
+    list, or a kind other than the first job's)."""
     fn, origin = load_function(spec)
+    kinds: list[str] = []  # the kind of the first key: every job's key must compare with it
 
     def key(job: Any) -> Any:
-        try:
-            return fn(job)
-        except Exception as exc:
-            raise UserPolicyError(describe_exception(exc, origin, f"order {spec}")) from None
+        value = _call(lambda: fn(job), origin, spec, ORDER_LIMIT, kind="order")
+        kind = _key_kind(value)
+        if kind is None or (kinds and kind != kinds[0]):
+            allowed = "a number (not NaN), text, or a tuple of them"
+            if kinds:
+                allowed += f", and for every job the same kind ({kinds[0]})"
+            raise UserPolicyError(f"order {spec} ({def_line(fn, origin)}): returned {quote(value)} "
+                                  f"for job {getattr(job, 'name', job)}; a queue order returns {allowed}")
+        kinds[:1] = [kind]
+        return value
 
     return key
+
+
+def _key_kind(value: Any) -> str | None:
+    """Return the kind of a sort key (``"number"``, ``"text"``, ``"tuple of ..."``), or ``None``
+    for a value that does not sort with its own kind (``None``, NaN, a list, ...)."""
+    if isinstance(value, bool) or isinstance(value, numbers.Real):
+        return None if value != value else "number"  # NaN compares false with everything
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, tuple):
+        parts = [_key_kind(v) for v in value]
+        return None if None in parts else "tuple of " + ", ".join(parts)  # type: ignore[arg-type]
+    return None
 
 
 def _entry_point(name: str) -> Any:

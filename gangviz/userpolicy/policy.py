@@ -25,6 +25,7 @@ from gangviz.userpolicy.errors import (
     DecisionTimeout,
     RuleViolation,
     UserPolicyError,
+    def_line,
     describe_exception,
 )
 from gangviz.userpolicy.view import MatrixView
@@ -115,7 +116,7 @@ class EnginePolicy(Policy):
         self.user.rng = self.rng
         result = _call(lambda: self.user.decide(view, act), self.origin, f"{self.name}.decide", self.limit)
         if result is not None:
-            raise UserPolicyError(f"policy {self.name} ({self.origin}): decide returned "
+            raise UserPolicyError(f"policy {self.name} ({def_line(self.user.decide, self.origin)}): decide returned "
                                   f"{result!r:.60}; it must return None and act through act.place, "
                                   f"act.open_slot, ...")
         m = sim.matrix
@@ -156,7 +157,7 @@ class _Alarm:
         return True
 
 
-def _call(fn: Callable[[], Any], origin: str, what: str, limit: float) -> Any:
+def _call(fn: Callable[[], Any], origin: str, what: str, limit: float, kind: str = "policy") -> Any:
     """Run user code ``fn`` within ``limit`` seconds; raise :class:`UserPolicyError` naming the
     user's file and line for anything it raises (a :class:`RuleViolation` passes as it is)."""
     timer = _Alarm.usable()
@@ -168,13 +169,13 @@ def _call(fn: Callable[[], Any], origin: str, what: str, limit: float) -> Any:
         result = fn()
     except (RuleViolation, UserPolicyError):
         raise
-    except Exception as exc:
-        raise UserPolicyError(describe_exception(exc, origin, f"policy {what}")) from None
+    except (Exception, SystemExit) as exc:  # sys.exit() in a decision is the policy's failure
+        raise UserPolicyError(describe_exception(exc, origin, f"{kind} {what}")) from None
     finally:
         if timer:
             _Alarm.armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
     if time.perf_counter() - start > limit:
-        raise UserPolicyError(f"policy {what} ({origin}) took longer than its limit of {limit:g} s "
+        raise UserPolicyError(f"{kind} {what} ({origin}) took longer than its limit of {limit:g} s "
                               "(decision_limit)")
     return result

@@ -26,7 +26,7 @@ import numpy as np
 from gangviz.core.jobs import JobSpec
 from gangviz.core.params import Param
 from gangviz.metrics.ibm import SMALL_NODES_MAX, CapacityLog
-from gangviz.userpolicy.errors import RULES, RuleViolation, UserPolicyError, caller_line
+from gangviz.userpolicy.errors import RULES, RuleViolation, UserPolicyError, caller_line, def_line
 from gangviz.userpolicy.policy import _call
 from gangviz.userpolicy.view import JobView
 
@@ -276,7 +276,8 @@ class SpaceEngine:
             result = _call(partial(self.user.decide, view, act), self.origin, f"{self.name}.decide",
                            self.limit)
             if result is not None:
-                raise UserPolicyError(f"policy {self.name} ({self.origin}): decide returned {result!r:.60}; "
+                raise UserPolicyError(f"policy {self.name} ({def_line(self.user.decide, self.origin)}): "
+                                      f"decide returned {result!r:.60}; "
                                       "it must return None and act through act.start, act.reserve")
             for k in [k for k in held if k not in r.queue]:
                 del held[k]

@@ -19,13 +19,15 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from gangviz.inputs import printable, quoted
+from gangviz.inputs import parse_toml, printable, quoted
 from gangviz.resources import RESOURCES, scenario_path
 from gangviz.workloads.files import InputFileError, read_input, read_text
 from gangviz.workloads.scenario import MAX_SCENARIO_BYTES, ScenarioError
 
 PLAYLISTS = RESOURCES / "playlists"
 TOP_KEYS = {"title", "scenario"}
+#: The longest playlist title: it is shown in the window's title bar and the lecture view.
+MAX_TITLE_CHARS = 200
 ITEM_KEYS = {"source", "note"}
 
 
@@ -85,7 +87,7 @@ def load_playlist(name: str | Path) -> Playlist:
     except InputFileError as exc:
         raise ScenarioError(str(exc)) from None
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\(at line (\d+)", str(exc))
         problem = re.sub(r"\s*\(at [^)]*\)", "", str(exc))
@@ -122,7 +124,11 @@ def load_playlist(name: str | Path) -> Playlist:
             raise ScenarioError(f"{where}: entry {k}: note must be text")
         items.append(PlaylistItem(_entry_source(path, source, f"{where}: entry {k}"), " ".join(note.split())))
     title = data.get("title", path.stem)
-    return Playlist(str(path), printable(str(title)), tuple(items))
+    if not isinstance(title, str) or len(title) > MAX_TITLE_CHARS:  # a window title, not a text
+        line = line_of(r"^\s*title\b")
+        raise ScenarioError(f"{path}:{line}: title must be text of at most "
+                            f"{MAX_TITLE_CHARS} characters, got {quoted(title)}")
+    return Playlist(str(path), printable(title), tuple(items))
 
 
 def _entry_source(path: Path, source: str, where: str) -> str:

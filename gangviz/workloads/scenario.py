@@ -71,7 +71,7 @@ from typing import Any
 from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors, check_slot_growth
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
-from gangviz.inputs import printable, quoted
+from gangviz.inputs import parse_toml, printable, quoted
 from gangviz.workloads.files import InputFileError, read_text
 from gangviz.workloads.scenario_families import parse_family
 from gangviz.workloads.scenario_types import (
@@ -119,7 +119,7 @@ def load_scenario(path: str | Path) -> Scenario:
     except InputFileError as exc:
         raise ScenarioError(str(exc)) from None
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         found = re.search(r"\(at line (\d+), column (\d+)\)", msg)

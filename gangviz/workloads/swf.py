@@ -108,10 +108,10 @@ LINES_SHOWN = 5
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
 _MAX_TOKEN_CHARS = 64  # longer tokens are out of any 64-bit range whatever they hold
-_NUMBER_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
-_INT_RE = re.compile(r"[+-]?\d+\Z")
+_NUMBER_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z", re.ASCII)  # \d alone takes Arabic-Indic digits too
+_INT_RE = re.compile(r"[+-]?\d+\Z", re.ASCII)
 _HEADER_RE = re.compile(r"^[ \t]{0,3}([A-Za-z][A-Za-z0-9_]*)[ \t]*:(?!//)[ \t]*(.*)$")
-_LEADING_INT_RE = re.compile(r"^\s*([+-]?\d+)")
+_LEADING_INT_RE = re.compile(r"^\s*([+-]?\d+)", re.ASCII)
 
 _ALLOWED = np.zeros(256, dtype=bool)
 _ALLOWED[np.frombuffer(b"0123456789.+-eE \t\n\x0b\x0c", dtype=np.uint8)] = True
