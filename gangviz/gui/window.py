@@ -557,7 +557,7 @@ class MainWindow(QMainWindow):
     def _step_failed(self, message: str) -> None:
         """The policy refused a step: stop there and say why (status bar and explanation)."""
         self.statusBar().showMessage(f"Stopped: {message}", 0)
-        self._set_explanation(f"<b>Stopped</b>: {message}", self.board.title.text())
+        self._set_explanation(f"Stopped: {message}", self.board.title.text())
 
     def ask_policy(self) -> None:
         """Ask for a policy file (File → Load policy…) and run the current source under it."""

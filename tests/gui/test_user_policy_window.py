@@ -67,6 +67,52 @@ def test_a_broken_rule_stops_the_player_with_its_line(window, tmp_path):
     assert "bad.py:16" in window.statusBar().currentMessage()
 
 
+def test_a_broken_rule_is_marked_on_the_matrix_the_timeline_and_the_narration(window, tmp_path):
+    path = tmp_path / "bad.py"
+    shutil.copy(EXAMPLES / "broken_overlap.py", path)
+    assert window.open_source("downey", jobs=60, procs=16, load=0.9)
+    assert window.load_policy(str(path))
+    _advance(window, 200)
+    player = window.player
+    v = player.violation
+    assert v is not None and v.rule == "no processor holds two processes in one slot"
+    assert v.where.endswith("bad.py:16") and v.slot == 0 and v.processors
+    assert player.position == len(player.known)
+    view = window.board.matrix
+    assert view.violation_cells() == (0, v.processors)
+    red = QColor("#E0001B")
+
+    def is_red(c: QColor) -> bool:
+        return abs(c.red() - red.red()) + abs(c.green() - red.green()) + abs(c.blue() - red.blue()) < 40
+
+    # the outline: red on the left edge of the asked-for cells, not elsewhere in that row
+    image = view.grab().toImage()
+    ratio = image.devicePixelRatio()
+    first = view.cell_rect(0, v.processors[0])
+    y = int(first.center().y() * ratio)
+    assert is_red(QColor(image.pixel(int((first.left() + 1.5) * ratio), y)))
+    free = [c for c in range(window.player.sim.matrix.processors) if c not in v.processors]
+    if free:
+        other = view.cell_rect(0, free[-1])
+        assert not is_red(QColor(image.pixel(int((other.left() + 1.5) * ratio), y)))
+    # the timeline: a red marker where the run stopped
+    line = window.board.timeline
+    timg = line.grab().toImage()
+    tr = timg.devicePixelRatio()
+    assert is_red(QColor(timg.pixel(int(line.failure_x() * tr), int(3 * tr))))
+    # the narration ends with the rule and the policy's file and line
+    model = window.narration.model_
+    assert model.refused
+    last = model.row_text[-1]
+    assert "no processor holds two processes in one slot" in last and "bad.py:16" in last
+
+    # one step back: the picture is no longer the refused one, the mark goes
+    player.go_to(player.position - 1)
+    assert view.violation_cells() is None
+    image = view.grab().toImage()
+    assert not is_red(QColor(image.pixel(int((first.left() + 1.5) * ratio), y)))
+
+
 def test_the_parameter_field_shows_the_chosen_policys_declared_parameters(window):
     panel = window.policy_panel
     panel.set_policy("mgs")
