@@ -642,7 +642,7 @@ class MainWindow(QMainWindow):
         items = self.playlist.items
         index %= len(items)
         item = items[index]
-        if not self.open_source(item.source, remember=False):
+        if not self.open_source(item.source, item.policy, remember=False):
             return False
         self.playlist_index = index
         self.label_playlist_entry()
