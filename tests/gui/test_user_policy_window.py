@@ -121,3 +121,61 @@ def test_the_parameter_field_shows_the_chosen_policys_declared_parameters(window
     assert "migration_cost: a finite number in 0..1,099,511,627,776 slices" in panel.params.toolTip()
     panel.set_policy(str(EXAMPLES / "best_fit_slot.py"))
     assert panel.params.placeholderText().startswith("max_slots=64, seed=0, check=true")
+
+
+def test_declared_parameters_are_typed_fields_with_their_ranges(window):
+    from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+
+    panel = window.policy_panel
+    panel.set_policy("mgs")
+    f = panel.fields.fields
+    assert list(f) == ["mpl", "q", "migration_cost", "charge_migration", "decide"]
+    assert isinstance(f["mpl"], QSpinBox) and (f["mpl"].minimum(), f["mpl"].maximum()) == (1, 65536)
+    assert f["mpl"].value() == 5
+    assert isinstance(f["q"], QSpinBox) and f["q"].specialValueText() == "none"
+    assert f["q"].value() == f["q"].minimum()  # none, the default
+    assert isinstance(f["migration_cost"], QDoubleSpinBox) and f["migration_cost"].minimum() == 0.0
+    assert isinstance(f["charge_migration"], QCheckBox) and f["charge_migration"].isChecked()
+    assert isinstance(f["decide"], QComboBox)
+    assert [f["decide"].itemText(i) for i in range(f["decide"].count())] == ["event", "boundary"]
+    assert panel.chosen_params() == {}  # untouched fields leave the source's parameters alone
+    f["mpl"].setValue(2)
+    f["q"].setValue(3)
+    f["charge_migration"].setChecked(False)
+    f["decide"].setCurrentText("boundary")
+    assert panel.chosen_params() == {"mpl": 2, "q": 3, "charge_migration": False, "decide": "boundary"}
+    panel.params.setText("mpl=4")  # the text field still works, and wins
+    assert panel.chosen_params()["mpl"] == 4
+    panel.params.setText("")
+
+    # Apply runs the policy with the fields' values; the window shows them back in the fields
+    assert window.open_source("downey", jobs=40, procs=16, load=0.9)
+    panel.set_policy("mgs")
+    panel.fields.fields["mpl"].setValue(2)
+    panel.apply_button.click()
+    assert window.player.sim.policy_name.lower().startswith("mgs")
+    assert window.source_params == {"mpl": 2}
+    assert panel.fields.fields["mpl"].value() == 2 and panel.params.text() == ""
+
+
+def test_a_policy_files_declared_parameters_are_fields_too(window, qtbot):
+    from PySide6.QtWidgets import QCheckBox, QSpinBox
+
+    panel = window.policy_panel
+    panel.set_policy(str(EXAMPLES / "best_fit_slot.py"))
+    f = panel.fields.fields
+    assert isinstance(f["max_slots"], QSpinBox) and f["max_slots"].value() == 64
+    assert isinstance(f["check"], QCheckBox) and f["check"].isChecked()
+    qtbot.waitUntil(lambda: f["check"].isVisible())
+
+    def dark_pixels() -> int:  # the tick of the check box, in the panel's picture
+        image = panel.grab().toImage()
+        r = f["check"].geometry().translated(f["check"].parentWidget().mapTo(panel, f["check"].pos() * 0))
+        ratio = image.devicePixelRatio()
+        return sum(QColor(image.pixel(int(x * ratio), int(y * ratio))).lightness() < 90
+                   for x in range(r.left(), r.left() + min(r.width(), 20)) for y in range(r.top(), r.bottom()))
+
+    ticked = dark_pixels()
+    f["check"].setChecked(False)
+    assert ticked > dark_pixels()
+    assert panel.chosen_params() == {"check": False}
