@@ -297,14 +297,15 @@ def _order(w: _Where, table: str, order: Any, policy: str) -> str:
     entry = registry.lookup(policy)[0]
     if entry.family not in (registry.MATRIX, registry.SPACE_SHARING):
         raise w.error("order", f"policy {quoted(policy)} takes no queue order", table)
-    target, _, func = order.rpartition(":")
+    text: str = order
+    target, _, func = text.rpartition(":")
     if target.endswith(".py") and not os.path.isabs(target):
-        order = os.path.join(os.path.dirname(os.path.abspath(str(w.path))), target) + ":" + func
+        text = os.path.join(os.path.dirname(os.path.abspath(str(w.path))), target) + ":" + func
     try:
-        order_key(order)
+        order_key(text)
     except ValueError as exc:
         raise w.error("order", str(exc), table) from None
-    return order
+    return text
 
 
 def _user_path(spec: str, sweep_path: Any) -> str:
