@@ -73,9 +73,8 @@ class ParamFields(QWidget):
         out = {}
         for p in self.params:
             value = _get(self.fields[p.name], p)
-            if value != p.default or type(value) is not type(p.default):
-                if not (value is None and p.default is None):
-                    out[p.name] = value
+            if value != p.default:
+                out[p.name] = value
         return out
 
 
