@@ -172,7 +172,8 @@ def _source(source: str | os.PathLike | Source, options: Mapping[str, Any]) -> S
 
 
 def simulate(source: str | os.PathLike | Source, policy: str | None = None, *, ring: bool | None = None,
-             record: bool = False, params: Mapping[str, Any] | None = None, **options: Any) -> Result:
+             record: bool = False, params: Mapping[str, Any] | None = None, order: str | None = None,
+             **options: Any) -> Result:
     """Run ``policy`` on ``source`` to the end and return its :class:`Result`.
 
     ``source`` is an SWF trace path, a scenario (``.toml`` path or built-in name), a model name
@@ -181,7 +182,9 @@ def simulate(source: str | os.PathLike | Source, policy: str | None = None, *, r
     are further policy parameters. ``options`` load the source as the command line's flags do:
     ``procs`` (machine size, overriding a trace's header), ``slice_seconds`` (seconds per slice
     of a trace), and for a model ``jobs``, ``load``, ``seed``. ``ring`` makes the processors a
-    ring; ``record=True`` keeps every step's change records in :attr:`Result.steps`.
+    ring; ``record=True`` keeps every step's change records in :attr:`Result.steps`. ``order``
+    (``"file.py:function"`` or ``"module:function"``) orders the waiting queue of a built-in
+    time-slot or space-sharing policy by that function of one job (smallest first).
 
     Raises ``FileNotFoundError`` for a missing source, ``ValueError`` for a malformed file, an
     unknown policy or parameter, a machine the policy cannot use (buddy policies need a power
@@ -192,14 +195,16 @@ def simulate(source: str | os.PathLike | Source, policy: str | None = None, *, r
     raises ``TypeError``, a value not allowed ``ValueError``, each naming the argument.
     """
     check_simulate(source, policy, ring, record, params, options)
+    if order is not None and not isinstance(order, str):
+        raise TypeError(f"order must be 'file.py:function' text or None, got {type(order).__name__}")
     src = _source(source, options)
     spec = policy or src.policy or "repack"
-    return _results(src, [spec], ring=ring, record=record, params=params)[spec]
+    return _results(src, [spec], ring=ring, record=record, params=params, orders={spec: order})[spec]
 
 
 def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring: bool | None = None,
             record: bool = False, params: Mapping[str, Any] | None = None,
-            **options: Any) -> dict[str, Result]:
+            order: str | Mapping[str, str] | None = None, **options: Any) -> dict[str, Result]:
     """Run every policy of ``policies`` on the same jobs of ``source``; return
     ``{policy: Result}`` in the order given.
 
@@ -208,14 +213,24 @@ def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring
     ``{p: r.metrics for p, r in compare(...).items()}``, whatever families are mixed
     (``to_pandas`` of the returned dict makes it a DataFrame). ``policies`` may be any
     iterable of names (read once); arguments are checked first
-    (:func:`gangviz.api_checks.check_compare`).
+    (:func:`gangviz.api_checks.check_compare`). ``order`` is one queue order for every policy
+    (``"file.py:function"``) or ``{policy: order}`` for some; ``ValueError`` names a policy
+    of that mapping that is not compared.
     """
+    from gangviz.experiments.compare import assign_orders
+
     specs = check_compare(source, policies, ring, record, params, options)
-    return _results(_source(source, options), specs, ring=ring, record=record, params=params)
+    if order is not None and not isinstance(order, (str, Mapping)):
+        raise TypeError(f"order must be 'file.py:function', a mapping of policy to order, or None, "
+                        f"got {type(order).__name__}")
+    orders = assign_orders(specs, order, "order")
+    return _results(_source(source, options), specs, ring=ring, record=record, params=params,
+                    orders=orders)
 
 
 def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
-             params: Mapping[str, Any] | None) -> dict[str, Result]:
+             params: Mapping[str, Any] | None,
+             orders: Mapping[str, str | None] | None = None) -> dict[str, Result]:
     """Run every spec with :func:`gangviz.factory.run`, as ``gangviz run`` and ``gangviz
     compare`` do, and give each its figures (:func:`gangviz.results.figures.run_figures`)."""
     from gangviz.factory import run
@@ -226,7 +241,7 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
     unit = "s" if clock_of(src) == "s" else "slice"
     out = {}
     for spec in specs:
-        done = run(src, spec, params=params, record=record, ring=ring)
+        done = run(src, spec, params=params, record=record, ring=ring, order=(orders or {}).get(spec))
         figs = run_figures(done)
         sim = done.simulation
         steps = list(sim.steps) if record and sim is not None and done.family == "matrix" else []

@@ -18,6 +18,7 @@ import gzip
 import io
 import lzma
 import os
+import re
 import stat
 import zlib
 from collections.abc import Iterator
@@ -216,3 +217,26 @@ def parse_toml(text: str) -> dict:
                 depth -= 1
         raise tomllib.TOMLDecodeError(f"arrays or tables nested more than 100 deep (at line {line}, column 1)") \
             from None
+
+
+_POLICY_FILE = re.compile(r"^(.*?\.py)((?::.*)?)$", re.S)
+
+
+def policy_file(spec: object) -> tuple[str, str] | None:
+    """Return ``(file, rest)`` of a policy spec that names a Python file (``my.py``,
+    ``my.py:Class``, ``my.py:key=value``), ``rest`` being the text after the file; ``None``
+    for any other spec (a built-in's name, ``module:Class``) or a non-text value."""
+    if not isinstance(spec, str):
+        return None
+    m = _POLICY_FILE.match(spec.strip())
+    return (m.group(1), m.group(2)) if m else None
+
+
+def policy_spec_from(spec: str, folder: str | os.PathLike) -> str:
+    """Return ``spec`` with a relative policy file made absolute against ``folder`` (the folder
+    of the session or playlist naming it) when the file is there; else ``spec`` as given."""
+    found = policy_file(spec)
+    if found is None or os.path.isabs(found[0]):
+        return spec
+    full = os.path.join(os.fspath(folder), found[0])
+    return os.path.abspath(full) + found[1] if os.path.isfile(full) else spec

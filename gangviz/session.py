@@ -28,7 +28,8 @@ Open session) looks like::
 
 A relative ``source.name`` that names a file is read relative to the session file's folder
 (where :func:`write_session` puts it when the file lies below that folder), else as given (a
-built-in scenario or a model name). Nothing here imports Qt; :mod:`gangviz.gui.session`
+built-in scenario or a model name); so is a user's policy file in ``policy.name``
+(``"mine.py"``, ``"mine.py:Class:key=value"``). Nothing here imports Qt; :mod:`gangviz.gui.session`
 applies a session to the window.
 """
 
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gangviz.inputs import parse_toml, quoted
+from gangviz.inputs import parse_toml, policy_file, policy_spec_from, quoted
 
 VERSION = 1
 #: source options a session may carry (the keyword arguments of ``load_source``)
@@ -150,6 +151,8 @@ def read_session(path: str | os.PathLike[str]) -> Session:
     if policy is not None and not policy.strip():  # as --policy '': never replaced by the default
         raise SessionError(f"{name}: policy.name must name a policy (or be left out for the default), "
                            f"got {quoted(policy)}")
+    if policy is not None:
+        policy = policy_spec_from(policy, base)
     return Session(source, args, policy, dict(params),
                    _get(name, pol, "policy.watch", bool), step,
                    bool(_get(name, view, "view.presentation", bool)), zoom, list(policies),
@@ -231,7 +234,7 @@ def write_session(session: Session, path: str | os.PathLike[str]) -> Path:
         lines += [f"playlist = {_toml(playlist)}", f"entry = {int(session.entry)}"]
     lines += ["", "[policy]"]
     if session.policy is not None:
-        lines.append(f"name = {_toml(session.policy)}")
+        lines.append(f"name = {_toml(_relative_policy(session.policy, out.resolve().parent))}")
     if session.watch is not None:
         lines.append(f"watch = {_toml(session.watch)}")
     lines.append(f"params = {_inline(session.params)}")
@@ -244,6 +247,16 @@ def write_session(session: Session, path: str | os.PathLike[str]) -> Path:
 
     write_text_atomically(out, "\n".join(lines))
     return out
+
+
+def _relative_policy(spec: str, folder: Path) -> str:
+    """A user's policy file below ``folder`` written relative to it (the session, its source
+    and its policy move together); any other spec as given."""
+    found = policy_file(spec)
+    if found is None or not Path(found[0]).exists():
+        return spec
+    full = Path(found[0]).resolve()
+    return (os.path.relpath(full, folder) if _below(full, folder) else str(full)) + found[1]
 
 
 def _exists(path: Path) -> bool:

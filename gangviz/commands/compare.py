@@ -6,7 +6,8 @@ compiled loop when one covers it, the backfilling simulator for space sharing), 
 policies at once, and prints the figures of every policy with units
 (:mod:`gangviz.results.figures`: the core of the IBM study for all, then each family's own),
 the best value of each row marked among the policies that have the figure. A policy may carry
-parameters: ``--policy random:seed=3``.
+parameters: ``--policy random:seed=3``; ``--order my.py:function`` orders the waiting queue of
+every policy, ``--order easy=my.py:function`` that of one.
 
 ``--window`` opens the compare window (:mod:`gangviz.gui.compare_window`) on the same workload and
 policies instead of printing; with ``--screenshot out.png`` (or ``.svg``) it renders the window
@@ -23,7 +24,12 @@ import sys
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options, window_size
 from gangviz.experiments.argtypes import number
-from gangviz.experiments.compare import check_distinct, comparison_from_figures, run_policies
+from gangviz.experiments.compare import (
+    assign_orders,
+    check_distinct,
+    comparison_from_figures,
+    run_policies,
+)
 from gangviz.experiments.options import add_json, add_workers
 from gangviz.experiments.progress import announce_compiled
 from gangviz.outputs import check_output
@@ -42,6 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json(fmt)
     fmt.add_argument("--csv", action="store_true", help="print the table as CSV")
     add_source_options(p)
+    p.add_argument("--order", action="append", default=[], metavar="[POLICY=]FILE.py:FUNCTION",
+                   help="order the waiting queue by a function of one job: of every policy "
+                        "(my.py:shortest_first), or of one (easy=my.py:shortest_first); repeatable")
     add_workers(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job for each policy, to FILE with the policy added "
@@ -73,10 +82,14 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UserError(str(exc)) from None
     if args.window:
+        if args.order:
+            raise UserError("--order applies to the printed comparison; the compare window runs each "
+                            "policy in arrival order")
         return _window(args)
     if len(args.policy) < 2:
         raise UserError("compare needs at least two --policy options, e.g. --policy bc --policy brmms")
     check_distinct(args.policy)
+    orders = assign_orders(args.policy, args.order)
     if args.jobs_out:
         _check_jobs_out(args.jobs_out, args.policy, args.force)
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
@@ -93,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         announce_compiled(source, args.policy, ring=ring)
     load = (args.workload, args.procs, args.slice, args.jobs, args.load, args.seed)
     runs = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
-                        jobs_out=jobs_out)
+                        jobs_out=jobs_out, orders=orders)
     result = comparison_from_figures(source.title, source.processors,
                                      {label: r.figures for label, r in runs.items()})
     mach = machine(source, args.procs, args.slice)

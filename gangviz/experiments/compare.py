@@ -271,16 +271,17 @@ def _source_for(load: tuple) -> Any:
 
 
 def run_policy(task: tuple) -> PolicyRun:
-    """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out)``, ``load``
-    the key of the source in the cache of loaded sources (or the options that load it),
-    ``jobs_out`` a per-job file to write or ``None``. Picklable, for worker processes. Raises
-    ``ValueError`` as :func:`gangviz.factory.run` does."""
+    """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out, order)``,
+    ``load`` the key of the source in the cache of loaded sources (or the options that load it),
+    ``jobs_out`` a per-job file to write or ``None``, ``order`` a queue order
+    (``file.py:function``) or ``None``. Picklable, for worker processes. Raises ``ValueError``
+    as :func:`gangviz.factory.run` does."""
     from gangviz.factory import run
     from gangviz.results.figures import run_figures
 
-    load, spec, ring, jobs_out = task
+    load, spec, ring, jobs_out, order = task
     source = _source_for(load)
-    done = run(source, spec, ring=ring, jobs=bool(jobs_out))
+    done = run(source, spec, ring=ring, jobs=bool(jobs_out), order=order)
     if jobs_out:
         from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
 
@@ -295,14 +296,16 @@ def run_policy(task: tuple) -> PolicyRun:
 
 def run_policies(source: Any, specs: Sequence[str], *, load: tuple | None = None,
                  ring: bool | None = None, workers: int = 1,
-                 jobs_out: Mapping[str, str] | None = None) -> dict[str, PolicyRun]:
+                 jobs_out: Mapping[str, str] | None = None,
+                 orders: Mapping[str, str | None] | None = None) -> dict[str, PolicyRun]:
     """Run every policy spec on ``source`` with :func:`gangviz.factory.run` (the same loop as
     ``gangviz run`` for each: compiled, backfilling or reference), ``workers`` at a time in
     worker processes; return ``{label: PolicyRun}`` in the order given.
 
     ``load`` is the tuple of options that loads ``source`` again (name, procs, slice, jobs, load,
     seed), for worker processes that do not share this one's memory; ``jobs_out`` maps labels to
-    per-job files. Raises ``ValueError`` for a spec given twice and as :func:`run_policy` does.
+    per-job files, ``orders`` labels to queue orders (:func:`assign_orders`). Raises
+    ``ValueError`` for a spec given twice and as :func:`run_policy` does.
     """
     from gangviz.experiments.runner import RunError, map_runs
 
@@ -312,7 +315,7 @@ def run_policies(source: Any, specs: Sequence[str], *, load: tuple | None = None
     _SOURCES[key] = source
     if load is None:
         workers = 1  # a source that cannot be loaded again runs in this process
-    tasks = [(key, spec, ring, (jobs_out or {}).get(spec)) for spec in specs]
+    tasks = [(key, spec, ring, (jobs_out or {}).get(spec), (orders or {}).get(spec)) for spec in specs]
     out: dict[int, PolicyRun] = {}
     try:
         for index, result in map_runs(run_policy, tasks, workers=workers):
@@ -321,6 +324,46 @@ def run_policies(source: Any, specs: Sequence[str], *, load: tuple | None = None
         message = exc.message.removeprefix("ValueError: ")
         raise ValueError(f"{specs[exc.index]}: {message}") from None
     return {specs[i]: out[i] for i in range(len(specs))}
+
+
+def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[str, str] | None,
+                  option: str = "--order") -> dict[str, str | None]:
+    """Return ``{spec: queue order or None}`` for the policies ``specs`` of a comparison.
+
+    ``orders`` is ``None``, one order for every policy (``"file.py:function"``), a mapping
+    ``{spec: order}``, or a sequence of items each either an order for every policy or
+    ``"SPEC=file.py:function"`` for one (that one wins over an order for all). Raises
+    ``ValueError`` naming ``option`` for two orders for all, two for one policy, or a policy
+    that is not in ``specs``.
+    """
+    out: dict[str, str | None] = dict.fromkeys(specs)
+    if orders is None:
+        return out
+    if isinstance(orders, Mapping):
+        for spec, order in orders.items():
+            if spec not in out:
+                raise ValueError(f"{option}: {spec!r} is not one of the policies compared "
+                                 f"({', '.join(specs)})")
+            out[spec] = order
+        return out
+    items = [orders] if isinstance(orders, str) else list(orders)
+    every: str | None = None
+    own: dict[str, str] = {}
+    for item in items:
+        head, eq, tail = item.partition("=")
+        if eq and head in out:
+            if head in own:
+                raise ValueError(f"{option}: two orders for {head!r}")
+            own[head] = tail
+        elif eq and not head.endswith(".py") and "/" not in head and ":" not in head:
+            raise ValueError(f"{option} {item}: {head!r} is not one of the policies compared "
+                             f"({', '.join(specs)})")
+        elif every is not None:
+            raise ValueError(f"{option}: two orders for every policy ({every} and {item}); give "
+                             "one, or one per policy as POLICY=file.py:function")
+        else:
+            every = item
+    return {spec: own.get(spec, every) for spec in specs}
 
 
 def comparison_of_simulations(source: Any, sims: Mapping[str, Any]) -> Comparison:

@@ -82,6 +82,9 @@ class Sweep:
     ring: bool = False
     #: the reader's warnings about a trace workload (read once with the first procs and slice)
     warnings: list[str] = field(default_factory=list)
+    #: policy -> its queue order (``order = "my.py:function"`` in its ``[policy.NAME]`` table,
+    #: the file made absolute)
+    policy_orders: dict[str, str] = field(default_factory=dict)
 
     @property
     def axis_names(self) -> list[str]:
@@ -102,7 +105,8 @@ class Sweep:
         params = {**self.fixed, **dict(zip(self.axis_names, cell.values))}
         return RunTask.make(self.workload, cell.policy, run_seed(self.seed, cell.index, replication),
                             workload_params=params, policy_params=self.policy_params.get(cell.policy),
-                            replication=replication, cell=cell.index, ring=self.ring)
+                            replication=replication, cell=cell.index, ring=self.ring,
+                            order=self.policy_orders.get(cell.policy))
 
     def tasks(self) -> list[tuple[Cell, RunTask]]:
         """Return ``(cell, task)`` for every run, cell by cell, replications in order."""
@@ -199,7 +203,7 @@ def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
         if key not in _TOP:
             raise w.error(key, f"unknown key; allowed: {', '.join(sorted(_TOP))}")
     title, seed, reps, ring = _scalars(w, data, path)
-    policies, policy_params = _policies(w, data)
+    policies, policy_params, orders = _policies(w, data)
     kind, name, workload, allowed, fixed = _workload(w, data.get("workload"), path)
     axes = _grid(w, data.get("grid", {}), kind, name, allowed, fixed)
     _check_memory(w, kind, fixed, axes)
@@ -209,7 +213,8 @@ def parse_sweep(data: dict[str, Any], text: str, path: Path) -> Sweep:
                       f"the sweep has {runs:,} runs ({reps:,} replications x {len(policies)} policies x "
                       f"{math.prod(len(v) for _, v in axes):,} grid points), over the limit of {MAX_RUNS:,}")
     warnings = _trace_warnings(w, kind, workload, fixed, axes)
-    return Sweep(path, title, workload, fixed, axes, policies, policy_params, reps, seed, ring, warnings)
+    return Sweep(path, title, workload, fixed, axes, policies, policy_params, reps, seed, ring, warnings,
+                 orders)
 
 
 def _scalars(w: _Where, data: dict[str, Any], path: Path) -> tuple[str, int, int, bool]:
@@ -232,9 +237,10 @@ def _scalars(w: _Where, data: dict[str, Any], path: Path) -> tuple[str, int, int
     return title, seed, reps, ring
 
 
-def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, Any]]]:
-    """Return the policy names (lower case, each once) and the ``[policy.NAME]`` parameters,
-    each table accepted by its policy."""
+def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dict[str, Any]], dict[str, str]]:
+    """Return the policy names (lower case, each once), the ``[policy.NAME]`` parameters, each
+    table accepted by its policy, and the queue orders (a table's ``order`` key, its file
+    relative to the sweep file)."""
     from gangviz.core import registry
 
     policies = data.get("policies")
@@ -259,6 +265,7 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
     if not isinstance(pparams, dict):
         raise w.error("policy", "must be tables such as [policy.random]")
     policy_params: dict[str, dict[str, Any]] = {}
+    orders: dict[str, str] = {}
     for name, params in pparams.items():
         table = f"policy.{name}"
         if name.lower() not in policies:
@@ -267,13 +274,38 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
             raise w.error(None, "give a policy file's parameters in its spec (my.py:key=value)", table)
         if not isinstance(params, dict):
             raise w.error(None, "must be a table of parameters", table)
+        params = dict(params)
+        if "order" in params:
+            orders[name.lower()] = _order(w, table, params.pop("order"), name)
         try:
             registry.build(registry.lookup(name)[0], params)
         except ValueError as exc:
             key = next((k for k in params if k in str(exc)), None)
             raise w.error(key, str(exc), table) from None
         policy_params[name.lower()] = dict(params)
-    return policies, policy_params
+    return policies, policy_params, orders
+
+
+def _order(w: _Where, table: str, order: Any, policy: str) -> str:
+    """Return a table's queue order with its file made absolute (relative to the sweep file),
+    once it loads and the policy takes one; raise the sweep file's error otherwise."""
+    from gangviz.core import registry
+    from gangviz.userpolicy.loader import order_key
+
+    if not isinstance(order, str) or ":" not in order:
+        raise w.error("order", f"must be text such as \"my.py:shortest_first\", got {quoted(order)}", table)
+    entry = registry.lookup(policy)[0]
+    if entry.family not in (registry.MATRIX, registry.SPACE_SHARING):
+        raise w.error("order", f"policy {quoted(policy)} takes no queue order", table)
+    text: str = order
+    target, _, func = text.rpartition(":")
+    if target.endswith(".py") and not os.path.isabs(target):
+        text = os.path.join(os.path.dirname(os.path.abspath(str(w.path))), target) + ":" + func
+    try:
+        order_key(text)
+    except ValueError as exc:
+        raise w.error("order", str(exc), table) from None
+    return text
 
 
 def _user_path(spec: str, sweep_path: Any) -> str:

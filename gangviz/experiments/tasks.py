@@ -61,6 +61,8 @@ class RunTask:
     cell: tuple[int, ...] = ()
     ring: bool = False
     labels: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    #: a queue order (``file.py:function``, an absolute path) for the policy, or ``None``
+    order: str | None = None
 
     @staticmethod
     def make(workload: str, policy: str, seed: int, *, workload_params: dict | None = None,
@@ -168,7 +170,7 @@ def _run(task: RunTask, **options: Any):
     source = build_jobs(task.workload, dict(task.workload_params), task.seed)
     defaults = {"seed": policy_seed(task.seed)} if takes_seed(task.policy) else {}
     return run(source, task.policy, params=dict(task.policy_params), defaults=defaults,
-               ring=True if task.ring else None, **options)
+               ring=True if task.ring else None, order=task.order, **options)
 
 
 def _as_floats(metrics) -> dict[str, float]:

@@ -126,7 +126,7 @@ class MatrixView(QWidget):
     # ----------------------------------------------------------------- wiring
     def set_player(self, player) -> None:
         """Show ``player``'s simulation (disconnects from the previous player)."""
-        follow(self.player, player, ("frame", "moved", "stepped"), self._dirty)
+        follow(self.player, player, ("frame", "moved", "stepped", "failed"), self._dirty)
         if player is not self.player:
             palette.reset_colours()
         self.player = player
@@ -337,6 +337,37 @@ class MatrixView(QWidget):
         self._paint_absent(painter, x0, cw, tops, row_h, procs)
         painter.restore()
         self._paint_cuts(painter, x0, cw, tops, row_h)
+        self._paint_violation(painter, x0, cw, tops, row_h)
+
+    def violation_cells(self) -> tuple[int, tuple[int, ...]] | None:
+        """Return ``(slot, processors)`` of the step a user's policy was refused (a broken
+        rule) when the picture shown is the one just before it and those cells exist, else
+        ``None``."""
+        p = self.player
+        v = p.violation
+        if v is None or v.slot is None or not v.processors or p.position != len(p.known) \
+                or p.transition is not None:
+            return None
+        m = p.sim.matrix
+        if not 0 <= v.slot < m.n_rows or max(v.processors) >= m.processors:
+            return None
+        return v.slot, v.processors
+
+    def _paint_violation(self, painter, x0, cw, tops, row_h) -> None:
+        """Outline in red the cells a refused placement asked for (tinted, so the job already
+        running there still shows)."""
+        cells = self.violation_cells()
+        if cells is None:
+            return
+        row, cols = cells
+        tint = QColor(palette.VIOLATION)
+        tint.setAlphaF(0.28)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for a, b in _contiguous(sorted(cols)):
+            rect = QRectF(x0 + a * cw, tops[row], (b - a) * cw, row_h[row])
+            painter.fillRect(rect, tint)
+            painter.setPen(QPen(palette.VIOLATION, 3.0))
+            painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
 
     def _paint_absent(self, painter, x0, cw, tops, row_h, procs: int) -> None:
         """Draw the padded processors (a machine made larger than the trace's own, a buddy

@@ -9,11 +9,13 @@ per scroll at 17,000 lines) or a ``QTreeView`` (13 ms at 8,000) lays out every r
 rows are added. "Slot Sn runs its
 time slice." lines are shown only for steps that did nothing else, in grey. Steps after the
 current one (known from before a step back) are greyed; clicking a line of step k shows the
-picture after step k.
+picture after step k. A step the policy was refused (a user's policy broke a rule) ends the log
+with one red line naming the rule and the policy's file and line.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -27,6 +29,7 @@ SYNC_S = 0.25
 _CURRENT_BG = QBrush(QColor("#FFE9A8"))
 _FUTURE = QBrush(QColor("#A8A49C"))
 _QUIET = QBrush(QColor("#8A8680"))
+_REFUSED = QBrush(QColor("#B00016"))
 
 
 _GIVES_UP = re.compile(r"^(?P<job>\S+) gives up its extra slots? (?P<rows>.+?)(?: \(.*\))?\.$")
@@ -73,11 +76,34 @@ class NarrationModel(QAbstractListModel):
         self.row_step: list[int] = []
         self.row_text: list[str] = []
         self.first_row: list[int] = []  # step index -> its first row
+        self.refused = False  # the last row is the refused step's
         self.sync()
 
     def sync(self) -> None:
-        """Add rows for new steps, drop rows for forgotten steps."""
+        """Add rows for new steps, drop rows for forgotten steps, and end with the refused
+        step's line when the player failed."""
         known = self.player.known
+        if self.refused:
+            last = len(self.row_text) - 1
+            self.beginRemoveRows(QModelIndex(), last, last)
+            del self.row_text[last], self.row_step[last]
+            self.endRemoveRows()
+            self.refused = False
+        self._sync_steps(known)
+        failure = self.player.failure
+        if failure is not None:
+            v = self.player.violation
+            text = (f"Refused at {os.path.basename(v.where)}: {v.job} breaks the rule \"{v.rule}\" "
+                    f"({v.detail}); {v.where}"
+                    if v is not None else f"Refused: {failure}")
+            row = len(self.row_text)
+            self.beginInsertRows(QModelIndex(), row, row)
+            self.row_text.append(f"t={self.player.sim.time:<6,.7g} {text}")
+            self.row_step.append(len(known))
+            self.endInsertRows()
+            self.refused = True
+
+    def _sync_steps(self, known) -> None:
         n = len(self.first_row)
         if n > len(known):
             keep = self.first_row[len(known)] if len(known) < n else len(self.row_text)
@@ -111,6 +137,12 @@ class NarrationModel(QAbstractListModel):
             return self.row_text[r]
         step = self.row_step[r]
         current = self.player.position - 1
+        if self.refused and r == len(self.row_text) - 1:
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return _REFUSED
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return f"{self.row_text[r]}\n(click to show the picture the policy was refused at)"
+            return None
         if role == Qt.ItemDataRole.BackgroundRole and step == current:
             return _CURRENT_BG
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -163,6 +195,7 @@ class NarrationView(QTableView):
     def set_player(self, player) -> None:
         """Show ``player``'s narration."""
         follow(self.player, player, ("moved", "stepped", "historyChanged"), self._sync)
+        follow(self.player, player, ("failed",), self._failed)
         self.player = player
         old = self.model_
         self.model_ = NarrationModel(player, self)
@@ -170,6 +203,9 @@ class NarrationView(QTableView):
         if old is not None:
             old.deleteLater()
         self._sync_now()
+
+    def _failed(self, message: str) -> None:
+        self.refresh()  # once per run: the refused line shows at once
 
     def _sync(self, *args) -> None:
         # while playing fast, follow at most every SYNC_S seconds (scrollTo is costly)
@@ -202,5 +238,5 @@ class NarrationView(QTableView):
 
     def _jump(self, index) -> None:
         step = self.model_.row_step[index.row()]
-        self.player.go_to(step + 1)
+        self.player.go_to(min(step + 1, len(self.player.known)))
         self._sync_now()

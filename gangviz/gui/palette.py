@@ -33,6 +33,8 @@ SELECT = QColor("#000000")
 HILITE = QColor("#111111")        # the job under the mouse pointer
 LAST_ALLOC = QColor("#C0128F")    # magenta: the last allocation in the WLV / tree
 LINK = QColor("#0B63C4")          # blue: the processors of the WLV entry / tree node under the pointer
+VIOLATION_HEX = "#E0001B"         # red: the cells a user's policy asked for against a rule
+VIOLATION = QColor(VIOLATION_HEX)
 TEXT_HEX = "#222222"
 #: secondary text (axis labels, slot and processor names, zeros of the vector and tree): grey,
 #: yet at least 4.5:1 on every background it is drawn on (a projector washes out lighter greys)

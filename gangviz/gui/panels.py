@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.changes import cols_label
 from gangviz.core.matrix import slot_label
+from gangviz.gui.param_fields import ParamFields
 
 
 def parse_params(text: str) -> dict:
@@ -59,6 +60,7 @@ class PolicyPanel(QWidget):
         form.setContentsMargins(0, 0, 0, 0)
         self.combo = QComboBox()
         self.combo.addItems(names)
+        self.fields = ParamFields()
         self.params = QLineEdit()
         self.params.setPlaceholderText("key=value, …")
         self.watch = QCheckBox("slice by slice")
@@ -66,7 +68,8 @@ class PolicyPanel(QWidget):
         self.apply_button = QPushButton("Apply (restart)")
         self.apply_button.clicked.connect(self.applied.emit)
         form.addRow("Policy", self.combo)
-        form.addRow("Parameters", self.params)
+        form.addRow(self.fields)  # each field labelled with its parameter's name
+        form.addRow("As text", self.params)
         form.addRow("", self.watch)
         form.addRow("", self.apply_button)
         self.combo.currentTextChanged.connect(self._describe)
@@ -89,9 +92,11 @@ class PolicyPanel(QWidget):
             if found is None:
                 self.params.setPlaceholderText("key=value, …")
                 self.params.setToolTip("")
+                self.fields.set_params([])
                 return
             entry = found[0]
         params = [p for p in entry.params if p.name != "k"]
+        self.fields.set_params(params)
         self.params.setPlaceholderText(", ".join(f"{p.name}={p.describe_default()}" for p in params)
                                        or "(no parameters)")
         self.params.setToolTip("\n".join(f"{p.name}: {p.allowed()} (default {p.describe_default()})"
@@ -101,6 +106,16 @@ class PolicyPanel(QWidget):
     def policy(self) -> str:
         """Return the chosen policy name."""
         return self.combo.currentText()
+
+    def show_params(self, params: dict) -> None:
+        """Show ``params``: a declared parameter in its field, anything else as text."""
+        rest = self.fields.set_values(dict(params))
+        self.params.setText(", ".join(f"{k}={v!r}" for k, v in rest.items()))
+
+    def chosen_params(self) -> dict:
+        """Return the parameters chosen: the fields changed from their defaults, then the text
+        field's ``key=value`` items over them. Raises ``ValueError`` naming a bad text token."""
+        return {**self.fields.values(), **parse_params(self.params.text())}
 
     def set_policy(self, name: str) -> None:
         """Show ``name`` as chosen (added to the list if unknown)."""

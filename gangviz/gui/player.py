@@ -44,6 +44,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.scene import animation_weight
 from gangviz.sim.protocol import Simulation
+from gangviz.userpolicy.errors import RuleViolation
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 32.0, 128.0, 1024.0, float("inf"))
 DEFAULT_SPEED_LEVEL = 2  # 1x: half a second per change
@@ -126,6 +127,11 @@ class Player(QObject):
         self.sim = sim
         #: Why the simulation refused its next step (:attr:`failed`), or ``None``.
         self.failure: str | None = None
+        #: The broken rule behind :attr:`failure` (a user policy's
+        #: :class:`~gangviz.userpolicy.errors.RuleViolation`: its rule, file:line and the cells it
+        #: asked for), or ``None`` for any other failure. It belongs to the position
+        #: ``len(known)``: the picture just before the refused step.
+        self.violation: RuleViolation | None = None
         self.known: list[KnownStep] = []
         self.markers: list[int] = []  # indices (0-based) of steps with a re-pack/migration/deletion
         self.move_kinds: set[str] = set()  # the MOVE_KINDS any step seen so far has shown (the key names them)
@@ -449,6 +455,7 @@ class Player(QObject):
             step = self.sim.step()
         except ValueError as exc:  # a user's policy: a broken rule or an error in its code
             self.failure = str(exc)
+            self.violation = exc if isinstance(exc, RuleViolation) else None
             self._notify_finished()
             self.failed.emit(self.failure)
             return None

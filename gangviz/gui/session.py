@@ -52,7 +52,9 @@ def capture(window) -> Session:
             compare = list(child.sims or child.chooser.checked())
             break
     in_playlist = window.in_playlist()
-    return Session(str(window.source_name), dict(window.source_args), window.policy_of(window.source, sim),
+    # a user's policy by the spec that loads it again (its file), a built-in by its name
+    policy = window._user_spec or window.policy_of(window.source, sim)
+    return Session(str(window.source_name), dict(window.source_args), policy,
                    dict(window.source_params or {}),
                    None if watch is None else bool(watch), int(window.player.position),
                    bool(window.presentation.active), zoom, compare, _matrix_range(window),

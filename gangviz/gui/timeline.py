@@ -1,7 +1,8 @@
 """The timeline scrubber: the steps known so far, the current one, and markers.
 
 The timeline carries markers where re-packing, migration
-and slot deletion happened (``MOVE_KINDS``). A marker sits at the position *after* its step (the
+and slot deletion happened (``MOVE_KINDS``), and a red one where a user's policy was refused a
+step (the player's ``failure``). A marker sits at the position *after* its step (the
 picture that shows the move's result), and clicking or dragging moves the player there. Dragging
 only jumps when the mouse is released or pauses, so scrubbing never queues work.
 """
@@ -38,8 +39,19 @@ class Timeline(QWidget):
     def set_player(self, player) -> None:
         """Follow ``player``."""
         follow(self.player, player, ("moved", "stepped", "historyChanged"), self.update)
+        follow(self.player, player, ("failed",), self._failed)
         self.player = player
         self.update()
+
+    def _failed(self, message: str) -> None:
+        self.update()
+
+    def failure_x(self) -> float | None:
+        """Return the x of the refused step's red marker, or ``None`` when nothing failed."""
+        p = self.player
+        if p is None or p.failure is None:
+            return None
+        return self.x_of(len(p.known))
 
     def _span(self) -> int:
         p = self.player
@@ -82,6 +94,11 @@ class Timeline(QWidget):
             painter.drawRoundedRect(QRectF(PAD, mid - 3, self.x_of(pos) - PAD, 6), 3, 3)
             painter.setPen(QPen(palette.ACCENT.darker(115), 2.0))
             painter.drawLines([QLineF(x, mid - 9, x, mid + 9) for x in self._marker_xs(p.markers)])
+            fx = self.failure_x()
+            if fx is not None:  # under the handle: it stays visible while the handle rests there
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(palette.VIOLATION)
+                painter.drawRect(QRectF(fx - 2, 1, 4, self.height() - 2))
             x = self.x_of(pos)
             painter.setPen(QPen(QColor("#33506E"), 1.5))
             painter.setBrush(QColor("#FFFFFF"))

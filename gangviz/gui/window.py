@@ -56,7 +56,7 @@ from gangviz.gui.board import Board
 from gangviz.gui.families import matrix_of, waiting_of, watch_of
 from gangviz.gui.metrics_panel import MetricsPanel
 from gangviz.gui.narration import NarrationView
-from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel, parse_params
+from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import SPEEDS, Player
 from gangviz.timefmt import format_time
 
@@ -400,7 +400,7 @@ class MainWindow(QMainWindow):
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
         self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
-        self.policy_panel.params.setText(", ".join(f"{k}={v!r}" for k, v in (params or {}).items()))
+        self.policy_panel.show_params(params or {})
         self.policy_panel.watch.setChecked(bool(watch))
         self.board.title.setText(source.title)
         self.board.subtitle.setText(self._subtitle(source, sim, pname))
@@ -557,7 +557,7 @@ class MainWindow(QMainWindow):
     def _step_failed(self, message: str) -> None:
         """The policy refused a step: stop there and say why (status bar and explanation)."""
         self.statusBar().showMessage(f"Stopped: {message}", 0)
-        self._set_explanation(f"<b>Stopped</b>: {message}", self.board.title.text())
+        self._set_explanation(f"Stopped: {message}", self.board.title.text())
 
     def ask_policy(self) -> None:
         """Ask for a policy file (File → Load policy…) and run the current source under it."""
@@ -578,7 +578,7 @@ class MainWindow(QMainWindow):
         if self.source_name is None:
             return
         try:
-            params = parse_params(self.policy_panel.params.text())
+            params = self.policy_panel.chosen_params()
         except ValueError as exc:
             QMessageBox.warning(self, "Policy parameters", str(exc))
             return
@@ -642,7 +642,7 @@ class MainWindow(QMainWindow):
         items = self.playlist.items
         index %= len(items)
         item = items[index]
-        if not self.open_source(item.source, remember=False):
+        if not self.open_source(item.source, item.policy, remember=False):
             return False
         self.playlist_index = index
         self.label_playlist_entry()

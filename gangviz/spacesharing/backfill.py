@@ -134,9 +134,11 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     ``estimates`` is ``"requested"`` or ``"exact"`` (module docstring); ``log`` keeps one
     :class:`Decision` per event. Conservative runs without a log go through a compiled loop (the
     optional C loop, else the numba loop of :mod:`gangviz.spacesharing.compiled`; the same
-    schedule) unless ``compiled`` is False. ``order`` (FCFS and EASY only) sorts the queue by a
-    key of each job's spec instead of arrival (ties keep arrival order), e.g. shortest
-    estimate first; the head of that order holds EASY's reservation. It runs the Python loop.
+    schedule) unless ``compiled`` is False. ``order`` sorts the queue by a key of each job's spec
+    instead of arrival (ties keep arrival order), e.g. shortest estimate first; the head of that
+    order holds EASY's reservation, and conservative compresses its reservations in that order
+    (a job is still booked on arrival around the reservations already made, so none is
+    delayed). It runs the Python loop.
     Returns a :class:`BackfillResult`. Raises ``ValueError`` for an unknown mode or estimates,
     fewer than one processor, a job larger than the machine (naming the job), a job that runs
     forever, or, for conservative without ``kill_at_estimate``, a job that runs past its estimate.
@@ -159,16 +161,15 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
     decisions: list[Decision] | None = [] if log else None
     prio = None
     if order is not None:
-        if mode == "conservative":
-            raise ValueError("a queue order applies to fcfs and easy, not conservative")
         prio = [order(j) for j in specs]
-    if mode == "conservative" and decisions is None and compiled and n:
+    if mode == "conservative" and decisions is None and compiled and n and prio is None:
         end, cap, start, finish, resv = _conservative_loop(arrival, size, est, run, processors,
                                                            small_max)
         records = list(map(BackfillRecord, specs, start, finish, resv))
     elif mode == "conservative":
         records = [BackfillRecord(j) for j in specs]
-        end, cap = _conservative(arrival, size, est, run, records, processors, small_max, decisions)
+        end, cap = _conservative(arrival, size, est, run, records, processors, small_max, decisions,
+                                 prio)
     else:
         # The loop allocates a tuple or two per event and keeps every record alive; none can
         # form a reference cycle, so the cyclic collector rests meanwhile (as the SWF reader's).
@@ -477,11 +478,15 @@ def _easy(arrival, size, est, run, P, small_max, backfill, log, prio=None):  # n
     return t_prev, CapacityLog(lost, lost_small, lost_large), start_of, finish_of, resv
 
 
-def _conservative(arrival, size, est, run, records, P, small_max, log):  # noqa: C901 - one event loop, as the compiled twin
+def _conservative(arrival, size, est, run, records, P, small_max, log, prio=None):  # noqa: C901 - one event loop, as the compiled twin
     """Conservative backfilling; the compression pass re-places each waiting job in priority
     order at its earliest fit, never later than its reservation. A job that cannot start before
     its reservation (no segment before it has room for it) is skipped without touching the
-    profile, which gives the same schedule as re-placing it."""
+    profile, which gives the same schedule as re-placing it.
+
+    ``prio`` (a sort key per job, or ``None`` for arrival order) orders the queue, and so the
+    compression pass; a newly arrived job is still booked at its earliest fit around the
+    reservations already made, so no order delays a job past its reservation [Zhang01 §3]."""
     n = len(arrival)
     cap = CapacityLog()
     done_heap: list[tuple[float, int]] = []
@@ -521,6 +526,8 @@ def _conservative(arrival, size, est, run, records, P, small_max, log):  # noqa:
             if log is not None:
                 arr_now.append(nxt)
             nxt += 1
+        if prio is not None and len(queue) > 1:
+            queue.sort(key=lambda k: (prio[k], k))  # near sorted already: linear in practice
         keep = []
         for j in queue:
             old = res.get(j)

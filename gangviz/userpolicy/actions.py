@@ -67,10 +67,10 @@ class MatrixActions:
         self._slot(slot, job)
         size = sim.jobs[job].spec.size
         if self._check and len(cols) != size:
-            self._fail(job, GANG, f"{size} processes placed on {len(cols)} processors")
+            self._fail(job, GANG, f"{size} processes placed on {len(cols)} processors", slot, cols)
         self._idle(job, slot, cols)
         if self._check and self._buddy:
-            self._aligned(job, cols)
+            self._aligned(job, slot, cols)
         sim.emit(JobPlaced(job, slot, _as_cols(cols), reason or "placed by the policy"))
 
     def shift(self, job: int, slot: int, reason: str = "") -> None:
@@ -97,14 +97,15 @@ class MatrixActions:
         cols = self._cols(job, processors)
         self._slot(slot, job)
         if self._check and len(cols) != self._sim.jobs[job].spec.size:
-            self._fail(job, GANG, f"{self._sim.jobs[job].spec.size} processes moved to {len(cols)} processors")
+            self._fail(job, GANG, f"{self._sim.jobs[job].spec.size} processes moved to {len(cols)} processors",
+                       slot, cols)
         if m.replica_rows(job):
             self._fail(job, GANG, "a job running in extra slots cannot migrate")
         home = m.home_row(job)
         old = list(m.job_cols(job))
         busy = [p for p in cols if m.cells[slot, p] != -1 and not (slot == home and p in old)]
         if busy:
-            self._fail(job, ONE_PROCESS, f"processor P{busy[0] + 1} of {slot_label(slot)} is busy")
+            self._fail(job, ONE_PROCESS, f"processor P{busy[0] + 1} of {slot_label(slot)} is busy", slot, cols)
         self._sim.emit(JobMigrated(job, home, _as_cols(old), slot, _as_cols(cols), 0.0,
                                    reason or "migrated by the policy"))
 
@@ -141,20 +142,24 @@ class MatrixActions:
         if taken.max() != -1:
             busy = [p for p in cols if row[p] != -1]
             other = self._sim.matrix.name(int(row[busy[0]]))
-            self._fail(job, ONE_PROCESS, f"P{busy[0] + 1} of {slot_label(slot)} already runs {other}")
+            self._fail(job, ONE_PROCESS, f"P{busy[0] + 1} of {slot_label(slot)} already runs {other}",
+                       slot, cols)
 
-    def _aligned(self, job: int, cols: list[int]) -> None:
+    def _aligned(self, job: int, slot: int, cols: list[int]) -> None:
         size = len(cols)
         block = 1 << (size - 1).bit_length()
         first = cols[0]
         if first % block or cols[-1] >= first + block or cols != list(range(first, first + size)):
             self._fail(job, BUDDY, f"P{first + 1}..P{cols[-1] + 1} is not the start of an aligned "
-                       f"block of {block}")
+                       f"block of {block}", slot, cols)
 
-    def _fail(self, job: int | str, rule: str, detail: str) -> Any:
+    def _fail(self, job: int | str, rule: str, detail: str, slot: int | None = None,
+              cols: Sequence[int] = ()) -> Any:
+        """Raise the :class:`RuleViolation`; ``slot`` and ``cols`` are the cells asked for."""
         sim = self._sim
         name = sim.matrix.name(job) if isinstance(job, int) and job in sim.jobs else str(job)
-        raise RuleViolation(sim.time, name, rule, detail, caller_line(self._origin))
+        raise RuleViolation(sim.time, name, rule, detail, caller_line(self._origin), slot=slot,
+                            processors=tuple(int(c) for c in cols))
 
 
 def _as_cols(cols: list[int]) -> tuple[int, ...] | range:

@@ -43,11 +43,15 @@ class RuleViolation(ValueError):
     """An action of a user's policy that breaks a rule of its family.
 
     ``time``, ``job`` (its name), ``rule`` (one of :data:`RULES`) and ``where`` (the policy's
-    ``file:line``) make up the one-line message.
+    ``file:line``) make up the one-line message. ``slot`` and ``processors`` are the cells of
+    the matrix the refused action asked for, when it named them (the window outlines them),
+    else ``None`` and ``()``.
     """
 
-    def __init__(self, time: float, job: str, rule: str, detail: str, where: str) -> None:
+    def __init__(self, time: float, job: str, rule: str, detail: str, where: str, *,
+                 slot: int | None = None, processors: tuple[int, ...] = ()) -> None:
         self.time, self.job, self.rule, self.detail, self.where = time, job, rule, detail, where
+        self.slot, self.processors = slot, tuple(processors)
         super().__init__(f"t={time:g}: {job}: breaks the rule \"{rule}\" ({detail}) at {where}")
 
 

@@ -34,7 +34,7 @@ from gangviz.userpolicy.errors import UserPolicyError, def_line, describe_except
 from gangviz.userpolicy.policy import ENGINE_PARAMS, EnginePolicy, MatrixPolicy, _call
 
 __all__ = ["ENTRY_POINT_GROUP", "is_user_spec", "split_user_spec", "user_entry", "load_function",
-           "load_class", "forget", "order_key"]
+           "load_class", "forget", "order_key", "installed_entries"]
 
 ENTRY_POINT_GROUP = "gangviz.policies"
 _MODULE = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):([A-Za-z_]\w*)(?::(.*))?$", re.S)
@@ -219,15 +219,35 @@ def _key_kind(value: Any) -> str | None:
     return None
 
 
-def _entry_point(name: str) -> Any:
+def _entry_points() -> list[Any]:
     try:
-        eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        return list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
     except Exception:  # a broken installation lists nothing rather than failing every run
-        return None
-    for ep in eps:
+        return []
+
+
+def _entry_point(name: str) -> Any:
+    for ep in _entry_points():
         if ep.name.lower() == name.lower():
             return ep
     return None
+
+
+def installed_entries() -> list[tuple[str, str, PolicyEntry | None, str]]:
+    """Return ``(name, target, entry, error)`` for every policy installed through the
+    ``gangviz.policies`` entry-point group, sorted by name: ``target`` is the entry point's
+    ``module:Class``, ``entry`` the policy's registry entry, or ``None`` with ``error`` saying
+    why it does not load (one broken package does not hide the others)."""
+    out: list[tuple[str, str, PolicyEntry | None, str]] = []
+    for ep in sorted(_entry_points(), key=lambda e: e.name.lower()):
+        try:
+            found = user_entry(ep.name)
+        except UserPolicyError as exc:
+            out.append((ep.name, ep.value, None, str(exc)))
+            continue
+        if found is not None:
+            out.append((ep.name, ep.value, found[0], ""))
+    return out
 
 
 def user_entry(spec: str) -> tuple[PolicyEntry, str] | None:

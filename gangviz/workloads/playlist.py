@@ -6,6 +6,8 @@ Format::
     [[scenario]]
     source = "zhou-fig1-random-trap"    # a built-in name, or a .toml path relative to this file
     note = "What to look for: ..."      # shown while the scenario is on screen (optional)
+    policy = "mine.py"                   # the policy it opens under (optional): a built-in's
+                                         # name or spec, or a policy file relative to this file
 
 ``gangviz open lecture.toml`` opens the first scenario; Page Down and Page Up move through the
 list. A built-in playlist (``resources/playlists/``) opens by its name, like a built-in scenario.
@@ -19,7 +21,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from gangviz.inputs import parse_toml, printable, quoted
+from gangviz.inputs import parse_toml, policy_file, policy_spec_from, printable, quoted
 from gangviz.resources import RESOURCES, scenario_path
 from gangviz.workloads.files import InputFileError, read_input, read_text
 from gangviz.workloads.scenario import MAX_SCENARIO_BYTES, ScenarioError
@@ -28,15 +30,17 @@ PLAYLISTS = RESOURCES / "playlists"
 TOP_KEYS = {"title", "scenario"}
 #: The longest playlist title: it is shown in the window's title bar and the lecture view.
 MAX_TITLE_CHARS = 200
-ITEM_KEYS = {"source", "note"}
+ITEM_KEYS = {"source", "note", "policy"}
 
 
 @dataclass(frozen=True)
 class PlaylistItem:
-    """One entry: what to open (a path or a built-in name) and the lecturer's note."""
+    """One entry: what to open (a path or a built-in name), the lecturer's note, and the
+    policy it opens under (``None``: the scenario's own; a policy file made absolute)."""
 
     source: str
     note: str = ""
+    policy: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,20 +119,52 @@ def load_playlist(name: str | Path) -> Playlist:
         where = f"{path}:{at}"
         extra = set(entry) - ITEM_KEYS
         if extra:
-            raise ScenarioError(f"{where}: entry {k}: unknown key {quoted(sorted(extra)[0])} (known: note, source)")
+            raise ScenarioError(f"{where}: entry {k}: unknown key {quoted(sorted(extra)[0])} "
+                                "(known: note, policy, source)")
         source = entry.get("source")
         if not isinstance(source, str) or not source:
             raise ScenarioError(f"{where}: entry {k} needs source = \"<built-in name or file.toml>\"")
         note = entry.get("note", "")
         if not isinstance(note, str):
             raise ScenarioError(f"{where}: entry {k}: note must be text")
-        items.append(PlaylistItem(_entry_source(path, source, f"{where}: entry {k}"), " ".join(note.split())))
+        policy = _entry_policy(path, entry.get("policy"), f"{where}: entry {k}")
+        items.append(PlaylistItem(_entry_source(path, source, f"{where}: entry {k}"), " ".join(note.split()),
+                                  policy))
     title = data.get("title", path.stem)
     if not isinstance(title, str) or len(title) > MAX_TITLE_CHARS:  # a window title, not a text
         line = line_of(r"^\s*title\b")
         raise ScenarioError(f"{path}:{line}: title must be text of at most "
                             f"{MAX_TITLE_CHARS} characters, got {quoted(title)}")
     return Playlist(str(path), printable(title), tuple(items))
+
+
+def _entry_policy(path: Path, policy: object, where: str) -> str | None:
+    """Return the policy an entry names (``None`` when it names none), a policy file made
+    absolute against the playlist's folder. Raises :class:`ScenarioError` (``where`` names the
+    file, line and entry) for a value that is not text, a policy file that is not there, or
+    an unknown built-in."""
+    if policy is None:
+        return None
+    if not isinstance(policy, str) or not policy.strip():
+        raise ScenarioError(f"{where}: policy must be a policy's name or a policy file, got {quoted(policy)}")
+    found = policy_file(policy)
+    if found is not None:
+        spec = policy_spec_from(policy, path.parent)
+        if not Path(policy_file(spec)[0]).is_file():  # type: ignore[index]
+            raise ScenarioError(f"{where}: policy file {quoted(found[0])} is not next to the playlist")
+        return spec
+    from gangviz.core import registry
+
+    name = policy.partition(":")[0].strip()
+    if _MODULE_CLASS.match(policy.strip()) is None:
+        try:
+            registry.lookup(name)
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: policy: {exc}") from None
+    return policy.strip()
+
+
+_MODULE_CLASS = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+:[A-Za-z_]\w*")
 
 
 def _entry_source(path: Path, source: str, where: str) -> str:

@@ -67,6 +67,52 @@ def test_a_broken_rule_stops_the_player_with_its_line(window, tmp_path):
     assert "bad.py:16" in window.statusBar().currentMessage()
 
 
+def test_a_broken_rule_is_marked_on_the_matrix_the_timeline_and_the_narration(window, tmp_path):
+    path = tmp_path / "bad.py"
+    shutil.copy(EXAMPLES / "broken_overlap.py", path)
+    assert window.open_source("downey", jobs=60, procs=16, load=0.9)
+    assert window.load_policy(str(path))
+    _advance(window, 200)
+    player = window.player
+    v = player.violation
+    assert v is not None and v.rule == "no processor holds two processes in one slot"
+    assert v.where.endswith("bad.py:16") and v.slot == 0 and v.processors
+    assert player.position == len(player.known)
+    view = window.board.matrix
+    assert view.violation_cells() == (0, v.processors)
+    red = QColor("#E0001B")
+
+    def is_red(c: QColor) -> bool:
+        return abs(c.red() - red.red()) + abs(c.green() - red.green()) + abs(c.blue() - red.blue()) < 40
+
+    # the outline: red on the left edge of the asked-for cells, not elsewhere in that row
+    image = view.grab().toImage()
+    ratio = image.devicePixelRatio()
+    first = view.cell_rect(0, v.processors[0])
+    y = int(first.center().y() * ratio)
+    assert is_red(QColor(image.pixel(int((first.left() + 1.5) * ratio), y)))
+    free = [c for c in range(window.player.sim.matrix.processors) if c not in v.processors]
+    if free:
+        other = view.cell_rect(0, free[-1])
+        assert not is_red(QColor(image.pixel(int((other.left() + 1.5) * ratio), y)))
+    # the timeline: a red marker where the run stopped
+    line = window.board.timeline
+    timg = line.grab().toImage()
+    tr = timg.devicePixelRatio()
+    assert is_red(QColor(timg.pixel(int(line.failure_x() * tr), int(3 * tr))))
+    # the narration ends with the rule and the policy's file and line
+    model = window.narration.model_
+    assert model.refused
+    last = model.row_text[-1]
+    assert "no processor holds two processes in one slot" in last and "bad.py:16" in last
+
+    # one step back: the picture is no longer the refused one, the mark goes
+    player.go_to(player.position - 1)
+    assert view.violation_cells() is None
+    image = view.grab().toImage()
+    assert not is_red(QColor(image.pixel(int((first.left() + 1.5) * ratio), y)))
+
+
 def test_the_parameter_field_shows_the_chosen_policys_declared_parameters(window):
     panel = window.policy_panel
     panel.set_policy("mgs")
@@ -75,3 +121,61 @@ def test_the_parameter_field_shows_the_chosen_policys_declared_parameters(window
     assert "migration_cost: a finite number in 0..1,099,511,627,776 slices" in panel.params.toolTip()
     panel.set_policy(str(EXAMPLES / "best_fit_slot.py"))
     assert panel.params.placeholderText().startswith("max_slots=64, seed=0, check=true")
+
+
+def test_declared_parameters_are_typed_fields_with_their_ranges(window):
+    from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QSpinBox
+
+    panel = window.policy_panel
+    panel.set_policy("mgs")
+    f = panel.fields.fields
+    assert list(f) == ["mpl", "q", "migration_cost", "charge_migration", "decide"]
+    assert isinstance(f["mpl"], QSpinBox) and (f["mpl"].minimum(), f["mpl"].maximum()) == (1, 65536)
+    assert f["mpl"].value() == 5
+    assert isinstance(f["q"], QSpinBox) and f["q"].specialValueText() == "none"
+    assert f["q"].value() == f["q"].minimum()  # none, the default
+    assert isinstance(f["migration_cost"], QDoubleSpinBox) and f["migration_cost"].minimum() == 0.0
+    assert isinstance(f["charge_migration"], QCheckBox) and f["charge_migration"].isChecked()
+    assert isinstance(f["decide"], QComboBox)
+    assert [f["decide"].itemText(i) for i in range(f["decide"].count())] == ["event", "boundary"]
+    assert panel.chosen_params() == {}  # untouched fields leave the source's parameters alone
+    f["mpl"].setValue(2)
+    f["q"].setValue(3)
+    f["charge_migration"].setChecked(False)
+    f["decide"].setCurrentText("boundary")
+    assert panel.chosen_params() == {"mpl": 2, "q": 3, "charge_migration": False, "decide": "boundary"}
+    panel.params.setText("mpl=4")  # the text field still works, and wins
+    assert panel.chosen_params()["mpl"] == 4
+    panel.params.setText("")
+
+    # Apply runs the policy with the fields' values; the window shows them back in the fields
+    assert window.open_source("downey", jobs=40, procs=16, load=0.9)
+    panel.set_policy("mgs")
+    panel.fields.fields["mpl"].setValue(2)
+    panel.apply_button.click()
+    assert window.player.sim.policy_name.lower().startswith("mgs")
+    assert window.source_params == {"mpl": 2}
+    assert panel.fields.fields["mpl"].value() == 2 and panel.params.text() == ""
+
+
+def test_a_policy_files_declared_parameters_are_fields_too(window, qtbot):
+    from PySide6.QtWidgets import QCheckBox, QSpinBox
+
+    panel = window.policy_panel
+    panel.set_policy(str(EXAMPLES / "best_fit_slot.py"))
+    f = panel.fields.fields
+    assert isinstance(f["max_slots"], QSpinBox) and f["max_slots"].value() == 64
+    assert isinstance(f["check"], QCheckBox) and f["check"].isChecked()
+    qtbot.waitUntil(lambda: f["check"].isVisible())
+
+    def dark_pixels() -> int:  # the tick of the check box, in the panel's picture
+        image = panel.grab().toImage()
+        r = f["check"].geometry().translated(f["check"].parentWidget().mapTo(panel, f["check"].pos() * 0))
+        ratio = image.devicePixelRatio()
+        return sum(QColor(image.pixel(int(x * ratio), int(y * ratio))).lightness() < 90
+                   for x in range(r.left(), r.left() + min(r.width(), 20)) for y in range(r.top(), r.bottom()))
+
+    ticked = dark_pixels()
+    f["check"].setChecked(False)
+    assert ticked > dark_pixels()
+    assert panel.chosen_params() == {"check": False}

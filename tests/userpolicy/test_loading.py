@@ -147,8 +147,6 @@ def test_a_queue_order_changes_what_a_built_in_does_and_fails_in_the_users_line(
     bad = write(tmp_path, "def key(job):\n    return job.nothing\n")
     with pytest.raises(UserPolicyError, match=r"mine\.py:2 in key: AttributeError"):
         factory.run(source, "gs:mpl=2", order=f"{bad}:key")
-    with pytest.raises(ValueError, match="a queue order applies to fcfs and easy, not conservative"):
-        factory.run(source, "conservative", order=order)
 
 
 def test_the_api_runs_a_file_policy(tmp_path):
