@@ -68,7 +68,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "new-policy": ("new_policy", "write a commented template of your own policy"),
     "open": ("open", "open the window (default: the Fig. 2 re-packing scenario)"),
     "plot-sweep": ("plot_sweep", "plot a sweep's metric against load per policy with 95%% CI bands"),
-    "policies": ("policies", "list the built-in policies with their papers and parameters"),
+    "policies": ("policies", "list the built-in and installed policies with their papers and parameters"),
     "repro": ("repro", "reproduce a paper's table and check its findings"),
     "run": ("run", "run a scenario or workload headless and print the result"),
     "scenarios": ("scenarios", "list the built-in scenarios (the papers' figures)"),
