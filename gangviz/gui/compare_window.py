@@ -33,7 +33,7 @@ import math
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -59,6 +59,7 @@ from PySide6.QtWidgets import (
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui import plot_axes, shared_clock
 from gangviz.gui.clock_timeline import SharedTimeline
+from gangviz.gui.compare_overview import SchedulePane, ScheduleRunner
 from gangviz.gui.compare_plots import OverlayPlots, policy_colour
 from gangviz.gui.compare_table import SummaryTable
 from gangviz.gui.families import (
@@ -83,6 +84,8 @@ TICK_MS = 30
 #: the default speed plays the longest run in about this many seconds
 PLAY_SECONDS = 40.0
 SCREENSHOT_SIZE = (1680, 1050)
+#: above this many jobs the panes draw finished schedules (:meth:`CompareWindow.uses_schedules`)
+SCHEDULE_JOBS = 5000
 
 
 def check_count(specs: list[str]) -> None:
@@ -281,6 +284,10 @@ class CompareWindow(QMainWindow):
         self.sims: dict = {}
         self.panes: list[ComparePane] = []
         self.samples: dict[str, list] = {}
+        self.schedules: dict = {}
+        self.failures: dict[str, str] = {}
+        self.runner: ScheduleRunner | None = None
+        self._generation = 0
         self.comparison = None
         self.error: str | None = None
         self.time = 0.0
@@ -422,9 +429,17 @@ class CompareWindow(QMainWindow):
     def _chosen(self, specs: list) -> None:
         self.set_policies(list(specs), start=self.time)
 
+    def uses_schedules(self) -> bool:
+        """Return whether the panes draw finished schedules (a trace, or a workload of more
+        than :data:`SCHEDULE_JOBS` jobs, of the matrix model) instead of stepping simulations."""
+        return self.model == "matrix" and (getattr(self.source, "kind", None) == "swf"
+                                           or len(self.source.jobs or ()) > SCHEDULE_JOBS)
+
     def set_policies(self, specs: list[str], *, start: float = 0.0) -> bool:
         """Compare ``specs``; return success. On failure the chooser shows the reason (also in
         :attr:`error`) and the current comparison stays."""
+        if self.uses_schedules():
+            return self._set_schedules(specs, start)
         try:
             sims = build_sims(self.source, specs)
         except ValueError as exc:
@@ -470,6 +485,96 @@ class CompareWindow(QMainWindow):
         self.set_time(start, force=True)
         return True
 
+    def _set_schedules(self, specs: list[str], start: float) -> bool:
+        """Start one headless run per spec (:class:`ScheduleRunner`) and show their panes at
+        once, each filled when its run ends; checks the specs first (as :meth:`set_policies`)."""
+        from gangviz.factory import resolve
+
+        try:
+            check_count(specs)
+            for spec in specs:
+                try:
+                    resolve(self.source, spec)
+                except (ValueError, KeyError, TypeError) as exc:
+                    msg = str(exc).strip("'\"")
+                    raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
+        except ValueError as exc:
+            self.error = str(exc)
+            self.chooser.show_message(self.error)
+            return False
+        self.error = None
+        self.chooser.show_message("")
+        self.pause()
+        for pane in self.panes:
+            pane.stop()
+            self.pane_layout.removeWidget(pane)
+            pane.deleteLater()
+        self.sims, self.schedules, self.samples, self.comparison = {}, {}, {}, None
+        self.failures = {}
+        per = self._slice_seconds()
+        self.panes = [SchedulePane(spec, i, self.pane_row, slice_seconds=per) for i, spec in enumerate(specs)]
+        for pane in self.panes:
+            self.pane_layout.addWidget(pane, 1)
+        self.end = max((j.arrival for j in self.source.jobs), default=0.0)  # until the runs end
+        self.table.clear()
+        self.table.setRowCount(0)
+        self.table.setColumnCount(0)
+        self.table_note.setText("The figures of every run appear here when it ends.")
+        s = self.source
+        self.heading.setText(s.title)
+        self.subheading.setText(f"{s.processors:,} processors  ·  {len(s.jobs):,} jobs  ·  "
+                                f"{len(specs)} policies, each simulated once")
+        if self.runner is None:
+            self.runner = ScheduleRunner(self)
+            self.runner.ready.connect(self._schedule_ready)
+            self.runner.failed.connect(self._schedule_failed)
+        self._start_at = start
+        self._generation = self.runner.start(self.source, list(specs))
+        self.set_time(start, force=True)
+        return True
+
+    def _schedule_ready(self, gen: int, spec: str, schedule) -> None:
+        if gen != self._generation:
+            return
+        self.schedules[spec] = schedule
+        pane = next(p for p in self.panes if p.spec == spec)
+        pane.set_schedule(schedule)
+        self._schedules_changed()
+
+    def _schedule_failed(self, gen: int, spec: str, message: str) -> None:
+        if gen != self._generation:
+            return
+        self.failures[spec] = message
+        next(p for p in self.panes if p.spec == spec).fail(message)
+        self._schedules_changed()
+
+    @property
+    def pending(self) -> int:
+        """Return how many runs of the current comparison have not ended yet."""
+        if not self.uses_schedules():
+            return 0
+        return sum(1 for p in self.panes if p.spec not in self.schedules and p.spec not in self.failures)
+
+    def _schedules_changed(self) -> None:
+        """A run ended: span, curves and table cover the runs ended so far."""
+        from gangviz.experiments.compare import comparison_from_figures
+        done = {p.spec: self.schedules[p.spec] for p in self.panes if p.spec in self.schedules}
+        self.end = max([self.end] + [s.end for s in done.values()])
+        colours = [policy_colour(spec) for spec in done]
+        self.timeline.slice_seconds = self._slice_seconds()
+        self.timeline.set_span(self.end, [(c, []) for c in colours])
+        self.plots.set_curves({spec: s.curves() for spec, s in done.items()}, self.end)
+        if len(done) >= 2:
+            self.comparison = comparison_from_figures(self.source.title, self.source.processors,
+                                                      {spec: s.figures for spec, s in done.items()})
+            self.table.set_comparison(self.comparison, colours)
+            self.table.setEnabled(True)
+            wait = f"; {self.pending} still simulating" if self.pending else ""
+            self.table_note.setText("Final figures, the numbers of gangviz compare (★ best in its row "
+                                    f"among the policies that have it; ↑ higher, ↓ lower is better){wait}")
+        self._default_rate()
+        self.set_time(self.time, force=True)
+
     def _finish_runs(self, sims: dict) -> None:
         """Run every simulation to its end: span, move ticks, whole curves, final table."""
         from gangviz.experiments.compare import comparison_of_simulations
@@ -503,6 +608,9 @@ class CompareWindow(QMainWindow):
             return
         self.time = t
         for pane in self.panes:
+            if isinstance(pane, SchedulePane):
+                pane.show_at(t)
+                continue
             shared_clock.seek(pane.sim, t)
             pane.refresh()
         self.timeline.set_time(t)
@@ -513,12 +621,19 @@ class CompareWindow(QMainWindow):
     def step_forward(self) -> None:
         """Move the clock to the next decision point of any pane (stops at the end)."""
         self.pause()
+        if self.uses_schedules():
+            nxt = min((s.next_event(self.time) for s in self.schedules.values()), default=math.inf)
+            self.set_time(self.end if math.isinf(nxt) else nxt)
+            return
         nxt = shared_clock.next_event([p.sim for p in self.panes], self.time)
         self.set_time(self.end if math.isinf(nxt) else nxt)
 
     def step_back(self) -> None:
         """Move the clock back to the previous decision point of any pane."""
         self.pause()
+        if self.uses_schedules():
+            self.set_time(max((s.previous_event(self.time) for s in self.schedules.values()), default=0.0))
+            return
         self.set_time(shared_clock.previous_event([p.sim for p in self.panes], self.time))
 
     @property
@@ -630,6 +745,10 @@ def screenshot(source, policies: list[str], out: str | Path, *, at: float | None
                 raise ValueError(win.error)
             win.resize(*size)
             win.show()
+            app.processEvents()  # the first frame: panes of a trace say they are simulating
+            while win.pending:  # a trace's runs end in their worker threads
+                app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+                time.sleep(0.02)
             win.set_time(win.end / 2 if at is None else at)
             app.processEvents()
             return win.export_figure(out, "window")
