@@ -235,6 +235,12 @@ class ScheduleRunner(QObject):
         try:
             schedule = run_schedule(source, spec)
         except (ValueError, KeyError, TypeError, MemoryError) as exc:
-            self.failed.emit(gen, spec, f"{spec}: {str(exc).strip(chr(39) + chr(34))}")
+            try:
+                self.failed.emit(gen, spec, f"{spec}: {str(exc).strip(chr(39) + chr(34))}")
+            except RuntimeError:  # the window closed meanwhile
+                pass
             return
-        self.ready.emit(gen, spec, schedule)
+        try:
+            self.ready.emit(gen, spec, schedule)
+        except RuntimeError:  # the window closed while the run went on: nobody waits for it
+            pass

@@ -265,6 +265,8 @@ class CompareWindow(QMainWindow):
         policies: the policy specs to compare (``"bc"``, ``"random:seed=3"``); when they are not
             2-4 runnable policies the chooser shows why and the panes stay empty.
         start: the shared time to show first (clamped to the runs' span).
+        schedules: draw each run from its finished schedule (``True``) or step simulations
+            (``False``); ``None`` decides by the workload's size (:meth:`uses_schedules`).
 
     Raises ``ValueError``/``OSError`` when ``source`` does not load (the command line turns it
     into a one-line message). ``error`` holds the message of the last rejected choice.
@@ -273,8 +275,9 @@ class CompareWindow(QMainWindow):
     timeChanged = Signal(float)
 
     def __init__(self, source, policies: list[str] = (), *, source_args: dict | None = None,
-                 start: float = 0.0, parent=None):
+                 start: float = 0.0, schedules: bool | None = None, parent=None):
         super().__init__(parent)
+        self._schedules_asked = schedules
         if isinstance(source, (str, Path)):
             from gangviz.workloads.source import load_source
 
@@ -430,10 +433,14 @@ class CompareWindow(QMainWindow):
         self.set_policies(list(specs), start=self.time)
 
     def uses_schedules(self) -> bool:
-        """Return whether the panes draw finished schedules (a trace, or a workload of more
-        than :data:`SCHEDULE_JOBS` jobs, of the matrix model) instead of stepping simulations."""
-        return self.model == "matrix" and (getattr(self.source, "kind", None) == "swf"
-                                           or len(self.source.jobs or ()) > SCHEDULE_JOBS)
+        """Return whether the panes draw finished schedules instead of stepping simulations:
+        as asked (``schedules=``), else for a workload of the matrix model with more than
+        :data:`SCHEDULE_JOBS` jobs (small ones keep the step-by-step panes and narration)."""
+        if self.model != "matrix":
+            return False
+        if self._schedules_asked is not None:
+            return self._schedules_asked
+        return len(self.source.jobs or ()) > SCHEDULE_JOBS
 
     def set_policies(self, specs: list[str], *, start: float = 0.0) -> bool:
         """Compare ``specs``; return success. On failure the chooser shows the reason (also in
@@ -721,6 +728,7 @@ class CompareWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.pause()
+        self._generation = -1  # runs still going in their threads are no longer waited for
         for pane in self.panes:
             pane.stop()
         super().closeEvent(event)

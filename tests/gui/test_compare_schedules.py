@@ -37,7 +37,7 @@ def test_row_labels_stand_apart_however_many_rows(rows, height):
 
 def test_a_trace_opens_with_its_panes_then_fills_each_from_its_run(qtbot):
     src = load_source(str(TRACE))
-    win = CompareWindow(src, ["gs", "easy", "mgs"])
+    win = CompareWindow(src, ["gs", "easy", "mgs"], schedules=True)
     qtbot.addWidget(win)
     assert win.uses_schedules()
     assert not win.sims  # no step-able simulation is kept
@@ -67,8 +67,20 @@ def test_a_trace_opens_with_its_panes_then_fills_each_from_its_run(qtbot):
     win.close()
 
 
+def test_a_small_trace_keeps_the_step_by_step_panes_and_a_big_one_draws_schedules(qtbot):
+    from gangviz.gui.compare_window import SCHEDULE_JOBS
+
+    small = CompareWindow(load_source(str(TRACE)), ["gs", "easy"])
+    qtbot.addWidget(small)
+    assert not small.uses_schedules() and set(small.sims) == {"gs", "easy"}
+    big = load_source("downey", jobs=SCHEDULE_JOBS + 1, procs=64, load=0.5, seed=1)
+    win = CompareWindow(big, [])
+    qtbot.addWidget(win)
+    assert win.uses_schedules()
+
+
 def test_an_unknown_policy_on_a_trace_keeps_the_chooser_message(qtbot):
-    win = CompareWindow(load_source(str(TRACE)), ["gs", "nosuch"])
+    win = CompareWindow(load_source(str(TRACE)), ["gs", "nosuch"], schedules=True)
     qtbot.addWidget(win)
     assert win.error is not None and "nosuch" in win.error
     assert not win.panes
