@@ -15,9 +15,9 @@ import time
 
 T0 = time.perf_counter()
 
-import argparse  # noqa: E402
-import os  # noqa: E402
-import resource  # noqa: E402
+import argparse
+import os
+import resource
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 

@@ -136,9 +136,10 @@ class ScheduleView(QWidget):
             x += width
         p.drawRect(QRectF(LEFT, qy + 2, w, QUEUE_H - 4))
         p.setPen(QColor("#6b665e"))
-        p.drawText(QRectF(LEFT, self.height() - 16, w, 14), Qt.AlignmentFlag.AlignLeft,
-                   f"{len(self.rows)} row{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
+        caption = (f"{len(self.rows)} row{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
                    "processors (running jobs packed first fit)")
+        p.drawText(QRectF(LEFT, self.height() - 16, w, 14), Qt.AlignmentFlag.AlignLeft,
+                   p.fontMetrics().elidedText(caption, Qt.TextElideMode.ElideRight, int(w)))
 
 
 class SchedulePane(QFrame):
