@@ -463,12 +463,15 @@ def joined_rows(columns: list[np.ndarray], sep: str) -> bytes:
     if not columns or not len(columns[0]):
         return b""
     n = len(columns[0])
-    sep_col = np.full((n, 1), ord(sep), np.uint8)
-    parts: list[np.ndarray] = []
+    rows = np.empty((n, sum(c.shape[1] + 1 for c in columns)), np.uint8)
+    x = 0
     for c in columns:
-        parts += [c, sep_col]
-    parts[-1] = np.full((n, 1), 10, np.uint8)  # the last separator is the line's end
-    flat = np.hstack(parts).ravel()
+        w = c.shape[1]
+        rows[:, x:x + w] = c
+        rows[:, x + w] = ord(sep)
+        x += w + 1
+    rows[:, -1] = 10  # the last separator is the line's end
+    flat = rows.ravel()
     return flat[flat != 0].tobytes()
 
 
