@@ -224,6 +224,7 @@ class ComparePane(QFrame):
         drawn = family_view(sim)
         if drawn is None:
             self.matrix = MatrixView(self.player, self)
+            self.matrix.slice_seconds = slice_seconds
             self.matrix.setMinimumSize(160, 120)
             self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)  # what-ifs would desync
             self.vector = VectorTreeView(self.player, self)

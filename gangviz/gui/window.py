@@ -463,7 +463,7 @@ class MainWindow(QMainWindow):
         self.presenter.set_player(player)
         player.gateChanged.connect(self._update_status)
         self.narration.set_time_unit(self.slice_seconds())
-        self.job_panel.slice_seconds = self.slice_seconds()
+        self.job_panel.slice_seconds = self.board.matrix.slice_seconds = self.slice_seconds()
         self.narration.set_player(player)
         self.metrics.set_player(player)
         self.metrics.set_time_unit(self.slice_seconds())

@@ -78,3 +78,17 @@ def test_the_status_bar_of_a_trace_reads_its_clock(window, qtbot):
         window.player.step_forward(animate=False)
     window._update_status()
     assert re.match(r"t = " + CLOCK + "   ·   step", window.status.text()), window.status.text()
+
+
+def test_a_job_tooltip_in_the_matrix_reads_the_trace_clock(qtbot):
+    from gangviz.gui.matrix_view import MatrixView
+
+    sim = _stepped(build(load_source(KTH), "gs", record=True, watch=False), 100)
+    view = MatrixView(Player(sim))
+    qtbot.addWidget(view)
+    job = next(iter(sim.matrix.jobs()))
+    assert re.search(r"arrival t = \d\d:\d\d:\d\d|arrival t = \d+ d ", view.job_tooltip(job) or "") is None
+    view.slice_seconds = 1.0
+    tip = view.job_tooltip(job)
+    assert re.search(r"arrival t = " + CLOCK, tip), tip
+    assert "slices" not in tip
