@@ -15,9 +15,15 @@ number of slices per second on a parented ``QTimer``; Step jumps to the next dec
 pane, Back to the previous one; the panes' players never run their own timers, and nothing is
 animated change by change (the panes would drift apart).
 
-Every run is first simulated to its end when the comparison is built (cheap: whole 200-job runs
+Every run of a small workload (up to :data:`SCHEDULE_JOBS` jobs; a scenario, a model, a trace's
+first jobs) is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
-summary table. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
+summary table. A bigger workload (a whole trace: LANL-CM5's 122k jobs) keeps no step-able
+simulation: each policy runs once, headless, on the loop ``gangviz run`` uses, in its own worker
+thread, and its pane (:mod:`gangviz.gui.compare_overview`) draws the state at the shared time from
+the run's per-job start and finish columns (:mod:`gangviz.experiments.schedule`). The window
+shows its panes at once; each fills when its run ends, and the curves and table then cover the
+runs ended so far; Step and Back move to the next or previous arrival, start or finish of any run. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
 finished simulations, built by :func:`gangviz.factory.build`, so it
 holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
 are Zhou et al.'s, Zhou00 §4.3); other families show the panes and curves.
