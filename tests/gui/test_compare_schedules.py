@@ -84,3 +84,12 @@ def test_an_unknown_policy_on_a_trace_keeps_the_chooser_message(qtbot):
     qtbot.addWidget(win)
     assert win.error is not None and "nosuch" in win.error
     assert not win.panes
+
+
+def test_table_cells_write_big_figures_in_full():
+    from gangviz.gui.compare_table import cell_text
+
+    assert cell_text(62_293_404.0, False) == "62,293,404"
+    assert cell_text(62_293_404.0, True).startswith("62,293,404 ")
+    assert cell_text(17221.7, False) == "17221.7"
+    assert cell_text(float("nan"), False) == "-"
