@@ -77,7 +77,10 @@ class OverlayPlots(QWidget):
             w = pg.PlotWidget(background="w", axisItems=plot_axes.axes(kind))
             w.setTitle(title, color="#333333", size="9.5pt")
             w.setLabel("bottom", "time (slices)")
-            w.setLabel("left", ylabel)
+            if ylabel is not None:
+                w.setLabel("left", ylabel)
+            else:
+                w.getPlotItem().getAxis("left").quantity = "response"
             w.showGrid(x=True, y=True, alpha=0.15)
             w.setMenuEnabled(False)
             plot_axes.tidy(w, kind)
@@ -91,6 +94,7 @@ class OverlayPlots(QWidget):
         self.solid: dict[tuple[str, int], pg.PlotDataItem] = {}
         self.faint: dict[tuple[str, int], pg.PlotDataItem] = {}
         self.legends: list = []
+        self._fields = tuple(f for _t, _y, f, _k in PANELS)
 
     def set_series(self, runs: dict[str, list], end: float) -> None:
         """Show ``runs`` (label -> that policy's whole list of samples) over times 0..``end``."""
@@ -102,6 +106,7 @@ class OverlayPlots(QWidget):
                 w.getPlotItem().legend = None
         self.series, self.solid, self.faint = {}, {}, {}
         self.legends = []
+        self._fields = tuple(f for _t, _y, f, _k in PANELS)
         key = [(label, policy_colour(label).name()) for label in runs]
         for w, (title, _y, _f, _k) in zip(self.plots, PANELS):
             w.setTitle(plot_axes.title_with_key(title, key, "9.5pt"), color="#333333")
@@ -119,6 +124,39 @@ class OverlayPlots(QWidget):
         for w in self.plots:
             w.setXRange(0, max(end, 1.0), padding=0.02)
 
+    def set_curves(self, runs: dict[str, dict[str, np.ndarray]], end: float) -> None:
+        """Show schedule curves (label -> :meth:`gangviz.experiments.schedule.Schedule.curves`)
+        over 0..``end``: jobs waiting, processor demand, jobs running, mean response (in the
+        time axes' unit). Replaces the per-step panels' titles."""
+        titles = ("Jobs waiting (jobs)", "Processor demand (× machine)", "Jobs running (jobs)",
+                  "Mean response of finished jobs")
+        labels = ("jobs", "× machine", "jobs", None)  # the time axis names its own unit
+        fields = ("waiting", "demand", "running", "mean_response")
+        self.set_series({label: [] for label in runs}, end)
+        key = [(label, policy_colour(label).name()) for label in runs]
+        for w, title, ylabel in zip(self.plots, titles, labels):
+            w.setTitle(plot_axes.title_with_key(title, key, "9.5pt"), color="#333333")
+            if ylabel is not None:
+                w.setLabel("left", ylabel)
+            else:
+                w.getPlotItem().getAxis("left").quantity = "response"
+        demand = self.plots[1].getPlotItem()
+        demand.getAxis("left").setTicks(None)  # demand passes 1 when gang scheduling time-shares
+        demand.getViewBox().setLimits(yMin=0, yMax=None)
+        demand.getViewBox().enableAutoRange(axis="y", enable=True)
+        for i, (label, cols) in enumerate(runs.items()):
+            data = SampleColumns()
+            data.n = len(cols["time"])
+            data.data = {"time": cols["time"], "waiting": cols["waiting"], "slots": cols["demand"],
+                         "running": cols["running"], "mean_turnaround": cols["mean_response"],
+                         "active_ratio": cols["waiting"]}
+            self.series[label] = (i, data)
+            for k, field in enumerate(fields):
+                y = cols[field]
+                xs, ys = step_xy(cols["time"], y)
+                self.faint[(label, k)].setData(xs, ys)
+        self._fields = ("waiting", "slots", "running", "mean_turnaround")
+
     @staticmethod
     def _values(cols: SampleColumns, field: str) -> np.ndarray:
         y = cols.column(field)
@@ -131,7 +169,7 @@ class OverlayPlots(QWidget):
         for label, (_i, cols) in self.series.items():
             times = cols.column("time")
             n = int(np.searchsorted(times, t, side="right"))
-            for k, (_t, _y, field, _kind) in enumerate(PANELS):
+            for k, field in enumerate(self._fields):
                 xs, ys = step_xy(times[:n], self._values(cols, field)[:n])
                 if n and n < len(times):
                     xs, ys = np.append(xs, t), np.append(ys, ys[-1])  # hold the value up to t

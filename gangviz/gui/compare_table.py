@@ -26,8 +26,14 @@ BEST_BG = QColor("#E3F1E8")
 
 
 def cell_text(value: float, best: bool) -> str:
-    """Return the shown text of a metric value (6 significant digits, ``-`` when undefined)."""
-    text = "-" if math.isnan(value) else f"{value:.6g}"
+    """Return the shown text of a metric value: 6 significant digits, a value of a million or
+    more in full with separators (``62,293,404``, never ``6.22934e+07``), ``-`` when undefined."""
+    if math.isnan(value):
+        text = "-"
+    elif abs(value) >= 1e6 and math.isfinite(value):
+        text = f"{value:,.0f}"
+    else:
+        text = f"{value:.6g}"
     return f"{text} {MARK}" if best else text
 
 

@@ -15,9 +15,15 @@ number of slices per second on a parented ``QTimer``; Step jumps to the next dec
 pane, Back to the previous one; the panes' players never run their own timers, and nothing is
 animated change by change (the panes would drift apart).
 
-Every run is first simulated to its end when the comparison is built (cheap: whole 200-job runs
+Every run of a small workload (up to :data:`SCHEDULE_JOBS` jobs; a scenario, a model, a trace's
+first jobs) is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
-summary table. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
+summary table. A bigger workload (a whole trace: LANL-CM5's 122k jobs) keeps no step-able
+simulation: each policy runs once, headless, on the loop ``gangviz run`` uses, in its own worker
+thread, and its pane (:mod:`gangviz.gui.compare_overview`) draws the state at the shared time from
+the run's per-job start and finish columns (:mod:`gangviz.experiments.schedule`). The window
+shows its panes at once; each fills when its run ends, and the curves and table then cover the
+runs ended so far; Step and Back move to the next or previous arrival, start or finish of any run. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
 finished simulations, built by :func:`gangviz.factory.build`, so it
 holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
 are Zhou et al.'s, Zhou00 §4.3); other families show the panes and curves.
@@ -33,7 +39,7 @@ import math
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -59,6 +65,7 @@ from PySide6.QtWidgets import (
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui import plot_axes, shared_clock
 from gangviz.gui.clock_timeline import SharedTimeline
+from gangviz.gui.compare_overview import SchedulePane, ScheduleRunner
 from gangviz.gui.compare_plots import OverlayPlots, policy_colour
 from gangviz.gui.compare_table import SummaryTable
 from gangviz.gui.families import (
@@ -83,6 +90,8 @@ TICK_MS = 30
 #: the default speed plays the longest run in about this many seconds
 PLAY_SECONDS = 40.0
 SCREENSHOT_SIZE = (1680, 1050)
+#: above this many jobs the panes draw finished schedules (:meth:`CompareWindow.uses_schedules`)
+SCHEDULE_JOBS = 5000
 
 
 def check_count(specs: list[str]) -> None:
@@ -221,6 +230,7 @@ class ComparePane(QFrame):
         drawn = family_view(sim)
         if drawn is None:
             self.matrix = MatrixView(self.player, self)
+            self.matrix.slice_seconds = slice_seconds
             self.matrix.setMinimumSize(160, 120)
             self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)  # what-ifs would desync
             self.vector = VectorTreeView(self.player, self)
@@ -262,6 +272,8 @@ class CompareWindow(QMainWindow):
         policies: the policy specs to compare (``"bc"``, ``"random:seed=3"``); when they are not
             2-4 runnable policies the chooser shows why and the panes stay empty.
         start: the shared time to show first (clamped to the runs' span).
+        schedules: draw each run from its finished schedule (``True``) or step simulations
+            (``False``); ``None`` decides by the workload's size (:meth:`uses_schedules`).
 
     Raises ``ValueError``/``OSError`` when ``source`` does not load (the command line turns it
     into a one-line message). ``error`` holds the message of the last rejected choice.
@@ -270,8 +282,9 @@ class CompareWindow(QMainWindow):
     timeChanged = Signal(float)
 
     def __init__(self, source, policies: list[str] = (), *, source_args: dict | None = None,
-                 start: float = 0.0, parent=None):
+                 start: float = 0.0, schedules: bool | None = None, parent=None):
         super().__init__(parent)
+        self._schedules_asked = schedules
         if isinstance(source, (str, Path)):
             from gangviz.workloads.source import load_source
 
@@ -281,6 +294,10 @@ class CompareWindow(QMainWindow):
         self.sims: dict = {}
         self.panes: list[ComparePane] = []
         self.samples: dict[str, list] = {}
+        self.schedules: dict = {}
+        self.failures: dict[str, str] = {}
+        self.runner: ScheduleRunner | None = None
+        self._generation = 0
         self.comparison = None
         self.error: str | None = None
         self.time = 0.0
@@ -422,9 +439,21 @@ class CompareWindow(QMainWindow):
     def _chosen(self, specs: list) -> None:
         self.set_policies(list(specs), start=self.time)
 
+    def uses_schedules(self) -> bool:
+        """Return whether the panes draw finished schedules instead of stepping simulations:
+        as asked (``schedules=``), else for a workload of the matrix model with more than
+        :data:`SCHEDULE_JOBS` jobs (small ones keep the step-by-step panes and narration)."""
+        if self.model != "matrix":
+            return False
+        if self._schedules_asked is not None:
+            return self._schedules_asked
+        return len(self.source.jobs or ()) > SCHEDULE_JOBS
+
     def set_policies(self, specs: list[str], *, start: float = 0.0) -> bool:
         """Compare ``specs``; return success. On failure the chooser shows the reason (also in
         :attr:`error`) and the current comparison stays."""
+        if self.uses_schedules():
+            return self._set_schedules(specs, start)
         try:
             sims = build_sims(self.source, specs)
         except ValueError as exc:
@@ -470,6 +499,96 @@ class CompareWindow(QMainWindow):
         self.set_time(start, force=True)
         return True
 
+    def _set_schedules(self, specs: list[str], start: float) -> bool:
+        """Start one headless run per spec (:class:`ScheduleRunner`) and show their panes at
+        once, each filled when its run ends; checks the specs first (as :meth:`set_policies`)."""
+        from gangviz.factory import resolve
+
+        try:
+            check_count(specs)
+            for spec in specs:
+                try:
+                    resolve(self.source, spec)
+                except (ValueError, KeyError, TypeError) as exc:
+                    msg = str(exc).strip("'\"")
+                    raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
+        except ValueError as exc:
+            self.error = str(exc)
+            self.chooser.show_message(self.error)
+            return False
+        self.error = None
+        self.chooser.show_message("")
+        self.pause()
+        for pane in self.panes:
+            pane.stop()
+            self.pane_layout.removeWidget(pane)
+            pane.deleteLater()
+        self.sims, self.schedules, self.samples, self.comparison = {}, {}, {}, None
+        self.failures = {}
+        per = self._slice_seconds()
+        self.panes = [SchedulePane(spec, i, self.pane_row, slice_seconds=per) for i, spec in enumerate(specs)]
+        for pane in self.panes:
+            self.pane_layout.addWidget(pane, 1)
+        self.end = max((j.arrival for j in self.source.jobs), default=0.0)  # until the runs end
+        self.table.clear()
+        self.table.setRowCount(0)
+        self.table.setColumnCount(0)
+        self.table_note.setText("The figures of every run appear here when it ends.")
+        s = self.source
+        self.heading.setText(s.title)
+        self.subheading.setText(f"{s.processors:,} processors  ·  {len(s.jobs):,} jobs  ·  "
+                                f"{len(specs)} policies, each simulated once")
+        if self.runner is None:
+            self.runner = ScheduleRunner(self)
+            self.runner.ready.connect(self._schedule_ready)
+            self.runner.failed.connect(self._schedule_failed)
+        self._start_at = start
+        self._generation = self.runner.start(self.source, list(specs))
+        self.set_time(start, force=True)
+        return True
+
+    def _schedule_ready(self, gen: int, spec: str, schedule) -> None:
+        if gen != self._generation:
+            return
+        self.schedules[spec] = schedule
+        pane = next(p for p in self.panes if p.spec == spec)
+        pane.set_schedule(schedule)
+        self._schedules_changed()
+
+    def _schedule_failed(self, gen: int, spec: str, message: str) -> None:
+        if gen != self._generation:
+            return
+        self.failures[spec] = message
+        next(p for p in self.panes if p.spec == spec).fail(message)
+        self._schedules_changed()
+
+    @property
+    def pending(self) -> int:
+        """Return how many runs of the current comparison have not ended yet."""
+        if not self.uses_schedules():
+            return 0
+        return sum(1 for p in self.panes if p.spec not in self.schedules and p.spec not in self.failures)
+
+    def _schedules_changed(self) -> None:
+        """A run ended: span, curves and table cover the runs ended so far."""
+        from gangviz.experiments.compare import comparison_from_figures
+        done = {p.spec: self.schedules[p.spec] for p in self.panes if p.spec in self.schedules}
+        self.end = max([self.end] + [s.end for s in done.values()])
+        colours = [policy_colour(spec) for spec in done]
+        self.timeline.slice_seconds = self._slice_seconds()
+        self.timeline.set_span(self.end, [(c, []) for c in colours])
+        self.plots.set_curves({spec: s.curves() for spec, s in done.items()}, self.end)
+        if len(done) >= 2:
+            self.comparison = comparison_from_figures(self.source.title, self.source.processors,
+                                                      {spec: s.figures for spec, s in done.items()})
+            self.table.set_comparison(self.comparison, colours)
+            self.table.setEnabled(True)
+            wait = f"; {self.pending} still simulating" if self.pending else ""
+            self.table_note.setText("Final figures, the numbers of gangviz compare (★ best in its row "
+                                    f"among the policies that have it; ↑ higher, ↓ lower is better){wait}")
+        self._default_rate()
+        self.set_time(self.time, force=True)
+
     def _finish_runs(self, sims: dict) -> None:
         """Run every simulation to its end: span, move ticks, whole curves, final table."""
         from gangviz.experiments.compare import comparison_of_simulations
@@ -503,6 +622,9 @@ class CompareWindow(QMainWindow):
             return
         self.time = t
         for pane in self.panes:
+            if isinstance(pane, SchedulePane):
+                pane.show_at(t)
+                continue
             shared_clock.seek(pane.sim, t)
             pane.refresh()
         self.timeline.set_time(t)
@@ -513,12 +635,19 @@ class CompareWindow(QMainWindow):
     def step_forward(self) -> None:
         """Move the clock to the next decision point of any pane (stops at the end)."""
         self.pause()
+        if self.uses_schedules():
+            nxt = min((s.next_event(self.time) for s in self.schedules.values()), default=math.inf)
+            self.set_time(self.end if math.isinf(nxt) else nxt)
+            return
         nxt = shared_clock.next_event([p.sim for p in self.panes], self.time)
         self.set_time(self.end if math.isinf(nxt) else nxt)
 
     def step_back(self) -> None:
         """Move the clock back to the previous decision point of any pane."""
         self.pause()
+        if self.uses_schedules():
+            self.set_time(max((s.previous_event(self.time) for s in self.schedules.values()), default=0.0))
+            return
         self.set_time(shared_clock.previous_event([p.sim for p in self.panes], self.time))
 
     @property
@@ -606,6 +735,7 @@ class CompareWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.pause()
+        self._generation = -1  # runs still going in their threads are no longer waited for
         for pane in self.panes:
             pane.stop()
         super().closeEvent(event)
@@ -630,6 +760,10 @@ def screenshot(source, policies: list[str], out: str | Path, *, at: float | None
                 raise ValueError(win.error)
             win.resize(*size)
             win.show()
+            app.processEvents()  # the first frame: panes of a trace say they are simulating
+            while win.pending:  # a trace's runs end in their worker threads
+                app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+                time.sleep(0.02)
             win.set_time(win.end / 2 if at is None else at)
             app.processEvents()
             return win.export_figure(out, "window")

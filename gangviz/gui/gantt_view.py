@@ -38,6 +38,7 @@ from gangviz.gui.palette import (
     job_colour,
     text_colour,
 )
+from gangviz.timefmt import clock_text, format_time
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP = 54, 14, 30
 QUEUE_ROW = 20
@@ -57,7 +58,21 @@ def fitted(fm: QFontMetricsF, width: float, forms: list[str]) -> str:
 
 
 def _fmt(seconds: float) -> str:
-    return f"{seconds:,.0f} s"
+    """An axis label: a time in the unit that reads best (``2.3 h``, ``45 s``)."""
+    return format_time(seconds, 1.0)
+
+
+def header_forms(sim) -> list[str]:
+    """Return the view's state line for ``sim``, longest form first: the policy, the clock
+    (:func:`gangviz.timefmt.clock_text`, as every widget writes a time), free processors and
+    the running and waiting counts."""
+    st, P = sim.state, sim.processors
+    t = clock_text(st.time, sim.time_unit)
+    return [f"{sim.policy_name.upper()}  ·  t = {t}  ·  {st.free} of {P} processors free  ·  "
+            f"{len(st.running)} running, {len(st.waiting)} waiting",
+            f"{sim.policy_name.upper()}  ·  t = {t}  ·  {st.free}/{P} free  ·  "
+            f"{len(st.running)} run, {len(st.waiting)} wait",
+            f"t = {t}  ·  {st.free}/{P} free"]
 
 
 class GanttView(QWidget):
@@ -206,12 +221,7 @@ class GanttView(QWidget):
             p.drawText(QRectF(0, y(proc) - lh / 2, strip.left() - 6, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
         p.setPen(TEXT)
-        header = fitted(fm, strip.width(), [
-            f"{sim.policy_name.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free} of {P} processors free  ·  "
-            f"{len(st.running)} running, {len(st.waiting)} waiting",
-            f"{sim.policy_name.upper()}  ·  t = {_fmt(st.time * u)}  ·  {st.free}/{P} free  ·  "
-            f"{len(st.running)} run, {len(st.waiting)} wait",
-            f"t = {_fmt(st.time * u)}  ·  {st.free}/{P} free"])
+        header = fitted(fm, strip.width(), header_forms(sim))
         p.drawText(QRectF(strip.left(), 4, strip.width(), lh), Qt.AlignmentFlag.AlignLeft, header)
         self._draw_key(p, fm, strip)
         self._draw_queue(p, fm, strip.bottom() + lh + 8)

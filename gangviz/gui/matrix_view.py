@@ -52,6 +52,7 @@ from gangviz.gui.geometry import GUTTER, RIGHT, ColumnRange, columns, nice_strid
 from gangviz.gui.guided import gate_cuts
 from gangviz.gui.scene import Scene, build_scene
 from gangviz.gui.wiring import follow
+from gangviz.timefmt import clock_text, format_time
 
 MAX_CELL_H = 64.0
 MIN_CELL_H = 4.0
@@ -97,6 +98,8 @@ class MatrixView(QWidget):
     def __init__(self, player=None, parent: QWidget | None = None, *, bottom_up: bool = True):
         super().__init__(parent)
         self.player = None
+        #: seconds per slice on a trace (tooltip times as its clock), else ``None`` (slices)
+        self.slice_seconds: float | None = None
         self.bottom_up = bottom_up
         self.selected: int | None = None
         self.hover_highlight = False
@@ -752,9 +755,10 @@ class MatrixView(QWidget):
         m = sim.matrix
         rows = ", ".join(slot_label(r) for r in m.job_rows(job)) if job in m else "none"
         left = sim.remaining(job)
+        per = self.slice_seconds
         return (f"<b>{m.names.get(job, rec.spec.name)}</b><br>size {rec.spec.size} processors"
-                f"<br>work left {left:g} of {rec.spec.work:g} slices<br>arrival t={rec.spec.arrival:,.7g}"
-                f"<br>rows {rows}")
+                f"<br>work left {format_time(left, per)} of {format_time(rec.spec.work, per)}"
+                f"<br>arrival t = {clock_text(rec.spec.arrival, per)}<br>rows {rows}")
 
     def event(self, ev) -> bool:
         if ev.type() == ev.Type.ToolTip and self.player is not None:

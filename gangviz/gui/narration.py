@@ -24,6 +24,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from gangviz.gui.wiring import follow
+from gangviz.timefmt import clock_text
 
 SYNC_S = 0.25
 _CURRENT_BG = QBrush(QColor("#FFE9A8"))
@@ -70,9 +71,11 @@ def step_lines(known) -> list[str]:
 class NarrationModel(QAbstractListModel):
     """Rows = narration sentences of the player's known steps."""
 
-    def __init__(self, player, parent=None):
+    def __init__(self, player, parent=None, *, slice_seconds: float | None = None):
         super().__init__(parent)
         self.player = player
+        #: seconds per slice on a trace (times read as clocks, ``31 d 04:12:09``), else ``None``
+        self.slice_seconds = slice_seconds
         self.row_step: list[int] = []
         self.row_text: list[str] = []
         self.first_row: list[int] = []  # step index -> its first row
@@ -118,7 +121,7 @@ class NarrationModel(QAbstractListModel):
                 ks = known[k]
                 firsts.append(base + len(texts))
                 for line in step_lines(ks):
-                    texts.append(f"t={ks.time:<6,.7g} {line}")
+                    texts.append(f"{clock_text(ks.time, self.slice_seconds)}  {line}")
                     steps.append(k)
             self.beginInsertRows(QModelIndex(), base, base + len(texts) - 1)
             self.row_text.extend(texts)
@@ -183,6 +186,7 @@ class NarrationView(QTableView):
         rows.setDefaultSectionSize(self.fontMetrics().height() + 3)
         self.model_ = None
         self.player = None
+        self.slice_seconds: float | None = None
         self._last_sync = 0.0
         self._pending = QTimer(self)
         self._pending.setSingleShot(True)
@@ -192,13 +196,18 @@ class NarrationView(QTableView):
         if player is not None:
             self.set_player(player)
 
+    def set_time_unit(self, slice_seconds: float | None) -> None:
+        """Write times as a trace's clock (``slice_seconds`` seconds per slice) or, with
+        ``None``, in slices; applies to the rows of the next :meth:`set_player`."""
+        self.slice_seconds = slice_seconds
+
     def set_player(self, player) -> None:
         """Show ``player``'s narration."""
         follow(self.player, player, ("moved", "stepped", "historyChanged"), self._sync)
         follow(self.player, player, ("failed",), self._failed)
         self.player = player
         old = self.model_
-        self.model_ = NarrationModel(player, self)
+        self.model_ = NarrationModel(player, self, slice_seconds=self.slice_seconds)
         self.setModel(self.model_)
         if old is not None:
             old.deleteLater()

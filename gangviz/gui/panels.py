@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from gangviz.core.changes import cols_label
 from gangviz.core.matrix import slot_label
 from gangviz.gui.param_fields import ParamFields
+from gangviz.timefmt import clock_text, format_time
 
 
 def parse_params(text: str) -> dict:
@@ -170,6 +171,8 @@ class JobPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.label = QLabel("Click a job in the matrix to see its details.")
+        #: seconds per slice on a trace (times as its clock, durations in its units), else ``None``
+        self.slice_seconds: float | None = None
         self.label.setWordWrap(True)
         lay.addWidget(self.label)
         self.job: int | None = None
@@ -182,16 +185,18 @@ class JobPanel(QWidget):
             return
         rec = sim.jobs[job]
         spec = rec.spec
+        per = self.slice_seconds
         m = sim.matrix
         if job in m:
             where = (f"{cols_label(m.job_cols(job))} in "
                      f"{', '.join(slot_label(r) for r in m.job_rows(job))}")
         elif rec.finish is not None:
-            where = "terminated" if rec.terminated else f"finished at t={rec.finish:g}"
+            where = "terminated" if rec.terminated else f"finished at t = {clock_text(rec.finish, per)}"
         else:
             where = "waiting"
-        start = "—" if rec.start is None else f"{rec.start:g}"
+        start = "—" if rec.start is None else clock_text(rec.start, per)
         self.label.setText(
             f"<b>{spec.name}</b> (id {spec.id})<br>size {spec.size} processors<br>"
-            f"work {spec.work:g} slices, left {sim.remaining(job):g}<br>arrival t={spec.arrival:g}, "
+            f"work {format_time(spec.work, per)}, left {format_time(sim.remaining(job), per)}<br>"
+            f"arrival t = {clock_text(spec.arrival, per)}, "
             f"start {start}<br>{where}")

@@ -58,7 +58,7 @@ from gangviz.gui.metrics_panel import MetricsPanel
 from gangviz.gui.narration import NarrationView
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import SPEEDS, Player
-from gangviz.timefmt import format_time
+from gangviz.timefmt import clock_text
 
 DEFAULT_SOURCE = "fig2-repacking"
 MAX_RECENT = 8
@@ -462,6 +462,8 @@ class MainWindow(QMainWindow):
         self.coach.set_player(player)
         self.presenter.set_player(player)
         player.gateChanged.connect(self._update_status)
+        self.narration.set_time_unit(self.slice_seconds())
+        self.job_panel.slice_seconds = self.board.matrix.slice_seconds = self.slice_seconds()
         self.narration.set_player(player)
         self.metrics.set_player(player)
         self.metrics.set_time_unit(self.slice_seconds())
@@ -844,7 +846,7 @@ class MainWindow(QMainWindow):
         per_slice = self.slice_seconds()
         # the total is known only once the simulation has run to its end
         total = f" of {max(p.furthest, p.position):,}" if sim.done else ""
-        parts = [f"t = {format_time(sim.time, per_slice)}", f"step {p.position:,}{total}"
+        parts = [f"t = {clock_text(sim.time, per_slice)}", f"step {p.position:,}{total}"
                  + (" (end)" if sim.done and p.position >= p.furthest else "")]
         m = matrix_of(sim)
         # While the guided exercise holds a move, count what is drawn (the matrix before it).

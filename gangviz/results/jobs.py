@@ -329,10 +329,9 @@ def write_jobs(
             _write_parquet(table, tmp, workload_name)
         else:
             cols = batsim_columns(table, workload_name)
-            texts = [_csv_text(cols[name]) for name in BATSIM_COLUMNS + EXTRA_COLUMNS]
-            body = "\n".join(map(",".join, zip(*texts))) if len(table) else ""
-            with open(tmp, "w", newline="", encoding="utf-8") as fh:
-                fh.write(",".join(BATSIM_COLUMNS + EXTRA_COLUMNS) + "\n" + (body + "\n" if body else ""))
+            body = joined_rows([csv_cells(cols[name]) for name in BATSIM_COLUMNS + EXTRA_COLUMNS], ",")
+            with open(tmp, "wb") as fh:
+                fh.write((",".join(BATSIM_COLUMNS + EXTRA_COLUMNS) + "\n").encode() + body)
     return Path(path)
 
 
@@ -390,6 +389,90 @@ def number_texts(col: np.ndarray) -> list[str]:
     for i, v in zip(np.flatnonzero(frac).tolist(), col[frac].tolist()):
         out[i] = repr(v)
     return out
+
+
+def _int_cells(v: np.ndarray) -> np.ndarray:
+    """Return integers ``v`` as an ``(n, width)`` array of ASCII bytes, ``str(int)`` per row,
+    right-aligned, padded with zero bytes (which :func:`joined_rows` drops); one pass of
+    ``divmod`` per digit over the whole column."""
+    v = v.astype(np.int64)
+    neg = v < 0
+    q = np.abs(v).astype(np.uint64)  # the least int64 keeps its magnitude as uint64
+    width = len(str(int(q.max()))) if len(q) else 1
+    cells = np.zeros((width + 1, len(q)), np.uint8)  # digits by row, transposed at the end
+    for k in range(width, 0, -1):
+        q, d = np.divmod(q, np.uint64(10))
+        cells[k] = d
+        cells[k] += 48
+        if k < width:
+            cells[k][(q == 0) & (d == 0)] = 0  # a leading zero
+    if neg.any():
+        cells[0] = np.where(neg, np.uint8(45), np.uint8(0))
+        return cells.T
+    return cells[1:].T
+
+
+def _text_cells(texts: np.ndarray) -> np.ndarray:
+    """Return strings as an ``(n, width)`` array of their UTF-8 bytes, zero-padded."""
+    try:
+        raw = texts.astype(np.bytes_)  # ASCII, the usual case: converted in one call
+    except UnicodeEncodeError:
+        raw = np.char.encode(texts.astype(str), "utf-8")
+    return raw.view(np.uint8).reshape(len(raw), raw.dtype.itemsize)
+
+
+def number_cells(col: np.ndarray) -> np.ndarray:
+    """Return a numeric column as the bytes of :func:`number_texts` (``(n, width)``, zero-padded):
+    whole numbers as integers, converted a column at a time; only other floats go through
+    Python's ``repr``."""
+    if col.dtype.kind in "iub":
+        return _int_cells(col)
+    ok = ~np.isnan(col)
+    safe = np.where(ok, col, 0.0)
+    whole = ok & (safe == np.floor(safe)) & (np.abs(safe) < 2.0**53)
+    cells = _int_cells(np.where(whole, safe, 0.0))
+    cells[~whole] = 0
+    frac = ok & ~whole
+    if frac.any():
+        reprs = _text_cells(np.array(list(map(repr, col[frac].tolist()))))
+        if reprs.shape[1] > cells.shape[1]:
+            cells = np.hstack([cells, np.zeros((len(cells), reprs.shape[1] - cells.shape[1]), np.uint8)])
+        cells[frac] = 0
+        cells[frac, : reprs.shape[1]] = reprs
+    return cells
+
+
+def csv_cells(col: np.ndarray) -> np.ndarray:
+    """Return a column as the bytes of its CSV cells (``(n, width)``, zero-padded): text quoted
+    where it holds a comma or a quote, numbers as :func:`number_cells`."""
+    if len(col) > 1 and (col[0] == col).all():  # a constant column (workload_name, profile, ...)
+        return np.repeat(csv_cells(col[:1]), len(col), axis=0)
+    if col.dtype.kind in "US":
+        cells = _text_cells(col)
+        if ((cells == ord(",")) | (cells == ord('"'))).any():  # rare: quote in Python
+            cells = _text_cells(np.array(_csv_text(col)))
+        return cells
+    return number_cells(col)
+
+
+def joined_rows(columns: list[np.ndarray], sep: str) -> bytes:
+    """Return the text of rows whose cells are ``columns`` (from :func:`csv_cells` or
+    :func:`number_cells`), cells joined by ``sep``, each row ended by a newline; ``""`` for no
+    rows, as UTF-8 bytes. Built as one byte array, never cell by cell; zero bytes are padding (no cell of a
+    job table holds one)."""
+    if not columns or not len(columns[0]):
+        return b""
+    n = len(columns[0])
+    rows = np.empty((n, sum(c.shape[1] + 1 for c in columns)), np.uint8)
+    x = 0
+    for c in columns:
+        w = c.shape[1]
+        rows[:, x:x + w] = c
+        rows[:, x + w] = ord(sep)
+        x += w + 1
+    rows[:, -1] = 10  # the last separator is the line's end
+    flat = rows.ravel()
+    return flat[flat != 0].tobytes()
 
 
 def _csv_text(col: np.ndarray) -> list[str]:
@@ -481,6 +564,5 @@ def write_swf_schedule(
         lines += [f"; MaxNodes: {processors}", f"; MaxProcs: {processors}"]
     if note:
         lines.append(f"; Note: {note}")
-    texts = [number_texts(f[:, c]) for c in range(N_FIELDS)]
-    body = "\n".join(map(" ".join, zip(*texts)))
-    write_text_atomically(path, "\n".join(lines) + "\n" + (body + "\n" if n else ""))
+    body = joined_rows([number_cells(f[:, c]) for c in range(N_FIELDS)], " ")
+    write_text_atomically(path, "\n".join(lines) + "\n" + body.decode("utf-8"))

@@ -1,0 +1,144 @@
+"""A finished run kept as its schedule: per job, when it arrived, started and finished.
+
+The compare window on a real trace (a hundred thousand jobs) cannot keep every step of four
+step-able simulations: it runs each policy once, headless, on the loop ``gangviz run`` uses
+(:func:`gangviz.factory.run`: compiled, backfilling or reference), and keeps only four numpy
+columns per run. The state at any time ``t`` then follows from them by binary search: a job
+*waits* from its arrival until its start, *runs* (holds its processors, time-shared in a slot of
+the matrix under gang scheduling [Zhang01 §2]) from its start until its finish, and is *done*
+after. Everything here is Qt-free; :mod:`gangviz.gui.compare_overview` draws it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Schedule", "schedule_of", "run_schedule"]
+
+#: the most points a curve of :meth:`Schedule.curves` holds
+CURVE_POINTS = 2000
+
+
+@dataclass
+class Schedule:
+    """One policy's run as columns, each in the order of the jobs sorted by (arrival, id).
+
+    ``start`` is when the policy placed the job (``nan`` if never), ``finish`` when it ended
+    (``nan`` if never), both in slices; ``end`` the run's end time; ``figures`` the
+    :class:`~gangviz.results.figures.Figures` ``gangviz run`` prints for it; ``engine`` the loop.
+    """
+
+    label: str
+    family: str
+    processors: int
+    ids: np.ndarray
+    arrival: np.ndarray
+    size: np.ndarray
+    start: np.ndarray
+    finish: np.ndarray
+    end: float
+    engine: str = ""
+    figures: Any = None
+    _sorted: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        inf = np.inf
+        start = np.where(np.isnan(self.start), inf, self.start)
+        finish = np.where(np.isnan(self.finish), inf, self.finish)
+        self._sorted = {"arrival": np.sort(self.arrival), "start": np.sort(start),
+                        "finish": np.sort(finish)}
+        self._start, self._finish = start, finish
+        times = np.concatenate([self.arrival, start, finish])
+        self._events = np.unique(times[np.isfinite(times)])
+
+    def counts(self, t: float) -> tuple[int, int, int]:
+        """Return ``(waiting, running, done)`` job counts at time ``t`` (after every event
+        at or before ``t``)."""
+        s = self._sorted
+        arrived = int(np.searchsorted(s["arrival"], t, side="right"))
+        started = int(np.searchsorted(s["start"], t, side="right"))
+        done = int(np.searchsorted(s["finish"], t, side="right"))
+        return arrived - started, started - done, done
+
+    def running(self, t: float) -> np.ndarray:
+        """Return the positions of the jobs running at ``t``, in start order."""
+        idx = np.flatnonzero((self._start <= t) & (self._finish > t))
+        return idx[np.argsort(self._start[idx], kind="stable")]
+
+    def waiting(self, t: float) -> np.ndarray:
+        """Return the positions of the jobs waiting at ``t`` (arrived, not started), oldest first."""
+        return np.flatnonzero((self.arrival <= t) & (self._start > t))
+
+    def next_event(self, t: float) -> float:
+        """Return the first arrival, start or finish after ``t`` (``inf`` when there is none)."""
+        i = int(np.searchsorted(self._events, t, side="right"))
+        return float(self._events[i]) if i < len(self._events) else float("inf")
+
+    def previous_event(self, t: float) -> float:
+        """Return the last event strictly before ``t`` (``0.0`` when there is none)."""
+        i = int(np.searchsorted(self._events, t, side="left"))
+        return float(self._events[i - 1]) if i > 0 else 0.0
+
+    def curves(self, points: int = CURVE_POINTS) -> dict[str, np.ndarray]:
+        """Return step curves over ``points`` times from 0 to :attr:`end`: ``time`` (slices),
+        ``waiting`` and ``running`` (jobs), ``demand`` (processors held by running jobs over
+        the machine's, above 1 when gang scheduling time-shares them) and
+        ``mean_response`` (slices, of the jobs finished by then; ``nan`` before the first)."""
+        t = np.linspace(0.0, max(self.end, 1.0), points)
+        s = self._sorted
+        arrived = np.searchsorted(s["arrival"], t, side="right")
+        started = np.searchsorted(s["start"], t, side="right")
+        done = np.searchsorted(s["finish"], t, side="right")
+        by_start = np.argsort(self._start, kind="stable")
+        by_finish = np.argsort(self._finish, kind="stable")
+        size = self.size.astype(float)
+        held = np.concatenate([[0.0], np.cumsum(size[by_start])])[started] \
+            - np.concatenate([[0.0], np.cumsum(size[by_finish])])[done]
+        resp = np.where(np.isfinite(self._finish), self._finish - self.arrival, 0.0)[by_finish]
+        total = np.concatenate([[0.0], np.cumsum(resp)])[done]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.where(done > 0, total / np.maximum(done, 1), np.nan)
+        return {"time": t, "waiting": (arrived - started).astype(float),
+                "running": (started - done).astype(float), "demand": held / self.processors,
+                "mean_response": mean}
+
+
+def schedule_of(done: Any) -> Schedule:
+    """Return the :class:`Schedule` of a :class:`~gangviz.factory.FinishedRun` of the matrix
+    or space-sharing family. Raises ``ValueError`` for another family."""
+    from gangviz.results.figures import run_figures
+
+    source = done.source
+    specs = sorted(source.jobs, key=lambda j: (j.arrival, j.id))
+    if done.engine.startswith("compiled:"):
+        start = np.asarray(done.result.raw.start, dtype=float)
+        finish = np.asarray(done.result.raw.finish, dtype=float)
+        end = float(done.result.time)
+    else:
+        if done.family == "space-sharing":
+            res = done.result if done.result is not None else done.simulation.result
+            records, end = res.records, float(res.end)
+        elif done.family == "matrix":
+            records, end = done.simulation.records(), float(done.simulation.time)
+        else:
+            raise ValueError(f"a {done.family} run has no per-job schedule")
+        by_id = {r.spec.id: r for r in records}
+        nan = float("nan")
+        start = np.array([nan if by_id[j.id].start is None else by_id[j.id].start for j in specs])
+        finish = np.array([nan if by_id[j.id].finish is None else by_id[j.id].finish for j in specs])
+    return Schedule(done.label, done.family, int(source.processors),
+                    np.array([j.id for j in specs], dtype=np.int64),
+                    np.array([j.arrival for j in specs], dtype=float),
+                    np.array([j.size for j in specs], dtype=np.int64), start, finish, end,
+                    engine=done.engine, figures=run_figures(done))
+
+
+def run_schedule(source: Any, spec: str) -> Schedule:
+    """Run ``spec`` on ``source`` once with :func:`gangviz.factory.run` (the loop of
+    ``gangviz run``) and return its :class:`Schedule`. Raises ``ValueError`` as that does."""
+    from gangviz.factory import run
+
+    return schedule_of(run(source, spec))

@@ -1,0 +1,247 @@
+"""A compare pane for a real trace: the state at the shared time drawn from a run's schedule.
+
+On a trace of a hundred thousand jobs the compare window keeps no step-able simulation: each
+policy runs once headless (:mod:`gangviz.experiments.schedule`, in a worker thread, so the
+slowest run never holds up the others or the window) and its pane draws the state at the shared
+time from the run's per-job start and finish columns:
+
+* the jobs running at ``t`` as blocks, one processor wide per processor, packed first fit in
+  start order into rows as wide as the machine. Under a space-sharing policy they fill one row;
+  under gang scheduling they hold their processors in time-shared slots [Zhang01 §2], and the
+  rows are an *overview* of how many slots' worth of processors they hold, not the policy's own
+  placement (the caption says so). Rows are labelled at readable steps (S1, S50, S100 ...)
+  however many there are;
+* under it, the queue: the jobs waiting at ``t``, a block per job, width by size.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from gangviz.gui.compare_plots import policy_colour
+from gangviz.timefmt import clock_text
+
+#: the smallest gap, in pixels, between two row labels
+LABEL_GAP = 16
+#: row-label steps, the first that leaves ``LABEL_GAP`` pixels between labels is used
+LABEL_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+#: the queue strip's height, pixels
+QUEUE_H = 22
+LEFT = 40  # the row labels' column, pixels
+
+
+def pack_rows(sizes: np.ndarray, processors: int) -> list[list[tuple[int, int, int]]]:
+    """Pack jobs of ``sizes`` (in the order given) first fit into rows of ``processors``
+    processors; return per row the ``(position in sizes, first processor, size)`` of its jobs.
+    A job larger than the machine gets a row of its own, cut at the machine's width."""
+    rows: list[list[tuple[int, int, int]]] = []
+    free: list[int] = []
+    for i, s in enumerate(sizes.tolist()):
+        s = min(int(s), processors)
+        for r, f in enumerate(free):
+            if f >= s:
+                rows[r].append((i, processors - f, s))
+                free[r] = f - s
+                break
+        else:
+            rows.append([(i, 0, s)])
+            free.append(processors - s)
+    return rows
+
+
+def label_step(rows: int, height: float) -> int:
+    """Return the step between labelled rows so that labels stand ``LABEL_GAP`` pixels apart."""
+    per_row = height / max(rows, 1)
+    return next((k for k in LABEL_STEPS if k * per_row >= LABEL_GAP), LABEL_STEPS[-1])
+
+
+def job_colour(job_id: int) -> QColor:
+    """Return a light colour fixed for ``job_id`` (neighbouring blocks tell apart)."""
+    return QColor.fromHsv((int(job_id) * 47) % 360, 70, 235)
+
+
+class ScheduleView(QWidget):
+    """Draws the running jobs packed in rows and the waiting queue of a schedule at one time."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.processors = 1
+        self.rows: list[list[tuple[int, int, int]]] = []
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.queue = np.zeros(0, dtype=np.int64)
+        self.message = "simulating…"
+        self.setMinimumSize(160, 120)
+
+    def show_state(self, processors: int, ids: np.ndarray, sizes: np.ndarray, queue_sizes: np.ndarray) -> None:
+        """Show jobs ``ids`` of ``sizes`` running (in start order) and a queue of ``queue_sizes``."""
+        self.processors = max(int(processors), 1)
+        self.ids = ids
+        self.rows = pack_rows(sizes, self.processors)
+        self.queue = queue_sizes
+        self.message = ""
+        self.update()
+
+    def show_message(self, text: str) -> None:
+        """Show ``text`` instead of a state (while the run is simulated, or why it failed)."""
+        self.message, self.rows = text, []
+        self.update()
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor("white"))
+        if self.message:
+            p.setPen(QColor("#6b665e"))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.message)
+            return
+        w = self.width() - LEFT - 4
+        h = self.height() - QUEUE_H - 20
+        n = max(len(self.rows), 1)
+        row_h = h / n
+        font = QFont(self.font())
+        font.setPointSizeF(8.5)
+        p.setFont(font)
+        grid = QPen(QColor("#C9C4BA"))
+        grid.setWidthF(0.6)
+        for r, row in enumerate(self.rows):
+            y = 2 + r * row_h
+            for i, first, size in row:
+                rect = QRectF(LEFT + w * first / self.processors, y, max(w * size / self.processors, 1.0),
+                              max(row_h, 1.0))
+                p.fillRect(rect, job_colour(self.ids[i]))
+                if row_h >= 6 and rect.width() >= 3:
+                    p.setPen(grid)
+                    p.drawRect(rect)
+        step = label_step(len(self.rows), h)
+        p.setPen(QColor("#3b3833"))
+        for r in range(len(self.rows)):
+            if r == 0 or (r + 1) % step == 0:
+                y = 2 + r * row_h
+                p.drawText(QRectF(0, y + row_h / 2 - 8, LEFT - 4, 16),
+                           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"S{r + 1}")
+        p.setPen(QPen(QColor("#8a857c")))
+        p.drawRect(QRectF(LEFT, 2, w, h))
+        qy = self.height() - QUEUE_H - 16
+        p.drawText(QRectF(0, qy, LEFT - 4, QUEUE_H), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                   "queue")
+        x = float(LEFT)
+        total = float(max(self.processors, int(self.queue.sum()) if len(self.queue) else 1))
+        for s in self.queue.tolist():
+            width = w * s / total
+            p.fillRect(QRectF(x, qy + 3, max(width - 0.5, 1.0), QUEUE_H - 6), QColor("#E8B04A"))
+            x += width
+        p.drawRect(QRectF(LEFT, qy + 2, w, QUEUE_H - 4))
+        p.setPen(QColor("#6b665e"))
+        caption = (f"{len(self.rows)} row{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
+                   "processors (running jobs packed first fit)")
+        p.drawText(QRectF(LEFT, self.height() - 16, w, 14), Qt.AlignmentFlag.AlignLeft,
+                   p.fontMetrics().elidedText(caption, Qt.TextElideMode.ElideRight, int(w)))
+
+
+class SchedulePane(QFrame):
+    """One policy's pane on a trace: a header (pen, name, state line) over a :class:`ScheduleView`."""
+
+    jobSelected = Signal(object)  # for the window's interface; a schedule pane selects nothing
+
+    def __init__(self, spec: str, index: int, parent=None, *, slice_seconds: float | None = None):
+        super().__init__(parent)
+        self.spec, self.index, self.slice_seconds = spec, index, slice_seconds
+        self.schedule = None
+        self.matrix = None
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName("pane")
+        colour = policy_colour(spec)
+        self.setStyleSheet(f"QFrame#pane {{ border: 1px solid #DDD9D0; border-top: 3px solid {colour.name()};"
+                           " background: white; }")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(2)
+        head = QHBoxLayout()
+        self.title = QLabel(spec)
+        f = QFont(self.title.font())
+        f.setPointSizeF(12)
+        f.setBold(True)
+        self.title.setFont(f)
+        self.title.setStyleSheet(f"color: {colour.darker(115).name()}; border: none;")
+        head.addWidget(self.title)
+        head.addStretch(1)
+        lay.addLayout(head)
+        self.state = QLabel("simulating…")
+        self.state.setStyleSheet("color: #6b665e; border: none;")
+        self.state.setWordWrap(True)
+        lay.addWidget(self.state)
+        self.view = ScheduleView(self)
+        lay.addWidget(self.view, 1)
+
+    def set_schedule(self, schedule) -> None:
+        """Give the pane its finished run (:class:`~gangviz.experiments.schedule.Schedule`)."""
+        self.schedule = schedule
+
+    def fail(self, message: str) -> None:
+        """Show why the run could not be simulated."""
+        self.state.setText("failed")
+        self.view.show_message(message)
+
+    def show_at(self, t: float) -> None:
+        """Draw the state at shared time ``t`` (after every event at or before it)."""
+        s = self.schedule
+        if s is None:
+            return
+        running, waiting = s.running(t), s.waiting(t)
+        self.view.show_state(s.processors, s.ids[running], s.size[running], s.size[waiting])
+        _w, _r, done = s.counts(t)
+        parts = [f"t = {clock_text(min(t, s.end), self.slice_seconds)}", f"{len(running):,} running",
+                 f"{len(waiting):,} waiting", f"{done:,} done"]
+        if t >= s.end:
+            parts.append("ended")
+        self.state.setText("  ·  ".join(parts))
+
+    def refresh(self) -> None:
+        """Nothing to do: :meth:`show_at` draws (the step-able pane's interface)."""
+
+    def stop(self) -> None:
+        """Nothing runs in the pane (the step-able pane's interface)."""
+
+
+class ScheduleRunner(QObject):
+    """Runs each policy of a comparison once in its own worker thread (the compiled loops hold no
+    GIL, so the window stays free and a slow run delays only its own pane); ``ready(generation,
+    spec, schedule)`` or ``failed(generation, spec, message)`` reach the GUI thread queued.
+    Nothing here touches a widget."""
+
+    ready = Signal(int, str, object)
+    failed = Signal(int, str, str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.generation = 0
+
+    def start(self, source, specs: list[str]) -> int:
+        """Start one thread per spec; return the generation their signals carry (a later
+        :meth:`start` makes the earlier runs' results stale)."""
+        self.generation += 1
+        gen = self.generation
+        for spec in specs:
+            threading.Thread(target=self._run, args=(gen, source, spec), daemon=True,
+                             name=f"compare-{spec}").start()
+        return gen
+
+    def _run(self, gen: int, source, spec: str) -> None:
+        from gangviz.experiments.schedule import run_schedule
+
+        try:
+            schedule = run_schedule(source, spec)
+        except (ValueError, KeyError, TypeError, MemoryError) as exc:
+            try:
+                self.failed.emit(gen, spec, f"{spec}: {str(exc).strip(chr(39) + chr(34))}")
+            except RuntimeError:  # the window closed meanwhile
+                pass
+            return
+        try:
+            self.ready.emit(gen, spec, schedule)
+        except RuntimeError:  # the window closed while the run went on: nobody waits for it
+            pass
