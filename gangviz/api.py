@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gangviz.api_checks import check_compare, check_path, check_simulate, check_table
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
 from gangviz.workloads.source import Source, load_source
 
@@ -102,7 +103,7 @@ class Result:
             raise ValueError("this result has no source to write the jobs of")
         from gangviz.results.jobs import save_backfill_jobs
 
-        if self.run is not None and self.run.family == "space-sharing":
+        if self.run is not None and self.run.family == SPACE_SHARING:
             res = self.run.result if self.run.result is not None else self.run.simulation.result
             return save_backfill_jobs(res.records, self.source, path, label=self.policy)
         return save_simulation_jobs(_reference(self), self.source, path, label=self.policy)
@@ -124,7 +125,7 @@ def _reference(result: Result) -> Any:
 def _table(result: Result) -> np.ndarray:
     scale = result.source.slice_seconds if result.source is not None else 1.0
     done = result.run
-    if done is not None and done.family == "space-sharing":
+    if done is not None and done.family == SPACE_SHARING:
         res = done.result if done.result is not None else done.simulation.result
         return jobs_of_backfill(res.records, time_scale=scale)
     return jobs_of_simulation(_reference(result), time_scale=scale)

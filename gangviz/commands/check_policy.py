@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from gangviz.commands.errors import UserError
+from gangviz.core.registry import SPACE_SHARING
 
 #: The random workloads every policy is run on: (processors, load, seed).
 WORKLOADS = ((8, 0.5, 1), (8, 0.9, 2), (16, 0.5, 3), (16, 0.9, 4), (32, 0.7, 5), (128, 0.9, 6))
@@ -59,7 +60,7 @@ def check_run(source: Any, spec: str) -> tuple[str | None, str]:
 
     try:
         sim = build(source, spec, params={"check": True}, record=False, watch=False)
-        if sim.family == "space-sharing":
+        if sim.family == SPACE_SHARING:
             return _space_verdict(sim)
         sim.run()
     except RuleViolation as exc:

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.numbers import number
 from gangviz.experiments.tasks import METRICS
 
@@ -285,12 +286,12 @@ def run_policy(task: tuple) -> PolicyRun:
     if jobs_out:
         from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
 
-        if done.family == "space-sharing":
+        if done.family == SPACE_SHARING:
             res = done.result if done.result is not None else done.simulation.result
             save_backfill_jobs(res.records, source, jobs_out, label=spec)
         else:
             save_simulation_jobs(done.simulation, source, jobs_out, label=spec)
-    name = done.policy.label() if done.family == "space-sharing" else done.policy.name
+    name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
     return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done))
 
 
@@ -379,7 +380,7 @@ def comparison_of_simulations(source: Any, sims: Mapping[str, Any]) -> Compariso
     for label, sim in sims.items():
         if sim.family == "matrix":
             capacity = run_with_capacity(sim)
-        elif sim.family == "space-sharing":
+        elif sim.family == SPACE_SHARING:
             sim.run()
             capacity = sim.result.capacity
         else:

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from gangviz.core.registry import SPACE_SHARING
+
 __all__ = ["Schedule", "schedule_of", "run_schedule"]
 
 #: the most points a curve of :meth:`Schedule.curves` holds
@@ -118,7 +120,7 @@ def schedule_of(done: Any) -> Schedule:
         finish = np.asarray(done.result.raw.finish, dtype=float)
         end = float(done.result.time)
     else:
-        if done.family == "space-sharing":
+        if done.family == SPACE_SHARING:
             res = done.result if done.result is not None else done.simulation.result
             records, end = res.records, float(res.end)
         elif done.family == "matrix":

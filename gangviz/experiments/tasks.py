@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.seeds import policy_seed
 from gangviz.results.figures import CORE_KEYS
 
@@ -147,7 +148,7 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
 
     done = _run(task, jobs=True)
     scale = done.source.slice_seconds
-    if done.family == "space-sharing":
+    if done.family == SPACE_SHARING:
         return _as_floats(_figures(done)), jobs_of_backfill(done.result.records, time_scale=scale)
     return _as_floats(_figures(done)), jobs_of_simulation(done.simulation, time_scale=scale)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gangviz.core.registry import SPACE_SHARING
+
 
 def run_to_end(sim) -> None:
     """Run ``sim`` (any family) until it has no step left."""
@@ -35,7 +37,7 @@ def end_state(sim) -> dict[str, Any]:
     ``steps``). Raises ``ValueError`` for an object of no known family."""
     family = sim.family
     steps = len(sim.steps)
-    if family == "space-sharing":
+    if family == SPACE_SHARING:
         return {"started": [sim.names[r.spec.id] for r in sorted(
             (r for r in sim.result.records if r.start is not None and r.start <= sim.time),
             key=lambda r: (r.start, r.spec.arrival, r.spec.id))], "steps": steps}

@@ -64,7 +64,7 @@ class FinishedRun:
         if self._metrics is None:
             if self.engine.startswith("compiled:"):
                 self._metrics = self.result.metrics
-            elif self.family == "space-sharing":
+            elif self.family == SPACE_SHARING:
                 from gangviz.metrics.zhou import zhou_metrics_of_result
 
                 res = self.result if self.result is not None else self.simulation.result

@@ -38,6 +38,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from gangviz.core.record import Change
+from gangviz.core.registry import SPACE_SHARING
 from gangviz.gui.families import FamilyView, family_view
 from gangviz.gui.player import (
     CHANGE_SECONDS,
@@ -133,7 +134,7 @@ def count_ahead(sim: Simulation, limit: int) -> int | None:
     history (it cannot go back), and the multi-site and epoch models (their frames say
     ``step k`` without a total). A space-sharing run has all its decisions made up front, so its
     count is read off them."""
-    if sim.family == "space-sharing":
+    if sim.family == SPACE_SHARING:
         return min(limit, len(sim.result.decisions) - sim.position)  # type: ignore[attr-defined]
     if sim.family != "matrix" or not sim.record:  # type: ignore[attr-defined]
         return None

@@ -4,6 +4,8 @@ never with a traceback, a hang or a silent exit 0."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import gangviz
@@ -55,7 +57,7 @@ def test_frames_of_the_python_installation_are_not_user_code():
     from gangviz.userpolicy.errors import _is_user
 
     assert not _is_user(f"{sys.prefix}/bin/gangviz", None)
-    assert _is_user("/somewhere/mine.py", None)
+    assert _is_user(os.path.join(os.sep, "somewhere", "mine.py"), None)
     assert def_line(def_line, None).endswith(f"errors.py:{def_line.__code__.co_firstlineno}")
     assert def_line(3, "mine.py") == "mine.py"
 
