@@ -142,6 +142,26 @@ class ScheduleView(QWidget):
                    p.fontMetrics().elidedText(caption, Qt.TextElideMode.ElideRight, int(w)))
 
 
+def pane_frame(frame: QFrame, spec: str) -> tuple[QVBoxLayout, QHBoxLayout, QLabel]:
+    """Style ``frame`` as the compare pane of policy ``spec`` (a border topped with the policy's
+    colour) and give it its layout; return the layout, the header row (not yet added) and the
+    bold title label in the policy's colour, placed in neither."""
+    frame.setObjectName("pane")
+    colour = policy_colour(spec)
+    frame.setStyleSheet(f"QFrame#pane {{ border: 1px solid #DDD9D0; border-top: 3px solid {colour.name()};"
+                        " background: white; }")
+    lay = QVBoxLayout(frame)
+    lay.setContentsMargins(4, 4, 4, 4)
+    lay.setSpacing(2)
+    title = QLabel(spec)
+    f = QFont(title.font())
+    f.setPointSizeF(12)
+    f.setBold(True)
+    title.setFont(f)
+    title.setStyleSheet(f"color: {colour.darker(115).name()}; border: none;")
+    return lay, QHBoxLayout(), title
+
+
 class SchedulePane(QFrame):
     """One policy's pane on a trace: a header (pen, name, state line) over a :class:`ScheduleView`."""
 
@@ -153,20 +173,7 @@ class SchedulePane(QFrame):
         self.schedule = None
         self.matrix = None
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setObjectName("pane")
-        colour = policy_colour(spec)
-        self.setStyleSheet(f"QFrame#pane {{ border: 1px solid #DDD9D0; border-top: 3px solid {colour.name()};"
-                           " background: white; }")
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
-        lay.setSpacing(2)
-        head = QHBoxLayout()
-        self.title = QLabel(spec)
-        f = QFont(self.title.font())
-        f.setPointSizeF(12)
-        f.setBold(True)
-        self.title.setFont(f)
-        self.title.setStyleSheet(f"color: {colour.darker(115).name()}; border: none;")
+        lay, head, self.title = pane_frame(self, spec)
         head.addWidget(self.title)
         head.addStretch(1)
         lay.addLayout(head)

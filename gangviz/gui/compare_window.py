@@ -65,7 +65,7 @@ from PySide6.QtWidgets import (
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui import plot_axes, shared_clock
 from gangviz.gui.clock_timeline import SharedTimeline
-from gangviz.gui.compare_overview import SchedulePane, ScheduleRunner
+from gangviz.gui.compare_overview import SchedulePane, ScheduleRunner, pane_frame
 from gangviz.gui.compare_plots import OverlayPlots, policy_colour
 from gangviz.gui.compare_table import SummaryTable
 from gangviz.gui.families import (
@@ -202,21 +202,8 @@ class ComparePane(QFrame):
         self.spec, self.sim, self.index = spec, sim, index
         self.slice_seconds = slice_seconds  # a trace's clock, for the state line
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setObjectName("pane")
-        colour = policy_colour(spec)
-        self.setStyleSheet(f"QFrame#pane {{ border: 1px solid #DDD9D0; border-top: 3px solid {colour.name()};"
-                           " background: white; }")
         self.player = Player(sim, self)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
-        lay.setSpacing(2)
-        head = QHBoxLayout()
-        self.title = QLabel(spec)
-        f = QFont(self.title.font())
-        f.setPointSizeF(12)
-        f.setBold(True)
-        self.title.setFont(f)
-        self.title.setStyleSheet(f"color: {colour.darker(115).name()}; border: none;")
+        lay, head, self.title = pane_frame(self, spec)
         paper = paper_of(sim)
         if paper:
             self.title.setToolTip(paper)
@@ -464,10 +451,7 @@ class CompareWindow(QMainWindow):
         self.chooser.show_message("")
         self.pause()
         self._finish_runs(sims)
-        for pane in self.panes:
-            pane.stop()
-            self.pane_layout.removeWidget(pane)
-            pane.deleteLater()
+        self._drop_panes()
         self.sims = sims
         self.panes = [ComparePane(spec, sim, i, self.pane_row, slice_seconds=self._slice_seconds())
                       for i, (spec, sim) in enumerate(sims.items())]
@@ -499,6 +483,13 @@ class CompareWindow(QMainWindow):
         self.set_time(start, force=True)
         return True
 
+    def _drop_panes(self) -> None:
+        """Stop and remove the panes shown (before new ones take their place)."""
+        for pane in self.panes:
+            pane.stop()
+            self.pane_layout.removeWidget(pane)
+            pane.deleteLater()
+
     def _set_schedules(self, specs: list[str], start: float) -> bool:
         """Start one headless run per spec (:class:`ScheduleRunner`) and show their panes at
         once, each filled when its run ends; checks the specs first (as :meth:`set_policies`)."""
@@ -519,10 +510,7 @@ class CompareWindow(QMainWindow):
         self.error = None
         self.chooser.show_message("")
         self.pause()
-        for pane in self.panes:
-            pane.stop()
-            self.pane_layout.removeWidget(pane)
-            pane.deleteLater()
+        self._drop_panes()
         self.sims, self.schedules, self.samples, self.comparison = {}, {}, {}, None
         self.failures = {}
         per = self._slice_seconds()
