@@ -164,6 +164,7 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     are written from the columns too). Returns the exit status, or ``None`` when the run is not
     of that kind (or its policy spec is bad: the general path reports that in its own order)."""
     from gangviz.core import registry
+    from gangviz.policies import build as build_policy
 
     if args.steps or args.policy is None or args.order:
         return None
@@ -171,7 +172,7 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
         entry, given = registry.parse(args.policy)
         if entry.family != registry.SPACE_SHARING:
             return None
-        policy = registry.build(entry, given)
+        policy = build_policy(entry, given)
     except ValueError:
         return None
     from gangviz.workloads.source import load_trace_columns, print_warnings

@@ -28,7 +28,7 @@ from gangviz.core.limits import MAX_JOBS, MAX_SLICES, MAX_SLOTS
 from gangviz.core.params import Param, ParamError, check_keys, quote, split_spec
 
 __all__ = ["FAMILIES", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "LOOPS", "PolicyEntry",
-           "REGISTRY", "lookup", "names", "entries", "build", "parse", "runs_on", "menu"]
+           "REGISTRY", "lookup", "names", "entries", "parse", "runs_on", "menu"]
 
 MATRIX, SPACE_SHARING, MULTISITE, EPOCH = "matrix", "space-sharing", "multisite", "epoch"
 FAMILIES = (MATRIX, SPACE_SHARING, MULTISITE, EPOCH)
@@ -292,13 +292,3 @@ def parse(spec: str) -> tuple[PolicyEntry, dict[str, Any]]:
     if carried and "k" in given:
         raise ParamError(f"policy {entry.title}: parameter k is given twice (in {quote(spec)})")
     return entry, entry.coerce({**carried, **given})
-
-
-def build(entry: PolicyEntry, params: Mapping[str, Any]) -> Any:
-    """Return the policy object of ``entry`` built with ``params`` (coerced first).
-
-    Raises :class:`~gangviz.core.params.ParamError` as :meth:`PolicyEntry.coerce` does, and
-    ``ValueError`` for what the constructor refuses.
-    """
-    typed = entry.coerce(params)
-    return entry.constructor()(**typed)

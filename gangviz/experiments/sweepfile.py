@@ -242,6 +242,7 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
     table accepted by its policy, and the queue orders (a table's ``order`` key, its file
     relative to the sweep file)."""
     from gangviz.core import registry
+    from gangviz.policies import build as build_policy
 
     policies = data.get("policies")
     if policies is None:
@@ -278,7 +279,7 @@ def _policies(w: _Where, data: dict[str, Any]) -> tuple[list[str], dict[str, dic
         if "order" in params:
             orders[name.lower()] = _order(w, table, params.pop("order"), name)
         try:
-            registry.build(registry.lookup(name)[0], params)
+            build_policy(registry.lookup(name)[0], params)
         except ValueError as exc:
             key = next((k for k in params if k in str(exc)), None)
             raise w.error(key, str(exc), table) from None

@@ -52,6 +52,7 @@ def check_scenario(sc: Scenario) -> None:
 def _matrix(sc: Scenario, fail) -> None:
     from gangviz.core import registry
     from gangviz.factory.policy import make, resolve
+    from gangviz.policies import build as build_policy
 
     if sc.policy is not None:  # the file's own policy, named with its file and line
         try:
@@ -65,7 +66,7 @@ def _matrix(sc: Scenario, fail) -> None:
             raise fail(f"params.{name}", f"[params.{name}]: unknown policy {name!r}; "
                        f"known: {', '.join(known)}")
         try:
-            registry.build(registry.lookup(name)[0], table)
+            build_policy(registry.lookup(name)[0], table)
         except ValueError as exc:
             raise fail(f"params.{name}", f"[params.{name}]: {exc}") from None
 
