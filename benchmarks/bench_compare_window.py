@@ -28,7 +28,7 @@ def main() -> None:
     ap.add_argument("--policy", action="append", help="a policy spec (repeat; default gs mgs easy brmms)")
     args = ap.parse_args()
     policies = args.policy or ["gs", "mgs", "easy", "brmms"]
-    from gangviz.gui.compare_window import CompareWindow
+    from gangviz.gui.compare.window import CompareWindow
     from gangviz.gui.qapp import application
     from gangviz.workloads.source import load_source
 

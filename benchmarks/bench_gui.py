@@ -74,7 +74,7 @@ def bench_frames(frames: int = 600, width: int = 1200, height: int = 700, cold: 
     """
     from PySide6.QtGui import QImage
 
-    from gangviz.gui.matrix_view import MatrixView
+    from gangviz.gui.matrix.view import MatrixView
     from gangviz.gui.player import Player
 
     app = _app()
@@ -212,9 +212,9 @@ def bench_soak(frames: int = 100_000) -> int:
     """Render ``frames`` animation frames offscreen; return 0 when refcount(True) did not fall."""
     from PySide6.QtGui import QImage
 
-    from gangviz.gui.matrix_view import MatrixView
+    from gangviz.gui.matrix.vector import VectorTreeView
+    from gangviz.gui.matrix.view import MatrixView
     from gangviz.gui.player import Player
-    from gangviz.gui.vector_view import VectorTreeView
 
     app = _app()
     # A stable load, so the matrix keeps a steady size for the whole soak (BRMS at 0.9 grows

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-#: The names of exported frames (see :class:`gangviz.gui.video.FramesWriter`).
+#: The names of exported frames (see :class:`gangviz.gui.export.video.FramesWriter`).
 FRAME_GLOB = "frame_*.png"
 
 

@@ -9,7 +9,7 @@ the best value of each row marked among the policies that have the figure. A pol
 parameters: ``--policy random:seed=3``; ``--order my.py:function`` orders the waiting queue of
 every policy, ``--order easy=my.py:function`` that of one.
 
-``--window`` opens the compare window (:mod:`gangviz.gui.compare_window`) on the same workload and
+``--window`` opens the compare window (:mod:`gangviz.gui.compare.window`) on the same workload and
 policies instead of printing; with ``--screenshot out.png`` (or ``.svg``) it renders the window
 offscreen at shared time ``--at`` (default: half-way through the longest run), saves it and
 exits. Qt is imported only then, so the command stays usable without it.
@@ -143,7 +143,7 @@ def _window(args: argparse.Namespace) -> int:
     if args.ring:
         source.ring = True  # as compare(ring=True) does for the printed table
     try:
-        from gangviz.gui import compare_window
+        from gangviz.gui.compare import window as compare_window
     except ImportError as exc:
         raise UserError(f"--window needs the GUI (PySide6, pyqtgraph): {exc}") from None
     if args.screenshot:

@@ -1,7 +1,7 @@
 """``gangviz export SCENARIO --policy P out.gif|out.mp4|frames/ [--size WxH] [--fps N] [--steps N]``.
 
 Renders the scenario's animation offscreen through the window's own views
-(:mod:`gangviz.gui.export`), with the narration burnt in as captions, and writes a GIF (Pillow),
+(:mod:`gangviz.gui.export.render`), with the narration burnt in as captions, and writes a GIF (Pillow),
 an MP4 (only when the optional ``imageio-ffmpeg`` package is installed; otherwise the command
 says why and exits 1) or numbered PNG frames into a folder. SCENARIO is anything ``gangviz open``
 accepts; scenarios of every model (matrix, multisite, epoch) export.
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     Raises ``UserError`` for a bad output type, options out of range, MP4 without
     imageio-ffmpeg, a source that does not load, or PySide6 missing.
     """
-    from gangviz.gui.video import mp4_unavailable, output_kind
+    from gangviz.gui.export.video import mp4_unavailable, output_kind
 
     try:
         kind = output_kind(args.out)
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"the export needs PySide6 ({exc})") from None
     app.application(offscreen=True)
     from gangviz.factory import build, policy_name
-    from gangviz.gui.export import check_options, export_animation
+    from gangviz.gui.export.render import check_options, export_animation
     from gangviz.workloads.source import load_source, print_warnings
 
     try:

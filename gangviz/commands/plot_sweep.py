@@ -1,7 +1,7 @@
 """``gangviz plot-sweep results.csv --metric t_ta [--x load] [--where jobs=200] -o out.png``.
 
 Draws one metric of a finished (or partial) sweep results CSV against a swept axis, one curve
-per policy with its 95 % confidence band (:mod:`gangviz.gui.sweep_plot`), offscreen, and writes it
+per policy with its 95 % confidence band (:mod:`gangviz.gui.plots.sweep`), offscreen, and writes it
 as PNG or SVG (or the plotted points as CSV). Qt is imported only when the command runs.
 """
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     try:
-        from gangviz.gui.sweep_plot import render_sweep_plot
+        from gangviz.gui.plots.sweep import render_sweep_plot
     except ImportError as exc:
         raise UserError(f"plot-sweep needs the GUI (PySide6, pyqtgraph): {exc}") from None
     out = render_sweep_plot(args.results, args.out, args.metric, x=args.x, where=dict(args.where),

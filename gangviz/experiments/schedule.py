@@ -6,7 +6,7 @@ step-able simulations: it runs each policy once, headless, on the loop ``gangviz
 columns per run. The state at any time ``t`` then follows from them by binary search: a job
 *waits* from its arrival until its start, *runs* (holds its processors, time-shared in a slot of
 the matrix under gang scheduling [Zhang01 §2]) from its start until its finish, and is *done*
-after. Everything here is Qt-free; :mod:`gangviz.gui.compare_overview` draws it.
+after. Everything here is Qt-free; :mod:`gangviz.gui.compare.overview` draws it.
 """
 
 from __future__ import annotations

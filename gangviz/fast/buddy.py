@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gangviz.fast.buddy_kernel import simulate
 from gangviz.fast.jobchecks import check_job_arrays
-from gangviz.fast.kernel import simulate
 
 #: Scheme codes of the compiled loop.
 SCHEMES = {"BC": 0, "BR": 1, "BRMS": 2, "BRMMS": 3}

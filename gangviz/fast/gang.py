@@ -147,7 +147,7 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
     or parameter, a value out of range, repeated ids, a job size outside ``1..processors``,
     work that is not finite and positive, or an arrival that is not a finite time >= 0.
     """
-    from gangviz.fast.gangkernel import simulate_gang
+    from gangviz.fast.gang_kernel import simulate_gang
     from gangviz.metrics.ibm import SMALL_NODES_MAX
 
     params = dict(params or {})

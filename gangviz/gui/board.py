@@ -2,7 +2,7 @@
 
 Top to bottom: the title and subtitle, the scenario's explanation (presentation mode), then
 either the Ousterhout matrix with its vector/tree under it (the matrix family) or the view
-:data:`gangviz.gui.families.FAMILY_VIEWS` gives for ``sim.family``, then the timeline
+:data:`gangviz.gui.families.table.FAMILY_VIEWS` gives for ``sim.family``, then the timeline
 scrubber and the caption. The matrix, vector and tree share one column geometry.
 """
 
@@ -13,11 +13,11 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.caption import Caption
-from gangviz.gui.families import FamilyViewAdapter, family_view
-from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.families.table import FamilyViewAdapter, family_view
+from gangviz.gui.lecture.caption import Caption
+from gangviz.gui.matrix.vector import VectorTreeView
+from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.timeline import Timeline
-from gangviz.gui.vector_view import VectorTreeView
 
 
 class Board(QWidget):
@@ -39,7 +39,7 @@ class Board(QWidget):
         self.subtitle.setStyleSheet(f"color: {palette.MUTED_TEXT_HEX};")
         self.matrix = MatrixView(parent=self)
         self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        from gangviz.gui.move_cues import MoveCues
+        from gangviz.gui.matrix.cues import MoveCues
 
         self.cues = MoveCues(self.matrix)  # ghost and trail of a moving job, above the matrix
         self.vector = VectorTreeView(parent=self)

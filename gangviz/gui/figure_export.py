@@ -1,7 +1,7 @@
 """Save a widget as a picture: PNG (a grab of its pixels) or SVG (Qt's SVG generator).
 
 The compare window's figure and the sweep plot export as PNG or SVG. pyqtgraph's own
-SVG exporter fails on the path syntax of Qt 6.11 (see :mod:`gangviz.gui.metrics_panel`), so a
+SVG exporter fails on the path syntax of Qt 6.11 (see :mod:`gangviz.gui.plots.metrics`), so a
 whole widget, plots included, is painted into a ``QSvgGenerator`` with ``QWidget.render``: the
 SVG holds vector paths for lines, curves and text, and the matrix images as embedded bitmaps.
 """

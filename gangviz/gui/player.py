@@ -42,7 +42,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from gangviz.core.changes import MOVE_KINDS
-from gangviz.gui.scene import animation_weight
+from gangviz.gui.matrix.scene import animation_weight
 from gangviz.sim.protocol import Simulation
 from gangviz.userpolicy.errors import RuleViolation
 

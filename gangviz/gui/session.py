@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
-from gangviz.gui.families import watch_of
+from gangviz.gui.families.table import watch_of
 from gangviz.session import Session, SessionError, read_session, write_session
 
 MAX_RECENT = 8
@@ -43,7 +43,7 @@ def capture(window) -> Session:
         if not auto_x or (not auto_y and not fixed_y):  # zoomed or panned by hand
             (x0, x1), (y0, y1) = vb.viewRange()
             zoom[plot.title] = (float(x0), float(x1), float(y0), float(y1))
-    from gangviz.gui.compare_window import CompareWindow
+    from gangviz.gui.compare.window import CompareWindow
 
     compare = []
     for child in window._children:

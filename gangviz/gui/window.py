@@ -8,7 +8,7 @@ metric panels.
 
 Keyboard (window-wide shortcuts): Space play/pause, Right step, Left step back, N next re-pack /
 migration / slot deletion, Home reset, +/- speed, Ctrl+O open; and for lectures ( listed
-in Help -> Keys, :data:`gangviz.gui.presentation.KEYS`): F11 presentation mode (Escape leaves it),
+in Help -> Keys, :data:`gangviz.gui.lecture.presentation.KEYS`): F11 presentation mode (Escape leaves it),
 Page Down / Page Up the next / previous built-in scenario, G the guided exercise, Return reveals
 the held move, E the explanation above the matrix, Ctrl+E export the animation.
 
@@ -16,14 +16,14 @@ Every built-in scenario opens, whatever its model: simulations are built by
 :func:`gangviz.factory.build` and a scenario of the multi-site or epoch
 family gets its family view. The Scenarios menu lists the built-ins by title; the scenario's
 title and explanation are shown above the matrix and in the side panel. A caption under the
-board tells the current step in words (:mod:`gangviz.gui.caption`).
+board tells the current step in words (:mod:`gangviz.gui.lecture.caption`).
 
 Opening a file that does not load shows a message box with the reader's error and keeps the
 current simulation (the new one is built completely before anything is replaced). The window
 keeps its geometry, speed, orientation and recent files in ``QSettings``.
 
 Other simulation families (the multi-site queues, the epoch rectangle, the space-sharing Gantt
-strip) are drawn by the view :data:`gangviz.gui.families.FAMILY_VIEWS` lists for ``sim.family``;
+strip) are drawn by the view :data:`gangviz.gui.families.table.FAMILY_VIEWS` lists for ``sim.family``;
 the view then receives the player's steps through ``show_step(step)`` and its state through
 ``set_state`` after a jump. The window reads a simulation only through
 :class:`gangviz.sim.protocol.Simulation`.
@@ -53,11 +53,11 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.gui.board import Board
-from gangviz.gui.families import matrix_of, waiting_of, watch_of
-from gangviz.gui.metrics_panel import MetricsPanel
-from gangviz.gui.narration import NarrationView
+from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
+from gangviz.gui.lecture.narration import NarrationView
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import SPEEDS, Player
+from gangviz.gui.plots.metrics import MetricsPanel
 from gangviz.timefmt import clock_text
 
 DEFAULT_SOURCE = "fig2-repacking"
@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("gangviz")
         self._build_actions()
         self.board = Board()
-        from gangviz.gui.presentation import Presentation
+        from gangviz.gui.lecture.presentation import Presentation
 
         self.presentation = Presentation(self)
         self.policy_panel = PolicyPanel(menu(MATRIX))
@@ -127,10 +127,10 @@ class MainWindow(QMainWindow):
         self.explain.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.narration = NarrationView()
         self.narration.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        from gangviz.gui.guided_coach import GuidedCoach
+        from gangviz.gui.lecture.coach import GuidedCoach
 
         self.coach = GuidedCoach(self)
-        from gangviz.gui.presenter import PresenterView
+        from gangviz.gui.lecture.presenter import PresenterView
 
         self.presenter = PresenterView(self)
         self.narration.setMinimumWidth(380)
@@ -532,7 +532,7 @@ class MainWindow(QMainWindow):
 
     def new_scenario(self):
         """Open the scenario editor on an empty matrix; return the editor."""
-        from gangviz.gui.editor import open_editor
+        from gangviz.gui.editor.dialog import open_editor
 
         self.editor = open_editor(self)
         return self.editor
@@ -541,7 +541,7 @@ class MainWindow(QMainWindow):
         """Open the scenario editor on the current scenario (an empty matrix when the window
         shows a trace or a model); return the editor. Saving asks for a file name, so a
         built-in scenario is never overwritten."""
-        from gangviz.gui.editor import open_editor
+        from gangviz.gui.editor.dialog import open_editor
 
         self.editor = open_editor(self, self.source.scenario if self.source is not None else None)
         return self.editor
@@ -683,7 +683,7 @@ class MainWindow(QMainWindow):
 
     def show_keys(self):
         """Open Help -> Keys (non-blocking); return the dialog."""
-        from gangviz.gui.presentation import KeysDialog
+        from gangviz.gui.lecture.presentation import KeysDialog
 
         dlg = KeysDialog(self)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -693,14 +693,14 @@ class MainWindow(QMainWindow):
     def ask_export(self) -> None:
         """File -> Export animation: ask for the format, size and frame rate, then a file name,
         and export with a cancellable progress dialog."""
-        from gangviz.gui.export_dialog import run_export_dialog
+        from gangviz.gui.export.dialog import run_export_dialog
 
         run_export_dialog(self)
 
     def open_compare(self, policies: list[str] | None = None):
         """File -> Compare policies: open the compare window on the current workload, with the
         current policy ticked (plus ``policies``); return it, or ``None`` with a message."""
-        from gangviz.gui.compare_window import CompareWindow
+        from gangviz.gui.compare.window import CompareWindow
 
         if self.source is None:
             QMessageBox.information(self, "Compare policies", "Open a scenario or a workload first.")
@@ -735,7 +735,7 @@ class MainWindow(QMainWindow):
     def run_sweep(self, path: str, out: str, **options):
         """Run sweep file ``path`` into ``out`` with a progress dialog; return the dialog, or
         ``None`` after showing the reader's message for a malformed file."""
-        from gangviz.gui.sweep_dialog import SweepDialog
+        from gangviz.gui.plots.sweep_dialog import SweepDialog
 
         try:
             dlg = SweepDialog(path, out, overwrite=True, parent=self, **options)

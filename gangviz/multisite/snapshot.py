@@ -1,6 +1,6 @@
 """The queue state of the multi-site model as plain, immutable data for views.
 
-A view (``gangviz.gui.queue_view``) draws a :class:`QueueSnapshot`: per site and per processor
+A view (``gangviz.gui.families.sites``) draws a :class:`QueueSnapshot`: per site and per processor
 the waiting tasks head first, the task running and the task reserved (in transit after a
 migration, Papazachos09 §3.3).
 """

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gangviz.fast.gang import JobArrays, run_gang
-from gangviz.fast.gangchunks import run_gang_chunks, zhou_metrics_of_columns
+from gangviz.fast.gang_chunks import run_gang_chunks, zhou_metrics_of_columns
 from gangviz.metrics.zhou import zhou_metrics_of
 from gangviz.workloads.synthetic import uniform_log, uniform_log_columns
 

@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gangviz.gui.compare_overview import LABEL_GAP, label_step, pack_rows
-from gangviz.gui.compare_window import CompareWindow
+from gangviz.gui.compare.overview import LABEL_GAP, label_step, pack_rows
+from gangviz.gui.compare.window import CompareWindow
 from gangviz.workloads.source import load_source
 
 TRACE = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
@@ -68,7 +68,7 @@ def test_a_trace_opens_with_its_panes_then_fills_each_from_its_run(qtbot):
 
 
 def test_a_small_trace_keeps_the_step_by_step_panes_and_a_big_one_draws_schedules(qtbot):
-    from gangviz.gui.compare_window import SCHEDULE_JOBS
+    from gangviz.gui.compare.window import SCHEDULE_JOBS
 
     small = CompareWindow(load_source(str(TRACE)), ["gs", "easy"])
     qtbot.addWidget(small)
@@ -87,7 +87,7 @@ def test_an_unknown_policy_on_a_trace_keeps_the_chooser_message(qtbot):
 
 
 def test_table_cells_write_big_figures_in_full():
-    from gangviz.gui.compare_table import cell_text
+    from gangviz.gui.compare.table import cell_text
 
     assert cell_text(62_293_404.0, False) == "62,293,404"
     assert cell_text(62_293_404.0, True).startswith("62,293,404 ")

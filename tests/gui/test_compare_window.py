@@ -15,8 +15,8 @@ from PySide6.QtGui import QImage
 
 from gangviz.cli import main
 from gangviz.experiments.compare import build_simulations
-from gangviz.gui import shared_clock
-from gangviz.gui.compare_window import CompareWindow
+from gangviz.gui.compare import clock as shared_clock
+from gangviz.gui.compare.window import CompareWindow
 from gangviz.workloads.source import load_source
 
 WORKLOAD = dict(jobs=30, procs=32, load=0.8, seed=3)

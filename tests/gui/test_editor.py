@@ -8,8 +8,8 @@ from gui_helpers import close_rgb, pixel
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from gangviz.gui.editor import ScenarioEditor
-from gangviz.gui.editor_grid import REFUSED
+from gangviz.gui.editor.dialog import ScenarioEditor
+from gangviz.gui.editor.grid import REFUSED
 from gangviz.resources import list_scenarios
 from gangviz.workloads.painting import EditorDoc
 from gangviz.workloads.scenario import load_scenario

@@ -8,7 +8,7 @@ from fractions import Fraction
 from gui_helpers import close_rgb, pixel
 
 from gangviz.epoch.buddy import buddy
-from gangviz.gui.epoch_construction import MIN_SEG, construction
+from gangviz.gui.families.epoch_construction import MIN_SEG, construction
 from gangviz.gui.palette import IDLE, job_colour
 
 

@@ -9,7 +9,7 @@ from gangviz.core.record import Step
 from gangviz.epoch.buddy import buddy
 from gangviz.epoch.model import Piece, Schedule
 from gangviz.epoch.sim import EpochSimulation
-from gangviz.gui.epoch_view import EpochView
+from gangviz.gui.families.epoch import EpochView
 from gangviz.gui.palette import BACKGROUND, IDLE, job_colour, text_colour
 
 
@@ -117,7 +117,7 @@ def test_the_fig6_scenario_draws_the_papers_figure_five_three_two_with_its_ticks
     from fractions import Fraction
 
     from gangviz.factory import build
-    from gangviz.gui.epoch_view import time_ticks
+    from gangviz.gui.families.epoch import time_ticks
     from gangviz.workloads.source import load_source
 
     sim = build(load_source("mccann-fig6-epochs"))

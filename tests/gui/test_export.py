@@ -13,7 +13,8 @@ from gangviz.cli import main
 from gangviz.factory import build
 from gangviz.gui import palette
 from gangviz.gui.board import Board
-from gangviz.gui.export import (
+from gangviz.gui.export.dialog import ExportDialog, export_with_progress
+from gangviz.gui.export.render import (
     ExportCancelled,
     export_animation,
     frames_for,
@@ -21,8 +22,7 @@ from gangviz.gui.export import (
     pause_ticks,
     render,
 )
-from gangviz.gui.export_dialog import ExportDialog, export_with_progress
-from gangviz.gui.video import output_kind
+from gangviz.gui.export.video import output_kind
 from gangviz.workloads.source import load_source
 
 SIZE, FPS = (480, 320), 10
@@ -158,5 +158,5 @@ def test_window_export_with_progress(window, tmp_path):
 
 def test_export_command_imports_without_qt():
     code = ("import sys; sys.modules['PySide6'] = None; import gangviz.commands.export; "
-            "import gangviz.gui.video")
+            "import gangviz.gui.export.video")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

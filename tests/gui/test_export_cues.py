@@ -7,8 +7,8 @@ from PySide6.QtWidgets import QApplication
 
 from gangviz.factory import build
 from gangviz.gui.board import Board
-from gangviz.gui.caption import MIN_SCALE, Caption
-from gangviz.gui.export import count_ahead, frame_stamp, render
+from gangviz.gui.export.render import count_ahead, frame_stamp, render
+from gangviz.gui.lecture.caption import MIN_SCALE, Caption
 from gangviz.workloads.source import load_source
 
 

@@ -7,11 +7,11 @@ from PySide6.QtCore import QVariantAnimation
 
 from gangviz.factory import build as simulation_for
 from gangviz.gui.board import Board
-from gangviz.gui.epoch_view import EpochView
-from gangviz.gui.families import FAMILY_VIEWS, family_view, matrix_of
-from gangviz.gui.gantt_view import GanttView
+from gangviz.gui.families.epoch import EpochView
+from gangviz.gui.families.gantt import GanttView
+from gangviz.gui.families.sites import QueueView
+from gangviz.gui.families.table import FAMILY_VIEWS, family_view, matrix_of
 from gangviz.gui.player import Player
-from gangviz.gui.queue_view import QueueView
 from gangviz.resources import RESOURCES
 from gangviz.sim.protocol import FAMILIES
 from gangviz.workloads.source import load_source

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 
-from gangviz.gui.gantt_view import WINDOW_FILL, GanttView
+from gangviz.gui.families.gantt import WINDOW_FILL, GanttView
 from gangviz.gui.palette import job_colour
 from gangviz.policies import make_policy
 from gangviz.resources import RESOURCES
@@ -97,7 +97,7 @@ def test_window_plays_easy_with_the_gantt_view(qtbot, tmp_path):
 
 def test_compare_window_puts_gang_and_backfilling_in_one_ibm_table(qtbot):
     from gangviz.experiments.compare import compare
-    from gangviz.gui.compare_window import CompareWindow
+    from gangviz.gui.compare.window import CompareWindow
 
     source = load_source(KTH)
     win = CompareWindow(source, ["easy", "gs"])

@@ -13,8 +13,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
-from gangviz.gui.guided import gate_info, region_of
-from gangviz.gui.guided_coach import GUESS, HIDDEN_EXPLANATION, SWAP_EDGE
+from gangviz.gui.lecture.coach import GUESS, HIDDEN_EXPLANATION, SWAP_EDGE
+from gangviz.gui.matrix.held_move import gate_info, region_of
 from gangviz.resources import list_scenarios, scenario_path
 from gangviz.workloads.scenario import load_scenario
 

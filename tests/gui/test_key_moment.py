@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gangviz.core.changes import RowActivated, SlotAdded, SlotRemoved
-from gangviz.gui.caption import final_slot_names
+from gangviz.gui.lecture.caption import final_slot_names
 from gangviz.gui.player import KEY_PAUSE_SECONDS
 
 

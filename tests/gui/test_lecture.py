@@ -14,11 +14,11 @@ from PySide6.QtWidgets import QApplication
 from gangviz.core.changes import MOVE_KINDS, JobShifted
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.gui import palette
-from gangviz.gui.caption import caption_text
-from gangviz.gui.guided import PROMPT, gate_cuts
-from gangviz.gui.matrix_view import CUT_DASH
-from gangviz.gui.narration import step_lines
-from gangviz.gui.presentation import FONTS, KEYS, scale_for
+from gangviz.gui.lecture.caption import caption_text
+from gangviz.gui.lecture.narration import step_lines
+from gangviz.gui.lecture.presentation import FONTS, KEYS, scale_for
+from gangviz.gui.matrix.held_move import PROMPT, gate_cuts
+from gangviz.gui.matrix.view import CUT_DASH
 from gangviz.gui.window import builtin_scenarios
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario

@@ -9,10 +9,10 @@ from PySide6.QtGui import QColor
 
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.gui import palette
-from gangviz.gui.geometry import columns
-from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.matrix.geometry import columns
+from gangviz.gui.matrix.vector import VectorTreeView
+from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.player import Player
-from gangviz.gui.vector_view import VectorTreeView
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
 
@@ -135,7 +135,7 @@ def test_wlt_zero_nodes_are_grey_and_nonzero_nodes_shaded(view):
     v, _ = view(sim, 800, 160, VectorTreeView)
     img = v.grab().toImage()
     x0, cw = columns(v.width(), 8)
-    from gangviz.gui.vector_view import GAP, LEVEL_H, WLV_H
+    from gangviz.gui.matrix.vector import GAP, LEVEL_H, WLV_H
 
     y = 2 + WLV_H + GAP + 3
     assert close_rgb(pixel(img, x0 + 0.2 * cw, y), palette.ZERO_NODE)
@@ -163,7 +163,7 @@ def test_a_deleted_slot_collapses(view, qtbot):
 
 
 def test_buddy_node_is_the_smallest_aligned_group_covering_a_placement():
-    from gangviz.gui.vector_view import buddy_node
+    from gangviz.gui.matrix.vector import buddy_node
 
     assert buddy_node([4, 5, 6, 7]) == (2, 1)
     assert buddy_node([52, 53, 54]) == (2, 13)   # a 3-processor job holds the node P53..P56

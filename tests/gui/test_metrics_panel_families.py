@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QColor
 
 from gangviz.cli import main
-from gangviz.gui.metrics_panel import FAMILY_PANELS
+from gangviz.gui.plots.metrics import FAMILY_PANELS
 from gangviz.resources import list_scenarios
 
 SCENARIOS = [p.stem for p in list_scenarios()]

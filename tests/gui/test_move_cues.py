@@ -6,7 +6,7 @@ from __future__ import annotations
 from gui_helpers import close_rgb, pixel
 
 from gangviz.gui import palette
-from gangviz.gui.move_cues import cue_moves
+from gangviz.gui.matrix.cues import cue_moves
 from gangviz.resources import scenario_path
 from gangviz.workloads.scenario import load_scenario
 

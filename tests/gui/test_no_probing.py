@@ -54,6 +54,6 @@ msg = f"{type(exc).__name__}: {exc}"
 
 
 def test_no_module_in_gui_probes_a_simulation_or_tests_a_class_name():
-    found = [f"{path.name}:{line}: {code}" for path in sorted(GUI.glob("*.py"))
+    found = [f"{path.name}:{line}: {code}" for path in sorted(GUI.rglob("*.py"))
              for line, code in offences(path.read_text(encoding="utf-8"))]
     assert not found, "read simulations through gangviz.sim.protocol:\n" + "\n".join(found)

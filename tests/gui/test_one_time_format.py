@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from gangviz.factory import build
-from gangviz.gui.gantt_view import header_forms
-from gangviz.gui.narration import NarrationView
+from gangviz.gui.families.gantt import header_forms
+from gangviz.gui.lecture.narration import NarrationView
 from gangviz.gui.panels import JobPanel
 from gangviz.gui.player import Player
 from gangviz.workloads.source import load_source
@@ -81,7 +81,7 @@ def test_the_status_bar_of_a_trace_reads_its_clock(window, qtbot):
 
 
 def test_a_job_tooltip_in_the_matrix_reads_the_trace_clock(qtbot):
-    from gangviz.gui.matrix_view import MatrixView
+    from gangviz.gui.matrix.view import MatrixView
 
     sim = _stepped(build(load_source(KTH), "gs", record=True, watch=False), 100)
     view = MatrixView(Player(sim))

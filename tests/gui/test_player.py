@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from PySide6.QtGui import QImage
 
 from gangviz.core.changes import MOVE_KINDS
-from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.matrix.scene import build_scene, compose
+from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.player import SPEEDS, Player
-from gangviz.gui.scene import build_scene, compose
 
 
 def _grab(view) -> QImage:

@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gangviz.gui.metrics_panel import MAX_POINTS, MetricPlot, SampleColumns, envelope
-from gangviz.gui.plot_axes import RIGHT_MARGIN
+from gangviz.gui.plots.axes import RIGHT_MARGIN
+from gangviz.gui.plots.metrics import MAX_POINTS, MetricPlot, SampleColumns, envelope
 
 
 def ramps(xs, ys) -> int:

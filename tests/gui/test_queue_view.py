@@ -4,7 +4,7 @@ highlighted, migrations animated (driven by setCurrentTime, never by waiting).""
 import pytest
 
 from gangviz.core.record import Step
-from gangviz.gui.queue_view import (
+from gangviz.gui.families.sites import (
     BACKGROUND,
     HIGHLIGHT,
     IDLE_FRAME,
@@ -125,7 +125,7 @@ def test_view_follows_a_simulation_step_by_step(qtbot):
 
 
 def test_a_few_processors_fill_a_large_panel_and_a_spread_gang_is_linked(qtbot):
-    from gangviz.gui.queue_view import MAX_SCALE
+    from gangviz.gui.families.sites import MAX_SCALE
     v = QueueView(animation_ms=0)
     qtbot.addWidget(v)
     v.set_state(_snapshot())

@@ -13,11 +13,11 @@ from gangviz.core.changes import JobPlaced, SlotAdded
 from gangviz.core.jobs import JobSpec
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.gui import palette
-from gangviz.gui.geometry import RIGHT, columns
-from gangviz.gui.matrix_view import MatrixView
-from gangviz.gui.metrics_panel import MetricsPanel
+from gangviz.gui.matrix.geometry import RIGHT, columns
+from gangviz.gui.matrix.vector import VectorTreeView
+from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.player import Player
-from gangviz.gui.vector_view import VectorTreeView
+from gangviz.gui.plots.metrics import MetricsPanel
 from gangviz.gui.window import MainWindow
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
@@ -210,7 +210,7 @@ def test_neighbouring_jobs_never_share_a_colour():
 
 
 def test_plots_have_no_si_prefix_fixed_ratio_integer_counts_and_keys_off_the_data(qtbot):
-    from gangviz.gui import plot_axes
+    from gangviz.gui.plots import axes as plot_axes
 
     panel = MetricsPanel()
     qtbot.addWidget(panel)
@@ -292,7 +292,7 @@ def test_the_key_names_moves_and_migrations_once_the_run_shows_them(qtbot):
 def test_plot_time_axes_count_in_the_trace_units(window, qtbot):
     from pathlib import Path
 
-    from gangviz.gui.plot_axes import TimeAxis
+    from gangviz.gui.plots.axes import TimeAxis
 
     trace = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
     assert window.open_source(str(trace), "repack", remember=False)

@@ -140,7 +140,7 @@ def test_open_command_takes_a_session(tmp_path, capsys):
 def test_an_unsaved_editor_scenario_is_not_saved_as_a_vanishing_path(qtbot, settings, tmp_path, message_boxes):
     """Play in the editor runs an unsaved scenario from a temporary folder; a session naming
     that folder could never be reopened, so saving says to save the scenario first."""
-    from gangviz.gui.editor import open_editor
+    from gangviz.gui.editor.dialog import open_editor
 
     win = _new_window(qtbot, settings)
     ed = open_editor(win)

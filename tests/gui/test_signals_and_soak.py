@@ -9,7 +9,7 @@ from gui_helpers import downey_sim
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
-from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.player import Player
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from gui_helpers import close_rgb, pixel
 
 from gangviz.factory import build
-from gangviz.gui.queue_view import gang_colour
-from gangviz.gui.site_arrivals import upcoming
+from gangviz.gui.families.site_arrivals import upcoming
+from gangviz.gui.families.sites import gang_colour
 from gangviz.workloads.source import load_source
 
 

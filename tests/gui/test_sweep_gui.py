@@ -14,9 +14,9 @@ from PySide6.QtGui import QColor, QImage
 from gangviz.cli import main
 from gangviz.experiments.sweep import load_summaries
 from gangviz.experiments.tasks import run_task
-from gangviz.gui.compare_plots import policy_colour
-from gangviz.gui.sweep_dialog import SweepDialog, format_eta
-from gangviz.gui.sweep_plot import SweepPlot, select_series
+from gangviz.gui.plots.compare import policy_colour
+from gangviz.gui.plots.sweep import SweepPlot, select_series
+from gangviz.gui.plots.sweep_dialog import SweepDialog, format_eta
 
 SWEEP = """title = "tiny"
 seed = 11

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QPainter
 
-from gangviz.gui.vector_view import tree_hidden_reason
+from gangviz.gui.matrix.vector import tree_hidden_reason
 
 #: the policies that allocate by the workload tree: the buddy schemes and re-packing
 TREE_POLICIES = {"bc", "br", "brms", "brmms", "repack"}

@@ -158,8 +158,8 @@ def test_screenshot_dump_for_the_readme_is_a_png(window, tmp_path):
 
 
 def test_family_views_plug_into_the_same_player(window, qtbot):
-    from gangviz.gui.epoch_view import EpochView
-    from gangviz.gui.queue_view import QueueView
+    from gangviz.gui.families.epoch import EpochView
+    from gangviz.gui.families.sites import QueueView
 
     assert window.open_multisite(gangs=30)
     view = window.board.family[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gangviz.gui.compare_window import CompareWindow
+from gangviz.gui.compare.window import CompareWindow
 
 
 def test_compare_menu_opens_the_compare_window_on_the_current_workload(window, qtbot):

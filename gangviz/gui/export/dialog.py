@@ -2,7 +2,7 @@
 
 Export. The dialog offers GIF, MP4 and PNG frames; MP4 is disabled, with the reason
 beside it and in its tooltip, when ``imageio-ffmpeg`` is not importable
-(:func:`gangviz.gui.video.mp4_unavailable`). The export replays the shown simulation from its
+(:func:`gangviz.gui.export.video.mp4_unavailable`). The export replays the shown simulation from its
 start (a fresh simulation from the window's ``sim_factory``, so what is on screen is not
 disturbed) under a cancellable ``QProgressDialog`` whose maximum is the number of steps.
 """
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
 )
 
-from gangviz.gui.export import (
+from gangviz.gui.export.render import (
     DEFAULT_FPS,
     DEFAULT_SIZE,
     FPS_RANGE,
@@ -34,7 +34,7 @@ from gangviz.gui.export import (
     ExportResult,
     export_animation,
 )
-from gangviz.gui.video import mp4_unavailable
+from gangviz.gui.export.video import mp4_unavailable
 
 FORMATS = [("gif", "GIF (Pillow)"), ("mp4", "MP4 (H.264, imageio-ffmpeg)"), ("frames", "PNG frames (a folder)")]
 

@@ -57,7 +57,7 @@ def construction(schedule, mins: dict[int, int]) -> list[tuple[int, int, Fractio
 LABEL_POINTS = 9.5
 
 class BuddyConstruction(QWidget):
-    """The layer over an :class:`~gangviz.gui.epoch_view.EpochView` (see the module docstring)."""
+    """The layer over an :class:`~gangviz.gui.families.epoch.EpochView` (see the module docstring)."""
 
     def __init__(self, view) -> None:
         super().__init__(view)

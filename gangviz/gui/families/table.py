@@ -1,8 +1,8 @@
 """Which views draw which simulation family: one table keyed by ``sim.family``.
 
 Every simulation follows :class:`gangviz.sim.protocol.Simulation`; what differs is the picture.
-The matrix family is drawn by the board's own Ousterhout views (:mod:`gangviz.gui.matrix_view`,
-:mod:`gangviz.gui.vector_view`), fed by the player; every other family has one entry in
+The matrix family is drawn by the board's own Ousterhout views (:mod:`gangviz.gui.matrix.view`,
+:mod:`gangviz.gui.matrix.vector`), fed by the player; every other family has one entry in
 :data:`FAMILY_VIEWS`: a view built for it, fed a step at a time through ``show_step(step)`` and,
 after any jump, through ``set_state(*state(sim))`` (:class:`FamilyViewAdapter`). Adding a family
 means adding a row here, never probing the simulation object.
@@ -55,8 +55,8 @@ def applied_steps(sim: Simulation) -> list:
 
 
 def _queue_view(parent, player):
-    from gangviz.gui.queue_view import QueueView
-    from gangviz.gui.site_arrivals import ArrivalsStrip
+    from gangviz.gui.families.site_arrivals import ArrivalsStrip
+    from gangviz.gui.families.sites import QueueView
 
     view = QueueView(parent)
     view.arrivals = ArrivalsStrip(view)  # the scripted gangs still to come, under the sites
@@ -65,8 +65,8 @@ def _queue_view(parent, player):
 
 
 def _epoch_view(parent, player):
-    from gangviz.gui.epoch_construction import BuddyConstruction
-    from gangviz.gui.epoch_view import EpochView
+    from gangviz.gui.families.epoch import EpochView
+    from gangviz.gui.families.epoch_construction import BuddyConstruction
 
     view = EpochView(parent)
     view.construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
@@ -76,7 +76,7 @@ def _epoch_view(parent, player):
 
 
 def _gantt_view(parent, player):
-    from gangviz.gui.gantt_view import GanttView
+    from gangviz.gui.families.gantt import GanttView
 
     return GanttView(parent)
 

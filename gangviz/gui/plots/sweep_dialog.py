@@ -189,7 +189,7 @@ class SweepDialog(QDialog):
 
     def show_plot(self) -> None:
         """Open the sweep plot of the results file."""
-        from gangviz.gui.sweep_plot import SweepPlot
+        from gangviz.gui.plots.sweep import SweepPlot
 
         try:
             self.plot_window = SweepPlot(self.out)

@@ -31,9 +31,9 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from gangviz.experiments.compare import DESCRIPTIONS
 from gangviz.experiments.tasks import METRICS
-from gangviz.gui import plot_axes
-from gangviz.gui.compare_plots import policy_colour, policy_pen
 from gangviz.gui.figure_export import export_widget
+from gangviz.gui.plots import axes as plot_axes
+from gangviz.gui.plots.compare import policy_colour, policy_pen
 
 
 @dataclass

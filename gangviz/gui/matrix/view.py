@@ -6,7 +6,7 @@ the bottom, as in the papers; ``bottom_up=False`` puts it at the top).
 Drawing is cheap: the cells become one indexed ``uint8`` image (0 idle, 1..18 the job colours,
 one index for idle cells of the running slot) drawn through a fixed colour table; grid lines,
 block outlines, names and the moving blocks of an animation are painted over it. The view paints
-whatever :func:`~gangviz.gui.scene.build_scene` says for the player's current transition; it
+whatever :func:`~gangviz.gui.matrix.scene.build_scene` says for the player's current transition; it
 repaints on the player's ``frame``/``moved``/``stepped`` signals only (marks itself dirty with
 ``update()``; Qt coalesces repaints on the frame clock).
 
@@ -16,7 +16,7 @@ the context menu offers "Terminate now" on a job and "Submit a job here…" on a
 (what-if actions through the player). Tie-break: the mouse is mapped onto the matrix at rest, so
 hovering and clicking during an animation see the state before the running change.
 
-Any machine size: the view draws the processors of its :class:`~gangviz.gui.geometry.ColumnRange`
+Any machine size: the view draws the processors of its :class:`~gangviz.gui.matrix.geometry.ColumnRange`
 (shared with the vector/tree view, so both zoom and pan together). The wheel zooms around the
 processor under the pointer, Shift+wheel or a drag pans, Ctrl+= / Ctrl+- / Ctrl+0 zoom in, out and
 fit; while zoomed, a strip above the matrix shows the whole machine (darker = busier) with the
@@ -32,7 +32,7 @@ Lecture mode: ``hover_highlight`` outlines every cell of the job under the mouse
 pointer (presentation mode turns it on); :meth:`MatrixView.set_font_size` enlarges the names and
 labels; while the player holds a move for the guided exercise (``Player.gate``) the legal cuts
 of the rows involved are drawn as dashed vertical lines over those rows
-(:func:`gangviz.gui.guided.gate_cuts`): a black dash on a white halo, readable on every job
+(:func:`gangviz.gui.matrix.held_move.gate_cuts`): a black dash on a white halo, readable on every job
 colour.
 """
 
@@ -47,10 +47,10 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidge
 
 from gangviz.core.matrix import IDLE, slot_label
 from gangviz.gui import palette
-from gangviz.gui.families import matrix_of
-from gangviz.gui.geometry import GUTTER, RIGHT, ColumnRange, columns, nice_stride
-from gangviz.gui.guided import gate_cuts
-from gangviz.gui.scene import Scene, build_scene
+from gangviz.gui.families.table import matrix_of
+from gangviz.gui.matrix.geometry import GUTTER, RIGHT, ColumnRange, columns, nice_stride
+from gangviz.gui.matrix.held_move import gate_cuts
+from gangviz.gui.matrix.scene import Scene, build_scene
 from gangviz.gui.wiring import follow
 from gangviz.timefmt import clock_text, format_time
 

@@ -3,7 +3,7 @@
 [Papazachos §2]: gangs arrive over time and the grid dispatcher sends each to a site. For a
 scripted scenario the arrivals are known ahead; this layer draws the ones that have not arrived
 yet as a row of chips in the room the view keeps under its sites, each as wide as its number of tasks, with its name,
-arrival time and site, in the gang's colour (:func:`gangviz.gui.queue_view.gang_colour`). It
+arrival time and site, in the gang's colour (:func:`gangviz.gui.families.sites.gang_colour`). It
 shows at most :data:`MAX_SHOWN` and hides itself once every gang has arrived, and for a random
 stream (nothing is known ahead).
 """
@@ -14,7 +14,7 @@ from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from gangviz.gui.queue_view import FONT_PX, gang_colour
+from gangviz.gui.families.sites import FONT_PX, gang_colour
 
 MAX_SHOWN = 8
 #: the room (base pixels, scaled with the view) kept under the sites: one row of chips
@@ -38,7 +38,7 @@ def upcoming(sim) -> list[tuple[int, int, float, int]]:
 
 
 class ArrivalsStrip(QWidget):
-    """The layer over a :class:`~gangviz.gui.queue_view.QueueView` (see the module docstring)."""
+    """The layer over a :class:`~gangviz.gui.families.sites.QueueView` (see the module docstring)."""
 
     def __init__(self, view) -> None:
         super().__init__(view)

@@ -25,7 +25,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.geometry import RIGHT, ColumnRange, columns
+from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, columns
 from gangviz.gui.wiring import follow
 
 WLV_H = 26.0

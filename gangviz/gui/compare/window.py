@@ -7,7 +7,7 @@ run gives a message and keeps the current comparison). Each policy gets a pane w
 (Zhou99 Fig. 1, 5, 6), or its family's view (the multi-site queues, the epoch
 rectangle) for a scenario of another model.
 
-One timeline drives every pane in *simulated* time (:mod:`gangviz.gui.shared_clock`): moving the
+One timeline drives every pane in *simulated* time (:mod:`gangviz.gui.compare.clock`): moving the
 shared clock to ``t`` advances each simulation with ``run(until=t)`` (or goes back through its
 history), so each pane shows its state after its last step at or before ``t`` although the
 policies reach their decision points at different times. Play advances the clock at a chosen
@@ -20,7 +20,7 @@ first jobs) is first simulated to its end when the comparison is built (cheap: w
 take well under a second), which gives the timeline its length, the whole metric curves and the
 summary table. A bigger workload (a whole trace: LANL-CM5's 122k jobs) keeps no step-able
 simulation: each policy runs once, headless, on the loop ``gangviz run`` uses, in its own worker
-thread, and its pane (:mod:`gangviz.gui.compare_overview`) draws the state at the shared time from
+thread, and its pane (:mod:`gangviz.gui.compare.overview`) draws the state at the shared time from
 the run's per-job start and finish columns (:mod:`gangviz.experiments.schedule`). The window
 shows its panes at once; each fills when its run ends, and the curves and table then cover the
 runs ended so far; Step and Back move to the next or previous arrival, start or finish of any run. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
@@ -63,12 +63,11 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.core.changes import MOVE_KINDS
-from gangviz.gui import plot_axes, shared_clock
-from gangviz.gui.clock_timeline import SharedTimeline
-from gangviz.gui.compare_overview import SchedulePane, ScheduleRunner, pane_frame
-from gangviz.gui.compare_plots import OverlayPlots, policy_colour
-from gangviz.gui.compare_table import SummaryTable
-from gangviz.gui.families import (
+from gangviz.gui.compare import clock as shared_clock
+from gangviz.gui.compare.overview import SchedulePane, ScheduleRunner, pane_frame
+from gangviz.gui.compare.table import SummaryTable
+from gangviz.gui.compare.timeline import SharedTimeline
+from gangviz.gui.families.table import (
     FamilyViewAdapter,
     applied_steps,
     family_view,
@@ -78,9 +77,11 @@ from gangviz.gui.families import (
     waiting_of,
 )
 from gangviz.gui.figure_export import export_widget
-from gangviz.gui.matrix_view import MatrixView
+from gangviz.gui.matrix.vector import VectorTreeView
+from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.player import Player
-from gangviz.gui.vector_view import VectorTreeView
+from gangviz.gui.plots import axes as plot_axes
+from gangviz.gui.plots.compare import OverlayPlots, policy_colour
 from gangviz.timefmt import clock_text
 
 MIN_POLICIES, MAX_POLICIES = 2, 4

@@ -4,12 +4,12 @@ Presentation mode (the narration appears as a caption under the matrix) and "Exp
 (the narration is burnt in as captions). The caption shows the sentences of the step the
 player is at (the step being animated while it plays; step ``position``), without the "Slot Sn
 runs its time slice." line unless the step did nothing else (as the narration log,
-:func:`gangviz.gui.narration.step_lines`). While a change of the step is being animated, the
+:func:`gangviz.gui.lecture.narration.step_lines`). While a change of the step is being animated, the
 caption tells that change only (its sentence; the narration has one sentence per change), so
 the words follow the picture. Before the first step it shows ``start_text`` (the
 window sets the scenario's title). While the guided exercise holds a move it shows what the
 step did before the move and a prompt, never the move itself
-(:func:`gangviz.gui.guided.gate_caption`).
+(:func:`gangviz.gui.matrix.held_move.gate_caption`).
 
 The caption is ``LINES`` lines of its font high for any text that fits, so the matrix above it
 does not jump from step to step; a text that does not fit is drawn in a slightly smaller font
@@ -28,8 +28,8 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-from gangviz.gui.guided import gate_caption
-from gangviz.gui.narration import step_lines
+from gangviz.gui.lecture.narration import step_lines
+from gangviz.gui.matrix.held_move import gate_caption
 from gangviz.gui.player import Player
 from gangviz.gui.wiring import follow
 

@@ -1,7 +1,7 @@
 """GS, BGS, MGS and MBGS and the event-driven engine as one compiled loop (numba), for headless runs.
 
 All the compiled code of :mod:`gangviz.fast.gang` lives in this one module, for the reason
-:mod:`gangviz.fast.kernel` gives (numba's on-disk cache is keyed by source file).
+:mod:`gangviz.fast.buddy_kernel` gives (numba's on-disk cache is keyed by source file).
 
 **The matrix** is :class:`gangviz.core.matrix.OusterhoutMatrix` without change records:
 ``cells[r, c]`` is the job in row ``r`` (at most MPL rows), processor ``c`` (``IDLE`` = -1).

@@ -2,7 +2,7 @@
 it is revealed.
 
 The player holds the first move of a step ([Zhou99 §3]: a legal shift, or the exchange of the
-jobs between two legal cuts); :mod:`gangviz.gui.matrix_view` draws the legal cuts of the rows
+jobs between two legal cuts); :mod:`gangviz.gui.matrix.view` draws the legal cuts of the rows
 involved. This module adds, without touching the matrix view's own drawing:
 
 * nothing on screen gives the answer while the move is held: the scenario's explanation (side
@@ -15,7 +15,7 @@ involved. This module adds, without touching the matrix view's own drawing:
 * during the reveal the legal cuts stay drawn and the regions that swap are shaded, on a layer
   above the matrix (:class:`RevealLayer`) that follows the matrix's layout.
 
-The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.guided`.
+The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.matrix.held_move`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.guided import GateInfo, gate_info, region_of
-from gangviz.gui.matrix_view import CUT_DASH, CUT_HALO, CUT_WIDTH
+from gangviz.gui.matrix.held_move import GateInfo, gate_info, region_of
+from gangviz.gui.matrix.view import CUT_DASH, CUT_HALO, CUT_WIDTH
 
 HIDDEN_EXPLANATION = ("Guided exercise: what happens here is for you to work out. The "
                       "explanation follows at the end of the scenario.")

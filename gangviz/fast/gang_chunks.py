@@ -53,7 +53,7 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
     Raises ``ValueError`` as :func:`~gangviz.fast.gang.run_gang` does, and for arrivals out of
     order or a ``stretch`` below 1.
     """
-    from gangviz.fast.gangkernel import simulate_gang
+    from gangviz.fast.gang_kernel import simulate_gang
     from gangviz.metrics.ibm import SMALL_NODES_MAX
 
     n = len(arrival)

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.limits import MAX_SLICES
 from gangviz.gui import palette
-from gangviz.gui.editor_grid import PaintGrid
+from gangviz.gui.editor.grid import PaintGrid
 from gangviz.inputs import quoted
 from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintError, slug
 from gangviz.workloads.scenario import Scenario, ScenarioError

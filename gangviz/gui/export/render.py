@@ -10,7 +10,7 @@ Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
 
 * the starting picture rests ``hold_ticks(fps)`` ticks;
 * each change of a matrix step animates in :func:`frames_for` frames at ``t = 1/n, 2/n, ..., 1``
-  of the scene interpolation (:func:`gangviz.gui.scene.build_scene`; ``t = 0`` is the previous
+  of the scene interpolation (:func:`gangviz.gui.matrix.scene.build_scene`; ``t = 0`` is the previous
   frame already), one tick each: ``n = max(2, round(fps * CHANGE_SECONDS * animation_weight(change)))``;
   a slot deletion first rests :func:`pause_ticks` on its ``t = 0`` picture (the key moment);
 * a step of a model without a matrix (multi-site, epoch) animates in ``frames_for(None, fps)``
@@ -20,7 +20,7 @@ Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
 
 A step without changes adds one frame. A step that shows a BUDDY schedule then shows its
 construction, one frame per piece resting ``1 + hold_ticks(fps)`` ticks
-(:mod:`gangviz.gui.epoch_construction`). Every frame carries the simulated time ``t`` and the step
+(:mod:`gangviz.gui.families.epoch_construction`). Every frame carries the simulated time ``t`` and the step
 in its subtitle (:func:`frame_stamp`); for a matrix simulation the export first counts the steps
 it will show, so the timeline spans the whole run and its handle follows the frames. When the requested size is below the board's minimum size
 (about 480 x 330 with a matrix), the board is rendered at its minimum and scaled down. ``steps`` limits the number of steps; by default the
@@ -39,7 +39,9 @@ from PySide6.QtGui import QImage
 
 from gangviz.core.record import Change
 from gangviz.core.registry import SPACE_SHARING
-from gangviz.gui.families import FamilyView, family_view
+from gangviz.gui.export.video import FramesWriter, GifWriter, Mp4Writer, output_kind
+from gangviz.gui.families.table import FamilyView, family_view
+from gangviz.gui.matrix.scene import animation_weight
 from gangviz.gui.player import (
     CHANGE_SECONDS,
     DEFAULT_SPEED_LEVEL,
@@ -48,8 +50,6 @@ from gangviz.gui.player import (
     KEY_PAUSE_SECONDS,
     Player,
 )
-from gangviz.gui.scene import animation_weight
-from gangviz.gui.video import FramesWriter, GifWriter, Mp4Writer, output_kind
 from gangviz.sim.protocol import Simulation
 
 DEFAULT_SIZE = (960, 600)

@@ -7,7 +7,7 @@ middle, so it never crosses the job's name; nothing of the layer is drawn over a
 (it is clipped out), so the ghost's outline never strikes through a name mid-tween.
 
 A layer of its own, above the matrix view, so it is in the window, in presentation mode and
-in every exported frame (:mod:`gangviz.gui.export` grabs the same board). Which cells move is
+in every exported frame (:mod:`gangviz.gui.export.render` grabs the same board). Which cells move is
 worked out by :func:`cue_moves` (Qt-free data in, plain tuples out).
 """
 
@@ -60,7 +60,7 @@ def cue_moves(state, change) -> list[tuple[int, int, list[tuple[int, int]], int,
 
 
 class MoveCues(QWidget):
-    """The ghost-and-trail layer over ``view`` (a :class:`~gangviz.gui.matrix_view.MatrixView`)."""
+    """The ghost-and-trail layer over ``view`` (a :class:`~gangviz.gui.matrix.view.MatrixView`)."""
 
     def __init__(self, view) -> None:
         super().__init__(view)
@@ -100,7 +100,7 @@ class MoveCues(QWidget):
 
     def _moving_rects(self, x0, cw, ch, tops) -> list[QRectF]:
         """Where the sliding blocks are drawn in this frame (as the matrix view draws them)."""
-        from gangviz.gui.scene import build_scene
+        from gangviz.gui.matrix.scene import build_scene
 
         tr = self.player.transition
         rects = []

@@ -3,7 +3,7 @@
 Compare window: the metric panels overlay one curve per policy. The quantities are the
 simulations' per-step samples (slots, active ratio, jobs running, mean turnaround; the
 quantities behind r_a, n_a and t_ta of Zhou00 §4.2-4.3), drawn as step curves
-like the main window's :mod:`~gangviz.gui.metrics_panel`.
+like the main window's :mod:`~gangviz.gui.plots.metrics`.
 
 Each policy keeps one pen everywhere (pane header, curves, timeline ticks, sweep plots): the
 colour fixed for its *name* by :func:`gangviz.colours.policy_colour` (so ``br`` has one colour
@@ -24,8 +24,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from gangviz import colours
-from gangviz.gui import plot_axes
-from gangviz.gui.metrics_panel import SampleColumns
+from gangviz.gui.plots import axes as plot_axes
+from gangviz.gui.plots.metrics import SampleColumns
 
 #: the dash of the 1st..4th policy shown
 DASHES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DotLine)

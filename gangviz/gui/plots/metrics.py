@@ -42,14 +42,14 @@ from PySide6.QtWidgets import (
 
 from gangviz import metrics
 from gangviz.experiments.numbers import number
-from gangviz.gui import plot_axes
+from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.wiring import follow
 
 REFRESH_S = 0.25
 #: Above this many samples a curve is drawn as its per-bin step envelope (:func:`envelope`).
 MAX_POINTS = 4000
 FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "mean_turnaround")
-#: panel title, y label, [(curve, legend, colour)], axis kind (see :mod:`gangviz.gui.plot_axes`),
+#: panel title, y label, [(curve, legend, colour)], axis kind (see :mod:`gangviz.gui.plots.axes`),
 #: and the figures (keys of :func:`gangviz.metrics.figures`) whose current value the title gives
 PANELS = (
     ("Slots", "slots", [("slots", "slots", "#332288")], "integer", ("n_l", "n_a")),

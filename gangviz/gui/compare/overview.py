@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from gangviz.gui.compare_plots import policy_colour
+from gangviz.gui.plots.compare import policy_colour
 from gangviz.timefmt import clock_text
 
 #: the smallest gap, in pixels, between two row labels

@@ -1,0 +1,4 @@
+"""The Ousterhout matrix as the window draws it: slots as rows, processors as columns, with the
+workload vector and the buddy workload tree aligned under it. Here too are the legal cuts of a
+held move and the animation cues that show a re-pack, a migration or a slot deletion step by
+step; the Qt widgets draw what :mod:`gangviz.gui.matrix.scene` computes without Qt."""
