@@ -52,7 +52,7 @@ def test_easy_run_imports_neither_qt_nor_numba_nor_gang_engine_nor_other_command
     code = ("import sys; from gangviz.cli import main; "
             f"rc = main(['run', {str(trace)!r}, '--policy', 'easy']); "
             "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'PySide6', 'scipy', 'PIL') "
-            "or m.startswith(('gangviz.gui', 'gangviz.commands.', 'gangviz.policies', 'gangviz.sim'))); "
+            "or m.startswith(('gangviz.gui', 'gangviz.commands.', 'gangviz.policies.', 'gangviz.sim'))); "
             "print(rc, heavy)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
