@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 
 def uniform_log_pmf(hi: int, lo: int = 1) -> np.ndarray:
@@ -41,7 +42,7 @@ def sample_uniform_log(rng: np.random.Generator, n: int, hi: int, lo: int = 1) -
 
 
 def bounded_normal_pmf(hi: int, mean: float, sigma: float, *, lo: int = 1,
-                       bound: str = "resample") -> np.ndarray:
+                       bound: str = "resample") -> npt.NDArray[np.float64]:
     """Return the pmf over k = lo..hi of a normal(mean, sigma) rounded to an integer and bounded.
 
     Papazachos09 §2 uses a "bounded" normal distribution of gang sizes in [1..P] but
@@ -61,8 +62,8 @@ def bounded_normal_pmf(hi: int, mean: float, sigma: float, *, lo: int = 1,
     cdf = np.array([0.5 * math.erfc(-(e - mean) / (sigma * math.sqrt(2))) for e in edges])
     if bound == "clip":
         cdf[0], cdf[-1] = 0.0, 1.0
-    pmf = np.diff(cdf)
-    total = pmf.sum()
+    pmf: npt.NDArray[np.float64] = np.diff(cdf)
+    total = float(pmf.sum())
     if not total > 0:
         raise ValueError(f"a normal({mean}, {sigma}) has no mass on {lo}..{hi}")
     return pmf / total
