@@ -5,10 +5,10 @@
 
 def easy(arrival: list[float], size: list[int], est: list[float], run: list[float], P: int,
          small_max: int, backfill: bool, /) -> tuple[float, tuple[float, float, float],
-                                                     list[float], list[float | None],
+                                                     list[float], list[float],
                                                      list[float | None]] | None: ...
 
 def conservative(arrival: list[float], size: list[int], est: list[float], run: list[float],
                  P: int, small_max: int, /) -> tuple[float, tuple[float, float, float],
-                                                     list[float], list[float | None],
+                                                     list[float], list[float],
                                                      list[float | None]] | None: ...

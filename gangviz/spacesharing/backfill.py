@@ -69,8 +69,8 @@ __all__ = ["BackfillRecord", "BackfillResult", "ColumnsResult", "Decision", "sim
            "simulate_backfill_columns", "MODES", "ESTIMATES"]
 
 #: What a loop returns: ``(end, lost capacity, start, finish, first reservation)``, the lists in
-#: priority order (``None``: not set).
-_LoopResult = tuple[float, CapacityLog, list[float], list[float | None], list[float | None]]
+#: priority order (a reservation ``None``: the job never held one).
+_LoopResult = tuple[float, CapacityLog, list[float], list[float], list[float | None]]
 
 
 
@@ -201,7 +201,7 @@ class ColumnsResult:
     """
 
     start: list[float]
-    finish: list[float | None]
+    finish: list[float]
     reservation: list[float | None]
     capacity: CapacityLog
     end: float
@@ -358,7 +358,7 @@ def _easy(arrival: list[float], size: list[int], est: list[float], run: list[flo
     n_small = n_large = 0
     finished = 0
     start_of = [0.0] * n
-    finish_of: list[float | None] = [None] * n
+    finish_of = [0.0] * n  # every entry is set by the end, as start_of
     resv: list[float | None] = [None] * n
     shadow, extra = math.inf, 0
     heappush, heappop = heapq.heappush, heapq.heappop
