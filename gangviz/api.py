@@ -75,7 +75,7 @@ class Result:
     simulation: Any = field(default=None, repr=False, compare=False)
     source: Source | None = field(default=None, repr=False, compare=False)
     run: Any = field(default=None, repr=False, compare=False)
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def jobs(self) -> np.ndarray:
@@ -117,8 +117,11 @@ def _reference(result: Result) -> Any:
     if "reference" not in result._cache:
         from gangviz.factory import run
 
-        result._cache["reference"] = run(result.source, result.policy, params=result.run.parameters,
-                                         jobs=True, ring=result.source.ring or None).simulation
+        source = result.source
+        if source is None:  # every Result of simulate() and compare() has its source
+            raise ValueError("this result has no source to run again")
+        result._cache["reference"] = run(source, result.policy, params=result.run.parameters,
+                                         jobs=True, ring=source.ring or None).simulation
     return result._cache["reference"]
 
 

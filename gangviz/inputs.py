@@ -22,6 +22,7 @@ import re
 import stat
 import zlib
 from collections.abc import Iterator
+from typing import Any
 
 #: The largest file (and the largest decompressed content) read: 1 GiB, about ten million SWF
 #: job lines, the most a workload may hold (:data:`gangviz.core.limits.MAX_JOBS`).
@@ -196,7 +197,7 @@ def shortened(message: str, limit: int = QUOTE_CHARS) -> str:
     return " ".join(cut(w) for w in printable(message).split(" "))
 
 
-def parse_toml(text: str) -> dict:
+def parse_toml(text: str) -> dict[str, Any]:
     """Return ``tomllib.loads(text)``; arrays or tables nested deeper than the parser's
     recursion allows raise ``tomllib.TOMLDecodeError`` at the line where the nesting passes
     100 levels, as any other syntax error, instead of a ``RecursionError``."""
