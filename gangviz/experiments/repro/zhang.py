@@ -233,7 +233,8 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
 def summarize(results: Results, rep: int | None = None) -> Summary:
     """Return ``{(policy, workload): (mean rho, mean slowdown)}`` over all replications, or of
     replication ``rep`` alone."""
-    pick = (lambda v: v) if rep is None else (lambda v: v[rep:rep + 1])
+    def pick(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return v if rep is None else v[rep:rep + 1]
     return {k: (float(np.mean([m["utilization"] for m in pick(v)])), float(np.mean([m["bounded_slowdown"] for m in pick(v)])))
             for k, v in results.items()}
 
