@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gangviz.metrics import epoch, ibm, multisite, zhou
 
@@ -40,7 +41,7 @@ FIGURES: dict[str, Callable[..., dict[str, Any]]] = {
 }
 
 #: family -> the function giving a simulation's running figures (``key -> (times, values)``)
-SERIES: dict[str, Callable[..., dict[str, tuple[np.ndarray, np.ndarray]]]] = {
+SERIES: dict[str, Callable[..., dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]]] = {
     "space-sharing": ibm.space_sharing_series,
     "multisite": multisite.simulation_series,
     "epoch": epoch.simulation_series,
@@ -56,7 +57,7 @@ def figures(sim: Simulation) -> dict[str, Any]:
     return FIGURES[sim.family](sim)
 
 
-def series(sim: Simulation) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def series(sim: Simulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
     """Return the running figures of ``sim`` up to its current step, chosen by ``sim.family``.
 
     Raises ``KeyError`` for a family whose curves come from the simulation's own samples.

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
+import numpy.typing as npt
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
     from gangviz.epoch.records import ScheduleRebuilt
@@ -71,7 +72,7 @@ def simulation_figures(sim: EpochSimulation) -> dict[str, float]:
                          sim.nodes, sim.quantum, sim.time)
 
 
-def simulation_series(sim: EpochSimulation) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def simulation_series(sim: EpochSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
 
     """Return the running figures of ``sim`` up to its current step as ``key -> (times, values)``:
     the mean response after each departure, and the reallocations and overhead so far at each

@@ -105,7 +105,7 @@ class CapacityLog:
             self.lost_large += amount
 
 
-def _stats(values: np.ndarray) -> tuple[float, float]:
+def _stats(values: npt.NDArray[np.float64]) -> tuple[float, float]:
     if len(values) == 0:
         return math.nan, math.nan
     return float(values.mean()), float(values.std())
@@ -271,11 +271,11 @@ def space_sharing_figures(sim: SpaceSharingSimulation) -> dict[str, Any]:
     return ibm_metrics(done, sim.processors, time_unit=sim.time_unit, capacity=CapacityLog(*lost))
 
 
-def _running_mean(values: np.ndarray) -> np.ndarray:
+def _running_mean(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return np.cumsum(values) / np.arange(1, len(values) + 1) if len(values) else values
 
 
-def space_sharing_series(sim: SpaceSharingSimulation) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def space_sharing_series(sim: SpaceSharingSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
 
     """Return the running IBM figures of a step-by-step space-sharing run (the simulation of
     :mod:`gangviz.spacesharing.simulation`) up to its current step, as ``key -> (times, values)``

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
+import numpy.typing as npt
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
     from gangviz.multisite.changes import TaskMigrated
@@ -140,7 +141,7 @@ def simulation_figures(sim: MultiSiteSimulation) -> dict[str, float]:
                              sum(n for _, n in _migration_steps(sim)))
 
 
-def simulation_series(sim: MultiSiteSimulation) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def simulation_series(sim: MultiSiteSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
     """Return the running figures of ``sim`` up to its current step, as ``key -> (times, values)``:
     RT, WRT and SLD after each completion, and the migrations counted so far after each step
     that migrated (and at the current time). The last value of each equals :func:`simulation_figures`."""
