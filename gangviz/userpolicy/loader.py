@@ -221,7 +221,8 @@ def _key_kind(value: Any) -> str | None:
         return "text"
     if isinstance(value, tuple):
         parts = [_key_kind(v) for v in value]
-        return None if None in parts else "tuple of " + ", ".join(parts)  # type: ignore[arg-type]
+        kinds = [k for k in parts if k is not None]
+        return None if len(kinds) != len(parts) else "tuple of " + ", ".join(kinds)
     return None
 
 
