@@ -75,7 +75,7 @@ class Result:
     simulation: Any = field(default=None, repr=False, compare=False)
     source: Source | None = field(default=None, repr=False, compare=False)
     run: Any = field(default=None, repr=False, compare=False)
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def jobs(self) -> np.ndarray:
@@ -94,7 +94,7 @@ class Result:
         """Return :attr:`jobs` as a pandas DataFrame; raises ``ImportError`` without pandas."""
         return to_pandas(self.jobs)
 
-    def write_jobs(self, path: str | os.PathLike) -> Path:
+    def write_jobs(self, path: str | os.PathLike[str]) -> Path:
         """Write :attr:`jobs` to ``path`` as ``gangviz run --jobs-out`` does (``.csv`` in
         Batsim's layout, ``.swf`` or ``.parquet``); return the path. Raises ``ValueError`` for
         another extension."""
@@ -117,8 +117,11 @@ def _reference(result: Result) -> Any:
     if "reference" not in result._cache:
         from gangviz.factory import run
 
-        result._cache["reference"] = run(result.source, result.policy, params=result.run.parameters,
-                                         jobs=True, ring=result.source.ring or None).simulation
+        source = result.source
+        if source is None:  # every Result of simulate() and compare() has its source
+            raise ValueError("this result has no source to run again")
+        result._cache["reference"] = run(source, result.policy, params=result.run.parameters,
+                                         jobs=True, ring=source.ring or None).simulation
     return result._cache["reference"]
 
 
@@ -152,7 +155,7 @@ def to_pandas(table: Any) -> pandas.DataFrame:
     return pd.DataFrame({name: table[name] for name in table.dtype.names})
 
 
-def _source(source: str | os.PathLike | Source, options: Mapping[str, Any]) -> Source:
+def _source(source: str | os.PathLike[str] | Source, options: Mapping[str, Any]) -> Source:
     unknown = set(options) - {"procs", "slice_seconds", "jobs", "load", "seed"}
     if unknown:
         raise TypeError(f"unknown option(s) {', '.join(sorted(unknown))}; the options are procs, "
@@ -172,7 +175,7 @@ def _source(source: str | os.PathLike | Source, options: Mapping[str, Any]) -> S
     return src
 
 
-def simulate(source: str | os.PathLike | Source, policy: str | None = None, *, ring: bool | None = None,
+def simulate(source: str | os.PathLike[str] | Source, policy: str | None = None, *, ring: bool | None = None,
              record: bool = False, params: Mapping[str, Any] | None = None, order: str | None = None,
              **options: Any) -> Result:
     """Run ``policy`` on ``source`` to the end and return its :class:`Result`.
@@ -203,7 +206,7 @@ def simulate(source: str | os.PathLike | Source, policy: str | None = None, *, r
     return _results(src, [spec], ring=ring, record=record, params=params, orders={spec: order})[spec]
 
 
-def compare(source: str | os.PathLike | Source, policies: Sequence[str], *, ring: bool | None = None,
+def compare(source: str | os.PathLike[str] | Source, policies: Sequence[str], *, ring: bool | None = None,
             record: bool = False, params: Mapping[str, Any] | None = None,
             order: str | Mapping[str, str] | None = None, **options: Any) -> dict[str, Result]:
     """Run every policy of ``policies`` on the same jobs of ``source``; return

@@ -27,6 +27,8 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
+from typing import Any
 
 from gangviz import __version__
 from gangviz.commands.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UserError
@@ -52,7 +54,7 @@ class Parser(argparse.ArgumentParser):
     """The argument parser of every gangviz (sub-)command: :class:`HelpFormatter` by default;
     nested sub-parsers inherit the class, hence the formatter."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
@@ -118,7 +120,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _interrupt(_signum, _frame) -> None:
+def _interrupt(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 

@@ -22,6 +22,7 @@ import re
 import stat
 import zlib
 from collections.abc import Iterator
+from typing import Any
 
 #: The largest file (and the largest decompressed content) read: 1 GiB, about ten million SWF
 #: job lines, the most a workload may hold (:data:`gangviz.core.limits.MAX_JOBS`).
@@ -34,7 +35,7 @@ class InputFileError(ValueError):
     """A file that cannot be read as input: not a regular file, too large, damaged."""
 
 
-def check_regular(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> int:
+def check_regular(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> int:
     """Return the size of ``path`` after checking it is a regular file of at most ``limit`` bytes.
 
     Raises :class:`InputFileError` for a FIFO, socket, device or directory and for an
@@ -82,7 +83,7 @@ def decompress(data: bytes, source: str, limit: int = MAX_FILE_BYTES) -> bytes:
     return out
 
 
-def read_input(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_input(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
     """Return the bytes of ``path`` (decompressed when compressed), after :func:`check_regular`.
 
     Raises :class:`InputFileError` as described there and in :func:`decompress`, ``OSError``
@@ -94,7 +95,7 @@ def read_input(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
     return decompress(data, str(path), limit)
 
 
-def read_text(path: str | os.PathLike, what: str, limit: int = MAX_FILE_BYTES) -> str:
+def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_FILE_BYTES) -> str:
     """Return the text of the input file ``path`` (a ``what``: "sacct output", "sweep file", ...).
 
     The one door of every text input: :func:`read_input` (regular file, at most ``limit``
@@ -115,7 +116,7 @@ def read_text(path: str | os.PathLike, what: str, limit: int = MAX_FILE_BYTES) -
                              f"{exc.start:,}); expected {what}, UTF-8 text") from None
 
 
-def _sniff(path: str | os.PathLike, head: bytes, what: str) -> None:
+def _sniff(path: str | os.PathLike[str], head: bytes, what: str) -> None:
     """Raise :class:`InputFileError` when the first bytes ``head`` of ``path`` hold a NUL byte
     or are not UTF-8 (a character cut at the end of ``head`` is no fault)."""
     if b"\x00" in head:
@@ -129,7 +130,7 @@ def _sniff(path: str | os.PathLike, head: bytes, what: str) -> None:
                              f"{exc.start:,}); expected {what}, UTF-8 text") from None
 
 
-def text_lines(path: str | os.PathLike, what: str, limit: int = MAX_FILE_BYTES) -> Iterator[str]:
+def text_lines(path: str | os.PathLike[str], what: str, limit: int = MAX_FILE_BYTES) -> Iterator[str]:
     """Yield the lines of the input file ``path`` (a ``what``) without their line feeds, as
     :func:`read_text` would give them: records end at a line feed only (``\r\n`` too), so a
     field holding a ``\u2028`` or a file separator stays whole.
@@ -196,7 +197,7 @@ def shortened(message: str, limit: int = QUOTE_CHARS) -> str:
     return " ".join(cut(w) for w in printable(message).split(" "))
 
 
-def parse_toml(text: str) -> dict:
+def parse_toml(text: str) -> dict[str, Any]:
     """Return ``tomllib.loads(text)``; arrays or tables nested deeper than the parser's
     recursion allows raise ``tomllib.TOMLDecodeError`` at the line where the nesting passes
     100 levels, as any other syntax error, instead of a ``RecursionError``."""
@@ -232,7 +233,7 @@ def policy_file(spec: object) -> tuple[str, str] | None:
     return (m.group(1), m.group(2)) if m else None
 
 
-def policy_spec_from(spec: str, folder: str | os.PathLike) -> str:
+def policy_spec_from(spec: str, folder: str | os.PathLike[str]) -> str:
     """Return ``spec`` with a relative policy file made absolute against ``folder`` (the folder
     of the session or playlist naming it) when the file is there; else ``spec`` as given."""
     found = policy_file(spec)

@@ -15,7 +15,7 @@ import argparse
 import json
 import math
 import sys
-from typing import Any
+from typing import Any, TypedDict
 
 from gangviz.commands.errors import UserError
 from gangviz.core.registry import SPACE_SHARING
@@ -23,11 +23,22 @@ from gangviz.core.registry import SPACE_SHARING
 #: The random workloads every policy is run on: (processors, load, seed).
 WORKLOADS = ((8, 0.5, 1), (8, 0.9, 2), (16, 0.5, 3), (16, 0.9, 4), (32, 0.7, 5), (128, 0.9, 6))
 JOBS = 120
+
+
+class _ModelOptions(TypedDict):
+    """The options of a synthetic model's workload (those of :func:`load_source`)."""
+
+    jobs: int
+    procs: int
+    load: float
+    seed: int
+
+
 #: The workload of the metric table.
-METRIC_WORKLOAD = {"jobs": 300, "procs": 32, "load": 0.7, "seed": 0}
+METRIC_WORKLOAD: _ModelOptions = {"jobs": 300, "procs": 32, "load": 0.7, "seed": 0}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``check-policy`` sub-command."""
     p = sub.add_parser("check-policy", help="check a policy file against the rules and compare it "
                                             "with the built-ins")

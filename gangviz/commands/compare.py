@@ -38,7 +38,7 @@ from gangviz.results.summary import compare_document, header_line, machine
 from gangviz.workloads.source import load_source, print_warnings
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``compare`` sub-command."""
     p = sub.add_parser("compare", help="run several policies on one workload and compare their metrics")
     p.add_argument("workload", help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
@@ -154,7 +154,7 @@ def _window(args: argparse.Namespace) -> int:
         print(out)
         return 0
     from gangviz.display_check import problem
-    from gangviz.gui.app import application
+    from gangviz.gui.qapp import application
 
     reason = problem()
     if reason:

@@ -18,7 +18,7 @@ from gangviz.experiments.argtypes import positive_int
 from gangviz.workloads.sacct import convert_sacct
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``convert`` sub-command."""
     p = sub.add_parser("convert", help="convert Slurm sacct --parsable2 output to an SWF trace",
                        description="Convert the output of 'sacct --parsable2 --format=JobID,Submit,"

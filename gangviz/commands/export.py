@@ -28,7 +28,7 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``export`` sub-command."""
     p = sub.add_parser("export", help="save a scenario's animation as a GIF, an MP4 or PNG frames")
     p.add_argument("source", help="scenario (.toml or built-in name), SWF trace, or model name")
@@ -64,10 +64,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     try:
-        from gangviz.gui import app
+        from gangviz.gui import qapp
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise UserError(f"the export needs PySide6 ({exc})") from None
-    app.application(offscreen=True)
+    qapp.application(offscreen=True)
     from gangviz.factory import build, policy_name
     from gangviz.gui.export.render import check_options, export_animation
     from gangviz.workloads.source import load_source, print_warnings

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from gangviz.core.limits import check_slice_seconds
 from gangviz.experiments.options import add_seed
@@ -34,7 +35,7 @@ def _moments(text: str) -> tuple[float, float, float]:
         values = ()
     if len(values) != 3:
         raise argparse.ArgumentTypeError(f"expected three raw moments 'M1,M2,M3', got {text!r}")
-    return values  # type: ignore[return-value]
+    return values
 
 
 def _check_out(a: argparse.Namespace) -> None:
@@ -43,7 +44,15 @@ def _check_out(a: argparse.Namespace) -> None:
         check_output(a.output, force=a.force)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def _model(make: Callable[[argparse.Namespace], Workload]) -> Callable[[argparse.Namespace], int]:
+    """Return the command of a model: check ``-o``, then write the workload ``make(args)``."""
+    def command(a: argparse.Namespace) -> int:
+        _check_out(a)
+        return _emit(a, make(a))
+    return command
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``generate`` sub-command with one nested parser per model."""
     p = sub.add_parser("generate", help="write a synthetic workload as SWF",
                        description=DESCRIPTION)
@@ -63,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--load", type=float, default=0.5, help="offered load rho (default 0.5)")
     d.add_argument("--procs", type=int, default=128, help="processors (default 128)")
     d.add_argument("--max-work", type=int, default=120, help="longest run time in slices (default 120)")
-    d.set_defaults(func=lambda a: _check_out(a) or _emit(a, synthetic.uniform_log(
+    d.set_defaults(func=_model(lambda a: synthetic.uniform_log(
         a.jobs, a.load, procs=a.procs, max_work=a.max_work, seed=a.seed)))
 
     h = inner.add_parser("hyper-erlang", help="hyper-Erlang times fitted to three moments (Zhang et al. (2001) §2.1)")
@@ -92,7 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--mu", type=float, default=1.0, help="service rate (default 1)")
     g.add_argument("--site-procs", type=int, default=16, help="processors per site P (default 16)")
     g.add_argument("--sites", type=int, default=2, help="sites (default 2)")
-    g.set_defaults(func=lambda a: _check_out(a) or _emit(a, synthetic.gangs(
+    g.set_defaults(func=_model(lambda a: synthetic.gangs(
         a.jobs, sizes=a.sizes, sigma=a.sigma, lam=a.lam, mu=a.mu, site_procs=a.site_procs,
         sites=a.sites, bound=a.bound, seed=a.seed)))
 
@@ -102,10 +111,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--load", type=float, default=1.0, help="load factor L (default 1.0 = 100%%)")
     m.add_argument("--count", type=int, default=None,
                    help="jobs to write, population first then replacements (default --jobs)")
-    m.set_defaults(func=lambda a: _check_out(a) or _emit(a, synthetic.min_nodes(
+    m.set_defaults(func=_model(lambda a: synthetic.min_nodes(
         a.jobs, nodes=a.nodes, load=a.load, count=a.count, seed=a.seed)))
 
-    p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
+    def usage(a: argparse.Namespace) -> int:  # no model named: say which there are
+        p.print_help()
+        return 2
+
+    p.set_defaults(func=usage)
 
 
 def _hyper_erlang(a: argparse.Namespace) -> int:

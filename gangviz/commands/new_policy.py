@@ -106,7 +106,7 @@ def {func}(job):
 '''
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``new-policy`` sub-command."""
     p = sub.add_parser("new-policy", help="write a commented template of your own policy")
     p.add_argument("name", help="the file to write (NAME or NAME.py)")

@@ -28,7 +28,7 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``open`` sub-command."""
     p = sub.add_parser("open", help="open the window (default: the Fig. 2 re-packing scenario)")
     p.add_argument("source", nargs="?", default=None,

@@ -12,6 +12,7 @@ live in :mod:`gangviz.experiments.options`, below the reproductions; these are t
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from gangviz.experiments.argtypes import number, positive_int, positive_seconds, whole_number
 from gangviz.experiments.options import DEFAULT_SEED
@@ -57,9 +58,9 @@ def add_user_policy_options(p: argparse.ArgumentParser) -> None:
                    help="longest one decision of a user's policy may take (default: 5 s)")
 
 
-def user_policy_params(args: argparse.Namespace) -> dict:
+def user_policy_params(args: argparse.Namespace) -> dict[str, Any]:
     """Return the parameters ``--no-check`` and ``--decision-limit`` give a user's policy."""
-    params: dict = {}
+    params: dict[str, Any] = {}
     if not getattr(args, "check", True):
         params["check"] = False
     if getattr(args, "decision_limit", None) is not None:

@@ -22,7 +22,7 @@ def _where(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``plot-sweep`` sub-command."""
     p = sub.add_parser("plot-sweep", help="plot a sweep's metric against load per policy with 95%% CI bands",
                        description="Render one metric of a gangviz sweep results CSV against a swept "

@@ -12,9 +12,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: the registry loads when run)
+    from gangviz.core.registry import PolicyEntry
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``policies`` sub-command."""
     p = sub.add_parser("policies", help="list the built-in and installed policies with their papers and parameters")
     p.add_argument("--json", action="store_true", help="print one JSON document")
@@ -40,16 +44,16 @@ def run(args: argparse.Namespace) -> int:
         _print_entry(e)
     if installed:
         print(f"\nInstalled policies (entry points {ENTRY_POINT_GROUP}):")
-        for name, target, e, error in installed:
-            if e is None:
+        for name, target, entry, error in installed:
+            if entry is None:
                 print(f"{name}  ({target})  does not load: {error}")
             else:
-                _print_entry(e, f"  {name} = {target}")
+                _print_entry(entry, f"  {name} = {target}")
     print("\nWrite a policy with parameters as NAME:key=value,key=value (e.g. mgs:mpl=3,q=none).")
     return 0
 
 
-def _print_entry(e, where: str = "") -> None:
+def _print_entry(e: PolicyEntry, where: str = "") -> None:
     """Print one policy's block."""
     print(f"{e.title}  ({e.family}, {e.group})  {e.paper}{where}")
     print(f"    {e.doc}" if e.doc else "", end="\n" if e.doc else "")

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import pkgutil
 import sys
+from typing import Protocol, cast
 
 import gangviz.experiments.repro as repro_pkg
 from gangviz.commands.errors import EXIT_FINDING_FAILED
@@ -19,12 +20,22 @@ from gangviz.experiments.repro import FINDING_FAILED
 from gangviz.experiments.runner import RunError
 
 
-def _targets() -> dict[str, object]:
-    found: dict[str, object] = {}
+class _Reproduction(Protocol):
+    """What a module of :mod:`gangviz.experiments.repro` that lists ``TARGETS`` offers."""
+
+    TARGETS: dict[str, str]
+
+    def add_arguments(self, p: argparse.ArgumentParser) -> None: ...
+
+    def run(self, target: str, args: argparse.Namespace) -> int: ...
+
+
+def _targets() -> dict[str, _Reproduction]:
+    found: dict[str, _Reproduction] = {}
     for info in sorted(pkgutil.iter_modules(repro_pkg.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"gangviz.experiments.repro.{info.name}")
         for name in getattr(module, "TARGETS", {}):
-            found[name] = module
+            found[name] = cast(_Reproduction, module)  # a module with TARGETS has the rest
     return found
 
 
@@ -36,7 +47,7 @@ def exit_status(code: int, strict: bool) -> int:
     return code
 
 
-def run_target(module, args: argparse.Namespace) -> int:
+def run_target(module: _Reproduction, args: argparse.Namespace) -> int:
     """Run ``module``'s reproduction of ``args.target``; return the exit status. A run that
     failed (:class:`RunError`) is one line on stderr and status 1."""
     try:
@@ -47,7 +58,7 @@ def run_target(module, args: argparse.Namespace) -> int:
     return exit_status(code, args.strict)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``repro`` sub-command, one nested parser per reproduction target."""
     targets = _targets()
     p = sub.add_parser("repro", help="reproduce a paper's table and check its findings",
@@ -56,8 +67,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "does not hold.")
     inner = p.add_subparsers(dest="target", metavar="TARGET")
     for name, module in targets.items():
-        tp = inner.add_parser(name, help=module.TARGETS[name])  # type: ignore[attr-defined]
-        module.add_arguments(tp)  # type: ignore[attr-defined]
+        tp = inner.add_parser(name, help=module.TARGETS[name])
+        module.add_arguments(tp)
         add_strict(tp)
         tp.set_defaults(func=lambda args, m=module: run_target(m, args))
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+    def usage(args: argparse.Namespace) -> int:  # no target named: say which there are
+        p.print_help()
+        return 2
+
+    p.set_defaults(func=usage)

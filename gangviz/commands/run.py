@@ -16,14 +16,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options, add_user_policy_options, user_policy_params
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.options import add_json
 
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.factory.run import FinishedRun
+    from gangviz.workloads.source import Source
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``run`` sub-command."""
     p = sub.add_parser("run", help="run a scenario or workload headless and print the result")
     p.add_argument("source", help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
@@ -85,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
 
 
-def _run_source(args: argparse.Namespace, source, spec: str, steps: bool, params=None) -> int:
+def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool,
+                params: dict[str, Any] | None = None) -> int:
     """Run a time-slot or space-sharing policy on ``source`` with :func:`gangviz.factory.run`
     (a compiled loop when it covers the run and neither steps nor per-job rows are asked for);
     print the header, the steps when asked and the figures, as text or JSON; return 0.
@@ -147,7 +153,7 @@ def _family_name(family: str) -> str:
     return {"matrix": "time slots", SPACE_SHARING: "space sharing"}.get(family, family)
 
 
-def _save_jobs(done, source, path: str) -> None:
+def _save_jobs(done: FinishedRun, source: Source, path: str) -> None:
     """Write the per-job table of the finished run ``done`` to ``path``."""
     from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
 
@@ -197,11 +203,11 @@ _ROW_KEYS = ("row", "src_row", "dst_row", "row_a", "row_b", "prev")
 _COL_KEYS = ("cols", "src_cols", "dst_cols")
 
 
-def _labelled(step: dict, names: dict[int, str]) -> dict:
+def _labelled(step: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     """Return ``step`` (a :meth:`Step.to_dict`) with ``labels`` added to every change: the job,
     slots and processors as the window names them (J4, S2, P1..P4)."""
     for change in step["changes"]:
-        labels = {}
+        labels: dict[str, str | list[str]] = {}
         if isinstance(change.get("job"), int):
             labels["job"] = names.get(change["job"], f"J{change['job'] + 1}")
         for key in ("moved_a", "moved_b"):

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import json
 import sys
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, TextIO
 
 from gangviz.factory import check_expect, end_state, policy_name, run
 
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.workloads.scenario import Scenario
+    from gangviz.workloads.source import Source
 
-def site_labels(change: dict) -> dict:
+
+def site_labels(change: dict[str, Any]) -> dict[str, str]:
     """Return the names the window gives the gang, task, sites and processors of a multi-site
     change (a ``to_dict``): ``G3``, ``G3.2``, ``Site 1``, ``P4``; the JSON numbers are 0-based
     for sites, processors and tasks, and gangs keep their own numbers."""
-    labels: dict = {}
+    labels: dict[str, str] = {}
     gang = change.get("gang")
     if isinstance(gang, int):
         labels["gang"] = f"G{gang}"
@@ -32,8 +38,8 @@ def site_labels(change: dict) -> dict:
     return labels
 
 
-def run_family(source, policy: str | None = None, *, as_json: bool = False, out=None,
-               steps: bool | None = None) -> int:
+def run_family(source: Source | Scenario, policy: str | None = None, *, as_json: bool = False,
+               out: TextIO | None = None, steps: bool | None = None) -> int:
     """Run the scenario of ``source`` (a Source or Scenario of model multisite or epoch) to its
     end under ``policy`` (default: the scenario's); print the steps (unless ``steps`` is
     false), the end state and the figures with units to ``out`` (default stdout), or the
@@ -43,7 +49,7 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
     from gangviz.results.summary import machine, policy_object
 
     out = out or sys.stdout
-    sc = getattr(source, "scenario", source)
+    sc: Scenario = source.scenario if hasattr(source, "scenario") else source
     name = policy_name(sc, policy)
     sim = run(sc, name, record=True).simulation
     state = end_state(sim)
@@ -83,9 +89,7 @@ def run_family(source, policy: str | None = None, *, as_json: bool = False, out=
     return 0
 
 
-def _as_source(sc):
+def _as_source(sc: Scenario) -> SimpleNamespace:
     """A scenario seen as a source (title, kind, jobs) for the document's header."""
-    from types import SimpleNamespace
-
     jobs = getattr(sc, "jobs", None) or getattr(sc, "gangs", None) or []
     return SimpleNamespace(title=sc.title, kind="scenario", processors=sc.processors, jobs=jobs)

@@ -12,16 +12,21 @@ from __future__ import annotations
 import math
 import sys
 from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from gangviz.metrics.ibm import ibm_metrics
 from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
 from gangviz.spacesharing.policy import SpaceSharingPolicy
 
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.core.jobs import JobSpec
+    from gangviz.workloads.swf import TraceColumns
+
 __all__ = ["print_trace_run", "run_space_sharing"]
 
 
-def run_space_sharing(jobs, processors: int, policy: SpaceSharingPolicy, *,
-                      time_unit: float = 1.0) -> tuple[BackfillResult, dict]:
+def run_space_sharing(jobs: list[JobSpec], processors: int, policy: SpaceSharingPolicy, *,
+                      time_unit: float = 1.0) -> tuple[BackfillResult, dict[str, Any]]:
     """Run ``policy`` on ``jobs`` to the end; return the result and its IBM metrics.
 
     Raises ``ValueError`` for a job larger than the machine, or when no job finished.
@@ -31,8 +36,9 @@ def run_space_sharing(jobs, processors: int, policy: SpaceSharingPolicy, *,
     return res, ibm_metrics(res.records, processors, time_unit=time_unit, capacity=res.capacity)
 
 
-def print_trace_run(title: str, columns, policy: SpaceSharingPolicy, *, procs: int | None = None,
-                    slice_seconds: float | None = None, parameters: dict | None = None,
+def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolicy, *,
+                    procs: int | None = None, slice_seconds: float | None = None,
+                    parameters: dict[str, Any] | None = None,
                     as_json: bool = False, jobs_out: str | None = None) -> int:
     """``gangviz run TRACE --policy NAME`` without steps: run ``policy`` on the jobs of a trace
     as columns (a :class:`~gangviz.workloads.swf.TraceColumns`) and print the header and the
@@ -46,13 +52,15 @@ def print_trace_run(title: str, columns, policy: SpaceSharingPolicy, *, procs: i
     from gangviz.spacesharing.backfill import simulate_backfill_columns
 
     c = columns
-    res = simulate_backfill_columns(c.arrival, c.size, c.work, c.estimate, c.processors, mode=policy.mode,
+    processors = c.processors
+    assert processors is not None  # load_trace_columns refuses a trace without a machine size
+    res = simulate_backfill_columns(c.arrival, c.size, c.work, c.estimate, processors, mode=policy.mode,
                                     estimates=policy.estimates, kill_at_estimate=policy.kill)
     if jobs_out:
         from gangviz.results.jobs import save_columns_jobs
 
         save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label())
-    figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, c.processors,
+    figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, processors,
                               slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity)
     source = SimpleNamespace(title=title, kind="swf", processors=c.processors, jobs=range(len(c)),
                              slice_seconds=c.slice_seconds)
@@ -69,7 +77,7 @@ def print_trace_run(title: str, columns, policy: SpaceSharingPolicy, *, procs: i
     return 0
 
 
-def _nan_to_none(d):
+def _nan_to_none(d: object) -> object:
     if isinstance(d, dict):
         return {k: _nan_to_none(v) for k, v in d.items()}
     return None if isinstance(d, float) and math.isnan(d) else d

@@ -16,14 +16,14 @@ from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``scenarios`` sub-command."""
     p = sub.add_parser("scenarios", help="list the built-in scenarios (the papers' figures)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
 
 
-def describe_builtins() -> list[dict]:
+def describe_builtins() -> list[dict[str, str]]:
     """Return one dict per built-in scenario: name, model, policy, title, explanation, path; or
     name, path and error for a file that does not load."""
     rows = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from gangviz.commands.errors import UserError
@@ -20,13 +21,13 @@ from gangviz.experiments.numbers import mean_ci, plural
 from gangviz.experiments.options import add_out, add_workers
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.runner import cap_workers
-from gangviz.experiments.sweep import run_sweep
+from gangviz.experiments.sweep import SweepReport, run_sweep
 from gangviz.experiments.sweepfile import load_sweep
 from gangviz.experiments.tasks import METRICS
 from gangviz.workloads.source import print_warnings
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``sweep`` sub-command."""
     p = sub.add_parser("sweep", help="run a parameter sweep file on local processes or a Dask cluster",
                        description="Run every cell of a sweep file (TOML) with its replications and "
@@ -66,22 +67,11 @@ def run(args: argparse.Namespace) -> int:
         if any(p in registry.REGISTRY and registry.REGISTRY[p].group == "buddy" for p in sweep.policies):
             compile_fast_loop()  # once here, so the workers load it from numba's cache
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
-
-    first = [True]
-
-    def progress(done: int, _total: int) -> None:
-        # run_sweep's first call counts the runs --resume reused: they stay out of the ETA
-        if first[0]:
-            first[0] = False
-            bar.begin(done)
-        else:
-            bar.update(done)
-
     try:
         report = run_sweep(sweep, args.out, workers=workers, scheduler=args.scheduler,
                            resume=args.resume, overwrite=args.force,
                            jobs_dir=_jobs_dir(args.out) if args.keep_jobs else None,
-                           progress=None if bar is None else progress)
+                           progress=None if bar is None else _progress_on(bar))
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
@@ -107,7 +97,22 @@ def _jobs_dir(out: str) -> str:
     return str(p.with_name(p.stem + "-jobs"))
 
 
-def _print_summary(axes: list[str], report) -> None:
+def _progress_on(bar: ProgressBar) -> Callable[[int, int], None]:
+    """Return the sweep's ``progress(done, total)`` drawing on ``bar``."""
+    first = [True]
+
+    def progress(done: int, _total: int) -> None:
+        # run_sweep's first call counts the runs --resume reused: they stay out of the ETA
+        if first[0]:
+            first[0] = False
+            bar.begin(done)
+        else:
+            bar.update(done)
+
+    return progress
+
+
+def _print_summary(axes: list[str], report: SweepReport) -> None:
     cols = ["policy", *axes, "n", *METRICS]
     rows = []
     for c in report.cells:

@@ -9,7 +9,7 @@ from gangviz.experiments.argtypes import number, positive_int
 from gangviz.workloads.validate import validate_paths
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``validate`` sub-command (exit 0 when every file is usable, 1 otherwise)."""
     p = sub.add_parser(
         "validate",

@@ -26,7 +26,7 @@ from gangviz.epoch.model import Schedule
 from gangviz.epoch.policies import Policy, make_policy
 from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
 from gangviz.epoch.speedup import s_dynamic, s_static
-from gangviz.epoch.workload import ClosedWorkload
+from gangviz.epoch.workload import ClosedWorkload, JobSequence
 from gangviz.sim.protocol import AppliedHistory
 
 
@@ -65,7 +65,7 @@ class EpochSimulation(AppliedHistory):
 
     def __init__(self, nodes: int, jobs: int, policy: Policy | str, *, static: bool = False,
                  quantum: float = 10.0, load: float = 1.0, seed: int = 0,
-                 workload: ClosedWorkload | None = None, departures: int | None = None) -> None:
+                 workload: JobSequence | None = None, departures: int | None = None) -> None:
         self.policy = make_policy(policy) if isinstance(policy, str) else policy
         if not self.policy.applies(nodes, jobs):
             raise ValueError(f"{self.policy.name} does not apply to N = {nodes}, J = {jobs} "

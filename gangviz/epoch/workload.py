@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 
 def max_min_nodes(nodes: int, jobs: int, load: float) -> int:
@@ -38,6 +39,13 @@ class EpochJobSpec:
     work: float
     beta: float
     cls: str
+
+
+class JobSequence(Protocol):
+    """A simulation's source of jobs: job ``index`` of the sequence (0-based), raising
+    ``IndexError`` past a finite sequence's end (:class:`ClosedWorkload` never ends)."""
+
+    def job(self, index: int) -> EpochJobSpec: ...
 
 
 class ClosedWorkload:

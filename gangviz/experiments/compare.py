@@ -24,10 +24,14 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.numbers import number
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: loaded when a comparison runs)
+    from gangviz.results.figures import Figures
+    from gangviz.workloads.source import Source
 from gangviz.experiments.tasks import METRICS
 
 #: "max" when a higher value is better, "min" when lower is better.
@@ -72,9 +76,9 @@ class Comparison:
     metrics: dict[str, dict[str, float]]
     best: dict[str, tuple[str, ...]]
     keys: tuple[str, ...] = METRICS
-    goals: dict = field(default_factory=lambda: dict(GOALS))
-    units: dict = field(default_factory=dict)
-    lacks: dict = field(default_factory=dict)
+    goals: dict[str, str] = field(default_factory=lambda: dict(GOALS))
+    units: dict[str, str] = field(default_factory=dict)
+    lacks: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``nan`` becomes ``None``)."""
@@ -154,7 +158,8 @@ def comparison_from_metrics(title: str, processors: int,
     return Comparison(title, processors, labels, table, best, keys, goals)
 
 
-def comparison_from_figures(title: str, processors: int, figures: Mapping[str, Any]) -> Comparison:
+def comparison_from_figures(title: str, processors: int,
+                            figures: Mapping[str, Figures]) -> Comparison:
     """Return the :class:`Comparison` of finished runs' figures (label ->
     :class:`~gangviz.results.figures.Figures`): every figure any of them has, in the order of
     the first that has it (the core first); a figure a policy's family lacks is undefined in its
@@ -177,11 +182,11 @@ def comparison_from_figures(title: str, processors: int, figures: Mapping[str, A
     return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks)
 
 
-def _num(v) -> float:
+def _num(v: float | None) -> float:
     return math.nan if v is None else float(v)
 
 
-def policy_key(spec: str) -> tuple:
+def policy_key(spec: str) -> tuple[Any, ...]:
     """Return what makes ``spec`` one policy: its name in lower case (names are case-insensitive)
     and its parameters, both as :func:`~gangviz.factory.policy.parse_policy_spec` reads them, so
     ``bc``, ``BC``, ``'bc '`` and ``bc\\t`` are one policy, and ``random:seed=3`` and
@@ -203,7 +208,7 @@ def policy_key(spec: str) -> tuple:
 def check_distinct(specs: Sequence[str], option: str = "--policy") -> None:
     """Raise ``ValueError`` naming the two specs when two of ``specs`` are the same policy
     (:func:`policy_key`): the run would be repeated and its per-job files would collide."""
-    seen: dict[tuple, str] = {}
+    seen: dict[tuple[Any, ...], str] = {}
     for spec in specs:
         if not isinstance(spec, str):
             raise TypeError(f"{option}: a policy is a name such as 'bc', not {type(spec).__name__}")
@@ -214,7 +219,7 @@ def check_distinct(specs: Sequence[str], option: str = "--policy") -> None:
         seen[key] = spec
 
 
-def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
+def build_simulations(source: Any, specs: Sequence[str], *, ring: bool | None = None,
                       record: bool = False, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return ``{label: simulation}``, one fresh simulation per policy spec on ``source``'s jobs
     (each by :func:`gangviz.factory.build`).
@@ -231,7 +236,7 @@ def build_simulations(source, specs: Sequence[str], *, ring: bool | None = None,
             for spec in specs}
 
 
-def compare(source, specs: Sequence[str], *, ring: bool | None = None) -> Comparison:
+def compare(source: Source, specs: Sequence[str], *, ring: bool | None = None) -> Comparison:
     """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end,
     each as ``gangviz run`` runs it (:func:`run_policies`), and return the :class:`Comparison`
     of their figures: ``gangviz compare``'s table. Raises ``ValueError`` as
@@ -251,16 +256,16 @@ class PolicyRun:
     name: str
     family: str
     engine: str
-    parameters: dict
-    figures: Any
+    parameters: dict[str, Any]
+    figures: Figures
 
 
 #: sources already loaded, by the options that load them: the parent fills it, and a worker
 #: process forked from it finds the source there instead of reading the file again
-_SOURCES: dict[tuple, Any] = {}
+_SOURCES: dict[tuple[Any, ...], Any] = {}
 
 
-def _source_for(load: tuple) -> Any:
+def _source_for(load: tuple[Any, ...]) -> Any:
     if load not in _SOURCES:
         from gangviz.workloads.source import load_source
 
@@ -271,7 +276,7 @@ def _source_for(load: tuple) -> Any:
     return _SOURCES[load]
 
 
-def run_policy(task: tuple) -> PolicyRun:
+def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | None]) -> PolicyRun:
     """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out, order)``,
     ``load`` the key of the source in the cache of loaded sources (or the options that load it),
     ``jobs_out`` a per-job file to write or ``None``, ``order`` a queue order
@@ -295,7 +300,7 @@ def run_policy(task: tuple) -> PolicyRun:
     return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done))
 
 
-def run_policies(source: Any, specs: Sequence[str], *, load: tuple | None = None,
+def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | None = None,
                  ring: bool | None = None, workers: int = 1,
                  jobs_out: Mapping[str, str] | None = None,
                  orders: Mapping[str, str | None] | None = None) -> dict[str, PolicyRun]:

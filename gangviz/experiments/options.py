@@ -42,7 +42,7 @@ def add_workers(p: argparse.ArgumentParser | argparse._ArgumentGroup, **kwargs: 
                         f"(default: all cores but one, {n} here)", **kwargs)
 
 
-def add_json(p: argparse.ArgumentParser, what: str = "print one JSON document on stdout "
+def add_json(p: argparse._ActionsContainer, what: str = "print one JSON document on stdout "
                                                       "instead of the text") -> None:
     """Add ``--json`` (a flag: JSON always goes to stdout)."""
     p.add_argument("--json", action="store_true", help=what)

@@ -56,11 +56,19 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: Dask is optional)
+    from multiprocessing.context import BaseContext
+
+    from distributed import Client
 
 __all__ = ["RunFailed", "RunError", "map_runs", "open_client", "cap_workers"]
 
 WORKER_DIED = "the worker process died while running it"
+#: A task function: one task in, its result out (module level, so that it pickles).
+_Task = Callable[[Any], Any]
+_R = TypeVar("_R")
 #: Seconds a Dask client may stay disconnected before its unfinished tasks fail.
 GONE_AFTER = 5.0
 
@@ -90,7 +98,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
-def open_client(scheduler: Any, timeout: float = 10.0):
+def open_client(scheduler: Any, timeout: float = 10.0) -> tuple[Client, bool]:
     """Return ``(client, owned)`` for a Dask scheduler address (or an existing ``Client``).
 
     ``timeout`` is how many seconds to try to connect.
@@ -105,7 +113,10 @@ def open_client(scheduler: Any, timeout: float = 10.0):
     if isinstance(scheduler, Client):
         return scheduler, False
     try:
-        return Client(str(scheduler), timeout=timeout, set_as_default=False), True
+        # distributed's Client.__init__ carries no annotations
+        client = Client(str(scheduler), timeout=timeout,  # type: ignore[no-untyped-call]
+                        set_as_default=False)
+        return client, True
     except (OSError, TimeoutError) as exc:
         raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {_describe(exc)}") from None
 
@@ -149,12 +160,12 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="gangviz-parent-watch", daemon=True).start()
 
 
-def _pool(workers: int, ctx) -> cf.ProcessPoolExecutor:
+def _pool(workers: int, ctx: BaseContext | None) -> cf.ProcessPoolExecutor:
     return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_watch_parent,
                                   initargs=(os.getpid(),))
 
 
-def _mp_context(mp_context: str | None):
+def _mp_context(mp_context: str | None) -> BaseContext | None:
     if mp_context is None and any(m in sys.modules for m in ("PySide6.QtCore", "PyQt5.QtCore")):
         mp_context = "spawn"
     return multiprocessing.get_context(mp_context) if mp_context else None
@@ -163,8 +174,8 @@ def _mp_context(mp_context: str | None):
 class _InProcess(cf.Executor):
     """Runs each task when submitted, in the calling thread (``workers=1``)."""
 
-    def submit(self, fn, /, *args, **kwargs):
-        fut: cf.Future = cf.Future()
+    def submit(self, fn: Callable[..., _R], /, *args: Any, **kwargs: Any) -> cf.Future[_R]:
+        fut: cf.Future[_R] = cf.Future()
         try:
             fut.set_result(fn(*args, **kwargs))
         except BaseException as exc:  # reported per task
@@ -220,7 +231,8 @@ def map_runs(
         yield index, result
 
 
-def _dispatch(fn, tasks, workers, scheduler, mp_context) -> Iterator[tuple[int, Any]]:
+def _dispatch(fn: _Task, tasks: list[Any], workers: int, scheduler: Any,
+              mp_context: str | None) -> Iterator[tuple[int, Any]]:
     if scheduler is not None:
         yield from _run_dask(fn, tasks, scheduler)
     elif workers == 1:
@@ -229,7 +241,7 @@ def _dispatch(fn, tasks, workers, scheduler, mp_context) -> Iterator[tuple[int, 
         yield from _run_pool(fn, tasks, workers, _mp_context(mp_context))
 
 
-def _exception(fut: cf.Future) -> BaseException | None:
+def _exception(fut: cf.Future[Any]) -> BaseException | None:
     """The future's exception, with cancellation (a lost Dask scheduler) as an exception too."""
     if fut.cancelled():
         return cf.CancelledError("the task was cancelled")
@@ -239,11 +251,12 @@ def _exception(fut: cf.Future) -> BaseException | None:
 class _Flight:
     """The tasks of one executor: which are queued, which are in flight, and how each ended."""
 
-    def __init__(self, executor, fn, tasks, queue: deque, cap: int, scheduler,
-                 broken: list | None, alive: Callable[[], bool] | None) -> None:
+    def __init__(self, executor: cf.Executor, fn: _Task, tasks: list[Any], queue: deque[int],
+                 cap: int, scheduler: Any, broken: list[int] | None,
+                 alive: Callable[[], bool] | None) -> None:
         self.executor, self.fn, self.tasks, self.queue = executor, fn, tasks, queue
         self.cap, self.scheduler, self.broken, self.alive = cap, scheduler, broken, alive
-        self.inflight: dict[cf.Future, int] = {}
+        self.inflight: dict[cf.Future[Any], int] = {}
         self.lost_since: float | None = None
 
     def fill(self) -> list[tuple[int, RunFailed]]:
@@ -253,7 +266,7 @@ class _Flight:
         front of the queue for the next pool. A closed Dask client refuses with
         ``RuntimeError``: that task fails.
         """
-        refused = []
+        refused: list[tuple[int, RunFailed]] = []
         while self.queue and len(self.inflight) < self.cap:
             index = self.queue.popleft()
             try:
@@ -265,7 +278,7 @@ class _Flight:
                 refused.append((index, RunFailed(_failure_message(exc, self.scheduler))))
         return refused
 
-    def wait(self) -> set[cf.Future]:
+    def wait(self) -> set[cf.Future[Any]]:
         """Return the futures finished now (empty only when polling a Dask scheduler)."""
         finished, _ = cf.wait(self.inflight, timeout=None if self.alive is None else 0.5,
                               return_when=cf.FIRST_COMPLETED)
@@ -279,7 +292,7 @@ class _Flight:
         self.lost_since = self.lost_since or time.monotonic()
         return time.monotonic() - self.lost_since >= GONE_AFTER
 
-    def outcome(self, fut: cf.Future) -> tuple[int, Any] | None:
+    def outcome(self, fut: cf.Future[Any]) -> tuple[int, Any] | None:
         """Return ``(index, result or RunFailed)`` of a finished future, or None when its
         process pool broke (the index is then a suspect, in ``broken``)."""
         index = self.inflight.pop(fut)
@@ -296,9 +309,9 @@ class _Flight:
         return index, RunFailed(_failure_message(exc, self.scheduler))
 
 
-def _run_executor(executor, fn, queue: deque, tasks, cap: int, scheduler,
-                  broken: list | None = None, alive: Callable[[], bool] | None = None
-                  ) -> Iterator[tuple[int, Any]]:
+def _run_executor(executor: cf.Executor, fn: _Task, queue: deque[int], tasks: list[Any],
+                  cap: int, scheduler: Any, broken: list[int] | None = None,
+                  alive: Callable[[], bool] | None = None) -> Iterator[tuple[int, Any]]:
     """Keep at most ``cap`` tasks of ``queue`` in flight on ``executor``; yield what completes.
 
     A :class:`BrokenProcessPool` stops the loop; the indices then in flight go to ``broken``.
@@ -331,7 +344,8 @@ def _run_executor(executor, fn, queue: deque, tasks, cap: int, scheduler,
             return
 
 
-def _run_pool(fn, tasks, workers, ctx) -> Iterator[tuple[int, Any]]:
+def _run_pool(fn: _Task, tasks: list[Any], workers: int,
+              ctx: BaseContext | None) -> Iterator[tuple[int, Any]]:
     queue = deque(range(len(tasks)))
     while queue:
         broken: list[int] = []
@@ -349,7 +363,7 @@ def _run_pool(fn, tasks, workers, ctx) -> Iterator[tuple[int, Any]]:
                 yield queue.popleft(), RunFailed("could not start worker processes")
 
 
-def _run_alone(fn, task, ctx) -> Any:
+def _run_alone(fn: _Task, task: Any, ctx: BaseContext | None) -> Any:
     """Run one suspect of a broken pool in a fresh one-worker pool."""
     pool = _pool(1, ctx)
     try:
@@ -362,8 +376,10 @@ def _run_alone(fn, task, ctx) -> Any:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
-    client, owned = open_client(scheduler)
+def _run_dask(fn: _Task, tasks: list[Any], scheduler: Any) -> Iterator[tuple[int, Any]]:
+    opened, owned = open_client(scheduler)
+    # distributed is only partly annotated (get_executor and close are not): used untyped here
+    client: Any = opened
     address = getattr(client, "scheduler", None) and client.scheduler.address
     executor = client.get_executor(pure=False)
     try:

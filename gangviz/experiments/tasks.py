@@ -22,13 +22,18 @@ Workloads (``RunTask.workload``):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.seeds import policy_seed
 from gangviz.results.figures import CORE_KEYS
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: a worker imports what its task needs)
+    from gangviz.factory.run import FinishedRun
+    from gangviz.workloads.source import Source
 
 #: Metric names returned by :func:`run_task`, in table order: Zhou00 §4.3's (a space-sharing
 #: run counts as one row of the machine), then the core every run reports
@@ -66,8 +71,9 @@ class RunTask:
     order: str | None = None
 
     @staticmethod
-    def make(workload: str, policy: str, seed: int, *, workload_params: dict | None = None,
-             policy_params: dict | None = None, **kw) -> RunTask:
+    def make(workload: str, policy: str, seed: int, *,
+             workload_params: dict[str, Any] | None = None,
+             policy_params: dict[str, Any] | None = None, **kw: Any) -> RunTask:
         """Return a task built from plain dicts of parameters (sorted into tuples)."""
         return RunTask(workload, policy, seed, tuple(sorted((workload_params or {}).items())),
                        tuple(sorted((policy_params or {}).items())), **kw)
@@ -83,7 +89,7 @@ def takes_seed(policy: str) -> bool:
         return False
 
 
-def build_jobs(workload: str, params: dict[str, Any], seed: int):
+def build_jobs(workload: str, params: dict[str, Any], seed: int) -> Source:
     """Return the :class:`~gangviz.workloads.source.Source` of a workload description.
 
     Raises ``ValueError`` for an unknown parameter or a bad value, ``FileNotFoundError`` for a
@@ -101,6 +107,7 @@ def build_jobs(workload: str, params: dict[str, Any], seed: int):
         from gangviz.workloads.synthetic import uniform_log
 
         wl = uniform_log(p["jobs"], p["load"], procs=p["procs"], max_work=p["max_work"], seed=seed)
+        assert wl.processors is not None  # a model always gives its machine size
         return Source("model", f"{workload} {p}", wl.processors, wl.jobs)
     unknown = set(params) - set(SOURCE_PARAMS)
     if unknown:
@@ -109,7 +116,7 @@ def build_jobs(workload: str, params: dict[str, Any], seed: int):
 
 
 @lru_cache(maxsize=4)
-def _cached_source(workload: str, procs, slice_seconds):
+def _cached_source(workload: str, procs: int | None, slice_seconds: float | None) -> Source:
     # A trace is read once per worker process, not once per run; Simulation copies nothing it
     # mutates from the job specs (they are frozen), so sharing the Source between runs is safe.
     from gangviz.workloads.source import load_source
@@ -162,7 +169,7 @@ def _figures(done: Any) -> dict[str, float]:
     return {**done.metrics, **{k: core[k] for k in CORE_KEYS}}
 
 
-def _run(task: RunTask, **options: Any):
+def _run(task: RunTask, **options: Any) -> FinishedRun:
     """Return :func:`gangviz.factory.run` of ``task``: its workload, its policy with the task's
     parameters over the source's, and a seed derived from the task's when the policy takes one
     and nothing else fixes it."""
@@ -174,6 +181,6 @@ def _run(task: RunTask, **options: Any):
                ring=True if task.ring else None, order=task.order, **options)
 
 
-def _as_floats(metrics) -> dict[str, float]:
+def _as_floats(metrics: Mapping[str, Any]) -> dict[str, float]:
     """Return the sweep's columns of ``metrics`` as floats (``nan`` for a missing one)."""
     return {k: float(metrics[k]) if metrics[k] is not None else math.nan for k in METRICS}

@@ -9,10 +9,11 @@ reported as :class:`~gangviz.workloads.scenario.ScenarioError` with the file and
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover  (a trace's run never loads the scenario reader)
-    from gangviz.workloads.scenario import Scenario
+    from gangviz.workloads.scenario import Scenario, ScenarioError
 
 __all__ = ["check_source", "check_scenario"]
 
@@ -49,7 +50,7 @@ def check_scenario(sc: Scenario) -> None:
         _matrix(sc, fail)
 
 
-def _matrix(sc: Scenario, fail) -> None:
+def _matrix(sc: Scenario, fail: Callable[[str, str], ScenarioError]) -> None:
     from gangviz.core import registry
     from gangviz.factory.policy import make, resolve
     from gangviz.policies import build as build_policy
@@ -71,7 +72,7 @@ def _matrix(sc: Scenario, fail) -> None:
             raise fail(f"params.{name}", f"[params.{name}]: {exc}") from None
 
 
-def _multisite(sc: Scenario, fail) -> None:
+def _multisite(sc: Scenario, fail: Callable[[str, str], ScenarioError]) -> None:
     from gangviz.multisite.config import MultiSiteConfig
 
     allowed = sorted(f.name for f in dataclasses.fields(MultiSiteConfig) if f.name not in MULTISITE_FIXED)
@@ -84,7 +85,7 @@ def _multisite(sc: Scenario, fail) -> None:
             raise fail(f"param.{key}", str(exc)) from None
 
 
-def _epoch(sc: Scenario, fail) -> None:
+def _epoch(sc: Scenario, fail: Callable[[str, str], ScenarioError]) -> None:
     from gangviz.epoch.policies import make_policy
 
     if sc.policy is None:

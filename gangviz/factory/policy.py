@@ -91,15 +91,16 @@ def resolve(source: Any, policy: str | None = None, *, params: Mapping[str, Any]
     user = _user_entry(spec, family)
     if user is not None:
         entry, text = user
-        name, carried = entry.name, {}
+        name = entry.name
+        carried: dict[str, str] = {}
         own = split_spec(f"{entry.title}:{text}")[1]
     else:
         name, own = split_spec(spec)
         entry, carried = _entry(name, family)
     declared = entry.declared
-    text = {**carried, **own}  # typed now: a spec's text has one meaning wherever it is read
+    given = {**carried, **own}  # typed now: a spec's text has one meaning wherever it is read
     spec_params = {k: declared[k].parse(v, entry.title) if k in declared else v
-                   for k, v in text.items()}
+                   for k, v in given.items()}
     merged = {**(defaults or {}), **source_params(source, name), **spec_params, **(params or {})}
     return PolicyChoice(spec, name, merged, entry)
 

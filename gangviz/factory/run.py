@@ -53,7 +53,8 @@ class FinishedRun:
     def family(self) -> str:
         """``"matrix"``, ``"space-sharing"``, ``"multisite"`` or ``"epoch"``."""
         if self.simulation is not None:
-            return self.simulation.family
+            family: str = self.simulation.family
+            return family
         return "space-sharing" if self.engine == "backfill" else "matrix"
 
     @property
@@ -81,7 +82,8 @@ class FinishedRun:
         """Return the matrix's rows at the end (top slot first); a compiled run ends with
         every job done and the matrix empty. Raises ``ValueError`` for another family."""
         if self.simulation is not None and self.family == "matrix":
-            return self.simulation.matrix.to_rows()
+            rows: list[str] = self.simulation.matrix.to_rows()
+            return rows
         if self.engine.startswith("compiled:"):
             return []
         raise ValueError(f"a {self.family} run has no Ousterhout matrix")
@@ -114,7 +116,7 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     pol = make(family, choice)
     space_sharing = choice.entry is not None and choice.entry.family == SPACE_SHARING
     if family == "matrix" and space_sharing and not record:
-        if "user" in choice.entry.traits:
+        if choice.entry is not None and "user" in choice.entry.traits:  # (space_sharing: it is)
             pol.check_source(source)
             result = pol.simulate(source.jobs, source.processors)
             return FinishedRun(source, choice.spec, pol, "backfill", result=result,

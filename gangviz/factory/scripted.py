@@ -6,7 +6,10 @@ arrivals from a stream object, so these adapters present the scripted lists as s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.epoch.workload import EpochJobSpec
 
 
 class ScriptedGangStream:
@@ -33,7 +36,7 @@ class ScriptedEpochWorkload:
     def __init__(self, jobs: list[Any]) -> None:
         self.jobs = list(jobs)
 
-    def job(self, index: int):
+    def job(self, index: int) -> EpochJobSpec:
         """Return job ``index`` as an :class:`~gangviz.epoch.workload.EpochJobSpec`; raise
         ``IndexError`` past the end of the sequence."""
         from gangviz.epoch.workload import EpochJobSpec

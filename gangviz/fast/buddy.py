@@ -15,12 +15,18 @@ matrix, a linear array whose size is a power of two. :func:`run_buddy` checks th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from gangviz.fast.buddy_kernel import simulate
 from gangviz.fast.jobchecks import check_job_arrays
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.core.jobs import JobSpec
 
 #: Scheme codes of the compiled loop.
 SCHEMES = {"BC": 0, "BR": 1, "BRMS": 2, "BRMMS": 3}
@@ -39,7 +45,8 @@ class BuddyRun:
     busy_time: float
 
 
-def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: str = "size",
+def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, work: npt.ArrayLike,
+              scheme: str, processors: int, occupy: str = "size",
               extra_slots_on: str | None = None, usable: int | None = None) -> BuddyRun:
     """Simulate a workload under a buddy scheme with the compiled loop; return a :class:`BuddyRun`.
 
@@ -93,7 +100,7 @@ def run_buddy(ids, arrival, size, work, scheme: str, processors: int, occupy: st
     return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time))
 
 
-def zhou_metrics_compiled(jobs, scheme: str, processors: int, occupy: str = "size",
+def zhou_metrics_compiled(jobs: Iterable[JobSpec], scheme: str, processors: int, occupy: str = "size",
                           extra_slots_on: str | None = None) -> dict[str, float]:
     """Run ``jobs`` (:class:`~gangviz.core.jobs.JobSpec`) with :func:`run_buddy` and return
     :func:`gangviz.metrics.zhou_metrics` of the run, equal to the reference engine's to the bit.

@@ -18,12 +18,18 @@ processors, any MPL, Q, migration cost and context-switch overhead.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gangviz.fast.jobchecks import check_job_arrays
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.core.jobs import JobSpec
+    from gangviz.metrics.ibm import CapacityLog
+    from gangviz.policies.ibm.gs import IBMGang
 
 __all__ = ["gang_policy", "GangRun", "JobArrays", "job_arrays", "covers", "run_gang", "ibm_metrics_compiled",
            "zhou_metrics_compiled", "warm_up"]
@@ -52,7 +58,7 @@ class JobArrays:
     estimate: np.ndarray
 
 
-def job_arrays(jobs) -> JobArrays:
+def job_arrays(jobs: Iterable[JobSpec]) -> JobArrays:
     """Return the :class:`JobArrays` of :class:`~gangviz.core.jobs.JobSpec` objects."""
     jobs = list(jobs)
     return JobArrays(np.array([j.id for j in jobs], dtype=np.int64),
@@ -84,7 +90,7 @@ class GangRun:
     lost_large: float
     slot_time: float
 
-    def capacity(self):
+    def capacity(self) -> CapacityLog:
         """Return the lost capacity as a :class:`gangviz.metrics.ibm.CapacityLog`."""
         from gangviz.metrics.ibm import CapacityLog
 
@@ -92,7 +98,8 @@ class GangRun:
 
 
 def covers(policy: str, params: dict[str, Any] | None = None, decides_at: str | None = None, *,
-           ring: bool = False, initial=None, script=(), record: bool = False, jobs=None) -> bool:
+           ring: bool = False, initial: object = None, script: Sequence[object] = (),
+           record: bool = False, jobs: Iterable[JobSpec] | None = None) -> bool:
     """Return whether :func:`run_gang` runs ``policy`` with ``params`` exactly as the reference
     engine would: one of GS, BGS, MGS, MBGS; parameters among their own; decisions at events
     (``decides_at``, else ``params["decide"]``, default ``"event"``); nothing recorded; no
@@ -113,7 +120,8 @@ def covers(policy: str, params: dict[str, Any] | None = None, decides_at: str | 
     return True
 
 
-def _check(jobs: JobArrays, policy: str, params: dict[str, Any], processors: int, overhead: float):
+def _check(jobs: JobArrays, policy: str, params: dict[str, Any], processors: int,
+           overhead: float) -> IBMGang:
     """Validate the inputs as the reference would; return the policy's settings."""
     from gangviz.core.registry import REGISTRY, names
     from gangviz.policies.ibm.gs import IBMGang
@@ -180,8 +188,9 @@ class _Done:
     finish: float
 
 
-def ibm_metrics_compiled(jobs, policy: str, params: dict[str, Any] | None, processors: int, *,
-                         time_unit: float = 1.0, overhead: float = 0.0) -> tuple[dict, GangRun]:
+def ibm_metrics_compiled(jobs: Iterable[JobSpec], policy: str, params: dict[str, Any] | None,
+                         processors: int, *, time_unit: float = 1.0,
+                         overhead: float = 0.0) -> tuple[dict[str, Any], GangRun]:
     """Run ``jobs`` (:class:`~gangviz.core.jobs.JobSpec`) with :func:`run_gang`; return
     ``(ibm_metrics of the run with its lost capacity, the run)``, the same figures as
     :func:`gangviz.metrics.ibm.ibm_metrics` of the reference engine's records with
@@ -194,7 +203,8 @@ def ibm_metrics_compiled(jobs, policy: str, params: dict[str, Any] | None, proce
     return ibm_metrics(records, processors, time_unit=time_unit, capacity=run.capacity()), run
 
 
-def zhou_metrics_compiled(jobs, policy: str, params: dict[str, Any] | None, processors: int, *,
+def zhou_metrics_compiled(jobs: Iterable[JobSpec], policy: str, params: dict[str, Any] | None,
+                          processors: int, *,
                           overhead: float = 0.0) -> dict[str, float]:
     """Run ``jobs`` (:class:`~gangviz.core.jobs.JobSpec`) with :func:`run_gang`; return
     :func:`gangviz.metrics.zhou_metrics` of the run (Zhou00 §4.3, the sweeps' columns), equal to

@@ -19,16 +19,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gangviz.metrics import epoch, ibm, multisite, zhou
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.sim.protocol import Simulation
 
 __all__ = ["FIGURES", "SERIES", "figures", "series", "json_ready"]
 
 
 #: family -> the function giving a simulation's figures at its current step
-FIGURES: dict[str, Callable[..., dict]] = {
+FIGURES: dict[str, Callable[..., dict[str, Any]]] = {
     "matrix": zhou.zhou_metrics,
     "space-sharing": ibm.space_sharing_figures,
     "multisite": multisite.simulation_figures,
@@ -36,14 +41,14 @@ FIGURES: dict[str, Callable[..., dict]] = {
 }
 
 #: family -> the function giving a simulation's running figures (``key -> (times, values)``)
-SERIES: dict[str, Callable[..., dict[str, tuple[np.ndarray, np.ndarray]]]] = {
+SERIES: dict[str, Callable[..., dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]]] = {
     "space-sharing": ibm.space_sharing_series,
     "multisite": multisite.simulation_series,
     "epoch": epoch.simulation_series,
 }
 
 
-def figures(sim) -> dict:
+def figures(sim: Simulation) -> dict[str, Any]:
     """Return the figures of ``sim`` at its current step, chosen by ``sim.family``.
 
     Raises ``KeyError`` for a family without figures, ``ValueError`` for a space-sharing run
@@ -52,7 +57,7 @@ def figures(sim) -> dict:
     return FIGURES[sim.family](sim)
 
 
-def series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def series(sim: Simulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
     """Return the running figures of ``sim`` up to its current step, chosen by ``sim.family``.
 
     Raises ``KeyError`` for a family whose curves come from the simulation's own samples.
@@ -60,7 +65,8 @@ def series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return SERIES[sim.family](sim)
 
 
-def json_ready(value):
+def json_ready(value: object) -> object:
+
     """Return ``value`` (a figure, or a dict of them, nested) with ``nan`` as ``None``."""
     if isinstance(value, dict):
         return {k: json_ready(v) for k, v in value.items()}

@@ -17,53 +17,63 @@ departure.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
+    from gangviz.epoch.records import ScheduleRebuilt
+    from gangviz.epoch.sim import EpochSimulation
 
 #: the ``kind`` of the change record of a rebuilt schedule (gangviz.epoch.records.ScheduleRebuilt)
 REBUILT_KIND = "schedule_rebuilt"
 
 
-def epoch_figures(responses, schedules, nodes: int, quantum: float, elapsed: float) -> dict[str, float]:
+def epoch_figures(responses: Iterable[float], schedules: Iterable[tuple[float, float, int]],
+                  nodes: int, quantum: float, elapsed: float) -> dict[str, float]:
     """Return ``{"response", "departed", "reallocations", "overhead"}`` of a run.
 
     ``responses`` are the departed jobs' response times in departure order; ``schedules`` are
     ``(start, end, overhead)`` of every schedule that was in force (overhead = sum_j A_j, the
     reallocations of one quantum); ``elapsed`` is the run's length.
     """
-    responses = list(responses)
+    times = list(responses)
     realloc = sum(cost * (end - start) / quantum for start, end, cost in schedules)
     quanta = elapsed / quantum
     return {
-        "response": sum(responses) / len(responses) if responses else math.nan,
-        "departed": len(responses),
+        "response": sum(times) / len(times) if times else math.nan,
+        "departed": len(times),
         "reallocations": realloc,
         "overhead": realloc / (nodes * quanta) if quanta > 0 else math.nan,
     }
 
 
-def _schedules(sim) -> list[tuple[float, float, int]]:
+def _schedules(sim: EpochSimulation) -> list[tuple[float, float, int]]:
     """``(start, end, overhead)`` of every schedule of ``sim`` up to its current time."""
     spans: list[tuple[float, float, int]] = []
     since, cost = 0.0, 0
     for step in sim.steps:
         for change in step.changes:
             if change.kind == REBUILT_KIND:
+                after = cast("ScheduleRebuilt", change).after
                 spans.append((since, step.time, cost))
                 since = step.time
-                cost = 0 if change.after is None else change.after.overhead
+                cost = 0 if after is None else after.overhead
     spans.append((since, sim.time, cost))
     return [s for s in spans if s[1] > s[0]]
 
 
-def simulation_figures(sim) -> dict[str, float]:
+def simulation_figures(sim: EpochSimulation) -> dict[str, float]:
     """Return :func:`epoch_figures` of an :class:`~gangviz.epoch.sim.EpochSimulation` at its
     current step."""
     return epoch_figures((f.response for f in sim.state.finished), _schedules(sim),
                          sim.nodes, sim.quantum, sim.time)
 
 
-def simulation_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def simulation_series(sim: EpochSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+
     """Return the running figures of ``sim`` up to its current step as ``key -> (times, values)``:
     the mean response after each departure, and the reallocations and overhead so far at each
     step (at time 0 the overhead is the first schedule's). The last value of each equals

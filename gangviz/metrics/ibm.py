@@ -43,12 +43,18 @@ count the jobs. Times are in seconds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
+    from gangviz.core.jobs import JobSpec
+    from gangviz.sim.engine import Simulation
+    from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
 __all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "bounded_slowdowns", "run_with_capacity", "engine_ibm_metrics",
            "space_sharing_figures", "space_sharing_series", "KEYS"]
@@ -59,6 +65,22 @@ SMALL_NODES_MAX = 32
 _BASE = ("wait", "response", "bounded_slowdown", "utilization", "loss_of_capacity", "makespan",
          "throughput")
 KEYS = tuple(k + s for k in _BASE for s in ("", "_small", "_large"))
+
+
+#: A column of per-job figures: a 1-d array or a list.
+Column = Sequence[float] | npt.NDArray[Any]
+
+
+class FinishedJob(Protocol):
+    """A job's record as :func:`ibm_metrics` reads it: the engine's ``JobRecord``, the backfill
+    simulator's ``BackfillRecord`` (``start``/``finish`` ``None`` until it starts/finishes)."""
+
+    @property
+    def spec(self) -> JobSpec: ...
+    @property
+    def start(self) -> float | None: ...
+    @property
+    def finish(self) -> float | None: ...
 
 
 @dataclass
@@ -83,15 +105,15 @@ class CapacityLog:
             self.lost_large += amount
 
 
-def _stats(values: np.ndarray) -> tuple[float, float]:
+def _stats(values: npt.NDArray[np.float64]) -> tuple[float, float]:
     if len(values) == 0:
         return math.nan, math.nan
     return float(values.mean()), float(values.std())
 
 
-def ibm_metrics(records: Iterable, processors: int, *, time_unit: float = 1.0,
+def ibm_metrics(records: Iterable[FinishedJob], processors: int, *, time_unit: float = 1.0,
                 capacity: CapacityLog | None = None, gamma: float = GAMMA,
-                small_max: int = SMALL_NODES_MAX, throughput_per: float = 1.0) -> dict:
+                small_max: int = SMALL_NODES_MAX, throughput_per: float = 1.0) -> dict[str, Any]:
     """Return the §2.3 metrics of finished jobs as a dict (see the module docstring for keys).
 
     ``records`` are objects with ``spec`` (arrival, size, work), ``start`` and ``finish`` (the
@@ -117,10 +139,11 @@ def ibm_metrics(records: Iterable, processors: int, *, time_unit: float = 1.0,
                                   gamma=gamma, small_max=small_max, throughput_per=throughput_per)
 
 
-def ibm_metrics_of_columns(arrival, start, finish, work, size, processors: int, *,
+def ibm_metrics_of_columns(arrival: Column, start: Column, finish: Column, work: Column,
+                           size: Column, processors: int, *,
                            time_unit: float = 1.0, capacity: CapacityLog | None = None,
                            gamma: float = GAMMA, small_max: int = SMALL_NODES_MAX,
-                           throughput_per: float = 1.0) -> dict:
+                           throughput_per: float = 1.0) -> dict[str, Any]:
     """Return :func:`ibm_metrics` of finished jobs given as columns (1-d float arrays or lists,
     one entry per job, in the order :func:`ibm_metrics` would take the records: means and
     deviations are summed in that order). ``work`` is the job's work; the executed time of the
@@ -140,7 +163,7 @@ def ibm_metrics_of_columns(arrival, start, finish, work, size, processors: int, 
     slow = bounded_slowdowns(a, s, f, e, gamma)
     small = n <= small_max
     denom = end * processors
-    out: dict = {"std": {}}
+    out: dict[str, Any] = {"std": {}}
     for suffix, sel in (("", slice(None)), ("_small", small), ("_large", ~small)):
         for key, vals in (("wait", wait), ("response", resp), ("bounded_slowdown", slow)):
             mean, std = _stats(vals[sel])
@@ -157,7 +180,8 @@ def ibm_metrics_of_columns(arrival, start, finish, work, size, processors: int, 
     return out
 
 
-def bounded_slowdowns(arrival, start, finish, work, gamma: float = GAMMA) -> np.ndarray:
+def bounded_slowdowns(arrival: npt.ArrayLike, start: npt.ArrayLike, finish: npt.ArrayLike,
+                      work: npt.ArrayLike, gamma: float = GAMMA) -> npt.NDArray[np.float64]:
     """Return each job's bounded slowdown ``max(t_f - t_a, gamma) / max(t_e, gamma)`` from
     columns in one time unit, with ``t_e = min(work, t_f - t_s)`` the time it executed (module
     docstring): at least 1 for every job whose start is not before its arrival."""
@@ -166,8 +190,8 @@ def bounded_slowdowns(arrival, start, finish, work, gamma: float = GAMMA) -> np.
     return np.maximum(f - a, gamma) / np.maximum(ran, gamma)
 
 
-def run_with_capacity(sim, small_max: int = SMALL_NODES_MAX, *,
-                      tick: Callable[[Any], None] | None = None) -> CapacityLog:
+def run_with_capacity(sim: Simulation, small_max: int = SMALL_NODES_MAX, *,
+                      tick: Callable[[Simulation], None] | None = None) -> CapacityLog:
     """Run an engine :class:`~gangviz.sim.engine.Simulation` to the end; return its lost capacity
     (eq. 3, with delta) in node-slices.
 
@@ -227,7 +251,7 @@ def run_with_capacity(sim, small_max: int = SMALL_NODES_MAX, *,
     return log
 
 
-def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
+def engine_ibm_metrics(sim: Simulation, time_unit: float = 1.0) -> dict[str, Any]:
     """Run an engine simulation to the end and return its IBM metrics (lost capacity by eq. 3).
 
     Raises ``ValueError`` when no job finished.
@@ -237,7 +261,7 @@ def engine_ibm_metrics(sim, time_unit: float = 1.0) -> dict:
                        time_unit=time_unit, capacity=cap)
 
 
-def space_sharing_figures(sim) -> dict:
+def space_sharing_figures(sim: SpaceSharingSimulation) -> dict[str, Any]:
     """Return :func:`ibm_metrics` of a step-by-step space-sharing run (the simulation of
     :mod:`gangviz.spacesharing.simulation`) at its current step: the jobs finished by now, with
     the capacity lost up to now (eq. 2). Raises ``ValueError`` when none finished."""
@@ -247,11 +271,12 @@ def space_sharing_figures(sim) -> dict:
     return ibm_metrics(done, sim.processors, time_unit=sim.time_unit, capacity=CapacityLog(*lost))
 
 
-def _running_mean(values: np.ndarray) -> np.ndarray:
+def _running_mean(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return np.cumsum(values) / np.arange(1, len(values) + 1) if len(values) else values
 
 
-def space_sharing_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def space_sharing_series(sim: SpaceSharingSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+
     """Return the running IBM figures of a step-by-step space-sharing run (the simulation of
     :mod:`gangviz.spacesharing.simulation`) up to its current step, as ``key -> (times, values)``
     (times in the run's unit, waits in seconds): the mean wait of the jobs started so far (at each start), the mean bounded
@@ -264,7 +289,8 @@ def space_sharing_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
                      if r.start is not None and r.start <= t_now)
     finished = sorted((r.finish, max(r.finish - r.spec.arrival, GAMMA / u)
                        / max(min(r.spec.work, r.finish - r.start), GAMMA / u))
-                      for r in recs if r.finish is not None and r.finish <= t_now)
+                      for r in recs if r.finish is not None and r.start is not None
+                      and r.finish <= t_now)
     st = np.array([s for s, _ in started], dtype=float)
     wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
     ft = np.array([f for f, _ in finished], dtype=float)

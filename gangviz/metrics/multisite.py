@@ -18,9 +18,16 @@ ends upon the completion of 64,000 gangs). Sums are accumulated in completion or
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
+    from gangviz.multisite.changes import TaskMigrated
+    from gangviz.multisite.simulation import MultiSiteSimulation
 
 METRIC_NAMES = ("RT", "WRT", "SLD", "WSLD")
 #: the ``kind`` of the change record of a task migration (gangviz.multisite.changes.TaskMigrated)
@@ -90,7 +97,8 @@ def relative_decrease(base: Metrics, new: Metrics) -> dict[str, float]:
     return {f"D_{k}": 100.0 * (b[k] - n[k]) / b[k] for k in METRIC_NAMES}
 
 
-def multisite_figures(completed, migrations: int) -> dict[str, float]:
+def multisite_figures(completed: Iterable[tuple[float, float, int]],
+                      migrations: int) -> dict[str, float]:
     """Return ``{"RT", "WRT", "SLD", "WSLD", "gangs", "migrations"}`` of a run.
 
     ``completed`` yields ``(response, service, size)`` of every completed gang in completion
@@ -104,27 +112,28 @@ def multisite_figures(completed, migrations: int) -> dict[str, float]:
     return {**means, "gangs": acc.n, "migrations": migrations}
 
 
-def _completed(sim) -> list[tuple[float, float, float, int]]:
+def _completed(sim: MultiSiteSimulation) -> list[tuple[float, float, float, int]]:
     """``(finish, response, service, size)`` of the completed gangs of ``sim``, in completion order."""
     st = sim.state
-    out = []
+    out: list[tuple[float, float, float, int]] = []
     for gang in st.completed:
         info = st.gangs[gang]
         out.append((st.finish[gang], st.finish[gang] - info.arrival, info.service, info.size))
     return out
 
 
-def _migration_steps(sim) -> list[tuple[float, int]]:
+def _migration_steps(sim: MultiSiteSimulation) -> list[tuple[float, int]]:
     """``(time, task migrations)`` of every applied step of ``sim`` that migrated a task."""
-    out = []
+    out: list[tuple[float, int]] = []
     for step in sim.steps[:sim.cursor]:
-        moved = sum(1 for c in step.changes if c.kind == MIGRATION_KIND and not c.undo)
+        moved = sum(1 for c in step.changes
+                    if c.kind == MIGRATION_KIND and not cast("TaskMigrated", c).undo)
         if moved:
             out.append((step.time, moved))
     return out
 
 
-def simulation_figures(sim) -> dict[str, float]:
+def simulation_figures(sim: MultiSiteSimulation) -> dict[str, float]:
     """Return :func:`multisite_figures` of a :class:`~gangviz.multisite.simulation.MultiSiteSimulation`
     at its current step (after :meth:`step_back` too)."""
     done = _completed(sim)
@@ -132,12 +141,16 @@ def simulation_figures(sim) -> dict[str, float]:
                              sum(n for _, n in _migration_steps(sim)))
 
 
-def simulation_series(sim) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def simulation_series(sim: MultiSiteSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
     """Return the running figures of ``sim`` up to its current step, as ``key -> (times, values)``:
     RT, WRT and SLD after each completion, and the migrations counted so far after each step
     that migrated (and at the current time). The last value of each equals :func:`simulation_figures`."""
     acc = Accumulator()
-    t, rt, wrt, sld = [], [], [], []
+    t: list[float] = []
+    rt: list[float] = []
+    wrt: list[float] = []
+    sld: list[float] = []
+
     for finish, response, service, size in _completed(sim):
         acc.add(response, service, size)
         t.append(finish)

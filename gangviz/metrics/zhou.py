@@ -20,7 +20,10 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
     from gangviz.sim.engine import Simulation
+    from gangviz.spacesharing.backfill import BackfillResult
 
 #: Zhou00 §4.3: a small job has 1-12 time slots of work, a medium one 13-60, a large one more.
 SMALL_WORK_MAX = 12
@@ -37,19 +40,23 @@ def zhou_metrics(sim: Simulation) -> dict[str, float]:
 
     Means over an empty class are ``nan``.
     """
-    done = [r for r in sim.jobs.values() if r.finish is not None and not r.terminated]
     return zhou_metrics_of(
-        [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in done],
+        [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in sim.jobs.values()
+         if r.finish is not None and not r.terminated],
+
         getattr(sim, "real_processors", sim.processors), sim.time, sim.max_slots, sim.slot_time,
     )
 
 
-def zhou_metrics_of(done, processors: int, elapsed: float, max_slots: int, slot_time: float) -> dict[str, float]:
+def zhou_metrics_of(done: Sequence[tuple[float, int, float, float]], processors: int,
+                    elapsed: float, max_slots: int, slot_time: float) -> dict[str, float]:
     """The metrics of :func:`zhou_metrics` from ``(arrival, size, work, finish)`` of every
     completed job and the run's end time, largest slot count and slots x time. Give the jobs
     in order of arrival, then id (the simulation's order), for sums equal to the bit."""
     work = sum(size * w for _, size, w, _ in done)
-    small, medium, large = [], [], []
+    small: list[float] = []
+    medium: list[float] = []
+    large: list[float] = []
     for arrival, _, w, finish in done:
         ta = finish - arrival
         (small if w <= SMALL_WORK_MAX else medium if w <= MEDIUM_WORK_MAX else large).append(ta)
@@ -64,7 +71,7 @@ def zhou_metrics_of(done, processors: int, elapsed: float, max_slots: int, slot_
     }
 
 
-def zhou_metrics_of_result(res, processors: int) -> dict[str, float]:
+def zhou_metrics_of_result(res: BackfillResult, processors: int) -> dict[str, float]:
     """Return the §4.3 metrics of Zhou00 for a backfilling run ``res`` (a
     :class:`~gangviz.spacesharing.backfill.BackfillResult`: its records and end time).
 
@@ -74,7 +81,9 @@ def zhou_metrics_of_result(res, processors: int) -> dict[str, float]:
     recs = sorted(res.records, key=lambda r: (r.spec.arrival, r.spec.id))
     done = [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in recs if r.finish is not None]
     spans = sorted((r.start, r.finish) for r in recs if r.start is not None and r.finish is not None)
-    busy, cur_a, cur_b = 0.0, None, None
+    busy, cur_a = 0.0, 0.0
+    cur_b: float | None = None  # the busy span being merged: [cur_a, cur_b]
+
     for a, b in spans:
         if cur_b is None or a > cur_b:
             if cur_b is not None:

@@ -53,8 +53,7 @@ from gangviz.policies.slots import (
     remove_empty_slots,
     replicate_where_free,
 )
-from gangviz.sim.engine import Simulation
-from gangviz.sim.policy import Policy
+from gangviz.sim.policy import Host, Policy
 
 
 class _Buddy(Policy):
@@ -110,7 +109,7 @@ class BC(_Buddy):
     name = "BC"
     paper = "Zhou00 §4.1 (first scheme)"
 
-    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         m = sim.matrix
         if completed:
             remove_empty_slots(sim)
@@ -159,7 +158,7 @@ class BR(_Buddy):
     name = "BR"
     paper = "Zhou00 §4.1 (second scheme), §3; Zhou99 §4"
 
-    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         for job in list(sim.waiting):
             place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy,
                         self.usable)
@@ -182,7 +181,7 @@ class _MultiSlot(_Buddy):
             raise ValueError(f"extra_slots_on must be 'arrival' or 'decision', got {extra_slots_on!r}")
         self.extra_slots_on = extra_slots_on
 
-    def hand_out_extra_slots(self, sim: Simulation, arrived: list[int]) -> None:
+    def hand_out_extra_slots(self, sim: Host, arrived: list[int]) -> None:
         """Let jobs take the extra slots the WLT offers, if this decision point calls for it."""
         if arrived or self.extra_slots_on == "decision":
             replicate_where_free(sim)
@@ -195,7 +194,7 @@ class BRMS(_MultiSlot):
     paper = "Zhou00 §4.1 (third scheme), §4.3, §2 (Fig. 1), §3"
     default_extra_slots_on = "arrival"
 
-    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         for job in list(sim.waiting):
             place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy,
                         self.usable)
@@ -209,7 +208,7 @@ class BRMMS(_MultiSlot):
     name = "BRMMS"
     paper = "Zhou00 §4.1 (fourth scheme)"
 
-    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         m = sim.matrix
         for job in list(sim.waiting):
             size = sim.jobs[job].spec.size

@@ -16,11 +16,10 @@ import numpy as np
 
 from gangviz.core.allocation import best_window, place_wlv
 from gangviz.core.changes import JobPlaced, SlotAdded
-from gangviz.core.matrix import IDLE
+from gangviz.core.matrix import IDLE, JobCols
 from gangviz.core.repack import eliminate_slots
 from gangviz.policies.slots import remove_empty_slots
-from gangviz.sim.engine import Simulation
-from gangviz.sim.policy import Policy
+from gangviz.sim.policy import Host, Policy
 
 
 class Repack(Policy):
@@ -41,7 +40,7 @@ class Repack(Policy):
         self.window = window
         self.cuts = cuts
 
-    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         pairwise = self.cuts == "pairwise"
         for job in list(sim.waiting):
             place_wlv(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes,
@@ -62,7 +61,7 @@ class RandomAllocation(Policy):
         if ring:
             raise ValueError("random allocation ignores the array's shape; use ring=False")
 
-    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         m = sim.matrix
         if completed:
             remove_empty_slots(sim)
@@ -75,7 +74,7 @@ class RandomAllocation(Policy):
                 row = m.n_rows - 1
                 reason = "random processors of the new slot"
             idle = np.flatnonzero(m.cells[row] == IDLE)
-            cols = tuple(sorted(self.rng.choice(idle, size=size, replace=False).tolist()))
+            cols: JobCols = tuple(sorted(self.rng.choice(idle, size=size, replace=False).tolist()))
             if cols == tuple(range(cols[0], cols[0] + size)):
                 cols = range(cols[0], cols[0] + size)
             sim.emit(JobPlaced(job, row, cols, reason))
@@ -91,7 +90,7 @@ class FirstFit(Policy):
         if ring:
             raise ValueError("first fit is defined on a linear array; use ring=False")
 
-    def schedule(self, sim: Simulation, completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         m = sim.matrix
         if completed:
             remove_empty_slots(sim)

@@ -7,10 +7,10 @@ import numpy as np
 from gangviz.core.changes import JobReplicated, JobUnreplicated, SlotRemoved
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.core.repack import ring_gather
-from gangviz.sim.engine import Simulation
+from gangviz.sim.policy import Host
 
 
-def remove_empty_slots(sim: Simulation, why: str = "it is empty") -> int:
+def remove_empty_slots(sim: Host, why: str = "it is empty") -> int:
     """Remove every empty slot, top first; return how many were removed."""
     m = sim.matrix
     empty = np.flatnonzero(m.busy_per_row() == 0).tolist()
@@ -28,7 +28,7 @@ def relaxed_level(m: OusterhoutMatrix, block: int) -> np.ndarray:
     return np.where(leaves.min(axis=1) > 0, leaves.sum(axis=1), 0)
 
 
-def release_replicas(sim: Simulation, lo: int, hi: int, why: str) -> int:
+def release_replicas(sim: Host, lo: int, hi: int, why: str) -> int:
     """Release every extra slot whose job's buddy block overlaps ``[lo, hi)``; return how many.
 
     Jobs are visited in id order, each giving up all its extra slots, top first.
@@ -63,7 +63,7 @@ def buddy_blocks(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return lo >> depth << depth, np.left_shift(1, depth)
 
 
-def replicate_where_free(sim: Simulation) -> int:
+def replicate_where_free(sim: Host) -> int:
     """Let jobs run in extra slots wherever their buddy block's WLT node is non-zero.
 
     Zhou00 §3: "the rightmost node at the third level ... is nonzero and job

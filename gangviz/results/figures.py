@@ -28,6 +28,7 @@ import numpy as np
 from gangviz.metrics.ibm import (
     SMALL_NODES_MAX,
     CapacityLog,
+    Column,
     ibm_metrics,
     ibm_metrics_of_columns,
 )
@@ -167,8 +168,9 @@ class Figures:
         large, unit, definition), then the family's own figures (value, unit, definition)."""
         unit, text = self.units, self.definitions
         has_core = all(k in self.values for k in CORE_KEYS)
-        rows = [("figure", "all", "small", "large", "unit", "definition") if has_core
-                else ("figure", "value", "", "", "unit", "definition")]
+        rows: list[tuple[str, ...]] = [
+            ("figure", "all", "small", "large", "unit", "definition") if has_core
+            else ("figure", "value", "", "", "unit", "definition")]
         if has_core:
             for k in CORE:
                 rows.append((k, *(format_value(self.values[k + s]) for s in _CLASS_TEXT), unit[k], text[k]))
@@ -193,7 +195,7 @@ def format_value(v: float) -> str:
     return f"{v:,}" if isinstance(v, (int, np.integer)) else str(v)
 
 
-def _core(metrics: dict) -> tuple[dict[str, float], dict[str, float]]:
+def _core(metrics: dict[str, Any]) -> tuple[dict[str, float], dict[str, float]]:
     return {k: metrics[k] for k in CORE_KEYS}, dict(metrics.get("std", {}))
 
 
@@ -201,7 +203,8 @@ def _empty_core() -> dict[str, float]:
     return {k: (0 if k.startswith("jobs") else math.nan) for k in CORE_KEYS}
 
 
-def columns_figures(arrival, start, finish, work, size, processors: int, *, slice_seconds: float,
+def columns_figures(arrival: Column, start: Column, finish: Column, work: Column, size: Column,
+                    processors: int, *, slice_seconds: float,
                     clock: str, capacity: CapacityLog | None, family: str = "space-sharing",
                     own: dict[str, float] | None = None) -> Figures:
     """Return the :class:`Figures` of finished jobs given as columns in the run's time unit

@@ -47,13 +47,16 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import bounded_slowdowns
 from gangviz.outputs import atomic, write_text_atomically
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.core.jobs import JobSpec
 
 #: the dtype of a per-job table (see the module docstring)
 JOB_DTYPE = np.dtype([
@@ -89,7 +92,7 @@ def job_table(
     *,
     estimate: Sequence[float] | None = None,
     killed: Sequence[bool] | None = None,
-    counted: Sequence[bool] | None = None,
+    counted: Sequence[bool] | np.ndarray | None = None,
     rows_held: Sequence[int] | None = None,
     extra_slices: Sequence[float] | None = None,
     processors: Sequence[str] | None = None,
@@ -192,7 +195,7 @@ def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
     )
 
 
-def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike, *, label: str = "") -> Path:
+def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *, label: str = "") -> Path:
     """Write the per-job table of ``sim``, run on ``source`` (a
     :class:`~gangviz.workloads.source.Source`), to ``path`` in the format of its extension,
     times in the source's clock; ``label`` (the policy) goes into the SWF header note.
@@ -208,7 +211,7 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike, *, labe
                       specs=specs, submit_offset=getattr(source, "submit_offset", 0.0))
 
 
-def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathLike, *,
+def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathLike[str], *,
                        label: str) -> Path:
     """Write the per-job table of a space-sharing run (its records) on ``source`` to ``path``;
     return the path. Raises as :func:`write_jobs` does."""
@@ -220,7 +223,7 @@ def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathL
 
 
 def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: Sequence[float],
-                      path: str | os.PathLike, *, label: str) -> Path:
+                      path: str | os.PathLike[str], *, label: str) -> Path:
     """Write the per-job table of a space-sharing run of a trace read as columns (a
     :class:`~gangviz.workloads.swf.TraceColumns`; ``start``/``finish`` per job, in slices) to
     ``path``, the same file :func:`save_backfill_jobs` writes for the same run, built a column
@@ -240,7 +243,7 @@ def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: 
                       submit_offset=c.submit_offset)
 
 
-def _write_for(table: np.ndarray, title: str, kind: str, processors: int, path: str | os.PathLike,
+def _write_for(table: np.ndarray, title: str, kind: str, processors: int, path: str | os.PathLike[str],
                label: str, *, specs: Sequence[Any] | None = None, raw_fields: np.ndarray | None = None,
                submit_offset: float = 0.0) -> Path:
     name = Path(title).stem.replace(".swf", "") if kind == "swf" else title
@@ -249,7 +252,7 @@ def _write_for(table: np.ndarray, title: str, kind: str, processors: int, path: 
                       specs=specs, raw_fields=raw_fields, submit_offset=submit_offset, note=note)
 
 
-def _trace_id(spec: Any) -> str:
+def _trace_id(spec: JobSpec) -> str:
     raw = spec.extra.get("swf") if isinstance(spec.extra, dict) else None
     if raw is not None and len(raw) > 0 and raw[0] != -1:
         return str(raw[0])
@@ -273,7 +276,7 @@ def interval_set(cols: Sequence[int] | None) -> str:
     return " ".join(parts)
 
 
-def path_for(path: str | os.PathLike, label: str) -> Path:
+def path_for(path: str | os.PathLike[str], label: str) -> Path:
     """Return ``path`` with ``label`` added to its name (``jobs.csv``, ``bc`` -> ``jobs-bc.csv``).
 
     Characters other than letters, digits, ``.``, ``_`` and ``-`` in the label become ``_``
@@ -284,7 +287,7 @@ def path_for(path: str | os.PathLike, label: str) -> Path:
     return p.with_name(f"{p.stem}-{safe}{p.suffix}")
 
 
-def check_format(path: str | os.PathLike) -> str:
+def check_format(path: str | os.PathLike[str]) -> str:
     """Return the extension of ``path`` if it is a per-job format; raise ``ValueError`` otherwise."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
@@ -301,7 +304,7 @@ def check_format(path: str | os.PathLike) -> str:
 
 def write_jobs(
     table: np.ndarray,
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     workload_name: str = "w0",
     processors: int | None = None,
@@ -358,7 +361,7 @@ def batsim_columns(table: np.ndarray, workload_name: str = "w0") -> dict[str, np
     }
 
 
-def batsim_rows(table: np.ndarray, workload_name: str = "w0") -> list[tuple]:
+def batsim_rows(table: np.ndarray, workload_name: str = "w0") -> list[tuple[Any, ...]]:
     """Return one tuple per job in the order of ``BATSIM_COLUMNS + EXTRA_COLUMNS``; undefined
     values are ``None``."""
     cols = batsim_columns(table, workload_name)
@@ -472,7 +475,8 @@ def joined_rows(columns: list[np.ndarray], sep: str) -> bytes:
         x += w + 1
     rows[:, -1] = 10  # the last separator is the line's end
     flat = rows.ravel()
-    return flat[flat != 0].tobytes()
+    text: bytes = flat[flat != 0].tobytes()
+    return text
 
 
 def _csv_text(col: np.ndarray) -> list[str]:
@@ -486,7 +490,7 @@ def _csv_text(col: np.ndarray) -> list[str]:
     return number_texts(col)
 
 
-def _write_parquet(table: np.ndarray, path: str | os.PathLike, workload_name: str) -> None:
+def _write_parquet(table: np.ndarray, path: str | os.PathLike[str], workload_name: str) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -509,7 +513,7 @@ def _write_parquet(table: np.ndarray, path: str | os.PathLike, workload_name: st
 
 def write_swf_schedule(
     table: np.ndarray,
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     processors: int | None = None,
     specs: Sequence[Any] | None = None,

@@ -78,7 +78,8 @@ def _version() -> str:
         return "unknown"
 
 
-def policy_object(name: str, family: str, parameters: dict[str, Any], engine: str | None = None) -> dict:
+def policy_object(name: str, family: str, parameters: dict[str, Any],
+                  engine: str | None = None) -> dict[str, Any]:
     """Return the ``policy`` object of a document."""
     out: dict[str, Any] = {"name": name, "family": family,
                            "parameters": {k: _plain(v) for k, v in parameters.items()}}

@@ -47,11 +47,11 @@ import heapq
 import math
 import os
 from bisect import bisect_left, insort
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import attrgetter, le, lt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gangviz.core.jobs import JobSpec
 from gangviz.gcpause import collector_resting
@@ -59,8 +59,18 @@ from gangviz.metrics.ibm import SMALL_NODES_MAX, CapacityLog
 from gangviz.spacesharing.policy import ESTIMATES, MODES
 from gangviz.spacesharing.profile import Profile
 
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    import numpy as np
+
+    #: A column of :func:`simulate_backfill_columns`: a list or a 1-d array.
+    _Column = Sequence[float] | np.ndarray
+
 __all__ = ["BackfillRecord", "BackfillResult", "ColumnsResult", "Decision", "simulate_backfill",
            "simulate_backfill_columns", "MODES", "ESTIMATES"]
+
+#: What a loop returns: ``(end, lost capacity, start, finish, first reservation)``, the lists in
+#: priority order (a reservation ``None``: the job never held one).
+_LoopResult = tuple[float, CapacityLog, list[float], list[float], list[float | None]]
 
 
 
@@ -98,13 +108,13 @@ class Decision:
     """
 
     time: float
-    finished: list
-    arrived: list
-    started: list
-    waiting: list
-    reservations: list
+    finished: list[int]
+    arrived: list[int]
+    started: list[tuple[int, str]]
+    waiting: list[int]
+    reservations: list[tuple[int, float]]
     extra: int | None = None
-    lost: tuple = (0.0, 0.0, 0.0)
+    lost: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 @dataclass
@@ -120,9 +130,9 @@ class BackfillResult:
     capacity: CapacityLog = field(default_factory=CapacityLog)
     end: float = 0.0
     mode: str = "easy"
-    order: list = field(default_factory=list)
-    decisions: list = field(default_factory=list)
-    estimates: list = field(default_factory=list)
+    order: list[JobSpec] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    estimates: list[float] = field(default_factory=list)
 
 
 def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy",
@@ -190,15 +200,16 @@ class ColumnsResult:
     are those of :class:`BackfillResult`.
     """
 
-    start: list
-    finish: list
-    reservation: list
+    start: list[float]
+    finish: list[float]
+    reservation: list[float | None]
     capacity: CapacityLog
     end: float
     mode: str
 
 
-def simulate_backfill_columns(arrival, size, work, estimate, processors: int, *, mode: str = "easy",
+def simulate_backfill_columns(arrival: _Column, size: _Column, work: _Column, estimate: _Column,
+                              processors: int, *, mode: str = "easy",
                               kill_at_estimate: bool = True, small_max: int = SMALL_NODES_MAX,
                               estimates: str = "requested") -> ColumnsResult:
     """Simulate as :func:`simulate_backfill` does (the same schedule, number for number) on jobs
@@ -212,24 +223,31 @@ def simulate_backfill_columns(arrival, size, work, estimate, processors: int, *,
     does (naming a job by its 0-based position), and for arrivals out of order.
     """
     _check_options(mode, estimates, processors)
-    arrival, size, work = (x.tolist() if hasattr(x, "tolist") else list(x) for x in (arrival, size, work))
-    if not all(map(le, arrival, islice(arrival, 1, None))):
+    arrivals: list[float] = _as_list(arrival)
+    sizes: list[int] = _as_list(size)
+    works: list[float] = _as_list(work)
+    if not all(map(le, arrivals, islice(arrivals, 1, None))):
         raise ValueError("the columns must be in priority order: arrivals never decrease")
     requested = None
     if estimates != "exact":
-        requested = estimate.tolist() if hasattr(estimate, "tolist") else list(estimate)
-    est, run = _estimates_and_runs(size, work, requested, processors, mode, kill_at_estimate,
+        requested = _as_list(estimate)
+    est, run = _estimates_and_runs(sizes, works, requested, processors, mode, kill_at_estimate,
                                    lambda k: f"at position {k}")
-    if not arrival:
+    if not arrivals:
         return ColumnsResult([], [], [], CapacityLog(), 0.0, mode)
     if mode == "conservative":
-        end, cap, start, finish, resv = _conservative_loop(arrival, size, est, run, processors,
+        end, cap, start, finish, resv = _conservative_loop(arrivals, sizes, est, run, processors,
                                                            small_max)
         return ColumnsResult(start, finish, resv, cap, end, mode)
     with collector_resting():
-        end, cap, start, finish, resv = _easy_loop(arrival, size, est, run, processors, small_max,
-                                                   mode == "easy", None)
+        end, cap, start, finish, resv = _easy_loop(arrivals, sizes, est, run, processors,
+                                                   small_max, mode == "easy", None)
     return ColumnsResult(start, finish, resv, cap, end, mode)
+
+
+def _as_list(column: _Column) -> list[Any]:
+    """Return ``column`` as a list of Python numbers (an array's ``tolist``)."""
+    return column.tolist() if hasattr(column, "tolist") else list(column)
 
 
 def _check_options(mode: str, estimates: str, processors: int) -> None:
@@ -241,7 +259,9 @@ def _check_options(mode: str, estimates: str, processors: int) -> None:
         raise ValueError(f"processors must be >= 1, got {processors}")
 
 
-def _estimates_and_runs(size, work, requested, processors, mode, kill, name):
+def _estimates_and_runs(size: Sequence[int], work: list[float],
+                        requested: Sequence[float | None] | None, processors: int, mode: str,
+                        kill: bool, name: Callable[[int], str]) -> tuple[list[float], list[float]]:
     """Return (estimate, run time) lists; ``requested`` is each job's estimate (``None``, NaN or
     <= 0 for none; ``None`` for the whole list: exact estimates). ``name(k)`` names job k in
     messages. Raises ``ValueError`` for a job that runs forever or is larger than the machine,
@@ -267,7 +287,8 @@ def _estimates_and_runs(size, work, requested, processors, mode, kill, name):
 
 
 
-def _conservative_loop(arrival, size, est, run, P, small_max):
+def _conservative_loop(arrival: list[float], size: list[int], est: list[float],
+                       run: list[float], P: int, small_max: int) -> _LoopResult:
     """Run conservative backfilling without a decision log; return ``(end, lost capacity,
     start, finish, first reservation)``, the lists in priority order (``None``: no reservation).
 
@@ -295,7 +316,9 @@ def _conservative_loop(arrival, size, est, run, P, small_max):
     return end, CapacityLog(*lost), start_a.tolist(), finish_a.tolist(), resv
 
 
-def _easy_loop(arrival, size, est, run, P, small_max, backfill, log, prio=None):
+def _easy_loop(arrival: list[float], size: list[int], est: list[float], run: list[float], P: int,
+               small_max: int, backfill: bool, log: list[Decision] | None,
+               prio: Sequence[Any] | None = None) -> _LoopResult:
     """Run :func:`_easy`, through the optional C loop of :mod:`gangviz.spacesharing._easyloop`
     when it is built, no decision log is asked for and the columns are plain floats (sizes
     ints); it gives the same results bit for bit. Anything else runs the Python loop, which
@@ -314,7 +337,9 @@ def _easy_loop(arrival, size, est, run, P, small_max, backfill, log, prio=None):
     return _easy(arrival, size, est, run, P, small_max, backfill, log, prio)
 
 
-def _easy(arrival, size, est, run, P, small_max, backfill, log, prio=None):  # noqa: C901 - the hot loop, kept inline for speed
+def _easy(arrival: list[float], size: list[int], est: list[float], run: list[float], P: int,  # noqa: C901 - the hot loop, kept inline for speed
+          small_max: int, backfill: bool, log: list[Decision] | None,
+          prio: Sequence[Any] | None = None) -> _LoopResult:
     # Without a log, an event at which no job finishes and the queue was not empty before only
     # needs its new arrivals tested: the head, the free processors and the running jobs are
     # those left by the previous event, so the shadow time and extra processors are too, and
@@ -333,7 +358,7 @@ def _easy(arrival, size, est, run, P, small_max, backfill, log, prio=None):  # n
     n_small = n_large = 0
     finished = 0
     start_of = [0.0] * n
-    finish_of: list[float | None] = [None] * n
+    finish_of = [0.0] * n  # every entry is set by the end, as start_of
     resv: list[float | None] = [None] * n
     shadow, extra = math.inf, 0
     heappush, heappop = heapq.heappush, heapq.heappop
@@ -478,7 +503,10 @@ def _easy(arrival, size, est, run, P, small_max, backfill, log, prio=None):  # n
     return t_prev, CapacityLog(lost, lost_small, lost_large), start_of, finish_of, resv
 
 
-def _conservative(arrival, size, est, run, records, P, small_max, log, prio=None):  # noqa: C901 - one event loop, as the compiled twin
+def _conservative(arrival: list[float], size: list[int], est: list[float], run: list[float],  # noqa: C901 - one event loop, as the compiled twin
+                  records: list[BackfillRecord], P: int, small_max: int,
+                  log: list[Decision] | None,
+                  prio: Sequence[Any] | None = None) -> tuple[float, CapacityLog]:
     """Conservative backfilling; the compression pass re-places each waiting job in priority
     order at its earliest fit, never later than its reservation. A job that cannot start before
     its reservation (no segment before it has room for it) is skipped without touching the
@@ -528,7 +556,7 @@ def _conservative(arrival, size, est, run, records, P, small_max, log, prio=None
             nxt += 1
         if prio is not None and len(queue) > 1:
             queue.sort(key=lambda k: (prio[k], k))  # near sorted already: linear in practice
-        keep = []
+        keep: list[int] = []
         for j in queue:
             old = res.get(j)
             e, sz = est[j], size[j]

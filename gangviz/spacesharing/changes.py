@@ -41,10 +41,10 @@ class SpaceState:
     processors: int
     time: float = 0.0
     free: int = 0
-    running: dict = field(default_factory=dict)
-    sizes: dict = field(default_factory=dict)
-    waiting: list = field(default_factory=list)
-    reservations: dict = field(default_factory=dict)
+    running: dict[int, tuple[float, float]] = field(default_factory=dict)
+    sizes: dict[int, int] = field(default_factory=dict)
+    waiting: list[int] = field(default_factory=list)
+    reservations: dict[int, float] = field(default_factory=dict)
     extra: int | None = None
 
     def __post_init__(self) -> None:
@@ -65,12 +65,12 @@ class _Undoable(Change):
 class Inverse(Change):
     """Undoes ``change`` (its ``invert()`` gives the change back)."""
 
-    change: Change
+    change: _Undoable
     kind = "undo"
 
     def apply(self, state: SpaceState) -> None:
         """Undo the wrapped change on ``state``."""
-        self.change.undo(state)  # type: ignore[attr-defined]
+        self.change.undo(state)
 
     def invert(self) -> Change:
         """Return the wrapped change."""
@@ -97,7 +97,7 @@ class Clock(_Undoable):
         """Set the clock back to ``before``."""
         state.time = self.before
 
-    def describe(self, names=None) -> str:
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say how far the clock moved."""
         return f"The clock moves to {self.after:g}."
 
@@ -127,7 +127,7 @@ class JobFinished(_Undoable):
         state.sizes[self.job] = self.size
         state.free -= self.size
 
-    def describe(self, names=None) -> str:
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say that the job finished and what it freed."""
         return f"{job_label(self.job, names)} finishes and frees {procs(self.size)}."
 
@@ -151,7 +151,7 @@ class JobArrived(_Undoable):
         """Take the job off the end of the queue."""
         state.waiting.remove(self.job)
 
-    def describe(self, names=None) -> str:
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say what the job asks for."""
         return (f"{job_label(self.job, names)} arrives: {procs(self.size)} for up to "
                 f"{seconds(self.estimate, self.unit)}.")
@@ -191,7 +191,7 @@ class JobStarted(_Undoable):
         state.waiting.insert(self.position, self.job)
         state.free += self.size
 
-    def describe(self, names=None) -> str:
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say why the job may start now (which rule allowed it)."""
         me = job_label(self.job, names)
         end = seconds(self.predicted, self.unit)
@@ -213,8 +213,8 @@ class ReservationsSet(_Undoable):
     """The reservations held change from ``before`` to ``after`` (tuples of ``(job, time)``);
     ``extra`` is the EASY backfill window's width (processors)."""
 
-    before: tuple
-    after: tuple
+    before: tuple[tuple[int, float], ...]
+    after: tuple[tuple[int, float], ...]
     extra_before: int | None = None
     extra_after: int | None = None
     mode: str = "easy"
@@ -231,7 +231,7 @@ class ReservationsSet(_Undoable):
         state.reservations = dict(self.before)
         state.extra = self.extra_before
 
-    def describe(self, names=None) -> str:
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say who holds a reservation now, and which moved."""
         if not self.after:
             return "No job waits: no reservation."
@@ -247,9 +247,11 @@ class ReservationsSet(_Undoable):
             return f"{job_label(head, names)} heads the queue: {what} at {when_s}{moved}{extra}."
         parts = [f"{job_label(j, names)} at {seconds(w, self.unit)}" for j, w in self.after[:4]]
         more = f" and {len(self.after) - 4} more" if len(self.after) > 4 else ""
-        moved = [f"{job_label(j, names)} from {seconds(old[j], self.unit)} to {seconds(w, self.unit)}"
-                 for j, w in self.after if j in old and old[j] != w]
+        compressed = [f"{job_label(j, names)} from {seconds(old[j], self.unit)} to "
+                      f"{seconds(w, self.unit)}" for j, w in self.after if j in old and old[j] != w]
         text = "Reservations: " + ", ".join(parts) + more + "."
-        if moved:
-            text += " Compressed: " + ", ".join(moved[:3]) + ("…" if len(moved) > 3 else "") + "."
+        if compressed:
+            text += (" Compressed: " + ", ".join(compressed[:3])
+                     + ("…" if len(compressed) > 3 else "") + ".")
+
         return text

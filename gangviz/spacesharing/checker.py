@@ -33,9 +33,13 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from gangviz.core.jobs import JobSpec
+
 __all__ = ["Violation", "check_schedule"]
 
 _EPS = 1e-9
+#: a booking of processors: ``(from, until, processors)``
+_Booking = tuple[float, float, int]
 
 
 @dataclass(frozen=True)
@@ -48,13 +52,13 @@ class Violation:
     detail: str
 
 
-def _estimate(spec, estimates: str) -> float:
+def _estimate(spec: JobSpec, estimates: str) -> float:
     if estimates == "exact" or spec.estimate is None or not spec.estimate > 0:
         return spec.work
     return spec.estimate
 
 
-def check_schedule(jobs: Sequence, starts: Mapping[int, float], processors: int, mode: str, *,
+def check_schedule(jobs: Sequence[JobSpec], starts: Mapping[int, float], processors: int, mode: str, *,
                    estimates: str = "requested", kill: bool = True) -> list[Violation]:
     """Return every violation of ``mode``'s rule (``"fcfs"``, ``"easy"``, ``"conservative"``) in
     the schedule that starts job ``j`` (a :class:`~gangviz.core.jobs.JobSpec`) at ``starts[j.id]``.
@@ -93,7 +97,7 @@ class _Replay:
     waiting jobs are kept as ranks in priority (arrival) order.
     """
 
-    def __init__(self, specs: list, starts: Mapping[int, float], processors: int,
+    def __init__(self, specs: list[JobSpec], starts: Mapping[int, float], processors: int,
                  estimates: str, kill: bool) -> None:
         self.specs, self.processors = specs, processors
         self.est = {j.id: _estimate(j, estimates) for j in specs}
@@ -213,7 +217,8 @@ class _Replay:
         return out
 
 
-def _shadow(running, head, processors, start, est, size) -> tuple[float, int]:
+def _shadow(running: list[int], head: int, processors: int, start: dict[int, float],
+            est: dict[int, float], size: dict[int, int]) -> tuple[float, int]:
     """Return the head's shadow time and extra processors given ``running`` (predicted ends)."""
     need = size[head]
     avail = processors - sum(size[j] for j in running)
@@ -227,7 +232,7 @@ def _shadow(running, head, processors, start, est, size) -> tuple[float, int]:
     return math.inf, 0
 
 
-def _fits(bookings, t0: float, dur: float, need: int, processors: int) -> bool:
+def _fits(bookings: list[_Booking], t0: float, dur: float, need: int, processors: int) -> bool:
     """Whether ``need`` processors are free over ``[t0, t0 + dur)`` beside ``bookings``."""
     t1 = t0 + dur
     points = [t0] + [a for a, b, _ in bookings if t0 < a < t1]
@@ -238,15 +243,17 @@ def _fits(bookings, t0: float, dur: float, need: int, processors: int) -> bool:
     return True
 
 
-def _earliest(bookings, t: float, dur: float, need: int, processors: int) -> float:
+def _earliest(bookings: list[_Booking], t: float, dur: float, need: int, processors: int) -> float:
     for c in sorted({t} | {b for _, b, _ in bookings if b > t}):
         if _fits(bookings, c, dur, need, processors):
             return c
     return math.inf  # pragma: no cover - a job no larger than the machine always fits at the end
 
 
-def _conservative(t, specs, start, end, est, size, processors, res, reported, out) -> None:
-    bookings: dict[int, tuple[float, float, int]] = {}
+def _conservative(t: float, specs: list[JobSpec], start: dict[int, float], end: dict[int, float],
+                  est: dict[int, float], size: dict[int, int], processors: int,
+                  res: dict[int, float], reported: set[int], out: list[Violation]) -> None:
+    bookings: dict[int, _Booking] = {}
     for j in specs:
         i = j.id
         if start[i] < t < end[i]:

@@ -15,8 +15,10 @@ When the optional C extension is built, ``conservative`` of :mod:`gangviz.spaces
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 __all__ = ["conservative_compiled"]
@@ -147,7 +149,7 @@ def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kern
         t_prev = t
         # advance the profile
         if t > now:
-            k = np.searchsorted(times[:k_n], t, side="right") - 1
+            k = int(np.searchsorted(times[:k_n], t, side="right")) - 1
             if k > 0:
                 for m in range(k, k_n):
                     times[m - k] = times[m]
@@ -291,7 +293,11 @@ def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kern
     return start, finish, first_res, lost, lost_small, lost_large, t_prev
 
 
-def conservative_compiled(arrival, size, est, run, processors: int, small_max: int):
+def conservative_compiled(
+    arrival: Sequence[float], size: Sequence[int], est: Sequence[float], run: Sequence[float],
+    processors: int, small_max: int,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64],
+           tuple[float, float, float], float]:
     """Run conservative backfilling on jobs in priority order (lists of arrival, size, estimate,
     run time); return ``(start, finish, first reservation, (lost, lost_small, lost_large), end)``
     with ``nan`` for no reservation."""

@@ -58,7 +58,7 @@ class SpaceSharingPolicy:
         if processors < 1:
             raise ValueError(f"processors must be >= 1, got {processors}")
 
-    def check_source(self, source) -> None:
+    def check_source(self, source: object) -> None:
         """Raise ``ValueError`` for a source this family cannot run: a scenario that starts from
         a filled matrix or scripts events (space sharing has no matrix to start from)."""
         if getattr(source, "matrix", None) is not None or getattr(source, "script", None):

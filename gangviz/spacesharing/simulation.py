@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.record import Step
+from gangviz.core.record import Change, Step
 from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
 from gangviz.sim.protocol import KeptHistory
-from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
+from gangviz.spacesharing.backfill import BackfillResult, Decision, simulate_backfill
 from gangviz.spacesharing.changes import (
     Clock,
     JobArrived,
@@ -42,6 +42,7 @@ class SpaceSharingSimulation(KeptHistory):
     """
 
     family = "space-sharing"
+    state: SpaceState
 
     def __init__(self, jobs: list[JobSpec], processors: int, policy: SpaceSharingPolicy, *,
                  time_unit: float = 1.0, order: Callable[[JobSpec], Any] | None = None,
@@ -61,7 +62,7 @@ class SpaceSharingSimulation(KeptHistory):
         self.steps: list[Step] = []
         self.cursor = 0
         #: one :class:`~gangviz.sim.engine.Sample` per step built (the window's metric panels)
-        self.samples: list = []
+        self.samples: list[Sample] = []
         self._done = 0
         self._turnaround = 0.0
 
@@ -119,7 +120,8 @@ class SpaceSharingSimulation(KeptHistory):
         return self.policy.name
 
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[float, tuple[tuple[int, float, float], ...], tuple[int, ...],
+                                tuple[tuple[int, float], ...]]:
         """Return ``(time, running, waiting, reservations)`` now as tuples: running holds
         ``(job, start, predicted end)``, reservations ``(job, reserved start)``."""
         st = self.state
@@ -157,16 +159,17 @@ class SpaceSharingSimulation(KeptHistory):
             self._est_cache = cache
         return cache
 
-    def ibm_metrics(self) -> dict:
+    def ibm_metrics(self) -> dict[str, Any]:
+
         """Return the IBM metrics of the jobs finished by now, with the capacity lost up to now
         (:func:`gangviz.metrics.ibm.space_sharing_figures`). Raises ``ValueError`` when none
         finished."""
         return space_sharing_figures(self)
 
     # --- building steps -------------------------------------------------------------------
-    def _build(self, d) -> Step:
+    def _build(self, d: Decision) -> Step:
         order, u, st = self.order, self.time_unit, self.state
-        changes = [Clock(st.time, d.time)]
+        changes: list[Change] = [Clock(st.time, d.time)]
         for p in d.finished:
             j = order[p].id
             start, pred = st.running[j]
@@ -192,15 +195,18 @@ class SpaceSharingSimulation(KeptHistory):
                               tuple((order[p].id, w) for p, w in d.reservations),
                               st.extra, d.extra, self.policy.mode, u)
         res.apply(st)
-        changes += started + [res]
+        changes += [*started, res]
         narration = [c.describe(self.names) for c in changes[1:]]
         if res.before == res.after and res.extra_before == res.extra_after:
             narration.pop()
         cause = "completion" if d.finished else "arrival" if d.arrived else "start"
         for p in d.finished:
             self._done += 1
-            self._turnaround += self.records[order[p].id].finish - order[p].arrival
+            finish = self.records[order[p].id].finish
+            assert finish is not None  # the decision lists it among the finished
+            self._turnaround += finish - order[p].arrival
         self.samples.append(Sample(d.time, 1 if st.running else 0, len(st.waiting), len(st.running),
                                    (self.processors - st.free) / self.processors, self._done,
                                    self._turnaround / self._done if self._done else 0.0))
         return Step(len(self.steps), d.time, cause, changes, narration)
+

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from types import TracebackType
+from types import FrameType, TracebackType
 
 __all__ = ["UserPolicyError", "RuleViolation", "DecisionTimeout", "user_frames", "describe_exception",
            "caller_line", "def_line", "RULES"]
@@ -103,7 +103,7 @@ def def_line(fn: object, origin: str | None) -> str:
 def caller_line(origin: str | None) -> str:
     """Return ``file:line`` of the innermost user frame on the current stack (the line of the
     user's policy that made the call in progress), or the file alone."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     mine = os.path.abspath(origin) if origin is not None else None
     while frame is not None:
         name = frame.f_code.co_filename
@@ -111,5 +111,5 @@ def caller_line(origin: str | None) -> str:
         # run (a launcher, a script calling the API) is not the policy
         if (os.path.abspath(name) == mine) if mine is not None else _is_user(name, None):
             return f"{name}:{frame.f_lineno}"
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return origin or "the policy"

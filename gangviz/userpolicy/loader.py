@@ -26,12 +26,18 @@ import sys
 import types
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gangviz.core.params import quote
 from gangviz.core.registry import MATRIX, SPACE_SHARING, PolicyEntry
 from gangviz.userpolicy.errors import UserPolicyError, def_line, describe_exception
 from gangviz.userpolicy.policy import ENGINE_PARAMS, EnginePolicy, MatrixPolicy, _call
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.userpolicy.space import SpacePolicy
+
+    #: a user's policy class, of either family
+    _PolicyClass = type[MatrixPolicy] | type[SpacePolicy]
 
 __all__ = ["ENTRY_POINT_GROUP", "is_user_spec", "split_user_spec", "user_entry", "load_function",
            "load_class", "forget", "order_key", "installed_entries"]
@@ -122,20 +128,20 @@ def _load_module(name: str) -> types.ModuleType:
         raise UserPolicyError(describe_exception(exc, None, f"policy module {name}")) from None
 
 
-def _bases() -> tuple[type, ...]:
+def _bases() -> tuple[type[MatrixPolicy], type[SpacePolicy]]:
     from gangviz.userpolicy.space import SpacePolicy
 
     return MatrixPolicy, SpacePolicy
 
 
-def _policy_classes(module: types.ModuleType) -> list[type]:
+def _policy_classes(module: types.ModuleType) -> list[_PolicyClass]:
     bases = _bases()
     return [v for v in vars(module).values()
             if isinstance(v, type) and issubclass(v, bases) and v not in bases
             and v.__module__ == module.__name__]
 
 
-def load_class(target: str, cls_name: str | None) -> tuple[type[MatrixPolicy], str]:
+def load_class(target: str, cls_name: str | None) -> tuple[_PolicyClass, str]:
     """Return the policy class ``cls_name`` of ``target`` (a .py file or a module; the one
     class the file defines when ``cls_name`` is ``None``) and the file it came from.
 
@@ -215,7 +221,8 @@ def _key_kind(value: Any) -> str | None:
         return "text"
     if isinstance(value, tuple):
         parts = [_key_kind(v) for v in value]
-        return None if None in parts else "tuple of " + ", ".join(parts)  # type: ignore[arg-type]
+        kinds = [k for k in parts if k is not None]
+        return None if len(kinds) != len(parts) else "tuple of " + ", ".join(kinds)
     return None
 
 

@@ -19,7 +19,7 @@ import heapq
 import math
 from collections.abc import Sequence
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from gangviz.metrics.ibm import SMALL_NODES_MAX, CapacityLog
 from gangviz.userpolicy.errors import RULES, RuleViolation, UserPolicyError, caller_line, def_line
 from gangviz.userpolicy.policy import _call
 from gangviz.userpolicy.view import JobView
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.spacesharing.backfill import BackfillRecord
 
 __all__ = ["SpacePolicy", "SpaceView", "SpaceActions", "SpaceEngine", "SPACE_PARAMS"]
 
@@ -116,7 +119,8 @@ class SpaceView:
 class SpaceActions:
     """What a space-sharing policy may do at an event."""
 
-    def __init__(self, sim: _Run, started: list, reservations: dict[int, float]) -> None:
+    def __init__(self, sim: _Run, started: list[tuple[int, str]],
+                 reservations: dict[int, float]) -> None:
         self._sim, self._started, self._res = sim, started, reservations
 
     def start(self, job: int) -> None:
@@ -177,7 +181,7 @@ class _Run:
         self.start[k] = self.time
         heapq.heappush(self.done, (self.time + self.run[k], k))
 
-    def fail(self, job: Any, rule: str, detail: str) -> Any:
+    def fail(self, job: Any, rule: str, detail: str) -> NoReturn:
         k = self.pos.get(job) if isinstance(job, int) else None
         name = self.specs[k].name if k is not None else repr(job)
         raise RuleViolation(self.time, name, rule, detail, caller_line(self.engine.origin))
@@ -270,7 +274,7 @@ class SpaceEngine:
                 r.queue.append(nxt)
                 arr.append(nxt)
                 nxt += 1
-            started: list = []
+            started: list[tuple[int, str]] = []
             view = SpaceView(r, arr, fin)
             act = SpaceActions(r, started, held)
             result = _call(partial(self.user.decide, view, act), self.origin, f"{self.name}.decide",
@@ -296,10 +300,10 @@ class SpaceEngine:
         by_id = sorted(records, key=lambda rec: rec.spec.id)
         return BackfillResult(by_id, cap, r.time, self.mode, r.specs, decisions, r.est)
 
-    def _hold_to_rule(self, r: _Run, records: list) -> None:
+    def _hold_to_rule(self, r: _Run, records: list[BackfillRecord]) -> None:
         from gangviz.spacesharing.checker import check_schedule
 
-        starts = {rec.spec.id: rec.start for rec in records}
+        starts = {rec.spec.id: rec.start for rec in records if rec.start is not None}  # all did
         bad = check_schedule(r.specs, starts, r.processors, self.follows, estimates=self.estimates,
                              kill=self.kill)
         if bad:

@@ -10,9 +10,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 
-def uniform_log_pmf(hi: int, lo: int = 1) -> np.ndarray:
+def uniform_log_pmf(hi: int, lo: int = 1) -> npt.NDArray[np.float64]:
     """Return the pmf of round(X) for X uniform in log space on [lo, hi], over k = lo..hi.
 
     Zhou00 §4.2: sizes and run times are "distributed uniformly in log space"
@@ -31,7 +32,7 @@ def uniform_log_pmf(hi: int, lo: int = 1) -> np.ndarray:
     return (upper - lower) / (math.log(hi) - math.log(lo))
 
 
-def sample_uniform_log(rng: np.random.Generator, n: int, hi: int, lo: int = 1) -> np.ndarray:
+def sample_uniform_log(rng: np.random.Generator, n: int, hi: int, lo: int = 1) -> npt.NDArray[np.int64]:
     """Return ``n`` draws of round(X), X uniform in log space on [lo, hi] (int64 array).
 
     Rounding is half-to-even (numpy's ``rint``); the halves have probability zero.
@@ -41,7 +42,7 @@ def sample_uniform_log(rng: np.random.Generator, n: int, hi: int, lo: int = 1) -
 
 
 def bounded_normal_pmf(hi: int, mean: float, sigma: float, *, lo: int = 1,
-                       bound: str = "resample") -> np.ndarray:
+                       bound: str = "resample") -> npt.NDArray[np.float64]:
     """Return the pmf over k = lo..hi of a normal(mean, sigma) rounded to an integer and bounded.
 
     Papazachos09 §2 uses a "bounded" normal distribution of gang sizes in [1..P] but
@@ -61,21 +62,21 @@ def bounded_normal_pmf(hi: int, mean: float, sigma: float, *, lo: int = 1,
     cdf = np.array([0.5 * math.erfc(-(e - mean) / (sigma * math.sqrt(2))) for e in edges])
     if bound == "clip":
         cdf[0], cdf[-1] = 0.0, 1.0
-    pmf = np.diff(cdf)
-    total = pmf.sum()
+    pmf: npt.NDArray[np.float64] = np.diff(cdf)
+    total = float(pmf.sum())
     if not total > 0:
         raise ValueError(f"a normal({mean}, {sigma}) has no mass on {lo}..{hi}")
     return pmf / total
 
 
-def pmf_moments(pmf: np.ndarray, lo: int = 1) -> tuple[float, float]:
+def pmf_moments(pmf: npt.NDArray[np.float64], lo: int = 1) -> tuple[float, float]:
     """Return (mean, variance) of a pmf over lo, lo + 1, ...."""
     k = np.arange(lo, lo + len(pmf), dtype=np.float64)
     mean = float(np.dot(k, pmf))
     return mean, float(np.dot((k - mean) ** 2, pmf))
 
 
-def phi_overestimation(rng: np.random.Generator, n: int, phi: float) -> np.ndarray:
+def phi_overestimation(rng: np.random.Generator, n: int, phi: float) -> npt.NDArray[np.float64]:
     """Return ``n`` over-estimation factors (estimate / actual run time) of the Phi model.
 
     Zhang01 §2.1: with y uniform on [0, 1), the factor is 1 when y < Phi and
@@ -118,7 +119,7 @@ class HyperErlang:
         """Return the exact first three raw moments (E[X], E[X^2], E[X^3])."""
         return self.moment(1), self.moment(2), self.moment(3)
 
-    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+    def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.float64]:
         """Return ``n`` independent draws."""
         scale = np.where(rng.random(n) < self.p, self.scale1, self.scale2)
         return rng.gamma(self.order, scale)

@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from gangviz.inputs import (  # noqa: F401  (re-exported: the workload readers' door)
+from gangviz.inputs import (
     MAX_FILE_BYTES,
     InputFileError,
     check_regular,
@@ -21,10 +21,14 @@ from gangviz.inputs import (  # noqa: F401  (re-exported: the workload readers' 
     read_text,
 )
 
+# re-exported: the workload readers' door
+__all__ = ["MAX_FILE_BYTES", "InputFileError", "check_regular", "compression", "decompress",
+           "read_input", "read_text", "sniff"]
+
 _SWF_LINE = re.compile(rb"^\s*(?:;|[+-]?\d)")
 
 
-def sniff(path: str | os.PathLike) -> str:
+def sniff(path: str | os.PathLike[str]) -> str:
     """Return ``"swf"`` or ``"scenario"`` for the file at ``path``, judged by content.
 
     Compressed files are traces (scenarios are plain TOML). Otherwise the first line that is

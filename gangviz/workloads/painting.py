@@ -185,7 +185,7 @@ class EditorDoc:
         return data
 
     def _event_tables(self) -> list[dict[str, Any]]:
-        by_time: dict[tuple, dict[str, Any]] = {}
+        by_time: dict[tuple[float, int | None], dict[str, Any]] = {}
         for e in sorted(self.events, key=lambda e: e.at):
             t = by_time.setdefault((e.at, e.group), {"at": _num(e.at)})
             if e.kind == "terminate":

@@ -150,7 +150,8 @@ def _entry_policy(path: Path, policy: object, where: str) -> str | None:
     found = policy_file(policy)
     if found is not None:
         spec = policy_spec_from(policy, path.parent)
-        if not Path(policy_file(spec)[0]).is_file():  # type: ignore[index]
+        spec_file = policy_file(spec)  # the spec names the file again, now by its path
+        if spec_file is None or not Path(spec_file[0]).is_file():
             raise ScenarioError(f"{where}: policy file {quoted(found[0])} is not next to the playlist")
         return spec
     from gangviz.core import registry

@@ -47,9 +47,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import overload
+from typing import TypedDict, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from gangviz.core.limits import MAX_PROCESSORS, MAX_SLICES
 from gangviz.inputs import InputFileError, printable, quoted, text_lines
@@ -67,11 +68,23 @@ _ASCII_INT = re.compile(r"[0-9]+")
 MAX_JOB_NUMBER = (1 << 63) - 1
 
 
+class _Row(TypedDict):
+    """One replayable job of the file: times in seconds since the epoch, limit in seconds."""
+
+    submit: float
+    start: float
+    end: float
+    size: int
+    req: int
+    limit: float
+    status: int
+
+
 class SacctError(ValueError):
     """An unusable sacct file; the message names the file and, where there is one, the line."""
 
 
-class Records(Sequence[list]):
+class Records(Sequence[list[float]]):
     """The kept jobs as SWF records, stored as columns (one array per field, in submit order).
 
     A record (18 values, :data:`FIELDS` of them set, the rest -1) is made only when asked for:
@@ -85,13 +98,13 @@ class Records(Sequence[list]):
         return len(next(iter(self.columns.values()))) if self.columns else 0
 
     @overload
-    def __getitem__(self, i: int) -> list: ...
+    def __getitem__(self, i: int) -> list[float]: ...
     @overload
-    def __getitem__(self, i: slice) -> list[list]: ...
-    def __getitem__(self, i):
+    def __getitem__(self, i: slice) -> list[list[float]]: ...
+    def __getitem__(self, i: int | slice) -> list[float] | list[list[float]]:
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        f: list = [-1] * 18
+        f: list[float] = [-1] * 18
         for at, col in self.columns.items():
             f[at] = col[i].item()
         return f
@@ -102,7 +115,7 @@ class Records(Sequence[list]):
         for lo in range(0, n, block):
             cols = [(at, col[lo:lo + block].tolist()) for at, col in sorted(self.columns.items())]
             for k in range(min(block, n - lo)):
-                f: list = [-1] * 18
+                f: list[float] = [-1] * 18
                 for at, values in cols:
                     f[at] = values[k]
                 yield " ".join(_fmt(v) for v in f)
@@ -191,7 +204,7 @@ def _header(name: str, line: str | None, head_at: int, nodes: bool) -> tuple[lis
     return columns, size_col
 
 
-def read_sacct(path: str | os.PathLike, *, nodes: bool = False, strict: bool = False) -> SacctLog:
+def read_sacct(path: str | os.PathLike[str], *, nodes: bool = False, strict: bool = False) -> SacctLog:
     """Read a ``sacct --parsable2`` file into a :class:`SacctLog` (see the module docstring).
 
     Raises :class:`SacctError` for a file without a header or a required column, one whose
@@ -248,9 +261,9 @@ def _read(name: str, fh: Iterable[str], nodes: bool, strict: bool) -> SacctLog: 
         if reason is not None:
             if strict:
                 raise SacctError(f"{name}: line {lineno}: {reason} (strict mode: skipped records are errors)")
-            at = skipped.setdefault(reason, [])
-            if len(at) < LINES_SHOWN:
-                at.append(lineno)
+            shown_lines = skipped.setdefault(reason, [])
+            if len(shown_lines) < LINES_SHOWN:
+                shown_lines.append(lineno)
             n_skipped[reason] = n_skipped.get(reason, 0) + 1
             continue
         assert row is not None
@@ -276,9 +289,9 @@ def _read(name: str, fh: Iterable[str], nodes: bool, strict: bool) -> SacctLog: 
             value = rec.get(col) if col in present else None
             codes[col].append(seen[col].setdefault(value, len(seen[col]) + 1) if value else 0)
         log.cluster = log.cluster or rec.get("Cluster", "")
-    for reason, at in skipped.items():
+    for reason, shown_lines in skipped.items():
         count = n_skipped[reason]
-        shown = ", ".join(map(str, at)) + (f", ... ({count - LINES_SHOWN} more)" if count > LINES_SHOWN else "")
+        shown = ", ".join(map(str, shown_lines)) + (f", ... ({count - LINES_SHOWN} more)" if count > LINES_SHOWN else "")
         log.warnings.append(f"skipped {count} record{'s' if count != 1 else ''} with {reason}: "
                             f"line{'s' if count != 1 else ''} {shown}")
     if not submit:
@@ -291,7 +304,7 @@ def _read(name: str, fh: Iterable[str], nodes: bool, strict: bool) -> SacctLog: 
     # the file's columns go one by one into the sorted ones, so that the two never all coexist
     order = np.argsort(np.frombuffer(submit, dtype=np.float64), kind="stable")  # ties keep order
 
-    def sort(column: array, dtype) -> np.ndarray:
+    def sort(column: array[int] | array[float], dtype: npt.DTypeLike) -> np.ndarray:
         out = np.frombuffer(column, dtype=dtype)[order]
         del column[:]
         return out
@@ -322,7 +335,8 @@ def _read(name: str, fh: Iterable[str], nodes: bool, strict: bool) -> SacctLog: 
     return log
 
 
-def _check_swf_range(name: str, lineno: int, rec: dict[str, str], row: dict, size_col: str) -> None:
+def _check_swf_range(name: str, lineno: int, rec: dict[str, str], row: _Row,
+                     size_col: str) -> None:
     """Raise :class:`SacctError` (file, line, column, value) for a value of one job that the SWF
     reader would refuse: a size over the processor limit, a time over 2**40 seconds. (A job
     number beyond 64 bits and a submit time too far after the first are checked once every
@@ -361,22 +375,23 @@ def _reason_of(exc: ValueError) -> str:
     return str(exc)
 
 
-def _job(rec: dict[str, str], size_col: str) -> tuple[dict | None, str | None]:
+def _job(rec: dict[str, str], size_col: str) -> tuple[_Row | None, str | None]:
     """Return the values of one job record, or ``(None, reason)`` when it cannot be replayed."""
     state = rec["State"].split()[0] if rec["State"] else ""
-    times = {}
+    times: dict[str, float | None] = {}
     for col in ("Submit", "Start", "End"):
         try:
             times[col] = parse_time(rec[col])
         except ValueError:
             return None, f"a {col} time that is not a date"
-    if times["Submit"] is None:
+    submit, start, end = times["Submit"], times["Start"], times["End"]
+    if submit is None:
         return None, "no submit time"
-    if times["Start"] is None:
+    if start is None:
         return None, "no start time (pending, or cancelled before it ran)"
-    if times["End"] is None:
+    if end is None:
         return None, "no end time (still running)"
-    if times["End"] < times["Start"] or times["Start"] < times["Submit"]:
+    if end < start or start < submit:
         return None, "times out of order (start before submit or end before start)"
     size = whole(rec[size_col])
     if size is None or size < 1:
@@ -389,11 +404,11 @@ def _job(rec: dict[str, str], size_col: str) -> tuple[dict | None, str | None]:
         limit = parse_timelimit(rec.get("Timelimit", ""))
     except ValueError:
         return None, "a Timelimit that is not D-HH:MM:SS (hours 0-23, minutes and seconds 0-59)"
-    return {"submit": times["Submit"], "start": times["Start"], "end": times["End"], "size": size,
+    return {"submit": submit, "start": start, "end": end, "size": size,
             "req": req, "limit": limit, "status": STATUS[state]}, None
 
 
-def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None = None,
+def write_sacct_swf(log: SacctLog, path: str | os.PathLike[str], *, procs: int | None = None,
                     computer: str | None = None) -> Path:
     """Write ``log`` as SWF 2.2 with the Parallel Workloads Archive header; return the path.
 
@@ -442,7 +457,7 @@ def write_sacct_swf(log: SacctLog, path: str | os.PathLike, *, procs: int | None
     return Path(path)
 
 
-def convert_sacct(src: str | os.PathLike, out: str | os.PathLike, *, procs: int | None = None,
+def convert_sacct(src: str | os.PathLike[str], out: str | os.PathLike[str], *, procs: int | None = None,
                   nodes: bool = False, strict: bool = False, computer: str | None = None) -> SacctLog:
     """Read ``src`` (:func:`read_sacct`) and write it to ``out`` (:func:`write_sacct_swf`);
     return the log (its ``warnings`` say what was skipped). Raises as those two do."""

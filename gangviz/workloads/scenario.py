@@ -75,6 +75,7 @@ from gangviz.inputs import parse_toml, printable, quoted
 from gangviz.workloads.files import InputFileError, read_text
 from gangviz.workloads.scenario_families import parse_family
 from gangviz.workloads.scenario_types import (
+    Fail,
     Scenario,
     ScenarioError,
     ScriptedEpochJob,
@@ -183,14 +184,14 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
     )
 
 
-def _check_keys(data: dict[str, Any], text: str, fail) -> str:
+def _check_keys(data: dict[str, Any], text: str, fail: Fail) -> str:
     """Return the file's model after checking that every top-level key is known and belongs to
     that model; raise ``fail(...)`` otherwise."""
     for key in data:
         if key not in TOP_KEYS:
             raise fail(_key_line(text, key), f"unknown key {quoted(key)} "
                        f"(known: {', '.join(sorted(TOP_KEYS))})")
-    model = data.get("model", "matrix")
+    model: str = data.get("model", "matrix")  # a str once found among MODELS
     if model not in MODELS:
         raise fail(_line_of(text, r"^\s*model\s*="),
                    f"model must be one of {', '.join(repr(m) for m in MODELS)}, got {quoted(model)}")
@@ -203,7 +204,7 @@ def _check_keys(data: dict[str, Any], text: str, fail) -> str:
 
 
 def _machine(data: dict[str, Any], token_rows: list[list[str]], text: str,
-             fail) -> tuple[int, bool, str]:
+             fail: Fail) -> tuple[int, bool, str]:
     """Return ``(processors, ring, allocation)`` of a matrix scenario; the processors default to
     the width of the first matrix row. Raises ``fail(...)`` for a bad value."""
     procs = data.get("processors")
@@ -228,7 +229,7 @@ def _machine(data: dict[str, Any], token_rows: list[list[str]], text: str,
 
 def _parse_matrix(rows_text: list[str], token_rows: list[list[str]], procs: int, ring: bool,
                   allocation: str, text: str,
-                  fail) -> tuple[OusterhoutMatrix, dict[str, int], dict[str, tuple[int, ...]]]:
+                  fail: Fail) -> tuple[OusterhoutMatrix, dict[str, int], dict[str, tuple[int, ...]]]:
     """Return the matrix drawn by ``rows_text`` (top row first), the job ids by name (numbered
     in the order the jobs first appear from the bottom row up) and each job's columns.
 
@@ -291,7 +292,7 @@ def _row_lines(text: str, rows_text: list[str], matrix_line: int) -> list[int]:
 
 
 def _check_columns(name: str, cols: list[int], procs: int, ring: bool, allocation: str, line: int,
-                   fail) -> None:
+                   fail: Fail) -> None:
     """Raise ``fail(...)`` when job ``name``'s columns of one row are not adjacent (around the
     ring on a ring) and the allocation is not random."""
     contiguous = cols == list(range(cols[0], cols[0] + len(cols)))
@@ -302,7 +303,7 @@ def _check_columns(name: str, cols: list[int], procs: int, ring: bool, allocatio
 
 
 def _parse_jobs(job_table: Any, ids: dict[str, int], first_cols: dict[str, tuple[int, ...]],
-                text: str, fail) -> list[JobSpec]:
+                text: str, fail: Fail) -> list[JobSpec]:
     """Return a :class:`JobSpec` per job of the matrix (in id order), its work from ``[jobs]``
     (endless when not given). Raises ``fail(...)`` for a name not in the matrix, a key other
     than ``work``, or a work that is not a number in (0, 2**40]."""
@@ -328,7 +329,7 @@ def _parse_jobs(job_table: Any, ids: dict[str, int], first_cols: dict[str, tuple
     return jobs
 
 
-def _check_params(params: Any, text: str, fail) -> tuple[dict[str, Any], dict[str, int]]:
+def _check_params(params: Any, text: str, fail: Fail) -> tuple[dict[str, Any], dict[str, int]]:
     """Return ``[params]`` of a matrix scenario (one table per policy) and the line of each
     table (keys ``params.NAME``). Only the shape is checked here: whether each policy exists
     and takes its parameters is :func:`gangviz.factory.checks.check_scenario`'s question."""
@@ -359,7 +360,7 @@ def _wraps(cols: list[int], procs: int) -> bool:
     return all((start + k) % procs in s for k in range(len(cols)))
 
 
-def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> list[ScriptEvent]:
+def _parse_events(events: Any, text: str, fail: Fail, names: set[str], procs: int) -> list[ScriptEvent]:
     """Return the ``[[events]]`` as script events, in file order. ``names`` are the matrix's jobs;
     a job submitted by one event can be terminated by a later one. Raises ``fail(...)`` for an
     unknown key, a bad time, an unknown job to terminate or a bad submission."""
@@ -394,7 +395,7 @@ def _parse_events(events: Any, text: str, fail, names: set[str], procs: int) -> 
     return script
 
 
-def _event_time(event: Any, text: str, line: int, fail) -> float:
+def _event_time(event: Any, text: str, line: int, fail: Fail) -> float:
     """Return the time ``at`` of one ``[[events]]`` entry after checking that the entry is a table
     of known keys and the time a number in [0, 2**40]; raise ``fail(...)`` otherwise."""
     if not isinstance(event, dict):
@@ -411,7 +412,7 @@ def _event_time(event: Any, text: str, line: int, fail) -> float:
     return float(at)
 
 
-def _submission(sub: Any, known: set[str], procs: int, sline: int, fail) -> tuple[str, int, float]:
+def _submission(sub: Any, known: set[str], procs: int, sline: int, fail: Fail) -> tuple[str, int, float]:
     """Return ``(name, size, work)`` of one ``submit`` table: a new job name, a size in
     1..``procs`` and a work in (0, 2**40]. Raises ``fail(sline, ...)`` otherwise."""
     if not isinstance(sub, dict):

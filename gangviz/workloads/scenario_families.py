@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from gangviz.core import registry
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors
@@ -30,6 +30,8 @@ from gangviz.inputs import printable, quoted
 from gangviz.workloads.scenario_types import (
     GANG_KEYS,
     WORKLOAD_KEYS,
+    Fail,
+    LineOf,
     Scenario,
     ScriptedEpochJob,
     ScriptedGang,
@@ -37,15 +39,15 @@ from gangviz.workloads.scenario_types import (
 from gangviz.workloads.scenario_types import line_of as _line_of
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_num(v: Any) -> bool:
+def _is_num(v: object) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) -> Scenario:
+def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail: Fail) -> Scenario:
     """Return the :class:`Scenario` of a ``multisite`` or ``epoch`` file.
 
     ``fail(line, problem)`` builds the :class:`ScenarioError`. Raises it for a bad value of any
@@ -81,7 +83,8 @@ def parse_family(model: str, data: dict[str, Any], text: str, where: str, fail) 
     return _epoch(sc, data, text, fail, line)
 
 
-def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
+def _multisite(sc: Scenario, data: dict[str, Any], text: str, fail: Fail,
+              line: LineOf) -> Scenario:
     known = registry.names(registry.MULTISITE)
     if sc.policy is not None and sc.policy.lower() not in (n.lower() for n in known):
         raise fail(line("policy"), f"multisite policy must be one of {', '.join(known)}, "
@@ -110,7 +113,8 @@ def _multisite(sc: Scenario, data, text, fail, line) -> Scenario:
     return sc
 
 
-def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
+def _epoch(sc: Scenario, data: dict[str, Any], text: str, fail: Fail,
+              line: LineOf) -> Scenario:
     workload = data.get("workload")
     if not isinstance(workload, list) or not workload:
         raise fail(_line_of(text, r"^\s*\[\[workload\]\]|^\s*workload\s*="),
@@ -140,7 +144,7 @@ def _epoch(sc: Scenario, data, text, fail, line) -> Scenario:
     return sc
 
 
-def _gang(g: Any, i: int, last: float, procs: int, sites: int, gline: int, fail, line) -> ScriptedGang:
+def _gang(g: Any, i: int, last: float, procs: int, sites: int, gline: int, fail: Fail, line: LineOf) -> ScriptedGang:
     """Return gang ``G<i>`` of a ``[[gangs]]`` entry (starting on line ``gline``), arriving no
     earlier than ``last``; raise ``fail(...)`` for an unknown key or a value out of range."""
     if not isinstance(g, dict):
@@ -164,7 +168,7 @@ def _gang(g: Any, i: int, last: float, procs: int, sites: int, gline: int, fail,
     return ScriptedGang(float(at), size, site - 1, float(service))
 
 
-def _epoch_job(job: Any, name: str, procs: int, jline: int, fail, line) -> ScriptedEpochJob:
+def _epoch_job(job: Any, name: str, procs: int, jline: int, fail: Fail, line: LineOf) -> ScriptedEpochJob:
     """Return job ``name`` of a ``[[workload]]`` entry (starting on line ``jline``); raise
     ``fail(...)`` for an unknown key or a value out of range."""
     if not isinstance(job, dict):

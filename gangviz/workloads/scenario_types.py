@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.matrix import OusterhoutMatrix
@@ -19,6 +20,17 @@ WORKLOAD_KEYS = {"min", "work", "beta"}
 
 class ScenarioError(ValueError):
     """A scenario file is malformed; the message names the file, the line and the problem."""
+
+
+#: ``fail(line, problem)`` builds the :class:`ScenarioError` of the file being read (the parsers
+#: raise what it returns).
+Fail = Callable[[int, str], ScenarioError]
+
+
+class LineOf(Protocol):
+    """``line(key, start)``: the line of the file that sets ``key``, searching from ``start``."""
+
+    def __call__(self, key: str, start: int = 1) -> int: ...
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from gangviz.core.jobs import ScriptEvent
 from gangviz.workloads.scenario import Scenario
 
 
@@ -115,7 +116,7 @@ def matrix_rows(sc: Scenario) -> list[str]:
     return rows
 
 
-def _event(e) -> dict[str, Any]:
+def _event(e: ScriptEvent) -> dict[str, Any]:
     out: dict[str, Any] = {"at": _number(e.at)}
     if e.terminate:
         out["terminate"] = list(e.terminate)
@@ -138,7 +139,7 @@ def scenario_toml(sc: Scenario) -> str:
 
 
 # ------------------------------------------------------------------ TOML emitter
-class InlineTable(dict):
+class InlineTable(dict[str, Any]):
     """A table written inline, ``{ work = 4 }``, rather than under its own header."""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO, TypedDict
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.limits import (
@@ -24,8 +24,18 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: a trace run needs no e
     from gangviz.workloads.swf import TraceColumns
 
 MODELS = ("downey",)
+
+
+class ModelDefaults(TypedDict):
+    """The options of a synthetic model: how many jobs, the offered load, the random seed."""
+
+    jobs: int
+    load: float
+    seed: int
+
+
 #: what a model runs when ``jobs``, ``load`` or ``seed`` is not given
-MODEL_DEFAULTS = {"jobs": 200, "load": 0.5, "seed": 1}
+MODEL_DEFAULTS: ModelDefaults = {"jobs": 200, "load": 0.5, "seed": 1}
 
 
 @dataclass
@@ -159,6 +169,7 @@ def load_source(
         kind = "scenario"
     if kind == "swf":
         cols = _read_trace(path, name, procs, slice_seconds)
+        assert cols.processors is not None  # _read_trace refuses a trace without a machine size
         return Source("swf", path.name, cols.processors, cols.workload().jobs, warnings=list(cols.warnings),
                       slice_seconds=cols.slice_seconds, submit_offset=cols.submit_offset,
                       absent_from=_padding_from(cols))
@@ -200,7 +211,7 @@ def _padding_from(cols: TraceColumns) -> int | None:
     from gangviz.workloads.swf import header_int
 
     real = header_int(cols.header, "MaxProcs") or header_int(cols.header, "MaxNodes")
-    if real is not None and 1 <= real < cols.processors:
+    if real is not None and cols.processors is not None and 1 <= real < cols.processors:
         return real
     return None
 
@@ -219,7 +230,7 @@ class NeedsProcessors(ValueError):
     """A trace that gives no machine size: the caller must supply processors (``procs``)."""
 
 
-def print_warnings(title: str, warnings: list[str], stream=None) -> None:
+def print_warnings(title: str, warnings: list[str], stream: TextIO | None = None) -> None:
     """Write ``warnings`` (each already a summary with its count and first lines, as ``validate``
     shows them) to ``stream`` (default stderr), one ``gangviz: warning:`` line each."""
     import sys

@@ -149,7 +149,7 @@ class SWFError(ValueError):
 
 
 def read_swf(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     procs: int | None = None,
     slice_seconds: float = 1.0,
@@ -171,7 +171,7 @@ def read_swf(
 
 
 def read_swf_columns(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     procs: int | None = None,
     slice_seconds: float = 1.0,
@@ -515,7 +515,8 @@ class TraceColumns:
 
     def line_numbers(self) -> np.ndarray:
         """Return the line of the trace each job was read from, in the columns' order."""
-        return self._line_numbers[self._kept]
+        lines: np.ndarray = self._line_numbers[self._kept]
+        return lines
 
     def workload(self) -> Workload:
         """Return the :class:`Workload` of these jobs (the mapping of the module docstring)."""
@@ -684,7 +685,7 @@ def _check_slices(what: str, values: np.ndarray, col: int, slice_seconds: float,
                        token=_decode(job_lines[kept[r]].split()[col]))
 
 
-def _raw_rows(rows: np.ndarray, job_lines: _JobLines, kept: np.ndarray) -> list[tuple]:
+def _raw_rows(rows: np.ndarray, job_lines: _JobLines, kept: np.ndarray) -> list[tuple[float, ...]]:
     """Return each row as a tuple, ints where a value is whole; beyond 2**53 from the token
     (``job_lines[kept[i]]`` is row i's line)."""
     exact = np.abs(rows) < 2.0**53
@@ -719,7 +720,7 @@ def _fmt(v: float | int) -> str:
 
 def write_swf(
     workload: Workload,
-    path_or_stream: str | os.PathLike | IO[str],
+    path_or_stream: str | os.PathLike[str] | IO[str],
     *,
     slice_seconds: float | None = None,
 ) -> None:
@@ -742,7 +743,7 @@ def write_swf(
     off = workload.submit_offset
     for job, number in zip(workload.jobs, numbers):
         raw = job.extra.get("swf") if isinstance(job.extra, dict) else None
-        f: list = list(raw) if raw is not None and len(raw) == N_FIELDS else [-1] * N_FIELDS
+        f: list[float] = list(raw) if raw is not None and len(raw) == N_FIELDS else [-1] * N_FIELDS
         f[JOB] = number
         f[SUBMIT] = job.arrival * sl + off
         f[RUN] = job.work * sl
@@ -755,9 +756,9 @@ def write_swf(
         lines.append(" ".join(_fmt(v) for v in f))
     text = "\n".join(lines) + "\n"
     if hasattr(path_or_stream, "write"):
-        path_or_stream.write(text)  # type: ignore[union-attr]
+        path_or_stream.write(text)
         return
-    p = Path(path_or_stream)  # type: ignore[arg-type]
+    p = Path(path_or_stream)
     with atomic(p) as tmp:
         if p.suffix == ".gz":
             with gzip.open(tmp, "wt", encoding="utf-8", newline="\n") as fh:

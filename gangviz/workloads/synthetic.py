@@ -16,8 +16,9 @@ so ``n`` jobs span ``n - 1`` gaps and an SWF round trip keeps every arrival.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -63,7 +64,9 @@ def _arrivals_from_gaps(gaps: np.ndarray) -> np.ndarray:
     return out
 
 
-def _make(arrival, size, work, *, estimate=None, min_nodes=None, extras=None) -> list[JobSpec]:
+def _make(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, *,
+          estimate: np.ndarray | None = None, min_nodes: np.ndarray | None = None,
+          extras: list[dict[str, Any]] | None = None) -> list[JobSpec]:
     n = len(arrival)
     est = [None] * n if estimate is None else estimate.tolist()
     mins = [None] * n if min_nodes is None else min_nodes.tolist()
@@ -75,7 +78,7 @@ def _make(arrival, size, work, *, estimate=None, min_nodes=None, extras=None) ->
     ]
 
 
-def _describe(name: str, params: dict) -> tuple[str, dict[str, str]]:
+def _describe(name: str, params: Mapping[str, object]) -> tuple[str, dict[str, str]]:
     text = ", ".join(f"{k}={v}" for k, v in params.items())
     header = {"Model": name, "ModelParameters": text}
     return f"{name}({text})", header

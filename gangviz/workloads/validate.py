@@ -103,7 +103,7 @@ def summary(workload: Workload, *, procs_given: bool = False) -> str:
 
 
 def validate_paths(
-    paths: Iterable[str | os.PathLike],
+    paths: Iterable[str | os.PathLike[str]],
     *,
     procs: int | None = None,
     slice_seconds: float = 1.0,

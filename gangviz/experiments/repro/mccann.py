@@ -24,6 +24,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from gangviz.epoch.partitions import count_valid_partitions
 from gangviz.experiments.argtypes import int_list, positive_int
@@ -76,11 +78,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_seed(p, 0, "base seed")
 
 
-def _fmt(v) -> str:
+#: One run of the reproduction: ``(kind, key, args)`` for
+#: :func:`~gangviz.experiments.repro.mccann_runs.run_task`; ``key`` names the point in the results.
+_Task = tuple[str, tuple[Any, ...], tuple[Any, ...]]
+
+
+def _fmt(v: float | None) -> str:
     return "     -" if v is None else f"{v:6.3f}"
 
 
-def _table(title: str, label: str, rows: list[tuple], cols: list[str]) -> None:
+def _table(title: str, label: str, rows: Sequence[tuple[object, Mapping[str, float | None]]],
+           cols: list[str]) -> None:
     print(f"\n{title}")
     print(f"{label:>10} " + " ".join(f"{c[:14]:>14}" for c in cols))
     for key, values in rows:
@@ -134,14 +142,14 @@ def _table1(f: Findings) -> None:
             f"computed {counts}")
 
 
-def _overhead(args, f: Findings) -> None:
+def _overhead(args: argparse.Namespace, f: Findings) -> None:
     pols = list(OVERHEAD_POLICIES)
     loads = (1.0, 2.0)
     jobs = {1.0: args.jobs or list(range(2, 33)), 2.0: args.jobs or list(range(4, 33))}
     nodes = args.nodes or list(range(32, 257, 16))
     ks = list(range(args.max_k + 1))
     kfams = ("HEURISTIC", "HYBRID", "OPT-EPOCH")
-    tasks = []
+    tasks: list[_Task] = []
     for load in loads:
         tasks += [("overhead", ("J", load, j), (128, j, load, pols, trial_seeds(args, MINIMA, 128, j, load)))
                   for j in jobs[load]]
@@ -235,7 +243,8 @@ def trial_seeds(args: argparse.Namespace, stream: int, nodes: int, jobs: int, lo
     return [run_seed(args.seed, cell, r) for r in range(reps)]
 
 
-def run_points(tasks: list, workers: int = 1, scheduler=None, progress=None) -> dict:
+def run_points(tasks: list[_Task], workers: int = 1, scheduler: Any = None,
+               progress: Callable[[int, int], None] | None = None) -> dict[tuple[Any, ...], Any]:
     """Return ``{key: result}`` of ``(kind, key, args)`` tasks run by :func:`map_runs`
     (:func:`gangviz.experiments.repro.mccann_runs.run_task` each, taken as they complete); raises what
     :func:`map_runs` raises, :class:`~gangviz.experiments.runner.RunError` for a failed run."""
@@ -243,7 +252,8 @@ def run_points(tasks: list, workers: int = 1, scheduler=None, progress=None) -> 
                                                   scheduler=scheduler, progress=progress))
 
 
-def _run_with_bar(what: str, tasks: list, args: argparse.Namespace) -> dict:
+def _run_with_bar(what: str, tasks: list[_Task],
+                  args: argparse.Namespace) -> dict[tuple[Any, ...], Any]:
     """Return :func:`run_points` of ``tasks``, with a progress bar on stderr."""
     print(f"mccann: {what}, {len(tasks)} runs on {where(args)}", file=sys.stderr)
     bar = ProgressBar(len(tasks))
@@ -260,15 +270,15 @@ def _k_name(family: str, k: int, jobs: int) -> str:
     return k_policy(family, k)
 
 
-def _response(args, f: Findings) -> None:
+def _response(args: argparse.Namespace, f: Findings) -> None:
     pols = list(RESPONSE_POLICIES)
     ks = list(range(args.max_k + 1))
-    def common(nodes, jobs, load):
+    def common(nodes: int, jobs: int, load: float) -> tuple[Any, ...]:
         return (args.departures, args.warmup, trial_seeds(args, RESPONSE, nodes, jobs, load), 10.0,
                 args.spread)
 
     factor_pols = pols + [k_policy("HEURISTIC", k) for k in ks if k >= 2]
-    tasks = [("factor", ("F", j), (128, j, 1.0, factor_pols, trial_seeds(args, MINIMA, 128, j, 1.0),
+    tasks: list[_Task] = [("factor", ("F", j), (128, j, 1.0, factor_pols, trial_seeds(args, MINIMA, 128, j, 1.0),
                                    args.spread))
              for j in args.rt_jobs]
     for static in (True, False):
@@ -289,11 +299,17 @@ def _response(args, f: Findings) -> None:
            f"(N = 128, load 100%, {args.reps} random minima, HEURISTIC spread "
            f"'{args.spread}')", "J", [(j, factors[j]) for j in args.rt_jobs], factor_pols)
 
-    def rel(kind, static, x, p):
+    def rel(kind: str, static: bool, x: int, p: str) -> float | None:
         v, base = res[(kind, static, x, p)], res[(kind, static, x, BASELINE)]
         return None if v is None else v / base
 
-    summary = {}
+    def rel_at_128(kind: str, static: bool, x: int, p: str) -> float:
+        # on N = 128 (a power of two) every policy applies, so the figure is there
+        v = rel(kind, static, x, p)
+        assert v is not None
+        return v
+
+    summary: dict[bool, list[float]] = {}
     for static in (True, False):
         mode = "static" if static else "dynamic"
         fig = (13, 14, 15) if static else (16, 17, 18)
@@ -312,9 +328,8 @@ def _response(args, f: Findings) -> None:
         values = [rel(kind, static, x, p) for kind, xs in (("J", args.rt_jobs),
                                                            ("N", args.rt_nodes))
                   for x in xs for p in pols]
-        values = [v for v in values if v is not None]
-        summary[static] = values
-        equal = {p: [rel("J", static, j, p) for j in args.rt_jobs] for p in ("EQUI-EPOCH",
+        summary[static] = [v for v in values if v is not None]
+        equal = {p: [rel_at_128("J", static, j, p) for j in args.rt_jobs] for p in ("EQUI-EPOCH",
                                                                             "BUDDY*")}
         mean = {p: sum(v) / len(v) for p, v in equal.items()}
         if static:
@@ -324,7 +339,7 @@ def _response(args, f: Findings) -> None:
                     all(v < 1 for v in mean.values()),
                     ", ".join(f"{p} {v:.3f}" for p, v in mean.items()))
             for j, load in K_PANELS:
-                h = [rel("k", True, j, k_policy("HEURISTIC", k)) for k in ks]
+                h = [rel_at_128("k", True, j, k_policy("HEURISTIC", k)) for k in ks]
                 grow_ok = h[-1] > h[1]
                 f.check(f"Static jobs (Fig. 15, J = {j}, load {load:.0%}): the penalty of "
                         "unequal allocation grows with the allowed inequity k "
@@ -337,7 +352,7 @@ def _response(args, f: Findings) -> None:
                     ", ".join(f"{p} {v:.3f}" for p, v in mean.items()))
             best_k = []
             for j, _load in K_PANELS:
-                h = [rel("k", False, j, k_policy("HEURISTIC", k)) for k in ks]
+                h = [rel_at_128("k", False, j, k_policy("HEURISTIC", k)) for k in ks]
                 best_k.append(min(range(len(h)), key=h.__getitem__))
             f.check("Dynamic jobs (Fig. 18): absolute equality is not required to minimise "
                     "response time (the best k of HEURISTIC(k) is >= 1 in every panel)",

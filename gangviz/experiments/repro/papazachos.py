@@ -25,7 +25,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.numbers import plural
@@ -36,6 +37,11 @@ from gangviz.experiments.runner import map_runs
 from gangviz.metrics.multisite import Metrics, mean_metrics, relative_decrease
 from gangviz.multisite.batch import RunSpec, run_spec
 from gangviz.multisite.config import MultiSiteConfig
+
+#: the results: ``{(size distribution, lambda): {policy: mean Metrics}}``
+Table = dict[tuple[str, float], dict[str, Metrics]]
+#: ``progress(done, total)``, called as runs finish
+Progress = Callable[[int, int], None]
 
 TARGETS = {"papazachos": "multi-site gang scheduling with migration (Papazachos & Karatza, Figs. 2-7)"}
 
@@ -54,23 +60,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_seed(parser, 1, "base seed")
 
 
-def run_specs(specs: Sequence[RunSpec], workers: int = 1, scheduler=None,
-              progress=None) -> list[Metrics]:
+def run_specs(specs: Sequence[RunSpec], workers: int = 1, scheduler: Any = None,
+              progress: Progress | None = None) -> list[Metrics]:
     """Run every spec through :func:`map_runs` (taking results as they complete); return their
     metrics in spec order, the same for any ``workers`` or ``scheduler``.
 
     Raises what :func:`map_runs` raises: ``ValueError`` for ``workers`` < 1 or an unreachable
     scheduler, :class:`~gangviz.experiments.runner.RunError` for a run that failed.
     """
-    out: list[Metrics | None] = [None] * len(specs)
+    out: dict[int, Metrics] = {}
     for index, metrics in map_runs(run_spec, specs, workers=workers, scheduler=scheduler,
                                    progress=progress):
         out[index] = metrics
-    return out  # type: ignore[return-value]  # every index came back, or map_runs raised
+    return [out[i] for i in range(len(specs))]  # every index came back, or map_runs raised
 
 
-def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress=None,
-             scheduler=None) -> dict:
+def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress: Progress | None = None,
+             scheduler: Any = None) -> Table:
     """Run every cell; return ``{(dist_name, lam): {"AFCFS": Metrics, "AFCFSwM": Metrics}}``;
     ``progress(done, total)`` is called as runs finish.
 
@@ -79,7 +85,8 @@ def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress=None,
     """
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
-    specs, keys = [], []
+    specs: list[RunSpec] = []
+    keys: list[tuple[str, float, str]] = []
     for d, (name, dist, sigma) in enumerate(DISTRIBUTIONS):
         for li, lam in enumerate(LAMBDAS):
             for migrate in (False, True):
@@ -92,15 +99,15 @@ def simulate(reps: int, jobs: int, workers: int, seed: int = 1, progress=None,
 
         compile_fast_loop(warm=warm_up)  # once here, so that the workers load it from the cache
     results = run_specs(specs, workers, scheduler, progress)
-    grouped: dict = {}
+    grouped: dict[tuple[str, float], dict[str, list[Metrics]]] = {}
     for (name, lam, pol), m in zip(keys, results):
         grouped.setdefault((name, lam), {}).setdefault(pol, []).append(m)
     return {cell: {pol: mean_metrics(ms) for pol, ms in v.items()} for cell, v in grouped.items()}
 
 
-def findings(table: dict) -> list[tuple[str, bool, bool]]:
+def findings(table: Table) -> list[tuple[str, bool, bool]]:
     """Return ``[(statement, holds, required)]`` for the paper's findings over ``table``."""
-    out = []
+    out: list[tuple[str, bool, bool]] = []
     names = [n for n, _, _ in DISTRIBUTIONS]
     lower = all(table[(n, l)]["AFCFSwM"].rt < table[(n, l)]["AFCFS"].rt for n in names for l in LAMBDAS)
     out.append(("AFCFSwM has a lower RT than AFCFS everywhere", lower, True))
@@ -114,7 +121,7 @@ def findings(table: dict) -> list[tuple[str, bool, bool]]:
     out.append(("AFCFS: RT(sigma=4) > RT(uniform) at every lambda",
                 all(a > b for a, b in zip(rt[names[1]], rt[names[2]])), True))
 
-    def dec(n, l, key):
+    def dec(n: str, l: float, key: str) -> float:
         return relative_decrease(table[(n, l)]["AFCFS"], table[(n, l)]["AFCFSwM"])[key]
 
     out.append(("D_RT(sigma=3) > D_RT(sigma=4) at every lambda",
@@ -127,7 +134,7 @@ def findings(table: dict) -> list[tuple[str, bool, bool]]:
     return out
 
 
-def format_table(table: dict) -> str:
+def format_table(table: Table) -> str:
     """Return the results as text, one block per size distribution."""
     lines = []
     for name, _, _ in DISTRIBUTIONS:

@@ -64,6 +64,8 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -115,8 +117,13 @@ PAPER_TABLE1 = (
 )
 TABLE_ORDER = ("BGS", "MBGS", "GS", "MGS")
 
+#: the runs: ``{(policy, workload index): [metrics of each replication, in order]}``
+Results = dict[tuple[str, int], list[dict[str, Any]]]
+#: a table of :func:`summarize`: ``{(policy, workload index): (rho, bounded slowdown)}``
+Summary = dict[tuple[str, int], tuple[float, float]]
 
-def paper_table() -> dict:
+
+def paper_table() -> Summary:
     """Return the paper's Table 1 as a :func:`summarize` table ``{(policy, workload): (rho, s)}``."""
     return {(p, w): cell for w, row in enumerate(PAPER_TABLE1) for p, cell in zip(TABLE_ORDER, row)}
 
@@ -152,7 +159,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
              migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
-             engine: str = "compiled") -> dict:
+             engine: str = "compiled") -> dict[str, Any]:
     """Return the §2.3 metrics of one policy on one workload and seed (plus bookkeeping:
     ``migrated_tasks``, ``migration_overhead`` in node-seconds, ``offered`` load of the sample,
     ``seed``). ``migration_cost`` (seconds) and ``q`` apply to MGS and MBGS only; ``decide`` is
@@ -164,7 +171,7 @@ def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: 
     from gangviz.workloads.source import Source
 
     w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate)
-    params: dict = {"mpl": MPL, "decide": decide}
+    params: dict[str, Any] = {"mpl": MPL, "decide": decide}
     if policy in ("MGS", "MBGS"):
         params.update(q=q, migration_cost=migration_cost / SLICE_SECONDS)
     if engine == "compiled" and covers(policy, params):
@@ -184,13 +191,14 @@ def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: 
     return out
 
 
-def _star(args: tuple) -> dict:
+def _star(args: tuple[Any, ...]) -> dict[str, Any]:
     return run_cell(*args)
 
 
 def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: bool = False,
              migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
-             scheduler: str | None = None, progress=None, engine: str = "compiled") -> dict:
+             scheduler: str | None = None, progress: Callable[[int, int], None] | None = None,
+             engine: str = "compiled") -> Results:
     """Run every cell on ``workers`` local processes (or the Dask ``scheduler``); return
     ``{(policy, workload index): [metrics per replication, in replication order]}``.
     ``progress(done, total)``, if given, is called as runs finish; ``engine`` as in
@@ -212,25 +220,26 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
         compile_fast_loop(warm=warm_up)  # once here, so that the workers load it from the cache
     # Biggest workloads first, so the pool's tail is short.
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][1])
-    outs: dict[int, dict] = {}
+    outs: dict[int, dict[str, Any]] = {}
     for k, out in map_runs(_star, [tasks[i] for i in order], workers=workers, scheduler=scheduler,
                            progress=progress):
         outs[order[k]] = out
-    results: dict = {}
+    results: Results = {}
     for i in range(len(tasks)):
         results.setdefault(keys[i], []).append(outs[i])
     return results
 
 
-def summarize(results: dict, rep: int | None = None) -> dict:
+def summarize(results: Results, rep: int | None = None) -> Summary:
     """Return ``{(policy, workload): (mean rho, mean slowdown)}`` over all replications, or of
     replication ``rep`` alone."""
-    pick = (lambda v: v) if rep is None else (lambda v: v[rep:rep + 1])
+    def pick(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return v if rep is None else v[rep:rep + 1]
     return {k: (float(np.mean([m["utilization"] for m in pick(v)])), float(np.mean([m["bounded_slowdown"] for m in pick(v)])))
             for k, v in results.items()}
 
 
-def offered_loads(results: dict) -> list[float]:
+def offered_loads(results: Results) -> list[float]:
     """Return the mean offered load of the samples of each workload (nominal if not recorded)."""
     n = len(MULTIPLIERS)
     return [float(np.mean([m.get("offered", BASELINE_RHO * MULTIPLIERS[w]) for m in results[("GS", w)]]))
@@ -250,7 +259,7 @@ def t975(df: int) -> float:
     return _T975[max(k for k in _T975 if k <= df)]
 
 
-def paired_gains(results: dict, a: str, b: str) -> list[tuple[float, float]]:
+def paired_gains(results: Results, a: str, b: str) -> list[tuple[float, float]]:
     """Return, per workload, the mean over replications of the gain of ``b`` over ``a`` (each
     replication pairs the two policies on one sample) and the half-width of its 95% confidence
     interval (Student's t; NaN with one replication)."""
@@ -267,7 +276,7 @@ def gain(before: float, after: float) -> float:
     return 100.0 * (before - after) / before
 
 
-def findings(table: dict, margin: float = 0.03, loads: list[float] | None = None) -> list[tuple[str, bool]]:
+def findings(table: Summary, margin: float = 0.03, loads: list[float] | None = None) -> list[tuple[str, bool]]:
     """Return (sentence, holds) for each finding of §5.6 on a :func:`summarize` table;
     ``loads`` are the offered loads of the nine workloads (default: the nominal 0.55 x
     multiplier)."""
@@ -308,7 +317,7 @@ def findings(table: dict, margin: float = 0.03, loads: list[float] | None = None
     return out
 
 
-def format_paper_gaps(table: dict) -> str:
+def format_paper_gaps(table: Summary) -> str:
     """Return our table beside the paper's Table 1: per workload and policy, our rho and s, the
     paper's, and the gaps (rho: ours minus the paper's; s: ours over the paper's)."""
     paper = paper_table()
@@ -324,7 +333,7 @@ def format_paper_gaps(table: dict) -> str:
     return "\n".join(lines)
 
 
-def paper_gap_summary(table: dict) -> list[str]:
+def paper_gap_summary(table: Summary) -> list[str]:
     """Return one line per policy: how far our slowdowns and utilisations are from Table 1's
     (the range of ours/paper for s over the nine workloads, the largest |rho gap|)."""
     paper = paper_table()
@@ -338,7 +347,7 @@ def paper_gap_summary(table: dict) -> list[str]:
     return out
 
 
-def format_table(table: dict, loads: list[float] | None = None) -> str:
+def format_table(table: Summary, loads: list[float] | None = None) -> str:
     """Return Table 1's layout: per workload, rho and s of BGS, MBGS, GS, MGS and the gains;
     ``loads`` as in :func:`findings`."""
     if loads is None:

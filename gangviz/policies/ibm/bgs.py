@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gangviz.core.jobs import JobSpec
+
 __all__ = ["Reservation", "Planner", "predicted_end", "job_estimate"]
 
 
@@ -41,7 +43,7 @@ class Reservation:
     size: int
 
 
-def job_estimate(spec) -> float:
+def job_estimate(spec: JobSpec) -> float:
     """Return the user's estimate of ``spec`` in slices (its work when it carries none)."""
     est = spec.estimate
     return spec.work if est is None or not est > 0 else est

@@ -72,7 +72,7 @@ from gangviz.policies.ibm.phases import (
     free_cols,
     remove_empty_rows,
 )
-from gangviz.sim.policy import Policy
+from gangviz.sim.policy import Host, Policy
 
 __all__ = ["IBMGang", "GS", "BGS", "MGS", "MBGS"]
 
@@ -131,7 +131,7 @@ class IBMGang(Policy):
         self._ends: dict[int, float] = {}
 
     # ------------------------------------------------------------------ engine hooks
-    def schedule(self, sim, completed: list[int], arrived: list[int]) -> None:
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         """Run the phases of §4.2 (GS, BGS) or §5.4 (MGS, MBGS) at one scheduling event."""
         m = sim.matrix
         for job in completed:
@@ -158,13 +158,13 @@ class IBMGang(Policy):
         assert m.n_rows <= self.mpl
 
     # ------------------------------------------------------------------ estimates
-    def _end(self, sim, job: int) -> float:
+    def _end(self, sim: Host, job: int) -> float:
         """Predicted end of a job in the matrix: start + MPL x estimate (§5.2)."""
         rec = sim.jobs[job]
         start = sim.time if rec.start is None else rec.start
         return predicted_end(start, job_estimate(rec.spec), self.mpl, sim.time)
 
-    def planner(self, sim, with_reservations: bool = True) -> Planner:
+    def planner(self, sim: Host, with_reservations: bool = True) -> Planner:
         """Return the per-row profiles of the jobs in their home rows (plus the current
         reservations of still-waiting jobs whose row exists)."""
         m = sim.matrix
@@ -178,30 +178,30 @@ class IBMGang(Policy):
                     plan.add(res.row, res.start, res.end, res.size)
         return plan
 
-    def _compact_allowed(self, sim) -> _ReservationGuard:
+    def _compact_allowed(self, sim: Host) -> _ReservationGuard:
         """Return the CompactMatrix guard of BGS: a move must not violate a reservation of the
         destination row (§5.2)."""
         return _ReservationGuard(self, sim, self.planner(sim))
 
     # ------------------------------------------------------------------ Schedule
-    def _place(self, sim, job: int, row: int, why: str) -> None:
+    def _place(self, sim: Host, job: int, row: int, why: str) -> None:
         size = sim.jobs[job].spec.size
         cols = free_cols(sim.matrix, row, size)
         assert cols is not None
         sim.emit(JobPlaced(job, row, cols, why))
 
-    def _new_row(self, sim, job: int) -> int:
+    def _new_row(self, sim: Host, job: int) -> int:
         m = sim.matrix
         sim.emit(SlotAdded(m.n_rows, f"no row can take {m.name(job)} and there are fewer than MPL={self.mpl} rows"))
         return m.n_rows - 1
 
-    def _schedule(self, sim) -> None:
+    def _schedule(self, sim: Host) -> None:
         if self.backfill:
             self._schedule_backfill(sim)
         else:
             self._schedule_fcfs(sim)
 
-    def _schedule_fcfs(self, sim) -> None:
+    def _schedule_fcfs(self, sim: Host) -> None:
         """GS Schedule (§5.1): FCFS, best fit, stop at the first job that does not fit."""
         m = sim.matrix
         for job in sim.waiting:
@@ -217,7 +217,7 @@ class IBMGang(Policy):
                 why = "Schedule: a new row"
             self._place(sim, job, row, why)
 
-    def _schedule_backfill(self, sim) -> None:
+    def _schedule_backfill(self, sim: Host) -> None:
         """BGS Schedule (§5.2): start what violates no reservation, reserve the rest."""
         m = sim.matrix
         plan = self.planner(sim, with_reservations=False)
@@ -249,7 +249,7 @@ class IBMGang(Policy):
             self.reservations[job] = Reservation(job, best_r, best_t, best_t + dur, size)
             plan.add(best_r, best_t, best_t + dur, size)
 
-    def reservation_violations(self, sim) -> list[str]:
+    def reservation_violations(self, sim: Host) -> list[str]:
         """Return how the current bookings (home rows + reservations) exceed P, row by row."""
         return self.planner(sim).violations()
 
@@ -258,7 +258,7 @@ class _ReservationGuard:
     """Compaction guard: a job may move into a row only if, with its predicted run added, no
     booking of that row (running jobs and reservations) exceeds P."""
 
-    def __init__(self, policy: IBMGang, sim, plan: Planner) -> None:
+    def __init__(self, policy: IBMGang, sim: Host, plan: Planner) -> None:
         self.policy, self.sim, self.plan = policy, sim, plan
 
     def _booking(self, job: int) -> tuple[float, int]:

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gangviz.core.changes import JobMigrated, JobReplicated, JobShifted
-from gangviz.core.matrix import IDLE, col_index
+from gangviz.core.matrix import IDLE, JobCols, OusterhoutMatrix, col_index
 from gangviz.policies.ibm.phases import (
     MoveGuard,
     as_cols,
@@ -58,6 +58,7 @@ from gangviz.policies.ibm.phases import (
     free_count,
     start_order,
 )
+from gangviz.sim.policy import Host
 
 __all__ = ["option1_cost", "option2_cost", "MigrationBudget", "collapse_with_migration", "fill_with_migration"]
 
@@ -90,7 +91,7 @@ class MigrationBudget:
     overhead: float = 0.0
     delays: dict[int, float] = field(default_factory=dict)
 
-    def delay(self, sim, job: int, slices: float) -> None:
+    def delay(self, sim: Host, job: int, slices: float) -> None:
         """Charge ``job`` ``slices`` of lost service (when ``charge`` is set) and note it."""
         if self.charge and slices:
             sim.charge(job, slices)
@@ -101,18 +102,19 @@ class MigrationBudget:
         return self.q is None or self.used + tasks <= self.q
 
 
-def _overlap(m, row: int, cols) -> list[int]:
+def _overlap(m: OusterhoutMatrix, row: int, cols: JobCols) -> list[int]:
     """Return S(A): the jobs of ``row`` on any of ``cols`` (by id)."""
     ids = m.cells[row, col_index(cols)]
     return sorted(set(ids[ids != IDLE].tolist()))
 
 
-def _plan_option1(m, row: int, a_cols, others: list[int]) -> list[tuple[int, tuple]] | None:
+def _plan_option1(m: OusterhoutMatrix, row: int, a_cols: JobCols,
+                  others: list[int]) -> list[tuple[int, JobCols]] | None:
     """Dry run of option 1: new columns for each job of ``others`` in ``row`` outside ``a_cols``,
     taken one job at a time (id order) from what is idle then; ``None`` if one finds no room."""
     occupied = m.cells[row].copy()
     banned = set(a_cols)
-    plan = []
+    plan: list[tuple[int, JobCols]] = []
     for job in others:
         cols = m.job_cols(job)
         occupied[col_index(cols)] = IDLE
@@ -126,12 +128,12 @@ def _plan_option1(m, row: int, a_cols, others: list[int]) -> list[tuple[int, tup
     return plan
 
 
-def _movable(m, job: int, budget: MigrationBudget) -> bool:
+def _movable(m: OusterhoutMatrix, job: int, budget: MigrationBudget) -> bool:
     return job not in budget.moved and len(m.job_rows(job)) == 1
 
 
-def try_option1(sim, a: int, row: int, budget: MigrationBudget, *, replicate: bool, label: str,
-                dry: bool = False):
+def try_option1(sim: Host, a: int, row: int, budget: MigrationBudget, *, replicate: bool, label: str,
+                dry: bool = False) -> tuple[float, int] | None:
     """Move (or, with ``replicate``, replicate) job ``a`` into ``row`` by option 1.
 
     Returns ``None`` when it is not possible, else ``(cost, tasks)``; with ``dry`` nothing is
@@ -176,7 +178,8 @@ def try_option1(sim, a: int, row: int, budget: MigrationBudget, *, replicate: bo
     return cost, tasks
 
 
-def try_option2(sim, a: int, row: int, budget: MigrationBudget, *, label: str, dry: bool = False):
+def try_option2(sim: Host, a: int, row: int, budget: MigrationBudget, *, label: str,
+                dry: bool = False) -> tuple[float, int] | None:
     """Migrate job ``a`` (one row only) to the leftmost idle processors of ``row``.
 
     Returns ``None`` when it is not possible, else ``(cost, tasks)``.
@@ -208,7 +211,7 @@ def try_option2(sim, a: int, row: int, budget: MigrationBudget, *, label: str, d
     return cost, size
 
 
-def collapse_with_migration(sim, budget: MigrationBudget, guard: MoveGuard | None = None) -> int:
+def collapse_with_migration(sim: Host, budget: MigrationBudget, guard: MoveGuard | None = None) -> int:
     """CollapseMatrix-2 (Zhang01 §5.4): CompactMatrix where a move may migrate.
 
     Rows are visited as in CompactMatrix (least to more populated). A job moves by a plain shift
@@ -247,7 +250,7 @@ def collapse_with_migration(sim, budget: MigrationBudget, guard: MoveGuard | Non
     return moved
 
 
-def fill_with_migration(sim, budget: MigrationBudget) -> int:
+def fill_with_migration(sim: Host, budget: MigrationBudget) -> int:
     """FillMatrix-2 (Zhang01 §5.4): FillMatrix where a replica may first migrate, by option 1, the
     jobs (holding no other row) that sit on the job's processors in the target row. Returns the
     replicas added."""

@@ -26,7 +26,7 @@ Choices where the paper is silent (documented tie-breaks):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 import numpy as np
@@ -34,6 +34,7 @@ import numpy as np
 from gangviz.core.changes import JobReplicated, JobShifted, JobUnreplicated
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.policies.slots import remove_empty_slots
+from gangviz.sim.policy import Host
 
 __all__ = [
     "free_count",
@@ -79,7 +80,7 @@ def population_order(m: OusterhoutMatrix) -> list[int]:
     return sorted(range(m.n_rows), key=lambda r: (busy[r], r))
 
 
-def clean_matrix(sim) -> int:
+def clean_matrix(sim: Host) -> int:
     """CleanMatrix (Zhang01 §5.1): remove every instance of a job outside its home row.
 
     Rows are visited first to last and each row's jobs left to right, as in the paper's loop;
@@ -110,7 +111,7 @@ class MoveGuard(Protocol):
         """Record that ``job`` moved from ``src`` to ``dst``."""
 
 
-def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMatrix") -> int:
+def compact_matrix(sim: Host, guard: MoveGuard | None = None, label: str = "CompactMatrix") -> int:
     """CompactMatrix (Zhang01 §5.1): shift jobs from less populated rows to more populated rows.
 
     A job moves from row ``i`` to row ``j`` when all its processors are idle in ``j`` and
@@ -147,7 +148,7 @@ def compact_matrix(sim, guard: MoveGuard | None = None, label: str = "CompactMat
     return moved
 
 
-def compaction_moves(m):
+def compaction_moves(m: OusterhoutMatrix) -> Iterator[tuple[int, int, int]]:
     """Yield ``(job, i, j)``: every job running in row ``i`` alone (its home row, no extra
     rows) with every row ``j`` it might move to, in CompactMatrix's order (Zhang01 §5.1): source
     rows from the least populated, targets from the most populated. The jobs of row ``i`` are
@@ -160,12 +161,12 @@ def compaction_moves(m):
                     yield job, i, j
 
 
-def remove_empty_rows(sim, why: str = "it is empty after compaction") -> int:
+def remove_empty_rows(sim: Host, why: str = "it is empty after compaction") -> int:
     """Eliminate every empty row, top first (``SlotRemoved``); return how many."""
     return remove_empty_slots(sim, why)
 
 
-def start_order(sim) -> list[int]:
+def start_order(sim: Host) -> list[int]:
     """Return the jobs in the matrix in starting-time order (jobs placed now: the current time;
     ties by job id, i.e. arrival order)."""
     now = sim.time
@@ -175,7 +176,7 @@ def start_order(sim) -> list[int]:
     return sorted(sim.matrix.jobs(), key=key)
 
 
-def fill_matrix(sim, label: str = "FillMatrix") -> int:
+def fill_matrix(sim: Host, label: str = "FillMatrix") -> int:
     """FillMatrix (Zhang01 §5.1): replicate jobs into holes, in starting-time order.
 
     ``do { for each job in starting time order: for each row: if the job can be replicated in
