@@ -8,24 +8,29 @@ scrubber and the caption. The matrix, vector and tree share one column geometry.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gangviz.gui import palette
 from gangviz.gui.caption import Caption
-from gangviz.gui.families import FamilyViewAdapter, family_view
+from gangviz.gui.families import FamilyViewAdapter, FamilyWidget, family_view
 from gangviz.gui.matrix_view import MatrixView
 from gangviz.gui.timeline import Timeline
 from gangviz.gui.vector_view import VectorTreeView
+
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
 
 
 class Board(QWidget):
     """The matrix with its vector/tree and the timeline, sharing one column geometry."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        lay = QVBoxLayout(self)
+        self._lay = lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         self.title = QLabel()
@@ -52,7 +57,8 @@ class Board(QWidget):
         self.explain.setVisible(False)  # shown in presentation mode (the side panel is hidden)
         self.timeline = Timeline(parent=self)
         self.caption = Caption(self)
-        self.family = None
+        #: the family view shown and the adapter feeding it (``None``: the matrix views)
+        self.family: tuple[FamilyWidget, FamilyViewAdapter] | None = None
         self.family_scale = 1.0
         self._family_scales = False  # the family view shown has set_scale
         for w in (self.title, self.subtitle, self.explain, self.matrix, self.vector, self.timeline,
@@ -66,10 +72,10 @@ class Board(QWidget):
         if self.family is not None and self._family_scales:
             self.family[0].set_scale(scale)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Show ``player``'s simulation (matrix views, or the family view for other models)."""
         if self.family is not None:
-            self.layout().removeWidget(self.family[0])
+            self._lay.removeWidget(self.family[0])
             self.family[0].deleteLater()
             self.family = None
         drawn = family_view(player.sim)
@@ -81,7 +87,7 @@ class Board(QWidget):
             self.cues.set_player(player)
         else:
             view = drawn.make(self, player)
-            self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
+            self._lay.insertWidget(self._lay.indexOf(self.matrix), view, 1)
             self.family = (view, FamilyViewAdapter(view, player, drawn.state))
             self._family_scales = drawn.scales
             self.set_family_scale(self.family_scale)  # larger while presenting

@@ -17,13 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.epoch.model import Piece, Schedule
 from gangviz.gui.palette import BACKGROUND, IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
+
+if TYPE_CHECKING:
+    from gangviz.gui.epoch_construction import BuddyConstruction
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 46, 12, 26, 30
 EPOCH_LINE = QColor("#222222")
@@ -71,6 +75,8 @@ class EpochView(QWidget):
     """
 
     animationFinished = Signal()
+    #: the waiting jobs and BUDDY's construction, attached by :mod:`gangviz.gui.families`
+    construction: BuddyConstruction
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
@@ -214,7 +220,7 @@ class EpochView(QWidget):
         out += [(j, self.piece_rect(p), t) for j, p in new.items() if j not in old]
         return out
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         """Draw the axes, the pieces with labels, the epoch lines and the phase mark."""
         p = QPainter(self)
         p.fillRect(self.rect(), BACKGROUND)

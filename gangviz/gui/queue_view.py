@@ -31,9 +31,10 @@ history it redraws the lanes up to that point.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QRegion
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen, QRegion
 from PySide6.QtWidgets import QWidget
 
 from gangviz.core.record import Step
@@ -42,6 +43,9 @@ from gangviz.multisite.changes import TaskMigrated
 from gangviz.multisite.lanes import HOLD, Bar, LaneLog, lanes_from_steps, migrations
 from gangviz.multisite.snapshot import QueueSnapshot, state_from_snapshot
 from gangviz.multisite.state import MultiSiteState
+
+if TYPE_CHECKING:
+    from gangviz.gui.site_arrivals import ArrivalsStrip
 
 PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677",
@@ -97,6 +101,9 @@ def nice_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
 
 class QueueView(QWidget):
     """Draws a multi-site system: lanes over time and queues; animates migrations."""
+
+    #: the scripted gangs still to come, attached by :mod:`gangviz.gui.families`
+    arrivals: ArrivalsStrip
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
@@ -317,7 +324,7 @@ class QueueView(QWidget):
         p.setPen(_text_colour(colour))
         p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"G{task[0]}.{task[1] + 1}")
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         """Draw sites, lanes, processors, queues, links and any token in flight."""
         st = self._state
         cfg = st.cfg
