@@ -25,7 +25,7 @@ import re
 from dataclasses import replace
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from gangviz.gui.guided import gate_caption
@@ -192,7 +192,7 @@ class Caption(QLabel):
             hint.setHeight(self._hint_h)
         return hint
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit()
 

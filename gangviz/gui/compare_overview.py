@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from gangviz.gui.compare_plots import policy_colour
@@ -91,7 +91,7 @@ class ScheduleView(QWidget):
         self.message, self.rows = text, []
         self.update()
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.fillRect(self.rect(), QColor("white"))
         if self.message:

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -721,7 +721,7 @@ class CompareWindow(QMainWindow):
         except (ValueError, OSError) as exc:
             QMessageBox.warning(self, "Export", str(exc))
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.pause()
         self._generation = -1  # runs still going in their threads are no longer waited for
         for pane in self.panes:

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.epoch.buddy import buddy_pieces
@@ -138,7 +138,7 @@ class BuddyConstruction(QWidget):
         self.timer.stop()
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.view:
             if event.type() == QEvent.Type.Resize:
                 self.setGeometry(self.view.rect())
@@ -147,7 +147,7 @@ class BuddyConstruction(QWidget):
         return False
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         sched = self.view.schedule
         if sched is None:
             self._paint_waiting()

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from gangviz.gui.palette import (
@@ -144,7 +144,7 @@ class GanttView(QWidget):
         return QRectF(left, top, max(50.0, self.width() - left - MARGIN_RIGHT * self.scale), h)
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), BACKGROUND)
@@ -313,14 +313,14 @@ class GanttView(QWidget):
                 return job
         return None
 
-    def mouseMoveEvent(self, event) -> None:
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         job = self.jobAt(event.position())
         if job is None or self.sim is None:
             QToolTip.hideText()
             return
         QToolTip.showText(event.globalPosition().toPoint(), self.sim.job_text(job), self)
 
-    def mousePressEvent(self, event) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         job = self.jobAt(event.position())
         self.selected = job
         self.jobSelected.emit(job)

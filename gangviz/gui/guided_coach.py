@@ -21,7 +21,7 @@ The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.gu
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
@@ -66,7 +66,7 @@ class WaitingJob(QWidget):
     def _chip_width(self) -> int:
         return 0 if self.job is None else min(self._unit() * self.job[1], 12 * self._unit())
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         if self.job is None:
             return
         name, size, jid = self.job
@@ -95,12 +95,12 @@ class RevealLayer(QWidget):
         self.setGeometry(view.rect())
         view.installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
         return False
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         info, layout = self.coach.info, self.view.current_geometry()
         if info is None or layout is None or not info.rows:
             return
@@ -282,7 +282,7 @@ class GuidedCoach(QObject):
         self.waiting.setVisible(True)
 
     # ------------------------------------------------------------------ the student's pick
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if (event.type() == QEvent.Type.MouseButtonPress and self.info is not None
                 and not self.revealing and self.player is not None and self.player.gate is not None):
             self.pick_at(event.position().x())

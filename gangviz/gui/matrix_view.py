@@ -41,8 +41,22 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QEvent, QLineF, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidget
 
 from gangviz.core.matrix import IDLE, slot_label
@@ -296,7 +310,7 @@ class MatrixView(QWidget):
         return QRectF(x0 + col * cw, tops[row], cw, row_h[row])
 
     # ---------------------------------------------------------------- painting
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         try:
             painter.fillRect(self.rect(), palette.BACKGROUND)
@@ -771,7 +785,7 @@ class MatrixView(QWidget):
             return True
         return super().event(ev)
 
-    def mouseMoveEvent(self, ev) -> None:
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
         if self._drag is not None and self._layout is not None:
             x, first = self._drag
             cw = self._layout[1]
@@ -786,12 +800,12 @@ class MatrixView(QWidget):
             self.column_range.set_hover(None, list(m.job_cols(job)) if job is not None and job in m else [])
         super().mouseMoveEvent(ev)
 
-    def leaveEvent(self, ev) -> None:
+    def leaveEvent(self, ev: QEvent) -> None:
         self.set_hovered(None)
         self.column_range.set_hover(None, [])
         super().leaveEvent(ev)
 
-    def mousePressEvent(self, ev) -> None:
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
         if self.player is None or ev.button() not in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton):
             return super().mousePressEvent(ev)
         x, y = ev.position().x(), ev.position().y()
@@ -807,11 +821,11 @@ class MatrixView(QWidget):
             job, _ = self._job_at(ev.position())
             self.select(job)
 
-    def mouseReleaseEvent(self, ev) -> None:
+    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
         self._drag = None
         super().mouseReleaseEvent(ev)
 
-    def wheelEvent(self, ev) -> None:
+    def wheelEvent(self, ev: QWheelEvent) -> None:
         """The wheel zooms around the processor under the pointer; Shift+wheel (or a
         sideways wheel) pans."""
         if self.player is None or not self.player.has_matrix:
@@ -826,7 +840,7 @@ class MatrixView(QWidget):
             self.column_range.zoom(WHEEL_ZOOM ** (d.y() / 120.0), anchor)
         ev.accept()
 
-    def keyPressEvent(self, ev) -> None:
+    def keyPressEvent(self, ev: QKeyEvent) -> None:
         """Ctrl+= / Ctrl++ zoom in, Ctrl+- zoom out, Ctrl+0 fit the whole machine."""
         mods = ev.modifiers() & Qt.KeyboardModifier.ControlModifier
         key = ev.key()
@@ -840,7 +854,7 @@ class MatrixView(QWidget):
             return super().keyPressEvent(ev)
         ev.accept()
 
-    def contextMenuEvent(self, ev) -> None:
+    def contextMenuEvent(self, ev: QContextMenuEvent) -> None:
         if self.player is None or not self.player.has_matrix:  # what-ifs: the matrix engine only
             return
         job, cell = self._job_at(ev.pos())

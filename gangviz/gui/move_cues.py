@@ -13,8 +13,8 @@ worked out by :func:`cue_moves` (Qt-free data in, plain tuples out).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
@@ -84,7 +84,7 @@ class MoveCues(QWidget):
         player.moved.connect(self.update)
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
             self.raise_()
@@ -115,7 +115,7 @@ class MoveCues(QWidget):
                 rects.append(QRectF(x0 + a * cw, y, (b - a) * cw, ch))
         return rects
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         moves = self.current()
         geom = self.view.current_geometry() if moves else None
         if not moves or geom is None:

@@ -69,7 +69,7 @@ class _ResizeWatch(QObject):
         super().__init__()
         self.presentation = presentation
 
-    def eventFilter(self, obj, ev) -> bool:
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
         if ev.type() == QEvent.Type.Resize and self.presentation.active:
             self.presentation.rescale()
         return False

@@ -11,7 +11,7 @@ opens and closes it; put it on the laptop's screen while the main window is proj
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from gangviz.gui.wiring import follow
@@ -49,7 +49,7 @@ class PresenterView(QWidget):
         close = QShortcut(QKeySequence("Ctrl+L"), self)
         close.activated.connect(self.close)
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         """Closing the presenter view (its own close button, or Ctrl+L there) unticks View ->
         Presenter view."""
         act = getattr(self.window_, "act_presenter", None)

@@ -10,8 +10,8 @@ stream (nothing is known ahead).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui.queue_view import FONT_PX, gang_colour
@@ -61,12 +61,12 @@ class ArrivalsStrip(QWidget):
         self.view.set_footer(FOOTER if upcoming(self.sim) else 0)
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
         return False
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         gangs = upcoming(self.sim)
         if not gangs:
             return

@@ -20,8 +20,18 @@ allocation of Zhou99 §4 used).
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
@@ -190,7 +200,7 @@ class VectorTreeView(QWidget):
         key = self.key_h * len(self._key_lines()) if self.show_key else 0
         return self.wlv_h + GAP + rows * self.level_h + 8 + key
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         h = int(self.preferred_height())
         if h != self.height():
@@ -211,7 +221,7 @@ class VectorTreeView(QWidget):
         self._allocation = alloc
         self.update()
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         if int(self.preferred_height()) != self.height():
             QTimer.singleShot(0, self._relayout)  # the board's height changed: levels to fold
         painter = QPainter(self)
@@ -467,15 +477,15 @@ class VectorTreeView(QWidget):
             return a, min(a + span, m.processors)
         return None
 
-    def mouseMoveEvent(self, ev) -> None:
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
         self.column_range.set_hover(self._cols_at(ev.position().x(), ev.position().y()), [])
         super().mouseMoveEvent(ev)
 
-    def leaveEvent(self, ev) -> None:
+    def leaveEvent(self, ev: QEvent) -> None:
         self.column_range.set_hover(None, [])
         super().leaveEvent(ev)
 
-    def mousePressEvent(self, ev) -> None:
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
         if ev.position().x() < self.column_range.gutter:
             self.expanded = not self.expanded  # a click on the gutter folds or unfolds the tree
             self._relayout()

@@ -35,7 +35,7 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -797,7 +797,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue(f"splitter/{key}", sp.saveState())
         self.settings.sync()
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         for child in list(self._children):
             child.close()
         self.presenter.close()
