@@ -24,9 +24,11 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, Q
 from PySide6.QtWidgets import QWidget
 
 from gangviz.epoch.model import Piece, Schedule
+from gangviz.epoch.records import JobArrived, ScheduleRebuilt
 from gangviz.gui.palette import BACKGROUND, IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
 
 if TYPE_CHECKING:
+    from gangviz.core.record import Step
     from gangviz.gui.epoch_construction import BuddyConstruction
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 46, 12, 26, 30
@@ -46,7 +48,7 @@ def fraction_of_t(frac: Fraction) -> str:
     return f"{_VULGAR.get(frac, f'{frac.numerator}/{frac.denominator}')}T"
 
 
-def time_ticks(schedule) -> list[tuple[Fraction, str]]:
+def time_ticks(schedule: Schedule | None) -> list[tuple[Fraction, str]]:
     """Return the ticks of the time axis inside the quantum: the boundaries between the epochs
     of an epoch schedule (each epoch lasts in proportion to its jobs [McCann94 §4], so ten
     jobs in epochs of 5, 3 and 2 give ½T and ⅘T, as in Fig. 6), else ¼T, ½T and ¾T."""
@@ -135,15 +137,15 @@ class EpochView(QWidget):
         self._phase = phase
         self.update()
 
-    def show_step(self, step) -> None:
+    def show_step(self, step: Step) -> None:
         """Animate ``step`` (a :class:`~gangviz.core.record.Step` of the epoch simulation).
 
         The last ``schedule_rebuilt`` change gives the old and new schedules; a step without one
         leaves the picture as it is (``animationFinished`` is still emitted).
         """
-        rebuilt = [c for c in step.changes if getattr(c, "kind", "") == "schedule_rebuilt"]
+        rebuilt = [c for c in step.changes if isinstance(c, ScheduleRebuilt)]
         for c in step.changes:
-            if getattr(c, "kind", "") == "job_arrived":
+            if isinstance(c, JobArrived):
                 self._names.setdefault(c.job, f"J{c.job}")
         if not rebuilt:
             self.animationFinished.emit()
@@ -188,7 +190,7 @@ class EpochView(QWidget):
 
     # --- animation ---------------------------------------------------------------------------
 
-    def _on_value(self, value) -> None:
+    def _on_value(self, value: float) -> None:
         self._t = float(value)
         self.update()
 

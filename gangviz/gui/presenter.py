@@ -10,11 +10,17 @@ opens and closes it; put it on the laptop's screen while the main window is proj
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from gangviz.gui.wiring import follow
+
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
+    from gangviz.gui.window import MainWindow
 
 #: what the presenter view says when the source on screen has no note
 NO_NOTE = "No note for this scenario."
@@ -24,10 +30,10 @@ class PresenterView(QWidget):
     """The lecturer's window: where the lecture is, the entry's note, the explanation and the
     narration of the current step (see the module docstring)."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window, Qt.WindowType.Window)  # its own window, owned by the main one
         self.window_ = window
-        self.player = None
+        self.player: Player | None = None
         self.setWindowTitle("gangviz: presenter view")
         lay = QVBoxLayout(self)
         self.where = QLabel()
@@ -57,7 +63,7 @@ class PresenterView(QWidget):
             act.setChecked(False)
         super().closeEvent(event)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player`` (the main window's new one)."""
         follow(self.player, player, ("stepped", "moved", "gateChanged"), self.refresh)
         self.player = player
@@ -73,7 +79,7 @@ class PresenterView(QWidget):
                 return note
         return NO_NOTE
 
-    def refresh(self, *args) -> None:
+    def refresh(self, *args: object) -> None:
         """Show the current entry's note, the explanation and the step's narration."""
         w = self.window_
         where = w.board.title.text()
@@ -84,5 +90,6 @@ class PresenterView(QWidget):
         self.note.setText(self.note_text())
         self.explanation.setText(w.coach.explanation_text())
         p = self.player
-        lines = p.known[p.position - 1].narration if p is not None and 0 < p.position <= len(p.known) else []
+        lines: list[str] = (p.known[p.position - 1].narration
+                            if p is not None and 0 < p.position <= len(p.known) else [])
         self.step.setText(" ".join(lines) if lines else "Before the first step.")

@@ -31,6 +31,7 @@ history it redraws the lanes up to that point.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
@@ -135,7 +136,7 @@ class QueueView(QWidget):
         """Return the migration animation (tests drive it with ``setCurrentTime``)."""
         return self._anim
 
-    def set_state(self, state: QueueSnapshot | MultiSiteState, steps=None) -> None:
+    def set_state(self, state: QueueSnapshot | MultiSiteState, steps: Sequence[Step] | None = None) -> None:
         """Show ``state`` (a snapshot or a live state, copied), cancelling any animation.
 
         ``steps``, the history that led to ``state`` from the start, redraws the lanes; without
@@ -307,7 +308,7 @@ class QueueView(QWidget):
         return QSize(int(w + 2 * MARGIN), int(h + 2 * MARGIN))
 
     # --- painting -------------------------------------------------------------------------------
-    def _on_progress(self, value) -> None:
+    def _on_progress(self, value: float) -> None:
         self._progress = float(value)
         self.update()
 
@@ -406,7 +407,7 @@ class QueueView(QWidget):
         for s in range(sites):
             top, bottom = self.lane_rect(s, 0).top(), self.lane_rect(s, self._state.cfg.procs - 1).bottom()
             for t in ticks:
-                x = round(self.time_x(s, t))
+                x: float = round(self.time_x(s, t))
                 p.drawLine(QPointF(x, top), QPointF(x, bottom))
         for col in range(min(cols, sites)):
             last = max(s for s in range(sites) if s % cols == col)
