@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from gangviz.gui.gantt_view import GanttView
     from gangviz.gui.player import Player
     from gangviz.gui.queue_view import QueueView
+    from gangviz.sim.engine import Simulation as Engine
     from gangviz.sim.state import Sample
 
 #: a family's view: a QWidget with ``set_state(*state)`` and ``show_step(step)`` (and
@@ -36,6 +37,13 @@ SAMPLED = frozenset({"matrix", "space-sharing"})
 QUEUED = frozenset({"matrix", "space-sharing"})
 #: the families whose policy object names the paper section it follows (``sim.policy.paper``)
 PAPERED = frozenset({"matrix", "space-sharing"})
+
+
+def engine_of(sim: Simulation) -> Engine:
+    """Return a matrix-family ``sim`` as what it is, the matrix engine
+    (:class:`gangviz.sim.engine.Simulation`: the family's one simulation class), for the views
+    of the matrix family, which read its matrix, steps and policy; checks nothing."""
+    return cast("Engine", sim)
 
 
 def matrix_of(sim: Simulation | None) -> Any:
