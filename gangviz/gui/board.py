@@ -30,7 +30,8 @@ class Board(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._lay = lay = QVBoxLayout(self)
+        #: title, matrix (or family view), vector/tree, timeline and caption, top to bottom
+        self.column_layout = lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         self.title = QLabel()
@@ -75,7 +76,7 @@ class Board(QWidget):
     def set_player(self, player: Player) -> None:
         """Show ``player``'s simulation (matrix views, or the family view for other models)."""
         if self.family is not None:
-            self._lay.removeWidget(self.family[0])
+            self.column_layout.removeWidget(self.family[0])
             self.family[0].deleteLater()
             self.family = None
         drawn = family_view(player.sim)
@@ -87,7 +88,7 @@ class Board(QWidget):
             self.cues.set_player(player)
         else:
             view = drawn.make(self, player)
-            self._lay.insertWidget(self._lay.indexOf(self.matrix), view, 1)
+            self.column_layout.insertWidget(self.column_layout.indexOf(self.matrix), view, 1)
             self.family = (view, FamilyViewAdapter(view, player, drawn.state))
             self._family_scales = drawn.scales
             self.set_family_scale(self.family_scale)  # larger while presenting

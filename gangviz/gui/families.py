@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
     from gangviz.core.record import Step
+    from gangviz.epoch.sim import EpochSimulation
     from gangviz.gui.epoch_view import EpochView
     from gangviz.gui.gantt_view import GanttView
     from gangviz.gui.player import Player
@@ -93,7 +94,7 @@ def _epoch_view(parent: QWidget, player: Player) -> EpochView:
     view = EpochView(parent)
     view.construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
     view.construction.set_player(player)  # before the adapter connects
-    view.nodes_hint = player.sim.nodes  # type: ignore[attr-defined]  # an epoch simulation's
+    view.nodes_hint = cast("EpochSimulation", player.sim).nodes
     return view
 
 

@@ -39,8 +39,8 @@ from PySide6.QtWidgets import QWidget
 
 from gangviz.core.changes import JobPlaced
 from gangviz.gui import palette
-from gangviz.gui.geometry import RIGHT, ColumnRange, columns
 from gangviz.gui.families import engine_of
+from gangviz.gui.geometry import RIGHT, ColumnRange, columns
 from gangviz.gui.wiring import follow
 
 if TYPE_CHECKING:
