@@ -73,7 +73,7 @@ class PresenterView(QWidget):
         """Return the note of the playlist entry on screen (:data:`NO_NOTE` when there is
         none)."""
         w = self.window_
-        if w.in_playlist():
+        if w.in_playlist() and w.playlist is not None:
             note = w.playlist.items[w.playlist_index].note
             if note:
                 return note
@@ -83,7 +83,7 @@ class PresenterView(QWidget):
         """Show the current entry's note, the explanation and the step's narration."""
         w = self.window_
         where = w.board.title.text()
-        if w.in_playlist():
+        if w.in_playlist() and w.playlist is not None:
             where = (f"{w.playlist.title}: {w.playlist_index + 1} of {len(w.playlist.items)}"
                      f"\n{where}")
         self.where.setText(where)
