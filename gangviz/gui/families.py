@@ -19,6 +19,7 @@ from gangviz.sim.protocol import Simulation
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
+    from gangviz.core.matrix import OusterhoutMatrix
     from gangviz.core.record import Step
     from gangviz.epoch.sim import EpochSimulation
     from gangviz.gui.epoch_view import EpochView
@@ -47,9 +48,9 @@ def engine_of(sim: Simulation) -> Engine:
     return cast("Engine", sim)
 
 
-def matrix_of(sim: Simulation | None) -> Any:
+def matrix_of(sim: Simulation | None) -> OusterhoutMatrix | None:
     """Return the Ousterhout matrix of a matrix-family ``sim`` (live), else ``None``."""
-    return sim.snapshot() if sim is not None and sim.family == "matrix" else None
+    return engine_of(sim).snapshot() if sim is not None and sim.family == "matrix" else None
 
 
 def samples_of(sim: Simulation | None) -> Sequence[Sample]:

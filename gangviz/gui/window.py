@@ -454,7 +454,7 @@ class MainWindow(QMainWindow):
         real = getattr(source, "absent_from", None)
         procs = f"{real} processors (padded to {source.processors})" if real else f"{source.processors} processors"
         return (f"{procs}  ·  {len(source.jobs)} jobs  ·  policy {pname}"
-                + ("  ·  ring" if sim.family == "matrix" and matrix_of(sim).ring else ""))
+                + ("  ·  ring" if (m := matrix_of(sim)) is not None and m.ring else ""))
 
     def _set_explanation(self, text: str, title: str) -> None:
         self.explain.setText(text)
@@ -880,7 +880,7 @@ class MainWindow(QMainWindow):
         # While the guided exercise holds a move, count what is drawn (the matrix before it).
         gate = p.gate
         drawn = gate.state if gate is not None else m
-        if m is not None:
+        if m is not None and drawn is not None:
             parts.append(f"{drawn.n_rows} slot{'s' if drawn.n_rows != 1 else ''}")
             parts.append(f"{len(drawn.jobs())} running")
         waiting = waiting_of(sim)
