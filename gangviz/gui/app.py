@@ -7,7 +7,13 @@ offscreen at step N, saves the picture and exits.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 from gangviz.gui.qapp import application
+
+if TYPE_CHECKING:
+    from gangviz.gui.window import MainWindow
 
 #: default window size of a screenshot (width, height)
 SCREENSHOT_SIZE = (1400, 900)
@@ -15,7 +21,7 @@ SCREENSHOT_SIZE = (1400, 900)
 
 def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 0,
                size: tuple[int, int] = SCREENSHOT_SIZE, watch: bool | None = None,
-               presentation: bool = False, **source_args) -> str:
+               presentation: bool = False, **source_args: Any) -> str:
     """Render the window on ``source`` after ``step`` steps offscreen and save it to ``out``.
 
     The picture is ``size`` pixels (also for a session saved in presentation mode, which is
@@ -56,7 +62,7 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
                 win.toggle_presentation()
             win.presentation.rescale(size[1])  # fonts for the asked height, so the window fits in it
             win.resize(*size)
-            if step:
+            if step and win.player is not None:
                 win.player.go_to(step, now=True)
             win.metrics.refresh()
             win.narration.refresh()
@@ -86,7 +92,7 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
 
 
 def run(source: str | None = None, policy: str | None = None, *, presentation: bool = False,
-        **source_args) -> int:
+        **source_args: Any) -> int:
     """Open the window on ``source`` (default: the Fig. 2 scenario), in presentation mode when
     ``presentation``, and run the event loop; return its exit code."""
     app = application()
@@ -110,17 +116,15 @@ def run(source: str | None = None, policy: str | None = None, *, presentation: b
     return int(code)
 
 
-def _unsaved_reason(out) -> str:
+def _unsaved_reason(out: str | Path) -> str:
     """Return why a picture could not be saved to ``out``: a missing folder, an unknown file
     type, or (else) a folder it may not write to."""
-    from pathlib import Path
-
     from PySide6.QtGui import QImageWriter
 
     path = Path(out)
     if not path.parent.is_dir():
         return f"{out}: cannot write the picture: the folder {path.parent} does not exist"
-    kinds = {bytes(f).decode().lower() for f in QImageWriter.supportedImageFormats()}
+    kinds = {f.toStdString().lower() for f in QImageWriter.supportedImageFormats()}
     if path.suffix.lower().lstrip(".") not in kinds:
         return f"{out}: cannot write the picture: use a .png file name"
     return f"{out}: cannot write the picture: is the folder {path.parent} writable?"
@@ -132,7 +136,7 @@ def _is_session(source: str) -> bool:
     return is_session_file(source)
 
 
-def _open_session_or_raise(win, path: str) -> None:
+def _open_session_or_raise(win: MainWindow, path: str) -> None:
     """Apply the session file ``path`` to ``win`` offscreen; raise ``ValueError`` instead of a
     message box when it cannot be used."""
     from gangviz.gui.headless import DialogError

@@ -2,30 +2,36 @@
 
 Top to bottom: the title and subtitle, the scenario's explanation (presentation mode), then
 either the Ousterhout matrix with its vector/tree under it (the matrix family) or the view
-:data:`gangviz.gui.families.table.FAMILY_VIEWS` gives for ``sim.family``, then the timeline
+:data:`gangviz.gui.families.FAMILY_VIEWS` gives for ``sim.family``, then the timeline
 scrubber and the caption. The matrix, vector and tree share one column geometry.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.families.table import FamilyViewAdapter, family_view
+from gangviz.gui.families.table import FamilyViewAdapter, FamilyWidget, family_view
 from gangviz.gui.lecture.caption import Caption
 from gangviz.gui.matrix.vector import VectorTreeView
 from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.timeline import Timeline
 
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
+
 
 class Board(QWidget):
     """The matrix with its vector/tree and the timeline, sharing one column geometry."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        lay = QVBoxLayout(self)
+        #: title, matrix (or family view), vector/tree, timeline and caption, top to bottom
+        self.column_layout = lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         self.title = QLabel()
@@ -52,7 +58,8 @@ class Board(QWidget):
         self.explain.setVisible(False)  # shown in presentation mode (the side panel is hidden)
         self.timeline = Timeline(parent=self)
         self.caption = Caption(self)
-        self.family = None
+        #: the family view shown and the adapter feeding it (``None``: the matrix views)
+        self.family: tuple[FamilyWidget, FamilyViewAdapter] | None = None
         self.family_scale = 1.0
         self._family_scales = False  # the family view shown has set_scale
         for w in (self.title, self.subtitle, self.explain, self.matrix, self.vector, self.timeline,
@@ -66,10 +73,10 @@ class Board(QWidget):
         if self.family is not None and self._family_scales:
             self.family[0].set_scale(scale)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Show ``player``'s simulation (matrix views, or the family view for other models)."""
         if self.family is not None:
-            self.layout().removeWidget(self.family[0])
+            self.column_layout.removeWidget(self.family[0])
             self.family[0].deleteLater()
             self.family = None
         drawn = family_view(player.sim)
@@ -81,7 +88,7 @@ class Board(QWidget):
             self.cues.set_player(player)
         else:
             view = drawn.make(self, player)
-            self.layout().insertWidget(self.layout().indexOf(self.matrix), view, 1)
+            self.column_layout.insertWidget(self.column_layout.indexOf(self.matrix), view, 1)
             self.family = (view, FamilyViewAdapter(view, player, drawn.state))
             self._family_scales = drawn.scales
             self.set_family_scale(self.family_scale)  # larger while presenting

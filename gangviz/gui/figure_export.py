@@ -9,11 +9,15 @@ SVG holds vector paths for lines, curves and text, and the matrix images as embe
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
 
 FORMATS = (".png", ".svg")
 
 
-def export_widget(widget, path: str | Path, *, title: str = "gangviz") -> Path:
+def export_widget(widget: QWidget, path: str | Path, *, title: str = "gangviz") -> Path:
     """Write ``widget`` as it looks now to ``path`` (.png or .svg by extension); return the path.
 
     Raises ``ValueError`` for another extension and ``OSError`` when the file cannot be written.

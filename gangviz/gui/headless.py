@@ -8,8 +8,9 @@ with status 1, so an error is never lost behind an invisible window and never wa
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, NoReturn
 
 from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
@@ -18,8 +19,8 @@ class DialogError(ValueError):
     """What a dialog would have said, raised instead of showing it offscreen."""
 
 
-def _refuse(kind: str):
-    def raise_instead(*args, **_kwargs):
+def _refuse(kind: str) -> Callable[..., NoReturn] | staticmethod[..., NoReturn]:
+    def raise_instead(*args: Any, **_kwargs: Any) -> NoReturn:
         texts = [a for a in args if isinstance(a, str)]
         if kind in _MESSAGES and len(texts) >= 2:  # QMessageBox.critical(parent, title, text)
             raise DialogError(f"{texts[0]}: {texts[1]}" if texts[0] else texts[1])

@@ -122,7 +122,7 @@ def colour_codes(cells: np.ndarray) -> np.ndarray:
     table = np.empty(len(_chosen) + 1, dtype=np.uint8)
     table[0] = 0
     table[1:] = np.where(_chosen < 0, 255, _chosen + 1)
-    codes = table[cells + 1]
+    codes: np.ndarray = table[cells + 1]
     if (codes == 255).any():
         _choose(cells, np.unique(cells[codes == 255]))
         table[1:] = np.where(_chosen < 0, 255, _chosen + 1)
@@ -167,12 +167,16 @@ def lookup_table() -> np.ndarray:
     (cells hidden while a block is being animated).
     """
     lut = np.zeros((256, 4), dtype=np.uint8)
-    lut[0] = IDLE.getRgb()
+    lut[0] = _rgba(IDLE)
     for i, c in enumerate(JOB_COLOURS):
-        lut[1 + i] = c.getRgb()
-    lut[ACTIVE_IDLE_INDEX] = IDLE_ACTIVE.getRgb()
+        lut[1 + i] = _rgba(c)
+    lut[ACTIVE_IDLE_INDEX] = _rgba(IDLE_ACTIVE)
     lut[255] = (0, 0, 0, 0)
     return lut
+
+
+def _rgba(c: QColor) -> tuple[int, int, int, int]:
+    return c.red(), c.green(), c.blue(), c.alpha()
 
 
 ACTIVE_IDLE_INDEX = 1 + len(JOB_COLOURS)

@@ -8,6 +8,7 @@ Zhou00 §4.1).
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -27,14 +28,18 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.changes import cols_label
 from gangviz.core.matrix import slot_label
+from gangviz.gui.families.table import engine_of
 from gangviz.gui.param_fields import ParamFields
 from gangviz.timefmt import clock_text, format_time
 
+if TYPE_CHECKING:
+    from gangviz.sim.protocol import Simulation
 
-def parse_params(text: str) -> dict:
+
+def parse_params(text: str) -> dict[str, Any]:
     """Return the parameters written as ``key=value, key=value`` (values as Python literals,
     else strings). Raises ``ValueError`` naming the bad token."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for token in (t.strip() for t in text.split(",")):
         if not token:
             continue
@@ -55,7 +60,7 @@ class PolicyPanel(QWidget):
 
     applied = Signal()
 
-    def __init__(self, names: list[str], parent=None):
+    def __init__(self, names: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
@@ -108,12 +113,12 @@ class PolicyPanel(QWidget):
         """Return the chosen policy name."""
         return self.combo.currentText()
 
-    def show_params(self, params: dict) -> None:
+    def show_params(self, params: dict[str, Any]) -> None:
         """Show ``params``: a declared parameter in its field, anything else as text."""
         rest = self.fields.set_values(dict(params))
         self.params.setText(", ".join(f"{k}={v!r}" for k, v in rest.items()))
 
-    def chosen_params(self) -> dict:
+    def chosen_params(self) -> dict[str, Any]:
         """Return the parameters chosen: the fields changed from their defaults, then the text
         field's ``key=value`` items over them. Raises ``ValueError`` naming a bad text token."""
         return {**self.fields.values(), **parse_params(self.params.text())}
@@ -128,7 +133,7 @@ class PolicyPanel(QWidget):
 class ModelDialog(QDialog):
     """Asks for a synthetic model's parameters."""
 
-    def __init__(self, models: tuple[str, ...], parent=None):
+    def __init__(self, models: tuple[str, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Synthetic workload")
         form = QFormLayout(self)
@@ -157,7 +162,7 @@ class ModelDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
-    def values(self) -> dict:
+    def values(self) -> dict[str, Any]:
         """Return the chosen name and parameters for ``load_source``."""
         return {"name": self.model.currentText(), "jobs": self.jobs.value(), "load": self.load.value(),
                 "procs": self.procs.value(), "seed": self.seed.value()}
@@ -166,7 +171,7 @@ class ModelDialog(QDialog):
 class JobPanel(QWidget):
     """Details of the selected job."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -177,16 +182,17 @@ class JobPanel(QWidget):
         lay.addWidget(self.label)
         self.job: int | None = None
 
-    def show_job(self, sim, job: int | None) -> None:
+    def show_job(self, sim: Simulation | None, job: int | None) -> None:
         """Show ``job``'s details from ``sim`` (or the hint when ``job`` is None)."""
         self.job = job
-        if job is None or sim is None or sim.family != "matrix" or job not in sim.jobs:
+        if job is None or sim is None or sim.family != "matrix" or job not in engine_of(sim).jobs:
             self.label.setText("Click a job in the matrix to see its details.")
             return
-        rec = sim.jobs[job]
+        engine = engine_of(sim)
+        rec = engine.jobs[job]
         spec = rec.spec
         per = self.slice_seconds
-        m = sim.matrix
+        m = engine.matrix
         if job in m:
             where = (f"{cols_label(m.job_cols(job))} in "
                      f"{', '.join(slot_label(r) for r in m.job_rows(job))}")
@@ -197,6 +203,6 @@ class JobPanel(QWidget):
         start = "—" if rec.start is None else clock_text(rec.start, per)
         self.label.setText(
             f"<b>{spec.name}</b> (id {spec.id})<br>size {spec.size} processors<br>"
-            f"work {format_time(spec.work, per)}, left {format_time(sim.remaining(job), per)}<br>"
+            f"work {format_time(spec.work, per)}, left {format_time(engine.remaining(job), per)}<br>"
             f"arrival t = {clock_text(spec.arrival, per)}, "
             f"start {start}<br>{where}")

@@ -92,19 +92,20 @@ def _editor(p: Any) -> QWidget:
         return box
     if p.kind in ("int", "float"):
         spin: QSpinBox | QDoubleSpinBox
+        below = 0 if p.none is None else 1  # one step below the range stands for "none"
         if p.kind == "int":
-            spin = QSpinBox()
+            spin = ispin = QSpinBox()
             low = -INT_LIMIT if p.low is None else max(int(p.low), -INT_LIMIT + 1)
             high = INT_LIMIT if p.high is None else min(int(p.high), INT_LIMIT)
+            ispin.setRange(low - below, high)
         else:
-            spin = QDoubleSpinBox()
-            spin.setDecimals(3)
-            low = -FLOAT_LIMIT if p.low is None else max(float(p.low), -FLOAT_LIMIT)
-            high = FLOAT_LIMIT if p.high is None else min(float(p.high), FLOAT_LIMIT)
-        if p.none is not None:  # one step below the range stands for "none"
-            low -= 1
+            spin = fspin = QDoubleSpinBox()
+            fspin.setDecimals(3)
+            flow = -FLOAT_LIMIT if p.low is None else max(float(p.low), -FLOAT_LIMIT)
+            fhigh = FLOAT_LIMIT if p.high is None else min(float(p.high), FLOAT_LIMIT)
+            fspin.setRange(flow - below, fhigh)
+        if p.none is not None:
             spin.setSpecialValueText(p.none)
-        spin.setRange(low, high)
         if p.unit:
             spin.setSuffix(f" {p.unit}")
         _set(spin, p, p.default)
@@ -119,7 +120,9 @@ def _set(field: QWidget, p: Any, value: Any) -> None:
         field.setChecked(bool(value))
     elif isinstance(field, QComboBox):
         field.setCurrentText(p.none if value is None and p.none is not None else str(value))
-    elif isinstance(field, (QSpinBox, QDoubleSpinBox)):
+    elif isinstance(field, QSpinBox):
+        field.setValue(field.minimum() if value is None else value)
+    elif isinstance(field, QDoubleSpinBox):
         field.setValue(field.minimum() if value is None else value)
     elif isinstance(field, QLineEdit):
         field.setText("" if value is None else str(value))

@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -45,6 +46,10 @@ from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.matrix.scene import animation_weight
 from gangviz.sim.protocol import Simulation
 from gangviz.userpolicy.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from gangviz.core.matrix import OusterhoutMatrix
+    from gangviz.core.record import Change, Step
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 32.0, 128.0, 1024.0, float("inf"))
 DEFAULT_SPEED_LEVEL = 2  # 1x: half a second per change
@@ -80,8 +85,8 @@ class KnownStep:
 class Transition:
     """The change being animated: ``state`` is the matrix before ``change``; ``t`` in [0, 1]."""
 
-    state: Any
-    change: Any
+    state: OusterhoutMatrix
+    change: Change
     t: float = 0.0
     index: int = 0  # position of the change in its step
     count: int = 1
@@ -89,13 +94,13 @@ class Transition:
 
 @dataclass
 class _Anim:
-    step: Any
-    work: Any
-    changes: list
+    step: Step
+    work: OusterhoutMatrix
+    changes: list[Change]
     i: int = 0
     elapsed: float = 0.0
-    durations: list = field(default_factory=list)
-    leads: list = field(default_factory=list)  # seconds each change rests before it moves
+    durations: list[float] = field(default_factory=list)
+    leads: list[float] = field(default_factory=list)  # seconds each change rests before it moves
     gate: int | None = None  # hold before this change until revealed (guided exercise)
 
 
@@ -146,7 +151,7 @@ class Player(QObject):
         self._last_moved = 0.0
         self.guided = False
         self._gated = False
-        self._holds: list = []
+        self._holds: list[Callable[[], bool]] = []
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self._last_freeze = 0.0
@@ -207,18 +212,19 @@ class Player(QObject):
             t = 0.0
         return Transition(a.work, a.changes[a.i], t, a.i, len(a.changes))
 
-    def transition_changes(self) -> list:
+    def transition_changes(self) -> list[Change]:
         """Return the changes of the animated step from the current one on (empty when no
         animation runs); the guided exercise reads the job a held step will place."""
         a = self._anim
         return [] if a is None else list(a.changes[a.i:])
 
     @property
-    def display_state(self) -> Any:
-        """Return the matrix to draw: the animation's working copy, else the model's matrix."""
+    def display_state(self) -> OusterhoutMatrix | None:
+        """Return the matrix to draw: the animation's working copy, else the model's matrix
+        (``None`` for a family without one)."""
         if self._anim is not None:
             return self._anim.work
-        return self.sim.snapshot() if self.has_matrix else None
+        return self._matrix() if self.has_matrix else None
 
     @property
     def gate(self) -> Transition | None:
@@ -236,7 +242,7 @@ class Player(QObject):
         return any(h() for h in self._holds)
 
     # --------------------------------------------------------------- control
-    def hold_while(self, showing) -> None:
+    def hold_while(self, showing: Callable[[], bool]) -> None:
         """While playing at a paced speed, take no next step while ``showing()`` is true.
 
         A view that builds its picture of a step on its own clock (e.g. BUDDY's construction)
@@ -433,11 +439,11 @@ class Player(QObject):
     def _model_go_to(self, index: int) -> None:
         self.sim.go_to(index)
 
-    def _what_if(self, action) -> Any:
+    def _what_if(self, action: Callable[[], Step]) -> Any:
         self._finish_anim()
         self._seek = None
         self._forget_after(self.position)
-        before = self.sim.snapshot().copy() if self.animates else None
+        before = self._matrix().copy() if self.animates else None
         step = action()
         self._remember(step)
         self._finished_sent = False
@@ -448,7 +454,7 @@ class Player(QObject):
 
     def _advance(self, animate: bool, emit: bool = True, guide: bool = False) -> Any:
         guide = guide and self.guided and self.has_matrix
-        before = self.sim.snapshot().copy() if (animate or guide) and self.has_matrix else None
+        before = self._matrix().copy() if (animate or guide) and self.has_matrix else None
         if self.failure is not None:
             return None
         try:
@@ -465,21 +471,26 @@ class Player(QObject):
         self._remember(step)
         gate = next((i for i, c in enumerate(step.changes) if c.kind in MOVE_KINDS), None) if guide else None
         if before is not None and (animate or gate is not None) and step.changes:
-            self._start_anim(step, before)
-            self._anim.gate = gate
+            self._start_anim(step, before).gate = gate
             if gate is not None:
                 self._advance_anim(0.0)  # changes before the gate that take no time, then hold
         if emit:
             self.stepped.emit(step)
         return step
 
-    def _start_anim(self, step: Any, before: Any) -> None:
+    def _matrix(self) -> OusterhoutMatrix:
+        """Return the live matrix of a matrix-family simulation (its snapshot)."""
+        return cast("OusterhoutMatrix", self.sim.snapshot())
+
+    def _start_anim(self, step: Step, before: OusterhoutMatrix) -> _Anim:
+        """Start animating ``step`` from the matrix ``before`` it; return the animation."""
         base = CHANGE_SECONDS / self.speed
         changes = list(step.changes)
         leads = [KEY_PAUSE_SECONDS / self.speed if c.kind in KEY_KINDS else 0.0 for c in changes]
         durations = [base * animation_weight(c) + lead for c, lead in zip(changes, leads)]
-        self._anim = _Anim(step, before, changes, durations=durations, leads=leads)
+        self._anim = anim = _Anim(step, before, changes, durations=durations, leads=leads)
         self._ensure_timer()
+        return anim
 
     def _finish_anim(self) -> None:
         if self._anim is not None:

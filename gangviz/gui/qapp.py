@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
 
 
-def application(offscreen: bool = False):
+def application(offscreen: bool = False) -> QApplication:
     """Return the running ``QApplication``, creating it (offscreen when asked) if needed."""
     if offscreen and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance()
+    # the instance is a QApplication: this function is the only place that creates one
+    app = cast("QApplication | None", QApplication.instance())
     if app is None:
         app = QApplication(sys.argv[:1])
         app.setApplicationName("gangviz")

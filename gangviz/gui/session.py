@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from gangviz.gui.families.table import watch_of
 from gangviz.session import Session, SessionError, read_session, write_session
 
+if TYPE_CHECKING:
+    from gangviz.gui.window import MainWindow
+    from gangviz.workloads.playlist import Playlist
+
 MAX_RECENT = 8
 KEY = "recent_sessions"
 
 
-def capture(window) -> Session:
+def capture(window: MainWindow) -> Session:
     """Return the :class:`Session` of what ``window`` shows.
 
     Raises ``ValueError`` when the window shows nothing that was opened by name (a model built
@@ -58,7 +64,7 @@ def capture(window) -> Session:
                    dict(window.source_params or {}),
                    None if watch is None else bool(watch), int(window.player.position),
                    bool(window.presentation.active), zoom, compare, _matrix_range(window),
-                   _playlist_name(window.playlist.path) if in_playlist else None,
+                   _playlist_name(window.playlist.path) if in_playlist and window.playlist is not None else None,
                    window.playlist_index if in_playlist else 0)
 
 
@@ -70,7 +76,7 @@ def _playlist_name(path: str) -> str:
     return p.stem if p.parent.resolve() == PLAYLISTS.resolve() else path
 
 
-def _matrix_range(window) -> tuple[float, float] | None:
+def _matrix_range(window: MainWindow) -> tuple[float, float] | None:
     """Return the matrix's zoomed processor range ``(first, count)``, or ``None`` when the
     whole machine is on show."""
     view = window.board.matrix.column_range
@@ -79,7 +85,7 @@ def _matrix_range(window) -> tuple[float, float] | None:
     return float(view.first), float(view.count)
 
 
-def apply(window, session: Session) -> bool:
+def apply(window: MainWindow, session: Session) -> bool:
     """Show ``session`` in ``window``: source, policy, parameters, step, zoom, compare window,
     presentation mode. Returns success; on failure a message box says why and the current
     simulation stays. A playlist that no longer loads (or lost the entry), or compare policies
@@ -98,7 +104,7 @@ def apply(window, session: Session) -> bool:
     if playlist is not None:
         window.playlist, window.playlist_index = playlist, session.entry
         window.label_playlist_entry()
-    if session.step:
+    if session.step and window.player is not None:
         window.player.go_to(session.step, now=True)
     window.metrics.refresh()
     by_title = {p.title: p for p in window.metrics.plots}
@@ -117,7 +123,7 @@ def apply(window, session: Session) -> bool:
     return True
 
 
-def playlist_of(session: Session):
+def playlist_of(session: Session) -> Playlist | None:
     """Return the loaded playlist ``session`` is an entry of, or ``None`` when it names none.
 
     Raises ``ValueError`` naming ``source.playlist`` when the playlist does not load or has no
@@ -137,7 +143,7 @@ def playlist_of(session: Session):
     return playlist
 
 
-def open_session(window, path: str | os.PathLike) -> bool:
+def open_session(window: MainWindow, path: str | os.PathLike[str]) -> bool:
     """Read the session file ``path`` and :func:`apply` it; return success (a message box
     names the problem otherwise)."""
     try:
@@ -151,7 +157,7 @@ def open_session(window, path: str | os.PathLike) -> bool:
     return True
 
 
-def save_session(window, path: str | os.PathLike) -> Path | None:
+def save_session(window: MainWindow, path: str | os.PathLike[str]) -> Path | None:
     """Write the window's session to ``path``; return it, or ``None`` after a message box."""
     try:
         out = write_session(capture(window), path)
@@ -163,30 +169,30 @@ def save_session(window, path: str | os.PathLike) -> Path | None:
     return out
 
 
-def ask_save(window) -> Path | None:
+def ask_save(window: MainWindow) -> Path | None:
     """File > Save session: ask for a file name and save."""
-    start = window.settings.value("last_dir", str(Path.home()))
+    start = str(window.settings.value("last_dir", str(Path.home())))
     path, _ = QFileDialog.getSaveFileName(window, "Save session", str(Path(start) / "session.toml"),
                                           "Session files (*.toml)")
     return save_session(window, path) if path else None
 
 
-def ask_open(window) -> bool:
+def ask_open(window: MainWindow) -> bool:
     """File > Open session: ask for a session file and open it."""
-    start = window.settings.value("last_dir", str(Path.home()))
+    start = str(window.settings.value("last_dir", str(Path.home())))
     path, _ = QFileDialog.getOpenFileName(window, "Open session", start, "Session files (*.toml)")
     return open_session(window, path) if path else False
 
 
-def recent(settings) -> list[str]:
+def recent(settings: QSettings) -> list[str]:
     """Return the recent session files, newest first."""
     value = settings.value(KEY, [])
     if isinstance(value, str):
         value = [value]
-    return [str(v) for v in (value or [])]
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def remember(window, path: str) -> None:
+def remember(window: MainWindow, path: str) -> None:
     """Put ``path`` first in the recent sessions and refresh the menu."""
     full = str(Path(path).resolve())
     items = [full] + [r for r in recent(window.settings) if r != full]
@@ -194,7 +200,7 @@ def remember(window, path: str) -> None:
     fill_recent(window)
 
 
-def fill_recent(window) -> None:
+def fill_recent(window: MainWindow) -> None:
     """Rebuild the Recent sessions menu from the settings."""
     menu: QMenu = window.recent_sessions_menu
     menu.clear()
@@ -204,7 +210,7 @@ def fill_recent(window) -> None:
     menu.setEnabled(bool(recent(window.settings)))
 
 
-def add_session_actions(window, menu: QMenu) -> None:
+def add_session_actions(window: MainWindow, menu: QMenu) -> None:
     """Add Open session, Save session and Recent sessions to the File ``menu``."""
     a = menu.addAction("Open &session…")
     a.triggered.connect(lambda: ask_open(window))

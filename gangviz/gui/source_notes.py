@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -107,12 +109,12 @@ class SourceOptionsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         """Return the chosen source options (``procs``, ``slice_seconds``)."""
         return {"procs": int(self.procs.value()), "slice_seconds": float(self.slice.value())}
 
 
-def ask_source_options(parent: QWidget, name: str, reason: str, current: dict) -> dict | None:
+def ask_source_options(parent: QWidget, name: str, reason: str, current: dict[str, Any]) -> dict[str, Any] | None:
     """Ask for processors and slice length for ``name``; return the options, or ``None`` when
     the user cancels. ``current`` holds the options already given (they preset the fields)."""
     dlg = SourceOptionsDialog(name, reason, parent, procs=current.get("procs"),

@@ -9,13 +9,18 @@ only jumps when the mouse is released or pauses, so scrubbing never queues work.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
 from gangviz.gui.wiring import follow
+
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
 
 PAD = 12.0
 
@@ -23,9 +28,9 @@ PAD = 12.0
 class Timeline(QWidget):
     """Paints and scrubs the player's history (see the module docstring)."""
 
-    def __init__(self, player=None, parent: QWidget | None = None):
+    def __init__(self, player: Player | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.player = None
+        self.player: Player | None = None
         self._drag: int | None = None
         #: steps the whole run will take, when known ahead (an export): the bar then spans the
         #: run and the handle moves along it instead of sitting at the right end
@@ -36,7 +41,7 @@ class Timeline(QWidget):
         if player is not None:
             self.set_player(player)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player``."""
         follow(self.player, player, ("moved", "stepped", "historyChanged"), self.update)
         follow(self.player, player, ("failed",), self._failed)
@@ -55,6 +60,8 @@ class Timeline(QWidget):
 
     def _span(self) -> int:
         p = self.player
+        if p is None:
+            return max(self.total, 1)
         return max(p.furthest, p.position, self.total, 1)
 
     def x_of(self, position: int) -> float:
@@ -75,9 +82,10 @@ class Timeline(QWidget):
         w = self.width() - 2 * PAD
         xs = PAD + w * (np.asarray(markers, dtype=np.float64) + 1) / self._span()
         _, first = np.unique(np.floor(xs).astype(np.int64), return_index=True)
-        return xs[first].tolist()
+        out: list[float] = xs[first].tolist()
+        return out
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         try:
             painter.fillRect(self.rect(), palette.BACKGROUND)
@@ -109,19 +117,19 @@ class Timeline(QWidget):
         finally:
             painter.end()
 
-    def mousePressEvent(self, ev) -> None:
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
         if self.player is None:
             return
         self._drag = self.position_at(ev.position().x())
         self.update()
 
-    def mouseMoveEvent(self, ev) -> None:
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
         if self._drag is not None:
             self._drag = self.position_at(ev.position().x())
             self.update()
 
-    def mouseReleaseEvent(self, ev) -> None:
-        if self._drag is None:
+    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
+        if self._drag is None or self.player is None:
             return
         target = self.position_at(ev.position().x())
         self._drag = None

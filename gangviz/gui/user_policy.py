@@ -10,8 +10,12 @@ reported in the status bar, and the previous policy keeps running.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
+
+if TYPE_CHECKING:
+    from gangviz.gui.window import MainWindow
 
 #: Milliseconds to wait after a change before reloading (an editor writes in several steps).
 SETTLE_MS = 150
@@ -21,7 +25,7 @@ class PolicyReloader(QObject):
     """Loads user policies into ``window`` (a :class:`~gangviz.gui.window.MainWindow`) and
     reloads the one shown when its file changes."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.watcher = QFileSystemWatcher(self)

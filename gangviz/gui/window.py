@@ -32,10 +32,12 @@ the view then receives the player's steps through ``show_step(step)`` and its st
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -59,6 +61,19 @@ from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import SPEEDS, Player
 from gangviz.gui.plots.metrics import MetricsPanel
 from gangviz.timefmt import clock_text
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QTemporaryDir
+    from PySide6.QtWidgets import QMenu
+
+    from gangviz.gui.compare.window import CompareWindow
+    from gangviz.gui.editor.dialog import ScenarioEditor
+    from gangviz.gui.lecture.presentation import KeysDialog
+    from gangviz.gui.plots.sweep_dialog import SweepDialog
+    from gangviz.gui.user_policy import PolicyReloader
+    from gangviz.sim.protocol import Simulation
+    from gangviz.workloads.playlist import Playlist
+    from gangviz.workloads.source import Source
 
 DEFAULT_SOURCE = "fig2-repacking"
 MAX_RECENT = 8
@@ -94,23 +109,29 @@ class MainWindow(QMainWindow):
         policy: the policy for ``source`` (default: the scenario's, else ``repack``).
     """
 
+    #: File -> Open session, Save session and Recent sessions, added by
+    #: :func:`gangviz.gui.session.add_session_actions`
+    act_open_session: QAction
+    act_save_session: QAction
+    recent_sessions_menu: QMenu
+
     def __init__(self, source: str | None = DEFAULT_SOURCE, policy: str | None = None, *,
-                 settings: QSettings | None = None, parent=None):
+                 settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         from gangviz.core.registry import MATRIX, menu
 
         self.settings = settings if settings is not None else QSettings("gangviz", "gangviz")
         self.player: Player | None = None
-        self.source = None
-        self._children: list = []  # compare windows and sweep dialogs opened from here
+        self.source: Source | None = None
+        self._children: list[CompareWindow | SweepDialog] = []  # compare windows and sweep dialogs opened from here
         self.source_name: str | None = None
-        self.source_args: dict = {}
-        self.playlist = None  # a lecture playlist being shown, and the index of its entry
+        self.source_args: dict[str, Any] = {}
+        self.playlist: Playlist | None = None  # a lecture playlist being shown, and the index of its entry
         self.playlist_index = 0
-        self.source_params: dict = {}  # the policy parameters the source was opened with
-        self.sim_factory = None  # () -> a fresh simulation of what is shown (for the export)
-        self.editor_tmp = None  # the folder of the editor's unsaved scenarios (a QTemporaryDir)
-        self.reloader = None  # the user's policy file being watched (gui.user_policy)
+        self.source_params: dict[str, Any] = {}  # the policy parameters the source was opened with
+        self.sim_factory: Callable[[], Simulation] | None = None  # () -> a fresh simulation of what is shown (for the export)
+        self.editor_tmp: QTemporaryDir | None = None  # the folder of the editor's unsaved scenarios (a QTemporaryDir)
+        self.reloader: PolicyReloader | None = None  # the user's policy file being watched (gui.user_policy)
         self._user_spec: str | None = None  # the spec of the user's policy last built
         self.setWindowTitle("gangviz")
         self._build_actions()
@@ -154,7 +175,8 @@ class MainWindow(QMainWindow):
         style = self.style()
         SP = QStyle.StandardPixmap
 
-        def act(text, key, slot, tip, icon=None):
+        def act(text: str, key: str | None, slot: Callable[[], object], tip: str,
+                icon: QStyle.StandardPixmap | None = None) -> QAction:
             a = QAction(text, self)
             if icon is not None:
                 a.setIcon(style.standardIcon(icon))
@@ -172,11 +194,11 @@ class MainWindow(QMainWindow):
                                     "Paint a matrix, script events and save it as a scenario")
         self.act_edit_scenario = act("Edit this scenario…", "Ctrl+E", self.edit_scenario,
                                      "Open the current scenario in the scenario editor")
-        self.act_reset = act("Reset", "Home", lambda: self.player and self.player.reset(), "Back to the start",
+        self.act_reset = act("Reset", "Home", lambda: self.player.reset() if self.player else None, "Back to the start",
                              SP.SP_MediaSkipBackward)
         self.act_back = act("Back", "Left", lambda: self.player and self.player.step_back(), "Step back",
                             SP.SP_MediaSeekBackward)
-        self.act_play = act("Play", "Space", lambda: self.player and self.player.toggle(), "Play / pause",
+        self.act_play = act("Play", "Space", lambda: self.player.toggle() if self.player else None, "Play / pause",
                             SP.SP_MediaPlay)
         self.act_step = act("Step", "Right", lambda: self.player and self.player.step_forward(), "Step forward",
                             SP.SP_MediaSeekForward)
@@ -334,8 +356,8 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
 
     # --------------------------------------------------------------- opening
-    def build_simulation(self, name: str, policy: str | None = None, params: dict | None = None,
-                         watch: bool | None = None, **source_args):
+    def build_simulation(self, name: str, policy: str | None = None, params: dict[str, Any] | None = None,
+                         watch: bool | None = None, **source_args: Any) -> tuple[Source, Simulation]:
         """Return ``(source, simulation)`` for ``name``; raises ``ValueError``/``OSError``."""
         from gangviz.factory import build
         from gangviz.workloads.source import load_source
@@ -351,8 +373,8 @@ class MainWindow(QMainWindow):
         self._user_spec = policy if policy and is_user_spec(policy) else None
         return source, sim
 
-    def open_source(self, name: str, policy: str | None = None, params: dict | None = None, *,
-                    watch: bool | None = None, remember: bool = True, **source_args) -> bool:
+    def open_source(self, name: str, policy: str | None = None, params: dict[str, Any] | None = None, *,
+                    watch: bool | None = None, remember: bool = True, **source_args: Any) -> bool:
         """Open ``name`` (scenario, SWF trace or model) under ``policy``; return success.
 
         On failure (a malformed file, a value over a limit, too little memory) a message box shows
@@ -390,8 +412,8 @@ class MainWindow(QMainWindow):
         self.warnings_bar.set_warnings(source.title, source.warnings)
         return True
 
-    def show_source(self, source, name: str, sim, params: dict | None = None,
-                    source_args: dict | None = None) -> None:
+    def show_source(self, source: Source, name: str, sim: Simulation, params: dict[str, Any] | None = None,
+                    source_args: dict[str, Any] | None = None) -> None:
         """Show ``sim`` (built from ``source``, loaded from ``name``) with its titles and panels."""
         self.source, self.source_name, self.source_args = source, name, dict(source_args or {})
         self.source_params = dict(params or {})
@@ -416,12 +438,12 @@ class MainWindow(QMainWindow):
             a.setChecked(n == name)
 
     @staticmethod
-    def policy_of(source, sim) -> str:
+    def policy_of(source: Source, sim: Simulation) -> str:
         """Return the name of the policy ``sim`` runs."""
         return sim.policy_name
 
     @staticmethod
-    def _subtitle(source, sim, pname: str) -> str:
+    def _subtitle(source: Source, sim: Simulation, pname: str) -> str:
         family, sc = source.model, source.scenario
         if family == "multisite":
             return (f"{sc.sites} sites of {source.processors} processors  ·  {len(sc.gangs)} gangs"
@@ -432,7 +454,7 @@ class MainWindow(QMainWindow):
         real = getattr(source, "absent_from", None)
         procs = f"{real} processors (padded to {source.processors})" if real else f"{source.processors} processors"
         return (f"{procs}  ·  {len(source.jobs)} jobs  ·  policy {pname}"
-                + ("  ·  ring" if sim.family == "matrix" and sim.snapshot().ring else ""))
+                + ("  ·  ring" if (m := matrix_of(sim)) is not None and m.ring else ""))
 
     def _set_explanation(self, text: str, title: str) -> None:
         self.explain.setText(text)
@@ -446,10 +468,10 @@ class MainWindow(QMainWindow):
         return menu(MATRIX)
 
     @staticmethod
-    def _describe_source(source) -> str:
+    def _describe_source(source: Source) -> str:
         return f"{len(source.jobs)} jobs on {source.processors} processors ({source.kind})."
 
-    def set_simulation(self, sim) -> Player:
+    def set_simulation(self, sim: Simulation) -> Player:
         """Show ``sim`` with a new player (the old player is stopped and dropped)."""
         old = self.player
         if old is not None:
@@ -501,12 +523,13 @@ class MainWindow(QMainWindow):
                                  "is an N x 1 rectangle shared by the jobs' minimum partitions.")
 
     @staticmethod
-    def _multisite(migrate: bool, gangs: int, seed: int):
+    def _multisite(migrate: bool, gangs: int, seed: int) -> Simulation:
         from gangviz.factory import multisite_model
 
-        return multisite_model(migrate=migrate, seed=seed, gangs=gangs)
+        sim: Simulation = multisite_model(migrate=migrate, seed=seed, gangs=gangs)
+        return sim
 
-    def _open_family(self, build, title: str, explanation: str) -> bool:
+    def _open_family(self, build: Callable[[], Simulation], title: str, explanation: str) -> bool:
         try:
             sim = build()
         except (ValueError, ImportError) as exc:
@@ -522,7 +545,7 @@ class MainWindow(QMainWindow):
 
     def ask_open(self) -> None:
         """Ask for a file and open it."""
-        start = self.settings.value("last_dir", str(Path.home()))
+        start = str(self.settings.value("last_dir", str(Path.home())))
         path, _ = QFileDialog.getOpenFileName(
             self, "Open a scenario or trace", start,
             "Scenarios and traces (*.toml *.swf *.swf.gz);;Scenarios (*.toml);;SWF traces (*.swf *.swf.gz);;All files (*)")
@@ -530,14 +553,14 @@ class MainWindow(QMainWindow):
             self.settings.setValue("last_dir", str(Path(path).parent))
             self.open_source(path, self.policy_panel.policy() if not path.endswith(".toml") else None)
 
-    def new_scenario(self):
+    def new_scenario(self) -> ScenarioEditor:
         """Open the scenario editor on an empty matrix; return the editor."""
         from gangviz.gui.editor.dialog import open_editor
 
         self.editor = open_editor(self)
         return self.editor
 
-    def edit_scenario(self):
+    def edit_scenario(self) -> ScenarioEditor:
         """Open the scenario editor on the current scenario (an empty matrix when the window
         shows a trace or a model); return the editor. Saving asks for a file name, so a
         built-in scenario is never overwritten."""
@@ -641,6 +664,8 @@ class MainWindow(QMainWindow):
     def show_playlist_entry(self, index: int) -> bool:
         """Open entry ``index`` (wrapping around) of the current playlist with its note; return
         success."""
+        if self.playlist is None:
+            return False
         items = self.playlist.items
         index %= len(items)
         item = items[index]
@@ -653,6 +678,8 @@ class MainWindow(QMainWindow):
     def label_playlist_entry(self) -> None:
         """Show where the lecture is (title, entry i of n); the entry's note goes to the
         presenter view only (it may tell the room what is about to happen)."""
+        if self.playlist is None:
+            return
         items = self.playlist.items
         where = f"{self.playlist.title}  ·  {self.playlist_index + 1} of {len(items)}"
         self.board.subtitle.setText(f"{where}  ·  {self.board.subtitle.text()}")
@@ -681,7 +708,7 @@ class MainWindow(QMainWindow):
             i = 0 if delta > 0 else len(names) - 1
         return self.open_source(names[i], remember=False)
 
-    def show_keys(self):
+    def show_keys(self) -> KeysDialog:
         """Open Help -> Keys (non-blocking); return the dialog."""
         from gangviz.gui.lecture.presentation import KeysDialog
 
@@ -697,7 +724,7 @@ class MainWindow(QMainWindow):
 
         run_export_dialog(self)
 
-    def open_compare(self, policies: list[str] | None = None):
+    def open_compare(self, policies: list[str] | None = None) -> CompareWindow | None:
         """File -> Compare policies: open the compare window on the current workload, with the
         current policy ticked (plus ``policies``); return it, or ``None`` with a message."""
         from gangviz.gui.compare.window import CompareWindow
@@ -719,10 +746,10 @@ class MainWindow(QMainWindow):
         win.show()
         return win
 
-    def ask_sweep(self):
+    def ask_sweep(self) -> SweepDialog | None:
         """File -> Run a sweep: ask for a sweep file and an output CSV, then run it with a
         progress dialog (Cancel keeps what is done); return the dialog or ``None``."""
-        start = self.settings.value("last_dir", str(Path.home()))
+        start = str(self.settings.value("last_dir", str(Path.home())))
         path, _ = QFileDialog.getOpenFileName(self, "Run a sweep file", start, "Sweep files (*.toml);;All files (*)")
         if not path:
             return None
@@ -732,7 +759,7 @@ class MainWindow(QMainWindow):
             return None
         return self.run_sweep(path, out)
 
-    def run_sweep(self, path: str, out: str, **options):
+    def run_sweep(self, path: str, out: str, **options: Any) -> SweepDialog | None:
         """Run sweep file ``path`` into ``out`` with a progress dialog; return the dialog, or
         ``None`` after showing the reader's message for a malformed file."""
         from gangviz.gui.plots.sweep_dialog import SweepDialog
@@ -753,7 +780,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recent", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def _add_recent(self, name: str) -> None:
         if os.path.exists(name):
@@ -775,7 +802,8 @@ class MainWindow(QMainWindow):
         if geo is not None:
             self.restoreGeometry(geo)
         try:
-            level = int(self.settings.value("speed", 2))
+            raw = self.settings.value("speed", 2)
+            level = int(raw) if isinstance(raw, (int, float, str)) else 2
         except (TypeError, ValueError):
             level = 2
         self.speed.setValue(max(0, min(level, len(SPEEDS) - 1)))
@@ -797,7 +825,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue(f"splitter/{key}", sp.saveState())
         self.settings.sync()
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         for child in list(self._children):
             child.close()
         self.presenter.close()
@@ -827,7 +855,7 @@ class MainWindow(QMainWindow):
         sp = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
         self.act_play.setIcon(self.style().standardIcon(sp))
 
-    def _job_selected(self, job) -> None:
+    def _job_selected(self, job: int | None) -> None:
         self.job_panel.show_job(self.player.sim if self.player else None, job)
 
     def slice_seconds(self) -> float | None:
@@ -838,7 +866,7 @@ class MainWindow(QMainWindow):
             return None
         return float(src.slice_seconds or self.source_args.get("slice_seconds") or 1.0)
 
-    def _update_status(self, *args) -> None:
+    def _update_status(self, *args: object) -> None:
         p = self.player
         if p is None:
             return
@@ -852,7 +880,7 @@ class MainWindow(QMainWindow):
         # While the guided exercise holds a move, count what is drawn (the matrix before it).
         gate = p.gate
         drawn = gate.state if gate is not None else m
-        if m is not None:
+        if m is not None and drawn is not None:
             parts.append(f"{drawn.n_rows} slot{'s' if drawn.n_rows != 1 else ''}")
             parts.append(f"{len(drawn.jobs())} running")
         waiting = waiting_of(sim)

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
 
-def disconnect_quietly(signals, slot) -> None:
+from PySide6.QtCore import QObject, SignalInstance
+
+#: a slot: any callable a signal can call
+Slot = Callable[..., Any]
+
+
+def disconnect_quietly(signals: Iterable[SignalInstance], slot: Slot) -> None:
     """Disconnect ``slot`` from each of ``signals``, ignoring ones it was not connected to
     (or whose sender is already gone)."""
     for sig in signals:
@@ -13,7 +21,7 @@ def disconnect_quietly(signals, slot) -> None:
             pass
 
 
-def follow(previous, player, signals: tuple[str, ...], slot) -> None:
+def follow(previous: QObject | None, player: QObject, signals: tuple[str, ...], slot: Slot) -> None:
     """Connect ``slot`` to the named ``signals`` of ``player``, first letting go of the same
     signals of ``previous`` (the player followed until now, or ``None``)."""
     if previous is not None:

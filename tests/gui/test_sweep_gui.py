@@ -190,6 +190,16 @@ def test_sweep_plot_exports_png_svg_and_csv(qtbot, results, tmp_path):
     w.close()
 
 
+def test_the_whole_sweep_plot_can_be_grabbed(qtbot, results):
+    # Qt asks the widget itself for its paint metrics here: an attribute of the plot named like a
+    # QWidget method (``metric``) once crashed the process at this point
+    w = SweepPlot(results, "t_ta")
+    qtbot.addWidget(w)
+    w.resize(400, 300)
+    assert w.logicalDpiX() > 0
+    assert w.grab().size().width() == 400
+
+
 def test_plot_sweep_command(results, tmp_path, capsys):
     out = tmp_path / "plot.png"
     assert main(["plot-sweep", str(results), "--metric", "t_ta", "-o", str(out)]) == 0

@@ -17,14 +17,19 @@ time from the run's per-job start and finish columns:
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from gangviz.gui.plots.compare import policy_colour
 from gangviz.timefmt import clock_text
+
+if TYPE_CHECKING:
+    from gangviz.experiments.schedule import Schedule
+    from gangviz.workloads.source import Source
 
 #: the smallest gap, in pixels, between two row labels
 LABEL_GAP = 16
@@ -68,7 +73,7 @@ def job_colour(job_id: int) -> QColor:
 class ScheduleView(QWidget):
     """Draws the running jobs packed in rows and the waiting queue of a schedule at one time."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.processors = 1
         self.rows: list[list[tuple[int, int, int]]] = []
@@ -91,7 +96,7 @@ class ScheduleView(QWidget):
         self.message, self.rows = text, []
         self.update()
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.fillRect(self.rect(), QColor("white"))
         if self.message:
@@ -167,10 +172,11 @@ class SchedulePane(QFrame):
 
     jobSelected = Signal(object)  # for the window's interface; a schedule pane selects nothing
 
-    def __init__(self, spec: str, index: int, parent=None, *, slice_seconds: float | None = None):
+    def __init__(self, spec: str, index: int, parent: QWidget | None = None, *,
+                 slice_seconds: float | None = None) -> None:
         super().__init__(parent)
         self.spec, self.index, self.slice_seconds = spec, index, slice_seconds
-        self.schedule = None
+        self.schedule: Schedule | None = None
         self.matrix = None
         self.setFrameShape(QFrame.Shape.StyledPanel)
         lay, head, self.title = pane_frame(self, spec)
@@ -184,7 +190,7 @@ class SchedulePane(QFrame):
         self.view = ScheduleView(self)
         lay.addWidget(self.view, 1)
 
-    def set_schedule(self, schedule) -> None:
+    def set_schedule(self, schedule: Schedule) -> None:
         """Give the pane its finished run (:class:`~gangviz.experiments.schedule.Schedule`)."""
         self.schedule = schedule
 
@@ -223,11 +229,11 @@ class ScheduleRunner(QObject):
     ready = Signal(int, str, object)
     failed = Signal(int, str, str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.generation = 0
 
-    def start(self, source, specs: list[str]) -> int:
+    def start(self, source: Source, specs: list[str]) -> int:
         """Start one thread per spec; return the generation their signals carry (a later
         :meth:`start` makes the earlier runs' results stale)."""
         self.generation += 1
@@ -237,7 +243,7 @@ class ScheduleRunner(QObject):
                              name=f"compare-{spec}").start()
         return gen
 
-    def _run(self, gen: int, source, spec: str) -> None:
+    def _run(self, gen: int, source: Source, spec: str) -> None:
         from gangviz.experiments.schedule import run_schedule
 
         try:

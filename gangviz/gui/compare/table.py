@@ -15,9 +15,15 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
-from gangviz.experiments.compare import DESCRIPTIONS
+from gangviz.experiments.compare import DESCRIPTIONS, Comparison
 from gangviz.experiments.tasks import METRICS
 from gangviz.results.figures import definitions
 
@@ -40,9 +46,9 @@ def cell_text(value: float, best: bool) -> str:
 class SummaryTable(QTableWidget):
     """Rows = metrics, columns = policies (see the module docstring)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.comparison = None
+        self.comparison: Comparison | None = None
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setAlternatingRowColors(False)
@@ -51,7 +57,7 @@ class SummaryTable(QTableWidget):
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.setStyleSheet("QTableWidget { gridline-color: #E0DDD6; }")
 
-    def set_comparison(self, comparison, colours: list[QColor] | None = None) -> None:
+    def set_comparison(self, comparison: Comparison, colours: list[QColor] | None = None) -> None:
         """Fill the table from ``comparison``; ``colours`` tint the policy headers."""
         self.comparison = comparison
         labels = list(comparison.labels)
@@ -98,8 +104,8 @@ class SummaryTable(QTableWidget):
         """Return the exact values shown: ``{policy: {metric: value}}``."""
         out: dict[str, dict[str, float]] = {}
         for j in range(self.columnCount()):
-            lab = self.horizontalHeaderItem(j).text()
-            out[lab] = {m: self.item(i, j).data(Qt.ItemDataRole.UserRole) for i, m in enumerate(self._keys())}
+            lab = self._header(j).text()
+            out[lab] = {m: self._cell(i, j).data(Qt.ItemDataRole.UserRole) for i, m in enumerate(self._keys())}
         return out
 
     def marked(self) -> dict[str, tuple[str, ...]]:
@@ -109,9 +115,19 @@ class SummaryTable(QTableWidget):
         for i, m in enumerate(self._keys()):
             if goals and m not in goals:
                 continue  # a count: no best
-            out[m] = tuple(self.horizontalHeaderItem(j).text() for j in range(self.columnCount())
-                           if self.item(i, j).font().bold() and self.item(i, j).text().endswith(MARK))
+            out[m] = tuple(self._header(j).text() for j in range(self.columnCount())
+                           if self._cell(i, j).font().bold() and self._cell(i, j).text().endswith(MARK))
         return out
+
+    def _cell(self, i: int, j: int) -> QTableWidgetItem:
+        item = self.item(i, j)
+        assert item is not None, "set_comparison fills every cell"
+        return item
+
+    def _header(self, j: int) -> QTableWidgetItem:
+        item = self.horizontalHeaderItem(j)
+        assert item is not None, "set_comparison names every column"
+        return item
 
     def _keys(self) -> tuple[str, ...]:
         return self.comparison.keys if self.comparison is not None else METRICS

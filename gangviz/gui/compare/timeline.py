@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
@@ -28,7 +28,7 @@ ROW_H = 5.0
 def nice_step(span: float, target: int = 8) -> float:
     """Return a 1-2-5 tick spacing giving about ``target`` ticks over ``span`` (>= 1e-9)."""
     raw = max(span, 1e-9) / max(target, 1)
-    mag = 10 ** math.floor(math.log10(raw))
+    mag: float = 10 ** math.floor(math.log10(raw))
     for f in (1, 2, 5, 10):
         if raw <= f * mag:
             return f * mag
@@ -73,7 +73,7 @@ class SharedTimeline(QWidget):
         w = max(self.width() - 2 * PAD, 1.0)
         return min(max((x - PAD) / w, 0.0), 1.0) * self.end
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         try:
             p.fillRect(self.rect(), palette.BACKGROUND)
@@ -114,16 +114,16 @@ class SharedTimeline(QWidget):
         finally:
             p.end()
 
-    def mousePressEvent(self, ev) -> None:
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
         if ev.button() == Qt.MouseButton.LeftButton:
             self._dragging = True
             self.timeRequested.emit(self.time_at(ev.position().x()))
 
-    def mouseMoveEvent(self, ev) -> None:
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
         if self._dragging:
             self.timeRequested.emit(self.time_at(ev.position().x()))
 
-    def mouseReleaseEvent(self, ev) -> None:
+    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
         if self._dragging:
             self._dragging = False
             self.timeRequested.emit(self.time_at(ev.position().x()))

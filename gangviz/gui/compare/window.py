@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -69,6 +71,7 @@ from gangviz.gui.compare.table import SummaryTable
 from gangviz.gui.compare.timeline import SharedTimeline
 from gangviz.gui.families.table import (
     FamilyViewAdapter,
+    FamilyWidget,
     applied_steps,
     family_view,
     matrix_of,
@@ -83,6 +86,13 @@ from gangviz.gui.player import Player
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.compare import OverlayPlots, policy_colour
 from gangviz.timefmt import clock_text
+
+if TYPE_CHECKING:
+    from gangviz.experiments.compare import Comparison
+    from gangviz.experiments.schedule import Schedule
+    from gangviz.sim.protocol import Simulation
+    from gangviz.sim.state import Sample
+    from gangviz.workloads.source import Source
 
 MIN_POLICIES, MAX_POLICIES = 2, 4
 #: play speeds of the shared clock, in simulated slices per second of wall time
@@ -107,7 +117,7 @@ def check_count(specs: list[str]) -> None:
     check_distinct(specs, "policy")
 
 
-def build_sims(source, specs: list[str]) -> dict:
+def build_sims(source: Source, specs: list[str]) -> dict[str, Simulation]:
     """Return ``{spec: simulation}`` (with history) for 2-4 ``specs`` on ``source``.
 
     Every family goes through :func:`gangviz.factory.build` (as ``gangviz compare`` does;
@@ -118,7 +128,7 @@ def build_sims(source, specs: list[str]) -> dict:
     from gangviz.factory import build
 
     check_count(specs)
-    sims = {}
+    sims: dict[str, Simulation] = {}
     for spec in specs:
         try:
             sims[spec] = build(source, spec, record=True, watch=False)
@@ -134,7 +144,7 @@ class PolicyChooser(QWidget):
 
     chosen = Signal(list)
 
-    def __init__(self, names: list[str], parent=None):
+    def __init__(self, names: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 8, 8, 8)
@@ -198,7 +208,8 @@ class PolicyChooser(QWidget):
 class ComparePane(QFrame):
     """One policy's pane: a header (pen swatch, name, state line) over its views."""
 
-    def __init__(self, spec: str, sim, index: int, parent=None, *, slice_seconds: float | None = None):
+    def __init__(self, spec: str, sim: Simulation, index: int, parent: QWidget | None = None, *,
+                 slice_seconds: float | None = None) -> None:
         super().__init__(parent)
         self.spec, self.sim, self.index = spec, sim, index
         self.slice_seconds = slice_seconds  # a trace's clock, for the state line
@@ -214,7 +225,9 @@ class ComparePane(QFrame):
         self.state.setStyleSheet("color: #6b665e; border: none;")
         head.addWidget(self.state)
         lay.addLayout(head)
-        self.matrix = self.vector = self.family = None
+        self.matrix: MatrixView | None = None
+        self.vector: VectorTreeView | None = None
+        self.family: tuple[FamilyWidget, FamilyViewAdapter] | None = None
         drawn = family_view(sim)
         if drawn is None:
             self.matrix = MatrixView(self.player, self)
@@ -269,8 +282,9 @@ class CompareWindow(QMainWindow):
 
     timeChanged = Signal(float)
 
-    def __init__(self, source, policies: list[str] = (), *, source_args: dict | None = None,
-                 start: float = 0.0, schedules: bool | None = None, parent=None):
+    def __init__(self, source: Source | str | Path, policies: Sequence[str] = (), *,
+                 source_args: dict[str, Any] | None = None, start: float = 0.0,
+                 schedules: bool | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._schedules_asked = schedules
         if isinstance(source, (str, Path)):
@@ -279,14 +293,15 @@ class CompareWindow(QMainWindow):
             source = load_source(str(source), **(source_args or {}))
         self.source = source
         self.model = source.model
-        self.sims: dict = {}
-        self.panes: list[ComparePane] = []
-        self.samples: dict[str, list] = {}
-        self.schedules: dict = {}
+        self.sims: dict[str, Simulation] = {}
+        #: the panes shown: stepping simulations, or finished runs on a trace (uses_schedules)
+        self.panes: list[ComparePane | SchedulePane] = []
+        self.samples: dict[str, list[Sample]] = {}
+        self.schedules: dict[str, Schedule] = {}
         self.failures: dict[str, str] = {}
         self.runner: ScheduleRunner | None = None
         self._generation = 0
-        self.comparison = None
+        self.comparison: Comparison | None = None
         self.error: str | None = None
         self.time = 0.0
         self.end = 0.0
@@ -312,7 +327,8 @@ class CompareWindow(QMainWindow):
         self.addToolBar(tb)
         SP = QStyle.StandardPixmap
 
-        def act(text, key, slot, tip, icon):
+        def act(text: str, key: str, slot: Callable[[], object], tip: str,
+                icon: QStyle.StandardPixmap) -> QAction:
             a = QAction(self.style().standardIcon(icon), text, self)
             a.setShortcut(QKeySequence(key))
             a.setToolTip(f"{tip} ({key})")
@@ -424,7 +440,7 @@ class CompareWindow(QMainWindow):
         self._update_clock()
 
     # ------------------------------------------------------------- policies
-    def _chosen(self, specs: list) -> None:
+    def _chosen(self, specs: list[str]) -> None:
         self.set_policies(list(specs), start=self.time)
 
     def uses_schedules(self) -> bool:
@@ -536,11 +552,11 @@ class CompareWindow(QMainWindow):
         self.set_time(start, force=True)
         return True
 
-    def _schedule_ready(self, gen: int, spec: str, schedule) -> None:
+    def _schedule_ready(self, gen: int, spec: str, schedule: Schedule) -> None:
         if gen != self._generation:
             return
         self.schedules[spec] = schedule
-        pane = next(p for p in self.panes if p.spec == spec)
+        pane = next(p for p in self.panes if isinstance(p, SchedulePane) and p.spec == spec)
         pane.set_schedule(schedule)
         self._schedules_changed()
 
@@ -548,7 +564,7 @@ class CompareWindow(QMainWindow):
         if gen != self._generation:
             return
         self.failures[spec] = message
-        next(p for p in self.panes if p.spec == spec).fail(message)
+        next(p for p in self.panes if isinstance(p, SchedulePane) and p.spec == spec).fail(message)
         self._schedules_changed()
 
     @property
@@ -578,7 +594,7 @@ class CompareWindow(QMainWindow):
         self._default_rate()
         self.set_time(self.time, force=True)
 
-    def _finish_runs(self, sims: dict) -> None:
+    def _finish_runs(self, sims: dict[str, Simulation]) -> None:
         """Run every simulation to its end: span, move ticks, whole curves, final table."""
         from gangviz.experiments.compare import comparison_of_simulations
         from gangviz.factory import run_to_end
@@ -596,7 +612,7 @@ class CompareWindow(QMainWindow):
         self.end = end
         self.comparison = comparison
 
-    def _select_everywhere(self, job, src) -> None:
+    def _select_everywhere(self, job: int | None, src: ComparePane | SchedulePane) -> None:
         for pane in self.panes:
             if pane is not src and pane.matrix is not None and pane.matrix.selected != job:
                 pane.matrix.blockSignals(True)
@@ -628,7 +644,7 @@ class CompareWindow(QMainWindow):
             nxt = min((s.next_event(self.time) for s in self.schedules.values()), default=math.inf)
             self.set_time(self.end if math.isinf(nxt) else nxt)
             return
-        nxt = shared_clock.next_event([p.sim for p in self.panes], self.time)
+        nxt = shared_clock.next_event([p.sim for p in self.panes if isinstance(p, ComparePane)], self.time)
         self.set_time(self.end if math.isinf(nxt) else nxt)
 
     def step_back(self) -> None:
@@ -637,7 +653,8 @@ class CompareWindow(QMainWindow):
         if self.uses_schedules():
             self.set_time(max((s.previous_event(self.time) for s in self.schedules.values()), default=0.0))
             return
-        self.set_time(shared_clock.previous_event([p.sim for p in self.panes], self.time))
+        self.set_time(shared_clock.previous_event([p.sim for p in self.panes if isinstance(p, ComparePane)],
+                                                  self.time))
 
     @property
     def playing(self) -> bool:
@@ -722,7 +739,7 @@ class CompareWindow(QMainWindow):
         except (ValueError, OSError) as exc:
             QMessageBox.warning(self, "Export", str(exc))
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.pause()
         self._generation = -1  # runs still going in their threads are no longer waited for
         for pane in self.panes:
@@ -730,8 +747,8 @@ class CompareWindow(QMainWindow):
         super().closeEvent(event)
 
 
-def screenshot(source, policies: list[str], out: str | Path, *, at: float | None = None,
-               size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict | None = None) -> Path:
+def screenshot(source: Source | str | Path, policies: list[str], out: str | Path, *, at: float | None = None,
+               size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict[str, Any] | None = None) -> Path:
     """Render the compare window offscreen at shared time ``at`` (default: half-way through the
     longest run) and save it to ``out`` (.png or .svg); return the path.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTemporaryDir
 from PySide6.QtGui import QFont
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
 
 from gangviz.core.limits import MAX_SLICES
@@ -44,6 +46,9 @@ from gangviz.inputs import quoted
 from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintError, slug
 from gangviz.workloads.scenario import Scenario, ScenarioError
 
+if TYPE_CHECKING:
+    from gangviz.gui.window import MainWindow
+
 EVENT_COLUMNS = ("at", "action", "job", "size", "work")
 #: how much larger the editor's text is in large-text mode
 LARGE = 1.8
@@ -52,9 +57,9 @@ LARGE = 1.8
 class ScenarioEditor(QDialog):
     """The editor dialog over an :class:`EditorDoc`; ``window`` (the main window) plays it."""
 
-    def __init__(self, window=None, doc: EditorDoc | None = None, path: str | None = None) -> None:
+    def __init__(self, window: MainWindow | None = None, doc: EditorDoc | None = None, path: str | None = None) -> None:
         super().__init__(window)
-        self.window = window
+        self.main_window = window
         self.doc = doc or EditorDoc()
         self.path = path
         self.setWindowTitle("Scenario editor")
@@ -79,6 +84,7 @@ class ScenarioEditor(QDialog):
         self.policy = QComboBox()
         self.policy.setEditable(True)
         self.policy.addItems(POLICY_CHOICES)
+        w: QWidget
         for label, w in (("Processors", self.procs), ("Slots", self.slots), ("Policy", self.policy)):
             shape.addWidget(QLabel(label))
             shape.addWidget(w)
@@ -183,8 +189,8 @@ class ScenarioEditor(QDialog):
         for e in d.events:
             self._event_row(e)
         painted = d.other is None
-        for w in (self.grid, self.procs, self.slots, self.add_submit, self.add_terminate, self.events):
-            w.setEnabled(painted)
+        for widget in (self.grid, self.procs, self.slots, self.add_submit, self.add_terminate, self.events):
+            widget.setEnabled(painted)
         if not painted:
             self._say("This scenario is not an Ousterhout matrix: the editor keeps it as it is "
                       "and can save or play it, but paints matrices only.")
@@ -207,7 +213,10 @@ class ScenarioEditor(QDialog):
         self.grid.update()
 
     def _painted(self, name: str) -> None:
-        lo, hi = self.doc.job_cols(name)
+        cols = self.doc.job_cols(name)
+        if cols is None:  # (the grid says painted only after a job is painted)
+            return
+        lo, hi = cols
         self.job_name.setText(name)
         self.job_work.setValue(self.doc.works.get(name, 0.0))
         self._say(f"{name} painted on {hi - lo + 1} processor{'s' if hi > lo else ''}.")
@@ -344,7 +353,7 @@ class ScenarioEditor(QDialog):
     def play(self) -> bool:
         """Open the scenario in the window and play it; return success. An unsaved scenario is
         written to a temporary file that lives as long as the editor."""
-        if self.scenario() is None or self.window is None:
+        if self.scenario() is None or self.main_window is None:
             return False
         if self.path:
             if not self.save(self.path):
@@ -353,16 +362,16 @@ class ScenarioEditor(QDialog):
         else:
             # The window may reload the file (Reset) after the editor is gone: the temporary
             # directory belongs to the window.
-            tmp = self.window.editor_tmp
+            tmp = self.main_window.editor_tmp
             if tmp is None:
                 tmp = QTemporaryDir()
-                self.window.editor_tmp = tmp
+                self.main_window.editor_tmp = tmp
             target = str(Path(tmp.path()) / f"{slug(self.doc.title)}.toml")
             Path(target).write_text(self.doc.toml(), encoding="utf-8")
-        if not self.window.open_source(target, remember=bool(self.path)):
+        if not self.main_window.open_source(target, remember=bool(self.path)):
             return False
-        if self.window.player is not None:
-            self.window.player.play()
+        if self.main_window.player is not None:
+            self.main_window.player.play()
         self._say("Playing in the window.")
         return True
 
@@ -385,7 +394,7 @@ def event_number(text: str, row: int, column: str, allowed: str, *, low: float,
     return value
 
 
-def open_editor(window, scenario: Scenario | None = None, path: str | None = None) -> ScenarioEditor:
+def open_editor(window: MainWindow | None, scenario: Scenario | None = None, path: str | None = None) -> ScenarioEditor:
     """Show the editor (non-modal) on ``scenario`` (default: an empty 8 x 2 matrix)."""
     doc = EditorDoc.from_scenario(scenario) if scenario is not None else EditorDoc()
     ed = ScenarioEditor(window, doc, path)

@@ -9,7 +9,7 @@ the reason stays written at the offending cell until the next drag.
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from gangviz.core.matrix import processor_label, slot_label
@@ -30,7 +30,7 @@ class PaintGrid(QWidget):
     erased = Signal(str)
     refused = Signal(str)
 
-    def __init__(self, doc: EditorDoc, parent=None) -> None:
+    def __init__(self, doc: EditorDoc, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
         self.drag: tuple[int, int, int, int] | None = None
@@ -59,7 +59,7 @@ class PaintGrid(QWidget):
         y = y0 + (self.doc.slots - 1 - row) * ch
         return QRectF(x0 + col * cw, y, cw, ch)
 
-    def cell_at(self, pos) -> tuple[int, int] | None:
+    def cell_at(self, pos: QPoint | QPointF) -> tuple[int, int] | None:
         """``(row, col)`` under widget point ``pos``, or ``None`` outside the grid."""
         x0, y0, cw, ch = self._geometry()
         col = int((pos.x() - x0) // cw)
@@ -69,7 +69,7 @@ class PaintGrid(QWidget):
         return self.doc.slots - 1 - r_top, col
 
     # ------------------------------------------------------------------ mouse
-    def mousePressEvent(self, event) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         cell = self.cell_at(event.position())
         if cell is None:
             return
@@ -85,14 +85,14 @@ class PaintGrid(QWidget):
             self.message = None
             self.update()
 
-    def mouseMoveEvent(self, event) -> None:
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self.drag is None:
             return
         cell = self._clamped(event.position())
         self.drag = (self.drag[0], self.drag[1], cell[0], cell[1])
         self.update()
 
-    def mouseReleaseEvent(self, event) -> None:
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self.drag is None or event.button() != Qt.MouseButton.LeftButton:
             return
         cell = self._clamped(event.position())
@@ -108,7 +108,7 @@ class PaintGrid(QWidget):
         self.update()
         self.painted.emit(name)
 
-    def _clamped(self, pos) -> tuple[int, int]:
+    def _clamped(self, pos: QPoint | QPointF) -> tuple[int, int]:
         x0, y0, cw, ch = self._geometry()
         col = min(max(int((pos.x() - x0) // cw), 0), self.doc.processors - 1)
         r_top = min(max(int((pos.y() - y0) // ch), 0), self.doc.slots - 1)
@@ -126,7 +126,7 @@ class PaintGrid(QWidget):
             return self.doc.next_name(), abs(c1 - c0) + 1, str(exc)
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), palette.BACKGROUND)
@@ -142,7 +142,8 @@ class PaintGrid(QWidget):
                 end = c
                 while end + 1 < self.doc.processors and row[end + 1] == row[c]:
                     end += 1
-                fill = palette.job_colour(ids[row[c]]) if row[c] is not None else palette.IDLE
+                name = row[c]
+                fill = palette.job_colour(ids[name]) if name is not None else palette.IDLE
                 p.fillRect(self.cell_rect(r, c).united(self.cell_rect(r, end)), fill)
                 c = end + 1
             self._paint_row_lines(p, r, ch)
@@ -197,7 +198,7 @@ class PaintGrid(QWidget):
 
     def _paint_drag(self, p: QPainter) -> None:
         preview = self.drag_preview()
-        if preview is None:
+        if preview is None or self.drag is None:  # (no preview without a drag)
             return
         name, size, refusal = preview
         r0, c0, r1, c1 = self.drag

@@ -9,6 +9,8 @@ disturbed) under a cancellable ``QProgressDialog`` whose maximum is the number o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, cast
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressDialog,
     QSpinBox,
+    QWidget,
 )
 
 from gangviz.gui.export.render import (
@@ -36,13 +39,16 @@ from gangviz.gui.export.render import (
 )
 from gangviz.gui.export.video import mp4_unavailable
 
+if TYPE_CHECKING:
+    from gangviz.gui.window import MainWindow
+
 FORMATS = [("gif", "GIF (Pillow)"), ("mp4", "MP4 (H.264, imageio-ffmpeg)"), ("frames", "PNG frames (a folder)")]
 
 
 class ExportDialog(QDialog):
     """Asks for the format, size, frame rate and number of steps of an export."""
 
-    def __init__(self, parent=None, *, steps_hint: int = 0):
+    def __init__(self, parent: QWidget | None = None, *, steps_hint: int = 0) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export animation")
         form = QFormLayout(self)
@@ -54,7 +60,8 @@ class ExportDialog(QDialog):
         self.mp4_note.setWordWrap(True)
         self.mp4_note.setStyleSheet("color: #8A5A00;")
         if self.mp4_reason is not None:
-            item = self.format.model().item(1) if isinstance(self.format.model(), QStandardItemModel) else None
+            model = self.format.model()
+            item = model.item(1) if isinstance(model, QStandardItemModel) else None
             if item is not None:
                 item.setEnabled(False)
                 item.setToolTip(self.mp4_reason)
@@ -87,17 +94,18 @@ class ExportDialog(QDialog):
 
     def mp4_enabled(self) -> bool:
         """Return whether the MP4 entry can be chosen."""
-        item = self.format.model().item(1)
+        # a QComboBox's own model (``format`` gets no other) is a QStandardItemModel
+        item = cast(QStandardItemModel, self.format.model()).item(1)
         return bool(item.isEnabled())
 
-    def values(self) -> dict:
+    def values(self) -> dict[str, Any]:
         """Return ``kind``, ``size``, ``fps`` and ``steps`` (``None``: to the end)."""
         steps = self.steps_box.value()
         return {"kind": self.format.currentData(), "size": (self.width_box.value(), self.height_box.value()),
                 "fps": self.fps_box.value(), "steps": steps or None}
 
 
-def export_with_progress(window, out: str, size: tuple[int, int], fps: int,
+def export_with_progress(window: MainWindow, out: str, size: tuple[int, int], fps: int,
                          steps: int | None) -> ExportResult | None:
     """Export the window's scenario from its start into ``out`` under a cancellable progress
     dialog; return the result, or ``None`` when cancelled or failed (a message box says why)."""
@@ -140,7 +148,7 @@ def export_with_progress(window, out: str, size: tuple[int, int], fps: int,
     return result
 
 
-def run_export_dialog(window) -> ExportResult | None:
+def run_export_dialog(window: MainWindow) -> ExportResult | None:
     """Ask for the options and a destination, then export; return the result or ``None``."""
     dlg = ExportDialog(window, steps_hint=0)
     if not dlg.exec():

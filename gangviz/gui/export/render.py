@@ -40,7 +40,7 @@ from PySide6.QtGui import QImage
 from gangviz.core.record import Change
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.gui.export.video import FramesWriter, GifWriter, Mp4Writer, output_kind
-from gangviz.gui.families.table import FamilyView, family_view
+from gangviz.gui.families.table import FamilyView, FamilyWidget, family_view
 from gangviz.gui.matrix.scene import animation_weight
 from gangviz.gui.player import (
     CHANGE_SECONDS,
@@ -146,7 +146,7 @@ def count_ahead(sim: Simulation, limit: int) -> int | None:
     return n
 
 
-def _family_frames(drawn: FamilyView, view, fps: int, hold: int, grab: Callable[[int], None]) -> None:
+def _family_frames(drawn: FamilyView, view: FamilyWidget, fps: int, hold: int, grab: Callable[[int], None]) -> None:
     """Grab the frames of one step drawn by a family ``view``: its step animation driven frame
     by frame, then (the epoch view's BUDDY layer) the schedule built piece by piece, each piece
     with its min-seg resting as long as a step does."""
@@ -263,6 +263,7 @@ def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] 
         size = (size[0] - size[0] % 2, size[1] - size[1] % 2)
     ticks = 0
 
+    writer: GifWriter | Mp4Writer | FramesWriter
     if kind == "gif":
         writer = GifWriter(out, fps)
     elif kind == "mp4":
@@ -273,7 +274,7 @@ def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] 
     def on_frame(img: QImage, k: int) -> None:
         nonlocal ticks
         ticks += k
-        if kind == "frames":
+        if isinstance(writer, FramesWriter):
             writer.add_png(img.save, k)
         else:
             writer.add(image_rgb(img), k)
@@ -282,7 +283,7 @@ def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] 
         done = render(sim, size, fps, on_frame, title=title, subtitle=subtitle, steps=steps,
                       progress=progress)
     except BaseException:  # cancelled, interrupted or failed: no half-written file stays
-        if kind != "frames":
+        if not isinstance(writer, FramesWriter):
             writer.discard()
         raise
     frames = writer.close()

@@ -22,9 +22,14 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 from gangviz.outputs import atomic, partial_path
 
@@ -66,7 +71,7 @@ class GifWriter:
 
     def __init__(self, path: str | Path, fps: int):
         self.path, self.fps = Path(path), int(fps)
-        self._frames: list = []
+        self._frames: list[Image] = []
         self._ticks: list[int] = []
         self._last: bytes | None = None
 
@@ -118,7 +123,7 @@ class FramesWriter:
         """Return the path of frame ``i`` (1-based)."""
         return self.folder / f"frame_{i:05d}.png"
 
-    def add_png(self, save, ticks: int = 1) -> None:
+    def add_png(self, save: Callable[[str], bool], ticks: int = 1) -> None:
         """Add a frame through ``save(path)`` (writes a PNG and returns success), ``ticks`` times.
 
         Raises ``OSError`` when a picture cannot be written.

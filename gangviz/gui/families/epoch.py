@@ -17,13 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.epoch.model import Piece, Schedule
+from gangviz.epoch.records import JobArrived, ScheduleRebuilt
 from gangviz.gui.palette import BACKGROUND, IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
+
+if TYPE_CHECKING:
+    from gangviz.core.record import Step
+    from gangviz.gui.families.epoch_construction import BuddyConstruction
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 46, 12, 26, 30
 EPOCH_LINE = QColor("#222222")
@@ -42,7 +48,7 @@ def fraction_of_t(frac: Fraction) -> str:
     return f"{_VULGAR.get(frac, f'{frac.numerator}/{frac.denominator}')}T"
 
 
-def time_ticks(schedule) -> list[tuple[Fraction, str]]:
+def time_ticks(schedule: Schedule | None) -> list[tuple[Fraction, str]]:
     """Return the ticks of the time axis inside the quantum: the boundaries between the epochs
     of an epoch schedule (each epoch lasts in proportion to its jobs [McCann94 §4], so ten
     jobs in epochs of 5, 3 and 2 give ½T and ⅘T, as in Fig. 6), else ¼T, ½T and ¾T."""
@@ -71,6 +77,8 @@ class EpochView(QWidget):
     """
 
     animationFinished = Signal()
+    #: the waiting jobs and BUDDY's construction, attached by :mod:`gangviz.gui.families.table`
+    construction: BuddyConstruction
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
@@ -129,15 +137,15 @@ class EpochView(QWidget):
         self._phase = phase
         self.update()
 
-    def show_step(self, step) -> None:
+    def show_step(self, step: Step) -> None:
         """Animate ``step`` (a :class:`~gangviz.core.record.Step` of the epoch simulation).
 
         The last ``schedule_rebuilt`` change gives the old and new schedules; a step without one
         leaves the picture as it is (``animationFinished`` is still emitted).
         """
-        rebuilt = [c for c in step.changes if getattr(c, "kind", "") == "schedule_rebuilt"]
+        rebuilt = [c for c in step.changes if isinstance(c, ScheduleRebuilt)]
         for c in step.changes:
-            if getattr(c, "kind", "") == "job_arrived":
+            if isinstance(c, JobArrived):
                 self._names.setdefault(c.job, f"J{c.job}")
         if not rebuilt:
             self.animationFinished.emit()
@@ -182,7 +190,7 @@ class EpochView(QWidget):
 
     # --- animation ---------------------------------------------------------------------------
 
-    def _on_value(self, value) -> None:
+    def _on_value(self, value: float) -> None:
         self._t = float(value)
         self.update()
 
@@ -214,7 +222,7 @@ class EpochView(QWidget):
         out += [(j, self.piece_rect(p), t) for j, p in new.items() if j not in old]
         return out
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         """Draw the axes, the pieces with labels, the epoch lines and the phase mark."""
         p = QPainter(self)
         p.fillRect(self.rect(), BACKGROUND)

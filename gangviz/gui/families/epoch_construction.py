@@ -21,19 +21,29 @@ rectangle.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.epoch.buddy import buddy_pieces
 from gangviz.gui.palette import IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
 
+if TYPE_CHECKING:
+    from gangviz.epoch.model import Schedule
+    from gangviz.epoch.sim import EpochSimulation
+    from gangviz.gui.families.epoch import EpochView
+    from gangviz.gui.player import Player
+
+#: one piece's min-seg: ``(left, right, height)``
+MinSeg = tuple[int, int, Fraction]
+
 STEP_MS = 900
 MIN_SEG = QColor("#E69F00")
 
 
-def construction(schedule, mins: dict[int, int]) -> list[tuple[int, int, Fraction]] | None:
+def construction(schedule: Schedule | None, mins: dict[int, int]) -> list[MinSeg] | None:
     """Return the min-seg ``(left, right, height)`` above which each piece of ``schedule`` was
     placed, in the schedule's order, or ``None`` when ``schedule`` is not a plain BUDDY schedule
     of these jobs (then there is no construction to show)."""
@@ -42,7 +52,7 @@ def construction(schedule, mins: dict[int, int]) -> list[tuple[int, int, Fractio
     table = {p.job: mins[p.job] for p in schedule.pieces if p.job in mins}
     if len(table) != len(schedule.pieces):
         return None
-    trace: list = []
+    trace: list[MinSeg] = []
     try:
         pieces = buddy_pieces(schedule.nodes, table, trace=trace)
     except (RuntimeError, ValueError, ZeroDivisionError):
@@ -59,12 +69,12 @@ LABEL_POINTS = 9.5
 class BuddyConstruction(QWidget):
     """The layer over an :class:`~gangviz.gui.families.epoch.EpochView` (see the module docstring)."""
 
-    def __init__(self, view) -> None:
+    def __init__(self, view: EpochView) -> None:
         super().__init__(view)
         self.view = view
-        self.sim = None
-        self.player = None
-        self.trace: list | None = None
+        self.sim: EpochSimulation | None = None
+        self.player: Player | None = None
+        self.trace: list[MinSeg] | None = None
         self.k = 0  # pieces shown so far while building
         self.timer = QTimer(self)
         self.timer.setInterval(STEP_MS)
@@ -75,25 +85,25 @@ class BuddyConstruction(QWidget):
         view.installEventFilter(self)
         view.animationFinished.connect(self.start)
 
-    def set_sim(self, sim) -> None:
+    def set_sim(self, sim: EpochSimulation) -> None:
         """Read the jobs' minimum nodes (and the waiting jobs before the first step) from
         ``sim``, an :class:`~gangviz.epoch.sim.EpochSimulation`."""
         self.sim = sim
         self.update()
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player`` (its simulation, speed and steps; see the module docstring).
 
         Call it before the view itself is connected to ``player``, so the construction jumps to
         its end before the view draws the next step.
         """
         self.player = player
-        self.set_sim(player.sim)
+        self.set_sim(cast("EpochSimulation", player.sim))  # this layer is the epoch family's
         player.hold_while(lambda: self.building)
         player.stepped.connect(self._next_step)
         player.moved.connect(self._next_step)
 
-    def _next_step(self, *_args) -> None:
+    def _next_step(self, *_args: object) -> None:
         if self.building:
             self.finish()
 
@@ -112,7 +122,8 @@ class BuddyConstruction(QWidget):
     def start(self) -> bool:
         """Begin showing how the schedule now on the view was built; return whether it is a
         BUDDY schedule that can be shown so."""
-        mins = {j.id: j.min_nodes for j in self.sim.state.jobs.values()} if self.sim is not None else {}
+        mins: dict[int, int] = ({j.id: j.min_nodes for j in self.sim.state.jobs.values()}
+                                if self.sim is not None else {})
         self.trace = construction(self.view.schedule, mins)
         self.k = 0
         if self.trace is None:
@@ -138,7 +149,7 @@ class BuddyConstruction(QWidget):
         self.timer.stop()
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.view:
             if event.type() == QEvent.Type.Resize:
                 self.setGeometry(self.view.rect())
@@ -147,18 +158,19 @@ class BuddyConstruction(QWidget):
         return False
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         sched = self.view.schedule
         if sched is None:
             self._paint_waiting()
             return
-        if not self.building or self.view.is_animating():
+        trace = self.trace
+        if trace is None or not self.building or self.view.is_animating():
             return
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         for piece in sched.pieces[self.k:]:
             p.fillRect(self.view.piece_rect(piece), IDLE)
-        left, right, height = self.trace[self.k]
+        left, right, height = trace[self.k]
         piece = sched.pieces[self.k]
         r = self.view.plot_rect()
         n = sched.nodes
@@ -170,7 +182,8 @@ class BuddyConstruction(QWidget):
         p.setPen(QPen(MIN_SEG, 2, Qt.PenStyle.DashLine))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(target.adjusted(1, 1, -1, -1))
-        mins = {j.id: j.min_nodes for j in self.sim.state.jobs.values()} if self.sim is not None else {}
+        mins: dict[int, int] = ({j.id: j.min_nodes for j in self.sim.state.jobs.values()}
+                                if self.sim is not None else {})
         name = self.view._names.get(piece.job, f"J{piece.job}")
         text = (f"{name} (at least {mins.get(piece.job, '?')} nodes) goes above the min-seg "
                 f"P{left + 1}..P{right} at height {height}: width {piece.width}")
@@ -193,7 +206,9 @@ class BuddyConstruction(QWidget):
     def _paint_waiting(self) -> None:
         """The jobs that enter at the start, one bar per job as wide as its minimum nodes."""
         sim = self.sim
-        jobs = [] if sim is None else [sim.workload.job(i) for i in range(sim.jobs)]
+        if sim is None:
+            return
+        jobs = [sim.workload.job(i) for i in range(sim.jobs)]
         if not jobs:
             return
         r = self.view.plot_rect()

@@ -23,9 +23,11 @@ queue entry shows the job's fate as a tooltip; ``jobAt(pos)`` answers the same q
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from gangviz.gui.palette import (
@@ -39,6 +41,11 @@ from gangviz.gui.palette import (
     text_colour,
 )
 from gangviz.timefmt import clock_text, format_time
+
+if TYPE_CHECKING:
+    from gangviz.core.record import Step
+    from gangviz.spacesharing.changes import SpaceState
+    from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP = 54, 14, 30
 QUEUE_ROW = 20
@@ -62,7 +69,7 @@ def _fmt(seconds: float) -> str:
     return format_time(seconds, 1.0)
 
 
-def header_forms(sim) -> list[str]:
+def header_forms(sim: SpaceSharingSimulation) -> list[str]:
     """Return the view's state line for ``sim``, longest form first: the policy, the clock
     (:func:`gangviz.timefmt.clock_text`, as every widget writes a time), free processors and
     the running and waiting counts."""
@@ -80,9 +87,9 @@ class GanttView(QWidget):
 
     jobSelected = Signal(object)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.sim = None
+        self.sim: SpaceSharingSimulation | None = None
         self.setMouseTracking(True)
         self.setMinimumSize(360, 260)
         self._hits: list[tuple[QRectF, int]] = []
@@ -104,19 +111,26 @@ class GanttView(QWidget):
         return max(QUEUE_ROW * self.scale, QFontMetricsF(self._font()).height() + 4)
 
     # ------------------------------------------------------------------ feeding
-    def set_state(self, sim) -> None:
+    def set_state(self, sim: SpaceSharingSimulation) -> None:
         """Show ``sim``'s current state."""
         self.sim = sim
         self.update()
 
-    def show_step(self, step) -> None:
+    def show_step(self, step: Step) -> None:
         """Redraw after ``step`` (the state is read from the simulation)."""
         self.update()
+
+    def _shown(self) -> SpaceSharingSimulation:
+        """Return the simulation drawn; the drawing helpers run only while there is one."""
+        if self.sim is None:
+            raise RuntimeError("the Gantt view has no simulation to draw")
+        return self.sim
 
     # ------------------------------------------------------------------ geometry
     def _window(self) -> tuple[float, float]:
         """Return the time range shown: the clock a third of the way in."""
-        sim, st = self.sim, self.sim.state
+        sim = self._shown()
+        st = sim.state
         ends = [pe for _, pe in st.running.values()]
         ends += [r + sim.estimate(j) for j, r in st.reservations.items() if math.isfinite(r)]
         ahead = max((e - st.time for e in ends), default=0.0)
@@ -137,14 +151,14 @@ class GanttView(QWidget):
 
     def _strip(self) -> QRectF:
         line = QFontMetricsF(self._font()).height()
-        queue_h = min(8, len(self.sim.state.waiting) + 1) * self._row() + line + 8
+        queue_h = min(8, len(self._shown().state.waiting) + 1) * self._row() + line + 8
         top = self._top()
         h = max(120.0, self.height() - top - queue_h - line - 10)
         left = self._left()
         return QRectF(left, top, max(50.0, self.width() - left - MARGIN_RIGHT * self.scale), h)
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), BACKGROUND)
@@ -226,8 +240,9 @@ class GanttView(QWidget):
         self._draw_key(p, fm, strip)
         self._draw_queue(p, fm, strip.bottom() + lh + 8)
 
-    def _draw_reservations(self, p, st, x, y, fm, mode, P) -> None:
-        sim = self.sim
+    def _draw_reservations(self, p: QPainter, st: SpaceState, x: Callable[[float], float], y: Callable[[float], float],
+                           fm: QFontMetricsF, mode: str, P: int) -> None:
+        sim = self._shown()
         drawn: list[tuple[float, float, float]] = []  # (start, end, top) of reservation outlines
         pend_by = sorted(((pe, st.sizes[j]) for j, (_, pe) in st.running.items()))
         for job, when in st.reservations.items():
@@ -252,10 +267,10 @@ class GanttView(QWidget):
                 p.drawText(rect.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, name)
             self._hits.append((rect, job))
 
-    def _draw_key(self, p, fm, strip) -> None:
+    def _draw_key(self, p: QPainter, fm: QFontMetricsF, strip: QRectF) -> None:
         items = [("running", job_colour(0), None), ("predicted rest", QColor(180, 180, 200, 110), None),
                  ("reservation", QColor(51, 34, 136, 45), Qt.PenStyle.DashLine)]
-        if self.sim.policy.mode == "easy":
+        if self._shown().policy.mode == "easy":
             items.append(("backfill window", WINDOW_FILL, None))
         xk = strip.right()
         lh = fm.height()
@@ -272,8 +287,9 @@ class GanttView(QWidget):
             p.setPen(MUTED_TEXT)
             p.drawText(QRectF(xk + sw + 3, yk, w, lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
-    def _draw_queue(self, p, fm, top: float) -> None:
-        sim, st = self.sim, self.sim.state
+    def _draw_queue(self, p: QPainter, fm: QFontMetricsF, top: float) -> None:
+        sim = self._shown()
+        st = sim.state
         u = sim.time_unit
         p.setPen(TEXT)
         label = "Queue (priority order)" if st.waiting else "Queue: empty"
@@ -313,14 +329,14 @@ class GanttView(QWidget):
                 return job
         return None
 
-    def mouseMoveEvent(self, event) -> None:
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         job = self.jobAt(event.position())
         if job is None or self.sim is None:
             QToolTip.hideText()
             return
         QToolTip.showText(event.globalPosition().toPoint(), self.sim.job_text(job), self)
 
-    def mousePressEvent(self, event) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         job = self.jobAt(event.position())
         self.selected = job
         self.jobSelected.emit(job)

@@ -10,26 +10,35 @@ stream (nothing is known ahead).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
-from gangviz.gui.families.sites import FONT_PX, gang_colour
+from gangviz.gui.families.sites import FONT_PX, QueueView, gang_colour
+from gangviz.sim.protocol import Simulation
+
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
+    from gangviz.multisite.simulation import MultiSiteSimulation
 
 MAX_SHOWN = 8
 #: the room (base pixels, scaled with the view) kept under the sites: one row of chips
 FOOTER = 22
 
 
-def upcoming(sim) -> list[tuple[int, int, float, int]]:
+def upcoming(sim: Simulation | None) -> list[tuple[int, int, float, int]]:
     """Return ``(gang, size, at, site)`` of the scripted gangs not arrived by ``sim``'s position
-    (empty for a random stream or another family of simulation)."""
+    (empty for a random stream, another family of simulation or none)."""
     from gangviz.factory.scripted import ScriptedGangStream
     from gangviz.multisite.changes import GangArrived
 
-    if sim.family != "multisite" or not isinstance(sim.stream, ScriptedGangStream):
+    if sim is None or sim.family != "multisite":
+        return []
+    stream = cast("MultiSiteSimulation", sim).stream
+    if not isinstance(stream, ScriptedGangStream):
         return []  # a random stream knows no future
-    stream = sim.stream
     arrived = sum(isinstance(c, GangArrived) for i in range(sim.position) for c in sim.step_at(i).changes)
     out = []
     for g in range(arrived, len(stream.arrival)):
@@ -40,33 +49,33 @@ def upcoming(sim) -> list[tuple[int, int, float, int]]:
 class ArrivalsStrip(QWidget):
     """The layer over a :class:`~gangviz.gui.families.sites.QueueView` (see the module docstring)."""
 
-    def __init__(self, view) -> None:
+    def __init__(self, view: QueueView) -> None:
         super().__init__(view)
         self.view = view
-        self.sim = None
+        self.sim: Simulation | None = None
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         self.setGeometry(view.rect())
         view.installEventFilter(self)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player``: its simulation says which gangs are still to come."""
         self.sim = player.sim
         player.stepped.connect(self._follow)
         player.moved.connect(self._follow)
         self._follow()
 
-    def _follow(self, *_args) -> None:
+    def _follow(self, *_args: object) -> None:
         # the view keeps room under its sites only while some gang is still to come
         self.view.set_footer(FOOTER if upcoming(self.sim) else 0)
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
         return False
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         gangs = upcoming(self.sim)
         if not gangs:
             return

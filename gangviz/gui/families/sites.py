@@ -31,9 +31,11 @@ history it redraws the lanes up to that point.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QRegion
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen, QRegion
 from PySide6.QtWidgets import QWidget
 
 from gangviz.core.record import Step
@@ -42,6 +44,9 @@ from gangviz.multisite.changes import TaskMigrated
 from gangviz.multisite.lanes import HOLD, Bar, LaneLog, lanes_from_steps, migrations
 from gangviz.multisite.snapshot import QueueSnapshot, state_from_snapshot
 from gangviz.multisite.state import MultiSiteState
+
+if TYPE_CHECKING:
+    from gangviz.gui.families.site_arrivals import ArrivalsStrip
 
 PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677",
@@ -98,6 +103,9 @@ def nice_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
 class QueueView(QWidget):
     """Draws a multi-site system: lanes over time and queues; animates migrations."""
 
+    #: the scripted gangs still to come, attached by :mod:`gangviz.gui.families.table`
+    arrivals: ArrivalsStrip
+
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
         self._present = 1.0  # the presentation scale (above 1 while presenting)
@@ -128,7 +136,7 @@ class QueueView(QWidget):
         """Return the migration animation (tests drive it with ``setCurrentTime``)."""
         return self._anim
 
-    def set_state(self, state: QueueSnapshot | MultiSiteState, steps=None) -> None:
+    def set_state(self, state: QueueSnapshot | MultiSiteState, steps: Sequence[Step] | None = None) -> None:
         """Show ``state`` (a snapshot or a live state, copied), cancelling any animation.
 
         ``steps``, the history that led to ``state`` from the start, redraws the lanes; without
@@ -300,7 +308,7 @@ class QueueView(QWidget):
         return QSize(int(w + 2 * MARGIN), int(h + 2 * MARGIN))
 
     # --- painting -------------------------------------------------------------------------------
-    def _on_progress(self, value) -> None:
+    def _on_progress(self, value: float) -> None:
         self._progress = float(value)
         self.update()
 
@@ -317,7 +325,7 @@ class QueueView(QWidget):
         p.setPen(_text_colour(colour))
         p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"G{task[0]}.{task[1] + 1}")
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         """Draw sites, lanes, processors, queues, links and any token in flight."""
         st = self._state
         cfg = st.cfg
@@ -399,7 +407,7 @@ class QueueView(QWidget):
         for s in range(sites):
             top, bottom = self.lane_rect(s, 0).top(), self.lane_rect(s, self._state.cfg.procs - 1).bottom()
             for t in ticks:
-                x = round(self.time_x(s, t))
+                x: float = round(self.time_x(s, t))
                 p.drawLine(QPointF(x, top), QPointF(x, bottom))
         for col in range(min(cols, sites)):
             last = max(s for s in range(sites) if s % cols == col)

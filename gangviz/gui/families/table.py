@@ -12,9 +12,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from gangviz.sim.protocol import Simulation
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from gangviz.core.matrix import OusterhoutMatrix
+    from gangviz.core.record import Step
+    from gangviz.epoch.sim import EpochSimulation
+    from gangviz.gui.families.epoch import EpochView
+    from gangviz.gui.families.gantt import GanttView
+    from gangviz.gui.families.sites import QueueView
+    from gangviz.gui.player import Player
+    from gangviz.sim.engine import Simulation as Engine
+    from gangviz.sim.state import Sample
+
+#: a family's view: a QWidget with ``set_state(*state)`` and ``show_step(step)`` (and
+#: ``set_scale(factor)`` when :attr:`FamilyView.scales`); one class per family, so typed loosely
+FamilyWidget: TypeAlias = Any
 
 #: the families whose simulations keep per-step samples (``sim.samples``) for the metric panels
 SAMPLED = frozenset({"matrix", "space-sharing"})
@@ -24,12 +41,19 @@ QUEUED = frozenset({"matrix", "space-sharing"})
 PAPERED = frozenset({"matrix", "space-sharing"})
 
 
-def matrix_of(sim: Simulation | None) -> Any:
+def engine_of(sim: Simulation) -> Engine:
+    """Return a matrix-family ``sim`` as what it is, the matrix engine
+    (:class:`gangviz.sim.engine.Simulation`: the family's one simulation class), for the views
+    of the matrix family, which read its matrix, steps and policy; checks nothing."""
+    return cast("Engine", sim)
+
+
+def matrix_of(sim: Simulation | None) -> OusterhoutMatrix | None:
     """Return the Ousterhout matrix of a matrix-family ``sim`` (live), else ``None``."""
-    return sim.snapshot() if sim is not None and sim.family == "matrix" else None
+    return engine_of(sim).snapshot() if sim is not None and sim.family == "matrix" else None
 
 
-def samples_of(sim: Simulation | None) -> Sequence:
+def samples_of(sim: Simulation | None) -> Sequence[Sample]:
     """Return ``sim``'s per-step samples (empty for a family that keeps none)."""
     return sim.samples if sim is not None and sim.family in SAMPLED else ()  # type: ignore[attr-defined]
 
@@ -49,12 +73,12 @@ def paper_of(sim: Simulation) -> str:
     return sim.policy.paper if sim.family in PAPERED else ""  # type: ignore[attr-defined]
 
 
-def applied_steps(sim: Simulation) -> list:
+def applied_steps(sim: Simulation) -> list[Step]:
     """Return the steps ``sim`` has applied, first to last."""
     return [sim.step_at(i) for i in range(sim.position)]
 
 
-def _queue_view(parent, player):
+def _queue_view(parent: QWidget, player: Player) -> QueueView:
     from gangviz.gui.families.site_arrivals import ArrivalsStrip
     from gangviz.gui.families.sites import QueueView
 
@@ -64,18 +88,18 @@ def _queue_view(parent, player):
     return view
 
 
-def _epoch_view(parent, player):
+def _epoch_view(parent: QWidget, player: Player) -> EpochView:
     from gangviz.gui.families.epoch import EpochView
     from gangviz.gui.families.epoch_construction import BuddyConstruction
 
     view = EpochView(parent)
     view.construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
     view.construction.set_player(player)  # before the adapter connects
-    view.nodes_hint = player.sim.nodes
+    view.nodes_hint = cast("EpochSimulation", player.sim).nodes
     return view
 
 
-def _gantt_view(parent, player):
+def _gantt_view(parent: QWidget, player: Player) -> GanttView:
     from gangviz.gui.families.gantt import GanttView
 
     return GanttView(parent)
@@ -95,18 +119,23 @@ class FamilyView:
             piece after its animation (``start``, ``advance``, ``building``, ``timer``), or ``None``.
     """
 
-    make: Callable[[Any, Any], Any]
-    state: Callable[[Simulation], tuple]
+    make: Callable[[QWidget, Player], FamilyWidget]
+    state: Callable[[Simulation], tuple[Any, ...]]
     scales: bool = False
-    animation: Callable[[Any], Any] = lambda view: None
-    construction: Callable[[Any], Any] = lambda view: None
+    animation: Callable[[FamilyWidget], Any] = lambda view: None
+    construction: Callable[[FamilyWidget], Any] = lambda view: None
+
+
+def _epoch_state(sim: Simulation) -> tuple[Any, ...]:
+    """An epoch simulation's snapshot is already ``set_state``'s arguments: ``(schedule, labels)``."""
+    return cast("tuple[Any, ...]", sim.snapshot())
 
 
 #: family -> how it is drawn; the matrix family has the board's own views instead
 FAMILY_VIEWS: dict[str, FamilyView] = {
     "multisite": FamilyView(_queue_view, lambda sim: (sim.snapshot(), applied_steps(sim)), scales=True,
                             animation=lambda view: view.animation),
-    "epoch": FamilyView(_epoch_view, lambda sim: sim.snapshot(), scales=True,  # type: ignore[arg-type]
+    "epoch": FamilyView(_epoch_view, _epoch_state, scales=True,
                         animation=lambda view: view._anim, construction=lambda view: view.construction),
     "space-sharing": FamilyView(_gantt_view, lambda sim: (sim,), scales=True),
 }
@@ -125,13 +154,14 @@ class FamilyViewAdapter:
     forward is shown with ``show_step`` (the view animates it itself); any other move
     (back, jump, batch) resets the view with ``set_state(*state(sim))``."""
 
-    def __init__(self, view, player, state):
+    def __init__(self, view: FamilyWidget, player: Player,
+                 state: Callable[[Simulation], tuple[Any, ...]]) -> None:
         self.view, self.player, self.state = view, player, state
         player.stepped.connect(self._step)
         player.moved.connect(self._moved)
         self._moved()
 
-    def _step(self, step) -> None:
+    def _step(self, step: Step) -> None:
         self.view.show_step(step)
 
     def _moved(self) -> None:

@@ -22,12 +22,15 @@ instead of shrinking further, and only a text longer still is cut.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QLabel, QSizePolicy
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+from gangviz.core.changes import SlotAdded, SlotRemoved
+from gangviz.core.record import Change
 from gangviz.gui.lecture.narration import step_lines
 from gangviz.gui.matrix.held_move import gate_caption
 from gangviz.gui.player import Player
@@ -47,7 +50,7 @@ def short_text(text: str) -> str:
 _SLOT = re.compile(r"\bS(\d+)\b")
 
 
-def final_slot_names(narration: list[str], changes: list) -> list[str]:
+def final_slot_names(narration: list[str], changes: list[Change]) -> list[str]:
     """Return ``narration`` (one sentence per change of one step) with each slot a sentence
     names before a later deletion or insertion of the same step followed by its number in the
     step's final picture: "J2 shifts from S1 to S3 (now S2)". A slot the step deletes later
@@ -58,11 +61,11 @@ def final_slot_names(narration: list[str], changes: list) -> list[str]:
         return list(narration)
     out = []
     for i, line in enumerate(narration):
-        later = [c for c in changes[i + 1:] if c.kind in moves]
+        later = [c for c in changes[i + 1:] if isinstance(c, (SlotRemoved, SlotAdded))]
 
-        def final(row: int, later=later) -> int | None:
+        def final(row: int, later: list[SlotRemoved | SlotAdded] = later) -> int | None:
             for c in later:
-                if c.kind == "slot_removed":
+                if isinstance(c, SlotRemoved):
                     if row == c.row:
                         return None
                     if row > c.row:
@@ -73,7 +76,7 @@ def final_slot_names(narration: list[str], changes: list) -> list[str]:
 
         seen: set[str] = set()
 
-        def name(m: re.Match, final=final, seen=seen) -> str:
+        def name(m: re.Match[str], final: Callable[[int], int | None] = final, seen: set[str] = seen) -> str:
             row = int(m.group(1)) - 1
             now = final(row)
             if now is None or now == row or m.group(0) in seen:
@@ -112,9 +115,9 @@ def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
 class Caption(QLabel):
     """A word-wrapped label that follows a player's position (see the module docstring)."""
 
-    def __init__(self, parent=None, *, points: float = 11.0):
+    def __init__(self, parent: QWidget | None = None, *, points: float = 11.0) -> None:
         super().__init__(parent)
-        self.player = None
+        self.player: Player | None = None
         self.start_text = START_TEXT
         self.full_text = ""
         self.setWordWrap(True)
@@ -185,18 +188,18 @@ class Caption(QLabel):
         if self.text() != candidate:
             super().setText(candidate)
 
-    def sizeHint(self):
+    def sizeHint(self) -> QSize:
         """As high as the text needs (see :meth:`_fit`)."""
         hint = super().sizeHint()
         if self._hint_h:
             hint.setHeight(self._hint_h)
         return hint
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit()
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player`` (disconnects from the previous one)."""
         follow(self.player, player, ("stepped", "moved", "gateChanged", "frame"), self.refresh)
         self.player = player
@@ -207,7 +210,7 @@ class Caption(QLabel):
         self.start_text = text
         self.refresh()
 
-    def refresh(self, *args) -> None:
+    def refresh(self, *args: object) -> None:
         """Show the caption of the player's current position."""
         text = caption_text(self.player, self.start_text)
         if text != self.full_text:

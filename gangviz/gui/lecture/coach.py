@@ -20,13 +20,22 @@ The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.ma
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QLineF, QObject, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
+from gangviz.gui.families.table import engine_of
 from gangviz.gui.matrix.held_move import GateInfo, gate_info, region_of
-from gangviz.gui.matrix.view import CUT_DASH, CUT_HALO, CUT_WIDTH
+from gangviz.gui.matrix.view import CUT_DASH, CUT_HALO, CUT_WIDTH, MatrixView
+
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
+    from gangviz.gui.window import MainWindow
+    from gangviz.sim.state import JobRecord
 
 HIDDEN_EXPLANATION = ("Guided exercise: what happens here is for you to work out. The "
                       "explanation follows at the end of the scenario.")
@@ -38,13 +47,13 @@ SWAP_EDGE = QColor(230, 159, 0)
 class WaitingJob(QWidget):
     """A chip of ``size`` cells in the job's colour with its name, and a line of feedback."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.job: tuple[str, int, int] | None = None  # name, size, id (for the colour)
         self.text = QLabel()
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.RichText)
-        lay = QHBoxLayout(self)
+        self._lay = lay = QHBoxLayout(self)
         lay.setContentsMargins(14 + 0, 2, 14, 2)
         lay.addSpacing(0)
         lay.addWidget(self.text, 1)
@@ -55,8 +64,8 @@ class WaitingJob(QWidget):
         """Show ``(name, size, id)`` as the waiting job (``None``: no chip)."""
         self.job = job
         left = 14 + (self._chip_width() + 12 if job else 0)
-        self.layout().setContentsMargins(left, 2, 14, 2)
-        self.layout().activate()  # the text moves right of the chip before the next paint
+        self._lay.setContentsMargins(left, 2, 14, 2)
+        self._lay.activate()  # the text moves right of the chip before the next paint
         self.update()
 
     def _unit(self) -> int:
@@ -66,7 +75,7 @@ class WaitingJob(QWidget):
     def _chip_width(self) -> int:
         return 0 if self.job is None else min(self._unit() * self.job[1], 12 * self._unit())
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         if self.job is None:
             return
         name, size, jid = self.job
@@ -87,7 +96,7 @@ class RevealLayer(QWidget):
     """Drawn over the matrix: the student's pick while held; cuts and shaded swapping regions
     while the move plays. Transparent to the mouse."""
 
-    def __init__(self, view, coach: GuidedCoach) -> None:
+    def __init__(self, view: MatrixView, coach: GuidedCoach) -> None:
         super().__init__(view)
         self.view, self.coach = view, coach
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
@@ -95,12 +104,12 @@ class RevealLayer(QWidget):
         self.setGeometry(view.rect())
         view.installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
         return False
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         info, layout = self.coach.info, self.view.current_geometry()
         if info is None or layout is None or not info.rows:
             return
@@ -139,10 +148,10 @@ class RevealLayer(QWidget):
 class GuidedCoach(QObject):
     """Follows the window's player and does what the module docstring lists."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
-        self.player = None
+        self.player: Player | None = None
         self.info: GateInfo | None = None
         self.guess: tuple[int, int] | None = None
         self.revealing = False
@@ -150,7 +159,7 @@ class GuidedCoach(QObject):
         self._saved: tuple[str, str] | None = None
         board = window.board
         self.waiting = WaitingJob(board)
-        board.layout().insertWidget(board.layout().indexOf(board.matrix), self.waiting)
+        board.column_layout.insertWidget(board.column_layout.indexOf(board.matrix), self.waiting)
         self.layer = RevealLayer(board.matrix, self)
         self.cover = QLabel("The narration of this step is hidden until Return reveals the move.",
                             window.narration.viewport())
@@ -160,7 +169,7 @@ class GuidedCoach(QObject):
         self.cover.setVisible(False)
         board.matrix.installEventFilter(self)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player`` (the window's new one)."""
         self.player = player
         self._end()
@@ -172,10 +181,12 @@ class GuidedCoach(QObject):
     # ------------------------------------------------------------------ the held move
     def _gate_changed(self, held: bool) -> None:
         p = self.player
-        if held and p.gate is not None:
-            jobs = p.sim.jobs if p.has_matrix else {}
-            self.info = gate_info(p.gate.state, p.gate.change, p.transition_changes(),
-                                  lambda j: jobs[j].spec.name if j in jobs else p.gate.state.name(j))
+        gate = None if p is None else p.gate
+        if held and p is not None and gate is not None:
+            jobs: Mapping[int, JobRecord] = engine_of(p.sim).jobs if p.has_matrix else {}
+            state = gate.state
+            self.info = gate_info(state, gate.change, p.transition_changes(),
+                                  lambda j: jobs[j].spec.name if j in jobs else state.name(j))
             self.guess, self.verdict, self.revealing = None, None, False
             self._hide_answers()
             self._show_waiting()
@@ -188,7 +199,7 @@ class GuidedCoach(QObject):
             self._show_waiting()
         self.layer.update()
 
-    def _step_over(self, *args) -> None:
+    def _step_over(self, *args: object) -> None:
         """The revealed step finished (or the position moved elsewhere): clear everything."""
         p = self.player
         if p is not None and (p.gate is not None or (self.revealing and p.busy)):
@@ -282,8 +293,8 @@ class GuidedCoach(QObject):
         self.waiting.setVisible(True)
 
     # ------------------------------------------------------------------ the student's pick
-    def eventFilter(self, obj, event) -> bool:
-        if (event.type() == QEvent.Type.MouseButtonPress and self.info is not None
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (event.type() == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent) and self.info is not None
                 and not self.revealing and self.player is not None and self.player.gate is not None):
             self.pick_at(event.position().x())
             return True

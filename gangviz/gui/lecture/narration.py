@@ -18,13 +18,26 @@ from __future__ import annotations
 import os
 import re
 import time
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from gangviz.gui.wiring import follow
 from gangviz.timefmt import clock_text
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from gangviz.gui.player import KnownStep, Player
 
 SYNC_S = 0.25
 _CURRENT_BG = QBrush(QColor("#FFE9A8"))
@@ -41,7 +54,7 @@ def fold_no_ops(lines: list[str]) -> list[str]:
     """Return ``lines`` with every pair "J gives up its extra slot(s) R" / "J also runs in R"
     of the same job and rows (a net no-op within one step) left out, and one line in their
     place saying how many jobs kept their extra slots ("14 jobs keep their extra slots.")."""
-    gave = {}
+    gave: dict[tuple[str, str], list[int]] = {}
     for i, line in enumerate(lines):
         m = _GIVES_UP.match(line)
         if m:
@@ -61,7 +74,7 @@ def fold_no_ops(lines: list[str]) -> list[str]:
     return out[:first] + [note] + out[first:]
 
 
-def step_lines(known) -> list[str]:
+def step_lines(known: KnownStep) -> list[str]:
     """Return the narration lines of one known step (slice-only lines kept only when alone;
     no-op pairs folded by :func:`fold_no_ops`)."""
     lines = [s for s in known.narration if not s.endswith("runs its time slice.")]
@@ -71,7 +84,8 @@ def step_lines(known) -> list[str]:
 class NarrationModel(QAbstractListModel):
     """Rows = narration sentences of the player's known steps."""
 
-    def __init__(self, player, parent=None, *, slice_seconds: float | None = None):
+    def __init__(self, player: Player, parent: QObject | None = None, *,
+                 slice_seconds: float | None = None) -> None:
         super().__init__(parent)
         self.player = player
         #: seconds per slice on a trace (times read as clocks, ``31 d 04:12:09``), else ``None``
@@ -106,7 +120,7 @@ class NarrationModel(QAbstractListModel):
             self.endInsertRows()
             self.refused = True
 
-    def _sync_steps(self, known) -> None:
+    def _sync_steps(self, known: list[KnownStep]) -> None:
         n = len(self.first_row)
         if n > len(known):
             keep = self.first_row[len(known)] if len(known) < n else len(self.row_text)
@@ -115,7 +129,9 @@ class NarrationModel(QAbstractListModel):
             self.endRemoveRows()
             n = len(known)
         if n < len(known):
-            texts, steps, firsts = [], [], []
+            texts: list[str] = []
+            steps: list[int] = []
+            firsts: list[int] = []
             base = len(self.row_text)
             for k in range(n, len(known)):
                 ks = known[k]
@@ -129,10 +145,11 @@ class NarrationModel(QAbstractListModel):
             self.first_row.extend(firsts)
             self.endInsertRows()
 
-    def rowCount(self, parent=None) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
         return 0 if parent is not None and parent.isValid() else len(self.row_text)
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex,
+             role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         r = index.row()
         if not 0 <= r < len(self.row_text):
             return None
@@ -168,7 +185,7 @@ class NarrationModel(QAbstractListModel):
 class NarrationView(QTableView):
     """The narration list; clicking a line moves the player to that step."""
 
-    def __init__(self, player=None, parent=None):
+    def __init__(self, player: Player | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setShowGrid(False)
         self.setWordWrap(False)
@@ -184,8 +201,8 @@ class NarrationView(QTableView):
         f.setPointSizeF(9.5)
         self.setFont(f)
         rows.setDefaultSectionSize(self.fontMetrics().height() + 3)
-        self.model_ = None
-        self.player = None
+        self.model_: NarrationModel | None = None
+        self.player: Player | None = None
         self.slice_seconds: float | None = None
         self._last_sync = 0.0
         self._pending = QTimer(self)
@@ -201,7 +218,7 @@ class NarrationView(QTableView):
         ``None``, in slices; applies to the rows of the next :meth:`set_player`."""
         self.slice_seconds = slice_seconds
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Show ``player``'s narration."""
         follow(self.player, player, ("moved", "stepped", "historyChanged"), self._sync)
         follow(self.player, player, ("failed",), self._failed)
@@ -216,7 +233,7 @@ class NarrationView(QTableView):
     def _failed(self, message: str) -> None:
         self.refresh()  # once per run: the refused line shows at once
 
-    def _sync(self, *args) -> None:
+    def _sync(self, *args: object) -> None:
         # while playing fast, follow at most every SYNC_S seconds (scrollTo is costly)
         now = time.perf_counter()
         if now - self._last_sync < SYNC_S:
@@ -233,6 +250,8 @@ class NarrationView(QTableView):
     def _sync_now(self) -> None:
         self._last_sync = time.perf_counter()
         m = self.model_
+        if m is None or self.player is None:  # no player followed yet
+            return
         rows = len(m.row_text)
         m.sync()
         m.refresh_highlight()
@@ -245,7 +264,9 @@ class NarrationView(QTableView):
             self.scrollTo(m.index(end), QAbstractItemView.ScrollHint.EnsureVisible)
             self.scrollTo(m.index(m.first_row[cur]), QAbstractItemView.ScrollHint.EnsureVisible)
 
-    def _jump(self, index) -> None:
+    def _jump(self, index: QModelIndex) -> None:
+        if self.model_ is None or self.player is None:
+            return
         step = self.model_.row_step[index.row()]
         self.player.go_to(min(step + 1, len(self.player.known)))
         self._sync_now()

@@ -18,9 +18,14 @@ hides it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from gangviz.gui.window import MainWindow
 
 #: (key, what it does), in the order Help -> Keys lists them
 KEYS: list[tuple[str, str]] = [
@@ -43,10 +48,10 @@ KEYS: list[tuple[str, str]] = [
 
 #: point sizes in presentation mode on a 1080-pixel-high screen (every one draws text at least
 #: 18 pixels high there: digits and capitals of a 20-point font are about 19 pixels high)
-FONTS = {"title": 28.0, "subtitle": 19.0, "explain": 19.0, "caption": 24.0, "matrix": 20.0,
+FONTS: dict[str, float | None] = {"title": 28.0, "subtitle": 19.0, "explain": 19.0, "caption": 24.0, "matrix": 20.0,
          "vector": 20.0, "family": 2.0}
 #: point sizes in the normal window (the board's defaults)
-NORMAL_FONTS = {"title": 12.5, "subtitle": None, "explain": None, "caption": 11.0, "matrix": 9.5,
+NORMAL_FONTS: dict[str, float | None] = {"title": 12.5, "subtitle": None, "explain": None, "caption": 11.0, "matrix": 9.5,
                 "vector": 9.0, "family": 1.0}
 #: the tallest a slot may be drawn, in pixels, when presenting (at 1080 pixels) and in the window
 PRESENT_CELL_H = 180.0
@@ -65,11 +70,11 @@ def scale_for(height: int) -> float:
 class _ResizeWatch(QObject):
     """Re-applies the presentation sizes when the window changes size."""
 
-    def __init__(self, presentation):
+    def __init__(self, presentation: Presentation) -> None:
         super().__init__()
         self.presentation = presentation
 
-    def eventFilter(self, obj, ev) -> bool:
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
         if ev.type() == QEvent.Type.Resize and self.presentation.active:
             self.presentation.rescale()
         return False
@@ -85,7 +90,7 @@ def keys_html() -> str:
 class KeysDialog(QDialog):
     """Help -> Keys: the keyboard reference."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keys")
         lay = QVBoxLayout(self)
@@ -97,7 +102,7 @@ class KeysDialog(QDialog):
         lay.addWidget(buttons)
 
 
-def _set_points(widget, points: float | None, base: QFont) -> None:
+def _set_points(widget: QWidget, points: float | None, base: QFont) -> None:
     f = QFont(base)
     if points is not None:
         f.setPointSizeF(points)
@@ -109,10 +114,10 @@ def _set_points(widget, points: float | None, base: QFont) -> None:
 class Presentation:
     """Enters and leaves presentation mode on ``window`` (see the module docstring)."""
 
-    def __init__(self, window):
+    def __init__(self, window: MainWindow) -> None:
         self.window = window
         self.active = False
-        self._hidden: list = []
+        self._hidden: list[QWidget] = []
         self._was_maximized = False
         self.scale = 1.0
         #: go full screen on entering (off for an offscreen picture of a chosen size)
@@ -120,7 +125,7 @@ class Presentation:
         self._watch = _ResizeWatch(self)
         window.installEventFilter(self._watch)
 
-    def _chrome(self) -> list:
+    def _chrome(self) -> list[QWidget]:
         w = self.window
         return [w.toolbar, w.menuBar(), w.statusBar(), w.side_panel, w.splitters["bottom"]]
 
@@ -177,22 +182,29 @@ class Presentation:
             self.scale = scale
             self._apply_fonts(FONTS)
 
-    def _apply_fonts(self, sizes: dict) -> None:
+    def _apply_fonts(self, sizes: dict[str, float | None]) -> None:
         board = self.window.board
         base = self.window.font()
         k = self.scale if sizes is FONTS else 1.0
 
-        def pts(name):
-            return None if sizes[name] is None else sizes[name] * k
+        def pts(name: str) -> float | None:
+            v = sizes[name]
+            return None if v is None else v * k
+
+        def need(name: str) -> float:  # a size both tables give
+            v = pts(name)
+            if v is None:
+                raise KeyError(f"no point size for {name!r}")
+            return v
 
         _set_points(board.title, pts("title"), base)
         _set_points(board.subtitle, pts("subtitle"), base)
         _set_points(board.explain, pts("explain"), base)
-        board.caption.set_point_size(pts("caption"))
-        board.matrix.set_font_size(pts("matrix"))
-        board.vector.set_font_size(pts("vector"))
+        board.caption.set_point_size(need("caption"))
+        board.matrix.set_font_size(need("matrix"))
+        board.vector.set_font_size(need("vector"))
         board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
-        board.set_family_scale(pts("family"))
+        board.set_family_scale(need("family"))
         # the lines around the board: the guided exercise's prompt and verdict, the warnings bar
         w = self.window
         for label in (w.coach.waiting.text, w.warnings_bar.label, w.warnings_bar.details,

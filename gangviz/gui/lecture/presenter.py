@@ -10,11 +10,17 @@ opens and closes it; put it on the laptop's screen while the main window is proj
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from gangviz.gui.wiring import follow
+
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
+    from gangviz.gui.window import MainWindow
 
 #: what the presenter view says when the source on screen has no note
 NO_NOTE = "No note for this scenario."
@@ -24,10 +30,10 @@ class PresenterView(QWidget):
     """The lecturer's window: where the lecture is, the entry's note, the explanation and the
     narration of the current step (see the module docstring)."""
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window, Qt.WindowType.Window)  # its own window, owned by the main one
         self.window_ = window
-        self.player = None
+        self.player: Player | None = None
         self.setWindowTitle("gangviz: presenter view")
         lay = QVBoxLayout(self)
         self.where = QLabel()
@@ -49,7 +55,7 @@ class PresenterView(QWidget):
         close = QShortcut(QKeySequence("Ctrl+L"), self)
         close.activated.connect(self.close)
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         """Closing the presenter view (its own close button, or Ctrl+L there) unticks View ->
         Presenter view."""
         act = getattr(self.window_, "act_presenter", None)
@@ -57,7 +63,7 @@ class PresenterView(QWidget):
             act.setChecked(False)
         super().closeEvent(event)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player`` (the main window's new one)."""
         follow(self.player, player, ("stepped", "moved", "gateChanged"), self.refresh)
         self.player = player
@@ -67,22 +73,23 @@ class PresenterView(QWidget):
         """Return the note of the playlist entry on screen (:data:`NO_NOTE` when there is
         none)."""
         w = self.window_
-        if w.in_playlist():
+        if w.in_playlist() and w.playlist is not None:
             note = w.playlist.items[w.playlist_index].note
             if note:
                 return note
         return NO_NOTE
 
-    def refresh(self, *args) -> None:
+    def refresh(self, *args: object) -> None:
         """Show the current entry's note, the explanation and the step's narration."""
         w = self.window_
         where = w.board.title.text()
-        if w.in_playlist():
+        if w.in_playlist() and w.playlist is not None:
             where = (f"{w.playlist.title}: {w.playlist_index + 1} of {len(w.playlist.items)}"
                      f"\n{where}")
         self.where.setText(where)
         self.note.setText(self.note_text())
         self.explanation.setText(w.coach.explanation_text())
         p = self.player
-        lines = p.known[p.position - 1].narration if p is not None and 0 < p.position <= len(p.known) else []
+        lines: list[str] = (p.known[p.position - 1].narration
+                            if p is not None and 0 < p.position <= len(p.known) else [])
         self.step.setText(" ".join(lines) if lines else "Before the first step.")

@@ -13,17 +13,30 @@ worked out by :func:`cue_moves` (Qt-free data in, plain tuples out).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
+from gangviz.core.changes import JobMigrated, JobShifted, RegionSwapped
+from gangviz.core.record import Change
 from gangviz.gui import palette
+
+if TYPE_CHECKING:
+    from gangviz.gui.matrix.view import MatrixView
+    from gangviz.gui.player import Player
+
+#: one job's move: ``(job, from row, its column runs there, to row, its column runs there)``
+CueMove = tuple[int, int, list[tuple[int, int]], int, list[tuple[int, int]]]
 
 #: kinds of change that move jobs between cells
 MOVING = ("job_shifted", "region_swapped", "job_migrated")
 
 
-def _runs(cols) -> list[tuple[int, int]]:
+def _runs(cols: Iterable[int]) -> list[tuple[int, int]]:
     """``[lo, hi)`` runs of consecutive columns."""
     cols = sorted(int(c) for c in cols)
     runs: list[list[int]] = []
@@ -35,17 +48,16 @@ def _runs(cols) -> list[tuple[int, int]]:
     return [(a, b) for a, b in runs]
 
 
-def cue_moves(state, change) -> list[tuple[int, int, list[tuple[int, int]], int, list[tuple[int, int]]]]:
+def cue_moves(state: Any, change: Change) -> list[CueMove]:
     """Return ``(job, src_row, src_runs, dst_row, dst_runs)`` for every job ``change`` moves
     on ``state`` (the matrix before it); runs are ``[lo, hi)`` column ranges."""
-    kind = change.kind
-    if kind == "job_shifted":
+    if isinstance(change, JobShifted):
         runs = _runs(state.job_cols(change.job))
         return [(change.job, change.src_row, runs, change.dst_row, runs)]
-    if kind == "job_migrated":
+    if isinstance(change, JobMigrated):
         return [(change.job, change.src_row, _runs(change.src_cols), change.dst_row, _runs(change.dst_cols))]
-    if kind == "region_swapped":
-        out = []
+    if isinstance(change, RegionSwapped):
+        out: list[CueMove] = []
         n = state.processors
         for job in change.moved_a:
             runs = _runs([c for c in state.job_cols(job) if change.lo <= c < change.hi
@@ -62,16 +74,16 @@ def cue_moves(state, change) -> list[tuple[int, int, list[tuple[int, int]], int,
 class MoveCues(QWidget):
     """The ghost-and-trail layer over ``view`` (a :class:`~gangviz.gui.matrix.view.MatrixView`)."""
 
-    def __init__(self, view) -> None:
+    def __init__(self, view: MatrixView) -> None:
         super().__init__(view)
         self.view = view
-        self.player = None
+        self.player: Player | None = None
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         self.setGeometry(view.rect())
         view.installEventFilter(self)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player``'s animation frames."""
         if self.player is not None:
             for sig in (self.player.frame, self.player.moved):
@@ -84,13 +96,13 @@ class MoveCues(QWidget):
         player.moved.connect(self.update)
         self.update()
 
-    def eventFilter(self, obj, event) -> bool:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.view and event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.rect())
             self.raise_()
         return False
 
-    def current(self):
+    def current(self) -> list[CueMove]:
         """Return the moves to cue now (empty unless a moving change is mid-tween)."""
         p = self.player
         tr = None if p is None else p.transition
@@ -98,11 +110,13 @@ class MoveCues(QWidget):
             return []
         return cue_moves(tr.state, tr.change)
 
-    def _moving_rects(self, x0, cw, ch, tops) -> list[QRectF]:
+    def _moving_rects(self, x0: float, cw: float, ch: float, tops: np.ndarray) -> list[QRectF]:
         """Where the sliding blocks are drawn in this frame (as the matrix view draws them)."""
         from gangviz.gui.matrix.scene import build_scene
 
-        tr = self.player.transition
+        tr = None if self.player is None else self.player.transition
+        if tr is None:
+            return []
         rects = []
         n = len(tops)
         for mv in build_scene(tr.state, tr.change, tr.t).movers:
@@ -115,7 +129,7 @@ class MoveCues(QWidget):
                 rects.append(QRectF(x0 + a * cw, y, (b - a) * cw, ch))
         return rects
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         moves = self.current()
         geom = self.view.current_geometry() if moves else None
         if not moves or geom is None:

@@ -10,6 +10,8 @@ at ``x0 + c * cw`` with ``x0`` left of the gutter for a range that does not star
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 GUTTER = 58   # left margin for the row labels (S1.., WLV, WLT levels)
 RIGHT = 14    # right margin
 #: the narrowest range a zoom shows (processors)
@@ -27,14 +29,14 @@ class ColumnRange:
         self.processors = max(int(processors), 1)
         self.first = 0.0
         self.count = float(self.processors)
-        self.listeners: list = []
+        self.listeners: list[Callable[[], object]] = []
         #: the left margin for row labels (wider when the labels are drawn larger)
         self.gutter = float(GUTTER)
         #: the link between the views: processors ``[lo, hi)`` of the WLV entry or tree node
         #: under the pointer, and the columns of the job under the pointer in the matrix
         self.hover_cols: tuple[int, int] | None = None
         self.hover_job_cols: list[int] = []
-        self.hover_listeners: list = []
+        self.hover_listeners: list[Callable[[], object]] = []
 
     def set_hover(self, cols: tuple[int, int] | None = None, job_cols: list[int] | None = None) -> None:
         """Set the linked hover (see the attributes) and tell ``hover_listeners``."""

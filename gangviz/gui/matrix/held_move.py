@@ -19,6 +19,7 @@ Choices of this module:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gangviz.core.changes import (
@@ -50,7 +51,7 @@ def move_rows(change: Change) -> tuple[int, ...]:
     return tuple(sorted(set(int(r) for r in rows)))
 
 
-def gate_cuts(state, change) -> tuple[tuple[int, ...], list[int]]:
+def gate_cuts(state: OusterhoutMatrix, change: Change) -> tuple[tuple[int, ...], list[int]]:
     """Return ``(rows, cuts)``: the rows ``change`` involves in ``state`` (the matrix before the
     change) and the cuts legal in all of them, ascending (cut ``x`` lies just left of column
     ``x``; a linear array also has cut ``processors``). Rows outside the matrix are dropped."""
@@ -83,7 +84,7 @@ class GateInfo:
     rows: tuple[int, ...]
     cuts: list[int]
     answer: list[tuple[int, int]]
-    answer_regions: frozenset
+    answer_regions: frozenset[tuple[int, int]]
     arrival: tuple[str, int, int] | None
 
 
@@ -107,7 +108,8 @@ def region_of(cuts: list[int], col: int) -> tuple[int, int] | None:
     return None
 
 
-def gate_info(state, change, rest: list, name_of=None) -> GateInfo:
+def gate_info(state: OusterhoutMatrix, change: Change, rest: list[Change],
+              name_of: Callable[[int], str] | None = None) -> GateInfo:
     """Return the :class:`GateInfo` of ``change`` held on ``state``; ``rest`` is the step's
     changes from the held one on (the arrival is the first job placed among them);
     ``name_of(job)`` names a job (default: the matrix's names)."""

@@ -15,7 +15,7 @@ row flashes, where the running-slot highlight is, and the :class:`Mover` blocks 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +86,7 @@ def ease(t: float) -> float:
     return t * t * (3 - 2 * t)
 
 
-def replica_mask(state) -> np.ndarray:
+def replica_mask(state: Any) -> np.ndarray:
     """Return a bool mask of the cells that hold a job outside its home row."""
     cells = state.cells
     mask = np.zeros(cells.shape, dtype=bool)
@@ -102,7 +102,7 @@ def replica_mask(state) -> np.ndarray:
     return mask
 
 
-def _hide(cells: np.ndarray, row: int, cols) -> None:
+def _hide(cells: np.ndarray, row: int, cols: Iterable[int]) -> None:
     cells[row, list(cols)] = IDLE
 
 
@@ -122,7 +122,7 @@ def _runs(row_cells: np.ndarray, cols: list[int]) -> list[tuple[int, list[int]]]
 
 #: Relative duration of each kind of change's animation (a slice moving on is quick; a collapse
 #: takes longer); every other change takes 1.
-ANIMATION_WEIGHT: dict[type[Change], float] = {RowActivated: 0.4, SlotRemoved: 1.4, SlotAdded: 0.8,
+ANIMATION_WEIGHT: dict[type[Change | None], float] = {RowActivated: 0.4, SlotRemoved: 1.4, SlotAdded: 0.8,
                                                JobMigrated: 1.3, RegionSwapped: 1.2}
 
 

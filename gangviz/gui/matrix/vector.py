@@ -19,28 +19,48 @@ allocation of Zhou99 §4 used).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QWidget
 
+from gangviz.core.changes import JobPlaced
 from gangviz.gui import palette
+from gangviz.gui.families.table import engine_of
 from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, columns
 from gangviz.gui.wiring import follow
+
+if TYPE_CHECKING:
+    from gangviz.core.matrix import OusterhoutMatrix
+    from gangviz.core.record import Step
+    from gangviz.gui.player import Player
 
 WLV_H = 26.0
 LEVEL_H = 19.0
 GAP = 4.0
 
 
-def last_allocation(steps, position: int, limit: int = 5000) -> tuple[int, list[int]] | None:
+def last_allocation(steps: Sequence[Step], position: int, limit: int = 5000) -> tuple[int, list[int]] | None:
     """Return ``(job, cols)`` of the latest job placement in ``steps[:position]`` or ``None``.
 
     Looks back at most ``limit`` steps (a long run without placements shows no highlight).
     """
     for k in range(min(position, len(steps)) - 1, max(-1, position - 1 - limit), -1):
         for change in reversed(steps[k].changes):
-            if change.kind == "job_placed":
+            if isinstance(change, JobPlaced):
                 return change.job, list(change.cols)
     return None
 
@@ -93,9 +113,10 @@ class VectorTreeView(QWidget):
     rows count and the overlays mean.
     """
 
-    def __init__(self, player=None, parent: QWidget | None = None, *, show_tree: bool = True):
+    def __init__(self, player: Player | None = None, parent: QWidget | None = None, *,
+                 show_tree: bool = True) -> None:
         super().__init__(parent)
-        self.player = None
+        self.player: Player | None = None
         self.show_tree = show_tree
         self.expanded = False
         self.show_key = True
@@ -134,7 +155,7 @@ class VectorTreeView(QWidget):
         rng.hover_listeners.append(self.update)
         self._relayout()
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Show ``player``'s matrix (disconnects from the previous player)."""
         follow(self.player, player, ("frame", "moved", "stepped"), self._dirty)
         self.player = player
@@ -162,14 +183,15 @@ class VectorTreeView(QWidget):
         share = 0.55 if self.expanded else MAX_SHARE
         room = (parent.height() * share if parent is not None and parent.height() > 100 else 10 * self.level_h)
         matrix = getattr(parent, "matrix", None)
-        if matrix is not None and matrix.isVisible() and matrix.height() > 0:
+        if parent is not None and matrix is not None and matrix.isVisible() and matrix.height() > 0:
             # the matrix and this view share what the board leaves them: never more than half
             room = min(room, (matrix.height() + self.height()) / 2)
             # and never so much that the matrix would go under its least height (the window
             # would then grow past the size it was given)
+            lay = parent.layout()
             others = sum(w.height() for w in parent.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
                          if w.isVisible() and w is not self and w is not matrix and not w.isWindow()
-                         and parent.layout() is not None and parent.layout().indexOf(w) >= 0)
+                         and lay is not None and lay.indexOf(w) >= 0)
             room = min(room, parent.height() - others - matrix.minimumHeight())
         room -= self.wlv_h + GAP + 8 + (self.key_h * len(self._key_lines()) if self.show_key else 0)
         fit = max(int(room // self.level_h), 1)
@@ -190,28 +212,28 @@ class VectorTreeView(QWidget):
         key = self.key_h * len(self._key_lines()) if self.show_key else 0
         return self.wlv_h + GAP + rows * self.level_h + 8 + key
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         h = int(self.preferred_height())
         if h != self.height():
             self.setFixedHeight(h)
 
-    def _matrix(self):
+    def _matrix(self) -> OusterhoutMatrix | None:
         p = self.player
         return None if p is None else p.display_state
 
-    def _dirty(self, *args) -> None:
+    def _dirty(self, *args: object) -> None:
         p = self.player
-        alloc = last_allocation(p.sim.steps, p.position) if p is not None else None
+        alloc = last_allocation(engine_of(p.sim).steps, p.position) if p is not None else None
         if alloc is not None and p is not None:
             m = p.display_state
             # the outline goes when its job has left the matrix (or moved off those processors)
-            if alloc[0] not in m or not set(alloc[1]) <= set(m.job_cols(alloc[0])):
+            if m is None or alloc[0] not in m or not set(alloc[1]) <= set(m.job_cols(alloc[0])):
                 alloc = None
         self._allocation = alloc
         self.update()
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         if int(self.preferred_height()) != self.height():
             QTimer.singleShot(0, self._relayout)  # the board's height changed: levels to fold
         painter = QPainter(self)
@@ -223,7 +245,7 @@ class VectorTreeView(QWidget):
         finally:
             painter.end()
 
-    def _geometry(self, m) -> tuple[float, float, int, int, float, float]:
+    def _geometry(self, m: OusterhoutMatrix) -> tuple[float, float, int, int, float, float]:
         """Return (x0, cw, lo, hi, left, right): the columns and the processors on show."""
         x0, cw = columns(self.width(), m.processors, self.column_range)
         rng = self.column_range
@@ -234,7 +256,10 @@ class VectorTreeView(QWidget):
             lo, hi, left = 0, m.processors, x0
         return x0, cw, lo, hi, left, min(self.width() - RIGHT, x0 + m.processors * cw)
 
-    def _paint(self, painter: QPainter, m) -> None:
+    def _paint(self, painter: QPainter, m: OusterhoutMatrix) -> None:
+        if self.player is None:  # (the matrix drawn is the player's)
+            return
+        sim = engine_of(self.player.sim)
         procs = m.processors
         x0, cw, lo, hi, left, right = self._geometry(m)
         rows = max(m.n_rows, 1)
@@ -266,7 +291,7 @@ class VectorTreeView(QWidget):
             for i, v in enumerate(peak.tolist()):
                 painter.fillRect(QRectF(left + i, y, 1.0, self.wlv_h), palette.shade(v, rows))
         alloc = self._allocation
-        buddy = _is_buddy(self.player.sim.policy_name)
+        buddy = _is_buddy(sim.policy_name)
         node = buddy_node(alloc[1]) if (alloc and buddy) else None
         hl_pen = QPen(palette.LAST_ALLOC, 3.0)
         if alloc and (node is None or node[0] == 0 or node[0] not in self.tree_levels()):
@@ -280,7 +305,7 @@ class VectorTreeView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             for a, b in _runs(sorted(job_cols)):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
-        real = self.player.sim.real_processors  # a matrix view draws the matrix engine
+        real = sim.real_processors
         if real < procs:  # padded processors do not exist: their entries are hatched over
             pad = QRectF(x0 + real * cw, y, (procs - real) * cw, self.wlv_h)
             painter.fillRect(pad, QColor(palette.ABSENT_HEX))
@@ -299,7 +324,9 @@ class VectorTreeView(QWidget):
         if self.show_key:
             self._paint_key(painter, y + 4)
 
-    def _paint_tree(self, painter, m, x0, cw, lo, hi, left, right, y, rows, node, hl_pen) -> float:
+    def _paint_tree(self, painter: QPainter, m: OusterhoutMatrix, x0: float, cw: float, lo: int, hi: int,
+                    left: float, right: float, y: float, rows: int, node: tuple[int, int] | None,
+                    hl_pen: QPen) -> float:
         painter.setFont(self._small)
         edge_pen = QPen(palette.BACKGROUND, 1.0)
         depth = len(m.tree.levels) - 1
@@ -345,7 +372,7 @@ class VectorTreeView(QWidget):
         """Return the key entries for the moves this run has shown so far: ``("move", text)`` for
         re-packs (shifts, region swaps, slot deletions) and ``("migration", text)`` for
         migrations, whose animation also carries a "cost" badge when they lose service."""
-        kinds = self.player.move_kinds if self.player is not None else set()
+        kinds: set[str] = self.player.move_kinds if self.player is not None else set()
         out = []
         if kinds - {"job_migrated"}:
             out.append(("move", "job moved (ghost, trail)"))
@@ -370,7 +397,7 @@ class VectorTreeView(QWidget):
         s = fm.height() * 0.8
         start = float(self.column_range.gutter)
         room = max(self.width() - RIGHT - start, 100.0)
-        lines: list[list] = [[]]
+        lines: list[list[tuple[str, QColor | None, str, float]]] = [[]]
         used = 0.0
         parent = self.parentWidget()
         wrap = parent is None or parent.height() >= KEY_WRAP_HEIGHT
@@ -403,9 +430,10 @@ class VectorTreeView(QWidget):
             y += h + 2
 
     @staticmethod
-    def _key_icon(painter: QPainter, kind: str, colour, box: QRectF) -> None:
+    def _key_icon(painter: QPainter, kind: str, colour: QColor | None, box: QRectF) -> None:
+        """Draw the key's icon of ``kind`` in ``box``; ``colour`` is a frame's (the others have none)."""
         s = box.width()
-        if kind == "frame":
+        if kind == "frame" and colour is not None:
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(QPen(colour, 3.0))
             painter.drawRect(box.adjusted(1.5, 1.5, -1.5, -1.5))
@@ -467,15 +495,15 @@ class VectorTreeView(QWidget):
             return a, min(a + span, m.processors)
         return None
 
-    def mouseMoveEvent(self, ev) -> None:
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
         self.column_range.set_hover(self._cols_at(ev.position().x(), ev.position().y()), [])
         super().mouseMoveEvent(ev)
 
-    def leaveEvent(self, ev) -> None:
+    def leaveEvent(self, ev: QEvent) -> None:
         self.column_range.set_hover(None, [])
         super().leaveEvent(ev)
 
-    def mousePressEvent(self, ev) -> None:
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
         if ev.position().x() < self.column_range.gutter:
             self.expanded = not self.expanded  # a click on the gutter folds or unfolds the tree
             self._relayout()

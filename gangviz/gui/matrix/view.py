@@ -39,20 +39,41 @@ colour.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPixmap
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetricsF,
+    QHelpEvent,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidget
 
 from gangviz.core.matrix import IDLE, slot_label
 from gangviz.gui import palette
-from gangviz.gui.families.table import matrix_of
+from gangviz.gui.families.table import engine_of, matrix_of
 from gangviz.gui.matrix.geometry import GUTTER, RIGHT, ColumnRange, columns, nice_stride
 from gangviz.gui.matrix.held_move import gate_cuts
-from gangviz.gui.matrix.scene import Scene, build_scene
+from gangviz.gui.matrix.scene import Mover, Scene, build_scene
 from gangviz.gui.wiring import follow
 from gangviz.timefmt import clock_text, format_time
+
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
+    from gangviz.sim.engine import Simulation as Engine
 
 MAX_CELL_H = 64.0
 MIN_CELL_H = 4.0
@@ -95,9 +116,10 @@ class MatrixView(QWidget):
 
     jobSelected = Signal(object)
 
-    def __init__(self, player=None, parent: QWidget | None = None, *, bottom_up: bool = True):
+    def __init__(self, player: Player | None = None, parent: QWidget | None = None, *,
+                 bottom_up: bool = True) -> None:
         super().__init__(parent)
-        self.player = None
+        self.player: Player | None = None
         #: seconds per slice on a trace (tooltip times as its clock), else ``None`` (slices)
         self.slice_seconds: float | None = None
         self.bottom_up = bottom_up
@@ -117,7 +139,8 @@ class MatrixView(QWidget):
         self._label_h = LABEL_H
         self._text_w: dict[str, float] = {}
         self._layout: tuple[float, float, float, np.ndarray, np.ndarray] | None = None
-        self._cache: tuple | None = None
+        #: (key, pixmap) of the static layer last drawn (see :meth:`_static_layer`)
+        self._cache: tuple[tuple[Any, ...], QPixmap] | None = None
         self._drag: tuple[float, float] | None = None
         self.column_range = ColumnRange()
         self.column_range.listeners.append(self._range_changed)
@@ -127,7 +150,7 @@ class MatrixView(QWidget):
             self.set_player(player)
 
     # ----------------------------------------------------------------- wiring
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Show ``player``'s simulation (disconnects from the previous player)."""
         follow(self.player, player, ("frame", "moved", "stepped", "failed"), self._dirty)
         if player is not self.player:
@@ -204,7 +227,7 @@ class MatrixView(QWidget):
             return (), []
         return gate_cuts(gate.state, gate.change)
 
-    def current_geometry(self):
+    def current_geometry(self) -> tuple[float, float, float, np.ndarray, np.ndarray] | None:
         """Return ``(x0, cw, ch, row_top, row_h)`` of the picture drawn now (``None`` without a
         matrix); overlays drawn above the matrix follow it."""
         scene = self._scene()
@@ -212,7 +235,7 @@ class MatrixView(QWidget):
 
     def cut_x(self, cut: int) -> float:
         """Return the widget x of cut ``cut`` (just left of column ``cut``)."""
-        x0, cw = self._columns(self.player.sim.matrix.processors)
+        x0, cw = self._columns(self._engine().matrix.processors)
         return x0 + cut * cw
 
     def select(self, job: int | None) -> None:
@@ -221,8 +244,15 @@ class MatrixView(QWidget):
         self.jobSelected.emit(job)
         self.update()
 
-    def _dirty(self, *args) -> None:
+    def _dirty(self, *args: object) -> None:
         self.update()
+
+    def _engine(self) -> Engine:
+        """Return the matrix engine drawn (:func:`~gangviz.gui.families.table.engine_of`); called only
+        while the view follows a player."""
+        if self.player is None:
+            raise RuntimeError("the matrix view follows no player")
+        return engine_of(self.player.sim)
 
     # --------------------------------------------------------------- geometry
     def _scene(self) -> Scene | None:
@@ -278,7 +308,7 @@ class MatrixView(QWidget):
         x0, cw, ch, tops, row_h = self._layout
         if len(tops) == 0:
             return None
-        procs = self.player.sim.matrix.processors
+        procs = self._engine().matrix.processors
         if not x0 + self.column_range.first * cw <= x < self.width() - RIGHT:
             return None
         col = int((x - x0) // cw)
@@ -291,12 +321,12 @@ class MatrixView(QWidget):
 
     def cell_rect(self, row: int, col: int) -> QRectF:
         """Return the widget rectangle of cell (row, col) at rest (for tests and tooltips)."""
-        scene = build_scene(self.player.sim.matrix)
+        scene = build_scene(self._engine().matrix)
         x0, cw, ch, tops, row_h = self._geometry(scene)
         return QRectF(x0 + col * cw, tops[row], cw, row_h[row])
 
     # ---------------------------------------------------------------- painting
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         try:
             painter.fillRect(self.rect(), palette.BACKGROUND)
@@ -309,11 +339,15 @@ class MatrixView(QWidget):
 
     def _paint(self, painter: QPainter, scene: Scene) -> None:
         x0, cw, ch, tops, row_h = self._geometry(scene)
-        if self.player.transition is None:
+        p = self.player
+        if p is None:  # (a scene is built from the player's matrix)
+            return
+        if p.transition is None:
             self._layout = (x0, cw, ch, tops, row_h)
         n, procs = scene.cells.shape
         width = cw * procs
-        names = self.player.display_state.names
+        state = p.display_state
+        names = state.names if state is not None else {}
         active_int = None
         if scene.active is not None and abs(scene.active - round(scene.active)) < 1e-9:
             active_int = int(round(scene.active))
@@ -347,16 +381,18 @@ class MatrixView(QWidget):
         rule) when the picture shown is the one just before it and those cells exist, else
         ``None``."""
         p = self.player
+        if p is None:
+            return None
         v = p.violation
         if v is None or v.slot is None or not v.processors or p.position != len(p.known) \
                 or p.transition is not None:
             return None
-        m = p.sim.matrix
+        m = engine_of(p.sim).matrix
         if not 0 <= v.slot < m.n_rows or max(v.processors) >= m.processors:
             return None
         return v.slot, v.processors
 
-    def _paint_violation(self, painter, x0, cw, tops, row_h) -> None:
+    def _paint_violation(self, painter: QPainter, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray) -> None:
         """Outline in red the cells a refused placement asked for (tinted, so the job already
         running there still shows)."""
         cells = self.violation_cells()
@@ -372,10 +408,10 @@ class MatrixView(QWidget):
             painter.setPen(QPen(palette.VIOLATION, 3.0))
             painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
 
-    def _paint_absent(self, painter, x0, cw, tops, row_h, procs: int) -> None:
+    def _paint_absent(self, painter: QPainter, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray, procs: int) -> None:
         """Draw the padded processors (a machine made larger than the trace's own, a buddy
         policy's next power of two) as absent: a dark hatched band no job ever enters."""
-        real = self.player.sim.real_processors  # a matrix view draws the matrix engine
+        real = self._engine().real_processors
         if real >= procs or len(tops) == 0:
             return
         top, bottom = float(tops.min()), float((tops + row_h).max())
@@ -390,7 +426,7 @@ class MatrixView(QWidget):
             painter.setPen(palette.TEXT)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
-    def _paint_linked(self, painter, x0, cw, tops, row_h) -> None:
+    def _paint_linked(self, painter: QPainter, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray) -> None:
         """Shade the processors of the WLV entry or tree node under the pointer."""
         cols = self.column_range.hover_cols
         if cols is None or len(tops) == 0:
@@ -403,9 +439,9 @@ class MatrixView(QWidget):
         painter.setPen(QPen(palette.LINK, 3.0))
         painter.drawRect(rect.adjusted(1.5, -1.5, -1.5, 1.5))
 
-    def _paint_cuts(self, painter, x0, cw, tops, row_h) -> None:
-        rows, cuts = self.cut_lines()
-        rows = [r for r in rows if r < len(tops)]
+    def _paint_cuts(self, painter: QPainter, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray) -> None:
+        held, cuts = self.cut_lines()
+        rows = [r for r in held if r < len(tops)]
         if not rows:
             return
         y0 = float(min(tops[r] for r in rows)) - 6
@@ -419,7 +455,7 @@ class MatrixView(QWidget):
         painter.setPen(pen)
         painter.drawLines(lines)
 
-    def _static_layer(self, scene, x0, cw, tops, row_h, names, active_int) -> QPixmap:
+    def _static_layer(self, scene: Scene, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray, names: Mapping[int, str], active_int: int | None) -> QPixmap:
         """Return the cells, grid, outlines, names and labels as a pixmap, cached.
 
         The cache key is everything the layer depends on, so during most animations (where
@@ -463,7 +499,7 @@ class MatrixView(QWidget):
         self._cache = (key, pm)
         return pm
 
-    def _paint_cells(self, p, scene, idx, x0, cw, tops, row_h, lo, hi, left, right) -> None:
+    def _paint_cells(self, p: QPainter, scene: Scene, idx: np.ndarray, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray, lo: int, hi: int, left: float, right: float) -> None:
         """Draw the cells of columns ``lo..hi`` as one image (see :meth:`_static_layer`)."""
         n = idx.shape[0]
         if cw >= 1.0:
@@ -489,7 +525,7 @@ class MatrixView(QWidget):
                 if row_h[r] > 0.01:
                     p.drawImage(QRectF(x, tops[r], w, row_h[r]), img, QRectF(0, r, cols, 1))
 
-    def _paint_overview(self, p, scene, left, right) -> None:
+    def _paint_overview(self, p: QPainter, scene: Scene, left: float, right: float) -> None:
         """The whole machine as a strip above the matrix (darker = more busy slots), the
         range on show framed."""
         cells = scene.cells
@@ -511,7 +547,7 @@ class MatrixView(QWidget):
         p.setPen(QPen(palette.TEXT, 2.0))
         p.drawRect(QRectF(left + rng.first * scale, y - 1, max(rng.count * scale, 3.0), OVERVIEW_H + 2))
 
-    def _paint_grid(self, painter, scene, x0, cw, tops, row_h, lo=0, hi=None) -> None:
+    def _paint_grid(self, painter: QPainter, scene: Scene, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray, lo: int = 0, hi: int | None = None) -> None:
         """Row boundaries always; processor boundaries only where cells are wide enough to
         read them (they are noise at 128 narrow columns, where the outlines carry the blocks)."""
         n, procs = scene.cells.shape
@@ -534,7 +570,7 @@ class MatrixView(QWidget):
             w = self._text_w[text] = self._fm.horizontalAdvance(text)
         return w
 
-    def _paint_blocks(self, painter, scene, x0, cw, tops, row_h, names, lo=0, hi=None) -> None:
+    def _paint_blocks(self, painter: QPainter, scene: Scene, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray, names: Mapping[int, str], lo: int = 0, hi: int | None = None) -> None:
         """Separate the runs of one job in a row by white gaps; hatch extra-slot cells; outline
         the selected job; write a job's name on its run where it fits.
 
@@ -556,7 +592,7 @@ class MatrixView(QWidget):
         # density mode keeps a gap only where two different jobs of one colour meet (a job keeps
         # its colour when it moves, so equal colours can end up side by side)
         codes = palette.colour_codes(cells) if density else None
-        lines = []
+        lines: list[QLineF] = []
         label_min = self._text_width("J00") + 6
         fm_h = self._fm.height()
         wide: list[tuple[int, int, int, int]] = []
@@ -569,7 +605,7 @@ class MatrixView(QWidget):
             y0, y1 = float(tops[r]), float(tops[r] + h)
             if not density:
                 lines.extend(QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in change.tolist())
-            elif len(change):
+            elif len(change) and codes is not None:  # (density mode: the codes are known)
                 same = (codes[r][change] == codes[r][change - 1]) & (row[change] != IDLE) & \
                     (row[change - 1] != IDLE)
                 lines.extend(QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in change[same].tolist())
@@ -603,7 +639,7 @@ class MatrixView(QWidget):
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
 
     @staticmethod
-    def _paint_replicas(painter, replica, x0, cw, tops, row_h) -> None:
+    def _paint_replicas(painter: QPainter, replica: np.ndarray, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray) -> None:
         """Hatch the extra-slot cells (``replica`` true), one rectangle per run of them in a row."""
         if not replica.any():
             return
@@ -613,19 +649,19 @@ class MatrixView(QWidget):
             for a, b in zip(np.flatnonzero(edge == 1).tolist(), np.flatnonzero(edge == -1).tolist()):
                 painter.fillRect(QRectF(x0 + a * cw, tops[r], (b - a) * cw, row_h[r]), hatch)
 
-    def _paint_selection(self, painter, rect: QRectF) -> None:
+    def _paint_selection(self, painter: QPainter, rect: QRectF) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(palette.SELECT, 3.0))
         painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
         painter.setPen(QPen(QColor("#FFFFFF"), 1.0))
         painter.drawRect(rect.adjusted(3.5, 3.5, -3.5, -3.5))
 
-    def _paint_hover(self, painter, rect: QRectF) -> None:
+    def _paint_hover(self, painter: QPainter, rect: QRectF) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(palette.HILITE, 4.0))
         painter.drawRect(rect.adjusted(2, 2, -2, -2))
 
-    def _paint_mover(self, painter, mv, x0, cw, ch, tops, row_h, names) -> None:
+    def _paint_mover(self, painter: QPainter, mv: Mover, x0: float, cw: float, ch: float, tops: np.ndarray, row_h: np.ndarray, names: Mapping[int, str]) -> None:
         if mv.alpha <= 0.01:
             return
         painter.setFont(self._font)
@@ -672,7 +708,7 @@ class MatrixView(QWidget):
         return columns(self.width(), self.column_range.processors, self.column_range)[0] + \
             self.column_range.first * columns(self.width(), self.column_range.processors, self.column_range)[1]
 
-    def _paint_active(self, painter, scene, x0, width, ch, tops, row_h) -> None:
+    def _paint_active(self, painter: QPainter, scene: Scene, x0: float, width: float, ch: float, tops: np.ndarray, row_h: np.ndarray) -> None:
         """Frame the running slot over the processors on show (the frame's sides stay inside
         the widget at any zoom and machine size)."""
         if scene.active is None or len(tops) == 0:
@@ -700,7 +736,7 @@ class MatrixView(QWidget):
         a = min(6.0, max(ch / 2, 3.0))
         painter.drawPolygon([QPointF(left - 12, cy - a), QPointF(left - 4, cy), QPointF(left - 12, cy + a)])
 
-    def _paint_labels(self, painter, scene, x0, cw, ch, tops, row_h, active_int, lo=0, hi=None) -> None:
+    def _paint_labels(self, painter: QPainter, scene: Scene, x0: float, cw: float, ch: float, tops: np.ndarray, row_h: np.ndarray, active_int: int | None, lo: int = 0, hi: int | None = None) -> None:
         """Slot labels (every k-th one where rows are too low for all, the running slot always)
         and processor labels at round steps (P1, P10, P20, ... as room allows)."""
         n, procs = scene.cells.shape
@@ -741,16 +777,16 @@ class MatrixView(QWidget):
                              Qt.AlignmentFlag.AlignCenter, "no slots: the machine is idle")
 
     # ----------------------------------------------------------- interaction
-    def _job_at(self, pos) -> tuple[int | None, tuple[int, int] | None]:
+    def _job_at(self, pos: QPoint | QPointF) -> tuple[int | None, tuple[int, int] | None]:
         cell = self.cell_at(pos.x(), pos.y())
         if cell is None:
             return None, None
-        job = int(self.player.sim.matrix.cells[cell])
+        job = int(self._engine().matrix.cells[cell])
         return (None if job == IDLE else job), cell
 
     def job_tooltip(self, job: int) -> str:
         """Return the tooltip text of ``job``: size, work left, arrival and rows."""
-        sim = self.player.sim
+        sim = self._engine()
         rec = sim.jobs[job]
         m = sim.matrix
         rows = ", ".join(slot_label(r) for r in m.job_rows(job)) if job in m else "none"
@@ -760,9 +796,9 @@ class MatrixView(QWidget):
                 f"<br>work left {format_time(left, per)} of {format_time(rec.spec.work, per)}"
                 f"<br>arrival t = {clock_text(rec.spec.arrival, per)}<br>rows {rows}")
 
-    def event(self, ev) -> bool:
-        if ev.type() == ev.Type.ToolTip and self.player is not None:
-            job, _ = self._job_at(ev.position() if hasattr(ev, "position") else ev.pos())
+    def event(self, ev: QEvent) -> bool:
+        if ev.type() == ev.Type.ToolTip and isinstance(ev, QHelpEvent) and self.player is not None:
+            job, _ = self._job_at(ev.pos())
             if job is not None:
                 QToolTip.showText(ev.globalPos(), self.job_tooltip(job), self)
             else:
@@ -771,7 +807,7 @@ class MatrixView(QWidget):
             return True
         return super().event(ev)
 
-    def mouseMoveEvent(self, ev) -> None:
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
         if self._drag is not None and self._layout is not None:
             x, first = self._drag
             cw = self._layout[1]
@@ -782,16 +818,16 @@ class MatrixView(QWidget):
             job, _ = self._job_at(ev.position())
             if self.hover_highlight:
                 self.set_hovered(job)
-            m = self.player.sim.matrix
+            m = self._engine().matrix
             self.column_range.set_hover(None, list(m.job_cols(job)) if job is not None and job in m else [])
         super().mouseMoveEvent(ev)
 
-    def leaveEvent(self, ev) -> None:
+    def leaveEvent(self, ev: QEvent) -> None:
         self.set_hovered(None)
         self.column_range.set_hover(None, [])
         super().leaveEvent(ev)
 
-    def mousePressEvent(self, ev) -> None:
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
         if self.player is None or ev.button() not in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton):
             return super().mousePressEvent(ev)
         x, y = ev.position().x(), ev.position().y()
@@ -807,17 +843,17 @@ class MatrixView(QWidget):
             job, _ = self._job_at(ev.position())
             self.select(job)
 
-    def mouseReleaseEvent(self, ev) -> None:
+    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
         self._drag = None
         super().mouseReleaseEvent(ev)
 
-    def wheelEvent(self, ev) -> None:
+    def wheelEvent(self, ev: QWheelEvent) -> None:
         """The wheel zooms around the processor under the pointer; Shift+wheel (or a
         sideways wheel) pans."""
         if self.player is None or not self.player.has_matrix:
             return super().wheelEvent(ev)
         d = ev.angleDelta()
-        x0, cw = self._columns(self.player.sim.matrix.processors)
+        x0, cw = self._columns(self._engine().matrix.processors)
         if d.x() or ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             notches = (d.x() or d.y()) / 120.0
             self.column_range.pan(-notches * self.column_range.count / 10)
@@ -826,7 +862,7 @@ class MatrixView(QWidget):
             self.column_range.zoom(WHEEL_ZOOM ** (d.y() / 120.0), anchor)
         ev.accept()
 
-    def keyPressEvent(self, ev) -> None:
+    def keyPressEvent(self, ev: QKeyEvent) -> None:
         """Ctrl+= / Ctrl++ zoom in, Ctrl+- zoom out, Ctrl+0 fit the whole machine."""
         mods = ev.modifiers() & Qt.KeyboardModifier.ControlModifier
         key = ev.key()
@@ -840,17 +876,18 @@ class MatrixView(QWidget):
             return super().keyPressEvent(ev)
         ev.accept()
 
-    def contextMenuEvent(self, ev) -> None:
-        if self.player is None or not self.player.has_matrix:  # what-ifs: the matrix engine only
+    def contextMenuEvent(self, ev: QContextMenuEvent) -> None:
+        p = self.player
+        if p is None or not p.has_matrix:  # what-ifs: the matrix engine only
             return
         job, cell = self._job_at(ev.pos())
         if cell is None:
             return
         menu = QMenu(self)
         if job is not None:
-            name = self.player.sim.matrix.names.get(job, f"J{job}")
+            name = self._engine().matrix.names.get(job, f"J{job}")
             act = menu.addAction(f"Terminate {name} now")
-            act.triggered.connect(lambda: self._what_if(lambda: self.player.terminate_now(job)))
+            act.triggered.connect(lambda: self._what_if(lambda: p.terminate_now(job)))
         else:
             act = menu.addAction("Submit a job here…")
             act.triggered.connect(self.ask_submit)
@@ -858,15 +895,18 @@ class MatrixView(QWidget):
 
     def ask_submit(self) -> None:
         """Ask for a size and work, then submit the job (what-if)."""
-        procs = self.player.sim.processors
+        p = self.player
+        if p is None:
+            return
+        procs = engine_of(p.sim).processors
         size, ok = QInputDialog.getInt(self, "Submit a job", f"Size (1..{procs} processors):", 4, 1, procs)
         if not ok:
             return
         work, ok = QInputDialog.getDouble(self, "Submit a job", "Work (slices):", 10.0, 0.1, 1e9, 1)
         if ok:
-            self._what_if(lambda: self.player.submit_now(size, work))
+            self._what_if(lambda: p.submit_now(size, work))
 
-    def _what_if(self, action) -> None:
+    def _what_if(self, action: Callable[[], object]) -> None:
         try:
             action()
         except ValueError as exc:

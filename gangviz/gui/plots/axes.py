@@ -11,18 +11,23 @@ so one sample sits in a sensible window. Legends go in the plot's title line
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pyqtgraph as pg
 
+from gangviz.gui.pgtypes import AxisItem, PlotItem, PlotWidget
 from gangviz.timefmt import time_unit
 
+#: what pyqtgraph's ``AxisItem.tickValues`` returns: (spacing, tick values) per level
+TickLevels = list[tuple[float, list[float]]]
 
-class IntegerAxis(pg.AxisItem):
+
+class IntegerAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped (see pgtypes)
     """An axis whose ticks are whole numbers only (counts: slots, jobs)."""
 
-    def tickValues(self, minVal, maxVal, size):
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> TickLevels:
         levels = super().tickValues(minVal, maxVal, size)
-        out = []
+        out: TickLevels = []
         for spacing, values in levels:
             if spacing < 1:
                 continue
@@ -33,15 +38,15 @@ class IntegerAxis(pg.AxisItem):
             out = [(float(step), [float(v) for v in range(lo, hi + 1, step)])]
         return out
 
-    def tickStrings(self, values, scale, spacing):
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         return [f"{int(round(v)):,}" for v in values]
 
 
-class PlainAxis(pg.AxisItem):
+class PlainAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped (see pgtypes)
     """An axis that writes large numbers in full with separators (``2,000,000``), never as
     ``2e+06`` and never with an SI prefix."""
 
-    def tickStrings(self, values, scale, spacing):
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         out = []
         for v in values:
             if spacing >= 1 or abs(v) >= 1000:
@@ -57,7 +62,7 @@ class TimeAxis(PlainAxis):
     labelled and ticked in the unit that reads best for the span on show (s, min, h or d, see
     :func:`gangviz.timefmt.time_unit`), at round values of that unit; without, in slices."""
 
-    def __init__(self, *args, quantity: str = "time", **kwargs) -> None:
+    def __init__(self, *args: Any, quantity: str = "time", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.quantity = quantity  # the label is "<quantity> (<unit>)"
         self.slice_seconds: float | None = None
@@ -76,20 +81,21 @@ class TimeAxis(PlainAxis):
         if self.labelText != text:
             self.setLabel(text)
 
-    def tickValues(self, minVal, maxVal, size):
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> TickLevels:
         if self.slice_seconds is None:
-            return super().tickValues(minVal, maxVal, size)
+            levels: TickLevels = super().tickValues(minVal, maxVal, size)
+            return levels
         self._set_unit(*time_unit(max(maxVal - minVal, 0.0), self.slice_seconds))
         per = self._per
         return [(spacing * per, [v * per for v in values])
                 for spacing, values in super().tickValues(minVal / per, maxVal / per, size)]
 
-    def tickStrings(self, values, scale, spacing):
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         per = self._per if self.slice_seconds is not None else 1.0
         return super().tickStrings([v / per for v in values], scale, spacing / per)
 
 
-def set_time_unit(plot, slice_seconds: float | None) -> None:
+def set_time_unit(plot: PlotWidget | PlotItem, slice_seconds: float | None) -> None:
     """Make the time axis of ``plot`` (made with :func:`axes`) count in the trace's units when
     ``slice_seconds`` is given (an SWF trace), else in slices."""
     item = plot.getPlotItem() if hasattr(plot, "getPlotItem") else plot
@@ -103,7 +109,7 @@ def set_time_unit(plot, slice_seconds: float | None) -> None:
 RIGHT_MARGIN = 16
 
 
-def axes(kind: str = "plain") -> dict:
+def axes(kind: str = "plain") -> dict[str, AxisItem]:
     """Return the ``axisItems`` of a PlotWidget: a time axis at the bottom (in slices until
     :func:`set_time_unit` says otherwise) and a ``kind`` ("plain", "integer", "ratio", or
     "turnaround": a time, counted like the bottom axis) axis on the left."""
@@ -114,7 +120,7 @@ def axes(kind: str = "plain") -> dict:
     return {"bottom": TimeAxis("bottom"), "left": left}
 
 
-def tidy(plot, kind: str = "plain", font_points: float | None = None) -> None:
+def tidy(plot: PlotWidget | PlotItem, kind: str = "plain", font_points: float | None = None) -> None:
     """Set up ``plot`` (a PlotWidget or PlotItem) for a quantity of ``kind`` ("plain",
     "integer", "ratio" or "free"; see the module docstring): no SI prefixes; except for "free",
     x and y from 0 with at least one unit shown; ratios fixed 0-1."""

@@ -17,15 +17,21 @@ ratio curves that jump between 0 and 1 every step hide each other.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from gangviz import colours
+from gangviz.gui.pgtypes import InfiniteLine, LegendItem, PlotDataItem, PlotWidget
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.metrics import SampleColumns
+
+if TYPE_CHECKING:
+    from gangviz.sim.state import Sample
 
 #: the dash of the 1st..4th policy shown
 DASHES = (Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DotLine)
@@ -39,11 +45,12 @@ def policy_colour(name: str) -> QColor:
     return QColor(colours.policy_colour(name))
 
 
-def policy_pen(name: str, i: int = 0, width: float = 2.0, alpha: int = 255):
+def policy_pen(name: str, i: int = 0, width: float = 2.0, alpha: int = 255) -> QPen:
     """Return the pyqtgraph pen of policy ``name`` shown ``i``-th (colour by name, dash by place)."""
     c = policy_colour(name)
     c.setAlpha(alpha)
-    return pg.mkPen(c, width=width, style=DASHES[i % len(DASHES)])
+    pen: QPen = pg.mkPen(c, width=width, style=DASHES[i % len(DASHES)])
+    return pen
 
 
 def smooth(y: np.ndarray, window: int) -> np.ndarray:
@@ -53,7 +60,8 @@ def smooth(y: np.ndarray, window: int) -> np.ndarray:
     c = np.cumsum(np.concatenate(([0.0], np.asarray(y, dtype=float))))
     idx = np.arange(1, len(y) + 1)
     lo = np.maximum(idx - window, 0)
-    return (c[idx] - c[lo]) / (idx - lo)
+    mean: np.ndarray = (c[idx] - c[lo]) / (idx - lo)
+    return mean
 
 
 def step_xy(t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -66,13 +74,13 @@ def step_xy(t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class OverlayPlots(QWidget):
     """Four pyqtgraph plots in a 2 x 2 grid, each with one curve per policy and a legend."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(4)
-        self.plots: list[pg.PlotWidget] = []
-        self.cursors: list[pg.InfiniteLine] = []
+        self.plots: list[PlotWidget] = []
+        self.cursors: list[InfiniteLine] = []
         for i, (title, ylabel, _field, kind) in enumerate(PANELS):
             w = pg.PlotWidget(background="w", axisItems=plot_axes.axes(kind))
             w.setTitle(title, color="#333333", size="9.5pt")
@@ -91,12 +99,12 @@ class OverlayPlots(QWidget):
             self.plots.append(w)
             self.cursors.append(cursor)
         self.series: dict[str, tuple[int, SampleColumns]] = {}
-        self.solid: dict[tuple[str, int], pg.PlotDataItem] = {}
-        self.faint: dict[tuple[str, int], pg.PlotDataItem] = {}
-        self.legends: list = []
+        self.solid: dict[tuple[str, int], PlotDataItem] = {}
+        self.faint: dict[tuple[str, int], PlotDataItem] = {}
+        self.legends: list[LegendItem] = []
         self._fields = tuple(f for _t, _y, f, _k in PANELS)
 
-    def set_series(self, runs: dict[str, list], end: float) -> None:
+    def set_series(self, runs: dict[str, list[Sample]], end: float) -> None:
         """Show ``runs`` (label -> that policy's whole list of samples) over times 0..``end``."""
         for w in self.plots:
             for item in list(w.getPlotItem().listDataItems()):

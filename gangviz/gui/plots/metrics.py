@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -42,8 +44,14 @@ from PySide6.QtWidgets import (
 
 from gangviz import metrics
 from gangviz.experiments.numbers import number
+from gangviz.gui.families.table import samples_of
+from gangviz.gui.pgtypes import PlotDataItem
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.wiring import follow
+
+if TYPE_CHECKING:
+    from gangviz.gui.player import Player
+    from gangviz.sim.state import Sample
 
 REFRESH_S = 0.25
 #: Above this many samples a curve is drawn as its per-bin step envelope (:func:`envelope`).
@@ -100,7 +108,7 @@ class SampleColumns:
         self.n = 0
         self.data = {f: np.zeros(256) for f in FIELDS}
 
-    def sync(self, samples, upto: int) -> int:
+    def sync(self, samples: Sequence[Sample], upto: int) -> int:
         """Make the columns hold ``samples[:upto]``; return the count."""
         upto = min(upto, len(samples))
         if upto < self.n:
@@ -155,8 +163,9 @@ def envelope(t: np.ndarray, y: np.ndarray, bins: int) -> tuple[np.ndarray, np.nd
 class MetricPlot(QWidget):
     """One titled pyqtgraph plot with an export button."""
 
-    def __init__(self, title: str, ylabel: str, series, parent=None, kind: str = "plain",
-                 figures: tuple[str, ...] = (), slices: bool = True):
+    def __init__(self, title: str, ylabel: str, series: list[tuple[str, str, str]],
+                 parent: QWidget | None = None, kind: str = "plain",
+                 figures: tuple[str, ...] = (), slices: bool = True) -> None:
         super().__init__(parent)
         self.title = title
         self.figures = figures
@@ -176,7 +185,7 @@ class MetricPlot(QWidget):
         self.plot.showGrid(x=True, y=True, alpha=0.15)
         self.plot.setMenuEnabled(False)
         plot_axes.tidy(self.plot, kind)
-        self.curves = {}
+        self.curves: dict[str, PlotDataItem] = {}
         self.shown = 0
         self._cols = SampleColumns()
         for field, legend, colour in series:
@@ -196,7 +205,7 @@ class MetricPlot(QWidget):
         btn.clicked.connect(self._ask_export)
         self.export_button = btn
 
-    def set_figures(self, values: dict) -> None:
+    def set_figures(self, values: dict[str, Any]) -> None:
         """Give the current value of this plot's figures in its title (a missing or ``nan``
         figure shows as "–")."""
         self.values = {k: values.get(k, math.nan) for k in self.figures}
@@ -206,7 +215,8 @@ class MetricPlot(QWidget):
         self.plot.setTitle(plot_axes.title_with_key(f"{self.title}: {text}", self._key),
                            color="#333333", size="10pt")
 
-    def set_data(self, cols: SampleColumns, extra: dict | None = None) -> None:
+    def set_data(self, cols: SampleColumns,
+                 extra: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> None:
         """Show the columns' data (and ``extra`` curves: ``field -> (times, values)``) as step
         curves (a value holds until the next step)."""
         self._cols = cols
@@ -285,7 +295,7 @@ class MetricPlot(QWidget):
         return path
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     return number(value)
@@ -294,7 +304,7 @@ def _show(value) -> str:
 class MetricsPanel(QWidget):
     """The metric plots of the shown simulation's family in a 2 x 2 grid, following a player."""
 
-    def __init__(self, player=None, parent=None):
+    def __init__(self, player: Player | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(0, 0, 0, 0)
@@ -304,11 +314,12 @@ class MetricsPanel(QWidget):
         self._slice_seconds: float | None = None
         self._build("matrix")
         self.columns = SampleColumns()
-        self.player = None
-        self._figures: dict = {}
-        self._figures_at: tuple | None = None
-        self._series: dict = {}
-        self._series_at: tuple | None = None
+        self.player: Player | None = None
+        self._figures: dict[str, Any] = {}
+        #: (id of the simulation, position) the figures and series were computed at
+        self._figures_at: tuple[int, int] | None = None
+        self._series: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._series_at: tuple[int, int] | None = None
         self._last = 0.0
         self._turn = 0
         self._pending = QTimer(self)
@@ -343,7 +354,7 @@ class MetricsPanel(QWidget):
         for plot in self.plots:
             plot_axes.set_time_unit(plot.plot, slice_seconds)
 
-    def set_player(self, player) -> None:
+    def set_player(self, player: Player) -> None:
         """Follow ``player``: show the plots of its simulation's family."""
         follow(self.player, player, ("moved", "stepped"), self._changed)
         self.player = player
@@ -357,7 +368,7 @@ class MetricsPanel(QWidget):
         """Return the figures the plots' titles show now (key -> value, ``nan`` when undefined)."""
         return {k: v for plot in self.plots for k, v in plot.values.items()}
 
-    def _changed(self, *args) -> None:
+    def _changed(self, *args: object) -> None:
         if time.perf_counter() - self._last >= REFRESH_S / len(self.plots):
             self._refresh_next()
         self._pending.start()  # (re)started: everything is redrawn once the player rests
@@ -379,7 +390,7 @@ class MetricsPanel(QWidget):
         sim = p.sim
         at = (id(sim), p.position)
         if FAMILY_PANELS[sim.family][1]:
-            self.columns.sync(sim.samples, p.position)
+            self.columns.sync(samples_of(sim), p.position)
         if sim.family in metrics.SERIES and self._series_at != at:
             self._series, self._series_at = metrics.series(sim), at
         if figures and self._figures_at != at:

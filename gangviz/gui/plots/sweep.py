@@ -22,7 +22,7 @@ import csv
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -32,8 +32,12 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from gangviz.experiments.compare import DESCRIPTIONS
 from gangviz.experiments.tasks import METRICS
 from gangviz.gui.figure_export import export_widget
+from gangviz.gui.pgtypes import FillBetweenItem, PlotDataItem
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.compare import policy_colour, policy_pen
+
+if TYPE_CHECKING:
+    from gangviz.experiments.sweep import CellSummary
 
 
 @dataclass
@@ -46,7 +50,7 @@ class Series:
     half: np.ndarray
 
 
-def select_series(axes: list[str], summaries: list, metric: str, x: str | None = None,
+def select_series(axes: list[str], summaries: list[CellSummary], metric: str, x: str | None = None,
                   where: dict[str, Any] | None = None) -> tuple[str, dict[str, Any], list[Series]]:
     """Return ``(x axis, fixed values of the other axes, one Series per policy)``.
 
@@ -78,7 +82,7 @@ def select_series(axes: list[str], summaries: list, metric: str, x: str | None =
             fixed[a] = match[0]
         elif seen:
             fixed[a] = seen[0]
-    by_policy: dict[str, list] = {}
+    by_policy: dict[str, list[CellSummary]] = {}
     for s in summaries:
         if all(s.values[axes.index(a)] == v for a, v in fixed.items()):
             by_policy.setdefault(s.policy, []).append(s)
@@ -104,7 +108,7 @@ class SweepPlot(QWidget):
     """
 
     def __init__(self, results: str | Path, metric: str = "t_ta", *, x: str | None = None,
-                 where: dict[str, Any] | None = None, parent=None):
+                 where: dict[str, Any] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         from gangviz.experiments.sweep import load_summaries
 
@@ -119,15 +123,15 @@ class SweepPlot(QWidget):
         for side in ("bottom", "left"):
             self.plot.getAxis(side).enableAutoSIPrefix(False)  # loads read 0.5, not 500 x0.001
         lay.addWidget(self.plot)
-        self.curves: dict[str, pg.PlotDataItem] = {}
-        self.bands: dict[str, pg.FillBetweenItem] = {}
+        self.curves: dict[str, PlotDataItem] = {}
+        self.bands: dict[str, FillBetweenItem] = {}
         self.series: list[Series] = []
         self.set_metric(metric, x=x, where=where)
 
     def set_metric(self, metric: str, *, x: str | None = None, where: dict[str, Any] | None = None) -> None:
         """Draw ``metric`` against axis ``x`` with the other axes held at ``where``."""
         x, fixed, series = select_series(self.axes, self.summaries, metric, x, where)
-        self.metric, self.x, self.fixed, self.series = metric, x, fixed, series
+        self.metric_name, self.x_axis, self.fixed, self.series = metric, x, fixed, series
         item = self.plot.getPlotItem()
         item.clear()
         if item.legend is not None:
@@ -152,7 +156,7 @@ class SweepPlot(QWidget):
             title += "  (" + ", ".join(f"{a} = {v}" for a, v in fixed.items()) + ")"
         key = [(s.policy, policy_colour(s.policy).name()) for s in series]
         self.plot.setTitle(plot_axes.title_with_key(title, key, "11pt"), color="#333333")  # key above the data
-        self.plot.setLabel("bottom", self.x)
+        self.plot.setLabel("bottom", self.x_axis)
         self.plot.setLabel("left", f"{metric} (mean, 95% CI)")
         self.plot.getViewBox().autoRange()
 
@@ -163,12 +167,12 @@ class SweepPlot(QWidget):
         """
         path = Path(path)
         if path.suffix.lower() != ".csv":
-            return export_widget(self.plot, path, title=f"{self.metric} against {self.x}")
+            return export_widget(self.plot, path, title=f"{self.metric_name} against {self.x_axis}")
         from gangviz.outputs import atomic
 
         with atomic(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh, lineterminator="\n")
-            w.writerow(["policy", self.x, *self.fixed, f"{self.metric}_mean", f"{self.metric}_ci95"])
+            w.writerow(["policy", self.x_axis, *self.fixed, f"{self.metric_name}_mean", f"{self.metric_name}_ci95"])
             for s in self.series:
                 for xv, m, h in zip(s.x, s.mean, s.half):
                     w.writerow([s.policy, repr(float(xv)), *self.fixed.values(),

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -33,7 +35,13 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QVBoxLayout,
+    QWidget,
 )
+
+if TYPE_CHECKING:
+    from gangviz.experiments.sweep import SweepReport
+    from gangviz.experiments.sweepfile import Sweep
+    from gangviz.gui.plots.sweep import SweepPlot
 
 
 def format_eta(seconds: float) -> str:
@@ -51,7 +59,7 @@ class SweepWorker(QObject):
     done = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, sweep, out: Path, options: dict[str, Any]):
+    def __init__(self, sweep: Sweep, out: Path, options: dict[str, Any]) -> None:
         super().__init__()
         self.sweep, self.out, self.options = sweep, out, options
         self.cancel_event = threading.Event()
@@ -99,8 +107,9 @@ class SweepDialog(QDialog):
     _done_relay = Signal(object)
     _failed_relay = Signal(str)
 
-    def __init__(self, sweep, out: str | Path, *, workers: int = 1, scheduler: str | None = None,
-                 resume: bool = False, overwrite: bool = False, fn=None, parent=None):
+    def __init__(self, sweep: Sweep | str | Path, out: str | Path, *, workers: int = 1,
+                 scheduler: str | None = None, resume: bool = False, overwrite: bool = False,
+                 fn: Callable[..., Any] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         if isinstance(sweep, (str, Path)):
             from gangviz.experiments.sweepfile import load_sweep
@@ -110,7 +119,7 @@ class SweepDialog(QDialog):
         self.out = Path(out)
         self.total = len(sweep.tasks())
         self.done_runs = 0
-        self.report = None
+        self.report: SweepReport | None = None
         self.error: str | None = None
         self._first: int | None = None
         self._started = 0.0
@@ -151,12 +160,12 @@ class SweepDialog(QDialog):
         for b in (self.plot_button, self.cancel_button, self.close_button):
             self.buttons.addButton(b, QDialogButtonBox.ButtonRole.ActionRole)
         lay.addWidget(self.buttons)
-        self.plot_window = None
+        self.plot_window: SweepPlot | None = None
 
-        self.thread = QThread(self)
+        self.worker_thread = QThread(self)
         self.worker = SweepWorker(sweep, self.out, options)
-        self.worker.moveToThread(self.thread)
-        self.thread.started.connect(self.worker.run)
+        self.worker.moveToThread(self.worker_thread)
+        self.worker_thread.started.connect(self.worker.run)
         # Signal-to-signal relays: Qt queues them to the dialog's (GUI) thread by the receiver
         # object. PySide6 would run a Python method it does not recognise as the receiver's
         # slot (a subclass override, say) in the emitting thread, even with QueuedConnection.
@@ -171,14 +180,14 @@ class SweepDialog(QDialog):
     @property
     def running(self) -> bool:
         """Return whether the sweep's thread is running."""
-        return self.thread.isRunning()
+        return self.worker_thread.isRunning()
 
     def start(self) -> None:
         """Start the sweep in its thread (once)."""
         if self.running or self.report is not None or self.error is not None:
             return
         self._started = time.perf_counter()
-        self.thread.start()
+        self.worker_thread.start()
 
     def cancel(self) -> None:
         """Ask the sweep to stop after the runs in flight (finished runs stay in the file)."""
@@ -219,14 +228,14 @@ class SweepDialog(QDialog):
             self.eta.setText("")
 
     def _stopped(self) -> None:
-        self.thread.quit()
-        self.thread.wait()
+        self.worker_thread.quit()
+        self.worker_thread.wait()
         self.cancel_button.setEnabled(False)
         self.close_button.setEnabled(True)
         self.eta.setText("")
 
     @Slot(object)
-    def _done(self, report) -> None:
+    def _done(self, report: SweepReport) -> None:
         self.report = report
         self._stopped()
         failed = len(report.failures)
@@ -247,11 +256,11 @@ class SweepDialog(QDialog):
         self.status.setWordWrap(True)
         self.failed.emit(message)
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         if self.running:
             self.cancel()
-            self.thread.quit()
-            self.thread.wait()
+            self.worker_thread.quit()
+            self.worker_thread.wait()
         if self.plot_window is not None:
             self.plot_window.close()
         super().closeEvent(event)
