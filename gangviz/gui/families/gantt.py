@@ -250,7 +250,7 @@ class GanttView(QWidget):
                 continue
             size, end = st.sizes[job], when + sim.estimate(job)
             # sit above the running jobs still predicted to run then and the reservations drawn
-            base = sum(s for pe, s in pend_by if pe > when)
+            base: float = sum(s for pe, s in pend_by if pe > when)
             base = max([base] + [top for a, b, top in drawn if a < end and when < b])
             base = min(base, P - size)
             rect = QRectF(QPointF(x(when), y(base + size)), QPointF(x(end), y(base)))
