@@ -192,7 +192,7 @@ class MainWindow(QMainWindow):
         self.act_model = act("Synthetic…", "Ctrl+M", self.ask_model, "Generate a synthetic workload")
         self.act_new_scenario = act("New scenario…", "Ctrl+N", self.new_scenario,
                                     "Paint a matrix, script events and save it as a scenario")
-        self.act_edit_scenario = act("Edit this scenario…", "Ctrl+E", self.edit_scenario,
+        self.act_edit_scenario = act("Edit this scenario…", "Ctrl+Shift+N", self.edit_scenario,
                                      "Open the current scenario in the scenario editor")
         self.act_reset = act("Reset", "Home", lambda: self.player.reset() if self.player else None, "Back to the start",
                              SP.SP_MediaSkipBackward)

@@ -48,3 +48,16 @@ def test_a_sweep_runs_from_the_window_with_progress(window, qtbot, tmp_path):
 def test_a_guided_scenario_opens_in_the_guided_exercise(window):
     assert window.open_source("zhou-fig3-4-legal-cuts")
     assert window.act_guided.isChecked() and window.player.guided
+
+
+def test_no_two_actions_of_the_window_share_a_shortcut(window):
+    """Two actions on one key make Qt fire neither ("ambiguous shortcut"): each key is one action's."""
+    from collections import Counter
+
+    from PySide6.QtGui import QAction
+
+    keys = Counter(seq.toString() for action in window.findChildren(QAction)
+                   for seq in action.shortcuts() if not seq.isEmpty())
+    shared = {key: n for key, n in keys.items() if n > 1}
+    assert not shared, shared
+    assert keys["Ctrl+E"] == 1 and keys["Ctrl+Shift+N"] == 1

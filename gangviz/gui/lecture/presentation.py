@@ -43,6 +43,7 @@ KEYS: list[tuple[str, str]] = [
     ("E", "show / hide the explanation above the matrix"),
     ("Ctrl+L", "presenter view: the note, the explanation and the step in full, in a second window"),
     ("Ctrl+E", "export the animation (GIF, MP4, PNG frames)"),
+    ("Ctrl+Shift+N", "edit this scenario in the scenario editor"),
     ("Ctrl+O", "open a scenario or a trace"),
 ]
 
