@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 import sys
-from types import SimpleNamespace
 
 from gangviz.metrics.ibm import ibm_metrics
 from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
 from gangviz.spacesharing.policy import SpaceSharingPolicy
+from gangviz.workloads.source import Source
 
 __all__ = ["print_trace_run", "run_space_sharing"]
 
@@ -54,8 +54,7 @@ def print_trace_run(title: str, columns, policy: SpaceSharingPolicy, *, procs: i
         save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label())
     figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, c.processors,
                               slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity)
-    source = SimpleNamespace(title=title, kind="swf", processors=c.processors, jobs=range(len(c)),
-                             slice_seconds=c.slice_seconds)
+    source = Source("swf", title, c.processors, [], slice_seconds=c.slice_seconds, count=len(c))
     mach = machine(source, procs, slice_seconds)
     if as_json:
         import json

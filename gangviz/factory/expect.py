@@ -62,8 +62,9 @@ def check_expect(scenario, sim) -> list[str]:
     """Return the differences between ``sim``'s end and ``scenario``'s ``[expect]`` (a Scenario
     or a Source loaded from one; empty when every expectation holds). An expectation key the
     family does not know is reported too."""
-    sc = getattr(scenario, "scenario", None) or scenario
-    expect = getattr(sc, "expect", {}) or {}
+    from gangviz.workloads.source import source_of
+
+    expect = source_of(scenario).expect
     state = end_state(sim)
     problems = []
     for key, want in expect.items():

@@ -61,7 +61,7 @@ class SpaceSharingPolicy:
     def check_source(self, source) -> None:
         """Raise ``ValueError`` for a source this family cannot run: a scenario that starts from
         a filled matrix or scripts events (space sharing has no matrix to start from)."""
-        if getattr(source, "matrix", None) is not None or getattr(source, "script", None):
+        if source.matrix is not None or source.script:
             raise ValueError(f"{self.mode} is a space-sharing policy: it runs traces and models, "
                              f"not a scenario that starts from a matrix or scripts events")
 
