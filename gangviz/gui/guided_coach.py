@@ -173,9 +173,13 @@ class GuidedCoach(QObject):
     def _gate_changed(self, held: bool) -> None:
         p = self.player
         if held and p.gate is not None:
-            jobs = p.sim.jobs if p.has_matrix else {}
-            self.info = gate_info(p.gate.state, p.gate.change, p.transition_changes(),
-                                  lambda j: jobs[j].spec.name if j in jobs else p.gate.state.name(j))
+            sim, gate = p.sim, p.gate
+
+            def name(j: int) -> str:
+                status = sim.job_status(j)
+                return status.spec.name if status is not None else gate.state.name(j)
+
+            self.info = gate_info(gate.state, gate.change, p.transition_changes(), name)
             self.guess, self.verdict, self.revealing = None, None, False
             self._hide_answers()
             self._show_waiting()

@@ -212,7 +212,7 @@ class MatrixView(QWidget):
 
     def cut_x(self, cut: int) -> float:
         """Return the widget x of cut ``cut`` (just left of column ``cut``)."""
-        x0, cw = self._columns(self.player.sim.matrix.processors)
+        x0, cw = self._columns(self.player.sim.snapshot().processors)
         return x0 + cut * cw
 
     def select(self, job: int | None) -> None:
@@ -278,7 +278,7 @@ class MatrixView(QWidget):
         x0, cw, ch, tops, row_h = self._layout
         if len(tops) == 0:
             return None
-        procs = self.player.sim.matrix.processors
+        procs = self.player.sim.snapshot().processors
         if not x0 + self.column_range.first * cw <= x < self.width() - RIGHT:
             return None
         col = int((x - x0) // cw)
@@ -291,7 +291,7 @@ class MatrixView(QWidget):
 
     def cell_rect(self, row: int, col: int) -> QRectF:
         """Return the widget rectangle of cell (row, col) at rest (for tests and tooltips)."""
-        scene = build_scene(self.player.sim.matrix)
+        scene = build_scene(self.player.sim.snapshot())
         x0, cw, ch, tops, row_h = self._geometry(scene)
         return QRectF(x0 + col * cw, tops[row], cw, row_h[row])
 
@@ -351,7 +351,7 @@ class MatrixView(QWidget):
         if v is None or v.slot is None or not v.processors or p.position != len(p.known) \
                 or p.transition is not None:
             return None
-        m = p.sim.matrix
+        m = p.sim.snapshot()
         if not 0 <= v.slot < m.n_rows or max(v.processors) >= m.processors:
             return None
         return v.slot, v.processors
@@ -745,16 +745,18 @@ class MatrixView(QWidget):
         cell = self.cell_at(pos.x(), pos.y())
         if cell is None:
             return None, None
-        job = int(self.player.sim.matrix.cells[cell])
+        job = int(self.player.sim.snapshot().cells[cell])
         return (None if job == IDLE else job), cell
 
     def job_tooltip(self, job: int) -> str:
         """Return the tooltip text of ``job``: size, work left, arrival and rows."""
         sim = self.player.sim
-        rec = sim.jobs[job]
-        m = sim.matrix
+        rec = sim.job_status(job)
+        if rec is None:
+            return ""
+        m = sim.snapshot()
         rows = ", ".join(slot_label(r) for r in m.job_rows(job)) if job in m else "none"
-        left = sim.remaining(job)
+        left = rec.remaining
         per = self.slice_seconds
         return (f"<b>{m.names.get(job, rec.spec.name)}</b><br>size {rec.spec.size} processors"
                 f"<br>work left {format_time(left, per)} of {format_time(rec.spec.work, per)}"
@@ -782,7 +784,7 @@ class MatrixView(QWidget):
             job, _ = self._job_at(ev.position())
             if self.hover_highlight:
                 self.set_hovered(job)
-            m = self.player.sim.matrix
+            m = self.player.sim.snapshot()
             self.column_range.set_hover(None, list(m.job_cols(job)) if job is not None and job in m else [])
         super().mouseMoveEvent(ev)
 
@@ -817,7 +819,7 @@ class MatrixView(QWidget):
         if self.player is None or not self.player.has_matrix:
             return super().wheelEvent(ev)
         d = ev.angleDelta()
-        x0, cw = self._columns(self.player.sim.matrix.processors)
+        x0, cw = self._columns(self.player.sim.snapshot().processors)
         if d.x() or ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             notches = (d.x() or d.y()) / 120.0
             self.column_range.pan(-notches * self.column_range.count / 10)
@@ -848,7 +850,7 @@ class MatrixView(QWidget):
             return
         menu = QMenu(self)
         if job is not None:
-            name = self.player.sim.matrix.names.get(job, f"J{job}")
+            name = self.player.sim.snapshot().names.get(job, f"J{job}")
             act = menu.addAction(f"Terminate {name} now")
             act.triggered.connect(lambda: self._what_if(lambda: self.player.terminate_now(job)))
         else:
@@ -858,7 +860,7 @@ class MatrixView(QWidget):
 
     def ask_submit(self) -> None:
         """Ask for a size and work, then submit the job (what-if)."""
-        procs = self.player.sim.processors
+        procs = self.player.sim.snapshot().processors
         size, ok = QInputDialog.getInt(self, "Submit a job", f"Size (1..{procs} processors):", 4, 1, procs)
         if not ok:
             return

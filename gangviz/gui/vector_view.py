@@ -27,19 +27,21 @@ from PySide6.QtWidgets import QWidget
 from gangviz.gui import palette
 from gangviz.gui.geometry import RIGHT, ColumnRange, columns
 from gangviz.gui.wiring import follow
+from gangviz.sim.protocol import Simulation
 
 WLV_H = 26.0
 LEVEL_H = 19.0
 GAP = 4.0
 
 
-def last_allocation(steps, position: int, limit: int = 5000) -> tuple[int, list[int]] | None:
-    """Return ``(job, cols)`` of the latest job placement in ``steps[:position]`` or ``None``.
+def last_allocation(sim: Simulation, position: int, limit: int = 5000) -> tuple[int, list[int]] | None:
+    """Return ``(job, cols)`` of the latest job placement in ``sim``'s first ``position`` steps
+    (read with :meth:`~gangviz.sim.protocol.Simulation.step_at`), or ``None``.
 
     Looks back at most ``limit`` steps (a long run without placements shows no highlight).
     """
-    for k in range(min(position, len(steps)) - 1, max(-1, position - 1 - limit), -1):
-        for change in reversed(steps[k].changes):
+    for k in range(min(position, sim.known) - 1, max(-1, position - 1 - limit), -1):
+        for change in reversed(sim.step_at(k).changes):
             if change.kind == "job_placed":
                 return change.job, list(change.cols)
     return None
@@ -202,7 +204,7 @@ class VectorTreeView(QWidget):
 
     def _dirty(self, *args) -> None:
         p = self.player
-        alloc = last_allocation(p.sim.steps, p.position) if p is not None else None
+        alloc = last_allocation(p.sim, p.position) if p is not None else None
         if alloc is not None and p is not None:
             m = p.display_state
             # the outline goes when its job has left the matrix (or moved off those processors)
