@@ -179,7 +179,6 @@ class Simulation(AppliedHistory, DecisionPoint):
         """Return the policy's name."""
         return self.policy.name
 
-
     @property
     def paper(self) -> str:
         """Return the paper section the policy follows (its ``paper``)."""
