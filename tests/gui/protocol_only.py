@@ -9,7 +9,7 @@ which swallows the error (a Qt slot, a ``try``) still fails the test that instal
 The reads :data:`TOLERATED` lists, by reading module and member, are forwarded and remembered
 in :data:`TOLERATED_READS` instead: the figures of the metrics, results and experiments layers,
 computed from a family's own records by design, and the family views not yet moved onto the
-protocol. The list may only shrink: any other read fails.
+protocol (the work left). Any read not listed fails.
 """
 
 from __future__ import annotations
