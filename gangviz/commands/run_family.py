@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from gangviz.factory import check_expect, end_state, policy_name, run
@@ -47,35 +46,36 @@ def run_family(source: Source | Scenario, policy: str | None = None, *, as_json:
     ``ValueError`` for a policy of another family."""
     from gangviz.results.figures import family_figures
     from gangviz.results.summary import machine, policy_object
+    from gangviz.workloads.source import source_of
 
     out = out or sys.stdout
-    sc: Scenario = source.scenario if hasattr(source, "scenario") else source
-    name = policy_name(sc, policy)
-    sim = run(sc, name, record=True).simulation
+    source = source_of(source)
+    name = policy_name(source, policy)
+    sim = run(source, name, record=True).simulation
     state = end_state(sim)
-    problems = check_expect(sc, sim) if name == policy_name(sc) else []
+    problems = check_expect(source, sim) if name == policy_name(source) else []
     figs = family_figures(sim)
     if as_json:
         from gangviz.results.summary import base_document
 
-        src = source if hasattr(source, "kind") else None
-        doc = base_document("run", src or _as_source(sc), machine(src or _as_source(sc)), figs.clock)
-        doc.update({"model": sc.model, "policy": policy_object(name, sc.model, {}), "engine": "reference",
+        doc = base_document("run", source, machine(source), figs.clock)
+        doc.update({"model": source.model, "policy": policy_object(name, source.model, {}), "engine": "reference",
                     "metrics": figs.json_values(), "units": figs.units, "definitions": figs.definitions,
                     "end": state,
-                    "expect_met": not problems if sc.expect and name == policy_name(sc) else None})
+                    "expect_met": not problems if source.expect and name == policy_name(source) else None})
         if steps:
             records = [s.to_dict() for s in sim.steps]
-            if sc.model == "multisite":
+            if source.model == "multisite":
                 for step in records:
                     for change in step["changes"]:
                         change["labels"] = site_labels(change)
             doc["steps"] = records
         out.write(json.dumps(doc, indent=1, default=str) + "\n")
         return 0
-    where = f"{sc.sites} sites of {sc.processors} processors" if sc.model == "multisite" \
-        else f"{sc.processors} node{'' if sc.processors == 1 else 's'}"
-    print(f"{sc.title} — {sc.model} model, policy {name}, {where}", file=out)
+    sites = source.scenario.sites if source.scenario is not None else 1
+    where = f"{sites} sites of {source.processors} processors" if source.model == "multisite" \
+        else f"{source.processors} node{'' if source.processors == 1 else 's'}"
+    print(f"{source.title} — {source.model} model, policy {name}, {where}", file=out)
     if steps is not False:
         for s in sim.steps:
             for line in s.narration:
@@ -84,12 +84,7 @@ def run_family(source: Source | Scenario, policy: str | None = None, *, as_json:
     for key, value in state.items():
         print(f"  {key}: {value}", file=out)
     print(figs.text(), file=out)
-    if sc.expect and name == policy_name(sc):
+    if source.expect and name == policy_name(source):
         print("expected end state: " + ("reached" if not problems else "; ".join(problems)), file=out)
     return 0
 
-
-def _as_source(sc: Scenario) -> SimpleNamespace:
-    """A scenario seen as a source (title, kind, jobs) for the document's header."""
-    jobs = getattr(sc, "jobs", None) or getattr(sc, "gangs", None) or []
-    return SimpleNamespace(title=sc.title, kind="scenario", processors=sc.processors, jobs=jobs)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 import sys
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from gangviz.metrics.ibm import ibm_metrics
 from gangviz.spacesharing.backfill import BackfillResult, simulate_backfill
 from gangviz.spacesharing.policy import SpaceSharingPolicy
+from gangviz.workloads.source import Source
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.core.jobs import JobSpec
@@ -62,8 +62,7 @@ def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolic
         save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label())
     figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, processors,
                               slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity)
-    source = SimpleNamespace(title=title, kind="swf", processors=c.processors, jobs=range(len(c)),
-                             slice_seconds=c.slice_seconds)
+    source = Source("swf", title, processors, [], slice_seconds=c.slice_seconds, count=len(c))
     mach = machine(source, procs, slice_seconds)
     if as_json:
         import json

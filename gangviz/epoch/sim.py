@@ -27,7 +27,7 @@ from gangviz.epoch.policies import Policy, make_policy
 from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
 from gangviz.epoch.speedup import s_dynamic, s_static
 from gangviz.epoch.workload import ClosedWorkload, JobSequence
-from gangviz.sim.protocol import AppliedHistory
+from gangviz.sim.protocol import AppliedHistory, WithoutMatrix
 
 
 def _cum(u: float, a: float, b: float) -> float:
@@ -46,7 +46,7 @@ def _reach(target: float, a: float, b: float) -> float:
     return q + a + rest
 
 
-class EpochSimulation(AppliedHistory):
+class EpochSimulation(WithoutMatrix, AppliedHistory):
     """A closed system of ``jobs`` jobs on ``nodes`` nodes under one epoch-model policy.
 
     Args:
@@ -169,6 +169,15 @@ class EpochSimulation(AppliedHistory):
             pass
 
 
+
+    #: the metric panels plot the epoch figures, not per-step samples; no one FCFS queue
+    samples: tuple[object, ...] = ()
+    waiting = None
+
+    @property
+    def real_processors(self) -> int:
+        """Return the nodes."""
+        return self.nodes
 
     @property
     def policy_name(self) -> str:

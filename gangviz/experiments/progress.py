@@ -176,17 +176,16 @@ def announce_compiled(source: Any, specs: Sequence[str], *, ring: bool | None = 
     :func:`compile_fast_loop` does; a spec no compiled loop covers, or a malformed one, is left
     to the run itself. Every command that may run a compiled loop calls this first, so the first
     compile is never silent."""
-    from types import SimpleNamespace
-
     from gangviz.core.jobs import JobSpec
     from gangviz.factory.compiled import compiled_runner
     from gangviz.factory.policy import resolve
+    from gangviz.workloads.source import Source
 
     warm = []
     for spec in specs:
         try:
             choice = resolve(source, spec)
-            on_ring = getattr(source, "ring", False) if ring is None else ring
+            on_ring = source.ring if ring is None else ring
             runner = compiled_runner(source, choice.name, choice.params, bool(on_ring))
         except (ValueError, TypeError):
             continue
@@ -194,8 +193,7 @@ def announce_compiled(source: Any, specs: Sequence[str], *, ring: bool | None = 
             warm.append((runner, choice.name, choice.params))
     if not warm:
         return
-    tiny = SimpleNamespace(processors=8, matrix=None, script=[], ring=False,
-                           jobs=[JobSpec(0, "a", 0.0, 2, 3.0, 3.0), JobSpec(1, "b", 1.0, 4, 2.0, 2.0)])
+    tiny = Source("model", "tiny", 8, [JobSpec(0, "a", 0.0, 2, 3.0, 3.0), JobSpec(1, "b", 1.0, 4, 2.0, 2.0)])
 
     def run_tiny() -> None:
         for runner, name, params in warm:

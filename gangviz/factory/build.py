@@ -20,23 +20,28 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.checks import check_source
 from gangviz.factory.policy import PolicyChoice, family_of_source, make, resolve
 
+if TYPE_CHECKING:  # pragma: no cover
+    from gangviz.workloads.source import Source
+
 __all__ = ["build", "build_resolved", "multisite_model", "epoch_model", "as_source"]
 
 
-def as_source(source: Any) -> Any:
-    """Return ``source`` itself, or the :class:`~gangviz.workloads.source.Source` a path or
-    name loads (:func:`gangviz.workloads.source.load_source` with its default options)."""
-    if isinstance(source, (str, os.PathLike)):
-        from gangviz.workloads.source import load_source
+def as_source(source: Any) -> Source:
+    """Return the :class:`~gangviz.workloads.source.Source` of ``source``: itself, a scenario's
+    (:func:`gangviz.workloads.source.source_of`), or the one a path or name loads
+    (:func:`gangviz.workloads.source.load_source` with its default options). Raises
+    ``TypeError`` for anything else."""
+    from gangviz.workloads.source import load_source, source_of
 
+    if isinstance(source, (str, os.PathLike)):
         return load_source(os.fspath(source))
-    return source
+    return source_of(source)
 
 
 def build(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
@@ -67,7 +72,7 @@ def build(source: Any, policy: str | None = None, *, params: Mapping[str, Any] |
                           record=record, watch=watch, ring=ring, order=order)
 
 
-def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bool = True,
+def build_resolved(source: Source, choice: PolicyChoice, policy: Any, *, record: bool = True,
                    watch: bool | None = None, ring: bool | None = None,
                    order: str | None = None) -> Any:
     """Return the simulation of ``source`` under an already built ``policy`` (of
@@ -87,16 +92,16 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
         if user and order is not None:
             raise ValueError(f"--order applies to the built-in policies, not {choice.spec}")
         return SpaceSharingSimulation(source.jobs, source.processors, policy,
-                                      time_unit=getattr(source, "slice_seconds", 1.0),
+                                      time_unit=source.slice_seconds,
                                       order=_order(order) if order is not None else None,
                                       result=policy.simulate(source.jobs, source.processors, log=True)
                                       if user else None)
     from gangviz.sim.engine import Simulation
 
     if watch is None:
-        watch = getattr(source, "kind", "scenario") == "scenario"
+        watch = source.kind == "scenario"
     matrix = source.matrix
-    absent = getattr(source, "absent_from", None)
+    absent = source.absent_from
     if absent is not None and hasattr(policy, "usable"):
         policy.usable = absent  # a buddy policy on a padded machine never places a job there
     return Simulation(source.jobs, policy, source.processors,
@@ -112,9 +117,12 @@ def _order(spec: str) -> Any:
     return order_key(spec)
 
 
-def _scenario(source: Any) -> Any:
-    """Return the Scenario behind a Source of the multisite or epoch family."""
-    return getattr(source, "scenario", None) or source
+def _scenario(source: Source) -> Any:
+    """Return the Scenario behind a Source of the multisite or epoch family; raise
+    ``ValueError`` when there is none (those families are read from scenario files only)."""
+    if source.scenario is None:
+        raise ValueError(f"{source.title}: a {source.model} run needs a scenario file")
+    return source.scenario
 
 
 def _multisite(sc: Any, migrate: bool) -> Any:
@@ -133,12 +141,6 @@ def _epoch(sc: Any, policy: Any) -> Any:
     return EpochSimulation(sc.processors, sc.in_system, policy, static=sc.static, quantum=sc.quantum,
                            workload=ScriptedEpochWorkload(sc.workload),
                            departures=len(sc.workload) - sc.in_system)
-
-
-class _EpochFamily:
-    """Stands for an epoch source where a random model has none (so a spec resolves as one)."""
-
-    model = "epoch"
 
 
 def multisite_model(*, migrate: bool = True, gangs: int | None = 400, seed: int = 0,
@@ -164,7 +166,9 @@ def epoch_model(nodes: int, jobs: int, policy: Any, *, static: bool = False, qua
 
     if isinstance(policy, str):
         from gangviz.core.registry import EPOCH
+        from gangviz.workloads.source import Source
 
-        policy = make(EPOCH, resolve(_EpochFamily(), policy))
+        # the random model has no source: one of its family stands for it, so the spec resolves
+        policy = make(EPOCH, resolve(Source("model", "epoch model", nodes, [], model="epoch"), policy))
     return EpochSimulation(nodes, jobs, policy, static=static, quantum=quantum, load=load, seed=seed,
                            departures=departures)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover  (a trace's run never loads the scenario reader)
     from gangviz.workloads.scenario import Scenario, ScenarioError
+    from gangviz.workloads.source import Source
 
 __all__ = ["check_source", "check_scenario"]
 
@@ -22,16 +23,11 @@ __all__ = ["check_source", "check_scenario"]
 MULTISITE_FIXED = frozenset({"sites", "procs", "migrate", "arrival_rate", "size_dist", "sigma", "mean_service"})
 
 
-def check_source(source: Any) -> None:
-    """Run :func:`check_scenario` on the scenario behind ``source`` (a Source or a Scenario);
-    nothing for a trace or a model. Raises ``ScenarioError`` as it does."""
-    if getattr(source, "kind", "scenario") != "scenario":  # a trace or a model: nothing to check
-        return
-    from gangviz.workloads.scenario import Scenario
-
-    sc = source if isinstance(source, Scenario) else getattr(source, "scenario", None)
-    if isinstance(sc, Scenario):
-        check_scenario(sc)
+def check_source(source: Source) -> None:
+    """Run :func:`check_scenario` on the scenario behind ``source``; nothing for a trace or a
+    model. Raises ``ScenarioError`` as it does."""
+    if source.kind == "scenario" and source.scenario is not None:
+        check_scenario(source.scenario)
 
 
 def check_scenario(sc: Scenario) -> None:

@@ -11,7 +11,10 @@ To add a loop, append an object with the :class:`CompiledRunner` members to :dat
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gangviz.workloads.source import Source
 
 __all__ = ["CompiledRunner", "BuddyRunner", "GangRunner", "RUNNERS", "compiled_runner"]
 
@@ -21,12 +24,12 @@ class CompiledRunner(Protocol):
 
     name: str
 
-    def covers(self, source: Any, name: str, params: dict[str, Any], ring: bool) -> bool:
+    def covers(self, source: Source, name: str, params: dict[str, Any], ring: bool) -> bool:
         """Whether the loop runs policy ``name`` with ``params`` on ``source`` (on a ring when
         ``ring``) exactly as the reference engine would."""
         ...
 
-    def run(self, source: Any, name: str, params: dict[str, Any]) -> Any:
+    def run(self, source: Source, name: str, params: dict[str, Any]) -> Any:
         """Run the covered run to its end; return an object with ``metrics`` (the Zhou00 §4.3
         figures, :func:`gangviz.metrics.zhou.zhou_metrics`'s keys), ``time``, ``max_slots``,
         ``raw`` (the loop's per-job ``start`` and ``finish``, in the order of the jobs sorted
@@ -61,18 +64,18 @@ class BuddyRunner:
     name = "buddy"
     PARAMS = frozenset({"occupy", "extra_slots_on"})
 
-    def covers(self, source: Any, name: str, params: dict[str, Any], ring: bool) -> bool:
+    def covers(self, source: Source, name: str, params: dict[str, Any], ring: bool) -> bool:
         """See :meth:`CompiledRunner.covers`."""
         from gangviz.core.registry import REGISTRY
 
         procs = source.processors
         entry = REGISTRY.get(name.lower())
         return (entry is not None and entry.group == "buddy" and set(params) <= self.PARAMS
-                and getattr(source, "matrix", None) is None and not getattr(source, "script", None)
+                and source.matrix is None and not source.script
                 and not ring and procs >= 1 and not procs & (procs - 1)
                 and all(1 <= j.size <= procs and math.isfinite(j.work) for j in source.jobs))
 
-    def run(self, source: Any, name: str, params: dict[str, Any]) -> BuddyRun:
+    def run(self, source: Source, name: str, params: dict[str, Any]) -> BuddyRun:
         """See :meth:`CompiledRunner.run`; raises ``ValueError`` as
         :func:`gangviz.fast.buddy.run_buddy` does."""
         from gangviz.fast.buddy import run_buddy
@@ -82,9 +85,9 @@ class BuddyRunner:
         raw = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],
                         [j.work for j in specs], name.upper(), source.processors,
                         params.get("occupy", "size"), params.get("extra_slots_on"),
-                        getattr(source, "absent_from", None))
+                        source.absent_from)
         done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, raw.finish.tolist())]
-        real = getattr(source, "absent_from", None) or source.processors  # padding is no processor
+        real = source.absent_from or source.processors  # padding is no processor
         return BuddyRun(raw, zhou_metrics_of(done, real, raw.time, raw.max_slots, raw.slot_time))
 
 
@@ -110,16 +113,16 @@ class GangRunner:
 
     name = "gang"
 
-    def covers(self, source: Any, name: str, params: dict[str, Any], ring: bool) -> bool:
+    def covers(self, source: Source, name: str, params: dict[str, Any], ring: bool) -> bool:
         """See :meth:`CompiledRunner.covers`."""
         from gangviz.fast.gang import covers
 
         procs = source.processors
-        return (covers(name, params, ring=ring, initial=getattr(source, "matrix", None),
-                       script=getattr(source, "script", None) or (), jobs=source.jobs)
+        return (covers(name, params, ring=ring, initial=source.matrix,
+                       script=source.script, jobs=source.jobs)
                 and all(1 <= j.size <= procs for j in source.jobs))
 
-    def run(self, source: Any, name: str, params: dict[str, Any]) -> GangRun:
+    def run(self, source: Source, name: str, params: dict[str, Any]) -> GangRun:
         """See :meth:`CompiledRunner.run`; raises ``ValueError`` as
         :func:`gangviz.fast.gang.run_gang` does."""
         from gangviz.fast.gang import job_arrays, run_gang
@@ -136,7 +139,7 @@ class GangRunner:
 RUNNERS: list[CompiledRunner] = [BuddyRunner(), GangRunner()]
 
 
-def compiled_runner(source: Any, name: str, params: dict[str, Any], ring: bool) -> CompiledRunner | None:
+def compiled_runner(source: Source, name: str, params: dict[str, Any], ring: bool) -> CompiledRunner | None:
     """Return the first runner of :data:`RUNNERS` that covers the run, or ``None``."""
     for runner in RUNNERS:
         if runner.covers(source, name, params, ring):

@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: each family loads when
     from gangviz.sim.engine import Simulation as MatrixSimulation
     from gangviz.sim.protocol import Simulation
     from gangviz.spacesharing.simulation import SpaceSharingSimulation
+    from gangviz.workloads.scenario import Scenario
+    from gangviz.workloads.source import Source
 
 
 def run_to_end(sim: Simulation) -> None:
@@ -69,12 +71,13 @@ def end_state(sim: Simulation) -> dict[str, Any]:
     raise ValueError(f"not a simulation of a known family: {family!r}")
 
 
-def check_expect(scenario: object, sim: Simulation) -> list[str]:
+def check_expect(scenario: Source | Scenario, sim: Simulation) -> list[str]:
     """Return the differences between ``sim``'s end and ``scenario``'s ``[expect]`` (a Scenario
     or a Source loaded from one; empty when every expectation holds). An expectation key the
     family does not know is reported too."""
-    sc = getattr(scenario, "scenario", None) or scenario
-    expect = getattr(sc, "expect", {}) or {}
+    from gangviz.workloads.source import source_of
+
+    expect = source_of(scenario).expect
     state = end_state(sim)
     problems = []
     for key, want in expect.items():

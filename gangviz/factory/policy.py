@@ -19,11 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gangviz.core import registry
 from gangviz.core.params import split_spec
 from gangviz.core.registry import PolicyEntry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gangviz.workloads.scenario_types import Scenario
+    from gangviz.workloads.source import Source
 
 __all__ = ["DEFAULT_POLICY", "PolicyChoice", "parse_policy_spec", "policy_name",
            "resolve", "make", "typed_params", "entry_of"]
@@ -60,27 +64,27 @@ def entry_of(name: str) -> tuple[PolicyEntry, dict[str, str]]:
     return registry.lookup(name)
 
 
-def family_of_source(source: Any) -> str:
+def family_of_source(source: Source | Scenario) -> str:
     """Return the model family of a source or scenario: ``"matrix"``, ``"multisite"`` or ``"epoch"``."""
-    return getattr(source, "model", "matrix")
+    return source.model
 
 
-def policy_name(source: Any, policy: str | None = None) -> str:
+def policy_name(source: Source | Scenario, policy: str | None = None) -> str:
     """Return the policy spec a run of ``source`` (a Source or Scenario) uses: ``policy``, else
     the source's own, else the family's default (repack, AFCFSwM, OPT-EPOCH(1))."""
-    return policy or getattr(source, "policy", None) or DEFAULT_POLICY[family_of_source(source)]
+    return policy or source.policy or DEFAULT_POLICY[family_of_source(source)]
 
 
-def source_params(source: Any, name: str) -> dict[str, Any]:
+def source_params(source: Source | Scenario, name: str) -> dict[str, Any]:
     """Return the parameters a matrix source gives for policy ``name`` (its ``[params.NAME]``
     table; empty for another family, whose ``[params]`` configure the model, not a policy)."""
     if family_of_source(source) != "matrix":
         return {}
-    value = (getattr(source, "params", None) or {}).get(name.lower(), {})
+    value = source.params.get(name.lower(), {})
     return dict(value) if isinstance(value, dict) else {}
 
 
-def resolve(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
+def resolve(source: Source | Scenario, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
             defaults: Mapping[str, Any] | None = None) -> PolicyChoice:
     """Return the :class:`PolicyChoice` of ``policy`` (a spec; ``None``: :func:`policy_name`'s
     default) on ``source``, parameters merged as the module docstring says. Raises

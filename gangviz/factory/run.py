@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.build import as_source, build_resolved
 from gangviz.factory.checks import check_source
 from gangviz.factory.compiled import compiled_runner
 from gangviz.factory.policy import family_of_source, make, resolve, typed_params
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gangviz.workloads.source import Source
 
 __all__ = ["ENGINES", "FinishedRun", "run"]
 
@@ -39,7 +42,7 @@ class FinishedRun:
     ``None`` when the engine did not count it (multi-site and epoch runs).
     """
 
-    source: Any
+    source: Source
     label: str
     policy: Any
     engine: str
@@ -134,7 +137,7 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
             return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}", result=result,
                                parameters=dict(choice.params), capacity=result.capacity())
     if engine == "compiled":
-        raise ValueError(f"no compiled loop covers {choice.spec} on {getattr(source, 'title', 'this source')}"
+        raise ValueError(f"no compiled loop covers {choice.spec} on {source.title}"
                          + (" while recording steps or per-job rows" if record or jobs else ""))
     sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring, order=order)
     capacity = None
@@ -160,7 +163,7 @@ def _to_end(sim: Any) -> None:
         pass
 
 
-def _backfill(source: Any, label: str, policy: Any, order: str | None = None) -> FinishedRun:
+def _backfill(source: Source, label: str, policy: Any, order: str | None = None) -> FinishedRun:
     """Run a space-sharing ``policy`` on the backfilling simulator without recording steps."""
     from gangviz.spacesharing.backfill import simulate_backfill
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.changes import cols_label
 from gangviz.core.matrix import slot_label
-from gangviz.gui.families.table import engine_of
+from gangviz.gui.families.table import matrix_of
 from gangviz.gui.param_fields import ParamFields
 from gangviz.timefmt import clock_text, format_time
 
@@ -185,14 +185,13 @@ class JobPanel(QWidget):
     def show_job(self, sim: Simulation | None, job: int | None) -> None:
         """Show ``job``'s details from ``sim`` (or the hint when ``job`` is None)."""
         self.job = job
-        if job is None or sim is None or sim.family != "matrix" or job not in engine_of(sim).jobs:
+        rec = sim.job_status(job) if job is not None and sim is not None else None
+        m = matrix_of(sim)
+        if job is None or rec is None or m is None:
             self.label.setText("Click a job in the matrix to see its details.")
             return
-        engine = engine_of(sim)
-        rec = engine.jobs[job]
         spec = rec.spec
         per = self.slice_seconds
-        m = engine.matrix
         if job in m:
             where = (f"{cols_label(m.job_cols(job))} in "
                      f"{', '.join(slot_label(r) for r in m.job_rows(job))}")
@@ -203,6 +202,6 @@ class JobPanel(QWidget):
         start = "—" if rec.start is None else clock_text(rec.start, per)
         self.label.setText(
             f"<b>{spec.name}</b> (id {spec.id})<br>size {spec.size} processors<br>"
-            f"work {format_time(spec.work, per)}, left {format_time(engine.remaining(job), per)}<br>"
+            f"work {format_time(spec.work, per)}, left {format_time(rec.remaining, per)}<br>"
             f"arrival t = {clock_text(spec.arrival, per)}, "
             f"start {start}<br>{where}")

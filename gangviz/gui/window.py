@@ -363,7 +363,7 @@ class MainWindow(QMainWindow):
         from gangviz.workloads.source import load_source
 
         source = load_source(name, **source_args)
-        family = getattr(source, "model", "matrix")
+        family = source.model
         if family != "matrix" and policy is not None and policy.lower() in self._policy_names():
             policy = None  # a matrix policy picked in the panel does not apply to this family
         sim = build(source, policy or None, params=params or None, watch=watch)
@@ -446,12 +446,14 @@ class MainWindow(QMainWindow):
     def _subtitle(source: Source, sim: Simulation, pname: str) -> str:
         family, sc = source.model, source.scenario
         if family == "multisite":
+            assert sc is not None  # a model's source carries its scenario
             return (f"{sc.sites} sites of {source.processors} processors  ·  {len(sc.gangs)} gangs"
                     f"  ·  policy {pname}")
         if family == "epoch":
+            assert sc is not None
             return (f"{source.processors} nodes  ·  {len(sc.workload)} jobs, {sc.in_system} in the system"
                     f"  ·  policy {pname}")
-        real = getattr(source, "absent_from", None)
+        real = source.absent_from
         procs = f"{real} processors (padded to {source.processors})" if real else f"{source.processors} processors"
         return (f"{procs}  ·  {len(source.jobs)} jobs  ·  policy {pname}"
                 + ("  ·  ring" if (m := matrix_of(sim)) is not None and m.ring else ""))

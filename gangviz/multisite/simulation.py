@@ -27,12 +27,12 @@ from gangviz.multisite.dispatch import jsq
 from gangviz.multisite.snapshot import QueueSnapshot
 from gangviz.multisite.state import MultiSiteState
 from gangviz.multisite.workload import GangStream
-from gangviz.sim.protocol import KeptHistory
+from gangviz.sim.protocol import KeptHistory, WithoutMatrix
 
 FINISH, START, ARRIVAL = 0, 1, 2
 
 
-class MultiSiteSimulation(KeptHistory):
+class MultiSiteSimulation(WithoutMatrix, KeptHistory):
     """Step-able simulation of AFCFS or AFCFSwM (``cfg.migrate``) on a multi-site system.
 
     Args:
@@ -160,6 +160,15 @@ class MultiSiteSimulation(KeptHistory):
             pass
 
 
+
+    #: the metric panels plot the queue figures, not per-step samples; no one FCFS queue
+    samples: tuple[object, ...] = ()
+    waiting = None
+
+    @property
+    def real_processors(self) -> int:
+        """Return every site's processors together."""
+        return self.cfg.sites * self.cfg.procs
 
     @property
     def policy_name(self) -> str:

@@ -100,7 +100,7 @@ OTHER_FIGURES: dict[str, tuple[str, str]] = {
 
 def clock_of(source: Any) -> str:
     """Return ``"s"`` for a source with a clock (an SWF trace), else ``"slice"``."""
-    return "s" if getattr(source, "kind", None) == "swf" else "slice"
+    return "s" if source.kind == "swf" else "slice"
 
 
 def units(clock: str) -> dict[str, str]:
@@ -239,7 +239,7 @@ def _real_processors(done: Any) -> int:
     """The processors that exist in ``done``'s run: the source's, less the padding of a trace
     run on a larger machine when the policy leaves the padding alone (a buddy policy's
     ``usable``, :attr:`gangviz.workloads.source.Source.absent_from`)."""
-    absent = getattr(done.source, "absent_from", None)
+    absent = done.source.absent_from
     if absent is not None and hasattr(done.policy, "usable"):
         return int(absent)
     return int(done.source.processors)
@@ -254,7 +254,7 @@ def run_figures(done: Any) -> Figures:
     """
     source = done.source
     clock = clock_of(source)
-    slice_seconds = float(getattr(source, "slice_seconds", 1.0) or 1.0)
+    slice_seconds = float(source.slice_seconds or 1.0)
     family = done.family
     if family not in ("matrix", "space-sharing"):
         raise ValueError(f"a {family} run has its own figures")

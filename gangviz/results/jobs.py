@@ -204,22 +204,22 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *,
     """
     if sim.family == SPACE_SHARING:
         return save_backfill_jobs(sim.result.records, source, path, label=label or sim.policy.label())
-    scale = getattr(source, "slice_seconds", 1.0) or 1.0
+    scale = source.slice_seconds or 1.0
     table = jobs_of_simulation(sim, time_scale=scale)
     specs = [r.spec for r in sim.records()]
     return _write_for(table, source.title, source.kind, source.processors, path, label or sim.policy.name,
-                      specs=specs, submit_offset=getattr(source, "submit_offset", 0.0))
+                      specs=specs, submit_offset=source.submit_offset)
 
 
 def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathLike[str], *,
                        label: str) -> Path:
     """Write the per-job table of a space-sharing run (its records) on ``source`` to ``path``;
     return the path. Raises as :func:`write_jobs` does."""
-    scale = getattr(source, "slice_seconds", 1.0) or 1.0
+    scale = source.slice_seconds or 1.0
     table = jobs_of_backfill(records, time_scale=scale)
     specs = sorted((r.spec for r in records), key=lambda spec: spec.id)
     return _write_for(table, source.title, source.kind, source.processors, path, label, specs=specs,
-                      submit_offset=getattr(source, "submit_offset", 0.0))
+                      submit_offset=source.submit_offset)
 
 
 def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: Sequence[float],

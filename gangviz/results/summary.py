@@ -34,7 +34,7 @@ def machine(source: Any, procs: int | None = None, slice_seconds: float | None =
     """Return the ``machine`` object of a run on ``source``: its processors and slice and where
     each came from, given the ``--procs`` and ``--slice`` options as passed (``None``: not
     given)."""
-    kind = getattr(source, "kind", "scenario")
+    kind = source.kind
     if procs is not None:
         procs_from = "--procs"
     else:
@@ -61,8 +61,8 @@ def base_document(command: str, source: Any, mach: dict[str, Any], clock: str) -
     """Return the members every document starts with (schema, command, version, source,
     machine, time unit, classes)."""
     return {"schema": SCHEMA_VERSION, "command": command, "gangviz": _version(),
-            "source": {"name": source.title, "kind": getattr(source, "kind", "scenario"),
-                       "jobs": len(source.jobs)},
+            "source": {"name": source.title, "kind": source.kind,
+                       "jobs": source.job_count},
             "machine": mach, "time_unit": clock,
             "classes": {**CLASSES, **ZHOU_CLASSES}}
 

@@ -73,7 +73,7 @@ from gangviz.sim.history import (
 )
 from gangviz.sim.intake import check_times, load_workload, queue_workload
 from gangviz.sim.policy import Policy
-from gangviz.sim.protocol import AppliedHistory
+from gangviz.sim.protocol import AppliedHistory, JobStatus
 from gangviz.sim.slices import FloatArray
 from gangviz.sim.state import JobRecord, RunState, Sample, SampleLog
 
@@ -179,6 +179,10 @@ class Simulation(AppliedHistory, DecisionPoint):
         """Return the policy's name."""
         return self.policy.name
 
+    @property
+    def paper(self) -> str:
+        """Return the paper section the policy follows (its ``paper``)."""
+        return self.policy.paper
 
     def snapshot(self) -> OusterhoutMatrix:
         """Return the matrix as it stands (live: ``copy()`` it to keep it)."""
@@ -208,6 +212,14 @@ class Simulation(AppliedHistory, DecisionPoint):
             return 0.0
         gross = self._served_slices(job) * self.quantum
         return max(self.jobs[job].spec.work + self._s.lost.get(job, 0.0) - gross, 0.0)
+
+    def job_status(self, job: int) -> JobStatus | None:
+        """Return where ``job`` stands now (:class:`~gangviz.sim.protocol.JobStatus`), or
+        ``None`` for an id this simulation does not know."""
+        rec = self.jobs.get(job)
+        if rec is None:
+            return None
+        return JobStatus(rec.spec, rec.start, rec.finish, rec.terminated, self.remaining(job))
 
     def _served_slices(self, job: int) -> float:
         served = self._s.served

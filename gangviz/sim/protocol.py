@@ -11,12 +11,20 @@ What differs between families is only what there is to draw: :meth:`Simulation.s
 returns the family's own picture (see :data:`SNAPSHOTS`), and a caller that needs more of one
 family (the matrix engine's what-if actions, say) picks it by :attr:`Simulation.family`, never
 by probing attributes.
+
+The protocol declares every member the window, its views, the player and the export read; a
+family without a use for one answers it plainly (:class:`WithoutMatrix`: no what-ifs, no watch
+mode, no job details). ``tests/gui/test_protocol_only.py`` runs the window against simulations
+wrapped to offer the members :func:`protocol_members` lists and nothing else.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step, undo
 
 #: the simulation families, in the order menus list them
@@ -29,6 +37,20 @@ SNAPSHOTS = {
     "epoch": "(schedule or None, {job id: label}) of the current quantum",
     "space-sharing": "a frozen (time, running, waiting, reservations) tuple",
 }
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    """Where one job stands at the current step (:meth:`Simulation.job_status`): its ``spec``,
+    ``start`` and ``finish`` times (``None``: not yet), whether it was ``terminated`` before its
+    work was done, and the work it still needs (``remaining``, lost service included; 0 once
+    finished), in the simulation's time units."""
+
+    spec: JobSpec
+    start: float | None
+    finish: float | None
+    terminated: bool
+    remaining: float
 
 
 @runtime_checkable
@@ -71,6 +93,12 @@ class Simulation(Protocol):
         """Return the name of the policy, as a caption or a legend shows it."""
         ...
 
+    @property
+    def paper(self) -> str:
+        """Return the paper section the policy follows, as a tooltip shows it (``""`` when the
+        family's policies name none: multi-site, epoch)."""
+        ...
+
     def peek(self) -> float:
         """Return the time of the next step (``inf`` when done)."""
         ...
@@ -100,6 +128,92 @@ class Simulation(Protocol):
     def snapshot(self) -> object:
         """Return what the family's views draw of the current state (:data:`SNAPSHOTS`)."""
         ...
+
+    @property
+    def real_processors(self) -> int:
+        """Return the processors that exist: a matrix's columns less the padding of a trace run
+        on a larger machine, the space-sharing machine, the epoch nodes, every site's
+        processors together."""
+        ...
+
+    @property
+    def samples(self) -> Sequence[Any]:
+        """Return the per-step samples the metric panels plot, one per applied step (empty for
+        a family that keeps none: multi-site, epoch)."""
+        ...
+
+    @property
+    def waiting(self) -> list[int] | None:
+        """Return the ids in the one FCFS queue, first to be served first, or ``None`` for a
+        family without one queue (multi-site: a queue per processor; epoch)."""
+        ...
+
+    @property
+    def record(self) -> bool:
+        """Return whether the simulation keeps what stepping back needs (the matrix engine
+        may be built without, for a run only read at its end; every other family keeps it)."""
+        ...
+
+    @property
+    def watch(self) -> bool:
+        """Return whether a step is one slice (the matrix engine's watch mode); ``False`` for
+        the families whose steps are events."""
+        ...
+
+    def job_status(self, job: int) -> JobStatus | None:
+        """Return where ``job`` stands now (its spec, start, finish, work left), or ``None`` for
+        a job the simulation does not know and for a family that reports no job details (every
+        one but the matrix engine's)."""
+        ...
+
+    def terminate_now(self, job: int) -> Step:
+        """End running ``job`` now (a what-if) and return the step that did. Raises
+        ``ValueError`` for a job that is not running, and for a family without what-if actions
+        (every one but the matrix engine's)."""
+        ...
+
+    def submit_now(self, size: int, work: float, name: str | None = None) -> Step:
+        """Submit a job of ``size`` processors and ``work`` now (a what-if) and return the step
+        that did. Raises ``ValueError`` for a size or work out of range, and for a family
+        without what-if actions."""
+        ...
+
+
+def protocol_members(protocol: type = Simulation) -> frozenset[str]:
+    """Return the names of the members ``protocol`` declares (its own and its protocol bases'):
+    methods, properties and annotated attributes, not ``_private`` nor dunder names. A caller
+    that must offer exactly the protocol (a test's wrapper, a proxy) computes its names here
+    rather than keeping a list."""
+    names: set[str] = set()
+    for cls in protocol.__mro__:
+        if cls in (object, Protocol) or not getattr(cls, "_is_protocol", False):
+            continue
+        names.update(n for n in (*vars(cls), *getattr(cls, "__annotations__", {}))
+                     if not n.startswith("_"))
+    return frozenset(names)
+
+
+class WithoutMatrix:
+    """The members of :class:`Simulation` a family without the Ousterhout matrix answers the
+    same way: no what-if actions, no watch mode, no job details (the multi-site, epoch and
+    space-sharing simulations)."""
+
+    family: str
+    watch = False
+    record = True
+    paper = ""
+
+    def job_status(self, job: int) -> JobStatus | None:
+        """Return ``None``: this family reports no job details."""
+        return None
+
+    def terminate_now(self, job: int) -> Step:
+        """Raise ``ValueError``: what-if actions need the matrix engine."""
+        raise ValueError(f"what-if actions need a matrix simulation, not a {self.family} one")
+
+    def submit_now(self, size: int, work: float, name: str | None = None) -> Step:
+        """Raise ``ValueError``: what-if actions need the matrix engine."""
+        raise ValueError(f"what-if actions need a matrix simulation, not a {self.family} one")
 
 
 class KeptHistory:

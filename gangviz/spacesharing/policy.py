@@ -13,8 +13,12 @@ time-slot engine; their registry entries (:mod:`gangviz.core.registry`, family
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gangviz.core.registry import lookup
+
+if TYPE_CHECKING:  # annotations only
+    from gangviz.workloads.scenario import Scenario
 
 __all__ = ["MODES", "ESTIMATES", "SpaceSharingPolicy", "FCFS", "EASY", "Conservative"]
 
@@ -58,10 +62,10 @@ class SpaceSharingPolicy:
         if processors < 1:
             raise ValueError(f"processors must be >= 1, got {processors}")
 
-    def check_source(self, source: object) -> None:
+    def check_source(self, source: Scenario) -> None:
         """Raise ``ValueError`` for a source this family cannot run: a scenario that starts from
         a filled matrix or scripts events (space sharing has no matrix to start from)."""
-        if getattr(source, "matrix", None) is not None or getattr(source, "script", None):
+        if source.matrix is not None or source.script:
             raise ValueError(f"{self.mode} is a space-sharing policy: it runs traces and models, "
                              f"not a scenario that starts from a matrix or scripts events")
 

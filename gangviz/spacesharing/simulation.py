@@ -18,7 +18,7 @@ from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Change, Step
 from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
-from gangviz.sim.protocol import KeptHistory
+from gangviz.sim.protocol import KeptHistory, WithoutMatrix
 from gangviz.spacesharing.backfill import BackfillResult, Decision, simulate_backfill
 from gangviz.spacesharing.changes import (
     Clock,
@@ -33,7 +33,7 @@ from gangviz.spacesharing.policy import SpaceSharingPolicy
 __all__ = ["SpaceSharingSimulation"]
 
 
-class SpaceSharingSimulation(KeptHistory):
+class SpaceSharingSimulation(WithoutMatrix, KeptHistory):
     """``jobs`` on ``processors`` processors under a space-sharing ``policy``.
 
     ``time_unit`` is seconds per time unit of the jobs (1 for SWF traces read at the default
@@ -113,6 +113,16 @@ class SpaceSharingSimulation(KeptHistory):
 
     # --- the rest of the Simulation protocol (gangviz.sim.protocol) ----------------------
 
+
+    @property
+    def paper(self) -> str:  # type: ignore[override]  # a class attribute of the mixin
+        """Return the paper section the policy follows (its ``paper``)."""
+        return self.policy.paper
+
+    @property
+    def real_processors(self) -> int:
+        """Return the processors of the machine (all exist)."""
+        return self.processors
 
     @property
     def policy_name(self) -> str:

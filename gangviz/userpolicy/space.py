@@ -233,7 +233,7 @@ class SpaceEngine:
 
     def check_source(self, source: Any) -> None:
         """Raise ``ValueError`` for a scenario that starts from a matrix or scripts events."""
-        if getattr(source, "matrix", None) is not None or getattr(source, "script", None):
+        if source.matrix is not None or source.script:
             raise ValueError(f"{self.name} is a space-sharing policy: it runs traces and models, "
                              "not a scenario that starts from a matrix or scripts events")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TextIO, TypedDict
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.limits import (
@@ -21,8 +21,12 @@ from gangviz.workloads.files import sniff
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: a trace run needs no engine)
     from gangviz.core.jobs import ScriptEvent
     from gangviz.core.matrix import OusterhoutMatrix
+    from gangviz.workloads.scenario_types import Scenario
     from gangviz.workloads.swf import TraceColumns
 
+#: what a :class:`Source` was read from: a scenario file, an SWF trace or a synthetic model (a
+#: saved session names one of these and loads it through :func:`load_source`)
+SourceKind = Literal["scenario", "swf", "model"]
 MODELS = ("downey",)
 
 
@@ -40,9 +44,15 @@ MODEL_DEFAULTS: ModelDefaults = {"jobs": 200, "load": 0.5, "seed": 1}
 
 @dataclass
 class Source:
-    """What a simulation needs, whatever the input was."""
+    """What a simulation needs, whatever the input was: the one type every consumer (commands,
+    factory, window, API, experiments) reads, every field always present, so none probes it.
 
-    kind: str  # "scenario", "swf" or "model"
+    A :class:`~gangviz.workloads.scenario_types.Scenario` becomes one through
+    :func:`scenario_source`; a run that never builds job objects (a trace read as columns) gives
+    its job count in ``count``.
+    """
+
+    kind: SourceKind
     title: str
     processors: int
     jobs: list[JobSpec]
@@ -58,7 +68,7 @@ class Source:
     model: str = "matrix"
     #: the loaded :class:`~gangviz.workloads.scenario.Scenario` when ``kind == "scenario"``; build
     #: its simulation with :func:`gangviz.factory.build`.
-    scenario: Any = None
+    scenario: Scenario | None = None
     #: seconds per time unit of ``jobs`` (an SWF trace's slice length; 1 otherwise) and the
     #: first submit time in seconds, to write per-job times back in the trace's own clock
     slice_seconds: float = 1.0
@@ -69,6 +79,21 @@ class Source:
     #: exist; the buddy policies never allocate them, the window draws them as absent and the
     #: utilisation leaves them out.
     absent_from: int | None = None
+    #: the number of jobs when ``jobs`` is not built (a trace run from its columns); ``None``:
+    #: count ``jobs`` (:attr:`job_count`)
+    count: int | None = None
+
+    @property
+    def job_count(self) -> int:
+        """Return the number of jobs: ``count`` when given, else the scenario's gangs or epoch
+        jobs for those families, else ``len(jobs)``."""
+        if self.count is not None:
+            return self.count
+        if self.scenario is not None and self.model == "multisite":
+            return len(self.scenario.gangs)
+        if self.scenario is not None and self.model == "epoch":
+            return len(self.scenario.workload)
+        return len(self.jobs)
 
     def policy_params(self, policy: str) -> dict[str, Any]:
         """Return the parameters the source gives for ``policy`` (scenario ``[params.NAME]``)."""
@@ -182,6 +207,25 @@ def load_source(
                          "in the file); edit the file to change it")
     if slice_seconds is not None:
         raise ValueError(f"{name}: --slice applies to SWF traces; a scenario counts in slices")
+    return scenario_source(sc)
+
+
+def source_of(obj: Source | Scenario) -> Source:
+    """Return ``obj`` when it is a :class:`Source`, the :func:`scenario_source` of a scenario;
+    raise ``TypeError`` for anything else (a caller holding a path loads it with
+    :func:`load_source`)."""
+    from gangviz.workloads.scenario_types import Scenario
+
+    if isinstance(obj, Source):
+        return obj
+    if isinstance(obj, Scenario):
+        return scenario_source(obj)
+    raise TypeError(f"not a source or a scenario: {type(obj).__name__}")
+
+
+def scenario_source(sc: Scenario) -> Source:
+    """Return the :class:`Source` of a loaded scenario (kind ``"scenario"``, its family in
+    ``model``, the scenario itself in ``scenario``)."""
     return Source("scenario", sc.title, sc.processors, sc.jobs, sc.matrix, sc.script, sc.policy,
                   sc.ring, sc.explanation, sc.params, expect=sc.expect, model=sc.model, scenario=sc)
 

@@ -702,7 +702,7 @@ class CompareWindow(QMainWindow):
 
     def _slice_seconds(self) -> float | None:
         """Seconds per slice when the source has a clock (an SWF trace), else ``None``."""
-        return self.source.slice_seconds if getattr(self.source, "kind", None) == "swf" else None
+        return self.source.slice_seconds if self.source.kind == "swf" else None
 
     def _update_clock(self) -> None:
         per = self._slice_seconds()

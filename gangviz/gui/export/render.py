@@ -130,13 +130,11 @@ def frame_stamp(subtitle: str, time: float, position: int, total: int | None) ->
 
 def count_ahead(sim: Simulation, limit: int) -> int | None:
     """Return how many steps ``sim`` takes from where it is (at most ``limit``), leaving it
-    where it was; ``None`` when the count is not worked out: a matrix simulation that keeps no
-    history (it cannot go back), and the multi-site and epoch models (their frames say
-    ``step k`` without a total). A space-sharing run has all its decisions made up front, so its
-    count is read off them."""
-    if sim.family == SPACE_SHARING:
-        return min(limit, len(sim.result.decisions) - sim.position)  # type: ignore[attr-defined]
-    if sim.family != "matrix" or not sim.record:  # type: ignore[attr-defined]
+    where it was; ``None`` when the count is not worked out: a simulation that keeps no history
+    (it cannot go back), and the multi-site and epoch models (their frames say ``step k``
+    without a total). A space-sharing run has all its decisions made up front, so stepping
+    through them is cheap."""
+    if sim.family not in ("matrix", SPACE_SHARING) or not sim.record:
         return None
     start = sim.position
     n = 0

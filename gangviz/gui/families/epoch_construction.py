@@ -212,7 +212,7 @@ class BuddyConstruction(QWidget):
         if not jobs:
             return
         r = self.view.plot_rect()
-        n = sim.nodes
+        n = sim.real_processors
         p = QPainter(self)
         h = r.height() / len(jobs)
         font = QFont(self.font())

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
     from gangviz.core.matrix import OusterhoutMatrix
     from gangviz.core.record import Step
-    from gangviz.epoch.sim import EpochSimulation
     from gangviz.gui.families.epoch import EpochView
     from gangviz.gui.families.gantt import GanttView
     from gangviz.gui.families.sites import QueueView
@@ -33,12 +32,6 @@ if TYPE_CHECKING:
 #: ``set_scale(factor)`` when :attr:`FamilyView.scales`); one class per family, so typed loosely
 FamilyWidget: TypeAlias = Any
 
-#: the families whose simulations keep per-step samples (``sim.samples``) for the metric panels
-SAMPLED = frozenset({"matrix", "space-sharing"})
-#: the families with one FCFS queue of job ids (``sim.waiting``)
-QUEUED = frozenset({"matrix", "space-sharing"})
-#: the families whose policy object names the paper section it follows (``sim.policy.paper``)
-PAPERED = frozenset({"matrix", "space-sharing"})
 
 
 def engine_of(sim: Simulation) -> Engine:
@@ -55,22 +48,22 @@ def matrix_of(sim: Simulation | None) -> OusterhoutMatrix | None:
 
 def samples_of(sim: Simulation | None) -> Sequence[Sample]:
     """Return ``sim``'s per-step samples (empty for a family that keeps none)."""
-    return sim.samples if sim is not None and sim.family in SAMPLED else ()  # type: ignore[attr-defined]
+    return sim.samples if sim is not None else ()
 
 
 def waiting_of(sim: Simulation | None) -> list[int] | None:
     """Return the ids waiting in ``sim``'s queue, or ``None`` for a family without one queue."""
-    return sim.waiting if sim is not None and sim.family in QUEUED else None  # type: ignore[attr-defined]
+    return sim.waiting if sim is not None else None
 
 
 def watch_of(sim: Simulation) -> bool | None:
     """Return whether a matrix simulation steps slice by slice (``None`` for other families)."""
-    return bool(sim.watch) if sim.family == "matrix" else None  # type: ignore[attr-defined]
+    return bool(sim.watch) if sim.family == "matrix" else None
 
 
 def paper_of(sim: Simulation) -> str:
     """Return the paper section ``sim``'s policy follows ("" when its family names none)."""
-    return sim.policy.paper if sim.family in PAPERED else ""  # type: ignore[attr-defined]
+    return sim.paper
 
 
 def applied_steps(sim: Simulation) -> list[Step]:
@@ -95,7 +88,7 @@ def _epoch_view(parent: QWidget, player: Player) -> EpochView:
     view = EpochView(parent)
     view.construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
     view.construction.set_player(player)  # before the adapter connects
-    view.nodes_hint = cast("EpochSimulation", player.sim).nodes
+    view.nodes_hint = player.sim.real_processors
     return view
 
 

@@ -20,7 +20,6 @@ The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.ma
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QRectF, Qt
@@ -28,14 +27,12 @@ from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPaintEve
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.families.table import engine_of
 from gangviz.gui.matrix.held_move import GateInfo, gate_info, region_of
 from gangviz.gui.matrix.view import CUT_DASH, CUT_HALO, CUT_WIDTH, MatrixView
 
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
     from gangviz.gui.window import MainWindow
-    from gangviz.sim.state import JobRecord
 
 HIDDEN_EXPLANATION = ("Guided exercise: what happens here is for you to work out. The "
                       "explanation follows at the end of the scenario.")
@@ -183,10 +180,13 @@ class GuidedCoach(QObject):
         p = self.player
         gate = None if p is None else p.gate
         if held and p is not None and gate is not None:
-            jobs: Mapping[int, JobRecord] = engine_of(p.sim).jobs if p.has_matrix else {}
-            state = gate.state
-            self.info = gate_info(state, gate.change, p.transition_changes(),
-                                  lambda j: jobs[j].spec.name if j in jobs else state.name(j))
+            sim = p.sim
+
+            def name(j: int) -> str:
+                status = sim.job_status(j)
+                return status.spec.name if status is not None else gate.state.name(j)
+
+            self.info = gate_info(gate.state, gate.change, p.transition_changes(), name)
             self.guess, self.verdict, self.revealing = None, None, False
             self._hide_answers()
             self._show_waiting()

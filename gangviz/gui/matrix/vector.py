@@ -19,7 +19,6 @@ allocation of Zhou99 §4 used).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,10 +41,10 @@ from gangviz.gui import palette
 from gangviz.gui.families.table import engine_of
 from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, columns
 from gangviz.gui.wiring import follow
+from gangviz.sim.protocol import Simulation
 
 if TYPE_CHECKING:
     from gangviz.core.matrix import OusterhoutMatrix
-    from gangviz.core.record import Step
     from gangviz.gui.player import Player
 
 WLV_H = 26.0
@@ -53,13 +52,14 @@ LEVEL_H = 19.0
 GAP = 4.0
 
 
-def last_allocation(steps: Sequence[Step], position: int, limit: int = 5000) -> tuple[int, list[int]] | None:
-    """Return ``(job, cols)`` of the latest job placement in ``steps[:position]`` or ``None``.
+def last_allocation(sim: Simulation, position: int, limit: int = 5000) -> tuple[int, list[int]] | None:
+    """Return ``(job, cols)`` of the latest job placement in ``sim``'s first ``position`` steps
+    (read with :meth:`~gangviz.sim.protocol.Simulation.step_at`), or ``None``.
 
     Looks back at most ``limit`` steps (a long run without placements shows no highlight).
     """
-    for k in range(min(position, len(steps)) - 1, max(-1, position - 1 - limit), -1):
-        for change in reversed(steps[k].changes):
+    for k in range(min(position, sim.known) - 1, max(-1, position - 1 - limit), -1):
+        for change in reversed(sim.step_at(k).changes):
             if isinstance(change, JobPlaced):
                 return change.job, list(change.cols)
     return None
@@ -224,7 +224,7 @@ class VectorTreeView(QWidget):
 
     def _dirty(self, *args: object) -> None:
         p = self.player
-        alloc = last_allocation(engine_of(p.sim).steps, p.position) if p is not None else None
+        alloc = last_allocation(p.sim, p.position) if p is not None else None
         if alloc is not None and p is not None:
             m = p.display_state
             # the outline goes when its job has left the matrix (or moved off those processors)

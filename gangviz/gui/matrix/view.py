@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, Signal
@@ -62,7 +62,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidget
 
-from gangviz.core.matrix import IDLE, slot_label
+from gangviz.core.matrix import IDLE, OusterhoutMatrix, slot_label
 from gangviz.gui import palette
 from gangviz.gui.families.table import engine_of, matrix_of
 from gangviz.gui.matrix.geometry import GUTTER, RIGHT, ColumnRange, columns, nice_stride
@@ -235,7 +235,7 @@ class MatrixView(QWidget):
 
     def cut_x(self, cut: int) -> float:
         """Return the widget x of cut ``cut`` (just left of column ``cut``)."""
-        x0, cw = self._columns(self._engine().matrix.processors)
+        x0, cw = self._columns(self._matrix().processors)
         return x0 + cut * cw
 
     def select(self, job: int | None) -> None:
@@ -246,6 +246,13 @@ class MatrixView(QWidget):
 
     def _dirty(self, *args: object) -> None:
         self.update()
+
+    def _matrix(self) -> OusterhoutMatrix:
+        """Return the matrix drawn: the followed simulation's snapshot (through the protocol);
+        called only while the view follows a player."""
+        if self.player is None:
+            raise RuntimeError("the matrix view follows no player")
+        return cast(OusterhoutMatrix, self.player.sim.snapshot())
 
     def _engine(self) -> Engine:
         """Return the matrix engine drawn (:func:`~gangviz.gui.families.table.engine_of`); called only
@@ -308,7 +315,7 @@ class MatrixView(QWidget):
         x0, cw, ch, tops, row_h = self._layout
         if len(tops) == 0:
             return None
-        procs = self._engine().matrix.processors
+        procs = self._matrix().processors
         if not x0 + self.column_range.first * cw <= x < self.width() - RIGHT:
             return None
         col = int((x - x0) // cw)
@@ -321,7 +328,7 @@ class MatrixView(QWidget):
 
     def cell_rect(self, row: int, col: int) -> QRectF:
         """Return the widget rectangle of cell (row, col) at rest (for tests and tooltips)."""
-        scene = build_scene(self._engine().matrix)
+        scene = build_scene(self._matrix())
         x0, cw, ch, tops, row_h = self._geometry(scene)
         return QRectF(x0 + col * cw, tops[row], cw, row_h[row])
 
@@ -387,7 +394,7 @@ class MatrixView(QWidget):
         if v is None or v.slot is None or not v.processors or p.position != len(p.known) \
                 or p.transition is not None:
             return None
-        m = engine_of(p.sim).matrix
+        m = cast(OusterhoutMatrix, p.sim.snapshot())
         if not 0 <= v.slot < m.n_rows or max(v.processors) >= m.processors:
             return None
         return v.slot, v.processors
@@ -781,16 +788,20 @@ class MatrixView(QWidget):
         cell = self.cell_at(pos.x(), pos.y())
         if cell is None:
             return None, None
-        job = int(self._engine().matrix.cells[cell])
+        job = int(self._matrix().cells[cell])
         return (None if job == IDLE else job), cell
 
     def job_tooltip(self, job: int) -> str:
         """Return the tooltip text of ``job``: size, work left, arrival and rows."""
-        sim = self._engine()
-        rec = sim.jobs[job]
-        m = sim.matrix
+        if self.player is None:
+            return ""
+        sim = self.player.sim
+        rec = sim.job_status(job)
+        if rec is None:
+            return ""
+        m = cast(OusterhoutMatrix, sim.snapshot())
         rows = ", ".join(slot_label(r) for r in m.job_rows(job)) if job in m else "none"
-        left = sim.remaining(job)
+        left = rec.remaining
         per = self.slice_seconds
         return (f"<b>{m.names.get(job, rec.spec.name)}</b><br>size {rec.spec.size} processors"
                 f"<br>work left {format_time(left, per)} of {format_time(rec.spec.work, per)}"
@@ -818,7 +829,7 @@ class MatrixView(QWidget):
             job, _ = self._job_at(ev.position())
             if self.hover_highlight:
                 self.set_hovered(job)
-            m = self._engine().matrix
+            m = self._matrix()
             self.column_range.set_hover(None, list(m.job_cols(job)) if job is not None and job in m else [])
         super().mouseMoveEvent(ev)
 
@@ -853,7 +864,7 @@ class MatrixView(QWidget):
         if self.player is None or not self.player.has_matrix:
             return super().wheelEvent(ev)
         d = ev.angleDelta()
-        x0, cw = self._columns(self._engine().matrix.processors)
+        x0, cw = self._columns(self._matrix().processors)
         if d.x() or ev.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             notches = (d.x() or d.y()) / 120.0
             self.column_range.pan(-notches * self.column_range.count / 10)
@@ -885,7 +896,7 @@ class MatrixView(QWidget):
             return
         menu = QMenu(self)
         if job is not None:
-            name = self._engine().matrix.names.get(job, f"J{job}")
+            name = self._matrix().names.get(job, f"J{job}")
             act = menu.addAction(f"Terminate {name} now")
             act.triggered.connect(lambda: self._what_if(lambda: p.terminate_now(job)))
         else:
@@ -898,7 +909,7 @@ class MatrixView(QWidget):
         p = self.player
         if p is None:
             return
-        procs = engine_of(p.sim).processors
+        procs = cast(OusterhoutMatrix, p.sim.snapshot()).processors
         size, ok = QInputDialog.getInt(self, "Submit a job", f"Size (1..{procs} processors):", 4, 1, procs)
         if not ok:
             return
