@@ -110,6 +110,18 @@ def columns(width: int, processors: int, view: ColumnRange | None = None) -> tup
     return gutter - view.first * cw, cw
 
 
+def column_runs(cols) -> list[tuple[int, int]]:
+    """Return the ``[lo, hi)`` runs of consecutive columns in ``cols``, in the given order (a
+    column one past the previous run's end extends it)."""
+    runs: list[tuple[int, int]] = []
+    for c in cols:
+        if runs and runs[-1][1] == c:
+            runs[-1] = (runs[-1][0], c + 1)
+        else:
+            runs.append((c, c + 1))
+    return runs
+
+
 def label_stride(cell_width: float, label_width: float) -> int:
     """Return k such that labelling every k-th column leaves room (1, 2, 4, 8, ...)."""
     k = 1

@@ -13,26 +13,20 @@ worked out by :func:`cue_moves` (Qt-free data in, plain tuples out).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
+from gangviz.gui.geometry import column_runs
+from gangviz.gui.overlay import ViewOverlay
 
 #: kinds of change that move jobs between cells
 MOVING = ("job_shifted", "region_swapped", "job_migrated")
 
 
 def _runs(cols) -> list[tuple[int, int]]:
-    """``[lo, hi)`` runs of consecutive columns."""
-    cols = sorted(int(c) for c in cols)
-    runs: list[list[int]] = []
-    for c in cols:
-        if runs and runs[-1][1] == c:
-            runs[-1][1] = c + 1
-        else:
-            runs.append([c, c + 1])
-    return [(a, b) for a, b in runs]
+    """``[lo, hi)`` runs of consecutive columns, lowest first."""
+    return column_runs(sorted(int(c) for c in cols))
 
 
 def cue_moves(state, change) -> list[tuple[int, int, list[tuple[int, int]], int, list[tuple[int, int]]]]:
@@ -59,17 +53,14 @@ def cue_moves(state, change) -> list[tuple[int, int, list[tuple[int, int]], int,
     return []
 
 
-class MoveCues(QWidget):
+class MoveCues(ViewOverlay):
     """The ghost-and-trail layer over ``view`` (a :class:`~gangviz.gui.matrix_view.MatrixView`)."""
+
+    raise_on_resize = True
 
     def __init__(self, view) -> None:
         super().__init__(view)
-        self.view = view
         self.player = None
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
-        self.setGeometry(view.rect())
-        view.installEventFilter(self)
 
     def set_player(self, player) -> None:
         """Follow ``player``'s animation frames."""
@@ -83,12 +74,6 @@ class MoveCues(QWidget):
         player.frame.connect(self.update)
         player.moved.connect(self.update)
         self.update()
-
-    def eventFilter(self, obj, event) -> bool:
-        if obj is self.view and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.view.rect())
-            self.raise_()
-        return False
 
     def current(self):
         """Return the moves to cue now (empty unless a moving change is mid-tween)."""

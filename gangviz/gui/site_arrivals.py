@@ -10,10 +10,10 @@ stream (nothing is known ahead).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import QWidget
 
+from gangviz.gui.overlay import ViewOverlay
 from gangviz.gui.queue_view import FONT_PX, gang_colour
 
 MAX_SHOWN = 8
@@ -37,17 +37,12 @@ def upcoming(sim) -> list[tuple[int, int, float, int]]:
     return out
 
 
-class ArrivalsStrip(QWidget):
+class ArrivalsStrip(ViewOverlay):
     """The layer over a :class:`~gangviz.gui.queue_view.QueueView` (see the module docstring)."""
 
     def __init__(self, view) -> None:
         super().__init__(view)
-        self.view = view
         self.sim = None
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
-        self.setGeometry(view.rect())
-        view.installEventFilter(self)
 
     def set_player(self, player) -> None:
         """Follow ``player``: its simulation says which gangs are still to come."""
@@ -60,11 +55,6 @@ class ArrivalsStrip(QWidget):
         # the view keeps room under its sites only while some gang is still to come
         self.view.set_footer(FOOTER if upcoming(self.sim) else 0)
         self.update()
-
-    def eventFilter(self, obj, event) -> bool:
-        if obj is self.view and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.view.rect())
-        return False
 
     def paintEvent(self, event) -> None:
         gangs = upcoming(self.sim)

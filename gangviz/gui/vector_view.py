@@ -25,7 +25,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.geometry import RIGHT, ColumnRange, columns
+from gangviz.gui.geometry import RIGHT, ColumnRange, column_runs, columns
 from gangviz.gui.wiring import follow
 
 WLV_H = 26.0
@@ -272,13 +272,13 @@ class VectorTreeView(QWidget):
         if alloc and (node is None or node[0] == 0 or node[0] not in self.tree_levels()):
             painter.setPen(hl_pen)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            for a, b in _runs(alloc[1]):
+            for a, b in column_runs(alloc[1]):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
         job_cols = self.column_range.hover_job_cols
         if job_cols:
             painter.setPen(QPen(palette.LINK, 3.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            for a, b in _runs(sorted(job_cols)):
+            for a, b in column_runs(sorted(job_cols)):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
         real = self.player.sim.real_processors  # a matrix view draws the matrix engine
         if real < procs:  # padded processors do not exist: their entries are hatched over
@@ -483,14 +483,6 @@ class VectorTreeView(QWidget):
         super().mousePressEvent(ev)
 
 
-def _runs(cols: list[int]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for c in cols:
-        if runs and runs[-1][1] == c:
-            runs[-1] = (runs[-1][0], c + 1)
-        else:
-            runs.append((c, c + 1))
-    return runs
 
 
 def _is_buddy(name: str) -> bool:
