@@ -333,13 +333,14 @@ def _arrive(queue, arrival, size, small_max, nxt, t, small, large, arrived):
 
 
 def _backfill(queue, first, t, shadow, free, extra, size, est, run, small_max,
-              start_of, done_heap, running, started):
+              start_of, done_heap, running, started, stop_when_full):
     """EASY's backfill pass at time ``t``: start, in queue order from ``queue[first]`` on, every
     job that fits in the ``free`` processors and either ends by the ``shadow`` time (by its
     estimate) or fits in the ``extra`` processors, which it then uses up. A started job is
     booked in ``start_of``, ``done_heap`` (by run time) and ``running`` (by estimate), and
     appended with how it passed (``"shadow"`` or ``"extra"``) to ``started`` unless that is
-    ``None``. Return the jobs left waiting (``queue[:first]`` first), the free and extra
+    ``None``. With ``stop_when_full`` the scan ends once no processor is free (no later job of
+    size 1 or more fits). Return the jobs left waiting (``queue[:first]`` first), the free and extra
     processors left, and how many small and large jobs (size at most ``small_max``, or more)
     started."""
     keep = queue[:first]
@@ -363,7 +364,7 @@ def _backfill(queue, first, t, shadow, free, extra, size, est, run, small_max,
                 large += 1
             if started is not None:
                 started.append((j, how))
-            if free == 0:  # no later job fits: sizes are at least 1
+            if stop_when_full and free == 0:
                 keep.extend(queue[idx + 1:])
                 break
         else:
@@ -415,7 +416,7 @@ def _easy(arrival, size, est, run, P, small_max, backfill, log, prio=None):  # n
             if backfill and free > 0:
                 queue, free, extra, small, large = _backfill(
                     queue, waited, t, shadow, free, extra, size, est, run, small_max,
-                    start_of, done_heap, running, None)
+                    start_of, done_heap, running, None, False)
                 n_small -= small
                 n_large -= large
             continue
@@ -478,7 +479,7 @@ def _easy(arrival, size, est, run, P, small_max, backfill, log, prio=None):  # n
         if queue and free > 0 and backfill:
             queue, free, extra, small, large = _backfill(
                 queue, 1, t, shadow, free, extra, size, est, run, small_max,
-                start_of, done_heap, running, started_now if log is not None else None)
+                start_of, done_heap, running, started_now if log is not None else None, True)
             n_small -= small
             n_large -= large
         if log is not None:
