@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import best_of
+from _timing import best_of
 
 from gangviz.core.limits import MAX_SLOTS
 from gangviz.workloads.scenario import ScenarioError, load_scenario

@@ -16,7 +16,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from timing import best_of
+from _timing import best_of
 
 from gangviz.workloads.swf import read_swf
 

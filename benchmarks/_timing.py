@@ -1,5 +1,6 @@
 """What the benchmark scripts share: the best of repeated timings (imported by its name, as the
-scripts run from this folder: ``python benchmarks/bench_swf.py``)."""
+scripts run from this folder: ``python benchmarks/bench_swf.py``; the leading underscore says it
+is no benchmark of its own)."""
 
 from __future__ import annotations
 
