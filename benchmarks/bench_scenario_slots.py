@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _timing import best_of
+
 from gangviz.core.limits import MAX_SLOTS
 from gangviz.workloads.scenario import ScenarioError, load_scenario
 
@@ -24,15 +26,6 @@ def write(folder: Path, slots: int) -> Path:
     path = folder / f"slots-{slots}.toml"
     path.write_text(f"processors = 2\nmatrix = [\n{rows}\n]\n")
     return path
-
-
-def best_of(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return min(times)
 
 
 def main() -> None:
@@ -46,7 +39,7 @@ def main() -> None:
         slots = 4096
         while slots <= top:
             path = write(folder, slots)
-            t = best_of(lambda p=path: load_scenario(p))
+            t = best_of(lambda p=path: load_scenario(p), clock=time.process_time)
             print(f"{slots:>7,}  {t:>9.3f}  {t / slots * 1e6:>13.1f}")
             slots *= 2
         path = write(folder, MAX_SLOTS + 1)
@@ -58,7 +51,7 @@ def main() -> None:
                 return
             raise AssertionError("a scenario over the slot limit was read")
 
-        print(f"{MAX_SLOTS + 1:>7,}  {best_of(refused):>9.3f}  refused before the rows are read")
+        print(f"{MAX_SLOTS + 1:>7,}  {best_of(refused, clock=time.process_time):>9.3f}  refused before the rows are read")
 
 
 if __name__ == "__main__":

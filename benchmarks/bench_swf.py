@@ -14,21 +14,13 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
+
+from _timing import best_of
 
 from gangviz.workloads.swf import read_swf
 
 KTH = Path(__file__).resolve().parent.parent / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def make_trace(src: Path, jobs: int, dest: Path) -> int:
@@ -74,10 +66,10 @@ def main() -> None:
         for label, path in ((f"{n}-job trace ({size_mb:.1f} MB)", big),
                             (f"{args.trace.name}", args.trace)):
             w = read_swf(path)
-            t = best(lambda path=path: read_swf(path), args.repeat)
+            t = best_of(lambda path=path: read_swf(path), args.repeat)
             line = f"read_swf  {label}: {t:.3f} s ({len(w.jobs)} jobs, {len(w.jobs) / t:,.0f} jobs/s)"
             if pd is not None:
-                tp = best(lambda path=path: pd.read_csv(path, sep=r"\s+", comment=";", header=None), args.repeat)
+                tp = best_of(lambda path=path: pd.read_csv(path, sep=r"\s+", comment=";", header=None), args.repeat)
                 line += f"; pandas.read_csv {tp:.3f} s; read_swf / pandas = {t / tp:.2f}"
             else:
                 line += "; pandas not importable, no comparison"

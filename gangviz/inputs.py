@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 #: The largest file (and the largest decompressed content) read: 1 GiB, about ten million SWF
@@ -218,6 +218,31 @@ def parse_toml(text: str) -> dict[str, Any]:
                 depth -= 1
         raise tomllib.TOMLDecodeError(f"arrays or tables nested more than 100 deep (at line {line}, column 1)") \
             from None
+
+
+def read_toml(path: str | os.PathLike[str], what: str, limit: int,
+              error: Callable[[str], Exception]) -> tuple[dict[str, Any], str]:
+    """Return the parsed TOML of the file ``path`` (a ``what``, at most ``limit`` bytes) and its text.
+
+    :func:`read_text` then :func:`parse_toml`; every failure raises ``error(message)``: the
+    message of an :class:`InputFileError` as it is, a syntax error as ``path:line: TOML syntax:
+    problem`` (an error at the end of the document names the line after the last one).
+    ``FileNotFoundError``/``OSError`` pass through when the file cannot be read.
+    """
+    import tomllib
+
+    try:
+        text = read_text(path, what, limit)
+    except InputFileError as exc:
+        raise error(str(exc)) from None
+    try:
+        return parse_toml(text), text
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        found = re.search(r"\(at line (\d+), column \d+\)", msg)
+        line = int(found.group(1)) if found else len(text.splitlines()) + 1
+        problem = re.sub(r"\s*\(at [^)]*\)", "", msg)
+        raise error(f"{path}:{line}: TOML syntax: {problem}") from None
 
 
 _POLICY_FILE = re.compile(r"^(.*?\.py)((?::.*)?)$", re.S)

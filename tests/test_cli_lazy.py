@@ -11,11 +11,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
-import subprocess
-import sys
 
 import gangviz.commands as commands
 from gangviz.cli import COMMANDS, build_parser
+from tests.imports_after import modules_after_run
 
 
 def _choices(parser: argparse.ArgumentParser) -> dict[str, str]:
@@ -46,16 +45,8 @@ def test_only_builds_the_named_command_in_full():
 
 
 def test_easy_run_imports_neither_qt_nor_numba_nor_gang_engine_nor_other_commands(tmp_path):
-    trace = tmp_path / "t.swf"
-    trace.write_text("; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
-                     "2 1 0 5 4 -1 -1 4 5 -1 1 1 1 1 1 -1 -1 -1\n")
-    code = ("import sys; from gangviz.cli import main; "
-            f"rc = main(['run', {str(trace)!r}, '--policy', 'easy']); "
-            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'PySide6', 'scipy', 'PIL') "
-            "or m.startswith(('gangviz.gui', 'gangviz.commands.', 'gangviz.policies.', 'gangviz.sim'))); "
-            "print(rc, heavy)")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert res.returncode == 0, res.stderr
-    assert res.stdout.strip().splitlines()[-1] == (
-        "0 ['gangviz.commands.errors', 'gangviz.commands.options', 'gangviz.commands.run', "
-        "'gangviz.commands.run_space_sharing']")
+    heavy = modules_after_run(tmp_path, "easy", "m.split('.')[0] in ('numba', 'PySide6', 'scipy', 'PIL') "
+                              "or m.startswith(('gangviz.gui', 'gangviz.commands.', 'gangviz.policies.', "
+                              "'gangviz.sim'))")
+    assert heavy == (0, ["gangviz.commands.errors", "gangviz.commands.options", "gangviz.commands.run",
+                         "gangviz.commands.run_space_sharing"])

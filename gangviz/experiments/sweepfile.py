@@ -34,7 +34,6 @@ import itertools
 import math
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,7 @@ from gangviz.core.limits import (
 from gangviz.core.params import split_spec
 from gangviz.experiments.seeds import run_seed
 from gangviz.experiments.tasks import MODEL_PARAMS, SOURCE_PARAMS, RunTask
-from gangviz.inputs import parse_toml, quoted
+from gangviz.inputs import quoted, read_toml
 
 
 class SweepFileError(ValueError):
@@ -179,17 +178,7 @@ def load_sweep(path: str | Path) -> Sweep:
     missing trace file, and ``FileNotFoundError`` when ``path`` itself does not exist.
     """
     path = Path(path)
-    from gangviz.inputs import InputFileError, read_text
-
-    try:
-        text = read_text(path, "sweep file (TOML)", MAX_SWEEP_BYTES)
-    except InputFileError as exc:
-        raise SweepFileError(str(exc)) from None
-    try:
-        data = parse_toml(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise SweepFileError(f"{path}:{m.group(1) if m else 1}: not valid TOML: {exc}") from None
+    data, text = read_toml(path, "sweep file (TOML)", MAX_SWEEP_BYTES, SweepFileError)
     return parse_sweep(data, text, path)
 
 

@@ -48,9 +48,9 @@ from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.core.repack import eliminate_slots
 from gangviz.core.wlt import next_power_of_two
 from gangviz.policies.slots import (
+    place_waiting,
     relaxed_level,
     release_replicas,
-    remove_empty_slots,
     replicate_where_free,
 )
 from gangviz.sim.policy import Host, Policy
@@ -86,6 +86,14 @@ class _Buddy(Policy):
         if ring:
             raise ValueError(f"{self.name} works on a linear array; ring=True is not allowed")
 
+    def place_and_repack(self, sim: Host) -> None:
+        """Place every waiting job in a buddy block chosen by the workload tree, then eliminate
+        every slot re-packing can empty [Zhou00 §4.1]."""
+        for job in list(sim.waiting):
+            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy,
+                        self.usable)
+        eliminate_slots(sim.matrix, sim.current_changes)
+
     def check_initial(self, matrix: OusterhoutMatrix) -> None:
         """Raise ``ValueError`` unless every job of a starting matrix lies inside an aligned
         buddy block of its own size (the power of two n with n/2 < p <= n, starting at a multiple
@@ -110,23 +118,22 @@ class BC(_Buddy):
     paper = "Zhou00 §4.1 (first scheme)"
 
     def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
+        place_waiting(sim, completed, self._place)
+
+    def _place(self, sim: Host, job: int, size: int) -> None:
         m = sim.matrix
-        if completed:
-            remove_empty_slots(sim)
-        for job in list(sim.waiting):
-            size = sim.jobs[job].spec.size
-            block = next_power_of_two(size)
-            width = self.width(size)
-            if self.usable is not None and width > self.usable:
-                raise ValueError(f"a job of {size} processors holds {width} under occupy="
-                                 f"{self.occupy!r}, more than the {self.usable} real processors")
-            hit = _first_free_block(m, block, self.usable, width)
-            if hit is not None:
-                row, lo = hit
-                sim.emit(JobPlaced(job, row, range(lo, lo + width), f"first slot with a free {block}-block"))
-            else:
-                sim.emit(SlotAdded(m.n_rows, f"no slot has a free {block}-processor block"))
-                sim.emit(JobPlaced(job, m.n_rows - 1, range(0, width), "leftmost block of the new slot"))
+        block = next_power_of_two(size)
+        width = self.width(size)
+        if self.usable is not None and width > self.usable:
+            raise ValueError(f"a job of {size} processors holds {width} under occupy="
+                             f"{self.occupy!r}, more than the {self.usable} real processors")
+        hit = _first_free_block(m, block, self.usable, width)
+        if hit is not None:
+            row, lo = hit
+            sim.emit(JobPlaced(job, row, range(lo, lo + width), f"first slot with a free {block}-block"))
+        else:
+            sim.emit(SlotAdded(m.n_rows, f"no slot has a free {block}-processor block"))
+            sim.emit(JobPlaced(job, m.n_rows - 1, range(0, width), "leftmost block of the new slot"))
 
 
 def _first_free_block(m: OusterhoutMatrix, block: int, usable: int | None = None,
@@ -159,10 +166,7 @@ class BR(_Buddy):
     paper = "Zhou00 §4.1 (second scheme), §3; Zhou99 §4"
 
     def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
-        for job in list(sim.waiting):
-            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy,
-                        self.usable)
-        eliminate_slots(sim.matrix, sim.current_changes)
+        self.place_and_repack(sim)
 
 
 class _MultiSlot(_Buddy):
@@ -195,10 +199,7 @@ class BRMS(_MultiSlot):
     default_extra_slots_on = "arrival"
 
     def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
-        for job in list(sim.waiting):
-            place_buddy(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes, self.occupy,
-                        self.usable)
-        eliminate_slots(sim.matrix, sim.current_changes)
+        self.place_and_repack(sim)
         self.hand_out_extra_slots(sim, arrived)
 
 

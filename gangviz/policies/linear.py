@@ -18,7 +18,7 @@ from gangviz.core.allocation import best_window, place_wlv
 from gangviz.core.changes import JobPlaced, SlotAdded
 from gangviz.core.matrix import IDLE, JobCols
 from gangviz.core.repack import eliminate_slots
-from gangviz.policies.slots import remove_empty_slots
+from gangviz.policies.slots import place_waiting
 from gangviz.sim.policy import Host, Policy
 
 
@@ -48,63 +48,67 @@ class Repack(Policy):
         eliminate_slots(sim.matrix, sim.current_changes, pairwise)
 
 
-class RandomAllocation(Policy):
+class _FirstSlot(Policy):
+    """A policy on a linear array that places each waiting job with :meth:`place` and never
+    re-packs (:func:`~gangviz.policies.slots.place_waiting`)."""
+
+    #: Why the policy refuses a ring (the message of ``check_machine``).
+    ring_refusal = ""
+
+    def check_machine(self, processors: int, ring: bool) -> None:
+        if ring:
+            raise ValueError(self.ring_refusal)
+
+    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
+        place_waiting(sim, completed, self.place)
+
+    def place(self, sim: Host, job: int, size: int) -> None:
+        """Place ``job`` (of ``size`` processors), adding a slot if none has room."""
+        raise NotImplementedError
+
+
+class RandomAllocation(_FirstSlot):
     """Random processors in the first slot with room; no re-packing."""
 
     name = "random"
     paper = "Zhou99 §2 (Fig. 1)"
+    ring_refusal = "random allocation ignores the array's shape; use ring=False"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def check_machine(self, processors: int, ring: bool) -> None:
-        if ring:
-            raise ValueError("random allocation ignores the array's shape; use ring=False")
-
-    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
+    def place(self, sim: Host, job: int, size: int) -> None:
         m = sim.matrix
-        if completed:
-            remove_empty_slots(sim)
-        for job in list(sim.waiting):
-            size = sim.jobs[job].spec.size
-            row = next((r for r in range(m.n_rows) if m.processors - m.busy_in_row(r) >= size), None)
-            reason = "random idle processors of the first slot with room"
-            if row is None:
-                sim.emit(SlotAdded(m.n_rows, f"no slot has {size} idle processors"))
-                row = m.n_rows - 1
-                reason = "random processors of the new slot"
-            idle = np.flatnonzero(m.cells[row] == IDLE)
-            cols: JobCols = tuple(sorted(self.rng.choice(idle, size=size, replace=False).tolist()))
-            if cols == tuple(range(cols[0], cols[0] + size)):
-                cols = range(cols[0], cols[0] + size)
-            sim.emit(JobPlaced(job, row, cols, reason))
+        row = next((r for r in range(m.n_rows) if m.processors - m.busy_in_row(r) >= size), None)
+        reason = "random idle processors of the first slot with room"
+        if row is None:
+            sim.emit(SlotAdded(m.n_rows, f"no slot has {size} idle processors"))
+            row = m.n_rows - 1
+            reason = "random processors of the new slot"
+        idle = np.flatnonzero(m.cells[row] == IDLE)
+        cols: JobCols = tuple(sorted(self.rng.choice(idle, size=size, replace=False).tolist()))
+        if cols == tuple(range(cols[0], cols[0] + size)):
+            cols = range(cols[0], cols[0] + size)
+        sim.emit(JobPlaced(job, row, cols, reason))
 
 
-class FirstFit(Policy):
+class FirstFit(_FirstSlot):
     """Leftmost run of idle processors in the first slot that has one; no re-packing."""
 
     name = "firstfit"
     paper = "Zhou99 §2"
+    ring_refusal = "first fit is defined on a linear array; use ring=False"
 
-    def check_machine(self, processors: int, ring: bool) -> None:
-        if ring:
-            raise ValueError("first fit is defined on a linear array; use ring=False")
-
-    def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
+    def place(self, sim: Host, job: int, size: int) -> None:
         m = sim.matrix
-        if completed:
-            remove_empty_slots(sim)
-        for job in list(sim.waiting):
-            size = sim.jobs[job].spec.size
-            for row in range(m.n_rows):
-                free = (m.cells[row] == IDLE).astype(np.int64)
-                start = _first_run(free, size)
-                if start is not None:
-                    sim.emit(JobPlaced(job, row, range(start, start + size), "first fit"))
-                    break
-            else:
-                sim.emit(SlotAdded(m.n_rows, f"no slot has {size} consecutive idle processors"))
-                sim.emit(JobPlaced(job, m.n_rows - 1, range(0, size), "first fit in the new slot"))
+        for row in range(m.n_rows):
+            free = (m.cells[row] == IDLE).astype(np.int64)
+            start = _first_run(free, size)
+            if start is not None:
+                sim.emit(JobPlaced(job, row, range(start, start + size), "first fit"))
+                return
+        sim.emit(SlotAdded(m.n_rows, f"no slot has {size} consecutive idle processors"))
+        sim.emit(JobPlaced(job, m.n_rows - 1, range(0, size), "first fit in the new slot"))
 
 
 def _first_run(free: np.ndarray, size: int) -> int | None:

@@ -1,6 +1,9 @@
-"""Shared moves of the time-slot policies: removing empty slots, releasing and adding replicas."""
+"""Shared moves of the time-slot policies: removing empty slots, placing without re-packing,
+releasing and adding replicas."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -17,6 +20,17 @@ def remove_empty_slots(sim: Host, why: str = "it is empty") -> int:
     for row in reversed(empty):
         sim.emit(SlotRemoved(row, why))
     return len(empty)
+
+
+def place_waiting(sim: Host, completed: list[int],
+                  place: Callable[[Host, int, int], None]) -> None:
+    """The decision of a policy that never re-packs [Zhou99 §2]: after a completion every empty
+    slot is removed (:func:`remove_empty_slots`), then ``place(sim, job, size)`` is called for
+    each waiting job in queue order."""
+    if completed:
+        remove_empty_slots(sim)
+    for job in list(sim.waiting):
+        place(sim, job, sim.jobs[job].spec.size)
 
 
 def relaxed_level(m: OusterhoutMatrix, block: int) -> np.ndarray:

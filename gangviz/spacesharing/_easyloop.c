@@ -125,6 +125,16 @@ static PyObject *float_list(const double *v, const char *have, Py_ssize_t n) {
 
 /* The loops' result (end, (lost, small, large), start, finish, reservation), the lists None
  * where the have_ flags are 0 (NULL: every entry present); NULL with an exception set on error. */
+/* The common length of the four columns, or -1 with a ValueError set when they differ. */
+static Py_ssize_t column_length(PyObject *la, PyObject *ls, PyObject *le, PyObject *lr) {
+    Py_ssize_t n = PyList_GET_SIZE(la);
+    if (PyList_GET_SIZE(ls) != n || PyList_GET_SIZE(le) != n || PyList_GET_SIZE(lr) != n) {
+        PyErr_SetString(PyExc_ValueError, "the four columns must have the same length");
+        return -1;
+    }
+    return n;
+}
+
 static PyObject *result_of(double end, double lost, double lost_small, double lost_large,
                            Py_ssize_t n, const double *start, const char *have_start,
                            const double *finish, const char *have_finish, const double *resv,
@@ -140,6 +150,47 @@ static PyObject *result_of(double end, double lost, double lost_small, double lo
     return NULL;
 }
 
+/* What EASY's backfill pass reads and books into: the job columns and the running jobs. */
+typedef struct {
+    const long long *size;
+    const double *est, *run;
+    long long small_max;
+    double *start_of;
+    Pair *done_heap, *running;
+    Py_ssize_t *nheap, *nrun, *n_small, *n_large;
+} Easy;
+
+/* EASY's backfill pass at time t (backfill.py's _backfill): start, in queue order from
+ * queue[first] to queue[qt - 1], every job that fits in the free processors and either ends by
+ * the shadow time (by its estimate) or fits in the extra processors, which it then uses up;
+ * with stop_when_full the scan ends once no processor is free. Returns the new end of the
+ * queue: the jobs left waiting keep their order. */
+static Py_ssize_t backfill_pass(Easy *e, Py_ssize_t *queue, Py_ssize_t first, Py_ssize_t qt,
+                                double t, double shadow, long long *free_, long long *extra,
+                                int stop_when_full) {
+    Py_ssize_t w = first;
+    for (Py_ssize_t idx = first; idx < qt; idx++) {
+        Py_ssize_t j = queue[idx];
+        long long sz = e->size[j];
+        if (sz <= *free_ && (t + e->est[j] <= shadow || sz <= *extra)) {
+            *free_ -= sz;
+            if (t + e->est[j] > shadow) *extra -= sz;
+            e->start_of[j] = t;
+            heap_push(e->done_heap, e->nheap, (Pair){t + e->run[j], j});
+            run_insert(e->running, e->nrun, (Pair){t + e->est[j], j});
+            if (sz <= e->small_max) (*e->n_small)--; else (*e->n_large)--;
+            if (stop_when_full && *free_ == 0) {
+                Py_ssize_t rest = qt - idx - 1;
+                memmove(queue + w, queue + idx + 1, (size_t)rest * sizeof(Py_ssize_t));
+                return w + rest;
+            }
+        } else {
+            queue[w++] = j;
+        }
+    }
+    return w;
+}
+
 static PyObject *easy(PyObject *self, PyObject *args) {
     PyObject *la, *ls, *le, *lr;
     long long P, small_max;
@@ -148,11 +199,9 @@ static PyObject *easy(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!O!O!LLp", &PyList_Type, &la, &PyList_Type, &ls,
                           &PyList_Type, &le, &PyList_Type, &lr, &P, &small_max, &backfill))
         return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(la);
-    if (PyList_GET_SIZE(ls) != n || PyList_GET_SIZE(le) != n || PyList_GET_SIZE(lr) != n) {
-        PyErr_SetString(PyExc_ValueError, "the four columns must have the same length");
+    Py_ssize_t n = column_length(la, ls, le, lr);
+    if (n < 0)
         return NULL;
-    }
     Py_ssize_t m = n > 0 ? n : 1;
     double *arrival = malloc(m * sizeof(double)), *est = malloc(m * sizeof(double));
     double *run = malloc(m * sizeof(double)), *start_of = malloc(m * sizeof(double));
@@ -178,6 +227,8 @@ static PyObject *easy(PyObject *self, PyObject *args) {
     long long free_ = P, extra = 0;
     Py_ssize_t nxt = 0, finished = 0, n_small = 0, n_large = 0;
     double t_prev = 0.0, shadow = INFINITY;
+    Easy lp = {size, est, run, small_max, start_of, done_heap, running, &nheap, &nrun, &n_small,
+               &n_large};
     while (finished < n) {
         double t_arr = nxt < n ? arrival[nxt] : INFINITY;
         double t_done = nheap ? done_heap[0].key : INFINITY;
@@ -197,24 +248,8 @@ static PyObject *easy(PyObject *self, PyObject *args) {
                 if (size[nxt] <= small_max) n_small++; else n_large++;
                 nxt++;
             }
-            if (backfill && free_ > 0) {
-                Py_ssize_t w = qh + waited;
-                for (Py_ssize_t idx = qh + waited; idx < qt; idx++) {
-                    Py_ssize_t j = queue[idx];
-                    long long sz = size[j];
-                    if (sz <= free_ && (t + est[j] <= shadow || sz <= extra)) {
-                        free_ -= sz;
-                        if (t + est[j] > shadow) extra -= sz;
-                        start_of[j] = t;
-                        heap_push(done_heap, &nheap, (Pair){t + run[j], j});
-                        run_insert(running, &nrun, (Pair){t + est[j], j});
-                        if (sz <= small_max) n_small--; else n_large--;
-                    } else {
-                        queue[w++] = j;
-                    }
-                }
-                qt = w;
-            }
+            if (backfill && free_ > 0)
+                qt = backfill_pass(&lp, queue, qh + waited, qt, t, shadow, &free_, &extra, 0);
             continue;
         }
         while (nheap && done_heap[0].key <= t) {
@@ -262,30 +297,8 @@ static PyObject *easy(PyObject *self, PyObject *args) {
                 resv[head] = shadow;
             }
         }
-        if (qt > qh && free_ > 0 && backfill) {
-            Py_ssize_t w = qh + 1;
-            for (Py_ssize_t idx = qh + 1; idx < qt; idx++) {
-                Py_ssize_t j = queue[idx];
-                long long sz = size[j];
-                if (sz <= free_ && (t + est[j] <= shadow || sz <= extra)) {
-                    free_ -= sz;
-                    if (t + est[j] > shadow) extra -= sz;
-                    start_of[j] = t;
-                    heap_push(done_heap, &nheap, (Pair){t + run[j], j});
-                    run_insert(running, &nrun, (Pair){t + est[j], j});
-                    if (sz <= small_max) n_small--; else n_large--;
-                    if (free_ == 0) {
-                        Py_ssize_t rest = qt - idx - 1;
-                        memmove(queue + w, queue + idx + 1, (size_t)rest * sizeof(Py_ssize_t));
-                        w += rest;
-                        break;
-                    }
-                } else {
-                    queue[w++] = j;
-                }
-            }
-            qt = w;
-        }
+        if (qt > qh && free_ > 0 && backfill)
+            qt = backfill_pass(&lp, queue, qh + 1, qt, t, shadow, &free_, &extra, 1);
     }
 
     result = result_of(t_prev, lost, lost_small, lost_large, n, start_of, NULL, finish_of, NULL,
@@ -417,11 +430,9 @@ static PyObject *conservative(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!O!O!LL", &PyList_Type, &la, &PyList_Type, &ls,
                           &PyList_Type, &le, &PyList_Type, &lr, &P, &small_max))
         return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(la);
-    if (PyList_GET_SIZE(ls) != n || PyList_GET_SIZE(le) != n || PyList_GET_SIZE(lr) != n) {
-        PyErr_SetString(PyExc_ValueError, "the four columns must have the same length");
+    Py_ssize_t n = column_length(la, ls, le, lr);
+    if (n < 0)
         return NULL;
-    }
     Py_ssize_t m1 = n > 0 ? n : 1;
     Py_ssize_t cap_k = 64;
     double *arrival = malloc(m1 * sizeof(double)), *est = malloc(m1 * sizeof(double));

@@ -337,6 +337,69 @@ def _easy_loop(arrival: list[float], size: list[int], est: list[float], run: lis
     return _easy(arrival, size, est, run, P, small_max, backfill, log, prio)
 
 
+def _arrive(queue: list[int], arrival: Sequence[float], size: Sequence[int], small_max: int,
+            nxt: int, t: float, small: int, large: int,
+            arrived: list[int] | None) -> tuple[int, int, int]:
+    """Append to ``queue`` every job from ``nxt`` on that has arrived by ``t`` (and to
+    ``arrived`` too, unless it is ``None``); return the next job not yet arrived and the counts
+    of small and large waiting jobs (size at most ``small_max``, or more), ``small`` and
+    ``large`` plus those that joined."""
+    n = len(arrival)
+    while nxt < n and arrival[nxt] <= t:
+        queue.append(nxt)
+        if size[nxt] <= small_max:
+            small += 1
+        else:
+            large += 1
+        if arrived is not None:
+            arrived.append(nxt)
+        nxt += 1
+    return nxt, small, large
+
+
+def _backfill(queue: list[int], first: int, t: float, shadow: float, free: int, extra: int,
+              size: Sequence[int], est: Sequence[float], run: Sequence[float], small_max: int,
+              start_of: list[float], done_heap: list[tuple[float, int]],
+              running: list[tuple[float, int]], started: list[tuple[int, str]] | None,
+              stop_when_full: bool) -> tuple[list[int], int, int, int, int]:
+    """EASY's backfill pass at time ``t``: start, in queue order from ``queue[first]`` on, every
+    job that fits in the ``free`` processors and either ends by the ``shadow`` time (by its
+    estimate) or fits in the ``extra`` processors, which it then uses up. A started job is
+    booked in ``start_of``, ``done_heap`` (by run time) and ``running`` (by estimate), and
+    appended with how it passed (``"shadow"`` or ``"extra"``) to ``started`` unless that is
+    ``None``. With ``stop_when_full`` the scan ends once no processor is free (no later job of
+    size 1 or more fits). Return the jobs left waiting (``queue[:first]`` first), the free and extra
+    processors left, and how many small and large jobs (size at most ``small_max``, or more)
+    started."""
+    keep = queue[:first]
+    small = large = 0
+    for idx in range(first, len(queue)):
+        j = queue[idx]
+        sz = size[j]
+        if sz <= free and (t + est[j] <= shadow or sz <= extra):
+            free -= sz
+            if t + est[j] > shadow:
+                extra -= sz
+                how = "extra"
+            else:
+                how = "shadow"
+            start_of[j] = t
+            heapq.heappush(done_heap, (t + run[j], j))
+            insort(running, (t + est[j], j))
+            if sz <= small_max:
+                small += 1
+            else:
+                large += 1
+            if started is not None:
+                started.append((j, how))
+            if stop_when_full and free == 0:
+                keep.extend(queue[idx + 1:])
+                break
+        else:
+            keep.append(j)
+    return keep, free, extra, small, large
+
+
 def _easy(arrival: list[float], size: list[int], est: list[float], run: list[float], P: int,  # noqa: C901 - the hot loop, kept inline for speed
           small_max: int, backfill: bool, log: list[Decision] | None,
           prio: Sequence[Any] | None = None) -> _LoopResult:
@@ -375,36 +438,19 @@ def _easy(arrival: list[float], size: list[int], est: list[float], run: list[flo
                 lost_large += amount
         t_prev = t
         if log is not None:
-            fin_now, arr_now, started_now = [], [], []
+            fin_now: list[int] = []
+            arr_now: list[int] = []
+            started_now: list[tuple[int, str]] = []
         if t_done > t and queue and log is None and prio is None:
             # only arrivals, behind a head that still waits (see above)
             waited = len(queue)
-            while nxt < n and arrival[nxt] <= t:
-                queue.append(nxt)
-                if size[nxt] <= small_max:
-                    n_small += 1
-                else:
-                    n_large += 1
-                nxt += 1
+            nxt, n_small, n_large = _arrive(queue, arrival, size, small_max, nxt, t, n_small, n_large, None)
             if backfill and free > 0:
-                keep = queue[:waited]
-                for idx in range(waited, len(queue)):
-                    j = queue[idx]
-                    sz = size[j]
-                    if sz <= free and (t + est[j] <= shadow or sz <= extra):
-                        free -= sz
-                        if t + est[j] > shadow:
-                            extra -= sz
-                        start_of[j] = t
-                        heappush(done_heap, (t + run[j], j))
-                        insort(running, (t + est[j], j))
-                        if sz <= small_max:
-                            n_small -= 1
-                        else:
-                            n_large -= 1
-                    else:
-                        keep.append(j)
-                queue = keep
+                queue, free, extra, small, large = _backfill(
+                    queue, waited, t, shadow, free, extra, size, est, run, small_max,
+                    start_of, done_heap, running, None, False)
+                n_small -= small
+                n_large -= large
             continue
         while done_heap and done_heap[0][0] <= t:
             fin, j = heappop(done_heap)
@@ -415,15 +461,8 @@ def _easy(arrival: list[float], size: list[int], est: list[float], run: list[flo
             del running[bisect_left(running, (pe, j))]
             if log is not None:
                 fin_now.append(j)
-        while nxt < n and arrival[nxt] <= t:
-            queue.append(nxt)
-            if size[nxt] <= small_max:
-                n_small += 1
-            else:
-                n_large += 1
-            if log is not None:
-                arr_now.append(nxt)
-            nxt += 1
+        nxt, n_small, n_large = _arrive(queue, arrival, size, small_max, nxt, t, n_small, n_large,
+                                        arr_now if log is not None else None)
         if prio is not None and len(queue) > 1:
             queue.sort(key=prio.__getitem__)  # stable: equal keys keep arrival order
         if not queue:
@@ -470,32 +509,11 @@ def _easy(arrival: list[float], size: list[int], est: list[float], run: list[flo
             if backfill and resv[head] is None:
                 resv[head] = shadow
         if queue and free > 0 and backfill:
-            keep = queue[:1]
-            for idx in range(1, len(queue)):
-                j = queue[idx]
-                sz = size[j]
-                if sz <= free and (t + est[j] <= shadow or sz <= extra):
-                    free -= sz
-                    if t + est[j] > shadow:
-                        extra -= sz
-                        how = "extra"
-                    else:
-                        how = "shadow"
-                    start_of[j] = t
-                    heappush(done_heap, (t + run[j], j))
-                    insort(running, (t + est[j], j))
-                    if sz <= small_max:
-                        n_small -= 1
-                    else:
-                        n_large -= 1
-                    if log is not None:
-                        started_now.append((j, how))
-                    if free == 0:
-                        keep.extend(queue[idx + 1:])
-                        break
-                else:
-                    keep.append(j)
-            queue = keep
+            queue, free, extra, small, large = _backfill(
+                queue, 1, t, shadow, free, extra, size, est, run, small_max,
+                start_of, done_heap, running, started_now if log is not None else None, True)
+            n_small -= small
+            n_large -= large
         if log is not None:
             res = [(queue[0], shadow)] if queue else []
             log.append(Decision(t, fin_now, arr_now, started_now, list(queue), res,
@@ -536,7 +554,9 @@ def _conservative(arrival: list[float], size: list[int], est: list[float], run: 
         t_prev = t
         plan.advance(t)
         if log is not None:
-            fin_now, arr_now, started_now = [], [], []
+            fin_now: list[int] = []
+            arr_now: list[int] = []
+            started_now: list[tuple[int, str]] = []
         while done_heap and done_heap[0][0] <= t:
             fin, j = heapq.heappop(done_heap)
             records[j].finish = fin
@@ -545,15 +565,8 @@ def _conservative(arrival: list[float], size: list[int], est: list[float], run: 
             plan.book(t, start_of[j] + est[j], -size[j])  # the unused rest of its booking
             if log is not None:
                 fin_now.append(j)
-        while nxt < n and arrival[nxt] <= t:
-            queue.append(nxt)
-            if size[nxt] <= small_max:
-                n_small += 1
-            else:
-                n_large += 1
-            if log is not None:
-                arr_now.append(nxt)
-            nxt += 1
+        nxt, n_small, n_large = _arrive(queue, arrival, size, small_max, nxt, t, n_small, n_large,
+                                        arr_now if log is not None else None)
         if prio is not None and len(queue) > 1:
             queue.sort(key=lambda k: (prio[k], k))  # near sorted already: linear in practice
         keep: list[int] = []

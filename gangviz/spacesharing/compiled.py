@@ -76,6 +76,36 @@ def _bp(times, usage, k_n, t):
 
 
 @njit(cache=True)
+def _grow(times, usage, k_n, cap_k, spare):
+    """Return ``(times, usage, capacity)``: the profile's arrays as they are while ``k_n +
+    spare`` is below the capacity ``cap_k``, else copies of their ``k_n`` breakpoints in arrays
+    of twice the capacity."""
+    if k_n + spare < cap_k:
+        return times, usage, cap_k
+    cap_k *= 2
+    nt = np.empty(cap_k)
+    nu = np.zeros(cap_k, dtype=np.int64)
+    nt[:k_n] = times[:k_n]
+    nu[:k_n] = usage[:k_n]
+    return nt, nu, cap_k
+
+
+@njit(cache=True)
+def _book(times, usage, k_n, now, a, b, delta):
+    """Add ``delta`` processors to the profile's usage over ``[max(a, now), b)``, with
+    breakpoints at both ends (:func:`_bp`); return ``(new count of breakpoints, whether the
+    interval was non-empty)``: an interval that ends by ``now`` changes nothing."""
+    a = a if a > now else now
+    if b > a:
+        ia, k_n = _bp(times, usage, k_n, a)
+        ib, k_n = _bp(times, usage, k_n, b)
+        for m in range(ia, ib):
+            usage[m] += delta
+        return k_n, True
+    return k_n, False
+
+
+@njit(cache=True)
 def _earliest(times, usage, k_n, room, duration, limit, oa, ob, osz):
     ia = np.searchsorted(times[:k_n], oa)
     ib = np.searchsorted(times[:k_n], ob)
@@ -104,7 +134,7 @@ def _earliest(times, usage, k_n, room, duration, limit, oa, ob, osz):
 
 
 @njit(cache=True)
-def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kernel: one loop, no calls
+def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kernel: one event loop
     n = arrival.shape[0]
     start = np.full(n, np.nan)
     finish = np.full(n, np.nan)
@@ -158,13 +188,7 @@ def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kern
             times[0] = t
             now = t
         # make sure two breakpoints and a job's worth of bookings fit
-        if k_n + 4 >= cap_k:
-            cap_k *= 2
-            nt = np.empty(cap_k)
-            nu = np.zeros(cap_k, dtype=np.int64)
-            nt[:k_n] = times[:k_n]
-            nu[:k_n] = usage[:k_n]
-            times, usage = nt, nu
+        times, usage, cap_k = _grow(times, usage, k_n, cap_k, 4)
         while h_n and ht[0] <= t:
             fin = ht[0]
             j = hj[0]
@@ -172,21 +196,10 @@ def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kern
             finish[j] = fin
             free += size[j]
             finished += 1
-            b = start_of[j] + est[j]
-            a = t if t > now else now
-            if b > a:
-                ia, k_n = _bp(times, usage, k_n, a)
-                ib, k_n = _bp(times, usage, k_n, b)
-                for m in range(ia, ib):
-                    usage[m] -= size[j]
+            k_n, released = _book(times, usage, k_n, now, t, start_of[j] + est[j], -size[j])
+            if released:
                 releases += 1
-            if k_n + 4 >= cap_k:
-                cap_k *= 2
-                nt = np.empty(cap_k)
-                nu = np.zeros(cap_k, dtype=np.int64)
-                nt[:k_n] = times[:k_n]
-                nu[:k_n] = usage[:k_n]
-                times, usage = nt, nu
+            times, usage, cap_k = _grow(times, usage, k_n, cap_k, 4)
         while nxt < n and arrival[nxt] <= t:
             queue[q_n] = nxt
             q_n += 1
@@ -216,24 +229,14 @@ def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kern
             sz = size[j]
             room = P - sz
             old = res[j]
-            if k_n + 6 >= cap_k:
-                cap_k *= 2
-                nt = np.empty(cap_k)
-                nu = np.zeros(cap_k, dtype=np.int64)
-                nt[:k_n] = times[:k_n]
-                nu[:k_n] = usage[:k_n]
-                times, usage = nt, nu
+            times, usage, cap_k = _grow(times, usage, k_n, cap_k, 6)
             if low.shape[0] < cap_k:
                 low = np.empty(cap_k, dtype=np.int64)
                 low_ok = False
             if math.isnan(old):
                 when = _earliest(times, usage, k_n, room, e, math.inf, math.inf, math.inf, 0)
-                a = when if when > now else now
-                if when + e > a:
-                    ia, k_n = _bp(times, usage, k_n, a)
-                    ib, k_n = _bp(times, usage, k_n, when + e)
-                    for m in range(ia, ib):
-                        usage[m] += sz
+                k_n, booked = _book(times, usage, k_n, now, when, when + e, sz)
+                if booked:
                     low_ok = False
             else:
                 move = False
@@ -258,19 +261,10 @@ def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kern
                     if cand < old:
                         when = cand
                         low_ok = False
-                        a = old if old > now else now
-                        if old + e > a:
-                            ia, k_n = _bp(times, usage, k_n, a)
-                            ib, k_n = _bp(times, usage, k_n, old + e)
-                            for m in range(ia, ib):
-                                usage[m] -= sz
+                        k_n, released = _book(times, usage, k_n, now, old, old + e, -sz)
+                        if released:
                             releases += 1
-                        a = when if when > now else now
-                        if when + e > a:
-                            ia, k_n = _bp(times, usage, k_n, a)
-                            ib, k_n = _bp(times, usage, k_n, when + e)
-                            for m in range(ia, ib):
-                                usage[m] += sz
+                        k_n, _ = _book(times, usage, k_n, now, when, when + e, sz)
             if when <= t:
                 free -= sz
                 start_of[j] = t

@@ -43,7 +43,21 @@ ENGINE_PARAMS = (
 )
 
 
-class MatrixPolicy:
+class _UserPolicy:
+    """What a user's policy of either family declares: ``name``, ``paper``, ``params``, when it
+    decides, whether it takes buddy blocks or migrates, and the seeded ``rng``."""
+
+    family: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    paper: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]] = ()
+    decides_at: ClassVar[str] = "boundary"
+    buddy: ClassVar[bool] = False
+    migrates: ClassVar[bool] = False
+    rng: np.random.Generator
+
+
+class MatrixPolicy(_UserPolicy):
     """Base class of a user's time-slot (Ousterhout matrix) policy.
 
     Class attributes a subclass may set: ``name`` (default: the class's name), ``paper`` (the
@@ -56,13 +70,6 @@ class MatrixPolicy:
     """
 
     family: ClassVar[str] = "matrix"
-    name: ClassVar[str] = ""
-    paper: ClassVar[str] = ""
-    params: ClassVar[tuple[Param, ...]] = ()
-    decides_at: ClassVar[str] = "boundary"
-    buddy: ClassVar[bool] = False
-    migrates: ClassVar[bool] = False
-    rng: np.random.Generator
 
     def setup(self, processors: int) -> None:
         """Called once before the run; raise ``ValueError`` for a machine the policy cannot

@@ -27,7 +27,7 @@ from gangviz.core.jobs import JobSpec
 from gangviz.core.params import Param
 from gangviz.metrics.ibm import SMALL_NODES_MAX, CapacityLog
 from gangviz.userpolicy.errors import RULES, RuleViolation, UserPolicyError, caller_line, def_line
-from gangviz.userpolicy.policy import _call
+from gangviz.userpolicy.policy import _call, _UserPolicy
 from gangviz.userpolicy.view import JobView
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
@@ -46,7 +46,7 @@ SPACE_PARAMS = (
 )
 
 
-class SpacePolicy:
+class SpacePolicy(_UserPolicy):
     """Base class of a user's space-sharing policy.
 
     Class attributes: ``name``, ``paper``, ``params`` (as :class:`~gangviz.userpolicy.MatrixPolicy`)
@@ -55,14 +55,8 @@ class SpacePolicy:
     """
 
     family: ClassVar[str] = "space-sharing"
-    name: ClassVar[str] = ""
-    paper: ClassVar[str] = ""
-    params: ClassVar[tuple[Param, ...]] = ()
     follows: ClassVar[str] = ""
-    buddy: ClassVar[bool] = False
-    migrates: ClassVar[bool] = False
     decides_at: ClassVar[str] = "event"
-    rng: np.random.Generator
 
     def setup(self, processors: int) -> None:
         """Called once before the run; raise ``ValueError`` for a machine the policy refuses."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from gangviz.core.matrix import processor_label, slot_label
 from gangviz.workloads.scenario import Scenario, parse_scenario
-from gangviz.workloads.scenario_writer import InlineTable, dumps, scenario_data
+from gangviz.workloads.scenario_writer import InlineTable, dumps, matrix_options, scenario_data
 
 #: Matrix policies a lecturer picks from (the scenario's own policy is kept even if not listed).
 POLICY_CHOICES = ("repack", "firstfit", "random", "bc", "br", "brms", "brmms", "gs", "mgs")
@@ -217,13 +217,7 @@ class EditorDoc:
                        explanation=sc.explanation, policy=sc.policy or "", other=scenario_data(sc))
         m = sc.matrix
         cells = [[m.name(int(j)) if j >= 0 else None for j in m.cells[r].tolist()] for r in range(m.n_rows)]
-        extra: dict[str, Any] = {}
-        if sc.ring:
-            extra["ring"] = True
-        if sc.allocation != "contiguous":
-            extra["allocation"] = sc.allocation
-        if sc.guided:
-            extra["guided"] = True
+        extra = matrix_options(sc)
         if sc.params:
             extra["params"] = sc.params
         if sc.expect:

@@ -17,13 +17,12 @@ Every problem raises :class:`~gangviz.workloads.scenario.ScenarioError` naming t
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from gangviz.inputs import parse_toml, policy_file, policy_spec_from, printable, quoted
+from gangviz.inputs import policy_file, policy_spec_from, printable, quoted, read_toml
 from gangviz.resources import RESOURCES, scenario_path
-from gangviz.workloads.files import InputFileError, read_input, read_text
+from gangviz.workloads.files import read_input
 from gangviz.workloads.scenario import MAX_SCENARIO_BYTES, ScenarioError
 
 PLAYLISTS = RESOURCES / "playlists"
@@ -86,16 +85,7 @@ def load_playlist(name: str | Path) -> Playlist:
     path = playlist_path(str(name))
     if path is None:
         raise FileNotFoundError(f"{name}: no such playlist")
-    try:
-        text = read_text(path, "playlist (TOML)", MAX_SCENARIO_BYTES)
-    except InputFileError as exc:
-        raise ScenarioError(str(exc)) from None
-    try:
-        data = parse_toml(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"\(at line (\d+)", str(exc))
-        problem = re.sub(r"\s*\(at [^)]*\)", "", str(exc))
-        raise ScenarioError(f"{path}:{found.group(1) if found else 1}: TOML syntax: {problem}") from None
+    data, text = read_toml(path, "playlist (TOML)", MAX_SCENARIO_BYTES, ScenarioError)
     lines = text.splitlines()
 
     def line_of(pattern: str, start: int = 0) -> int:

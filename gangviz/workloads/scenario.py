@@ -64,15 +64,13 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.core.limits import MAX_SLICES, LimitError, check_processors, check_slot_growth
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
-from gangviz.inputs import parse_toml, printable, quoted
-from gangviz.workloads.files import InputFileError, read_text
+from gangviz.inputs import printable, quoted, read_toml
 from gangviz.workloads.scenario_families import parse_family
 from gangviz.workloads.scenario_types import (
     Fail,
@@ -115,18 +113,7 @@ def load_scenario(path: str | Path) -> Scenario:
     differ between rows, or a bad event; ``OSError`` if the file cannot be read.
     """
     path = Path(path)
-    try:
-        text = read_text(path, "scenario (TOML)", MAX_SCENARIO_BYTES)
-    except InputFileError as exc:
-        raise ScenarioError(str(exc)) from None
-    try:
-        data = parse_toml(text)
-    except tomllib.TOMLDecodeError as exc:
-        msg = str(exc)
-        found = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        line = int(found.group(1)) if found else len(text.splitlines()) + 1
-        problem = re.sub(r"\s*\(at [^)]*\)", "", msg)
-        raise ScenarioError(f"{path}:{line}: TOML syntax: {problem}") from None
+    data, text = read_toml(path, "scenario (TOML)", MAX_SCENARIO_BYTES, ScenarioError)
     return parse_scenario(data, text, str(path))
 
 

@@ -96,16 +96,9 @@ def _multisite(sc: Scenario, data: dict[str, Any], text: str, fail: Fail,
     sc.lines["params"] = params_line
     for key in sc.params:  # names and values are checked against the configuration upstairs
         sc.lines[f"param.{key}"] = line(key, params_line)
-    gangs = data.get("gangs")
-    if not isinstance(gangs, list) or not gangs:
-        raise fail(_line_of(text, r"^\s*\[\[gangs\]\]|^\s*gangs\s*="),
-                   "a multisite scenario needs at least one [[gangs]] entry")
     out: list[ScriptedGang] = []
-    search = 1
     last = 0.0
-    for i, g in enumerate(gangs):
-        gline = _line_of(text, r"^\s*\[\[gangs\]\]", search)
-        search = gline + 1
+    for i, (g, gline) in enumerate(_entries(data, text, "gangs", "a multisite", fail)):
         gang = _gang(g, i, last, sc.processors, sites, gline, fail, line)
         last = gang.at
         out.append(gang)
@@ -113,18 +106,28 @@ def _multisite(sc: Scenario, data: dict[str, Any], text: str, fail: Fail,
     return sc
 
 
-def _epoch(sc: Scenario, data: dict[str, Any], text: str, fail: Fail,
-              line: LineOf) -> Scenario:
-    workload = data.get("workload")
-    if not isinstance(workload, list) or not workload:
-        raise fail(_line_of(text, r"^\s*\[\[workload\]\]|^\s*workload\s*="),
-                   "an epoch scenario needs at least one [[workload]] entry")
-    out: list[ScriptedEpochJob] = []
+def _entries(data: dict[str, Any], text: str, key: str, family: str,
+             fail: Fail) -> list[tuple[Any, int]]:
+    """Return each entry of the array of tables ``[[key]]`` with the line it starts on; raise
+    ``fail(line, ...)`` when it is missing or empty (``family``: "a multisite", ...)."""
+    entries = data.get(key)
+    if not isinstance(entries, list) or not entries:
+        raise fail(_line_of(text, rf"^\s*\[\[{key}\]\]|^\s*{key}\s*="),
+                   f"{family} scenario needs at least one [[{key}]] entry")
+    out = []
     search = 1
-    for i, job in enumerate(workload):
-        jline = _line_of(text, r"^\s*\[\[workload\]\]", search)
-        search = jline + 1
-        out.append(_epoch_job(job, f"J{i + 1}", sc.processors, jline, fail, line))
+    for entry in entries:
+        at = _line_of(text, rf"^\s*\[\[{key}\]\]", search)
+        search = at + 1
+        out.append((entry, at))
+    return out
+
+
+def _epoch(sc: Scenario, data: dict[str, Any], text: str, fail: Fail,
+           line: LineOf) -> Scenario:
+    out: list[ScriptedEpochJob] = [
+        _epoch_job(job, f"J{i + 1}", sc.processors, jline, fail, line)
+        for i, (job, jline) in enumerate(_entries(data, text, "workload", "an epoch", fail))]
     in_system = data.get("in_system", len(out))
     if not _is_int(in_system) or not 1 <= in_system <= len(out):
         raise fail(line("in_system"), f"in_system must be a whole number in 1..{len(out)} "

@@ -58,8 +58,9 @@ def scenario_data(sc: Scenario) -> dict[str, Any]:
     return data
 
 
-def _matrix_keys(sc: Scenario) -> dict[str, Any]:
-    """The keys of a matrix scenario after ``policy``, defaults left out."""
+def matrix_options(sc: Scenario) -> dict[str, Any]:
+    """Return the options of the matrix scenario ``sc`` (``ring``, ``allocation``,
+    ``guided``) as file keys, those at their defaults left out."""
     data: dict[str, Any] = {}
     if sc.ring:
         data["ring"] = True
@@ -67,6 +68,12 @@ def _matrix_keys(sc: Scenario) -> dict[str, Any]:
         data["allocation"] = sc.allocation
     if sc.guided:
         data["guided"] = True
+    return data
+
+
+def _matrix_keys(sc: Scenario) -> dict[str, Any]:
+    """The keys of a matrix scenario after ``policy``, defaults left out."""
+    data = matrix_options(sc)
     data["matrix"] = matrix_rows(sc)
     works = {j.name: InlineTable(work=_number(j.work)) for j in sc.jobs if math.isfinite(j.work)}
     if works:

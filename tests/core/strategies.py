@@ -45,3 +45,17 @@ def matrices(draw, max_procs: int = 12, max_rows: int = 6, ring: bool | None = F
 def signature(m: OusterhoutMatrix) -> dict:
     """What re-packing must preserve: each job's processors and how many rows it holds."""
     return {j: (tuple(m.job_cols(j)), len(m.job_rows(j))) for j in m.jobs()}
+
+
+def assert_wlv_places_a_job(m: OusterhoutMatrix, size: int) -> None:
+    """Place a job of ``size`` processors on ``m`` by WLV allocation; assert it holds one row
+    and ``size`` columns, every other job is where it was, and ``m`` is consistent."""
+    from gangviz.core.allocation import place_wlv
+
+    before = signature(m)
+    row = place_wlv(m, 12345, size, [])
+    assert m.job_rows(12345) == [row] and len(m.job_cols(12345)) == size
+    after = signature(m)
+    del after[12345]
+    assert after == before
+    m.check()

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gangviz.core.allocation import best_window, place_buddy, place_wlv
+from gangviz.core.allocation import best_window, place_buddy
 from gangviz.core.changes import (
     JobMigrated,
     JobPlaced,
@@ -33,7 +33,7 @@ from gangviz.core.repack import (
 )
 from gangviz.core.wlt import WorkloadTree
 
-from .strategies import matrices, signature
+from .strategies import assert_wlv_places_a_job, matrices, signature
 
 SETTINGS = settings(max_examples=150, deadline=None)
 
@@ -226,21 +226,12 @@ def test_best_window_is_the_least_loaded_run_of_non_zeros(wlv, size, ring):
     assert got == min(s for s in ok if sum(wlv[(s + k) % n] for k in range(size)) == best)
 
 
+@pytest.mark.parametrize("ring", [None, True])  # always on a ring: a new slot where no cut combines
 @SETTINGS
-@given(st.data())
-def test_allocation_places_the_job_in_one_row_on_its_own_columns(data):
-    m = data.draw(matrices(ring=None))
-    size = data.draw(st.integers(1, m.processors))
-    before = signature(m)
-    out: list = []
-    row = place_wlv(m, 12345, size, out)  # on a ring too: a new slot where no cut combines
-    assert m.job_rows(12345) == [row]
-    assert len(m.job_cols(12345)) == size
-    del signature(m)[12345]
-    after = signature(m)
-    del after[12345]
-    assert after == before
-    m.check()
+@given(data=st.data())
+def test_allocation_places_the_job_in_one_row_on_its_own_columns(ring, data):
+    m = data.draw(matrices(ring=ring))
+    assert_wlv_places_a_job(m, data.draw(st.integers(1, m.processors)))
 
 
 @SETTINGS
@@ -261,14 +252,9 @@ def test_buddy_allocation_takes_an_aligned_block(data):
 @SETTINGS
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=20), st.data())
 def test_wlt_incremental_updates_equal_a_rebuild(leaves, data):
-    tree = WorkloadTree(len(leaves))
-    wlv = np.array(leaves)
-    tree.rebuild(wlv)
+    tree, wlv = _tree(leaves)
     for _ in range(5):
-        lo = data.draw(st.integers(0, len(leaves) - 1))
-        hi = data.draw(st.integers(lo + 1, len(leaves)))
-        wlv[lo:hi] = data.draw(st.lists(st.integers(0, 5), min_size=hi - lo, max_size=hi - lo))
-        tree.update(lo, hi, wlv)
+        _update_at_random(tree, wlv, data)
         fresh = WorkloadTree(len(leaves))
         fresh.rebuild(wlv)
         assert [a.tolist() for a in tree.levels] == [b.tolist() for b in fresh.levels]
@@ -282,18 +268,29 @@ def test_wlt_incremental_updates_equal_a_rebuild(leaves, data):
 @SETTINGS
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=32), st.data())
 def test_wlt_best_node_is_the_leftmost_maximum_after_any_updates(leaves, data):
-    tree = WorkloadTree(len(leaves))
-    wlv = np.array(leaves)
-    tree.rebuild(wlv)
+    tree, wlv = _tree(leaves)
     for _ in range(4):
         block = 1 << data.draw(st.integers(0, tree.width.bit_length() - 1))
         level = tree.level_for_block(block)
         value, index = tree.best(block)
         assert value == level.max() and index == int(np.argmax(level))
-        lo = data.draw(st.integers(0, len(leaves) - 1))
-        hi = data.draw(st.integers(lo + 1, len(leaves)))
-        wlv[lo:hi] = data.draw(st.lists(st.integers(0, 5), min_size=hi - lo, max_size=hi - lo))
-        tree.update(lo, hi, wlv)
+        _update_at_random(tree, wlv, data)
+
+
+def _tree(leaves):
+    """Return a workload tree built on ``leaves`` and the leaves as an array."""
+    wlv = np.array(leaves)
+    tree = WorkloadTree(len(wlv))
+    tree.rebuild(wlv)
+    return tree, wlv
+
+
+def _update_at_random(tree, wlv, data):
+    """Draw new values for a random range of ``wlv`` and tell ``tree`` of them."""
+    lo = data.draw(st.integers(0, len(wlv) - 1))
+    hi = data.draw(st.integers(lo + 1, len(wlv)))
+    wlv[lo:hi] = data.draw(st.lists(st.integers(0, 5), min_size=hi - lo, max_size=hi - lo))
+    tree.update(lo, hi, wlv)
 
 
 def a_matrix_and_one_of_its_jobs(data):

@@ -46,21 +46,6 @@ def test_ring_gather_frees_the_range_or_changes_nothing(data):
 
 @SETTINGS
 @given(st.data())
-def test_a_job_is_always_placed_on_a_ring(data):
-    m = data.draw(matrices(ring=True))
-    size = data.draw(st.integers(1, m.processors))
-    before = signature(m)
-    out: list = []
-    row = place_wlv(m, 12345, size, out)
-    assert m.job_rows(12345) == [row] and len(m.job_cols(12345)) == size
-    after = signature(m)
-    del after[12345]
-    assert after == before
-    m.check()
-
-
-@SETTINGS
-@given(st.data())
 def test_eliminating_slots_on_a_ring_keeps_every_job_and_never_fails(data):
     m = data.draw(matrices(ring=True))
     before = signature(m)

@@ -65,7 +65,7 @@ BAD = [
     (GOOD.replace('model = "downey"', 'model = "zipf"'), 7, "unknown model"),
     (GOOD.replace('model = "downey"', 'trace = "missing.swf"'), 7, "no such file"),
     ("extra = 1\n" + GOOD, 1, "extra: unknown key"),
-    (GOOD.replace("seed = 3", "seed = = 3"), 2, "not valid TOML"),
+    (GOOD.replace("seed = 3", "seed = = 3"), 2, "TOML syntax"),
 ]
 
 

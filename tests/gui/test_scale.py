@@ -129,17 +129,24 @@ def test_running_slot_frame_is_whole_at_the_right_edge_of_a_large_machine(qtbot)
     assert max(hits) < v.width() - 2
 
 
-def test_zoom_keeps_the_matrix_wlv_and_tree_aligned(qtbot):
-    sim = _big_sim(1024, seed=1)
+def _matrix_and_tree(qtbot, sim, width):
+    """Return a matrix view and a vector/tree view of ``sim`` sharing one column range, both
+    ``width`` pixels wide, shown and drawn once."""
     player = Player(sim)
     mv = MatrixView(player)
     vv = VectorTreeView(player)
     vv.set_column_range(mv.column_range)
     for w in (mv, vv):
         qtbot.addWidget(w)
-        w.resize(1000, 300)
+        w.resize(width, 300)
         w.show()
     mv.grab()
+    return mv, vv
+
+
+def test_zoom_keeps_the_matrix_wlv_and_tree_aligned(qtbot):
+    sim = _big_sim(1024, seed=1)
+    mv, vv = _matrix_and_tree(qtbot, sim, 1000)
     mv.column_range.show(400, 32)  # processors P401..P432
     mimg, vimg = mv.grab().toImage(), vv.grab().toImage()
     m = sim.matrix
@@ -244,15 +251,7 @@ def test_plots_have_no_si_prefix_fixed_ratio_integer_counts_and_keys_off_the_dat
 
 def test_hovering_a_tree_node_marks_its_processors_and_a_job_marks_its_wlv_entries(qtbot):
     sim = _big_sim(64, seed=3)
-    player = Player(sim)
-    mv = MatrixView(player)
-    vv = VectorTreeView(player)
-    vv.set_column_range(mv.column_range)
-    for w in (mv, vv):
-        qtbot.addWidget(w)
-        w.resize(900, 300)
-        w.show()
-    mv.grab()
+    mv, vv = _matrix_and_tree(qtbot, sim, 900)
     x0, cw, ch, tops, row_h = mv._layout
     before = mv.grab().toImage()
     mv.column_range.set_hover((16, 32))  # as a hover over a 16-processor tree node does

@@ -56,23 +56,25 @@ def test_a_loaded_policy_joins_the_menu_runs_and_reloads_on_save(window, qtbot, 
     assert "replayed to t=" in window.statusBar().currentMessage()
 
 
-def test_a_broken_rule_stops_the_player_with_its_line(window, tmp_path):
+def _run_a_broken_rule(window, tmp_path):
+    """Open a Downey workload, load the example policy that breaks a rule (line 16 of bad.py)
+    and advance 200 steps."""
     path = tmp_path / "bad.py"
     shutil.copy(EXAMPLES / "broken_overlap.py", path)
     assert window.open_source("downey", jobs=60, procs=16, load=0.9)
     assert window.load_policy(str(path))
     _advance(window, 200)
+
+
+def test_a_broken_rule_stops_the_player_with_its_line(window, tmp_path):
+    _run_a_broken_rule(window, tmp_path)
     assert window.player.failure is not None
     assert "no processor holds two processes in one slot" in window.player.failure
     assert "bad.py:16" in window.statusBar().currentMessage()
 
 
 def test_a_broken_rule_is_marked_on_the_matrix_the_timeline_and_the_narration(window, tmp_path):
-    path = tmp_path / "bad.py"
-    shutil.copy(EXAMPLES / "broken_overlap.py", path)
-    assert window.open_source("downey", jobs=60, procs=16, load=0.9)
-    assert window.load_policy(str(path))
-    _advance(window, 200)
+    _run_a_broken_rule(window, tmp_path)
     player = window.player
     v = player.violation
     assert v is not None and v.rule == "no processor holds two processes in one slot"

@@ -21,6 +21,13 @@ def norm(rows: list[str]) -> list[list[str]]:
     return [r.split() for r in rows]
 
 
+def play_from(name: str, start: list[str]):
+    """Return ``(snapshots, sim)`` of :func:`play`, asserting the scenario starts as ``start``."""
+    first, snaps, sim = play(name)
+    assert first == norm(start)
+    return snaps, sim
+
+
 def play(name: str):
     """Return ``(start, snapshots, sim)``: the starting matrix and the matrix after each change
     of the whole run, replayed one change at a time from the scenario's own start."""
@@ -57,14 +64,17 @@ def moved_jobs(sim) -> list[str]:
 
 # -- Zhou, Brent, Johnson, Walsh (re-packing) ---------------------------------------------------
 
+FIG1_TRAP = [
+    "J4 J4 .  .  .  J4 .  .",
+    "J3 .  J3 .  .  J3 .  .",
+    ".  .  .  .  .  J2 .  J2",
+    ".  J1 J1 .  J1 .  .  J1",
+]
+
+
 def test_zhou99_fig1_random_allocation_trap():
-    start, snaps, sim = play("zhou-fig1-random-trap")
-    assert start == norm([
-        "J4 J4 .  .  .  J4 .  .",
-        "J3 .  J3 .  .  J3 .  .",
-        ".  .  .  .  .  J2 .  J2",
-        ".  J1 J1 .  J1 .  .  J1",
-    ])
+    snaps, sim = play_from("zhou-fig1-random-trap", FIG1_TRAP)
+    start = norm(FIG1_TRAP)
     busy = sum(c != "." for r in start for c in r)
     assert busy == 12 and busy / 32 < 0.5, "fewer than half of the cells are busy"
     cols = {}
@@ -82,12 +92,7 @@ def test_zhou99_fig1_random_allocation_trap():
 
 
 def test_zhou99_fig2_repacking_b_c_d():
-    start, snaps, sim = play("fig2-repacking")
-    assert start == norm([
-        "J5 J5 J5 J6 J6 .  J7 J7",
-        "J' J' J' J' J4 J4 J'' J''",
-        "J1 J1 J2 J2 .  J3 J3 J3",
-    ])
+    snaps, sim = play_from("fig2-repacking", FIG1_START)  # Zhou99's Fig. 2 is Zhou00's Fig. 1
     assert_in_order(
         snaps,
         # (b) J1 and J2 reallocated from S1 to S2
@@ -105,8 +110,7 @@ FIG34_END = ["J3 J3 J2 J2 J2 J5 J5 J5", "J1 Jn Jn Jn Jn Jn Jn Jn"]
 
 
 def test_zhou99_fig3_pairwise_swaps_j1_and_j3_twice():
-    start, snaps, sim = play("zhou-fig3-pairwise-cuts")
-    assert start == norm(FIG3_START)
+    snaps, sim = play_from("zhou-fig3-pairwise-cuts", FIG3_START)
     assert_in_order(
         snaps,
         # (a)->(b): cuts at the left end and P2|P3; J1 and J3 exchange, P2..P5 idle in S2
@@ -119,8 +123,7 @@ def test_zhou99_fig3_pairwise_swaps_j1_and_j3_twice():
 
 
 def test_zhou99_fig4_swaps_only_the_middle_region_once():
-    start, snaps, sim = play("zhou-fig3-4-legal-cuts")
-    assert start == norm(FIG3_START)
+    snaps, sim = play_from("zhou-fig3-4-legal-cuts", FIG3_START)
     # the very first change is the only move: J2 up, J1 and J3 never touched
     assert snaps[0] == norm(["J3 J3 J2 J2 J2 J5 J5 J5", "J1 .  .  .  .  .  .  ."])
     assert_in_order(snaps, FIG34_END)
@@ -138,11 +141,10 @@ FIG5_START = [
 
 
 def test_zhou99_fig5_j4_shifts_to_s3_and_the_job_goes_to_s2():
-    start, snaps, sim = play("zhou-fig5-wlv")
-    assert start == norm(FIG5_START)
-    wlv = [sum(r[c] == "." for r in start) for c in range(8)]
+    snaps, sim = play_from("zhou-fig5-wlv", FIG5_START)
+    wlv = [sum(r[c] == "." for r in norm(FIG5_START)) for c in range(8)]
     assert wlv == [0, 0, 1, 2, 2, 2, 2, 3], "the WLV the paper gives"
-    assert not any("." * 5 in "".join("." if c == "." else "x" for c in r) for r in start), \
+    assert not any("." * 5 in "".join("." if c == "." else "x" for c in r) for r in norm(FIG5_START)), \
         "no slot has five consecutive idle processors"
     assert_in_order(
         snaps,
@@ -157,8 +159,7 @@ def test_zhou99_fig5_j4_shifts_to_s3_and_the_job_goes_to_s2():
 
 
 def test_zhou99_fig5_other_subset_needs_a_fifth_slot_for_the_six_processor_job():
-    start, snaps, _ = play("zhou-fig5-other-subset")
-    assert start == norm(FIG5_START)
+    snaps, _ = play_from("zhou-fig5-other-subset", FIG5_START)
     assert_in_order(
         snaps,
         ["J6 J6 J6 .  J8 J8 .  .", "J5 J5 J5 J4 J4 J7 J7 .", "J2 J2 Ja Ja Ja Ja Ja .",
@@ -170,26 +171,22 @@ def test_zhou99_fig5_other_subset_needs_a_fifth_slot_for_the_six_processor_job()
 FIG6_START = ["J3 J3 J3 J3 J6 J6 .  .", "J5 J5 J5 J5 J4 J4 J4 J4", "J1 J1 .  .  .  .  J2 J2"]
 
 
-def test_zhou99_fig6_size_four_job_goes_right_after_j6_comes_down():
-    start, snaps, _ = play("zhou-fig6-wlt")
-    assert start == norm(FIG6_START)
-    assert_in_order(
-        snaps,
-        # J6 shifts down to S1, freeing P5..P8 in S3
+@pytest.mark.parametrize("name, frames", [
+    # the size-four job goes right after J6 comes down: J6 shifts down to S1, freeing P5..P8 in S3
+    ("zhou-fig6-wlt", [
         ["J3 J3 J3 J3 .  .  .  .", "J5 J5 J5 J5 J4 J4 J4 J4", "J1 J1 .  .  J6 J6 J2 J2"],
         ["J3 J3 J3 J3 Jn Jn Jn Jn", "J5 J5 J5 J5 J4 J4 J4 J4", "J1 J1 .  .  J6 J6 J2 J2"],
-    )
-
-
-def test_zhou99_fig6_j1_ends_j2_moves_up_and_s1_is_deleted():
-    start, snaps, _ = play("zhou-fig6-wlt-delete")
-    assert start == norm(FIG6_START)
-    assert_in_order(
-        snaps,
+    ]),
+    # J1 ends, J2 moves up and S1 is deleted
+    ("zhou-fig6-wlt-delete", [
         ["J3 J3 J3 J3 J6 J6 .  .", "J5 J5 J5 J5 J4 J4 J4 J4", ".  .  .  .  .  .  J2 J2"],
         ["J3 J3 J3 J3 J6 J6 J2 J2", "J5 J5 J5 J5 J4 J4 J4 J4", ".  .  .  .  .  .  .  ."],
         ["J3 J3 J3 J3 J6 J6 J2 J2", "J5 J5 J5 J5 J4 J4 J4 J4"],
-    )
+    ]),
+])
+def test_zhou99_fig6_the_wlt_places_and_deletes_as_drawn(name, frames):
+    snaps, _ = play_from(name, FIG6_START)
+    assert_in_order(snaps, *frames)
 
 
 # -- Zhou, Walsh, Brent (resource allocation schemes) -------------------------------------------
@@ -199,8 +196,7 @@ FIG1_FREED = ["J5 J5 J5 J6 J6 .  J7 J7", ".  .  .  .  J4 J4 .  .", "J1 J1 J2 J2 
 
 
 def test_zhou00_fig1b_j1_j2_j7_take_the_freed_cells_without_repacking():
-    start, snaps, sim = play("zhou00-fig1b-multislot")
-    assert start == norm(FIG1_START)
+    snaps, sim = play_from("zhou00-fig1b-multislot", FIG1_START)
     assert_in_order(
         snaps,
         FIG1_FREED,
@@ -213,8 +209,7 @@ def test_zhou00_fig1b_j1_j2_j7_take_the_freed_cells_without_repacking():
 
 
 def test_zhou00_fig1c_repacking_deletes_s3():
-    start, snaps, sim = play("zhou00-fig1c-repacking")
-    assert start == norm(FIG1_START)
+    snaps, sim = play_from("zhou00-fig1c-repacking", FIG1_START)
     fig1c = ["J1 J1 J2 J2 J4 J4 J7 J7", "J5 J5 J5 J6 J6 J3 J3 J3"]
     assert_in_order(
         snaps,

@@ -1,8 +1,11 @@
-"""What the tests of the compiled space-sharing loops share: comparing results bit for bit."""
+"""What the space-sharing tests share: comparing the compiled loops' results bit for bit, and
+the workloads they are drawn on."""
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
+
+from gangviz.core.jobs import JobSpec
 
 
 def bits(x):
@@ -42,6 +45,39 @@ def draw_jobs(draw, durations):
     requested = draw(st.lists(st.one_of(durations, st.sampled_from([float("nan"), 0.0])),
                               min_size=n, max_size=n))
     return P, arrival, size, work, requested
+
+
+@st.composite
+def spaced_jobs(draw, max_procs, max_jobs, factors):
+    """Draw ``(processors, jobs)``: 1 to ``max_jobs`` jobs for 1 to ``max_procs`` processors,
+    from few distinct arrival gaps and works (so arrivals tie and ends coincide), each estimate
+    its work times one of ``factors``."""
+    procs = draw(st.integers(1, max_procs))
+    n = draw(st.integers(1, max_jobs))
+    jobs, t = [], 0.0
+    for i in range(n):
+        t += draw(st.sampled_from([0.0, 0.5, 1.0, 3.0, 7.5]))
+        work = draw(st.sampled_from([0.5, 1.0, 2.0, 5.0, 13.0]))
+        est = work * draw(st.sampled_from(factors))
+        jobs.append(JobSpec(i, f"J{i}", t, draw(st.integers(1, procs)), work, est))
+    return procs, jobs
+
+
+@st.composite
+def whole_jobs(draw, max_jobs, slack):
+    """Draw ``(jobs, processors)``: 1 to ``max_jobs`` jobs for 1 to 16 processors with whole
+    arrivals in 0..40 and works in 1..30, each estimate its work plus a whole number in the
+    range ``slack`` (none when that is not positive: the run time is the estimate)."""
+    n = draw(st.integers(1, max_jobs))
+    procs = draw(st.integers(1, 16))
+    jobs = []
+    for i in range(n):
+        work = draw(st.integers(1, 30))
+        arrival = float(draw(st.integers(0, 40)))
+        size = draw(st.integers(1, procs))
+        est = work + draw(st.integers(*slack))
+        jobs.append(JobSpec(i, f"J{i}", arrival, size, float(work), float(est) if est > 0 else None))
+    return jobs, procs
 
 
 def spy_on(monkeypatch, module, name):

@@ -9,25 +9,13 @@ from hypothesis import strategies as st
 from gangviz.core.jobs import JobSpec
 from gangviz.spacesharing.backfill import simulate_backfill
 from gangviz.spacesharing.checker import check_schedule
+from tests.spacesharing.helpers import spaced_jobs
 
 MODES = ("fcfs", "easy", "conservative")
 
 
 def _jobs(rows):
     return [JobSpec(i, f"J{i}", a, n, w, e) for i, (a, n, w, e) in enumerate(rows)]
-
-
-@st.composite
-def workloads(draw):
-    procs = draw(st.integers(1, 12))
-    n = draw(st.integers(1, 30))
-    rows, t = [], 0.0
-    for _ in range(n):
-        t += draw(st.sampled_from([0.0, 0.5, 1.0, 3.0, 7.5]))
-        work = draw(st.sampled_from([0.5, 1.0, 2.0, 5.0, 13.0]))
-        est = work * draw(st.sampled_from([0.5, 1.0, 1.5, 4.0]))
-        rows.append((t, draw(st.integers(1, procs)), work, est))
-    return procs, _jobs(rows)
 
 
 def checked(jobs, procs, mode, estimates="requested"):
@@ -39,7 +27,7 @@ def checked(jobs, procs, mode, estimates="requested"):
 
 
 @settings(max_examples=120, deadline=None)
-@given(workloads(), st.sampled_from(MODES), st.sampled_from(["requested", "exact"]))
+@given(spaced_jobs(12, 30, [0.5, 1.0, 1.5, 4.0]), st.sampled_from(MODES), st.sampled_from(["requested", "exact"]))
 def test_every_schedule_follows_its_rule(wl, mode, estimates):
     procs, jobs = wl
     res = checked(jobs, procs, mode, estimates)
@@ -126,7 +114,7 @@ def test_shipped_traces_follow_the_rule(trace, mode, estimates):
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(workloads(), st.sampled_from(["requested", "exact"]), st.booleans())
+@given(spaced_jobs(12, 30, [0.5, 1.0, 1.5, 4.0]), st.sampled_from(["requested", "exact"]), st.booleans())
 def test_compiled_conservative_equals_the_python_loop(wl, estimates, kill):
     procs, jobs = wl
     if not kill and estimates == "requested" and any(j.work > j.estimate for j in jobs):

@@ -7,9 +7,6 @@ runs."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +15,7 @@ from gangviz.resources import RESOURCES
 from gangviz.spacesharing import backfill
 from gangviz.spacesharing.backfill import BackfillRecord, _conservative, _estimates_and_runs
 from gangviz.workloads.swf import read_swf_columns
+from tests.imports_after import modules_after_run
 from tests.spacesharing.helpers import assert_same_bits, bits, draw_jobs, spy_on
 
 easyloop = pytest.importorskip("gangviz.spacesharing._easyloop")
@@ -95,13 +93,5 @@ def test_columns_run_uses_the_c_loop_and_the_numba_loop_agrees(monkeypatch):
 
 
 def test_conservative_run_imports_no_numba(tmp_path):
-    trace = tmp_path / "t.swf"
-    trace.write_text("; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n"
-                     "2 1 0 5 4 -1 -1 4 5 -1 1 1 1 1 1 -1 -1 -1\n")
-    code = ("import sys; from gangviz.cli import main; "
-            f"rc = main(['run', {str(trace)!r}, '--policy', 'conservative']); "
-            "print(rc, sorted(m for m in sys.modules if m.split('.')[0] == 'numba' "
-            "or m == 'gangviz.spacesharing.compiled'))")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert res.returncode == 0, res.stderr
-    assert res.stdout.strip().splitlines()[-1] == "0 []"
+    assert modules_after_run(tmp_path, "conservative", "m.split('.')[0] == 'numba' "
+                             "or m == 'gangviz.spacesharing.compiled'") == (0, [])

@@ -8,22 +8,11 @@ from hypothesis import strategies as st
 from gangviz.core.jobs import JobSpec
 from gangviz.spacesharing.backfill import simulate_backfill
 from gangviz.spacesharing.checker import check_schedule
-
-
-@st.composite
-def workloads(draw):
-    n = draw(st.integers(1, 25))
-    procs = draw(st.integers(1, 16))
-    jobs = []
-    for i in range(n):
-        work = draw(st.integers(1, 30))
-        jobs.append(JobSpec(i, f"J{i}", float(draw(st.integers(0, 40))), draw(st.integers(1, procs)),
-                            float(work), float(work + draw(st.integers(0, 10)))))
-    return jobs, procs
+from tests.spacesharing.helpers import whole_jobs
 
 
 @settings(max_examples=60, deadline=None)
-@given(workloads(), st.sampled_from(["easy", "fcfs"]))
+@given(whole_jobs(25, (0, 10)), st.sampled_from(["easy", "fcfs"]))
 def test_arrival_order_as_a_key_gives_the_plain_schedule(wl, mode):
     jobs, procs = wl
     plain = simulate_backfill(jobs, procs, mode=mode)
@@ -32,7 +21,7 @@ def test_arrival_order_as_a_key_gives_the_plain_schedule(wl, mode):
 
 
 @settings(max_examples=60, deadline=None)
-@given(workloads(), st.sampled_from(["easy", "fcfs"]), st.integers(0, 3))
+@given(whole_jobs(25, (0, 10)), st.sampled_from(["easy", "fcfs"]), st.integers(0, 3))
 def test_any_order_starts_no_job_early_and_never_oversubscribes(wl, mode, which):
     jobs, procs = wl
     key = [lambda j: j.work, lambda j: -j.size, lambda j: j.size, lambda j: j.id % 3][which]

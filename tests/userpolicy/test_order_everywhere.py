@@ -13,32 +13,20 @@ from hypothesis import strategies as st
 import gangviz
 from gangviz import factory
 from gangviz.cli import main
-from gangviz.core.jobs import JobSpec
 from gangviz.experiments.compare import assign_orders
 from gangviz.experiments.sweepfile import SweepFileError, load_sweep
 from gangviz.experiments.tasks import run_task
 from gangviz.spacesharing.backfill import simulate_backfill
 from gangviz.spacesharing.checker import check_schedule
+from tests.spacesharing.helpers import whole_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDER = str(ROOT / "examples" / "policies" / "shortest_first.py") + ":shortest_first"
 LONGEST = "def longest_first(job):\n    return -job.work\n"
 
 
-@st.composite
-def workloads(draw):
-    n = draw(st.integers(1, 25))
-    procs = draw(st.integers(1, 16))
-    jobs = []
-    for i in range(n):
-        work = draw(st.integers(1, 30))
-        jobs.append(JobSpec(i, f"J{i}", float(draw(st.integers(0, 40))), draw(st.integers(1, procs)),
-                            float(work), float(work + draw(st.integers(0, 30)))))
-    return jobs, procs
-
-
 @settings(max_examples=80, deadline=None)
-@given(workloads(), st.integers(0, 3))
+@given(whole_jobs(25, (0, 30)), st.integers(0, 3))
 def test_conservative_under_any_order_keeps_every_reservation(wl, which):
     jobs, procs = wl
     key = [lambda j: j.work, lambda j: -j.size, lambda j: j.size, lambda j: j.id % 3][which]
@@ -56,7 +44,7 @@ def test_conservative_under_any_order_keeps_every_reservation(wl, which):
 
 
 @settings(max_examples=60, deadline=None)
-@given(workloads())
+@given(whole_jobs(25, (0, 30)))
 def test_conservative_in_arrival_order_is_the_plain_schedule_and_passes_the_checker(wl):
     jobs, procs = wl
     plain = simulate_backfill(jobs, procs, mode="conservative")

@@ -8,15 +8,14 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import gangviz
 from gangviz import factory
 from gangviz.cli import main
-from gangviz.core.jobs import JobSpec
 from gangviz.spacesharing.backfill import simulate_backfill
 from gangviz.userpolicy import RULES, RuleViolation
 from gangviz.workloads.source import Source, load_source
+from tests.spacesharing.helpers import whole_jobs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "policies"
 FIFO_EASY = (EXAMPLES / "sjf_easy.py").read_text().replace(
@@ -30,21 +29,8 @@ def write(tmp_path: Path, text: str, name: str = "space.py") -> str:
     return str(path)
 
 
-@st.composite
-def workloads(draw):
-    n = draw(st.integers(1, 30))
-    procs = draw(st.integers(1, 16))
-    jobs = []
-    for i in range(n):
-        work = draw(st.integers(1, 30))
-        est = work + draw(st.integers(-5, 10))
-        jobs.append(JobSpec(i, f"J{i}", float(draw(st.integers(0, 40))), draw(st.integers(1, procs)),
-                            float(work), float(est) if est > 0 else None))
-    return jobs, procs
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(workloads())
+@given(whole_jobs(30, (-5, 10)))
 def test_easy_written_as_a_user_policy_gives_the_built_in_schedule(tmp_path, wl):
     jobs, procs = wl
     path = write(tmp_path, FIFO_EASY)

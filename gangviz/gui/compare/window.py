@@ -453,6 +453,11 @@ class CompareWindow(QMainWindow):
             return self._schedules_asked
         return len(self.source.jobs or ()) > SCHEDULE_JOBS
 
+    def _tell(self, error: str | None) -> None:
+        """Keep ``error`` in :attr:`error` and show it in the chooser (``None``: clear both)."""
+        self.error = error
+        self.chooser.show_message(error or "")
+
     def set_policies(self, specs: list[str], *, start: float = 0.0) -> bool:
         """Compare ``specs``; return success. On failure the chooser shows the reason (also in
         :attr:`error`) and the current comparison stays."""
@@ -461,11 +466,9 @@ class CompareWindow(QMainWindow):
         try:
             sims = build_sims(self.source, specs)
         except ValueError as exc:
-            self.error = str(exc)
-            self.chooser.show_message(self.error)
+            self._tell(str(exc))
             return False
-        self.error = None
-        self.chooser.show_message("")
+        self._tell(None)
         self.pause()
         self._finish_runs(sims)
         self._drop_panes()
@@ -521,11 +524,9 @@ class CompareWindow(QMainWindow):
                     msg = str(exc).strip("'\"")
                     raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
         except ValueError as exc:
-            self.error = str(exc)
-            self.chooser.show_message(self.error)
+            self._tell(str(exc))
             return False
-        self.error = None
-        self.chooser.show_message("")
+        self._tell(None)
         self.pause()
         self._drop_panes()
         self.sims, self.schedules, self.samples, self.comparison = {}, {}, {}, None

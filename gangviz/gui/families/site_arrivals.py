@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QWidget
 
 from gangviz.gui.families.sites import FONT_PX, QueueView, gang_colour
+from gangviz.gui.overlay import ViewOverlay
 from gangviz.sim.protocol import Simulation
 
 if TYPE_CHECKING:
@@ -46,17 +46,13 @@ def upcoming(sim: Simulation | None) -> list[tuple[int, int, float, int]]:
     return out
 
 
-class ArrivalsStrip(QWidget):
+class ArrivalsStrip(ViewOverlay):
     """The layer over a :class:`~gangviz.gui.families.sites.QueueView` (see the module docstring)."""
 
     def __init__(self, view: QueueView) -> None:
         super().__init__(view)
-        self.view = view
+        self.view: QueueView = view
         self.sim: Simulation | None = None
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
-        self.setGeometry(view.rect())
-        view.installEventFilter(self)
 
     def set_player(self, player: Player) -> None:
         """Follow ``player``: its simulation says which gangs are still to come."""
@@ -69,11 +65,6 @@ class ArrivalsStrip(QWidget):
         # the view keeps room under its sites only while some gang is still to come
         self.view.set_footer(FOOTER if upcoming(self.sim) else 0)
         self.update()
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.view and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.view.rect())
-        return False
 
     def paintEvent(self, event: QPaintEvent) -> None:
         gangs = upcoming(self.sim)

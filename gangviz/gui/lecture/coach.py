@@ -28,7 +28,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
 from gangviz.gui.matrix.held_move import GateInfo, gate_info, region_of
-from gangviz.gui.matrix.view import CUT_DASH, CUT_HALO, CUT_WIDTH, MatrixView
+from gangviz.gui.matrix.view import MatrixView, draw_cuts
+from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
@@ -89,22 +90,14 @@ class WaitingJob(QWidget):
         p.end()
 
 
-class RevealLayer(QWidget):
+class RevealLayer(ViewOverlay):
     """Drawn over the matrix: the student's pick while held; cuts and shaded swapping regions
     while the move plays. Transparent to the mouse."""
 
     def __init__(self, view: MatrixView, coach: GuidedCoach) -> None:
         super().__init__(view)
-        self.view, self.coach = view, coach
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
-        self.setGeometry(view.rect())
-        view.installEventFilter(self)
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.view and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.view.rect())
-        return False
+        self.view: MatrixView = view
+        self.coach = coach
 
     def paintEvent(self, event: QPaintEvent) -> None:
         info, layout = self.coach.info, self.view.current_geometry()
@@ -124,14 +117,7 @@ class RevealLayer(QWidget):
                 p.setPen(QPen(SWAP_EDGE, 3))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(region.adjusted(3, 3, -3, -3))
-            lines = [QLineF(x0 + c * cw, y0 - 6, x0 + c * cw, y1 + 6) for c in info.cuts]
-            p.setPen(QPen(CUT_HALO, CUT_WIDTH + 2))
-            p.drawLines(lines)
-            pen = QPen(CUT_DASH, CUT_WIDTH)
-            pen.setStyle(Qt.PenStyle.DashLine)
-            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-            p.setPen(pen)
-            p.drawLines(lines)
+            draw_cuts(p, [QLineF(x0 + c * cw, y0 - 6, x0 + c * cw, y1 + 6) for c in info.cuts])
         guess = self.coach.guess
         if guess is not None:
             lo, hi = guess

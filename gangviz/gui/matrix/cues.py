@@ -17,13 +17,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QLineF, QObject, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QPolygonF
-from PySide6.QtWidgets import QWidget
 
 from gangviz.core.changes import JobMigrated, JobShifted, RegionSwapped
 from gangviz.core.record import Change
 from gangviz.gui import palette
+from gangviz.gui.matrix.geometry import column_runs
+from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:
     from gangviz.gui.matrix.view import MatrixView
@@ -37,15 +38,8 @@ MOVING = ("job_shifted", "region_swapped", "job_migrated")
 
 
 def _runs(cols: Iterable[int]) -> list[tuple[int, int]]:
-    """``[lo, hi)`` runs of consecutive columns."""
-    cols = sorted(int(c) for c in cols)
-    runs: list[list[int]] = []
-    for c in cols:
-        if runs and runs[-1][1] == c:
-            runs[-1][1] = c + 1
-        else:
-            runs.append([c, c + 1])
-    return [(a, b) for a, b in runs]
+    """``[lo, hi)`` runs of consecutive columns, lowest first."""
+    return column_runs(sorted(int(c) for c in cols))
 
 
 def cue_moves(state: Any, change: Change) -> list[CueMove]:
@@ -71,17 +65,15 @@ def cue_moves(state: Any, change: Change) -> list[CueMove]:
     return []
 
 
-class MoveCues(QWidget):
+class MoveCues(ViewOverlay):
     """The ghost-and-trail layer over ``view`` (a :class:`~gangviz.gui.matrix.view.MatrixView`)."""
+
+    raise_on_resize = True
 
     def __init__(self, view: MatrixView) -> None:
         super().__init__(view)
-        self.view = view
+        self.view: MatrixView = view
         self.player: Player | None = None
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
-        self.setGeometry(view.rect())
-        view.installEventFilter(self)
 
     def set_player(self, player: Player) -> None:
         """Follow ``player``'s animation frames."""
@@ -95,12 +87,6 @@ class MoveCues(QWidget):
         player.frame.connect(self.update)
         player.moved.connect(self.update)
         self.update()
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.view and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.view.rect())
-            self.raise_()
-        return False
 
     def current(self) -> list[CueMove]:
         """Return the moves to cue now (empty unless a moving change is mid-tween)."""

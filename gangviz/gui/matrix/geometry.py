@@ -10,7 +10,7 @@ at ``x0 + c * cw`` with ``x0`` left of the gutter for a range that does not star
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 GUTTER = 58   # left margin for the row labels (S1.., WLV, WLT levels)
 RIGHT = 14    # right margin
@@ -110,6 +110,18 @@ def columns(width: int, processors: int, view: ColumnRange | None = None) -> tup
         return gutter, usable / max(processors, 1)
     cw = usable / max(view.count, 1e-9)
     return gutter - view.first * cw, cw
+
+
+def column_runs(cols: Iterable[int]) -> list[tuple[int, int]]:
+    """Return the ``[lo, hi)`` runs of consecutive columns in ``cols``, in the given order (a
+    column one past the previous run's end extends it)."""
+    runs: list[tuple[int, int]] = []
+    for c in cols:
+        if runs and runs[-1][1] == c:
+            runs[-1] = (runs[-1][0], c + 1)
+        else:
+            runs.append((c, c + 1))
+    return runs
 
 
 def label_stride(cell_width: float, label_width: float) -> int:

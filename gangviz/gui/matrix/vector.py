@@ -39,7 +39,7 @@ from PySide6.QtWidgets import QWidget
 from gangviz.core.changes import JobPlaced
 from gangviz.gui import palette
 from gangviz.gui.families.table import engine_of
-from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, columns
+from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, column_runs, columns
 from gangviz.gui.wiring import follow
 from gangviz.sim.protocol import Simulation
 
@@ -297,13 +297,13 @@ class VectorTreeView(QWidget):
         if alloc and (node is None or node[0] == 0 or node[0] not in self.tree_levels()):
             painter.setPen(hl_pen)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            for a, b in _runs(alloc[1]):
+            for a, b in column_runs(alloc[1]):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
         job_cols = self.column_range.hover_job_cols
         if job_cols:
             painter.setPen(QPen(palette.LINK, 3.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            for a, b in _runs(sorted(job_cols)):
+            for a, b in column_runs(sorted(job_cols)):
                 painter.drawRect(QRectF(x0 + a * cw + 1.5, y + 1.5, max((b - a) * cw - 3, 3.0), self.wlv_h - 3))
         real = sim.real_processors
         if real < procs:  # padded processors do not exist: their entries are hatched over
@@ -511,14 +511,6 @@ class VectorTreeView(QWidget):
         super().mousePressEvent(ev)
 
 
-def _runs(cols: list[int]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for c in cols:
-        if runs and runs[-1][1] == c:
-            runs[-1] = (runs[-1][0], c + 1)
-        else:
-            runs.append((c, c + 1))
-    return runs
 
 
 def _is_buddy(name: str) -> bool:

@@ -65,7 +65,14 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox, QToolTip, QWidge
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, slot_label
 from gangviz.gui import palette
 from gangviz.gui.families.table import engine_of, matrix_of
-from gangviz.gui.matrix.geometry import GUTTER, RIGHT, ColumnRange, columns, nice_stride
+from gangviz.gui.matrix.geometry import (
+    GUTTER,
+    RIGHT,
+    ColumnRange,
+    column_runs,
+    columns,
+    nice_stride,
+)
 from gangviz.gui.matrix.held_move import gate_cuts
 from gangviz.gui.matrix.scene import Mover, Scene, build_scene
 from gangviz.gui.wiring import follow
@@ -409,7 +416,7 @@ class MatrixView(QWidget):
         tint = QColor(palette.VIOLATION)
         tint.setAlphaF(0.28)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for a, b in _contiguous(sorted(cols)):
+        for a, b in column_runs(sorted(cols)):
             rect = QRectF(x0 + a * cw, tops[row], (b - a) * cw, row_h[row])
             painter.fillRect(rect, tint)
             painter.setPen(QPen(palette.VIOLATION, 3.0))
@@ -453,14 +460,7 @@ class MatrixView(QWidget):
             return
         y0 = float(min(tops[r] for r in rows)) - 6
         y1 = float(max(tops[r] + row_h[r] for r in rows)) + 6
-        lines = [QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in cuts]
-        painter.setPen(QPen(CUT_HALO, CUT_WIDTH + 2))
-        painter.drawLines(lines)
-        pen = QPen(CUT_DASH, CUT_WIDTH)
-        pen.setStyle(Qt.PenStyle.DashLine)
-        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-        painter.setPen(pen)
-        painter.drawLines(lines)
+        draw_cuts(painter, [QLineF(x0 + c * cw, y0, x0 + c * cw, y1) for c in cuts])
 
     def _static_layer(self, scene: Scene, x0: float, cw: float, tops: np.ndarray, row_h: np.ndarray, names: Mapping[int, str], active_int: int | None) -> QPixmap:
         """Return the cells, grid, outlines, names and labels as a pixmap, cached.
@@ -684,7 +684,7 @@ class MatrixView(QWidget):
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
         if same_cols:
-            runs = _contiguous(mv.cols0)
+            runs = column_runs(mv.cols0)
             for lo, hi in runs:
                 rect = QRectF(x0 + lo * cw, y, (hi - lo) * cw, ch)
                 painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
@@ -925,12 +925,12 @@ class MatrixView(QWidget):
         self.update()
 
 
-def _contiguous(cols: list[int]) -> list[tuple[int, int]]:
-    """Return [lo, hi) runs of consecutive columns in ``cols`` (in the given order)."""
-    runs: list[tuple[int, int]] = []
-    for c in cols:
-        if runs and runs[-1][1] == c:
-            runs[-1] = (runs[-1][0], c + 1)
-        else:
-            runs.append((c, c + 1))
-    return runs
+def draw_cuts(painter: QPainter, lines: list[QLineF]) -> None:
+    """Draw cut ``lines`` as the matrix does: a black dash on a white halo, seen on any cell."""
+    painter.setPen(QPen(CUT_HALO, CUT_WIDTH + 2))
+    painter.drawLines(lines)
+    pen = QPen(CUT_DASH, CUT_WIDTH)
+    pen.setStyle(Qt.PenStyle.DashLine)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    painter.setPen(pen)
+    painter.drawLines(lines)

@@ -55,8 +55,8 @@ from gangviz.policies.ibm.phases import (
     MoveGuard,
     as_cols,
     compaction_moves,
+    fill_passes,
     free_count,
-    start_order,
 )
 from gangviz.sim.policy import Host
 
@@ -255,17 +255,11 @@ def fill_with_migration(sim: Host, budget: MigrationBudget) -> int:
     jobs (holding no other row) that sit on the job's processors in the target row. Returns the
     replicas added."""
     m = sim.matrix
-    added = 0
-    changed = True
-    while changed:
-        changed = False
-        for job in start_order(sim):
-            have = set(m.job_rows(job))
-            for row in range(m.n_rows):
-                if row in have:
-                    continue
-                if try_option1(sim, job, row, budget, replicate=True, label="FillMatrix-2") is not None:
-                    added += 1
-                    changed = True
-                    break
-    return added
+
+    def fill(job: int) -> bool:
+        have = set(m.job_rows(job))
+        return any(row not in have
+                   and try_option1(sim, job, row, budget, replicate=True, label="FillMatrix-2") is not None
+                   for row in range(m.n_rows))
+
+    return fill_passes(sim, fill)

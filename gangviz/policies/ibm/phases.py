@@ -26,7 +26,7 @@ Choices where the paper is silent (documented tie-breaks):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
 import numpy as np
@@ -45,6 +45,8 @@ __all__ = [
     "MoveGuard",
     "remove_empty_rows",
     "fill_matrix",
+    "fill_passes",
+    "shift_guarded",
     "best_fit_row",
     "population_order",
     "start_order",
@@ -139,13 +141,20 @@ def compact_matrix(sim: Host, guard: MoveGuard | None = None, label: str = "Comp
                 rows = rows_of[job]
                 if rows[0] != i or len(rows) != 1:
                     continue
-                if guard is not None and not guard.allows(job, i, j):
-                    continue
-                sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
-                if guard is not None:
-                    guard.moved(job, i, j)
-                moved += 1
+                if shift_guarded(sim, guard, job, i, j, label):
+                    moved += 1
     return moved
+
+
+def shift_guarded(sim: Host, guard: MoveGuard | None, job: int, i: int, j: int, label: str) -> bool:
+    """Move ``job`` from row ``i`` to row ``j`` (``JobShifted``, explained under ``label``)
+    unless ``guard`` forbids it, and tell ``guard`` of the move; return whether it moved."""
+    if guard is not None and not guard.allows(job, i, j):
+        return False
+    sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
+    if guard is not None:
+        guard.moved(job, i, j)
+    return True
 
 
 def compaction_moves(m: OusterhoutMatrix) -> Iterator[tuple[int, int, int]]:
@@ -174,6 +183,23 @@ def start_order(sim: Host) -> list[int]:
         start = sim.jobs[j].start
         return (now if start is None else start, j)
     return sorted(sim.matrix.jobs(), key=key)
+
+
+def fill_passes(sim: Host, fill: Callable[[int], bool],
+                order: Callable[[Host], list[int]] = start_order) -> int:
+    """FillMatrix's loop (Zhang01 §5.1): ``do { for each job in starting-time order:
+    fill(job) } while some call returned True``; return how many calls returned True (the
+    replicas added, when ``fill`` adds at most one). ``order(sim)`` gives the order, taken
+    afresh for every pass."""
+    added = 0
+    changed = True
+    while changed:
+        changed = False
+        for job in order(sim):
+            if fill(job):
+                added += 1
+                changed = True
+    return added
 
 
 def fill_matrix(sim: Host, label: str = "FillMatrix") -> int:

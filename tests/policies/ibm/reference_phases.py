@@ -1,13 +1,15 @@
 """Straightforward versions of the matrix phases (Zhang01 §5.1), written as the
 paper's loops: one cell or one row at a time. The library's phases keep incremental counts
-instead; the tests run whole simulations with both and require identical results."""
+instead; the tests run whole simulations with both and require identical results. What is no
+scan (FillMatrix's repeated passes, a guarded shift) is the library's own."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from gangviz.core.changes import JobReplicated, JobShifted, JobUnreplicated
+from gangviz.core.changes import JobReplicated, JobUnreplicated
 from gangviz.core.matrix import IDLE, col_index
+from gangviz.policies.ibm.phases import fill_passes, shift_guarded
 
 
 def row_jobs(m, row):
@@ -55,23 +57,18 @@ def start_order(sim):
 
 def fill_matrix(sim, label="FillMatrix"):
     m = sim.matrix
-    added = 0
-    changed = True
-    while changed:
-        changed = False
-        for job in start_order(sim):
-            cols = m.job_cols(job)
-            have = set(m.job_rows(job))
-            idx = col_index(cols)
-            for row in range(m.n_rows):
-                if row in have:
-                    continue
-                if np.all(m.cells[row, idx] == IDLE):
-                    sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
-                    added += 1
-                    changed = True
-                    break
-    return added
+
+    def fill(job):
+        cols = m.job_cols(job)
+        have = set(m.job_rows(job))
+        idx = col_index(cols)
+        for row in range(m.n_rows):
+            if row not in have and np.all(m.cells[row, idx] == IDLE):
+                sim.emit(JobReplicated(job, (row,), cols, f"{label}: its processors are idle in this row"))
+                return True
+        return False
+
+    return fill_passes(sim, fill, order=start_order)
 
 
 def compact_matrix(sim, guard=None, label="CompactMatrix"):
@@ -80,10 +77,6 @@ def compact_matrix(sim, guard=None, label="CompactMatrix"):
     for job, i, j in compaction_moves(m):
         if not np.all(m.cells[j, col_index(m.job_cols(job))] == IDLE):
             continue
-        if guard is not None and not guard.allows(job, i, j):
-            continue
-        sim.emit(JobShifted(job, i, j, f"{label}: to a more populated row on its own processors"))
-        if guard is not None:
-            guard.moved(job, i, j)
-        moved += 1
+        if shift_guarded(sim, guard, job, i, j, label):
+            moved += 1
     return moved

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from gangviz.core.jobs import JobSpec
 from gangviz.spacesharing.backfill import simulate_backfill
+from tests.spacesharing.helpers import spaced_jobs
 
 
 def _jobs(specs):
@@ -49,20 +50,8 @@ def test_too_big_job_names_it():
         simulate_backfill(_jobs([(0, 5, 1, 1)]), 4)
 
 
-@st.composite
-def workloads(draw):
-    procs = draw(st.integers(1, 16))
-    n = draw(st.integers(1, 40))
-    specs, t = [], 0.0
-    for _ in range(n):
-        t += draw(st.sampled_from([0.0, 0.5, 1.0, 3.0, 7.5]))
-        work = draw(st.sampled_from([0.5, 1.0, 2.0, 5.0, 13.0]))
-        specs.append((t, draw(st.integers(1, procs)), work, work * draw(st.sampled_from([1.0, 1.5, 4.0]))))
-    return procs, _jobs(specs)
-
-
 @settings(max_examples=80, deadline=None)
-@given(workloads(), st.sampled_from(["easy", "conservative"]))
+@given(spaced_jobs(16, 40, [1.0, 1.5, 4.0]), st.sampled_from(["easy", "conservative"]))
 def test_backfill_invariants(wl, mode):
     procs, jobs = wl
     res = simulate_backfill(jobs, procs, mode=mode)
@@ -83,7 +72,7 @@ def test_backfill_invariants(wl, mode):
 
 
 @settings(max_examples=40, deadline=None)
-@given(workloads())
+@given(spaced_jobs(16, 40, [1.0, 1.5, 4.0]))
 def test_easy_never_starts_a_job_later_than_fcfs_would_start_the_head(wl):
     procs, jobs = wl
     res = simulate_backfill(jobs, procs, mode="easy")
