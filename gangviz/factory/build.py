@@ -88,6 +88,7 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
             raise ValueError(f"--order applies to the built-in policies, not {choice.spec}")
         return SpaceSharingSimulation(source.jobs, source.processors, policy,
                                       time_unit=getattr(source, "slice_seconds", 1.0),
+                                      slice_seconds=_clock(source),
                                       order=_order(order) if order is not None else None,
                                       result=policy.simulate(source.jobs, source.processors, log=True)
                                       if user else None)
@@ -104,6 +105,14 @@ def build_resolved(source: Any, choice: PolicyChoice, policy: Any, *, record: bo
                       initial=matrix.copy() if matrix is not None else None,
                       script=source.script, watch=watch, record=record,
                       order=_order(order) if order is not None else None)
+
+
+def _clock(source: Any) -> float | None:
+    """Return the seconds of one slice of ``source`` when it has a clock (an SWF trace), else
+    ``None``: models and scenarios count time in slices."""
+    if getattr(source, "kind", None) != "swf":
+        return None
+    return float(getattr(source, "slice_seconds", 1.0) or 1.0)
 
 
 def _order(spec: str) -> Any:
