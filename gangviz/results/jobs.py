@@ -452,15 +452,15 @@ def number_texts(col: np.ndarray) -> list[str]:
     return out
 
 
-def _int_cells(v: np.ndarray) -> np.ndarray:
+def _int_cells(v: np.ndarray, min_width: int = 0) -> np.ndarray:
     """Return integers ``v`` as an ``(n, width)`` array of ASCII bytes, ``str(int)`` per row,
-    right-aligned, padded with zero bytes (which :func:`joined_rows` drops); one pass of
-    ``divmod`` per digit over the whole column."""
+    right-aligned, padded with zero bytes (which :func:`joined_rows` drops), at least
+    ``min_width`` wide; one pass of ``divmod`` per digit over the whole column."""
     v = v.astype(np.int64)
     neg = v < 0
     q = np.abs(v).astype(np.uint64)  # the least int64 keeps its magnitude as uint64
     width = len(str(int(q.max()))) if len(q) else 1
-    cells = np.zeros((width + 1, len(q)), np.uint8)  # digits by row, transposed at the end
+    cells = np.zeros((max(width, min_width) + 1, len(q)), np.uint8)  # digits by row, transposed at the end
     for k in range(width, 0, -1):
         q, d = np.divmod(q, np.uint64(10))
         cells[k] = d
@@ -529,20 +529,18 @@ def number_cells(col: np.ndarray, reprs: tuple[np.ndarray, np.ndarray] | None = 
     ok = ~np.isnan(col)
     safe = np.where(ok, col, 0.0)
     whole = ok & (safe == np.floor(safe)) & (np.abs(safe) < 2.0**53)
-    cells = _int_cells(np.where(whole, safe, 0.0))
-    cells[~whole] = 0
     frac = ok & ~whole
+    reprs_of = None
     if frac.any():
         if reprs is not None:
             values, table = reprs
             reprs_of = table[np.searchsorted(values, col[frac])]
         else:
             reprs_of = _text_cells(np.array(list(map(repr, col[frac].tolist()))))
-        w = reprs_of.shape[1]
-        if w > cells.shape[1]:
-            cells = np.hstack([cells, np.zeros((len(cells), w - cells.shape[1]), np.uint8)])
-        cells[frac] = 0
-        cells[frac, :w] = reprs_of
+    cells = _int_cells(np.where(whole, safe, 0.0), 0 if reprs_of is None else reprs_of.shape[1])
+    cells[~whole] = 0
+    if reprs_of is not None:
+        cells[frac, : reprs_of.shape[1]] = reprs_of
     return cells
 
 
