@@ -985,6 +985,9 @@ def _log_placement(cells, n, shadow, n_shadow, t, log_t, log_e, k):
     width = shadow.shape[1]
     for r in range(max(n, n_shadow)):
         c = 0
+        if r < n:  # most rows are as they were: a tight scan to the first change, if any
+            while c < width and cells[r, c] == shadow[r, c]:
+                c += 1
         while c < width:
             v = cells[r, c] if r < n else IDLE
             if v == shadow[r, c]:

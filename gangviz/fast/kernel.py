@@ -278,13 +278,12 @@ def _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, k, dirty):
     and its length."""
     width = grid.shape[0]
     rows = max(n, n_shadow)
+    both = min(n, n_shadow)
     for r in range(rows):
-        dirty[r] = False
+        dirty[r] = r >= both  # a slot added or removed
     for c in range(width):
-        for r in range(rows):
-            v = grid[c, r] if r < n else IDLE
-            if v != shadow[c, r]:
-                dirty[r] = True
+        for r in range(both):
+            dirty[r] |= grid[c, r] != shadow[c, r]
     for r in range(rows):
         if not dirty[r]:
             continue
