@@ -59,8 +59,8 @@ def fitted(fm: QFontMetricsF, width: float, forms: list[str]) -> str:
 
 def clock_of(sim) -> float | None:
     """Return the seconds of one slice of ``sim``'s clock (a trace), or ``None`` when its times
-    are in slices (models and scenarios)."""
-    return getattr(sim, "slice_seconds", None)
+    are in slices (models and scenarios): a space-sharing run's ``slice_seconds``."""
+    return sim.slice_seconds
 
 
 def _fmt(sim, t: float) -> str:
