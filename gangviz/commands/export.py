@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     subtitle = f"policy {policy_name(source, args.policy)}"
     try:
         result = export_animation(sim, args.out, size=args.size, fps=args.fps, steps=args.steps,
-                                  title=source.title, subtitle=subtitle, progress=progress)
+                                  title=source.title, subtitle=subtitle, progress=progress,
+                                  slice_seconds=source.slice_seconds if source.kind == "swf" else None)
     except (ValueError, OSError) as exc:
         if shown:
             print(file=sys.stderr)  # the message starts on its own line, not after "step N"

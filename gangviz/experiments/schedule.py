@@ -6,7 +6,10 @@ step-able simulations: it runs each policy once, headless, on the loop ``gangviz
 columns per run. The state at any time ``t`` then follows from them by binary search: a job
 *waits* from its arrival until its start, *runs* (holds its processors, time-shared in a slot of
 the matrix under gang scheduling [Zhang01 §2]) from its start until its finish, and is *done*
-after. Everything here is Qt-free; :mod:`gangviz.gui.compare.overview` draws it.
+after. A run of a compiled time-slot loop also keeps where the policy put its jobs, a
+:class:`~gangviz.fast.placement.PlacementLog`: the matrix at any ``t`` (slots x processors),
+read back by binary search from a compact log. Everything here is Qt-free;
+:mod:`gangviz.gui.compare.overview` draws it.
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ class Schedule:
 
     ``start`` is when the policy placed the job (``nan`` if never), ``finish`` when it ended
     (``nan`` if never), both in slices; ``end`` the run's end time; ``figures`` the
-    :class:`~gangviz.results.figures.Figures` ``gangviz run`` prints for it; ``engine`` the loop.
+    :class:`~gangviz.results.figures.Figures` ``gangviz run`` prints for it; ``engine`` the loop;
+    ``placement`` the run's :class:`~gangviz.fast.placement.PlacementLog` (jobs numbered by
+    position here) when the loop kept one, else ``None``.
     """
 
     label: str
@@ -44,6 +49,7 @@ class Schedule:
     end: float
     engine: str = ""
     figures: Any = None
+    placement: Any = None
     _sorted: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -69,6 +75,12 @@ class Schedule:
         """Return the positions of the jobs running at ``t``, in start order."""
         idx = np.flatnonzero((self._start <= t) & (self._finish > t))
         return idx[np.argsort(self._start[idx], kind="stable")]
+
+    def matrix_at(self, t: float) -> np.ndarray | None:
+        """Return where the policy had placed the jobs at ``t`` (after every decision at or
+        before it): a ``(slots, processors)`` array of job positions (-1 idle), or ``None``
+        when the run kept no placement (a space-sharing or reference run)."""
+        return None if self.placement is None else self.placement.matrix_at(t)
 
     def waiting(self, t: float) -> np.ndarray:
         """Return the positions of the jobs waiting at ``t`` (arrived, not started), oldest first."""
@@ -119,7 +131,9 @@ def schedule_of(done: Any) -> Schedule:
         start = np.asarray(done.result.raw.start, dtype=float)
         finish = np.asarray(done.result.raw.finish, dtype=float)
         end = float(done.result.time)
+        placement = getattr(done.result.raw, "placement", None)
     else:
+        placement = None
         if done.family == SPACE_SHARING:
             res = done.result if done.result is not None else done.simulation.result
             records, end = res.records, float(res.end)
@@ -135,12 +149,13 @@ def schedule_of(done: Any) -> Schedule:
                     np.array([j.id for j in specs], dtype=np.int64),
                     np.array([j.arrival for j in specs], dtype=float),
                     np.array([j.size for j in specs], dtype=np.int64), start, finish, end,
-                    engine=done.engine, figures=run_figures(done))
+                    engine=done.engine, figures=run_figures(done), placement=placement)
 
 
 def run_schedule(source: Any, spec: str) -> Schedule:
     """Run ``spec`` on ``source`` once with :func:`gangviz.factory.run` (the loop of
-    ``gangviz run``) and return its :class:`Schedule`. Raises ``ValueError`` as that does."""
+    ``gangviz run``, keeping the placement when the loop is compiled) and return its
+    :class:`Schedule`. Raises ``ValueError`` as that does."""
     from gangviz.factory import run
 
-    return schedule_of(run(source, spec))
+    return schedule_of(run(source, spec, placement=True))

@@ -93,6 +93,7 @@ def build_resolved(source: Source, choice: PolicyChoice, policy: Any, *, record:
             raise ValueError(f"--order applies to the built-in policies, not {choice.spec}")
         return SpaceSharingSimulation(source.jobs, source.processors, policy,
                                       time_unit=source.slice_seconds,
+                                      slice_seconds=_clock(source),
                                       order=_order(order) if order is not None else None,
                                       result=policy.simulate(source.jobs, source.processors, log=True)
                                       if user else None)
@@ -109,6 +110,14 @@ def build_resolved(source: Source, choice: PolicyChoice, policy: Any, *, record:
                       initial=matrix.copy() if matrix is not None else None,
                       script=source.script, watch=watch, record=record,
                       order=_order(order) if order is not None else None)
+
+
+def _clock(source: Source) -> float | None:
+    """Return the seconds of one slice of ``source`` when it has a clock (an SWF trace), else
+    ``None``: models and scenarios count time in slices."""
+    if source.kind != "swf":
+        return None
+    return float(source.slice_seconds or 1.0)
 
 
 def _order(spec: str) -> Any:

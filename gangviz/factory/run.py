@@ -96,7 +96,7 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         defaults: Mapping[str, Any] | None = None, ring: bool | None = None, record: bool = False,
         jobs: bool = False, engine: str = "auto",
         finish: Callable[[Any], None] | None = None, order: str | None = None,
-        tick: Callable[[Any], None] | None = None) -> FinishedRun:
+        tick: Callable[[Any], None] | None = None, placement: bool = False) -> FinishedRun:
     """Run ``policy`` on ``source`` to the end and return the :class:`FinishedRun`.
 
     Arguments as :func:`gangviz.factory.build`; ``record`` keeps every step (the step-able
@@ -106,7 +106,8 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     left); a time-slot run on the reference engine is run by
     :func:`gangviz.metrics.ibm.run_with_capacity`, which counts its lost capacity and calls
     ``tick(sim)`` every thousand steps (e.g. a progress bar). ``order`` (a queue order,
-    :func:`gangviz.factory.build`) runs on the reference engine. Raises ``ValueError`` as
+    :func:`gangviz.factory.build`) runs on the reference engine. ``placement`` asks a compiled
+    loop to keep where each job ran (``result.raw.placement``). Raises ``ValueError`` as
     :func:`gangviz.factory.build` does, for an unknown
     engine, and for ``engine="compiled"`` when no compiled loop covers the run.
     """
@@ -133,7 +134,7 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         params = typed_params(choice)
         runner = compiled_runner(source, choice.entry.name, params, bool(on_ring))
         if runner is not None:
-            result = runner.run(source, choice.entry.name, params)
+            result = runner.run(source, choice.entry.name, params, placement=placement)
             return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}", result=result,
                                parameters=dict(choice.params), capacity=result.capacity())
     if engine == "compiled":

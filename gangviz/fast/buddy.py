@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.fast.buddy_kernel import simulate
+from gangviz.fast.buddy_kernel import simulate, simulate_placed
 from gangviz.fast.jobchecks import check_job_arrays
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
@@ -43,11 +43,15 @@ class BuddyRun:
     max_slots: int
     slot_time: float
     busy_time: float
+    #: where the jobs ran (:class:`gangviz.fast.placement.PlacementLog`, jobs in the order
+    #: given), when :func:`run_buddy` was asked for it
+    placement: Any = None
 
 
 def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, work: npt.ArrayLike,
               scheme: str, processors: int, occupy: str = "size",
-              extra_slots_on: str | None = None, usable: int | None = None) -> BuddyRun:
+              extra_slots_on: str | None = None, usable: int | None = None,
+              placement: bool = False) -> BuddyRun:
     """Simulate a workload under a buddy scheme with the compiled loop; return a :class:`BuddyRun`.
 
     ``ids``, ``arrival``, ``size`` and ``work`` describe the jobs (any order; ids unique).
@@ -58,7 +62,8 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     is not finite. ``usable`` is the machine's real size when the processors from it on are
     padding (a trace run on the next power of two): no job is placed there, as
     :class:`gangviz.policies.buddy.BR` with ``usable`` does; a job that would hold a padded
-    processor raises ``ValueError``.
+    processor raises ``ValueError``. ``placement`` also keeps where every job ran (the run's
+    figures are the same either way).
     """
     from gangviz.policies.buddy import BRMMS, BRMS
 
@@ -89,7 +94,8 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     by_id = np.argsort(ids, kind="stable")
     arrival_order = np.lexsort((ids[by_id], arrival[by_id]))
     need = np.ceil(work[by_id])  # whole slices of service (one slice gives one unit)
-    start, finish, end, max_rows, row_time, busy_time = simulate(
+    loop = simulate_placed if placement else simulate
+    start, finish, end, max_rows, row_time, busy_time, *log = loop(
         arrival[by_id], size[by_id], work[by_id], need, arrival_order, processors,
         SCHEMES[scheme], occupy == "block", extra_slots_on == "decision",
         0 if usable is None or usable >= processors else int(usable))
@@ -97,7 +103,12 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     out_finish = np.empty(len(ids))
     out_start[by_id] = start
     out_finish[by_id] = finish
-    return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time))
+    placed = None
+    if placement:
+        from gangviz.fast.placement import PlacementLog
+
+        placed = PlacementLog.of_loop(log[0], log[1], int(max_rows), processors, jobs=by_id)
+    return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time), placed)
 
 
 def zhou_metrics_compiled(jobs: Iterable[JobSpec], scheme: str, processors: int, occupy: str = "size",

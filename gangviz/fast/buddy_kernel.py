@@ -266,11 +266,96 @@ def _buddy_block(lo, hi):
 
 # One compiled loop on purpose (hence the noqa: C901): it is the whole run time and keeps its
 # state in local arrays, which every helper split out of it would have to take a dozen of.
-@njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
-def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,  # noqa: C901
+@njit(cache=True)
+def _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, k, dirty):
+    """Append to the placement log (:mod:`gangviz.fast.placement`) what changed in the matrix
+    since the last call: per slot below ``max(n, n_shadow)``, each run of processors that now
+    hold one job (or ``IDLE``, also in the slots above ``n``) other than ``shadow`` held, as
+    ``(t, [slot, first, end, job])``; then ``(t, [-1, n, 0, 0])`` when the slot count changed.
+    ``shadow`` (laid out as ``grid``, processor-major) becomes the matrix. The slots that
+    changed are found in one pass along each processor's slots (``dirty``, one flag a slot),
+    and only those are scanned for runs. Returns the log arrays (grown by doubling when full)
+    and its length."""
+    width = grid.shape[0]
+    rows = max(n, n_shadow)
+    both = min(n, n_shadow)
+    for r in range(rows):
+        dirty[r] = r >= both  # a slot added or removed
+    for c in range(width):
+        for r in range(both):
+            dirty[r] |= grid[c, r] != shadow[c, r]
+    for r in range(rows):
+        if not dirty[r]:
+            continue
+        c = 0
+        while c < width:
+            v = grid[c, r] if r < n else IDLE
+            if v == shadow[c, r]:
+                c += 1
+                continue
+            c0 = c
+            while c < width:
+                w = grid[c, r] if r < n else IDLE
+                if w != v or w == shadow[c, r]:
+                    break
+                shadow[c, r] = w
+                c += 1
+            log_t, log_e = _log_room(log_t, log_e, k)
+            log_t[k] = t
+            log_e[k, 0] = r
+            log_e[k, 1] = c0
+            log_e[k, 2] = c
+            log_e[k, 3] = v
+            k += 1
+    if n != n_shadow:
+        log_t, log_e = _log_room(log_t, log_e, k)
+        log_t[k] = t
+        log_e[k, 0] = -1
+        log_e[k, 1] = n
+        log_e[k, 2] = 0
+        log_e[k, 3] = 0
+        k += 1
+    return log_t, log_e, k
+
+
+@njit(cache=True)
+def _log_room(log_t, log_e, k):
+    """Return the log's arrays with room for entry ``k`` (twice as long when full)."""
+    if k < log_t.shape[0]:
+        return log_t, log_e
+    grown_t = np.empty(2 * log_t.shape[0])
+    grown_t[:k] = log_t[:k]
+    grown_e = np.empty((2 * log_t.shape[0], 4), np.int32)
+    grown_e[:k] = log_e[:k]
+    return grown_t, grown_e
+
+
+@njit(cache=True, nogil=True)
+def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
              usable=0):
     """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
-    end time, largest slot count, slots x time, busy processors x time)``.
+    end time, largest slot count, slots x time, busy processors x time)``; see :func:`_buddy_loop`."""
+    start, finish, t, max_rows, row_time, busy_time, _, _ = _buddy_loop(
+        arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision, usable, False)
+    return start, finish, t, max_rows, row_time, busy_time
+
+
+@njit(cache=True, nogil=True)
+def simulate_placed(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
+                    usable=0):
+    """Run a workload as :func:`simulate` does (the same results, bit for bit) and also return
+    where the jobs ran: its six results, then the placement log ``log_t``, ``log_e`` of
+    :func:`_log_placement`, written after every decision, jobs numbered as the loop numbers them."""
+    return _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
+                       usable, True)
+
+
+@njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
+def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,  # noqa: C901
+                usable, placed):
+    """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
+    end time, largest slot count, slots x time, busy processors x time, log_t, log_e)``, the
+    placement log empty unless ``placed``.
 
     Jobs are numbered ``0 .. n-1`` in id order; ``need`` is each job's work in whole slices
     (rounded up); ``arrival_order`` lists them by (arrival, id). ``scheme`` is 0 BC, 1 BR,
@@ -305,6 +390,12 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
     row_time = 0.0
     busy_time = 0.0
     max_rows = 0
+    shadow = np.full((procs if placed else 0, cap), IDLE, np.int32)
+    dirty = np.zeros(cap, np.bool_)
+    n_shadow = 0
+    log_t = np.empty(1024 if placed else 0)
+    log_e = np.empty((1024 if placed else 0, 4), np.int32)
+    n_log = 0
     while True:
         # ---- the gap to the next decision point (Simulation._next_gap)
         if decided:
@@ -403,6 +494,11 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 busy_grown[:cap] = row_busy
                 row_busy = busy_grown
                 offsets = np.zeros(new_cap, np.int64)
+                if placed:
+                    shadow_grown = np.full((procs, new_cap), IDLE, np.int32)
+                    shadow_grown[:, :cap] = shadow
+                    shadow = shadow_grown
+                    dirty = np.zeros(new_cap, np.bool_)
                 cap = new_cap
             n, next_row, n_present = _schedule(
                 scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
@@ -414,7 +510,10 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
         next_row = next_row % n if n else 0
         if n > max_rows:
             max_rows = n
-    return start, finish, t, max_rows, row_time, busy_time
+        if placed and (n_completed or n_arrived or n != n_shadow):
+            log_t, log_e, n_log = _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, n_log, dirty)
+            n_shadow = n
+    return start, finish, t, max_rows, row_time, busy_time, log_t[:n_log].copy(), log_e[:n_log].copy()
 
 
 @njit(cache=True)

@@ -89,6 +89,9 @@ class GangRun:
     lost_small: float
     lost_large: float
     slot_time: float
+    #: where the jobs ran (:class:`gangviz.fast.placement.PlacementLog`, jobs in the order
+    #: given), when :func:`run_gang` was asked for it
+    placement: Any = None
 
     def capacity(self) -> CapacityLog:
         """Return the lost capacity as a :class:`gangviz.metrics.ibm.CapacityLog`."""
@@ -144,18 +147,19 @@ def _check(jobs: JobArrays, policy: str, params: dict[str, Any], processors: int
 
 
 def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, processors: int, *,
-             overhead: float = 0.0, small_max: int | None = None) -> GangRun:
+             overhead: float = 0.0, small_max: int | None = None, placement: bool = False) -> GangRun:
     """Simulate ``jobs`` under GS, BGS, MGS or MBGS (``policy``, any case) with the compiled
     loop; return a :class:`GangRun` equal to the reference engine's run.
 
     ``params`` are the policy's own (``mpl``, and for MGS/MBGS ``q``, ``migration_cost``,
     ``charge_migration``; ``decide`` must be ``"event"``); ``overhead`` is the engine's
     context-switch cost; ``small_max`` the largest small job of the lost-capacity split
-    (default :data:`gangviz.metrics.ibm.SMALL_NODES_MAX`). Raises ``ValueError`` for an unknown policy
+    (default :data:`gangviz.metrics.ibm.SMALL_NODES_MAX`); ``placement`` also keeps where every
+    job ran (the run's figures are the same either way). Raises ``ValueError`` for an unknown policy
     or parameter, a value out of range, repeated ids, a job size outside ``1..processors``,
     work that is not finite and positive, or an arrival that is not a finite time >= 0.
     """
-    from gangviz.fast.gang_kernel import simulate_gang
+    from gangviz.fast.gang_kernel import simulate_gang, simulate_gang_placed
     from gangviz.metrics.ibm import SMALL_NODES_MAX
 
     params = dict(params or {})
@@ -169,14 +173,20 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
     with np.errstate(invalid="ignore"):
         est = np.where(est > 0, est, work)  # job_estimate: the work when there is no estimate
     aorder = np.lexsort((ids[by_id], arrival)).astype(np.int64)
-    start, first_run, finish, out = simulate_gang(
+    loop = simulate_gang_placed if placement else simulate_gang
+    start, first_run, finish, out, *log = loop(
         arrival, size, work, est, aorder, int(processors), gang.mpl, gang.backfill, gang.migrate,
         -1 if gang.q is None else gang.q, gang.migration_cost, gang.charge_migration, float(overhead),
         SMALL_NODES_MAX if small_max is None else int(small_max), np.zeros(8), len(by_id))
     back = np.empty_like(by_id)
     back[by_id] = np.arange(len(by_id))
+    placed = None
+    if placement:
+        from gangviz.fast.placement import PlacementLog
+
+        placed = PlacementLog.of_loop(log[0], log[1], gang.mpl, int(processors), jobs=by_id)
     return GangRun(start[back], first_run[back], finish[back], float(out[0]), int(out[1]), int(out[3]),
-                   float(out[2]), float(out[4]), float(out[5]), float(out[6]), float(out[7]))
+                   float(out[2]), float(out[4]), float(out[5]), float(out[6]), float(out[7]), placed)
 
 
 @dataclass(frozen=True, slots=True)

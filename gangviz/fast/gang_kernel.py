@@ -975,11 +975,88 @@ def _may_stop(n_rows, n_wait, n_res, due, time):
     return n_rows == 0 and n_wait == 0 and n_res == 0 and due > time + 2.0 * EPS * max(1.0, abs(time))
 
 
+@njit(cache=True)
+def _log_placement(cells, n, shadow, n_shadow, t, log_t, log_e, k):
+    """Append to the placement log what changed in the matrix since the last call: per row
+    below ``max(n, n_shadow)``, each run of processors that now hold one job (or ``IDLE``, also
+    for the rows above ``n``) other than ``shadow`` held, as ``(t, [row, first, end, job])``;
+    then ``(t, [-1, n, 0, 0])`` when the row count changed. ``shadow`` becomes the matrix.
+    Returns the log arrays (grown by doubling when full) and its length."""
+    width = shadow.shape[1]
+    for r in range(max(n, n_shadow)):
+        c = 0
+        if r < n:  # most rows are as they were: a tight scan to the first change, if any
+            while c < width and cells[r, c] == shadow[r, c]:
+                c += 1
+        while c < width:
+            v = cells[r, c] if r < n else IDLE
+            if v == shadow[r, c]:
+                c += 1
+                continue
+            c0 = c
+            while c < width:
+                w = cells[r, c] if r < n else IDLE
+                if w != v or w == shadow[r, c]:
+                    break
+                shadow[r, c] = w
+                c += 1
+            log_t, log_e = _log_room(log_t, log_e, k)
+            log_t[k] = t
+            log_e[k, 0] = r
+            log_e[k, 1] = c0
+            log_e[k, 2] = c
+            log_e[k, 3] = v
+            k += 1
+    if n != n_shadow:
+        log_t, log_e = _log_room(log_t, log_e, k)
+        log_t[k] = t
+        log_e[k, 0] = -1
+        log_e[k, 1] = n
+        log_e[k, 2] = 0
+        log_e[k, 3] = 0
+        k += 1
+    return log_t, log_e, k
+
+
+@njit(cache=True)
+def _log_room(log_t, log_e, k):
+    """Return the log's arrays with room for entry ``k`` (twice as long when full)."""
+    if k < log_t.shape[0]:
+        return log_t, log_e
+    grown_t = np.empty(2 * log_t.shape[0])
+    grown_t[:k] = log_t[:k]
+    grown_e = np.empty((2 * log_t.shape[0], 4), np.int32)
+    grown_e[:k] = log_e[:k]
+    return grown_t, grown_e
+
+
+@njit(cache=True, nogil=True)
+def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
+                  overhead, small_max, init, stop_at):
+    """Run the whole workload: :func:`simulate_gang_placed` without the placement log; returns
+    ``(start, first_run, finish, out)``."""
+    start, first_run, finish, out, _, _ = _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill,
+                                                     migrate, q, cost_c, charge, overhead, small_max, init, stop_at,
+                                                     False)
+    return start, first_run, finish, out
+
+
+@njit(cache=True, nogil=True)
+def simulate_gang_placed(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
+                         overhead, small_max, init, stop_at):
+    """Run the whole workload as :func:`simulate_gang` does (the same results, bit for bit) and
+    also return where the jobs ran: ``(start, first_run, finish, out, log_t, log_e)``, the
+    placement log of :func:`_log_placement` written after every decision (the matrix from one
+    decision to the next), jobs numbered as the loop numbers them."""
+    return _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
+                      overhead, small_max, init, stop_at, True)
+
+
 # One loop on purpose (hence the noqa: C901): its state lives in local arrays, which every
 # helper split out of it would have to take a dozen of.
 @njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
-def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,  # noqa: C901
-                  overhead, small_max, init, stop_at):
+def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,  # noqa: C901
+               overhead, small_max, init, stop_at, placed):
     """Run the whole workload; jobs ``0..N-1`` by ascending id, ``aorder`` their arrival order
     (by arrival, then id). ``q`` < 0 is unlimited. Returns ``(start, first_run, finish, out)``
     with ``out`` = [end time, most rows, migration overhead, tasks migrated, lost capacity,
@@ -991,7 +1068,8 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
     arrived, the run stops at the first decision that leaves the machine empty (no row, no job
     waiting) while the next job arrives later than any time the run could snap to it (so the
     rest of the workload, given to a run continuing this one, sees the same machine); ``out[8]``
-    says how many jobs it took, all finished. ``stop_at`` >= N never stops early."""
+    says how many jobs it took, all finished. ``stop_at`` >= N never stops early. With ``placed``
+    the placement log follows (``log_t``, ``log_e``; empty without)."""
     n_jobs = arrival.shape[0]
     quantum = 1.0 - overhead
     cells = np.full((mpl, processors), IDLE, np.int64)
@@ -1051,6 +1129,11 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
     lost_all = init[4]
     lost_small = init[5]
     lost_large = init[6]
+    shadow = np.full((mpl if placed else 0, processors), IDLE, np.int64)
+    n_shadow = 0
+    log_t = np.empty(1024 if placed else 0)
+    log_e = np.empty((1024 if placed else 0, 4), np.int32)
+    n_log = 0
     while True:
         # ---- Simulation._next_gap (event-driven, not watching)
         n = ist[N_ROWS]
@@ -1108,6 +1191,9 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
         ist[NEXT_ROW] = ist[NEXT_ROW] % n if n else 0
         if n > max_rows:
             max_rows = n
+        if placed and (n_done or arrived or n != n_shadow):
+            log_t, log_e, n_log = _log_placement(cells, n, shadow, n_shadow, now, log_t, log_e, n_log)
+            n_shadow = n
         # ---- run_with_capacity: the node-time lost in this step while jobs waited
         if not (small_w or large_w):
             continue
@@ -1125,4 +1211,4 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
     out[6] = lost_large
     out[7] = row_time
     out[8] = na
-    return start, first_run, finish, out
+    return start, first_run, finish, out, log_t[:n_log].copy(), log_e[:n_log].copy()

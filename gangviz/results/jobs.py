@@ -76,6 +76,12 @@ BATSIM_COLUMNS = (
 #: gangviz's own columns after Batsim's
 EXTRA_COLUMNS = ("work", "bounded_slowdown", "rows_held", "extra_slices")
 
+#: the final states by code (killed, finished, running, waiting), Batsim's names
+_STATES = np.array(["COMPLETED_KILLED", "COMPLETED_SUCCESSFULLY", "RUNNING", "SUBMITTED"])
+
+#: rows of text :func:`joined_rows` builds at a time
+JOIN_ROWS = 4096
+
 #: the bounded-slowdown threshold, in seconds
 BSLD_TAU_SECONDS = 10.0
 
@@ -83,7 +89,7 @@ FORMATS = (".csv", ".swf", ".parquet")
 
 
 def job_table(
-    job_id: Sequence[Any],
+    job_id: Sequence[Any] | np.ndarray,
     arrival: Sequence[float],
     start: Sequence[float],
     finish: Sequence[float],
@@ -108,6 +114,34 @@ def job_table(
     one. ``tau`` is the bounded-slowdown threshold in the table's time unit. Raises
     ``ValueError`` when the arrays differ in length or ``tau`` is not > 0.
     """
+    cols = job_columns(job_id, arrival, start, finish, size, work, estimate=estimate, killed=killed,
+                       counted=counted, rows_held=rows_held, extra_slices=extra_slices,
+                       processors=processors, tau=tau)
+    t = np.zeros(len(cols["job_id"]), dtype=JOB_DTYPE)
+    for name in JOB_DTYPE.names or ():
+        t[name] = cols[name]
+    return t
+
+
+def job_columns(
+    job_id: Sequence[Any] | np.ndarray,
+    arrival: Sequence[float],
+    start: Sequence[float],
+    finish: Sequence[float],
+    size: Sequence[int],
+    work: Sequence[float],
+    *,
+    estimate: Sequence[float] | None = None,
+    killed: Sequence[bool] | None = None,
+    counted: Sequence[bool] | np.ndarray | None = None,
+    rows_held: Sequence[int] | None = None,
+    extra_slices: Sequence[float] | None = None,
+    processors: Sequence[str] | None = None,
+    tau: float = BSLD_TAU_SECONDS,
+) -> dict[str, np.ndarray]:
+    """Return the columns of :func:`job_table` (same arguments, same checks) as a dict of
+    arrays named and typed as :data:`JOB_DTYPE`'s fields (texts not cut to the field's width):
+    what :func:`write_jobs` writes, without the table's fixed-width rows."""
     n = len(job_id)
     given = {"arrival": arrival, "start": start, "finish": finish, "size": size, "work": work,
              "estimate": estimate, "killed": killed, "rows_held": rows_held,
@@ -117,12 +151,15 @@ def job_table(
             raise ValueError(f"per-job array {name!r} has {len(values)} entries, job_id has {n}")
     if not tau > 0:
         raise ValueError(f"the bounded-slowdown threshold must be > 0, got {tau}")
-    t = np.zeros(n, dtype=JOB_DTYPE)
-    t["job_id"] = [str(v) for v in job_id]
+    t: dict[str, np.ndarray] = {}
+    if isinstance(job_id, np.ndarray) and job_id.dtype.kind in "Uiu":  # converted in one call
+        t["job_id"] = job_id.astype(str)
+    else:
+        t["job_id"] = np.array([str(v) for v in job_id], dtype=str) if n else np.zeros(0, "U1")
     for name in ("arrival", "start", "finish", "size", "work"):
-        t[name] = np.asarray(given[name], dtype=t.dtype[name])
-    t["estimate"] = np.nan if estimate is None else np.asarray(estimate, dtype=float)
-    dead = np.zeros(n, bool) if killed is None else np.asarray(killed, dtype=bool)
+        t[name] = np.asarray(given[name], dtype=JOB_DTYPE[name]).reshape(n)
+    t["estimate"] = np.full(n, np.nan) if estimate is None else np.asarray(estimate, dtype=float).reshape(n)
+    dead = np.zeros(n, bool) if killed is None else np.asarray(killed, dtype=bool).reshape(n)
     started = ~np.isnan(t["start"])
     finished = ~np.isnan(t["finish"])
     t["wait"] = t["start"] - t["arrival"]
@@ -131,13 +168,15 @@ def job_table(
         bsld = bounded_slowdowns(t["arrival"], t["start"], t["finish"], t["work"], tau)
     has = finished & ~dead if counted is None else np.asarray(counted, dtype=bool) & finished & started
     t["bounded_slowdown"] = np.where(has, bsld, np.nan)
-    t["state"] = np.where(dead, "COMPLETED_KILLED", np.where(
-        finished, "COMPLETED_SUCCESSFULLY", np.where(started, "RUNNING", "SUBMITTED")))
-    t["rows_held"] = started.astype(np.int64) if rows_held is None else np.asarray(rows_held)
-    t["extra_slices"] = 0.0 if extra_slices is None else np.asarray(extra_slices, dtype=float)
-    if processors is not None:
-        t["processors"] = list(processors)
-    return t
+    code = np.where(dead, 0, np.where(finished, 1, np.where(started, 2, 3)))
+    t["state"] = _STATES[code]
+    t["rows_held"] = (started.astype(np.int64) if rows_held is None
+                      else np.asarray(rows_held).astype(np.int64).reshape(n))
+    t["extra_slices"] = (np.zeros(n) if extra_slices is None
+                         else np.asarray(extra_slices, dtype=float).reshape(n))
+    t["processors"] = (np.full(n, "") if processors is None
+                       else np.array(list(processors), dtype=str) if n else np.zeros(0, "U1"))
+    return {name: t[name] for name in JOB_DTYPE.names or ()}
 
 
 def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None = None) -> np.ndarray:
@@ -234,16 +273,29 @@ def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: 
     fi = np.asarray(finish, dtype=np.float64)
     killed = (fi - st) < c.work - 1e-9
     rows = c.raw_fields()
-    job = rows[:, 0]
-    lines = c.line_numbers().tolist()
-    ids = [t if j != -1 else f"L{ln}" for t, j, ln in zip(number_texts(job), job.tolist(), lines)]
-    table = job_table(ids, c.arrival * u, st * u, fi * u, c.size, c.work * u,
-                      estimate=c.estimate * u, killed=killed, counted=np.ones(len(st), bool))
+    ids = _trace_ids(rows[:, 0], c.line_numbers())
+    table = job_columns(ids, c.arrival * u, st * u, fi * u, c.size, c.work * u,
+                        estimate=c.estimate * u, killed=killed, counted=np.ones(len(st), bool))
     return _write_for(table, title, "swf", c.processors, path, label, raw_fields=rows,
                       submit_offset=c.submit_offset)
 
 
-def _write_for(table: np.ndarray, title: str, kind: str, processors: int, path: str | os.PathLike[str],
+def _trace_ids(job: np.ndarray, lines: np.ndarray) -> np.ndarray | list[str]:
+    """Return the ids of a trace's jobs: the SWF job number (field 1) as :func:`number_texts`
+    writes it, ``L<line>`` where it is -1; converted a column at a time when every number is
+    a whole one (the usual case)."""
+    if len(job) and bool((job == np.floor(job)).all()) and float(np.abs(job).max()) < 2.0**53:
+        ids = job.astype(np.int64).astype(str)
+        missing = np.flatnonzero(job == -1)
+        if len(missing):
+            ids = ids.astype(f"U{max(ids.dtype.itemsize // 4, 21)}")
+            ids[missing] = [f"L{ln}" for ln in np.asarray(lines)[missing].tolist()]
+        return ids
+    return [t if j != -1 else f"L{ln}" for t, j, ln in zip(number_texts(job), job.tolist(),
+                                                            np.asarray(lines).tolist())]
+
+
+def _write_for(table: Any, title: str, kind: str, processors: int, path: str | os.PathLike[str],
                label: str, *, specs: Sequence[Any] | None = None, raw_fields: np.ndarray | None = None,
                submit_offset: float = 0.0) -> Path:
     name = Path(title).stem.replace(".swf", "") if kind == "swf" else title
@@ -303,7 +355,7 @@ def check_format(path: str | os.PathLike[str]) -> str:
 
 
 def write_jobs(
-    table: np.ndarray,
+    table: Any,
     path: str | os.PathLike[str],
     *,
     workload_name: str = "w0",
@@ -313,8 +365,9 @@ def write_jobs(
     submit_offset: float = 0.0,
     note: str = "",
 ) -> Path:
-    """Write ``table`` to ``path`` in the format of its extension (see the module docstring),
-    in one write of the whole text (column by column, never cell by cell).
+    """Write ``table`` (a per-job table, or the dict of its columns of :func:`job_columns`) to
+    ``path`` in the format of its extension (see the module docstring), in one write of the
+    whole text (column by column, never cell by cell).
 
     ``workload_name`` fills Batsim's column of that name; ``processors`` (the machine size),
     ``specs`` (the :class:`~gangviz.core.jobs.JobSpec` of each row, whose raw SWF fields the
@@ -332,16 +385,24 @@ def write_jobs(
             _write_parquet(table, tmp, workload_name)
         else:
             cols = batsim_columns(table, workload_name)
-            body = joined_rows([csv_cells(cols[name]) for name in BATSIM_COLUMNS + EXTRA_COLUMNS], ",")
+            names = BATSIM_COLUMNS + EXTRA_COLUMNS
+            reprs = fraction_reprs([cols[name] for name in names])
+            body = joined_rows([csv_cells(cols[name], reprs) for name in names], ",")
             with open(tmp, "wb") as fh:
                 fh.write((",".join(BATSIM_COLUMNS + EXTRA_COLUMNS) + "\n").encode() + body)
     return Path(path)
 
 
-def batsim_columns(table: np.ndarray, workload_name: str = "w0") -> dict[str, np.ndarray]:
+def _length(table: Any) -> int:
+    """Return the rows of a per-job table or of a dict of its columns (:func:`job_columns`)."""
+    return len(table["job_id"]) if isinstance(table, dict) else len(table)
+
+
+def batsim_columns(table: Any, workload_name: str = "w0") -> dict[str, np.ndarray]:
     """Return the columns of ``BATSIM_COLUMNS + EXTRA_COLUMNS`` as arrays (floats with ``nan``
-    where undefined, ints, or strings), computed a column at a time."""
-    n = len(table)
+    where undefined, ints, or strings), computed a column at a time; ``table`` is a per-job
+    table or the dict of its columns."""
+    n = _length(table)
     start, finish = table["start"], table["finish"]
     execution = finish - start
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -394,15 +455,15 @@ def number_texts(col: np.ndarray) -> list[str]:
     return out
 
 
-def _int_cells(v: np.ndarray) -> np.ndarray:
+def _int_cells(v: np.ndarray, min_width: int = 0) -> np.ndarray:
     """Return integers ``v`` as an ``(n, width)`` array of ASCII bytes, ``str(int)`` per row,
-    right-aligned, padded with zero bytes (which :func:`joined_rows` drops); one pass of
-    ``divmod`` per digit over the whole column."""
+    right-aligned, padded with zero bytes (which :func:`joined_rows` drops), at least
+    ``min_width`` wide; one pass of ``divmod`` per digit over the whole column."""
     v = v.astype(np.int64)
     neg = v < 0
     q = np.abs(v).astype(np.uint64)  # the least int64 keeps its magnitude as uint64
     width = len(str(int(q.max()))) if len(q) else 1
-    cells = np.zeros((width + 1, len(q)), np.uint8)  # digits by row, transposed at the end
+    cells = np.zeros((max(width, min_width) + 1, len(q)), np.uint8)  # digits by row, transposed at the end
     for k in range(width, 0, -1):
         q, d = np.divmod(q, np.uint64(10))
         cells[k] = d
@@ -416,67 +477,115 @@ def _int_cells(v: np.ndarray) -> np.ndarray:
 
 
 def _text_cells(texts: np.ndarray) -> np.ndarray:
-    """Return strings as an ``(n, width)`` array of their UTF-8 bytes, zero-padded."""
+    """Return strings as an ``(n, width)`` array of their UTF-8 bytes, zero-padded, ``width``
+    the longest one's (not the dtype's: a ``U64`` column of short texts stays narrow)."""
+    n = len(texts)
+    if texts.dtype.kind == "U" and texts.dtype.itemsize:
+        # the code points as numbers: ASCII (the usual case) is their low byte, no encoding
+        codes = np.ascontiguousarray(texts).view(np.uint32).reshape(n, texts.dtype.itemsize // 4)
+        codes = codes[:, : _used_width(codes)]
+        if not codes.size or int(codes.max()) < 128:
+            return codes.astype(np.uint8)
     try:
-        raw = texts.astype(np.bytes_)  # ASCII, the usual case: converted in one call
+        raw = texts.astype(np.bytes_)
     except UnicodeEncodeError:
         raw = np.char.encode(texts.astype(str), "utf-8")
-    return raw.view(np.uint8).reshape(len(raw), raw.dtype.itemsize)
+    cells = raw.view(np.uint8).reshape(n, raw.dtype.itemsize)
+    return cells[:, : _used_width(cells)]
 
 
-def number_cells(col: np.ndarray) -> np.ndarray:
+def _used_width(cells: np.ndarray) -> int:
+    """Return the columns of zero-padded ``cells`` up to the last one any row uses."""
+    used = np.flatnonzero(cells.any(axis=0)) if len(cells) else np.zeros(0, np.int64)
+    return int(used[-1]) + 1 if len(used) else 0
+
+
+def _fractions(col: np.ndarray) -> np.ndarray:
+    """Return where a float column holds a finite value that :func:`number_texts` writes with
+    ``repr`` (not a whole number below 2**53)."""
+    ok = ~np.isnan(col)
+    safe = np.where(ok, col, 0.0)
+    fractional: np.ndarray = ok & ~((safe == np.floor(safe)) & (np.abs(safe) < 2.0**53))
+    return fractional
+
+
+def fraction_reprs(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Return the distinct values of ``columns`` (the float ones) that are written with
+    ``repr``, sorted, and their cells (``(k, width)`` bytes, zero-padded), for
+    :func:`number_cells`: each value is formatted once however many cells of however many
+    columns hold it (a stretch equals the bounded slowdown of most jobs)."""
+    parts = [c[_fractions(c)] for c in columns if c.dtype.kind == "f"]
+    values = np.sort(np.concatenate(parts)) if parts else np.zeros(0)
+    if len(values):  # distinct (not np.unique, whose first call imports numpy.ma: 40 ms)
+        values = values[np.concatenate([[True], values[1:] != values[:-1]])]
+    if not len(values):
+        return values, np.zeros((0, 0), np.uint8)
+    return values, _text_cells(np.array(list(map(repr, values.tolist()))))
+
+
+def number_cells(col: np.ndarray, reprs: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Return a numeric column as the bytes of :func:`number_texts` (``(n, width)``, zero-padded):
     whole numbers as integers, converted a column at a time; only other floats go through
-    Python's ``repr``."""
+    Python's ``repr``, or are looked up in ``reprs`` (:func:`fraction_reprs` of columns that
+    include this one)."""
     if col.dtype.kind in "iub":
         return _int_cells(col)
     ok = ~np.isnan(col)
     safe = np.where(ok, col, 0.0)
     whole = ok & (safe == np.floor(safe)) & (np.abs(safe) < 2.0**53)
-    cells = _int_cells(np.where(whole, safe, 0.0))
-    cells[~whole] = 0
     frac = ok & ~whole
+    reprs_of = None
     if frac.any():
-        reprs = _text_cells(np.array(list(map(repr, col[frac].tolist()))))
-        if reprs.shape[1] > cells.shape[1]:
-            cells = np.hstack([cells, np.zeros((len(cells), reprs.shape[1] - cells.shape[1]), np.uint8)])
-        cells[frac] = 0
-        cells[frac, : reprs.shape[1]] = reprs
+        if reprs is not None:
+            values, table = reprs
+            reprs_of = table[np.searchsorted(values, col[frac])]
+        else:
+            reprs_of = _text_cells(np.array(list(map(repr, col[frac].tolist()))))
+    cells = _int_cells(np.where(whole, safe, 0.0), 0 if reprs_of is None else reprs_of.shape[1])
+    cells[~whole] = 0
+    if reprs_of is not None:
+        cells[frac, : reprs_of.shape[1]] = reprs_of
     return cells
 
 
-def csv_cells(col: np.ndarray) -> np.ndarray:
+def csv_cells(col: np.ndarray, reprs: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Return a column as the bytes of its CSV cells (``(n, width)``, zero-padded): text quoted
-    where it holds a comma or a quote, numbers as :func:`number_cells`."""
-    if len(col) > 1 and (col[0] == col).all():  # a constant column (workload_name, profile, ...)
-        return np.repeat(csv_cells(col[:1]), len(col), axis=0)
+    where it holds a comma or a quote, numbers as :func:`number_cells` (with ``reprs``)."""
     if col.dtype.kind in "US":
         cells = _text_cells(col)
         if ((cells == ord(",")) | (cells == ord('"'))).any():  # rare: quote in Python
             cells = _text_cells(np.array(_csv_text(col)))
         return cells
-    return number_cells(col)
+    if len(col) > 1 and (col[0] == col).all():  # a constant column (consumed_energy, ...)
+        return np.repeat(csv_cells(col[:1], reprs), len(col), axis=0)
+    return number_cells(col, reprs)
 
 
 def joined_rows(columns: list[np.ndarray], sep: str) -> bytes:
     """Return the text of rows whose cells are ``columns`` (from :func:`csv_cells` or
     :func:`number_cells`), cells joined by ``sep``, each row ended by a newline; ``""`` for no
-    rows, as UTF-8 bytes. Built as one byte array, never cell by cell; zero bytes are padding (no cell of a
-    job table holds one)."""
+    rows, as UTF-8 bytes. Built as byte arrays of :data:`JOIN_ROWS` rows at a time (small
+    enough to stay in the processor's cache), never cell by cell; zero bytes are padding (no
+    cell of a job table holds one)."""
     if not columns or not len(columns[0]):
         return b""
     n = len(columns[0])
-    rows = np.empty((n, sum(c.shape[1] + 1 for c in columns)), np.uint8)
-    x = 0
-    for c in columns:
-        w = c.shape[1]
-        rows[:, x:x + w] = c
-        rows[:, x + w] = ord(sep)
-        x += w + 1
-    rows[:, -1] = 10  # the last separator is the line's end
-    flat = rows.ravel()
-    text: bytes = flat[flat != 0].tobytes()
-    return text
+    width = sum(c.shape[1] + 1 for c in columns)
+    rows = np.empty((min(n, JOIN_ROWS), width), np.uint8)
+    parts = []
+    for lo in range(0, n, JOIN_ROWS):
+        hi = min(n, lo + JOIN_ROWS)
+        block = rows[: hi - lo]
+        x = 0
+        for c in columns:
+            w = c.shape[1]
+            block[:, x:x + w] = c[lo:hi]
+            block[:, x + w] = ord(sep)
+            x += w + 1
+        block[:, -1] = 10  # the last separator is the line's end
+        flat = block.ravel()
+        parts.append(flat[flat != 0].tobytes())
+    return b"".join(parts)
 
 
 def _csv_text(col: np.ndarray) -> list[str]:
@@ -512,7 +621,7 @@ def _write_parquet(table: np.ndarray, path: str | os.PathLike[str], workload_nam
 
 
 def write_swf_schedule(
-    table: np.ndarray,
+    table: Any,
     path: str | os.PathLike[str],
     *,
     processors: int | None = None,
@@ -530,7 +639,7 @@ def write_swf_schedule(
     """
     from gangviz.workloads.swf import ALLOC, JOB, N_FIELDS, REQ_PROCS, REQ_TIME, RUN, SUBMIT, WAIT
 
-    n = len(table)
+    n = _length(table)
     if specs is not None and len(specs) != n:
         raise ValueError(f"{len(specs)} job specs for {n} table rows")
     if raw_fields is not None and len(raw_fields) != n:
@@ -568,5 +677,6 @@ def write_swf_schedule(
         lines += [f"; MaxNodes: {processors}", f"; MaxProcs: {processors}"]
     if note:
         lines.append(f"; Note: {note}")
-    body = joined_rows([number_cells(f[:, c]) for c in range(N_FIELDS)], " ")
+    reprs = fraction_reprs([f[:, c] for c in range(N_FIELDS)])
+    body = joined_rows([number_cells(f[:, c], reprs) for c in range(N_FIELDS)], " ")
     write_text_atomically(path, "\n".join(lines) + "\n" + body.decode("utf-8"))

@@ -29,6 +29,7 @@ from gangviz.spacesharing.changes import (
     SpaceState,
 )
 from gangviz.spacesharing.policy import SpaceSharingPolicy
+from gangviz.timefmt import format_time
 
 __all__ = ["SpaceSharingSimulation"]
 
@@ -37,7 +38,9 @@ class SpaceSharingSimulation(WithoutMatrix, KeptHistory):
     """``jobs`` on ``processors`` processors under a space-sharing ``policy``.
 
     ``time_unit`` is seconds per time unit of the jobs (1 for SWF traces read at the default
-    slice of 1 s); it only affects narration and metrics. Raises ``ValueError`` as
+    slice of 1 s); it only affects narration and metrics. ``slice_seconds`` is the clock the
+    views write times in: the seconds of one slice for a trace, ``None`` (the default) for
+    models and scenarios, whose times are in slices (:mod:`gangviz.timefmt`). Raises ``ValueError`` as
     :func:`simulate_backfill` does (a job larger than the machine, ...).
     """
 
@@ -45,11 +48,12 @@ class SpaceSharingSimulation(WithoutMatrix, KeptHistory):
     state: SpaceState
 
     def __init__(self, jobs: list[JobSpec], processors: int, policy: SpaceSharingPolicy, *,
-                 time_unit: float = 1.0, order: Callable[[JobSpec], Any] | None = None,
+                 time_unit: float = 1.0, slice_seconds: float | None = None, order: Callable[[JobSpec], Any] | None = None,
                  result: BackfillResult | None = None) -> None:
         self.policy = policy
         self.processors = processors
         self.time_unit = time_unit
+        self.slice_seconds = slice_seconds
         # a user's policy brings its own logged run (gangviz.userpolicy.space)
         self.result = result if result is not None else simulate_backfill(
             jobs, processors, mode=policy.mode, estimates=policy.estimates,
@@ -145,16 +149,20 @@ class SpaceSharingSimulation(WithoutMatrix, KeptHistory):
         return list(self.state.waiting)
 
     def job_text(self, job: int) -> str:
-        """Return one line describing ``job``'s fate (for hover and the job panel)."""
+        """Return one line describing ``job``'s fate (for hover and the job panel), its times
+        in the run's clock (:attr:`slice_seconds`: a trace's units, else slices)."""
         r = self.records[job]
         s = r.spec
-        u = self.time_unit
-        parts = [f"{s.name}: {s.size} processors, arrives {s.arrival * u:,.0f} s, runs "
-                 f"{s.work * u:,.0f} s (estimate {self.estimate(job) * u:,.0f} s)"]
+
+        def t(x: float) -> str:
+            return format_time(x, self.slice_seconds)
+
+        parts = [f"{s.name}: {s.size} processors, arrives {t(s.arrival)}, runs {t(s.work)} "
+                 f"(estimate {t(self.estimate(job))})"]
         if r.start is not None:
-            parts.append(f"starts {r.start * u:,.0f} s (waits {(r.start - s.arrival) * u:,.0f} s)")
+            parts.append(f"starts {t(r.start)} (waits {t(r.start - s.arrival)})")
         if r.reservation is not None and math.isfinite(r.reservation):
-            parts.append(f"first reservation {r.reservation * u:,.0f} s")
+            parts.append(f"first reservation {t(r.reservation)}")
         return "; ".join(parts)
 
     def estimate(self, job: int) -> float:

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gangviz.gui.compare.overview import LABEL_GAP, label_step, pack_rows
+from gangviz.gui.compare.overview import LABEL_GAP, job_colour, label_step, matrix_rows, pack_rows
 from gangviz.gui.compare.window import CompareWindow
 from gangviz.workloads.source import load_source
 
@@ -27,6 +27,79 @@ def test_packed_rows_never_overfill_and_hold_every_job(sizes, procs):
             assert first == used  # blocks sit side by side from processor 0
             used += size
         assert used <= procs
+
+
+@given(st.lists(st.lists(st.integers(-1, 4), min_size=6, max_size=6), max_size=4))
+@settings(max_examples=80, deadline=None)
+def test_matrix_rows_give_back_the_matrix(cells):
+    matrix = np.array(cells, dtype=np.int32).reshape(len(cells), 6)
+    rows = matrix_rows(matrix)
+    back = np.full(matrix.shape, -1, np.int32)
+    for r, row in enumerate(rows):
+        for job, first, width in row:
+            assert width >= 1 and (back[r, first:first + width] == -1).all()
+            back[r, first:first + width] = job
+    assert (back == matrix).all()
+
+
+def test_gang_panes_draw_the_policy_s_own_matrix(qtbot):
+    """gs and mgs on a trace: each pane shows the run's slots, each job on the processors the
+    policy gave it (read from the run's placement log), not a first-fit packing."""
+    src = load_source(str(TRACE))
+    win = CompareWindow(src, ["gs", "mgs", "easy"], schedules=True)
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: win.pending == 0, timeout=300_000)
+    assert not win.failures, win.failures
+    win.resize(1400, 900)
+    win.show()
+    seen = 0
+    for t in np.linspace(0, win.end, 9)[1:-1]:
+        win.set_time(float(t))
+        for pane in win.panes:
+            s = win.schedules[pane.spec]
+            if pane.spec == "easy":
+                assert s.placement is None and not pane.view.placed
+                continue
+            matrix = s.matrix_at(float(t))
+            assert pane.view.placed and pane.view.rows == matrix_rows(matrix)
+            held = set(matrix[matrix >= 0].tolist())
+            running = set(s.running(float(t)).tolist())
+            assert held <= running  # a job in the matrix has started and not finished
+            assert "as the policy placed" in _caption(pane.view)  # (elided in a narrow pane)
+            if not len(matrix):
+                continue
+            # the widest run of the first slot is painted in its job's colour
+            job, first, width = max(pane.view.rows[0], key=lambda run: run[2])
+            view = pane.view
+            img = view.grab().toImage()
+            w = view.width() - 40 - 4
+            x = int(40 + w * (first + width / 2) / s.processors)
+            rows_h = (view.height() - 22 - 20) / len(matrix)
+            colour = img.pixelColor(x, int(2 + rows_h / 2))
+            assert colour.name() == job_colour(s.ids[job]).name(), pane.spec
+            seen += 1
+    assert seen > 4
+    win.close()
+
+
+def _caption(view) -> str:
+    import gangviz.gui.compare.overview as co
+
+    texts = []
+
+    class Painter(co.QPainter):
+        def drawText(self, *args):
+            if args and isinstance(args[-1], str):
+                texts.append(args[-1])
+            return super().drawText(*args)
+
+    real = co.QPainter
+    co.QPainter = Painter
+    try:
+        view.grab()
+    finally:
+        co.QPainter = real
+    return " ".join(texts)
 
 
 @given(st.integers(1, 2000), st.floats(50, 2000))

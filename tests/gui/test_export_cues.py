@@ -9,12 +9,16 @@ from gangviz.factory import build
 from gangviz.gui.board import Board
 from gangviz.gui.export.render import count_ahead, frame_stamp, render
 from gangviz.gui.lecture.caption import MIN_SCALE, Caption
+from gangviz.timefmt import clock_text
 from gangviz.workloads.source import load_source
 
 
-def test_frame_stamp_names_time_and_step():
-    assert frame_stamp("8 processors", 2.0, 3, 5) == "8 processors   ·   t = 2   ·   step 3 of 5"
-    assert frame_stamp("", 0.5, 0, None) == "t = 0.5   ·   step 0"
+def test_frame_stamp_names_time_with_its_unit_and_step():
+    assert frame_stamp("8 processors", 2.0, 3, 5) == "8 processors   ·   t = 2 slices   ·   step 3 of 5"
+    assert frame_stamp("", 0.5, 0, None) == "t = 0.5 slices   ·   step 0"
+    # a trace's clock, as the window's status line writes it; never a raw 2.96138e+06
+    assert frame_stamp("", 2961380.0, 1200, 5000, 1.0) == "t = 34 d 06:36:20   ·   step 1,200 of 5,000"
+    assert frame_stamp("", 95.0, 1, None, 60.0) == "t = 01:35:00   ·   step 1"
 
 
 def test_count_ahead_leaves_the_simulation_where_it_was():
@@ -37,12 +41,32 @@ def test_every_frame_carries_t_and_step_and_the_handle_follows(qtbot):
     steps = render(sim, (640, 400), 5, on_frame, subtitle="Fig. 2")
     assert steps == total
     first, last = seen[0], seen[-1]
-    assert first[0] == f"Fig. 2   ·   t = 0   ·   step 0 of {total}"
+    assert first[0] == f"Fig. 2   ·   t = 0 slices   ·   step 0 of {total}"
     assert last[0].endswith(f"step {total} of {total}") and "t = " in last[0]
     xs = [x for _, x, _ in seen]
     assert xs == sorted(xs) and xs[0] < xs[-1]
     mid = seen[len(seen) // 2]
     assert xs[0] < mid[1] < xs[-1], "half-way through the export the handle is inside the bar"
+
+
+def test_a_trace_exports_its_frames_in_its_clock(qtbot):
+    """The frames of a trace's export say the time as the window does (hours:minutes:seconds),
+    not the raw count of seconds."""
+    from gangviz.resources import RESOURCES
+
+    source = load_source(str(RESOURCES / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"))
+    sim = build(source, "easy")
+    seen = []
+
+    def on_frame(img, ticks):
+        board = next(w for w in QApplication.topLevelWidgets() if isinstance(w, Board))
+        seen.append(board.subtitle.text())
+
+    render(sim, (640, 400), 5, on_frame, steps=12, slice_seconds=source.slice_seconds)
+    last = seen[-1]
+    assert sim.time > 3600 and "t = " in last
+    clock = last.split("t = ")[1].split("   ·")[0]
+    assert clock == clock_text(sim.time, 1.0) and clock.count(":") == 2, last
 
 
 def test_a_long_caption_wraps_at_a_readable_size(qtbot):

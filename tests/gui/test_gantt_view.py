@@ -111,3 +111,49 @@ def test_compare_window_puts_gang_and_backfilling_in_one_ibm_table(qtbot):
     for lab in ("easy", "gs"):
         for m, v in want.metrics[lab].items():
             assert shown[lab][m] == pytest.approx(v, nan_ok=True)
+
+
+class _Recorder:
+    """Collects the strings a view paints (QPainter.drawText's last argument)."""
+
+    def __init__(self, monkeypatch, module):
+        from PySide6.QtGui import QPainter
+
+        texts = self.texts = []
+
+        class Painter(QPainter):
+            def drawText(self, *args):
+                if args and isinstance(args[-1], str):
+                    texts.append(args[-1])
+                return super().drawText(*args)
+
+        monkeypatch.setattr(module, "QPainter", Painter)
+
+
+def _painted(view, monkeypatch, sim) -> list[str]:
+    import gangviz.gui.families.gantt as gv
+
+    rec = _Recorder(monkeypatch, gv)
+    view.set_state(sim)
+    view.grab()
+    return rec.texts
+
+
+def test_a_model_is_drawn_in_slices_and_a_trace_in_its_clock(view, monkeypatch):
+    from gangviz.factory import build
+
+    model = build(load_source("downey", jobs=40, procs=32, seed=1), "easy")
+    _first_step(model, lambda st: st.waiting and st.running and st.time > 60)
+    texts = _painted(view, monkeypatch, model)
+    header = next(t for t in texts if t.startswith("EASY"))
+    assert "slices" in header and ":" not in header.split("·")[1], header  # not "t = 00:23:45"
+    assert any(t.endswith("slices") for t in texts if t != header)  # the time axis
+    assert all(not t.endswith(" s") and " min" not in t and " h" not in t for t in texts), texts
+    assert "slices" in model.job_text(model.state.waiting[0])
+
+    trace = build(load_source(KTH), "easy")
+    _first_step(trace, lambda st: st.waiting and st.running)
+    texts = _painted(view, monkeypatch, trace)
+    header = next(t for t in texts if t.startswith("EASY"))
+    assert "slices" not in header and ":" in header.split("·")[1], header
+    assert not any("slices" in t for t in texts), texts

@@ -246,3 +246,37 @@ def test_a_grid_migration_chip_travels_with_its_cost(qtbot):
     v.animation.setCurrentTime(1000)
     assert v.grab().toImage().pixelColor(int(dst.x() + 6), int(dst.y() + 5)).rgb() == \
         gang_colour(5).lighter(130).rgb(), "the chip has arrived: the target is reserved for G5"
+
+
+def test_the_time_axis_writes_times_as_the_other_views_do(qtbot, monkeypatch):
+    """The lanes' tick labels are the plot axes' (separators, never ``1e+06``) and the clock
+    under the processors names the unit: ``t = 1,000,020 slices``, not ``t = 1.00002e+06``."""
+    from PySide6.QtGui import QPainter
+
+    import gangviz.gui.families.sites as qv
+
+    texts = []
+
+    class Painter(QPainter):
+        def drawText(self, *args):
+            if args and isinstance(args[-1], str):
+                texts.append(args[-1])
+            return super().drawText(*args)
+
+    monkeypatch.setattr(qv, "QPainter", Painter)
+    snap = _snapshot()
+    late = QueueSnapshot(snap.sites, snap.procs, 1_000_020.0, snap.queues, snap.running,
+                         snap.reserved, snap.sizes)
+    v = QueueView(animation_ms=0)
+    qtbot.addWidget(v)
+    v.set_state(late)
+    v.resize(900, 220)
+    v.grab()
+    assert "t = 1,000,020 slices" in texts, texts
+    ticks = [t for t in texts if t.replace(",", "").isdigit()]
+    assert "1,000,010" in ticks and "1,000,020" in ticks, texts
+    assert not any("e+" in t for t in texts)
+    v.slice_seconds = 1.0  # a source with a clock: the clock's time of day
+    texts.clear()
+    v.grab()
+    assert "t = 11 d 13:47:00" in texts, texts

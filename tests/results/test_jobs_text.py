@@ -7,7 +7,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gangviz.results.jobs import _csv_text, csv_cells, joined_rows, number_cells, number_texts
+from gangviz.results.jobs import (
+    _csv_text,
+    csv_cells,
+    fraction_reprs,
+    joined_rows,
+    number_cells,
+    number_texts,
+)
 
 floats = st.one_of(st.floats(allow_nan=True, allow_infinity=False, width=64),
                    st.integers(-(2**62), 2**62).map(float),
@@ -43,7 +50,11 @@ def columns(draw):
 @given(columns())
 @settings(max_examples=200, deadline=None)
 def test_csv_rows_are_the_cell_by_cell_text(cols):
-    assert joined_rows([csv_cells(c) for c in cols], ",") == cell_by_cell(cols, ",")
+    want = cell_by_cell(cols, ",")
+    assert joined_rows([csv_cells(c) for c in cols], ",") == want
+    # each fractional value formatted once for all the columns (as write_jobs does)
+    reprs = fraction_reprs(cols)
+    assert joined_rows([csv_cells(c, reprs) for c in cols], ",") == want
 
 
 @given(st.lists(floats, min_size=1, max_size=40))
@@ -52,6 +63,10 @@ def test_numbers_are_str_of_whole_values_and_repr_of_the_others(values):
     col = np.array(values, dtype=np.float64)
     got = joined_rows([number_cells(col)], " ").decode().split("\n")[:-1]
     assert got == number_texts(col)
+    other = col[::-1] * 0.5  # a second column sharing some values with the first
+    shared = fraction_reprs([col, other])
+    assert joined_rows([number_cells(col, shared), number_cells(other, shared)], " ") == \
+        joined_rows([number_cells(col), number_cells(other)], " ")
     for text, v in zip(got, values):
         if v != v:
             assert text == ""

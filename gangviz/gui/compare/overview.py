@@ -5,12 +5,17 @@ policy runs once headless (:mod:`gangviz.experiments.schedule`, in a worker thre
 slowest run never holds up the others or the window) and its pane draws the state at the shared
 time from the run's per-job start and finish columns:
 
-* the jobs running at ``t`` as blocks, one processor wide per processor, packed first fit in
-  start order into rows as wide as the machine. Under a space-sharing policy they fill one row;
-  under gang scheduling they hold their processors in time-shared slots [Zhang01 §2], and the
-  rows are an *overview* of how many slots' worth of processors they hold, not the policy's own
-  placement (the caption says so). Rows are labelled at readable steps (S1, S50, S100 ...)
-  however many there are;
+* under a time-slot policy run on a compiled loop (the gang and buddy schemes), the Ousterhout
+  matrix at ``t`` as the policy made it: each slot a row, each job on the processors it held
+  in that slot [Zhang01 §2, Zhou00 §3] (replicas in their extra slots, a migrated job where
+  MGS moved it), read from the run's placement log
+  (:meth:`~gangviz.experiments.schedule.Schedule.matrix_at`);
+* otherwise (space sharing, or a run of the reference engine) the jobs running at ``t`` as
+  blocks, one processor wide per processor, packed first fit in start order into rows as wide
+  as the machine. Under a space-sharing policy they fill one row; else the rows are an
+  *overview* of how many slots' worth of processors they hold, not the policy's own placement
+  (the caption says which of the two a pane shows). Rows are labelled at readable steps (S1,
+  S50, S100 ...) however many there are;
 * under it, the queue: the jobs waiting at ``t``, a block per job, width by size.
 """
 
@@ -59,6 +64,24 @@ def pack_rows(sizes: np.ndarray, processors: int) -> list[list[tuple[int, int, i
     return rows
 
 
+def matrix_rows(matrix: np.ndarray) -> list[list[tuple[int, int, int]]]:
+    """Return the rows of a matrix of job positions (-1 idle) as :func:`pack_rows` does: per
+    row the ``(position, first processor, processors)`` of each run of processors one job
+    holds there (a job on processors that are not contiguous gives one run per stretch)."""
+    rows: list[list[tuple[int, int, int]]] = []
+    for row in np.asarray(matrix):
+        if not len(row):
+            rows.append([])
+            continue
+        cut = np.flatnonzero(row[1:] != row[:-1]) + 1
+        starts = np.concatenate([[0], cut])
+        ends = np.concatenate([cut, [len(row)]])
+        held = row[starts] >= 0
+        rows.append(list(zip(row[starts][held].tolist(), starts[held].tolist(),
+                             (ends - starts)[held].tolist())))
+    return rows
+
+
 def label_step(rows: int, height: float) -> int:
     """Return the step between labelled rows so that labels stand ``LABEL_GAP`` pixels apart."""
     per_row = height / max(rows, 1)
@@ -71,7 +94,8 @@ def job_colour(job_id: int) -> QColor:
 
 
 class ScheduleView(QWidget):
-    """Draws the running jobs packed in rows and the waiting queue of a schedule at one time."""
+    """Draws the running jobs in rows (the policy's matrix, or packed first fit) and the waiting
+    queue of a schedule at one time."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -79,15 +103,24 @@ class ScheduleView(QWidget):
         self.rows: list[list[tuple[int, int, int]]] = []
         self.ids = np.zeros(0, dtype=np.int64)
         self.queue = np.zeros(0, dtype=np.int64)
+        self.placed = False  # rows are the policy's slots, not a first-fit packing
         self.message = "simulating…"
         self.setMinimumSize(160, 120)
 
     def show_state(self, processors: int, ids: np.ndarray, sizes: np.ndarray, queue_sizes: np.ndarray) -> None:
-        """Show jobs ``ids`` of ``sizes`` running (in start order) and a queue of ``queue_sizes``."""
+        """Show jobs ``ids`` of ``sizes`` running (in start order), packed first fit, and a
+        queue of ``queue_sizes``."""
+        self.show_rows(processors, pack_rows(sizes, max(int(processors), 1)), ids, queue_sizes, placed=False)
+
+    def show_rows(self, processors: int, rows: list[list[tuple[int, int, int]]], ids: np.ndarray,
+                  queue_sizes: np.ndarray, *, placed: bool) -> None:
+        """Show ``rows`` (per row ``(index into ids, first processor, processors)``) and a queue
+        of ``queue_sizes``; ``placed`` says the rows are the policy's own slots."""
         self.processors = max(int(processors), 1)
         self.ids = ids
-        self.rows = pack_rows(sizes, self.processors)
+        self.rows = rows
         self.queue = queue_sizes
+        self.placed = placed
         self.message = ""
         self.update()
 
@@ -141,8 +174,12 @@ class ScheduleView(QWidget):
             x += width
         p.drawRect(QRectF(LEFT, qy + 2, w, QUEUE_H - 4))
         p.setPen(QColor("#6b665e"))
-        caption = (f"{len(self.rows)} row{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
-                   "processors (running jobs packed first fit)")
+        if self.placed:
+            caption = (f"{len(self.rows)} slot{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
+                       "processors, as the policy placed the jobs")
+        else:
+            caption = (f"{len(self.rows)} row{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
+                       "processors (running jobs packed first fit)")
         p.drawText(QRectF(LEFT, self.height() - 16, w, 14), Qt.AlignmentFlag.AlignLeft,
                    p.fontMetrics().elidedText(caption, Qt.TextElideMode.ElideRight, int(w)))
 
@@ -205,7 +242,11 @@ class SchedulePane(QFrame):
         if s is None:
             return
         running, waiting = s.running(t), s.waiting(t)
-        self.view.show_state(s.processors, s.ids[running], s.size[running], s.size[waiting])
+        matrix = s.matrix_at(t)
+        if matrix is not None:
+            self.view.show_rows(s.processors, matrix_rows(matrix), s.ids, s.size[waiting], placed=True)
+        else:
+            self.view.show_state(s.processors, s.ids[running], s.size[running], s.size[waiting])
         _w, _r, done = s.counts(t)
         parts = [f"t = {clock_text(min(t, s.end), self.slice_seconds)}", f"{len(running):,} running",
                  f"{len(waiting):,} waiting", f"{done:,} done"]

@@ -21,7 +21,8 @@ take well under a second), which gives the timeline its length, the whole metric
 summary table. A bigger workload (a whole trace: LANL-CM5's 122k jobs) keeps no step-able
 simulation: each policy runs once, headless, on the loop ``gangviz run`` uses, in its own worker
 thread, and its pane (:mod:`gangviz.gui.compare.overview`) draws the state at the shared time from
-the run's per-job start and finish columns (:mod:`gangviz.experiments.schedule`). The window
+the run's per-job start and finish columns (:mod:`gangviz.experiments.schedule`), and a gang or
+buddy policy's matrix from its compiled loop's placement log. The window
 shows its panes at once; each fills when its run ends, and the curves and table then cover the
 runs ended so far; Step and Back move to the next or previous arrival, start or finish of any run. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
 finished simulations, built by :func:`gangviz.factory.build`, so it

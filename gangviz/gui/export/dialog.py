@@ -134,7 +134,7 @@ def export_with_progress(window: MainWindow, out: str, size: tuple[int, int], fp
     try:
         result = export_animation(sim, out, size=size, fps=fps, steps=steps,
                                   title=window.board.title.text(), subtitle=window.board.subtitle.text(),
-                                  progress=progress)
+                                  progress=progress, slice_seconds=window.slice_seconds())
     except ExportCancelled:
         window.statusBar().showMessage("Export cancelled", 5000)
         return None

@@ -51,6 +51,7 @@ from gangviz.gui.player import (
     Player,
 )
 from gangviz.sim.protocol import Simulation
+from gangviz.timefmt import clock_text
 
 DEFAULT_SIZE = (960, 600)
 DEFAULT_FPS = 10
@@ -121,11 +122,14 @@ def has_matrix_view(sim: Simulation) -> bool:
     return sim.family == "matrix"
 
 
-def frame_stamp(subtitle: str, time: float, position: int, total: int | None) -> str:
-    """Return the subtitle of one frame: ``subtitle`` then ``t = ...`` and ``step k of n``."""
-    step = f"step {position}" + (f" of {total}" if total else "")
+def frame_stamp(subtitle: str, time: float, position: int, total: int | None,
+                slice_seconds: float | None = None) -> str:
+    """Return the subtitle of one frame: ``subtitle`` then ``t = ...`` and ``step k of n``; the
+    time as the window's clock writes it (:func:`gangviz.timefmt.clock_text`: ``04:12:09`` for
+    a trace of ``slice_seconds`` seconds per slice, ``12.5 slices`` without)."""
+    step = f"step {position:,}" + (f" of {total:,}" if total else "")
     parts = [subtitle] if subtitle else []
-    return "   ·   ".join(parts + [f"t = {time:g}", step])
+    return "   ·   ".join(parts + [f"t = {clock_text(time, slice_seconds)}", step])
 
 
 def count_ahead(sim: Simulation, limit: int) -> int | None:
@@ -171,8 +175,12 @@ def _family_frames(drawn: FamilyView, view: FamilyWidget, fps: int, hold: int, g
 
 def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int], None], *,
            title: str = "", subtitle: str = "", steps: int | None = None,
-           progress: Callable[[int, int], bool] | None = None) -> int:
+           progress: Callable[[int, int], bool] | None = None,
+           slice_seconds: float | None = None) -> int:
     """Play ``sim`` from where it is and hand every frame to ``on_frame(image, ticks)``.
+
+    ``slice_seconds`` is the clock of a trace (seconds per slice; ``None``: times in slices),
+    for the frame stamp and the matrix's texts.
 
     ``progress(done, total)`` is called after each step (``total`` is ``steps`` or
     :data:`MAX_STEPS`); returning False stops the render with :class:`ExportCancelled`.
@@ -192,6 +200,7 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
         board.caption.set_point_size(CAPTION_POINTS)
         board.caption.set_start_text(START_CAPTION)
         board.matrix.setMinimumSize(120, 60)
+        board.matrix.slice_seconds = slice_seconds
         if not has_matrix_view(sim):
             board.vector.setVisible(False)
         board.show()
@@ -201,7 +210,7 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
 
         def grab(ticks: int) -> None:
             board.subtitle.setText(frame_stamp(subtitle, float(sim.time),
-                                               player.position, total))
+                                               player.position, total, slice_seconds))
             img = board.grab().toImage()
             if (img.width(), img.height()) != tuple(size):
                 # the board's parts have minimum sizes; a smaller frame is the board scaled down
@@ -247,8 +256,10 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
 
 def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] = DEFAULT_SIZE, fps: int = DEFAULT_FPS,
                      steps: int | None = None, title: str = "", subtitle: str = "",
-                     progress: Callable[[int, int], bool] | None = None) -> ExportResult:
-    """Render ``sim`` (see :func:`render`) into ``out`` (``.gif``, ``.mp4`` or a folder).
+                     progress: Callable[[int, int], bool] | None = None,
+                     slice_seconds: float | None = None) -> ExportResult:
+    """Render ``sim`` (see :func:`render`) into ``out`` (``.gif``, ``.mp4`` or a folder);
+    ``slice_seconds`` is the trace's clock for the frames' times (``None``: slices).
 
     Raises ``ValueError`` for an unknown output type, options out of range or MP4 without
     imageio-ffmpeg (the message says why); ``OSError`` when the output cannot be written;
@@ -279,7 +290,7 @@ def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] 
 
     try:
         done = render(sim, size, fps, on_frame, title=title, subtitle=subtitle, steps=steps,
-                      progress=progress)
+                      progress=progress, slice_seconds=slice_seconds)
     except BaseException:  # cancelled, interrupted or failed: no half-written file stays
         if not isinstance(writer, FramesWriter):
             writer.discard()

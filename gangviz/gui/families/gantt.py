@@ -64,9 +64,16 @@ def fitted(fm: QFontMetricsF, width: float, forms: list[str]) -> str:
     return fm.elidedText(forms[-1], Qt.TextElideMode.ElideRight, max(width, 0.0))
 
 
-def _fmt(seconds: float) -> str:
-    """An axis label: a time in the unit that reads best (``2.3 h``, ``45 s``)."""
-    return format_time(seconds, 1.0)
+def clock_of(sim: SpaceSharingSimulation) -> float | None:
+    """Return the seconds of one slice of ``sim``'s clock (a trace), or ``None`` when its times
+    are in slices (models and scenarios): a space-sharing run's ``slice_seconds``."""
+    return sim.slice_seconds
+
+
+def _fmt(sim: SpaceSharingSimulation, t: float) -> str:
+    """A time ``t`` (slices) as a label: in the trace's unit that reads best (``2.3 h``,
+    ``45 s``), or in slices for a source without a clock (:func:`gangviz.timefmt.format_time`)."""
+    return format_time(t, clock_of(sim))
 
 
 def header_forms(sim: SpaceSharingSimulation) -> list[str]:
@@ -74,7 +81,7 @@ def header_forms(sim: SpaceSharingSimulation) -> list[str]:
     (:func:`gangviz.timefmt.clock_text`, as every widget writes a time), free processors and
     the running and waiting counts."""
     st, P = sim.state, sim.processors
-    t = clock_text(st.time, sim.time_unit)
+    t = clock_text(st.time, clock_of(sim))
     return [f"{sim.policy_name.upper()}  ·  t = {t}  ·  {st.free} of {P} processors free  ·  "
             f"{len(st.running)} running, {len(st.waiting)} waiting",
             f"{sim.policy_name.upper()}  ·  t = {t}  ·  {st.free}/{P} free  ·  "
@@ -225,12 +232,11 @@ class GanttView(QWidget):
         p.setPen(QPen(ACCENT, 2.4))
         p.drawLine(QPointF(x(st.time), strip.top() - 4), QPointF(x(st.time), strip.bottom() + 4))
         p.setPen(MUTED_TEXT)
-        u = sim.time_unit
-        tw = fm.horizontalAdvance(_fmt(t1 * u)) + 8
+        tw = fm.horizontalAdvance(_fmt(sim, t1)) + 8
         for frac, align, dx in ((0.0, Qt.AlignmentFlag.AlignLeft, 0), (0.5, Qt.AlignmentFlag.AlignHCenter, -tw / 2),
                                 (1.0, Qt.AlignmentFlag.AlignRight, -tw)):
             t = t0 + frac * (t1 - t0)
-            p.drawText(QRectF(x(t) + dx, strip.bottom() + 3, tw, lh), align, _fmt(t * u))
+            p.drawText(QRectF(x(t) + dx, strip.bottom() + 3, tw, lh), align, _fmt(sim, t))
         for proc in (0, P // 2, P):
             p.drawText(QRectF(0, y(proc) - lh / 2, strip.left() - 6, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
@@ -290,7 +296,6 @@ class GanttView(QWidget):
     def _draw_queue(self, p: QPainter, fm: QFontMetricsF, top: float) -> None:
         sim = self._shown()
         st = sim.state
-        u = sim.time_unit
         p.setPen(TEXT)
         label = "Queue (priority order)" if st.waiting else "Queue: empty"
         row, left = self._row(), self._left()
@@ -305,9 +310,9 @@ class GanttView(QWidget):
             res = ""
             if when is not None:
                 kind = "predicted start" if sim.policy.mode == "fcfs" else "reserved at"
-                res = f"  ·  {kind} {_fmt(when * u)}" if math.isfinite(when) else f"  ·  {kind}: none yet"
+                res = f"  ·  {kind} {_fmt(sim, when)}" if math.isfinite(when) else f"  ·  {kind}: none yet"
             name = sim.names.get(job, f"J{job}")
-            est = _fmt(sim.estimate(job) * u)
+            est = _fmt(sim, sim.estimate(job))
             text = fitted(fm, r.width() - chip.width() - 6, [
                 f"{name}  ·  {st.sizes[job]} processors  ·  estimate {est}{res}",
                 f"{name}  ·  {st.sizes[job]} procs  ·  est. {est}{res.replace('predicted start', 'start').replace('reserved at', 'at')}",

@@ -40,10 +40,12 @@ from PySide6.QtWidgets import QWidget
 
 from gangviz.core.record import Step
 from gangviz.gui.palette import text_colour as palette_text_colour
+from gangviz.gui.plots.axes import time_ticks
 from gangviz.multisite.changes import TaskMigrated
 from gangviz.multisite.lanes import HOLD, Bar, LaneLog, lanes_from_steps, migrations
 from gangviz.multisite.snapshot import QueueSnapshot, state_from_snapshot
 from gangviz.multisite.state import MultiSiteState
+from gangviz.timefmt import clock_text
 
 if TYPE_CHECKING:
     from gangviz.gui.families.site_arrivals import ArrivalsStrip
@@ -88,18 +90,6 @@ def _text_colour(c: QColor) -> QColor:
     return palette_text_colour(c)
 
 
-def nice_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
-    """Return round tick values in ``[lo, hi]`` (steps of 1, 2 or 5 times a power of ten), at
-    most about ``most`` of them; empty when the range is empty."""
-    if not hi > lo:
-        return []
-    raw = (hi - lo) / max(1, most)
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
-    first = math.ceil(lo / step - 1e-9) * step
-    return [round(first + i * step, 10) for i in range(int((hi - first) / step + 1e-9) + 1)]
-
-
 class QueueView(QWidget):
     """Draws a multi-site system: lanes over time and queues; animates migrations."""
 
@@ -109,6 +99,8 @@ class QueueView(QWidget):
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
         self._present = 1.0  # the presentation scale (above 1 while presenting)
+        #: seconds per slice of a source with a clock; ``None``: times in slices (scenarios)
+        self.slice_seconds: float | None = None
         self._state: MultiSiteState = state_from_snapshot(QueueSnapshot.empty())
         self._lanes = LaneLog(self._state.cfg.sites, self._state.cfg.procs)
         self._footer = 0.0
@@ -397,7 +389,7 @@ class QueueView(QWidget):
         """Per column of sites: the lanes' background, faint grid lines at round times, and the
         time labels under the last site of the column."""
         lo, hi = self.time_window()
-        ticks = nice_ticks(lo, hi)
+        _, ticks = time_ticks(lo, hi, self.slice_seconds)
         cols = self.columns()
         sites = self._state.cfg.sites
         for s in range(sites):
@@ -406,7 +398,7 @@ class QueueView(QWidget):
         p.setPen(QPen(GRID, 1))
         for s in range(sites):
             top, bottom = self.lane_rect(s, 0).top(), self.lane_rect(s, self._state.cfg.procs - 1).bottom()
-            for t in ticks:
+            for t, _ in ticks:
                 x: float = round(self.time_x(s, t))
                 p.drawLine(QPointF(x, top), QPointF(x, bottom))
         for col in range(min(cols, sites)):
@@ -414,13 +406,14 @@ class QueueView(QWidget):
             lane = self.lane_rect(last, self._state.cfg.procs - 1)
             y = lane.bottom() + 2 * k
             p.setPen(QColor("#555555"))
-            for t in ticks:
+            for t, text in ticks:
                 x = self.time_x(last, t)
                 p.drawLine(QPointF(x, lane.bottom()), QPointF(x, y + 2 * k))
-                p.drawText(QRectF(x - 30 * k, y, 60 * k, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, f"{t:g}")
+                p.drawText(QRectF(x - 30 * k, y, 60 * k, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, text)
+            # the clock as every view writes it ("t = 20 slices"), which names the ticks' unit
             box = self.proc_rect(last, self._state.cfg.procs - 1)
-            p.drawText(QRectF(box.left() - 20 * k, y, box.width() + 40 * k, (AXIS - 2) * k),
-                       Qt.AlignmentFlag.AlignCenter, f"t = {hi:g}")
+            p.drawText(QRectF(box.left() - 40 * k, y, box.width() + 80 * k, (AXIS - 2) * k),
+                       Qt.AlignmentFlag.AlignCenter, f"t = {clock_text(hi, self.slice_seconds)}")
 
     def _paint_lanes(self, p: QPainter, k: float) -> None:
         """Each bar in its gang's colour (a hold hatched, with its migration's overhead), then the

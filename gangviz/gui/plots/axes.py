@@ -11,6 +11,7 @@ so one sample sits in a sensible window. Legends go in the plot's title line
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import pyqtgraph as pg
@@ -42,19 +43,50 @@ class IntegerAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped (s
         return [f"{int(round(v)):,}" for v in values]
 
 
+def tick_strings(values: Iterable[float], spacing: float) -> list[str]:
+    """Return the labels of ticks at ``values`` that stand ``spacing`` apart: large numbers in
+    full with separators (``2,000,000``, never ``2e+06``), fractions with the digits the
+    spacing needs (``0.25``)."""
+    out: list[str] = []
+    for v in values:
+        if spacing >= 1 or abs(v) >= 1000:
+            out.append(f"{v:,.0f}")
+        else:
+            digits = max(0, min(6, -int(math.floor(math.log10(spacing))) if spacing > 0 else 2))
+            out.append(f"{v:.{digits}f}")
+    return out
+
+
+def round_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
+    """Return round tick values in ``[lo, hi]`` (steps of 1, 2 or 5 times a power of ten), at
+    most about ``most`` of them; empty when the range is empty."""
+    if not hi > lo:
+        return []
+    raw = (hi - lo) / max(1, most)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    first = math.ceil(lo / step - 1e-9) * step
+    return [round(first + i * step, 10) for i in range(int((hi - first) / step + 1e-9) + 1)]
+
+
+def time_ticks(lo: float, hi: float, slice_seconds: float | None = None,
+               most: int = 6) -> tuple[str, list[tuple[float, str]]]:
+    """Return the ticks of a time axis from ``lo`` to ``hi`` (slices) drawn without pyqtgraph,
+    as :class:`TimeAxis` ticks one: ``(unit, [(time in slices, label), ...])`` at round values
+    of the unit that reads best for the span (:func:`gangviz.timefmt.time_unit`: slices
+    without ``slice_seconds``), labelled by :func:`tick_strings`. Empty when ``hi <= lo``."""
+    unit, per = time_unit(max(hi - lo, 0.0), slice_seconds)
+    values = round_ticks(lo / per, hi / per, most)
+    spacing = values[1] - values[0] if len(values) > 1 else 1.0
+    return unit, [(v * per, text) for v, text in zip(values, tick_strings(values, spacing))]
+
+
 class PlainAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped (see pgtypes)
     """An axis that writes large numbers in full with separators (``2,000,000``), never as
-    ``2e+06`` and never with an SI prefix."""
+    ``2e+06`` and never with an SI prefix (:func:`tick_strings`)."""
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
-        out = []
-        for v in values:
-            if spacing >= 1 or abs(v) >= 1000:
-                out.append(f"{v:,.0f}")
-            else:
-                digits = max(0, min(6, -int(math.floor(math.log10(spacing))) if spacing > 0 else 2))
-                out.append(f"{v:.{digits}f}")
-        return out
+        return tick_strings(values, spacing)
 
 
 class TimeAxis(PlainAxis):

@@ -44,7 +44,6 @@ from PySide6.QtWidgets import (
 
 from gangviz import metrics
 from gangviz.experiments.numbers import number
-from gangviz.gui.families.table import samples_of
 from gangviz.gui.pgtypes import PlotDataItem
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.wiring import follow
@@ -390,7 +389,7 @@ class MetricsPanel(QWidget):
         sim = p.sim
         at = (id(sim), p.position)
         if FAMILY_PANELS[sim.family][1]:
-            self.columns.sync(samples_of(sim), p.position)
+            self.columns.sync(sim.samples, p.position)
         if sim.family in metrics.SERIES and self._series_at != at:
             self._series, self._series_at = metrics.series(sim), at
         if figures and self._figures_at != at:

@@ -1,0 +1,107 @@
+"""Where a compiled run put its jobs: the Ousterhout matrix at any time, from a compact log.
+
+The compiled loops (:mod:`gangviz.fast.gang_kernel`, :mod:`gangviz.fast.buddy_kernel`) keep no change
+records. Asked for it, a loop writes a *placement log* after every decision: the runs of
+processors of a row whose job changed since the decision before, ``[row, first, end, job]``
+(``job`` -1 for idle), and ``[-1, rows, 0, 0]`` when the number of rows changed, each with the
+decision's time. Re-packing (Zhou00 §3) moves a job between rows on its own processors; MGS
+migration [Zhang01 §4.2] moves it to other processors, which need not be contiguous; a job
+replicated into other rows [Zhang01 §2, Zhou00 §3] holds them too. The log records the cells,
+so all of these come out as the policy made them.
+
+:class:`PlacementLog` turns the log back into the matrix at a time ``t``: the state after
+every decision at or before ``t`` (the matrix does not change between decisions). It keeps a
+copy of the matrix every :data:`CHECKPOINT` entries, so a query replays at most that many
+entries after a binary search by time. A 122,000-job trace logs a few entries per job (tens of
+MB); the copies take ``rows x processors`` 32-bit cells each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+__all__ = ["PlacementLog", "CHECKPOINT"]
+
+#: log entries between two copies of the matrix
+CHECKPOINT = 4096
+
+
+@njit(cache=True)
+def _replay(entries: np.ndarray, k0: int, k1: int, matrix: np.ndarray, n: int) -> int:
+    """Apply log ``entries[k0:k1]`` to ``matrix`` (``n`` rows in use); return the rows in use."""
+    for k in range(k0, k1):
+        r = entries[k, 0]
+        if r < 0:
+            n = entries[k, 1]
+        else:
+            matrix[r, entries[k, 1]:entries[k, 2]] = entries[k, 3]
+    return n
+
+
+@njit(cache=True)
+def _checkpoints(entries: np.ndarray, every: int, rows: int,
+                 processors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return the matrix (and its rows in use) before every ``every``-th entry: copy ``i`` is
+    the state after entries ``[0, i * every)``."""
+    count = (entries.shape[0] + every - 1) // every
+    copies = np.full((max(count, 1), rows, processors), -1, np.int32)
+    used = np.zeros(max(count, 1), np.int64)
+    matrix = np.full((rows, processors), -1, np.int32)
+    n = 0
+    for i in range(count):
+        copies[i] = matrix
+        used[i] = n
+        n = _replay(entries, i * every, min((i + 1) * every, entries.shape[0]), matrix, n)
+    return copies, used
+
+
+@dataclass
+class PlacementLog:
+    """The placement log of one compiled run (see the module docstring).
+
+    ``time`` (float, non-decreasing) and ``entries`` (``(k, 4)`` int32: row, first processor,
+    end, job) are the log; jobs are numbered by the caller's order (-1 idle); ``rows`` is the
+    most rows the run had and ``processors`` the machine's width.
+    """
+
+    time: np.ndarray
+    entries: np.ndarray
+    rows: int
+    processors: int
+    _copies: np.ndarray | None = field(default=None, repr=False)
+    _used: np.ndarray | None = field(default=None, repr=False)
+
+    @classmethod
+    def of_loop(cls, log_t: np.ndarray, log_e: np.ndarray, rows: int, processors: int,
+                jobs: np.ndarray | None = None) -> PlacementLog:
+        """Return the log of a loop's ``log_t``/``log_e``, its job numbers mapped through
+        ``jobs`` (``jobs[k]`` is the caller's number of the loop's job ``k``) when given."""
+        entries = np.asarray(log_e, dtype=np.int32).copy()
+        if jobs is not None and len(entries):
+            cell = (entries[:, 0] >= 0) & (entries[:, 3] >= 0)
+            entries[cell, 3] = np.asarray(jobs)[entries[cell, 3]]
+        return cls(np.asarray(log_t, dtype=np.float64), entries, max(int(rows), 1), int(processors))
+
+    @property
+    def nbytes(self) -> int:
+        """Return the memory the log and its copies of the matrix take, in bytes."""
+        copies = 0
+        if self._copies is not None and self._used is not None:
+            copies = self._copies.nbytes + self._used.nbytes
+        return self.time.nbytes + self.entries.nbytes + copies
+
+    def matrix_at(self, t: float) -> np.ndarray:
+        """Return the matrix after every decision at or before ``t``: a ``(rows, processors)``
+        int32 array of job numbers, -1 where a processor is idle in that row (no row before
+        the first job is placed)."""
+        if self._copies is None or self._used is None:
+            self._copies, self._used = _checkpoints(self.entries, CHECKPOINT, self.rows, self.processors)
+        copies, used = self._copies, self._used
+        k = int(np.searchsorted(self.time, t, side="right"))
+        i = min(k // CHECKPOINT, len(copies) - 1)
+        matrix: np.ndarray = copies[i].copy()
+        n = _replay(self.entries, i * CHECKPOINT, k, matrix, int(used[i]))
+        return matrix[:n]

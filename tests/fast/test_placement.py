@@ -1,0 +1,83 @@
+"""The compiled loops' placement log gives back the reference engine's Ousterhout matrix, cell
+for cell, after every decision: re-packing, MGS migration and replicas included."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gangviz.fast.buddy import run_buddy
+from gangviz.fast.gang import job_arrays, run_gang
+from gangviz.fast.placement import CHECKPOINT, PlacementLog
+from gangviz.policies import make_policy
+from gangviz.policies.ibm.gs import GS, MGS
+from gangviz.sim.engine import Simulation
+from tests.fast.test_compiled_buddy import workloads as buddy_workloads
+from tests.fast.test_compiled_gang import workloads as gang_workloads
+
+
+def reference_matrices(jobs, policy, procs) -> dict[float, np.ndarray]:
+    """The reference engine's matrix after the last step at each time it stepped to."""
+    sim = Simulation(jobs, policy, procs, record=False)
+    states = {0.0: np.zeros((0, procs), np.int64)}
+    while sim.step() is not None:
+        states[float(sim.time)] = np.array(sim.matrix.cells, dtype=np.int64)
+    return states
+
+
+def assert_same_matrices(log: PlacementLog, ids: np.ndarray, states: dict[float, np.ndarray]) -> None:
+    for t, want in states.items():
+        got = log.matrix_at(t)
+        got = np.where(got >= 0, ids[np.maximum(got, 0)], -1)
+        assert got.shape == want.shape and (got == want).all(), (t, got, want)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(gang_workloads(), st.sampled_from(["gs", "mgs"]), st.sampled_from([1, 2, 3]))
+def test_gs_and_mgs_matrices_are_the_reference_engines(workload, policy, mpl):
+    procs, jobs = workload
+    ids = np.array([j.id for j in jobs])
+    run = run_gang(job_arrays(jobs), policy, {"mpl": mpl}, procs, placement=True)
+    plain = run_gang(job_arrays(jobs), policy, {"mpl": mpl}, procs)
+    assert run.finish.tolist() == plain.finish.tolist() and run.start.tolist() == plain.start.tolist()
+    pol = (GS if policy == "gs" else MGS)(mpl=mpl)
+    assert_same_matrices(run.placement, ids, reference_matrices(jobs, pol, procs))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(buddy_workloads(), st.sampled_from(["BC", "BRMS"]))
+def test_buddy_matrices_are_the_reference_engines(workload, scheme):
+    procs, jobs = workload
+    ids = np.array([j.id for j in jobs])
+    args = ([j.id for j in jobs], [j.arrival for j in jobs], [j.size for j in jobs], [j.work for j in jobs],
+            scheme, procs)
+    run = run_buddy(*args, placement=True)
+    assert run.finish.tolist() == run_buddy(*args).finish.tolist()
+    assert_same_matrices(run.placement, ids, reference_matrices(jobs, make_policy(scheme), procs))
+
+
+def test_a_long_log_is_read_through_its_copies():
+    """More entries than one copy's stride: the matrix at any time is the replay from zero."""
+    rng = np.random.default_rng(3)
+    k = 3 * CHECKPOINT + 17
+    entries = np.zeros((k, 4), np.int32)
+    entries[:, 0] = rng.integers(0, 3, k)
+    entries[:, 1] = rng.integers(0, 8, k)
+    entries[:, 2] = entries[:, 1] + rng.integers(1, 4, k)
+    entries[:, 3] = rng.integers(-1, 50, k)
+    entries[::97, :] = (-1, 3, 0, 0)
+    entries[5, :] = (-1, 3, 0, 0)
+    times = np.repeat(np.arange(k // 2 + 1, dtype=float), 2)[:k]
+    log = PlacementLog(times, entries, 3, 10)
+    for t in (0.0, 7.0, CHECKPOINT / 2, CHECKPOINT / 2 + 0.5, k / 2 - 1, float(k)):
+        want = np.full((3, 10), -1, np.int32)
+        n = 0
+        for (r, a, b, j), tt in zip(entries.tolist(), times.tolist()):
+            if tt > t:
+                break
+            if r < 0:
+                n = a
+            else:
+                want[r, a:b] = j
+        assert (log.matrix_at(t) == want[:n]).all(), t
