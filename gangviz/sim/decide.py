@@ -21,6 +21,7 @@ from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.sim.clock import SliceClock
 from gangviz.sim.policy import Policy
 from gangviz.sim.state import JobRecord, Sample
+from gangviz.timefmt import format_time
 
 
 class DecisionPoint(SliceClock):
@@ -54,7 +55,7 @@ class DecisionPoint(SliceClock):
         m = self.matrix
         completed = sorted((j for j in s.finish if j in m), key=lambda j: (s.finish[j], j))
         for job in completed:
-            self._remove(job, f"completed at t={s.finish[job]:g}")
+            self._remove(job, f"completed at t = {format_time(s.finish[job])}")
             rec = self.jobs[job]
             rec.finish = s.finish.pop(job)
             self._touched.append(job)

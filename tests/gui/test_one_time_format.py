@@ -92,3 +92,15 @@ def test_a_job_tooltip_in_the_matrix_reads_the_trace_clock(qtbot):
     tip = view.job_tooltip(job)
     assert re.search(r"arrival t = " + CLOCK, tip), tip
     assert "slices" not in tip
+
+
+def test_a_completion_in_the_narration_names_its_unit():
+    """The engine's own sentence for a completion gives the time with its unit, not a bare number."""
+    sim = build(load_source("fig2-repacking"), None)
+    texts = []
+    while not sim.done:
+        step = sim.step()
+        texts.extend(change.reason for change in step.changes if hasattr(change, "reason"))
+    done = [t for t in texts if t.startswith("completed at")]
+    assert done, texts
+    assert all(re.fullmatch(r"completed at t = [\d,.]+ slices?", t) for t in done), done

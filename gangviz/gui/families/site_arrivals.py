@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from gangviz.gui.families.sites import FONT_PX, QueueView, gang_colour
 from gangviz.gui.overlay import ViewOverlay
 from gangviz.sim.protocol import Simulation
+from gangviz.timefmt import format_time
 
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
@@ -90,7 +91,7 @@ class ArrivalsStrip(ViewOverlay):
         cell = 14 * k
         shown = 0
         for gang, size, at, site in gangs[:MAX_SHOWN]:
-            label = f"G{gang} at t={at:g} → site {site + 1}"
+            label = f"G{gang} at {format_time(at)} → site {site + 1}"
             w = size * cell
             text_w = fm.horizontalAdvance(label) + 8
             if x + w + text_w > area.right() - more_w:

@@ -115,7 +115,7 @@ class NarrationModel(QAbstractListModel):
                     if v is not None else f"Refused: {failure}")
             row = len(self.row_text)
             self.beginInsertRows(QModelIndex(), row, row)
-            self.row_text.append(f"t={self.player.sim.time:<6,.7g} {text}")
+            self.row_text.append(f"{clock_text(self.player.sim.time, self.slice_seconds)}  {text}")
             self.row_step.append(len(known))
             self.endInsertRows()
             self.refused = True
