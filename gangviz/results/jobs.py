@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -250,7 +250,7 @@ def _write_for(table: np.ndarray, title: str, kind: str, processors: int, path: 
 
 
 def _trace_id(spec: Any) -> str:
-    raw = spec.extra.get("swf") if isinstance(spec.extra, dict) else None
+    raw = spec.extra.get("swf") if isinstance(spec.extra, Mapping) else None
     if raw is not None and len(raw) > 0 and raw[0] != -1:
         return str(raw[0])
     return spec.name
@@ -539,7 +539,7 @@ def write_swf_schedule(
         has_raw[:] = True
     elif specs is not None:
         for i, spec in enumerate(specs):
-            raw = spec.extra.get("swf") if isinstance(spec.extra, dict) else None
+            raw = spec.extra.get("swf") if isinstance(spec.extra, Mapping) else None
             if raw is not None and len(raw) == N_FIELDS:
                 f[i] = raw
                 has_raw[i] = True

@@ -16,7 +16,7 @@ Reading (:func:`read_swf`) maps each job line to a :class:`~gangviz.core.jobs.Jo
 * ``estimate`` = requested time (field 9) / ``slice_seconds``; ``None`` when field 9 is -1 or 0
   (0 is read as "no request": an estimate of nothing cannot guide backfilling).
 * ``id`` = 0..n-1 in submit order; ``name`` = ``"J<job number>"`` (field 1); ``extra`` holds
-  ``"swf"``: the 18 raw field values as written (ints where the column is integral) and
+  ``"swf"``: the 18 raw field values as written (ints where a value is whole) and
   ``"line"``: the line number in the file.
 
 Jobs that cannot be simulated are skipped with one summarised warning per reason (count and the
@@ -50,10 +50,11 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from itertools import repeat
+from typing import IO, Any
 
 import numpy as np
 
@@ -524,22 +525,78 @@ class TraceColumns:
 
     def _workload(self) -> Workload:
         rows, kept = self._rows, self._kept
-        lines = self._line_numbers[kept].tolist()
+        lines = self._line_numbers[kept]
         estimate = [e if e > 0 else None for e in self.estimate.tolist()]  # NaN > 0 is False
         min_nodes: list[int | None]
         if self.header.get("MinNodesField", "").strip() == "8":
             min_nodes = [int(v) if v > 0 else None for v in rows[:, REQ_PROCS].tolist()]
         else:
             min_nodes = [None] * len(kept)
-        raw = _raw_rows(rows, self._lines, kept)
-        names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(rows[:, JOB].tolist(), lines)]
-        extras = [{"swf": r, "line": ln} for r, ln in zip(raw, lines)]
+        raw = RawFields(rows, lines, _beyond_double(rows, self._lines, kept))
+        names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(rows[:, JOB].tolist(), lines.tolist())]
+        extras = list(map(SWFExtra, repeat(raw), range(len(names))))
         # map() hands the columns to JobSpec without building and unpacking a tuple per job
         jobs = list(map(JobSpec, range(len(names)), names, self.arrival.tolist(), self.size.tolist(),
                         self.work.tolist(), estimate, min_nodes, extras))
         return Workload(jobs=jobs, processors=self.processors, source=self.source,
                         header=dict(self.header), warnings=list(self.warnings),
                         slice_seconds=self.slice_seconds, submit_offset=self.submit_offset)
+
+
+class RawFields:
+    """The 18 SWF fields and the line numbers of a trace's jobs, kept once as arrays and shared
+    by every job's :class:`SWFExtra` (a tuple of 18 numbers per job takes about ten times the
+    memory of the array).
+
+    ``rows`` is the ``(jobs, 18)`` float array and ``lines`` the int array of line numbers, both
+    in job-id order; ``exact`` maps a row holding a value of 2**53 or more (which a double
+    cannot hold exactly) to its fields read from the tokens.
+    """
+
+    __slots__ = ("exact", "lines", "rows")
+
+    def __init__(self, rows: np.ndarray, lines: np.ndarray, exact: dict[int, tuple]) -> None:
+        self.rows, self.lines, self.exact = rows, lines, exact
+
+    def fields(self, row: int) -> tuple:
+        """Return job ``row``'s 18 fields as written: ints where a value is whole, else floats."""
+        done = self.exact.get(row)
+        if done is not None:
+            return done
+        return tuple(int(v) if v.is_integer() else v for v in self.rows[row].tolist())
+
+
+class SWFExtra(Mapping[str, Any]):
+    """The ``extra`` of a job read from SWF, ``{"swf": its 18 raw fields, "line": its line
+    number}``, read from the trace's shared :class:`RawFields` when asked.
+
+    Reads like that dict and equals it; pickles and copies as that dict.
+    """
+
+    __slots__ = ("_raw", "_row")
+    _KEYS = ("swf", "line")
+
+    def __init__(self, raw: RawFields, row: int) -> None:
+        self._raw, self._row = raw, row
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "swf":
+            return self._raw.fields(self._row)
+        if key == "line":
+            return int(self._raw.lines[self._row])
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return len(self._KEYS)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def __reduce__(self) -> tuple:
+        return dict, (dict(self),)
 
 
 def _columns(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray, header: dict[str, str],
@@ -684,23 +741,17 @@ def _check_slices(what: str, values: np.ndarray, col: int, slice_seconds: float,
                        token=_decode(job_lines[kept[r]].split()[col]))
 
 
-def _raw_rows(rows: np.ndarray, job_lines: _JobLines, kept: np.ndarray) -> list[tuple]:
-    """Return each row as a tuple, ints where a value is whole; beyond 2**53 from the token
-    (``job_lines[kept[i]]`` is row i's line)."""
+def _beyond_double(rows: np.ndarray, job_lines: _JobLines, kept: np.ndarray) -> dict[int, tuple]:
+    """Return, for each row holding a value of 2**53 or more (a double cannot hold it
+    exactly), its 18 fields with those values read from the tokens (``job_lines[kept[i]]`` is
+    row i's line)."""
     exact = np.abs(rows) < 2.0**53
-    cols = []
-    for c in range(N_FIELDS):
-        col = rows[:, c]
-        if np.all((col == np.floor(col)) & exact[:, c]):
-            cols.append(col.astype(np.int64).tolist())
-        else:
-            cols.append([int(v) if v.is_integer() and abs(v) < 2.0**53 else v for v in col.tolist()])
-    out = list(zip(*cols))
+    out = {}
     for r in np.flatnonzero(~exact.all(axis=1)).tolist():
         toks = job_lines[int(kept[r])].split()
         out[r] = tuple(
-            (int(t) if _INT_RE.match(_decode(t)) else float(t)) if not ok else v
-            for v, t, ok in zip(out[r], toks, exact[r].tolist())
+            (int(v) if v.is_integer() else v) if ok else (int(t) if _INT_RE.match(_decode(t)) else float(t))
+            for v, t, ok in zip(rows[r].tolist(), toks, exact[r].tolist())
         )
     return out
 
@@ -741,7 +792,7 @@ def write_swf(
     numbers = _job_numbers(workload.jobs)
     off = workload.submit_offset
     for job, number in zip(workload.jobs, numbers):
-        raw = job.extra.get("swf") if isinstance(job.extra, dict) else None
+        raw = job.extra.get("swf") if isinstance(job.extra, Mapping) else None
         f: list = list(raw) if raw is not None and len(raw) == N_FIELDS else [-1] * N_FIELDS
         f[JOB] = number
         f[SUBMIT] = job.arrival * sl + off
