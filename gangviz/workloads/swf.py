@@ -114,8 +114,9 @@ _INT_RE = re.compile(r"[+-]?\d+\Z", re.ASCII)
 _HEADER_RE = re.compile(r"^[ \t]{0,3}([A-Za-z][A-Za-z0-9_]*)[ \t]*:(?!//)[ \t]*(.*)$")
 _LEADING_INT_RE = re.compile(r"^\s*([+-]?\d+)", re.ASCII)
 
-_ALLOWED = np.zeros(256, dtype=bool)
-_ALLOWED[np.frombuffer(b"0123456789.+-eE \t\n\x0b\x0c", dtype=np.uint8)] = True
+_ALLOWED = b"0123456789.+-eE \t\n\x0b\x0c"  # the bytes the bulk parser may meet
+#: Rows moved at a time when the skipped jobs are squeezed out of the parsed table in place.
+_CHUNK_ROWS = 4096
 
 
 class SWFError(ValueError):
@@ -260,7 +261,10 @@ def _split_lines(text: bytes) -> tuple[list[tuple[int, bytes]], _JobLines, np.nd
         if s:
             comments.append((lineno, s))
         pos = eol + 1
-    body = text[pos:].rstrip()
+    stop = end
+    while stop > pos and text[stop - 1] in b" \t\n\x0b\x0c":
+        stop -= 1
+    body = text[pos:stop]  # one copy (rstrip() of a slice would make two)
     if body and b";" not in body and not _BLANK_LINE.search(body):
         count = body.count(b"\n") + 1
         return comments, _JobLines(body=body, count=count), np.arange(lineno + 1, lineno + 1 + count)
@@ -281,8 +285,8 @@ def _split_lines(text: bytes) -> tuple[list[tuple[int, bytes]], _JobLines, np.nd
 
 def _parse(data: bytes, source: str, procs: int | None, slice_seconds: float, strict: bool,
            fast: bool) -> TraceColumns:
-    text = _to_text(data, source)
-    comments, job_lines, line_numbers = _split_lines(text)
+    # the text is not kept: the job lines hold a copy of the part they need
+    comments, job_lines, line_numbers = _split_lines(_to_text(data, source))
     header = _parse_header(comments)
     if not len(job_lines):
         raise SWFError(
@@ -379,7 +383,7 @@ def header_int(header: dict[str, str], key: str) -> int | None:
 def _parse_fast(job_lines: _JobLines) -> np.ndarray | None:
     """Parse all job lines at once; ``None`` when anything looks off (the exact path decides)."""
     body = job_lines.body
-    if not _ALLOWED[np.frombuffer(body, dtype=np.uint8)].all():
+    if body.translate(None, _ALLOWED):  # something else is left: let the exact parser say what
         return None
     try:
         with warnings.catch_warnings():
@@ -465,7 +469,8 @@ def _check_values(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndar
     with np.errstate(invalid="ignore"):
         bad |= (table < 0) & (table != -1)
         # Near or beyond 2**63 the float cannot tell; the exact parser decides from the token.
-        bad |= np.abs(table) >= 2.0**62
+        bad |= table >= 2.0**62
+        bad |= table <= -(2.0**62)  # (two masks cost less than a float copy of the table)
         ints = table[:, INTEGER_FIELDS]
         bad[:, INTEGER_FIELDS] |= ints != np.floor(ints)
     for flat in np.flatnonzero(bad):
@@ -534,9 +539,10 @@ class TraceColumns:
             min_nodes = [None] * len(kept)
         raw = RawFields(rows, lines, _beyond_double(rows, self._lines, kept))
         names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(rows[:, JOB].tolist(), lines.tolist())]
-        extras = list(map(SWFExtra, repeat(raw), range(len(names))))
+        ids = list(range(len(names)))  # one int object per job, shared by its spec and its extra
+        extras = list(map(SWFExtra, repeat(raw), ids))
         # map() hands the columns to JobSpec without building and unpacking a tuple per job
-        jobs = list(map(JobSpec, range(len(names)), names, self.arrival.tolist(), self.size.tolist(),
+        jobs = list(map(JobSpec, ids, names, self.arrival.tolist(), self.size.tolist(),
                         self.work.tolist(), estimate, min_nodes, extras))
         return Workload(jobs=jobs, processors=self.processors, source=self.source,
                         header=dict(self.header), warnings=list(self.warnings),
@@ -621,7 +627,8 @@ def _columns(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray, 
         raise SWFError(source, f"has no usable jobs: all {len(table)} job records were skipped ("
                        + "; ".join(warn) + ")")
     kept = _submit_order(table[kept, SUBMIT], kept, line_numbers, warn)
-    rows = table[kept]
+    records = len(table)
+    rows = _squeezed(table, kept)
     offset = float(rows[0, SUBMIT])
     arrival = (rows[:, SUBMIT] - offset) / slice_seconds
     run_s = rows[:, RUN]
@@ -633,9 +640,24 @@ def _columns(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray, 
         estimate = np.where(req > 0, req / slice_seconds, np.nan)
     header = dict(header)
     header["SubmitOffset"] = _fmt(offset)
-    header["JobRecords"] = str(len(table))
+    header["JobRecords"] = str(records)
     return TraceColumns(arrival, size[kept].astype(np.int64), work, estimate, machine, source, header,
                         warn, float(slice_seconds), offset, rows, job_lines, kept, line_numbers)
+
+
+def _squeezed(table: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """Return the rows ``kept`` of ``table`` in that order; when ``kept`` only leaves rows out
+    (ascending), by moving them to the front of ``table`` itself, a chunk at a time (``table``
+    is then spent), so a large trace's table is never held twice."""
+    if kept.size and not np.all(kept[1:] > kept[:-1]):
+        return table[kept]
+    for at in range(0, kept.size, _CHUNK_ROWS):
+        # the rows a chunk reads lie at or after the rows it writes (kept[i] >= i), and a later
+        # chunk reads rows beyond every row an earlier one wrote
+        part = kept[at:at + _CHUNK_ROWS]
+        if part[0] != at or part[-1] != at + part.size - 1:
+            table[at:at + part.size] = table[part]
+    return table[:kept.size]
 
 
 def _machine_size(header: dict[str, str], source: str, warn: list[str]) -> int | None:
