@@ -73,7 +73,7 @@ class JobRecord:
         finish = self.finish
         return None if finish is None else finish - self.spec.arrival
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> tuple[JobSpec, float | None, float | None, bool]:
         return self.spec, self.start, self.finish, self.terminated
 
     def __eq__(self, other: object) -> bool:
@@ -134,7 +134,7 @@ class JobTable(Mapping[int, JobRecord]):
         """Return the ids of the jobs that finished and were not terminated, in the table's
         order (the order the jobs were given, then submitted)."""
         done = ~np.isnan(self.finish) & ~self.terminated
-        ids = self._order[done[self._order]].tolist()
+        ids: list[int] = self._order[done[self._order]].tolist()
         return ids + [j for j in self._added if done[j]]
 
     def add(self, spec: JobSpec) -> None:
@@ -166,8 +166,8 @@ class JobTable(Mapping[int, JobRecord]):
         raise KeyError(job)
 
     def __contains__(self, job: object) -> bool:
-        return (isinstance(job, (int, np.integer)) and 0 <= job < len(self._specs)
-                and self._specs[job] is not None)
+        return bool(isinstance(job, (int, np.integer)) and 0 <= job < len(self._specs)
+                    and self._specs[job] is not None)
 
     def __iter__(self) -> Iterator[int]:
         yield from self._order.tolist()

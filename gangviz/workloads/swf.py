@@ -52,8 +52,8 @@ import re
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from itertools import repeat
+from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
