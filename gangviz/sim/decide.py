@@ -19,6 +19,7 @@ from gangviz.core.changes import (
 )
 from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.sim.clock import SliceClock
+from gangviz.sim.intake import ids_by_name
 from gangviz.sim.policy import Policy
 from gangviz.sim.state import Sample
 
@@ -29,7 +30,7 @@ class DecisionPoint(SliceClock):
 
     policy: Policy
     processors: int
-    _by_name: dict[str, int]
+    _names_index: dict[str, int] | None
     _next_id: int
     _changes: list[MatrixChange]
     _touched: list[int]
@@ -42,6 +43,14 @@ class DecisionPoint(SliceClock):
         power of two); the active ratio and the utilisation count only these."""
         usable = getattr(self.policy, "usable", None)
         return self.processors if usable is None else min(int(usable), self.processors)
+
+    @property
+    def _by_name(self) -> dict[str, int]:
+        """The ids of the jobs by name, made the first time a script or the user names one (a
+        large trace never needs it)."""
+        if self._names_index is None:
+            self._names_index = ids_by_name(self.jobs)
+        return self._names_index
 
     def _emit(self, change: MatrixChange) -> None:
         """Apply ``change`` to the matrix and add it to the current step."""

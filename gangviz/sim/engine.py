@@ -137,7 +137,8 @@ class Simulation(AppliedHistory, DecisionPoint):
         self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)
         if self.matrix.processors != processors:
             raise ValueError("the initial matrix has a different number of processors")
-        self._by_name, self._pending = queue_workload(load.specs, self.matrix, initial is not None, policy)
+        self._pending = queue_workload(load.specs, self.matrix, initial is not None, policy)
+        self._names_index = None  # ids by name, made when a script or the user first names a job
         self.script = sorted(script, key=lambda e: e.at)
         self.steps: list[Step] = []
         self.samples = SampleLog()
@@ -407,7 +408,7 @@ class Simulation(AppliedHistory, DecisionPoint):
     def _restore(self, base: int) -> None:
         """Return to the snapshot taken after ``base`` steps, undoing the job-record journal."""
         snap = self._history.snapshots[base]
-        undo_records(self.jobs, self._by_name, self._history.cut(base), snap.next_id)
+        undo_records(self.jobs, self._names_index, self._history.cut(base), snap.next_id)
         charged = set(self._s.lost) | set(snap.state.lost)
         self._s = restored_state(self._s, snap, len(self._need_arr))
         first_run = self._s.first_run

@@ -99,15 +99,17 @@ def restored_state(now: RunState, snap: Snapshot, size: int) -> RunState:
     return s
 
 
-def undo_records(jobs: JobTable, by_name: dict[str, int], touched: Sequence[int], next_id: int) -> None:
+def undo_records(jobs: JobTable, by_name: dict[str, int] | None, touched: Sequence[int],
+                 next_id: int) -> None:
     """Undo, latest first, what steps did to the job records ``touched`` (from
-    :meth:`History.cut`): a job submitted at or after id ``next_id`` goes, a finish is cleared,
-    else a start."""
+    :meth:`History.cut`): a job submitted at or after id ``next_id`` goes (from ``by_name`` too,
+    unless it is ``None``), a finish is cleared, else a start."""
     for job in reversed(touched):
         if job not in jobs:
             continue
         if job >= next_id:  # submitted after the snapshot
-            by_name.pop(jobs.spec(job).name, None)
+            if by_name is not None:
+                by_name.pop(jobs.spec(job).name, None)
             jobs.remove(job)
         elif not math.isnan(jobs.finish[job]):
             jobs.finish[job] = math.nan

@@ -507,7 +507,7 @@ class TraceColumns:
     slice_seconds: float
     submit_offset: float
     _rows: np.ndarray = field(repr=False)
-    _lines: _JobLines = field(repr=False)
+    _exact: dict[int, tuple] = field(repr=False)  # rows beyond 2**53, from their tokens
     _kept: np.ndarray = field(repr=False)
     _line_numbers: np.ndarray = field(repr=False)
 
@@ -537,7 +537,7 @@ class TraceColumns:
             min_nodes = [int(v) if v > 0 else None for v in rows[:, REQ_PROCS].tolist()]
         else:
             min_nodes = [None] * len(kept)
-        raw = RawFields(rows, lines, _beyond_double(rows, self._lines, kept))
+        raw = RawFields(_compact(rows), lines, self._exact)
         names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(rows[:, JOB].tolist(), lines.tolist())]
         ids = list(range(len(names)))  # one int object per job, shared by its spec and its extra
         extras = list(map(SWFExtra, repeat(raw), ids))
@@ -554,9 +554,10 @@ class RawFields:
     by every job's :class:`SWFExtra` (a tuple of 18 numbers per job takes about ten times the
     memory of the array).
 
-    ``rows`` is the ``(jobs, 18)`` float array and ``lines`` the int array of line numbers, both
-    in job-id order; ``exact`` maps a row holding a value of 2**53 or more (which a double
-    cannot hold exactly) to its fields read from the tokens.
+    ``rows`` is the ``(jobs, 18)`` array (int32 when every value fits, as in the archive's
+    traces; else float) and ``lines`` the int array of line numbers, both in job-id order;
+    ``exact`` maps a row holding a value of 2**53 or more (which a double cannot hold exactly)
+    to its fields read from the tokens.
     """
 
     __slots__ = ("exact", "lines", "rows")
@@ -569,7 +570,10 @@ class RawFields:
         done = self.exact.get(row)
         if done is not None:
             return done
-        return tuple(int(v) if v.is_integer() else v for v in self.rows[row].tolist())
+        values = self.rows[row].tolist()
+        if self.rows.dtype.kind == "i":
+            return tuple(values)
+        return tuple(int(v) if v.is_integer() else v for v in values)
 
 
 class SWFExtra(Mapping[str, Any]):
@@ -641,8 +645,10 @@ def _columns(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray, 
     header = dict(header)
     header["SubmitOffset"] = _fmt(offset)
     header["JobRecords"] = str(records)
+    # the job lines go with the parse: only a value beyond 2**53 needs its token later
     return TraceColumns(arrival, size[kept].astype(np.int64), work, estimate, machine, source, header,
-                        warn, float(slice_seconds), offset, rows, job_lines, kept, line_numbers)
+                        warn, float(slice_seconds), offset, rows, _beyond_double(rows, job_lines, kept),
+                        kept, line_numbers)
 
 
 def _squeezed(table: np.ndarray, kept: np.ndarray) -> np.ndarray:
@@ -763,11 +769,22 @@ def _check_slices(what: str, values: np.ndarray, col: int, slice_seconds: float,
                        token=_decode(job_lines[kept[r]].split()[col]))
 
 
+def _compact(rows: np.ndarray) -> np.ndarray:
+    """Return ``rows`` as int32 when every value is a whole number within its range (half the
+    memory, and the values read back equal), else ``rows`` itself."""
+    with np.errstate(invalid="ignore"):
+        fits = bool(np.all((rows >= -(2**31)) & (rows < 2**31)))
+    if not fits:
+        return rows
+    ints = rows.astype(np.int32)
+    return ints if np.array_equal(ints, rows) else rows
+
+
 def _beyond_double(rows: np.ndarray, job_lines: _JobLines, kept: np.ndarray) -> dict[int, tuple]:
     """Return, for each row holding a value of 2**53 or more (a double cannot hold it
     exactly), its 18 fields with those values read from the tokens (``job_lines[kept[i]]`` is
     row i's line)."""
-    exact = np.abs(rows) < 2.0**53
+    exact = (rows < 2.0**53) & (rows > -(2.0**53))  # (no float copy of the table, as abs() makes)
     out = {}
     for r in np.flatnonzero(~exact.all(axis=1)).tolist():
         toks = job_lines[int(kept[r])].split()
