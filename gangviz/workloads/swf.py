@@ -58,7 +58,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, checked_specs
 from gangviz.core.limits import (
     MAX_JOBS,
     MAX_PROCESSORS,
@@ -541,9 +541,10 @@ class TraceColumns:
         names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(rows[:, JOB].tolist(), lines.tolist())]
         ids = list(range(len(names)))  # one int object per job, shared by its spec and its extra
         extras = list(map(SWFExtra, repeat(raw), ids))
-        # map() hands the columns to JobSpec without building and unpacking a tuple per job
-        jobs = list(map(JobSpec, ids, names, self.arrival.tolist(), self.size.tolist(),
-                        self.work.tolist(), estimate, min_nodes, extras))
+        # every value was checked in bulk: size >= 1 and work > 0 (the skip rules), arrival >= 0
+        # (from the first submit time, in order)
+        jobs = checked_specs(ids, names, self.arrival.tolist(), self.size.tolist(), self.work.tolist(),
+                             estimate, min_nodes, extras)
         return Workload(jobs=jobs, processors=self.processors, source=self.source,
                         header=dict(self.header), warnings=list(self.warnings),
                         slice_seconds=self.slice_seconds, submit_offset=self.submit_offset)
