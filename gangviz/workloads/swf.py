@@ -531,14 +531,20 @@ class TraceColumns:
     def _workload(self) -> Workload:
         rows, kept = self._rows, self._kept
         lines = self._line_numbers[kept]
-        estimate = [e if e > 0 else None for e in self.estimate.tolist()]  # NaN > 0 is False
+        estimate: list[float | None] = self.estimate.tolist()
+        for i in np.flatnonzero(np.isnan(self.estimate)).tolist():  # no request
+            estimate[i] = None
         min_nodes: list[int | None]
         if self.header.get("MinNodesField", "").strip() == "8":
             min_nodes = [int(v) if v > 0 else None for v in rows[:, REQ_PROCS].tolist()]
         else:
             min_nodes = [None] * len(kept)
         raw = RawFields(_compact(rows), lines, self._exact)
-        names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(rows[:, JOB].tolist(), lines.tolist())]
+        numbers = rows[:, JOB]
+        if numbers.size and numbers.min() >= 0 and numbers.max() < 2.0**53:  # the usual case, in C
+            names = list(map("J{}".format, numbers.astype(np.int64).tolist()))
+        else:
+            names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(numbers.tolist(), lines.tolist())]
         ids = list(range(len(names)))  # one int object per job, shared by its spec and its extra
         extras = list(map(SWFExtra, repeat(raw), ids))
         # every value was checked in bulk: size >= 1 and work > 0 (the skip rules), arrival >= 0
