@@ -21,6 +21,7 @@ Exit codes (the README's "Exit codes" lists them too):
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import signal
@@ -126,7 +127,16 @@ def _interrupt(_signum: int, _frame: FrameType | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    code = _main(list(sys.argv[1:] if argv is None else argv))
+    if argv is None:
+        # The process ends now (the command line's own run, not a caller's): spare the shutdown
+        # the collector's walk over every object left (a large trace's jobs, the window's):
+        # about 0.25 s of CPU after a screenshot of LANL-CM5's 122,060 jobs.
+        gc.freeze()
+    return code
+
+
+def _main(argv: list[str]) -> int:
     if not argv:
         argv = ["open"]
     parser = build_parser(only=argv[0] if argv[0] in COMMANDS else "")

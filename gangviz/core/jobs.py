@@ -8,6 +8,7 @@ run-time state (work done, rows held) elsewhere.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,33 @@ class JobSpec:
             raise ValueError(f"job {self.name}: work must be > 0 slices, got {self.work}")
         if self.arrival < 0:
             raise ValueError(f"job {self.name}: arrival must be >= 0, got {self.arrival}")
+
+
+def checked_specs(ids: Iterable[int], names: Iterable[str], arrival: Iterable[float], size: Iterable[int],
+                  work: Iterable[float], estimate: Iterable[float | None], min_nodes: Iterable[int | None],
+                  extra: Iterable[Any]) -> list[JobSpec]:
+    """Return a :class:`JobSpec` per position of the columns, for a reader that has checked
+    every value in bulk already (size >= 1, work > 0, arrival >= 0): the specs equal those
+    ``JobSpec(...)`` makes, at about half the cost (no per-job check, no frozen ``__setattr__``).
+    """
+    new = object.__new__
+    set_id, set_name, set_arrival, set_size, set_work, set_estimate, set_min_nodes, set_extra = (
+        getattr(JobSpec, f).__set__
+        for f in ("id", "name", "arrival", "size", "work", "estimate", "min_nodes", "extra"))
+
+    def make(i: int, n: str, a: float, p: int, w: float, e: float | None, m: int | None, x: Any) -> JobSpec:
+        spec = new(JobSpec)
+        set_id(spec, i)
+        set_name(spec, n)
+        set_arrival(spec, a)
+        set_size(spec, p)
+        set_work(spec, w)
+        set_estimate(spec, e)
+        set_min_nodes(spec, m)
+        set_extra(spec, x)
+        return spec
+
+    return list(map(make, ids, names, arrival, size, work, estimate, min_nodes, extra))
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,7 +105,10 @@ class RunTicker:
             self.bar = ProgressBar(self.total, stream=self.stream, label=self.label, clock=time.monotonic)
             self.bar.t0 = self.started
         if self.bar is not None:
-            self.bar.update(sum(1 for r in sim.jobs.values() if r.finish is not None))
+            finish = getattr(sim.jobs, "finish", None)  # the engine's job table: a column
+            done = (int((finish == finish).sum()) if finish is not None  # NaN: not finished
+                    else sum(1 for r in sim.jobs.values() if r.finish is not None))
+            self.bar.update(done)
 
     def close(self) -> None:
         """End the bar's line, if it was drawn."""

@@ -40,10 +40,11 @@ def zhou_metrics(sim: Simulation) -> dict[str, float]:
 
     Means over an empty class are ``nan``.
     """
+    jobs = sim.jobs
+    spec, finish = jobs.spec, jobs.finish.tolist()
+    done = [(s.arrival, s.size, s.work, finish[j]) for j, s in ((j, spec(j)) for j in jobs.completed())]
     return zhou_metrics_of(
-        [(r.spec.arrival, r.spec.size, r.spec.work, r.finish) for r in sim.jobs.values()
-         if r.finish is not None and not r.terminated],
-
+        done,
         getattr(sim, "real_processors", sim.processors), sim.time, sim.max_slots, sim.slot_time,
     )
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -305,7 +305,7 @@ def _write_for(table: Any, title: str, kind: str, processors: int, path: str | o
 
 
 def _trace_id(spec: JobSpec) -> str:
-    raw = spec.extra.get("swf") if isinstance(spec.extra, dict) else None
+    raw = spec.extra.get("swf") if isinstance(spec.extra, Mapping) else None
     if raw is not None and len(raw) > 0 and raw[0] != -1:
         return str(raw[0])
     return spec.name
@@ -652,7 +652,7 @@ def write_swf_schedule(
         has_raw[:] = True
     elif specs is not None:
         for i, spec in enumerate(specs):
-            raw = spec.extra.get("swf") if isinstance(spec.extra, dict) else None
+            raw = spec.extra.get("swf") if isinstance(spec.extra, Mapping) else None
             if raw is not None and len(raw) == N_FIELDS:
                 f[i] = raw
                 has_raw[i] = True

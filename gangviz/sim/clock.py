@@ -21,7 +21,7 @@ from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.core.record import Step
 from gangviz.sim import slices
 from gangviz.sim.slices import EPS, FloatArray, IntArray, Table
-from gangviz.sim.state import JobRecord, RunState
+from gangviz.sim.state import JobTable, RunState
 
 
 class _GapMemo(NamedTuple):
@@ -39,7 +39,7 @@ class SliceClock:
     :class:`~gangviz.sim.engine.Simulation`, which sets every attribute below)."""
 
     matrix: OusterhoutMatrix
-    jobs: dict[int, JobRecord]
+    jobs: JobTable
     script: list[ScriptEvent]
     watch: bool
     event_driven: bool
@@ -57,9 +57,9 @@ class SliceClock:
         """Make the per-id arrays: slices each job needs, its work, and the run statistics. The
         jobs of a starting matrix have started at 0 and wait for their row's turn."""
         for jid in self.matrix.jobs():
-            self.jobs[jid].start = 0.0
+            self.jobs.start[jid] = 0.0
             self._s.unstarted.append(jid)
-        size = max(self.jobs, default=0) + 1
+        size = max(self.jobs.end, 1)
         self._need_arr = np.full(size, math.inf)
         self._work_arr = np.full(size, math.inf)
         s = self._s
@@ -130,7 +130,7 @@ class SliceClock:
 
     def _work(self, job: int) -> float:
         """Service ``job`` needs in all: its work plus what :meth:`charge` took."""
-        work = self.jobs[job].spec.work
+        work = self.jobs.spec(job).work
         lost = self._s.lost.get(job)
         return work + lost if lost else work
 

@@ -19,8 +19,9 @@ from gangviz.core.changes import (
 )
 from gangviz.core.jobs import JobSpec, ScriptEvent
 from gangviz.sim.clock import SliceClock
+from gangviz.sim.intake import ids_by_name
 from gangviz.sim.policy import Policy
-from gangviz.sim.state import JobRecord, Sample
+from gangviz.sim.state import Sample
 from gangviz.timefmt import format_time
 
 
@@ -30,7 +31,7 @@ class DecisionPoint(SliceClock):
 
     policy: Policy
     processors: int
-    _by_name: dict[str, int]
+    _names_index: dict[str, int] | None
     _next_id: int
     _changes: list[MatrixChange]
     _touched: list[int]
@@ -44,6 +45,14 @@ class DecisionPoint(SliceClock):
         usable = getattr(self.policy, "usable", None)
         return self.processors if usable is None else min(int(usable), self.processors)
 
+    @property
+    def _by_name(self) -> dict[str, int]:
+        """The ids of the jobs by name, made the first time a script or the user names one (a
+        large trace never needs it)."""
+        if self._names_index is None:
+            self._names_index = ids_by_name(self.jobs)
+        return self._names_index
+
     def _emit(self, change: MatrixChange) -> None:
         """Apply ``change`` to the matrix and add it to the current step."""
         change.apply(self.matrix)
@@ -56,10 +65,9 @@ class DecisionPoint(SliceClock):
         completed = sorted((j for j in s.finish if j in m), key=lambda j: (s.finish[j], j))
         for job in completed:
             self._remove(job, f"completed at t = {format_time(s.finish[job])}")
-            rec = self.jobs[job]
-            rec.finish = s.finish.pop(job)
+            self.jobs.finish[job] = s.finish.pop(job)
             self._touched.append(job)
-            self._count_finish(rec)
+            self._count_finish(job)
         return completed
 
     def _arrivals(self, t: float) -> list[int]:
@@ -98,12 +106,11 @@ class DecisionPoint(SliceClock):
             state = "has already finished" if self.jobs[job].finish is not None else "has not arrived yet"
             raise ValueError(f"t={event.at:g}: job {name!r} {state}; only a running or "
                              "waiting job can be terminated")
-        rec = self.jobs[job]
-        rec.finish = t
-        rec.terminated = True
+        self.jobs.finish[job] = t
+        self.jobs.terminated[job] = True
         self._touched.append(job)
         s.finish.pop(job, None)
-        self._count_finish(rec)
+        self._count_finish(job)
         return job
 
     def _submit(self, event: ScriptEvent, name: str, size: int, work: float, t: float) -> int:
@@ -113,7 +120,7 @@ class DecisionPoint(SliceClock):
         spec = JobSpec(self._next_id, name, t, int(size), float(work))
         self.policy.check_job(spec.size, self.processors)
         self._next_id += 1
-        self.jobs[spec.id] = JobRecord(spec)
+        self.jobs.add(spec)
         self._touched.append(spec.id)
         self._remember_need(spec.id)
         self._by_name[name] = spec.id
@@ -127,7 +134,7 @@ class DecisionPoint(SliceClock):
         still: list[int] = []
         for job in s.waiting:
             if job in m:
-                self.jobs[job].start = t
+                self.jobs.start[job] = t
                 s.unstarted.append(job)
                 self._touched.append(job)
                 s.served[job] = 0
@@ -143,13 +150,14 @@ class DecisionPoint(SliceClock):
             self._emit(JobUnreplicated(job, tuple(reversed(extra)), cols, why))
         self._emit(JobRemoved(job, m.home_row(job), cols, why))
 
-    def _count_finish(self, rec: JobRecord) -> None:
+    def _count_finish(self, job: int) -> None:
         # A job a script terminates leaves the counts: the samples' mean turnaround is the one
         # the metrics report (zhou_metrics also leaves terminated jobs out).
-        if rec.terminated or rec.finish is None:
+        jobs = self.jobs
+        if jobs.terminated[job]:
             return
         self._s.finished += 1
-        self._s.turnaround_sum += rec.finish - rec.spec.arrival
+        self._s.turnaround_sum += float(jobs.finish[job]) - jobs.spec(job).arrival
 
     def _activate(self) -> None:
         """Choose the row for the next slice, following the slots added and removed."""

@@ -137,7 +137,8 @@ class Simulation(AppliedHistory, DecisionPoint):
         self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)
         if self.matrix.processors != processors:
             raise ValueError("the initial matrix has a different number of processors")
-        self._by_name, self._pending = queue_workload(load.specs, self.matrix, initial is not None, policy)
+        self._pending = queue_workload(load.specs, self.matrix, initial is not None, policy)
+        self._names_index = None  # ids by name, made when a script or the user first names a job
         self.script = sorted(script, key=lambda e: e.at)
         self.steps: list[Step] = []
         self.samples = SampleLog()
@@ -150,7 +151,7 @@ class Simulation(AppliedHistory, DecisionPoint):
         self._changes = []
         self._touched = []  # the job records the current step touched
         self._history = History()
-        self._next_id = max(self.jobs, default=-1) + 1
+        self._next_id = self.jobs.end
         if record:
             self._history.keep(0, self._save())
 
@@ -200,18 +201,19 @@ class Simulation(AppliedHistory, DecisionPoint):
     def served(self, job: int) -> float:
         """Return the work ``job`` has received so far, in slices of useful service (net of
         service lost to :meth:`charge`)."""
-        rec = self.jobs[job]
-        if rec.finish is not None:
-            return rec.spec.work
+        spec = self.jobs.spec(job)  # KeyError: no such job
+        if not math.isnan(self.jobs.finish[job]):
+            return spec.work
         return max(self._served_slices(job) * self.quantum - self._s.lost.get(job, 0.0), 0.0)
 
     def remaining(self, job: int) -> float:
         """Return the service ``job`` still needs, lost service included (0 once finished; inf
         for endless jobs)."""
-        if self.jobs[job].finish is not None:
+        spec = self.jobs.spec(job)  # KeyError: no such job
+        if not math.isnan(self.jobs.finish[job]):
             return 0.0
         gross = self._served_slices(job) * self.quantum
-        return max(self.jobs[job].spec.work + self._s.lost.get(job, 0.0) - gross, 0.0)
+        return max(spec.work + self._s.lost.get(job, 0.0) - gross, 0.0)
 
     def job_status(self, job: int) -> JobStatus | None:
         """Return where ``job`` stands now (:class:`~gangviz.sim.protocol.JobStatus`), or
@@ -316,8 +318,9 @@ class Simulation(AppliedHistory, DecisionPoint):
 
     # ------------------------------------------------------------------- metrics
     def records(self) -> list[JobRecord]:
-        """Return every job record, by job id."""
-        return [self.jobs[j] for j in sorted(self.jobs)]
+        """Return every job record, by job id (views of :attr:`jobs`: they follow later steps)."""
+        jobs = self.jobs
+        return [jobs[j] for j in sorted(jobs)]
 
     def run_stats(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Return three arrays indexed by job id: the time of the first slice each job ran
@@ -377,8 +380,8 @@ class Simulation(AppliedHistory, DecisionPoint):
         s.waiting.extend(arrived)
         if completed or terminated or arrived:
             if self.order is not None and len(s.waiting) > 1:
-                order, jobs = self.order, self.jobs
-                s.waiting.sort(key=lambda j: order(jobs[j].spec))
+                order, spec = self.order, self.jobs.spec
+                s.waiting.sort(key=lambda j: order(spec(j)))
             self.policy.schedule(self, completed + terminated, arrived)
         self._start_placed(t)
         self._activate()
@@ -417,7 +420,7 @@ class Simulation(AppliedHistory, DecisionPoint):
     def _restore(self, base: int) -> None:
         """Return to the snapshot taken after ``base`` steps, undoing the job-record journal."""
         snap = self._history.snapshots[base]
-        undo_records(self.jobs, self._by_name, self._history.cut(base), snap.next_id)
+        undo_records(self.jobs, self._names_index, self._history.cut(base), snap.next_id)
         charged = set(self._s.lost) | set(snap.state.lost)
         self._s = restored_state(self._s, snap, len(self._need_arr))
         first_run = self._s.first_run

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gangviz.core.matrix import MatrixSnapshot
-from gangviz.sim.state import JobRecord, RunState
+from gangviz.sim.state import JobTable, RunState
 
 #: Rough memory of one recorded change and of one step (record, narration, sample), in bytes;
 #: a snapshot is taken once the records since the last one outweigh SNAPSHOT_SPACING snapshots.
@@ -99,22 +99,23 @@ def restored_state(now: RunState, snap: Snapshot, size: int) -> RunState:
     return s
 
 
-def undo_records(jobs: dict[int, JobRecord], by_name: dict[str, int], touched: Sequence[int], next_id: int) -> None:
+def undo_records(jobs: JobTable, by_name: dict[str, int] | None, touched: Sequence[int],
+                 next_id: int) -> None:
     """Undo, latest first, what steps did to the job records ``touched`` (from
-    :meth:`History.cut`): a job submitted at or after id ``next_id`` goes, a finish is cleared,
-    else a start."""
+    :meth:`History.cut`): a job submitted at or after id ``next_id`` goes (from ``by_name`` too,
+    unless it is ``None``), a finish is cleared, else a start."""
     for job in reversed(touched):
-        rec = jobs.get(job)
-        if rec is None:
+        if job not in jobs:
             continue
         if job >= next_id:  # submitted after the snapshot
-            del jobs[job]
-            by_name.pop(rec.spec.name, None)
-        elif rec.finish is not None:
-            rec.finish = None
-            rec.terminated = False
+            if by_name is not None:
+                by_name.pop(jobs.spec(job).name, None)
+            jobs.remove(job)
+        elif not math.isnan(jobs.finish[job]):
+            jobs.finish[job] = math.nan
+            jobs.terminated[job] = False
         else:
-            rec.start = None
+            jobs.start[job] = math.nan
 
 
 class History:

@@ -6,8 +6,9 @@ Plain data, no behaviour beyond reading and packing: :mod:`gangviz.sim.engine` f
 
 from __future__ import annotations
 
+import math
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -19,19 +20,161 @@ from gangviz.core.jobs import JobSpec
 FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(slots=True)
 class JobRecord:
-    """What happened to one job: its spec, when it started, when it finished."""
+    """What happened to one job: its spec, when it started, when it finished; a view of one
+    row of a :class:`JobTable`, made when asked (a simulation keeps no object per job).
 
-    spec: JobSpec
-    start: float | None = None
-    finish: float | None = None
-    terminated: bool = False
+    ``start`` and ``finish`` are ``None`` until the job starts or finishes; setting them (or
+    ``terminated``) writes the table. Two records are equal when their four fields are.
+    """
+
+    __slots__ = ("_table", "id")
+
+    def __init__(self, table: JobTable, job: int) -> None:
+        self._table, self.id = table, job
+
+    @property
+    def spec(self) -> JobSpec:
+        """Return the job's :class:`~gangviz.core.jobs.JobSpec`."""
+        return self._table.spec(self.id)
+
+    @property
+    def start(self) -> float | None:
+        """Return the time the job was placed, or ``None`` before."""
+        v = self._table.start[self.id]
+        return None if v != v else float(v)  # NaN: not yet
+
+    @start.setter
+    def start(self, value: float | None) -> None:
+        self._table.start[self.id] = math.nan if value is None else value
+
+    @property
+    def finish(self) -> float | None:
+        """Return the time the job finished or was terminated, or ``None`` before."""
+        v = self._table.finish[self.id]
+        return None if v != v else float(v)
+
+    @finish.setter
+    def finish(self, value: float | None) -> None:
+        self._table.finish[self.id] = math.nan if value is None else value
+
+    @property
+    def terminated(self) -> bool:
+        """Return whether a script or the user terminated the job."""
+        return bool(self._table.terminated[self.id])
+
+    @terminated.setter
+    def terminated(self, value: bool) -> None:
+        self._table.terminated[self.id] = value
 
     @property
     def turnaround(self) -> float | None:
         """Return finish - arrival, or ``None`` while the job has not finished."""
-        return None if self.finish is None else self.finish - self.spec.arrival
+        finish = self.finish
+        return None if finish is None else finish - self.spec.arrival
+
+    def _fields(self) -> tuple[JobSpec, float | None, float | None, bool]:
+        return self.spec, self.start, self.finish, self.terminated
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, JobRecord):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        spec, start, finish, terminated = self._fields()
+        return f"JobRecord(spec={spec!r}, start={start!r}, finish={finish!r}, terminated={terminated!r})"
+
+
+class JobTable(Mapping[int, JobRecord]):
+    """The job records of a simulation as columns indexed by job id: ``start`` and ``finish``
+    (float arrays, NaN before the job starts or finishes) and ``terminated`` (bool array), with
+    the specs by id. Reads like a dict of :class:`JobRecord` by id, in the order the jobs were
+    given (then submitted), making each record when asked.
+
+    Raises ``ValueError`` naming a duplicate id.
+    """
+
+    __slots__ = ("_added", "_count", "_order", "_specs", "finish", "start", "terminated")
+
+    def __init__(self, specs: Sequence[JobSpec], ids: npt.NDArray[np.int64] | None = None) -> None:
+        order = np.fromiter((s.id for s in specs), dtype=np.int64, count=len(specs)) if ids is None else ids
+        size = int(order.max()) + 1 if len(order) else 0
+        if len(order) and np.array_equal(order, np.arange(size)):
+            by_id: list[JobSpec | None] = list(specs)
+        else:
+            by_id = [None] * size
+            for spec in specs:
+                if by_id[spec.id] is not None:
+                    raise ValueError(f"duplicate job id {spec.id}")
+                by_id[spec.id] = spec
+        self._specs = by_id
+        self._order = order  # ids in the order given
+        self._added: list[int] = []  # ids submitted later, in order
+        self._count = len(specs)
+        self.start = np.full(size, math.nan)
+        self.finish = np.full(size, math.nan)
+        self.terminated = np.zeros(size, dtype=bool)
+
+    @property
+    def end(self) -> int:
+        """Return one more than the largest id the table has room for (0 when empty)."""
+        return len(self._specs)
+
+    def spec(self, job: int) -> JobSpec:
+        """Return the spec of ``job``; ``KeyError`` when there is no such job."""
+        spec = self._specs[job] if 0 <= job < len(self._specs) else None
+        if spec is None:
+            raise KeyError(job)
+        return spec
+
+    def completed(self) -> list[int]:
+        """Return the ids of the jobs that finished and were not terminated, in the table's
+        order (the order the jobs were given, then submitted)."""
+        done = ~np.isnan(self.finish) & ~self.terminated
+        ids: list[int] = self._order[done[self._order]].tolist()
+        return ids + [j for j in self._added if done[j]]
+
+    def add(self, spec: JobSpec) -> None:
+        """Add a job submitted during the run (its id is not in the table yet)."""
+        job = spec.id
+        if job >= len(self._specs):
+            grow = max(job + 1, 2 * len(self._specs)) - len(self._specs)
+            self._specs.extend([None] * grow)
+            self.start = np.concatenate([self.start, np.full(grow, math.nan)])
+            self.finish = np.concatenate([self.finish, np.full(grow, math.nan)])
+            self.terminated = np.concatenate([self.terminated, np.zeros(grow, dtype=bool)])
+        self._specs[job] = spec
+        self.start[job] = self.finish[job] = math.nan
+        self.terminated[job] = False
+        self._added.append(job)
+        self._count += 1
+
+    def remove(self, job: int) -> None:
+        """Forget a job added by :meth:`add` (stepping back before its submission)."""
+        self._specs[job] = None
+        self.start[job] = self.finish[job] = math.nan
+        self.terminated[job] = False
+        self._added.remove(job)
+        self._count -= 1
+
+    def __getitem__(self, job: int) -> JobRecord:
+        if job in self:
+            return JobRecord(self, job)
+        raise KeyError(job)
+
+    def __contains__(self, job: object) -> bool:
+        return bool(isinstance(job, (int, np.integer)) and 0 <= job < len(self._specs)
+                    and self._specs[job] is not None)
+
+    def __iter__(self) -> Iterator[int]:
+        yield from self._order.tolist()
+        yield from list(self._added)
+
+    def __len__(self) -> int:
+        return self._count
 
 
 @dataclass(slots=True)

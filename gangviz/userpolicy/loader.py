@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.metadata
 import numbers
 import os
 import re
@@ -227,6 +226,8 @@ def _key_kind(value: Any) -> str | None:
 
 
 def _entry_points() -> list[Any]:
+    import importlib.metadata  # here: it costs a tenth of a second, and most runs list none
+
     try:
         return list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
     except Exception:  # a broken installation lists nothing rather than failing every run

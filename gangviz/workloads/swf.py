@@ -16,7 +16,7 @@ Reading (:func:`read_swf`) maps each job line to a :class:`~gangviz.core.jobs.Jo
 * ``estimate`` = requested time (field 9) / ``slice_seconds``; ``None`` when field 9 is -1 or 0
   (0 is read as "no request": an estimate of nothing cannot guide backfilling).
 * ``id`` = 0..n-1 in submit order; ``name`` = ``"J<job number>"`` (field 1); ``extra`` holds
-  ``"swf"``: the 18 raw field values as written (ints where the column is integral) and
+  ``"swf"``: the 18 raw field values as written (ints where a value is whole) and
   ``"line"``: the line number in the file.
 
 Jobs that cannot be simulated are skipped with one summarised warning per reason (count and the
@@ -50,14 +50,15 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, checked_specs
 from gangviz.core.limits import (
     MAX_JOBS,
     MAX_PROCESSORS,
@@ -113,8 +114,9 @@ _INT_RE = re.compile(r"[+-]?\d+\Z", re.ASCII)
 _HEADER_RE = re.compile(r"^[ \t]{0,3}([A-Za-z][A-Za-z0-9_]*)[ \t]*:(?!//)[ \t]*(.*)$")
 _LEADING_INT_RE = re.compile(r"^\s*([+-]?\d+)", re.ASCII)
 
-_ALLOWED = np.zeros(256, dtype=bool)
-_ALLOWED[np.frombuffer(b"0123456789.+-eE \t\n\x0b\x0c", dtype=np.uint8)] = True
+_ALLOWED = b"0123456789.+-eE \t\n\x0b\x0c"  # the bytes the bulk parser may meet
+#: Rows moved at a time when the skipped jobs are squeezed out of the parsed table in place.
+_CHUNK_ROWS = 4096
 
 
 class SWFError(ValueError):
@@ -259,7 +261,10 @@ def _split_lines(text: bytes) -> tuple[list[tuple[int, bytes]], _JobLines, np.nd
         if s:
             comments.append((lineno, s))
         pos = eol + 1
-    body = text[pos:].rstrip()
+    stop = end
+    while stop > pos and text[stop - 1] in b" \t\n\x0b\x0c":
+        stop -= 1
+    body = text[pos:stop]  # one copy (rstrip() of a slice would make two)
     if body and b";" not in body and not _BLANK_LINE.search(body):
         count = body.count(b"\n") + 1
         return comments, _JobLines(body=body, count=count), np.arange(lineno + 1, lineno + 1 + count)
@@ -280,8 +285,8 @@ def _split_lines(text: bytes) -> tuple[list[tuple[int, bytes]], _JobLines, np.nd
 
 def _parse(data: bytes, source: str, procs: int | None, slice_seconds: float, strict: bool,
            fast: bool) -> TraceColumns:
-    text = _to_text(data, source)
-    comments, job_lines, line_numbers = _split_lines(text)
+    # the text is not kept: the job lines hold a copy of the part they need
+    comments, job_lines, line_numbers = _split_lines(_to_text(data, source))
     header = _parse_header(comments)
     if not len(job_lines):
         raise SWFError(
@@ -378,7 +383,7 @@ def header_int(header: dict[str, str], key: str) -> int | None:
 def _parse_fast(job_lines: _JobLines) -> np.ndarray | None:
     """Parse all job lines at once; ``None`` when anything looks off (the exact path decides)."""
     body = job_lines.body
-    if not _ALLOWED[np.frombuffer(body, dtype=np.uint8)].all():
+    if body.translate(None, _ALLOWED):  # something else is left: let the exact parser say what
         return None
     try:
         with warnings.catch_warnings():
@@ -464,7 +469,8 @@ def _check_values(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndar
     with np.errstate(invalid="ignore"):
         bad |= (table < 0) & (table != -1)
         # Near or beyond 2**63 the float cannot tell; the exact parser decides from the token.
-        bad |= np.abs(table) >= 2.0**62
+        bad |= table >= 2.0**62
+        bad |= table <= -(2.0**62)  # (two masks cost less than a float copy of the table)
         ints = table[:, INTEGER_FIELDS]
         bad[:, INTEGER_FIELDS] |= ints != np.floor(ints)
     for flat in np.flatnonzero(bad):
@@ -501,7 +507,7 @@ class TraceColumns:
     slice_seconds: float
     submit_offset: float
     _rows: np.ndarray = field(repr=False)
-    _lines: _JobLines = field(repr=False)
+    _exact: dict[int, tuple[float, ...]] = field(repr=False)  # rows beyond 2**53, from their tokens
     _kept: np.ndarray = field(repr=False)
     _line_numbers: np.ndarray = field(repr=False)
 
@@ -525,22 +531,90 @@ class TraceColumns:
 
     def _workload(self) -> Workload:
         rows, kept = self._rows, self._kept
-        lines = self._line_numbers[kept].tolist()
-        estimate = [e if e > 0 else None for e in self.estimate.tolist()]  # NaN > 0 is False
+        lines = self._line_numbers[kept]
+        estimate: list[float | None] = self.estimate.tolist()
+        for i in np.flatnonzero(np.isnan(self.estimate)).tolist():  # no request
+            estimate[i] = None
         min_nodes: list[int | None]
         if self.header.get("MinNodesField", "").strip() == "8":
             min_nodes = [int(v) if v > 0 else None for v in rows[:, REQ_PROCS].tolist()]
         else:
             min_nodes = [None] * len(kept)
-        raw = _raw_rows(rows, self._lines, kept)
-        names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(rows[:, JOB].tolist(), lines)]
-        extras = [{"swf": r, "line": ln} for r, ln in zip(raw, lines)]
-        # map() hands the columns to JobSpec without building and unpacking a tuple per job
-        jobs = list(map(JobSpec, range(len(names)), names, self.arrival.tolist(), self.size.tolist(),
-                        self.work.tolist(), estimate, min_nodes, extras))
+        raw = RawFields(_compact(rows), lines, self._exact)
+        numbers = rows[:, JOB]
+        if numbers.size and numbers.min() >= 0 and numbers.max() < 2.0**53:  # the usual case, in C
+            names = list(map("J{}".format, numbers.astype(np.int64).tolist()))
+        else:
+            names = [f"J{int(n)}" if n >= 0 else f"L{int(ln)}" for n, ln in zip(numbers.tolist(), lines.tolist())]
+        ids = list(range(len(names)))  # one int object per job, shared by its spec and its extra
+        extras = list(map(SWFExtra, repeat(raw), ids))
+        # every value was checked in bulk: size >= 1 and work > 0 (the skip rules), arrival >= 0
+        # (from the first submit time, in order)
+        jobs = checked_specs(ids, names, self.arrival.tolist(), self.size.tolist(), self.work.tolist(),
+                             estimate, min_nodes, extras)
         return Workload(jobs=jobs, processors=self.processors, source=self.source,
                         header=dict(self.header), warnings=list(self.warnings),
                         slice_seconds=self.slice_seconds, submit_offset=self.submit_offset)
+
+
+class RawFields:
+    """The 18 SWF fields and the line numbers of a trace's jobs, kept once as arrays and shared
+    by every job's :class:`SWFExtra` (a tuple of 18 numbers per job takes about ten times the
+    memory of the array).
+
+    ``rows`` is the ``(jobs, 18)`` array (int32 when every value fits, as in the archive's
+    traces; else float) and ``lines`` the int array of line numbers, both in job-id order;
+    ``exact`` maps a row holding a value of 2**53 or more (which a double cannot hold exactly)
+    to its fields read from the tokens.
+    """
+
+    __slots__ = ("exact", "lines", "rows")
+
+    def __init__(self, rows: np.ndarray, lines: np.ndarray, exact: dict[int, tuple[float, ...]]) -> None:
+        self.rows, self.lines, self.exact = rows, lines, exact
+
+    def fields(self, row: int) -> tuple[float, ...]:
+        """Return job ``row``'s 18 fields as written: ints where a value is whole, else floats."""
+        done = self.exact.get(row)
+        if done is not None:
+            return done
+        values = self.rows[row].tolist()
+        if self.rows.dtype.kind == "i":
+            return tuple(values)
+        return tuple(int(v) if v.is_integer() else v for v in values)
+
+
+class SWFExtra(Mapping[str, Any]):
+    """The ``extra`` of a job read from SWF, ``{"swf": its 18 raw fields, "line": its line
+    number}``, read from the trace's shared :class:`RawFields` when asked.
+
+    Reads like that dict and equals it; pickles and copies as that dict.
+    """
+
+    __slots__ = ("_raw", "_row")
+    _KEYS = ("swf", "line")
+
+    def __init__(self, raw: RawFields, row: int) -> None:
+        self._raw, self._row = raw, row
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "swf":
+            return self._raw.fields(self._row)
+        if key == "line":
+            return int(self._raw.lines[self._row])
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return len(self._KEYS)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (dict(self),)
 
 
 def _columns(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray, header: dict[str, str],
@@ -565,7 +639,8 @@ def _columns(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray, 
         raise SWFError(source, f"has no usable jobs: all {len(table)} job records were skipped ("
                        + "; ".join(warn) + ")")
     kept = _submit_order(table[kept, SUBMIT], kept, line_numbers, warn)
-    rows = table[kept]
+    records = len(table)
+    rows = _squeezed(table, kept)
     offset = float(rows[0, SUBMIT])
     arrival = (rows[:, SUBMIT] - offset) / slice_seconds
     run_s = rows[:, RUN]
@@ -577,9 +652,27 @@ def _columns(table: np.ndarray, job_lines: _JobLines, line_numbers: np.ndarray, 
         estimate = np.where(req > 0, req / slice_seconds, np.nan)
     header = dict(header)
     header["SubmitOffset"] = _fmt(offset)
-    header["JobRecords"] = str(len(table))
+    header["JobRecords"] = str(records)
+    # the job lines go with the parse: only a value beyond 2**53 needs its token later
     return TraceColumns(arrival, size[kept].astype(np.int64), work, estimate, machine, source, header,
-                        warn, float(slice_seconds), offset, rows, job_lines, kept, line_numbers)
+                        warn, float(slice_seconds), offset, rows, _beyond_double(rows, job_lines, kept),
+                        kept, line_numbers)
+
+
+def _squeezed(table: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """Return the rows ``kept`` of ``table`` in that order; when ``kept`` only leaves rows out
+    (ascending), by moving them to the front of ``table`` itself, a chunk at a time (``table``
+    is then spent), so a large trace's table is never held twice."""
+    if kept.size and not np.all(kept[1:] > kept[:-1]):
+        picked: np.ndarray = table[kept]
+        return picked
+    for at in range(0, kept.size, _CHUNK_ROWS):
+        # the rows a chunk reads lie at or after the rows it writes (kept[i] >= i), and a later
+        # chunk reads rows beyond every row an earlier one wrote
+        part = kept[at:at + _CHUNK_ROWS]
+        if part[0] != at or part[-1] != at + part.size - 1:
+            table[at:at + part.size] = table[part]
+    return table[:kept.size]
 
 
 def _machine_size(header: dict[str, str], source: str, warn: list[str]) -> int | None:
@@ -685,23 +778,28 @@ def _check_slices(what: str, values: np.ndarray, col: int, slice_seconds: float,
                        token=_decode(job_lines[kept[r]].split()[col]))
 
 
-def _raw_rows(rows: np.ndarray, job_lines: _JobLines, kept: np.ndarray) -> list[tuple[float, ...]]:
-    """Return each row as a tuple, ints where a value is whole; beyond 2**53 from the token
-    (``job_lines[kept[i]]`` is row i's line)."""
-    exact = np.abs(rows) < 2.0**53
-    cols = []
-    for c in range(N_FIELDS):
-        col = rows[:, c]
-        if np.all((col == np.floor(col)) & exact[:, c]):
-            cols.append(col.astype(np.int64).tolist())
-        else:
-            cols.append([int(v) if v.is_integer() and abs(v) < 2.0**53 else v for v in col.tolist()])
-    out = list(zip(*cols))
+def _compact(rows: np.ndarray) -> np.ndarray:
+    """Return ``rows`` as int32 when every value is a whole number within its range (half the
+    memory, and the values read back equal), else ``rows`` itself."""
+    with np.errstate(invalid="ignore"):
+        fits = bool(np.all((rows >= -(2**31)) & (rows < 2**31)))
+    if not fits:
+        return rows
+    ints = rows.astype(np.int32)
+    return ints if np.array_equal(ints, rows) else rows
+
+
+def _beyond_double(rows: np.ndarray, job_lines: _JobLines, kept: np.ndarray) -> dict[int, tuple[float, ...]]:
+    """Return, for each row holding a value of 2**53 or more (a double cannot hold it
+    exactly), its 18 fields with those values read from the tokens (``job_lines[kept[i]]`` is
+    row i's line)."""
+    exact = (rows < 2.0**53) & (rows > -(2.0**53))  # (no float copy of the table, as abs() makes)
+    out = {}
     for r in np.flatnonzero(~exact.all(axis=1)).tolist():
         toks = job_lines[int(kept[r])].split()
         out[r] = tuple(
-            (int(t) if _INT_RE.match(_decode(t)) else float(t)) if not ok else v
-            for v, t, ok in zip(out[r], toks, exact[r].tolist())
+            (int(v) if v.is_integer() else v) if ok else (int(t) if _INT_RE.match(_decode(t)) else float(t))
+            for v, t, ok in zip(rows[r].tolist(), toks, exact[r].tolist())
         )
     return out
 
@@ -742,7 +840,7 @@ def write_swf(
     numbers = _job_numbers(workload.jobs)
     off = workload.submit_offset
     for job, number in zip(workload.jobs, numbers):
-        raw = job.extra.get("swf") if isinstance(job.extra, dict) else None
+        raw = job.extra.get("swf") if isinstance(job.extra, Mapping) else None
         f: list[float] = list(raw) if raw is not None and len(raw) == N_FIELDS else [-1] * N_FIELDS
         f[JOB] = number
         f[SUBMIT] = job.arrival * sl + off

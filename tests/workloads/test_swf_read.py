@@ -5,6 +5,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import pickle
 
 import pytest
 
@@ -69,6 +70,22 @@ def test_mapping_to_jobs(parse):
     assert w.jobs[0].extra["line"] == 10
     assert w.processors == 100 and w.slice_seconds == 2.0
     assert w.warnings == []
+
+
+def test_extra_reads_the_shared_fields_like_a_dict_and_pickles_as_one(parse):
+    text = HEADER + "\n".join([line(15, cpu=2), line(16, submit=5, cpu=7.25), line(17, alloc=-1, req=0),
+                               line(18, submit=9)]) + "\n"
+    w = parse(text)
+    extra = w.jobs[1].extra
+    assert extra == {"swf": (16, 5, 0, 10, 4, 7.25, -1, 4, 100, -1, 1, 1, 1, -1, -1, -1, -1, -1), "line": 11}
+    assert dict(extra) == {"swf": extra["swf"], "line": extra["line"]} and len(extra) == 2
+    assert [type(v) for v in w.jobs[0].extra["swf"][:6]] == [int] * 6  # whole values are ints
+    assert type(w.jobs[1].extra["swf"][5]) is float and w.jobs[1].extra["line"] == 11
+    assert w.jobs[2].extra["line"] == 13  # the skipped line 12 moves nothing
+    with pytest.raises(KeyError):
+        extra["user"]
+    assert pickle.loads(pickle.dumps(extra)) == dict(extra)
+    assert repr(extra) == repr(dict(extra))
 
 
 def test_header_values_followed_by_text_and_continuations(parse):
