@@ -13,7 +13,9 @@ double-precision arithmetic bear:
 * :data:`MAX_SLICES` slices for any time or amount of work (2**40, about 1.1e12): the engine's
   clock then stays below :data:`CLOCK_LIMIT` (2**44) where a double still resolves 1/256 of a
   slice, so finish times keep their fractional part; past the clock limit a run is refused;
-* a slice length between :data:`MIN_SLICE_SECONDS` and :data:`MAX_SLICE_SECONDS`.
+* a slice length between :data:`MIN_SLICE_SECONDS` and :data:`MAX_SLICE_SECONDS`;
+* a title of at most :data:`MAX_TITLE_CHARS` characters and a job's name of at most
+  :data:`MAX_NAME_CHARS` (every header, legend and matrix cell prints them whole).
 
 Memory is estimated before a simulation allocates (:func:`estimate_bytes`) and a run whose
 estimate exceeds the budget (:func:`memory_budget`: half the machine's RAM unless the
@@ -36,6 +38,8 @@ MAX_SLICES = float(1 << 40)
 CLOCK_LIMIT = float(1 << 44)
 MIN_SLICE_SECONDS = 1e-6
 MAX_SLICE_SECONDS = 1e9
+MAX_TITLE_CHARS = 200
+MAX_NAME_CHARS = 64
 
 #: Bytes one processor costs an empty matrix (workload vector, workload tree padded to a power
 #: of two, its tournament trees; measured with tracemalloc: about 113 for a power of two).
@@ -73,6 +77,15 @@ def check_count(value: object, what: str, limit: int, option: str, *, low: int =
         if n > limit:
             raise LimitError(f"{what} {n} is over the limit of {limit:,} (set by {option})")
     raise LimitError(f"{what} must be a whole number in {low}..{limit:,}, got {value!r} (set by {option})")
+
+
+def check_length(text: str, what: str, limit: int, option: str, *, low: int = 0) -> str:
+    """Return ``text`` when its length is in ``low..limit`` characters; raise
+    :class:`LimitError` naming ``what``, its length, the allowed range and ``option`` (the key
+    that set it) otherwise."""
+    if low <= len(text) <= limit:
+        return text
+    raise LimitError(f"{what} has {len(text):,} characters, allowed {low}..{limit:,} (set by {option})")
 
 
 def check_processors(value: object, option: str = "processors") -> int:
