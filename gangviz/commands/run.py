@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.jobs_out, force=args.force)
     done = _trace_columns_run(args)
     if done is None:
-        from gangviz.commands.run_model import run_model_columns
+        from gangviz.commands.run_gang_columns import run_gang_columns
 
-        done = run_model_columns(args)
+        done = run_gang_columns(args)
     if done is not None:
         return done
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,

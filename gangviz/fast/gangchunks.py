@@ -60,12 +60,14 @@ class ChunkedRun:
 
 def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, policy: str,
                     params: dict[str, Any] | None, processors: int, *,
-                    stretch: int | None = None, starts: bool = False) -> ChunkedRun:
-    """Simulate jobs ``0 .. n-1`` (job ``i`` arrives at ``arrival[i]``, non-decreasing; no
-    estimates) under GS, BGS, MGS or MBGS on the compiled loop, ``stretch`` jobs (default
-    :data:`STRETCH`) or a little more at a time; return a :class:`ChunkedRun` equal to
+                    stretch: int | None = None, starts: bool = False,
+                    estimate: np.ndarray | None = None) -> ChunkedRun:
+    """Simulate jobs ``0 .. n-1`` (job ``i`` arrives at ``arrival[i]``, non-decreasing) under
+    GS, BGS, MGS or MBGS on the compiled loop, ``stretch`` jobs (default :data:`STRETCH`) or a
+    little more at a time; return a :class:`ChunkedRun` equal to
     :func:`gangviz.fast.gang.run_gang`'s. With ``starts`` every job's start is kept too (one
-    more float per job).
+    more float per job). ``estimate`` are the users' estimates (``nan`` or <= 0: none, the
+    work is used, as :class:`~gangviz.fast.gang.JobArrays` says; default: none at all).
 
     Raises ``ValueError`` as :func:`~gangviz.fast.gang.run_gang` does, and for arrivals out of
     order or a ``stretch`` below 1.
@@ -87,12 +89,12 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
     a, extra, stretches = 0, stretch, 0
     while a < n:
         b = min(n, a + stretch + extra)
-        jobs = _arrays(arrival[a:b], size[a:b], work[a:b])
+        jobs = _arrays(arrival[a:b], size[a:b], work[a:b], None if estimate is None else estimate[a:b])
         check_job_arrays(jobs.ids + a, jobs.arrival, jobs.size, jobs.work, processors, arrival_from_zero=True,
                          ids_unique=True)
         stop_at = stretch if b < n else b - a
         sta, _, fin, out = simulate_gang(
-            jobs.arrival, jobs.size, jobs.work, jobs.work, jobs.ids, int(processors), gang.mpl,  # ids: arrival order
+            jobs.arrival, jobs.size, jobs.work, jobs.estimate, jobs.ids, int(processors), gang.mpl,  # ids: arrival order
             gang.backfill, gang.migrate, -1 if gang.q is None else gang.q, gang.migration_cost,
             gang.charge_migration, 0.0, SMALL_NODES_MAX, init, stop_at)
         took = int(out[8])
@@ -112,12 +114,18 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
                       int(init[3]), float(init[2]), float(init[4]), float(init[5]), float(init[6]))
 
 
-def _arrays(arrival: np.ndarray, size: np.ndarray, work: np.ndarray) -> JobArrays:
+def _arrays(arrival: np.ndarray, size: np.ndarray, work: np.ndarray,
+            estimate: np.ndarray | None = None) -> JobArrays:
     """The loop's inputs of a stretch: ids 0.. (the stretch's own, in arrival order), int64
-    sizes, float64 work."""
+    sizes, float64 work, and the estimates the loop uses (the work where there is none, as
+    :func:`~gangviz.fast.gang.run_gang` does)."""
     work = np.asarray(work, dtype=np.float64)
+    est = work
+    if estimate is not None:
+        with np.errstate(invalid="ignore"):
+            est = np.where(np.asarray(estimate, dtype=np.float64) > 0, estimate, work)
     return JobArrays(np.arange(len(arrival), dtype=np.int64), np.asarray(arrival, dtype=np.float64),
-                     np.asarray(size, dtype=np.int64), work, work)
+                     np.asarray(size, dtype=np.int64), work, est)
 
 
 def _blocks(n: int, block: int) -> Iterator[slice]:
