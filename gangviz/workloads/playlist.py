@@ -21,6 +21,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from gangviz.core.limits import MAX_TITLE_CHARS
 from gangviz.inputs import parse_toml, policy_file, policy_spec_from, printable, quoted
 from gangviz.resources import RESOURCES, scenario_path
 from gangviz.workloads.files import InputFileError, read_input, read_text
@@ -28,8 +29,6 @@ from gangviz.workloads.scenario import MAX_SCENARIO_BYTES, ScenarioError
 
 PLAYLISTS = RESOURCES / "playlists"
 TOP_KEYS = {"title", "scenario"}
-#: The longest playlist title: it is shown in the window's title bar and the lecture view.
-MAX_TITLE_CHARS = 200
 ITEM_KEYS = {"source", "note", "policy"}
 
 
