@@ -91,3 +91,14 @@ def test_a_trace_s_warnings_are_printed_as_the_general_path_prints_them(tmp_path
     streamed = _printed(["run", str(path), "--policy", "bgs"], streamed=True)
     assert streamed == _printed(["run", str(path), "--policy", "bgs"], streamed=False)
     assert "skipped 1 job with more processors than the machine's 4: line 3" in streamed[1][1]
+
+
+def test_a_model_run_over_the_job_objects_budget_fits_in_columns(monkeypatch):
+    # 20,000 jobs: about 20 MB as job objects, about 1.3 MB as columns
+    monkeypatch.setenv("GANGVIZ_MEMORY_BUDGET", "4M")
+    args = Namespace(source="downey", policy="gs", steps=None, jobs_out=None, ring=False, order=None,
+                     procs=None, slice=None, jobs=20_000, load=None, seed=None, json=True, check=True,
+                     decision_limit=None)
+    assert stream.run_gang_columns(args) == 0
+    monkeypatch.setenv("GANGVIZ_MEMORY_BUDGET", "1M")
+    assert stream.run_gang_columns(args) is None  # and the general path refuses it, with its estimate

@@ -90,13 +90,14 @@ def _policy(kind: str, spec: str) -> tuple[str, dict, Any, dict] | None:
 
 def _model_columns(args: argparse.Namespace):
     """The model's run as :func:`run_gang_columns` takes it, or ``None``."""
-    from gangviz.core.limits import check_memory
+    from gangviz.core.limits import BYTES_PER_COLUMN_JOB, check_memory
     from gangviz.workloads.source import model_options
     from gangviz.workloads.synthetic import uniform_log_columns
 
     procs, jobs, load, seed, title = model_options(args.source, procs=args.procs, slice_seconds=args.slice,
                                                    jobs=args.jobs, load=args.load, seed=args.seed)
-    check_memory(procs, jobs, what=f"the {args.source} model")  # the general path's refusal
+    # a job costs columns only here; over the budget even so, the general path says so
+    check_memory(procs, jobs, what=f"the {args.source} model", per_job=BYTES_PER_COLUMN_JOB)
     policy = _policy("model", args.policy)
     if policy is None:
         return None

@@ -48,6 +48,9 @@ BYTES_PER_PROCESSOR = 240
 BYTES_PER_CELL = 8
 #: Bytes one job costs (spec, record, engine arrays, names; measured about 700).
 BYTES_PER_JOB = 1024
+#: Bytes one job costs a run on columns (``gangviz run`` of a model under a gang policy:
+#: arrival, size, work, start and finish, about 32, and the loop's arrays of one stretch).
+BYTES_PER_COLUMN_JOB = 64
 #: Slots the estimate reserves; the matrix checks every further slot against the budget.
 ESTIMATE_SLOTS = 8
 
@@ -170,19 +173,21 @@ def human_bytes(n: float) -> str:
     return f"{int(n)} B"
 
 
-def estimate_bytes(processors: int, jobs: int, slots: int = ESTIMATE_SLOTS) -> int:
+def estimate_bytes(processors: int, jobs: int, slots: int = ESTIMATE_SLOTS, *,
+                   per_job: int = BYTES_PER_JOB) -> int:
     """Return the bytes a simulation of ``jobs`` jobs on ``processors`` processors needs to
-    start, with ``slots`` slots in its matrix (a rough upper estimate; see the constants)."""
+    start, with ``slots`` slots in its matrix and ``per_job`` bytes a job (a rough upper
+    estimate; see the constants)."""
     width = 1 << max(int(processors) - 1, 0).bit_length()  # the tree pads to a power of two
     return (BYTES_PER_PROCESSOR * width + BYTES_PER_CELL * processors * max(slots, 1)
-            + BYTES_PER_JOB * jobs)
+            + per_job * jobs)
 
 
 def check_memory(processors: int, jobs: int, slots: int = ESTIMATE_SLOTS, *,
-                 what: str = "this run") -> int:
+                 what: str = "this run", per_job: int = BYTES_PER_JOB) -> int:
     """Return the estimate of :func:`estimate_bytes`; raise :class:`LimitError` with the
     estimate and the budget when it exceeds :func:`memory_budget`."""
-    need = estimate_bytes(processors, jobs, slots)
+    need = estimate_bytes(processors, jobs, slots, per_job=per_job)
     budget = memory_budget()
     if need > budget:
         raise LimitError(
