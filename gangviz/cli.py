@@ -124,6 +124,14 @@ def _interrupt(_signum, _frame) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the command's modules are imported, before it runs
+        print("gangviz: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
         argv = ["open"]
