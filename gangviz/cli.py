@@ -127,7 +127,11 @@ def _interrupt(_signum: int, _frame: FrameType | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    code = _main(list(sys.argv[1:] if argv is None else argv))
+    try:
+        code = _main(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:  # Ctrl-C while the command's modules are imported, before it runs
+        print("gangviz: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if argv is None:
         # The process ends now (the command line's own run, not a caller's): spare the shutdown
         # the collector's walk over every object left (a large trace's jobs, the window's):

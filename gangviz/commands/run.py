@@ -59,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         check_format(args.jobs_out)
         check_output(args.jobs_out, force=args.force)
     done = _trace_columns_run(args)
+    if done is None:
+        from gangviz.commands.run_gang_columns import run_gang_columns
+
+        done = run_gang_columns(args)
     if done is not None:
         return done
     source = load_source(args.source, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,

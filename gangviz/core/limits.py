@@ -13,7 +13,9 @@ double-precision arithmetic bear:
 * :data:`MAX_SLICES` slices for any time or amount of work (2**40, about 1.1e12): the engine's
   clock then stays below :data:`CLOCK_LIMIT` (2**44) where a double still resolves 1/256 of a
   slice, so finish times keep their fractional part; past the clock limit a run is refused;
-* a slice length between :data:`MIN_SLICE_SECONDS` and :data:`MAX_SLICE_SECONDS`.
+* a slice length between :data:`MIN_SLICE_SECONDS` and :data:`MAX_SLICE_SECONDS`;
+* a title of at most :data:`MAX_TITLE_CHARS` characters and a job's name of at most
+  :data:`MAX_NAME_CHARS` (every header, legend and matrix cell prints them whole).
 
 Memory is estimated before a simulation allocates (:func:`estimate_bytes`) and a run whose
 estimate exceeds the budget (:func:`memory_budget`: half the machine's RAM unless the
@@ -36,6 +38,8 @@ MAX_SLICES = float(1 << 40)
 CLOCK_LIMIT = float(1 << 44)
 MIN_SLICE_SECONDS = 1e-6
 MAX_SLICE_SECONDS = 1e9
+MAX_TITLE_CHARS = 200
+MAX_NAME_CHARS = 64
 
 #: Bytes one processor costs an empty matrix (workload vector, workload tree padded to a power
 #: of two, its tournament trees; measured with tracemalloc: about 113 for a power of two).
@@ -44,6 +48,9 @@ BYTES_PER_PROCESSOR = 240
 BYTES_PER_CELL = 8
 #: Bytes one job costs (spec, record, engine arrays, names; measured about 700).
 BYTES_PER_JOB = 1024
+#: Bytes one job costs a run on columns (``gangviz run`` of a model under a gang policy:
+#: arrival, size, work, start and finish, about 32, and the loop's arrays of one stretch).
+BYTES_PER_COLUMN_JOB = 64
 #: Slots the estimate reserves; the matrix checks every further slot against the budget.
 ESTIMATE_SLOTS = 8
 
@@ -73,6 +80,15 @@ def check_count(value: object, what: str, limit: int, option: str, *, low: int =
         if n > limit:
             raise LimitError(f"{what} {n} is over the limit of {limit:,} (set by {option})")
     raise LimitError(f"{what} must be a whole number in {low}..{limit:,}, got {value!r} (set by {option})")
+
+
+def check_length(text: str, what: str, limit: int, option: str, *, low: int = 0) -> str:
+    """Return ``text`` when its length is in ``low..limit`` characters; raise
+    :class:`LimitError` naming ``what``, its length, the allowed range and ``option`` (the key
+    that set it) otherwise."""
+    if low <= len(text) <= limit:
+        return text
+    raise LimitError(f"{what} has {len(text):,} characters, allowed {low}..{limit:,} (set by {option})")
 
 
 def check_processors(value: object, option: str = "processors") -> int:
@@ -157,19 +173,21 @@ def human_bytes(n: float) -> str:
     return f"{int(n)} B"
 
 
-def estimate_bytes(processors: int, jobs: int, slots: int = ESTIMATE_SLOTS) -> int:
+def estimate_bytes(processors: int, jobs: int, slots: int = ESTIMATE_SLOTS, *,
+                   per_job: int = BYTES_PER_JOB) -> int:
     """Return the bytes a simulation of ``jobs`` jobs on ``processors`` processors needs to
-    start, with ``slots`` slots in its matrix (a rough upper estimate; see the constants)."""
+    start, with ``slots`` slots in its matrix and ``per_job`` bytes a job (a rough upper
+    estimate; see the constants)."""
     width = 1 << max(int(processors) - 1, 0).bit_length()  # the tree pads to a power of two
     return (BYTES_PER_PROCESSOR * width + BYTES_PER_CELL * processors * max(slots, 1)
-            + BYTES_PER_JOB * jobs)
+            + per_job * jobs)
 
 
 def check_memory(processors: int, jobs: int, slots: int = ESTIMATE_SLOTS, *,
-                 what: str = "this run") -> int:
+                 what: str = "this run", per_job: int = BYTES_PER_JOB) -> int:
     """Return the estimate of :func:`estimate_bytes`; raise :class:`LimitError` with the
     estimate and the budget when it exceeds :func:`memory_budget`."""
-    need = estimate_bytes(processors, jobs, slots)
+    need = estimate_bytes(processors, jobs, slots, per_job=per_job)
     budget = memory_budget()
     if need > budget:
         raise LimitError(

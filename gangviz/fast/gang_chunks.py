@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gangviz.fast.gang import JobArrays, _check
 from gangviz.fast.jobchecks import check_job_arrays
+
+if TYPE_CHECKING:
+    from gangviz.metrics.ibm import CapacityLog
 
 __all__ = ["ChunkedRun", "run_gang_chunks", "zhou_metrics_of_columns"]
 
@@ -34,21 +37,40 @@ STRETCH = 1 << 16
 @dataclass(frozen=True)
 class ChunkedRun:
     """The finish time of every job (in the order given), the end time, the most rows at once
-    and rows x time (``Simulation.slot_time``); ``stretches`` is how many runs of the loop it took."""
+    and rows x time (``Simulation.slot_time``); ``stretches`` is how many runs of the loop it took.
+    The rest are :class:`gangviz.fast.gang.GangRun`'s: each job's ``start`` (an empty array
+    when not asked for), the policy's ``migrated_tasks`` and ``migration_overhead``, and the
+    node-time lost while jobs waited (eq. 3 with delta: all, small, large)."""
 
     finish: np.ndarray
     time: float
     max_rows: int
     slot_time: float
     stretches: int
+    start: np.ndarray = field(default_factory=lambda: np.empty(0))
+    migrated_tasks: int = 0
+    migration_overhead: float = 0.0
+    lost: float = 0.0
+    lost_small: float = 0.0
+    lost_large: float = 0.0
+
+    def capacity(self) -> CapacityLog:
+        """Return the lost capacity as a :class:`gangviz.metrics.ibm.CapacityLog`."""
+        from gangviz.metrics.ibm import CapacityLog
+
+        return CapacityLog(self.lost, self.lost_small, self.lost_large)
 
 
 def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, policy: str,
                     params: dict[str, Any] | None, processors: int, *,
-                    stretch: int = STRETCH) -> ChunkedRun:
-    """Simulate jobs ``0 .. n-1`` (job ``i`` arrives at ``arrival[i]``, non-decreasing; no
-    estimates) under GS, BGS, MGS or MBGS on the compiled loop, ``stretch`` jobs or a little
-    more at a time; return a :class:`ChunkedRun` equal to :func:`gangviz.fast.gang.run_gang`'s.
+                    stretch: int | None = None, starts: bool = False,
+                    estimate: np.ndarray | None = None) -> ChunkedRun:
+    """Simulate jobs ``0 .. n-1`` (job ``i`` arrives at ``arrival[i]``, non-decreasing) under
+    GS, BGS, MGS or MBGS on the compiled loop, ``stretch`` jobs (default :data:`STRETCH`) or a
+    little more at a time; return a :class:`ChunkedRun` equal to
+    :func:`gangviz.fast.gang.run_gang`'s. With ``starts`` every job's start is kept too (one
+    more float per job). ``estimate`` are the users' estimates (``nan`` or <= 0: none, the
+    work is used, as :class:`~gangviz.fast.gang.JobArrays` says; default: none at all).
 
     Raises ``ValueError`` as :func:`~gangviz.fast.gang.run_gang` does, and for arrivals out of
     order or a ``stretch`` below 1.
@@ -57,6 +79,7 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
     from gangviz.metrics.ibm import SMALL_NODES_MAX
 
     n = len(arrival)
+    stretch = STRETCH if stretch is None else stretch
     if stretch < 1:
         raise ValueError(f"stretch must be a whole number >= 1, got {stretch}")
     if n and np.any(arrival[1:] < arrival[:-1]):
@@ -64,16 +87,17 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
     params = dict(params or {})
     gang = _check(_arrays(arrival[:1], size[:1], work[:1]), policy, params, processors, 0.0)
     finish = np.empty(n)
+    start = np.empty(n if starts else 0)
     init = np.zeros(8)
     a, extra, stretches = 0, stretch, 0
     while a < n:
         b = min(n, a + stretch + extra)
-        jobs = _arrays(arrival[a:b], size[a:b], work[a:b])
+        jobs = _arrays(arrival[a:b], size[a:b], work[a:b], None if estimate is None else estimate[a:b])
         check_job_arrays(jobs.ids + a, jobs.arrival, jobs.size, jobs.work, processors, arrival_from_zero=True,
                          ids_unique=True)
         stop_at = stretch if b < n else b - a
-        _, _, fin, out = simulate_gang(
-            jobs.arrival, jobs.size, jobs.work, jobs.work, jobs.ids, int(processors), gang.mpl,  # ids: arrival order
+        sta, _, fin, out = simulate_gang(
+            jobs.arrival, jobs.size, jobs.work, jobs.estimate, jobs.ids, int(processors), gang.mpl,  # ids: arrival order
             gang.backfill, gang.migrate, -1 if gang.q is None else gang.q, gang.migration_cost,
             gang.charge_migration, 0.0, SMALL_NODES_MAX, init, stop_at)
         took = int(out[8])
@@ -82,18 +106,29 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
             extra *= 2
             continue
         finish[a:a + took] = fin[:took]
+        if starts:
+            start[a:a + took] = sta[:took]
         init = out[:8].copy()
         a += took
         extra = stretch
-    return ChunkedRun(finish, float(init[0]), int(init[1]), float(init[7]), stretches)
+    # init as simulate_gang keeps it: time, rows, migration overhead, migrated tasks, lost (all,
+    # small, large), rows x time
+    return ChunkedRun(finish, float(init[0]), int(init[1]), float(init[7]), stretches, start,
+                      int(init[3]), float(init[2]), float(init[4]), float(init[5]), float(init[6]))
 
 
-def _arrays(arrival: np.ndarray, size: np.ndarray, work: np.ndarray) -> JobArrays:
+def _arrays(arrival: np.ndarray, size: np.ndarray, work: np.ndarray,
+            estimate: np.ndarray | None = None) -> JobArrays:
     """The loop's inputs of a stretch: ids 0.. (the stretch's own, in arrival order), int64
-    sizes, float64 work."""
+    sizes, float64 work, and the estimates the loop uses (the work where there is none, as
+    :func:`~gangviz.fast.gang.run_gang` does)."""
     work = np.asarray(work, dtype=np.float64)
+    est = work
+    if estimate is not None:
+        with np.errstate(invalid="ignore"):
+            est = np.where(np.asarray(estimate, dtype=np.float64) > 0, estimate, work)
     return JobArrays(np.arange(len(arrival), dtype=np.int64), np.asarray(arrival, dtype=np.float64),
-                     np.asarray(size, dtype=np.int64), work, work)
+                     np.asarray(size, dtype=np.int64), work, est)
 
 
 def _blocks(n: int, block: int) -> Iterator[slice]:

@@ -35,7 +35,8 @@ from gangviz.metrics.ibm import (
 from gangviz.metrics.zhou import MEDIUM_WORK_MAX, SMALL_WORK_MAX
 
 __all__ = ["CORE", "CORE_KEYS", "ZHOU_KEYS", "CLASSES", "ZHOU_CLASSES", "GOALS", "Figures",
-           "clock_of", "units", "definitions", "run_figures", "family_figures", "OTHER_FIGURES", "columns_figures", "format_value"]
+           "clock_of", "units", "definitions", "run_figures", "family_figures", "OTHER_FIGURES", "columns_figures", "format_value",
+           "zhou_own"]
 
 #: the core figures, each also with ``_small`` and ``_large``
 CORE = ("wait", "response", "bounded_slowdown", "utilization", "loss_of_capacity", "makespan",
@@ -206,15 +207,26 @@ def _empty_core() -> dict[str, float]:
 def columns_figures(arrival: Column, start: Column, finish: Column, work: Column, size: Column,
                     processors: int, *, slice_seconds: float,
                     clock: str, capacity: CapacityLog | None, family: str = "space-sharing",
-                    own: dict[str, float] | None = None) -> Figures:
+                    own: dict[str, float] | None = None, block: int | None = None) -> Figures:
     """Return the :class:`Figures` of finished jobs given as columns in the run's time unit
     (slices; ``slice_seconds`` turns them into seconds on a trace). ``own`` are the family's
-    own figures. No finished job gives undefined (``nan``) core figures."""
+    own figures. No finished job gives undefined (``nan``) core figures. With ``block`` the
+    core is computed ``block`` jobs at a time
+    (:func:`gangviz.metrics.ibm_blocks.ibm_metrics_of_column_blocks`: the same numbers, to the
+    bit, without a temporary array per job)."""
     per = 3600.0 if clock == "s" else 1.0
     unit = slice_seconds if clock == "s" else 1.0
     if len(arrival):
-        core, std = _core(ibm_metrics_of_columns(arrival, start, finish, work, size, processors,
-                                                 time_unit=unit, capacity=capacity, throughput_per=per))
+        if block is None:
+            metrics = ibm_metrics_of_columns(arrival, start, finish, work, size, processors,
+                                             time_unit=unit, capacity=capacity, throughput_per=per)
+        else:
+            from gangviz.metrics.ibm_blocks import ibm_metrics_of_column_blocks
+
+            metrics = ibm_metrics_of_column_blocks(arrival, start, finish, work, size, processors,
+                                                   time_unit=unit, capacity=capacity,
+                                                   throughput_per=per, block=block)
+        core, std = _core(metrics)
     else:
         core, std = _empty_core(), {}
     return Figures({**core, **(own or {})}, family, clock, std)
@@ -230,7 +242,9 @@ def family_figures(sim: Any) -> Figures:
     return Figures(own, sim.family, "time")
 
 
-def _zhou_own(metrics: dict[str, float], clock: str, slice_seconds: float) -> dict[str, float]:
+def zhou_own(metrics: dict[str, float], clock: str, slice_seconds: float) -> dict[str, float]:
+    """Return the Zhou00 §4.3 figures of ``metrics`` (:func:`gangviz.metrics.zhou.zhou_metrics`'s
+    keys, times in slices) as a time-slot run reports them: turnarounds in seconds on a trace."""
     scale = slice_seconds if clock == "s" else 1.0
     return {k: (float(metrics[k]) * scale if k.startswith("t_") else metrics[k]) for k in ZHOU_KEYS}
 
@@ -283,5 +297,5 @@ def run_figures(done: Any) -> Figures:
         except ValueError:
             metrics = None
     core, std = _core(metrics) if metrics is not None else (_empty_core(), {})
-    own = _zhou_own(done.metrics, clock, slice_seconds) if family == "matrix" else {}
+    own = zhou_own(done.metrics, clock, slice_seconds) if family == "matrix" else {}
     return Figures({**core, **own}, family, clock, std)

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from gangviz.core.limits import MAX_TITLE_CHARS
 from gangviz.inputs import policy_file, policy_spec_from, printable, quoted, read_toml
 from gangviz.resources import RESOURCES, scenario_path
 from gangviz.workloads.files import read_input
@@ -27,8 +28,6 @@ from gangviz.workloads.scenario import MAX_SCENARIO_BYTES, ScenarioError
 
 PLAYLISTS = RESOURCES / "playlists"
 TOP_KEYS = {"title", "scenario"}
-#: The longest playlist title: it is shown in the window's title bar and the lecture view.
-MAX_TITLE_CHARS = 200
 ITEM_KEYS = {"source", "note", "policy"}
 
 

@@ -68,7 +68,15 @@ from pathlib import Path
 from typing import Any
 
 from gangviz.core.jobs import JobSpec, ScriptEvent
-from gangviz.core.limits import MAX_SLICES, LimitError, check_processors, check_slot_growth
+from gangviz.core.limits import (
+    MAX_NAME_CHARS,
+    MAX_SLICES,
+    MAX_TITLE_CHARS,
+    LimitError,
+    check_length,
+    check_processors,
+    check_slot_growth,
+)
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, processor_label
 from gangviz.inputs import printable, quoted, read_toml
 from gangviz.workloads.scenario_families import parse_family
@@ -128,6 +136,7 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         return ScenarioError(f"{where}:{line}: {problem}")
 
     model = _check_keys(data, text, fail)
+    _check_title(data, text, fail)
     if model != "matrix":
         return parse_family(model, data, text, where, fail)
     guided = data.get("guided", False)
@@ -169,6 +178,24 @@ def parse_scenario(data: dict[str, Any], text: str = "", where: str = "<scenario
         guided=guided,
         lines=lines,
     )
+
+
+def _check_title(data: dict[str, Any], text: str, fail: Fail) -> None:
+    """Raise ``fail(...)`` when the title is longer than :data:`MAX_TITLE_CHARS`."""
+    if "title" in data:
+        try:
+            check_length(str(data["title"]), "title", MAX_TITLE_CHARS, "the key 'title'")
+        except LimitError as exc:
+            raise fail(_line_of(text, r"^\s*title\s*="), str(exc)) from None
+
+
+def _check_name(name: str, line: int, fail: Fail, where: str) -> None:
+    """Raise ``fail(line, ...)`` when job name ``name`` is longer than :data:`MAX_NAME_CHARS`
+    (``where``: the key that gave it)."""
+    try:
+        check_length(name, "a job name", MAX_NAME_CHARS, where, low=1)
+    except LimitError as exc:
+        raise fail(line, f"{exc}: {quoted(name)}") from None
 
 
 def _check_keys(data: dict[str, Any], text: str, fail: Fail) -> str:
@@ -240,6 +267,7 @@ def _parse_matrix(rows_text: list[str], token_rows: list[list[str]], procs: int,
             if tok not in IDLE_TOKENS:
                 cols_of.setdefault(tok, []).append(c)
         for name, cols in cols_of.items():
+            _check_name(name, line, fail, "the key 'matrix'")
             _check_columns(name, cols, procs, ring, allocation, line, fail)
             if name in first_cols and first_cols[name] != tuple(cols):
                 raise fail(line, f"job {name} uses different processors here than on line {first_line[name]}")
@@ -410,6 +438,7 @@ def _submission(sub: Any, known: set[str], procs: int, sline: int, fail: Fail) -
     name, size, work = sub.get("name"), sub.get("size"), sub.get("work")
     if not isinstance(name, str) or not name or name in IDLE_TOKENS:
         raise fail(sline, "submit needs a job name")
+    _check_name(name, sline, fail, "a submit's 'name'")
     if name in known:
         raise fail(sline, f"a job named {quoted(name)} already exists")
     if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= procs:

@@ -19,9 +19,11 @@ def test_stretches_give_the_whole_run(policy, mpl, load, n, seed, stretch):
     c = uniform_log_columns(n, load, procs=16, max_work=40, seed=seed)
     whole = run_gang(JobArrays(np.arange(n), c.arrival, c.size.astype(np.int64), c.work.astype(float),
                                np.full(n, np.nan)), policy, {"mpl": mpl}, 16)
-    parts = run_gang_chunks(c.arrival, c.size, c.work, policy, {"mpl": mpl}, 16, stretch=stretch)
-    assert np.array_equal(parts.finish, whole.finish)
+    parts = run_gang_chunks(c.arrival, c.size, c.work, policy, {"mpl": mpl}, 16, stretch=stretch, starts=True)
+    assert np.array_equal(parts.finish, whole.finish) and np.array_equal(parts.start, whole.start)
     assert (parts.time, parts.max_rows, parts.slot_time) == (whole.time, whole.max_rows, whole.slot_time)
+    assert (parts.migrated_tasks, parts.migration_overhead) == (whole.migrated_tasks, whole.migration_overhead)
+    assert parts.capacity() == whole.capacity()
     done = list(zip(c.arrival.tolist(), c.size.tolist(), c.work.astype(float).tolist(), whole.finish.tolist()))
     assert zhou_metrics_of_columns(c.arrival, c.size, c.work, parts.finish, 16, parts.time, parts.max_rows,
                                    parts.slot_time, block=7) == \

@@ -189,3 +189,17 @@ def test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason(edito
     assert f"event 1, {name}: " in said and "is not allowed; give" in said
     assert len(said) < 300  # the token is quoted to 80 characters, not echoed whole
     assert message_boxes and message_boxes[0][-1] == said
+
+
+def test_a_typed_title_or_job_name_stops_at_what_the_reader_takes_back(editor, qtbot, tmp_path):
+    from gangviz.core.limits import MAX_NAME_CHARS, MAX_TITLE_CHARS
+
+    editor.title.clear()
+    editor.job_name.clear()
+    QTest.keyClicks(editor.title, "T" * (MAX_TITLE_CHARS + 5))
+    QTest.keyClicks(editor.job_name, "N" * (MAX_NAME_CHARS + 5))
+    assert editor.title.text() == "T" * MAX_TITLE_CHARS
+    assert editor.job_name.text() == "N" * MAX_NAME_CHARS
+    paint_fig2_like(editor)
+    assert editor.save(tmp_path / "long.toml")
+    assert load_scenario(tmp_path / "long.toml").title == "T" * MAX_TITLE_CHARS  # read back whole

@@ -336,3 +336,28 @@ def test_matrix_rows_get_their_own_lines_in_one_pass(tmp_path):
     path.write_text('processors = 2\nmatrix = [\n  "J1 J1",\n  "J2 J2",\n  "J3 J3 J3",\n]\n')
     with pytest.raises(ScenarioError, match=r"s\.toml:5: matrix row has 3 cells"):
         load_scenario(path)
+
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ('title = "{title}"\nmatrix = ["A A B B"]\n', 1, "title has 201 characters, allowed 0..200 (set by the key 'title')"),
+    ('model = "epoch"\ntitle = "{title}"\n', 2, "title has 201 characters, allowed 0..200 (set by the key 'title')"),
+    ('processors = 4\nmatrix = [\n  "A A B B",\n  "{name} {name} C C",\n]\n', 4,
+     "a job name has 65 characters, allowed 1..64 (set by the key 'matrix')"),
+    ('matrix = ["A A B B"]\n[[events]]\nat = 1\nsubmit = {{ name = "{name}", size = 1, work = 1 }}\n', 4,
+     "a job name has 65 characters, allowed 1..64 (set by a submit's 'name')"),
+])
+def test_scenario_titles_and_job_names_have_a_length_limit(tmp_path, text, line, message):
+    from gangviz.core.limits import MAX_NAME_CHARS, MAX_TITLE_CHARS
+
+    path = tmp_path / "long.toml"
+    path.write_text(text.format(title="T" * (MAX_TITLE_CHARS + 1), name="N" * (MAX_NAME_CHARS + 1)))
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    assert str(err.value).startswith(f"{path}:{line}: {message}")
+    if "epoch" not in text:  # at the limits the file is read, title and names whole
+        path.write_text(text.format(title="T" * MAX_TITLE_CHARS, name="N" * MAX_NAME_CHARS))
+        sc = load_scenario(path)
+        assert sc.title in ("T" * MAX_TITLE_CHARS, "long")
+        names = set(sc.matrix.names.values()) | {s[0] for e in sc.script for s in e.submit}
+        assert ("{name}" in text) == ("N" * MAX_NAME_CHARS in names)

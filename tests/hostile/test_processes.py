@@ -95,3 +95,15 @@ def test_sigkill_leaves_no_worker_behind_and_resume_gives_the_same_rows(tmp_path
     subprocess.run([sys.executable, "-m", "gangviz.cli", "sweep", str(sweep), "--out", str(fresh), "--quiet"],
                    check=True, stderr=subprocess.DEVNULL, timeout=300)
     assert len(_runs(out)) == 16 and _runs(out) == _runs(fresh)
+
+
+def test_ctrl_c_while_a_command_is_imported_is_an_interruption_not_a_traceback(monkeypatch, capsys):
+    # on a loaded machine the command's modules take seconds to import: Ctrl-C may come then
+    import gangviz.cli as cli
+
+    def slow_import(only=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", slow_import)
+    assert main(["compare", "downey", "--policy", "bc"]) == 130
+    assert capsys.readouterr().err == "gangviz: interrupted\n"

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gangviz.core.limits import MAX_SLICES
+from gangviz.core.limits import MAX_NAME_CHARS, MAX_SLICES, MAX_TITLE_CHARS
 from gangviz.gui import palette
 from gangviz.gui.editor.grid import PaintGrid
 from gangviz.inputs import quoted
@@ -75,6 +75,7 @@ class ScenarioEditor(QDialog):
     def _build(self) -> None:
         form = QFormLayout()
         self.title = QLineEdit()
+        self.title.setMaxLength(MAX_TITLE_CHARS)  # what the scenario reader takes back
         form.addRow("Title", self.title)
         shape = QHBoxLayout()
         self.procs = QSpinBox()
@@ -109,6 +110,7 @@ class ScenarioEditor(QDialog):
         job_row = QHBoxLayout()
         self.job_name = QLineEdit()
         self.job_name.setMaximumWidth(90)
+        self.job_name.setMaxLength(MAX_NAME_CHARS)
         self.job_work = QDoubleSpinBox()
         self.job_work.setRange(0, 1e6)
         self.job_work.setDecimals(1)
