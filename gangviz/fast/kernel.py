@@ -35,6 +35,13 @@ from numba import njit
 
 IDLE = -1
 
+# The per-slot rows of ``rs`` (see :func:`simulate`, "service").
+RUNS = 0
+FIRST = 1
+DIRTY = 2
+#: ``rs[FIRST, r]`` of a slot holding no job in one slot only.
+NO_TARGET = 1 << 62
+
 
 @njit(cache=True)
 def level_best(wlv: np.ndarray, block: int, width: int = 0, usable: int = 0) -> tuple[int, int]:
@@ -113,7 +120,7 @@ def _plan(grid, row_a, row_b, first, last, busy_row, region_of, bounds, busy_a, 
 
 
 @njit(cache=True)
-def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo):
+def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs):
     """Exchange rows ``row_a`` and ``row_b`` on columns ``lo .. hi - 1`` (both ends legal cuts
     in both rows). A job moved whose home row is one of the two gets the other as home."""
     moved_a = 0
@@ -124,11 +131,11 @@ def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo):
         if ja != IDLE:
             moved_a += 1
             if job_lo[ja] == c:
-                _flip_home(home, ja, row_a, row_b)
+                _flip_home(home, ja, row_a, row_b, count, tgt, rs)
         if jb != IDLE:
             moved_b += 1
             if job_lo[jb] == c and jb != ja:
-                _flip_home(home, jb, row_a, row_b)
+                _flip_home(home, jb, row_a, row_b, count, tgt, rs)
         grid[c, row_a] = jb
         grid[c, row_b] = ja
     row_busy[row_a] += moved_b - moved_a
@@ -136,15 +143,32 @@ def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo):
 
 
 @njit(cache=True)
-def _flip_home(home, job, row_a, row_b):
-    if home[job] == row_a:
-        home[job] = row_b
-    elif home[job] == row_b:
-        home[job] = row_a
+def _flip_home(home, job, row_a, row_b, count, tgt, rs):
+    old = home[job]
+    if old == row_a:
+        new = row_b
+    elif old == row_b:
+        new = row_a
+    else:
+        return
+    home[job] = new
+    if count[job] == 1:
+        _moved(job, old, new, tgt, rs)
 
 
 @njit(cache=True)
-def gather(grid, n, lo, hi, home, row_busy, job_lo) -> int:
+def _moved(job, old, new, tgt, rs):
+    """A job in one slot moved from slot ``old`` to ``new``: its target follows the new slot's
+    run count (the service it has had stays), ``new``'s first target may drop and ``old``'s
+    is looked at again."""
+    tgt[job] += rs[RUNS, new] - rs[RUNS, old]
+    if tgt[job] < rs[FIRST, new]:
+        rs[FIRST, new] = tgt[job]
+    rs[DIRTY, old] = 1
+
+
+@njit(cache=True)
+def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs) -> int:
     """Re-pack so that one row is idle on columns ``lo .. hi - 1``; return that row.
 
     Premise (unchecked): every column of the range has an idle slot. The steps are those of
@@ -190,10 +214,10 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo) -> int:
         if move_moved < keep_moved or (move_moved == keep_moved and move_two <= keep_two):
             row, partner = partner, row
             for i in range(n_move):
-                _swap(grid, row, partner, move[i, 0], move[i, 1], home, row_busy, job_lo)
+                _swap(grid, row, partner, move[i, 0], move[i, 1], home, row_busy, job_lo, count, tgt, rs)
         else:
             for i in range(n_keep):
-                _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo)
+                _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo, count, tgt, rs)
         k = _idle_run(grid, row, lo, hi)
     return row
 
@@ -239,8 +263,9 @@ def _clear(grid, row, lo, hi, wlv, row_busy):
 
 
 @njit(cache=True)
-def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_busy):
-    """Give up every extra slot of ``job`` (JobUnreplicated)."""
+def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                    multi, meta):
+    """Give up every extra slot of ``job`` (JobUnreplicated): it is in one slot again."""
     lo, hi = job_lo[job], job_hi[job]
     for r in range(n):
         if r != home[job] and grid[lo, r] == job:
@@ -248,6 +273,45 @@ def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_b
             for c in range(lo, hi):
                 extra[c] -= 1
     count[job] = 1
+    _multi_remove(multi, meta, job)
+    h = home[job]
+    tgt[job] = rs[RUNS, h] + int(need[job] - served[job])
+    if tgt[job] < rs[FIRST, h]:
+        rs[FIRST, h] = tgt[job]
+
+
+@njit(cache=True)
+def _multi_remove(multi, meta, job):
+    i = 0
+    while multi[i] != job:
+        i += 1
+    meta[0] -= 1
+    multi[i] = multi[meta[0]]
+
+
+@njit(cache=True)
+def _new_row_state(cap):
+    rs = np.zeros((3, cap), np.int64)
+    rs[FIRST, :] = NO_TARGET
+    return rs
+
+
+@njit(cache=True)
+def _row_first(grid, r, count, tgt, job_hi):
+    """The smallest target of the jobs in slot ``r`` that are in no other slot (``NO_TARGET``
+    when there is none)."""
+    best = NO_TARGET
+    c = 0
+    procs = grid.shape[0]
+    while c < procs:
+        j = grid[c, r]
+        if j == IDLE:
+            c += 1
+            continue
+        if count[j] == 1 and tgt[j] < best:
+            best = tgt[j]
+        c = job_hi[j]
+    return best
 
 
 @njit(cache=True)
@@ -282,6 +346,7 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
     cap = 64
     grid = np.full((procs, cap), IDLE, np.int32)
     row_busy = np.zeros(cap, np.int64)
+    rs = _new_row_state(cap)
     wlv = np.zeros(procs, np.int64)
     extra = np.zeros(procs, np.int64)
     home = np.full(n_jobs, -1, np.int64)
@@ -289,6 +354,9 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
     job_lo = np.zeros(n_jobs, np.int64)
     job_hi = np.zeros(n_jobs, np.int64)
     served = np.zeros(n_jobs)
+    tgt = np.zeros(n_jobs, np.int64)
+    multi = np.zeros(n_jobs + 1, np.int64)
+    meta = np.zeros(1, np.int64)  # [0]: how many jobs ``multi`` lists
     start = np.full(n_jobs, np.nan)
     finish = np.full(n_jobs, np.nan)
     present = np.zeros(n_jobs + 1, np.int64)
@@ -313,17 +381,25 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 gap = float(math.ceil(arrival[arrival_order[next_arrival]])) - t
             if n > 0 and n_present > 0:
                 begin = next_row % n
-                for i in range(n_present):
-                    j = present[i]
+                # Jobs in one row: the first of each row to finish, in the row's turn.
+                for r in range(n):
+                    if rs[DIRTY, r]:
+                        rs[FIRST, r] = _row_first(grid, r, count, tgt, job_hi)
+                        rs[DIRTY, r] = 0
+                    x = rs[FIRST, r]
+                    if x != NO_TARGET:
+                        off = r - begin
+                        if off < 0:
+                            off += n
+                        g = float((x - rs[RUNS, r] - 1) * n + off + 1)
+                        if g < gap:
+                            gap = g
+                for i in range(meta[0]):
+                    j = multi[i]
                     left = need[j] - served[j]
-                    # A job in one row is worked out inline, here and when the slices run:
-                    # going through the multi-row path (offsets, divmod) doubles BC's time.
-                    if count[j] == 1:
-                        g = (left - 1) * n + (home[j] - begin) % n + 1.0
-                    else:
-                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
-                        cycles = int(left - 1) // k
-                        g = float(cycles * n + offsets[int(left - 1) - cycles * k] + 1)
+                    k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
+                    cycles = int(left - 1) // k
+                    g = float(cycles * n + offsets[int(left - 1) - cycles * k] + 1)
                     if g < gap:
                         gap = g
             if math.isinf(gap):
@@ -340,39 +416,53 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 for r in range(n):
                     total += row_busy[r]
                 busy = full * total
-                for i in range(part):
-                    busy += row_busy[(begin + i) % n]
+                for r in range(begin, min(begin + part, n)):
+                    busy += row_busy[r]
+                for r in range(begin + part - n):
+                    busy += row_busy[r]
                 busy_time += busy
                 row_time += n * m
-                for i in range(n_present):
-                    j = present[i]
+                # every row runs ``full`` times, the ``part`` rows from ``begin`` once more
+                for r in range(n):
+                    off = r - begin
+                    if off < 0:
+                        off += n
+                    rs[RUNS, r] += full + (1 if off < part else 0)
+                for i in range(meta[0]):
+                    j = multi[i]
                     before = served[j]
-                    d = 0
-                    k = 1
-                    if count[j] == 1:
-                        d = (home[j] - begin) % n
-                        hits = full + (1 if d < part else 0)
-                    else:
-                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
-                        early = 0
-                        for q in range(k):
-                            if offsets[q] < part:
-                                early += 1
-                        hits = full * k + early
-                    after = before + hits
+                    k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
+                    early = 0
+                    for q in range(k):
+                        if offsets[q] < part:
+                            early += 1
+                    after = before + full * k + early
                     if after >= need[j]:
                         served[j] = need[j]
                         left = int(need[j] - before)
-                        if count[j] == 1:
-                            last = (left - 1) * n + d
-                        else:
-                            cycles = (left - 1) // k
-                            last = cycles * n + offsets[left - 1 - cycles * k]
+                        cycles = (left - 1) // k
+                        last = cycles * n + offsets[left - 1 - cycles * k]
                         finish[j] = t + last + (work[j] - (need[j] - 1.0))
                         done[n_done] = j
                         n_done += 1
                     else:
                         served[j] = after
+                # A job in one row that finishes in these slices finishes in the last one (m
+                # is the smallest gap), so it is in the row that ran last.
+                r = (begin + m - 1) % n
+                if rs[FIRST, r] <= rs[RUNS, r]:
+                    c = 0
+                    while c < procs:
+                        j = grid[c, r]
+                        if j == IDLE:
+                            c += 1
+                            continue
+                        if count[j] == 1 and tgt[j] <= rs[RUNS, r]:
+                            served[j] = need[j]
+                            finish[j] = t + (m - 1) + (work[j] - (need[j] - 1.0))
+                            done[n_done] = j
+                            n_done += 1
+                        c = job_hi[j]
                 next_row = (begin + m) % n
                 t += m
         # ---- the decision point (Simulation._decide)
@@ -382,8 +472,10 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
         for i in range(n_done):
             j = done[i]
             if count[j] > 1:
-                _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy)
+                _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served,
+                                need, tgt, multi, meta)
             _clear(grid, home[j], job_lo[j], job_hi[j], wlv, row_busy)
+            rs[DIRTY, home[j]] = 1
             home[j] = -1
             count[j] = 0
             n_present = _remove_present(present, n_present, j)
@@ -402,12 +494,15 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 busy_grown = np.zeros(new_cap, np.int64)
                 busy_grown[:cap] = row_busy
                 row_busy = busy_grown
+                rs_grown = _new_row_state(new_cap)
+                rs_grown[:, :cap] = rs
+                rs = rs_grown
                 offsets = np.zeros(new_cap, np.int64)
                 cap = new_cap
             n, next_row, n_present = _schedule(
                 scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
                 extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
-                usable)
+                usable, rs, served, need, tgt, multi, meta)
             for i in range(n_arrived):
                 start[arrived[i]] = t
         # Simulation._activate: the next row to run
@@ -448,19 +543,22 @@ def _sort_done(done, n_done, finish):
 
 
 @njit(cache=True)
-def _add_slot(grid, n, next_row, wlv, row_busy):
+def _add_slot(grid, n, next_row, wlv, row_busy, rs):
     """SlotAdded on top; returns ``(n, next_row)`` as Simulation._activate moves the turn."""
     for c in range(grid.shape[0]):
         grid[c, n] = IDLE
         wlv[c] += 1
     row_busy[n] = 0
+    rs[RUNS, n] = 0
+    rs[FIRST, n] = NO_TARGET
+    rs[DIRTY, n] = 0
     if n <= next_row:
         next_row += 1
     return n + 1, next_row
 
 
 @njit(cache=True)
-def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present):
+def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs):
     """SlotRemoved: the empty ``row`` goes, rows above move down; returns ``(n, next_row)``."""
     for c in range(grid.shape[0]):
         for r in range(row, n - 1):
@@ -468,6 +566,9 @@ def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present
         wlv[c] -= 1
     for r in range(row, n - 1):
         row_busy[r] = row_busy[r + 1]
+        rs[RUNS, r] = rs[RUNS, r + 1]
+        rs[FIRST, r] = rs[FIRST, r + 1]
+        rs[DIRTY, r] = rs[DIRTY, r + 1]
     for i in range(n_present):
         j = present[i]
         if home[j] > row:
@@ -478,12 +579,12 @@ def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present
 
 
 @njit(cache=True)
-def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present):
+def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt, rs):
     """Property 2 while it holds (repack.eliminate_slots)."""
     procs = grid.shape[0]
     while n > 0 and wlv.min() >= 1:
-        row = gather(grid, n, 0, procs, home, row_busy, job_lo)
-        n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present)
+        row = gather(grid, n, 0, procs, home, row_busy, job_lo, count, tgt, rs)
+        n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs)
     return n, next_row
 
 
@@ -497,7 +598,7 @@ def _next_power_of_two(size):
 
 @njit(cache=True)
 def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
-                 row_busy, present, n_present, usable):
+                 row_busy, present, n_present, usable, rs, need, tgt):
     """allocation.place_buddy; returns ``(n, next_row, n_present)``."""
     block = _next_power_of_two(size)
     width = block if occupy_block else size
@@ -505,17 +606,18 @@ def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo
     if n:
         node = level_best(wlv, block, width, usable)[1]
     if node < 0:
-        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy)
+        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy, rs)
         node = level_best(wlv, block, width, usable)[1]
     lo = node * block
-    row = gather(grid, n, lo, lo + block, home, row_busy, job_lo)
+    row = gather(grid, n, lo, lo + block, home, row_busy, job_lo, count, tgt, rs)
     n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
-                            present, n_present)
+                            present, n_present, rs, need, tgt)
     return n, next_row, n_present
 
 
 @njit(cache=True)
-def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_busy, present, n_present):
+def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_busy, present, n_present, rs,
+                need, tgt):
     """JobPlaced: ``job`` runs on columns ``lo .. hi - 1`` of ``row``, its home row; returns the
     new number of jobs present."""
     _put(grid, row, job, lo, hi, wlv, row_busy)
@@ -523,12 +625,15 @@ def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_bu
     count[job] = 1
     job_lo[job] = lo
     job_hi[job] = hi
+    tgt[job] = rs[RUNS, row] + int(need[job])
+    if tgt[job] < rs[FIRST, row]:
+        rs[FIRST, row] = tgt[job]
     return _insert_present(present, n_present, job)
 
 
 @njit(cache=True)
 def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
-              row_busy, present, n_present, usable):
+              row_busy, present, n_present, usable, rs, need, tgt):
     """BC: the lowest slot with a free block, its leftmost block; else a new slot on top."""
     procs = grid.shape[0]
     block = _next_power_of_two(size)
@@ -551,15 +656,16 @@ def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, j
         if row >= 0:
             break
     if row < 0:
-        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy)
+        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy, rs)
         row, lo = n - 1, 0
     n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
-                            present, n_present)
+                            present, n_present, rs, need, tgt)
     return n, next_row, n_present
 
 
 @njit(cache=True)
-def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present):
+def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
+                          served, need, tgt, multi, meta):
     """slots.replicate_where_free: jobs, by id, take every extra slot their block offers."""
     if n == 0 or wlv.max() == 0:
         return
@@ -591,31 +697,45 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
                     free = False
                     break
             if free:
-                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, count)
+                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta)
         while wlv[b_lo:b_hi].min() > 0:
-            r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo)
-            _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, count)
+            r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo, count, tgt, rs)
+            _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta)
 
 
 @njit(cache=True)
-def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, count):
+def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta):
+    """JobReplicated: ``job`` also runs in ``row``; a job in one slot until now has its service
+    worked out and is counted slice by slice from here on."""
     _put(grid, row, job, lo, hi, wlv, row_busy)
     for c in range(lo, hi):
         extra[c] += 1
+    if count[job] == 1:
+        h = home[job]
+        served[job] = need[job] - (tgt[job] - rs[RUNS, h])
+        rs[DIRTY, h] = 1
+        multi[meta[0]] = job
+        meta[0] += 1
     count[job] += 1
 
 
 @njit(cache=True)
-def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present):
-    """slots.release_replicas: jobs, by id, whose buddy block overlaps ``lo .. hi - 1`` give
-    up all their extra slots."""
-    for i in range(n_present):
-        j = present[i]
-        if count[j] <= 1:
-            continue
+def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                      multi, meta):
+    """slots.release_replicas: jobs whose buddy block overlaps ``lo .. hi - 1`` give up all
+    their extra slots. The reference takes them by id; a job's release touches only its own
+    cells, so any order gives the same matrix, and the jobs in more than one slot are taken
+    from their own list."""
+    i = 0
+    while i < meta[0]:
+        j = multi[i]
         b_lo, b_size = _buddy_block(job_lo[j], job_hi[j])
         if b_lo < hi and b_lo + b_size > lo:
-            _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy)
+            # takes ``j`` off the list, the last job of the list comes to ``i``
+            _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                            multi, meta)
+        else:
+            i += 1
 
 
 @njit(cache=True)
@@ -641,18 +761,19 @@ def _relaxed_best(wlv, extra, block, width, usable):
 @njit(cache=True)
 def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
               extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
-              usable):
+              usable, rs, served, need, tgt, multi, meta):
     """One decision point of the scheme (buddy.BC/BR/BRMS/BRMMS.schedule, in their order)."""
     procs = grid.shape[0]
     if scheme == 0:  # BC
         if n_completed:
             for row in range(n - 1, -1, -1):  # empty slots, top first
                 if row_busy[row] == 0:
-                    n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present)
+                    n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs)
         for i in range(n_arrived):
             j = arrived[i]
             n, next_row, n_present = _place_bc(grid, n, next_row, j, size[j], occupy_block, home, count,
-                                               job_lo, job_hi, wlv, row_busy, present, n_present, usable)
+                                               job_lo, job_hi, wlv, row_busy, present, n_present, usable, rs,
+                                               need, tgt)
         return n, next_row, n_present
     for i in range(n_arrived):
         j = arrived[i]
@@ -663,12 +784,16 @@ def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, 
                 value, index = _relaxed_best(wlv, extra, block, width, usable)
                 if value > 0:
                     _release_replicas(grid, n, index * block, (index + 1) * block, home, count, job_lo,
-                                      job_hi, wlv, extra, row_busy, present, n_present)
+                                      job_hi, wlv, extra, row_busy, rs, served, need, tgt, multi, meta)
         n, next_row, n_present = _place_buddy(grid, n, next_row, j, size[j], occupy_block, home, count,
-                                              job_lo, job_hi, wlv, row_busy, present, n_present, usable)
+                                              job_lo, job_hi, wlv, row_busy, present, n_present, usable, rs,
+                                              need, tgt)
     if scheme == 3 and n and wlv.min() == 0 and (wlv + extra).min() >= 1:
-        _release_replicas(grid, n, 0, procs, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
-    n, next_row = _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present)
+        _release_replicas(grid, n, 0, procs, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need,
+                          tgt, multi, meta)
+    n, next_row = _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt,
+                                   rs)
     if scheme >= 2 and (n_arrived > 0 or extra_on_decision):
-        _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
+        _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
+                              served, need, tgt, multi, meta)
     return n, next_row, n_present
