@@ -120,7 +120,7 @@ def _plan(grid, row_a, row_b, first, last, busy_row, region_of, bounds, busy_a, 
 
 
 @njit(cache=True)
-def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs):
+def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos):
     """Exchange rows ``row_a`` and ``row_b`` on columns ``lo .. hi - 1`` (both ends legal cuts
     in both rows). A job moved whose home row is one of the two gets the other as home."""
     moved_a = 0
@@ -132,10 +132,14 @@ def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs):
             moved_a += 1
             if job_lo[ja] == c:
                 _flip_home(home, ja, row_a, row_b, count, tgt, rs)
+                if count[ja] > 1 and ja != jb:
+                    _multi_moved(mrows, mpos[ja], count[ja], row_a, row_b)
         if jb != IDLE:
             moved_b += 1
             if job_lo[jb] == c and jb != ja:
                 _flip_home(home, jb, row_a, row_b, count, tgt, rs)
+                if count[jb] > 1:
+                    _multi_moved(mrows, mpos[jb], count[jb], row_b, row_a)
         grid[c, row_a] = jb
         grid[c, row_b] = ja
     row_busy[row_a] += moved_b - moved_a
@@ -157,6 +161,16 @@ def _flip_home(home, job, row_a, row_b, count, tgt, rs):
 
 
 @njit(cache=True)
+def _multi_moved(mrows, i, k, old, new):
+    """The job at ``i`` of the list of jobs in more than one slot moved from slot ``old`` to
+    ``new``."""
+    q = 0
+    while mrows[i, q] != old:
+        q += 1
+    mrows[i, q] = new
+
+
+@njit(cache=True)
 def _moved(job, old, new, tgt, rs):
     """A job in one slot moved from slot ``old`` to ``new``: its target follows the new slot's
     run count (the service it has had stays), ``new``'s first target may drop and ``old``'s
@@ -168,7 +182,7 @@ def _moved(job, old, new, tgt, rs):
 
 
 @njit(cache=True)
-def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs) -> int:
+def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos) -> int:
     """Re-pack so that one row is idle on columns ``lo .. hi - 1``; return that row.
 
     Premise (unchecked): every column of the range has an idle slot. The steps are those of
@@ -214,10 +228,10 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs) -> int:
         if move_moved < keep_moved or (move_moved == keep_moved and move_two <= keep_two):
             row, partner = partner, row
             for i in range(n_move):
-                _swap(grid, row, partner, move[i, 0], move[i, 1], home, row_busy, job_lo, count, tgt, rs)
+                _swap(grid, row, partner, move[i, 0], move[i, 1], home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
         else:
             for i in range(n_keep):
-                _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo, count, tgt, rs)
+                _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
         k = _idle_run(grid, row, lo, hi)
     return row
 
@@ -264,16 +278,18 @@ def _clear(grid, row, lo, hi, wlv, row_busy):
 
 @njit(cache=True)
 def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
-                    multi, meta):
+                    multi, meta, mrows, mpos):
     """Give up every extra slot of ``job`` (JobUnreplicated): it is in one slot again."""
     lo, hi = job_lo[job], job_hi[job]
-    for r in range(n):
-        if r != home[job] and grid[lo, r] == job:
+    i = mpos[job]
+    for q in range(count[job]):
+        r = mrows[i, q]
+        if r != home[job]:
             _clear(grid, r, lo, hi, wlv, row_busy)
             for c in range(lo, hi):
                 extra[c] -= 1
     count[job] = 1
-    _multi_remove(multi, meta, job)
+    _multi_remove(multi, meta, mrows, mpos, count, job)
     h = home[job]
     tgt[job] = rs[RUNS, h] + int(need[job] - served[job])
     if tgt[job] < rs[FIRST, h]:
@@ -281,12 +297,16 @@ def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_b
 
 
 @njit(cache=True)
-def _multi_remove(multi, meta, job):
-    i = 0
-    while multi[i] != job:
-        i += 1
+def _multi_remove(multi, meta, mrows, mpos, count, job):
+    """Take ``job`` off the list of jobs in more than one slot: the last one takes its place."""
+    i = mpos[job]
     meta[0] -= 1
-    multi[i] = multi[meta[0]]
+    last = multi[meta[0]]
+    if last != job:
+        multi[i] = last
+        mpos[last] = i
+        for q in range(count[last]):
+            mrows[i, q] = mrows[meta[0], q]
 
 
 @njit(cache=True)
@@ -357,6 +377,8 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
     tgt = np.zeros(n_jobs, np.int64)
     multi = np.zeros(n_jobs + 1, np.int64)
     meta = np.zeros(1, np.int64)  # [0]: how many jobs ``multi`` lists
+    mpos = np.zeros(n_jobs, np.int64)  # a listed job's place in ``multi``
+    mrows = np.zeros((64, cap), np.int64)  # the slots of the job at each place of ``multi``
     start = np.full(n_jobs, np.nan)
     finish = np.full(n_jobs, np.nan)
     present = np.zeros(n_jobs + 1, np.int64)
@@ -397,7 +419,7 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 for i in range(meta[0]):
                     j = multi[i]
                     left = need[j] - served[j]
-                    k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
+                    k = _turn_offsets(mrows, i, count[j], n, begin, offsets)
                     cycles = int(left - 1) // k
                     g = float(cycles * n + offsets[int(left - 1) - cycles * k] + 1)
                     if g < gap:
@@ -431,7 +453,7 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 for i in range(meta[0]):
                     j = multi[i]
                     before = served[j]
-                    k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
+                    k = _turn_offsets(mrows, i, count[j], n, begin, offsets)
                     early = 0
                     for q in range(k):
                         if offsets[q] < part:
@@ -473,7 +495,7 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
             j = done[i]
             if count[j] > 1:
                 _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served,
-                                need, tgt, multi, meta)
+                                need, tgt, multi, meta, mrows, mpos)
             _clear(grid, home[j], job_lo[j], job_hi[j], wlv, row_busy)
             rs[DIRTY, home[j]] = 1
             home[j] = -1
@@ -498,11 +520,18 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 rs_grown[:, :cap] = rs
                 rs = rs_grown
                 offsets = np.zeros(new_cap, np.int64)
+                mrows_grown = np.zeros((mrows.shape[0], new_cap), np.int64)
+                mrows_grown[:, :cap] = mrows
+                mrows = mrows_grown
                 cap = new_cap
+            if n_present + n_arrived > mrows.shape[0]:  # every job present may take extra slots
+                mrows_grown = np.zeros((2 * (n_present + n_arrived), cap), np.int64)
+                mrows_grown[:mrows.shape[0]] = mrows
+                mrows = mrows_grown
             n, next_row, n_present = _schedule(
                 scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
                 extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
-                usable, rs, served, need, tgt, multi, meta)
+                usable, rs, served, need, tgt, multi, meta, mrows, mpos)
             for i in range(n_arrived):
                 start[arrived[i]] = t
         # Simulation._activate: the next row to run
@@ -513,17 +542,18 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
 
 
 @njit(cache=True)
-def _row_offsets(grid, n, job, col, begin, offsets):
-    """Write the offsets after ``begin`` of ``job``'s rows, in turn order, to ``offsets``;
-    return how many rows it holds."""
-    k = 0
-    for i in range(n):
-        r = begin + i
-        if r >= n:
-            r -= n
-        if grid[col, r] == job:
-            offsets[k] = i
-            k += 1
+def _turn_offsets(mrows, i, k, n, begin, offsets):
+    """Write the offsets after ``begin`` of the ``k`` slots listed at ``mrows[i]``, in turn
+    order, to ``offsets``; return ``k``."""
+    for q in range(k):
+        off = mrows[i, q] - begin
+        if off < 0:
+            off += n
+        p = q
+        while p > 0 and offsets[p - 1] > off:
+            offsets[p] = offsets[p - 1]
+            p -= 1
+        offsets[p] = off
     return k
 
 
@@ -558,7 +588,7 @@ def _add_slot(grid, n, next_row, wlv, row_busy, rs):
 
 
 @njit(cache=True)
-def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs):
+def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs, count, multi, meta, mrows):
     """SlotRemoved: the empty ``row`` goes, rows above move down; returns ``(n, next_row)``."""
     for c in range(grid.shape[0]):
         for r in range(row, n - 1):
@@ -573,18 +603,24 @@ def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present
         j = present[i]
         if home[j] > row:
             home[j] -= 1
+    for i in range(meta[0]):
+        for q in range(count[multi[i]]):
+            if mrows[i, q] > row:
+                mrows[i, q] -= 1
     if row < next_row:
         next_row -= 1
     return n - 1, next_row
 
 
 @njit(cache=True)
-def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt, rs):
+def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt, rs, multi,
+                     meta, mrows, mpos):
     """Property 2 while it holds (repack.eliminate_slots)."""
     procs = grid.shape[0]
     while n > 0 and wlv.min() >= 1:
-        row = gather(grid, n, 0, procs, home, row_busy, job_lo, count, tgt, rs)
-        n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs)
+        row = gather(grid, n, 0, procs, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
+        n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs, count,
+                                   multi, meta, mrows)
     return n, next_row
 
 
@@ -598,7 +634,7 @@ def _next_power_of_two(size):
 
 @njit(cache=True)
 def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
-                 row_busy, present, n_present, usable, rs, need, tgt):
+                 row_busy, present, n_present, usable, rs, need, tgt, mrows, mpos):
     """allocation.place_buddy; returns ``(n, next_row, n_present)``."""
     block = _next_power_of_two(size)
     width = block if occupy_block else size
@@ -609,7 +645,7 @@ def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo
         n, next_row = _add_slot(grid, n, next_row, wlv, row_busy, rs)
         node = level_best(wlv, block, width, usable)[1]
     lo = node * block
-    row = gather(grid, n, lo, lo + block, home, row_busy, job_lo, count, tgt, rs)
+    row = gather(grid, n, lo, lo + block, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
     n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
                             present, n_present, rs, need, tgt)
     return n, next_row, n_present
@@ -665,7 +701,7 @@ def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, j
 
 @njit(cache=True)
 def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
-                          served, need, tgt, multi, meta):
+                          served, need, tgt, multi, meta, mrows, mpos):
     """slots.replicate_where_free: jobs, by id, take every extra slot their block offers."""
     if n == 0 or wlv.max() == 0:
         return
@@ -697,14 +733,14 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
                     free = False
                     break
             if free:
-                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta)
+                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
         while wlv[b_lo:b_hi].min() > 0:
-            r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo, count, tgt, rs)
-            _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta)
+            r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
+            _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
 
 
 @njit(cache=True)
-def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta):
+def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
     """JobReplicated: ``job`` also runs in ``row``; a job in one slot until now has its service
     worked out and is counted slice by slice from here on."""
     _put(grid, row, job, lo, hi, wlv, row_busy)
@@ -715,13 +751,16 @@ def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, s
         served[job] = need[job] - (tgt[job] - rs[RUNS, h])
         rs[DIRTY, h] = 1
         multi[meta[0]] = job
+        mpos[job] = meta[0]
+        mrows[meta[0], 0] = h
         meta[0] += 1
+    mrows[mpos[job], count[job]] = row
     count[job] += 1
 
 
 @njit(cache=True)
 def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
-                      multi, meta):
+                      multi, meta, mrows, mpos):
     """slots.release_replicas: jobs whose buddy block overlaps ``lo .. hi - 1`` give up all
     their extra slots. The reference takes them by id; a job's release touches only its own
     cells, so any order gives the same matrix, and the jobs in more than one slot are taken
@@ -733,7 +772,7 @@ def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, 
         if b_lo < hi and b_lo + b_size > lo:
             # takes ``j`` off the list, the last job of the list comes to ``i``
             _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
-                            multi, meta)
+                            multi, meta, mrows, mpos)
         else:
             i += 1
 
@@ -761,14 +800,15 @@ def _relaxed_best(wlv, extra, block, width, usable):
 @njit(cache=True)
 def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
               extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
-              usable, rs, served, need, tgt, multi, meta):
+              usable, rs, served, need, tgt, multi, meta, mrows, mpos):
     """One decision point of the scheme (buddy.BC/BR/BRMS/BRMMS.schedule, in their order)."""
     procs = grid.shape[0]
     if scheme == 0:  # BC
         if n_completed:
             for row in range(n - 1, -1, -1):  # empty slots, top first
                 if row_busy[row] == 0:
-                    n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs)
+                    n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs,
+                                               count, multi, meta, mrows)
         for i in range(n_arrived):
             j = arrived[i]
             n, next_row, n_present = _place_bc(grid, n, next_row, j, size[j], occupy_block, home, count,
@@ -784,16 +824,16 @@ def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, 
                 value, index = _relaxed_best(wlv, extra, block, width, usable)
                 if value > 0:
                     _release_replicas(grid, n, index * block, (index + 1) * block, home, count, job_lo,
-                                      job_hi, wlv, extra, row_busy, rs, served, need, tgt, multi, meta)
+                                      job_hi, wlv, extra, row_busy, rs, served, need, tgt, multi, meta, mrows, mpos)
         n, next_row, n_present = _place_buddy(grid, n, next_row, j, size[j], occupy_block, home, count,
                                               job_lo, job_hi, wlv, row_busy, present, n_present, usable, rs,
-                                              need, tgt)
+                                              need, tgt, mrows, mpos)
     if scheme == 3 and n and wlv.min() == 0 and (wlv + extra).min() >= 1:
         _release_replicas(grid, n, 0, procs, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need,
-                          tgt, multi, meta)
+                          tgt, multi, meta, mrows, mpos)
     n, next_row = _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt,
-                                   rs)
+                                   rs, multi, meta, mrows, mpos)
     if scheme >= 2 and (n_arrived > 0 or extra_on_decision):
         _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
-                              served, need, tgt, multi, meta)
+                              served, need, tgt, multi, meta, mrows, mpos)
     return n, next_row, n_present
