@@ -163,9 +163,15 @@ def _flip_home(home, job, row_a, row_b, count, tgt, rs):
 @njit(cache=True)
 def _multi_moved(mrows, i, k, old, new):
     """The job at ``i`` of the list of jobs in more than one slot moved from slot ``old`` to
-    ``new``."""
+    ``new``; its slots stay in ascending order."""
     q = 0
     while mrows[i, q] != old:
+        q += 1
+    while q > 0 and mrows[i, q - 1] > new:
+        mrows[i, q] = mrows[i, q - 1]
+        q -= 1
+    while q < k - 1 and mrows[i, q + 1] < new:
+        mrows[i, q] = mrows[i, q + 1]
         q += 1
     mrows[i, q] = new
 
@@ -386,7 +392,6 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
     done = np.zeros(n_jobs, np.int64)  # jobs whose work ran out, not yet taken away
     n_done = 0
     arrived = np.zeros(n_jobs, np.int64)
-    offsets = np.zeros(cap, np.int64)
     n = 0
     next_row = 0
     next_arrival = 0
@@ -419,9 +424,9 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 for i in range(meta[0]):
                     j = multi[i]
                     left = need[j] - served[j]
-                    k = _turn_offsets(mrows, i, count[j], n, begin, offsets)
+                    k = count[j]
                     cycles = int(left - 1) // k
-                    g = float(cycles * n + offsets[int(left - 1) - cycles * k] + 1)
+                    g = float(cycles * n + _turn_offset(mrows, i, k, n, begin, int(left - 1) - cycles * k) + 1)
                     if g < gap:
                         gap = g
             if math.isinf(gap):
@@ -453,17 +458,13 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 for i in range(meta[0]):
                     j = multi[i]
                     before = served[j]
-                    k = _turn_offsets(mrows, i, count[j], n, begin, offsets)
-                    early = 0
-                    for q in range(k):
-                        if offsets[q] < part:
-                            early += 1
-                    after = before + full * k + early
+                    k = count[j]
+                    after = before + full * k + _turns_within(mrows, i, k, n, begin, part)
                     if after >= need[j]:
                         served[j] = need[j]
                         left = int(need[j] - before)
                         cycles = (left - 1) // k
-                        last = cycles * n + offsets[left - 1 - cycles * k]
+                        last = cycles * n + _turn_offset(mrows, i, k, n, begin, left - 1 - cycles * k)
                         finish[j] = t + last + (work[j] - (need[j] - 1.0))
                         done[n_done] = j
                         n_done += 1
@@ -519,7 +520,6 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
                 rs_grown = _new_row_state(new_cap)
                 rs_grown[:, :cap] = rs
                 rs = rs_grown
-                offsets = np.zeros(new_cap, np.int64)
                 mrows_grown = np.zeros((mrows.shape[0], new_cap), np.int64)
                 mrows_grown[:, :cap] = mrows
                 mrows = mrows_grown
@@ -542,19 +542,37 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
 
 
 @njit(cache=True)
-def _turn_offsets(mrows, i, k, n, begin, offsets):
-    """Write the offsets after ``begin`` of the ``k`` slots listed at ``mrows[i]``, in turn
-    order, to ``offsets``; return ``k``."""
-    for q in range(k):
-        off = mrows[i, q] - begin
-        if off < 0:
-            off += n
-        p = q
-        while p > 0 and offsets[p - 1] > off:
-            offsets[p] = offsets[p - 1]
-            p -= 1
-        offsets[p] = off
-    return k
+def _below(mrows, i, k, row):
+    """How many of the ``k`` slots listed (ascending) at ``mrows[i]`` lie below ``row``."""
+    lo, hi = 0, k
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if mrows[i, mid] < row:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def _turn_offset(mrows, i, k, n, begin, x):
+    """The offset after ``begin`` of the ``x``-th (from 0) of the ``k`` slots listed at
+    ``mrows[i]``, in turn order: the slots from ``begin`` up come first, then those below."""
+    s = _below(mrows, i, k, begin)
+    q = s + x
+    if q >= k:
+        return mrows[i, q - k] - begin + n
+    return mrows[i, q] - begin
+
+
+@njit(cache=True)
+def _turns_within(mrows, i, k, n, begin, part):
+    """How many of the ``k`` slots listed at ``mrows[i]`` run in the ``part`` (< n) slices
+    from ``begin``."""
+    end = begin + part
+    if end <= n:
+        return _below(mrows, i, k, end) - _below(mrows, i, k, begin)
+    return k - _below(mrows, i, k, begin) + _below(mrows, i, k, end - n)
 
 
 @njit(cache=True)
@@ -754,7 +772,12 @@ def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, s
         mpos[job] = meta[0]
         mrows[meta[0], 0] = h
         meta[0] += 1
-    mrows[mpos[job], count[job]] = row
+    i = mpos[job]
+    q = count[job]
+    while q > 0 and mrows[i, q - 1] > row:  # the slots stay in ascending order
+        mrows[i, q] = mrows[i, q - 1]
+        q -= 1
+    mrows[i, q] = row
     count[job] += 1
 
 
