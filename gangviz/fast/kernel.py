@@ -246,22 +246,31 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
 
 
 @njit(cache=True)
-def _insert_present(present, n_present, job):
+def _insert_present(present, n_present, job, node):
+    """Add ``job``, whose buddy block is WLT node ``node``, to the jobs present (by id)."""
     i = n_present
-    while i > 0 and present[i - 1] > job:
-        present[i] = present[i - 1]
+    while i > 0 and present[0, i - 1] > job:
+        present[0, i] = present[0, i - 1]
+        present[1, i] = present[1, i - 1]
         i -= 1
-    present[i] = job
+    present[0, i] = job
+    present[1, i] = node
     return n_present + 1
 
 
 @njit(cache=True)
 def _remove_present(present, n_present, job):
-    i = 0
-    while present[i] != job:
-        i += 1
+    lo, hi = 0, n_present - 1  # the jobs are in id order: binary search
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if present[0, mid] < job:
+            lo = mid + 1
+        else:
+            hi = mid
+    i = lo
     while i < n_present - 1:
-        present[i] = present[i + 1]
+        present[0, i] = present[0, i + 1]
+        present[1, i] = present[1, i + 1]
         i += 1
     return n_present - 1
 
@@ -341,6 +350,14 @@ def _row_first(grid, r, count, tgt, job_hi):
 
 
 @njit(cache=True)
+def _node(procs, lo, hi):
+    """The WLT node (heap numbering: the root is 1, node v's children 2v and 2v + 1) of the
+    smallest aligned block covering columns ``lo .. hi - 1``."""
+    b_lo, b_size = _buddy_block(lo, hi)
+    return procs // b_size + b_lo // b_size
+
+
+@njit(cache=True)
 def _buddy_block(lo, hi):
     """The smallest aligned block covering columns ``lo .. hi - 1``: ``(start, size)``."""
     x = lo ^ (hi - 1)
@@ -387,7 +404,7 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
     mrows = np.zeros((64, cap), np.int64)  # the slots of the job at each place of ``multi``
     start = np.full(n_jobs, np.nan)
     finish = np.full(n_jobs, np.nan)
-    present = np.zeros(n_jobs + 1, np.int64)
+    present = np.zeros((2, n_jobs + 1), np.int64)  # the jobs present by id; the WLT node of their block
     n_present = 0
     done = np.zeros(n_jobs, np.int64)  # jobs whose work ran out, not yet taken away
     n_done = 0
@@ -618,7 +635,7 @@ def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present
         rs[FIRST, r] = rs[FIRST, r + 1]
         rs[DIRTY, r] = rs[DIRTY, r + 1]
     for i in range(n_present):
-        j = present[i]
+        j = present[0, i]
         if home[j] > row:
             home[j] -= 1
     for i in range(meta[0]):
@@ -682,7 +699,7 @@ def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_bu
     tgt[job] = rs[RUNS, row] + int(need[job])
     if tgt[job] < rs[FIRST, row]:
         rs[FIRST, row] = tgt[job]
-    return _insert_present(present, n_present, job)
+    return _insert_present(present, n_present, job, _node(grid.shape[0], lo, hi))
 
 
 @njit(cache=True)
@@ -724,16 +741,17 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
     if n == 0 or wlv.max() == 0:
         return
     procs = grid.shape[0]
-    zeros = np.zeros(procs + 1, np.int64)
+    # open[v]: WLT node v covers no processor without an idle cell (leaves first, then up)
+    open_ = np.zeros(2 * procs, np.bool_)
     for c in range(procs):
-        zeros[c + 1] = zeros[c] + (wlv[c] == 0)
+        open_[procs + c] = wlv[c] > 0
+    for v in range(procs - 1, 0, -1):
+        open_[v] = open_[2 * v] and open_[2 * v + 1]
     visit = np.zeros(n_present, np.int64)
     n_visit = 0
     for i in range(n_present):
-        j = present[i]
-        b_lo, b_size = _buddy_block(job_lo[j], job_hi[j])
-        if zeros[b_lo + b_size] == zeros[b_lo]:
-            visit[n_visit] = j
+        if open_[present[1, i]]:
+            visit[n_visit] = present[0, i]
             n_visit += 1
     for i in range(n_visit):
         j = visit[i]
