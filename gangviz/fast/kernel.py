@@ -16,6 +16,26 @@ linear array, without change records:
 * ``wlv``, ``extra`` and ``row_busy`` are the workload vector, the replica cells per
   processor and the busy cells per slot, as the matrix keeps them.
 * A job's columns are ``job_lo[j] .. job_hi[j] - 1`` (buddy placements are contiguous).
+* ``present`` lists the jobs in the matrix by id (row 0) with the WLT node of their buddy block
+  (row 1, heap numbering), so handing out extra slots reads one table per job.
+
+**Service, without a pass over the jobs present.** The engine's served counters are kept so
+that a decision costs no pass over every job present:
+
+* ``rs[RUNS, r]`` counts the slices slot ``r`` has run. A job in one slot (most jobs) is
+  not counted slice by slice: ``tgt[j]`` is the count its slot reaches in the slice where
+  its work runs out, so its service is ``need - (tgt - rs[RUNS, home])``; it follows the job
+  when a re-pack moves it to another slot.
+* ``rs[FIRST, r]`` is the smallest ``tgt`` of the one-slot jobs of slot ``r``; ``rs[DIRTY, r]``
+  says it must be worked out again from the slot's cells (a job left it). The next completion
+  is then a pass over the slots, not the jobs; the jobs that finish in a gap of ``m`` slices
+  finish in its last slice, so they are all in the slot that ran last.
+* A job in more than one slot (``count`` > 1; a few at a time) is counted slice by slice as
+  before, from ``mrows``: its slots in ascending order, at its place ``mpos[j]`` in the list
+  ``multi`` (``meta[0]`` long), so its turn offsets come by binary search.
+
+The matrix itself still changes cell by cell: the extra slots BRMS and BRMMS hand out and give
+back are real changes, and their number per decision grows with the number of slots.
 
 :func:`gather` takes every decision :func:`gangviz.core.repack.gather` takes (the row with the
 longest idle run, ties to the highest; the partner with the furthest reach, ties to the lowest;
@@ -35,7 +55,7 @@ from numba import njit
 
 IDLE = -1
 
-# The per-slot rows of ``rs`` (see :func:`simulate`, "service").
+# The per-slot rows of ``rs`` (the module docstring, "Service").
 RUNS = 0
 FIRST = 1
 DIRTY = 2
