@@ -16,6 +16,26 @@ linear array, without change records:
 * ``wlv``, ``extra`` and ``row_busy`` are the workload vector, the replica cells per
   processor and the busy cells per slot, as the matrix keeps them.
 * A job's columns are ``job_lo[j] .. job_hi[j] - 1`` (buddy placements are contiguous).
+* ``present`` lists the jobs in the matrix by id (row 0) with the WLT node of their buddy block
+  (row 1, heap numbering), so handing out extra slots reads one table per job.
+
+**Service, without a pass over the jobs present.** The engine's served counters are kept so
+that a decision costs no pass over every job present:
+
+* ``rs[RUNS, r]`` counts the slices slot ``r`` has run. A job in one slot (most jobs) is
+  not counted slice by slice: ``tgt[j]`` is the count its slot reaches in the slice where
+  its work runs out, so its service is ``need - (tgt - rs[RUNS, home])``; it follows the job
+  when a re-pack moves it to another slot.
+* ``rs[FIRST, r]`` is the smallest ``tgt`` of the one-slot jobs of slot ``r``; ``rs[DIRTY, r]``
+  says it must be worked out again from the slot's cells (a job left it). The next completion
+  is then a pass over the slots, not the jobs; the jobs that finish in a gap of ``m`` slices
+  finish in its last slice, so they are all in the slot that ran last.
+* A job in more than one slot (``count`` > 1; a few at a time) is counted slice by slice as
+  before, from ``mrows``: its slots in ascending order, at its place ``mpos[j]`` in the list
+  ``multi`` (``meta[0]`` long), so its turn offsets come by binary search.
+
+The matrix itself still changes cell by cell: the extra slots BRMS and BRMMS hand out and give
+back are real changes, and their number per decision grows with the number of slots.
 
 :func:`gather` takes every decision :func:`gangviz.core.repack.gather` takes (the row with the
 longest idle run, ties to the highest; the partner with the furthest reach, ties to the lowest;
@@ -34,6 +54,13 @@ import numpy as np
 from numba import njit
 
 IDLE = -1
+
+# The per-slot rows of ``rs`` (the module docstring, "Service").
+RUNS = 0
+FIRST = 1
+DIRTY = 2
+#: ``rs[FIRST, r]`` of a slot holding no job in one slot only.
+NO_TARGET = 1 << 62
 
 
 @njit(cache=True)
@@ -113,7 +140,7 @@ def _plan(grid, row_a, row_b, first, last, busy_row, region_of, bounds, busy_a, 
 
 
 @njit(cache=True)
-def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo):
+def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos):
     """Exchange rows ``row_a`` and ``row_b`` on columns ``lo .. hi - 1`` (both ends legal cuts
     in both rows). A job moved whose home row is one of the two gets the other as home."""
     moved_a = 0
@@ -124,11 +151,15 @@ def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo):
         if ja != IDLE:
             moved_a += 1
             if job_lo[ja] == c:
-                _flip_home(home, ja, row_a, row_b)
+                _flip_home(home, ja, row_a, row_b, count, tgt, rs)
+                if count[ja] > 1 and ja != jb:
+                    _multi_moved(mrows, mpos[ja], count[ja], row_a, row_b)
         if jb != IDLE:
             moved_b += 1
             if job_lo[jb] == c and jb != ja:
-                _flip_home(home, jb, row_a, row_b)
+                _flip_home(home, jb, row_a, row_b, count, tgt, rs)
+                if count[jb] > 1:
+                    _multi_moved(mrows, mpos[jb], count[jb], row_b, row_a)
         grid[c, row_a] = jb
         grid[c, row_b] = ja
     row_busy[row_a] += moved_b - moved_a
@@ -136,15 +167,48 @@ def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo):
 
 
 @njit(cache=True)
-def _flip_home(home, job, row_a, row_b):
-    if home[job] == row_a:
-        home[job] = row_b
-    elif home[job] == row_b:
-        home[job] = row_a
+def _flip_home(home, job, row_a, row_b, count, tgt, rs):
+    old = home[job]
+    if old == row_a:
+        new = row_b
+    elif old == row_b:
+        new = row_a
+    else:
+        return
+    home[job] = new
+    if count[job] == 1:
+        _moved(job, old, new, tgt, rs)
 
 
 @njit(cache=True)
-def gather(grid, n, lo, hi, home, row_busy, job_lo) -> int:
+def _multi_moved(mrows, i, k, old, new):
+    """The job at ``i`` of the list of jobs in more than one slot moved from slot ``old`` to
+    ``new``; its slots stay in ascending order."""
+    q = 0
+    while mrows[i, q] != old:
+        q += 1
+    while q > 0 and mrows[i, q - 1] > new:
+        mrows[i, q] = mrows[i, q - 1]
+        q -= 1
+    while q < k - 1 and mrows[i, q + 1] < new:
+        mrows[i, q] = mrows[i, q + 1]
+        q += 1
+    mrows[i, q] = new
+
+
+@njit(cache=True)
+def _moved(job, old, new, tgt, rs):
+    """A job in one slot moved from slot ``old`` to ``new``: its target follows the new slot's
+    run count (the service it has had stays), ``new``'s first target may drop and ``old``'s
+    is looked at again."""
+    tgt[job] += rs[RUNS, new] - rs[RUNS, old]
+    if tgt[job] < rs[FIRST, new]:
+        rs[FIRST, new] = tgt[job]
+    rs[DIRTY, old] = 1
+
+
+@njit(cache=True)
+def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos) -> int:
     """Re-pack so that one row is idle on columns ``lo .. hi - 1``; return that row.
 
     Premise (unchecked): every column of the range has an idle slot. The steps are those of
@@ -190,10 +254,10 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo) -> int:
         if move_moved < keep_moved or (move_moved == keep_moved and move_two <= keep_two):
             row, partner = partner, row
             for i in range(n_move):
-                _swap(grid, row, partner, move[i, 0], move[i, 1], home, row_busy, job_lo)
+                _swap(grid, row, partner, move[i, 0], move[i, 1], home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
         else:
             for i in range(n_keep):
-                _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo)
+                _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
         k = _idle_run(grid, row, lo, hi)
     return row
 
@@ -202,22 +266,31 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo) -> int:
 
 
 @njit(cache=True)
-def _insert_present(present, n_present, job):
+def _insert_present(present, n_present, job, node):
+    """Add ``job``, whose buddy block is WLT node ``node``, to the jobs present (by id)."""
     i = n_present
-    while i > 0 and present[i - 1] > job:
-        present[i] = present[i - 1]
+    while i > 0 and present[0, i - 1] > job:
+        present[0, i] = present[0, i - 1]
+        present[1, i] = present[1, i - 1]
         i -= 1
-    present[i] = job
+    present[0, i] = job
+    present[1, i] = node
     return n_present + 1
 
 
 @njit(cache=True)
 def _remove_present(present, n_present, job):
-    i = 0
-    while present[i] != job:
-        i += 1
+    lo, hi = 0, n_present - 1  # the jobs are in id order: binary search
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if present[0, mid] < job:
+            lo = mid + 1
+        else:
+            hi = mid
+    i = lo
     while i < n_present - 1:
-        present[i] = present[i + 1]
+        present[0, i] = present[0, i + 1]
+        present[1, i] = present[1, i + 1]
         i += 1
     return n_present - 1
 
@@ -239,15 +312,69 @@ def _clear(grid, row, lo, hi, wlv, row_busy):
 
 
 @njit(cache=True)
-def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_busy):
-    """Give up every extra slot of ``job`` (JobUnreplicated)."""
+def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                    multi, meta, mrows, mpos):
+    """Give up every extra slot of ``job`` (JobUnreplicated): it is in one slot again."""
     lo, hi = job_lo[job], job_hi[job]
-    for r in range(n):
-        if r != home[job] and grid[lo, r] == job:
+    i = mpos[job]
+    for q in range(count[job]):
+        r = mrows[i, q]
+        if r != home[job]:
             _clear(grid, r, lo, hi, wlv, row_busy)
             for c in range(lo, hi):
                 extra[c] -= 1
     count[job] = 1
+    _multi_remove(multi, meta, mrows, mpos, count, job)
+    h = home[job]
+    tgt[job] = rs[RUNS, h] + int(need[job] - served[job])
+    if tgt[job] < rs[FIRST, h]:
+        rs[FIRST, h] = tgt[job]
+
+
+@njit(cache=True)
+def _multi_remove(multi, meta, mrows, mpos, count, job):
+    """Take ``job`` off the list of jobs in more than one slot: the last one takes its place."""
+    i = mpos[job]
+    meta[0] -= 1
+    last = multi[meta[0]]
+    if last != job:
+        multi[i] = last
+        mpos[last] = i
+        for q in range(count[last]):
+            mrows[i, q] = mrows[meta[0], q]
+
+
+@njit(cache=True)
+def _new_row_state(cap):
+    rs = np.zeros((3, cap), np.int64)
+    rs[FIRST, :] = NO_TARGET
+    return rs
+
+
+@njit(cache=True)
+def _row_first(grid, r, count, tgt, job_hi):
+    """The smallest target of the jobs in slot ``r`` that are in no other slot (``NO_TARGET``
+    when there is none)."""
+    best = NO_TARGET
+    c = 0
+    procs = grid.shape[0]
+    while c < procs:
+        j = grid[c, r]
+        if j == IDLE:
+            c += 1
+            continue
+        if count[j] == 1 and tgt[j] < best:
+            best = tgt[j]
+        c = job_hi[j]
+    return best
+
+
+@njit(cache=True)
+def _node(procs, lo, hi):
+    """The WLT node (heap numbering: the root is 1, node v's children 2v and 2v + 1) of the
+    smallest aligned block covering columns ``lo .. hi - 1``."""
+    b_lo, b_size = _buddy_block(lo, hi)
+    return procs // b_size + b_lo // b_size
 
 
 @njit(cache=True)
@@ -367,6 +494,7 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
     cap = 64
     grid = np.full((procs, cap), IDLE, np.int32)
     row_busy = np.zeros(cap, np.int64)
+    rs = _new_row_state(cap)
     wlv = np.zeros(procs, np.int64)
     extra = np.zeros(procs, np.int64)
     home = np.full(n_jobs, -1, np.int64)
@@ -374,14 +502,18 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
     job_lo = np.zeros(n_jobs, np.int64)
     job_hi = np.zeros(n_jobs, np.int64)
     served = np.zeros(n_jobs)
+    tgt = np.zeros(n_jobs, np.int64)
+    multi = np.zeros(n_jobs + 1, np.int64)
+    meta = np.zeros(1, np.int64)  # [0]: how many jobs ``multi`` lists
+    mpos = np.zeros(n_jobs, np.int64)  # a listed job's place in ``multi``
+    mrows = np.zeros((64, cap), np.int64)  # the slots of the job at each place of ``multi``
     start = np.full(n_jobs, np.nan)
     finish = np.full(n_jobs, np.nan)
-    present = np.zeros(n_jobs + 1, np.int64)
+    present = np.zeros((2, n_jobs + 1), np.int64)  # the jobs present by id; the WLT node of their block
     n_present = 0
     done = np.zeros(n_jobs, np.int64)  # jobs whose work ran out, not yet taken away
     n_done = 0
     arrived = np.zeros(n_jobs, np.int64)
-    offsets = np.zeros(cap, np.int64)
     n = 0
     next_row = 0
     next_arrival = 0
@@ -404,17 +536,25 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
                 gap = float(math.ceil(arrival[arrival_order[next_arrival]])) - t
             if n > 0 and n_present > 0:
                 begin = next_row % n
-                for i in range(n_present):
-                    j = present[i]
+                # Jobs in one row: the first of each row to finish, in the row's turn.
+                for r in range(n):
+                    if rs[DIRTY, r]:
+                        rs[FIRST, r] = _row_first(grid, r, count, tgt, job_hi)
+                        rs[DIRTY, r] = 0
+                    x = rs[FIRST, r]
+                    if x != NO_TARGET:
+                        off = r - begin
+                        if off < 0:
+                            off += n
+                        g = float((x - rs[RUNS, r] - 1) * n + off + 1)
+                        if g < gap:
+                            gap = g
+                for i in range(meta[0]):
+                    j = multi[i]
                     left = need[j] - served[j]
-                    # A job in one row is worked out inline, here and when the slices run:
-                    # going through the multi-row path (offsets, divmod) doubles BC's time.
-                    if count[j] == 1:
-                        g = (left - 1) * n + (home[j] - begin) % n + 1.0
-                    else:
-                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
-                        cycles = int(left - 1) // k
-                        g = float(cycles * n + offsets[int(left - 1) - cycles * k] + 1)
+                    k = count[j]
+                    cycles = int(left - 1) // k
+                    g = float(cycles * n + _turn_offset(mrows, i, k, n, begin, int(left - 1) - cycles * k) + 1)
                     if g < gap:
                         gap = g
             if math.isinf(gap):
@@ -431,39 +571,49 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
                 for r in range(n):
                     total += row_busy[r]
                 busy = full * total
-                for i in range(part):
-                    busy += row_busy[(begin + i) % n]
+                for r in range(begin, min(begin + part, n)):
+                    busy += row_busy[r]
+                for r in range(begin + part - n):
+                    busy += row_busy[r]
                 busy_time += busy
                 row_time += n * m
-                for i in range(n_present):
-                    j = present[i]
+                # every row runs ``full`` times, the ``part`` rows from ``begin`` once more
+                for r in range(n):
+                    off = r - begin
+                    if off < 0:
+                        off += n
+                    rs[RUNS, r] += full + (1 if off < part else 0)
+                for i in range(meta[0]):
+                    j = multi[i]
                     before = served[j]
-                    d = 0
-                    k = 1
-                    if count[j] == 1:
-                        d = (home[j] - begin) % n
-                        hits = full + (1 if d < part else 0)
-                    else:
-                        k = _row_offsets(grid, n, j, job_lo[j], begin, offsets)
-                        early = 0
-                        for q in range(k):
-                            if offsets[q] < part:
-                                early += 1
-                        hits = full * k + early
-                    after = before + hits
+                    k = count[j]
+                    after = before + full * k + _turns_within(mrows, i, k, n, begin, part)
                     if after >= need[j]:
                         served[j] = need[j]
                         left = int(need[j] - before)
-                        if count[j] == 1:
-                            last = (left - 1) * n + d
-                        else:
-                            cycles = (left - 1) // k
-                            last = cycles * n + offsets[left - 1 - cycles * k]
+                        cycles = (left - 1) // k
+                        last = cycles * n + _turn_offset(mrows, i, k, n, begin, left - 1 - cycles * k)
                         finish[j] = t + last + (work[j] - (need[j] - 1.0))
                         done[n_done] = j
                         n_done += 1
                     else:
                         served[j] = after
+                # A job in one row that finishes in these slices finishes in the last one (m
+                # is the smallest gap), so it is in the row that ran last.
+                r = (begin + m - 1) % n
+                if rs[FIRST, r] <= rs[RUNS, r]:
+                    c = 0
+                    while c < procs:
+                        j = grid[c, r]
+                        if j == IDLE:
+                            c += 1
+                            continue
+                        if count[j] == 1 and tgt[j] <= rs[RUNS, r]:
+                            served[j] = need[j]
+                            finish[j] = t + (m - 1) + (work[j] - (need[j] - 1.0))
+                            done[n_done] = j
+                            n_done += 1
+                        c = job_hi[j]
                 next_row = (begin + m) % n
                 t += m
         # ---- the decision point (Simulation._decide)
@@ -473,8 +623,10 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
         for i in range(n_done):
             j = done[i]
             if count[j] > 1:
-                _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy)
+                _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served,
+                                need, tgt, multi, meta, mrows, mpos)
             _clear(grid, home[j], job_lo[j], job_hi[j], wlv, row_busy)
+            rs[DIRTY, home[j]] = 1
             home[j] = -1
             count[j] = 0
             n_present = _remove_present(present, n_present, j)
@@ -493,17 +645,26 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
                 busy_grown = np.zeros(new_cap, np.int64)
                 busy_grown[:cap] = row_busy
                 row_busy = busy_grown
-                offsets = np.zeros(new_cap, np.int64)
+                rs_grown = _new_row_state(new_cap)
+                rs_grown[:, :cap] = rs
+                rs = rs_grown
+                mrows_grown = np.zeros((mrows.shape[0], new_cap), np.int64)
+                mrows_grown[:, :cap] = mrows
+                mrows = mrows_grown
                 if placed:
                     shadow_grown = np.full((procs, new_cap), IDLE, np.int32)
                     shadow_grown[:, :cap] = shadow
                     shadow = shadow_grown
                     dirty = np.zeros(new_cap, np.bool_)
                 cap = new_cap
+            if n_present + n_arrived > mrows.shape[0]:  # every job present may take extra slots
+                mrows_grown = np.zeros((2 * (n_present + n_arrived), cap), np.int64)
+                mrows_grown[:mrows.shape[0]] = mrows
+                mrows = mrows_grown
             n, next_row, n_present = _schedule(
                 scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
                 extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
-                usable)
+                usable, rs, served, need, tgt, multi, meta, mrows, mpos)
             for i in range(n_arrived):
                 start[arrived[i]] = t
         # Simulation._activate: the next row to run
@@ -517,18 +678,37 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
 
 
 @njit(cache=True)
-def _row_offsets(grid, n, job, col, begin, offsets):
-    """Write the offsets after ``begin`` of ``job``'s rows, in turn order, to ``offsets``;
-    return how many rows it holds."""
-    k = 0
-    for i in range(n):
-        r = begin + i
-        if r >= n:
-            r -= n
-        if grid[col, r] == job:
-            offsets[k] = i
-            k += 1
-    return k
+def _below(mrows, i, k, row):
+    """How many of the ``k`` slots listed (ascending) at ``mrows[i]`` lie below ``row``."""
+    lo, hi = 0, k
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if mrows[i, mid] < row:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def _turn_offset(mrows, i, k, n, begin, x):
+    """The offset after ``begin`` of the ``x``-th (from 0) of the ``k`` slots listed at
+    ``mrows[i]``, in turn order: the slots from ``begin`` up come first, then those below."""
+    s = _below(mrows, i, k, begin)
+    q = s + x
+    if q >= k:
+        return mrows[i, q - k] - begin + n
+    return mrows[i, q] - begin
+
+
+@njit(cache=True)
+def _turns_within(mrows, i, k, n, begin, part):
+    """How many of the ``k`` slots listed at ``mrows[i]`` run in the ``part`` (< n) slices
+    from ``begin``."""
+    end = begin + part
+    if end <= n:
+        return _below(mrows, i, k, end) - _below(mrows, i, k, begin)
+    return k - _below(mrows, i, k, begin) + _below(mrows, i, k, end - n)
 
 
 @njit(cache=True)
@@ -547,19 +727,22 @@ def _sort_done(done, n_done, finish):
 
 
 @njit(cache=True)
-def _add_slot(grid, n, next_row, wlv, row_busy):
+def _add_slot(grid, n, next_row, wlv, row_busy, rs):
     """SlotAdded on top; returns ``(n, next_row)`` as Simulation._activate moves the turn."""
     for c in range(grid.shape[0]):
         grid[c, n] = IDLE
         wlv[c] += 1
     row_busy[n] = 0
+    rs[RUNS, n] = 0
+    rs[FIRST, n] = NO_TARGET
+    rs[DIRTY, n] = 0
     if n <= next_row:
         next_row += 1
     return n + 1, next_row
 
 
 @njit(cache=True)
-def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present):
+def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs, count, multi, meta, mrows):
     """SlotRemoved: the empty ``row`` goes, rows above move down; returns ``(n, next_row)``."""
     for c in range(grid.shape[0]):
         for r in range(row, n - 1):
@@ -567,22 +750,31 @@ def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present
         wlv[c] -= 1
     for r in range(row, n - 1):
         row_busy[r] = row_busy[r + 1]
+        rs[RUNS, r] = rs[RUNS, r + 1]
+        rs[FIRST, r] = rs[FIRST, r + 1]
+        rs[DIRTY, r] = rs[DIRTY, r + 1]
     for i in range(n_present):
-        j = present[i]
+        j = present[0, i]
         if home[j] > row:
             home[j] -= 1
+    for i in range(meta[0]):
+        for q in range(count[multi[i]]):
+            if mrows[i, q] > row:
+                mrows[i, q] -= 1
     if row < next_row:
         next_row -= 1
     return n - 1, next_row
 
 
 @njit(cache=True)
-def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present):
+def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt, rs, multi,
+                     meta, mrows, mpos):
     """Property 2 while it holds (repack.eliminate_slots)."""
     procs = grid.shape[0]
     while n > 0 and wlv.min() >= 1:
-        row = gather(grid, n, 0, procs, home, row_busy, job_lo)
-        n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present)
+        row = gather(grid, n, 0, procs, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
+        n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs, count,
+                                   multi, meta, mrows)
     return n, next_row
 
 
@@ -596,7 +788,7 @@ def _next_power_of_two(size):
 
 @njit(cache=True)
 def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
-                 row_busy, present, n_present, usable):
+                 row_busy, present, n_present, usable, rs, need, tgt, mrows, mpos):
     """allocation.place_buddy; returns ``(n, next_row, n_present)``."""
     block = _next_power_of_two(size)
     width = block if occupy_block else size
@@ -604,17 +796,18 @@ def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo
     if n:
         node = level_best(wlv, block, width, usable)[1]
     if node < 0:
-        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy)
+        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy, rs)
         node = level_best(wlv, block, width, usable)[1]
     lo = node * block
-    row = gather(grid, n, lo, lo + block, home, row_busy, job_lo)
+    row = gather(grid, n, lo, lo + block, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
     n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
-                            present, n_present)
+                            present, n_present, rs, need, tgt)
     return n, next_row, n_present
 
 
 @njit(cache=True)
-def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_busy, present, n_present):
+def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_busy, present, n_present, rs,
+                need, tgt):
     """JobPlaced: ``job`` runs on columns ``lo .. hi - 1`` of ``row``, its home row; returns the
     new number of jobs present."""
     _put(grid, row, job, lo, hi, wlv, row_busy)
@@ -622,12 +815,15 @@ def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_bu
     count[job] = 1
     job_lo[job] = lo
     job_hi[job] = hi
-    return _insert_present(present, n_present, job)
+    tgt[job] = rs[RUNS, row] + int(need[job])
+    if tgt[job] < rs[FIRST, row]:
+        rs[FIRST, row] = tgt[job]
+    return _insert_present(present, n_present, job, _node(grid.shape[0], lo, hi))
 
 
 @njit(cache=True)
 def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
-              row_busy, present, n_present, usable):
+              row_busy, present, n_present, usable, rs, need, tgt):
     """BC: the lowest slot with a free block, its leftmost block; else a new slot on top."""
     procs = grid.shape[0]
     block = _next_power_of_two(size)
@@ -650,29 +846,31 @@ def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, j
         if row >= 0:
             break
     if row < 0:
-        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy)
+        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy, rs)
         row, lo = n - 1, 0
     n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
-                            present, n_present)
+                            present, n_present, rs, need, tgt)
     return n, next_row, n_present
 
 
 @njit(cache=True)
-def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present):
+def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
+                          served, need, tgt, multi, meta, mrows, mpos):
     """slots.replicate_where_free: jobs, by id, take every extra slot their block offers."""
     if n == 0 or wlv.max() == 0:
         return
     procs = grid.shape[0]
-    zeros = np.zeros(procs + 1, np.int64)
+    # open[v]: WLT node v covers no processor without an idle cell (leaves first, then up)
+    open_ = np.zeros(2 * procs, np.bool_)
     for c in range(procs):
-        zeros[c + 1] = zeros[c] + (wlv[c] == 0)
+        open_[procs + c] = wlv[c] > 0
+    for v in range(procs - 1, 0, -1):
+        open_[v] = open_[2 * v] and open_[2 * v + 1]
     visit = np.zeros(n_present, np.int64)
     n_visit = 0
     for i in range(n_present):
-        j = present[i]
-        b_lo, b_size = _buddy_block(job_lo[j], job_hi[j])
-        if zeros[b_lo + b_size] == zeros[b_lo]:
-            visit[n_visit] = j
+        if open_[present[1, i]]:
+            visit[n_visit] = present[0, i]
             n_visit += 1
     for i in range(n_visit):
         j = visit[i]
@@ -690,31 +888,53 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
                     free = False
                     break
             if free:
-                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, count)
+                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
         while wlv[b_lo:b_hi].min() > 0:
-            r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo)
-            _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, count)
+            r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
+            _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
 
 
 @njit(cache=True)
-def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, count):
+def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
+    """JobReplicated: ``job`` also runs in ``row``; a job in one slot until now has its service
+    worked out and is counted slice by slice from here on."""
     _put(grid, row, job, lo, hi, wlv, row_busy)
     for c in range(lo, hi):
         extra[c] += 1
+    if count[job] == 1:
+        h = home[job]
+        served[job] = need[job] - (tgt[job] - rs[RUNS, h])
+        rs[DIRTY, h] = 1
+        multi[meta[0]] = job
+        mpos[job] = meta[0]
+        mrows[meta[0], 0] = h
+        meta[0] += 1
+    i = mpos[job]
+    q = count[job]
+    while q > 0 and mrows[i, q - 1] > row:  # the slots stay in ascending order
+        mrows[i, q] = mrows[i, q - 1]
+        q -= 1
+    mrows[i, q] = row
     count[job] += 1
 
 
 @njit(cache=True)
-def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present):
-    """slots.release_replicas: jobs, by id, whose buddy block overlaps ``lo .. hi - 1`` give
-    up all their extra slots."""
-    for i in range(n_present):
-        j = present[i]
-        if count[j] <= 1:
-            continue
+def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                      multi, meta, mrows, mpos):
+    """slots.release_replicas: jobs whose buddy block overlaps ``lo .. hi - 1`` give up all
+    their extra slots. The reference takes them by id; a job's release touches only its own
+    cells, so any order gives the same matrix, and the jobs in more than one slot are taken
+    from their own list."""
+    i = 0
+    while i < meta[0]:
+        j = multi[i]
         b_lo, b_size = _buddy_block(job_lo[j], job_hi[j])
         if b_lo < hi and b_lo + b_size > lo:
-            _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy)
+            # takes ``j`` off the list, the last job of the list comes to ``i``
+            _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                            multi, meta, mrows, mpos)
+        else:
+            i += 1
 
 
 @njit(cache=True)
@@ -740,18 +960,20 @@ def _relaxed_best(wlv, extra, block, width, usable):
 @njit(cache=True)
 def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
               extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
-              usable):
+              usable, rs, served, need, tgt, multi, meta, mrows, mpos):
     """One decision point of the scheme (buddy.BC/BR/BRMS/BRMMS.schedule, in their order)."""
     procs = grid.shape[0]
     if scheme == 0:  # BC
         if n_completed:
             for row in range(n - 1, -1, -1):  # empty slots, top first
                 if row_busy[row] == 0:
-                    n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present)
+                    n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs,
+                                               count, multi, meta, mrows)
         for i in range(n_arrived):
             j = arrived[i]
             n, next_row, n_present = _place_bc(grid, n, next_row, j, size[j], occupy_block, home, count,
-                                               job_lo, job_hi, wlv, row_busy, present, n_present, usable)
+                                               job_lo, job_hi, wlv, row_busy, present, n_present, usable, rs,
+                                               need, tgt)
         return n, next_row, n_present
     for i in range(n_arrived):
         j = arrived[i]
@@ -762,12 +984,16 @@ def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, 
                 value, index = _relaxed_best(wlv, extra, block, width, usable)
                 if value > 0:
                     _release_replicas(grid, n, index * block, (index + 1) * block, home, count, job_lo,
-                                      job_hi, wlv, extra, row_busy, present, n_present)
+                                      job_hi, wlv, extra, row_busy, rs, served, need, tgt, multi, meta, mrows, mpos)
         n, next_row, n_present = _place_buddy(grid, n, next_row, j, size[j], occupy_block, home, count,
-                                              job_lo, job_hi, wlv, row_busy, present, n_present, usable)
+                                              job_lo, job_hi, wlv, row_busy, present, n_present, usable, rs,
+                                              need, tgt, mrows, mpos)
     if scheme == 3 and n and wlv.min() == 0 and (wlv + extra).min() >= 1:
-        _release_replicas(grid, n, 0, procs, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
-    n, next_row = _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present)
+        _release_replicas(grid, n, 0, procs, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need,
+                          tgt, multi, meta, mrows, mpos)
+    n, next_row = _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt,
+                                   rs, multi, meta, mrows, mpos)
     if scheme >= 2 and (n_arrived > 0 or extra_on_decision):
-        _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present)
+        _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
+                              served, need, tgt, multi, meta, mrows, mpos)
     return n, next_row, n_present

@@ -63,6 +63,37 @@ def test_the_compiled_loop_gives_the_reference_engines_records(workload, setup, 
     assert compiled(jobs, scheme, procs, occupy, extra_slots_on) == reference(jobs, scheme, procs, occupy, extra_slots_on)
 
 
+@st.composite
+def backlogs(draw):
+    """Return ``(processors, jobs)`` that pile up: 4-16 processors, 80-200 jobs arriving faster
+    than they finish (bursts at one time, gaps of at most one slice), long work next to short,
+    so the matrix reaches tens of slots, jobs take and give up extra slots at most decision
+    points, and slots come and go while many jobs are present."""
+    procs = draw(st.sampled_from([4, 8, 16]))
+    n = draw(st.integers(80, 200))
+    gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.0, 0.4, 1.0]), min_size=n, max_size=n))
+    ids = draw(st.permutations(range(n)))
+    jobs = []
+    t = 0.0
+    for i, gap in enumerate(gaps):
+        t += gap
+        size = draw(st.integers(1, procs))
+        work = draw(st.sampled_from([1.0, 3.5, 12.0, 40.0, 150.0, 400.0]))
+        jobs.append(JobSpec(ids[i], f"J{ids[i]}", t, size, work))
+    return procs, jobs
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(backlogs(), st.sampled_from(SETUPS), st.sampled_from(["size", "block"]))
+def test_a_growing_backlog_gives_the_reference_engines_records(workload, setup, occupy):
+    # The compiled loop keeps per-slot run counts, per-slot first completions and the slot
+    # lists of replicated jobs up to date as slots come and go; a backlog exercises all of it.
+    procs, jobs = workload
+    scheme, extra_slots_on = setup
+    args = (jobs, scheme, procs, occupy, extra_slots_on)
+    assert compiled(*args) == reference(*args)
+
+
 @pytest.mark.parametrize("setup", SETUPS)
 @pytest.mark.parametrize("occupy", ["size", "block"])
 def test_a_crowded_machine_gives_the_reference_engines_records(setup, occupy):
