@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(result.to_csv())
     else:
         families = ", ".join(sorted({r.family for r in runs.values()}))
-        print(header_line(source.title, ", ".join(args.policy), families, mach, len(source.jobs)))
+        print(header_line(source.title, ", ".join(args.policy), families, mach, source.job_count))
         print(result.to_text())
     return 0
 

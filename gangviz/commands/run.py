@@ -136,7 +136,7 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
                                 for s in sim.steps for line in s.narration]
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")  # one write, however long
         return 0
-    print(header_line(source.title, name, _family_name(done.family), mach, len(source.jobs)))
+    print(header_line(source.title, name, _family_name(done.family), mach, source.job_count))
     if steps and sim is not None:
         from gangviz.timefmt import format_time
 

@@ -166,5 +166,5 @@ def _print(source: Source, args: argparse.Namespace, name: str, parameters: dict
         doc = run_document(source, mach, name, parameters, "compiled:gang", figures)
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
         return
-    print(header_line(source.title, name, "time slots", mach, len(source.jobs)))
+    print(header_line(source.title, name, "time slots", mach, source.job_count))
     print(figures.text())
