@@ -113,8 +113,9 @@ def open_client(scheduler: Any, timeout: float = 10.0) -> tuple[Client, bool]:
     if isinstance(scheduler, Client):
         return scheduler, False
     try:
-        # distributed's Client.__init__ carries no annotations
-        client = Client(str(scheduler), timeout=timeout,  # type: ignore[no-untyped-call]
+        # distributed's Client.__init__ carries no annotations; where distributed is not
+        # installed (it is the optional cluster extra) mypy sees Any and the ignore is unused
+        client = Client(str(scheduler), timeout=timeout,  # type: ignore[no-untyped-call, unused-ignore]
                         set_as_default=False)
         return client, True
     except (OSError, TimeoutError) as exc:
