@@ -1,4 +1,5 @@
-"""What the benchmark scripts share: the best of repeated timings (imported by its name, as the
+"""What the benchmark scripts share: the best of repeated timings and a big trace made from a
+small one (imported by its name, as the
 scripts run from this folder: ``python benchmarks/bench_swf.py``; the leading underscore says it
 is no benchmark of its own)."""
 
@@ -6,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 
 def best_of(fn: Callable[[], object], repeat: int = 3,
@@ -17,3 +19,27 @@ def best_of(fn: Callable[[], object], repeat: int = 3,
         fn()
         times.append(clock() - start)
     return min(times)
+
+
+def make_trace(src: Path, jobs: int, dest: Path, header: list[str] | None = None) -> int:
+    """Write ``jobs`` job lines to ``dest``, the job lines of the SWF file ``src`` repeated with
+    new ids, each repetition shifted past the last submit of the one before; under ``header``
+    (comment lines) when given, else under ``src``'s own. Return the count written."""
+    own, rows = [], []
+    for line in src.read_text().splitlines():
+        (own if line.lstrip().startswith(";") or not line.strip() else rows).append(line)
+    parsed = [line.split() for line in rows]
+    span = max(float(r[1]) for r in parsed) + 1
+    out, n, rep = list(own if header is None else header), 0, 0
+    while n < jobs:
+        for r in parsed:
+            if n == jobs:
+                break
+            f = list(r)
+            f[0] = str(n + 1)
+            f[1] = str(int(float(f[1]) + rep * span))
+            out.append(" ".join(f"{v:>6}" for v in f))
+            n += 1
+        rep += 1
+    dest.write_text("\n".join(out) + "\n")
+    return n

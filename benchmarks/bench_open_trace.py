@@ -25,32 +25,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from _timing import make_trace
+
 ROOT = Path(__file__).resolve().parent.parent
 KTH = ROOT / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+#: the machine size of the built trace (LANL-CM5's)
+PROCS = 1024
 TARGET_SECONDS = 1.5
 TARGET_MIB = 200
-
-
-def make_trace(src: Path, jobs: int, dest: Path, procs: int = 1024) -> int:
-    """Write ``jobs`` job lines built from ``src`` to ``dest`` with a ``MaxProcs``/``MaxNodes``
-    header of ``procs``; return the count written."""
-    header = [f"; MaxNodes: {procs}", f"; MaxProcs: {procs}"]
-    rows = [line.split() for line in src.read_text().splitlines()
-            if line.strip() and not line.lstrip().startswith(";")]
-    span = max(float(r[1]) for r in rows) + 1
-    out, n, rep = list(header), 0, 0
-    while n < jobs:
-        for r in rows:
-            if n == jobs:
-                break
-            f = list(r)
-            f[0] = str(n + 1)
-            f[1] = str(int(float(f[1]) + rep * span))
-            out.append(" ".join(f"{v:>6}" for v in f))
-            n += 1
-        rep += 1
-    dest.write_text("\n".join(out) + "\n")
-    return n
 
 
 def one_run(trace: Path, policy: str, png: Path) -> tuple[float, float]:
@@ -88,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         trace = args.trace
         if trace is None:
             trace = Path(tmp) / "built.swf"
-            n = make_trace(KTH, args.jobs, trace)
+            n = make_trace(KTH, args.jobs, trace,
+                           header=[f"; MaxNodes: {PROCS}", f"; MaxProcs: {PROCS}"])
             label = f"{n:,} jobs built from {KTH.name}, 1,024 processors"
         else:
             label = trace.name

@@ -16,33 +16,11 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from _timing import best_of
+from _timing import best_of, make_trace
 
 from gangviz.workloads.swf import read_swf
 
 KTH = Path(__file__).resolve().parent.parent / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
-
-
-def make_trace(src: Path, jobs: int, dest: Path) -> int:
-    """Write ``jobs`` job lines built from ``src`` (header kept); return the count written."""
-    header, rows = [], []
-    for line in src.read_text().splitlines():
-        (header if line.lstrip().startswith(";") or not line.strip() else rows).append(line)
-    parsed = [line.split() for line in rows]
-    span = max(float(r[1]) for r in parsed) + 1
-    out, n, rep = list(header), 0, 0
-    while n < jobs:
-        for r in parsed:
-            if n == jobs:
-                break
-            f = list(r)
-            f[0] = str(n + 1)
-            f[1] = str(int(float(f[1]) + rep * span))
-            out.append(" ".join(f"{v:>6}" for v in f))
-            n += 1
-        rep += 1
-    dest.write_text("\n".join(out) + "\n")
-    return n
 
 
 def main() -> None:
