@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 from gangviz.core.changes import cols_label
 from gangviz.core.matrix import slot_label
 from gangviz.gui.families.table import matrix_of
+from gangviz.gui.layouts import fill_form
 from gangviz.gui.param_fields import ParamFields
 from gangviz.timefmt import clock_text, format_time
 
@@ -152,15 +152,8 @@ class ModelDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(1)
-        form.addRow("Model", self.model)
-        form.addRow("Jobs", self.jobs)
-        form.addRow("Offered load", self.load)
-        form.addRow("Processors", self.procs)
-        form.addRow("Seed", self.seed)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        fill_form(self, form, [("Model", self.model), ("Jobs", self.jobs), ("Offered load", self.load),
+                               ("Processors", self.procs), ("Seed", self.seed)])
 
     def values(self) -> dict[str, Any]:
         """Return the chosen name and parameters for ``load_source``."""
