@@ -1,10 +1,15 @@
-"""Small layout pieces the windows and dialogs share: a dialog's form with Ok and Cancel."""
+"""Small layout pieces the windows and dialogs share: a dialog's form with Ok and Cancel, a
+bold heading, a splitter of panes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QWidget
+
+#: the point size of a board's heading (the policy or scenario it shows)
+HEADING_POINTS = 12.5
 
 
 def ok_cancel(dialog: QDialog) -> QDialogButtonBox:
@@ -20,3 +25,13 @@ def fill_form(dialog: QDialog, form: QFormLayout, rows: Sequence[tuple[str, QWid
     for label, field in rows:
         form.addRow(label, field)
     form.addRow(ok_cancel(dialog))
+
+
+def heading_label() -> QLabel:
+    """Return an empty label in the bold heading font (:data:`HEADING_POINTS`)."""
+    label = QLabel()
+    f = QFont(label.font())
+    f.setPointSizeF(HEADING_POINTS)
+    f.setBold(True)
+    label.setFont(f)
+    return label
