@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QSplitter, QWidget
 
 #: the point size of a board's heading (the policy or scenario it shows)
 HEADING_POINTS = 12.5
@@ -35,3 +36,12 @@ def heading_label() -> QLabel:
     f.setBold(True)
     label.setFont(f)
     return label
+
+
+def splitter(orientation: Qt.Orientation, panes: Sequence[QWidget], stretch: Sequence[int]) -> QSplitter:
+    """Return a splitter holding ``panes`` in order, each growing by its ``stretch`` factor."""
+    split = QSplitter(orientation)
+    for i, (pane, factor) in enumerate(zip(panes, stretch, strict=True)):
+        split.addWidget(pane)
+        split.setStretchFactor(i, factor)
+    return split
