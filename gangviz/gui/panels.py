@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.changes import cols_label
 from gangviz.core.matrix import slot_label
+from gangviz.core.params import key_value_items
 from gangviz.gui.families.table import matrix_of
 from gangviz.gui.layouts import fill_form
 from gangviz.gui.param_fields import ParamFields
@@ -40,14 +41,9 @@ def parse_params(text: str) -> dict[str, Any]:
     """Return the parameters written as ``key=value, key=value`` (values as Python literals,
     else strings). Raises ``ValueError`` naming the bad token."""
     out: dict[str, Any] = {}
-    for token in (t.strip() for t in text.split(",")):
-        if not token:
-            continue
-        key, sep, value = token.partition("=")
-        key = key.strip()
-        if not sep or not key.isidentifier():
+    for token, key, value in key_value_items(text):
+        if value is None or not key.isidentifier():
             raise ValueError(f"policy parameters: expected key=value, got {token!r}")
-        value = value.strip()
         try:
             out[key] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
