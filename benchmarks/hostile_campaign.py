@@ -36,6 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # for the fuzz tests' reading of a refusal's stderr
+from tests.fuzz.harness import outside_usage
+
 #: the gangviz tree the commands import (another checkout's, to compare two versions)
 CODE = Path(os.environ.get("GANGVIZ_CAMPAIGN_CODE", ROOT))
 BIN = Path(sys.executable).parent
@@ -133,14 +136,8 @@ QT_NOISE = {"This plugin does not support propagateSizeHints()"}
 
 def message_lines(err: str) -> list[str]:
     """The message lines of ``err``: argparse's usage block and warnings left out."""
-    lines, in_usage = [], False
-    for ln in err.splitlines():
-        if ln.startswith("usage:"):
-            in_usage = True
-            continue
-        if in_usage and ln.startswith(" "):
-            continue
-        in_usage = False
+    lines = []
+    for ln in outside_usage(err):
         if not ln.strip() or ln.startswith("  ") or ln in QT_NOISE:
             continue
         if "warning" in ln.split(":", 2)[1 if ln.startswith("gangviz:") else 0][:40].lower() \

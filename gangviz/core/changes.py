@@ -80,11 +80,37 @@ class MatrixChange(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class SlotAdded(MatrixChange):
-    """An empty time slot appears at index ``row`` (rows at and above it move up)."""
+class _SlotRecord(MatrixChange):
+    """The fields of a slot's creation and elimination, each the other's inverse."""
 
     row: int
     reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _HomeRecord(MatrixChange):
+    """The fields of a job's placement in its home row and its removal, each the other's inverse."""
+
+    job: int
+    row: int
+    cols: tuple[int, ...] | range
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _ExtraRecord(MatrixChange):
+    """The fields of a job's taking extra slots and giving them up, each the other's inverse."""
+
+    job: int
+    rows: tuple[int, ...]
+    cols: tuple[int, ...] | range
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SlotAdded(_SlotRecord):
+    """An empty time slot appears at index ``row`` (rows at and above it move up)."""
+
     kind: ClassVar[str] = "slot_added"
 
     def apply(self, state: OusterhoutMatrix) -> None:
@@ -98,11 +124,9 @@ class SlotAdded(MatrixChange):
 
 
 @dataclass(frozen=True, slots=True)
-class SlotRemoved(MatrixChange):
+class SlotRemoved(_SlotRecord):
     """The empty slot ``row`` is eliminated (rows above it move down)."""
 
-    row: int
-    reason: str = ""
     kind: ClassVar[str] = "slot_removed"
 
     def apply(self, state: OusterhoutMatrix) -> None:
@@ -116,13 +140,9 @@ class SlotRemoved(MatrixChange):
 
 
 @dataclass(frozen=True, slots=True)
-class JobPlaced(MatrixChange):
+class JobPlaced(_HomeRecord):
     """``job`` is allocated ``cols`` in ``row`` (its home row)."""
 
-    job: int
-    row: int
-    cols: tuple[int, ...] | range
-    reason: str = ""
     kind: ClassVar[str] = "job_placed"
 
     def apply(self, state: OusterhoutMatrix) -> None:
@@ -139,13 +159,9 @@ class JobPlaced(MatrixChange):
 
 
 @dataclass(frozen=True, slots=True)
-class JobRemoved(MatrixChange):
+class JobRemoved(_HomeRecord):
     """``job`` leaves its home row ``row`` (it terminated); it holds no extra rows."""
 
-    job: int
-    row: int
-    cols: tuple[int, ...] | range
-    reason: str = ""
     kind: ClassVar[str] = "job_removed"
 
     def apply(self, state: OusterhoutMatrix) -> None:
@@ -252,17 +268,13 @@ def _extra_slots(rows: tuple[int, ...]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class JobReplicated(MatrixChange):
+class JobReplicated(_ExtraRecord):
     """``job`` also runs in each of ``rows`` on its own processors (multi-slot running).
 
     One record holds all the extra slots a job takes at one moment: a job at high load may take
     hundreds at once, which then read as one sentence and appear together.
     """
 
-    job: int
-    rows: tuple[int, ...]
-    cols: tuple[int, ...] | range
-    reason: str = ""
     kind: ClassVar[str] = "job_replicated"
 
     def apply(self, state: OusterhoutMatrix) -> None:
@@ -281,13 +293,9 @@ class JobReplicated(MatrixChange):
 
 
 @dataclass(frozen=True, slots=True)
-class JobUnreplicated(MatrixChange):
+class JobUnreplicated(_ExtraRecord):
     """``job`` gives up its extra slots ``rows`` (all at one moment, in one record)."""
 
-    job: int
-    rows: tuple[int, ...]
-    cols: tuple[int, ...] | range
-    reason: str = ""
     kind: ClassVar[str] = "job_unreplicated"
 
     def apply(self, state: OusterhoutMatrix) -> None:

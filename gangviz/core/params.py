@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["KINDS", "QUOTE_CHARS", "Param", "ParamError", "quote", "split_spec", "check_keys"]
+__all__ = ["KINDS", "QUOTE_CHARS", "Param", "ParamError", "quote", "split_spec", "key_value_items", "check_keys"]
 
 KINDS = ("int", "float", "bool", "choice", "text")
 #: The most characters of a bad token a message quotes.
@@ -187,17 +187,25 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     if not name:
         raise ParamError(f"policy {quote(spec)}: give a name, e.g. repack or random:seed=3")
     params: dict[str, str] = {}
-    for item in (p.strip() for p in rest.split(",")):
-        if not item:
-            continue
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq or not key:
+    for item, key, value in key_value_items(rest):
+        if value is None or not key:
             raise ParamError(f"policy {name}: parameter {quote(item)} is not key=value")
         if key in params:
             raise ParamError(f"policy {name}: parameter {key} is given twice (in {quote(spec)})")
-        params[key] = value.strip()
+        params[key] = value
     return name, params
+
+
+def key_value_items(text: str) -> list[tuple[str, str, str | None]]:
+    """Return ``(item, key, value)`` for each non-empty item of the comma-separated ``text``
+    (``"key=value, key=value"``), each stripped; ``value`` is None for an item without ``=``.
+    Raises nothing: the callers judge the keys and values."""
+    out: list[tuple[str, str, str | None]] = []
+    for item in (p.strip() for p in text.split(",")):
+        if item:
+            key, eq, value = item.partition("=")
+            out.append((item, key.strip(), value.strip() if eq else None))
+    return out
 
 
 def check_keys(params: Mapping[str, object], declared: Mapping[str, Param], policy: str) -> None:

@@ -65,6 +65,15 @@ def _holds(cells, lo, j, r):
 
 
 @njit(cache=True)
+def _mark_cols(cells, lo, hi, j, r, out, value):
+    """Write ``value`` to ``out[c]`` for each processor ``c`` that ``j`` holds in row ``r``;
+    ``out`` is a row of ``cells`` or a per-processor array."""
+    for c in range(lo[j], hi[j]):
+        if cells[r, c] == j:
+            out[c] = value
+
+
+@njit(cache=True)
 def _cols_idle(cells, home, lo, hi, j, r):
     """Whether every processor of ``j`` is idle in row ``r`` (``OusterhoutMatrix.is_idle``)."""
     h = home[j]
@@ -101,10 +110,7 @@ def _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j, row):
 @njit(cache=True)
 def _replicate(cells, rbusy, home, lo, hi, nrows, size, j, r):
     """JobReplicated into row ``r`` on the job's own processors."""
-    h = home[j]
-    for c in range(lo[j], hi[j]):
-        if cells[h, c] == j:
-            cells[r, c] = j
+    _mark_cols(cells, lo, hi, j, home[j], cells[r], j)
     rbusy[r] += size[j]
     nrows[j] += 1
 
@@ -117,9 +123,7 @@ def _unreplicate(cells, rbusy, home, lo, hi, nrows, size, n, j):
     h = home[j]
     for r in range(n):
         if r != h and cells[r, lo[j]] == j:
-            for c in range(lo[j], hi[j]):
-                if cells[r, c] == j:
-                    cells[r, c] = IDLE
+            _mark_cols(cells, lo, hi, j, r, cells[r], IDLE)
             rbusy[r] -= size[j]
     nrows[j] = 1
 
@@ -140,9 +144,7 @@ def _move(cells, rbusy, home, lo, hi, size, j, src, dst):
 def _relocate(cells, rbusy, home, lo, hi, size, j, dst, new, k0, k1):
     """JobMigrated: ``j`` (one row) moves to processors ``new[k0:k1]`` (ascending) of ``dst``."""
     h = home[j]
-    for c in range(lo[j], hi[j]):
-        if cells[h, c] == j:
-            cells[h, c] = IDLE
+    _mark_cols(cells, lo, hi, j, h, cells[h], IDLE)
     rbusy[h] -= size[j]
     for k in range(k0, k1):
         cells[dst, new[k]] = j
@@ -157,9 +159,7 @@ def _remove_job(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j):
     """JobUnreplicated + JobRemoved of a finished job."""
     _unreplicate(cells, rbusy, home, lo, hi, nrows, size, ist[N_ROWS], j)
     h = home[j]
-    for c in range(lo[j], hi[j]):
-        if cells[h, c] == j:
-            cells[h, c] = IDLE
+    _mark_cols(cells, lo, hi, j, h, cells[h], IDLE)
     rbusy[h] -= size[j]
     home[j] = -1
     nrows[j] = 0
@@ -484,16 +484,11 @@ def _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, 
         occ[c] = cells[row, c]
     ist[STAMP] += 1
     stamp = ist[STAMP]
-    h = home[a]
-    for c in range(lo[a], hi[a]):
-        if cells[h, c] == a:
-            ban[c] = stamp
+    _mark_cols(cells, lo, hi, a, home[a], ban, stamp)
     p = 0
     for t in range(k):
         o = others[t]
-        for c in range(lo[o], hi[o]):
-            if cells[row, c] == o:
-                occ[c] = IDLE
+        _mark_cols(cells, lo, hi, o, row, occ, IDLE)
         got = 0
         for c in range(processors):
             if got == size[o]:
@@ -571,6 +566,18 @@ def _delay(j, slices, charge, lost, need, work, quantum):
 
 
 @njit(cache=True)
+def _book_migration(ist, fst, job, job_delay, others, k, others_delay, tasks, cost, charge, lost, need, work,
+                    quantum):
+    """Charge a migration: ``job`` needs ``job_delay`` more service, each of ``others[:k]``
+    ``others_delay`` (eq. 4 and 5); its ``tasks`` and ``cost`` go to the budget."""
+    for x in range(k):
+        _delay(others[x], others_delay, charge, lost, need, work, quantum)
+    _delay(job, job_delay, charge, lost, need, work, quantum)
+    ist[USED] += tasks
+    fst[BUDGET_OVERHEAD] += cost
+
+
+@njit(cache=True)
 def _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, plan, a, row, moved, mst, q, cost_c,
              charge, lost, need, work, quantum):
     """``try_option2``: ``a`` migrates to the leftmost idle processors of ``row``; it loses C,
@@ -586,11 +593,7 @@ def _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, pl
             got += 1
     _relocate(cells, rbusy, home, lo, hi, size, a, row, plan, 0, got)
     moved[a] = mst
-    _delay(a, cost_c, charge, lost, need, work, quantum)
-    for x in range(m):
-        _delay(others[x], cost_c / 2, charge, lost, need, work, quantum)
-    ist[USED] += tasks
-    fst[BUDGET_OVERHEAD] += cost
+    _book_migration(ist, fst, a, cost_c, others, m, cost_c / 2, tasks, cost, charge, lost, need, work, quantum)
 
 
 @njit(cache=True)
@@ -627,11 +630,8 @@ def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen,
                     ok, cost, tasks, kk = _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ,
                                                    ban, plan, job, j, moved, mst, q, cost_c, False)
                     # the jobs of S(A) lose C each, A loses C/2 (eq. 4)
-                    for x in range(kk):
-                        _delay(others[x], cost_c, charge, lost, need, work, quantum)
-                    _delay(job, cost_c / 2, charge, lost, need, work, quantum)
-                    ist[USED] += tasks
-                    fst[BUDGET_OVERHEAD] += cost
+                    _book_migration(ist, fst, job, cost_c / 2, others, kk, cost_c, tasks, cost, charge, lost, need,
+                                    work, quantum)
                     _move(cells, rbusy, home, lo, hi, size, job, i, j)
                 elif ok2:
                     _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, plan, job, j, moved,
@@ -660,11 +660,8 @@ def _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen
                 ok, cost, tasks, kk = _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ban,
                                                plan, job, r, moved, mst, q, cost_c, False)
                 if ok:
-                    for x in range(kk):
-                        _delay(others[x], cost_c, charge, lost, need, work, quantum)
-                    _delay(job, cost_c / 2, charge, lost, need, work, quantum)
-                    ist[USED] += tasks
-                    fst[BUDGET_OVERHEAD] += cost
+                    _book_migration(ist, fst, job, cost_c / 2, others, kk, cost_c, tasks, cost, charge, lost, need,
+                                    work, quantum)
                     _replicate(cells, rbusy, home, lo, hi, nrows, size, job, r)
                     changed = True
                     break
@@ -747,6 +744,20 @@ def _schedule_backfill(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist
 
 
 @njit(cache=True)
+def _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl,
+                              backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size,
+                              n_res):
+    """Remove the empty rows, then the Schedule phase: BGS's (returns its number of
+    reservations) with ``backfill``, else GS's FCFS (returns ``n_res`` unchanged)."""
+    _remove_empty_rows(cells, rbusy, home, run, ist)
+    if backfill:
+        return _schedule_backfill(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait,
+                                  mpl, pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size)
+    _schedule_fcfs(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, waiting, n_wait, mpl)
+    return n_res
+
+
+@njit(cache=True)
 def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl, backfill,
             migrate, q, cost_c, charge, lost, need, work, quantum, start, est, now, seen, blk, lst, others, occ,
             ban, plan, moved, pt, pu, pl, res_job, res_row, res_s, res_e, res_size, n_res, out):
@@ -759,12 +770,9 @@ def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, wait
         _unreplicate(cells, rbusy, home, lo, hi, nrows, size, ist[N_ROWS], run[k])
     _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, blk, lst, backfill, pt, pu, pl, fst,
              start, est, mpl, now)
-    _remove_empty_rows(cells, rbusy, home, run, ist)
-    if backfill:
-        n_res = _schedule_backfill(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait,
-                                   mpl, pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size)
-    else:
-        _schedule_fcfs(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, waiting, n_wait, mpl)
+    n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
+                                      n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
+                                      res_e, res_size, n_res)
     if not migrate:
         _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now)
         return n_res
@@ -777,12 +785,9 @@ def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, wait
     _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
                         plan, moved, q, cost_c, charge, lost, need, work, quantum,
                         backfill, pt, pu, pl, start, est, mpl, now)
-    _remove_empty_rows(cells, rbusy, home, run, ist)
-    if backfill:
-        n_res = _schedule_backfill(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait,
-                                   mpl, pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size)
-    else:
-        _schedule_fcfs(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, waiting, n_wait, mpl)
+    n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
+                                      n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
+                                      res_e, res_size, n_res)
     _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now)
     _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen, others, occ, ban, plan, moved,
                     q, cost_c, charge, lost, need, work, quantum, start, now)
@@ -840,6 +845,17 @@ def _snapped(t, arrival, aorder, na, n_jobs):
 
 
 @njit(cache=True)
+def _slices_of(gap):
+    """Return ``gap`` as whole slices (up to EPS short of one counts) and the fraction of one
+    more slice (0.0 below EPS)."""
+    whole = int(math.floor(gap + EPS))
+    frac = gap - whole
+    if frac < EPS:
+        frac = 0.0
+    return whole, frac
+
+
+@njit(cache=True)
 def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run, pending, done_jobs,
              overhead, quantum, gap, time, start_row):
     """``Simulation._run_for`` on a matrix with rows: ``floor(gap)`` whole slices and, if
@@ -847,10 +863,7 @@ def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstart
     finished jobs' times in ``pending`` and lists them in ``done_jobs``; returns how many."""
     n = ist[N_ROWS]
     n_done = 0
-    whole = int(math.floor(gap + EPS))
-    frac = gap - whole
-    if frac < EPS:
-        frac = 0.0
+    whole, frac = _slices_of(gap)
     full = whole // n
     part = whole % n
     cut = (start_row + whole) % n
@@ -945,10 +958,7 @@ def _lost_in_step(busy0, n_before, start_row, t0, time, processors, overhead, do
     if n_before == 0:
         return processors * (time - t0)
     g = time - t0
-    whole = int(math.floor(g + EPS))
-    frac = g - whole
-    if frac < EPS:
-        frac = 0.0
+    whole, frac = _slices_of(g)
     full = whole // n_before
     part = whole % n_before
     total = 0

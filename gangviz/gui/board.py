@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gangviz.gui import palette
 from gangviz.gui.families.table import FamilyViewAdapter, FamilyWidget, family_view
+from gangviz.gui.layouts import heading_label
 from gangviz.gui.lecture.caption import Caption
 from gangviz.gui.matrix.vector import VectorTreeView
 from gangviz.gui.matrix.view import MatrixView
@@ -34,11 +34,7 @@ class Board(QWidget):
         self.column_layout = lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
-        self.title = QLabel()
-        f = QFont(self.title.font())
-        f.setPointSizeF(12.5)
-        f.setBold(True)
-        self.title.setFont(f)
+        self.title = heading_label()
         self.title.setContentsMargins(14, 6, 8, 2)
         self.subtitle = QLabel()
         self.subtitle.setContentsMargins(14, 0, 8, 4)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
@@ -28,7 +27,9 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.changes import cols_label
 from gangviz.core.matrix import slot_label
+from gangviz.core.params import key_value_items
 from gangviz.gui.families.table import matrix_of
+from gangviz.gui.layouts import fill_form
 from gangviz.gui.param_fields import ParamFields
 from gangviz.timefmt import clock_text, format_time
 
@@ -40,14 +41,9 @@ def parse_params(text: str) -> dict[str, Any]:
     """Return the parameters written as ``key=value, key=value`` (values as Python literals,
     else strings). Raises ``ValueError`` naming the bad token."""
     out: dict[str, Any] = {}
-    for token in (t.strip() for t in text.split(",")):
-        if not token:
-            continue
-        key, sep, value = token.partition("=")
-        key = key.strip()
-        if not sep or not key.isidentifier():
+    for token, key, value in key_value_items(text):
+        if value is None or not key.isidentifier():
             raise ValueError(f"policy parameters: expected key=value, got {token!r}")
-        value = value.strip()
         try:
             out[key] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
@@ -152,15 +148,8 @@ class ModelDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(1)
-        form.addRow("Model", self.model)
-        form.addRow("Jobs", self.jobs)
-        form.addRow("Offered load", self.load)
-        form.addRow("Processors", self.procs)
-        form.addRow("Seed", self.seed)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        fill_form(self, form, [("Model", self.model), ("Jobs", self.jobs), ("Offered load", self.load),
+                               ("Processors", self.procs), ("Seed", self.seed)])
 
     def values(self) -> dict[str, Any]:
         """Return the chosen name and parameters for ``load_source``."""

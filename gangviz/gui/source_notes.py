@@ -15,7 +15,6 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
     QFrame,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.core.limits import MAX_PROCESSORS, MAX_SLICE_SECONDS, MIN_SLICE_SECONDS
+from gangviz.gui.layouts import ok_cancel
 
 
 class WarningsBar(QFrame):
@@ -104,10 +104,7 @@ class SourceOptionsDialog(QDialog):
         form.addRow("Processors:", self.procs)
         form.addRow("Slice length:", self.slice)
         lay.addLayout(form)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
+        lay.addWidget(ok_cancel(self))
 
     def options(self) -> dict[str, Any]:
         """Return the chosen source options (``procs``, ``slice_seconds``)."""

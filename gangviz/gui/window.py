@@ -47,7 +47,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QScrollArea,
     QSlider,
-    QSplitter,
     QStyle,
     QToolBar,
     QVBoxLayout,
@@ -56,6 +55,7 @@ from PySide6.QtWidgets import (
 
 from gangviz.gui.board import Board
 from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
+from gangviz.gui.layouts import splitter
 from gangviz.gui.lecture.narration import NarrationView
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import SPEEDS, Player
@@ -324,21 +324,9 @@ class MainWindow(QMainWindow):
         scroll.setMinimumWidth(250)
         scroll.setMaximumWidth(340)
         self.side_panel = scroll
-        top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(self.board)
-        top.addWidget(scroll)
-        top.setStretchFactor(0, 4)
-        top.setStretchFactor(1, 1)
-        bottom = QSplitter(Qt.Orientation.Horizontal)
-        bottom.addWidget(self.narration)
-        bottom.addWidget(self.metrics)
-        bottom.setStretchFactor(0, 2)
-        bottom.setStretchFactor(1, 3)
-        main = QSplitter(Qt.Orientation.Vertical)
-        main.addWidget(top)
-        main.addWidget(bottom)
-        main.setStretchFactor(0, 3)
-        main.setStretchFactor(1, 2)
+        top = splitter(Qt.Orientation.Horizontal, [self.board, scroll], [4, 1])
+        bottom = splitter(Qt.Orientation.Horizontal, [self.narration, self.metrics], [2, 3])
+        main = splitter(Qt.Orientation.Vertical, [top, bottom], [3, 2])
         top.setSizes([1080, 320])
         bottom.setSizes([560, 840])
         main.setSizes([520, 330])

@@ -242,7 +242,21 @@ class TaskReserved(_Invertible):
 
 
 @dataclass(frozen=True, slots=True)
-class GangStarted(_Invertible):
+class _GangRun(_Invertible):
+    """The fields of a gang's start and finish: ``gang``, the ``time`` and its ``placements``
+    ((task, site, proc), ...)."""
+
+    gang: int
+    time: float
+    placements: tuple[Any, ...]
+
+    def _procs(self, state: MultiSiteState) -> list[tuple[int, int]]:
+        """Return ``(task, global processor)`` of each placement, in order."""
+        return [(task, state.proc(s, p)) for task, s, p in self.placements]
+
+
+@dataclass(frozen=True, slots=True)
+class GangStarted(_GangRun):
     """All tasks of ``gang`` start together at ``time`` on ``placements`` ((task, site, proc), ...).
 
     ``migrated`` is False for an AFCFS start (every task waiting at an idle processor; its
@@ -251,9 +265,6 @@ class GangStarted(_Invertible):
     """
 
     kind: ClassVar[str] = "gang_started"
-    gang: int
-    time: float
-    placements: tuple[Any, ...]
     migrated: bool = False
     indices: tuple[Any, ...] = ()
     undo: bool = False
@@ -261,7 +272,7 @@ class GangStarted(_Invertible):
     def _forward(self, state: MultiSiteState) -> None:
         if self.gang in state.start:
             raise ValueError(f"gang {gang_label(self.gang)} has already started")
-        procs = [(task, state.proc(s, p)) for task, s, p in self.placements]
+        procs = self._procs(state)
         idx = self.indices if not self.migrated else (0,) * len(procs)
         if len(idx) != len(procs):
             raise ValueError("an AFCFS start needs one queue position per task")
@@ -283,7 +294,7 @@ class GangStarted(_Invertible):
         state.start[self.gang] = self.time
 
     def _backward(self, state: MultiSiteState) -> None:
-        procs = [(task, state.proc(s, p)) for task, s, p in self.placements]
+        procs = self._procs(state)
         if any(state.running[g] != (self.gang, task) for task, g in procs):
             raise ValueError(f"gang {gang_label(self.gang)} is not running")
         idx = self.indices if not self.migrated else (0,) * len(procs)
@@ -309,17 +320,14 @@ class GangStarted(_Invertible):
 
 
 @dataclass(frozen=True, slots=True)
-class GangFinished(_Invertible):
+class GangFinished(_GangRun):
     """All tasks of ``gang`` finish together at ``time``, freeing ``placements``."""
 
     kind: ClassVar[str] = "gang_finished"
-    gang: int
-    time: float
-    placements: tuple[Any, ...]
     undo: bool = False
 
     def _forward(self, state: MultiSiteState) -> None:
-        procs = [(task, state.proc(s, p)) for task, s, p in self.placements]
+        procs = self._procs(state)
         if self.gang in state.finish or any(state.running[g] != (self.gang, t) for t, g in procs):
             raise ValueError(f"gang {gang_label(self.gang)} is not running")
         for _, g in procs:
@@ -328,7 +336,7 @@ class GangFinished(_Invertible):
         state.completed.append(self.gang)
 
     def _backward(self, state: MultiSiteState) -> None:
-        procs = [(task, state.proc(s, p)) for task, s, p in self.placements]
+        procs = self._procs(state)
         if not state.completed or state.completed[-1] != self.gang:
             raise ValueError(f"gang {gang_label(self.gang)} is not the last one to finish")
         if any(state.running[g] is not None for _, g in procs):

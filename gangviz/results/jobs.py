@@ -88,35 +88,12 @@ BSLD_TAU_SECONDS = 10.0
 FORMATS = (".csv", ".swf", ".parquet")
 
 
-def job_table(
-    job_id: Sequence[Any] | np.ndarray,
-    arrival: Sequence[float],
-    start: Sequence[float],
-    finish: Sequence[float],
-    size: Sequence[int],
-    work: Sequence[float],
-    *,
-    estimate: Sequence[float] | None = None,
-    killed: Sequence[bool] | None = None,
-    counted: Sequence[bool] | np.ndarray | None = None,
-    rows_held: Sequence[int] | None = None,
-    extra_slices: Sequence[float] | None = None,
-    processors: Sequence[str] | None = None,
-    tau: float = BSLD_TAU_SECONDS,
-) -> np.ndarray:
-    """Return the per-job table (a structured array of :data:`JOB_DTYPE`) of plain arrays.
-
-    ``start`` and ``finish`` hold ``nan`` for a job that has not started or finished;
-    ``killed`` marks terminated jobs (their ``finish`` is the termination time); ``counted``
-    marks the jobs that have a bounded slowdown (default: finished and not killed; a job
-    stopped at its estimate counts, one terminated by a scenario does not). Without
-    ``rows_held`` a job that ran held one row; without ``extra_slices`` none ran in an extra
-    one. ``tau`` is the bounded-slowdown threshold in the table's time unit. Raises
-    ``ValueError`` when the arrays differ in length or ``tau`` is not > 0.
+def job_table(*args: Any, **kwargs: Any) -> np.ndarray:
+    """Return the per-job table (a structured array of :data:`JOB_DTYPE`) of plain arrays:
+    the columns :func:`job_columns` returns for the same arguments, as rows (texts cut to the
+    fields' widths). Raises ``ValueError`` as :func:`job_columns` does.
     """
-    cols = job_columns(job_id, arrival, start, finish, size, work, estimate=estimate, killed=killed,
-                       counted=counted, rows_held=rows_held, extra_slices=extra_slices,
-                       processors=processors, tau=tau)
+    cols = job_columns(*args, **kwargs)
     t = np.zeros(len(cols["job_id"]), dtype=JOB_DTYPE)
     for name in JOB_DTYPE.names or ():
         t[name] = cols[name]
@@ -139,9 +116,18 @@ def job_columns(
     processors: Sequence[str] | None = None,
     tau: float = BSLD_TAU_SECONDS,
 ) -> dict[str, np.ndarray]:
-    """Return the columns of :func:`job_table` (same arguments, same checks) as a dict of
-    arrays named and typed as :data:`JOB_DTYPE`'s fields (texts not cut to the field's width):
-    what :func:`write_jobs` writes, without the table's fixed-width rows."""
+    """Return the per-job columns of plain arrays as a dict of arrays named and typed as
+    :data:`JOB_DTYPE`'s fields (texts not cut to the field's width): what :func:`write_jobs`
+    writes, without :func:`job_table`'s fixed-width rows.
+
+    ``start`` and ``finish`` hold ``nan`` for a job that has not started or finished;
+    ``killed`` marks terminated jobs (their ``finish`` is the termination time); ``counted``
+    marks the jobs that have a bounded slowdown (default: finished and not killed; a job
+    stopped at its estimate counts, one terminated by a scenario does not). Without
+    ``rows_held`` a job that ran held one row; without ``extra_slices`` none ran in an extra
+    one. ``tau`` is the bounded-slowdown threshold in the table's time unit. Raises
+    ``ValueError`` when the arrays differ in length or ``tau`` is not > 0.
+    """
     n = len(job_id)
     given = {"arrival": arrival, "start": start, "finish": finish, "size": size, "work": work,
              "estimate": estimate, "killed": killed, "rows_held": rows_held,

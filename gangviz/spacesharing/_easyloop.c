@@ -106,6 +106,26 @@ static int columns(PyObject *la, PyObject *ls, PyObject *le, PyObject *lr, Py_ss
     return 1;
 }
 
+/* A loop's start, after its allocations (allocated: all of them succeeded): 1 when the four
+ * columns are copied into the arrays and the loop may run; otherwise 0 with *result set to
+ * what the loop returns, NULL with MemoryError raised when an allocation failed, or None when
+ * an entry is not a plain number (the Python loop then runs). */
+static int read_columns(int allocated, PyObject *la, PyObject *ls, PyObject *le, PyObject *lr,
+                        Py_ssize_t n, double *arrival, long long *size, double *est, double *run,
+                        PyObject **result) {
+    if (!allocated) {
+        PyErr_NoMemory();
+        *result = NULL;
+        return 0;
+    }
+    if (!columns(la, ls, le, lr, n, arrival, size, est, run)) {
+        Py_INCREF(Py_None);
+        *result = Py_None;
+        return 0;
+    }
+    return 1;
+}
+
 static PyObject *float_list(const double *v, const char *have, Py_ssize_t n) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
@@ -123,8 +143,6 @@ static PyObject *float_list(const double *v, const char *have, Py_ssize_t n) {
     return list;
 }
 
-/* The loops' result (end, (lost, small, large), start, finish, reservation), the lists None
- * where the have_ flags are 0 (NULL: every entry present); NULL with an exception set on error. */
 /* The common length of the four columns, or -1 with a ValueError set when they differ. */
 static Py_ssize_t column_length(PyObject *la, PyObject *ls, PyObject *le, PyObject *lr) {
     Py_ssize_t n = PyList_GET_SIZE(la);
@@ -135,6 +153,8 @@ static Py_ssize_t column_length(PyObject *la, PyObject *ls, PyObject *le, PyObje
     return n;
 }
 
+/* The loops' result (end, (lost, small, large), start, finish, reservation), the lists None
+ * where the have_ flags are 0 (NULL: every entry present); NULL with an exception set on error. */
 static PyObject *result_of(double end, double lost, double lost_small, double lost_large,
                            Py_ssize_t n, const double *start, const char *have_start,
                            const double *finish, const char *have_finish, const double *resv,
@@ -211,16 +231,10 @@ static PyObject *easy(PyObject *self, PyObject *args) {
     Py_ssize_t *queue = malloc(m * sizeof(Py_ssize_t));
     Pair *done_heap = malloc(m * sizeof(Pair)), *running = malloc(m * sizeof(Pair));
     PyObject *result = NULL;
-    if (!arrival || !est || !run || !start_of || !finish_of || !resv || !size || !has_resv
-        || !queue || !done_heap || !running) {
-        PyErr_NoMemory();
+    int allocated = arrival && est && run && start_of && finish_of && resv && size && has_resv
+                    && queue && done_heap && running;
+    if (!read_columns(allocated, la, ls, le, lr, n, arrival, size, est, run, &result))
         goto out;
-    }
-    if (!columns(la, ls, le, lr, n, arrival, size, est, run)) {
-        result = Py_None;
-        Py_INCREF(result);
-        goto out;
-    }
 
     double lost = 0.0, lost_small = 0.0, lost_large = 0.0;
     Py_ssize_t nheap = 0, nrun = 0, qh = 0, qt = 0;  /* the queue is queue[qh:qt] */
@@ -447,17 +461,11 @@ static PyObject *conservative(PyObject *self, PyObject *args) {
     long long *usage = calloc(cap_k, sizeof(long long)), *low = malloc(cap_k * sizeof(long long));
     char *have_start = calloc(m1, 1), *have_finish = calloc(m1, 1), *have_res = calloc(m1, 1);
     PyObject *result = NULL;
-    if (!arrival || !est || !run || !start || !finish || !first_res || !res || !start_of || !ht
-        || !hj || !queue || !tried || !size || !times || !usage || !low || !have_start
-        || !have_finish || !have_res) {
-        PyErr_NoMemory();
+    int allocated = arrival && est && run && start && finish && first_res && res && start_of && ht
+                    && hj && queue && tried && size && times && usage && low && have_start
+                    && have_finish && have_res;
+    if (!read_columns(allocated, la, ls, le, lr, n, arrival, size, est, run, &result))
         goto out;
-    }
-    if (!columns(la, ls, le, lr, n, arrival, size, est, run)) {
-        result = Py_None;
-        Py_INCREF(result);
-        goto out;
-    }
     for (Py_ssize_t i = 0; i < n; i++) {
         res[i] = NAN;
         tried[i] = -1;  /* the release count when the job last failed to move */

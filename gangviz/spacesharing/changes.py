@@ -103,12 +103,18 @@ class Clock(_Undoable):
 
 
 @dataclass(frozen=True, slots=True)
-class JobFinished(_Undoable):
-    """``job`` (``size`` processors, started at ``start``, predicted to end at ``predicted``)
-    finishes and frees its processors."""
+class _JobRecord(_Undoable):
+    """The fields a job's arrival and finish share: the job and its processors."""
 
     job: int
     size: int
+
+
+@dataclass(frozen=True, slots=True)
+class JobFinished(_JobRecord):
+    """``job`` (``size`` processors, started at ``start``, predicted to end at ``predicted``)
+    finishes and frees its processors."""
+
     start: float
     predicted: float
     unit: float = 1.0
@@ -133,11 +139,9 @@ class JobFinished(_Undoable):
 
 
 @dataclass(frozen=True, slots=True)
-class JobArrived(_Undoable):
+class JobArrived(_JobRecord):
     """``job`` (``size`` processors, estimated run ``estimate``) joins the end of the queue."""
 
-    job: int
-    size: int
     estimate: float
     unit: float = 1.0
     kind = "job_arrived"

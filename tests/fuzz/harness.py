@@ -92,9 +92,9 @@ class Child:
             self.proc.wait()
 
 
-def message_lines(err: str) -> list[str]:
-    """The lines of ``err`` that are messages: argparse's usage block is left out, and so are
-    the warnings a successful read prints."""
+def outside_usage(err: str) -> list[str]:
+    """Return the lines of ``err`` outside argparse's usage block (a ``usage:`` line and the
+    indented lines that continue it); the hostile-input campaign in benchmarks shares it."""
     lines = []
     in_usage = False
     for ln in err.splitlines():
@@ -104,9 +104,14 @@ def message_lines(err: str) -> list[str]:
         if in_usage and ln.startswith(" "):
             continue
         in_usage = False
-        if ln.strip() and not _is_warning_header(ln):
-            lines.append(ln)
+        lines.append(ln)
     return lines
+
+
+def message_lines(err: str) -> list[str]:
+    """The lines of ``err`` that are messages: argparse's usage block is left out, and so are
+    the warnings a successful read prints."""
+    return [ln for ln in outside_usage(err) if ln.strip() and not _is_warning_header(ln)]
 
 
 def _is_warning_header(line: str) -> bool:

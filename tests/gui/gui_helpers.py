@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor, QImage, QPainter
 
 from gangviz.gui.player import Player
 from gangviz.policies import make_policy
@@ -45,3 +45,18 @@ def make_player(qtbot, sim) -> Player:
     p = Player(sim)
     qtbot.addWidget  # noqa: B018 (keeps qtbot in the signature for symmetry)
     return p
+
+
+def record_painted_texts(monkeypatch, module) -> list[str]:
+    """Make ``module``'s ``QPainter`` record the strings it paints (``drawText``'s last
+    argument) and return the list they are appended to, for the test's lifetime."""
+    texts: list[str] = []
+
+    class Painter(QPainter):
+        def drawText(self, *args):
+            if args and isinstance(args[-1], str):
+                texts.append(args[-1])
+            return super().drawText(*args)
+
+    monkeypatch.setattr(module, "QPainter", Painter)
+    return texts

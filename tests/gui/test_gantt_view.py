@@ -4,6 +4,7 @@ reservations, hover text, and the same picture after stepping back."""
 from __future__ import annotations
 
 import pytest
+from gui_helpers import record_painted_texts
 from PySide6.QtCore import QSettings
 
 from gangviz.gui.families.gantt import WINDOW_FILL, GanttView
@@ -113,30 +114,13 @@ def test_compare_window_puts_gang_and_backfilling_in_one_ibm_table(qtbot):
             assert shown[lab][m] == pytest.approx(v, nan_ok=True)
 
 
-class _Recorder:
-    """Collects the strings a view paints (QPainter.drawText's last argument)."""
-
-    def __init__(self, monkeypatch, module):
-        from PySide6.QtGui import QPainter
-
-        texts = self.texts = []
-
-        class Painter(QPainter):
-            def drawText(self, *args):
-                if args and isinstance(args[-1], str):
-                    texts.append(args[-1])
-                return super().drawText(*args)
-
-        monkeypatch.setattr(module, "QPainter", Painter)
-
-
 def _painted(view, monkeypatch, sim) -> list[str]:
     import gangviz.gui.families.gantt as gv
 
-    rec = _Recorder(monkeypatch, gv)
+    texts = record_painted_texts(monkeypatch, gv)
     view.set_state(sim)
     view.grab()
-    return rec.texts
+    return texts
 
 
 def test_a_model_is_drawn_in_slices_and_a_trace_in_its_clock(view, monkeypatch):

@@ -2,6 +2,7 @@
 highlighted, migrations animated (driven by setCurrentTime, never by waiting)."""
 
 import pytest
+from gui_helpers import record_painted_texts
 
 from gangviz.core.record import Step
 from gangviz.gui.families.sites import (
@@ -251,19 +252,9 @@ def test_a_grid_migration_chip_travels_with_its_cost(qtbot):
 def test_the_time_axis_writes_times_as_the_other_views_do(qtbot, monkeypatch):
     """The lanes' tick labels are the plot axes' (separators, never ``1e+06``) and the clock
     under the processors names the unit: ``t = 1,000,020 slices``, not ``t = 1.00002e+06``."""
-    from PySide6.QtGui import QPainter
-
     import gangviz.gui.families.sites as qv
 
-    texts = []
-
-    class Painter(QPainter):
-        def drawText(self, *args):
-            if args and isinstance(args[-1], str):
-                texts.append(args[-1])
-            return super().drawText(*args)
-
-    monkeypatch.setattr(qv, "QPainter", Painter)
+    texts = record_painted_texts(monkeypatch, qv)
     snap = _snapshot()
     late = QueueSnapshot(snap.sites, snap.procs, 1_000_020.0, snap.queues, snap.running,
                          snap.reserved, snap.sizes)

@@ -57,7 +57,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSizePolicy,
-    QSplitter,
     QStyle,
     QToolBar,
     QToolButton,
@@ -81,6 +80,7 @@ from gangviz.gui.families.table import (
     waiting_of,
 )
 from gangviz.gui.figure_export import export_widget
+from gangviz.gui.layouts import heading_label, splitter
 from gangviz.gui.matrix.vector import VectorTreeView
 from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.player import Player
@@ -384,11 +384,7 @@ class CompareWindow(QMainWindow):
         self.chooser = PolicyChooser(list(names))
         self.chooser.chosen.connect(self._chosen)
         self.chooser.setFixedWidth(190)
-        self.heading = QLabel()
-        f = QFont(self.heading.font())
-        f.setPointSizeF(12.5)
-        f.setBold(True)
-        self.heading.setFont(f)
+        self.heading = heading_label()
         self.heading.setContentsMargins(6, 4, 6, 0)
         self.subheading = QLabel()
         self.subheading.setStyleSheet("color: #6b665e;")
@@ -425,17 +421,9 @@ class CompareWindow(QMainWindow):
         sl.setContentsMargins(4, 0, 0, 0)
         sl.addWidget(self.table_note)
         sl.addWidget(self.table, 1)
-        bottom = QSplitter(Qt.Orientation.Horizontal)
-        bottom.addWidget(self.plots)
-        bottom.addWidget(side)
-        bottom.setStretchFactor(0, 3)
-        bottom.setStretchFactor(1, 2)
+        bottom = splitter(Qt.Orientation.Horizontal, [self.plots, side], [3, 2])
         bottom.setSizes([900, 520])
-        main = QSplitter(Qt.Orientation.Vertical)
-        main.addWidget(top)
-        main.addWidget(bottom)
-        main.setStretchFactor(0, 3)
-        main.setStretchFactor(1, 2)
+        main = splitter(Qt.Orientation.Vertical, [top, bottom], [3, 2])
         main.setSizes([560, 380])
         self.setCentralWidget(main)
         self._update_clock()

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QLabel,
@@ -38,6 +37,7 @@ from gangviz.gui.export.render import (
     export_animation,
 )
 from gangviz.gui.export.video import mp4_unavailable
+from gangviz.gui.layouts import fill_form
 
 if TYPE_CHECKING:
     from gangviz.gui.window import MainWindow
@@ -73,16 +73,9 @@ class ExportDialog(QDialog):
         self.fps_box = self._spin(*FPS_RANGE, DEFAULT_FPS, " fps")
         self.steps_box = self._spin(0, MAX_STEPS, steps_hint, "")
         self.steps_box.setSpecialValueText("to the end")
-        form.addRow("Format", self.format)
-        form.addRow("", self.mp4_note)
-        form.addRow("Width", self.width_box)
-        form.addRow("Height", self.height_box)
-        form.addRow("Frame rate", self.fps_box)
-        form.addRow("Steps", self.steps_box)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        fill_form(self, form, [("Format", self.format), ("", self.mp4_note), ("Width", self.width_box),
+                               ("Height", self.height_box), ("Frame rate", self.fps_box),
+                               ("Steps", self.steps_box)])
 
     @staticmethod
     def _spin(lo: int, hi: int, value: int, suffix: str) -> QSpinBox:
