@@ -1,7 +1,7 @@
 """Per-job results: one row per job, and writers for the formats analysis tools read.
 
-:func:`job_table` builds the table from plain per-job arrays, so any policy (gang or space
-sharing) can produce one; :func:`jobs_of_simulation` fills those arrays from a finished
+:func:`job_columns` builds the table from plain per-job arrays (:func:`job_table` turns it
+into rows), so any policy (gang or space sharing) can produce one; :func:`jobs_of_simulation` fills those arrays from a finished
 :class:`~gangviz.sim.engine.Simulation`. :func:`write_jobs` writes the table by file extension:
 
 * ``.csv``: the column layout of Batsim's ``_jobs.csv`` output (``job_id, workload_name,
@@ -88,15 +88,12 @@ BSLD_TAU_SECONDS = 10.0
 FORMATS = (".csv", ".swf", ".parquet")
 
 
-def job_table(*args: Any, **kwargs: Any) -> np.ndarray:
-    """Return the per-job table (a structured array of :data:`JOB_DTYPE`) of plain arrays:
-    the columns :func:`job_columns` returns for the same arguments, as rows (texts cut to the
-    fields' widths). Raises ``ValueError`` as :func:`job_columns` does.
-    """
-    cols = job_columns(*args, **kwargs)
-    t = np.zeros(len(cols["job_id"]), dtype=JOB_DTYPE)
+def job_table(columns: dict[str, np.ndarray]) -> np.ndarray:
+    """Return the per-job table (a structured array of :data:`JOB_DTYPE`) of ``columns`` as
+    :func:`job_columns` returns them, as rows (texts cut to the fields' widths)."""
+    t = np.zeros(len(columns["job_id"]), dtype=JOB_DTYPE)
     for name in JOB_DTYPE.names or ():
-        t[name] = cols[name]
+        t[name] = columns[name]
     return t
 
 
@@ -176,7 +173,7 @@ def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None =
     first_run, rows_held, extra = sim.run_stats()
     ids = np.array([r.spec.id for r in records], dtype=np.int64)
     nan = math.nan
-    return job_table(
+    return job_table(job_columns(
         [_trace_id(r.spec) for r in records],
         [r.spec.arrival * time_scale for r in records],
         first_run[ids] * time_scale if len(ids) else [],
@@ -189,7 +186,7 @@ def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None =
         extra_slices=extra[ids] if len(ids) else [],
         processors=[interval_set(sim.first_columns(int(j))) for j in ids.tolist()],
         tau=BSLD_TAU_SECONDS if tau is None else tau,
-    )
+    ))
 
 
 def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
@@ -206,7 +203,7 @@ def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
     killed = [r.terminated or (r.start is not None and r.finish is not None
                                and r.finish - r.start < r.spec.work - 1e-9) for r in recs]
     nan = math.nan
-    return job_table(
+    return job_table(job_columns(
         [_trace_id(r.spec) for r in recs],
         [r.spec.arrival * time_scale for r in recs],
         [nan if r.start is None else r.start * time_scale for r in recs],
@@ -217,7 +214,7 @@ def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
         killed=killed,
         counted=[not r.terminated for r in recs],
         tau=BSLD_TAU_SECONDS if tau is None else tau,
-    )
+    ))
 
 
 def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *, label: str = "") -> Path:

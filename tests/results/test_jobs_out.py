@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from gangviz.cli import main
-from gangviz.results.jobs import BATSIM_COLUMNS, EXTRA_COLUMNS, interval_set, job_table, path_for
+from gangviz.results.jobs import (
+    BATSIM_COLUMNS,
+    EXTRA_COLUMNS,
+    interval_set,
+    job_columns,
+    job_table,
+    path_for,
+)
 from gangviz.workloads.swf import read_swf
 from gangviz.workloads.validate import validate_paths
 
@@ -32,8 +39,8 @@ def _rows(path: Path) -> list[dict[str, str]]:
 
 def test_table_arithmetic_and_states():
     nan = math.nan
-    t = job_table(["a", "b", "c", "d"], [0, 2, 4, 5], [1, 2, nan, nan], [21, 3, 6, nan],
-                  [1, 2, 3, 4], [20, 1, 5, 5], killed=[False, False, True, False], tau=10)
+    t = job_table(job_columns(["a", "b", "c", "d"], [0, 2, 4, 5], [1, 2, nan, nan], [21, 3, 6, nan],
+                              [1, 2, 3, 4], [20, 1, 5, 5], killed=[False, False, True, False], tau=10))
     assert t["wait"][:2].tolist() == [1, 0]
     assert t["response"][:3].tolist() == [21, 1, 2]
     assert t["bounded_slowdown"][0] == pytest.approx(21 / 20)
@@ -46,7 +53,7 @@ def test_table_arithmetic_and_states():
 
 def test_table_rejects_ragged_arrays():
     with pytest.raises(ValueError, match="'start' has 1 entries"):
-        job_table([1, 2], [0, 0], [0], [1, 1], [1, 1], [1, 1])
+        job_columns([1, 2], [0, 0], [0], [1, 1], [1, 1], [1, 1])
 
 
 def test_interval_set_and_per_policy_names():
