@@ -10,10 +10,11 @@ pyqtgraph live plots with clip-to-view and downsampling. :data:`FAMILY_PANELS` s
 * multisite: RT, WRT, SLD (Papazachos09 §4.1) and the task migrations;
 * epoch: response time, node reallocations and normalised overhead (McCann94 §5).
 
-The curves other than the samples come from :func:`gangviz.metrics.series`; each plot's title
-also gives the current value of its figures, computed by :func:`gangviz.metrics.figures`, the
-function behind ``gangviz run --json``, so at the end of a run the window shows the numbers of
-the command line. Panels follow the player's position: after a step back they show the run up
+The curves other than the samples and the current value of its figures that each plot's title
+gives come from the simulation's own :attr:`~gangviz.sim.protocol.Simulation.measures`
+(:func:`gangviz.metrics.series` and :func:`gangviz.metrics.figures`, the function behind
+``gangviz run --json``, bound to the simulation by the factory), so at the end of a run the
+window shows the numbers of the command line. Panels follow the player's position: after a step back they show the run up
 to the current step only.
 
 The columns are kept as growing numpy arrays and only the new samples are converted on each
@@ -42,8 +43,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gangviz import metrics
 from gangviz.experiments.numbers import number
+from gangviz.factory import measures_of
 from gangviz.gui.pgtypes import PlotDataItem
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.wiring import follow
@@ -390,11 +391,12 @@ class MetricsPanel(QWidget):
         at = (id(sim), p.position)
         if FAMILY_PANELS[sim.family][1]:
             self.columns.sync(sim.samples, p.position)
-        if sim.family in metrics.SERIES and self._series_at != at:
-            self._series, self._series_at = metrics.series(sim), at
+        measures = measures_of(sim)
+        if self._series_at != at:
+            self._series, self._series_at = measures.series(), at
         if figures and self._figures_at != at:
             try:
-                self._figures = metrics.figures(sim)
+                self._figures = measures.figures()
             except ValueError:  # no job finished yet (the space-sharing figures need one)
                 self._figures = {}
             self._figures_at = at
