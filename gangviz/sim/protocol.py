@@ -148,16 +148,31 @@ class Simulation(Protocol):
     so the same steps come back.
     """
 
-    @property
-    def family(self) -> str:
-        """Return ``"matrix"``, ``"multisite"``, ``"epoch"`` or ``"space-sharing"``
-        (:data:`FAMILIES`); a class attribute of each simulation class."""
-        ...
+    # --- the clock: one step at a time
 
     @property
     def time(self) -> float:
         """Return the simulated time of the state shown (the last applied step's)."""
         ...
+
+    def peek(self) -> float:
+        """Return the time of the next step (``inf`` when done)."""
+        ...
+
+    @property
+    def done(self) -> bool:
+        """Return True when no step is left after the current one."""
+        ...
+
+    def step(self) -> Step | None:
+        """Apply the next step and return it (``None`` when done)."""
+        ...
+
+    def run(self, until: float | None = None) -> object:
+        """Apply every step whose time is ``<= until`` (all of them when ``None``)."""
+        ...
+
+    # --- the history, walked back and forth
 
     @property
     def position(self) -> int:
@@ -169,28 +184,9 @@ class Simulation(Protocol):
         """Return the number of steps computed and kept (``>= position``)."""
         ...
 
-    @property
-    def done(self) -> bool:
-        """Return True when no step is left after the current one."""
-        ...
-
-    @property
-    def policy_name(self) -> str:
-        """Return the name of the policy, as a caption or a legend shows it."""
-        ...
-
-    @property
-    def paper(self) -> str:
-        """Return the paper section the policy follows, as a tooltip shows it (``""`` when the
-        family's policies name none: multi-site, epoch)."""
-        ...
-
-    def peek(self) -> float:
-        """Return the time of the next step (``inf`` when done)."""
-        ...
-
-    def step(self) -> Step | None:
-        """Apply the next step and return it (``None`` when done)."""
+    def step_at(self, index: int) -> Step:
+        """Return known step ``index`` (0-based, ``< known``): its time, cause, change
+        records and narration. Raises ``IndexError`` beyond the known steps."""
         ...
 
     def step_back(self) -> Step | None:
@@ -202,13 +198,12 @@ class Simulation(Protocol):
         stops at the end)."""
         ...
 
-    def run(self, until: float | None = None) -> object:
-        """Apply every step whose time is ``<= until`` (all of them when ``None``)."""
-        ...
+    # --- what the views draw and label
 
-    def step_at(self, index: int) -> Step:
-        """Return known step ``index`` (0-based, ``< known``): its time, cause, change
-        records and narration. Raises ``IndexError`` beyond the known steps."""
+    @property
+    def family(self) -> str:
+        """Return ``"matrix"``, ``"multisite"``, ``"epoch"`` or ``"space-sharing"``
+        (:data:`FAMILIES`); a class attribute of each simulation class."""
         ...
 
     def snapshot(self) -> object:
@@ -233,6 +228,19 @@ class Simulation(Protocol):
         """Return the ids in the one FCFS queue, first to be served first, or ``None`` for a
         family without one queue (multi-site: a queue per processor; epoch)."""
         ...
+
+    @property
+    def policy_name(self) -> str:
+        """Return the name of the policy, as a caption or a legend shows it."""
+        ...
+
+    @property
+    def paper(self) -> str:
+        """Return the paper section the policy follows, as a tooltip shows it (``""`` when the
+        family's policies name none: multi-site, epoch)."""
+        ...
+
+    # --- the matrix engine's own (the other families answer plainly: WithoutMatrix)
 
     @property
     def record(self) -> bool:
@@ -264,12 +272,7 @@ class Simulation(Protocol):
         without what-if actions."""
         ...
 
-    @property
-    def measures(self) -> Measures | None:
-        """Return the functions giving the simulation's figures, bound to it (:class:`Measures`):
-        every simulation :mod:`gangviz.factory` builds has them; ``None`` for one built
-        otherwise (:func:`gangviz.factory.measures_of` binds them then)."""
-        ...
+    # --- one other family's own (the rest answer plainly: FamilyNeutral), and the figures
 
     def min_nodes(self) -> dict[int, int]:
         """Return job id -> minimum nodes of the epoch jobs the current quantum is built for
@@ -280,6 +283,13 @@ class Simulation(Protocol):
     def upcoming(self) -> tuple[Arrival, ...]:
         """Return the scripted multi-site gangs not arrived yet, in order of arrival; empty for
         a random stream (nothing is known ahead) and for the other families."""
+        ...
+
+    @property
+    def measures(self) -> Measures | None:
+        """Return the functions giving the simulation's figures, bound to it (:class:`Measures`):
+        every simulation :mod:`gangviz.factory` builds has them; ``None`` for one built
+        otherwise (:func:`gangviz.factory.measures_of` binds them then)."""
         ...
 
 

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QWidget
 
 from gangviz.epoch.buddy import buddy_pieces
+from gangviz.gui.overlay import ViewOverlay
 from gangviz.gui.palette import IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
 from gangviz.sim.protocol import Simulation
 
@@ -66,12 +66,12 @@ def construction(schedule: Schedule | None, mins: dict[int, int]) -> list[MinSeg
 #: the point size of the min-seg label and the heading at scale 1 (the view's scale multiplies it)
 LABEL_POINTS = 9.5
 
-class BuddyConstruction(QWidget):
+class BuddyConstruction(ViewOverlay):
     """The layer over an :class:`~gangviz.gui.families.epoch.EpochView` (see the module docstring)."""
 
     def __init__(self, view: EpochView) -> None:
         super().__init__(view)
-        self.view = view
+        self.view: EpochView = view
         self.sim: Simulation | None = None
         self.player: Player | None = None
         self.trace: list[MinSeg] | None = None
@@ -79,10 +79,6 @@ class BuddyConstruction(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(STEP_MS)
         self.timer.timeout.connect(self.advance)
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
-        self.setGeometry(view.rect())
-        view.installEventFilter(self)
         view.animationFinished.connect(self.start)
 
     def set_sim(self, sim: Simulation) -> None:
@@ -148,12 +144,9 @@ class BuddyConstruction(QWidget):
         self.update()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.view:
-            if event.type() == QEvent.Type.Resize:
-                self.setGeometry(self.view.rect())
-            elif event.type() == QEvent.Type.MouseButtonPress and self.building:
-                self.finish()
-        return False
+        if obj is self.view and event.type() == QEvent.Type.MouseButtonPress and self.building:
+            self.finish()
+        return super().eventFilter(obj, event)
 
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event: QPaintEvent) -> None:
