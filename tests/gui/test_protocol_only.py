@@ -195,3 +195,34 @@ def test_each_family_view_and_its_figures_come_from_the_protocol(window, qtbot, 
     window.metrics.refresh()
     assert any(v == v for v in window.metrics.values().values()), "no figure shown"
     assert window.player.sim.measures.series()  # the panels' curves of these families
+
+
+def test_each_family_answers_the_members_of_the_others_plainly():
+    """The epoch model gives its jobs' minimum nodes (those entering before the first step), a
+    scripted multi-site run its gangs to come (a random one none), and the rest nothing; the
+    figures are bound to every simulation the factory builds, and finish() only for the two
+    families that ``gangviz compare`` ranks."""
+    epoch = gangviz.factory.build(load_source("mccann-fig3-buddy"))
+    entering = epoch.min_nodes()
+    assert entering and all(n >= 1 for n in entering.values())
+    epoch.step()
+    assert epoch.min_nodes() == {j.id: j.min_nodes for j in epoch.state.jobs.values()}
+    sites = gangviz.factory.build(load_source("papazachos-migration"))
+    assert [g.gang for g in sites.upcoming()] == [0, 1, 2, 3, 4, 5]
+    sites.step()
+    assert [g.gang for g in sites.upcoming()] == [1, 2, 3, 4, 5]
+    sites.step_back()
+    assert len(sites.upcoming()) == 6  # back at the start: every gang to come again
+    assert gangviz.factory.multisite_model(gangs=5).upcoming() == ()
+    matrix = gangviz.factory.build(load_source("fig2-repacking"))
+    space = gangviz.factory.build(load_source("downey", jobs=12, procs=16), "easy")
+    for sim in (matrix, space, sites):
+        assert sim.min_nodes() == {}
+    for sim in (matrix, space, epoch):
+        assert sim.upcoming() == ()
+    for sim in (matrix, space, sites, epoch):
+        assert sim.measures is not None
+    assert matrix.measures.series() == {} and matrix.measures.figures()["n_l"] >= 0
+    assert matrix.measures.finish().simulation is matrix and matrix.done
+    with pytest.raises(ValueError, match="own figures"):
+        sites.measures.finish()
