@@ -28,15 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, runtime_checkable
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step, undo
 
-if TYPE_CHECKING:  # pragma: no cover  (annotations only: the factory is a higher layer)
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: numpy is not loaded for them, and the
+    # factory is a higher layer)
+    import numpy as np
+    import numpy.typing as npt
+
     from gangviz.factory.run import FinishedRun
 
 #: the simulation families, in the order menus list them
@@ -51,7 +52,7 @@ SNAPSHOTS = {
 }
 
 #: running figures, ``key -> (times, values)`` (:meth:`Measures.series`)
-Curves = dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]
+Curves: TypeAlias = "dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]"
 
 
 @dataclass(frozen=True)
