@@ -27,7 +27,7 @@ from gangviz.epoch.policies import Policy, make_policy
 from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
 from gangviz.epoch.speedup import s_dynamic, s_static
 from gangviz.epoch.workload import ClosedWorkload, JobSequence
-from gangviz.sim.protocol import AppliedHistory, WithoutMatrix
+from gangviz.sim.protocol import AppliedHistory, FamilyNeutral, OwnPolicy, WithoutMatrix
 
 
 def _cum(u: float, a: float, b: float) -> float:
@@ -46,7 +46,7 @@ def _reach(target: float, a: float, b: float) -> float:
     return q + a + rest
 
 
-class EpochSimulation(WithoutMatrix, AppliedHistory):
+class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
     """A closed system of ``jobs`` jobs on ``nodes`` nodes under one epoch-model policy.
 
     Args:
@@ -62,6 +62,7 @@ class EpochSimulation(WithoutMatrix, AppliedHistory):
     """
 
     family = "epoch"
+    policy: Policy
 
     def __init__(self, nodes: int, jobs: int, policy: Policy | str, *, static: bool = False,
                  quantum: float = 10.0, load: float = 1.0, seed: int = 0,
@@ -179,11 +180,13 @@ class EpochSimulation(WithoutMatrix, AppliedHistory):
         """Return the nodes."""
         return self.nodes
 
-    @property
-    def policy_name(self) -> str:
-        """Return the policy's name (``"OPT-EPOCH(1)"``, ...)."""
-        return self.policy.name
-
+    def min_nodes(self) -> dict[int, int]:
+        """Return job id -> minimum nodes of the jobs in the system, or, before the first step,
+        of the :attr:`jobs` that enter at the start (the waiting jobs a view draws)."""
+        if not self.steps:
+            first = (self.workload.job(i) for i in range(self.jobs))
+            return {j.id: j.min_nodes for j in first}
+        return {j.id: j.min_nodes for j in self.state.jobs.values()}
 
     def snapshot(self) -> tuple[Schedule | None, dict[int, str]]:
         """Return the current quantum's schedule and the labels of the jobs in the system."""

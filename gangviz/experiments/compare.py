@@ -5,8 +5,9 @@ loop per run, chosen by :func:`gangviz.factory.run`, ``workers`` runs at a time)
 :func:`comparison_from_figures` makes their :class:`Comparison`: every figure of
 :mod:`gangviz.results.figures` (the core of the IBM study for every family, then each family's
 own) and, per figure, which policies are best; :func:`compare` does both. The compare window
-runs its simulations step by step and calls :func:`comparison_of_simulations` on them, so both
-show the same numbers. Nothing here imports Qt.
+runs its simulations step by step, finishes each (its
+:meth:`~gangviz.sim.protocol.Measures.finish`) and calls :func:`comparison_of_runs` on them,
+as :func:`comparison_of_simulations` does, so both show the same numbers. Nothing here imports Qt.
 
 Which value is best (:data:`gangviz.results.figures.GOALS`): higher utilisation, throughput and
 processor active ratio ``r_a``; lower for the others (Zhang01 §2.3, Zhou00 §4.3 read them that
@@ -374,22 +375,21 @@ def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[st
 
 def comparison_of_simulations(source: Any, sims: Mapping[str, Any]) -> Comparison:
     """Run every step-able simulation (label -> simulation, time-slot or space-sharing, built on
-    ``source``) to its end, once, counting what its figures need on the way, and return the
-    :class:`Comparison` of their figures: the numbers of ``gangviz compare`` for the same
-    policies (the compare window's table). Raises ``ValueError`` for another family."""
-    from gangviz.factory.run import FinishedRun
-    from gangviz.metrics.ibm import run_with_capacity
+    ``source``) to its end, once, counting what its figures need on the way
+    (:func:`gangviz.factory.finished.finish`), and return the :class:`Comparison` of their
+    figures: the numbers of ``gangviz compare`` for the same policies. Raises ``ValueError``
+    for another family."""
+    from gangviz.factory.finished import finish
+
+    return comparison_of_runs(source, {label: finish(sim, source, label) for label, sim in sims.items()})
+
+
+def comparison_of_runs(source: Any, runs: Mapping[str, Any]) -> Comparison:
+    """Return the :class:`Comparison` of finished time-slot or space-sharing runs (label ->
+    :class:`~gangviz.factory.run.FinishedRun` of ``source``): the numbers of ``gangviz compare``
+    for the same policies (the compare window's table, from each simulation's
+    :meth:`~gangviz.sim.protocol.Measures.finish`)."""
     from gangviz.results.figures import run_figures
 
-    figures = {}
-    for label, sim in sims.items():
-        if sim.family == "matrix":
-            capacity = run_with_capacity(sim)
-        elif sim.family == SPACE_SHARING:
-            sim.run()
-            capacity = sim.result.capacity
-        else:
-            raise ValueError(f"a {sim.family} run has its own figures")
-        done = FinishedRun(source, label, sim.policy, "reference", simulation=sim, capacity=capacity)
-        figures[label] = run_figures(done)
+    figures = {label: run_figures(done) for label, done in runs.items()}
     return comparison_from_figures(source.title, source.processors, figures)

@@ -9,6 +9,8 @@ builds simulations.
 * policy specs (``NAME:key=value,...``) are parsed and their parameters merged in
   :mod:`gangviz.factory.policy` only;
 * :func:`multisite_model` and :func:`epoch_model` build the random models of those families;
+* :func:`measures_of` gives a simulation its figures, bound to it (every simulation built here
+  has them already);
 * :mod:`gangviz.factory.expect` compares a finished scenario with its ``[expect]``.
 
 Nothing here imports a simulator until it is asked for one.
@@ -16,6 +18,7 @@ Nothing here imports a simulator until it is asked for one.
 
 from gangviz.factory.build import build, epoch_model, multisite_model
 from gangviz.factory.expect import check_expect, end_state, piece_text, run_to_end
+from gangviz.factory.finished import measures_of
 from gangviz.factory.policy import (
            DEFAULT_POLICY,
            PolicyChoice,
@@ -27,4 +30,4 @@ from gangviz.factory.run import ENGINES, FinishedRun, run
 
 __all__ = ["build", "run", "FinishedRun", "ENGINES", "multisite_model", "epoch_model", "resolve",
            "PolicyChoice", "parse_policy_spec", "policy_name", "DEFAULT_POLICY", "check_expect",
-           "end_state", "piece_text", "run_to_end"]
+           "end_state", "piece_text", "run_to_end", "measures_of"]

@@ -12,6 +12,9 @@ reproductions:
 * an ``epoch`` scenario: :class:`gangviz.epoch.sim.EpochSimulation` (McCann94 §5.2) with the
   scenario's job sequence; it stops when the sequence is used up.
 
+Every simulation built here carries its figures (:attr:`gangviz.sim.protocol.Simulation.measures`,
+bound by :func:`gangviz.factory.finished.measures_of`).
+
 The random models of the two other families (the window's Multi-site and Epoch menus, the
 McCann94 tables) have no source file: :func:`multisite_model` and :func:`epoch_model` build them.
 """
@@ -24,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.checks import check_source
+from gangviz.factory.finished import measures_of
 from gangviz.factory.policy import PolicyChoice, family_of_source, make, resolve
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,7 +80,16 @@ def build_resolved(source: Source, choice: PolicyChoice, policy: Any, *, record:
                    watch: bool | None = None, ring: bool | None = None,
                    order: str | None = None) -> Any:
     """Return the simulation of ``source`` under an already built ``policy`` (of
-    :func:`gangviz.factory.policy.make`); arguments and errors as :func:`build`."""
+    :func:`gangviz.factory.policy.make`), its figures bound to it
+    (:func:`gangviz.factory.finished.measures_of`); arguments and errors as :func:`build`."""
+    sim = _simulation(source, choice, policy, record=record, watch=watch, ring=ring, order=order)
+    measures_of(sim, source, choice.spec)
+    return sim
+
+
+def _simulation(source: Source, choice: PolicyChoice, policy: Any, *, record: bool,
+                watch: bool | None, ring: bool | None, order: str | None) -> Any:
+    """The simulation :func:`build_resolved` returns, before its figures are bound."""
     family = family_of_source(source)
     if family == "multisite":
         return _multisite(_scenario(source), policy)
@@ -161,8 +174,10 @@ def multisite_model(*, migrate: bool = True, gangs: int | None = 400, seed: int 
     from gangviz.multisite.config import MultiSiteConfig
     from gangviz.multisite.simulation import MultiSiteSimulation
 
-    return MultiSiteSimulation(MultiSiteConfig(migrate=migrate, **config), seed=seed,
-                               max_gangs=gangs, stop_after=stop_after)
+    sim = MultiSiteSimulation(MultiSiteConfig(migrate=migrate, **config), seed=seed,
+                              max_gangs=gangs, stop_after=stop_after)
+    measures_of(sim)
+    return sim
 
 
 def epoch_model(nodes: int, jobs: int, policy: Any, *, static: bool = False, quantum: float = 10.0,
@@ -179,5 +194,7 @@ def epoch_model(nodes: int, jobs: int, policy: Any, *, static: bool = False, qua
 
         # the random model has no source: one of its family stands for it, so the spec resolves
         policy = make(EPOCH, resolve(Source("model", "epoch model", nodes, [], model="epoch"), policy))
-    return EpochSimulation(nodes, jobs, policy, static=static, quantum=quantum, load=load, seed=seed,
-                           departures=departures)
+    sim = EpochSimulation(nodes, jobs, policy, static=static, quantum=quantum, load=load, seed=seed,
+                          departures=departures)
+    measures_of(sim)
+    return sim

@@ -10,13 +10,14 @@ metrics whichever engine ran.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.build import as_source, build_resolved
 from gangviz.factory.checks import check_source
 from gangviz.factory.compiled import compiled_runner
+from gangviz.factory.finished import FinishedRun
+from gangviz.factory.finished import finish as finished_run
 from gangviz.factory.policy import family_of_source, make, resolve, typed_params
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,69 +28,6 @@ __all__ = ["ENGINES", "FinishedRun", "run"]
 #: ``auto``: a compiled loop when one covers the run; ``reference``: always the step-able
 #: simulation; ``compiled``: a compiled loop or ``ValueError``.
 ENGINES = ("auto", "reference", "compiled")
-
-
-@dataclass
-class FinishedRun:
-    """One run to its end.
-
-    ``label`` is the policy spec as given, ``policy`` the policy object, ``engine`` which engine
-    ran (``"reference"``, ``"backfill"`` or ``"compiled:<runner>"``). ``simulation`` is the
-    finished step-able simulation (``None`` after a compiled or a non-recorded backfilling run);
-    ``result`` the compiled loop's or the backfilling simulator's own result; ``parameters``
-    the policy's parameters as resolved; ``capacity`` the node-time lost while jobs waited
-    (a :class:`~gangviz.metrics.ibm.CapacityLog` in the jobs' time unit, Zhang01 eqs. 2-3), or
-    ``None`` when the engine did not count it (multi-site and epoch runs).
-    """
-
-    source: Source
-    label: str
-    policy: Any
-    engine: str
-    simulation: Any = None
-    result: Any = None
-    parameters: dict[str, Any] = field(default_factory=dict)
-    capacity: Any = None
-    _metrics: dict[str, float] | None = field(default=None, repr=False)
-
-    @property
-    def family(self) -> str:
-        """``"matrix"``, ``"space-sharing"``, ``"multisite"`` or ``"epoch"``."""
-        if self.simulation is not None:
-            family: str = self.simulation.family
-            return family
-        return "space-sharing" if self.engine == "backfill" else "matrix"
-
-    @property
-    def metrics(self) -> dict[str, float]:
-        """The Zhou00 §4.3 figures of a matrix or space-sharing run (a backfilling run counts as
-        one row of the machine, :func:`gangviz.metrics.zhou.zhou_metrics_of_result`).
-        Raises ``ValueError`` for the multisite and epoch families, which have their own."""
-        if self._metrics is None:
-            if self.engine.startswith("compiled:"):
-                self._metrics = self.result.metrics
-            elif self.family == SPACE_SHARING:
-                from gangviz.metrics.zhou import zhou_metrics_of_result
-
-                res = self.result if self.result is not None else self.simulation.result
-                self._metrics = zhou_metrics_of_result(res, self.source.processors)
-            elif self.family == "matrix":
-                from gangviz.metrics.zhou import zhou_metrics
-
-                self._metrics = zhou_metrics(self.simulation)
-            else:
-                raise ValueError(f"a {self.family} run has no Zhou00 metrics")
-        return self._metrics
-
-    def final_matrix(self) -> list[str]:
-        """Return the matrix's rows at the end (top slot first); a compiled run ends with
-        every job done and the matrix empty. Raises ``ValueError`` for another family."""
-        if self.simulation is not None and self.family == "matrix":
-            rows: list[str] = self.simulation.matrix.to_rows()
-            return rows
-        if self.engine.startswith("compiled:"):
-            return []
-        raise ValueError(f"a {self.family} run has no Ousterhout matrix")
 
 
 def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | None = None,
@@ -141,18 +79,13 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         raise ValueError(f"no compiled loop covers {choice.spec} on {source.title}"
                          + (" while recording steps or per-job rows" if record or jobs else ""))
     sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring, order=order)
-    capacity = None
-    if sim.family == "matrix":
-        from gangviz.metrics.ibm import run_with_capacity
-
-        capacity = run_with_capacity(sim, tick=tick)
-    elif sim.family == SPACE_SHARING:
-        sim.run()
-        capacity = sim.result.capacity
+    if sim.family in ("matrix", SPACE_SHARING):
+        done = finished_run(sim, source, choice.spec, tick=tick)
     else:
         (finish or _to_end)(sim)
-    return FinishedRun(source, choice.spec, pol, "reference", simulation=sim,
-                       parameters=dict(choice.params), capacity=capacity)
+        done = FinishedRun(source, choice.spec, pol, "reference", simulation=sim)
+    done.parameters = dict(choice.params)
+    return done
 
 
 def _to_end(sim: Any) -> None:

@@ -11,7 +11,9 @@
 :func:`figures` gives a simulation's figures by its ``family`` (what ``gangviz run --json``
 prints under ``metrics`` and the window's panels show); :func:`series` gives the same figures
 as running curves for the panels of the multi-site, epoch and space-sharing families (the
-matrix family's panels draw the engine's own samples). The modules read finished jobs and
+matrix family's panels draw the engine's own samples). The window reaches both through the
+simulation's :attr:`~gangviz.sim.protocol.Simulation.measures`, which the factory binds to them
+(:func:`gangviz.factory.finished.measures_of`). The modules read finished jobs and
 change records only, never the simulators' code, so every model can use them.
 """
 

@@ -27,12 +27,12 @@ from gangviz.multisite.dispatch import jsq
 from gangviz.multisite.snapshot import QueueSnapshot
 from gangviz.multisite.state import MultiSiteState
 from gangviz.multisite.workload import GangStream
-from gangviz.sim.protocol import KeptHistory, WithoutMatrix
+from gangviz.sim.protocol import Arrival, FamilyNeutral, KeptHistory, WithoutMatrix
 
 FINISH, START, ARRIVAL = 0, 1, 2
 
 
-class MultiSiteSimulation(WithoutMatrix, KeptHistory):
+class MultiSiteSimulation(WithoutMatrix, FamilyNeutral, KeptHistory):
     """Step-able simulation of AFCFS or AFCFSwM (``cfg.migrate``) on a multi-site system.
 
     Args:
@@ -179,6 +179,15 @@ class MultiSiteSimulation(WithoutMatrix, KeptHistory):
     def snapshot(self) -> QueueSnapshot:
         """Return the queues now (:meth:`queue_state`)."""
         return self.queue_state()
+
+    def upcoming(self) -> tuple[Arrival, ...]:
+        """Return the gangs of a given stream (a scenario's script) not arrived yet by the
+        current position; ``()`` for the random stream, which knows no future."""
+        s = self.stream
+        if isinstance(s, GangStream):
+            return ()
+        return tuple(Arrival(g, int(s.size[g]), float(s.arrival[g]), int(s.site[g]))
+                     for g in range(len(self.state.gangs), len(s.arrival)))
 
     # --- model --------------------------------------------------------------------------------
     def _arrive(self, gang: int, emit: policy.Emit) -> None:

@@ -73,7 +73,7 @@ from gangviz.sim.history import (
 )
 from gangviz.sim.intake import check_times, load_workload, queue_workload
 from gangviz.sim.policy import Policy
-from gangviz.sim.protocol import AppliedHistory, JobStatus
+from gangviz.sim.protocol import AppliedHistory, FamilyNeutral, JobStatus
 from gangviz.sim.slices import FloatArray
 from gangviz.sim.state import JobRecord, RunState, Sample, SampleLog
 
@@ -81,7 +81,7 @@ __all__ = ["Simulation", "JobRecord", "Sample", "SampleLog", "ScriptEvent", "Ste
            "STEP_BYTES"]
 
 
-class Simulation(AppliedHistory, DecisionPoint):
+class Simulation(FamilyNeutral, AppliedHistory, DecisionPoint):
     """One simulated machine under one policy.
 
     Args:

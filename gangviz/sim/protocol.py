@@ -14,18 +14,31 @@ by probing attributes.
 
 The protocol declares every member the window, its views, the player and the export read; a
 family without a use for one answers it plainly (:class:`WithoutMatrix`: no what-ifs, no watch
-mode, no job details). ``tests/gui/test_protocol_only.py`` runs the window against simulations
-wrapped to offer the members :func:`protocol_members` lists and nothing else.
+mode, no job details; :class:`FamilyNeutral`: no epoch partitions, no gangs to come).
+``tests/gui/test_protocol_only.py`` runs the window against simulations wrapped to offer the
+members :func:`protocol_members` lists and nothing else.
+
+The figures come from the metrics layer, which sits above this one: :attr:`Simulation.measures`
+holds the functions that give them (:class:`Measures`), which :mod:`gangviz.factory` binds to
+each simulation it builds, so a view asks the simulation for its figures and the figure code
+reads the simulation's own records, never through a view's narrower interface.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, runtime_checkable
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step, undo
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: numpy is not loaded for them, and the
+    # factory is a higher layer)
+    import numpy as np
+    import numpy.typing as npt
+
+    from gangviz.factory.run import FinishedRun
 
 #: the simulation families, in the order menus list them
 FAMILIES = ("matrix", "multisite", "epoch", "space-sharing")
@@ -35,8 +48,11 @@ SNAPSHOTS = {
     "matrix": "the live OusterhoutMatrix (read it, or copy() it to keep it)",
     "multisite": "a frozen gangviz.multisite.snapshot.QueueSnapshot of every queue",
     "epoch": "(schedule or None, {job id: label}) of the current quantum",
-    "space-sharing": "a frozen (time, running, waiting, reservations) tuple",
+    "space-sharing": "a frozen GanttSnapshot of the machine, its queue and reservations",
 }
+
+#: running figures, ``key -> (times, values)`` (:meth:`Measures.series`)
+Curves: TypeAlias = "dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]"
 
 
 @dataclass(frozen=True)
@@ -53,6 +69,77 @@ class JobStatus:
     remaining: float
 
 
+@dataclass(frozen=True)
+class GanttJob:
+    """One job a space-sharing view shows (running, reserved or near the head of the queue): its
+    ``name``, ``size`` in processors, the ``estimate`` the scheduler used and one line on its
+    fate (``text``, times in the run's clock), for hover."""
+
+    name: str
+    size: int
+    estimate: float
+    text: str
+
+
+@dataclass(frozen=True)
+class GanttSnapshot:
+    """A space-sharing machine at one instant (:meth:`Simulation.snapshot` of that family).
+
+    ``running`` holds ``(job, start, predicted end)`` by job, and ``reservations`` ``(job,
+    reserved start)`` in the scheduler's order (``inf``: none yet); ``waiting`` is the queue in priority
+    order; ``extra`` the processors the EASY head will not need at its reservation (``None``
+    without one); ``free`` the processors free now of ``processors``. ``policy`` is the policy's
+    name and ``mode`` its scheduler (``"fcfs"``, ``"easy"``, ``"conservative"``); ``time_unit`` the
+    seconds of one time unit of the jobs, ``slice_seconds`` the clock times are written in
+    (``None``: slices). ``jobs`` describes every job running, reserved or among the first
+    :attr:`queue_shown` waiting.
+    """
+
+    time: float
+    processors: int
+    free: int
+    policy: str
+    mode: str
+    time_unit: float
+    slice_seconds: float | None
+    running: tuple[tuple[int, float, float], ...]
+    waiting: tuple[int, ...]
+    reservations: tuple[tuple[int, float], ...]
+    extra: int | None
+    jobs: Mapping[int, GanttJob]
+    #: how many waiting jobs from the head :attr:`jobs` describes
+    queue_shown: int = 8
+
+
+class Arrival(NamedTuple):
+    """A scripted multi-site gang still to come (:meth:`Simulation.upcoming`): its number, its
+    ``size`` in tasks, its arrival time ``at`` and the ``site`` it is sent to (0-based)."""
+
+    gang: int
+    size: int
+    at: float
+    site: int
+
+
+@dataclass(frozen=True)
+class Measures:
+    """The functions giving a simulation's figures at its current step, bound to the simulation
+    (:attr:`Simulation.measures`; :func:`gangviz.factory.measures_of`).
+
+    ``figures()`` returns its paper's figures (the numbers ``gangviz run --json`` prints under
+    ``metrics``; raises ``ValueError`` for a space-sharing run in which no job has finished);
+    ``series()`` the same figures as running curves (empty for the matrix family, whose panels
+    draw the engine's own samples); ``finish()`` runs the simulation to its end, counting the
+    capacity lost on the way, and returns the finished run whose figures ``gangviz compare``
+    prints (raises ``ValueError`` for the multi-site and epoch families, which have their own
+    figures, and for a simulation not built from a source).
+    """
+
+    figures: Callable[[], dict[str, Any]]
+    series: Callable[[], Curves]
+    finish: Callable[[], FinishedRun]
+
+
 @runtime_checkable
 class Simulation(Protocol):
     """A step-able simulation with a history (see the module docstring).
@@ -62,16 +149,31 @@ class Simulation(Protocol):
     so the same steps come back.
     """
 
-    @property
-    def family(self) -> str:
-        """Return ``"matrix"``, ``"multisite"``, ``"epoch"`` or ``"space-sharing"``
-        (:data:`FAMILIES`); a class attribute of each simulation class."""
-        ...
+    # --- the clock: one step at a time
 
     @property
     def time(self) -> float:
         """Return the simulated time of the state shown (the last applied step's)."""
         ...
+
+    def peek(self) -> float:
+        """Return the time of the next step (``inf`` when done)."""
+        ...
+
+    @property
+    def done(self) -> bool:
+        """Return True when no step is left after the current one."""
+        ...
+
+    def step(self) -> Step | None:
+        """Apply the next step and return it (``None`` when done)."""
+        ...
+
+    def run(self, until: float | None = None) -> object:
+        """Apply every step whose time is ``<= until`` (all of them when ``None``)."""
+        ...
+
+    # --- the history, walked back and forth
 
     @property
     def position(self) -> int:
@@ -83,28 +185,9 @@ class Simulation(Protocol):
         """Return the number of steps computed and kept (``>= position``)."""
         ...
 
-    @property
-    def done(self) -> bool:
-        """Return True when no step is left after the current one."""
-        ...
-
-    @property
-    def policy_name(self) -> str:
-        """Return the name of the policy, as a caption or a legend shows it."""
-        ...
-
-    @property
-    def paper(self) -> str:
-        """Return the paper section the policy follows, as a tooltip shows it (``""`` when the
-        family's policies name none: multi-site, epoch)."""
-        ...
-
-    def peek(self) -> float:
-        """Return the time of the next step (``inf`` when done)."""
-        ...
-
-    def step(self) -> Step | None:
-        """Apply the next step and return it (``None`` when done)."""
+    def step_at(self, index: int) -> Step:
+        """Return known step ``index`` (0-based, ``< known``): its time, cause, change
+        records and narration. Raises ``IndexError`` beyond the known steps."""
         ...
 
     def step_back(self) -> Step | None:
@@ -116,13 +199,12 @@ class Simulation(Protocol):
         stops at the end)."""
         ...
 
-    def run(self, until: float | None = None) -> object:
-        """Apply every step whose time is ``<= until`` (all of them when ``None``)."""
-        ...
+    # --- what the views draw and label
 
-    def step_at(self, index: int) -> Step:
-        """Return known step ``index`` (0-based, ``< known``): its time, cause, change
-        records and narration. Raises ``IndexError`` beyond the known steps."""
+    @property
+    def family(self) -> str:
+        """Return ``"matrix"``, ``"multisite"``, ``"epoch"`` or ``"space-sharing"``
+        (:data:`FAMILIES`); a class attribute of each simulation class."""
         ...
 
     def snapshot(self) -> object:
@@ -147,6 +229,19 @@ class Simulation(Protocol):
         """Return the ids in the one FCFS queue, first to be served first, or ``None`` for a
         family without one queue (multi-site: a queue per processor; epoch)."""
         ...
+
+    @property
+    def policy_name(self) -> str:
+        """Return the name of the policy, as a caption or a legend shows it."""
+        ...
+
+    @property
+    def paper(self) -> str:
+        """Return the paper section the policy follows, as a tooltip shows it (``""`` when the
+        family's policies name none: multi-site, epoch)."""
+        ...
+
+    # --- the matrix engine's own (the other families answer plainly: WithoutMatrix)
 
     @property
     def record(self) -> bool:
@@ -176,6 +271,26 @@ class Simulation(Protocol):
         """Submit a job of ``size`` processors and ``work`` now (a what-if) and return the step
         that did. Raises ``ValueError`` for a size or work out of range, and for a family
         without what-if actions."""
+        ...
+
+    # --- one other family's own (the rest answer plainly: FamilyNeutral), and the figures
+
+    def min_nodes(self) -> dict[int, int]:
+        """Return job id -> minimum nodes of the epoch jobs the current quantum is built for
+        (those in the system; before the first step, those that enter at the start), in order
+        of arrival; empty for the other families."""
+        ...
+
+    def upcoming(self) -> tuple[Arrival, ...]:
+        """Return the scripted multi-site gangs not arrived yet, in order of arrival; empty for
+        a random stream (nothing is known ahead) and for the other families."""
+        ...
+
+    @property
+    def measures(self) -> Measures | None:
+        """Return the functions giving the simulation's figures, bound to it (:class:`Measures`):
+        every simulation :mod:`gangviz.factory` builds has them; ``None`` for one built
+        otherwise (:func:`gangviz.factory.measures_of` binds them then)."""
         ...
 
 
@@ -214,6 +329,34 @@ class WithoutMatrix:
     def submit_now(self, size: int, work: float, name: str | None = None) -> Step:
         """Raise ``ValueError``: what-if actions need the matrix engine."""
         raise ValueError(f"what-if actions need a matrix simulation, not a {self.family} one")
+
+
+class FamilyNeutral:
+    """The members of :class:`Simulation` that concern one family, answered plainly by the
+    others: no epoch partitions, no gangs to come, and no figures until :mod:`gangviz.factory`
+    binds them (every simulation class)."""
+
+    measures: Measures | None = None
+
+    def min_nodes(self) -> dict[int, int]:
+        """Return ``{}``: no epoch jobs here."""
+        return {}
+
+    def upcoming(self) -> tuple[Arrival, ...]:
+        """Return ``()``: no scripted gangs here."""
+        return ()
+
+
+class OwnPolicy:
+    """:attr:`Simulation.policy_name` of a simulation that runs one policy object (its
+    ``name``): the epoch model and space sharing."""
+
+    policy: Any
+
+    @property
+    def policy_name(self) -> str:
+        """Return the policy's name (``"easy"``, ``"OPT-EPOCH(1)"``, ...)."""
+        return str(self.policy.name)
 
 
 class KeptHistory:

@@ -18,7 +18,14 @@ from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Change, Step
 from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
-from gangviz.sim.protocol import KeptHistory, WithoutMatrix
+from gangviz.sim.protocol import (
+    FamilyNeutral,
+    GanttJob,
+    GanttSnapshot,
+    KeptHistory,
+    OwnPolicy,
+    WithoutMatrix,
+)
 from gangviz.spacesharing.backfill import BackfillResult, Decision, simulate_backfill
 from gangviz.spacesharing.changes import (
     Clock,
@@ -34,7 +41,7 @@ from gangviz.timefmt import format_time
 __all__ = ["SpaceSharingSimulation"]
 
 
-class SpaceSharingSimulation(WithoutMatrix, KeptHistory):
+class SpaceSharingSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, KeptHistory):
     """``jobs`` on ``processors`` processors under a space-sharing ``policy``.
 
     ``time_unit`` is seconds per time unit of the jobs (1 for SWF traces read at the default
@@ -46,6 +53,7 @@ class SpaceSharingSimulation(WithoutMatrix, KeptHistory):
 
     family = "space-sharing"
     state: SpaceState
+    policy: SpaceSharingPolicy
 
     def __init__(self, jobs: list[JobSpec], processors: int, policy: SpaceSharingPolicy, *,
                  time_unit: float = 1.0, slice_seconds: float | None = None, order: Callable[[JobSpec], Any] | None = None,
@@ -128,19 +136,17 @@ class SpaceSharingSimulation(WithoutMatrix, KeptHistory):
         """Return the processors of the machine (all exist)."""
         return self.processors
 
-    @property
-    def policy_name(self) -> str:
-        """Return the policy's name (``"easy"``, ...)."""
-        return self.policy.name
-
-
-    def snapshot(self) -> tuple[float, tuple[tuple[int, float, float], ...], tuple[int, ...],
-                                tuple[tuple[int, float], ...]]:
-        """Return ``(time, running, waiting, reservations)`` now as tuples: running holds
-        ``(job, start, predicted end)``, reservations ``(job, reserved start)``."""
+    def snapshot(self) -> GanttSnapshot:
+        """Return the machine now as a :class:`~gangviz.sim.protocol.GanttSnapshot`."""
         st = self.state
-        return (st.time, tuple(sorted((j, s, e) for j, (s, e) in st.running.items())),
-                tuple(st.waiting), tuple(sorted(st.reservations.items())))
+        shown = GanttSnapshot.queue_shown
+        described = [*st.running, *st.reservations, *st.waiting[:shown]]
+        return GanttSnapshot(
+            st.time, self.processors, st.free, self.policy_name, self.policy.mode, self.time_unit,
+            self.slice_seconds, tuple(sorted((j, s, e) for j, (s, e) in st.running.items())),
+            tuple(st.waiting), tuple(st.reservations.items()), st.extra,
+            {j: GanttJob(self.names.get(j, f"J{j}"), st.sizes[j], self.estimate(j), self.job_text(j))
+             for j in described})
 
     # --- what views and metrics read ------------------------------------------------------
     @property

@@ -24,7 +24,7 @@ thread, and its pane (:mod:`gangviz.gui.compare.overview`) draws the state at th
 the run's per-job start and finish columns (:mod:`gangviz.experiments.schedule`), and a gang or
 buddy policy's matrix from its compiled loop's placement log. The window
 shows its panes at once; each fills when its run ends, and the curves and table then cover the
-runs ended so far; Step and Back move to the next or previous arrival, start or finish of any run. The table is :func:`gangviz.experiments.compare.comparison_of_simulations` of those
+runs ended so far; Step and Back move to the next or previous arrival, start or finish of any run. The table is :func:`gangviz.experiments.compare.comparison_of_runs` of those
 finished simulations, built by :func:`gangviz.factory.build`, so it
 holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
 are Zhou et al.'s, Zhou00 §4.3); other families show the panes and curves.
@@ -586,12 +586,13 @@ class CompareWindow(QMainWindow):
 
     def _finish_runs(self, sims: dict[str, Simulation]) -> None:
         """Run every simulation to its end: span, move ticks, whole curves, final table."""
-        from gangviz.experiments.compare import comparison_of_simulations
-        from gangviz.factory import run_to_end
+        from gangviz.experiments.compare import comparison_of_runs
+        from gangviz.factory import measures_of, run_to_end
 
         self._moves, self.samples = {}, {}
         end = 0.0
-        comparison = (comparison_of_simulations(self.source, sims)
+        comparison = (comparison_of_runs(self.source, {spec: measures_of(sim).finish()
+                                                       for spec, sim in sims.items()})
                       if self.model == "matrix" else None)
         for spec, sim in sims.items():
             run_to_end(sim)

@@ -21,18 +21,18 @@ rectangle.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QWidget
 
 from gangviz.epoch.buddy import buddy_pieces
+from gangviz.gui.overlay import ViewOverlay
 from gangviz.gui.palette import IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
+from gangviz.sim.protocol import Simulation
 
 if TYPE_CHECKING:
     from gangviz.epoch.model import Schedule
-    from gangviz.epoch.sim import EpochSimulation
     from gangviz.gui.families.epoch import EpochView
     from gangviz.gui.player import Player
 
@@ -66,28 +66,24 @@ def construction(schedule: Schedule | None, mins: dict[int, int]) -> list[MinSeg
 #: the point size of the min-seg label and the heading at scale 1 (the view's scale multiplies it)
 LABEL_POINTS = 9.5
 
-class BuddyConstruction(QWidget):
+class BuddyConstruction(ViewOverlay):
     """The layer over an :class:`~gangviz.gui.families.epoch.EpochView` (see the module docstring)."""
 
     def __init__(self, view: EpochView) -> None:
         super().__init__(view)
-        self.view = view
-        self.sim: EpochSimulation | None = None
+        self.view: EpochView = view
+        self.sim: Simulation | None = None
         self.player: Player | None = None
         self.trace: list[MinSeg] | None = None
         self.k = 0  # pieces shown so far while building
         self.timer = QTimer(self)
         self.timer.setInterval(STEP_MS)
         self.timer.timeout.connect(self.advance)
-        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
-        self.setGeometry(view.rect())
-        view.installEventFilter(self)
         view.animationFinished.connect(self.start)
 
-    def set_sim(self, sim: EpochSimulation) -> None:
+    def set_sim(self, sim: Simulation) -> None:
         """Read the jobs' minimum nodes (and the waiting jobs before the first step) from
-        ``sim``, an :class:`~gangviz.epoch.sim.EpochSimulation`."""
+        ``sim``, an epoch simulation (:meth:`~gangviz.sim.protocol.Simulation.min_nodes`)."""
         self.sim = sim
         self.update()
 
@@ -98,7 +94,7 @@ class BuddyConstruction(QWidget):
         its end before the view draws the next step.
         """
         self.player = player
-        self.set_sim(cast("EpochSimulation", player.sim))  # this layer is the epoch family's
+        self.set_sim(player.sim)
         player.hold_while(lambda: self.building)
         player.stepped.connect(self._next_step)
         player.moved.connect(self._next_step)
@@ -122,9 +118,7 @@ class BuddyConstruction(QWidget):
     def start(self) -> bool:
         """Begin showing how the schedule now on the view was built; return whether it is a
         BUDDY schedule that can be shown so."""
-        mins: dict[int, int] = ({j.id: j.min_nodes for j in self.sim.state.jobs.values()}
-                                if self.sim is not None else {})
-        self.trace = construction(self.view.schedule, mins)
+        self.trace = construction(self.view.schedule, self._mins())
         self.k = 0
         if self.trace is None:
             self.timer.stop()
@@ -150,12 +144,9 @@ class BuddyConstruction(QWidget):
         self.update()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.view:
-            if event.type() == QEvent.Type.Resize:
-                self.setGeometry(self.view.rect())
-            elif event.type() == QEvent.Type.MouseButtonPress and self.building:
-                self.finish()
-        return False
+        if obj is self.view and event.type() == QEvent.Type.MouseButtonPress and self.building:
+            self.finish()
+        return super().eventFilter(obj, event)
 
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -182,8 +173,7 @@ class BuddyConstruction(QWidget):
         p.setPen(QPen(MIN_SEG, 2, Qt.PenStyle.DashLine))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(target.adjusted(1, 1, -1, -1))
-        mins: dict[int, int] = ({j.id: j.min_nodes for j in self.sim.state.jobs.values()}
-                                if self.sim is not None else {})
+        mins = self._mins()
         name = self.view._names.get(piece.job, f"J{piece.job}")
         text = (f"{name} (at least {mins.get(piece.job, '?')} nodes) goes above the min-seg "
                 f"P{left + 1}..P{right} at height {height}: width {piece.width}")
@@ -203,12 +193,16 @@ class BuddyConstruction(QWidget):
         p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
         p.end()
 
+    def _mins(self) -> dict[int, int]:
+        """Job id -> minimum nodes of the jobs the quantum is built for (none without a sim)."""
+        return self.sim.min_nodes() if self.sim is not None else {}
+
     def _paint_waiting(self) -> None:
         """The jobs that enter at the start, one bar per job as wide as its minimum nodes."""
         sim = self.sim
         if sim is None:
             return
-        jobs = [sim.workload.job(i) for i in range(sim.jobs)]
+        jobs = list(sim.min_nodes().items())
         if not jobs:
             return
         r = self.view.plot_rect()
@@ -218,12 +212,12 @@ class BuddyConstruction(QWidget):
         font = QFont(self.font())
         font.setPointSizeF(max(8.0, min(12.0, h * 0.45)) * getattr(self.view, "scale", 1.0))
         p.setFont(font)
-        for i, job in enumerate(jobs):
-            rect = QRectF(r.left(), r.bottom() - (i + 1) * h + 2, r.width() * job.min_nodes / n, h - 4)
-            fill = QColor(job_colour(job.id))
+        for i, (job, least) in enumerate(jobs):
+            rect = QRectF(r.left(), r.bottom() - (i + 1) * h + 2, r.width() * least / n, h - 4)
+            fill = QColor(job_colour(job))
             fill.setAlpha(150)
             p.fillRect(rect, fill)
-            label = f"J{job.id}: at least {job.min_nodes} node{'s' if job.min_nodes != 1 else ''}"
+            label = f"J{job}: at least {least} node{'s' if least != 1 else ''}"
             inside = p.fontMetrics().horizontalAdvance(label) + 12 <= rect.width()
             if inside:
                 p.setPen(text_colour(fill))

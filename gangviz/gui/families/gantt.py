@@ -1,7 +1,8 @@
 """The space-sharing view: a processors-by-time Gantt strip with the queue and its reservations.
 
-For a :class:`~gangviz.spacesharing.simulation.SpaceSharingSimulation` (FCFS, EASY, conservative
-backfilling, Zhang01 §1-§3):
+For a space-sharing simulation (FCFS, EASY, conservative backfilling, Zhang01 §1-§3), read
+through the :class:`~gangviz.sim.protocol.Simulation` protocol only: its snapshot, a
+:class:`~gangviz.sim.protocol.GanttSnapshot`:
 
 * the strip: time runs to the right (the clock is the vertical orange line, a third of the way
   in once past the start, so the strip advances with the clock), processors run up (0 at the bottom, the machine's
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen
@@ -40,12 +41,11 @@ from gangviz.gui.palette import (
     job_colour,
     text_colour,
 )
+from gangviz.sim.protocol import GanttSnapshot, Simulation
 from gangviz.timefmt import clock_text, format_time
 
 if TYPE_CHECKING:
     from gangviz.core.record import Step
-    from gangviz.spacesharing.changes import SpaceState
-    from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP = 54, 14, 30
 QUEUE_ROW = 20
@@ -64,29 +64,34 @@ def fitted(fm: QFontMetricsF, width: float, forms: list[str]) -> str:
     return fm.elidedText(forms[-1], Qt.TextElideMode.ElideRight, max(width, 0.0))
 
 
-def clock_of(sim: SpaceSharingSimulation) -> float | None:
-    """Return the seconds of one slice of ``sim``'s clock (a trace), or ``None`` when its times
-    are in slices (models and scenarios): a space-sharing run's ``slice_seconds``."""
-    return sim.slice_seconds
+def gantt_of(sim: Simulation) -> GanttSnapshot:
+    """Return a space-sharing ``sim``'s snapshot (that family's :meth:`Simulation.snapshot`)."""
+    return cast(GanttSnapshot, sim.snapshot())
 
 
-def _fmt(sim: SpaceSharingSimulation, t: float) -> str:
+def _fmt(st: GanttSnapshot, t: float) -> str:
     """A time ``t`` (slices) as a label: in the trace's unit that reads best (``2.3 h``,
     ``45 s``), or in slices for a source without a clock (:func:`gangviz.timefmt.format_time`)."""
-    return format_time(t, clock_of(sim))
+    return format_time(t, st.slice_seconds)
 
 
-def header_forms(sim: SpaceSharingSimulation) -> list[str]:
-    """Return the view's state line for ``sim``, longest form first: the policy, the clock
-    (:func:`gangviz.timefmt.clock_text`, as every widget writes a time), free processors and
-    the running and waiting counts."""
-    st, P = sim.state, sim.processors
-    t = clock_text(st.time, clock_of(sim))
-    return [f"{sim.policy_name.upper()}  ·  t = {t}  ·  {st.free} of {P} processors free  ·  "
+def header_forms(shown: Simulation | GanttSnapshot) -> list[str]:
+    """Return the view's state line for a space-sharing simulation or its snapshot, longest
+    form first: the policy, the clock (:func:`gangviz.timefmt.clock_text`, as every widget
+    writes a time), free processors and the running and waiting counts."""
+    st = shown if isinstance(shown, GanttSnapshot) else gantt_of(shown)
+    P, policy = st.processors, st.policy.upper()
+    t = clock_text(st.time, st.slice_seconds)
+    return [f"{policy}  ·  t = {t}  ·  {st.free} of {P} processors free  ·  "
             f"{len(st.running)} running, {len(st.waiting)} waiting",
-            f"{sim.policy_name.upper()}  ·  t = {t}  ·  {st.free}/{P} free  ·  "
+            f"{policy}  ·  t = {t}  ·  {st.free}/{P} free  ·  "
             f"{len(st.running)} run, {len(st.waiting)} wait",
             f"t = {t}  ·  {st.free}/{P} free"]
+
+
+def _name(st: GanttSnapshot, job: int) -> str:
+    shown = st.jobs.get(job)
+    return shown.name if shown is not None else f"J{job}"
 
 
 class GanttView(QWidget):
@@ -96,7 +101,8 @@ class GanttView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.sim: SpaceSharingSimulation | None = None
+        self.sim: Simulation | None = None
+        self._snapshot: tuple[Simulation, int, GanttSnapshot] | None = None
         self.setMouseTracking(True)
         self.setMinimumSize(360, 260)
         self._hits: list[tuple[QRectF, int]] = []
@@ -118,7 +124,7 @@ class GanttView(QWidget):
         return max(QUEUE_ROW * self.scale, QFontMetricsF(self._font()).height() + 4)
 
     # ------------------------------------------------------------------ feeding
-    def set_state(self, sim: SpaceSharingSimulation) -> None:
+    def set_state(self, sim: Simulation) -> None:
         """Show ``sim``'s current state."""
         self.sim = sim
         self.update()
@@ -127,21 +133,24 @@ class GanttView(QWidget):
         """Redraw after ``step`` (the state is read from the simulation)."""
         self.update()
 
-    def _shown(self) -> SpaceSharingSimulation:
-        """Return the simulation drawn; the drawing helpers run only while there is one."""
+    def _shown(self) -> GanttSnapshot:
+        """Return the snapshot drawn (taken once per position of the simulation: its runs are
+        deterministic); the drawing helpers run only while there is a simulation."""
         if self.sim is None:
             raise RuntimeError("the Gantt view has no simulation to draw")
-        return self.sim
+        kept = self._snapshot
+        if kept is None or kept[0] is not self.sim or kept[1] != self.sim.position:
+            kept = self._snapshot = (self.sim, self.sim.position, gantt_of(self.sim))
+        return kept[2]
 
     # ------------------------------------------------------------------ geometry
     def _window(self) -> tuple[float, float]:
         """Return the time range shown: the clock a third of the way in."""
-        sim = self._shown()
-        st = sim.state
-        ends = [pe for _, pe in st.running.values()]
-        ends += [r + sim.estimate(j) for j, r in st.reservations.items() if math.isfinite(r)]
+        st = self._shown()
+        ends = [pe for _, _, pe in st.running]
+        ends += [r + st.jobs[j].estimate for j, r in st.reservations if math.isfinite(r)]
         ahead = max((e - st.time for e in ends), default=0.0)
-        ahead = max(ahead, 60.0 / sim.time_unit)
+        ahead = max(ahead, 60.0 / st.time_unit)
         return max(0.0, st.time - ahead / 2), st.time + ahead * 1.05
 
     def _top(self) -> float:
@@ -153,12 +162,12 @@ class GanttView(QWidget):
 
     def _left(self) -> float:
         """Return the left margin: wide enough for the largest processor number."""
-        widest = QFontMetricsF(self._font()).horizontalAdvance(str(self.sim.processors) if self.sim else "0000")
+        widest = QFontMetricsF(self._font()).horizontalAdvance(str(self._shown().processors) if self.sim else "0000")
         return max(MARGIN_LEFT * self.scale, widest + 12)
 
     def _strip(self) -> QRectF:
         line = QFontMetricsF(self._font()).height()
-        queue_h = min(8, len(self._shown().state.waiting) + 1) * self._row() + line + 8
+        queue_h = min(8, len(self._shown().waiting) + 1) * self._row() + line + 8
         top = self._top()
         h = max(120.0, self.height() - top - queue_h - line - 10)
         left = self._left()
@@ -172,8 +181,8 @@ class GanttView(QWidget):
         self._hits = []
         if self.sim is None:
             return
-        sim, st = self.sim, self.sim.state
-        P = sim.processors
+        st = self._shown()
+        P = st.processors
         strip = self._strip()
         t0, t1 = self._window()
         sx = strip.width() / (t1 - t0)
@@ -192,8 +201,8 @@ class GanttView(QWidget):
         lh = fm.height()
         # running jobs, stacked in order of start
         level = 0
-        for job, (start, pend) in sorted(st.running.items(), key=lambda kv: (kv[1][0], kv[0])):
-            size = st.sizes[job]
+        for job, start, pend in sorted(st.running, key=lambda r: (r[1], r[0])):
+            size = st.jobs[job].size
             col = job_colour(job)
             top, bottom = y(level + size), y(level)
             solid = QRectF(QPointF(x(start), top), QPointF(x(st.time), bottom))
@@ -208,17 +217,17 @@ class GanttView(QWidget):
             if job == self.selected:
                 p.setPen(QPen(TEXT, 2.0))
                 p.drawRect(whole)
-            name = sim.names.get(job, f"J{job}")
+            name = _name(st, job)
             if whole.height() >= fm.height() and whole.width() > fm.horizontalAdvance(name) + 4:
                 p.setPen(text_colour(col))
                 p.drawText(whole.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name)
             self._hits.append((whole, job))
             level += size
         # backfill window (EASY) and reservations
-        mode = sim.policy.mode
+        mode = st.mode
         if st.waiting and st.reservations:
             if mode == "easy":
-                (head, shadow), = st.reservations.items()
+                (head, shadow), = st.reservations
                 if math.isfinite(shadow):
                     free_now = QRectF(QPointF(x(st.time), y(P)), QPointF(x(shadow), y(level)))
                     p.fillRect(free_now, WINDOW_FILL)
@@ -232,29 +241,28 @@ class GanttView(QWidget):
         p.setPen(QPen(ACCENT, 2.4))
         p.drawLine(QPointF(x(st.time), strip.top() - 4), QPointF(x(st.time), strip.bottom() + 4))
         p.setPen(MUTED_TEXT)
-        tw = fm.horizontalAdvance(_fmt(sim, t1)) + 8
+        tw = fm.horizontalAdvance(_fmt(st, t1)) + 8
         for frac, align, dx in ((0.0, Qt.AlignmentFlag.AlignLeft, 0), (0.5, Qt.AlignmentFlag.AlignHCenter, -tw / 2),
                                 (1.0, Qt.AlignmentFlag.AlignRight, -tw)):
             t = t0 + frac * (t1 - t0)
-            p.drawText(QRectF(x(t) + dx, strip.bottom() + 3, tw, lh), align, _fmt(sim, t))
+            p.drawText(QRectF(x(t) + dx, strip.bottom() + 3, tw, lh), align, _fmt(st, t))
         for proc in (0, P // 2, P):
             p.drawText(QRectF(0, y(proc) - lh / 2, strip.left() - 6, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
         p.setPen(TEXT)
-        header = fitted(fm, strip.width(), header_forms(sim))
+        header = fitted(fm, strip.width(), header_forms(st))
         p.drawText(QRectF(strip.left(), 4, strip.width(), lh), Qt.AlignmentFlag.AlignLeft, header)
         self._draw_key(p, fm, strip)
         self._draw_queue(p, fm, strip.bottom() + lh + 8)
 
-    def _draw_reservations(self, p: QPainter, st: SpaceState, x: Callable[[float], float], y: Callable[[float], float],
-                           fm: QFontMetricsF, mode: str, P: int) -> None:
-        sim = self._shown()
+    def _draw_reservations(self, p: QPainter, st: GanttSnapshot, x: Callable[[float], float],
+                           y: Callable[[float], float], fm: QFontMetricsF, mode: str, P: int) -> None:
         drawn: list[tuple[float, float, float]] = []  # (start, end, top) of reservation outlines
-        pend_by = sorted(((pe, st.sizes[j]) for j, (_, pe) in st.running.items()))
-        for job, when in st.reservations.items():
+        pend_by = sorted(((pe, st.jobs[j].size) for j, _, pe in st.running))
+        for job, when in st.reservations:
             if not math.isfinite(when):
                 continue
-            size, end = st.sizes[job], when + sim.estimate(job)
+            size, end = st.jobs[job].size, when + st.jobs[job].estimate
             # sit above the running jobs still predicted to run then and the reservations drawn
             base: float = sum(s for pe, s in pend_by if pe > when)
             base = max([base] + [top for a, b, top in drawn if a < end and when < b])
@@ -267,7 +275,7 @@ class GanttView(QWidget):
             p.fillRect(rect, fill)
             p.setPen(pen)
             p.drawRect(rect)
-            name = sim.names.get(job, f"J{job}")
+            name = _name(st, job)
             if rect.height() >= fm.height() and rect.width() > fm.horizontalAdvance(name) + 4:
                 p.setPen(RESERVATION)
                 p.drawText(rect.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, name)
@@ -276,7 +284,7 @@ class GanttView(QWidget):
     def _draw_key(self, p: QPainter, fm: QFontMetricsF, strip: QRectF) -> None:
         items = [("running", job_colour(0), None), ("predicted rest", QColor(180, 180, 200, 110), None),
                  ("reservation", QColor(51, 34, 136, 45), Qt.PenStyle.DashLine)]
-        if self._shown().policy.mode == "easy":
+        if self._shown().mode == "easy":
             items.append(("backfill window", WINDOW_FILL, None))
         xk = strip.right()
         lh = fm.height()
@@ -294,8 +302,8 @@ class GanttView(QWidget):
             p.drawText(QRectF(xk + sw + 3, yk, w, lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
     def _draw_queue(self, p: QPainter, fm: QFontMetricsF, top: float) -> None:
-        sim = self._shown()
-        st = sim.state
+        st = self._shown()
+        reserved = dict(st.reservations)
         p.setPen(TEXT)
         label = "Queue (priority order)" if st.waiting else "Queue: empty"
         row, left = self._row(), self._left()
@@ -306,18 +314,19 @@ class GanttView(QWidget):
             r = QRectF(left, top + (k + 1) * row, width, row - 2)
             chip = QRectF(r.left(), r.top() + 3, 12 * self.scale, r.height() - 6)
             p.fillRect(chip, job_colour(job))
-            when = st.reservations.get(job)
+            when = reserved.get(job)
             res = ""
             if when is not None:
-                kind = "predicted start" if sim.policy.mode == "fcfs" else "reserved at"
-                res = f"  ·  {kind} {_fmt(sim, when)}" if math.isfinite(when) else f"  ·  {kind}: none yet"
-            name = sim.names.get(job, f"J{job}")
-            est = _fmt(sim, sim.estimate(job))
+                kind = "predicted start" if st.mode == "fcfs" else "reserved at"
+                res = f"  ·  {kind} {_fmt(st, when)}" if math.isfinite(when) else f"  ·  {kind}: none yet"
+            shown = st.jobs[job]
+            name, size = shown.name, shown.size
+            est = _fmt(st, shown.estimate)
             text = fitted(fm, r.width() - chip.width() - 6, [
-                f"{name}  ·  {st.sizes[job]} processors  ·  estimate {est}{res}",
-                f"{name}  ·  {st.sizes[job]} procs  ·  est. {est}{res.replace('predicted start', 'start').replace('reserved at', 'at')}",
-                f"{name}  ·  {st.sizes[job]} procs  ·  est. {est}",
-                f"{name}  ·  {st.sizes[job]} procs"])
+                f"{name}  ·  {size} processors  ·  estimate {est}{res}",
+                f"{name}  ·  {size} procs  ·  est. {est}{res.replace('predicted start', 'start').replace('reserved at', 'at')}",
+                f"{name}  ·  {size} procs  ·  est. {est}",
+                f"{name}  ·  {size} procs"])
             p.setPen(TEXT if job != self.selected else ACCENT)
             p.drawText(r.adjusted(chip.width() + 6, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
             self._hits.append((r, job))
@@ -339,7 +348,8 @@ class GanttView(QWidget):
         if job is None or self.sim is None:
             QToolTip.hideText()
             return
-        QToolTip.showText(event.globalPosition().toPoint(), self.sim.job_text(job), self)
+        shown = self._shown().jobs.get(job)
+        QToolTip.showText(event.globalPosition().toPoint(), shown.text if shown else "", self)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         job = self.jobAt(event.position())

@@ -10,41 +10,28 @@ stream (nothing is known ahead).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 
 from gangviz.gui.families.sites import FONT_PX, QueueView, gang_colour
 from gangviz.gui.overlay import ViewOverlay
-from gangviz.sim.protocol import Simulation
+from gangviz.sim.protocol import Arrival, Simulation
 from gangviz.timefmt import format_time
 
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
-    from gangviz.multisite.simulation import MultiSiteSimulation
 
 MAX_SHOWN = 8
 #: the room (base pixels, scaled with the view) kept under the sites: one row of chips
 FOOTER = 22
 
 
-def upcoming(sim: Simulation | None) -> list[tuple[int, int, float, int]]:
-    """Return ``(gang, size, at, site)`` of the scripted gangs not arrived by ``sim``'s position
-    (empty for a random stream, another family of simulation or none)."""
-    from gangviz.factory.scripted import ScriptedGangStream
-    from gangviz.multisite.changes import GangArrived
-
-    if sim is None or sim.family != "multisite":
-        return []
-    stream = cast("MultiSiteSimulation", sim).stream
-    if not isinstance(stream, ScriptedGangStream):
-        return []  # a random stream knows no future
-    arrived = sum(isinstance(c, GangArrived) for i in range(sim.position) for c in sim.step_at(i).changes)
-    out = []
-    for g in range(arrived, len(stream.arrival)):
-        out.append((g, int(stream.size[g]), float(stream.arrival[g]), int(stream.site[g])))
-    return out
+def upcoming(sim: Simulation | None) -> tuple[Arrival, ...]:
+    """Return the scripted gangs not arrived by ``sim``'s position (empty for a random stream,
+    another family of simulation or none): :meth:`~gangviz.sim.protocol.Simulation.upcoming`."""
+    return sim.upcoming() if sim is not None else ()
 
 
 class ArrivalsStrip(ViewOverlay):
@@ -90,14 +77,14 @@ class ArrivalsStrip(ViewOverlay):
         more_w = fm.horizontalAdvance(f"+{len(gangs)} more") + 8 * k
         cell = 14 * k
         shown = 0
-        for gang, size, at, site in gangs[:MAX_SHOWN]:
-            label = f"G{gang} at {format_time(at)} → site {site + 1}"
-            w = size * cell
+        for gang in gangs[:MAX_SHOWN]:
+            label = f"G{gang.gang} at {format_time(gang.at)} → site {gang.site + 1}"
+            w = gang.size * cell
             text_w = fm.horizontalAdvance(label) + 8
             if x + w + text_w > area.right() - more_w:
                 break  # no room in the row: the rest is counted at its end
-            colour = gang_colour(gang)
-            for i in range(size):
+            colour = gang_colour(gang.gang)
+            for i in range(gang.size):
                 p.fillRect(QRectF(x + i * cell, y + 2, cell - 2, h - 4), colour)
             p.setPen(QPen(QColor("#222222")))
             p.drawText(QRectF(x + w + 4, y, text_w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,

@@ -10,10 +10,11 @@ pyqtgraph live plots with clip-to-view and downsampling. :data:`FAMILY_PANELS` s
 * multisite: RT, WRT, SLD (Papazachos09 §4.1) and the task migrations;
 * epoch: response time, node reallocations and normalised overhead (McCann94 §5).
 
-The curves other than the samples come from :func:`gangviz.metrics.series`; each plot's title
-also gives the current value of its figures, computed by :func:`gangviz.metrics.figures`, the
-function behind ``gangviz run --json``, so at the end of a run the window shows the numbers of
-the command line. Panels follow the player's position: after a step back they show the run up
+The curves other than the samples and the current value of its figures that each plot's title
+gives come from the simulation's own :attr:`~gangviz.sim.protocol.Simulation.measures`
+(:func:`gangviz.metrics.series` and :func:`gangviz.metrics.figures`, the function behind
+``gangviz run --json``, bound to the simulation by the factory), so at the end of a run the
+window shows the numbers of the command line. Panels follow the player's position: after a step back they show the run up
 to the current step only.
 
 The columns are kept as growing numpy arrays and only the new samples are converted on each
@@ -42,8 +43,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gangviz import metrics
 from gangviz.experiments.numbers import number
+from gangviz.factory import measures_of
 from gangviz.gui.pgtypes import PlotDataItem
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.wiring import follow
@@ -58,33 +59,42 @@ MAX_POINTS = 4000
 FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "mean_turnaround")
 #: panel title, y label, [(curve, legend, colour)], axis kind (see :mod:`gangviz.gui.plots.axes`),
 #: and the figures (keys of :func:`gangviz.metrics.figures`) whose current value the title gives
-PANELS = (
+Panel = tuple[str, str, list[tuple[str, str, str]], str, tuple[str, ...]]
+
+
+def one_figure(title: str, ylabel: str, key: str, colour: str, kind: str = "plain",
+               legend: str | None = None) -> Panel:
+    """Return the panel of one figure ``key``, drawn as its running curve and given in the
+    title; the legend is the key in words unless ``legend`` is given."""
+    return (title, ylabel, [(key, legend or key.replace("_", " "), colour)], kind, (key,))
+
+
+#: the jobs waiting and running, from the samples (no figure)
+JOBS: Panel = ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")],
+               "integer", ())
+PANELS: tuple[Panel, ...] = (
     ("Slots", "slots", [("slots", "slots", "#332288")], "integer", ("n_l", "n_a")),
     ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")], "ratio", ("r_a",)),
-    ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer", ()),
+    JOBS,
     ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "turnaround",
      ("t_ta",)),
 )
 IBM_PANELS = (
-    ("Mean wait", "seconds", [("wait", "wait", "#CC6677")], "plain", ("wait",)),
-    ("Bounded slowdown", "slowdown", [("bounded_slowdown", "bounded slowdown", "#AA4499")], "plain",
-     ("bounded_slowdown",)),
-    ("Loss of capacity", "share", [("loss_of_capacity", "loss of capacity", "#117733")], "ratio",
-     ("loss_of_capacity",)),
-    ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")], "integer", ()),
+    one_figure("Mean wait", "seconds", "wait", "#CC6677"),
+    one_figure("Bounded slowdown", "slowdown", "bounded_slowdown", "#AA4499"),
+    one_figure("Loss of capacity", "share", "loss_of_capacity", "#117733", "ratio"),
+    JOBS,
 )
 MULTISITE_PANELS = (
-    ("Response time", "time", [("RT", "RT", "#332288")], "plain", ("RT",)),
-    ("Weighted response time", "time", [("WRT", "WRT", "#4477AA")], "plain", ("WRT",)),
-    ("Slowdown", "slowdown", [("SLD", "SLD", "#AA4499")], "plain", ("SLD",)),
-    ("Migrations", "tasks", [("migrations", "migrations", "#CC6677")], "integer", ("migrations",)),
+    one_figure("Response time", "time", "RT", "#332288"),
+    one_figure("Weighted response time", "time", "WRT", "#4477AA"),
+    one_figure("Slowdown", "slowdown", "SLD", "#AA4499"),
+    one_figure("Migrations", "tasks", "migrations", "#CC6677", "integer"),
 )
 EPOCH_PANELS = (
-    ("Response time", "time", [("response", "mean response", "#332288")], "plain", ("response",)),
-    ("Reallocations", "node reallocations", [("reallocations", "reallocations", "#CC6677")], "plain",
-     ("reallocations",)),
-    ("Overhead", "per node per quantum", [("overhead", "normalised overhead", "#117733")], "plain",
-     ("overhead",)),
+    one_figure("Response time", "time", "response", "#332288", legend="mean response"),
+    one_figure("Reallocations", "node reallocations", "reallocations", "#CC6677"),
+    one_figure("Overhead", "per node per quantum", "overhead", "#117733", legend="normalised overhead"),
 )
 #: family -> its panels, and whether curves come from the simulation's ``samples`` too
 FAMILY_PANELS = {
@@ -390,11 +400,12 @@ class MetricsPanel(QWidget):
         at = (id(sim), p.position)
         if FAMILY_PANELS[sim.family][1]:
             self.columns.sync(sim.samples, p.position)
-        if sim.family in metrics.SERIES and self._series_at != at:
-            self._series, self._series_at = metrics.series(sim), at
+        measures = measures_of(sim)
+        if self._series_at != at:
+            self._series, self._series_at = measures.series(), at
         if figures and self._figures_at != at:
             try:
-                self._figures = metrics.figures(sim)
+                self._figures = measures.figures()
             except ValueError:  # no job finished yet (the space-sharing figures need one)
                 self._figures = {}
             self._figures_at = at
