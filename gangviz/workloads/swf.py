@@ -54,7 +54,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -150,35 +150,34 @@ class SWFError(ValueError):
 # --------------------------------------------------------------------------------------- reading
 
 
-def read_swf(
-    path: str | os.PathLike[str],
-    *,
-    procs: int | None = None,
-    slice_seconds: float = 1.0,
-    strict: bool = False,
-) -> Workload:
-    """Read an SWF trace (plain, ``.gz``, ``.bz2`` or ``.xz``) into a :class:`Workload`.
+class ReadOptions(TypedDict, total=False):
+    """How :func:`read_swf` and :func:`read_swf_columns` read a trace (every key optional).
 
-    ``procs`` sets the machine size and wins over the header; otherwise ``MaxProcs`` is used,
-    falling back to ``MaxNodes`` (SMP machines have more processors than nodes; jobs are never
-    capped at the node count). ``slice_seconds`` is the length of one slice in seconds.
-    ``strict`` turns every skipped job into an error. See the module docstring for the mapping.
+    ``procs`` (default ``None``) sets the machine size and wins over the header; otherwise
+    ``MaxProcs`` is used, falling back to ``MaxNodes`` (SMP machines have more processors than
+    nodes; jobs are never capped at the node count). ``slice_seconds`` (default 1.0) is the
+    length of one slice in seconds. ``strict`` (default ``False``) turns every skipped job into
+    an error.
+    """
+
+    procs: int | None
+    slice_seconds: float
+    strict: bool
+
+
+def read_swf(path: str | os.PathLike[str], **options: Unpack[ReadOptions]) -> Workload:
+    """Read an SWF trace (plain, ``.gz``, ``.bz2`` or ``.xz``) into a :class:`Workload`, as
+    ``options`` say (:class:`ReadOptions`). See the module docstring for the mapping.
 
     Returns the workload (ids 0..n-1 in submit order, first arrival at 0). Raises
     :class:`SWFError` for a file that is not usable SWF (including one whose every job is
     skipped), ``ValueError`` for a bad ``procs`` or ``slice_seconds`` (naming the allowed
     range), and ``OSError`` when the file cannot be read.
     """
-    return read_swf_columns(path, procs=procs, slice_seconds=slice_seconds, strict=strict).workload()
+    return read_swf_columns(path, **options).workload()
 
 
-def read_swf_columns(
-    path: str | os.PathLike[str],
-    *,
-    procs: int | None = None,
-    slice_seconds: float = 1.0,
-    strict: bool = False,
-) -> TraceColumns:
+def read_swf_columns(path: str | os.PathLike[str], **options: Unpack[ReadOptions]) -> TraceColumns:
     """Read an SWF trace as :func:`read_swf` does, but return its jobs as :class:`TraceColumns`
     (arrays, no job objects): for a caller that only needs the numbers.
 
@@ -190,7 +189,7 @@ def read_swf_columns(
         data = read_input(path)
     except InputFileError as exc:
         raise SWFError(name, str(exc).removeprefix(f"{name}: ")) from None
-    return parse_swf_columns(data, source=name, procs=procs, slice_seconds=slice_seconds, strict=strict)
+    return parse_swf_columns(data, source=name, **options)
 
 
 def parse_swf(data: bytes, *, source: str = "<bytes>", procs: int | None = None,
