@@ -47,7 +47,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -337,33 +337,34 @@ def check_format(path: str | os.PathLike[str]) -> str:
     return suffix
 
 
-def write_jobs(
-    table: Any,
-    path: str | os.PathLike[str],
-    *,
-    workload_name: str = "w0",
-    processors: int | None = None,
-    specs: Sequence[Any] | None = None,
-    raw_fields: np.ndarray | None = None,
-    submit_offset: float = 0.0,
-    note: str = "",
-) -> Path:
+class SWFOptions(TypedDict, total=False):
+    """What only the SWF output uses (every key optional): ``processors``, the machine size;
+    ``specs``, the :class:`~gangviz.core.jobs.JobSpec` of each row, whose raw SWF fields the
+    output keeps, or ``raw_fields``, those fields as an ``(rows, 18)`` float array;
+    ``submit_offset``, seconds added to the submit times; ``note``, a header comment."""
+
+    processors: int | None
+    specs: Sequence[Any] | None
+    raw_fields: np.ndarray | None
+    submit_offset: float
+    note: str
+
+
+def write_jobs(table: Any, path: str | os.PathLike[str], *, workload_name: str = "w0",
+               **swf: Unpack[SWFOptions]) -> Path:
     """Write ``table`` (a per-job table, or the dict of its columns of :func:`job_columns`) to
     ``path`` in the format of its extension (see the module docstring), in one write of the
     whole text (column by column, never cell by cell).
 
-    ``workload_name`` fills Batsim's column of that name; ``processors`` (the machine size),
-    ``specs`` (the :class:`~gangviz.core.jobs.JobSpec` of each row, whose raw SWF fields the
-    SWF output keeps) or ``raw_fields`` (those fields as an ``(rows, 18)`` float array),
-    ``submit_offset`` (seconds added to SWF submit times) and ``note`` (a header comment) serve
-    the SWF output. Returns the path. Raises ``ValueError`` for an unknown extension or Parquet
-    without pyarrow, ``OSError`` when the file cannot be written.
+    ``workload_name`` fills Batsim's column of that name; ``swf`` serves the SWF output
+    (:class:`SWFOptions`, :func:`write_swf_schedule`). Returns the path. Raises ``ValueError``
+    for an unknown extension or Parquet without pyarrow, ``OSError`` when the file cannot be
+    written.
     """
     suffix = check_format(path)
     with atomic(path) as tmp:  # an interrupted run leaves no truncated table behind
         if suffix == ".swf":
-            write_swf_schedule(table, tmp, processors=processors, specs=specs, raw_fields=raw_fields,
-                               submit_offset=submit_offset, note=note)
+            write_swf_schedule(table, tmp, **swf)
         elif suffix == ".parquet":
             _write_parquet(table, tmp, workload_name)
         else:
