@@ -7,20 +7,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from gangviz.core import changes as ch
 from gangviz.core.allocation import best_window, place_buddy
-from gangviz.core.changes import (
-    JobMigrated,
-    JobPlaced,
-    JobRemoved,
-    JobReplicated,
-    JobShifted,
-    JobUnreplicated,
-    RegionSwapped,
-    RowActivated,
-    SlotAdded,
-    SlotRemoved,
-    rows_label,
-)
 from gangviz.core.matrix import IDLE
 from gangviz.core.repack import (
     RepackError,
@@ -40,36 +28,36 @@ SETTINGS = settings(max_examples=150, deadline=None)
 
 def candidate_changes(m, draw):
     """Every kind of change that is valid on ``m`` (one random instance of each)."""
-    out = [SlotAdded(draw(st.integers(0, m.n_rows))), RowActivated(draw(st.none() | st.integers(0, 5)), m.active_row)]
+    out = [ch.SlotAdded(draw(st.integers(0, m.n_rows))), ch.RowActivated(draw(st.none() | st.integers(0, 5)), m.active_row)]
     empty = [r for r in range(m.n_rows) if m.row_is_empty(r)]
     if empty:
-        out.append(SlotRemoved(draw(st.sampled_from(empty))))
+        out.append(ch.SlotRemoved(draw(st.sampled_from(empty))))
     idle_cells = [(r, c) for r in range(m.n_rows) for c in range(m.processors) if m.cells[r, c] == IDLE]
     if idle_cells:
         r, c = draw(st.sampled_from(idle_cells))
-        out.append(JobPlaced(999, r, range(c, c + 1)))
+        out.append(ch.JobPlaced(999, r, range(c, c + 1)))
     jobs = m.jobs()
     if jobs:
         j = draw(st.sampled_from(jobs))
         cols = m.job_cols(j)
         if not m.replica_rows(j):
-            out.append(JobRemoved(j, m.home_row(j), cols))
+            out.append(ch.JobRemoved(j, m.home_row(j), cols))
         free = [r for r in range(m.n_rows) if r not in m.job_rows(j) and m.is_idle(r, cols)]
         if free:
             dst = draw(st.sampled_from(free))
-            out.append(JobShifted(j, draw(st.sampled_from(m.job_rows(j))), dst))
-            out.append(JobReplicated(j, tuple(draw(st.lists(st.sampled_from(free), min_size=1, unique=True))), cols))
+            out.append(ch.JobShifted(j, draw(st.sampled_from(m.job_rows(j))), dst))
+            out.append(ch.JobReplicated(j, tuple(draw(st.lists(st.sampled_from(free), min_size=1, unique=True))), cols))
             if len(m.job_rows(j)) == 1 and idle_cells:
                 r, c = draw(st.sampled_from(idle_cells))
-                out.append(JobMigrated(j, m.home_row(j), cols, r, range(c, c + 1), 0.5))
+                out.append(ch.JobMigrated(j, m.home_row(j), cols, r, range(c, c + 1), 0.5))
         if m.replica_rows(j):
-            out.append(JobUnreplicated(j, tuple(draw(st.lists(st.sampled_from(m.replica_rows(j)), min_size=1, unique=True))), cols))
+            out.append(ch.JobUnreplicated(j, tuple(draw(st.lists(st.sampled_from(m.replica_rows(j)), min_size=1, unique=True))), cols))
     if m.n_rows >= 2:
         a, b = draw(st.lists(st.integers(0, m.n_rows - 1), min_size=2, max_size=2, unique=True))
         cuts = common_legal_cuts(m, a, b)
         if len(cuts) >= 2:
             lo, hi = sorted(draw(st.lists(st.sampled_from(cuts), min_size=2, max_size=2, unique=True)))
-            out.append(RegionSwapped(a, b, lo, hi))
+            out.append(ch.RegionSwapped(a, b, lo, hi))
     return out
 
 
@@ -94,7 +82,7 @@ def test_a_change_that_does_not_fit_raises_and_changes_nothing(data):
     assume(busy)
     r, c = data.draw(st.sampled_from(busy))
     before = m.state_key()
-    for change in (JobPlaced(999, r, range(c, c + 1)), SlotRemoved(r)):
+    for change in (ch.JobPlaced(999, r, range(c, c + 1)), ch.SlotRemoved(r)):
         with pytest.raises(ValueError):
             change.apply(m)
         assert m.state_key() == before
@@ -193,7 +181,7 @@ def test_property2_removes_exactly_one_slot_when_every_processor_has_an_idle_slo
     rows = m.n_rows
     out: list = []
     row = gather(m, 0, m.processors, out, "Property 2")
-    SlotRemoved(row).apply(m)
+    ch.SlotRemoved(row).apply(m)
     assert m.n_rows == rows - 1
     assert signature(m) == before
     m.check()
@@ -309,14 +297,14 @@ def test_a_record_of_several_extra_slots_equals_one_record_per_slot(data):
     rows = data.draw(st.permutations(free).map(lambda p: tuple(p[: data.draw(st.integers(1, max(len(p), 1)))])))
     ones, batch = m.copy(), m.copy()
     for r in rows:
-        JobReplicated(job, (r,), cols).apply(ones)
-    added = JobReplicated(job, rows, cols)
+        ch.JobReplicated(job, (r,), cols).apply(ones)
+    added = ch.JobReplicated(job, rows, cols)
     added.apply(batch)
     assert batch.state_key() == ones.state_key()
     batch.check()
     # giving them back one record at a time, in any order, restores the start
     for r in data.draw(st.permutations(rows)):
-        JobUnreplicated(job, (r,), cols).apply(ones)
+        ch.JobUnreplicated(job, (r,), cols).apply(ones)
     assert ones.state_key() == m.state_key()
     added.invert().apply(batch)
     assert batch.state_key() == m.state_key()
@@ -331,11 +319,11 @@ def test_a_record_of_extra_slots_that_does_not_fit_changes_nothing(data):
     assume(taken)
     before = m.state_key()
     with pytest.raises(ValueError):
-        JobReplicated(job, tuple(range(m.n_rows)) + (m.n_rows,), cols).apply(m)
+        ch.JobReplicated(job, tuple(range(m.n_rows)) + (m.n_rows,), cols).apply(m)
     with pytest.raises(ValueError):
-        JobReplicated(job, (data.draw(st.sampled_from(taken)),), cols).apply(m)
+        ch.JobReplicated(job, (data.draw(st.sampled_from(taken)),), cols).apply(m)
     with pytest.raises(ValueError):
-        JobUnreplicated(job, (m.home_row(job),), cols).apply(m)
+        ch.JobUnreplicated(job, (m.home_row(job),), cols).apply(m)
     assert m.state_key() == before
     m.check()
 
@@ -352,7 +340,7 @@ def _slots_named(label: str) -> set[int]:
 
 @given(st.lists(st.integers(0, 60), min_size=1, max_size=40, unique=True))
 def test_rows_label_names_every_row_or_counts_them(rows):
-    label = rows_label(rows)
+    label = ch.rows_label(rows)
     runs = sum(1 for r in set(rows) if r - 1 not in set(rows))
     if runs <= 6:
         assert _slots_named(label) == set(rows)
@@ -362,8 +350,8 @@ def test_rows_label_names_every_row_or_counts_them(rows):
 
 
 def test_an_extra_slot_record_reads_as_one_sentence():
-    assert JobReplicated(3, (4, 1, 2, 3, 9), range(0, 4), "why").describe() == (
+    assert ch.JobReplicated(3, (4, 1, 2, 3, 9), range(0, 4), "why").describe() == (
         "J3 also runs in S2..S5 and S10 on P1..P4 (why)."
     )
-    assert JobUnreplicated(3, (1,), range(0, 4)).describe() == "J3 gives up its extra slot S2."
-    assert JobUnreplicated(3, (6, 1), range(0, 4)).describe() == "J3 gives up its extra slots S2 and S7."
+    assert ch.JobUnreplicated(3, (1,), range(0, 4)).describe() == "J3 gives up its extra slot S2."
+    assert ch.JobUnreplicated(3, (6, 1), range(0, 4)).describe() == "J3 gives up its extra slots S2 and S7."
