@@ -89,18 +89,23 @@ def _unlink(p, node, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, ove
 
 
 @njit(cache=True)
+def _precedes(ta, ga, tb, gb):
+    """Return True when heap entry ``(ta, ga)`` comes strictly before ``(tb, gb)``: earlier
+    time, ties to the lower gang."""
+    return ta < tb or (ta == tb and ga < gb)
+
+
+@njit(cache=True)
 def _heap_push(ht, hg, n, t, g):
     """Push ``(t, g)`` on the heap of ``n`` entries; return the new size."""
     i = n
     while i > 0:
         parent = (i - 1) >> 1
-        if ht[parent] < t or (ht[parent] == t and hg[parent] < g):
+        if _precedes(ht[parent], hg[parent], t, g):
             break
-        ht[i] = ht[parent]
-        hg[i] = hg[parent]
+        ht[i], hg[i] = ht[parent], hg[parent]
         i = parent
-    ht[i] = t
-    hg[i] = g
+    ht[i], hg[i] = t, g
     return n + 1
 
 
@@ -114,15 +119,13 @@ def _heap_pop(ht, hg, n):
         c = 2 * i + 1
         if c >= n:
             break
-        if c + 1 < n and (ht[c + 1] < ht[c] or (ht[c + 1] == ht[c] and hg[c + 1] < hg[c])):
+        if c + 1 < n and _precedes(ht[c + 1], hg[c + 1], ht[c], hg[c]):
             c += 1
-        if t < ht[c] or (t == ht[c] and g < hg[c]):
+        if _precedes(t, g, ht[c], hg[c]):
             break
-        ht[i] = ht[c]
-        hg[i] = hg[c]
+        ht[i], hg[i] = ht[c], hg[c]
         i = c
-    ht[i] = t
-    hg[i] = g
+    ht[i], hg[i] = t, g
     return n
 
 
@@ -234,16 +237,8 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
             for ci in range(nc):
                 h = cand[ci]
                 if usable[h] == size[h]:
-                    for hn_node in range(offset[h], offset[h + 1]):
-                        p = nproc[hn_node]
-                        _unlink(p, hn_node, state, qhead, qtail, qlen, nnext, nprev, ngang,
-                                usable, overtake)
-                        if migrate:
-                            if byp[hn_node] >= k:
-                                nsat[p] -= 1
-                            byp[hn_node] = 0
-                        _set_busy(p, h, state, qhead, nnext, ngang, usable, overtake)
-                    hn = _heap_push(ht, hg, hn, t + svc[h], h)
+                    hn = _start(h, t, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang, usable,
+                                overtake, migrate, byp, nsat, k, svc, ht, hg, hn)
             n = size[g]
             e = svc[g]
             r = t - arr[g]
@@ -273,16 +268,8 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
                 nproc[node] = p
                 _append(p, node, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, overtake)
             if usable[g] == n:
-                for node in range(offset[g], offset[g + 1]):
-                    p = nproc[node]
-                    _unlink(p, node, state, qhead, qtail, qlen, nnext, nprev, ngang, usable,
-                            overtake)
-                    if migrate:
-                        if byp[node] >= k:
-                            nsat[p] -= 1
-                        byp[node] = 0
-                    _set_busy(p, g, state, qhead, nnext, ngang, usable, overtake)
-                hn = _heap_push(ht, hg, hn, t + svc[g], g)
+                hn = _start(g, t, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang, usable,
+                            overtake, migrate, byp, nsat, k, svc, ht, hg, hn)
         if not migrate:
             continue
         # Local migration, site by site (policy.local_migration).
@@ -332,8 +319,7 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
                         bt[:ntg] = tg[:ntg]
                 if best < 0:
                     break
-                _sort_by_key(bt, nbt, qlen)
-                hn = _move(best, bt, t + local_ov, offset, nproc, state, qhead, qtail, qlen,
+                hn = _move(best, bt, nbt, t + local_ov, offset, nproc, state, qhead, qtail, qlen,
                            nnext, nprev, ngang, usable, overtake, byp, nsat, k, NP, newp, svc,
                            ht, hg, hn)
         # Grid migration from each site (policy.grid_migration).
@@ -374,20 +360,37 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
                         best, bm = h, m
                 if best < 0:
                     break
-                _sort_by_key(bt, nbt, qlen)
-                hn = _move(best, bt, t + grid_ov, offset, nproc, state, qhead, qtail, qlen,
+                hn = _move(best, bt, nbt, t + grid_ov, offset, nproc, state, qhead, qtail, qlen,
                            nnext, nprev, ngang, usable, overtake, byp, nsat, k, NP, newp, svc,
                            ht, hg, hn)
     return 0, done, sr, spr, ss, sps, sp
 
 
 @njit(cache=True)
-def _move(g, targets, t_start, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang,
+def _start(g, t, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, overtake, migrate,
+           byp, nsat, k, svc, ht, hg, hn):
+    """Start gang ``g`` at ``t`` where its tasks are queued: each task leaves its queue (with
+    migration on, its bypass count is cleared) and takes its processor; its completion is
+    pushed at ``t`` + service. Returns the heap's new size."""
+    for node in range(offset[g], offset[g + 1]):
+        p = nproc[node]
+        _unlink(p, node, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, overtake)
+        if migrate:
+            if byp[node] >= k:
+                nsat[p] -= 1
+            byp[node] = 0
+        _set_busy(p, g, state, qhead, nnext, ngang, usable, overtake)
+    return _heap_push(ht, hg, hn, t + svc[g], g)
+
+
+@njit(cache=True)
+def _move(g, targets, n_targets, t_start, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang,
           usable, overtake, byp, nsat, k, NP, newp, svc, ht, hg, hn):
-    """Migrate gang ``g``: each task that cannot run where it is goes to the next of
-    ``targets`` (whose waiting tasks are bypassed once more), every task leaves its queue, and
-    the gang's processors are reserved; its completion is pushed at ``t_start`` + service.
-    Returns the heap's new size."""
+    """Migrate gang ``g``: each task that cannot run where it is goes to the next of the first
+    ``n_targets`` of ``targets``, shortest queue first (whose waiting tasks are bypassed once
+    more), every task leaves its queue, and the gang's processors are reserved; its completion
+    is pushed at ``t_start`` + service. Returns the heap's new size."""
+    _sort_by_key(targets, n_targets, qlen)
     ti = 0
     lo = offset[g]
     for node in range(lo, offset[g + 1]):
