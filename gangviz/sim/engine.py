@@ -73,7 +73,7 @@ from gangviz.sim.history import (
 )
 from gangviz.sim.intake import check_times, load_workload, queue_workload
 from gangviz.sim.policy import Policy
-from gangviz.sim.protocol import AppliedHistory, FamilyNeutral, JobStatus
+from gangviz.sim.protocol import AppliedHistory, FamilyNeutral, JobStatus, OwnPolicy
 from gangviz.sim.slices import FloatArray
 from gangviz.sim.state import JobRecord, RunState, Sample, SampleLog
 
@@ -81,7 +81,7 @@ __all__ = ["Simulation", "JobRecord", "Sample", "SampleLog", "ScriptEvent", "Ste
            "STEP_BYTES"]
 
 
-class Simulation(FamilyNeutral, AppliedHistory, DecisionPoint):
+class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
     """One simulated machine under one policy.
 
     Args:
@@ -120,7 +120,7 @@ class Simulation(FamilyNeutral, AppliedHistory, DecisionPoint):
         policy.check_machine(processors, ring)
         if initial is not None:
             policy.check_initial(initial)
-        self.policy = policy
+        self.policy: Policy = policy
         self.processors = processors
         self.overhead = overhead
         self.quantum = 1.0 - overhead
@@ -174,11 +174,6 @@ class Simulation(FamilyNeutral, AppliedHistory, DecisionPoint):
     # --- the rest of the Simulation protocol (gangviz.sim.protocol); the history keeps no
     # future here: going back drops the later steps, the deterministic run recomputes them
 
-
-    @property
-    def policy_name(self) -> str:
-        """Return the policy's name."""
-        return self.policy.name
 
     @property
     def paper(self) -> str:

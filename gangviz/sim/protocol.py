@@ -349,7 +349,7 @@ class FamilyNeutral:
 
 class OwnPolicy:
     """:attr:`Simulation.policy_name` of a simulation that runs one policy object (its
-    ``name``): the epoch model and space sharing."""
+    ``name``): the engine, the epoch model and space sharing."""
 
     policy: Any
 
