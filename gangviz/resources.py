@@ -1,4 +1,5 @@
-"""Where gangviz finds its bundled files (built-in scenarios, sample workloads)."""
+"""Where gangviz finds its bundled files (built-in scenarios, sample workloads, the papers'
+published tables)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from pathlib import Path
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 SCENARIOS = RESOURCES / "scenarios"
+#: the papers' published tables that the reproductions compare with
+PAPERS = RESOURCES / "papers"
 
 
 def scenario_path(name: str) -> Path:
