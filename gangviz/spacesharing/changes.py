@@ -13,20 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gangviz.core.record import Change, job_label
+from gangviz.timefmt import format_time
 
 __all__ = ["procs", "SpaceState", "Clock", "JobFinished", "JobArrived", "JobStarted", "ReservationsSet",
-           "Inverse", "seconds"]
+           "Inverse"]
 
 
 def procs(n: int) -> str:
     """Return ``"1 processor"`` / ``"4 processors"``."""
     return f"{n} processor" + ("" if n == 1 else "s")
-
-
-def seconds(t: float, unit: float = 1.0) -> str:
-    """Return ``t`` time units as seconds with thousands separators (``"3,600 s"``)."""
-    v = t * unit
-    return f"{v:,.0f} s" if abs(v - round(v)) < 1e-9 or abs(v) >= 100 else f"{v:,.3g} s"
 
 
 @dataclass
@@ -117,7 +112,7 @@ class JobFinished(_JobRecord):
 
     start: float
     predicted: float
-    unit: float = 1.0
+    slice_seconds: float | None = None
     kind = "job_finished"
 
     def apply(self, state: SpaceState) -> None:
@@ -143,7 +138,7 @@ class JobArrived(_JobRecord):
     """``job`` (``size`` processors, estimated run ``estimate``) joins the end of the queue."""
 
     estimate: float
-    unit: float = 1.0
+    slice_seconds: float | None = None
     kind = "job_arrived"
 
     def apply(self, state: SpaceState) -> None:
@@ -158,7 +153,7 @@ class JobArrived(_JobRecord):
     def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say what the job asks for."""
         return (f"{job_label(self.job, names)} arrives: {procs(self.size)} for up to "
-                f"{seconds(self.estimate, self.unit)}.")
+                f"{format_time(self.estimate, self.slice_seconds)}.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +173,7 @@ class JobStarted(_Undoable):
     how: str = "order"
     head: int | None = None
     shadow: float | None = None
-    unit: float = 1.0
+    slice_seconds: float | None = None
     kind = "job_started"
 
     def apply(self, state: SpaceState) -> None:
@@ -198,11 +193,11 @@ class JobStarted(_Undoable):
     def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say why the job may start now (which rule allowed it)."""
         me = job_label(self.job, names)
-        end = seconds(self.predicted, self.unit)
+        end = format_time(self.predicted, self.slice_seconds)
         if self.how == "order":
             return f"{me} starts in queue order on {procs(self.size)} (ends by {end})."
         head = job_label(self.head, names) if self.head is not None else "the head"
-        res = seconds(self.shadow, self.unit) if self.shadow is not None else "?"
+        res = format_time(self.shadow, self.slice_seconds) if self.shadow is not None else "?"
         if self.how == "shadow":
             return f"{me} backfills: it ends at {end} before {head}'s reservation at {res}."
         if self.how == "extra":
@@ -222,7 +217,7 @@ class ReservationsSet(_Undoable):
     extra_before: int | None = None
     extra_after: int | None = None
     mode: str = "easy"
-    unit: float = 1.0
+    slice_seconds: float | None = None
     kind = "reservations"
 
     def apply(self, state: SpaceState) -> None:
@@ -243,16 +238,16 @@ class ReservationsSet(_Undoable):
         if self.mode in ("easy", "fcfs"):
             (head, when), = self.after
             what = "reservation" if self.mode == "easy" else "predicted start (FCFS reserves nothing)"
-            when_s = "never (it cannot fit)" if when == float("inf") else seconds(when, self.unit)
+            when_s = "never (it cannot fit)" if when == float("inf") else format_time(when, self.slice_seconds)
             moved = ""
             if head in old and old[head] != when:
-                moved = f", moved from {seconds(old[head], self.unit)}"
+                moved = f", moved from {format_time(old[head], self.slice_seconds)}"
             extra = f"; {self.extra_after} extra processors" if self.mode == "easy" else ""
             return f"{job_label(head, names)} heads the queue: {what} at {when_s}{moved}{extra}."
-        parts = [f"{job_label(j, names)} at {seconds(w, self.unit)}" for j, w in self.after[:4]]
+        parts = [f"{job_label(j, names)} at {format_time(w, self.slice_seconds)}" for j, w in self.after[:4]]
         more = f" and {len(self.after) - 4} more" if len(self.after) > 4 else ""
-        compressed = [f"{job_label(j, names)} from {seconds(old[j], self.unit)} to "
-                      f"{seconds(w, self.unit)}" for j, w in self.after if j in old and old[j] != w]
+        compressed = [f"{job_label(j, names)} from {format_time(old[j], self.slice_seconds)} to "
+                      f"{format_time(w, self.slice_seconds)}" for j, w in self.after if j in old and old[j] != w]
         text = "Reservations: " + ", ".join(parts) + more + "."
         if compressed:
             text += (" Compressed: " + ", ".join(compressed[:3])

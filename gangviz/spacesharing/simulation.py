@@ -45,8 +45,8 @@ class SpaceSharingSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, KeptHistor
     """``jobs`` on ``processors`` processors under a space-sharing ``policy``.
 
     ``time_unit`` is seconds per time unit of the jobs (1 for SWF traces read at the default
-    slice of 1 s); it only affects narration and metrics. ``slice_seconds`` is the clock the
-    views write times in: the seconds of one slice for a trace, ``None`` (the default) for
+    slice of 1 s); it only affects the metrics. ``slice_seconds`` is the clock the narration and
+    the views write times in: the seconds of one slice for a trace, ``None`` (the default) for
     models and scenarios, whose times are in slices (:mod:`gangviz.timefmt`). Raises ``ValueError`` as
     :func:`simulate_backfill` does (a job larger than the machine, ...).
     """
@@ -192,14 +192,14 @@ class SpaceSharingSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, KeptHistor
 
     # --- building steps -------------------------------------------------------------------
     def _build(self, d: Decision) -> Step:
-        order, u, st = self.order, self.time_unit, self.state
+        order, clock, st = self.order, self.slice_seconds, self.state
         changes: list[Change] = [Clock(st.time, d.time)]
         for p in d.finished:
             j = order[p].id
             start, pred = st.running[j]
-            changes.append(JobFinished(j, order[p].size, start, pred, u))
+            changes.append(JobFinished(j, order[p].size, start, pred, clock))
         for p in d.arrived:
-            changes.append(JobArrived(order[p].id, order[p].size, self.result.estimates[p], u))
+            changes.append(JobArrived(order[p].id, order[p].size, self.result.estimates[p], clock))
         for c in changes:
             c.apply(st)
         easy_head = None
@@ -212,12 +212,12 @@ class SpaceSharingSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, KeptHistor
             c = JobStarted(j, st.waiting.index(j), order[p].size, d.time,
                            d.time + self.result.estimates[p], how,
                            easy_head if how in ("shadow", "extra") else None,
-                           shadow if how in ("shadow", "extra") else None, u)
+                           shadow if how in ("shadow", "extra") else None, clock)
             c.apply(st)
             started.append(c)
         res = ReservationsSet(tuple(st.reservations.items()),
                               tuple((order[p].id, w) for p, w in d.reservations),
-                              st.extra, d.extra, self.policy.mode, u)
+                              st.extra, d.extra, self.policy.mode, clock)
         res.apply(st)
         changes += [*started, res]
         narration = [c.describe(self.names) for c in changes[1:]]

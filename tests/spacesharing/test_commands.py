@@ -97,6 +97,24 @@ def test_narration_says_why_a_job_backfills():
     assert not math.isnan(sim.ibm_metrics()["loss_of_capacity"])
 
 
+def test_narration_writes_times_in_the_runs_clock():
+    """A model's narration speaks in slices, as its clock, log and axes do; a trace's in its
+    units (seconds and up)."""
+    from gangviz.factory import build
+
+    def narration(sim):
+        sim.run()
+        return [line for s in sim.steps for line in s.narration]
+
+    model = narration(build(load_source("downey", jobs=30, procs=16), "easy"))
+    arrivals = [line for line in model if " arrives: " in line]
+    assert arrivals and all(line.endswith(" slices.") or line.endswith(" slice.") for line in arrivals)
+    assert not any(line.endswith(" s.") or " s)" in line for line in model)
+    trace = narration(build(load_source(KTH), "easy"))
+    units = {line.rsplit(" ", 1)[1] for line in trace if " arrives: " in line}
+    assert units and units <= {"s.", "min.", "h.", "d."}
+
+
 def test_window_source_builds_a_space_sharing_simulation():
     from gangviz.factory import build
 
