@@ -320,9 +320,13 @@ def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_b
     for q in range(count[job]):
         r = mrows[i, q]
         if r != home[job]:
-            _clear(grid, r, lo, hi, wlv, row_busy)
             for c in range(lo, hi):
-                extra[c] -= 1
+                grid[c, r] = IDLE
+            row_busy[r] -= hi - lo
+    k = count[job] - 1  # the columns' counts change once for all the slots given up
+    for c in range(lo, hi):
+        wlv[c] += k
+        extra[c] -= k
     count[job] = 1
     _multi_remove(multi, meta, mrows, mpos, count, job)
     h = home[job]
@@ -867,6 +871,7 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
     for v in range(procs - 1, 0, -1):
         open_[v] = open_[2 * v] and open_[2 * v + 1]
     visit = np.zeros(n_present, np.int64)
+    taken = np.empty(n, np.int64)
     n_visit = 0
     for i in range(n_present):
         if open_[present[1, i]]:
@@ -879,6 +884,7 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
         b_hi = b_lo + b_size
         if wlv[b_lo:b_hi].min() == 0:
             continue
+        k = 0
         for r in range(n):
             if grid[b_lo, r] != IDLE:
                 continue
@@ -888,10 +894,49 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
                     free = False
                     break
             if free:
-                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
+                for c in range(lo, hi):
+                    grid[c, r] = j
+                row_busy[r] += hi - lo
+                taken[k] = r
+                k += 1
+        if k:
+            _took_extras(j, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows,
+                         mpos)
         while wlv[b_lo:b_hi].min() > 0:
             r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
             _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
+
+
+@njit(cache=True)
+def _took_extras(job, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
+    """JobReplicated for the ``k`` slots ``taken[:k]`` (ascending) whose cells ``job`` already
+    holds: the columns' counts change once for all of them, and the job's slot list takes them
+    in one merge (a job in one slot until now is counted slice by slice from here on, as in
+    :func:`_take_extra`)."""
+    for c in range(lo, hi):
+        wlv[c] -= k
+        extra[c] += k
+    if count[job] == 1:
+        h = home[job]
+        served[job] = need[job] - (tgt[job] - rs[RUNS, h])
+        rs[DIRTY, h] = 1
+        multi[meta[0]] = job
+        mpos[job] = meta[0]
+        mrows[meta[0], 0] = h
+        meta[0] += 1
+    i = mpos[job]
+    a = count[job] - 1  # merge from the top: the listed slots and the new ones, both ascending
+    b = k - 1
+    for q in range(count[job] + k - 1, -1, -1):
+        if b < 0 or (a >= 0 and mrows[i, a] > taken[b]):
+            mrows[i, q] = mrows[i, a]
+            a -= 1
+        else:
+            mrows[i, q] = taken[b]
+            b -= 1
+        if b < 0:
+            break  # the rest of the listed slots are in place already
+    count[job] += k
 
 
 @njit(cache=True)
