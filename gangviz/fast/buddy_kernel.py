@@ -939,20 +939,25 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
         open_[procs + c] = wlv[c] > 0
     for v in range(procs - 1, 0, -1):
         open_[v] = open_[2 * v] and open_[2 * v + 1]
-    visit = np.zeros(n_present, np.int64)
+    visit = np.empty((2, n_present), np.int64)
     taken = np.empty(n, np.int64)
     n_visit = 0
     for i in range(n_present):
         if open_[present[1, i]]:
-            visit[n_visit] = present[0, i]
+            visit[0, n_visit] = present[0, i]
+            visit[1, n_visit] = present[1, i]
             n_visit += 1
+    # Taking extra slots closes nodes as it goes (a processor's last idle cell taken closes
+    # every node above it), so whether a job's block still has an idle cell on every processor
+    # is one look at its node, not a pass over the block.
     for i in range(n_visit):
-        j = visit[i]
+        j = visit[0, i]
+        node = visit[1, i]
+        if not open_[node]:
+            continue
         lo, hi = job_lo[j], job_hi[j]
         b_lo, b_size = _buddy_block(lo, hi)
         b_hi = b_lo + b_size
-        if wlv[b_lo:b_hi].min() == 0:
-            continue
         k = 0
         for r in range(n):
             if grid[b_lo, r] != IDLE:
@@ -967,9 +972,24 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
         if k:
             _took_extras(j, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows,
                          mpos)
-        while wlv[b_lo:b_hi].min() > 0:
+            _close_full(open_, wlv, lo, hi)
+        while open_[node]:
             r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
             _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
+            _close_full(open_, wlv, lo, hi)
+
+
+@njit(cache=True)
+def _close_full(open_, wlv, lo, hi):
+    """Close the WLT nodes (``open_``, heap numbering) above each of the columns ``lo .. hi - 1``
+    left without an idle cell."""
+    procs = wlv.shape[0]
+    for c in range(lo, hi):
+        if wlv[c] == 0:
+            v = procs + c
+            while v >= 1 and open_[v]:
+                open_[v] = False
+                v >>= 1
 
 
 @njit(cache=True)
