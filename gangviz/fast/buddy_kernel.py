@@ -13,8 +13,11 @@ linear array, without change records:
   stored processor-major, so the slots of one processor are contiguous: a job's rows are
   found by scanning the column of its first processor (only its home row is kept, in
   ``home``).
-* ``wlv``, ``extra`` and ``row_busy`` are the workload vector, the replica cells per
-  processor and the busy cells per slot, as the matrix keeps them.
+* ``wlv``, ``extra`` and ``row_busy[0]`` are the workload vector, the replica cells per
+  processor and the busy cells per slot, as the matrix keeps them. ``row_busy[1 + w, r]``
+  has a bit set for each busy processor ``32 w .. 32 w + 31`` of slot ``r``: whether a block
+  is free in a slot, or how far an idle run reaches, takes a word or two, not a cell per
+  processor (the grid's slots are strided, a cache line per cell).
 * A job's columns are ``job_lo[j] .. job_hi[j] - 1`` (buddy placements are contiguous).
 * ``present`` lists the jobs in the matrix by id (row 0) with the WLT node of their buddy block
   (row 1, heap numbering), so handing out extra slots reads one table per job.
@@ -35,7 +38,16 @@ that a decision costs no pass over every job present:
   ``multi`` (``meta[0]`` long), so its turn offsets come by binary search.
 
 The matrix itself still changes cell by cell: the extra slots BRMS and BRMMS hand out and give
-back are real changes, and their number per decision grows with the number of slots.
+back are real changes, and their number per decision grows with the number of slots (BRMMS at
+rho 0.9 on 128 processors: about 20, 65 and 138 per decision at 10,000, 40,000 and 160,000
+jobs, mostly a job holding dozens of a block's slots finishing and the next job of that block
+taking them all). What is per slot is kept small: a job takes all the slots free on its block
+in one pass, the per-processor counts changing once; whether a block is free in a slot is a
+word of ``row_busy``'s bits; a job's block is checked against the WLT nodes, closed as the pass
+fills processors. What still grows with the backlog, per decision: the passes over the slots
+(the next completion, the run counts, the slots free on a block, the rows of a re-pack) and
+over the jobs present (the jobs whose node is open), and removing a slot (the rows above it
+move down).
 
 :func:`gather` takes every decision :func:`gangviz.core.repack.gather` takes (the row with the
 longest idle run, ties to the highest; the partner with the furthest reach, ties to the lowest;
@@ -61,6 +73,9 @@ FIRST = 1
 DIRTY = 2
 #: ``rs[FIRST, r]`` of a slot holding no job in one slot only.
 NO_TARGET = 1 << 62
+#: processors per word of ``row_busy``'s bits (module docstring, "The matrix")
+BITS_LOG = 5
+BITS = 1 << BITS_LOG
 
 
 @njit(cache=True)
@@ -86,23 +101,86 @@ def level_best(wlv: np.ndarray, block: int, width: int = 0, usable: int = 0) -> 
 
 
 @njit(cache=True)
-def _idle_run(grid: np.ndarray, row: int, lo: int, hi: int) -> int:
-    """How many of the columns ``lo .. hi - 1`` are idle in ``row`` before its first busy cell."""
-    c = lo
-    while c < hi and grid[c, row] == IDLE:
-        c += 1
-    return c - lo
+def _word_mask(c: int, hi: int) -> tuple[int, int, int]:
+    """The word of ``row_busy``'s bits holding column ``c``, and the mask of its columns
+    ``c .. hi - 1``: ``(word, mask, first column of the next word)``."""
+    w = c >> BITS_LOG
+    a = c & (BITS - 1)
+    e = min(hi - (w << BITS_LOG), BITS)
+    return w, ((1 << (e - a)) - 1) << a, (w + 1) << BITS_LOG
 
 
 @njit(cache=True)
-def _open_run(grid: np.ndarray, n: int, at: int, hi: int, ties_high: bool) -> tuple[int, int]:
+def _mark(row_busy, row, lo, hi, busy):
+    """Set (``busy``) or clear the bits of columns ``lo .. hi - 1`` of ``row``."""
+    c = lo
+    while c < hi:
+        w, m, c = _word_mask(c, hi)
+        if busy:
+            row_busy[1 + w, row] |= m
+        else:
+            row_busy[1 + w, row] &= ~m
+
+
+@njit(cache=True)
+def _free_on(row_busy, row, lo, hi) -> bool:
+    """Whether the columns ``lo .. hi - 1`` of ``row`` are all idle."""
+    c = lo
+    while c < hi:
+        w, m, c = _word_mask(c, hi)
+        if row_busy[1 + w, row] & m:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _swap_marks(row_busy, row_a, row_b, lo, hi):
+    """Exchange the bits of columns ``lo .. hi - 1`` between rows ``row_a`` and ``row_b``."""
+    c = lo
+    while c < hi:
+        w, m, c = _word_mask(c, hi)
+        va = row_busy[1 + w, row_a]
+        vb = row_busy[1 + w, row_b]
+        row_busy[1 + w, row_a] = (va & ~m) | (vb & m)
+        row_busy[1 + w, row_b] = (vb & ~m) | (va & m)
+
+
+@njit(cache=True)
+def _lowest_bit(x: int) -> int:
+    """The index of the lowest set bit of ``x`` (> 0, below ``2 ** BITS``)."""
+    i = 0
+    step = BITS >> 1
+    while step:
+        if not x & ((1 << step) - 1):
+            x >>= step
+            i += step
+        step >>= 1
+    return i
+
+
+@njit(cache=True)
+def _idle_run(row_busy: np.ndarray, row: int, lo: int, hi: int) -> int:
+    """How many of the columns ``lo .. hi - 1`` are idle in ``row`` before its first busy cell."""
+    c = lo
+    while c < hi:
+        w, m, nxt = _word_mask(c, hi)
+        x = row_busy[1 + w, row] & m
+        if x:
+            return (w << BITS_LOG) + _lowest_bit(x) - lo
+        c = nxt
+    return hi - lo
+
+
+@njit(cache=True)
+def _open_run(grid: np.ndarray, row_busy: np.ndarray, n: int, at: int, hi: int,
+              ties_high: bool) -> tuple[int, int]:
     """Among the rows idle on column ``at``, the one whose idle run from ``at`` (within
     ``hi``) is longest, ties to the highest row or the lowest; returns ``(row, run)``."""
     best_r, best_run = -1, -1
     for r in range(n):
         if grid[at, r] != IDLE:
             continue
-        run = _idle_run(grid, r, at, hi)
+        run = _idle_run(row_busy, r, at, hi)
         if run > best_run or (ties_high and run == best_run):
             best_r, best_run = r, run
     return best_r, best_run
@@ -162,8 +240,9 @@ def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs, mr
                     _multi_moved(mrows, mpos[jb], count[jb], row_b, row_a)
         grid[c, row_a] = jb
         grid[c, row_b] = ja
-    row_busy[row_a] += moved_b - moved_a
-    row_busy[row_b] += moved_a - moved_b
+    row_busy[0, row_a] += moved_b - moved_a
+    row_busy[0, row_b] += moved_a - moved_b
+    _swap_marks(row_busy, row_a, row_b, lo, hi)
 
 
 @njit(cache=True)
@@ -216,7 +295,7 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
     """
     procs = grid.shape[0]
     width = hi - lo
-    row, k = _open_run(grid, n, lo, hi, True)
+    row, k = _open_run(grid, row_busy, n, lo, hi, True)
     if k >= width:
         return row
     bounds = np.empty(procs + 1, np.int64)
@@ -226,7 +305,7 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
     keep = np.empty((procs, 2), np.int64)
     move = np.empty((procs, 2), np.int64)
     while k < width:
-        partner, run = _open_run(grid, n, lo + k, hi, False)
+        partner, run = _open_run(grid, row_busy, n, lo + k, hi, False)
         reach = k + run
         # Common legal cuts of the two rows: cut x (left of column x) is crossed when a job
         # of either row holds both x - 1 and x.
@@ -258,7 +337,7 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
         else:
             for i in range(n_keep):
                 _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
-        k = _idle_run(grid, row, lo, hi)
+        k = _idle_run(row_busy, row, lo, hi)
     return row
 
 
@@ -300,7 +379,8 @@ def _put(grid, row, job, lo, hi, wlv, row_busy):
     for c in range(lo, hi):
         grid[c, row] = job
         wlv[c] -= 1
-    row_busy[row] += hi - lo
+    row_busy[0, row] += hi - lo
+    _mark(row_busy, row, lo, hi, True)
 
 
 @njit(cache=True)
@@ -308,7 +388,8 @@ def _clear(grid, row, lo, hi, wlv, row_busy):
     for c in range(lo, hi):
         grid[c, row] = IDLE
         wlv[c] += 1
-    row_busy[row] -= hi - lo
+    row_busy[0, row] -= hi - lo
+    _mark(row_busy, row, lo, hi, False)
 
 
 @njit(cache=True)
@@ -320,9 +401,14 @@ def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_b
     for q in range(count[job]):
         r = mrows[i, q]
         if r != home[job]:
-            _clear(grid, r, lo, hi, wlv, row_busy)
             for c in range(lo, hi):
-                extra[c] -= 1
+                grid[c, r] = IDLE
+            row_busy[0, r] -= hi - lo
+            _mark(row_busy, r, lo, hi, False)
+    k = count[job] - 1  # the columns' counts change once for all the slots given up
+    for c in range(lo, hi):
+        wlv[c] += k
+        extra[c] -= k
     count[job] = 1
     _multi_remove(multi, meta, mrows, mpos, count, job)
     h = home[job]
@@ -493,7 +579,7 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
     n_jobs = arrival.shape[0]
     cap = 64
     grid = np.full((procs, cap), IDLE, np.int32)
-    row_busy = np.zeros(cap, np.int64)
+    row_busy = np.zeros((1 + (procs + BITS - 1) // BITS, cap), np.int64)
     rs = _new_row_state(cap)
     wlv = np.zeros(procs, np.int64)
     extra = np.zeros(procs, np.int64)
@@ -569,12 +655,12 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
                 part = m - full * n
                 total = 0
                 for r in range(n):
-                    total += row_busy[r]
+                    total += row_busy[0, r]
                 busy = full * total
                 for r in range(begin, min(begin + part, n)):
-                    busy += row_busy[r]
+                    busy += row_busy[0, r]
                 for r in range(begin + part - n):
-                    busy += row_busy[r]
+                    busy += row_busy[0, r]
                 busy_time += busy
                 row_time += n * m
                 # every row runs ``full`` times, the ``part`` rows from ``begin`` once more
@@ -642,8 +728,8 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
                 grown = np.full((procs, new_cap), IDLE, np.int32)
                 grown[:, :cap] = grid
                 grid = grown
-                busy_grown = np.zeros(new_cap, np.int64)
-                busy_grown[:cap] = row_busy
+                busy_grown = np.zeros((row_busy.shape[0], new_cap), np.int64)
+                busy_grown[:, :cap] = row_busy
                 row_busy = busy_grown
                 rs_grown = _new_row_state(new_cap)
                 rs_grown[:, :cap] = rs
@@ -732,7 +818,7 @@ def _add_slot(grid, n, next_row, wlv, row_busy, rs):
     for c in range(grid.shape[0]):
         grid[c, n] = IDLE
         wlv[c] += 1
-    row_busy[n] = 0
+    row_busy[:, n] = 0
     rs[RUNS, n] = 0
     rs[FIRST, n] = NO_TARGET
     rs[DIRTY, n] = 0
@@ -749,7 +835,8 @@ def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present
             grid[c, r] = grid[c, r + 1]
         wlv[c] -= 1
     for r in range(row, n - 1):
-        row_busy[r] = row_busy[r + 1]
+        for w in range(row_busy.shape[0]):
+            row_busy[w, r] = row_busy[w, r + 1]
         rs[RUNS, r] = rs[RUNS, r + 1]
         rs[FIRST, r] = rs[FIRST, r + 1]
         rs[DIRTY, r] = rs[DIRTY, r + 1]
@@ -830,17 +917,12 @@ def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, j
     width = block if occupy_block else size
     row, lo = -1, 0
     for r in range(n):
-        if row_busy[r] > procs - block:
+        if row_busy[0, r] > procs - block:
             continue
         for b in range(procs // block):
             if usable > 0 and b * block + width > usable:
                 break
-            free = True
-            for c in range(b * block, (b + 1) * block):
-                if grid[c, r] != IDLE:
-                    free = False
-                    break
-            if free:
+            if _free_on(row_busy, r, b * block, (b + 1) * block):
                 row, lo = r, b * block
                 break
         if row >= 0:
@@ -866,32 +948,89 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
         open_[procs + c] = wlv[c] > 0
     for v in range(procs - 1, 0, -1):
         open_[v] = open_[2 * v] and open_[2 * v + 1]
-    visit = np.zeros(n_present, np.int64)
+    visit = np.empty((2, n_present), np.int64)
+    taken = np.empty(n, np.int64)
     n_visit = 0
     for i in range(n_present):
         if open_[present[1, i]]:
-            visit[n_visit] = present[0, i]
+            visit[0, n_visit] = present[0, i]
+            visit[1, n_visit] = present[1, i]
             n_visit += 1
+    # Taking extra slots closes nodes as it goes (a processor's last idle cell taken closes
+    # every node above it), so whether a job's block still has an idle cell on every processor
+    # is one look at its node, not a pass over the block.
     for i in range(n_visit):
-        j = visit[i]
+        j = visit[0, i]
+        node = visit[1, i]
+        if not open_[node]:
+            continue
         lo, hi = job_lo[j], job_hi[j]
         b_lo, b_size = _buddy_block(lo, hi)
         b_hi = b_lo + b_size
-        if wlv[b_lo:b_hi].min() == 0:
-            continue
+        k = 0
         for r in range(n):
             if grid[b_lo, r] != IDLE:
                 continue
-            free = True
-            for c in range(b_lo + 1, b_hi):
-                if grid[c, r] != IDLE:
-                    free = False
-                    break
-            if free:
-                _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
-        while wlv[b_lo:b_hi].min() > 0:
+            if _free_on(row_busy, r, b_lo + 1, b_hi):
+                for c in range(lo, hi):
+                    grid[c, r] = j
+                row_busy[0, r] += hi - lo
+                _mark(row_busy, r, lo, hi, True)
+                taken[k] = r
+                k += 1
+        if k:
+            _took_extras(j, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows,
+                         mpos)
+            _close_full(open_, wlv, lo, hi)
+        while open_[node]:
             r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
             _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
+            _close_full(open_, wlv, lo, hi)
+
+
+@njit(cache=True)
+def _close_full(open_, wlv, lo, hi):
+    """Close the WLT nodes (``open_``, heap numbering) above each of the columns ``lo .. hi - 1``
+    left without an idle cell."""
+    procs = wlv.shape[0]
+    for c in range(lo, hi):
+        if wlv[c] == 0:
+            v = procs + c
+            while v >= 1 and open_[v]:
+                open_[v] = False
+                v >>= 1
+
+
+@njit(cache=True)
+def _took_extras(job, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
+    """JobReplicated for the ``k`` slots ``taken[:k]`` (ascending) whose cells ``job`` already
+    holds: the columns' counts change once for all of them, and the job's slot list takes them
+    in one merge (a job in one slot until now is counted slice by slice from here on, as in
+    :func:`_take_extra`)."""
+    for c in range(lo, hi):
+        wlv[c] -= k
+        extra[c] += k
+    if count[job] == 1:
+        h = home[job]
+        served[job] = need[job] - (tgt[job] - rs[RUNS, h])
+        rs[DIRTY, h] = 1
+        multi[meta[0]] = job
+        mpos[job] = meta[0]
+        mrows[meta[0], 0] = h
+        meta[0] += 1
+    i = mpos[job]
+    a = count[job] - 1  # merge from the top: the listed slots and the new ones, both ascending
+    b = k - 1
+    for q in range(count[job] + k - 1, -1, -1):
+        if b < 0 or (a >= 0 and mrows[i, a] > taken[b]):
+            mrows[i, q] = mrows[i, a]
+            a -= 1
+        else:
+            mrows[i, q] = taken[b]
+            b -= 1
+        if b < 0:
+            break  # the rest of the listed slots are in place already
+    count[job] += k
 
 
 @njit(cache=True)
@@ -966,7 +1105,7 @@ def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, 
     if scheme == 0:  # BC
         if n_completed:
             for row in range(n - 1, -1, -1):  # empty slots, top first
-                if row_busy[row] == 0:
+                if row_busy[0, row] == 0:
                     n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs,
                                                count, multi, meta, mrows)
         for i in range(n_arrived):

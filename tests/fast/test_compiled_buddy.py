@@ -94,6 +94,38 @@ def test_a_growing_backlog_gives_the_reference_engines_records(workload, setup, 
     assert compiled(*args) == reference(*args)
 
 
+@st.composite
+def wide_backlogs(draw):
+    """Return ``(processors, jobs)`` on 64 or 128 processors that pile up: small jobs next to
+    blocks of 33-64 and 65-128 processors, so a slot's busy processors span several words of the
+    loop's per-slot bits and blocks start and end inside and at the edges of words, while long
+    work keeps dozens of jobs present, each taking and giving up extra slots."""
+    procs = draw(st.sampled_from([64, 128]))
+    n = draw(st.integers(60, 140))
+    gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.0, 0.5, 1.0, 3.0]), min_size=n, max_size=n))
+    ids = draw(st.permutations(range(n)))
+    jobs = []
+    t = 0.0
+    for i, gap in enumerate(gaps):
+        t += gap
+        size = draw(st.sampled_from([1, 2, 3, 5, 8, 13, 31, 33, 40, 64, procs // 2 + 1, procs]))
+        work = draw(st.sampled_from([1.0, 4.5, 20.0, 90.0, 300.0]))
+        jobs.append(JobSpec(ids[i], f"J{ids[i]}", t, min(size, procs), work))
+    return procs, jobs
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(wide_backlogs(), st.sampled_from(SETUPS[2:]), st.sampled_from(["size", "block"]))
+def test_a_wide_machine_with_a_backlog_gives_the_reference_engines_records(workload, setup, occupy):
+    # The loop answers "is this block free in that slot" and "how far does this idle run reach"
+    # from per-slot bits, 32 processors a word, and closes WLT nodes as extra slots fill them:
+    # on 64 and 128 processors both cross words, which the small machines above never do.
+    procs, jobs = workload
+    scheme, extra_slots_on = setup
+    args = (jobs, scheme, procs, occupy, extra_slots_on)
+    assert compiled(*args) == reference(*args)
+
+
 @pytest.mark.parametrize("setup", SETUPS)
 @pytest.mark.parametrize("occupy", ["size", "block"])
 def test_a_crowded_machine_gives_the_reference_engines_records(setup, occupy):
