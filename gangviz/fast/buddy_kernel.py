@@ -1002,6 +1002,20 @@ def _close_full(open_, wlv, lo, hi):
 
 
 @njit(cache=True)
+def _count_by_slice(job, home, rs, served, need, tgt, multi, meta, mrows, mpos):
+    """A job in one slot until now is about to take more: its service so far is worked out from
+    its slot's run count, and it joins the list of jobs counted slice by slice, its home slot
+    first (the module docstring, "Service")."""
+    h = home[job]
+    served[job] = need[job] - (tgt[job] - rs[RUNS, h])
+    rs[DIRTY, h] = 1
+    multi[meta[0]] = job
+    mpos[job] = meta[0]
+    mrows[meta[0], 0] = h
+    meta[0] += 1
+
+
+@njit(cache=True)
 def _took_extras(job, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
     """JobReplicated for the ``k`` slots ``taken[:k]`` (ascending) whose cells ``job`` already
     holds: the columns' counts change once for all of them, and the job's slot list takes them
@@ -1011,13 +1025,7 @@ def _took_extras(job, taken, k, lo, hi, wlv, extra, home, count, rs, served, nee
         wlv[c] -= k
         extra[c] += k
     if count[job] == 1:
-        h = home[job]
-        served[job] = need[job] - (tgt[job] - rs[RUNS, h])
-        rs[DIRTY, h] = 1
-        multi[meta[0]] = job
-        mpos[job] = meta[0]
-        mrows[meta[0], 0] = h
-        meta[0] += 1
+        _count_by_slice(job, home, rs, served, need, tgt, multi, meta, mrows, mpos)
     i = mpos[job]
     a = count[job] - 1  # merge from the top: the listed slots and the new ones, both ascending
     b = k - 1
@@ -1041,13 +1049,7 @@ def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, s
     for c in range(lo, hi):
         extra[c] += 1
     if count[job] == 1:
-        h = home[job]
-        served[job] = need[job] - (tgt[job] - rs[RUNS, h])
-        rs[DIRTY, h] = 1
-        multi[meta[0]] = job
-        mpos[job] = meta[0]
-        mrows[meta[0], 0] = h
-        meta[0] += 1
+        _count_by_slice(job, home, rs, served, need, tgt, multi, meta, mrows, mpos)
     i = mpos[job]
     q = count[job]
     while q > 0 and mrows[i, q - 1] > row:  # the slots stay in ascending order
