@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.record import Change, Step
+from gangviz.core.record import Change, Step, job_label
 from gangviz.metrics.ibm import space_sharing_figures
 from gangviz.sim.engine import Sample
 from gangviz.sim.protocol import (
@@ -145,7 +145,7 @@ class SpaceSharingSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, KeptHistor
             st.time, self.processors, st.free, self.policy_name, self.policy.mode, self.time_unit,
             self.slice_seconds, tuple(sorted((j, s, e) for j, (s, e) in st.running.items())),
             tuple(st.waiting), tuple(st.reservations.items()), st.extra,
-            {j: GanttJob(self.names.get(j, f"J{j}"), st.sizes[j], self.estimate(j), self.job_text(j))
+            {j: GanttJob(job_label(j, self.names), st.sizes[j], self.estimate(j), self.job_text(j))
              for j in described})
 
     # --- what views and metrics read ------------------------------------------------------
