@@ -49,6 +49,18 @@ fills processors. What still grows with the backlog, per decision: the passes ov
 over the jobs present (the jobs whose node is open), and removing a slot (the rows above it
 move down).
 
+Why the cost per job follows the load: the backlog grows through a run only where the scheme
+cannot keep up. BRMMS on 128 processors at rho 0.8 reaches a utilisation of 0.79-0.81, the
+backlog stays put (at most 37-67 slots) and so do the matrix's changes (15 runs of processors,
+about 200 cells, per job) and the loop's cost per job, from 10,000 to 160,000 jobs. At rho 0.9
+its utilisation stays at 0.86-0.89, below the offered load: the backlog and the mean response
+(430 to 3,183 slices) grow with the run, and the matrix's own changes per job grow 6x (34 to
+212 runs, 436 to 2,583 cells); no exact loop does less than the schedule's changes. An index of
+the idle slots per processor (so that a block's hand-out and a re-pack visit only the slots
+idle on its first processor) was tried and made the loop 15-27% slower: the scans it saves are
+contiguous reads of one processor's slots, cheaper than keeping the index on every move.
+(``benchmarks/bench_scale.py buddy [--load RHO] --changes`` prints these figures.)
+
 :func:`gather` takes every decision :func:`gangviz.core.repack.gather` takes (the row with the
 longest idle run, ties to the highest; the partner with the furthest reach, ties to the lowest;
 the cheaper of the two merge plans of ``plans_on_a_line``, ties to moving).
