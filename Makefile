@@ -5,12 +5,12 @@
 #              [tool.mypy] in pyproject.toml lists), the import contracts of pyproject.toml
 #              (lint-imports)
 # Installs happen once: a stamp file in .venv records them and is redone only when
-# pyproject.toml, setup.py or the optional C loop's source changes (the install compiles it).
+# pyproject.toml, setup.py or the optional C sources change (the install compiles them).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 PIP     = $(BIN)/python -m pip install -q --disable-pip-version-check
-BUILD   = pyproject.toml setup.py gangviz/spacesharing/_easyloop.c
+BUILD   = pyproject.toml setup.py gangviz/spacesharing/_easyloop.c gangviz/workloads/_swfscan.c
 
 .PHONY: run test lint install install-test install-lint bench clean
 

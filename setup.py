@@ -1,18 +1,22 @@
-"""The optional C loops of EASY/FCFS and conservative backfilling; every other setting is in
-pyproject.toml.
+"""The optional C parts: the loops of EASY/FCFS and conservative backfilling, and the bulk
+reader of SWF job lines; every other setting is in pyproject.toml.
 
-``optional=True``: without a working C compiler the install still succeeds and
-:mod:`gangviz.spacesharing.backfill` runs its Python loop (EASY/FCFS) or its numba loop
-(conservative), which give the same schedule.
+``optional=True``: without a working C compiler the install still succeeds;
+:mod:`gangviz.spacesharing.backfill` then runs its Python loop (EASY/FCFS) or its numba loop
+(conservative), which give the same schedule, and :mod:`gangviz.workloads.swf` reads with
+``numpy.loadtxt``, which gives the same numbers.
 """
 
 import sys
 
 from setuptools import Extension, setup
 
-# no fused multiply-add: the C loop must round exactly as the Python loop does
+# no fused multiply-add: the C code must round exactly as the Python code does
 FLAGS = [] if sys.platform == "win32" else ["-ffp-contract=off"]
 
-setup(ext_modules=[Extension("gangviz.spacesharing._easyloop",
-                             ["gangviz/spacesharing/_easyloop.c"],
-                             extra_compile_args=FLAGS, optional=True)])
+setup(ext_modules=[
+    Extension("gangviz.spacesharing._easyloop", ["gangviz/spacesharing/_easyloop.c"],
+              extra_compile_args=FLAGS, optional=True),
+    Extension("gangviz.workloads._swfscan", ["gangviz/workloads/_swfscan.c"],
+              extra_compile_args=FLAGS, optional=True),
+])

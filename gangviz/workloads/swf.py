@@ -50,7 +50,7 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
@@ -380,8 +380,16 @@ def header_int(header: dict[str, str], key: str) -> int | None:
 
 
 def _parse_fast(job_lines: _JobLines) -> np.ndarray | None:
-    """Parse all job lines at once; ``None`` when anything looks off (the exact path decides)."""
+    """Parse all job lines at once; ``None`` when anything looks off (the exact path decides).
+
+    The optional C reader (:mod:`gangviz.workloads._swfscan`, built by the install when a C
+    compiler is there; ``GANGVIZ_PURE_PYTHON=1`` skips it) reads the same numbers as
+    ``numpy.loadtxt``, bit for bit, in about a tenth of the time; without it, ``loadtxt`` does."""
     body = job_lines.body
+    scan = _c_scanner()
+    if scan is not None:
+        table = np.empty((len(job_lines), N_FIELDS), dtype=np.float64)
+        return table if scan(body, len(job_lines), N_FIELDS, table) else None
     if body.translate(None, _ALLOWED):  # something else is left: let the exact parser say what
         return None
     try:
@@ -393,6 +401,18 @@ def _parse_fast(job_lines: _JobLines) -> np.ndarray | None:
     if table.shape != (len(job_lines), N_FIELDS):
         return None
     return table
+
+
+def _c_scanner() -> Callable[[bytes, int, int, np.ndarray], bool] | None:
+    """Return the C reader's ``table`` function, or ``None`` when it is not built or
+    ``GANGVIZ_PURE_PYTHON`` is set."""
+    if os.environ.get("GANGVIZ_PURE_PYTHON"):
+        return None
+    try:
+        from gangviz.workloads import _swfscan
+    except ImportError:
+        return None
+    return _swfscan.table
 
 
 def _parse_exact(job_lines: _JobLines, line_numbers: np.ndarray, source: str) -> np.ndarray:
