@@ -12,7 +12,7 @@ do: the utilisation reached (busy processors x time over 128 x the end time, aga
 load), the mean response time in slices and the most slots. With ``--changes`` it runs each size
 again keeping the placement log (:mod:`gangviz.fast.placement`) and prints how much the matrix
 itself changes per job: runs of processors whose job changed at a decision, and cells. A loop
-that follows the schedule exactly does at least that work; where the utilisation stays below the
+that keeps the matrix (this one does) does at least that work; where the utilisation stays below the
 offered load the backlog grows through the run, and so does that work per job (about 1.2 GB of
 log at 160,000 jobs and rho 0.9).
 ``run`` and ``convert`` run the command in a child process, which reports its own peak resident

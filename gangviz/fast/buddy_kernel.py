@@ -55,7 +55,7 @@ backlog stays put (at most 37-67 slots) and so do the matrix's changes (15 runs 
 about 200 cells, per job) and the loop's cost per job, from 10,000 to 160,000 jobs. At rho 0.9
 its utilisation stays at 0.86-0.89, below the offered load: the backlog and the mean response
 (430 to 3,183 slices) grow with the run, and the matrix's own changes per job grow 6x (34 to
-212 runs, 436 to 2,583 cells); no exact loop does less than the schedule's changes. An index of
+212 runs, 436 to 2,583 cells), and a loop that keeps the matrix does at least those. An index of
 the idle slots per processor (so that a block's hand-out and a re-pack visit only the slots
 idle on its first processor) was tried and made the loop 15-27% slower: the scans it saves are
 contiguous reads of one processor's slots, cheaper than keeping the index on every move.
