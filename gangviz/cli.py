@@ -125,6 +125,12 @@ def _interrupt(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+#: What the command line says when memory is refused (the text is made before it is needed).
+OUT_OF_MEMORY = ("gangviz: out of memory: the system or this process's memory limit (ulimit -v, a "
+                 "cluster job's) refused what the command needed; try a smaller input or a larger "
+                 "limit")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     try:
@@ -132,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C while the command's modules are imported, before it runs
         print("gangviz: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        # past the planned-memory check (GANGVIZ_MEMORY_BUDGET): the system, or a limit on this
+        # process (ulimit -v, a cluster job's), refused memory the command or its modules needed
+        print(OUT_OF_MEMORY, file=sys.stderr)
+        return EXIT_BAD_INPUT
     if argv is None:
         # The process ends now (the command line's own run, not a caller's): spare the shutdown
         # the collector's walk over every object left (a large trace's jobs, the window's):

@@ -22,11 +22,13 @@ import re
 import stat
 import zlib
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 #: The largest file (and the largest decompressed content) read: 1 GiB, about ten million SWF
 #: job lines, the most a workload may hold (:data:`gangviz.core.limits.MAX_JOBS`).
 MAX_FILE_BYTES = 1 << 30
+#: Bytes read at a time once the expected size is passed (or when there is no guess).
+_CHUNK = 1 << 24
 
 _MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
 
@@ -70,11 +72,16 @@ def decompress(data: bytes, source: str, limit: int = MAX_FILE_BYTES) -> bytes:
     if kind is None:
         return data
     buf = io.BytesIO(data)
+    # gzip's trailer holds the (last member's) size mod 2**32: a good first guess, trusted no
+    # further than deflate's largest ratio (about 1032 to 1) allows
+    hint = _CHUNK
+    if kind == "gzip" and len(data) >= 18:
+        hint = min(int.from_bytes(data[-4:], "little"), 1032 * len(data))
     try:
         fh = (gzip.GzipFile(fileobj=buf) if kind == "gzip" else bz2.BZ2File(buf) if kind == "bzip2"
               else lzma.LZMAFile(buf))
         with fh:
-            out = fh.read(limit + 1)
+            out = read_bounded(fh, limit, hint)
     except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
         raise InputFileError(f"{source}: is a damaged compressed file ({exc})") from None
     if len(out) > limit:
@@ -89,10 +96,38 @@ def read_input(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> byt
     Raises :class:`InputFileError` as described there and in :func:`decompress`, ``OSError``
     when the file cannot be read.
     """
-    check_regular(path, limit)
+    size = check_regular(path, limit)
     with open(path, "rb") as fh:
-        data = fh.read(limit + 1)
+        data = read_bounded(fh, limit, size)
     return decompress(data, str(path), limit)
+
+
+class Readable(Protocol):
+    """What :func:`read_bounded` reads: a binary file, plain or decompressing."""
+
+    def read(self, size: int, /) -> bytes:
+        """Return at most ``size`` bytes, fewer only at the end."""
+
+
+def read_bounded(fh: Readable, limit: int, hint: int) -> bytes:
+    """Return the bytes of ``fh`` to its end, or its first ``limit + 1`` bytes when it is longer.
+
+    ``hint`` is the expected length: one read of that many bytes (plus one, to see the end)
+    does it when the guess is right; past it, the rest comes ``_CHUNK`` bytes at a time. Never
+    asks for ``limit`` bytes at once: a read reserves what it asks for, and a process with a
+    memory limit (``ulimit -v``, a cluster job's) would fail on a small file.
+    """
+    first = fh.read(min(max(hint, 0), limit) + 1)
+    if len(first) <= hint:  # the end came where expected, or before
+        return first
+    parts, total = [first], len(first)
+    while total <= limit:
+        chunk = fh.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            break
+        parts.append(chunk)
+        total += len(chunk)
+    return b"".join(parts)
 
 
 def read_text(path: str | os.PathLike[str], what: str, limit: int = MAX_FILE_BYTES) -> str:
