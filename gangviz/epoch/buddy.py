@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, cast
+from functools import lru_cache
+from typing import Any
 
 from gangviz.epoch.epochs import check_k, check_spread, epochs_to_schedule, heuristic_epoch_epochs
 from gangviz.epoch.model import Piece, Schedule, is_power_of_two, next_power_of_two, normalize_mins
@@ -33,9 +34,21 @@ def _require_pow2_nodes(nodes: int, policy: str) -> None:
                          f"N = {nodes}; use EQUI-EPOCH, OPT-EPOCH(k) or HEURISTIC-EPOCH(k)")
 
 
-def _exponent(height: Fraction) -> int:
-    """Return x where height = C / 2^x in lowest terms (0 for height 0)."""
-    return height.denominator.bit_length() - 1
+def _exponent(height: int, scale_bits: int) -> int:
+    """Return x where height / 2^scale_bits = C / 2^x in lowest terms (0 for height 0).
+
+    ``height`` counts units of 1 / 2^scale_bits of the window, 0 <= height <= 2^scale_bits.
+    """
+    if height == 0:
+        return 0
+    return scale_bits - ((height & -height).bit_length() - 1)
+
+
+@lru_cache(maxsize=4096)
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """Return ``Fraction(numerator, denominator)``, remembered: BUDDY's piece times repeat (a
+    few dyadic values per window), and building a Fraction normalises with a gcd each time."""
+    return Fraction(numerator, denominator)
 
 
 def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fraction(0),
@@ -43,34 +56,56 @@ def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fractio
     """Return BUDDY's pieces for ``table`` (job -> M) placed in [start, start + length).
 
     ``trace``, when given, receives one ``(left, right, height)`` per piece, in placement order:
-    the min-seg the piece is placed above (the construction of Fig. 3(b), step by step).
+    the min-seg the piece is placed above (the construction of Fig. 3(b), step by step; height
+    a Fraction of the window).
     Assumes N and len(table) are powers of two (checked by the callers). Raises
     ``RuntimeError`` if a piece does not fit its min-seg, which Theorem 1's argument rules out.
+
+    Exact integer arithmetic: every height is a multiple of 1 / (J N) of the window. A piece's
+    height is (N / J) / width, width a power of two <= N, so in units of 1 / (J N) it is the
+    integer N^2 / width; frontier heights are sums of these. J N is a power of two, so the min-seg
+    exponent x (height C / 2^x in lowest terms, [McCann94 §3]) is read from the trailing zero
+    bits of the integer height. Only the pieces' times become Fractions.
     """
     jobs = len(table)
-    share = Fraction(nodes, jobs)
-    # frontier: [left, right, height] segments covering 0..N, heights in units of the window
-    frontier: list[list[Any]] = [[0, nodes, Fraction(0)]]
+    scale_bits = (jobs * nodes).bit_length() - 1  # the window is 2^scale_bits units high
+    top = 1 << scale_bits
+    square = nodes * nodes
+    # the piece times start + length * h / top as fractions over one denominator
+    den = start.denominator * length.denominator * top
+    base = start.numerator * length.denominator * top
+    step = length.numerator * start.denominator
+    # frontier: [left, right, height] segments covering 0..N, heights in units above
+    frontier: list[list[int]] = [[0, nodes, 0]]
     pieces: list[Piece] = []
     for job in sorted(table, key=lambda j: (-table[j], j)):
-        open_segs = [s for s in frontier if s[2] < 1]
-        seg = max(open_segs, key=lambda s: (_exponent(s[2]), -s[0]))
+        # the min-seg: the open segment of largest exponent, the leftmost of equal ones
+        seg: list[int] | None = None
+        best = -1
+        for s in frontier:
+            if s[2] < top:
+                x = _exponent(s[2], scale_bits)
+                if x > best:
+                    seg, best = s, x
+        assert seg is not None  # the pieces' areas sum to the window: one is open until the end
+        left, right, height = seg
         if trace is not None:
-            trace.append((seg[0], seg[1], seg[2]))
-        forced = share * (1 << _exponent(seg[2]))
-        # forced is a power of two, below 1 only when J > N (then M_j decides)
-        width = int(cast(Fraction, max(next_power_of_two(table[job]), forced)))
-        height = share / width
-        if width > seg[1] - seg[0] or seg[2] + height > 1:
-            raise RuntimeError(f"BUDDY: job {job} (width {width}) does not fit min-seg {seg}")
-        pieces.append(Piece(job, seg[0], width, start + seg[2] * length,
-                            start + (seg[2] + height) * length))
+            trace.append((left, right, Fraction(height, top)))
+        # the width Lemma 1 forces, (N / J) 2^x, is a power of two, below 1 only when J > N
+        forced = (nodes << best) // jobs
+        width = max(next_power_of_two(table[job]), forced)
+        if width > right - left or height + square // width > top:
+            raise RuntimeError(f"BUDDY: job {job} (width {width}) does not fit min-seg "
+                               f"[{left}, {right}, {Fraction(height, top)}]")
+        new_height = height + square // width
+        pieces.append(Piece(job, left, width, _fraction(base + step * height, den),
+                            _fraction(base + step * new_height, den)))
         i = frontier.index(seg)
-        new = [[seg[0], seg[0] + width, seg[2] + height]]
-        if seg[0] + width < seg[1]:
-            new.append([seg[0] + width, seg[1], seg[2]])
+        new = [[left, left + width, new_height]]
+        if left + width < right:
+            new.append([left + width, right, height])
         frontier[i:i + 1] = new
-        merged: list[list[Any]] = []
+        merged: list[list[int]] = []
         for s in frontier:
             if merged and merged[-1][2] == s[2]:
                 merged[-1][1] = s[1]
