@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from gangviz.epoch.model import Piece, Schedule, normalize_mins
@@ -126,16 +126,22 @@ def epochs_to_schedule(epochs: Sequence[Epoch], nodes: int, policy: str,
     """
     total = sum(len(e) for e in epochs)
     pieces: list[Piece] = []
-    t = start
+    # the boundary after c of the total jobs is start + length c / total: one exact fraction per
+    # boundary, shared by the epoch's pieces (equal to summing the durations one by one)
+    den = start.denominator * length.denominator * total
+    base = start.numerator * length.denominator * total
+    step = length.numerator * start.denominator
+    t, done = start, 0
     for e in epochs:
         if sum(w for _, w in e) != nodes:
             raise ValueError(f"epoch {e} does not use exactly {nodes} nodes")
-        dur = length * Fraction(len(e), total)
+        done += len(e)
+        end = Fraction(base + step * done, den)
         node = 0
         for job, w in sorted(e, key=lambda jw: -jw[1]):
-            pieces.append(Piece(job, node, w, t, t + dur))
+            pieces.append(Piece(job, node, w, t, end))
             node += w
-        t += dur
+        t = end
     return Schedule(nodes, tuple(pieces), policy, tuple(tuple(j for j, _ in e) for e in epochs))
 
 
@@ -215,8 +221,14 @@ def _load_largest(parts: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, .
     return tuple(chosen)
 
 
-def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None) -> Any:
-    @cache
+def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None,
+                      remember: int | None = None) -> Any:
+    """Return OPT-EPOCH(k)'s search on N nodes: remaining minima (non-increasing) -> (epochs,
+    plan), memoised (every subproblem when ``remember`` is None, else the ``remember`` most
+    recent); ``stats``, when given, counts the subproblems solved and assignments tested."""
+    memo = cache if remember is None else lru_cache(maxsize=remember)
+
+    @memo
     def best(rest: tuple[int, ...]) -> tuple[int, tuple[Any, ...]]:
         # rest: M values, non-increasing; returns (epochs, ((positions, parts), ...)) relative
         # to rest at each level
@@ -263,6 +275,22 @@ def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None) -> Any:
     return best
 
 
+#: subproblems one shared search of :func:`_shared_search` remembers (each a tuple of minima and
+#: its plan; a few hundred bytes)
+SHARED_SUBPROBLEMS = 1 << 15
+
+
+@lru_cache(maxsize=16)
+def _shared_search(nodes: int, k: int) -> Any:
+    """Return the search of (N, k) that every OPT-EPOCH(k) schedule without ``stats`` shares.
+
+    A subproblem's answer depends only on N, k and the remaining minima, so remembering it
+    across schedules changes no schedule; a closed system [McCann94 §5.2] asks for the same
+    remaining sets again and again as one job at a time is replaced.
+    """
+    return _opt_epoch_search(nodes, k, None, SHARED_SUBPROBLEMS)
+
+
 def opt_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1,
                      stats: SearchStats | None = None) -> list[Epoch]:
     """Return an OPT-EPOCH(k) schedule's epochs: the fewest epochs of inequity <= k (§4.2).
@@ -280,7 +308,7 @@ def opt_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int
     table = normalize_mins(mins, nodes)
     order = _descending(table)
     rest_ids = order
-    search = _opt_epoch_search(nodes, k, stats)
+    search = _shared_search(nodes, k) if stats is None else _opt_epoch_search(nodes, k, stats)
     _, plan = search(tuple(table[j] for j in order))
     epochs: list[Epoch] = []
     while plan:
