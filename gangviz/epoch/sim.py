@@ -225,16 +225,25 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
                 beta = self.state.jobs[p.job].beta
                 s = (s_static(p.width, beta, self.nodes) if self.static
                      else s_dynamic(p.width, beta))
-                rates[p.job] = (float(p.start), float(p.end), s * self.quantum)
+                # int / int is correctly rounded, as float(Fraction) is, without its calls
+                rates[p.job] = (p.start.numerator / p.start.denominator,
+                                p.end.numerator / p.end.denominator, s * self.quantum)
             self._rate_cache = (sched, rates)
         return self._rate_cache[1]
 
     def _compute_next_completion(self) -> tuple[float, int] | None:
         u0 = self.state.time / self.quantum
+        q0 = math.floor(u0)
+        r0 = u0 - q0
+        jobs = self.state.jobs
         best: tuple[float, int] | None = None
         for job, (a, b, rate) in self._rates().items():
-            need = self.state.jobs[job].remaining / rate
-            u = _reach(_cum(u0, a, b) + need, a, b) if need > 0 else u0
+            need = jobs[job].remaining / rate
+            if need > 0:
+                span = b - a  # _cum(u0, a, b) with the floor taken once (the same operations)
+                u = _reach(q0 * span + min(max(r0 - a, 0.0), span) + need, a, b)
+            else:
+                u = u0
             cand = (max(u, u0) * self.quantum, job)
             if best is None or cand < best:
                 best = cand
@@ -242,10 +251,20 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
 
     def _served_until(self, t: float, done: int) -> Served:
         u0, u1 = self.state.time / self.quantum, t / self.quantum
+        # _cum(u1, a, b) - _cum(u0, a, b) with the floors taken once (the same operations)
+        q0, q1 = math.floor(u0), math.floor(u1)
+        r0, r1 = u0 - q0, u1 - q1
+        jobs = self.state.jobs
         before, after = [], []
         for job, (a, b, rate) in sorted(self._rates().items()):
-            rem = self.state.jobs[job].remaining
-            new = 0.0 if job == done else max(0.0, rem - rate * (_cum(u1, a, b) - _cum(u0, a, b)))
+            rem = jobs[job].remaining
+            if job == done:
+                new = 0.0
+            else:
+                span = b - a
+                ran = ((q1 * span + min(max(r1 - a, 0.0), span))
+                       - (q0 * span + min(max(r0 - a, 0.0), span)))
+                new = max(0.0, rem - rate * ran)
             before.append((job, rem))
             after.append((job, new))
         return Served(self.state.time, t, tuple(before), tuple(after))
