@@ -21,11 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from gangviz.epoch.epochs import check_k, check_spread, epochs_to_schedule, heuristic_epoch_epochs
-from gangviz.epoch.model import Piece, Schedule, is_power_of_two, next_power_of_two, normalize_mins
+from gangviz.epoch.model import (
+    Piece,
+    Schedule,
+    exact_fraction,
+    is_power_of_two,
+    next_power_of_two,
+    normalize_mins,
+)
 
 
 def _require_pow2_nodes(nodes: int, policy: str) -> None:
@@ -42,13 +48,6 @@ def _exponent(height: int, scale_bits: int) -> int:
     if height == 0:
         return 0
     return scale_bits - ((height & -height).bit_length() - 1)
-
-
-@lru_cache(maxsize=4096)
-def _fraction(numerator: int, denominator: int) -> Fraction:
-    """Return ``Fraction(numerator, denominator)``, remembered: BUDDY's piece times repeat (a
-    few dyadic values per window), and building a Fraction normalises with a gcd each time."""
-    return Fraction(numerator, denominator)
 
 
 def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fraction(0),
@@ -98,8 +97,8 @@ def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fractio
             raise RuntimeError(f"BUDDY: job {job} (width {width}) does not fit min-seg "
                                f"[{left}, {right}, {Fraction(height, top)}]")
         new_height = height + square // width
-        pieces.append(Piece(job, left, width, _fraction(base + step * height, den),
-                            _fraction(base + step * new_height, den)))
+        pieces.append(Piece(job, left, width, exact_fraction(base + step * height, den),
+                            exact_fraction(base + step * new_height, den)))
         i = frontier.index(seg)
         new = [[left, left + width, new_height]]
         if left + width < right:

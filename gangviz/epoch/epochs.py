@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
+from operator import itemgetter
 from typing import Any
 
-from gangviz.epoch.model import Piece, Schedule, normalize_mins
+from gangviz.epoch.model import Piece, Schedule, exact_fraction, normalize_mins
 from gangviz.epoch.partitions import partitions_with_parts
 
 Epoch = list[tuple[int, int]]  # (job id, width) pairs of one epoch
@@ -115,6 +116,9 @@ def epoch_widths(mins_desc: Sequence[int], nodes: int, k: int) -> list[int] | No
     return widths if max(widths) - min(widths) <= k else None
 
 
+_width = itemgetter(1)  # of a (job, width) pair
+
+
 def epochs_to_schedule(epochs: Sequence[Epoch], nodes: int, policy: str,
                        start: Fraction = Fraction(0), length: Fraction = Fraction(1),
                        ) -> Schedule:
@@ -133,14 +137,15 @@ def epochs_to_schedule(epochs: Sequence[Epoch], nodes: int, policy: str,
     step = length.numerator * start.denominator
     t, done = start, 0
     for e in epochs:
-        if sum(w for _, w in e) != nodes:
-            raise ValueError(f"epoch {e} does not use exactly {nodes} nodes")
         done += len(e)
-        end = Fraction(base + step * done, den)
+        end = exact_fraction(base + step * done, den)
         node = 0
-        for job, w in sorted(e, key=lambda jw: -jw[1]):
+        # widest first; a reverse sort keeps equal widths in the epoch's order (it is stable)
+        for job, w in sorted(e, key=_width, reverse=True):
             pieces.append(Piece(job, node, w, t, end))
             node += w
+        if node != nodes:
+            raise ValueError(f"epoch {e} does not use exactly {nodes} nodes")
         t = end
     return Schedule(nodes, tuple(pieces), policy, tuple(tuple(j for j, _ in e) for e in epochs))
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gangviz.core.record import Change, Step, undo
+from gangviz.core.record import Change, Step, ToldStep, undo
 from gangviz.epoch.model import Schedule
 from gangviz.epoch.policies import Policy, make_policy
 from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
@@ -79,6 +79,8 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
         self.state = EpochState(nodes)
         self.steps: list[Step] = []
         self._rate_cache: tuple[Schedule | None, dict[Any, Any]] = (None, {})
+        #: the label of every job that has entered, shared by the steps' told narration
+        self._labels: dict[int, str] = {}
         # the next completion depends only on the state, which the last step identifies
         self._next_cache: tuple[Step | None, tuple[float, int] | None] = (None, None)
 
@@ -204,9 +206,13 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
             c = ScheduleRebuilt(self.state.schedule, self.policy(self.nodes, mins))
             c.apply(self.state)
             applied.append(c)
-        names = self.names | {f.id: f"J{f.id}" for f in self.state.finished[-1:]}
-        step = Step(len(self.steps), self.state.time, cause, applied,
-                    [c.describe(names) for c in applied])
+        for c in changes:
+            if isinstance(c, JobArrived):
+                self._labels[c.job] = f"J{c.job}"
+        # the sentences are told from the records when asked (most runs never ask); the only
+        # growing label table names departed jobs too, as the jobs in the system and the one
+        # departing did
+        step = ToldStep(len(self.steps), self.state.time, cause, applied, self._labels)
         self.steps.append(step)
         return step
 

@@ -110,3 +110,6 @@ def test_the_closed_system_equals_the_reference_bit_for_bit(policy, nodes, jobs,
         [f.departure.hex() for f in ref.state.finished]
     assert fast.state.snapshot() == ref.state.snapshot()
     assert [s.changes for s in fast.steps] == [s.changes for s in ref.steps]
+    # the told narration: every job is named J<id>, as the sentences were made at each step
+    assert [s.narration for s in fast.steps] == \
+        [[c.describe(None) for c in s.changes] for s in ref.steps]
