@@ -79,6 +79,8 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
         self.state = EpochState(nodes)
         self.steps: list[Step] = []
         self._rate_cache: tuple[Schedule | None, dict[Any, Any]] = (None, {})
+        #: (job, width) -> work per quantum at that width, for the current schedule's pieces
+        self._speeds: dict[tuple[int, int], float] = {}
         #: the label of every job that has entered, shared by the steps' told narration
         self._labels: dict[int, str] = {}
         # the next completion depends only on the state, which the last step identifies
@@ -227,30 +229,46 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
         sched = self.state.schedule
         if self._rate_cache[0] is not sched:
             rates = {}
+            jobs, nodes, quantum, static = self.state.jobs, self.nodes, self.quantum, self.static
+            # a job keeps its speed while it keeps its width: look it up in the last schedule's
+            old, speeds = self._speeds, {}
             for p in sched.pieces if sched else ():
-                beta = self.state.jobs[p.job].beta
-                s = (s_static(p.width, beta, self.nodes) if self.static
-                     else s_dynamic(p.width, beta))
+                key = (p.job, p.width)
+                speed = old.get(key)
+                if speed is None:
+                    beta = jobs[p.job].beta
+                    s = s_static(p.width, beta, nodes) if static else s_dynamic(p.width, beta)
+                    speed = s * quantum
+                speeds[key] = speed
+                start, end = p.start, p.end
                 # int / int is correctly rounded, as float(Fraction) is, without its calls
-                rates[p.job] = (p.start.numerator / p.start.denominator,
-                                p.end.numerator / p.end.denominator, s * self.quantum)
+                rates[p.job] = (start.numerator / start.denominator,
+                                end.numerator / end.denominator, speed)
             self._rate_cache = (sched, rates)
+            self._speeds = speeds
         return self._rate_cache[1]
 
     def _compute_next_completion(self) -> tuple[float, int] | None:
-        u0 = self.state.time / self.quantum
+        quantum = self.quantum
+        u0 = self.state.time / quantum
         q0 = math.floor(u0)
         r0 = u0 - q0
         jobs = self.state.jobs
+        floor = math.floor
         best: tuple[float, int] | None = None
         for job, (a, b, rate) in self._rates().items():
             need = jobs[job].remaining / rate
             if need > 0:
-                span = b - a  # _cum(u0, a, b) with the floor taken once (the same operations)
-                u = _reach(q0 * span + min(max(r0 - a, 0.0), span) + need, a, b)
+                # _reach(_cum(u0, a, b) + need, a, b), written out: the same operations, with
+                # the floor of u0 taken once
+                span = b - a
+                target = q0 * span + min(max(r0 - a, 0.0), span) + need
+                q = floor(target / span)
+                rest = target - q * span
+                u = (q - 1) + b if rest <= 0.0 else q + a + rest
             else:
                 u = u0
-            cand = (max(u, u0) * self.quantum, job)
+            cand = (max(u, u0) * quantum, job)
             if best is None or cand < best:
                 best = cand
         return best
