@@ -147,7 +147,7 @@ def epochs_to_schedule(epochs: Sequence[Epoch], nodes: int, policy: str,
         if node != nodes:
             raise ValueError(f"epoch {e} does not use exactly {nodes} nodes")
         t = end
-    return Schedule(nodes, tuple(pieces), policy, tuple(tuple(j for j, _ in e) for e in epochs))
+    return Schedule(nodes, tuple(pieces), policy, tuple([tuple([j for j, _ in e]) for e in epochs]))
 
 
 def _ascending(table: Mapping[int, int]) -> list[int]:
@@ -212,17 +212,20 @@ def _load_largest(parts: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, .
     Returns the positions in ``rest`` loaded, part by part, or None when some part stays empty.
     The largest part takes the largest job that fits it, and so on (an exchange argument shows
     this leaves the pairwise-smallest remaining set, §4.2).
+
+    One pass: the jobs that fit a part are a suffix of ``rest``, which only shrinks as the parts
+    shrink, and every earlier part took a position before that part's; so a part takes the first
+    position that fits it after the previous part's, and the positions returned increase.
     """
-    used = [False] * len(rest)
     chosen = []
+    i, end = 0, len(rest)
     for p in parts:
-        for i, m in enumerate(rest):
-            if not used[i] and m <= p:
-                used[i] = True
-                chosen.append(i)
-                break
-        else:
+        while i < end and rest[i] > p:
+            i += 1
+        if i == end:
             return None
+        chosen.append(i)
+        i += 1
     return tuple(chosen)
 
 
@@ -258,7 +261,8 @@ def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None,
                 seen.add(key)
                 if stats is not None:
                     stats.assignments += 1
-                remaining = tuple(m for i, m in enumerate(rest) if i not in set(loaded))
+                gone = set(loaded)
+                remaining = tuple([m for i, m in enumerate(rest) if i not in gone])
                 sub = best(remaining)
                 if top is None or 1 + sub[0] < top[0]:
                     top = (1 + sub[0], ((loaded, parts),) + (sub[1],))

@@ -102,3 +102,19 @@ class ReferenceSimulation(EpochSimulation):
             before.append((job, rem))
             after.append((job, new))
         return Served(self.state.time, t, tuple(before), tuple(after))
+
+
+def load_largest(parts: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, ...] | None:
+    """OPT-EPOCH's loading rule as first written: each part scans ``rest`` for the first unused
+    job that fits it."""
+    used = [False] * len(rest)
+    chosen = []
+    for p in parts:
+        for i, m in enumerate(rest):
+            if not used[i] and m <= p:
+                used[i] = True
+                chosen.append(i)
+                break
+        else:
+            return None
+    return tuple(chosen)

@@ -113,3 +113,13 @@ def test_the_closed_system_equals_the_reference_bit_for_bit(policy, nodes, jobs,
     # the told narration: every job is named J<id>, as the sentences were made at each step
     assert [s.narration for s in fast.steps] == \
         [[c.describe(None) for c in s.changes] for s in ref.steps]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=14),
+       st.lists(st.integers(1, 40), min_size=1, max_size=14))
+def test_loading_in_one_pass_takes_the_positions_the_scan_takes(parts, rest):
+    parts_desc = tuple(sorted(parts, reverse=True))
+    rest_desc = tuple(sorted(rest, reverse=True))
+    assert epochs_mod._load_largest(parts_desc, rest_desc) == \
+        reference.load_largest(parts_desc, rest_desc)
