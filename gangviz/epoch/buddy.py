@@ -29,7 +29,6 @@ from gangviz.epoch.model import (
     Schedule,
     exact_fraction,
     is_power_of_two,
-    next_power_of_two,
     normalize_mins,
 )
 
@@ -38,16 +37,6 @@ def _require_pow2_nodes(nodes: int, policy: str) -> None:
     if not is_power_of_two(nodes):
         raise ValueError(f"{policy} needs the number of nodes N to be a power of two, got "
                          f"N = {nodes}; use EQUI-EPOCH, OPT-EPOCH(k) or HEURISTIC-EPOCH(k)")
-
-
-def _exponent(height: int, scale_bits: int) -> int:
-    """Return x where height / 2^scale_bits = C / 2^x in lowest terms (0 for height 0).
-
-    ``height`` counts units of 1 / 2^scale_bits of the window, 0 <= height <= 2^scale_bits.
-    """
-    if height == 0:
-        return 0
-    return scale_bits - ((height & -height).bit_length() - 1)
 
 
 def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fraction(0),
@@ -78,39 +67,42 @@ def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fractio
     frontier: list[list[int]] = [[0, nodes, 0]]
     pieces: list[Piece] = []
     for job in sorted(table, key=lambda j: (-table[j], j)):
-        # the min-seg: the open segment of largest exponent, the leftmost of equal ones
-        seg: list[int] | None = None
-        best = -1
-        for s in frontier:
-            if s[2] < top:
-                x = _exponent(s[2], scale_bits)
+        # the min-seg: the open segment of largest exponent x (height h / 2^scale_bits =
+        # C / 2^x, so x = scale_bits - trailing zero bits of h; 0 for h = 0), the leftmost
+        # of equal ones
+        i, best = -1, -1
+        for n, s in enumerate(frontier):
+            h = s[2]
+            if h < top:
+                x = scale_bits + 1 - (h & -h).bit_length() if h else 0
                 if x > best:
-                    seg, best = s, x
-        assert seg is not None  # the pieces' areas sum to the window: one is open until the end
+                    i, best = n, x
+        # the pieces' areas sum to the window, so a segment is open until the last piece
+        seg = frontier[i]
         left, right, height = seg
         if trace is not None:
             trace.append((left, right, Fraction(height, top)))
         # the width Lemma 1 forces, (N / J) 2^x, is a power of two, below 1 only when J > N
         forced = (nodes << best) // jobs
-        width = max(next_power_of_two(table[job]), forced)
+        width = max(1 << (table[job] - 1).bit_length(), forced)  # M_j >= 1 rounded up to 2^m
         if width > right - left or height + square // width > top:
             raise RuntimeError(f"BUDDY: job {job} (width {width}) does not fit min-seg "
                                f"[{left}, {right}, {Fraction(height, top)}]")
         new_height = height + square // width
         pieces.append(Piece(job, left, width, exact_fraction(base + step * height, den),
                             exact_fraction(base + step * new_height, den)))
-        i = frontier.index(seg)
-        new = [[left, left + width, new_height]]
+        # raise [left, left + width) to new_height; the frontier has no two neighbours of equal
+        # height, so only the raised segment can join a neighbour (the rest of the min-seg keeps
+        # its height, which differs from new_height and from its right neighbour's)
         if left + width < right:
-            new.append([left + width, right, height])
-        frontier[i:i + 1] = new
-        merged: list[list[int]] = []
-        for s in frontier:
-            if merged and merged[-1][2] == s[2]:
-                merged[-1][1] = s[1]
-            else:
-                merged.append(s)
-        frontier = merged
+            seg[0] = left + width
+            frontier.insert(i, [left, left + width, new_height])
+        else:
+            seg[2] = new_height
+            if i + 1 < len(frontier) and frontier[i + 1][2] == new_height:
+                seg[1] = frontier.pop(i + 1)[1]
+        if i > 0 and frontier[i - 1][2] == new_height:
+            frontier[i - 1][1] = frontier.pop(i)[1]
     return pieces
 
 
