@@ -135,6 +135,8 @@ def normalize_mins(mins: Sequence[int] | Mapping[int, int], nodes: int) -> dict[
     if not table:
         raise ValueError("at least one job is needed (J >= 1)")
     for job, m in table.items():
+        if type(m) is int and 1 <= m <= nodes:  # the common case, without the checks below
+            continue
         if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= nodes:
             raise ValueError(f"job {job}: minimum node requirement M must be in 1..{nodes} "
                              f"(N), got {m!r}")

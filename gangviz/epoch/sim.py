@@ -262,13 +262,15 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
                 # _reach(_cum(u0, a, b) + need, a, b), written out: the same operations, with
                 # the floor of u0 taken once
                 span = b - a
-                target = q0 * span + min(max(r0 - a, 0.0), span) + need
+                x = r0 - a
+                x = 0.0 if x < 0.0 else x  # max(x, 0.0), min(x, span) below: the same values
+                target = q0 * span + (span if span < x else x) + need
                 q = floor(target / span)
                 rest = target - q * span
                 u = (q - 1) + b if rest <= 0.0 else q + a + rest
             else:
                 u = u0
-            cand = (max(u, u0) * quantum, job)
+            cand = ((u0 if u0 > u else u) * quantum, job)  # max(u, u0)
             if best is None or cand < best:
                 best = cand
         return best
@@ -285,10 +287,16 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
             if job == done:
                 new = 0.0
             else:
+                # min(max(r - a, 0.0), span) and max(0.0, left) as comparisons: the same
+                # values (a signed zero or NaN included), without the builtins' calls
                 span = b - a
-                ran = ((q1 * span + min(max(r1 - a, 0.0), span))
-                       - (q0 * span + min(max(r0 - a, 0.0), span)))
-                new = max(0.0, rem - rate * ran)
+                x1, x0 = r1 - a, r0 - a
+                x1 = 0.0 if x1 < 0.0 else x1
+                x0 = 0.0 if x0 < 0.0 else x0
+                ran = ((q1 * span + (span if span < x1 else x1))
+                       - (q0 * span + (span if span < x0 else x0)))
+                left = rem - rate * ran
+                new = left if left > 0.0 else 0.0
             before.append((job, rem))
             after.append((job, new))
         return Served(self.state.time, t, tuple(before), tuple(after))
