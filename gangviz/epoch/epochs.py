@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from operator import itemgetter
 from typing import Any
 
@@ -229,14 +229,8 @@ def _load_largest(parts: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, .
     return tuple(chosen)
 
 
-def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None,
-                      remember: int | None = None) -> Any:
-    """Return OPT-EPOCH(k)'s search on N nodes: remaining minima (non-increasing) -> (epochs,
-    plan), memoised (every subproblem when ``remember`` is None, else the ``remember`` most
-    recent); ``stats``, when given, counts the subproblems solved and assignments tested."""
-    memo = cache if remember is None else lru_cache(maxsize=remember)
-
-    @memo
+def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None) -> Any:
+    @cache
     def best(rest: tuple[int, ...]) -> tuple[int, tuple[Any, ...]]:
         # rest: M values, non-increasing; returns (epochs, ((positions, parts), ...)) relative
         # to rest at each level
@@ -284,22 +278,6 @@ def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None,
     return best
 
 
-#: subproblems one shared search of :func:`_shared_search` remembers (each a tuple of minima and
-#: its plan; a few hundred bytes)
-SHARED_SUBPROBLEMS = 1 << 15
-
-
-@lru_cache(maxsize=16)
-def _shared_search(nodes: int, k: int) -> Any:
-    """Return the search of (N, k) that every OPT-EPOCH(k) schedule without ``stats`` shares.
-
-    A subproblem's answer depends only on N, k and the remaining minima, so remembering it
-    across schedules changes no schedule; a closed system [McCann94 §5.2] asks for the same
-    remaining sets again and again as one job at a time is replaced.
-    """
-    return _opt_epoch_search(nodes, k, None, SHARED_SUBPROBLEMS)
-
-
 def opt_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int = 1,
                      stats: SearchStats | None = None) -> list[Epoch]:
     """Return an OPT-EPOCH(k) schedule's epochs: the fewest epochs of inequity <= k (§4.2).
@@ -317,7 +295,7 @@ def opt_epoch_epochs(nodes: int, mins: Sequence[int] | Mapping[int, int], k: int
     table = normalize_mins(mins, nodes)
     order = _descending(table)
     rest_ids = order
-    search = _shared_search(nodes, k) if stats is None else _opt_epoch_search(nodes, k, stats)
+    search = _opt_epoch_search(nodes, k, stats)
     _, plan = search(tuple(table[j] for j in order))
     epochs: list[Epoch] = []
     while plan:

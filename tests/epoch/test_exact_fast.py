@@ -1,5 +1,6 @@
-"""The epoch model's integer arithmetic against the Fraction reference (tests/epoch/reference.py):
-the same pieces, traces, schedules and floats, bit for bit, on random inputs."""
+"""The epoch model's integer arithmetic and one-pass loops against the versions they replaced
+(tests/epoch/reference.py): the same pieces, traces, schedules and floats, bit for bit, on
+random inputs."""
 
 from fractions import Fraction
 
@@ -9,7 +10,6 @@ from hypothesis import strategies as st
 from gangviz.epoch import epochs as epochs_mod
 from gangviz.epoch.buddy import buddy_pieces
 from gangviz.epoch.epochs import (
-    SearchStats,
     epochs_to_schedule,
     equi_epoch_epochs,
     heuristic_epoch_epochs,
@@ -68,28 +68,6 @@ def test_epochs_to_schedule_equals_the_fraction_reference(case, window):
     start, length = window
     assert (epochs_to_schedule(epochs, nodes, "P", start, length)
             == reference.epochs_to_schedule(epochs, nodes, "P", start, length))
-
-
-@settings(max_examples=150, deadline=None, derandomize=True)
-@given(st.integers(1, 64), st.integers(0, 3),
-       st.lists(st.lists(st.integers(1, 64), min_size=1, max_size=12), min_size=1, max_size=6))
-def test_the_shared_opt_epoch_search_gives_the_epochs_of_a_fresh_one(nodes, k, cases):
-    # a fresh search per schedule (what a SearchStats gets) is the reference; the shared one
-    # carries subproblems from schedule to schedule
-    for mins in cases:
-        mins = [min(m, nodes) for m in mins]
-        assert opt_epoch_epochs(nodes, mins, k) == opt_epoch_epochs(nodes, mins, k, SearchStats())
-
-
-def test_the_shared_opt_epoch_search_forgets_beyond_its_bound(monkeypatch):
-    # a tiny bound evicts subproblems the recursion still needs: the answers stay the same
-    monkeypatch.setattr(epochs_mod, "SHARED_SUBPROBLEMS", 2)
-    epochs_mod._shared_search.cache_clear()
-    try:
-        for mins in ([5, 3, 3, 2, 1, 1, 7], [9, 9, 2, 2, 2, 1], [1] * 10):
-            assert opt_epoch_epochs(16, mins, 1) == opt_epoch_epochs(16, mins, 1, SearchStats())
-    finally:
-        epochs_mod._shared_search.cache_clear()
 
 
 POLICIES = ["BUDDY*", "HYBRID(1)", "HYBRID(2)", "EQUI-EPOCH", "OPT-EPOCH(1)", "OPT-EPOCH(0)",
