@@ -21,10 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from gangviz.epoch.epochs import check_k, check_spread, epochs_to_schedule, heuristic_epoch_epochs
-from gangviz.epoch.model import Piece, Schedule, is_power_of_two, next_power_of_two, normalize_mins
+from gangviz.epoch.model import (
+    Piece,
+    Schedule,
+    exact_fraction,
+    is_power_of_two,
+    normalize_mins,
+)
 
 
 def _require_pow2_nodes(nodes: int, policy: str) -> None:
@@ -33,50 +39,70 @@ def _require_pow2_nodes(nodes: int, policy: str) -> None:
                          f"N = {nodes}; use EQUI-EPOCH, OPT-EPOCH(k) or HEURISTIC-EPOCH(k)")
 
 
-def _exponent(height: Fraction) -> int:
-    """Return x where height = C / 2^x in lowest terms (0 for height 0)."""
-    return height.denominator.bit_length() - 1
-
-
 def buddy_pieces(nodes: int, table: Mapping[int, int], start: Fraction = Fraction(0),
                  length: Fraction = Fraction(1), trace: list[Any] | None = None) -> list[Piece]:
     """Return BUDDY's pieces for ``table`` (job -> M) placed in [start, start + length).
 
     ``trace``, when given, receives one ``(left, right, height)`` per piece, in placement order:
-    the min-seg the piece is placed above (the construction of Fig. 3(b), step by step).
+    the min-seg the piece is placed above (the construction of Fig. 3(b), step by step; height
+    a Fraction of the window).
     Assumes N and len(table) are powers of two (checked by the callers). Raises
     ``RuntimeError`` if a piece does not fit its min-seg, which Theorem 1's argument rules out.
+
+    Exact integer arithmetic: every height is a multiple of 1 / (J N) of the window. A piece's
+    height is (N / J) / width, width a power of two <= N, so in units of 1 / (J N) it is the
+    integer N^2 / width; frontier heights are sums of these. J N is a power of two, so the min-seg
+    exponent x (height C / 2^x in lowest terms, [McCann94 §3]) is read from the trailing zero
+    bits of the integer height. Only the pieces' times become Fractions.
     """
     jobs = len(table)
-    share = Fraction(nodes, jobs)
-    # frontier: [left, right, height] segments covering 0..N, heights in units of the window
-    frontier: list[list[Any]] = [[0, nodes, Fraction(0)]]
+    scale_bits = (jobs * nodes).bit_length() - 1  # the window is 2^scale_bits units high
+    top = 1 << scale_bits
+    square = nodes * nodes
+    # the piece times start + length * h / top as fractions over one denominator
+    den = start.denominator * length.denominator * top
+    base = start.numerator * length.denominator * top
+    step = length.numerator * start.denominator
+    # frontier: [left, right, height] segments covering 0..N, heights in units above
+    frontier: list[list[int]] = [[0, nodes, 0]]
     pieces: list[Piece] = []
     for job in sorted(table, key=lambda j: (-table[j], j)):
-        open_segs = [s for s in frontier if s[2] < 1]
-        seg = max(open_segs, key=lambda s: (_exponent(s[2]), -s[0]))
+        # the min-seg: the open segment of largest exponent x (height h / 2^scale_bits =
+        # C / 2^x, so x = scale_bits - trailing zero bits of h; 0 for h = 0), the leftmost
+        # of equal ones
+        i, best = -1, -1
+        for n, s in enumerate(frontier):
+            h = s[2]
+            if h < top:
+                x = scale_bits + 1 - (h & -h).bit_length() if h else 0
+                if x > best:
+                    i, best = n, x
+        # the pieces' areas sum to the window, so a segment is open until the last piece
+        seg = frontier[i]
+        left, right, height = seg
         if trace is not None:
-            trace.append((seg[0], seg[1], seg[2]))
-        forced = share * (1 << _exponent(seg[2]))
-        # forced is a power of two, below 1 only when J > N (then M_j decides)
-        width = int(cast(Fraction, max(next_power_of_two(table[job]), forced)))
-        height = share / width
-        if width > seg[1] - seg[0] or seg[2] + height > 1:
-            raise RuntimeError(f"BUDDY: job {job} (width {width}) does not fit min-seg {seg}")
-        pieces.append(Piece(job, seg[0], width, start + seg[2] * length,
-                            start + (seg[2] + height) * length))
-        i = frontier.index(seg)
-        new = [[seg[0], seg[0] + width, seg[2] + height]]
-        if seg[0] + width < seg[1]:
-            new.append([seg[0] + width, seg[1], seg[2]])
-        frontier[i:i + 1] = new
-        merged: list[list[Any]] = []
-        for s in frontier:
-            if merged and merged[-1][2] == s[2]:
-                merged[-1][1] = s[1]
-            else:
-                merged.append(s)
-        frontier = merged
+            trace.append((left, right, Fraction(height, top)))
+        # the width Lemma 1 forces, (N / J) 2^x, is a power of two, below 1 only when J > N
+        forced = (nodes << best) // jobs
+        width = max(1 << (table[job] - 1).bit_length(), forced)  # M_j >= 1 rounded up to 2^m
+        if width > right - left or height + square // width > top:
+            raise RuntimeError(f"BUDDY: job {job} (width {width}) does not fit min-seg "
+                               f"[{left}, {right}, {Fraction(height, top)}]")
+        new_height = height + square // width
+        pieces.append(Piece(job, left, width, exact_fraction(base + step * height, den),
+                            exact_fraction(base + step * new_height, den)))
+        # raise [left, left + width) to new_height; the frontier has no two neighbours of equal
+        # height, so only the raised segment can join a neighbour (the rest of the min-seg keeps
+        # its height, which differs from new_height and from its right neighbour's)
+        if left + width < right:
+            seg[0] = left + width
+            frontier.insert(i, [left, left + width, new_height])
+        else:
+            seg[2] = new_height
+            if i + 1 < len(frontier) and frontier[i + 1][2] == new_height:
+                seg[1] = frontier.pop(i + 1)[1]
+        if i > 0 and frontier[i - 1][2] == new_height:
+            frontier[i - 1][1] = frontier.pop(i)[1]
     return pieces
 
 

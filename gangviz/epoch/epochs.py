@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
-from gangviz.epoch.model import Piece, Schedule, normalize_mins
+from gangviz.epoch.model import Piece, Schedule, exact_fraction, normalize_mins
 from gangviz.epoch.partitions import partitions_with_parts
 
 Epoch = list[tuple[int, int]]  # (job id, width) pairs of one epoch
@@ -115,6 +116,9 @@ def epoch_widths(mins_desc: Sequence[int], nodes: int, k: int) -> list[int] | No
     return widths if max(widths) - min(widths) <= k else None
 
 
+_width = itemgetter(1)  # of a (job, width) pair
+
+
 def epochs_to_schedule(epochs: Sequence[Epoch], nodes: int, policy: str,
                        start: Fraction = Fraction(0), length: Fraction = Fraction(1),
                        ) -> Schedule:
@@ -126,17 +130,24 @@ def epochs_to_schedule(epochs: Sequence[Epoch], nodes: int, policy: str,
     """
     total = sum(len(e) for e in epochs)
     pieces: list[Piece] = []
-    t = start
+    # the boundary after c of the total jobs is start + length c / total: one exact fraction per
+    # boundary, shared by the epoch's pieces (equal to summing the durations one by one)
+    den = start.denominator * length.denominator * total
+    base = start.numerator * length.denominator * total
+    step = length.numerator * start.denominator
+    t, done = start, 0
     for e in epochs:
-        if sum(w for _, w in e) != nodes:
-            raise ValueError(f"epoch {e} does not use exactly {nodes} nodes")
-        dur = length * Fraction(len(e), total)
+        done += len(e)
+        end = exact_fraction(base + step * done, den)
         node = 0
-        for job, w in sorted(e, key=lambda jw: -jw[1]):
-            pieces.append(Piece(job, node, w, t, t + dur))
+        # widest first; a reverse sort keeps equal widths in the epoch's order (it is stable)
+        for job, w in sorted(e, key=_width, reverse=True):
+            pieces.append(Piece(job, node, w, t, end))
             node += w
-        t += dur
-    return Schedule(nodes, tuple(pieces), policy, tuple(tuple(j for j, _ in e) for e in epochs))
+        if node != nodes:
+            raise ValueError(f"epoch {e} does not use exactly {nodes} nodes")
+        t = end
+    return Schedule(nodes, tuple(pieces), policy, tuple([tuple([j for j, _ in e]) for e in epochs]))
 
 
 def _ascending(table: Mapping[int, int]) -> list[int]:
@@ -201,17 +212,20 @@ def _load_largest(parts: tuple[int, ...], rest: tuple[int, ...]) -> tuple[int, .
     Returns the positions in ``rest`` loaded, part by part, or None when some part stays empty.
     The largest part takes the largest job that fits it, and so on (an exchange argument shows
     this leaves the pairwise-smallest remaining set, §4.2).
+
+    One pass: the jobs that fit a part are a suffix of ``rest``, which only shrinks as the parts
+    shrink, and every earlier part took a position before that part's; so a part takes the first
+    position that fits it after the previous part's, and the positions returned increase.
     """
-    used = [False] * len(rest)
     chosen = []
+    i, end = 0, len(rest)
     for p in parts:
-        for i, m in enumerate(rest):
-            if not used[i] and m <= p:
-                used[i] = True
-                chosen.append(i)
-                break
-        else:
+        while i < end and rest[i] > p:
+            i += 1
+        if i == end:
             return None
+        chosen.append(i)
+        i += 1
     return tuple(chosen)
 
 
@@ -241,7 +255,8 @@ def _opt_epoch_search(nodes: int, k: int, stats: SearchStats | None) -> Any:
                 seen.add(key)
                 if stats is not None:
                     stats.assignments += 1
-                remaining = tuple(m for i, m in enumerate(rest) if i not in set(loaded))
+                gone = set(loaded)
+                remaining = tuple([m for i, m in enumerate(rest) if i not in gone])
                 sub = best(remaining)
                 if top is None or 1 + sub[0] < top[0]:
                     top = (1 + sub[0], ((loaded, parts),) + (sub[1],))

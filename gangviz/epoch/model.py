@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 
@@ -31,6 +32,17 @@ def is_power_of_two(x: int) -> bool:
 def next_power_of_two(x: int) -> int:
     """Return the smallest power of two >= ``x`` (``x >= 1``)."""
     return 1 << (max(1, x) - 1).bit_length()
+
+
+@lru_cache(maxsize=4096)
+def exact_fraction(numerator: int, denominator: int) -> Fraction:
+    """Return ``Fraction(numerator, denominator)`` (``denominator`` > 0), remembered.
+
+    The policies' piece times repeat from schedule to schedule (a few values such as c/J or
+    h/2^x per quantum), and building a Fraction normalises with a gcd each time. Raises
+    ``ZeroDivisionError`` for a zero denominator.
+    """
+    return Fraction(numerator, denominator)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +135,8 @@ def normalize_mins(mins: Sequence[int] | Mapping[int, int], nodes: int) -> dict[
     if not table:
         raise ValueError("at least one job is needed (J >= 1)")
     for job, m in table.items():
+        if type(m) is int and 1 <= m <= nodes:  # the common case, without the checks below
+            continue
         if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= nodes:
             raise ValueError(f"job {job}: minimum node requirement M must be in 1..{nodes} "
                              f"(N), got {m!r}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gangviz.core.record import Change, Step, undo
+from gangviz.core.record import Change, Step, ToldStep, undo
 from gangviz.epoch.model import Schedule
 from gangviz.epoch.policies import Policy, make_policy
 from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
@@ -79,6 +79,10 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
         self.state = EpochState(nodes)
         self.steps: list[Step] = []
         self._rate_cache: tuple[Schedule | None, dict[Any, Any]] = (None, {})
+        #: (job, width) -> work per quantum at that width, for the current schedule's pieces
+        self._speeds: dict[tuple[int, int], float] = {}
+        #: the label of every job that has entered, shared by the steps' told narration
+        self._labels: dict[int, str] = {}
         # the next completion depends only on the state, which the last step identifies
         self._next_cache: tuple[Step | None, tuple[float, int] | None] = (None, None)
 
@@ -204,9 +208,13 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
             c = ScheduleRebuilt(self.state.schedule, self.policy(self.nodes, mins))
             c.apply(self.state)
             applied.append(c)
-        names = self.names | {f.id: f"J{f.id}" for f in self.state.finished[-1:]}
-        step = Step(len(self.steps), self.state.time, cause, applied,
-                    [c.describe(names) for c in applied])
+        for c in changes:
+            if isinstance(c, JobArrived):
+                self._labels[c.job] = f"J{c.job}"
+        # the sentences are told from the records when asked (most runs never ask); the only
+        # growing label table names departed jobs too, as the jobs in the system and the one
+        # departing did
+        step = ToldStep(len(self.steps), self.state.time, cause, applied, self._labels)
         self.steps.append(step)
         return step
 
@@ -221,31 +229,74 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
         sched = self.state.schedule
         if self._rate_cache[0] is not sched:
             rates = {}
+            jobs, nodes, quantum, static = self.state.jobs, self.nodes, self.quantum, self.static
+            # a job keeps its speed while it keeps its width: look it up in the last schedule's
+            old, speeds = self._speeds, {}
             for p in sched.pieces if sched else ():
-                beta = self.state.jobs[p.job].beta
-                s = (s_static(p.width, beta, self.nodes) if self.static
-                     else s_dynamic(p.width, beta))
-                rates[p.job] = (float(p.start), float(p.end), s * self.quantum)
+                key = (p.job, p.width)
+                speed = old.get(key)
+                if speed is None:
+                    beta = jobs[p.job].beta
+                    s = s_static(p.width, beta, nodes) if static else s_dynamic(p.width, beta)
+                    speed = s * quantum
+                speeds[key] = speed
+                start, end = p.start, p.end
+                # int / int is correctly rounded, as float(Fraction) is, without its calls
+                rates[p.job] = (start.numerator / start.denominator,
+                                end.numerator / end.denominator, speed)
             self._rate_cache = (sched, rates)
+            self._speeds = speeds
         return self._rate_cache[1]
 
     def _compute_next_completion(self) -> tuple[float, int] | None:
-        u0 = self.state.time / self.quantum
+        quantum = self.quantum
+        u0 = self.state.time / quantum
+        q0 = math.floor(u0)
+        r0 = u0 - q0
+        jobs = self.state.jobs
+        floor = math.floor
         best: tuple[float, int] | None = None
         for job, (a, b, rate) in self._rates().items():
-            need = self.state.jobs[job].remaining / rate
-            u = _reach(_cum(u0, a, b) + need, a, b) if need > 0 else u0
-            cand = (max(u, u0) * self.quantum, job)
+            need = jobs[job].remaining / rate
+            if need > 0:
+                # _reach(_cum(u0, a, b) + need, a, b), written out: the same operations, with
+                # the floor of u0 taken once
+                span = b - a
+                x = r0 - a
+                x = 0.0 if x < 0.0 else x  # max(x, 0.0), min(x, span) below: the same values
+                target = q0 * span + (span if span < x else x) + need
+                q = floor(target / span)
+                rest = target - q * span
+                u = (q - 1) + b if rest <= 0.0 else q + a + rest
+            else:
+                u = u0
+            cand = ((u0 if u0 > u else u) * quantum, job)  # max(u, u0)
             if best is None or cand < best:
                 best = cand
         return best
 
     def _served_until(self, t: float, done: int) -> Served:
         u0, u1 = self.state.time / self.quantum, t / self.quantum
+        # _cum(u1, a, b) - _cum(u0, a, b) with the floors taken once (the same operations)
+        q0, q1 = math.floor(u0), math.floor(u1)
+        r0, r1 = u0 - q0, u1 - q1
+        jobs = self.state.jobs
         before, after = [], []
         for job, (a, b, rate) in sorted(self._rates().items()):
-            rem = self.state.jobs[job].remaining
-            new = 0.0 if job == done else max(0.0, rem - rate * (_cum(u1, a, b) - _cum(u0, a, b)))
+            rem = jobs[job].remaining
+            if job == done:
+                new = 0.0
+            else:
+                # min(max(r - a, 0.0), span) and max(0.0, left) as comparisons: the same
+                # values (a signed zero or NaN included), without the builtins' calls
+                span = b - a
+                x1, x0 = r1 - a, r0 - a
+                x1 = 0.0 if x1 < 0.0 else x1
+                x0 = 0.0 if x0 < 0.0 else x0
+                ran = ((q1 * span + (span if span < x1 else x1))
+                       - (q0 * span + (span if span < x0 else x0)))
+                left = rem - rate * ran
+                new = left if left > 0.0 else 0.0
             before.append((job, rem))
             after.append((job, new))
         return Served(self.state.time, t, tuple(before), tuple(after))
