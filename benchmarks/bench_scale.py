@@ -13,7 +13,7 @@ load), the mean response time in slices and the most slots. With ``--changes`` i
 again keeping the placement log (:mod:`gangviz.fast.placement`) and prints how much the matrix
 itself changes per job: runs of processors whose job changed at a decision, and cells. A loop
 that keeps the matrix (this one does) does at least that work; where the utilisation stays below the
-offered load the backlog grows through the run, and so does that work per job (about 1.2 GB of
+offered load the backlog grows through the run, and so does that work per job (about 0.8 GB of
 log at 160,000 jobs and rho 0.9).
 ``run`` and ``convert`` run the command in a child process, which reports its own peak resident
 memory (``VmHWM`` of ``/proc/self/status``; ``ru_maxrss`` where there is none); ``convert`` first writes a sacct file of that many
