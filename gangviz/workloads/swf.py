@@ -384,7 +384,8 @@ def _parse_fast(job_lines: _JobLines) -> np.ndarray | None:
 
     The optional C reader (:mod:`gangviz.workloads._swfscan`, built by the install when a C
     compiler is there; ``GANGVIZ_PURE_PYTHON=1`` skips it) reads the same numbers as
-    ``numpy.loadtxt``, bit for bit, in about a tenth of the time; without it, ``loadtxt`` does."""
+    ``numpy.loadtxt``, bit for bit, in a fifth to a tenth of the time; without it, ``loadtxt``
+    does."""
     body = job_lines.body
     scan = _c_scanner()
     if scan is not None:
