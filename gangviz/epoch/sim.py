@@ -30,14 +30,19 @@ from gangviz.epoch.workload import ClosedWorkload, JobSequence
 from gangviz.sim.protocol import AppliedHistory, FamilyNeutral, OwnPolicy, WithoutMatrix
 
 
-def _cum(u: float, a: float, b: float) -> float:
-    """Return the running time of a piece [a, b) (in quanta) over quantum time [0, u]."""
-    q = math.floor(u)
-    return q * (b - a) + min(max(u - q - a, 0.0), b - a)
+def _ran(q: int, r: float, a: float, b: float) -> float:
+    """Return the running time of a piece [a, b) (in quanta) over quantum time [0, q + r]:
+    ``q`` whole quanta and ``r`` (in [0, 1)) into the next, the floor taken by the caller, who
+    often needs it for several pieces. ``min``/``max`` are written as comparisons: the same
+    values (a signed zero or NaN included), without the builtins' calls."""
+    span = b - a
+    x = r - a
+    x = 0.0 if x < 0.0 else x  # max(x, 0.0)
+    return q * span + (span if span < x else x)  # min(x, span)
 
 
 def _reach(target: float, a: float, b: float) -> float:
-    """Return the first u with _cum(u) = target (target > 0)."""
+    """Return the first quantum time u whose :func:`_ran` is ``target`` (> 0)."""
     span = b - a
     q = math.floor(target / span)
     rest = target - q * span
@@ -254,22 +259,10 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
         q0 = math.floor(u0)
         r0 = u0 - q0
         jobs = self.state.jobs
-        floor = math.floor
         best: tuple[float, int] | None = None
         for job, (a, b, rate) in self._rates().items():
             need = jobs[job].remaining / rate
-            if need > 0:
-                # _reach(_cum(u0, a, b) + need, a, b), written out: the same operations, with
-                # the floor of u0 taken once
-                span = b - a
-                x = r0 - a
-                x = 0.0 if x < 0.0 else x  # max(x, 0.0), min(x, span) below: the same values
-                target = q0 * span + (span if span < x else x) + need
-                q = floor(target / span)
-                rest = target - q * span
-                u = (q - 1) + b if rest <= 0.0 else q + a + rest
-            else:
-                u = u0
+            u = _reach(_ran(q0, r0, a, b) + need, a, b) if need > 0 else u0
             cand = ((u0 if u0 > u else u) * quantum, job)  # max(u, u0)
             if best is None or cand < best:
                 best = cand
@@ -277,8 +270,7 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
 
     def _served_until(self, t: float, done: int) -> Served:
         u0, u1 = self.state.time / self.quantum, t / self.quantum
-        # _cum(u1, a, b) - _cum(u0, a, b) with the floors taken once (the same operations)
-        q0, q1 = math.floor(u0), math.floor(u1)
+        q0, q1 = math.floor(u0), math.floor(u1)  # once for every piece
         r0, r1 = u0 - q0, u1 - q1
         jobs = self.state.jobs
         before, after = [], []
@@ -287,16 +279,8 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
             if job == done:
                 new = 0.0
             else:
-                # min(max(r - a, 0.0), span) and max(0.0, left) as comparisons: the same
-                # values (a signed zero or NaN included), without the builtins' calls
-                span = b - a
-                x1, x0 = r1 - a, r0 - a
-                x1 = 0.0 if x1 < 0.0 else x1
-                x0 = 0.0 if x0 < 0.0 else x0
-                ran = ((q1 * span + (span if span < x1 else x1))
-                       - (q0 * span + (span if span < x0 else x0)))
-                left = rem - rate * ran
-                new = left if left > 0.0 else 0.0
+                left = rem - rate * (_ran(q1, r1, a, b) - _ran(q0, r0, a, b))
+                new = left if left > 0.0 else 0.0  # max(0.0, left), the same value
             before.append((job, rem))
             after.append((job, new))
         return Served(self.state.time, t, tuple(before), tuple(after))

@@ -1,14 +1,22 @@
 """The epoch model's exact arithmetic as first written, with Fractions throughout: the reference
 the integer versions of :mod:`gangviz.epoch` are tested equal to (pieces, traces and floats)."""
 
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
 from gangviz.epoch.model import Piece, Schedule, next_power_of_two
 from gangviz.epoch.records import Served
-from gangviz.epoch.sim import EpochSimulation, _cum, _reach
+from gangviz.epoch.sim import EpochSimulation, _reach
 from gangviz.epoch.speedup import s_dynamic, s_static
+
+
+def _cum(u: float, a: float, b: float) -> float:
+    """The running time of a piece [a, b) over quantum time [0, u], as first written (the
+    builtins ``min`` and ``max``)."""
+    q = math.floor(u)
+    return q * (b - a) + min(max(u - q - a, 0.0), b - a)
 
 
 def _exponent(height: Fraction) -> int:

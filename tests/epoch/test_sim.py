@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gangviz.core.record import Change, Step
 from gangviz.epoch.records import ScheduleRebuilt, Served
-from gangviz.epoch.sim import EpochSimulation, _cum, _reach
+from gangviz.epoch.sim import EpochSimulation, _ran, _reach
 from gangviz.epoch.speedup import s_dynamic, s_static, static_factor
 
 POLICIES = ["BUDDY*", "HYBRID(1)", "EQUI-EPOCH", "OPT-EPOCH(1)", "HEURISTIC(2)"]
@@ -74,6 +74,11 @@ def test_service_matches_the_schedule_exactly():
     work = sim.state.jobs[0].work
     beta = sim.state.jobs[0].beta
     assert sim.peek() == pytest.approx(work / s_dynamic(8, beta))
+
+
+def _cum(u, a, b):
+    """The running time of piece [a, b) over quantum time [0, u]."""
+    return _ran(math.floor(u), u - math.floor(u), a, b)
 
 
 def test_piece_time_helpers_invert_each_other():
