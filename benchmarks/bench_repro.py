@@ -15,26 +15,15 @@ status and the end of its error output.
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 import resource
 import statistics
 import subprocess
 import sys
 import time
 
+from gangviz.commands.repro import targets
+
 GOAL_SECONDS = 60.0
-
-
-def targets() -> list[str]:
-    """Return the names ``gangviz repro`` lists, in its order (by module, then as listed)."""
-    import gangviz.experiments.repro as package
-
-    names: list[str] = []
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"gangviz.experiments.repro.{info.name}")
-        names += list(getattr(module, "TARGETS", {}))
-    return names
 
 
 def children_cpu() -> float:
@@ -64,7 +53,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="runs of each target (default 3)")
     ap.add_argument("--quick", action="store_true", help="zhou-table1 once: a check that it runs")
     args = ap.parse_args()
-    known = targets()
+    known = list(targets())
     chosen = ["zhou-table1"] if args.quick else (args.target or known)
     unknown = [t for t in chosen if t not in known]
     if unknown:

@@ -30,7 +30,9 @@ class _Reproduction(Protocol):
     def run(self, target: str, args: argparse.Namespace) -> int: ...
 
 
-def _targets() -> dict[str, _Reproduction]:
+def targets() -> dict[str, _Reproduction]:
+    """Return target name -> its module, for every module of :mod:`gangviz.experiments.repro`
+    that lists ``TARGETS``, by module name and then as the module lists them."""
     found: dict[str, _Reproduction] = {}
     for info in sorted(pkgutil.iter_modules(repro_pkg.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"gangviz.experiments.repro.{info.name}")
@@ -60,13 +62,13 @@ def run_target(module: _Reproduction, args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``repro`` sub-command, one nested parser per reproduction target."""
-    targets = _targets()
+    found = targets()
     p = sub.add_parser("repro", help="reproduce a paper's table and check its findings",
                        description="Reproduce a published table and check the paper's findings. "
                        "Exit status 0 when the reproduction ran; with --strict, 3 when a finding "
                        "does not hold.")
     inner = p.add_subparsers(dest="target", metavar="TARGET")
-    for name, module in targets.items():
+    for name, module in found.items():
         tp = inner.add_parser(name, help=module.TARGETS[name])
         module.add_arguments(tp)
         add_strict(tp)
