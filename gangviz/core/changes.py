@@ -9,7 +9,7 @@ moves on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -31,6 +31,8 @@ __all__ = [
     "cols_label",
     "rows_label",
     "MOVE_KINDS",
+    "STILL_KINDS",
+    "move_ends",
 ]
 
 
@@ -360,3 +362,20 @@ class RowActivated(MatrixChange):
 
 #: Change kinds that count as a re-pack, migration or slot deletion (timeline markers, "next").
 MOVE_KINDS = frozenset({"region_swapped", "job_shifted", "job_migrated", "slot_removed"})
+
+
+#: Change kinds that move nothing in the matrix: stepping by move passes over them (a slice
+#: moving on is folded into the move after it, or into the step's last move).
+STILL_KINDS = frozenset({"row_activated"})
+
+
+def move_ends(changes: Sequence[Change]) -> list[int]:
+    """Return where stepping by move stops in a step of ``changes``: for each move (every change
+    but a slice moving on, :data:`STILL_KINDS`), how many of the step's changes are applied
+    once it is shown, ascending; the last stop is the whole step (``len(changes)``), so a
+    slice moving on after the last move is shown with it. A step in which nothing moves has no
+    stop (``[]``); a move is one change record, so the list is as long as the step's moves."""
+    ends = [i + 1 for i, c in enumerate(changes) if c.kind not in STILL_KINDS]
+    if ends:
+        ends[-1] = len(changes)
+    return ends

@@ -196,12 +196,20 @@ class MainWindow(QMainWindow):
                                      "Open the current scenario in the scenario editor")
         self.act_reset = act("Reset", "Home", lambda: self.player.reset() if self.player else None, "Back to the start",
                              SP.SP_MediaSkipBackward)
-        self.act_back = act("Back", "Left", lambda: self.player and self.player.step_back(), "Step back",
+        self.act_back = act("Back", "Left", self.step_left, "Back one move (a whole step when stepping by step)",
                             SP.SP_MediaSeekBackward)
         self.act_play = act("Play", "Space", lambda: self.player.toggle() if self.player else None, "Play / pause",
                             SP.SP_MediaPlay)
-        self.act_step = act("Step", "Right", lambda: self.player and self.player.step_forward(), "Step forward",
-                            SP.SP_MediaSeekForward)
+        self.act_step = act("Step", "Right", self.step_right,
+                            "Forward one move (a whole step when stepping by step)", SP.SP_MediaSeekForward)
+        self.act_step_decision = act("Next step", "Shift+Right", lambda: self.player and self.player.step_forward(),
+                                     "Forward one whole scheduling step, all its moves at once")
+        self.act_back_decision = act("Previous step", "Shift+Left", lambda: self.player and self.player.step_back(),
+                                     "Back one whole scheduling step")
+        self.act_by_move = act("Step by move", "M", lambda: None,
+                               "Right and Left stop on every move of a step (on) or take whole steps (off)")
+        self.act_by_move.setCheckable(True)
+        self.act_by_move.setChecked(True)
         self.act_next = act("Next move", "N", lambda: self.player and self.player.next_move(),
                             "Jump to the next re-pack, migration or slot deletion", SP.SP_MediaSkipForward)
         self.act_faster = act("Faster", "+", lambda: self._nudge_speed(1), "Faster")
@@ -277,8 +285,8 @@ class MainWindow(QMainWindow):
         quit_act.setShortcut(QKeySequence.StandardKey.Quit)
         quit_act.triggered.connect(self.close)
         play = self.menuBar().addMenu("&Playback")
-        for a in (self.act_play, self.act_step, self.act_back, self.act_next, self.act_reset,
-                  self.act_faster, self.act_slower):
+        for a in (self.act_play, self.act_step, self.act_back, self.act_step_decision, self.act_back_decision,
+                  self.act_by_move, self.act_next, self.act_reset, self.act_faster, self.act_slower):
             play.addAction(a)
         play.addSeparator()
         play.addAction(self.act_guided)
@@ -601,6 +609,31 @@ class MainWindow(QMainWindow):
                          watch=self.policy_panel.watch.isChecked(), remember=False, **self.source_args)
 
     # ------------------------------------------------------------- lectures
+    @property
+    def by_move(self) -> bool:
+        """Return whether Right and Left stop on every move (the matrix family, the guided
+        exercise off); else they take whole steps."""
+        p = self.player
+        return (self.act_by_move.isChecked() and p is not None and p.has_matrix and not p.guided)
+
+    def step_right(self) -> None:
+        """Right: the next move when stepping by move, else the next step."""
+        if self.player is None:
+            return
+        if self.by_move:
+            self.player.step_move()
+        else:
+            self.player.step_forward()
+
+    def step_left(self) -> None:
+        """Left: the move before when stepping by move, else one step back."""
+        if self.player is None:
+            return
+        if self.by_move:
+            self.player.back_move()
+        else:
+            self.player.step_back()
+
     def toggle_presentation(self) -> bool:
         """Enter or leave presentation mode (F11); return whether it is now on."""
         on = self.presentation.toggle()

@@ -7,7 +7,8 @@ runs its time slice." line unless the step did nothing else (as the narration lo
 :func:`gangviz.gui.lecture.narration.step_lines`). While a change of the step is being animated, the
 caption tells that change only (its sentence; the narration has one sentence per change), so
 the words follow the picture. Before the first step it shows ``start_text`` (the
-window sets the scenario's title). While the guided exercise holds a move it shows what the
+window sets the scenario's title). Stepping by move, it shows the move stopped on, its number
+and the rule that allowed it (:func:`move_text`). While the guided exercise holds a move it shows what the
 step did before the move and a prompt, never the move itself
 (:func:`gangviz.gui.matrix.held_move.gate_caption`).
 
@@ -88,10 +89,21 @@ def final_slot_names(narration: list[str], changes: list[Change]) -> list[str]:
     return out
 
 
+def move_text(number: int, count: int, narration: list[str], index: int) -> str:
+    """Return the caption of move ``number`` of ``count`` of a step whose narration is
+    ``narration`` (one sentence per change) and whose change ``index`` is the move: "Move 3 of
+    8: J1 shifts from S1 to S2 ... (legal shift: ...)." (a step of one move: its sentence)."""
+    sentence = narration[index] if 0 <= index < len(narration) else ""
+    return sentence if count == 1 else f"Move {number} of {count}: {sentence}"
+
+
 def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
     """Return the caption for ``player``'s current position (see the module docstring)."""
     if player is None:
         return ""
+    stop = player.move_stop
+    if stop is not None and 0 < stop.step <= len(player.known):
+        return move_text(stop.number, stop.count, player.known[stop.step - 1].narration, stop.index)
     gate = player.gate
     pos = player.position
     if gate is not None and 0 < pos <= len(player.known):

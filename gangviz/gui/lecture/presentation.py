@@ -30,8 +30,10 @@ if TYPE_CHECKING:
 #: (key, what it does), in the order Help -> Keys lists them
 KEYS: list[tuple[str, str]] = [
     ("Space", "play / pause"),
-    ("Right", "take one step"),
-    ("Left", "step back"),
+    ("Right", "the next move: each shift, migration, slot deletion, placement and termination"),
+    ("Left", "back one move"),
+    ("Shift+Right / Shift+Left", "a whole step forward / back (every move of one decision)"),
+    ("M", "step by move on / off (off: Right and Left take whole steps)"),
     ("N", "jump to the next re-pack, migration or slot deletion"),
     ("Home", "back to the start"),
     ("+ / -", "faster / slower"),

@@ -206,6 +206,10 @@ class MatrixView(QWidget):
         self._cache = None
         self.update()
 
+    def name_font(self) -> QFont:
+        """Return the font job names are drawn in (a copy)."""
+        return QFont(self._font)
+
     def set_max_cell_height(self, pixels: float) -> None:
         """Let a slot grow up to ``pixels`` high (64 in the window; taller when presenting)."""
         self.max_cell_h = float(pixels)
