@@ -385,6 +385,7 @@ class Player(QObject):
             nxt = next(e for e in ends if e > a.i)
             if animate:
                 a.held, a.until, a.elapsed = False, nxt, 0.0
+                a.durations, a.leads = self._timing(a.changes)
                 self._stop = None
                 self._ensure_timer()
                 self.frame.emit()
@@ -608,9 +609,7 @@ class Player(QObject):
         self._stop = None
         if a is not None and a.held:
             a.held, a.until, a.elapsed = False, None, 0.0
-            base = CHANGE_SECONDS / self.speed
-            a.durations = [base * animation_weight(c) for c in a.changes]
-            a.leads = [0.0] * len(a.changes)
+            a.durations, a.leads = self._timing(a.changes)
 
     def _matrix_sim(self) -> Any:
         """Return the simulation for a what-if action, which only the matrix family offers
@@ -697,13 +696,18 @@ class Player(QObject):
 
     def _start_anim(self, step: Step, before: OusterhoutMatrix) -> _Anim:
         """Start animating ``step`` from the matrix ``before`` it; return the animation."""
-        base = CHANGE_SECONDS / self.speed
         changes = list(step.changes)
-        leads = [KEY_PAUSE_SECONDS / self.speed if c.kind in KEY_KINDS else 0.0 for c in changes]
-        durations = [base * animation_weight(c) + lead for c, lead in zip(changes, leads)]
+        durations, leads = self._timing(changes)
         self._anim = anim = _Anim(step, before, changes, durations=durations, leads=leads)
         self._ensure_timer()
         return anim
+
+    def _timing(self, changes: list[Change]) -> tuple[list[float], list[float]]:
+        """Return the seconds each of ``changes`` animates in at this speed (its rest before
+        it included) and the seconds it rests first (a key moment, :data:`KEY_KINDS`)."""
+        base = CHANGE_SECONDS / self.speed
+        leads = [KEY_PAUSE_SECONDS / self.speed if c.kind in KEY_KINDS else 0.0 for c in changes]
+        return [base * animation_weight(c) + lead for c, lead in zip(changes, leads)], leads
 
     def _finish_anim(self) -> None:
         self._stop = None

@@ -457,7 +457,9 @@ class MainWindow(QMainWindow):
     def _set_explanation(self, text: str, title: str) -> None:
         self.explain.setText(text)
         self.board.explain.setText(text)
-        self.board.caption.set_start_text(f"{title}. Press Space to play, Right for one step.")
+        if self.presentation.active:  # hidden until the lecturer shows it (E)
+            self.board.explain.setVisible(False)
+        self.board.caption.set_start_text(f"{title}. Press Space to play, Right for one move.")
 
     @staticmethod
     def _policy_names() -> list[str]:
@@ -482,6 +484,7 @@ class MainWindow(QMainWindow):
         self.coach.set_player(player)
         self.presenter.set_player(player)
         player.gateChanged.connect(self._update_status)
+        self.board.timeline.total = self._count_ahead(sim)
         self.narration.set_time_unit(self.slice_seconds())
         self.job_panel.slice_seconds = self.board.matrix.slice_seconds = self.slice_seconds()
         self.narration.set_player(player)
@@ -889,20 +892,39 @@ class MainWindow(QMainWindow):
             return None
         return float(src.slice_seconds or self.source_args.get("slice_seconds") or 1.0)
 
+    #: the steps counted ahead when a scenario opens, so the timeline spans the whole run
+    COUNT_AHEAD = 2000
+
+    def _count_ahead(self, sim: Simulation) -> int:
+        """Return how many steps the run of a scenario takes from where it is (0 when it is not
+        a scenario, or runs longer than :data:`COUNT_AHEAD` steps: the timeline then grows as
+        the run goes)."""
+        if self.source is None or self.source.kind != "scenario":
+            return 0
+        from gangviz.gui.export.render import count_ahead
+
+        n = count_ahead(sim, self.COUNT_AHEAD)
+        return 0 if n is None or n >= self.COUNT_AHEAD else sim.position + n
+
     def _update_status(self, *args: object) -> None:
         p = self.player
         if p is None:
             return
         sim = p.sim
         per_slice = self.slice_seconds()
-        # the total is known only once the simulation has run to its end
-        total = f" of {max(p.furthest, p.position):,}" if sim.done else ""
-        parts = [f"t = {clock_text(sim.time, per_slice)}", f"step {p.position:,}{total}"
-                 + (" (end)" if sim.done and p.position >= p.furthest else "")]
+        # the total is known once the simulation has run to its end, or counted ahead
+        known = max(p.furthest, p.position, self.board.timeline.total)
+        total = f" of {known:,}" if sim.done or self.board.timeline.total else ""
+        stop = p.move_stop
+        move = f"move {stop.number} of {stop.count}" if stop is not None and stop.count > 1 else ""
+        where = [f"t = {clock_text(sim.time, per_slice)}", f"step {p.position:,}{total}"] + ([move] if move else [])
+        self.board.set_stamp("  ·  ".join(where))
+        parts = where[:1] + [where[1] + (" (end)" if sim.done and p.position >= p.furthest else "")] + where[2:]
         m = matrix_of(sim)
-        # While the guided exercise holds a move, count what is drawn (the matrix before it).
+        # While the guided exercise holds a move, or stepping by move stops within a step, count
+        # what is drawn (the matrix before the held move, the picture of the stop).
         gate = p.gate
-        drawn = gate.state if gate is not None else m
+        drawn = gate.state if gate is not None else (p.display_state if m is not None else None)
         if m is not None and drawn is not None:
             parts.append(f"{drawn.n_rows} slot{'s' if drawn.n_rows != 1 else ''}")
             parts.append(f"{len(drawn.jobs())} running")

@@ -82,7 +82,11 @@ def test_f11_presents_full_screen_with_large_fonts_and_the_caption(window, qtbot
     assert k == scale_for(window.height())
     assert window.board.caption.points == pytest.approx(FONTS["caption"] * k) and k * FONTS["caption"] > normal_pts
     assert window.board.title.font().pointSizeF() == pytest.approx(FONTS["title"] * k)
+    assert not window.board.explain.isVisible()  # hidden until the lecturer shows it
+    qtbot.keyClick(window, Qt.Key.Key_E)
     assert window.board.explain.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_E)
+    assert not window.board.explain.isVisible()
     qtbot.keyClick(window, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)  # whole steps
     qtbot.keyClick(window, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
     assert p.position == 2

@@ -136,11 +136,13 @@ def test_an_animated_move_slides_then_holds(qtbot):
         p.advance_animation(0.05)
     assert p.move_stop is not None and p.move_stop.number == 1
     p.step_move()
-    kinds = set()
+    kinds, frames = set(), 0
     while p.busy:
         kinds.add(p.transition.change.kind)
+        frames += 1
         p.advance_animation(0.05)
     assert kinds == {"job_removed"} and p.move_stop.number == 2
+    assert frames >= 5  # half a second at 1x: the move slides, it does not jump
     assert not p.timer.isActive()
     p.stop()
 

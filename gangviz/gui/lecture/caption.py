@@ -37,7 +37,7 @@ from gangviz.gui.matrix.held_move import gate_caption
 from gangviz.gui.player import Player
 from gangviz.gui.wiring import follow
 
-START_TEXT = "The starting picture. Press Space to play, Right to take one step."
+START_TEXT = "The starting picture. Press Space to play, Right to see one move."
 LINES = 3
 MAX_LINES = 6
 MIN_SCALE = 0.85

@@ -12,8 +12,10 @@ hidden (their actions stay live as window shortcuts); the font sizes (:data:`FON
 of a 1920 x 1080 screen and scale with the window's height (:func:`scale_for`, so a 1280 x 720
 projector shows the same layout two thirds as large, and nothing is cut); every part of the board
 scales: title, explanation, matrix names and labels, WLV and tree digits, caption, and the
-multi-site queue and epoch views; the explanation above the matrix is shown on entering and E
-hides it.
+multi-site queue and epoch views. The explanation above the matrix is hidden on entering and
+on every scenario opened while presenting (it answers the questions a lecturer asks the room,
+as the playlist's notes suggest: "why can no two of these jobs share a slot?"); E shows it, and
+the presenter view always shows it to the lecturer.
 """
 
 from __future__ import annotations
@@ -149,7 +151,7 @@ class Presentation:
             c.setVisible(False)
         self.scale = scale_for(w.height() if w.isVisible() else int(DESIGN_HEIGHT))
         self._apply_fonts(FONTS)
-        board.explain.setVisible(bool(board.explain.text()))
+        board.explain.setVisible(False)  # it may answer what the lecturer asks: E shows it
         board.matrix.set_hover_highlight(True)
         if self.full_screen:
             w.showFullScreen()
@@ -202,6 +204,7 @@ class Presentation:
 
         _set_points(board.title, pts("title"), base)
         _set_points(board.subtitle, pts("subtitle"), base)
+        _set_points(board.stamp, pts("subtitle"), base)
         _set_points(board.explain, pts("explain"), base)
         board.caption.set_point_size(need("caption"))
         board.matrix.set_font_size(need("matrix"))
