@@ -223,3 +223,62 @@ def test_both_swaps_of_fig3_are_stops(qtbot):
     assert p.move_stop.change.kind == "region_swapped" and p.move_stop.number == 2
     assert not np.array_equal(after_first, p.display_state.cells)
     p.stop()
+
+
+def test_the_key_lists_only_what_the_screen_shows(qtbot):
+    from gangviz.gui.matrix.vector import VectorTreeView
+
+    p = Player(fig2_sim(), speed_level=8)
+    vec = VectorTreeView(p)
+    qtbot.addWidget(vec)
+    assert "hatch" not in vec.shown_keys() and "move" not in vec.shown_keys()
+    assert "migration" not in vec.shown_keys() and "pointer" not in vec.shown_keys()
+    p.step_move()
+    p.step_move()
+    p.step_move()  # J1 shifted: its ghost and trail are drawn
+    assert "move" in vec.shown_keys()
+    p.stop()
+    sim = build(load_source("zhang-fig13-migration"))
+    p = Player(sim, speed_level=8)
+    vec.set_player(p)
+    p.go_to_move(1, 2)  # A migrated at a cost: the badge is drawn
+    assert p.move_stop.change.kind == "job_migrated"
+    assert {"move", "migration"} <= vec.shown_keys()
+    p.go_to_move(1, 1)  # a termination: no badge
+    assert "migration" not in vec.shown_keys()
+    p.stop()
+
+
+def test_hatch_stripes_read_on_every_job_colour_and_at_a_quarter_scale():
+    from gangviz.colours import contrast_ratio
+    from gangviz.gui import palette
+    from gangviz.gui.matrix.marks import HATCH_DARK, HATCH_LIGHT, HATCH_STRIPE
+
+    for colour in palette.JOB_HEX:
+        assert max(contrast_ratio(HATCH_DARK.name(), colour), contrast_ratio(HATCH_LIGHT.name(), colour)) >= 3.0
+    # a projected slot is about 150 pixels high at 1920 x 1080: a stripe stays over a pixel at 1/4
+    assert 150 * HATCH_STRIPE / 4 >= 1.0
+
+
+def test_export_by_move_rests_on_every_move_with_one_key(tmp_path, qtbot):
+    from gangviz.gui.export.render import render
+
+    sim = build(load_source("fig2-repacking"))
+    stamps, keys = [], set()
+    from gangviz.gui import board as board_module
+
+    real = board_module.Board.grab
+
+    def spy(self, *args):
+        stamps.append(self.subtitle.text())
+        keys.add(frozenset(self.vector.shown_keys()))
+        return real(self, *args)
+
+    board_module.Board.grab = spy
+    try:
+        render(sim, (800, 500), 4, lambda img, k: None, steps=1, by_move=True, presentation=True)
+    finally:
+        board_module.Board.grab = real
+    for k in range(1, 9):
+        assert any(s.endswith(f"move {k} of 8") for s in stamps), k
+    assert len(keys) == 1  # the same key on every frame

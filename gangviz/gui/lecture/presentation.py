@@ -27,6 +27,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
+    from gangviz.gui.board import Board
     from gangviz.gui.window import MainWindow
 
 #: (key, what it does), in the order Help -> Keys lists them
@@ -116,6 +117,32 @@ def _set_points(widget: QWidget, points: float | None, base: QFont) -> None:
     widget.setFont(f)
 
 
+def size_board(board: Board, sizes: dict[str, float | None], k: float, base: QFont) -> None:
+    """Give every part of ``board`` its size of ``sizes`` (:data:`FONTS` times ``k``, or
+    :data:`NORMAL_FONTS`); ``base`` is the font a part without a size keeps. The window's
+    presentation mode and the presentation export (``gangviz export --presentation``) both
+    size their board here."""
+    def pts(name: str) -> float | None:
+        v = sizes[name]
+        return None if v is None else v * (k if sizes is FONTS else 1.0)
+
+    def need(name: str) -> float:  # a size both tables give
+        v = pts(name)
+        if v is None:
+            raise KeyError(f"no point size for {name!r}")
+        return v
+
+    _set_points(board.title, pts("title"), base)
+    _set_points(board.subtitle, pts("subtitle"), base)
+    _set_points(board.stamp, pts("subtitle"), base)
+    _set_points(board.explain, pts("explain"), base)
+    board.caption.set_point_size(need("caption"))
+    board.matrix.set_font_size(need("matrix"))
+    board.vector.set_font_size(need("vector"))
+    board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
+    board.set_family_scale(need("family"))
+
+
 class Presentation:
     """Enters and leaves presentation mode on ``window`` (see the module docstring)."""
 
@@ -196,21 +223,7 @@ class Presentation:
             v = sizes[name]
             return None if v is None else v * k
 
-        def need(name: str) -> float:  # a size both tables give
-            v = pts(name)
-            if v is None:
-                raise KeyError(f"no point size for {name!r}")
-            return v
-
-        _set_points(board.title, pts("title"), base)
-        _set_points(board.subtitle, pts("subtitle"), base)
-        _set_points(board.stamp, pts("subtitle"), base)
-        _set_points(board.explain, pts("explain"), base)
-        board.caption.set_point_size(need("caption"))
-        board.matrix.set_font_size(need("matrix"))
-        board.vector.set_font_size(need("vector"))
-        board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
-        board.set_family_scale(need("family"))
+        size_board(board, sizes, k, base)
         # the lines around the board: the guided exercise's prompt and verdict, the warnings bar
         w = self.window
         for label in (w.coach.waiting.text, w.warnings_bar.label, w.warnings_bar.details,

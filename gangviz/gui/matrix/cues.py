@@ -25,6 +25,7 @@ from gangviz.core.matrix import IDLE
 from gangviz.core.record import Change
 from gangviz.gui import palette
 from gangviz.gui.matrix.geometry import column_runs
+from gangviz.gui.matrix.marks import draw_badge
 from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:
@@ -120,6 +121,16 @@ class MoveCues(ViewOverlay):
         cells = state.cells[row]
         return _runs(c for lo, hi in runs for c in range(lo, hi) if cells[c] == IDLE)
 
+    def badge(self) -> tuple[str, int, int] | None:
+        """Return the migration badge drawn at a stop: ``(text, row, last column)`` of a
+        migration stopped on that lost service, else ``None`` (mid-tween the matrix view draws
+        it on the sliding block)."""
+        p = self.player
+        stop = None if p is None or p.transition is not None else p.move_stop
+        if stop is None or not isinstance(stop.change, JobMigrated) or not stop.change.cost:
+            return None
+        return f"cost {stop.change.cost:g}", int(stop.change.dst_row), max(int(c) for c in stop.change.dst_cols)
+
     def _left_name(self, job: int) -> str:
         """The name of a job that left, in parentheses (as the paper marks a terminated job)."""
         stop = None if self.player is None else self.player.move_stop
@@ -151,6 +162,7 @@ class MoveCues(ViewOverlay):
         geom = self.view.current_geometry() if moves else None
         if not moves or geom is None:
             return
+        badge = self.badge()
         x0, cw, ch, tops, row_h = geom
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -199,4 +211,10 @@ class MoveCues(ViewOverlay):
             p.setBrush(edge)
             p.setPen(QPen(edge, 1))
             p.drawPolygon(QPolygonF([b, left.p2(), right.p2()]))
+        if badge is not None and badge[1] < len(tops):
+            text, row, col = badge
+            font = self.view.name_font()
+            font.setBold(True)
+            draw_badge(p, text, QPointF(x0 + (col + 1) * cw + 6, float(tops[row] + row_h[row] / 2)), font,
+                       right_limit=self.width() - 4.0)
         p.end()
