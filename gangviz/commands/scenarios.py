@@ -77,11 +77,11 @@ def run(args: argparse.Namespace) -> int:
         if lists:
             print("\nLecture playlists (gangviz open NAME; Page Down / Page Up walk through them):")
             lw = max(len(str(r["name"])) for r in lists)
-            for r in lists:
-                if "error" in r:
-                    print(f"{r['name']!s:<{lw}}  BROKEN: {r['error']}")
+            for pl in lists:
+                if "error" in pl:
+                    print(f"{pl['name']!s:<{lw}}  BROKEN: {pl['error']}")
                 else:
-                    entries = r["scenarios"]
+                    entries = pl["scenarios"]
                     count = len(entries) if isinstance(entries, list) else 0
-                    print(f"{r['name']!s:<{lw}}  {count} scenarios  {r['title']}")
+                    print(f"{pl['name']!s:<{lw}}  {count} scenarios  {pl['title']}")
     return 1 if broken else 0
