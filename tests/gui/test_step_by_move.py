@@ -282,3 +282,22 @@ def test_export_by_move_rests_on_every_move_with_one_key(tmp_path, qtbot):
     for k in range(1, 9):
         assert any(s.endswith(f"move {k} of 8") for s in stamps), k
     assert len(keys) == 1  # the same key on every frame
+
+
+def test_captions_keep_a_slots_new_name_and_count_many_arrivals(qtbot):
+    from gangviz.gui.lecture.caption import short_text
+
+    assert short_text("A migrates to P6..P8 in S3 (now S2) (cost 5.5).") == "A migrates to P6..P8 in S3 (now S2)."
+    p = Player(build(load_source("mccann-fig3-buddy")), speed_level=8)
+    p.step_forward()
+    text = caption_text(p)
+    assert text.startswith("8 jobs arrive: J1, J2, J3 and 5 more (J4..J8).")
+    assert text.count("arrives") == 0
+    p.stop()
+
+
+def test_papazachos_narration_names_tasks_as_the_board_draws_them():
+    sim = build(load_source("papazachos-migration"))
+    step = sim.step()
+    assert any(line.startswith("G0.1 joins the queue") for line in step.narration)
+    assert not any("at random" in line for line in step.narration)

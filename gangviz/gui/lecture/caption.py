@@ -44,8 +44,31 @@ MIN_SCALE = 0.85
 
 
 def short_text(text: str) -> str:
-    """Return ``text`` without its parenthesised asides (the reasons behind each move)."""
-    return re.sub(r"\s*\([^()]*\)", "", text)
+    """Return ``text`` without its parenthesised asides (the reasons behind each move); a
+    slot's new name after a deletion ("S3 (now S2)") is no aside and stays."""
+    return re.sub(r"\s*\((?!now S\d)[^()]*\)", "", text)
+
+
+#: change kinds that bring a job or gang in; past MAX_ARRIVALS of them a caption counts them
+ARRIVAL_KINDS = frozenset({"job_arrived", "gang_arrived"})
+MAX_ARRIVALS = 3
+
+
+def summarise_arrivals(narration: list[str], changes: list[Change]) -> list[str]:
+    """Return ``narration`` (one sentence per change, then any extra lines) with the arrivals
+    of a step that brings in more than :data:`MAX_ARRIVALS` jobs told in one sentence: "8 jobs
+    arrive: J1, J2, J3 and 5 more (J4..J8)." in the place of the first; the presenter view and
+    the narration log keep every sentence."""
+    at = [i for i, c in enumerate(changes) if c.kind in ARRIVAL_KINDS and i < len(narration)]
+    if len(at) <= MAX_ARRIVALS:
+        return list(narration)
+    names = [narration[i].split(" ", 1)[0] for i in at]
+    n = len(names)
+    noun = "gangs" if changes[at[0]].kind == "gang_arrived" else "jobs"
+    summary = (f"{n} {noun} arrive: {', '.join(names[:MAX_ARRIVALS])} and {n - MAX_ARRIVALS} more "
+               f"({names[MAX_ARRIVALS]}..{names[-1]}).")
+    drop = set(at[1:])
+    return [summary if i == at[0] else line for i, line in enumerate(narration) if i not in drop]
 
 
 _SLOT = re.compile(r"\bS(\d+)\b")
@@ -120,7 +143,7 @@ def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
         changes = list(player.sim.step_at(pos - 1).changes)
     except (IndexError, AttributeError):
         changes = []
-    shown = replace(known, narration=final_slot_names(known.narration, changes))
+    shown = replace(known, narration=summarise_arrivals(final_slot_names(known.narration, changes), changes))
     return " ".join(step_lines(shown))
 
 
