@@ -32,6 +32,7 @@ __all__ = [
     "rows_label",
     "MOVE_KINDS",
     "STILL_KINDS",
+    "cost_label",
     "move_ends",
 ]
 
@@ -310,9 +311,16 @@ class JobUnreplicated(_ExtraRecord):
         return f"{job_label(self.job, names)} gives up its {_extra_slots(self.rows)}{_suffix(self.reason)}."
 
 
+def cost_label(cost: float) -> str:
+    """Return a migration's cost with its unit: ``"5.5 processor-slices"`` (the processor time
+    the checkpoint and restart take [Zhang01 eq. 5])."""
+    return f"{cost:g} processor-slice{'' if cost == 1 else 's'}"
+
+
 @dataclass(frozen=True, slots=True)
 class JobMigrated(MatrixChange):
-    """``job`` moves to other processors (and possibly another row), at a cost."""
+    """``job`` moves to other processors (and possibly another row), at a cost in
+    processor-slices."""
 
     job: int
     src_row: int
@@ -335,7 +343,7 @@ class JobMigrated(MatrixChange):
         return (
             f"{job_label(self.job, names)} migrates from {cols_label(self.src_cols)} in "
             f"{slot_label(self.src_row)} to {cols_label(self.dst_cols)} in "
-            f"{slot_label(self.dst_row)} (cost {self.cost:g}){_suffix(self.reason)}."
+            f"{slot_label(self.dst_row)} (cost {cost_label(self.cost)}){_suffix(self.reason)}."
         )
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QPolygonF
 
-from gangviz.core.changes import JobMigrated, JobRemoved, JobShifted, RegionSwapped
+from gangviz.core.changes import JobMigrated, JobRemoved, JobShifted, RegionSwapped, cost_label
 from gangviz.core.matrix import IDLE
 from gangviz.core.record import Change
 from gangviz.gui import palette
@@ -129,7 +129,7 @@ class MoveCues(ViewOverlay):
         stop = None if p is None or p.transition is not None else p.move_stop
         if stop is None or not isinstance(stop.change, JobMigrated) or not stop.change.cost:
             return None
-        return f"cost {stop.change.cost:g}", int(stop.change.dst_row), max(int(c) for c in stop.change.dst_cols)
+        return f"cost {cost_label(stop.change.cost)}", int(stop.change.dst_row), max(int(c) for c in stop.change.dst_cols)
 
     def _left_name(self, job: int) -> str:
         """The name of a job that left, in parentheses (as the paper marks a terminated job)."""
