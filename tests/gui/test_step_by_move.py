@@ -301,3 +301,30 @@ def test_papazachos_narration_names_tasks_as_the_board_draws_them():
     step = sim.step()
     assert any(line.startswith("G0.1 joins the queue") for line in step.narration)
     assert not any("at random" in line for line in step.narration)
+
+
+def _matrix_scenarios() -> list[str]:
+    from gangviz.resources import list_scenarios
+    from gangviz.workloads.scenario import load_scenario
+
+    return [p.stem for p in list_scenarios() if load_scenario(p).model == "matrix"]
+
+
+@pytest.mark.parametrize("name", _matrix_scenarios())
+def test_every_move_of_every_scenario_goes_back_to_the_same_picture(name, qtbot):
+    p = Player(build(load_source(name)), speed_level=8)
+    seen = [(p.position, rows_of(p.display_state))]
+    for _ in range(400):
+        if not p.step_move():
+            break
+        seen.append((p.position, rows_of(p.display_state)))
+    assert len(seen) > 1
+    forward = list(seen)
+    while p.back_move():
+        seen.pop()
+        assert (p.position, rows_of(p.display_state)) == seen[-1], (name, len(seen))
+    assert len(seen) == 1 and p.position == 0
+    # the whole run's last picture is the one stepping by move ends on
+    p.go_to(forward[-1][0], now=True)
+    assert rows_of(p.display_state) == forward[-1][1]
+    p.stop()
