@@ -328,3 +328,13 @@ def test_every_move_of_every_scenario_goes_back_to_the_same_picture(name, qtbot)
     p.go_to(forward[-1][0], now=True)
     assert rows_of(p.display_state) == forward[-1][1]
     p.stop()
+
+
+def test_a_whole_step_tells_its_shifts_once_with_their_rule(qtbot):
+    p = Player(fig2_sim(), speed_level=8)
+    p.step_forward()
+    text = caption_text(p)
+    assert "J1 and J2 shift from S1 to S2, J5 and J6 from S3 to S1 and J7 from S3 to S2" in text
+    assert text.count("same processors") == 0 and text.count("legal shifts") == 1
+    assert "Property 2" in text
+    p.stop()

@@ -25,12 +25,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import cast
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from gangviz.core.changes import SlotAdded, SlotRemoved
+from gangviz.core.changes import JobShifted, SlotAdded, SlotRemoved
 from gangviz.core.record import Change
 from gangviz.gui.lecture.narration import step_lines
 from gangviz.gui.matrix.held_move import gate_caption
@@ -52,6 +53,46 @@ def short_text(text: str) -> str:
 #: change kinds that bring a job or gang in; past MAX_ARRIVALS of them a caption counts them
 ARRIVAL_KINDS = frozenset({"job_arrived", "gang_arrived"})
 MAX_ARRIVALS = 3
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def merge_shifts(narration: list[str], changes: list[Change]) -> list[str]:
+    """Return ``narration`` (one sentence per change, then any extra lines) with each run of
+    two or more legal shifts [Zhou99 §3] told in one sentence that names the rule once: "J1
+    and J2 shift from S1 to S2, J5 and J6 from S3 to S1 and J7 from S3 to S2, each keeping its
+    processors (legal shifts: all of a job's processes move to one slot together)." A run whose
+    sentences carry a slot's new name ("S3 (now S2)") is left as it is."""
+    out: list[str] = []
+    i = 0
+    while i < len(narration):
+        j = i
+        while j < len(changes) and j < len(narration) and isinstance(changes[j], JobShifted):
+            j += 1
+        run = narration[i:j]
+        if len(run) < 2 or any("(now S" in line for line in run):
+            out.append(narration[i])
+            i += 1
+            continue
+        groups: list[tuple[tuple[int, int], list[str]]] = []
+        for k in range(i, j):
+            c = cast(JobShifted, changes[k])
+            key = (c.src_row, c.dst_row)
+            name = narration[k].split(" ", 1)[0]
+            if groups and groups[-1][0] == key:
+                groups[-1][1].append(name)
+            else:
+                groups.append((key, [name]))
+        parts = []
+        for n, ((src, dst), names) in enumerate(groups):
+            verb = ("shift" if len(names) > 1 else "shifts") + " " if n == 0 else ""
+            parts.append(f"{_and(names)} {verb}from S{src + 1} to S{dst + 1}")
+        out.append(f"{_and(parts)}, each keeping its processors (legal shifts: all of a job's "
+                   f"processes move to one slot together).")
+        i = j
+    return out
 
 
 def summarise_arrivals(narration: list[str], changes: list[Change]) -> list[str]:
@@ -143,7 +184,12 @@ def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
         changes = list(player.sim.step_at(pos - 1).changes)
     except (IndexError, AttributeError):
         changes = []
-    shown = replace(known, narration=summarise_arrivals(final_slot_names(known.narration, changes), changes))
+    told = final_slot_names(known.narration, changes)
+    if sum(c.kind in ARRIVAL_KINDS for c in changes) > MAX_ARRIVALS:
+        told = summarise_arrivals(told, changes)
+    else:
+        told = merge_shifts(told, changes)
+    shown = replace(known, narration=told)
     return " ".join(step_lines(shown))
 
 
