@@ -276,18 +276,6 @@ class Player(QObject):
             return None
         return self._stop
 
-    def moves_of(self, number: int) -> int:
-        """Return how many moves step ``number`` (1-based, taken before) has (0 for a step in
-        which nothing moves, or one out of range)."""
-        if not 1 <= number <= self.sim.position:
-            return 0
-        return len(move_ends(self.sim.step_at(number - 1).changes))
-
-    @property
-    def held(self) -> bool:
-        """Return whether a view asked (:meth:`hold_while`) to finish showing the last step."""
-        return any(h() for h in self._holds)
-
     # --------------------------------------------------------------- control
     def hold_while(self, showing: Callable[[], bool]) -> None:
         """While playing at a paced speed, take no next step while ``showing()`` is true.
