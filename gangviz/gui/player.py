@@ -276,6 +276,11 @@ class Player(QObject):
             return None
         return self._stop
 
+    @property
+    def held(self) -> bool:
+        """Return whether a view asked (:meth:`hold_while`) to finish showing the last step."""
+        return any(h() for h in self._holds)
+
     # --------------------------------------------------------------- control
     def hold_while(self, showing: Callable[[], bool]) -> None:
         """While playing at a paced speed, take no next step while ``showing()`` is true.
