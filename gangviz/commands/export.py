@@ -1,4 +1,5 @@
-"""``gangviz export SCENARIO --policy P out.gif|out.mp4|frames/ [--size WxH] [--fps N] [--steps N]``.
+"""``gangviz export SCENARIO --policy P out.gif|out.mp4|frames/ [--size WxH] [--fps N] [--steps N]
+[--by-move] [--presentation]``.
 
 Renders the scenario's animation offscreen through the window's own views
 (:mod:`gangviz.gui.export.render`), with the narration burnt in as captions, and writes a GIF (Pillow),
@@ -37,6 +38,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--size", type=_size, default=(960, 600), help="frame size WxH (default 960x600)")
     p.add_argument("--fps", type=int, default=10, help="frames per second (1..60, default 10)")
     p.add_argument("--steps", type=int, help="simulation steps to show (default: to the end)")
+    p.add_argument("--by-move", action="store_true",
+                   help="play move by move, as a lecturer steps it: each termination, shift, swap, "
+                   "migration, slot deletion and placement slides, then rests with its own caption")
+    p.add_argument("--presentation", action="store_true",
+                   help="presentation mode's sizes for the frame height (use e.g. --size 1920x1080)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_source_options(p, ring=False)
     p.add_argument("--force", action="store_true", help="overwrite an existing file or frames")
@@ -103,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = export_animation(sim, args.out, size=args.size, fps=args.fps, steps=args.steps,
                                   title=source.title, subtitle=subtitle, progress=progress,
-                                  slice_seconds=source.slice_seconds if source.kind == "swf" else None)
+                                  slice_seconds=source.slice_seconds if source.kind == "swf" else None,
+                                  by_move=args.by_move, presentation=args.presentation)
     except (ValueError, OSError) as exc:
         if shown:
             print(file=sys.stderr)  # the message starts on its own line, not after "step N"

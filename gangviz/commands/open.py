@@ -1,8 +1,10 @@
-"""``gangviz open [SOURCE] [--policy P] [--screenshot out.png [--step N]]``: the window.
+"""``gangviz open [SOURCE] [--policy P] [--screenshot out.png [--step N[.M]]]``: the window.
 
 Without ``--screenshot`` the window opens on SOURCE (default: the
 Fig. 2 re-packing scenario ``fig2-repacking``, ready to press Play). With ``--screenshot`` the
-window is rendered offscreen after N steps, saved as a PNG and the command exits 0.
+window is rendered offscreen after N steps, saved as a PNG and the command exits 0; ``--step
+N.M`` stops on move M of step N instead (each shift, migration, slot deletion, placement and
+termination of a step is a move, counted from 1: Zhou et al.'s Fig. 2(b) is ``--step 1.4``).
 
 Qt is imported inside :func:`run` only, so the command line (and every other command) works
 where PySide6 is not installed.
@@ -11,10 +13,10 @@ where PySide6 is not installed.
 from __future__ import annotations
 
 import argparse
+import re
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options
-from gangviz.experiments.argtypes import whole_number
 from gangviz.outputs import check_output
 
 
@@ -28,6 +30,16 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _step(text: str) -> tuple[int, int | None]:
+    """Parse ``N`` (steps) or ``N.M`` (move M of step N) into ``(N, M or None)``; a sign is
+    kept so that :func:`run` can say what a negative step means."""
+    m = re.fullmatch(r"(-?[0-9]+)(?:\.([0-9]+))?", text.strip())
+    if m is None:
+        raise argparse.ArgumentTypeError(
+            f"expected N (whole steps) or N.M (move M of step N, e.g. 1.4), got {text!r:.80}")
+    return int(m.group(1)), None if m.group(2) is None else int(m.group(2))
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``open`` sub-command."""
     p = sub.add_parser("open", help="open the window (default: the Fig. 2 re-packing scenario)")
@@ -37,7 +49,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--policy", help="policy name (default: the scenario's, else repack)")
     p.add_argument("--screenshot", metavar="PNG", help="render offscreen, save the picture and exit")
     p.add_argument("--force", action="store_true", help="overwrite an existing --screenshot file")
-    p.add_argument("--step", type=whole_number, default=0, help="steps to take before the screenshot (default 0)")
+    p.add_argument("--step", type=_step, default=(0, None), metavar="N[.M]",
+                   help="show the picture after N whole steps (default 0), or N.M: step N stopped "
+                   "after its M-th move (a shift, migration, slot deletion, placement or "
+                   "termination, counted from 1; move 10 is N.10); Zhou's Fig. 2(b), (c), (d) are "
+                   "fig2-repacking --step 1.4, 1.6, 1.8")
+    p.add_argument("--guided", nargs="?", const="held", choices=("held", "answered"),
+                   help="the guided exercise: after --step, play on to the next re-pack and hold it "
+                   "(held, the default: the question, the legal cuts, the waiting job), or reveal it "
+                   "(answered: the verdict, the framed region that moves)")
+    p.add_argument("--pick", type=int, metavar="P",
+                   help="with --guided answered: the student's pick, the region around processor P "
+                   "(counted from 1)")
     p.add_argument("--size", type=_size, default=(1400, 900), help="screenshot size WxH (default 1400x900)")
     p.add_argument("--presentation", action="store_true",
                    help="presentation mode (large fonts, the caption under the matrix); with "
@@ -54,8 +77,13 @@ def run(args: argparse.Namespace) -> int:
     Raises ``UserError`` when PySide6 is missing, for a negative ``--step`` or a source that does
     not load in screenshot mode.
     """
-    if args.step < 0:
-        raise UserError(f"--step must be >= 0, got {args.step}")
+    steps, move = args.step
+    if steps < 0:
+        raise UserError(f"--step must be >= 0, got {steps}")
+    if move is not None and (steps < 1 or move < 1):
+        raise UserError(f"--step {steps}.{move}: steps and moves count from 1")
+    if args.pick is not None and args.guided != "answered":
+        raise UserError("--pick needs --guided answered")
     if args.screenshot:
         try:
             check_output(args.screenshot, force=args.force)
@@ -73,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"the window needs PySide6 and pyqtgraph ({exc})") from None
     if args.screenshot:
         out = app.screenshot(args.source or "fig2-repacking", args.screenshot, policy=args.policy,
-                             step=args.step, size=args.size, watch=args.watch,
+                             step=steps, move=move, guided=args.guided, pick=args.pick,
+                             size=args.size, watch=args.watch,
                              presentation=args.presentation, **source_args)
         print(out)
         return 0
@@ -83,5 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         raise UserError(reason)
     if args.source is None:
-        return app.run(None, args.policy, presentation=args.presentation)
-    return app.run(args.source, args.policy, presentation=args.presentation, **source_args)
+        return app.run(None, args.policy, presentation=args.presentation, step=steps, move=move,
+                       guided=args.guided)
+    return app.run(args.source, args.policy, presentation=args.presentation, step=steps, move=move,
+                   guided=args.guided, **source_args)

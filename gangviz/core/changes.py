@@ -9,7 +9,7 @@ moves on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -31,6 +31,9 @@ __all__ = [
     "cols_label",
     "rows_label",
     "MOVE_KINDS",
+    "STILL_KINDS",
+    "cost_label",
+    "move_ends",
 ]
 
 
@@ -308,9 +311,16 @@ class JobUnreplicated(_ExtraRecord):
         return f"{job_label(self.job, names)} gives up its {_extra_slots(self.rows)}{_suffix(self.reason)}."
 
 
+def cost_label(cost: float) -> str:
+    """Return a migration's cost with its unit: ``"5.5 processor-slices"`` (the processor time
+    the checkpoint and restart take [Zhang01 eq. 5])."""
+    return f"{cost:g} processor-slice{'' if cost == 1 else 's'}"
+
+
 @dataclass(frozen=True, slots=True)
 class JobMigrated(MatrixChange):
-    """``job`` moves to other processors (and possibly another row), at a cost."""
+    """``job`` moves to other processors (and possibly another row), at a cost in
+    processor-slices."""
 
     job: int
     src_row: int
@@ -333,7 +343,7 @@ class JobMigrated(MatrixChange):
         return (
             f"{job_label(self.job, names)} migrates from {cols_label(self.src_cols)} in "
             f"{slot_label(self.src_row)} to {cols_label(self.dst_cols)} in "
-            f"{slot_label(self.dst_row)} (cost {self.cost:g}){_suffix(self.reason)}."
+            f"{slot_label(self.dst_row)} (cost {cost_label(self.cost)}){_suffix(self.reason)}."
         )
 
 
@@ -360,3 +370,20 @@ class RowActivated(MatrixChange):
 
 #: Change kinds that count as a re-pack, migration or slot deletion (timeline markers, "next").
 MOVE_KINDS = frozenset({"region_swapped", "job_shifted", "job_migrated", "slot_removed"})
+
+
+#: Change kinds that move nothing in the matrix: stepping by move passes over them (a slice
+#: moving on is folded into the move after it, or into the step's last move).
+STILL_KINDS = frozenset({"row_activated"})
+
+
+def move_ends(changes: Sequence[Change]) -> list[int]:
+    """Return where stepping by move stops in a step of ``changes``: for each move (every change
+    but a slice moving on, :data:`STILL_KINDS`), how many of the step's changes are applied
+    once it is shown, ascending; the last stop is the whole step (``len(changes)``), so a
+    slice moving on after the last move is shown with it. A step in which nothing moves has no
+    stop (``[]``); a move is one change record, so the list is as long as the step's moves."""
+    ends = [i + 1 for i, c in enumerate(changes) if c.kind not in STILL_KINDS]
+    if ends:
+        ends[-1] = len(changes)
+    return ends

@@ -20,14 +20,20 @@ SCREENSHOT_SIZE = (1400, 900)
 
 
 def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 0,
+               move: int | None = None, guided: str | None = None, pick: int | None = None,
                size: tuple[int, int] = SCREENSHOT_SIZE, watch: bool | None = None,
                presentation: bool = False, **source_args: Any) -> str:
-    """Render the window on ``source`` after ``step`` steps offscreen and save it to ``out``.
+    """Render the window on ``source`` after ``step`` steps offscreen and save it to ``out``;
+    with ``move``, step ``step`` is shown stopped after its ``move``-th move (1-based,
+    :meth:`~gangviz.gui.player.Player.go_to_move`). With ``guided`` (``"held"`` or
+    ``"answered"``) the guided exercise plays on from there to its next held move
+    (:func:`hold_guided`); ``pick`` is then the student's pick (a processor, 1-based).
 
     The picture is ``size`` pixels (also for a session saved in presentation mode, which is
     drawn at that size rather than full screen); ``presentation`` draws presentation mode.
 
-    Returns ``out``. Raises ``ValueError``/``OSError`` when the source does not load, a session
+    Returns ``out``. Raises ``ValueError``/``OSError`` when the source does not load, the step or
+    move is not in the run, a session
     or playlist does not apply whole (what a message box would say, :mod:`gangviz.gui.headless`)
     or the picture cannot be written.
     """
@@ -62,8 +68,9 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
                 win.toggle_presentation()
             win.presentation.rescale(size[1])  # fonts for the asked height, so the window fits in it
             win.resize(*size)
-            if step and win.player is not None:
-                win.player.go_to(step, now=True)
+            go_to_step(win, step, move)
+            if guided:
+                hold_guided(win, answered=guided == "answered", pick=pick)
             win.metrics.refresh()
             win.narration.refresh()
             app.processEvents()
@@ -91,10 +98,59 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
     return str(out)
 
 
+def go_to_step(win: MainWindow, step: int, move: int | None) -> None:
+    """Show ``win``'s simulation after ``step`` steps (its end when it has fewer), or stopped on
+    move ``move`` of step ``step``; raise ``ValueError`` when the run has no such move."""
+    p = win.player
+    if p is None:
+        return
+    if move is not None:
+        p.go_to_move(step, move)
+    elif step:
+        p.go_to(step, now=True)  # past the end: the run's last picture
+
+
+#: the guided exercise looks this many steps ahead for a move to hold before it gives up
+GUIDED_LOOKAHEAD = 500
+
+
+def hold_guided(win: MainWindow, *, answered: bool = False, pick: int | None = None) -> None:
+    """Turn the guided exercise on and play ``win``'s simulation on to its next held move (the
+    question); with ``answered``, pick the region around processor ``pick`` (1-based) if given
+    and reveal the move to its end (the verdict). Raises ``ValueError`` when no move is held
+    within :data:`GUIDED_LOOKAHEAD` steps or ``pick`` lies outside the legal cuts."""
+    p = win.player
+    if p is None or not p.has_matrix:
+        raise ValueError("the guided exercise needs a matrix simulation")
+    win.set_guided(True)
+    start = p.position
+    for _ in range(GUIDED_LOOKAHEAD):
+        taken = p.step_forward()
+        while p.gate is None and p.busy:
+            p.advance_animation(0.05)
+        if p.gate is not None:
+            break
+        if taken is None:
+            raise ValueError(f"the run has no re-pack to ask about after step {start}")
+    else:
+        raise ValueError(f"no re-pack to ask about in the {GUIDED_LOOKAHEAD} steps after step {start}")
+    if not answered:
+        return
+    if pick is not None and win.coach.pick_processor(pick - 1) is None:
+        cuts = win.coach.info.cuts if win.coach.info is not None else []
+        raise ValueError(f"--pick {pick}: pick a processor between the legal cuts "
+                         f"(P{cuts[0] + 1}..P{cuts[-1]})" if cuts else f"--pick {pick}: no region to pick")
+    p.reveal()
+    while p.busy:
+        p.advance_animation(0.05)
+
+
 def run(source: str | None = None, policy: str | None = None, *, presentation: bool = False,
-        **source_args: Any) -> int:
+        step: int = 0, move: int | None = None, guided: str | None = None, **source_args: Any) -> int:
     """Open the window on ``source`` (default: the Fig. 2 scenario), in presentation mode when
-    ``presentation``, and run the event loop; return its exit code."""
+    ``presentation``, at ``step`` (and ``move``, as :func:`screenshot`; with ``guided``, the
+    guided exercise on and holding its next move), and run the event loop; return its exit
+    code."""
     app = application()
     from gangviz.gui.window import DEFAULT_SOURCE, MainWindow
 
@@ -110,6 +166,12 @@ def run(source: str | None = None, policy: str | None = None, *, presentation: b
     win.show()
     if presentation and not win.presentation.active:
         win.toggle_presentation()
+    try:
+        go_to_step(win, step, move)
+        if guided:
+            hold_guided(win, answered=False)
+    except ValueError as exc:
+        win.statusBar().showMessage(str(exc), 10000)
     code = app.exec()
     if win.player is not None:
         win.player.stop()

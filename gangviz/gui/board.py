@@ -1,6 +1,7 @@
 """The board: the picture the window, the export and a lecture show of one simulation.
 
-Top to bottom: the title and subtitle, the scenario's explanation (presentation mode), then
+Top to bottom: the title, the subtitle with where the run stands at its right (the time, the
+step and, stepping by move, the move: :meth:`Board.set_stamp`), the scenario's explanation (presentation mode), then
 either the Ousterhout matrix with its vector/tree under it (the matrix family) or the view
 :data:`gangviz.gui.families.FAMILY_VIEWS` gives for ``sim.family``, then the timeline
 scrubber and the caption. The matrix, vector and tree share one column geometry.
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gangviz.gui import palette
 from gangviz.gui.families.table import FamilyViewAdapter, FamilyWidget, family_view
@@ -39,6 +40,17 @@ class Board(QWidget):
         self.subtitle = QLabel()
         self.subtitle.setContentsMargins(14, 0, 8, 4)
         self.subtitle.setStyleSheet(f"color: {palette.MUTED_TEXT_HEX};")
+        #: where the run stands, right of the subtitle: the time, the step and the move shown
+        self.stamp = QLabel()
+        self.stamp.setContentsMargins(8, 0, 14, 4)
+        self.stamp.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.stamp.setStyleSheet(f"color: {palette.TEXT_HEX};")
+        self.subtitle_row = QWidget()
+        row = QHBoxLayout(self.subtitle_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.subtitle, 1)
+        row.addWidget(self.stamp, 0)
         self.matrix = MatrixView(parent=self)
         self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         from gangviz.gui.matrix.cues import MoveCues
@@ -58,9 +70,14 @@ class Board(QWidget):
         self.family: tuple[FamilyWidget, FamilyViewAdapter] | None = None
         self.family_scale = 1.0
         self._family_scales = False  # the family view shown has set_scale
-        for w in (self.title, self.subtitle, self.explain, self.matrix, self.vector, self.timeline,
+        for w in (self.title, self.subtitle_row, self.explain, self.matrix, self.vector, self.timeline,
                   self.caption):
             lay.addWidget(w)
+
+    def set_stamp(self, text: str) -> None:
+        """Show ``text`` (the time, the step and the move) right of the subtitle."""
+        if self.stamp.text() != text:
+            self.stamp.setText(text)
 
     def set_family_scale(self, scale: float) -> None:
         """Draw the family view (this one and the next ones) at ``scale`` times its size; the

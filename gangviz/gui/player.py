@@ -30,6 +30,15 @@ taken by playing or stepping is animated up to its first moving change and held 
 waits and ``gateChanged`` tells the views; :meth:`reveal` plays the rest of the step. Jumps
 (``go_to``, ``next_move``, seeks) never stop at a gate. Tie-break: one gate per step, before its
 first moving change; the changes before it (terminations, a slice moving on) play as usual.
+
+Stepping by move: :meth:`step_move` and :meth:`back_move` stop after each move of a step (each
+change record but a slice moving on, :func:`gangviz.core.changes.move_ends`), so a lecturer can
+stop on every shift, migration, slot deletion, placement and termination of one scheduling
+decision (Zhou99 Fig. 2(b), (c), (d) are three stops of one step). Between two stops of one
+step the simulation stays after the step and the picture is the step's animation held after
+the move (:attr:`move_stop` says which); steps in which nothing moves are passed over (the
+picture after them differs only in the running slot). :meth:`step_forward`/:meth:`step_back`
+still take whole decisions: from a stop within a step, forward shows the rest of that step.
 """
 
 from __future__ import annotations
@@ -42,7 +51,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from gangviz.core.changes import MOVE_KINDS
+from gangviz.core.changes import MOVE_KINDS, STILL_KINDS, move_ends
+from gangviz.core.record import undo
 from gangviz.gui.matrix.scene import animation_weight
 from gangviz.sim.protocol import Simulation
 from gangviz.userpolicy.errors import RuleViolation
@@ -69,6 +79,8 @@ FREEZE_EVERY = 0.5
 BATCH_REDRAW = 0.05
 #: a jump forward of at most this many steps is done at once; longer ones seek over ticks
 SYNC_STEPS = 16
+#: stepping by move passes over at most this many steps in which nothing moves in one key press
+MAX_STILL_STEPS = 5000
 
 
 @dataclass(slots=True)
@@ -92,6 +104,21 @@ class Transition:
     count: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class MoveStop:
+    """Where stepping by move stands: move ``number`` (1-based) of the ``count`` moves of step
+    ``step`` (1-based) is shown; ``change`` is that move, ``index`` its position among the step's
+    changes (its sentence in the step's narration) and ``state`` the matrix just before it (what
+    the move cues draw the ghost and trail from)."""
+
+    step: int
+    number: int
+    count: int
+    change: Change
+    index: int
+    state: OusterhoutMatrix
+
+
 @dataclass
 class _Anim:
     step: Step
@@ -102,6 +129,9 @@ class _Anim:
     durations: list[float] = field(default_factory=list)
     leads: list[float] = field(default_factory=list)  # seconds each change rests before it moves
     gate: int | None = None  # hold before this change until revealed (guided exercise)
+    until: int | None = None  # stepping by move: hold once this many changes are applied
+    held: bool = False  # held at ``until`` (a stop within the step)
+    before: OusterhoutMatrix | None = None  # the matrix before the step (stepping by move)
 
 
 class Player(QObject):
@@ -151,6 +181,7 @@ class Player(QObject):
         self._last_moved = 0.0
         self.guided = False
         self._gated = False
+        self._stop: MoveStop | None = None
         self._holds: list[Callable[[], bool]] = []
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
@@ -203,7 +234,7 @@ class Player(QObject):
     def transition(self) -> Transition | None:
         """Return the change being animated now, or ``None`` (draw the model as it is)."""
         a = self._anim
-        if a is None or a.i >= len(a.changes):
+        if a is None or a.i >= len(a.changes) or a.held:
             return None
         lead = a.leads[a.i] if a.i < len(a.leads) else 0.0
         d = a.durations[a.i] - lead
@@ -233,8 +264,17 @@ class Player(QObject):
 
     @property
     def busy(self) -> bool:
-        """Return whether an animation or a seek is in progress."""
-        return self._anim is not None or self._seek is not None
+        """Return whether an animation or a seek is in progress (a stop between two moves of a
+        step is not one)."""
+        return (self._anim is not None and not self._anim.held) or self._seek is not None
+
+    @property
+    def move_stop(self) -> MoveStop | None:
+        """Return the move stepping by move stopped on (shown at rest), or ``None`` when the
+        picture was reached otherwise (a whole step, a jump, playing) or a move is animating."""
+        if self._anim is not None and not self._anim.held:
+            return None
+        return self._stop
 
     @property
     def held(self) -> bool:
@@ -257,7 +297,7 @@ class Player(QObject):
         if level != self._speed_level:
             self._speed_level = level
             self.speedChanged.emit(level)
-            if not self.animates and self._anim is not None:
+            if not self.animates and self._anim is not None and not self._anim.held:
                 self._finish_anim()
 
     def set_guided(self, on: bool) -> None:
@@ -286,6 +326,7 @@ class Player(QObject):
             return
         self._playing = True
         self._hold = 0.0
+        self._release_stop()
         self._ensure_timer()
         self.playingChanged.emit(True)
 
@@ -308,14 +349,133 @@ class Player(QObject):
     def step_forward(self, animate: bool | None = None) -> Any:
         """Take one step (animated when the speed allows it, unless ``animate`` is False).
 
+        From a stop within a step (stepping by move) it shows the rest of that step instead.
         Returns the step, or ``None`` when the simulation is done.
         """
+        a = self._anim
+        if a is not None and a.held:
+            self._finish_anim()
+            self.moved.emit()
+            return a.step
         self._finish_anim()
         self._seek = None
         return self._advance(self.animates if animate is None else animate, guide=True)
 
+    # ------------------------------------------------------------ by move
+    def step_move(self, animate: bool | None = None) -> bool:
+        """Show the next move (see the module docstring): the next stop of the step shown, else
+        the first move of the next step in which something moves (steps in between are taken
+        at once). Animated when the speed allows it, unless ``animate`` is False. Returns
+        whether a move was shown (``False`` at the end of the run)."""
+        animate = self.animates if animate is None else animate
+        self._seek = None
+        a = self._anim
+        if a is not None and not a.held and a.until is not None and a.before is not None:
+            self._show_stop(a.step, a.before, a.until)  # a move still sliding ends first
+            a = self._anim
+        if a is not None and a.held:
+            ends = move_ends(a.changes)
+            nxt = next(e for e in ends if e > a.i)
+            if animate:
+                a.held, a.until, a.elapsed = False, nxt, 0.0
+                a.durations, a.leads = self._timing(a.changes)
+                self._stop = None
+                self._ensure_timer()
+                self.frame.emit()
+            else:
+                self._show_stop(a.step, a.before if a.before is not None else self._before(a.step), nxt)
+            return True
+        self._finish_anim()
+        if not self.has_matrix:
+            return self._advance(animate) is not None
+        for _ in range(MAX_STILL_STEPS):
+            before = self._matrix().copy()
+            step = self._advance(False, emit=False)
+            if step is None:
+                self.moved.emit()
+                return False
+            ends = move_ends(step.changes)
+            if ends:
+                break
+        else:
+            self.moved.emit()
+            return True
+        if animate:
+            anim = self._start_anim(step, before)
+            anim.until, anim.before = ends[0], before.copy()
+            self._stop = None
+            self.stepped.emit(step)
+        else:
+            self.stepped.emit(step)
+            self._show_stop(step, before, ends[0])
+        return True
+
+    def back_move(self) -> bool:
+        """Show the move before the one shown, at rest: the previous stop of this step, else
+        the last move of the latest earlier step in which something moved (else the starting
+        picture). Returns whether the picture went back (``False`` at the start)."""
+        self._seek = None
+        a = self._anim
+        if a is not None and not a.held:
+            self._finish_anim()  # an animated move ends first; going back starts from its end
+            a = None
+        if not self.has_matrix:
+            return self.step_back() is not None
+        pos = self.position
+        if a is not None:
+            step, shown = a.step, a.i
+        elif pos > 0:
+            step = self.sim.step_at(pos - 1)
+            shown = len(step.changes)
+        else:
+            return False
+        earlier = [e for e in move_ends(step.changes) if e < shown]
+        if earlier:
+            before = a.before if a is not None and a.before is not None else self._before(step)
+            self._show_stop(step, before, earlier[-1])
+            return True
+        self._finish_anim()
+        target = pos - 1
+        while target > 0 and not move_ends(self.sim.step_at(target - 1).changes):
+            target -= 1
+        self._model_go_to(target)
+        self._finished_sent = False
+        self._stop = None
+        if target > 0:
+            last = self.sim.step_at(target - 1)
+            self._show_stop(last, self._before(last), len(last.changes))
+        else:
+            self.moved.emit()
+        return True
+
+    def go_to_move(self, number: int, move: int) -> None:
+        """Show step ``number`` (1-based) up to its ``move``-th move (1-based), at rest, at once.
+
+        Raises ``ValueError`` when the run has fewer steps, or when ``move`` is not in 1..the
+        step's moves (the message says how many it has).
+        """
+        if number < 1:
+            raise ValueError(f"steps count from 1, got {number}")
+        self.go_to(number - 1, now=True)
+        if self.position != number - 1:
+            raise ValueError(f"the run has {self.position} steps, not {number}")
+        if not self.has_matrix:
+            raise ValueError("only a matrix simulation is shown move by move")
+        before = self._matrix().copy()
+        step = self._advance(False, emit=False)
+        if step is None:
+            raise ValueError(f"the run has {number - 1} steps, not {number}")
+        ends = move_ends(step.changes)
+        if not 1 <= move <= len(ends):
+            self.moved.emit()
+            have = f"{len(ends)} move{'s' if len(ends) != 1 else ''}" if ends else "no move"
+            raise ValueError(f"step {number} has {have}; move {move} is not one of them")
+        self.stepped.emit(step)
+        self._show_stop(step, before, ends[move - 1])
+
     def step_back(self) -> Any:
-        """Undo one step, drawn at once; returns the undone step or ``None`` at the start."""
+        """Undo one step, drawn at once (from a stop within a step: the picture before that
+        step); returns the undone step or ``None`` at the start."""
         self._finish_anim()
         self._seek = None
         if self.position == 0:
@@ -400,6 +560,50 @@ class Player(QObject):
         self.timer.stop()
 
     # -------------------------------------------------------------- internals
+    def _before(self, step: Step) -> OusterhoutMatrix:
+        """Return the matrix before ``step``, the last step taken (its changes undone on a
+        copy of the matrix after it)."""
+        work = self._matrix().copy()
+        undo(step, work)
+        return work
+
+    def _show_stop(self, step: Step, before: OusterhoutMatrix, end: int) -> None:
+        """Show ``step`` (the last step taken) with its first ``end`` changes applied to
+        ``before``, at rest, as the stop of the move whose change is the last non-still one
+        applied; at the step's end the model itself is drawn."""
+        self._anim = None
+        changes = list(step.changes)
+        ends = move_ends(changes)
+        work = before.copy()
+        last = ends.index(end)
+        first_of_move = ends[last - 1] if last else 0
+        for c in changes[:first_of_move]:
+            c.apply(work)
+        # the move's own change is its last change that is not a slice moving on
+        own = max(i for i in range(first_of_move, end) if changes[i].kind not in STILL_KINDS)
+        for c in changes[first_of_move:own]:
+            c.apply(work)
+        state = work.copy()
+        for c in changes[own:end]:
+            c.apply(work)
+        self._stop = MoveStop(int(step.index) + 1 if step.index is not None else self.position,
+                              last + 1, len(ends), changes[own], own, state)
+        if end < len(changes):
+            self._anim = _Anim(step, work, changes, i=end, until=end, held=True, before=before,
+                               durations=[0.0] * len(changes), leads=[0.0] * len(changes))
+        if not self._playing and self._seek is None:
+            self.timer.stop()
+        self.frame.emit()
+        self.moved.emit()
+
+    def _release_stop(self) -> None:
+        """Let a held stop play the rest of its step (playing goes on from the picture shown)."""
+        a = self._anim
+        self._stop = None
+        if a is not None and a.held:
+            a.held, a.until, a.elapsed = False, None, 0.0
+            a.durations, a.leads = self._timing(a.changes)
+
     def _matrix_sim(self) -> Any:
         """Return the simulation for a what-if action, which only the matrix family offers
         (:meth:`gangviz.sim.engine.Simulation.terminate_now`); raise ``ValueError`` otherwise."""
@@ -453,6 +657,7 @@ class Player(QObject):
         return step
 
     def _advance(self, animate: bool, emit: bool = True, guide: bool = False) -> Any:
+        self._stop = None
         guide = guide and self.guided and self.has_matrix
         before = self._matrix().copy() if (animate or guide) and self.has_matrix else None
         if self.failure is not None:
@@ -484,15 +689,21 @@ class Player(QObject):
 
     def _start_anim(self, step: Step, before: OusterhoutMatrix) -> _Anim:
         """Start animating ``step`` from the matrix ``before`` it; return the animation."""
-        base = CHANGE_SECONDS / self.speed
         changes = list(step.changes)
-        leads = [KEY_PAUSE_SECONDS / self.speed if c.kind in KEY_KINDS else 0.0 for c in changes]
-        durations = [base * animation_weight(c) + lead for c, lead in zip(changes, leads)]
+        durations, leads = self._timing(changes)
         self._anim = anim = _Anim(step, before, changes, durations=durations, leads=leads)
         self._ensure_timer()
         return anim
 
+    def _timing(self, changes: list[Change]) -> tuple[list[float], list[float]]:
+        """Return the seconds each of ``changes`` animates in at this speed (its rest before
+        it included) and the seconds it rests first (a key moment, :data:`KEY_KINDS`)."""
+        base = CHANGE_SECONDS / self.speed
+        leads = [KEY_PAUSE_SECONDS / self.speed if c.kind in KEY_KINDS else 0.0 for c in changes]
+        return [base * animation_weight(c) + lead for c, lead in zip(changes, leads)], leads
+
     def _finish_anim(self) -> None:
+        self._stop = None
         if self._anim is not None:
             self._anim = None
             self.frame.emit()
@@ -518,7 +729,7 @@ class Player(QObject):
         now = time.perf_counter()
         dt = min(now - self._last_tick, 0.1)
         self._last_tick = now
-        if self._anim is not None:
+        if self._anim is not None and not self._anim.held:
             self._advance_anim(dt)
             return
         if self._seek is not None:
@@ -543,13 +754,21 @@ class Player(QObject):
     def _advance_anim(self, dt: float) -> None:
         a = self._anim
         assert a is not None
+        if a.held:
+            return
         a.elapsed += dt
         while a.i < len(a.changes) and a.elapsed >= a.durations[a.i]:
             if a.gate == a.i:
                 break
+            if a.until is not None and a.i >= a.until:
+                break
             a.elapsed -= a.durations[a.i]
             a.changes[a.i].apply(a.work)
             a.i += 1
+        if a.until is not None and a.i >= a.until:
+            assert a.before is not None
+            self._show_stop(a.step, a.before, a.until)
+            return
         if a.gate is not None and a.gate == a.i:
             a.elapsed = 0.0
             self.timer.stop()

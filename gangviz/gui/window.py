@@ -196,12 +196,20 @@ class MainWindow(QMainWindow):
                                      "Open the current scenario in the scenario editor")
         self.act_reset = act("Reset", "Home", lambda: self.player.reset() if self.player else None, "Back to the start",
                              SP.SP_MediaSkipBackward)
-        self.act_back = act("Back", "Left", lambda: self.player and self.player.step_back(), "Step back",
+        self.act_back = act("Back", "Left", self.step_left, "Back one move (a whole step when stepping by step)",
                             SP.SP_MediaSeekBackward)
         self.act_play = act("Play", "Space", lambda: self.player.toggle() if self.player else None, "Play / pause",
                             SP.SP_MediaPlay)
-        self.act_step = act("Step", "Right", lambda: self.player and self.player.step_forward(), "Step forward",
-                            SP.SP_MediaSeekForward)
+        self.act_step = act("Step", "Right", self.step_right,
+                            "Forward one move (a whole step when stepping by step)", SP.SP_MediaSeekForward)
+        self.act_step_decision = act("Next step", "Shift+Right", lambda: self.player and self.player.step_forward(),
+                                     "Forward one whole scheduling step, all its moves at once")
+        self.act_back_decision = act("Previous step", "Shift+Left", lambda: self.player and self.player.step_back(),
+                                     "Back one whole scheduling step")
+        self.act_by_move = act("Step by move", "M", lambda: None,
+                               "Right and Left stop on every move of a step (on) or take whole steps (off)")
+        self.act_by_move.setCheckable(True)
+        self.act_by_move.setChecked(True)
         self.act_next = act("Next move", "N", lambda: self.player and self.player.next_move(),
                             "Jump to the next re-pack, migration or slot deletion", SP.SP_MediaSkipForward)
         self.act_faster = act("Faster", "+", lambda: self._nudge_speed(1), "Faster")
@@ -277,8 +285,8 @@ class MainWindow(QMainWindow):
         quit_act.setShortcut(QKeySequence.StandardKey.Quit)
         quit_act.triggered.connect(self.close)
         play = self.menuBar().addMenu("&Playback")
-        for a in (self.act_play, self.act_step, self.act_back, self.act_next, self.act_reset,
-                  self.act_faster, self.act_slower):
+        for a in (self.act_play, self.act_step, self.act_back, self.act_step_decision, self.act_back_decision,
+                  self.act_by_move, self.act_next, self.act_reset, self.act_faster, self.act_slower):
             play.addAction(a)
         play.addSeparator()
         play.addAction(self.act_guided)
@@ -449,7 +457,9 @@ class MainWindow(QMainWindow):
     def _set_explanation(self, text: str, title: str) -> None:
         self.explain.setText(text)
         self.board.explain.setText(text)
-        self.board.caption.set_start_text(f"{title}. Press Space to play, Right for one step.")
+        if self.presentation.active:  # hidden until the lecturer shows it (E)
+            self.board.explain.setVisible(False)
+        self.board.caption.set_start_text(f"{title}. Press Space to play, Right for one move.")
 
     @staticmethod
     def _policy_names() -> list[str]:
@@ -474,6 +484,7 @@ class MainWindow(QMainWindow):
         self.coach.set_player(player)
         self.presenter.set_player(player)
         player.gateChanged.connect(self._update_status)
+        self.board.timeline.total = self._count_ahead(sim)
         self.narration.set_time_unit(self.slice_seconds())
         self.job_panel.slice_seconds = self.board.matrix.slice_seconds = self.slice_seconds()
         self.narration.set_player(player)
@@ -601,6 +612,31 @@ class MainWindow(QMainWindow):
                          watch=self.policy_panel.watch.isChecked(), remember=False, **self.source_args)
 
     # ------------------------------------------------------------- lectures
+    @property
+    def by_move(self) -> bool:
+        """Return whether Right and Left stop on every move (the matrix family, the guided
+        exercise off); else they take whole steps."""
+        p = self.player
+        return (self.act_by_move.isChecked() and p is not None and p.has_matrix and not p.guided)
+
+    def step_right(self) -> None:
+        """Right: the next move when stepping by move, else the next step."""
+        if self.player is None:
+            return
+        if self.by_move:
+            self.player.step_move()
+        else:
+            self.player.step_forward()
+
+    def step_left(self) -> None:
+        """Left: the move before when stepping by move, else one step back."""
+        if self.player is None:
+            return
+        if self.by_move:
+            self.player.back_move()
+        else:
+            self.player.step_back()
+
     def toggle_presentation(self) -> bool:
         """Enter or leave presentation mode (F11); return whether it is now on."""
         on = self.presentation.toggle()
@@ -856,20 +892,39 @@ class MainWindow(QMainWindow):
             return None
         return float(src.slice_seconds or self.source_args.get("slice_seconds") or 1.0)
 
+    #: the steps counted ahead when a scenario opens, so the timeline spans the whole run
+    COUNT_AHEAD = 2000
+
+    def _count_ahead(self, sim: Simulation) -> int:
+        """Return how many steps the run of a scenario takes from where it is (0 when it is not
+        a scenario, or runs longer than :data:`COUNT_AHEAD` steps: the timeline then grows as
+        the run goes)."""
+        if self.source is None or self.source.kind != "scenario":
+            return 0
+        from gangviz.gui.export.render import count_ahead
+
+        n = count_ahead(sim, self.COUNT_AHEAD)
+        return 0 if n is None or n >= self.COUNT_AHEAD else sim.position + n
+
     def _update_status(self, *args: object) -> None:
         p = self.player
         if p is None:
             return
         sim = p.sim
         per_slice = self.slice_seconds()
-        # the total is known only once the simulation has run to its end
-        total = f" of {max(p.furthest, p.position):,}" if sim.done else ""
-        parts = [f"t = {clock_text(sim.time, per_slice)}", f"step {p.position:,}{total}"
-                 + (" (end)" if sim.done and p.position >= p.furthest else "")]
+        # the total is known once the simulation has run to its end, or counted ahead
+        known = max(p.furthest, p.position, self.board.timeline.total)
+        total = f" of {known:,}" if sim.done or self.board.timeline.total else ""
+        stop = p.move_stop
+        move = f"move {stop.number} of {stop.count}" if stop is not None and stop.count > 1 else ""
+        where = [f"t = {clock_text(sim.time, per_slice)}", f"step {p.position:,}{total}"] + ([move] if move else [])
+        self.board.set_stamp("  ·  ".join(where))
+        parts = where[:1] + [where[1] + (" (end)" if sim.done and p.position >= p.furthest else "")] + where[2:]
         m = matrix_of(sim)
-        # While the guided exercise holds a move, count what is drawn (the matrix before it).
+        # While the guided exercise holds a move, or stepping by move stops within a step, count
+        # what is drawn (the matrix before the held move, the picture of the stop).
         gate = p.gate
-        drawn = gate.state if gate is not None else m
+        drawn = gate.state if gate is not None else (p.display_state if m is not None else None)
         if m is not None and drawn is not None:
             parts.append(f"{drawn.n_rows} slot{'s' if drawn.n_rows != 1 else ''}")
             parts.append(f"{len(drawn.jobs())} running")

@@ -8,8 +8,9 @@ when the record does not fit), ``invert()`` returns the record that undoes it, `
 narrates it. Each record carries ``undo``: the inverse of a record is the same record with
 ``undo`` flipped, so the set of kinds stays small and closed.
 
-Sites, processors and tasks are stored 0-based and narrated 1-based ("T3 of G12 migrates to
-site 2, P7 (overhead 0.1)").
+Sites, processors and tasks are stored 0-based and narrated 1-based, a task named as the
+window's lanes and queues draw it ("G12.3 migrates to site 2, P7 (overhead 0.1)": task 3 of
+gang G12).
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ def gang_label(gang: int, names: Mapping[int, str] | None = None) -> str:
     if names is not None and gang in names:
         return names[gang]
     return f"G{gang}"
+
+
+def task_label(gang: int, task: int, names: Mapping[int, str] | None = None) -> str:
+    """Return the name of task ``task`` (0-based) of ``gang`` as the board draws it:
+    ``"G12.3"`` for the third task of G12."""
+    return f"{gang_label(gang, names)}.{task + 1}"
 
 
 def where(site: int, proc: int) -> str:
@@ -89,7 +96,7 @@ class GangArrived(_Invertible):
         return _undo_prefix(self.undo) + (
             f"{gang_label(self.gang, names)} arrives with {self.size} task"
             f"{'s' if self.size != 1 else ''} (service {self.service:.3g}); "
-            f"the grid dispatcher sends it to site {self.site + 1} at random."
+            f"the grid dispatcher sends it to site {self.site + 1}."
         )
 
 
@@ -122,7 +129,7 @@ class TaskQueued(_Invertible):
     def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Narrate the local dispatcher's placement."""
         return _undo_prefix(self.undo) + (
-            f"T{self.task + 1} of {gang_label(self.gang, names)} joins the queue of "
+            f"{task_label(self.gang, self.task, names)} joins the queue of "
             f"{where(self.site, self.proc)} (Join-the-Shortest-Queue)."
         )
 
@@ -193,7 +200,7 @@ class TaskMigrated(_Invertible):
         ahead = f", ahead of {len(self.bypassed)} waiting task{'s' if len(self.bypassed) != 1 else ''}" \
             if self.bypassed else ""
         return _undo_prefix(self.undo) + (
-            f"T{self.task + 1} of {gang_label(self.gang, names)} migrates to "
+            f"{task_label(self.gang, self.task, names)} migrates to "
             f"{where(self.dst_site, self.dst_proc)} (overhead {self.overhead:g}): {kind} migration "
             f"from {where(self.src_site, self.src_proc)}{ahead}; the target is reserved."
         )
@@ -236,7 +243,7 @@ class TaskReserved(_Invertible):
     def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Narrate the reservation."""
         return _undo_prefix(self.undo) + (
-            f"T{self.task + 1} of {gang_label(self.gang, names)} holds idle "
+            f"{task_label(self.gang, self.task, names)} holds idle "
             f"{where(self.site, self.proc)} while its siblings migrate."
         )
 

@@ -2,7 +2,9 @@
 
 The state is what the window draws: the jobs running (with start and predicted end), the queue
 in priority order, the reservations held and, under EASY, the extra processors of the head's
-reservation (the backfill window). Every record is invertible (:class:`Inverse` undoes it), so
+reservation (the backfill window). Times in the narration are written as the clock writes them
+(:func:`gangviz.timefmt.clock_text`: ``04:21:09`` on a trace, slices on a model), as every
+time on the Gantt view is. Every record is invertible (:class:`Inverse` undoes it), so
 :meth:`~gangviz.spacesharing.simulation.SpaceSharingSimulation.step_back` restores the picture
 exactly.
 """
@@ -13,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gangviz.core.record import Change, job_label
-from gangviz.timefmt import format_time
+from gangviz.timefmt import clock_text
 
 __all__ = ["procs", "SpaceState", "Clock", "JobFinished", "JobArrived", "JobStarted", "ReservationsSet",
            "Inverse"]
@@ -153,7 +155,7 @@ class JobArrived(_JobRecord):
     def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say what the job asks for."""
         return (f"{job_label(self.job, names)} arrives: {procs(self.size)} for up to "
-                f"{format_time(self.estimate, self.slice_seconds)}.")
+                f"{clock_text(self.estimate, self.slice_seconds)}.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,11 +195,11 @@ class JobStarted(_Undoable):
     def describe(self, names: Mapping[int, str] | None = None) -> str:
         """Say why the job may start now (which rule allowed it)."""
         me = job_label(self.job, names)
-        end = format_time(self.predicted, self.slice_seconds)
+        end = clock_text(self.predicted, self.slice_seconds)
         if self.how == "order":
             return f"{me} starts in queue order on {procs(self.size)} (ends by {end})."
         head = job_label(self.head, names) if self.head is not None else "the head"
-        res = format_time(self.shadow, self.slice_seconds) if self.shadow is not None else "?"
+        res = clock_text(self.shadow, self.slice_seconds) if self.shadow is not None else "?"
         if self.how == "shadow":
             return f"{me} backfills: it ends at {end} before {head}'s reservation at {res}."
         if self.how == "extra":
@@ -238,16 +240,16 @@ class ReservationsSet(_Undoable):
         if self.mode in ("easy", "fcfs"):
             (head, when), = self.after
             what = "reservation" if self.mode == "easy" else "predicted start (FCFS reserves nothing)"
-            when_s = "never (it cannot fit)" if when == float("inf") else format_time(when, self.slice_seconds)
+            when_s = "never (it cannot fit)" if when == float("inf") else clock_text(when, self.slice_seconds)
             moved = ""
             if head in old and old[head] != when:
-                moved = f", moved from {format_time(old[head], self.slice_seconds)}"
+                moved = f", moved from {clock_text(old[head], self.slice_seconds)}"
             extra = f"; {self.extra_after} extra processors" if self.mode == "easy" else ""
             return f"{job_label(head, names)} heads the queue: {what} at {when_s}{moved}{extra}."
-        parts = [f"{job_label(j, names)} at {format_time(w, self.slice_seconds)}" for j, w in self.after[:4]]
+        parts = [f"{job_label(j, names)} at {clock_text(w, self.slice_seconds)}" for j, w in self.after[:4]]
         more = f" and {len(self.after) - 4} more" if len(self.after) > 4 else ""
-        compressed = [f"{job_label(j, names)} from {format_time(old[j], self.slice_seconds)} to "
-                      f"{format_time(w, self.slice_seconds)}" for j, w in self.after if j in old and old[j] != w]
+        compressed = [f"{job_label(j, names)} from {clock_text(old[j], self.slice_seconds)} to "
+                      f"{clock_text(w, self.slice_seconds)}" for j, w in self.after if j in old and old[j] != w]
         text = "Reservations: " + ", ".join(parts) + more + "."
         if compressed:
             text += (" Compressed: " + ", ".join(compressed[:3])

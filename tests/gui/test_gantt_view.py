@@ -3,6 +3,8 @@ reservations, hover text, and the same picture after stepping back."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from gui_helpers import record_painted_texts
 from PySide6.QtCore import QSettings
@@ -65,9 +67,24 @@ def test_easy_shows_the_backfill_window(view):
     # the top row of the strip just right of the clock is free now: shaded as the window
     t0, t1 = view._window()
     x = strip.left() + (sim.state.time - t0) / (t1 - t0) * strip.width() + 3
-    c = img.pixelColor(int(x), int(strip.top() + 3))
-    assert c.green() > c.red() and c.green() > c.blue()  # the translucent green of WINDOW_FILL
+    row = [img.pixelColor(int(x) + k, int(strip.top() + 6)) for k in range(40)]
+    # grey stripes over the idle cells: dark neutral pixels beside pale ones, no job's hue
+    dark = [c for c in row if c.lightness() < 190]
+    assert dark and any(c.lightness() > 220 for c in row)
+    assert all(max(c.red(), c.green(), c.blue()) - min(c.red(), c.green(), c.blue()) < 30 for c in dark)
     assert WINDOW_FILL.alpha() < 255
+
+
+def test_time_ticks_are_round_and_at_least_five():
+    from gangviz.gui.families.gantt import round_ticks
+
+    for t0, t1, sec in ((0.0, 226000.0, 1.0), (15600.0, 15700.0, 1.0), (3.0, 48.0, None), (0.0, 0.7, None)):
+        ticks = round_ticks(t0, t1, sec)
+        assert len(ticks) >= 5 and all(t0 - 1e-9 <= t <= t1 + 1e-9 for t in ticks)
+        step = ticks[1] - ticks[0]
+        unit = next(u for u in (86400, 3600, 60, 1, 1e-3) if step * (sec or 1) >= u - 1e-9) if sec else \
+            10 ** math.floor(math.log10(step))
+        assert round(step * (sec or 1) / unit, 6) in (1, 2, 5, 10, 20, 50), (t0, t1, step)
 
 
 def test_step_back_restores_the_picture(view):

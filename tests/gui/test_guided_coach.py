@@ -13,7 +13,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
-from gangviz.gui.lecture.coach import GUESS, HIDDEN_EXPLANATION, SWAP_EDGE
+from gangviz.colours import contrast_ratio
+from gangviz.gui import palette
+from gangviz.gui.lecture.coach import GUESS, HIDDEN_EXPLANATION, SWAP_CORE, SWAP_EDGE
 from gangviz.gui.matrix.held_move import gate_info, region_of
 from gangviz.resources import list_scenarios, scenario_path
 from gangviz.workloads.scenario import load_scenario
@@ -211,19 +213,37 @@ def test_a_right_pick_is_told_right_and_the_region_is_shaded_with_cuts_during_th
     m = window.board.matrix
     x0, cw, _ch, tops, row_h = m.current_geometry()
     img = m.grab().toImage()
-    assert close_rgb(pixel(img, x0 + 2 * cw + 3, tops[0] + row_h[0] / 2), GUESS, 40)
+    assert close_rgb(pixel(img, x0 + 2 * cw + 12, tops[0] + row_h[0] / 2), GUESS, 40)
     qtbot.keyClick(window, Qt.Key.Key_Return)
     assert coach.verdict is True and "Right: P3..P5" in coach.waiting.text.text()
     p.advance_animation(0.2)
     img = m.grab().toImage()
-    # the swapping region's orange edge, and a dashed cut at the left end
+    # the swapping region's frame: a black band with a white core
     x0, cw, _ch, tops, row_h = m.current_geometry()
     mid_y = (tops[1] + row_h[1] / 2 + tops[0] + row_h[0] / 2) / 2
-    assert close_rgb(pixel(img, x0 + 5 * cw - 4.5, mid_y), SWAP_EDGE, 40)
+    assert close_rgb(pixel(img, x0 + 5 * cw - 4.5, mid_y), SWAP_CORE, 40)
+    assert close_rgb(pixel(img, x0 + 5 * cw - 1.5, mid_y), SWAP_EDGE, 40)
     assert coach.layer.isVisible() and coach.revealing
     while p.busy:
         p.advance_animation(0.05)
-    assert not coach.revealing and coach.info is None
+    # the verdict, the pick and the frame stay until the student goes on
+    assert coach.answered and coach.verdict is True and coach.verdict_text().startswith("Right: P3..P5")
+    assert "Press Right to go on" in coach.waiting.text.text()
+    assert not p.playing and coach.guess == (2, 5)
+    img = m.grab().toImage()
+    assert close_rgb(pixel(img, x0 + 5 * cw - 1.5, mid_y), SWAP_EDGE, 40)
+    window.set_guided(False)  # going on: everything is cleared, the pick's frame too
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    assert not coach.revealing and coach.info is None and coach.guess is None and not coach.answered
+    img = m.grab().toImage()
+    x0, cw, _ch, tops, row_h = m.current_geometry()
+    assert not close_rgb(pixel(img, x0 + 2 * cw + 12, tops[0] + row_h[0] / 2), GUESS, 40)
+
+
+def test_the_swap_frame_stands_out_on_every_job_colour():
+    for colour in palette.JOB_HEX:
+        best = max(contrast_ratio(SWAP_EDGE.name(), colour), contrast_ratio(SWAP_CORE.name(), colour))
+        assert best >= 3.0, colour
 
 
 def test_a_wrong_pick_is_told_wrong(window, qtbot):

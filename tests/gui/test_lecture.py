@@ -82,9 +82,13 @@ def test_f11_presents_full_screen_with_large_fonts_and_the_caption(window, qtbot
     assert k == scale_for(window.height())
     assert window.board.caption.points == pytest.approx(FONTS["caption"] * k) and k * FONTS["caption"] > normal_pts
     assert window.board.title.font().pointSizeF() == pytest.approx(FONTS["title"] * k)
+    assert not window.board.explain.isVisible()  # hidden until the lecturer shows it
+    qtbot.keyClick(window, Qt.Key.Key_E)
     assert window.board.explain.isVisible()
-    qtbot.keyClick(window, Qt.Key.Key_Right)
-    qtbot.keyClick(window, Qt.Key.Key_Right)
+    qtbot.keyClick(window, Qt.Key.Key_E)
+    assert not window.board.explain.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)  # whole steps
+    qtbot.keyClick(window, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
     assert p.position == 2
     want = " ".join(step_lines(p.known[1]))
     assert window.board.caption.full_text == want == caption_text(p)
@@ -170,6 +174,10 @@ def test_guided_play_stops_before_the_repack_only(window, qtbot):
     qtbot.waitUntil(lambda: p.gate is not None, timeout=5000)
     assert p.position == 1 and any(c.kind in MOVE_KINDS for c in p.sim.steps[0].changes)
     p.reveal()
+    # the revealed move's verdict stays: playing pauses until the student goes on
+    qtbot.waitUntil(lambda: window.coach.answered and not p.playing, timeout=5000)
+    assert p.position == 1
+    p.play()
     qtbot.waitUntil(lambda: p.position >= 3, timeout=5000)
     p.pause()
     p.stop()

@@ -133,3 +133,41 @@ def test_the_warnings_bar_is_18_px(window, painted):
     assert window.warnings_bar.isVisibleTo(window)
     assert small_texts(window, painted) == []
     window.leave_presentation()
+
+
+# On a 1280 x 720 projector the sizes of 1920 x 1080 scale by two thirds: the smallest, 19
+# points, stays over 16 pixels, on matrix scenarios stopped on a move, BUDDY, the multi-site
+# lanes and the EASY Gantt strip.
+MIN_PX_720 = 16.0
+
+
+@pytest.fixture
+def at_720(monkeypatch):
+    import sys
+
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "SIZE", (1280, 720))
+    monkeypatch.setattr(module, "MIN_PX", MIN_PX_720)
+
+
+@pytest.mark.parametrize("name", ["fig2-repacking", "zhang-fig13-migration", "mccann-fig3-buddy",
+                                  "papazachos-migration", "zhou-fig6-wlt"])
+def test_scenarios_at_1280_by_720_have_no_text_under_16_px(window, painted, at_720, name):
+    assert window.open_source(name)
+    present(window)
+    assert small_texts(window, painted) == []
+    if window.player.has_matrix:
+        window.player.go_to_move(1, 1)
+    else:
+        window.player.go_to(2, now=True)
+    QApplication.processEvents()
+    assert small_texts(window, painted) == []
+    window.leave_presentation()
+
+
+def test_the_gantt_strip_at_1280_by_720_has_no_text_under_16_px(window, painted, at_720):
+    assert window.open_source(str(WORKLOADS / "KTH-SP2-1996-2.1-cln-first300.swf"), "easy")
+    present(window)
+    window.player.go_to(120, now=True)
+    assert small_texts(window, painted) == []
+    window.leave_presentation()

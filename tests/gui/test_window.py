@@ -21,11 +21,12 @@ def test_opens_on_fig2_ready_to_play(window):
 def test_keyboard_shortcuts(window, qtbot):
     p = window.player
     p.set_speed_level(8)  # no animation: every key acts at once
-    qtbot.keyClick(window, Qt.Key.Key_Right)
+    shift = Qt.KeyboardModifier.ShiftModifier  # whole steps (Right alone: one move)
+    qtbot.keyClick(window, Qt.Key.Key_Right, shift)
     assert p.position == 1
-    qtbot.keyClick(window, Qt.Key.Key_Right)
+    qtbot.keyClick(window, Qt.Key.Key_Right, shift)
     assert p.position == 2
-    qtbot.keyClick(window, Qt.Key.Key_Left)
+    qtbot.keyClick(window, Qt.Key.Key_Left, shift)
     assert p.position == 1
     qtbot.keyClick(window, Qt.Key.Key_Home)
     assert p.position == 0

@@ -180,3 +180,13 @@ def test_gangviz_run_json_for_a_family(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["model"] == "multisite" and doc["expect_met"] is True
     assert doc["end"]["grid_migrations"] == 2
+
+
+def test_gangviz_scenarios_lists_the_playlists(capsys):
+    assert main(["scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "Lecture playlists" in out and "repacking-lecture" in out
+    assert main(["scenarios", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    lecture = next(r for r in doc["playlists"] if r["name"] == "repacking-lecture")
+    assert lecture["scenarios"][:2] == ["zhou-fig1-random-trap", "fig2-repacking"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -98,8 +99,8 @@ def test_narration_says_why_a_job_backfills():
 
 
 def test_narration_writes_times_in_the_runs_clock():
-    """A model's narration speaks in slices, as its clock, log and axes do; a trace's in its
-    units (seconds and up)."""
+    """A model's narration speaks in slices, as its clock, log and axes do; a trace's as its
+    clock writes a time (``04:21:09``), as the Gantt view's header, axis and queue do."""
     from gangviz.factory import build
 
     def narration(sim):
@@ -111,8 +112,9 @@ def test_narration_writes_times_in_the_runs_clock():
     assert arrivals and all(line.endswith(" slices.") or line.endswith(" slice.") for line in arrivals)
     assert not any(line.endswith(" s.") or " s)" in line for line in model)
     trace = narration(build(load_source(KTH), "easy"))
-    units = {line.rsplit(" ", 1)[1] for line in trace if " arrives: " in line}
-    assert units and units <= {"s.", "min.", "h.", "d."}
+    times = [line.rsplit(" ", 1)[1] for line in trace if " arrives: " in line]
+    assert times and all(re.fullmatch(r"\d\d:\d\d:\d\d\.", t) for t in times), times[:5]
+    assert not any(line.endswith((" s.", " min.", " h.")) or " h)" in line for line in trace)
 
 
 def test_window_source_builds_a_space_sharing_simulation():

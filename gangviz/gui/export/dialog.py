@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QDialog,
     QFileDialog,
@@ -73,9 +74,11 @@ class ExportDialog(QDialog):
         self.fps_box = self._spin(*FPS_RANGE, DEFAULT_FPS, " fps")
         self.steps_box = self._spin(0, MAX_STEPS, steps_hint, "")
         self.steps_box.setSpecialValueText("to the end")
+        self.by_move_box = QCheckBox("Move by move: each move rests with its own caption")
+        self.present_box = QCheckBox("Presentation sizes (large fonts for a projector)")
         fill_form(self, form, [("Format", self.format), ("", self.mp4_note), ("Width", self.width_box),
                                ("Height", self.height_box), ("Frame rate", self.fps_box),
-                               ("Steps", self.steps_box)])
+                               ("Steps", self.steps_box), ("", self.by_move_box), ("", self.present_box)])
 
     @staticmethod
     def _spin(lo: int, hi: int, value: int, suffix: str) -> QSpinBox:
@@ -92,16 +95,21 @@ class ExportDialog(QDialog):
         return bool(item.isEnabled())
 
     def values(self) -> dict[str, Any]:
-        """Return ``kind``, ``size``, ``fps`` and ``steps`` (``None``: to the end)."""
+        """Return ``kind``, ``size``, ``fps``, ``steps`` (``None``: to the end), ``by_move`` and
+        ``presentation``."""
         steps = self.steps_box.value()
         return {"kind": self.format.currentData(), "size": (self.width_box.value(), self.height_box.value()),
-                "fps": self.fps_box.value(), "steps": steps or None}
+                "fps": self.fps_box.value(), "steps": steps or None, "by_move": self.by_move_box.isChecked(),
+                "presentation": self.present_box.isChecked()}
 
 
 def export_with_progress(window: MainWindow, out: str, size: tuple[int, int], fps: int,
-                         steps: int | None) -> ExportResult | None:
+                         steps: int | None, *, by_move: bool = False,
+                         presentation: bool = False) -> ExportResult | None:
     """Export the window's scenario from its start into ``out`` under a cancellable progress
-    dialog; return the result, or ``None`` when cancelled or failed (a message box says why)."""
+    dialog (move by move and at presentation sizes when asked:
+    :func:`~gangviz.gui.export.render.render`); return the result, or ``None`` when cancelled
+    or failed (a message box says why)."""
     if window.sim_factory is None:
         QMessageBox.warning(window, "Export", "Open a scenario first.")
         return None
@@ -127,7 +135,8 @@ def export_with_progress(window: MainWindow, out: str, size: tuple[int, int], fp
     try:
         result = export_animation(sim, out, size=size, fps=fps, steps=steps,
                                   title=window.board.title.text(), subtitle=window.board.subtitle.text(),
-                                  progress=progress, slice_seconds=window.slice_seconds())
+                                  progress=progress, slice_seconds=window.slice_seconds(),
+                                  by_move=by_move, presentation=presentation)
     except ExportCancelled:
         window.statusBar().showMessage("Export cancelled", 5000)
         return None
@@ -161,4 +170,5 @@ def run_export_dialog(window: MainWindow) -> ExportResult | None:
         return None
     if v["kind"] == "frames" and not out.endswith("/"):
         out += "/"
-    return export_with_progress(window, out, v["size"], v["fps"], v["steps"])
+    return export_with_progress(window, out, v["size"], v["fps"], v["steps"], by_move=v["by_move"],
+                                presentation=v["presentation"])

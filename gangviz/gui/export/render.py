@@ -37,6 +37,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
+from gangviz.core.changes import JobMigrated
 from gangviz.core.record import Change
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.gui.export.video import FramesWriter, GifWriter, Mp4Writer, output_kind
@@ -123,13 +124,24 @@ def has_matrix_view(sim: Simulation) -> bool:
 
 
 def frame_stamp(subtitle: str, time: float, position: int, total: int | None,
-                slice_seconds: float | None = None) -> str:
-    """Return the subtitle of one frame: ``subtitle`` then ``t = ...`` and ``step k of n``; the
-    time as the window's clock writes it (:func:`gangviz.timefmt.clock_text`: ``04:12:09`` for
-    a trace of ``slice_seconds`` seconds per slice, ``12.5 slices`` without)."""
+                slice_seconds: float | None = None, move: tuple[int, int] | None = None) -> str:
+    """Return the subtitle of one frame: ``subtitle`` then ``t = ...``, ``step k of n`` and,
+    exported by move, ``move i of m`` (``move``; left out for a step of one move); the time
+    as the window's clock writes it (:func:`gangviz.timefmt.clock_text`: ``04:12:09`` for a
+    trace of ``slice_seconds`` seconds per slice, ``12.5 slices`` without)."""
     step = f"step {position:,}" + (f" of {total:,}" if total else "")
     parts = [subtitle] if subtitle else []
-    return "   ·   ".join(parts + [f"t = {clock_text(time, slice_seconds)}", step])
+    moved = [f"move {move[0]} of {move[1]}"] if move is not None and move[1] > 1 else []
+    return "   ·   ".join(parts + [f"t = {clock_text(time, slice_seconds)}", step] + moved)
+
+
+#: exported by move, the picture rests this long on each move, its caption on screen
+MOVE_HOLD_SECONDS = 1.2
+
+
+def move_hold_ticks(fps: int) -> int:
+    """Return the ticks the picture rests on each move when exported by move."""
+    return max(1, round(fps * MOVE_HOLD_SECONDS))
 
 
 def count_ahead(sim: Simulation, limit: int) -> int | None:
@@ -146,6 +158,35 @@ def count_ahead(sim: Simulation, limit: int) -> int | None:
         n += 1
     sim.go_to(start)
     return n
+
+
+def keys_ahead(sim: Simulation, limit: int) -> set[str] | None:
+    """Return the key entries (:meth:`~gangviz.gui.matrix.vector.VectorTreeView.shown_keys`)
+    that the next ``limit`` steps of a matrix ``sim`` show at some frame, leaving it where it
+    was, so that an export's key lists them on every frame; ``None`` when they are not worked
+    out (no history to go back, another family)."""
+    if sim.family != "matrix" or not sim.record:
+        return None
+    from gangviz.gui.matrix.scene import replica_mask
+
+    start = sim.position
+    keys = {"shade", "running"}
+    if replica_mask(sim.snapshot()).any():
+        keys.add("hatch")
+    n = 0
+    while n < limit and (step := sim.step()) is not None:
+        n += 1
+        for c in step.changes:
+            if c.kind == "job_placed":
+                keys.add("alloc")
+            elif c.kind == "job_replicated":
+                keys.add("hatch")
+            elif c.kind in ("job_shifted", "region_swapped", "job_removed", "job_migrated"):
+                keys.add("move")
+            if isinstance(c, JobMigrated) and c.cost:
+                keys.add("migration")
+    sim.go_to(start)
+    return keys
 
 
 def _family_frames(drawn: FamilyView, view: FamilyWidget, fps: int, hold: int, grab: Callable[[int], None]) -> None:
@@ -176,8 +217,15 @@ def _family_frames(drawn: FamilyView, view: FamilyWidget, fps: int, hold: int, g
 def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[[QImage, int], None], *,
            title: str = "", subtitle: str = "", steps: int | None = None,
            progress: Callable[[int, int], bool] | None = None,
-           slice_seconds: float | None = None) -> int:
+           slice_seconds: float | None = None, by_move: bool = False, presentation: bool = False) -> int:
     """Play ``sim`` from where it is and hand every frame to ``on_frame(image, ticks)``.
+
+    ``by_move``: a matrix simulation is played move by move as a lecturer steps it
+    (:meth:`~gangviz.gui.player.Player.step_move`): each move slides at the lecture pace and
+    rests :func:`move_hold_ticks` with its own caption; steps in which nothing moves are passed
+    over. ``presentation``: the board has presentation mode's sizes for the frame's height
+    (:func:`gangviz.gui.lecture.presentation.size_board`) and the key lists, on every frame,
+    what the whole export shows.
 
     ``slice_seconds`` is the clock of a trace (seconds per slice; ``None``: times in slices),
     for the frame stamp and the matrix's texts.
@@ -189,6 +237,7 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
     from gangviz.gui.board import Board
 
     ahead = count_ahead(sim, steps if steps is not None else MAX_STEPS)
+    keys = keys_ahead(sim, steps if steps is not None else MAX_STEPS)
     board = Board()
     board.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     board.resize(*size)
@@ -198,8 +247,14 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
         board.title.setText(title)
         board.subtitle.setText(subtitle)
         board.caption.set_point_size(CAPTION_POINTS)
+        if presentation:
+            from gangviz.gui.lecture.presentation import FONTS, scale_for, size_board
+
+            size_board(board, FONTS, scale_for(size[1]), board.font())
+            board.matrix.set_hover_highlight(False)
         board.caption.set_start_text(START_CAPTION)
         board.matrix.setMinimumSize(120, 60)
+        board.vector.fixed_keys = keys  # the same key on every frame
         board.matrix.slice_seconds = slice_seconds
         if not has_matrix_view(sim):
             board.vector.setVisible(False)
@@ -209,8 +264,11 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
         board.timeline.total = total or 0
 
         def grab(ticks: int) -> None:
+            stop = player.move_stop
+            move = (stop.number, stop.count) if stop is not None else None
             board.subtitle.setText(frame_stamp(subtitle, float(sim.time),
-                                               player.position, total, slice_seconds))
+                                               player.position, total, slice_seconds, move))
+            board.column_layout.activate()  # parts that changed height (the caption) are laid out again
             img = board.grab().toImage()
             if (img.width(), img.height()) != tuple(size):
                 # the board's parts have minimum sizes; a smaller frame is the board scaled down
@@ -224,6 +282,8 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
         done = 0
         has_matrix = has_matrix_view(sim)
         drawn = family_view(sim)
+        if has_matrix and by_move:
+            return _render_moves(player, limit, fps, hold, grab, progress)
         while done < limit:
             step = player.step_forward(animate=has_matrix)
             if step is None:
@@ -254,12 +314,38 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
         board.deleteLater()
 
 
+def _render_moves(player: Player, limit: int, fps: int, hold: int, grab: Callable[[int], None],
+                  progress: Callable[[int, int], bool] | None) -> int:
+    """Grab the frames of a matrix simulation played move by move (see :func:`render`), up
+    to ``limit`` steps from where it is; return the steps rendered."""
+    start = player.position
+    rest = move_hold_ticks(fps)
+    dt = 1.0 / fps
+    while True:
+        stop = player.move_stop
+        if (stop is None or stop.number == stop.count) and player.position - start >= limit:
+            break  # a step is shown to its last move
+        if not player.step_move(animate=True):
+            break
+        player.timer.stop()  # frames are driven below, never by the clock
+        while player.busy:
+            player.advance_animation(dt)
+            if player.busy:
+                grab(1)
+        grab(rest + (hold if player.move_stop is None or player.move_stop.number == player.move_stop.count else 0))
+        if progress is not None and not progress(player.position - start, limit):
+            raise ExportCancelled(f"cancelled after {player.position - start} steps")
+    return player.position - start
+
+
 def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] = DEFAULT_SIZE, fps: int = DEFAULT_FPS,
                      steps: int | None = None, title: str = "", subtitle: str = "",
                      progress: Callable[[int, int], bool] | None = None,
-                     slice_seconds: float | None = None) -> ExportResult:
-    """Render ``sim`` (see :func:`render`) into ``out`` (``.gif``, ``.mp4`` or a folder);
-    ``slice_seconds`` is the trace's clock for the frames' times (``None``: slices).
+                     slice_seconds: float | None = None, by_move: bool = False,
+                     presentation: bool = False) -> ExportResult:
+    """Render ``sim`` (see :func:`render`, also for ``by_move`` and ``presentation``) into
+    ``out`` (``.gif``, ``.mp4`` or a folder); ``slice_seconds`` is the trace's clock for the
+    frames' times (``None``: slices).
 
     Raises ``ValueError`` for an unknown output type, options out of range or MP4 without
     imageio-ffmpeg (the message says why); ``OSError`` when the output cannot be written;
@@ -290,7 +376,8 @@ def export_animation(sim: Simulation, out: str | Path, *, size: tuple[int, int] 
 
     try:
         done = render(sim, size, fps, on_frame, title=title, subtitle=subtitle, steps=steps,
-                      progress=progress, slice_seconds=slice_seconds)
+                      progress=progress, slice_seconds=slice_seconds, by_move=by_move,
+                      presentation=presentation)
     except BaseException:  # cancelled, interrupted or failed: no half-written file stays
         if not isinstance(writer, FramesWriter):
             writer.discard()

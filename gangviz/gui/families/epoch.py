@@ -36,22 +36,18 @@ EPOCH_LINE = QColor("#222222")
 PHASE_LINE = QColor("#E69F00")  # Okabe-Ito orange: the current instant of the quantum
 
 
-#: the fractions that have a character of their own
-_VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼",
-           Fraction(3, 4): "¾", Fraction(1, 5): "⅕", Fraction(2, 5): "⅖", Fraction(3, 5): "⅗",
-           Fraction(4, 5): "⅘", Fraction(1, 6): "⅙", Fraction(5, 6): "⅚", Fraction(1, 8): "⅛",
-           Fraction(3, 8): "⅜", Fraction(5, 8): "⅝", Fraction(7, 8): "⅞"}
-
-
 def fraction_of_t(frac: Fraction) -> str:
-    """Return the label of time ``frac`` of the quantum: "½T", "⅘T", "3/7T"."""
-    return f"{_VULGAR.get(frac, f'{frac.numerator}/{frac.denominator}')}T"
+    """Return the label of time ``frac`` of the quantum in full-size digits: "T/2", "4T/5",
+    "3T/7" (a vulgar-fraction character such as "½" draws its digits at about two thirds of the
+    font's size, too small for the back of a room)."""
+    top = "T" if frac.numerator == 1 else f"{frac.numerator}T"
+    return top if frac.denominator == 1 else f"{top}/{frac.denominator}"
 
 
 def time_ticks(schedule: Schedule | None) -> list[tuple[Fraction, str]]:
     """Return the ticks of the time axis inside the quantum: the boundaries between the epochs
     of an epoch schedule (each epoch lasts in proportion to its jobs [McCann94 §4], so ten
-    jobs in epochs of 5, 3 and 2 give ½T and ⅘T, as in Fig. 6), else ¼T, ½T and ¾T."""
+    jobs in epochs of 5, 3 and 2 give T/2 and 4T/5, as in Fig. 6), else T/4, T/2 and 3T/4."""
     epochs = getattr(schedule, "epochs", ()) if schedule is not None else ()
     if epochs:
         total = sum(len(e) for e in epochs)
@@ -293,7 +289,7 @@ class EpochView(QWidget):
         p.drawText(QRectF(0, r.top(), MARGIN_LEFT * k - 4, fm.height()),
                    Qt.AlignmentFlag.AlignRight, "T")
         p.save()
-        p.translate(max(9.0, h * 0.6), r.center().y())  # left of the ¼T ½T ¾T tick labels
+        p.translate(max(9.0, h * 0.6), r.center().y())  # left of the T/4 T/2 3T/4 tick labels
         p.rotate(-90)
         p.drawText(QRectF(-r.height() / 2, -h / 2, r.height(), h), Qt.AlignmentFlag.AlignCenter,
                    "time in quantum")

@@ -12,9 +12,16 @@ through the :class:`~gangviz.sim.protocol.Simulation` protocol only: its snapsho
 * reservations are dashed outlines of the job's size and estimate at the reserved time (EASY:
   the head; conservative: every waiting job; FCFS: the head's predicted start, drawn dotted as
   it is no reservation);
-* the backfill window (EASY) is the shaded region: the processors free now up to the head's
+* the backfill window (EASY) is the hatched region (dark grey stripes with a dashed edge, a
+  mark no job's colour or pale tint resembles): the processors free now up to the head's
   shadow time, and from then on the extra processors the head will not need;
 * below, the queue in priority order: each job's size, estimate and reservation.
+
+One time format on the screen: the header, the axis and the queue write times as the clock
+does (:func:`gangviz.timefmt.clock_text`: ``04:20:09`` for a trace, slices for a model). The
+time axis has round ticks (:func:`round_ticks`: 1, 2 or 5 of a second, minute, hour or day,
+at least five); the key's swatches are drawn as the strip draws each mark; a job's name never
+lies across the now-line (it moves to the side of the line where it fits, else it is left out).
 
 ``set_state(sim)`` draws the simulation's current state; ``show_step(step)`` redraws after a
 step (the player drives both through the window's family-view adapter). Hovering a bar or a
@@ -49,10 +56,61 @@ if TYPE_CHECKING:
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP = 54, 14, 30
 QUEUE_ROW = 20
-#: the point size of every text of the view at scale 1
-FONT_POINTS = 8.5
-WINDOW_FILL = QColor(0, 158, 115, 60)   # Okabe-Ito bluish green, translucent: the backfill window
+#: the point size of every text of the view at scale 1 (at presentation's scale 2, 19 points:
+#: capitals and digits over 18 pixels high)
+FONT_POINTS = 9.5
+#: the backfill window: dark grey stripes over the idle cells, with a dashed dark edge
+WINDOW_FILL = QColor(95, 90, 83, 150)
+WINDOW_EDGE = QColor("#3D3A35")
 RESERVATION = QColor("#332288")
+#: a job's pale rest: its colour at this opacity
+REST_ALPHA = 90
+#: the time axis has at least this many ticks
+MIN_TICKS = 5
+#: tick steps in seconds for a clock (1, 2, 5 of each unit) and the factors for slices
+_CLOCK_STEPS = [m * u for u in (1, 60, 3600, 86400) for m in (1, 2, 5, 10, 20)] + \
+    [m * 86400 for m in (50, 100, 200, 500, 1000)]
+
+
+def round_ticks(t0: float, t1: float, slice_seconds: float | None, least: int = MIN_TICKS) -> list[float]:
+    """Return round tick times (slices) in ``[t0, t1]``: multiples of the largest step of 1, 2
+    or 5 of a unit (seconds, minutes, hours, days for a clock of ``slice_seconds`` seconds per
+    slice; powers of ten of slices without one) that leaves at least ``least`` ticks."""
+    span = t1 - t0
+    if not (math.isfinite(span) and span > 0):
+        return [t0]
+    if slice_seconds:
+        steps = [s / slice_seconds for s in _CLOCK_STEPS]
+    else:
+        k = math.floor(math.log10(span)) - 3
+        steps = [m * 10.0 ** e for e in range(k, k + 6) for m in (1, 2, 5)]
+    chosen = steps[0]
+    for step in steps:
+        if math.floor(t1 / step) - math.ceil(t0 / step) + 1 >= least:
+            chosen = step
+    first = math.ceil(t0 / chosen - 1e-9)
+    ticks = [k * chosen for k in range(first, int(math.floor(t1 / chosen + 1e-9)) + 1)]
+    return ticks if len(ticks) <= 200 else ticks[:: len(ticks) // 100 + 1]
+
+
+def paint_window(p: QPainter, rect: QRectF, scale: float = 1.0) -> None:
+    """Draw ``rect`` as the backfill window: diagonal dark grey stripes and a dashed edge."""
+    if rect.width() <= 0 or rect.height() <= 0:
+        return
+    p.save()
+    p.setClipRect(rect, Qt.ClipOperation.IntersectClip)
+    p.setPen(QPen(WINDOW_FILL, max(1.5, 1.5 * scale)))
+    step = 7.0 * scale
+    h = rect.height()
+    x = rect.left() - h
+    while x < rect.right():
+        p.drawLine(QPointF(x, rect.bottom()), QPointF(x + h, rect.top()))
+        x += step
+    p.setClipping(False)
+    p.setPen(QPen(WINDOW_EDGE, max(1.0, scale), Qt.PenStyle.DashLine))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRect(rect)
+    p.restore()
 
 
 def fitted(fm: QFontMetricsF, width: float, forms: list[str]) -> str:
@@ -70,9 +128,14 @@ def gantt_of(sim: Simulation) -> GanttSnapshot:
 
 
 def _fmt(st: GanttSnapshot, t: float) -> str:
-    """A time ``t`` (slices) as a label: in the trace's unit that reads best (``2.3 h``,
-    ``45 s``), or in slices for a source without a clock (:func:`gangviz.timefmt.format_time`)."""
-    return format_time(t, st.slice_seconds)
+    """A time ``t`` (slices) as a label, as the clock writes it (``04:20:09``, or slices for a
+    source without a clock: :func:`gangviz.timefmt.clock_text`)."""
+    return clock_text(t, st.slice_seconds)
+
+
+def _span(st: GanttSnapshot, t: float) -> str:
+    """A duration ``t`` (slices, an estimate) in the same clock form (``00:01:00``), or slices."""
+    return clock_text(t, st.slice_seconds) if st.slice_seconds else format_time(t)
 
 
 def header_forms(shown: Simulation | GanttSnapshot) -> list[str]:
@@ -209,7 +272,7 @@ class GanttView(QWidget):
             pale = QRectF(QPointF(x(st.time), top), QPointF(x(pend), bottom))
             p.fillRect(solid, col)
             light = QColor(col)
-            light.setAlpha(90)
+            light.setAlpha(REST_ALPHA)
             p.fillRect(pale, light)
             whole = solid.united(pale)
             p.setPen(QPen(QColor("#ffffff"), 0.8))
@@ -218,9 +281,15 @@ class GanttView(QWidget):
                 p.setPen(QPen(TEXT, 2.0))
                 p.drawRect(whole)
             name = _name(st, job)
-            if whole.height() >= fm.height() and whole.width() > fm.horizontalAdvance(name) + 4:
-                p.setPen(text_colour(col))
-                p.drawText(whole.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name)
+            need = fm.horizontalAdvance(name) + 8
+            if whole.height() >= fm.height():
+                # on the solid part when it fits, else on the pale rest: never across the now-line
+                for part, ink in ((solid, text_colour(col)), (pale, TEXT)):
+                    if part.width() >= need:
+                        p.setPen(ink)
+                        p.drawText(part.adjusted(3, 0, 0, 0),
+                                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name)
+                        break
             self._hits.append((whole, job))
             level += size
         # backfill window (EASY) and reservations
@@ -230,22 +299,18 @@ class GanttView(QWidget):
                 (head, shadow), = st.reservations
                 if math.isfinite(shadow):
                     free_now = QRectF(QPointF(x(st.time), y(P)), QPointF(x(shadow), y(level)))
-                    p.fillRect(free_now, WINDOW_FILL)
+                    paint_window(p, free_now, self.scale)
                     if st.extra:
-                        p.fillRect(QRectF(QPointF(x(shadow), y(P)), QPointF(x(t1), y(P - st.extra))),
-                                   WINDOW_FILL)
+                        paint_window(p, QRectF(QPointF(x(shadow), y(P)), QPointF(x(t1), y(P - st.extra))),
+                                     self.scale)
             self._draw_reservations(p, st, x, y, fm, mode, P)
         # axes, clock, key
         p.setPen(QPen(GRID, 1))
         p.drawRect(strip)
         p.setPen(QPen(ACCENT, 2.4))
         p.drawLine(QPointF(x(st.time), strip.top() - 4), QPointF(x(st.time), strip.bottom() + 4))
+        self._draw_axis(p, fm, st, strip, x, t0, t1)
         p.setPen(MUTED_TEXT)
-        tw = fm.horizontalAdvance(_fmt(st, t1)) + 8
-        for frac, align, dx in ((0.0, Qt.AlignmentFlag.AlignLeft, 0), (0.5, Qt.AlignmentFlag.AlignHCenter, -tw / 2),
-                                (1.0, Qt.AlignmentFlag.AlignRight, -tw)):
-            t = t0 + frac * (t1 - t0)
-            p.drawText(QRectF(x(t) + dx, strip.bottom() + 3, tw, lh), align, _fmt(st, t))
         for proc in (0, P // 2, P):
             p.drawText(QRectF(0, y(proc) - lh / 2, strip.left() - 6, lh),
                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
@@ -254,6 +319,24 @@ class GanttView(QWidget):
         p.drawText(QRectF(strip.left(), 4, strip.width(), lh), Qt.AlignmentFlag.AlignLeft, header)
         self._draw_key(p, fm, strip)
         self._draw_queue(p, fm, strip.bottom() + lh + 8)
+
+    def _draw_axis(self, p: QPainter, fm: QFontMetricsF, st: GanttSnapshot, strip: QRectF,
+                   x: Callable[[float], float], t0: float, t1: float) -> None:
+        """The time axis: a mark at each round tick (:func:`round_ticks`) and its time as the
+        clock writes it, thinned so that no two labels touch, none cut at the strip's ends."""
+        lh = fm.height()
+        ticks = round_ticks(t0, t1, st.slice_seconds)
+        tw = max((fm.horizontalAdvance(_fmt(st, t)) for t in ticks), default=0.0) + 8
+        room = strip.width() / max(len(ticks), 1)
+        every = max(1, math.ceil(tw / max(room, 1.0)))  # labels that would touch are thinned
+        for k, t in enumerate(ticks):
+            p.setPen(QPen(GRID, 1))
+            p.drawLine(QPointF(x(t), strip.bottom()), QPointF(x(t), strip.bottom() + 4))
+            if k % every:
+                continue
+            left = min(max(x(t) - tw / 2, strip.left() - 4), strip.right() + 4 - tw)  # never clipped
+            p.setPen(MUTED_TEXT)
+            p.drawText(QRectF(left, strip.bottom() + 3, tw, lh), Qt.AlignmentFlag.AlignHCenter, _fmt(st, t))
 
     def _draw_reservations(self, p: QPainter, st: GanttSnapshot, x: Callable[[float], float],
                            y: Callable[[float], float], fm: QFontMetricsF, mode: str, P: int) -> None:
@@ -281,25 +364,48 @@ class GanttView(QWidget):
                 p.drawText(rect.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, name)
             self._hits.append((rect, job))
 
-    def _draw_key(self, p: QPainter, fm: QFontMetricsF, strip: QRectF) -> None:
-        items = [("running", job_colour(0), None), ("predicted rest", QColor(180, 180, 200, 110), None),
-                 ("reservation", QColor(51, 34, 136, 45), Qt.PenStyle.DashLine)]
+    def key_items(self) -> list[str]:
+        """Return the key's entries: a running job, its predicted rest, a reservation and,
+        for EASY, the backfill window."""
+        items = ["running", "predicted rest", "reservation"]
         if self._shown().mode == "easy":
-            items.append(("backfill window", WINDOW_FILL, None))
+            items.append("backfill window")
+        return items
+
+    def _draw_swatch(self, p: QPainter, kind: str, box: QRectF) -> None:
+        """Draw the key's swatch of ``kind`` in ``box`` as the strip draws that mark."""
+        col = job_colour(0)
+        if kind == "running":
+            p.fillRect(box, col)
+        elif kind == "predicted rest":
+            light = QColor(col)
+            light.setAlpha(REST_ALPHA)
+            p.fillRect(box, IDLE)
+            p.fillRect(box, light)
+        elif kind == "reservation":
+            fill = QColor(job_colour(1))
+            fill.setAlpha(45)
+            p.fillRect(box, IDLE)
+            p.fillRect(box, fill)
+            p.setPen(QPen(RESERVATION, 1.6, Qt.PenStyle.DashLine))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(box)
+        else:
+            p.fillRect(box, IDLE)
+            paint_window(p, box, self.scale * 0.6)
+
+    def _draw_key(self, p: QPainter, fm: QFontMetricsF, strip: QRectF) -> None:
         xk = strip.right()
         lh = fm.height()
         yk = 4 if self.width() >= 1000 * self.scale else lh + 6
-        sw = 12 * self.scale
-        for text, fill, pen in reversed(items):
-            w = fm.horizontalAdvance(text) + sw + 10 * self.scale
+        sw = 18 * self.scale
+        for text in reversed(self.key_items()):
+            w = fm.horizontalAdvance(text) + sw + 14 * self.scale
             xk -= w
-            box = QRectF(xk, yk + lh * 0.2, sw, lh * 0.6)
-            p.fillRect(box, fill)
-            if pen is not None:
-                p.setPen(QPen(RESERVATION, 1, pen))
-                p.drawRect(box)
+            box = QRectF(xk, yk + lh * 0.15, sw, lh * 0.7)
+            self._draw_swatch(p, text, box)
             p.setPen(MUTED_TEXT)
-            p.drawText(QRectF(xk + sw + 3, yk, w, lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            p.drawText(QRectF(xk + sw + 5, yk, w, lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
     def _draw_queue(self, p: QPainter, fm: QFontMetricsF, top: float) -> None:
         st = self._shown()
@@ -321,7 +427,7 @@ class GanttView(QWidget):
                 res = f"  ·  {kind} {_fmt(st, when)}" if math.isfinite(when) else f"  ·  {kind}: none yet"
             shown = st.jobs[job]
             name, size = shown.name, shown.size
-            est = _fmt(st, shown.estimate)
+            est = _span(st, shown.estimate)
             text = fitted(fm, r.width() - chip.width() - 6, [
                 f"{name}  ·  {size} processors  ·  estimate {est}{res}",
                 f"{name}  ·  {size} procs  ·  est. {est}{res.replace('predicted start', 'start').replace('reserved at', 'at')}",

@@ -7,7 +7,8 @@ runs its time slice." line unless the step did nothing else (as the narration lo
 :func:`gangviz.gui.lecture.narration.step_lines`). While a change of the step is being animated, the
 caption tells that change only (its sentence; the narration has one sentence per change), so
 the words follow the picture. Before the first step it shows ``start_text`` (the
-window sets the scenario's title). While the guided exercise holds a move it shows what the
+window sets the scenario's title). Stepping by move, it shows the move stopped on, its number
+and the rule that allowed it (:func:`move_text`). While the guided exercise holds a move it shows what the
 step did before the move and a prompt, never the move itself
 (:func:`gangviz.gui.matrix.held_move.gate_caption`).
 
@@ -24,27 +25,91 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import cast
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from gangviz.core.changes import SlotAdded, SlotRemoved
+from gangviz.core.changes import JobShifted, SlotAdded, SlotRemoved
 from gangviz.core.record import Change
 from gangviz.gui.lecture.narration import step_lines
 from gangviz.gui.matrix.held_move import gate_caption
 from gangviz.gui.player import Player
 from gangviz.gui.wiring import follow
 
-START_TEXT = "The starting picture. Press Space to play, Right to take one step."
+START_TEXT = "The starting picture. Press Space to play, Right to see one move."
 LINES = 3
 MAX_LINES = 6
 MIN_SCALE = 0.85
 
 
 def short_text(text: str) -> str:
-    """Return ``text`` without its parenthesised asides (the reasons behind each move)."""
-    return re.sub(r"\s*\([^()]*\)", "", text)
+    """Return ``text`` without its parenthesised asides (the reasons behind each move); a
+    slot's new name after a deletion ("S3 (now S2)") is no aside and stays."""
+    return re.sub(r"\s*\((?!now S\d)[^()]*\)", "", text)
+
+
+#: change kinds that bring a job or gang in; past MAX_ARRIVALS of them a caption counts them
+ARRIVAL_KINDS = frozenset({"job_arrived", "gang_arrived"})
+MAX_ARRIVALS = 3
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def merge_shifts(narration: list[str], changes: list[Change]) -> list[str]:
+    """Return ``narration`` (one sentence per change, then any extra lines) with each run of
+    two or more legal shifts [Zhou99 §3] told in one sentence that names the rule once: "J1
+    and J2 shift from S1 to S2, J5 and J6 from S3 to S1 and J7 from S3 to S2, each keeping its
+    processors (legal shifts: all of a job's processes move to one slot together)." A run whose
+    sentences carry a slot's new name ("S3 (now S2)") is left as it is."""
+    out: list[str] = []
+    i = 0
+    while i < len(narration):
+        j = i
+        while j < len(changes) and j < len(narration) and isinstance(changes[j], JobShifted):
+            j += 1
+        run = narration[i:j]
+        if len(run) < 2 or any("(now S" in line for line in run):
+            out.append(narration[i])
+            i += 1
+            continue
+        groups: list[tuple[tuple[int, int], list[str]]] = []
+        for k in range(i, j):
+            c = cast(JobShifted, changes[k])
+            key = (c.src_row, c.dst_row)
+            name = narration[k].split(" ", 1)[0]
+            if groups and groups[-1][0] == key:
+                groups[-1][1].append(name)
+            else:
+                groups.append((key, [name]))
+        parts = []
+        for n, ((src, dst), names) in enumerate(groups):
+            verb = ("shift" if len(names) > 1 else "shifts") + " " if n == 0 else ""
+            parts.append(f"{_and(names)} {verb}from S{src + 1} to S{dst + 1}")
+        out.append(f"{_and(parts)}, each keeping its processors (legal shifts: all of a job's "
+                   f"processes move to one slot together).")
+        i = j
+    return out
+
+
+def summarise_arrivals(narration: list[str], changes: list[Change]) -> list[str]:
+    """Return ``narration`` (one sentence per change, then any extra lines) with the arrivals
+    of a step that brings in more than :data:`MAX_ARRIVALS` jobs told in one sentence: "8 jobs
+    arrive: J1, J2, J3 and 5 more (J4..J8)." in the place of the first; the presenter view and
+    the narration log keep every sentence."""
+    at = [i for i, c in enumerate(changes) if c.kind in ARRIVAL_KINDS and i < len(narration)]
+    if len(at) <= MAX_ARRIVALS:
+        return list(narration)
+    names = [narration[i].split(" ", 1)[0] for i in at]
+    n = len(names)
+    noun = "gangs" if changes[at[0]].kind == "gang_arrived" else "jobs"
+    summary = (f"{n} {noun} arrive: {', '.join(names[:MAX_ARRIVALS])} and {n - MAX_ARRIVALS} more "
+               f"({names[MAX_ARRIVALS]}..{names[-1]}).")
+    drop = set(at[1:])
+    return [summary if i == at[0] else line for i, line in enumerate(narration) if i not in drop]
 
 
 _SLOT = re.compile(r"\bS(\d+)\b")
@@ -88,10 +153,21 @@ def final_slot_names(narration: list[str], changes: list[Change]) -> list[str]:
     return out
 
 
+def move_text(number: int, count: int, narration: list[str], index: int) -> str:
+    """Return the caption of move ``number`` of ``count`` of a step whose narration is
+    ``narration`` (one sentence per change) and whose change ``index`` is the move: "Move 3 of
+    8: J1 shifts from S1 to S2 ... (legal shift: ...)." (a step of one move: its sentence)."""
+    sentence = narration[index] if 0 <= index < len(narration) else ""
+    return sentence if count == 1 else f"Move {number} of {count}: {sentence}"
+
+
 def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
     """Return the caption for ``player``'s current position (see the module docstring)."""
     if player is None:
         return ""
+    stop = player.move_stop
+    if stop is not None and 0 < stop.step <= len(player.known):
+        return move_text(stop.number, stop.count, player.known[stop.step - 1].narration, stop.index)
     gate = player.gate
     pos = player.position
     if gate is not None and 0 < pos <= len(player.known):
@@ -108,7 +184,12 @@ def caption_text(player: Player | None, start_text: str = START_TEXT) -> str:
         changes = list(player.sim.step_at(pos - 1).changes)
     except (IndexError, AttributeError):
         changes = []
-    shown = replace(known, narration=final_slot_names(known.narration, changes))
+    told = final_slot_names(known.narration, changes)
+    if sum(c.kind in ARRIVAL_KINDS for c in changes) > MAX_ARRIVALS:
+        told = summarise_arrivals(told, changes)
+    else:
+        told = merge_shifts(told, changes)
+    shown = replace(known, narration=told)
     return " ".join(step_lines(shown))
 
 

@@ -12,8 +12,13 @@ involved. This module adds, without touching the matrix view's own drawing:
   cells as it needs processors, with its name and size;
 * the student may click the region they think moves (between two neighbouring cuts) before
   Return; the window then says whether they were right;
-* during the reveal the legal cuts stay drawn and the regions that swap are shaded, on a layer
-  above the matrix (:class:`RevealLayer`) that follows the matrix's layout.
+* during the reveal the legal cuts stay drawn and the regions that swap are framed, on a layer
+  above the matrix (:class:`RevealLayer`) that follows the matrix's layout; the frame is black
+  with a white core (:data:`SWAP_EDGE`, :data:`SWAP_CORE`), so one of its two tones has a
+  contrast of at least 3:1 against every job colour;
+* once the move has played, the verdict, the pick and the framed regions stay (the player
+  pauses) until the student continues (a step, a move, Play or a jump); then all of it is
+  cleared, the pick's frame too.
 
 The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.matrix.held_move`.
 """
@@ -38,8 +43,13 @@ if TYPE_CHECKING:
 HIDDEN_EXPLANATION = ("Guided exercise: what happens here is for you to work out. The "
                       "explanation follows at the end of the scenario.")
 GUESS = QColor("#0072B2")         # Okabe-Ito blue: the student's pick
-SWAP_SHADE = QColor(230, 159, 0, 45)  # the running-slot orange, faint: the regions that swap
-SWAP_EDGE = QColor(230, 159, 0)
+#: the frame of the regions that swap: a black band with a white core, so that on any job colour
+#: one of the two has a contrast of at least 3:1 (black on the light ones, white on the dark)
+SWAP_EDGE = QColor("#000000")
+SWAP_CORE = QColor("#FFFFFF")
+SWAP_EDGE_PX = 7
+SWAP_CORE_PX = 3
+VERDICT_EDGE = QColor("#222222")
 
 
 class WaitingJob(QWidget):
@@ -111,21 +121,51 @@ class RevealLayer(ViewOverlay):
         y1 = float(max(tops[r] + row_h[r] for r in rows))
         p = QPainter(self)
         if self.coach.revealing:
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            inset = SWAP_EDGE_PX / 2 + 1
             for lo, hi in info.answer:
-                region = QRectF(x0 + lo * cw, y0, (hi - lo) * cw, y1 - y0)
-                p.fillRect(region, SWAP_SHADE)
-                p.setPen(QPen(SWAP_EDGE, 3))
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRect(region.adjusted(3, 3, -3, -3))
+                region = QRectF(x0 + lo * cw, y0, (hi - lo) * cw, y1 - y0).adjusted(inset, inset, -inset, -inset)
+                for colour, width in ((SWAP_EDGE, SWAP_EDGE_PX), (SWAP_CORE, SWAP_CORE_PX)):
+                    p.setPen(QPen(colour, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.SquareCap,
+                                  Qt.PenJoinStyle.MiterJoin))
+                    p.drawRect(region)
             draw_cuts(p, [QLineF(x0 + c * cw, y0 - 6, x0 + c * cw, y1 + 6) for c in info.cuts])
+            self._paint_verdict(p, x0, cw, y0, y1)
         guess = self.coach.guess
         if guess is not None:
             lo, hi = guess
-            pen = QPen(GUESS, 3)
-            p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRect(QRectF(x0 + lo * cw + 2, y0 + 2, (hi - lo) * cw - 4, y1 - y0 - 4))
+            rect = QRectF(x0 + lo * cw + 12, y0 + 12, (hi - lo) * cw - 24, y1 - y0 - 24)  # inside the answer frame
+            for colour, width in ((palette.BACKGROUND, 7), (GUESS, 4)):  # a white halo: seen on every job
+                p.setPen(QPen(colour, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.SquareCap,
+                              Qt.PenJoinStyle.MiterJoin))
+                p.drawRect(rect)
         p.end()
+
+
+    def _paint_verdict(self, p: QPainter, x0: float, cw: float, y0: float, y1: float) -> None:
+        """The verdict in a box next to the matrix: just above the framed region when there is
+        room above the rows, else just inside their top edge; kept inside the view."""
+        text = self.coach.verdict_text()
+        info = self.coach.info
+        if not text or info is None or not info.answer:
+            return
+        font = self.view.name_font()
+        metrics = QFontMetrics(font)
+        pad = max(6, metrics.height() // 4)
+        w = min(metrics.horizontalAdvance(text) + 2 * pad, self.width() - 8)
+        h = metrics.height() + pad
+        lo, hi = info.answer[0][0], info.answer[-1][1]
+        centre = x0 + (lo + hi) / 2 * cw
+        left = min(max(centre - w / 2, 4.0), self.width() - w - 4)
+        top = y0 - h - 10 if y0 - h - 10 >= 2 else y0 + 10
+        box = QRectF(left, top, w, h)
+        p.setPen(QPen(VERDICT_EDGE, 2))
+        p.setBrush(palette.BACKGROUND)
+        p.drawRoundedRect(box, 4, 4)
+        p.setFont(font)
+        p.setPen(palette.TEXT)
+        p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(w - 2 * pad)))
 
 
 class GuidedCoach(QObject):
@@ -138,6 +178,8 @@ class GuidedCoach(QObject):
         self.info: GateInfo | None = None
         self.guess: tuple[int, int] | None = None
         self.revealing = False
+        #: the revealed move has played; the verdict stays until the student continues
+        self.answered = False
         self.verdict: bool | None = None
         self._saved: tuple[str, str] | None = None
         board = window.board
@@ -173,7 +215,7 @@ class GuidedCoach(QObject):
                 return status.spec.name if status is not None else gate.state.name(j)
 
             self.info = gate_info(gate.state, gate.change, p.transition_changes(), name)
-            self.guess, self.verdict, self.revealing = None, None, False
+            self.guess, self.verdict, self.revealing, self.answered = None, None, False, False
             self._hide_answers()
             self._show_waiting()
         elif self.info is not None:
@@ -186,9 +228,19 @@ class GuidedCoach(QObject):
         self.layer.update()
 
     def _step_over(self, *args: object) -> None:
-        """The revealed step finished (or the position moved elsewhere): clear everything."""
+        """The revealed step finished: keep the verdict and pause; the position moved on from
+        there (or elsewhere): clear everything."""
         p = self.player
+        if self.answered:  # the student went on
+            self._end()
+            return
         if p is not None and (p.gate is not None or (self.revealing and p.busy)):
+            return
+        if p is not None and self.revealing and not self.answered and self.info is not None:
+            self.answered = True
+            p.pause()  # the student reads the verdict, then continues with a key
+            self._show_waiting()
+            self.layer.update()
             return
         self._end()
 
@@ -196,6 +248,7 @@ class GuidedCoach(QObject):
         self.cover.setVisible(False)
         self.sync_explanation()
         self.info, self.guess, self.verdict, self.revealing = None, None, None, False
+        self.answered = False
         self.waiting.set_job(None)
         self.waiting.text.setText("")
         self.sync_visible()
@@ -256,12 +309,26 @@ class GuidedCoach(QObject):
         return self._saved[0] if self._saved is not None and w.explain.text() == HIDDEN_EXPLANATION \
             else w.explain.text()
 
+    def verdict_text(self) -> str:
+        """Return what the revealed move says about the pick ("Right: P3..P5 changes slots.",
+        "Not this time: ...", or which region changes slots when nothing was picked); empty
+        while the move is held."""
+        info = self.info
+        if info is None or not self.revealing:
+            return ""
+        regions = 'regions change' if len(info.answer) > 1 else 'region changes'
+        if self.verdict is True:
+            return f"Right: {_cols(self.guess)} changes slots."
+        if self.verdict is False:
+            return f"Not this time: you picked {_cols(self.guess)}; the framed {regions} slots."
+        return f"The framed {regions} slots."
+
     def _show_waiting(self) -> None:
         info = self.info
         if info is None:
             return
         lines = []
-        if info.arrival is not None:
+        if info.arrival is not None and not self.answered:
             name, size, _ = info.arrival
             lines.append(f"<b>{name} × {size}</b> waits: it needs {size} "
                          f"processor{'s' if size != 1 else ''} in one slot.")
@@ -269,12 +336,11 @@ class GuidedCoach(QObject):
             lines.append("Click the region between two cuts that you think changes slots, then "
                          "press Return." if self.guess is None else
                          f"Your pick: {_cols(self.guess)}. Press Return to see the move.")
-        elif self.verdict is True:
-            lines.append(f"Right: {_cols(self.guess)} changes slots.")
-        elif self.verdict is False:
-            lines.append(f"Not this time: you picked {_cols(self.guess)}; the shaded "
-                         f"{'regions change' if len(info.answer) > 1 else 'region changes'} slots.")
-        self.waiting.set_job(info.arrival)
+        elif self.answered:
+            lines.append("Press Right to go on.")  # the verdict is drawn by the framed region
+        else:
+            lines.append(self.verdict_text())
+        self.waiting.set_job(None if self.answered else info.arrival)
         self.waiting.text.setText(" ".join(lines))
         self.waiting.setVisible(True)
 
@@ -285,6 +351,18 @@ class GuidedCoach(QObject):
             self.pick_at(event.position().x())
             return True
         return False
+
+    def pick_processor(self, col: int) -> tuple[int, int] | None:
+        """Take the region around processor ``col`` (0-based) as the student's pick; return
+        it (``None`` when no move is held or ``col`` lies outside the cuts)."""
+        if self.info is None or self.revealing:
+            return None
+        region = region_of(self.info.cuts, col)
+        if region is not None:
+            self.guess = region
+            self._show_waiting()
+            self.layer.update()
+        return region
 
     def pick_at(self, x: float) -> tuple[int, int] | None:
         """Take the region under widget x of the matrix as the student's pick; return it."""

@@ -12,8 +12,10 @@ hidden (their actions stay live as window shortcuts); the font sizes (:data:`FON
 of a 1920 x 1080 screen and scale with the window's height (:func:`scale_for`, so a 1280 x 720
 projector shows the same layout two thirds as large, and nothing is cut); every part of the board
 scales: title, explanation, matrix names and labels, WLV and tree digits, caption, and the
-multi-site queue and epoch views; the explanation above the matrix is shown on entering and E
-hides it.
+multi-site queue and epoch views. The explanation above the matrix is hidden on entering and
+on every scenario opened while presenting (it answers the questions a lecturer asks the room,
+as the playlist's notes suggest: "why can no two of these jobs share a slot?"); E shows it, and
+the presenter view always shows it to the lecturer.
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
+    from gangviz.gui.board import Board
     from gangviz.gui.window import MainWindow
 
 #: (key, what it does), in the order Help -> Keys lists them
 KEYS: list[tuple[str, str]] = [
     ("Space", "play / pause"),
-    ("Right", "take one step"),
-    ("Left", "step back"),
+    ("Right", "the next move: each shift, migration, slot deletion, placement and termination"),
+    ("Left", "back one move"),
+    ("Shift+Right / Shift+Left", "a whole step forward / back (every move of one decision)"),
+    ("M", "step by move on / off (off: Right and Left take whole steps)"),
     ("N", "jump to the next re-pack, migration or slot deletion"),
     ("Home", "back to the start"),
     ("+ / -", "faster / slower"),
@@ -112,6 +117,32 @@ def _set_points(widget: QWidget, points: float | None, base: QFont) -> None:
     widget.setFont(f)
 
 
+def size_board(board: Board, sizes: dict[str, float | None], k: float, base: QFont) -> None:
+    """Give every part of ``board`` its size of ``sizes`` (:data:`FONTS` times ``k``, or
+    :data:`NORMAL_FONTS`); ``base`` is the font a part without a size keeps. The window's
+    presentation mode and the presentation export (``gangviz export --presentation``) both
+    size their board here."""
+    def pts(name: str) -> float | None:
+        v = sizes[name]
+        return None if v is None else v * (k if sizes is FONTS else 1.0)
+
+    def need(name: str) -> float:  # a size both tables give
+        v = pts(name)
+        if v is None:
+            raise KeyError(f"no point size for {name!r}")
+        return v
+
+    _set_points(board.title, pts("title"), base)
+    _set_points(board.subtitle, pts("subtitle"), base)
+    _set_points(board.stamp, pts("subtitle"), base)
+    _set_points(board.explain, pts("explain"), base)
+    board.caption.set_point_size(need("caption"))
+    board.matrix.set_font_size(need("matrix"))
+    board.vector.set_font_size(need("vector"))
+    board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
+    board.set_family_scale(need("family"))
+
+
 class Presentation:
     """Enters and leaves presentation mode on ``window`` (see the module docstring)."""
 
@@ -147,7 +178,7 @@ class Presentation:
             c.setVisible(False)
         self.scale = scale_for(w.height() if w.isVisible() else int(DESIGN_HEIGHT))
         self._apply_fonts(FONTS)
-        board.explain.setVisible(bool(board.explain.text()))
+        board.explain.setVisible(False)  # it may answer what the lecturer asks: E shows it
         board.matrix.set_hover_highlight(True)
         if self.full_screen:
             w.showFullScreen()
@@ -192,20 +223,7 @@ class Presentation:
             v = sizes[name]
             return None if v is None else v * k
 
-        def need(name: str) -> float:  # a size both tables give
-            v = pts(name)
-            if v is None:
-                raise KeyError(f"no point size for {name!r}")
-            return v
-
-        _set_points(board.title, pts("title"), base)
-        _set_points(board.subtitle, pts("subtitle"), base)
-        _set_points(board.explain, pts("explain"), base)
-        board.caption.set_point_size(need("caption"))
-        board.matrix.set_font_size(need("matrix"))
-        board.vector.set_font_size(need("vector"))
-        board.matrix.set_max_cell_height(PRESENT_CELL_H * k if sizes is FONTS else NORMAL_CELL_H)
-        board.set_family_scale(need("family"))
+        size_board(board, sizes, k, base)
         # the lines around the board: the guided exercise's prompt and verdict, the warnings bar
         w = self.window
         for label in (w.coach.waiting.text, w.warnings_bar.label, w.warnings_bar.details,

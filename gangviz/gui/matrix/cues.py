@@ -20,10 +20,12 @@ import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QPolygonF
 
-from gangviz.core.changes import JobMigrated, JobShifted, RegionSwapped
+from gangviz.core.changes import JobMigrated, JobRemoved, JobShifted, RegionSwapped, cost_label
+from gangviz.core.matrix import IDLE
 from gangviz.core.record import Change
 from gangviz.gui import palette
 from gangviz.gui.matrix.geometry import column_runs
+from gangviz.gui.matrix.marks import draw_badge
 from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:
@@ -89,12 +91,52 @@ class MoveCues(ViewOverlay):
         self.update()
 
     def current(self) -> list[CueMove]:
-        """Return the moves to cue now (empty unless a moving change is mid-tween)."""
+        """Return the moves to cue now: a moving change mid-tween, or the move stepping by move
+        stopped on (its ghost and trail stay while it is shown; a job that left keeps a ghost
+        of the cells it left, as the paper's "(J')" in Zhou99 Fig. 2(a)); else nothing."""
         p = self.player
         tr = None if p is None else p.transition
-        if tr is None or tr.change.kind not in MOVING or not (0.0 < tr.t < 1.0):
+        if tr is None:
+            stop = None if p is None else p.move_stop
+            if stop is None:
+                return []
+            if isinstance(stop.change, JobRemoved):
+                runs = _runs(stop.change.cols)
+                return [(stop.change.job, stop.change.row, runs, stop.change.row, runs)]
+            return cue_moves(stop.state, stop.change) if stop.change.kind in MOVING else []
+        if tr.change.kind not in MOVING or not (0.0 < tr.t < 1.0):
             return []
         return cue_moves(tr.state, tr.change)
+
+    def _free_runs(self, row: int, runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The parts of ``runs`` of ``row`` where a ghost may be drawn: all of them mid-tween;
+        at a stop only the cells left idle (after a swap another job stands where the ghost
+        would be, and its colour stays clean; the trail still shows where the job came from)."""
+        p = self.player
+        if p is None or p.transition is not None or p.move_stop is None:
+            return runs
+        state = p.display_state
+        if state is None or row >= state.n_rows:
+            return runs
+        cells = state.cells[row]
+        return _runs(c for lo, hi in runs for c in range(lo, hi) if cells[c] == IDLE)
+
+    def badge(self) -> tuple[str, int, int] | None:
+        """Return the migration badge drawn at a stop: ``(text, row, last column)`` of a
+        migration stopped on that lost service, else ``None`` (mid-tween the matrix view draws
+        it on the sliding block)."""
+        p = self.player
+        stop = None if p is None or p.transition is not None else p.move_stop
+        if stop is None or not isinstance(stop.change, JobMigrated) or not stop.change.cost:
+            return None
+        return f"cost {cost_label(stop.change.cost)}", int(stop.change.dst_row), max(int(c) for c in stop.change.dst_cols)
+
+    def _left_name(self, job: int) -> str:
+        """The name of a job that left, in parentheses (as the paper marks a terminated job)."""
+        stop = None if self.player is None else self.player.move_stop
+        if stop is None or not isinstance(stop.change, JobRemoved):
+            return ""
+        return f"({stop.state.name(job)})"
 
     def _moving_rects(self, x0: float, cw: float, ch: float, tops: np.ndarray) -> list[QRectF]:
         """Where the sliding blocks are drawn in this frame (as the matrix view draws them)."""
@@ -120,6 +162,7 @@ class MoveCues(ViewOverlay):
         geom = self.view.current_geometry() if moves else None
         if not moves or geom is None:
             return
+        badge = self.badge()
         x0, cw, ch, tops, row_h = geom
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -138,13 +181,18 @@ class MoveCues(ViewOverlay):
             ghost = QColor(colour)
             ghost.setAlpha(55)
             edge = QColor(colour).darker(140)
-            for lo, hi in src_runs:
+            gone = self._left_name(job)
+            for lo, hi in self._free_runs(src, src_runs):
                 rect = QRectF(x0 + lo * cw + 2, float(tops[src]) + 2, (hi - lo) * cw - 4, float(row_h[src]) - 4)
                 p.fillRect(rect, ghost)
                 pen = QPen(edge, 2, Qt.PenStyle.DashLine)
                 p.setPen(pen)
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(rect)
+                if gone:
+                    p.setFont(self.view.name_font())
+                    p.setPen(palette.TEXT)
+                    p.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), gone)
             # the trail: just left of the block's left edge, from the ghost to the new place,
             # so it is never hidden by the sliding block nor drawn through a name
             (slo, _), (dlo, _) = src_runs[0], dst_runs[0]
@@ -163,4 +211,10 @@ class MoveCues(ViewOverlay):
             p.setBrush(edge)
             p.setPen(QPen(edge, 1))
             p.drawPolygon(QPolygonF([b, left.p2(), right.p2()]))
+        if badge is not None and badge[1] < len(tops):
+            text, row, col = badge
+            font = self.view.name_font()
+            font.setBold(True)
+            draw_badge(p, text, QPointF(x0 + (col + 1) * cw + 6, float(tops[row] + row_h[row] / 2)), font,
+                       right_limit=self.width() - 4.0)
         p.end()

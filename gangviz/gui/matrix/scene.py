@@ -32,6 +32,7 @@ from gangviz.core.changes import (
     RowActivated,
     SlotAdded,
     SlotRemoved,
+    cost_label,
 )
 from gangviz.core.matrix import IDLE
 from gangviz.core.record import Change
@@ -182,7 +183,7 @@ def _swapped(scene: Scene, state: Any, c: RegionSwapped, t: float) -> None:
 
 def _migrated(scene: Scene, state: Any, c: JobMigrated, t: float) -> None:
     _hide(scene.cells, c.src_row, c.src_cols)
-    badge = f"cost {c.cost:g}" if c.cost else ""
+    badge = f"cost {cost_label(c.cost)}" if c.cost else ""
     scene.movers.append(Mover(c.job, c.src_row, list(c.src_cols), c.dst_row, list(c.dst_cols), ease(t),
                               badge=badge))
 

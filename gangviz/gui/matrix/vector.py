@@ -36,10 +36,13 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from gangviz.core.changes import JobPlaced
+from gangviz.core.changes import JobMigrated, JobPlaced
 from gangviz.gui import palette
 from gangviz.gui.families.table import engine_of
+from gangviz.gui.matrix.cues import MOVING as MOVING_KINDS
 from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, column_runs, columns
+from gangviz.gui.matrix.marks import hatch
+from gangviz.gui.matrix.scene import replica_mask
 from gangviz.gui.wiring import follow
 from gangviz.sim.protocol import Simulation
 
@@ -120,6 +123,9 @@ class VectorTreeView(QWidget):
         self.show_tree = show_tree
         self.expanded = False
         self.show_key = True
+        #: the key's entries when fixed (an export lists what the whole animation shows, so
+        #: the key never changes between frames), else ``None``: what the screen shows now
+        self.fixed_keys: set[str] | None = None
         self.column_range = ColumnRange()
         self._own_range = self.column_range
         self._font = QFont(self.font())
@@ -209,7 +215,8 @@ class VectorTreeView(QWidget):
         """Return the height that fits the WLV, the tree levels drawn (or the line saying why
         there are none) and the key."""
         rows = len(self.tree_levels()) if self.tree_reason() is None else 1
-        key = self.key_h * len(self._key_lines()) if self.show_key else 0
+        # room for every entry the key may list, so the board does not jump as entries come and go
+        key = self.key_h * len(self._key_lines(every=True)) if self.show_key else 0
         return self.wlv_h + GAP + rows * self.level_h + 8 + key
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -368,27 +375,52 @@ class VectorTreeView(QWidget):
             y += self.level_h
         return y
 
-    def move_entries(self) -> list[tuple[str, str]]:
-        """Return the key entries for the moves this run has shown so far: ``("move", text)`` for
-        re-packs (shifts, region swaps, slot deletions) and ``("migration", text)`` for
-        migrations, whose animation also carries a "cost" badge when they lose service."""
-        kinds: set[str] = self.player.move_kinds if self.player is not None else set()
-        out = []
-        if kinds - {"job_migrated"}:
-            out.append(("move", "job moved (ghost, trail)"))
-        if "job_migrated" in kinds:
-            out.append(("migration", "migrated (badge: slices lost)"))
+    def shown_keys(self) -> set[str]:
+        """Return the key entries for what the screen shows now: ``"running"`` (a slot runs),
+        ``"alloc"`` (the last allocation is outlined), ``"hatch"`` (a job runs in an extra
+        slot), ``"move"`` (a moved job's ghost and trail, a left job's ghost), ``"migration"``
+        (a migration's cost badge is drawn), ``"pointer"`` (processors under the pointer) and
+        ``"shade"`` (the WLV and tree are always drawn); :attr:`fixed_keys` instead when set."""
+        if self.fixed_keys is not None:
+            return set(self.fixed_keys)
+        out = {"shade"}
+        p, m = self.player, self._matrix()
+        if p is None or m is None:
+            return out
+        if m.active_row is not None:
+            out.add("running")
+        if self._allocation is not None:
+            out.add("alloc")
+        if replica_mask(m).any():
+            out.add("hatch")
+        tr, stop = p.transition, p.move_stop
+        if tr is not None and tr.change.kind in MOVING_KINDS and 0.0 < tr.t < 1.0:
+            out.add("migration" if isinstance(tr.change, JobMigrated) and tr.change.cost else "move")
+            if isinstance(tr.change, JobMigrated):
+                out.add("move")
+        elif tr is None and stop is not None and (stop.change.kind in MOVING_KINDS or stop.change.kind == "job_removed"):
+            out.add("move")
+            if isinstance(stop.change, JobMigrated) and stop.change.cost:
+                out.add("migration")
+        if self.column_range.hover_cols is not None:
+            out.add("pointer")
         return out
 
-    def _key_items(self) -> list[tuple[str, QColor | None, str]]:
-        items = [("frame", palette.ACCENT, "running slot"), ("frame", palette.LAST_ALLOC, "last allocation"),
-                 ("hatch", None, "extra slot (replica)")]
-        items += [(kind, None, text) for kind, text in self.move_entries()]
-        items += [("frame", palette.LINK, "processors under the pointer"),
-                  ("shade", None, "WLV / tree: idle slots per processor / per buddy group")]
-        return items
+    def _key_items(self, every: bool = False) -> list[tuple[str, QColor | None, str]]:
+        """The key's entries ``(icon kind, frame colour, text)``: those of what is shown
+        (:meth:`shown_keys`), or ``every`` one."""
+        shown = self.shown_keys()
+        entries: list[tuple[str, str, QColor | None, str]] = [
+            ("running", "frame", palette.ACCENT, "running slot"),
+            ("alloc", "frame", palette.LAST_ALLOC, "last allocation"),
+            ("hatch", "hatch", None, "extra slot (replica)"),
+            ("move", "move", None, "job moved (ghost, trail)"),
+            ("migration", "migration", None, "migrated (badge: its cost)"),
+            ("pointer", "frame", palette.LINK, "processors under the pointer"),
+            ("shade", "shade", None, "WLV / tree: idle slots per processor / per buddy group")]
+        return [(kind, colour, text) for key, kind, colour, text in entries if every or key in shown]
 
-    def _key_lines(self) -> list[list[tuple[str, QColor | None, str, float]]]:
+    def _key_lines(self, every: bool = False) -> list[list[tuple[str, QColor | None, str, float]]]:
         """Return the key's entries laid out in lines that fit the view's width. An entry is never
         cut at the edge: it starts the next line on a board at least :data:`KEY_WRAP_HEIGHT`
         high, and is left out on a smaller one (a small export frame keeps its matrix); the last
@@ -401,7 +433,7 @@ class VectorTreeView(QWidget):
         used = 0.0
         parent = self.parentWidget()
         wrap = parent is None or parent.height() >= KEY_WRAP_HEIGHT
-        for kind, colour, text in self._key_items():
+        for kind, colour, text in self._key_items(every):
             w = s + 6 + fm.horizontalAdvance(text) + 18
             if lines[-1] and used + w > room:
                 if kind == "shade" or not wrap:  # left out whole, never cut at the edge
@@ -437,9 +469,9 @@ class VectorTreeView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.setPen(QPen(colour, 3.0))
             painter.drawRect(box.adjusted(1.5, 1.5, -1.5, -1.5))
-        elif kind == "hatch":
+        elif kind == "hatch":  # as the matrix draws an extra slot
             painter.fillRect(box, palette.JOB_COLOURS[0])
-            painter.fillRect(box, QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern))
+            hatch(painter, box, 1.0, stripe=max(2.0, s / 7))
         elif kind == "move":
             # as the move cues draw a re-pack: a faint ghost with a dashed edge, a dashed trail
             ghost = QColor(palette.JOB_COLOURS[1])

@@ -74,6 +74,7 @@ from gangviz.gui.matrix.geometry import (
     nice_stride,
 )
 from gangviz.gui.matrix.held_move import gate_cuts
+from gangviz.gui.matrix.marks import draw_badge, hatch
 from gangviz.gui.matrix.scene import Mover, Scene, build_scene
 from gangviz.gui.wiring import follow
 from gangviz.timefmt import clock_text, format_time
@@ -205,6 +206,10 @@ class MatrixView(QWidget):
         self.column_range._changed()
         self._cache = None
         self.update()
+
+    def name_font(self) -> QFont:
+        """Return the font job names are drawn in (a copy)."""
+        return QFont(self._font)
 
     def set_max_cell_height(self, pixels: float) -> None:
         """Let a slot grow up to ``pixels`` high (64 in the window; taller when presenting)."""
@@ -650,11 +655,10 @@ class MatrixView(QWidget):
         """Hatch the extra-slot cells (``replica`` true), one rectangle per run of them in a row."""
         if not replica.any():
             return
-        hatch = QBrush(QColor(0, 0, 0, 70), Qt.BrushStyle.BDiagPattern)
         for r in np.flatnonzero(replica.any(axis=1)).tolist():
             edge = np.diff(np.concatenate(([0], replica[r].astype(np.int8), [0])))
             for a, b in zip(np.flatnonzero(edge == 1).tolist(), np.flatnonzero(edge == -1).tolist()):
-                painter.fillRect(QRectF(x0 + a * cw, tops[r], (b - a) * cw, row_h[r]), hatch)
+                hatch(painter, QRectF(x0 + a * cw, tops[r], (b - a) * cw, row_h[r]))
 
     def _paint_selection(self, painter: QPainter, rect: QRectF) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -689,7 +693,7 @@ class MatrixView(QWidget):
                 rect = QRectF(x0 + lo * cw, y, (hi - lo) * cw, ch)
                 painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5))
                 if mv.replica or mv.ghost:
-                    painter.fillRect(rect, QBrush(QColor(0, 0, 0, int(70 * mv.alpha)), Qt.BrushStyle.BDiagPattern))
+                    hatch(painter, rect, mv.alpha)
                 if mv.job == self.selected:
                     self._paint_selection(painter, rect)
             name = names.get(mv.job, f"J{mv.job}")
@@ -705,9 +709,8 @@ class MatrixView(QWidget):
             for x in xs:
                 painter.drawRect(QRectF(x, y, cw, ch).adjusted(0.5, 0.5, -0.5, -0.5))
             if mv.badge:
-                painter.setPen(palette.TEXT)
-                painter.setFont(self._bold)
-                painter.drawText(QPointF(max(xs) + cw + 4, y + ch / 2 + 4), mv.badge)
+                draw_badge(painter, mv.badge, QPointF(max(xs) + cw + 6, y + ch / 2), self._bold,
+                           right_limit=self.width() - 4.0)
                 painter.setFont(self._font)
 
     def column_range_left(self) -> float:

@@ -199,7 +199,8 @@ def try_option2(sim: Host, a: int, row: int, budget: MigrationBudget, *, label: 
     c = budget.cost
     lose = ""
     if budget.charge and c:
-        lose = f"; it loses {c:g} slice{'' if c == 1 else 's'}" + (f", {', '.join(m.name(j) for j in others)} {c / 2:g}"
+        half = f"{c / 2:g} slice{'' if c / 2 == 1 else 's'}"  # every quantity with its unit
+        lose = f"; it loses {c:g} slice{'' if c == 1 else 's'}" + (f", {', '.join(m.name(j) for j in others)} {half}"
                                               + (" each" if len(others) > 1 else "") if others else "")
     sim.emit(JobMigrated(a, src, cols, row, new, cost, f"{label}, option 2: overhead {cost:g} (eq. 5){lose}"))
     budget.moved.add(a)
