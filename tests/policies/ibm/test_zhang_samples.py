@@ -1,0 +1,163 @@
+"""Tests of Table 1's samples, spreads, saturation, median split and sensitivity, and of the
+workload's unpublished choices (Zhang01 §2.1, §2.2, §5.6)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from gangviz.core.jobs import JobSpec
+from gangviz.experiments.repro import zhang
+from gangviz.experiments.repro.zhang_stats import in_range, saturated, spread
+from gangviz.workloads.ibm import (
+    CLASS_SHARES,
+    ZhangChoices,
+    large_work_share,
+    zhang_workload,
+)
+
+
+@pytest.mark.parametrize("field, value", [("pow2_share", 1.5), ("pow2_share", -0.1), ("interarrival_cv", 0.1),
+                                          ("service_cv", 20.0), ("median_run_time", 0.0), ("service_growth", 3.0)])
+def test_a_choice_out_of_range_is_refused(field, value):
+    with pytest.raises(ValueError, match=field):
+        ZhangChoices(**{field: value})
+
+
+@pytest.mark.parametrize("choices", [ZhangChoices(), ZhangChoices(service_cv=5.0, service_growth=0.3),
+                                     ZhangChoices(median_run_time=1000.0, pow2_share=1.0)])
+def test_the_median_run_time_at_workload_5_is_the_one_asked_for(choices):
+    w = zhang_workload(20_000, 1.5, seed=4, choices=choices)
+    median = float(np.median(w.works())) * w.slice_seconds
+    assert median == pytest.approx(choices.median_run_time, rel=0.05)
+
+
+def test_the_size_spread_within_a_class():
+    tops = {hi for _, hi, _ in CLASS_SHARES}
+    on_top = zhang_workload(3000, 1.0, seed=2, choices=ZhangChoices(pow2_share=1.0)).sizes()
+    assert set(on_top.tolist()) <= tops
+    uniform = zhang_workload(3000, 1.0, seed=2, choices=ZhangChoices(pow2_share=0.0)).sizes()
+    share_on_top = np.isin(uniform, list(tops)).mean()
+    assert 0.3 < share_on_top < 0.6  # classes 1 and 2 are all top; the others 1 in 2..128
+
+
+def test_class_run_times_grow_with_size_when_asked_and_large_jobs_keep_most_of_the_work():
+    flat = zhang_workload(20_000, 1.0, seed=3, choices=ZhangChoices(service_growth=0.0))
+    grown = zhang_workload(20_000, 1.0, seed=3, choices=ZhangChoices(service_growth=0.3))
+    for w, bigger in ((flat, False), (grown, True)):
+        s, e = w.sizes(), w.works()
+        ratio = e[s > 128].mean() / e[s == 1].mean()
+        assert (ratio > 2.0) if bigger else (0.6 < ratio < 1.6)
+    assert large_work_share(ZhangChoices()) > 0.8
+    assert large_work_share(ZhangChoices(service_growth=0.3)) > large_work_share(ZhangChoices())
+
+
+def test_interarrival_cv_makes_arrivals_burstier():
+    def cv(choice):
+        w = zhang_workload(20_000, 1.0, seed=6, choices=ZhangChoices(interarrival_cv=choice))
+        gaps = np.diff([j.arrival for j in w.jobs if j.size == 1])
+        return gaps.std() / gaps.mean()
+    assert cv(1.5) < cv(3.0)
+    assert cv(3.0) == pytest.approx(3.0, rel=0.3)
+
+
+def test_spread_and_agreement():
+    sp = spread([2.0, 4.0, 6.0])
+    assert (sp.mean, sp.low, sp.high, sp.n) == (4.0, 2.0, 6.0, 3)
+    assert sp.half == pytest.approx(4.303 * 2.0 / math.sqrt(3))
+    assert sp.agrees(5.9) and sp.agrees(2.7) and sp.agrees(6.0)  # in the range
+    assert not sp.agrees(6.1) and not sp.agrees(1.8)  # outside it and beyond 1.5x of 4
+    wide = spread([1.0, 1.0, 10.0])  # mean 4: the range holds values beyond 1.5x of it
+    assert wide.agrees(9.0) and wide.agrees(1.2)
+    one = spread([3.0])
+    assert math.isnan(one.half) and one.agrees(4.4) and not one.agrees(4.6)
+    with pytest.raises(ValueError):
+        spread([])
+
+
+def test_saturation_on_the_papers_own_utilisations():
+    loads = [0.55 * m for m in zhang.MULTIPLIERS]
+    paper = zhang.paper_table()
+    gs = saturated([paper[("GS", w)][0] for w in range(9)], loads)
+    bgs = saturated([paper[("BGS", w)][0] for w in range(9)], loads)
+    mgs = saturated([paper[("MGS", w)][0] for w in range(9)], loads)
+    assert gs == [False] * 7 + [True, True]  # 0.86, 0.86, 0.86 from workload 6
+    assert bgs == [False] * 8 + [True]  # 0.94 -> 0.96 for 0.055 more load
+    assert mgs == [False] * 9
+    # once saturated, always: a later rise does not undo it
+    assert saturated([0.5, 0.5, 0.6], [0.5, 0.55, 0.6]) == [False, True, True]
+
+
+def test_the_saturation_range_allows_the_papers_rounding():
+    assert in_range(0.8151, zhang.GS_SATURATION) and not in_range(0.814, zhang.GS_SATURATION)
+    assert in_range(0.9649, zhang.BGS_SATURATION) and not in_range(0.966, zhang.BGS_SATURATION)
+
+
+def test_median_split_by_hand():
+    # times in slices of 200 s: works 1, 2, 3, 4 slices; the median is 2.5 slices (500 s)
+    specs = [JobSpec(i, f"j{i}", 0.0, 1, float(i + 1)) for i in range(4)]
+    start = np.zeros(4)
+    finish = np.array([2.0, 2.0, 6.0, 4.0])
+    out = zhang.median_split(specs, start, finish)
+    assert out["median_run_time"] == pytest.approx(500.0)
+    assert out["short_slowdown"] == pytest.approx((2 / 1 + 2 / 2) / 2)
+    assert out["long_slowdown"] == pytest.approx((6 / 3 + 4 / 4) / 2)
+
+
+def test_a_sample_runs_every_policy_on_one_workload_as_single_cells_do():
+    both = zhang.run_sample(("GS", "MBGS"), 1.4, 120, 5, True)
+    assert [m["bounded_slowdown"] for m in both] == [
+        zhang.run_cell(p, 1.4, 120, 5, True)["bounded_slowdown"] for p in ("GS", "MBGS")]
+    assert {"median_run_time", "short_slowdown", "long_slowdown"} <= set(both[0])
+
+
+def test_simulate_runs_only_the_cells_asked_for():
+    res = zhang.simulate(30, 2, 1, seed=3, cells=[("GS", 8), ("BGS", 7)])
+    assert sorted(res) == [("BGS", 7), ("GS", 8)] and all(len(v) == 2 for v in res.values())
+    full = zhang.simulate(30, 2, 1, seed=3)
+    assert full[("GS", 8)] == res[("GS", 8)]
+
+
+def test_the_repro_prints_spreads_saturation_and_the_median_split(capsys):
+    from gangviz.cli import main
+
+    main(["repro", "zhang-table1", "--jobs", "50", "--reps", "2", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert "2 samples x 50 jobs" in out and "95% CI" in out
+    assert "unsaturated cells agree with the paper" in out
+    assert "median split at workload 5" in out and "paper 104.8" in out
+    assert "[holds in" in out and "of 2 samples]" in out
+    assert out.count("| agrees") + out.count("| differs") + out.count("| saturated") == 36
+
+
+def test_a_choice_reaches_the_workload_from_the_command_line(capsys):
+    from gangviz.cli import main
+
+    main(["repro", "zhang-table1", "--jobs", "30", "--reps", "1", "--workers", "1", "--pow2-share", "1",
+          "--service-cv", "4", "--no-growth", "--json"])
+    out = capsys.readouterr().out
+    import json
+
+    doc = json.loads(out)
+    assert doc["choices"]["pow2_share"] == 1.0 and doc["choices"]["service_cv"] == 4.0
+    assert len(doc["cells"]) == 36
+
+
+def test_a_bad_choice_on_the_command_line_is_one_line(capsys):
+    from gangviz.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["repro", "zhang-table1", "--pow2-share", "2"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "pow2_share must lie in 0..1, got 2" in err and "Traceback" not in err
+
+
+def test_sensitivity_prints_a_band_per_cell(capsys):
+    from gangviz.cli import main
+
+    main(["repro", "zhang-table1", "--sensitivity", "--jobs", "30", "--reps", "1", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert "band of the means" in out and "pow2_share=" in out and "service_cv=" in out
+    rows = [line for line in out.splitlines() if line[:2].strip().isdigit() and (" yes " in line or " no " in line)]
+    assert len(rows) == 36
