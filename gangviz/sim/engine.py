@@ -132,6 +132,9 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         self.order = order
         #: Decide at every arrival and completion (``True``) or at slice boundaries only.
         self.event_driven = policy.decides_at == "event"
+        #: Event-driven slice model (the IBM gang policies' ``cut_at_departure``, ``after_cut``).
+        self.cut_at_departure = bool(getattr(policy, "cut_at_departure", True))
+        self.resume_cut = getattr(policy, "after_cut", "next") == "same"
         load = load_workload(list(jobs), processors, overhead, initial, script)
         self.jobs = load.jobs
         self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)

@@ -139,6 +139,15 @@ BGS_SATURATION = (0.95, 0.96)
 SPLIT_WORKLOAD = 5
 PAPER_MEDIAN = 680.0
 PAPER_SPLIT = {"BGS": (18.9, 4.8), "MGS": (104.8, 4.1)}
+#: the slice model: (a departure cuts the slice, the row after a cut), see IBMGang
+SliceModel = tuple[bool, str]
+DEFAULT_SLICE: SliceModel = (True, "next")
+#: the slice models ``--slice-models`` compares: the default, eq. 3's w_k, the interrupted row again
+SLICE_MODELS: tuple[tuple[str, SliceModel], ...] = (
+    ("departures cut the slice, next row", (True, "next")),
+    ("slice runs to its end (w_k), next row", (False, "next")),
+    ("departures cut the slice, same row", (True, "same")),
+)
 #: each unpublished choice of the workload at its plausible extremes (``--sensitivity``)
 SENSITIVITY: dict[str, tuple[float, float]] = {
     "pow2_share": (0.0, 1.0),
@@ -223,6 +232,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    metavar="SECONDS", help=f"median run time at workload 5 (default the paper's {d.median_run_time:g})")
     g.add_argument("--service-growth", type=_choice_arg("service_growth"), default=d.service_growth, metavar="E",
                    help=f"class mean run times grow as (class top size)^E (default {d.service_growth:g})")
+    p.add_argument("--cut-at-departure", action=argparse.BooleanOptionalAction, default=True,
+                   help="a departure cuts the slice short (default); --no-cut-at-departure runs the slice to its "
+                        "end with the departed job's processors idle (eq. 3's w_k)")
+    p.add_argument("--after-cut", choices=("next", "same"), default="next",
+                   help="the row that runs after an event cut a slice short: the next row (default) or the same "
+                        "row again from a fresh slice")
+    p.add_argument("--slice-models", action="store_true",
+                   help="run the table under each slice model (departures cut the slice or not; next or same "
+                        "row after a cut) and print the effect on every cell")
     p.add_argument("--sensitivity", action="store_true",
                    help="rerun the table with each unpublished choice at its plausible extremes and print "
                         "the band each cell moves in")
@@ -240,13 +258,14 @@ def choices_of(args: argparse.Namespace) -> ZhangChoices:
 
 
 def run_policy(w: Workload, policy: str, migration_cost: float = 0.0, q: int | None = None,
-               decide: str = "event", engine: str = "compiled") -> dict[str, Any]:
+               decide: str = "event", engine: str = "compiled", slice_model: SliceModel = DEFAULT_SLICE) -> dict[str, Any]:
     """Return the §2.3 metrics of ``policy`` on the Zhang workload ``w`` (see :func:`run_cell`)."""
     from gangviz.factory import build
     from gangviz.fast.gang import covers, ibm_metrics_compiled
     from gangviz.workloads.source import Source
 
-    params: dict[str, Any] = {"mpl": MPL, "decide": decide}
+    params: dict[str, Any] = {"mpl": MPL, "decide": decide, "cut_at_departure": slice_model[0],
+                              "after_cut": slice_model[1]}
     if policy in ("MGS", "MBGS"):
         params.update(q=q, migration_cost=migration_cost / SLICE_SECONDS)
     specs = sorted(w.jobs, key=lambda j: j.id)
@@ -274,7 +293,8 @@ def run_policy(w: Workload, policy: str, migration_cost: float = 0.0, q: int | N
 
 def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
              migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
-             engine: str = "compiled", choices: ZhangChoices | None = None) -> dict[str, Any]:
+             engine: str = "compiled", choices: ZhangChoices | None = None,
+             slice_model: SliceModel = DEFAULT_SLICE) -> dict[str, Any]:
     """Return the §2.3 metrics of one policy on one workload and seed (plus bookkeeping:
     ``migrated_tasks``, ``migration_overhead`` in node-seconds, ``offered`` load of the sample,
     ``seed``, and :func:`median_split`'s figures). ``migration_cost`` (seconds) and ``q`` apply
@@ -282,17 +302,19 @@ def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: 
     ``engine`` ``"compiled"`` runs the compiled loop of :mod:`gangviz.fast.gang` when it covers
     the run (decisions at events), which gives the same figures as the reference engine
     (``"python"``); ``choices`` are the workload's unpublished parameters
-    (:class:`gangviz.workloads.ibm.ZhangChoices`)."""
+    (:class:`gangviz.workloads.ibm.ZhangChoices`); ``slice_model`` is (``cut_at_departure``,
+    ``after_cut``) of :class:`gangviz.policies.ibm.gs.IBMGang`."""
     return run_sample((policy,), multiplier, n_jobs, seed, calibrate, migration_cost, q, decide, engine,
-                      choices)[0]
+                      choices, slice_model)[0]
 
 
 def run_sample(policies: tuple[str, ...], multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
                migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
-               engine: str = "compiled", choices: ZhangChoices | None = None) -> list[dict[str, Any]]:
+               engine: str = "compiled", choices: ZhangChoices | None = None,
+               slice_model: SliceModel = DEFAULT_SLICE) -> list[dict[str, Any]]:
     """Return :func:`run_cell` of each of ``policies`` on one generated workload (in order)."""
     w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate, choices=choices)
-    outs = [run_policy(w, p, migration_cost, q, decide, engine) for p in policies]
+    outs = [run_policy(w, p, migration_cost, q, decide, engine, slice_model) for p in policies]
     for out in outs:
         out["seed"] = seed
     return outs
@@ -323,12 +345,12 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
              migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
              scheduler: str | None = None, progress: Callable[[int, int], None] | None = None,
              engine: str = "compiled", choices: ZhangChoices | None = None,
-             cells: list[tuple[str, int]] | None = None) -> Results:
+             cells: list[tuple[str, int]] | None = None, slice_model: SliceModel = DEFAULT_SLICE) -> Results:
     """Run every cell (or only ``cells``, ``(policy, workload index)`` pairs) on ``reps`` samples
     on ``workers`` local processes (or the Dask ``scheduler``); return ``{(policy, workload
     index): [metrics per sample, in sample order]}``. ``progress(done, total)``, if given, is
-    called as tasks (one sample of one workload) finish; ``engine`` and ``choices`` as in
-    :func:`run_cell`.
+    called as tasks (one sample of one workload) finish; ``engine``, ``choices`` and
+    ``slice_model`` as in :func:`run_cell`.
 
     Raises ``ValueError`` for a negative seed, and what :func:`map_runs` raises.
     """
@@ -343,7 +365,7 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
         for r in range(reps):
             keys.append((names, wi))
             tasks.append((names, mult, n_jobs, run_seed(seed, (), r), calibrate, migration_cost, q, decide, engine,
-                          choices))
+                          choices, slice_model))
     if engine == "compiled" and decide == "event" and not scheduler:
         from gangviz.fast.gang import warm_up
 
@@ -575,12 +597,18 @@ def format_table(table: Summary, loads: list[float] | None = None) -> str:
     return "\n".join(lines)
 
 
+def slice_model_of(args: argparse.Namespace) -> SliceModel:
+    """Return the (``cut_at_departure``, ``after_cut``) given on the command line."""
+    return bool(getattr(args, "cut_at_departure", True)), str(getattr(args, "after_cut", "next"))
+
+
 def _simulate(args: argparse.Namespace, reps: int, choices: ZhangChoices, n_jobs: int | None = None,
               cells: list[tuple[str, int]] | None = None, bar: ProgressBar | None = None,
-              done: int = 0) -> Results:
+              done: int = 0, slice_model: SliceModel | None = None) -> Results:
     return simulate(n_jobs or args.jobs, reps, args.workers, args.seed, args.calibrate, args.migration_cost,
                     args.q, args.decide, args.scheduler, engine=args.engine, choices=choices, cells=cells,
-                    progress=None if bar is None else (lambda k, _total: bar.update(done + k)))
+                    progress=None if bar is None else (lambda k, _total: bar.update(done + k)),
+                    slice_model=slice_model or slice_model_of(args))
 
 
 def growth_runs(args: argparse.Namespace, reps: int, choices: ZhangChoices, sat: set[tuple[str, int]],
@@ -601,15 +629,17 @@ def growth_runs(args: argparse.Namespace, reps: int, choices: ZhangChoices, sat:
 def run(target: str, args: argparse.Namespace) -> int:
     """Run the reproduction, print the table and the findings (or, with ``--json``, one JSON
     document); return ``RAN`` if every finding holds, else ``FINDING_FAILED``."""
-    reps = args.reps or (SENSITIVITY_SAMPLES if args.sensitivity else SAMPLES)
+    reps = args.reps or (SENSITIVITY_SAMPLES if args.sensitivity or args.slice_models else SAMPLES)
     choices = choices_of(args)
     if args.sensitivity:
         return run_sensitivity(target, args, reps, choices)
+    if args.slice_models:
+        return run_slice_models(target, args, reps, choices)
     t0 = time.perf_counter()
     tasks = len(MULTIPLIERS) * reps
     print(f"zhang-table1: {plural(tasks * len(POLICIES), 'run')} of {plural(args.jobs, 'job')} on {where(args)}",
           file=sys.stderr)
-    bar = ProgressBar(tasks)
+    bar = ProgressBar(tasks, label="tasks")
     try:
         results = _simulate(args, reps, choices, bar=bar)
     finally:
@@ -713,7 +743,7 @@ def run_sensitivity(target: str, args: argparse.Namespace, reps: int, choices: Z
     tasks = n_variants * len(MULTIPLIERS) * reps
     print(f"zhang-table1 --sensitivity: {plural(tasks * len(POLICIES), 'run')} of {plural(args.jobs, 'job')} "
           f"on {where(args)}", file=sys.stderr)
-    bar = ProgressBar(tasks)
+    bar = ProgressBar(tasks, label="tasks")
     try:
         variants = sensitivity(args, reps, choices, bar)
     finally:
@@ -768,5 +798,66 @@ def run_sensitivity(target: str, args: argparse.Namespace, reps: int, choices: Z
             parts.append(f"{p} {fmt(sp['short_slowdown'].mean)}/{fmt(sp['long_slowdown'].mean)}")
         print(f"  {label:<22} GS {gs:.3f}  BGS {bgs:.3f}  split {'  '.join(parts)} "
               f"(paper 18.9/4.8, 104.8/4.1)")
+    print(f"\n{plural(tasks * len(POLICIES), 'run')} in {elapsed:.1f} s")
+    return RAN
+
+
+def run_slice_models(target: str, args: argparse.Namespace, reps: int, choices: ZhangChoices) -> int:
+    """Run the table under each of :data:`SLICE_MODELS` on the same samples and print every
+    cell's mean under each, its ratio to the first, and per model the agreeing cells and the
+    findings (``--slice-models``); return ``RAN``."""
+    t0 = time.perf_counter()
+    tasks = len(SLICE_MODELS) * len(MULTIPLIERS) * reps
+    print(f"zhang-table1 --slice-models: {plural(tasks * len(POLICIES), 'run')} of {plural(args.jobs, 'job')} "
+          f"on {where(args)}", file=sys.stderr)
+    bar = ProgressBar(tasks, label="tasks")
+    per = len(MULTIPLIERS) * reps
+    try:
+        runs = [(label, _simulate(args, reps, choices, bar=bar, done=i * per, slice_model=model))
+                for i, (label, model) in enumerate(SLICE_MODELS)]
+    finally:
+        bar.close()
+    elapsed = time.perf_counter() - t0
+    tables = [(label, summarize(res)) for label, res in runs]
+    if args.json or args.out:
+        doc = {"target": target, "slice_models": True, "jobs": args.jobs, "reps": reps, "seed": args.seed,
+               "models": [{"label": label, "cut_at_departure": model[0], "after_cut": model[1],
+                           "table": [{"policy": p, "workload": w, "utilization": r, "bounded_slowdown": sd}
+                                     for (p, w), (r, sd) in sorted(t.items())]}
+                          for (label, model), (_, t) in zip(SLICE_MODELS, tables)]}
+        if args.out:
+            from gangviz.outputs import write_text_atomically
+
+            write_text_atomically(args.out, json.dumps(doc, indent=1) + "\n")
+        if args.json:
+            json.dump(doc, sys.stdout, indent=1)
+            print()
+            return RAN
+    paper = paper_table()
+    print(f"{TARGETS[target]}: the slice model\n{plural(reps, 'sample')} x {args.jobs:,} jobs per workload, "
+          f"the same samples under each model; workload choices: {choices.describe()}")
+    for i, (label, _) in enumerate(SLICE_MODELS):
+        print(f"  model {i}: {label}")
+    head = (f"{'wl':>2} {'policy':<5} {'paper':>7} | " + " | ".join(f"{'s ' + str(i):>7} {'rho':>5}" for i in
+                                                                 range(len(SLICE_MODELS)))
+            + " | " + " ".join(f"{str(i) + '/0':>6}" for i in range(1, len(SLICE_MODELS))))
+    lines = [head, "-" * len(head)]
+    for w in range(len(MULTIPLIERS)):
+        for p in TABLE_ORDER:
+            cells = [t[(p, w)] for _, t in tables]
+            lines.append(f"{w:>2} {p:<5} {fmt(paper[(p, w)][1]):>7} | "
+                         + " | ".join(f"{fmt(sd):>7} {r:>5.2f}" for r, sd in cells) + " | "
+                         + " ".join(f"{cells[i][1] / cells[0][1]:>6.2f}" for i in range(1, len(cells))))
+    print("\n".join(lines))
+    print()
+    for (label, res), (_, t) in zip(runs, tables):
+        loads = offered_loads(res)
+        sat = saturated_cells(t, loads)
+        agree, free = agreement(cell_spreads(res), sat)
+        held = sum(ok for _, ok in findings(t, args.margin, loads))
+        ratios = [t[k][1] / tables[0][1][k][1] for k in t if k not in sat]
+        print(f"  {label}: {agree} of {free} unsaturated cells agree, {len(sat)} saturated, {held} of 6 findings "
+              f"hold on the means; s {float(np.exp(np.mean(np.log(ratios)))):.3g}x model 0's (geometric mean "
+              f"over its unsaturated cells)")
     print(f"\n{plural(tasks * len(POLICIES), 'run')} in {elapsed:.1f} s")
     return RAN

@@ -161,3 +161,72 @@ def test_sensitivity_prints_a_band_per_cell(capsys):
     assert "band of the means" in out and "pow2_share=" in out and "service_cv=" in out
     rows = [line for line in out.splitlines() if line[:2].strip().isdigit() and (" yes " in line or " no " in line)]
     assert len(rows) == 36
+
+
+@pytest.mark.parametrize("policy", ["gs", "bgs", "mgs", "mbgs"])
+@pytest.mark.parametrize("cut, after", [(False, "next"), (True, "same"), (False, "same")])
+def test_the_slice_models_give_the_same_jobs_on_both_engines(policy, cut, after):
+    from gangviz.factory import build
+    from gangviz.fast.gang import job_arrays, run_gang
+    from gangviz.metrics.ibm import run_with_capacity
+    from gangviz.workloads.source import Source
+
+    w = zhang_workload(250, 1.6, seed=11, calibrate=True)
+    specs = sorted(w.jobs, key=lambda j: j.id)
+    params = {"mpl": 4, "cut_at_departure": cut, "after_cut": after}
+    fast = run_gang(job_arrays(specs), policy, params, 320)
+    sim = build(Source("model", "x", 320, w.jobs), policy, params=params, record=False, watch=False)
+    lost = run_with_capacity(sim).lost
+    rec = {r.spec.id: r for r in sim.records()}
+    assert np.array_equal(fast.finish, [rec[j.id].finish for j in specs])
+    assert np.array_equal(fast.start, [rec[j.id].start for j in specs])
+    assert fast.lost == lost
+
+
+def test_a_departure_that_does_not_cut_the_slice_leaves_the_rest_of_it_idle():
+    from gangviz.policies.ibm import GS
+    from gangviz.sim.engine import Simulation
+
+    # one row: J0 ends at 0.5; J1 arrives at 0.2 and waits for all 4 processors
+    jobs = [JobSpec(0, "a", 0.0, 3, 0.5), JobSpec(1, "b", 0.2, 4, 1.0)]
+    cut = Simulation(jobs, GS(1), 4, record=False)
+    cut.run()
+    keep = Simulation(jobs, GS(1, cut_at_departure=False), 4, record=False)
+    keep.run()
+    assert cut.records()[0].finish == keep.records()[0].finish == pytest.approx(0.5)
+    assert cut.records()[1].start == pytest.approx(0.5)  # decided at the departure
+    # J1's arrival cut the first slice at 0.2 and started a fresh one: J0 ends 0.3 into it, and
+    # its processors idle to that slice's end at 1.2, where the departure is decided
+    assert keep.records()[1].start == pytest.approx(1.2)
+
+
+def test_the_row_after_a_cut_is_the_next_or_the_same():
+    from gangviz.policies.ibm import GS
+    from gangviz.sim.engine import Simulation
+
+    # 4 processors, MPL 2: J0 (3) in row 0, J1 (2) in row 1; J2 (4) arrives at 0.5, cannot be
+    # placed, and its arrival cuts row 0's first slice short
+    jobs = [JobSpec(0, "a", 0.0, 3, 5.0), JobSpec(1, "b", 0.0, 2, 5.0), JobSpec(2, "c", 0.5, 4, 1.0)]
+    first = {}
+    for after in ("next", "same"):
+        sim = Simulation(jobs, GS(2, after_cut=after), 4, record=False)
+        sim.run()
+        first[after] = sim.run_stats()[0][1]
+    assert first["next"] == pytest.approx(0.5)  # row 1 runs from the cut
+    assert first["same"] == pytest.approx(1.5)  # row 0 runs a fresh slice first
+
+
+def test_a_bad_slice_model_is_refused():
+    from gangviz.policies.ibm import GS
+
+    with pytest.raises(ValueError, match="after_cut must be 'next' or 'same'"):
+        GS(after_cut="previous")
+
+
+def test_the_repro_compares_the_slice_models(capsys):
+    from gangviz.cli import main
+
+    main(["repro", "zhang-table1", "--slice-models", "--jobs", "30", "--reps", "1", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert "slice runs to its end (w_k)" in out and "same row" in out
+    assert sum(line.startswith("  departures cut") or line.startswith("  slice runs") for line in out.splitlines()) == 3
