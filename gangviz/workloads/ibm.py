@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,10 +42,13 @@ from gangviz.workloads.dists import HyperErlang
 from gangviz.workloads.model import Workload
 from gangviz.workloads.synthetic import JobClass, hyper_erlang
 
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.workloads.source import Source
+
 __all__ = [
     "PROCESSORS", "SLICE_SECONDS", "POW2_SHARE", "CLASS_SHARES", "MEDIAN_RUN_TIME", "BASELINE_RHO", "MULTIPLIERS",
     "CHOICE_NAMES", "ZhangChoices", "zhang_classes", "zhang_workload", "clip_to_estimates", "mean_size", "mean_work",
-    "large_work_share", "offered_load",
+    "large_work_share", "offered_load", "zhang_source",
 ]
 
 PROCESSORS = 320
@@ -260,6 +264,17 @@ def zhang_workload(n_jobs: int = 10_000, multiplier: float = 1.0, *, phi: float 
                     f"{c.describe()}"
                     + (", calibrated)" if calibrate else ")"),
                     header, list(w.warnings), slice_seconds=slice_seconds)
+
+
+def zhang_source(n_jobs: int = 10_000, multiplier: float = 1.0, *, seed: int = 0, calibrate: bool = True,
+                 choices: ZhangChoices | None = None) -> Source:
+    """Return :func:`zhang_workload` as a :class:`~gangviz.workloads.source.Source` (320 nodes,
+    times in 200 s slices), for :func:`gangviz.simulate`, ``gangviz.compare`` or a sweep (model
+    ``zhang``). Raises ``ValueError`` as :func:`zhang_workload`."""
+    from gangviz.workloads.source import Source
+
+    w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate, choices=choices)
+    return Source("model", w.source, PROCESSORS, w.jobs, slice_seconds=SLICE_SECONDS)
 
 
 def clip_to_estimates(jobs: list[JobSpec]) -> list[JobSpec]:

@@ -55,7 +55,12 @@ reader sees which differences from the paper its silence explains.
 
 Time model: the policies decide at every arrival and departure (``--decide event``, the
 default, as the paper's simulator does, §4.2); ``--decide boundary`` runs the older model, where
-they decide only at slice boundaries.
+they decide only at slice boundaries. Within the event model, the slice model is a choice the
+paper leaves open (:class:`gangviz.policies.ibm.gs.IBMGang`): by default an event cuts the slice
+in progress short and the next row starts a fresh one; ``--no-cut-at-departure`` lets a slice in
+which a job ends run to its end (eq. 3's w_k, "fraction of time-slice not used by job k") and
+``--after-cut same`` runs the interrupted row again. ``--slice-models`` runs the table under the
+models of :data:`SLICE_MODELS` on the same samples and prints the effect on every cell.
 
 Every policy and every workload of one sample runs on the same jobs (common random numbers: one
 seed per sample, ``run_seed(seed, (), sample)`` of :mod:`gangviz.experiments.seeds`, service

@@ -230,3 +230,19 @@ def test_the_repro_compares_the_slice_models(capsys):
     out = capsys.readouterr().out
     assert "slice runs to its end (w_k)" in out and "same row" in out
     assert sum(line.startswith("  departures cut") or line.startswith("  slice runs") for line in out.splitlines()) == 3
+
+
+def test_the_zhang_model_takes_its_choices_in_a_sweep_task_and_as_a_source():
+    from gangviz.experiments.tasks import MODEL_PARAMS, build_jobs
+    from gangviz.workloads.ibm import zhang_source
+
+    assert {"pow2_share", "interarrival_cv", "service_cv", "median_run_time", "service_growth"} <= set(
+        MODEL_PARAMS["zhang"])
+    src = build_jobs("zhang", {"jobs": 200, "multiplier": 1.5, "pow2_share": 1.0}, 4)
+    direct = zhang_source(200, 1.5, seed=4, choices=ZhangChoices(pow2_share=1.0))
+    assert src.processors == direct.processors == 320 and src.slice_seconds == 200.0
+    assert [(j.arrival, j.size, j.work) for j in src.jobs] == [(j.arrival, j.size, j.work) for j in direct.jobs]
+    tops = {hi for _, hi, _ in CLASS_SHARES}
+    assert {j.size for j in src.jobs} <= tops
+    with pytest.raises(ValueError, match="service_cv"):
+        build_jobs("zhang", {"service_cv": 50.0}, 1)
