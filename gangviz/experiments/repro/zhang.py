@@ -534,7 +534,7 @@ def format_split(results: Results) -> list[str]:
                                 ("longer or equal", "long_slowdown", PAPER_SPLIT[p][1])):
             s = sp[key]
             ok = s.mean / AGREE_FACTOR <= ref <= s.mean * AGREE_FACTOR
-            lines.append(f"  {p:<4} jobs {label:<15}: s {fmt(s.mean):>6} (95% CI {fmt(s.mean - s.half)}-"
+            lines.append(f"  {p:<4} jobs {label:<15}: s {fmt(s.mean):>6} (95% CI {fmt(max(s.mean - s.half, 0.0))}-"
                          f"{fmt(s.mean + s.half)}, samples {fmt(s.low)}-{fmt(s.high)}); paper {ref:g}: "
                          f"{'within' if ok else 'NOT within'} {AGREE_FACTOR:g}x")
     return lines
