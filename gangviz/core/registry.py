@@ -118,6 +118,12 @@ _MPL = Param("mpl", "int", 5, "multiprogramming level: most rows of the matrix",
              high=MAX_SLOTS)
 _DECIDE = Param("decide", "choice", "event", "when the phases run (event: every arrival and "
                 "departure, §4.2; boundary: slice boundaries)", choices=("event", "boundary"))
+_SLICE = (
+    Param("cut_at_departure", "bool", True, "with decisions at events, a departure cuts the slice "
+          "short (false: the slice runs to its end, eq. 3's w_k)"),
+    Param("after_cut", "choice", "next", "the row that runs after an event cut a slice short: the "
+          "next row or the same one again", choices=("next", "same")),
+)
 _MIGRATION = (
     Param("q", "int", None, "most tasks migrated per decision", low=0, high=MAX_JOBS,
           none="none"),
@@ -177,15 +183,15 @@ _BUILTINS: tuple[PolicyEntry, ...] = (
                 doc="BR with multi-slot running that never needs more slots than BR"),
     # the gang policies of the IBM study
     PolicyEntry("gs", "GS", MATRIX, "ibm", "[Zhang01 §4.2, §5.1]", "gangviz.policies.ibm.gs:GS",
-                (_MPL, _DECIDE), LOOPS, "event", doc="gang scheduling with home rows and an MPL"),
+                (_MPL, _DECIDE, *_SLICE), LOOPS, "event", doc="gang scheduling with home rows and an MPL"),
     PolicyEntry("bgs", "BGS", MATRIX, "ibm", "[Zhang01 §5.2]", "gangviz.policies.ibm.gs:BGS",
-                (_MPL, _DECIDE), LOOPS, "event", frozenset({"backfill"}),
+                (_MPL, _DECIDE, *_SLICE), LOOPS, "event", frozenset({"backfill"}),
                 doc="gang scheduling with backfilling"),
     PolicyEntry("mgs", "MGS", MATRIX, "ibm", "[Zhang01 §5.4]", "gangviz.policies.ibm.gs:MGS",
-                (_MPL, *_MIGRATION, _DECIDE), LOOPS, "event", frozenset({"migrate"}),
+                (_MPL, *_MIGRATION, _DECIDE, *_SLICE), LOOPS, "event", frozenset({"migrate"}),
                 doc="gang scheduling with migration"),
     PolicyEntry("mbgs", "MBGS", MATRIX, "ibm", "[Zhang01 §5.5]", "gangviz.policies.ibm.gs:MBGS",
-                (_MPL, *_MIGRATION, _DECIDE), LOOPS, "event", frozenset({"backfill", "migrate"}),
+                (_MPL, *_MIGRATION, _DECIDE, *_SLICE), LOOPS, "event", frozenset({"backfill", "migrate"}),
                 doc="gang scheduling with migration and backfilling"),
     # space sharing
     PolicyEntry("fcfs", "fcfs", SPACE_SHARING, "backfill", "[Zhang01 §1]",

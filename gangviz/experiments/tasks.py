@@ -14,6 +14,12 @@ Workloads (``RunTask.workload``):
 * ``"downey"``: :func:`gangviz.workloads.synthetic.uniform_log` (Zhou00 §4.2) with parameters
   ``jobs`` (default 200), ``load`` (0.5), ``procs`` (128), ``max_work`` (120); the seed is the
   task's seed.
+* ``"zhang"``: :func:`gangviz.workloads.ibm.zhang_source` (Zhang01 §2.2; 320 nodes, 200 s
+  slices) with parameters ``jobs`` (default 1000), ``multiplier`` (1.0, the service-time factor
+  of the nine workloads), ``calibrate`` (true: the sample offers exactly 0.55 x multiplier) and
+  the unpublished choices of :class:`gangviz.workloads.ibm.ZhangChoices` (``pow2_share``,
+  ``interarrival_cv``, ``service_cv``, ``median_run_time``, ``service_growth``); the seed is
+  the task's seed.
 * anything else goes through :func:`gangviz.workloads.source.load_source` (an SWF trace path or
   a scenario path / built-in name) with parameters ``procs`` and ``slice`` (seconds per slice of
   a trace). A trace is fixed, so its replications differ only in a randomised policy's seed.
@@ -40,9 +46,17 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: a worker imports what 
 #: (:data:`gangviz.results.figures.CORE_KEYS`, named and measured as ``gangviz run`` does).
 METRICS: tuple[str, ...] = ("r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la") + CORE_KEYS
 
+def _zhang_choices() -> dict[str, Any]:
+    from gangviz.workloads.ibm import CHOICE_NAMES, ZhangChoices
+
+    d = ZhangChoices()
+    return {k: getattr(d, k) for k in CHOICE_NAMES}
+
+
 #: Parameters each synthetic model takes, with their defaults.
 MODEL_PARAMS: dict[str, dict[str, Any]] = {
     "downey": {"jobs": 200, "load": 0.5, "procs": 128, "max_work": 120},
+    "zhang": {"jobs": 1000, "multiplier": 1.0, "calibrate": True, **_zhang_choices()},
 }
 
 #: Parameters of a trace or scenario workload.
@@ -104,6 +118,12 @@ def build_jobs(workload: str, params: dict[str, Any], seed: int) -> Source:
             raise ValueError(f"model {workload} takes {', '.join(MODEL_PARAMS[name])}; "
                              f"not {', '.join(sorted(unknown))}")
         p = {**MODEL_PARAMS[name], **params}
+        if name == "zhang":
+            from gangviz.workloads.ibm import CHOICE_NAMES, ZhangChoices, zhang_source
+
+            choices = ZhangChoices(**{k: float(p[k]) for k in CHOICE_NAMES})
+            return zhang_source(int(p["jobs"]), float(p["multiplier"]), seed=seed, calibrate=bool(p["calibrate"]),
+                                choices=choices)
         from gangviz.workloads.synthetic import uniform_log
 
         wl = uniform_log(p["jobs"], p["load"], procs=p["procs"], max_work=p["max_work"], seed=seed)

@@ -177,7 +177,8 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
     start, first_run, finish, out, *log = loop(
         arrival, size, work, est, aorder, int(processors), gang.mpl, gang.backfill, gang.migrate,
         -1 if gang.q is None else gang.q, gang.migration_cost, gang.charge_migration, float(overhead),
-        SMALL_NODES_MAX if small_max is None else int(small_max), np.zeros(8), len(by_id))
+        SMALL_NODES_MAX if small_max is None else int(small_max), np.zeros(8), len(by_id), gang.cut_at_departure,
+        gang.after_cut == "same")
     back = np.empty_like(by_id)
     back[by_id] = np.arange(len(by_id))
     placed = None

@@ -856,8 +856,16 @@ def _slices_of(gap):
 
 
 @njit(cache=True)
+def _slice_end(gap):
+    """``slices.slice_end``: the end of the slice in which ``gap`` falls (whole slices, >= 1)."""
+    if math.isinf(gap):
+        return gap
+    return float(max(1, math.ceil(gap - EPS)))
+
+
+@njit(cache=True)
 def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run, pending, done_jobs,
-             overhead, quantum, gap, time, start_row):
+             overhead, quantum, gap, time, start_row, resume_cut):
     """``Simulation._run_for`` on a matrix with rows: ``floor(gap)`` whole slices and, if
     ``gap`` is not whole, one slice cut short; ``ends`` are the jobs' finish offsets. Notes the
     finished jobs' times in ``pending`` and lists them in ``done_jobs``; returns how many."""
@@ -901,7 +909,7 @@ def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstart
             pending[j] = time + min(e, gap)
             done_jobs[n_done] = j
             n_done += 1
-    ist[NEXT_ROW] = (start_row + whole + (1 if frac > 0 else 0)) % n
+    ist[NEXT_ROW] = (start_row + whole + (1 if frac > 0 and not resume_cut else 0)) % n
     return n_done
 
 
@@ -1042,31 +1050,31 @@ def _log_room(log_t, log_e, k):
 
 @njit(cache=True, nogil=True)
 def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                  overhead, small_max, init, stop_at):
+                  overhead, small_max, init, stop_at, cut_at_departure, resume_cut):
     """Run the whole workload: :func:`simulate_gang_placed` without the placement log; returns
     ``(start, first_run, finish, out)``."""
     start, first_run, finish, out, _, _ = _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill,
                                                      migrate, q, cost_c, charge, overhead, small_max, init, stop_at,
-                                                     False)
+                                                     False, cut_at_departure, resume_cut)
     return start, first_run, finish, out
 
 
 @njit(cache=True, nogil=True)
 def simulate_gang_placed(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                         overhead, small_max, init, stop_at):
+                         overhead, small_max, init, stop_at, cut_at_departure, resume_cut):
     """Run the whole workload as :func:`simulate_gang` does (the same results, bit for bit) and
     also return where the jobs ran: ``(start, first_run, finish, out, log_t, log_e)``, the
     placement log of :func:`_log_placement` written after every decision (the matrix from one
     decision to the next), jobs numbered as the loop numbers them."""
     return _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                      overhead, small_max, init, stop_at, True)
+                      overhead, small_max, init, stop_at, True, cut_at_departure, resume_cut)
 
 
 # One loop on purpose (hence the noqa: C901): its state lives in local arrays, which every
 # helper split out of it would have to take a dozen of.
 @njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
 def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,  # noqa: C901
-               overhead, small_max, init, stop_at, placed):
+               overhead, small_max, init, stop_at, placed, cut_at_departure, resume_cut):
     """Run the whole workload; jobs ``0..N-1`` by ascending id, ``aorder`` their arrival order
     (by arrival, then id). ``q`` < 0 is unlimited. Returns ``(start, first_run, finish, out)``
     with ``out`` = [end time, most rows, migration overhead, tasks migrated, lost capacity,
@@ -1157,6 +1165,8 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
             if n and ist[N_RUN]:
                 best_end = _finish_offsets(cells, home, lo, nrows, run, ist, served, need, overhead, quantum,
                                            start_row, ends, offs)
+                if not cut_at_departure:
+                    best_end = _slice_end(best_end)
             if best_end < gap:
                 gap = best_end
             if math.isinf(gap):
@@ -1174,7 +1184,7 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
                 time = _snapped(time + gap, arrival, aorder, na, n_jobs)
             else:
                 n_done = _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run,
-                                  pending, done_jobs, overhead, quantum, gap, time, start_row)
+                                  pending, done_jobs, overhead, quantum, gap, time, start_row, resume_cut)
                 row_time += n * gap
                 time = _snapped(time + gap, arrival, aorder, na, n_jobs)
         # ---- Simulation._decide

@@ -43,6 +43,10 @@ class SliceClock:
     script: list[ScriptEvent]
     watch: bool
     event_driven: bool
+    #: event-driven slice model: a departure cuts the slice (else it is decided at the slice's
+    #: end), and the interrupted row runs again after a cut (else the next one does)
+    cut_at_departure: bool
+    resume_cut: bool
     quantum: float
     _rates: slices.Rates
     _s: RunState
@@ -171,6 +175,8 @@ class SliceClock:
         if self.event_driven:
             ends = slices.finish_offsets(table, n, start, self._rates)  # _run_for needs them next
             best = float(ends.min()) if len(ends) else math.inf
+            if not self.cut_at_departure:
+                best = slices.slice_end(best)
         else:
             best = slices.boundary_gap(table, n, start)
         self._gap_memo = _GapMemo(table, n, start, best, ends)
@@ -224,7 +230,7 @@ class SliceClock:
             slices.run_for(s, table, n, gap, whole, frac, self._rates, ends, self.matrix.job_cols,
                            self._first_cols)
         self._table_cache = None
-        s.next_row = (start + whole + (1 if frac > 0 else 0)) % n
+        s.next_row = (start + whole + (1 if frac > 0 and not self.resume_cut else 0)) % n
         s.time = self._snapped(s.time + gap)
 
     def _snapped(self, t: float) -> float:

@@ -30,7 +30,11 @@ arrival or departure constitutes a scheduling event"): a policy whose ``decides_
 slice boundary. Rows still take turns one slice at a time, but the slice in progress when an
 event happens is cut short there (eq. 3's slices of length ``T_ij <= T``): the new matrix runs
 from the event on, starting a fresh slice with the row after the one that was interrupted (the
-interrupted row counts as the row that ran last). Progress is then counted in fractions of a
+interrupted row counts as the row that ran last). Two choices of the policy change this (the IBM
+gang policies' ``after_cut`` and ``cut_at_departure``): ``after_cut == "same"`` starts the fresh
+slice with the interrupted row itself, and ``cut_at_departure == False`` lets a slice in which a
+job ends run to its end, its processors idle for the rest of it, the departure decided at the
+slice's end (an arrival before then still cuts the slice). Progress is then counted in fractions of a
 slice: a slice cut after ``f`` slices gives ``max(f - overhead, 0)`` units of service, and a job
 finishes exactly when its work runs out (no idle end of slice). Time is no longer an integer,
 and watch mode and event jumps agree up to floating-point rounding (they add the same times up
@@ -132,6 +136,9 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         self.order = order
         #: Decide at every arrival and completion (``True``) or at slice boundaries only.
         self.event_driven = policy.decides_at == "event"
+        #: Event-driven slice model (the IBM gang policies' ``cut_at_departure``, ``after_cut``).
+        self.cut_at_departure = bool(getattr(policy, "cut_at_departure", True))
+        self.resume_cut = getattr(policy, "after_cut", "next") == "same"
         load = load_workload(list(jobs), processors, overhead, initial, script)
         self.jobs = load.jobs
         self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)

@@ -250,6 +250,15 @@ def note_runs(s: RunState, table: Table, full: int, part: int, d: IntArray, hits
         s.extra_slices[ids[multi]] += np.maximum(useful - home_hits, 0)
 
 
+def slice_end(gap: float) -> float:
+    """Return the end of the slice in which an offset ``gap`` from the start of a fresh slice
+    falls (whole slices, at least 1; ``inf`` stays ``inf``): when a departure does not cut the
+    slice, it is decided there."""
+    if math.isinf(gap):
+        return gap
+    return float(max(1, math.ceil(gap - EPS)))
+
+
 def needed(work: float, quantum: float, event_driven: bool) -> float:
     """Slices of service a job of ``work`` (lost service included) needs in all; inf for
     endless work. Boundary-decided: whole slices; event-driven: fractions count."""

@@ -4,14 +4,18 @@ The paper fits hyper-Erlang distributions of common order, per power-of-two size
 LLNL ASCI Blue-Pacific data but does not publish the fitted parameters. The defaults below are
 documented stand-ins chosen to match what the paper does say:
 
-* 320 nodes, job sizes 1..256, classes bounded by powers of two (§2.1 step 1); within a class
-  sizes are uniform (the generator's reading of a bin).
+* 320 nodes, job sizes 1..256, classes bounded by powers of two (§2.1 step 1). How sizes
+  spread inside a class is not published; ``pow2_share`` of a class's jobs take the class's
+  top size (its power of two) and the rest are uniform over the class.
 * Large jobs (> 32 nodes) are 30% of the jobs and more than 80% of the work (§2.2): the class
   shares :data:`CLASS_SHARES` give 30% large jobs and about 86% of the work to them.
-* Service times: one hyper-Erlang for all classes with mean 3000 s and coefficient of
-  variation 3 (raw moments m, 10 m^2, 200 m^3: the over-dispersive shape of §2.1).
-* Inter-arrival times per class: hyper-Erlang with coefficient of variation 2, the means set so
-  that the offered load is rho = 0.55 on 320 nodes (§2.2 baseline) at multiplier 1.0.
+* Service times: a hyper-Erlang per class with coefficient of variation ``service_cv`` (raw
+  moments m, (1 + cv^2) m^2, 2 m_2^2 / m: the over-dispersive shape of §2.1). The class means
+  grow as (class top size)^``service_growth`` and average ``service_mean`` seconds over the
+  jobs at multiplier 1.
+* Inter-arrival times per class: hyper-Erlang with coefficient of variation
+  ``interarrival_cv``, the means set so that the offered load is rho = 0.55 on 320 nodes (§2.2
+  baseline) at multiplier 1.0.
 * The nine workloads multiply every service time by 1.0, 1.1, ..., 1.8 (§2.2), giving offered
   loads 0.55 .. 0.99.
 * Estimates follow the Phi model with Phi = 0.2 (§5.3), :func:`gangviz.workloads.dists.phi_overestimation`.
@@ -27,7 +31,9 @@ Times of the returned jobs are in slices of ``slice_seconds`` (200 s in §5.3).
 
 from __future__ import annotations
 
-from dataclasses import replace
+import math
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,24 +42,94 @@ from gangviz.workloads.dists import HyperErlang
 from gangviz.workloads.model import Workload
 from gangviz.workloads.synthetic import JobClass, hyper_erlang
 
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.workloads.source import Source
+
 __all__ = [
-    "PROCESSORS", "SLICE_SECONDS", "POW2_SHARE", "CLASS_SHARES", "SERVICE_MEAN", "BASELINE_RHO", "MULTIPLIERS",
-    "zhang_classes", "zhang_workload", "clip_to_estimates", "mean_size", "offered_load",
+    "PROCESSORS", "SLICE_SECONDS", "POW2_SHARE", "CLASS_SHARES", "MEDIAN_RUN_TIME", "BASELINE_RHO", "MULTIPLIERS",
+    "CHOICE_NAMES", "ZhangChoices", "zhang_classes", "zhang_workload", "clip_to_estimates", "mean_size", "mean_work",
+    "large_work_share", "offered_load", "zhang_source",
 ]
 
 PROCESSORS = 320
 SLICE_SECONDS = 200.0
 BASELINE_RHO = 0.55
-SERVICE_MEAN = 3000.0
+#: the median run time at workload 5, seconds (Zhang01 §5.6)
+MEDIAN_RUN_TIME = 680.0
+#: workload 5's service multiplier
+WORKLOAD5 = 1.5
 SERVICE_CV = 3.0
 INTERARRIVAL_CV = 2.0
+SERVICE_GROWTH = 0.0
 #: (lo, hi, share of jobs) per power-of-two class; 70% of jobs have <= 32 nodes.
 CLASS_SHARES = (
     (1, 1, 0.20), (2, 2, 0.10), (3, 4, 0.10), (5, 8, 0.10), (9, 16, 0.10), (17, 32, 0.10),
     (33, 64, 0.12), (65, 128, 0.10), (129, 256, 0.08),
 )
-POW2_SHARE = 0.75
+POW2_SHARE = 0.0
 MULTIPLIERS = tuple(round(1.0 + 0.1 * k, 1) for k in range(9))
+
+
+@dataclass(frozen=True)
+class ZhangChoices:
+    """The stand-in's choices the paper leaves unpublished, each within what its text allows.
+
+    Zhang01 §2.1 fits hyper-Erlang distributions "for each class" to three moments of the LLNL
+    ASCI Blue-Pacific log but publishes none of them; §2.2 gives only the size range, the share
+    of large jobs and of their work, the baseline load and, in §5.6, "the median (680
+    seconds)" of the run times at workload 5. Fields:
+
+    * ``pow2_share``: the share of each size class's jobs that take the class's top size.
+      §2.1: "Each class is a bin in which the upper boundary is a power of 2"; how sizes spread
+      inside a bin is not said (0: uniform over the bin; 1: every job at its power of two).
+    * ``interarrival_cv``: the coefficient of variation of each class's inter-arrival times.
+      §2.1: "both job interarrival time distribution and job service time [...] distribution
+      have coefficients of variation that are greater than one".
+    * ``service_cv``: the same for the service times, by the same sentence.
+    * ``median_run_time``: the median run time in seconds at workload 5 (multiplier 1.5), the
+      run-time scale: the mean follows from it and the shapes (:meth:`service_mean`). The load is
+      fixed by the arrival rate, so this sets run times against the 200 s slice and the 10 s
+      Gamma of the slowdown. §5.6: "the jobs with running time shorter than the median (680
+      seconds)" at workload 5.
+    * ``service_growth``: the class means grow as (class top size) ** ``service_growth``
+      (0: one run-time distribution for every class). §2.1 step 2 models "the service time
+      distribution for each class", so the classes may differ.
+
+    Raises ``ValueError`` for a value out of range.
+    """
+
+    pow2_share: float = POW2_SHARE
+    interarrival_cv: float = INTERARRIVAL_CV
+    service_cv: float = SERVICE_CV
+    median_run_time: float = MEDIAN_RUN_TIME
+    service_growth: float = SERVICE_GROWTH
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.pow2_share <= 1.0:
+            raise ValueError(f"pow2_share must lie in 0..1, got {self.pow2_share}")
+        for name in ("interarrival_cv", "service_cv"):
+            v = getattr(self, name)
+            if not 0.5 <= v <= 10.0:
+                raise ValueError(f"{name} must lie in 0.5..10, got {v}")
+        if not 1.0 <= self.median_run_time <= 1e6:
+            raise ValueError(f"median_run_time must lie in 1..1e6 seconds, got {self.median_run_time}")
+        if not -2.0 <= self.service_growth <= 2.0:
+            raise ValueError(f"service_growth must lie in -2..2, got {self.service_growth}")
+
+    def describe(self) -> str:
+        """Return the choices as ``name=value`` pairs, for titles and headers."""
+        return ", ".join(f"{k}={getattr(self, k):g}" for k in CHOICE_NAMES)
+
+    def service_mean(self) -> float:
+        """Return the mean run time in seconds at multiplier 1 whose median at workload 5 is
+        ``median_run_time`` (the median of the mixture of the classes' run-time distributions)."""
+        unit = [HyperErlang.fit(*_moments(m, self.service_cv)) for m in _relative_means(self.service_growth)]
+        shares = [share for _, _, share in CLASS_SHARES]
+        return self.median_run_time / (WORKLOAD5 * _mixture_median(unit, shares))
+
+
+#: the fields of :class:`ZhangChoices`, in order (each is also an option of :func:`zhang_workload`)
+CHOICE_NAMES = ("pow2_share", "interarrival_cv", "service_cv", "median_run_time", "service_growth")
 
 
 def _moments(mean: float, cv: float) -> tuple[float, float, float]:
@@ -61,21 +137,82 @@ def _moments(mean: float, cv: float) -> tuple[float, float, float]:
     return mean, m2, 2.0 * m2 * m2 / mean
 
 
-def mean_size() -> float:
-    """Return the mean job size of :data:`CLASS_SHARES` (uniform sizes within a class)."""
-    return sum(share * (POW2_SHARE * hi + (1 - POW2_SHARE) * (lo + hi) / 2) for lo, hi, share in CLASS_SHARES)
+def _class_mean_sizes(pow2_share: float) -> list[float]:
+    return [pow2_share * hi + (1 - pow2_share) * (lo + hi) / 2 for lo, hi, _ in CLASS_SHARES]
 
 
-def zhang_classes(rho: float = BASELINE_RHO, processors: int = PROCESSORS) -> list[JobClass]:
+def _relative_means(growth: float) -> list[float]:
+    """Per class, the mean run time relative to the job-weighted mean: proportional to
+    (top size) ** growth."""
+    raw = [hi ** growth for _, hi, _ in CLASS_SHARES]
+    norm = sum(share * r for (_, _, share), r in zip(CLASS_SHARES, raw))
+    return [r / norm for r in raw]
+
+
+def _erlang_cdf(order: int, scale: float, x: float) -> float:
+    y = x / scale
+    term, total = 1.0, 1.0
+    for i in range(1, order):
+        term *= y / i
+        total += term
+    return 1.0 - math.exp(-y) * total
+
+
+def _mixture_median(dists: list[HyperErlang], shares: list[float]) -> float:
+    """Return the median of the mixture of ``dists`` with weights ``shares`` (bisection on the
+    exact distribution function, to a relative 1e-9)."""
+    def cdf(x: float) -> float:
+        return sum(w * (d.p * _erlang_cdf(d.order, d.scale1, x) + (1 - d.p) * _erlang_cdf(d.order, d.scale2, x))
+                   for d, w in zip(dists, shares)) / sum(shares)
+    lo, hi = 0.0, 1.0
+    while cdf(hi) < 0.5:
+        hi *= 2.0
+    while hi - lo > 1e-9 * hi:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < 0.5 else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _class_service_means(choices: ZhangChoices) -> list[float]:
+    """Per class, the mean run time in seconds at multiplier 1."""
+    mean = choices.service_mean()
+    return [mean * r for r in _relative_means(choices.service_growth)]
+
+
+def mean_size(choices: ZhangChoices | None = None) -> float:
+    """Return the mean job size of :data:`CLASS_SHARES` under ``choices`` (default the defaults)."""
+    c = choices or ZhangChoices()
+    return sum(share * m for (_, _, share), m in zip(CLASS_SHARES, _class_mean_sizes(c.pow2_share)))
+
+
+def mean_work(choices: ZhangChoices | None = None) -> float:
+    """Return the mean node-seconds of work per job at multiplier 1."""
+    c = choices or ZhangChoices()
+    return sum(share * m * t for (_, _, share), m, t in
+               zip(CLASS_SHARES, _class_mean_sizes(c.pow2_share), _class_service_means(c)))
+
+
+def large_work_share(choices: ZhangChoices | None = None) -> float:
+    """Return the expected share of the work done by jobs of more than 32 nodes (§2.2: "more than
+    80%")."""
+    c = choices or ZhangChoices()
+    parts = [share * m * t for (_, _, share), m, t in
+             zip(CLASS_SHARES, _class_mean_sizes(c.pow2_share), _class_service_means(c))]
+    return sum(p for (lo, _, _), p in zip(CLASS_SHARES, parts) if lo > 32) / sum(parts)
+
+
+def zhang_classes(rho: float = BASELINE_RHO, processors: int = PROCESSORS,
+                  choices: ZhangChoices | None = None) -> list[JobClass]:
     """Return the size classes (times in seconds) whose offered load is ``rho`` on
     ``processors`` nodes at service multiplier 1. Raises ``ValueError`` unless 0 < rho."""
     if not rho > 0:
         raise ValueError(f"rho must be > 0, got {rho}")
-    rate = rho * processors / (mean_size() * SERVICE_MEAN)  # jobs per second, all classes
-    service = HyperErlang.fit(*_moments(SERVICE_MEAN, SERVICE_CV))
+    c = choices or ZhangChoices()
+    rate = rho * processors / mean_work(c)  # jobs per second, all classes
     return [
-        JobClass(lo, hi, HyperErlang.fit(*_moments(1.0 / (rate * share), INTERARRIVAL_CV)), service)
-        for lo, hi, share in CLASS_SHARES
+        JobClass(lo, hi, HyperErlang.fit(*_moments(1.0 / (rate * share), c.interarrival_cv)),
+                 HyperErlang.fit(*_moments(mean, c.service_cv)))
+        for (lo, hi, share), mean in zip(CLASS_SHARES, _class_service_means(c))
     ]
 
 
@@ -92,8 +229,10 @@ def offered_load(jobs: list[JobSpec], processors: int = PROCESSORS) -> float:
 
 def zhang_workload(n_jobs: int = 10_000, multiplier: float = 1.0, *, phi: float = 0.2, seed: int = 0,
                    slice_seconds: float = SLICE_SECONDS, rho: float = BASELINE_RHO,
-                   calibrate: bool = False) -> Workload:
+                   calibrate: bool = False, choices: ZhangChoices | None = None) -> Workload:
     """Return one workload of §2.2: ``n_jobs`` jobs, service times x ``multiplier``.
+
+    ``choices`` (:class:`ZhangChoices`, default its defaults) are the unpublished parameters.
 
     Times are in slices of ``slice_seconds``; estimates follow the Phi model (``phi``). With
     ``calibrate`` the arrival times are scaled so that :func:`offered_load` is exactly
@@ -104,24 +243,38 @@ def zhang_workload(n_jobs: int = 10_000, multiplier: float = 1.0, *, phi: float 
         raise ValueError(f"slice_seconds must be > 0, got {slice_seconds}")
     if calibrate and n_jobs < 2:
         raise ValueError(f"calibrate needs n_jobs >= 2 (an arrival span), got {n_jobs}")
-    w = hyper_erlang(n_jobs, procs=PROCESSORS, classes=zhang_classes(rho), service_factor=multiplier,
+    c = choices or ZhangChoices()
+    w = hyper_erlang(n_jobs, procs=PROCESSORS, classes=zhang_classes(rho, choices=c), service_factor=multiplier,
                      phi=phi, seed=seed)
     k = 1.0 / slice_seconds
     rng = np.random.default_rng([seed, 2])
-    snap = rng.random(len(w.jobs)) < POW2_SHARE
+    snap = rng.random(len(w.jobs)) < c.pow2_share
     upper = {size: hi for lo, hi, _ in CLASS_SHARES for size in range(lo, hi + 1)}
     jobs = [replace(j, arrival=j.arrival * k, work=j.work * k, size=upper[j.size] if up else j.size,
                     estimate=None if j.estimate is None else j.estimate * k)
             for j, up in zip(w.jobs, snap.tolist())]
     header = dict(w.header)
     header["Multiplier"] = repr(multiplier)
+    header["Choices"] = c.describe()
     if calibrate:
         stretch = offered_load(jobs) / (rho * multiplier)
         jobs = [replace(j, arrival=j.arrival * stretch) for j in jobs]
         header["Calibrated"] = f"arrival times x {stretch:.6g} for offered load {rho * multiplier:g}"
-    return Workload(jobs, PROCESSORS, f"zhang(n_jobs={n_jobs}, multiplier={multiplier}, phi={phi}, seed={seed}"
+    return Workload(jobs, PROCESSORS, f"zhang(n_jobs={n_jobs}, multiplier={multiplier}, phi={phi}, seed={seed}, "
+                    f"{c.describe()}"
                     + (", calibrated)" if calibrate else ")"),
                     header, list(w.warnings), slice_seconds=slice_seconds)
+
+
+def zhang_source(n_jobs: int = 10_000, multiplier: float = 1.0, *, seed: int = 0, calibrate: bool = True,
+                 choices: ZhangChoices | None = None) -> Source:
+    """Return :func:`zhang_workload` as a :class:`~gangviz.workloads.source.Source` (320 nodes,
+    times in 200 s slices), for :func:`gangviz.simulate`, ``gangviz.compare`` or a sweep (model
+    ``zhang``). Raises ``ValueError`` as :func:`zhang_workload`."""
+    from gangviz.workloads.source import Source
+
+    w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate, choices=choices)
+    return Source("model", w.source, PROCESSORS, w.jobs, slice_seconds=SLICE_SECONDS)
 
 
 def clip_to_estimates(jobs: list[JobSpec]) -> list[JobSpec]:

@@ -119,7 +119,8 @@ def test_the_parameter_field_shows_the_chosen_policys_declared_parameters(window
     panel = window.policy_panel
     panel.set_policy("mgs")
     assert panel.params.placeholderText() == ("mpl=5, q=none, migration_cost=0.0, "
-                                              "charge_migration=true, decide=event")
+                                              "charge_migration=true, decide=event, cut_at_departure=true, "
+                                              "after_cut=next")
     assert "migration_cost: a finite number in 0..1,099,511,627,776 slices" in panel.params.toolTip()
     panel.set_policy(str(EXAMPLES / "best_fit_slot.py"))
     assert panel.params.placeholderText().startswith("max_slots=64, seed=0, check=true")
@@ -131,7 +132,7 @@ def test_declared_parameters_are_typed_fields_with_their_ranges(window):
     panel = window.policy_panel
     panel.set_policy("mgs")
     f = panel.fields.fields
-    assert list(f) == ["mpl", "q", "migration_cost", "charge_migration", "decide"]
+    assert list(f) == ["mpl", "q", "migration_cost", "charge_migration", "decide", "cut_at_departure", "after_cut"]
     assert isinstance(f["mpl"], QSpinBox) and (f["mpl"].minimum(), f["mpl"].maximum()) == (1, 65536)
     assert f["mpl"].value() == 5
     assert isinstance(f["q"], QSpinBox) and f["q"].specialValueText() == "none"

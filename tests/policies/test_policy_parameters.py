@@ -9,7 +9,7 @@ from gangviz.policies import make_policy
 
 
 @pytest.mark.parametrize("name, takes", [
-    ("bc", "occupy"), ("brms", "occupy, extra_slots_on"), ("gs", "mpl, decide"),
+    ("bc", "occupy"), ("brms", "occupy, extra_slots_on"), ("gs", "mpl, decide, cut_at_departure, after_cut"),
     ("random", "seed"), ("easy", "estimates, kill"),
 ])
 def test_an_unknown_parameter_names_what_the_policy_takes(name, takes):

@@ -1,11 +1,22 @@
 """``gangviz repro zhang-table1``: Zhang, Franke, Moreira, Sivasubramaniam, Table 1 (§5.6).
 
-The nine workloads of [Zhang01 §2.2] (service times x 1.0 .. 1.8, workload
-model :mod:`gangviz.workloads.ibm`) run under GS, MGS, BGS and MBGS with MPL 5, a 200 s
-slice, no context-switch overhead, and free, unlimited migration (the best case of Table 1);
-estimates follow the Phi model with Phi = 0.2. For each workload the table shows utilisation rho
-(eq. 1) and mean bounded slowdown s, averaged over the replications, and the percentage
-improvement in s from migration, as in the paper. Then each finding of §5.6 is checked:
+The nine workloads of [Zhang01 §2.2] (service times x 1.0 .. 1.8, workload model
+:mod:`gangviz.workloads.ibm`, whose unpublished choices are anchored to the paper's median run
+time, see :class:`gangviz.workloads.ibm.ZhangChoices`) run under GS, MGS, BGS and MBGS with MPL
+5, a 200 s slice, no context-switch overhead, and free, unlimited migration (the best case of
+Table 1); estimates follow the Phi model with Phi = 0.2.
+
+Samples: by default :data:`SAMPLES` samples (seeds) of :data:`JOBS` jobs each. A single sample
+is mostly noise (a cell's slowdown varies 3-6x between seeds, more near saturation), so each cell
+is printed as the mean over the samples with its 95% confidence interval and the samples' range,
+beside the paper's value, and marked as agreeing when the paper's value lies within the range or
+within 1.5x of the mean (:mod:`gangviz.experiments.repro.zhang_stats`). A cell whose
+utilisation stops following the offered load is printed as saturated instead, with its
+slowdown at longer runs (:data:`GROWTH_FACTORS` x the jobs, :data:`GROWTH_SAMPLES` samples):
+it grows with the run's length, so no ratio to the paper's value means anything.
+
+The findings of §5.6 are checked on the mean table and on each sample alone ("holds in k of R
+samples"):
 
 1. MGS beats GS on slowdown at every workload.
 2. MBGS beats BGS on slowdown at every workload.
@@ -27,34 +38,39 @@ improvement in s from migration, as in the paper. Then each finding of §5.6 is 
 5. The gain from migration is smaller for BGS than for GS ("improvements for backfilling
    gang-scheduling are not as impressive as for gang-scheduling"): the mean BGS->MBGS gain over
    the nine workloads is below the mean GS->MGS gain.
-6. GS saturates near rho 0.86 (its highest utilisation within ``SATURATION_TOLERANCE`` = 0.03
-   of 0.86) and BGS goes past 0.94 (Table 1: 0.86 and 0.96).
+6. GS and BGS saturate where the paper's text puts them: GS's highest utilisation within
+   :data:`GS_SATURATION` (0.82-0.87: Fig. 10, "saturation takes place at rho = 0.84 for GS-5";
+   §5.6, "85% without migration"; Fig. 12, "pure gang-scheduling can only be driven to
+   utilization between rho = 0.82 and rho = 0.87") and BGS's within :data:`BGS_SATURATION`
+   (0.95-0.96: Fig. 12, "up to rho = 0.95"; §5.6, "95% to 97% with migration" and "BGS
+   saturates at 96%"), each widened by 0.005 for the paper's rounding.
 
-Then the table is printed again beside the paper's Table 1 (:data:`PAPER_TABLE1`), with each
-cell's gap: utilisation as ours minus the paper's, slowdown as ours over the paper's.
+Then the median split of §5.6 at workload 5: the median run time (680 s in the paper) and the
+mean slowdowns of the jobs that ran shorter than it and of the others under BGS and MGS (18.9
+and 4.8, 104.8 and 4.1), each with its spread and the same 1.5x test.
+
+``--sensitivity`` reruns the table with each unpublished choice of the workload at its
+plausible extremes (:data:`SENSITIVITY`) and prints the band each cell's mean moves in, so a
+reader sees which differences from the paper its silence explains.
 
 Time model: the policies decide at every arrival and departure (``--decide event``, the
 default, as the paper's simulator does, §4.2); ``--decide boundary`` runs the older model, where
-they decide only at slice boundaries.
+they decide only at slice boundaries. Within the event model, the slice model is a choice the
+paper leaves open (:class:`gangviz.policies.ibm.gs.IBMGang`): by default an event cuts the slice
+in progress short and the next row starts a fresh one; ``--no-cut-at-departure`` lets a slice in
+which a job ends run to its end (eq. 3's w_k, "fraction of time-slice not used by job k") and
+``--after-cut same`` runs the interrupted row again. ``--slice-models`` runs the table under the
+models of :data:`SLICE_MODELS` on the same samples and prints the effect on every cell.
 
-Every policy and every workload of one replication runs on the same sample (common random
-numbers: one seed per replication, ``run_seed(seed, (), replication)`` of
-:mod:`gangviz.experiments.seeds`, service times scaled by the multiplier), so the pairs differ
-only by policy. With ``--reps`` > 1 the table holds means over the replications, each finding
-is also checked on every replication alone ("holds in k of R"), and the gains get a 95%
-confidence half-width from the paired per-replication gains.
+Every policy and every workload of one sample runs on the same jobs (common random numbers: one
+seed per sample, ``run_seed(seed, (), sample)`` of :mod:`gangviz.experiments.seeds`, service
+times scaled by the multiplier), so the pairs differ only by policy; the paired gains get a 95%
+confidence half-width. By default (``--calibrate``) each sample's arrival times are scaled so
+that it offers exactly the paper's loads 0.55 .. 0.99; ``--no-calibrate`` keeps the raw samples.
 
-A single sample's offered load scatters widely around the nominal 0.55 x multiplier (see
-:mod:`gangviz.workloads.ibm`); by default (``--calibrate``) each sample's arrival times
-are scaled so that it offers exactly the paper's loads 0.55 .. 0.99; ``--no-calibrate`` keeps the
-raw samples. The ``load`` column is the mean offered load of the samples.
-
-Runs have the paper's 10,000 jobs by default; the 36 runs of one replication go to all local
-cores (``--workers``) or to a Dask cluster (``--scheduler``) through
-:func:`gangviz.experiments.runner.map_runs`. Shorter runs cannot show findings 3 and 4: with 1500
-jobs the arrivals span about 4,500 slices while the longest jobs run 500, so the drain at the
-end dominates eq. 1 (rho 0.50 at an offered 0.55), no policy is driven into saturation, and
-the gain from migration keeps growing up to the highest load.
+The runs (one task per sample and workload, the four policies on one generated workload) go to
+local processes (``--workers``) or to a Dask cluster (``--scheduler``) through
+:func:`gangviz.experiments.runner.map_runs`.
 """
 
 from __future__ import annotations
@@ -65,6 +81,7 @@ import math
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -72,6 +89,7 @@ import numpy as np
 from gangviz.experiments.argtypes import (
     non_negative_int,
     non_negative_seconds,
+    number,
     positive_int,
     unit_fraction,
 )
@@ -79,18 +97,32 @@ from gangviz.experiments.numbers import mean_ci, plural
 from gangviz.experiments.options import add_json, add_out, add_seed
 from gangviz.experiments.progress import ProgressBar, compile_fast_loop
 from gangviz.experiments.repro import FINDING_FAILED, RAN, REFERENCES, add_where, verdict, where
+from gangviz.experiments.repro.zhang_stats import (
+    AGREE_FACTOR,
+    Spread,
+    band,
+    fmt,
+    in_range,
+    saturated,
+    split_summary,
+    spread,
+    t975,
+)
 from gangviz.experiments.runner import map_runs
 from gangviz.experiments.seeds import run_seed
-from gangviz.metrics.ibm import ibm_metrics, run_with_capacity
+from gangviz.metrics.ibm import GAMMA, bounded_slowdowns, ibm_metrics, run_with_capacity
 from gangviz.policies.ibm.gs import BGS, GS, MBGS, MGS
 from gangviz.workloads.ibm import (
     BASELINE_RHO,
+    CHOICE_NAMES,
     MULTIPLIERS,
     PROCESSORS,
     SLICE_SECONDS,
+    ZhangChoices,
     offered_load,
     zhang_workload,
 )
+from gangviz.workloads.model import Workload
 
 TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5; free, unlimited "
                            "migration unless --migration-cost or --q) and the paper's findings"}
@@ -98,10 +130,37 @@ TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine wor
 POLICIES = {"GS": GS, "MGS": MGS, "BGS": BGS, "MBGS": MBGS}
 MPL = 5
 MID_HIGH = (0.70, 0.95)
-#: Where the paper's GS and BGS saturate (Table 1) and how close "near" is.
-GS_SATURATION = 0.86
-BGS_PAST = 0.94
-SATURATION_TOLERANCE = 0.03
+#: samples (seeds) and jobs per sample by default (see the README for why)
+SAMPLES = 10
+JOBS = 5000
+#: run lengths (x the jobs of the table) at which a saturated cell is rerun, and on how many samples
+GROWTH_FACTORS = (1, 2, 4)
+GROWTH_SAMPLES = 2
+#: where the paper's text puts the saturation of GS and of BGS (utilisation)
+GS_SATURATION = (0.82, 0.87)
+BGS_SATURATION = (0.95, 0.96)
+#: the median split of §5.6 at workload 5: median run time (s), BGS and MGS slowdowns of the
+#: jobs shorter than the median and of the others
+SPLIT_WORKLOAD = 5
+PAPER_MEDIAN = 680.0
+PAPER_SPLIT = {"BGS": (18.9, 4.8), "MGS": (104.8, 4.1)}
+#: the slice model: (a departure cuts the slice, the row after a cut), see IBMGang
+SliceModel = tuple[bool, str]
+DEFAULT_SLICE: SliceModel = (True, "next")
+#: the slice models ``--slice-models`` compares: the default, eq. 3's w_k, the interrupted row again
+SLICE_MODELS: tuple[tuple[str, SliceModel], ...] = (
+    ("departures cut the slice, next row", (True, "next")),
+    ("slice runs to its end (w_k), next row", (False, "next")),
+    ("departures cut the slice, same row", (True, "same")),
+)
+#: each unpublished choice of the workload at its plausible extremes (``--sensitivity``)
+SENSITIVITY: dict[str, tuple[float, float]] = {
+    "pow2_share": (0.0, 1.0),
+    "interarrival_cv": (1.5, 4.0),
+    "service_cv": (2.0, 5.0),
+    "service_growth": (0.0, 0.3),
+}
+SENSITIVITY_SAMPLES = 4
 
 #: Table 1 of the paper (§5.6): per workload, (rho, s) of BGS, MBGS, GS, MGS.
 PAPER_TABLE1 = (
@@ -117,7 +176,7 @@ PAPER_TABLE1 = (
 )
 TABLE_ORDER = ("BGS", "MBGS", "GS", "MGS")
 
-#: the runs: ``{(policy, workload index): [metrics of each replication, in order]}``
+#: the runs: ``{(policy, workload index): [metrics of each sample, in order]}``
 Results = dict[tuple[str, int], list[dict[str, Any]]]
 #: a table of :func:`summarize`: ``{(policy, workload index): (rho, bounded slowdown)}``
 Summary = dict[tuple[str, int], tuple[float, float]]
@@ -128,13 +187,26 @@ def paper_table() -> Summary:
     return {(p, w): cell for w, row in enumerate(PAPER_TABLE1) for p, cell in zip(TABLE_ORDER, row)}
 
 
+def _choice_arg(name: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        value = number(text)
+        try:
+            ZhangChoices(**{name: value})
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return value
+    return parse
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add ``--jobs``, ``--reps``, ``--workers``, ``--scheduler``, ``--decide``, ``--seed``,
-    ``--calibrate``, ``--migration-cost``, ``--q``, ``--margin``, ``--engine`` and ``--json``."""
-    p.add_argument("--jobs", type=positive_int, default=10_000,
-                   help="jobs per workload (default: the paper's 10,000; 1500 runs in 1.5 minutes but is too "
-                        "short to show saturation)")
-    p.add_argument("--reps", type=positive_int, default=1, help="replications (seeds) per cell (default 1)")
+    ``--calibrate``, ``--migration-cost``, ``--q``, ``--margin``, ``--engine``, the workload's
+    choices (``--pow2-share``, ``--interarrival-cv``, ``--service-cv``, ``--median-run-time``,
+    ``--service-growth``), ``--sensitivity``, ``--growth`` and ``--json``/``--out``."""
+    p.add_argument("--jobs", type=positive_int, default=JOBS,
+                   help=f"jobs per workload and sample (default {JOBS:,}; the paper's runs have 10,000)")
+    p.add_argument("--reps", type=positive_int, default=None, metavar="SAMPLES",
+                   help=f"samples (seeds) per cell (default {SAMPLES}; with --sensitivity {SENSITIVITY_SAMPLES})")
     add_where(p)
     p.add_argument("--decide", choices=("event", "boundary"), default="event",
                    help="when the policies decide: at every arrival and departure (default, as in the "
@@ -153,86 +225,178 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=("compiled", "python"), default="compiled",
                    help="the compiled headless loop (default; decisions at events) or the reference engine "
                         "the GUI steps; both give the same numbers, the reference one 30-60 times slower")
+    d = ZhangChoices()
+    g = p.add_argument_group("the workload's unpublished choices (gangviz.workloads.ibm.ZhangChoices)")
+    g.add_argument("--pow2-share", type=_choice_arg("pow2_share"), default=d.pow2_share, metavar="X",
+                   help=f"share of each size class's jobs at its power of two, the rest uniform (default {d.pow2_share:g})")
+    g.add_argument("--interarrival-cv", type=_choice_arg("interarrival_cv"), default=d.interarrival_cv, metavar="CV",
+                   help=f"coefficient of variation of the inter-arrival times (default {d.interarrival_cv:g})")
+    g.add_argument("--service-cv", type=_choice_arg("service_cv"), default=d.service_cv, metavar="CV",
+                   help=f"coefficient of variation of the run times (default {d.service_cv:g})")
+    g.add_argument("--median-run-time", type=_choice_arg("median_run_time"), default=d.median_run_time,
+                   metavar="SECONDS", help=f"median run time at workload 5 (default the paper's {d.median_run_time:g})")
+    g.add_argument("--service-growth", type=_choice_arg("service_growth"), default=d.service_growth, metavar="E",
+                   help=f"class mean run times grow as (class top size)^E (default {d.service_growth:g})")
+    p.add_argument("--cut-at-departure", action=argparse.BooleanOptionalAction, default=True,
+                   help="a departure cuts the slice short (default); --no-cut-at-departure runs the slice to its "
+                        "end with the departed job's processors idle (eq. 3's w_k)")
+    p.add_argument("--after-cut", choices=("next", "same"), default="next",
+                   help="the row that runs after an event cut a slice short: the next row (default) or the same "
+                        "row again from a fresh slice")
+    p.add_argument("--slice-models", action="store_true",
+                   help="run the table under each slice model (departures cut the slice or not; next or same "
+                        "row after a cut) and print the effect on every cell")
+    p.add_argument("--sensitivity", action="store_true",
+                   help="rerun the table with each unpublished choice at its plausible extremes and print "
+                        "the band each cell moves in")
+    p.add_argument("--growth", action=argparse.BooleanOptionalAction, default=True,
+                   help=f"rerun saturated cells at {', '.join(f'{f}x' for f in GROWTH_FACTORS[1:])} the jobs "
+                        "to show their growth (default on)")
     add_json(p, "print every run's metrics as one JSON document on stdout instead of the text")
     add_out(p, "also write that JSON document to FILE")
 
 
-def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
-             migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
-             engine: str = "compiled") -> dict[str, Any]:
-    """Return the §2.3 metrics of one policy on one workload and seed (plus bookkeeping:
-    ``migrated_tasks``, ``migration_overhead`` in node-seconds, ``offered`` load of the sample,
-    ``seed``). ``migration_cost`` (seconds) and ``q`` apply to MGS and MBGS only; ``decide`` is
-    the time model (``"event"`` or ``"boundary"``); ``engine`` ``"compiled"`` runs the compiled
-    loop of :mod:`gangviz.fast.gang` when it covers the run (decisions at events), which gives the
-    same figures as the reference engine (``"python"``)."""
+def choices_of(args: argparse.Namespace) -> ZhangChoices:
+    """Return the workload's choices given on the command line (defaults where absent)."""
+    d = ZhangChoices()
+    return ZhangChoices(**{k: getattr(args, k, getattr(d, k)) for k in CHOICE_NAMES})
+
+
+def run_policy(w: Workload, policy: str, migration_cost: float = 0.0, q: int | None = None,
+               decide: str = "event", engine: str = "compiled", slice_model: SliceModel = DEFAULT_SLICE) -> dict[str, Any]:
+    """Return the §2.3 metrics of ``policy`` on the Zhang workload ``w`` (see :func:`run_cell`)."""
     from gangviz.factory import build
     from gangviz.fast.gang import covers, ibm_metrics_compiled
     from gangviz.workloads.source import Source
 
-    w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate)
-    params: dict[str, Any] = {"mpl": MPL, "decide": decide}
+    params: dict[str, Any] = {"mpl": MPL, "decide": decide, "cut_at_departure": slice_model[0],
+                              "after_cut": slice_model[1]}
     if policy in ("MGS", "MBGS"):
         params.update(q=q, migration_cost=migration_cost / SLICE_SECONDS)
+    specs = sorted(w.jobs, key=lambda j: j.id)
     if engine == "compiled" and covers(policy, params):
-        out, run = ibm_metrics_compiled(w.jobs, policy, params, PROCESSORS, time_unit=SLICE_SECONDS)
+        out, run = ibm_metrics_compiled(specs, policy, params, PROCESSORS, time_unit=SLICE_SECONDS)
         migrated, overhead = run.migrated_tasks, run.migration_overhead
+        start, finish = run.start, run.finish
     else:
-        source = Source("model", f"zhang workload x{multiplier}, seed {seed}", PROCESSORS, w.jobs)
+        source = Source("model", w.source, PROCESSORS, w.jobs)
         sim = build(source, policy, params=params, record=False, watch=False)
         pol = sim.policy
         cap = run_with_capacity(sim)
-        out = ibm_metrics(sim.records(), PROCESSORS, time_unit=SLICE_SECONDS, capacity=cap)
+        records = sim.records()
+        out = ibm_metrics(records, PROCESSORS, time_unit=SLICE_SECONDS, capacity=cap)
         migrated, overhead = pol.migrated_tasks, pol.migration_overhead
+        by_id = {r.spec.id: r for r in records}
+        start = np.array([by_id[j.id].start for j in specs])
+        finish = np.array([by_id[j.id].finish for j in specs])
     out["migrated_tasks"] = migrated
     out["migration_overhead"] = overhead * SLICE_SECONDS
     out["offered"] = offered_load(w.jobs)
-    out["seed"] = seed
+    out.update(median_split(specs, start, finish))
     return out
 
 
-def _star(args: tuple[Any, ...]) -> dict[str, Any]:
-    return run_cell(*args)
+def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
+             migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
+             engine: str = "compiled", choices: ZhangChoices | None = None,
+             slice_model: SliceModel = DEFAULT_SLICE) -> dict[str, Any]:
+    """Return the §2.3 metrics of one policy on one workload and seed (plus bookkeeping:
+    ``migrated_tasks``, ``migration_overhead`` in node-seconds, ``offered`` load of the sample,
+    ``seed``, and :func:`median_split`'s figures). ``migration_cost`` (seconds) and ``q`` apply
+    to MGS and MBGS only; ``decide`` is the time model (``"event"`` or ``"boundary"``);
+    ``engine`` ``"compiled"`` runs the compiled loop of :mod:`gangviz.fast.gang` when it covers
+    the run (decisions at events), which gives the same figures as the reference engine
+    (``"python"``); ``choices`` are the workload's unpublished parameters
+    (:class:`gangviz.workloads.ibm.ZhangChoices`); ``slice_model`` is (``cut_at_departure``,
+    ``after_cut``) of :class:`gangviz.policies.ibm.gs.IBMGang`."""
+    return run_sample((policy,), multiplier, n_jobs, seed, calibrate, migration_cost, q, decide, engine,
+                      choices, slice_model)[0]
+
+
+def run_sample(policies: tuple[str, ...], multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
+               migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
+               engine: str = "compiled", choices: ZhangChoices | None = None,
+               slice_model: SliceModel = DEFAULT_SLICE) -> list[dict[str, Any]]:
+    """Return :func:`run_cell` of each of ``policies`` on one generated workload (in order)."""
+    w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate, choices=choices)
+    outs = [run_policy(w, p, migration_cost, q, decide, engine, slice_model) for p in policies]
+    for out in outs:
+        out["seed"] = seed
+    return outs
+
+
+def median_split(specs: list[Any], start: np.ndarray, finish: np.ndarray) -> dict[str, float]:
+    """Return §5.6's split of one run: ``median_run_time`` (seconds) of the jobs' run times, and
+    the mean bounded slowdowns ``short_slowdown`` of the jobs that ran shorter than it and
+    ``long_slowdown`` of those that ran at least as long ("one class is comprised of the jobs with
+    running time shorter than the median (680 seconds) and the other class of jobs with running
+    time longer than or equal to the median"). ``specs``, ``start`` and ``finish`` are per job, in
+    one order, times in slices."""
+    work = np.array([j.work for j in specs]) * SLICE_SECONDS
+    arrival = np.array([j.arrival for j in specs]) * SLICE_SECONDS
+    slow = bounded_slowdowns(arrival, np.asarray(start) * SLICE_SECONDS, np.asarray(finish) * SLICE_SECONDS,
+                             work, GAMMA)
+    median = float(np.median(work))
+    short = work < median
+    return {"median_run_time": median, "short_slowdown": float(slow[short].mean()) if short.any() else math.nan,
+            "long_slowdown": float(slow[~short].mean())}
+
+
+def _star(args: tuple[Any, ...]) -> list[dict[str, Any]]:
+    return run_sample(*args)
 
 
 def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: bool = False,
              migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
              scheduler: str | None = None, progress: Callable[[int, int], None] | None = None,
-             engine: str = "compiled") -> Results:
-    """Run every cell on ``workers`` local processes (or the Dask ``scheduler``); return
-    ``{(policy, workload index): [metrics per replication, in replication order]}``.
-    ``progress(done, total)``, if given, is called as runs finish; ``engine`` as in
-    :func:`run_cell`.
+             engine: str = "compiled", choices: ZhangChoices | None = None,
+             cells: list[tuple[str, int]] | None = None, slice_model: SliceModel = DEFAULT_SLICE) -> Results:
+    """Run every cell (or only ``cells``, ``(policy, workload index)`` pairs) on ``reps`` samples
+    on ``workers`` local processes (or the Dask ``scheduler``); return ``{(policy, workload
+    index): [metrics per sample, in sample order]}``. ``progress(done, total)``, if given, is
+    called as tasks (one sample of one workload) finish; ``engine``, ``choices`` and
+    ``slice_model`` as in :func:`run_cell`.
 
     Raises ``ValueError`` for a negative seed, and what :func:`map_runs` raises.
     """
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
+    wanted = cells if cells is not None else [(p, w) for w in range(len(MULTIPLIERS)) for p in POLICIES]
     keys, tasks = [], []
     for wi, mult in enumerate(MULTIPLIERS):
+        names = tuple(p for p in POLICIES if (p, wi) in wanted)
+        if not names:
+            continue
         for r in range(reps):
-            for name in POLICIES:
-                keys.append((name, wi))
-                tasks.append((name, mult, n_jobs, run_seed(seed, (), r), calibrate, migration_cost, q, decide, engine))
+            keys.append((names, wi))
+            tasks.append((names, mult, n_jobs, run_seed(seed, (), r), calibrate, migration_cost, q, decide, engine,
+                          choices, slice_model))
     if engine == "compiled" and decide == "event" and not scheduler:
         from gangviz.fast.gang import warm_up
 
         compile_fast_loop(warm=warm_up)  # once here, so that the workers load it from the cache
     # Biggest workloads first, so the pool's tail is short.
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][1])
-    outs: dict[int, dict[str, Any]] = {}
+    outs: dict[int, list[dict[str, Any]]] = {}
     for k, out in map_runs(_star, [tasks[i] for i in order], workers=workers, scheduler=scheduler,
                            progress=progress):
         outs[order[k]] = out
     results: Results = {}
     for i in range(len(tasks)):
-        results.setdefault(keys[i], []).append(outs[i])
+        names, wi = keys[i]
+        for name, out in zip(names, outs[i]):
+            results.setdefault((name, wi), []).append(out)
     return results
 
 
+def tasks_of(n_cells: int, reps: int) -> int:
+    """Return how many tasks :func:`simulate` runs for the whole table (one per sample and workload)."""
+    return len(MULTIPLIERS) * reps if n_cells else 0
+
+
 def summarize(results: Results, rep: int | None = None) -> Summary:
-    """Return ``{(policy, workload): (mean rho, mean slowdown)}`` over all replications, or of
-    replication ``rep`` alone."""
+    """Return ``{(policy, workload): (mean rho, mean slowdown)}`` over all samples, or of sample
+    ``rep`` alone."""
     def pick(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return v if rep is None else v[rep:rep + 1]
     return {k: (float(np.mean([m["utilization"] for m in pick(v)])), float(np.mean([m["bounded_slowdown"] for m in pick(v)])))
@@ -246,23 +410,10 @@ def offered_loads(results: Results) -> list[float]:
             for w in range(n)]
 
 
-#: Two-sided 95% quantiles of Student's t by degrees of freedom (larger df: the next lower key).
-_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-         10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042, 60: 2.000, 120: 1.980}
-
-
-def t975(df: int) -> float:
-    """Return the two-sided 95% quantile of Student's t with ``df`` >= 1 degrees of freedom
-    (rounded down to the nearest tabulated df, so never too small). Raises ``ValueError`` for df < 1."""
-    if df < 1:
-        raise ValueError(f"degrees of freedom must be >= 1, got {df}")
-    return _T975[max(k for k in _T975 if k <= df)]
-
-
 def paired_gains(results: Results, a: str, b: str) -> list[tuple[float, float]]:
-    """Return, per workload, the mean over replications of the gain of ``b`` over ``a`` (each
-    replication pairs the two policies on one sample) and the half-width of its 95% confidence
-    interval (Student's t; NaN with one replication)."""
+    """Return, per workload, the mean over samples of the gain of ``b`` over ``a`` (each sample
+    pairs the two policies on one workload) and the half-width of its 95% confidence interval
+    (Student's t; NaN with one sample)."""
     out = []
     for w in range(len(MULTIPLIERS)):
         g = np.array([gain(x["bounded_slowdown"], y["bounded_slowdown"]) for x, y in zip(results[(a, w)], results[(b, w)])])
@@ -311,9 +462,92 @@ def findings(table: Summary, margin: float = 0.03, loads: list[float] | None = N
     g_bgs = float(np.mean([gain(table[("BGS", w)][1], table[("MBGS", w)][1]) for w in range(n)]))
     out.append((f"the gain from migration is smaller for BGS than for GS: mean {g_bgs:.1f}% against "
                 f"{g_gs:.1f}%", g_bgs < g_gs))
-    tol = SATURATION_TOLERANCE
-    out.append((f"GS saturates near rho {GS_SATURATION:.2f} (within {tol:.2f}: {gs_max:.3f}) and BGS goes "
-                f"past {BGS_PAST:.2f} ({bgs_max:.3f})", abs(gs_max - GS_SATURATION) <= tol and bgs_max > BGS_PAST))
+    out.append((f"GS and BGS saturate where the paper's text puts them: max utilisation GS {gs_max:.3f} "
+                f"(paper {GS_SATURATION[0]:.2f}-{GS_SATURATION[1]:.2f}), BGS {bgs_max:.3f} (paper "
+                f"{BGS_SATURATION[0]:.2f}-{BGS_SATURATION[1]:.2f})",
+                in_range(gs_max, GS_SATURATION) and in_range(bgs_max, BGS_SATURATION)))
+    return out
+
+
+def saturated_cells(table: Summary, loads: list[float]) -> set[tuple[str, int]]:
+    """Return the cells ``(policy, workload)`` of a mean table at which the policy is saturated
+    (:func:`gangviz.experiments.repro.zhang_stats.saturated`)."""
+    out = set()
+    for p in POLICIES:
+        flags = saturated([table[(p, w)][0] for w in range(len(MULTIPLIERS))], loads)
+        out |= {(p, w) for w, f in enumerate(flags) if f}
+    return out
+
+
+def cell_spreads(results: Results, key: str = "bounded_slowdown") -> dict[tuple[str, int], Spread]:
+    """Return each cell's :class:`~gangviz.experiments.repro.zhang_stats.Spread` of ``key`` over
+    its samples."""
+    return {k: spread([m[key] for m in v]) for k, v in results.items()}
+
+
+def format_cells(table: Summary, spreads: dict[tuple[str, int], Spread], loads: list[float],
+                 sat: set[tuple[str, int]], growth: dict[tuple[str, int], list[float]] | None = None,
+                 lengths: tuple[int, ...] = ()) -> str:
+    """Return every cell beside the paper's: utilisation (ours, the paper's), the slowdown's
+    mean, 95% confidence interval and range over the samples, the paper's slowdown and the
+    verdict (``agrees``, ``differs`` or ``saturated``, the last with the slowdown at each of
+    ``lengths`` jobs from ``growth``)."""
+    paper = paper_table()
+    head = (f"{'wl':>2} {'load':>5} {'policy':<5} {'rho':>5} {'paper':>5} | {'s mean':>7} {'95% CI':>15} "
+            f"{'range':>15} {'paper':>7} | verdict")
+    lines = [head, "-" * len(head)]
+    for w in range(len(MULTIPLIERS)):
+        for p in TABLE_ORDER:
+            sp, (pr, ps) = spreads[(p, w)], paper[(p, w)]
+            ci = "-" if math.isnan(sp.half) else f"{fmt(max(sp.mean - sp.half, 0.0))}-{fmt(sp.mean + sp.half)}"
+            if (p, w) in sat:
+                grows = (growth or {}).get((p, w))
+                tail = "saturated" + (": s " + " / ".join(fmt(x) for x in grows) + " at "
+                                      + " / ".join(f"{n:,}" for n in lengths) + " jobs" if grows else "")
+            else:
+                tail = "agrees" if sp.agrees(ps) else f"differs ({sp.mean / ps:.2g}x)"
+            lines.append(f"{w:>2} {loads[w]:>5.2f} {p:<5} {table[(p, w)][0]:>5.2f} {pr:>5.2f} | {fmt(sp.mean):>7} "
+                         f"{ci:>15} {fmt(sp.low) + '-' + fmt(sp.high):>15} {fmt(ps):>7} | {tail}")
+    return "\n".join(lines)
+
+
+def agreement(spreads: dict[tuple[str, int], Spread], sat: set[tuple[str, int]]) -> tuple[int, int]:
+    """Return (cells that agree with the paper, cells not saturated)."""
+    paper = paper_table()
+    free = [k for k in spreads if k not in sat]
+    return sum(spreads[k].agrees(paper[k][1]) for k in free), len(free)
+
+
+def format_split(results: Results) -> list[str]:
+    """Return the lines of §5.6's median split at workload 5 beside the paper's figures."""
+    lines = []
+    for p in ("BGS", "MGS"):
+        runs = results.get((p, SPLIT_WORKLOAD))
+        if not runs:
+            continue
+        sp = split_summary(runs)
+        med = sp["median_run_time"]
+        if p == "BGS":
+            lines.append(f"  median run time {fmt(med.mean)} s (samples {fmt(med.low)}-{fmt(med.high)}; paper "
+                         f"{PAPER_MEDIAN:g} s)")
+        for label, key, ref in (("shorter", "short_slowdown", PAPER_SPLIT[p][0]),
+                                ("longer or equal", "long_slowdown", PAPER_SPLIT[p][1])):
+            s = sp[key]
+            ok = s.mean / AGREE_FACTOR <= ref <= s.mean * AGREE_FACTOR
+            lines.append(f"  {p:<4} jobs {label:<15}: s {fmt(s.mean):>6} (95% CI {fmt(max(s.mean - s.half, 0.0))}-"
+                         f"{fmt(s.mean + s.half)}, samples {fmt(s.low)}-{fmt(s.high)}); paper {ref:g}: "
+                         f"{'within' if ok else 'NOT within'} {AGREE_FACTOR:g}x")
+    return lines
+
+
+def split_agrees(results: Results) -> list[bool]:
+    """Return, for BGS short, BGS long, MGS short, MGS long, whether the mean is within 1.5x of
+    the paper's value."""
+    out = []
+    for p in ("BGS", "MGS"):
+        sp = split_summary(results[(p, SPLIT_WORKLOAD)])
+        for key, ref in (("short_slowdown", PAPER_SPLIT[p][0]), ("long_slowdown", PAPER_SPLIT[p][1])):
+            out.append(sp[key].mean / AGREE_FACTOR <= ref <= sp[key].mean * AGREE_FACTOR)
     return out
 
 
@@ -333,17 +567,22 @@ def format_paper_gaps(table: Summary) -> str:
     return "\n".join(lines)
 
 
-def paper_gap_summary(table: Summary) -> list[str]:
+def paper_gap_summary(table: Summary, skip: set[tuple[str, int]] | None = None) -> list[str]:
     """Return one line per policy: how far our slowdowns and utilisations are from Table 1's
-    (the range of ours/paper for s over the nine workloads, the largest |rho gap|)."""
+    (the range of ours/paper for s over the workloads not in ``skip``, the largest |rho gap|)."""
     paper = paper_table()
     out = []
     for p in TABLE_ORDER:
-        ratios = [table[(p, w)][1] / paper[(p, w)][1] for w in range(len(MULTIPLIERS))]
+        ws = [w for w in range(len(MULTIPLIERS)) if (p, w) not in (skip or set())]
         rho = max(abs(table[(p, w)][0] - paper[(p, w)][0]) for w in range(len(MULTIPLIERS)))
+        if not ws:
+            out.append(f"{p:>4}: saturated at every workload; rho within {rho:.2f} of the paper's")
+            continue
+        ratios = [table[(p, w)][1] / paper[(p, w)][1] for w in ws]
         geo = float(np.exp(np.mean(np.log(ratios))))
         out.append(f"{p:>4}: s is {min(ratios):.3g}x to {max(ratios):.3g}x the paper's (geometric mean "
-                   f"{geo:.3g}x); rho within {rho:.2f} of the paper's")
+                   f"{geo:.3g}x{', saturated cells left out' if len(ws) < len(MULTIPLIERS) else ''}); "
+                   f"rho within {rho:.2f} of the paper's")
     return out
 
 
@@ -363,30 +602,84 @@ def format_table(table: Summary, loads: list[float] | None = None) -> str:
     return "\n".join(lines)
 
 
+def slice_model_of(args: argparse.Namespace) -> SliceModel:
+    """Return the (``cut_at_departure``, ``after_cut``) given on the command line."""
+    return bool(getattr(args, "cut_at_departure", True)), str(getattr(args, "after_cut", "next"))
+
+
+def _simulate(args: argparse.Namespace, reps: int, choices: ZhangChoices, n_jobs: int | None = None,
+              cells: list[tuple[str, int]] | None = None, bar: ProgressBar | None = None,
+              done: int = 0, slice_model: SliceModel | None = None) -> Results:
+    return simulate(n_jobs or args.jobs, reps, args.workers, args.seed, args.calibrate, args.migration_cost,
+                    args.q, args.decide, args.scheduler, engine=args.engine, choices=choices, cells=cells,
+                    progress=None if bar is None else (lambda k, _total: bar.update(done + k)),
+                    slice_model=slice_model or slice_model_of(args))
+
+
+def growth_runs(args: argparse.Namespace, reps: int, choices: ZhangChoices, sat: set[tuple[str, int]],
+                results: Results) -> tuple[dict[tuple[str, int], list[float]], tuple[int, ...]]:
+    """Rerun the saturated cells ``sat`` at :data:`GROWTH_FACTORS` x the jobs on the first
+    :data:`GROWTH_SAMPLES` samples; return ``({cell: mean slowdown at each length}, the
+    lengths)``."""
+    k = min(GROWTH_SAMPLES, reps)
+    lengths = tuple(args.jobs * f for f in GROWTH_FACTORS)
+    growth = {c: [float(np.mean([m["bounded_slowdown"] for m in results[c][:k]]))] for c in sat}
+    for n in lengths[1:]:
+        longer = _simulate(args, k, choices, n_jobs=n, cells=sorted(sat))
+        for c in sat:
+            growth[c].append(float(np.mean([m["bounded_slowdown"] for m in longer[c]])))
+    return growth, lengths
+
+
 def run(target: str, args: argparse.Namespace) -> int:
     """Run the reproduction, print the table and the findings (or, with ``--json``, one JSON
     document); return ``RAN`` if every finding holds, else ``FINDING_FAILED``."""
+    reps = args.reps or (SENSITIVITY_SAMPLES if args.sensitivity or args.slice_models else SAMPLES)
+    choices = choices_of(args)
+    if args.sensitivity:
+        return run_sensitivity(target, args, reps, choices)
+    if args.slice_models:
+        return run_slice_models(target, args, reps, choices)
     t0 = time.perf_counter()
-    runs = len(MULTIPLIERS) * args.reps * len(POLICIES)
-    print(f"zhang-table1: {plural(runs, 'run')} of {plural(args.jobs, 'job')} on {where(args)}",
+    tasks = len(MULTIPLIERS) * reps
+    print(f"zhang-table1: {plural(tasks * len(POLICIES), 'run')} of {plural(args.jobs, 'job')} on {where(args)}",
           file=sys.stderr)
-    bar = ProgressBar(runs)
+    bar = ProgressBar(tasks, label="tasks")
     try:
-        results = simulate(args.jobs, args.reps, args.workers, args.seed, args.calibrate,
-                           args.migration_cost, args.q, args.decide, args.scheduler,
-                           progress=lambda done, _total: bar.update(done), engine=args.engine)
+        results = _simulate(args, reps, choices, bar=bar)
     finally:
         bar.close()
-    elapsed = time.perf_counter() - t0
     table = summarize(results)
     loads = offered_loads(results)
+    sat = saturated_cells(table, loads)
+    growth: dict[tuple[str, int], list[float]] = {}
+    lengths: tuple[int, ...] = ()
+    if args.growth and sat:
+        growth, lengths = growth_runs(args, reps, choices, sat, results)
+    elapsed = time.perf_counter() - t0
     verdicts = findings(table, args.margin, loads)
+    per_rep = [findings(summarize(results, r), args.margin,
+                        [results[("GS", w)][r].get("offered", loads[w]) for w in range(len(MULTIPLIERS))])
+               for r in range(reps)]
     ok = all(holds for _, holds in verdicts)
+    spreads = cell_spreads(results)
+    agree, free = agreement(spreads, sat)
     if args.json or args.out:
-        doc = {"target": target, "jobs": args.jobs, "reps": args.reps, "seed": args.seed,
+        paper = paper_table()
+        doc = {"target": target, "jobs": args.jobs, "reps": reps, "seed": args.seed,
+               "choices": {k: getattr(choices, k) for k in CHOICE_NAMES},
                "runs": [{"policy": p, "workload": w, "multiplier": MULTIPLIERS[w], "runs": v}
                         for (p, w), v in sorted(results.items())],
-               "findings": [{"finding": text, "holds": holds} for text, holds in verdicts]}
+               "cells": [{"policy": p, "workload": w, "utilization": table[(p, w)][0],
+                          "bounded_slowdown": {"mean": sp.mean, "ci95_half": sp.half, "min": sp.low, "max": sp.high},
+                          "paper": {"utilization": paper[(p, w)][0], "bounded_slowdown": paper[(p, w)][1]},
+                          "saturated": (p, w) in sat, "agrees": None if (p, w) in sat else sp.agrees(paper[(p, w)][1]),
+                          "growth": None if (p, w) not in growth else
+                          [{"jobs": n, "bounded_slowdown": s} for n, s in zip(lengths, growth[(p, w)])]}
+                         for (p, w), sp in sorted(spreads.items())],
+               "agreeing_cells": agree, "unsaturated_cells": free,
+               "findings": [{"finding": text, "holds": holds, "holds_in_samples": sum(f[i][1] for f in per_rep)}
+                            for i, (text, holds) in enumerate(verdicts)]}
         if args.out:
             from gangviz.outputs import write_text_atomically
 
@@ -395,29 +688,181 @@ def run(target: str, args: argparse.Namespace) -> int:
             json.dump(doc, sys.stdout, indent=1)
             print()
             return RAN if ok else FINDING_FAILED
-    print(f"{TARGETS[target]}\n{plural(args.reps, 'replication')} x {args.jobs:,} jobs per workload, "
+    print(f"{TARGETS[target]}\n{plural(reps, 'sample')} x {args.jobs:,} jobs per workload, "
           f"{PROCESSORS} nodes, MPL {MPL}, slice {SLICE_SECONDS:g} s, Phi 0.2, "
           f"{'calibrated' if args.calibrate else 'raw'} offered loads, migration cost "
           f"{args.migration_cost:g} s, Q {'unlimited' if args.q is None else args.q}, decisions at "
-          f"{'every arrival and departure' if args.decide == 'event' else 'slice boundaries'}\n")
+          f"{'every arrival and departure' if args.decide == 'event' else 'slice boundaries'}\n"
+          f"workload choices: {choices.describe()}\n")
+    print("means over the samples, in Table 1's layout:")
     print(format_table(table, loads))
-    if args.reps > 1:
-        print("\npaired gains in s over the replications, in % (mean ± 95% CI half-width):")
+    if reps > 1:
+        print("\npaired gains in s over the samples, in % (mean ± 95% CI half-width):")
         for a, b in (("GS", "MGS"), ("BGS", "MBGS")):
             print(f"  {a}->{b}: " + "  ".join(f"{w}: {mean_ci(g, h)}" for w, (g, h) in
                                               enumerate(paired_gains(results, a, b))))
-    per_rep = [findings(summarize(results, r), args.margin,
-                        [results[("GS", w)][r].get("offered", loads[w]) for w in range(len(MULTIPLIERS))])
-               for r in range(args.reps)]
-    print(f"\nFindings of {REFERENCES['zhang01']} §5.6:")
+    print(f"\nFindings of {REFERENCES['zhang01']} §5.6 (on the means; and in how many samples alone):")
     for i, (text, holds) in enumerate(verdicts):
         count = sum(f[i][1] for f in per_rep)
-        tail = f" [holds in {count} of {args.reps} replications]" if args.reps > 1 else ""
-        print(f"  {verdict(holds)} {text}{tail}")
-    print("\nbeside the paper's Table 1 (x = our s / the paper's s):")
-    print(format_paper_gaps(table))
+        print(f"  {verdict(holds)} {text} [holds in {count} of {plural(reps, 'sample')}]")
+    print(f"\nbeside the paper's Table 1 (a cell agrees when the paper's s lies within the samples' range "
+          f"or within {AGREE_FACTOR:g}x of the mean; saturated: the utilisation stopped following the offered "
+          f"load, and s grows with the run's length):")
+    print(format_cells(table, spreads, loads, sat, growth, lengths))
+    print(f"\n{agree} of {free} unsaturated cells agree with the paper; "
+          f"{plural(len(sat), 'cell')} saturated"
+          + (f" ({', '.join(f'{p} at {w}' for p, w in sorted(sat, key=lambda c: (c[1], c[0])))})" if sat else ""))
+    if (("BGS", SPLIT_WORKLOAD) in results) and (("MGS", SPLIT_WORKLOAD) in results):
+        print(f"\nmedian split at workload {SPLIT_WORKLOAD} (§5.6):")
+        for line in format_split(results):
+            print(line)
     print("\nhow far from the paper:")
-    for line in paper_gap_summary(table):
+    for line in paper_gap_summary(table, sat):
         print("  " + line)
-    print(f"\n{plural(len(results) * args.reps, 'run')} in {elapsed:.1f} s")
+    runs = len(results) * reps + sum(len(lengths[1:]) * min(GROWTH_SAMPLES, reps) for _ in growth)
+    print(f"\n{plural(runs, 'run')} in {elapsed:.1f} s")
     return RAN if ok else FINDING_FAILED
+
+
+def sensitivity(args: argparse.Namespace, reps: int, choices: ZhangChoices,
+                bar: ProgressBar | None = None) -> list[tuple[str, ZhangChoices, Results]]:
+    """Return ``(label, choices, results)`` of the base choices and of each choice of
+    :data:`SENSITIVITY` set to each of its extremes (those equal to the base left out)."""
+    variants = [("base", choices)]
+    for name, extremes in SENSITIVITY.items():
+        for value in extremes:
+            if value != getattr(choices, name):
+                variants.append((f"{name}={value:g}", replace(choices, **{name: value})))
+    out = []
+    per = len(MULTIPLIERS) * reps
+    for i, (label, c) in enumerate(variants):
+        out.append((label, c, _simulate(args, reps, c, bar=bar, done=i * per)))
+    return out
+
+
+def run_sensitivity(target: str, args: argparse.Namespace, reps: int, choices: ZhangChoices) -> int:
+    """Print the band each cell's mean moves in when the unpublished choices go to their
+    extremes (``--sensitivity``); return ``RAN``."""
+    t0 = time.perf_counter()
+    n_variants = 1 + sum(v != getattr(choices, k) for k, ext in SENSITIVITY.items() for v in ext)
+    tasks = n_variants * len(MULTIPLIERS) * reps
+    print(f"zhang-table1 --sensitivity: {plural(tasks * len(POLICIES), 'run')} of {plural(args.jobs, 'job')} "
+          f"on {where(args)}", file=sys.stderr)
+    bar = ProgressBar(tasks, label="tasks")
+    try:
+        variants = sensitivity(args, reps, choices, bar)
+    finally:
+        bar.close()
+    elapsed = time.perf_counter() - t0
+    paper = paper_table()
+    tables = [(label, summarize(res)) for label, _c, res in variants]
+    base = tables[0][1]
+    sat = saturated_cells(base, offered_loads(variants[0][2]))
+    if args.json or args.out:
+        doc = {"target": target, "sensitivity": True, "jobs": args.jobs, "reps": reps, "seed": args.seed,
+               "variants": [{"label": label, "choices": {k: getattr(c, k) for k in CHOICE_NAMES},
+                             "table": [{"policy": p, "workload": w, "utilization": r, "bounded_slowdown": s}
+                                       for (p, w), (r, s) in sorted(summarize(res).items())]}
+                            for label, c, res in variants]}
+        if args.out:
+            from gangviz.outputs import write_text_atomically
+
+            write_text_atomically(args.out, json.dumps(doc, indent=1) + "\n")
+        if args.json:
+            json.dump(doc, sys.stdout, indent=1)
+            print()
+            return RAN
+    print(f"{TARGETS[target]}: sensitivity to the workload's unpublished choices\n"
+          f"{plural(reps, 'sample')} x {args.jobs:,} jobs per workload and variant; base: {choices.describe()}\n"
+          f"variants: " + ", ".join(label for label, _ in tables[1:]) + "\n")
+    head = (f"{'wl':>2} {'policy':<5} {'paper':>7} {'base':>7} {'band of the means':>19}  paper in band  "
+            f"moved most by")
+    lines = [head, "-" * len(head)]
+    inside = 0
+    for w in range(len(MULTIPLIERS)):
+        for p in TABLE_ORDER:
+            means = [t[(p, w)][1] for _, t in tables]
+            lo, hi = band(means)
+            ps = paper[(p, w)][1]
+            ok = lo / AGREE_FACTOR <= ps <= hi * AGREE_FACTOR
+            inside += ok
+            far = max(range(1, len(tables)), key=lambda i: abs(math.log(means[i] / means[0])))
+            mark = " (saturated)" if (p, w) in sat else ""
+            lines.append(f"{w:>2} {p:<5} {fmt(ps):>7} {fmt(means[0]):>7} {fmt(lo) + '-' + fmt(hi):>19}  "
+                         f"{'yes' if ok else 'no':<13}  {tables[far][0]} ({fmt(means[far])}){mark}")
+    print("\n".join(lines))
+    print(f"\nthe paper's value lies within the band (widened by {AGREE_FACTOR:g}x) for {inside} of "
+          f"{len(lines) - 2} cells")
+    print("\nhighest utilisation and median split per variant:")
+    for (label, _c, res), (_, t) in zip(variants, tables):
+        gs = max(t[("GS", w)][0] for w in range(len(MULTIPLIERS)))
+        bgs = max(t[("BGS", w)][0] for w in range(len(MULTIPLIERS)))
+        parts = []
+        for p in ("BGS", "MGS"):
+            sp = split_summary(res[(p, SPLIT_WORKLOAD)])
+            parts.append(f"{p} {fmt(sp['short_slowdown'].mean)}/{fmt(sp['long_slowdown'].mean)}")
+        print(f"  {label:<22} GS {gs:.3f}  BGS {bgs:.3f}  split {'  '.join(parts)} "
+              f"(paper 18.9/4.8, 104.8/4.1)")
+    print(f"\n{plural(tasks * len(POLICIES), 'run')} in {elapsed:.1f} s")
+    return RAN
+
+
+def run_slice_models(target: str, args: argparse.Namespace, reps: int, choices: ZhangChoices) -> int:
+    """Run the table under each of :data:`SLICE_MODELS` on the same samples and print every
+    cell's mean under each, its ratio to the first, and per model the agreeing cells and the
+    findings (``--slice-models``); return ``RAN``."""
+    t0 = time.perf_counter()
+    tasks = len(SLICE_MODELS) * len(MULTIPLIERS) * reps
+    print(f"zhang-table1 --slice-models: {plural(tasks * len(POLICIES), 'run')} of {plural(args.jobs, 'job')} "
+          f"on {where(args)}", file=sys.stderr)
+    bar = ProgressBar(tasks, label="tasks")
+    per = len(MULTIPLIERS) * reps
+    try:
+        runs = [(label, _simulate(args, reps, choices, bar=bar, done=i * per, slice_model=model))
+                for i, (label, model) in enumerate(SLICE_MODELS)]
+    finally:
+        bar.close()
+    elapsed = time.perf_counter() - t0
+    tables = [(label, summarize(res)) for label, res in runs]
+    if args.json or args.out:
+        doc = {"target": target, "slice_models": True, "jobs": args.jobs, "reps": reps, "seed": args.seed,
+               "models": [{"label": label, "cut_at_departure": model[0], "after_cut": model[1],
+                           "table": [{"policy": p, "workload": w, "utilization": r, "bounded_slowdown": sd}
+                                     for (p, w), (r, sd) in sorted(t.items())]}
+                          for (label, model), (_, t) in zip(SLICE_MODELS, tables)]}
+        if args.out:
+            from gangviz.outputs import write_text_atomically
+
+            write_text_atomically(args.out, json.dumps(doc, indent=1) + "\n")
+        if args.json:
+            json.dump(doc, sys.stdout, indent=1)
+            print()
+            return RAN
+    paper = paper_table()
+    print(f"{TARGETS[target]}: the slice model\n{plural(reps, 'sample')} x {args.jobs:,} jobs per workload, "
+          f"the same samples under each model; workload choices: {choices.describe()}")
+    for i, (label, _) in enumerate(SLICE_MODELS):
+        print(f"  model {i}: {label}")
+    head = (f"{'wl':>2} {'policy':<5} {'paper':>7} | " + " | ".join(f"{'s ' + str(i):>7} {'rho':>5}" for i in
+                                                                 range(len(SLICE_MODELS)))
+            + " | " + " ".join(f"{str(i) + '/0':>6}" for i in range(1, len(SLICE_MODELS))))
+    lines = [head, "-" * len(head)]
+    for w in range(len(MULTIPLIERS)):
+        for p in TABLE_ORDER:
+            cells = [t[(p, w)] for _, t in tables]
+            lines.append(f"{w:>2} {p:<5} {fmt(paper[(p, w)][1]):>7} | "
+                         + " | ".join(f"{fmt(sd):>7} {r:>5.2f}" for r, sd in cells) + " | "
+                         + " ".join(f"{cells[i][1] / cells[0][1]:>6.2f}" for i in range(1, len(cells))))
+    print("\n".join(lines))
+    print()
+    for (label, res), (_, t) in zip(runs, tables):
+        loads = offered_loads(res)
+        sat = saturated_cells(t, loads)
+        agree, free = agreement(cell_spreads(res), sat)
+        held = sum(ok for _, ok in findings(t, args.margin, loads))
+        ratios = [t[k][1] / tables[0][1][k][1] for k in t if k not in sat]
+        print(f"  {label}: {agree} of {free} unsaturated cells agree, {len(sat)} saturated, {held} of 6 findings "
+              f"hold on the means; s {float(np.exp(np.mean(np.log(ratios)))):.3g}x model 0's (geometric mean "
+              f"over its unsaturated cells)")
+    print(f"\n{plural(tasks * len(POLICIES), 'run')} in {elapsed:.1f} s")
+    return RAN

@@ -39,8 +39,13 @@ next boundary and a finished job's processors idle until it.
 
 Differences from the paper's simulator (documented, reported):
 
-* Which row runs after an event is not said in the paper; here it is the row after the one
-  whose slice the event cut short (so a burst of events cannot keep one row running).
+* Which row runs after an event is not said in the paper; by default it is the row after the
+  one whose slice the event cut short (so a burst of events cannot keep one row running);
+  ``after_cut="same"`` runs the interrupted row again from a fresh slice.
+* Eq. 3's w_k, the unused end of the slice in which a job ends, is 0 by default, because a
+  departure is a scheduling event that cuts the slice there; ``cut_at_departure=False`` lets
+  the slice run to its end with the departed job's processors idle (counted as lost capacity
+  while jobs wait) and decides the departure at the slice's end.
 * Q bounds the tasks migrated per scheduling decision. §5.4 bounds them "in any time slice";
   with decisions at events, two events inside one slice may each migrate up to Q tasks (Table
   1's Q is unlimited, so it is unaffected; with ``decide="boundary"`` a decision is a slice).
@@ -94,6 +99,13 @@ class IBMGang(Policy):
             paper, §5.4); ``False`` records it without slowing anyone down.
         decide: ``"event"`` (default: the phases run at every arrival and departure, §4.2) or
             ``"boundary"`` (only at slice boundaries, the older model).
+        cut_at_departure: with decisions at events, a departure cuts the slice short (default);
+            ``False``: the slice runs to its end, the departed job's processors idle for the
+            rest of it (eq. 3's w_k), and the departure is decided at the slice's end (an
+            arrival before it still cuts the slice and decides both).
+        after_cut: the row that runs after an event cut a slice short: ``"next"`` (default, the
+            row after the interrupted one) or ``"same"`` (the interrupted row, from a fresh
+            slice).
 
     Raises ``ValueError`` for an out-of-range parameter.
     """
@@ -103,9 +115,11 @@ class IBMGang(Policy):
 
     def __init__(self, mpl: int = 5, *, backfill: bool = False, migrate: bool = False,
                  q: int | None = None, migration_cost: float = 0.0, charge_migration: bool = True,
-                 decide: str = "event") -> None:
+                 decide: str = "event", cut_at_departure: bool = True, after_cut: str = "next") -> None:
         if decide not in ("event", "boundary"):
             raise ValueError(f"decide must be 'event' or 'boundary', got {decide!r}")
+        if after_cut not in ("next", "same"):
+            raise ValueError(f"after_cut must be 'next' or 'same', got {after_cut!r}")
         if isinstance(mpl, bool) or not isinstance(mpl, int) or mpl < 1:
             raise ValueError(f"mpl must be a whole number >= 1, got {mpl!r}")
         if q is not None and (isinstance(q, bool) or not isinstance(q, int) or q < 0):
@@ -114,6 +128,10 @@ class IBMGang(Policy):
             raise ValueError(f"migration_cost must be >= 0 slices, got {migration_cost!r}")
         self.mpl = mpl
         self.decides_at = decide
+        #: The slice model of decisions at events (read by the engine): whether a departure
+        #: cuts the slice short, and which row runs after a cut ("next" or the "same" row again).
+        self.cut_at_departure = bool(cut_at_departure)
+        self.after_cut = after_cut
         self.backfill = bool(backfill)
         self.migrate = bool(migrate)
         self.q = q
@@ -282,8 +300,9 @@ class GS(IBMGang):
     name = "gs"
     paper = f"{PAPER} §4.2, §5.1"
 
-    def __init__(self, mpl: int = 5, decide: str = "event") -> None:
-        super().__init__(mpl, decide=decide)
+    def __init__(self, mpl: int = 5, decide: str = "event", cut_at_departure: bool = True,
+                 after_cut: str = "next") -> None:
+        super().__init__(mpl, decide=decide, cut_at_departure=cut_at_departure, after_cut=after_cut)
 
 
 class BGS(IBMGang):
@@ -292,8 +311,9 @@ class BGS(IBMGang):
     name = "bgs"
     paper = f"{PAPER} §5.2"
 
-    def __init__(self, mpl: int = 5, decide: str = "event") -> None:
-        super().__init__(mpl, backfill=True, decide=decide)
+    def __init__(self, mpl: int = 5, decide: str = "event", cut_at_departure: bool = True,
+                 after_cut: str = "next") -> None:
+        super().__init__(mpl, backfill=True, decide=decide, cut_at_departure=cut_at_departure, after_cut=after_cut)
 
 
 class MGS(IBMGang):
@@ -303,9 +323,11 @@ class MGS(IBMGang):
     paper = f"{PAPER} §5.4"
 
     def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
-                 charge_migration: bool = True, decide: str = "event") -> None:
+                 charge_migration: bool = True, decide: str = "event", cut_at_departure: bool = True,
+                 after_cut: str = "next") -> None:
         super().__init__(mpl, migrate=True, q=q, migration_cost=migration_cost,
-                         charge_migration=charge_migration, decide=decide)
+                         charge_migration=charge_migration, decide=decide, cut_at_departure=cut_at_departure,
+                         after_cut=after_cut)
 
 
 class MBGS(IBMGang):
@@ -315,6 +337,8 @@ class MBGS(IBMGang):
     paper = f"{PAPER} §5.5"
 
     def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
-                 charge_migration: bool = True, decide: str = "event") -> None:
+                 charge_migration: bool = True, decide: str = "event", cut_at_departure: bool = True,
+                 after_cut: str = "next") -> None:
         super().__init__(mpl, backfill=True, migrate=True, q=q, migration_cost=migration_cost,
-                         charge_migration=charge_migration, decide=decide)
+                         charge_migration=charge_migration, decide=decide, cut_at_departure=cut_at_departure,
+                         after_cut=after_cut)

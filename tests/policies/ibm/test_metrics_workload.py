@@ -186,7 +186,7 @@ def test_repro_prints_the_table_beside_the_papers(capsys, decide):
     main(["repro", "zhang-table1", "--jobs", "40", "--workers", "1", "--decide", decide])
     out = capsys.readouterr().out
     assert ("every arrival and departure" if decide == "event" else "slice boundaries") in out
-    assert "beside the paper's Table 1" in out and "5941.5" in out  # the paper's GS s at workload 8
+    assert "beside the paper's Table 1" in out and "5,942" in out  # the paper's GS s at workload 8
     assert sum(line.strip().startswith(("BGS:", "MBGS:", "GS:", "MGS:")) for line in out.splitlines()) == 4
 
 
