@@ -66,6 +66,7 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.core.changes import MOVE_KINDS
+from gangviz.gui import speeds
 from gangviz.gui.compare import clock as shared_clock
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
 from gangviz.gui.compare.runs import ScheduleRunner
@@ -98,11 +99,7 @@ if TYPE_CHECKING:
     from gangviz.workloads.source import Source
 
 MIN_POLICIES, MAX_POLICIES = 2, 4
-#: play speeds of the shared clock, in simulated slices per second of wall time
-RATES = (1, 2, 5, 10, 25, 50, 100, 250, 1000)
 TICK_MS = 30
-#: the default speed plays the longest run in about this many seconds
-PLAY_SECONDS = 40.0
 SCREENSHOT_SIZE = (1680, 1050)
 #: above this many jobs the panes draw finished schedules (:meth:`CompareWindow.uses_schedules`)
 SCHEDULE_JOBS = 5000
@@ -349,10 +346,18 @@ class CompareWindow(QMainWindow):
         tb.addSeparator()
         tb.addWidget(QLabel(" Speed "))
         self.rate = QComboBox()
-        for r in RATES:
-            self.rate.addItem(f"{r} slices/s", r)
-        self.rate.setToolTip("Simulated slices per second while playing")
+        per = self._slice_seconds()
+        for r in speeds.rates(per):
+            self.rate.addItem(speeds.rate_text(r, per), r)
+        self.rate.setToolTip("Simulated time per second while playing" if per is not None
+                             else "Simulated slices per second while playing")
+        self.rate.currentIndexChanged.connect(self._rate_changed)
         tb.addWidget(self.rate)
+        #: how long the whole run plays at the chosen speed
+        self.rate_note = QLabel()
+        self.rate_note.setStyleSheet("color: #6b665e;")
+        self.rate_note.setContentsMargins(6, 0, 0, 0)
+        tb.addWidget(self.rate_note)
         tb.addSeparator()
         self.clock_label = QLabel()
         self.clock_label.setMinimumWidth(200)
@@ -529,6 +534,7 @@ class CompareWindow(QMainWindow):
         self.end = max((j.arrival for j in self.source.jobs), default=0.0)  # until the runs end
         self.timeline.slice_seconds = per
         self.timeline.set_span(self.end, [])
+        self._default_rate()  # the span grows a little as runs end; the speed chosen stays
         self.table.clear()
         self.table.setRowCount(0)
         self.table.setColumnCount(0)
@@ -602,7 +608,7 @@ class CompareWindow(QMainWindow):
             wait = f"; {self.pending} still simulating" if self.pending else ""
             self.table_note.setText("Final figures, the numbers of gangviz compare (★ best in its row "
                                     f"among the policies that have it; ↑ higher, ↓ lower is better){wait}")
-        self._default_rate()
+        self._rate_changed()
         self.set_time(self.time, force=True)
 
     def _finish_runs(self, sims: dict[str, Simulation]) -> None:
@@ -702,9 +708,18 @@ class CompareWindow(QMainWindow):
             self.pause()
 
     def _default_rate(self) -> None:
-        want = self.end / PLAY_SECONDS
-        idx = next((i for i, r in enumerate(RATES) if r >= want), len(RATES) - 1)
-        self.rate.setCurrentIndex(idx)
+        """Start at the slowest speed that plays the whole run in a few minutes (a trace,
+        :data:`~gangviz.gui.speeds.TRACE_PLAY_SECONDS`) or less than a minute (a model or a
+        scenario, shown step by step)."""
+        seconds = speeds.TRACE_PLAY_SECONDS if self._slice_seconds() is not None else speeds.PLAY_SECONDS
+        offered = [float(self.rate.itemData(i)) for i in range(self.rate.count())]
+        self.rate.setCurrentIndex(speeds.default_index(self.end, offered, seconds))
+        self._rate_changed()
+
+    def _rate_changed(self, *_: object) -> None:
+        """Say how long the whole run plays at the chosen speed."""
+        rate = self.rate.currentData()
+        self.rate_note.setText(speeds.play_text(self.end, float(rate)) if rate else "")
 
     def _playing_changed(self) -> None:
         playing = self.playing
