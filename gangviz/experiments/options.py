@@ -23,12 +23,18 @@ from gangviz.experiments.argtypes import positive_int
 DEFAULT_SEED = 1
 
 
+class _Default(int):
+    """An int that is the option's default and not a value typed: argparse refuses two options
+    of a mutually exclusive group (``--workers`` beside ``--scheduler``) only when the value
+    parsed is not the default object, so ``--workers 2`` must not *be* the default 2."""
+
+
 def default_workers() -> int:
     """Return the default number of worker processes: every core this process may run on
     (its CPU affinity), at least 1."""
     from gangviz.experiments.runner import cores
 
-    return cores()
+    return _Default(cores())
 
 
 def add_seed(p: argparse.ArgumentParser, default: int = DEFAULT_SEED,
