@@ -1,9 +1,11 @@
 """The compare window's runs on a trace, in worker processes, watched from the GUI thread.
 
 Each policy of a comparison runs once, headless, in a process of a pool of as many workers as
-there are cores (at most one per policy): the compiled loops hold Python's lock while they run,
-so in threads they would run one at a time and starve the window; in processes they use every
-core and the window keeps its own. A trace loaded from a file (or a synthetic model) is loaded
+there are cores (at most one per policy). In threads the runs would share Python's lock with
+the window: only the compiled loops' kernels release it, and the rest of a run (the reference
+engine, backfilling, preparing the jobs, measuring them) would take turns with the window's
+drawing and with the other runs; in processes the runs use every core and the window keeps its
+own. A trace loaded from a file (or a synthetic model) is loaded
 again in each worker from its :attr:`~gangviz.workloads.source.Source.origin` (pickling a
 hundred thousand job objects takes longer than reading the trace); another source is sent
 whole. Workers are spawned, never forked (this process runs a Qt event loop).
