@@ -6,8 +6,8 @@ subprocess), or here, in :data:`SLOW_TESTS`: the tests measured at 1.5 s or more
 (``pytest -n auto --durations=0`` on two busy cores, where a test takes several times its
 quiet time). An entry is a test file, a test
 (``file::name``: every parametrization of it) or one parametrization (``file::name[id]``); an
-entry that names no collected test of a file that was collected is an error, so a renamed test
-cannot leave the quick tier silently.
+entry that names no collected test of a file that was collected is reported in the warnings
+summary, so a renamed test does not leave the slow tier silently.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import warnings
 
 import pytest
 
@@ -223,7 +224,6 @@ tests/gui/test_protocol_only.py::test_the_window_compare_and_export_read_only_th
 tests/gui/test_scale.py::test_plot_time_axes_count_in_the_trace_units
 tests/gui/test_scale.py::test_presentation_at_1280x720_fits_the_board_on_screen
 tests/gui/test_scale.py::test_presentation_text_is_at_least_18_px_high_at_1920x1080
-tests/gui/test_scale.py::test_the_key_names_moves_and_migrations_once_the_run_shows_them
 tests/gui/test_scale.py::test_the_tree_folds_to_what_fits_and_never_outgrows_the_matrix
 tests/gui/test_session.py::test_compare_window_keeps_its_pane_order_and_space_sharing_policies
 tests/gui/test_session.py::test_open_command_takes_a_session
@@ -378,7 +378,7 @@ tests/workloads/test_synthetic.py::test_uniform_log_sizes_and_work_follow_their_
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests of :data:`SLOW_TESTS` ``slow``; fail on an entry that matches nothing
+    """Mark the tests of :data:`SLOW_TESTS` ``slow``; warn of an entry that matches nothing
     (unless the command line picks single tests)."""
     used: set[str] = set()
     files = set()
@@ -391,4 +391,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 used.add(key)
     stale = sorted(k for k in SLOW_TESTS - used if k.partition("::")[0] in files and "::" in k)
     if stale and not any("::" in str(arg) for arg in config.args):
-        raise pytest.UsageError(f"tests/conftest.py SLOW_TESTS names no such test: {', '.join(stale)}")
+        warnings.warn(f"tests/conftest.py SLOW_TESTS names no such test: {', '.join(stale)}",
+                      pytest.PytestConfigWarning, stacklevel=1)
