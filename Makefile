@@ -1,6 +1,9 @@
 # Two entry points for a fresh machine:
 #   make run   installs gangviz into .venv and opens the window on the Fig. 2 re-packing scenario
-#   make test  installs gangviz with its test tools into .venv and runs the whole suite offscreen
+#   make test  installs gangviz with its test tools into .venv and runs the whole suite offscreen,
+#              spread over every core (pytest-xdist); CI runs this
+#   make test-quick  the same without the tests marked slow (pyproject.toml lists the markers):
+#              the edit-test loop, under a minute on two cores
 #   make lint  installs the checkers and runs them: ruff (whole tree), mypy (strict, on what
 #              [tool.mypy] in pyproject.toml lists), the import contracts of pyproject.toml
 #              (lint-imports)
@@ -12,7 +15,7 @@ BIN     = $(VENV)/bin
 PIP     = $(BIN)/python -m pip install -q --disable-pip-version-check
 BUILD   = pyproject.toml setup.py gangviz/spacesharing/_easyloop.c gangviz/workloads/_swfscan.c
 
-.PHONY: run test lint install install-test install-lint bench clean
+.PHONY: run test test-quick lint install install-test install-lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,8 +45,15 @@ run: install
 	$(BIN)/python -m gangviz.display_check
 	$(BIN)/gangviz
 
+# -n auto: one pytest worker per core, each with its own QApplication; PYTEST_ARGS adds options
+# (e.g. PYTEST_ARGS='-n 0' runs in one process, PYTEST_ARGS='tests/gui' one folder)
+PYTEST = QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n auto
+
 test: install-test
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	$(PYTEST) $(PYTEST_ARGS)
+
+test-quick: install-test
+	$(PYTEST) -m 'not slow' $(PYTEST_ARGS)
 
 # All three checkers run, so one run reports every finding; the target fails if any found one.
 lint: install-lint

@@ -32,7 +32,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=16000, help="gangs per measured run (default 16000)")
     ap.add_argument("--full", action="store_true", help="also run the full reproduction")
     ap.add_argument("--workers", type=int, default=default_workers(),
-                    help=f"workers of the projection and --full (default: all cores but one, {default_workers()})")
+                    help=f"workers of the projection and --full (default: all cores, {default_workers()})")
     ap.add_argument("--engine", choices=sorted(ENGINES), default="compiled",
                     help="the loop of the measured runs (default: compiled; --full always runs it)")
     ap.add_argument("--quick", action="store_true", help="500 gangs per cell, no --full")

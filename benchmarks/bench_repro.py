@@ -1,10 +1,11 @@
-"""Wall and CPU time of every paper reproduction, ``gangviz repro TARGET --workers 2``, each a
-whole process. Prints figures; asserts nothing.
+"""Wall and CPU time of every paper reproduction as the README types it, ``gangviz repro
+TARGET`` (the default ``--workers``: all cores), each a whole process. Prints figures; asserts
+nothing.
 
-    python benchmarks/bench_repro.py [TARGET ...] [--workers 2] [--runs 3]
+    python benchmarks/bench_repro.py [TARGET ...] [--workers N] [--runs 3]
     python benchmarks/bench_repro.py --quick      # zhou-table1 once: a check that it runs
 
-Goal on a 2-core machine: every reproduction in <= 60 s wall with 2 workers. The targets are
+Goal on a 2-core machine: every reproduction in <= 60 s wall on its default run. The targets are
 those ``gangviz repro`` lists (the modules of ``gangviz.experiments.repro`` with ``TARGETS``).
 Per target: each run's wall time (start of the process to its exit) and CPU time (the process
 and its workers, the kernel's accounting of the children reaped), then the min and median of
@@ -32,10 +33,11 @@ def children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def one_run(target: str, workers: int) -> tuple[float, float] | None:
-    """Run ``gangviz repro TARGET --workers N`` once; return (wall s, CPU s), or None (and print
-    why) when it exits with an error."""
-    cmd = [sys.executable, "-m", "gangviz.cli", "repro", target, "--workers", str(workers)]
+def one_run(target: str, workers: int | None) -> tuple[float, float] | None:
+    """Run ``gangviz repro TARGET`` (with ``--workers N`` unless ``workers`` is ``None``) once;
+    return (wall s, CPU s), or None (and print why) when it exits with an error."""
+    cmd = [sys.executable, "-m", "gangviz.cli", "repro", target]
+    cmd += [] if workers is None else ["--workers", str(workers)]
     cpu0, t0 = children_cpu(), time.perf_counter()
     res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
     wall, cpu = time.perf_counter() - t0, children_cpu() - cpu0
@@ -49,7 +51,8 @@ def main() -> None:
     """Time the reproductions asked for (default: all) and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("target", nargs="*", help="reproductions to time (default: every one)")
-    ap.add_argument("--workers", type=int, default=2, help="worker processes of each run (default 2)")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="worker processes of each run (default: the command's own, all cores)")
     ap.add_argument("--runs", type=int, default=3, help="runs of each target (default 3)")
     ap.add_argument("--quick", action="store_true", help="zhou-table1 once: a check that it runs")
     args = ap.parse_args()
@@ -59,7 +62,10 @@ def main() -> None:
     if unknown:
         ap.error(f"unknown target {', '.join(unknown)}; gangviz repro lists {', '.join(known)}")
     runs = 1 if args.quick else max(args.runs, 1)
-    print(f"gangviz repro TARGET --workers {args.workers}, whole process, {runs} run(s) each "
+    from gangviz.experiments.options import default_workers
+
+    workers = f"--workers {args.workers}" if args.workers else f"(default: {default_workers()} workers)"
+    print(f"gangviz repro TARGET {workers}, whole process, {runs} run(s) each "
           f"(goal: <= {GOAL_SECONDS:.0f} s wall)")
     print(f"{'target':<14} {'wall min':>9} {'median':>7} {'CPU min':>8} {'median':>7}   runs (wall s)")
     for target in chosen:

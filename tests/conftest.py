@@ -1,5 +1,395 @@
-"""Test-wide settings: Qt renders offscreen, so the suite needs no display."""
+"""Test-wide settings: Qt renders offscreen, so the suite needs no display; the tests that take
+seconds are marked ``slow`` (``make test-quick`` leaves them out).
+
+A test is marked ``slow`` at its definition (a fuzz campaign, a README command in a
+subprocess), or here, in :data:`SLOW_TESTS`: the tests measured at 1.5 s or more each
+(``pytest -n auto --durations=0`` on two busy cores, where a test takes several times its
+quiet time). An entry is a test file, a test
+(``file::name``: every parametrization of it) or one parametrization (``file::name[id]``); an
+entry that names no collected test of a file that was collected is reported in the warnings
+summary, so a renamed test does not leave the slow tier silently.
+"""
+
+from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+import warnings
+
+import pytest
+
+_OWN_BASETEMP = pytest.StashKey[str]()
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Give the run a short temporary folder of its own (``/tmp/gv-XXXXXXXX``; pytest-xdist's
+    workers use ``popen-gwN`` folders in it), removed at the end. A message cuts a word longer
+    than 80 characters, so a test that reads a file name back from a message needs the path of
+    ``tmp_path`` short whether or not the run is spread over workers."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="gv-")
+        config.stash[_OWN_BASETEMP] = config.option.basetemp
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the temporary folder :func:`pytest_configure` made."""
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own is not None:
+        shutil.rmtree(own, ignore_errors=True)
+
+SLOW_TESTS = frozenset("""
+tests/core/test_cols_label.py::test_the_ibm_gang_policies_narrate_in_bounded_lines_at_9216_processors
+tests/core/test_cols_label.py::test_the_label_is_bounded_and_names_exactly_the_processors_when_it_lists_them
+tests/core/test_pairwise_repack.py::test_pairwise_gather_frees_the_range_keeping_processors
+tests/core/test_params.py::test_split_spec_never_raises_anything_but_param_error
+tests/core/test_params.py::test_the_command_line_sweep_files_and_api_read_the_same_way
+tests/core/test_properties.py::test_a_change_that_does_not_fit_raises_and_changes_nothing
+tests/core/test_properties.py::test_a_gather_step_plans_on_a_line_as_plan_both_does
+tests/core/test_properties.py::test_a_record_of_extra_slots_that_does_not_fit_changes_nothing
+tests/core/test_properties.py::test_a_record_of_several_extra_slots_equals_one_record_per_slot
+tests/core/test_properties.py::test_allocation_places_the_job_in_one_row_on_its_own_columns
+tests/core/test_properties.py::test_apply_then_invert_restores_the_state_exactly
+tests/core/test_properties.py::test_best_window_is_the_least_loaded_run_of_non_zeros
+tests/core/test_properties.py::test_both_merge_plans_are_the_two_one_way_plans_with_their_costs
+tests/core/test_properties.py::test_buddy_allocation_takes_an_aligned_block
+tests/core/test_properties.py::test_eliminate_slots_stops_exactly_when_some_processor_is_full
+tests/core/test_properties.py::test_gather_keeps_processors_and_rows_and_frees_the_range
+tests/core/test_properties.py::test_property2_removes_exactly_one_slot_when_every_processor_has_an_idle_slot
+tests/core/test_properties.py::test_wlt_best_node_is_the_leftmost_maximum_after_any_updates
+tests/core/test_properties.py::test_wlt_incremental_updates_equal_a_rebuild
+tests/core/test_registry.py::test_no_module_but_the_registry_keeps_a_table_of_policy_names
+tests/core/test_ring.py::test_eliminating_slots_on_a_ring_keeps_every_job_and_never_fails
+tests/core/test_ring.py::test_repack_on_a_ring_runs_every_workload_to_the_end
+tests/core/test_ring.py::test_ring_gather_frees_the_range_or_changes_nothing
+tests/epoch/test_exact_fast.py::test_buddy_pieces_and_trace_equal_the_fraction_reference
+tests/epoch/test_exact_fast.py::test_epochs_to_schedule_equals_the_fraction_reference
+tests/epoch/test_exact_fast.py::test_loading_in_one_pass_takes_the_positions_the_scan_takes
+tests/epoch/test_exact_fast.py::test_the_closed_system_equals_the_reference_bit_for_bit
+tests/epoch/test_policies.py::test_buddy_family_schedules_are_valid
+tests/epoch/test_policies.py::test_epoch_policies_are_valid_and_respect_k
+tests/epoch/test_policies.py::test_share_out_keeps_the_differences
+tests/epoch/test_repro_mccann.py::test_epoch_package_imports_without_qt
+tests/epoch/test_repro_mccann.py::test_repro_mccann_prints_tables_and_findings
+tests/epoch/test_sim.py::test_static_factor_is_the_busy_fraction_and_bounded
+tests/epoch/test_theorems.py::test_opt_epoch_is_optimal_among_epoch_schedules_with_inequity_k
+tests/epoch/test_theorems.py::test_theorem1_buddy_is_optimal_among_power_of_two_allocations
+tests/experiments/test_compare.py::test_cli_formats_agree
+tests/experiments/test_repro_runner.py::test_a_dask_cluster_gives_the_local_results
+tests/experiments/test_repro_runner.py::test_killing_a_worker_mid_run_loses_no_run
+tests/experiments/test_repro_runner.py::test_the_command_line_runs_a_reproduction_on_a_cluster
+tests/experiments/test_repro_zhou.py::test_a_tiny_run_reports_every_scheme_and_metric
+tests/experiments/test_repro_zhou.py::test_extra_slots_on_changes_only_the_multi_slot_schemes
+tests/experiments/test_repro_zhou.py::test_one_and_two_workers_give_the_same_numbers
+tests/experiments/test_runner.py::test_a_dying_worker_fails_only_its_task
+tests/experiments/test_runner.py::test_dask_local_cluster_gives_the_local_results
+tests/experiments/test_runner.py::test_experiments_import_without_qt
+tests/experiments/test_runner.py::test_failures_are_returned_or_raised
+tests/experiments/test_runner.py::test_same_seeds_same_results_with_one_and_two_workers
+tests/experiments/test_schedule.py::test_counts_and_sets_match_a_brute_force_reading
+tests/experiments/test_schedule.py::test_curves_count_the_jobs_at_each_time
+tests/experiments/test_sweep.py::test_a_dying_worker_fails_its_cells_and_keeps_the_rest
+tests/experiments/test_sweep.py::test_cli
+tests/experiments/test_sweep.py::test_failed_runs_are_written_and_retried_on_resume
+tests/experiments/test_sweep.py::test_same_results_with_one_and_two_workers
+tests/experiments/test_sweepfile.py::test_grid_is_the_cartesian_product
+tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[block-setup5]
+tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[block-setup7]
+tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[size-setup4]
+tests/fast/test_compiled_buddy.py::test_a_growing_backlog_gives_the_reference_engines_records
+tests/fast/test_compiled_buddy.py::test_a_sweep_run_of_a_buddy_scheme_gives_the_reference_metrics
+tests/fast/test_compiled_buddy.py::test_a_table_2_run_gives_the_same_metrics_on_both_engines
+tests/fast/test_compiled_buddy.py::test_a_wide_machine_with_a_backlog_gives_the_reference_engines_records
+tests/fast/test_compiled_buddy.py::test_many_slots_grow_the_compiled_matrix
+tests/fast/test_compiled_buddy.py::test_the_compiled_loop_gives_the_reference_engines_records
+tests/fast/test_compiled_gang.py::test_a_crowded_zhang_workload_gives_the_reference_engines_jobs
+tests/fast/test_compiled_gang.py::test_a_sweep_task_gives_the_same_metrics_on_both_engines
+tests/fast/test_compiled_gang.py::test_a_zhang_cell_gives_the_same_figures_on_both_engines
+tests/fast/test_compiled_gang.py::test_charged_migrations_with_a_bound_give_the_reference_engines_jobs
+tests/fast/test_compiled_gang.py::test_the_compiled_loop_gives_the_reference_engines_jobs
+tests/fast/test_compiled_gang.py::test_the_shipped_traces_give_the_reference_engines_metrics
+tests/fast/test_gang_chunks.py::test_stretches_give_the_whole_run
+tests/fast/test_placement.py::test_a_long_log_is_read_through_its_copies
+tests/fast/test_placement.py::test_buddy_matrices_are_the_reference_engines
+tests/fast/test_placement.py::test_gs_and_mgs_matrices_are_the_reference_engines
+tests/fuzz/test_fuzz.py::test_hostile_command_lines
+tests/fuzz/test_fuzz.py::test_hostile_scenarios
+tests/fuzz/test_fuzz.py::test_hostile_sweep_files
+tests/fuzz/test_fuzz.py::test_hostile_traces
+tests/fuzz/test_fuzz_doors.py::test_hostile_api_arguments
+tests/fuzz/test_fuzz_doors.py::test_hostile_playlists_read
+tests/fuzz/test_fuzz_doors.py::test_hostile_sacct_output
+tests/fuzz/test_fuzz_doors.py::test_hostile_sessions_and_playlists_open_offscreen
+tests/fuzz/test_fuzz_doors.py::test_hostile_sessions_read
+tests/fuzz/test_fuzz_doors.py::test_hostile_sweep_file_bytes
+tests/fuzz/test_fuzz_policies.py::test_a_spec_is_read_by_the_declared_types_or_refused_naming_the_parameter
+tests/fuzz/test_fuzz_policies.py::test_a_users_policy_runs_or_ends_with_one_line_naming_its_file_within_the_limit
+tests/gui/test_compare_schedules.py::test_a_small_trace_keeps_the_step_by_step_panes_and_a_big_one_draws_schedules
+tests/gui/test_compare_schedules.py::test_a_trace_opens_with_its_panes_then_fills_each_from_its_run
+tests/gui/test_compare_schedules.py::test_every_control_works_while_the_runs_go_on_in_worker_processes
+tests/gui/test_compare_schedules.py::test_gang_panes_draw_the_policy_s_own_matrix
+tests/gui/test_compare_schedules.py::test_matrix_rows_give_back_the_matrix
+tests/gui/test_compare_schedules.py::test_packed_rows_never_overfill_and_hold_every_job
+tests/gui/test_compare_window.py::test_compare_screenshot_takes_a_size
+tests/gui/test_compare_window.py::test_compare_window_command_renders_a_screenshot
+tests/gui/test_compare_window.py::test_exports_write_valid_csv_png_and_svg
+tests/gui/test_compare_window.py::test_moving_the_shared_timeline_puts_every_pane_at_that_instant
+tests/gui/test_compare_window.py::test_one_pane_per_policy_with_its_own_matrix_and_tree[specs1]
+tests/gui/test_compare_window.py::test_play_runs_the_shared_clock_to_the_end
+tests/gui/test_compare_window.py::test_seek_shows_the_state_after_every_step_at_or_before_t
+tests/gui/test_compare_window.py::test_step_goes_to_the_next_decision_point_of_any_pane_and_back
+tests/gui/test_compare_window.py::test_summary_table_equals_gangviz_compare_and_marks_the_best
+tests/gui/test_compare_window.py::test_the_chooser_refuses_too_few_too_many_and_unrunnable_policies
+tests/gui/test_compare_window.py::test_the_clock_reads_a_human_time_on_a_trace_and_slices_on_a_model
+tests/gui/test_contrast.py::test_the_titles_and_subtitle_read_on_the_window_background
+tests/gui/test_editor.py::test_a_gang_split_across_slots_is_refused_with_a_message_at_the_cell
+tests/gui/test_editor.py::test_a_saved_scenario_opens_and_exports_from_the_command_line
+tests/gui/test_editor.py::test_a_typed_title_or_job_name_stops_at_what_the_reader_takes_back
+tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[3-2.5]
+tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[4--inf]
+tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[4-0]
+tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[4-nan]
+tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[fig2-repacking]
+tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-fig3-4-legal-cuts]
+tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-fig6-wlt-delete]
+tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-fig6-wlt]
+tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-multislot-br]
+tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-multislot-brms]
+tests/gui/test_editor.py::test_file_menu_has_new_scenario
+tests/gui/test_epoch_construction.py::test_buddy_is_built_piece_by_piece_with_the_min_seg
+tests/gui/test_epoch_construction.py::test_epoch_axes_have_quarter_ticks
+tests/gui/test_epoch_construction.py::test_playing_waits_for_the_construction_and_speeds_it_up
+tests/gui/test_epoch_construction.py::test_step_zero_shows_the_waiting_jobs
+tests/gui/test_epoch_construction.py::test_the_next_step_is_never_drawn_over_an_unfinished_construction
+tests/gui/test_epoch_view.py::test_labels_are_drawn_only_where_they_fit
+tests/gui/test_export.py::test_cancel_removes_the_partial_gif
+tests/gui/test_export.py::test_frames_folder_holds_one_png_per_tick
+tests/gui/test_export.py::test_gif_has_one_frame_per_distinct_animation_frame_and_the_jobs_colours
+tests/gui/test_export.py::test_window_export_with_progress
+tests/gui/test_export_cues.py::test_every_frame_carries_t_and_step_and_the_handle_follows
+tests/gui/test_gantt_view.py::test_compare_window_puts_gang_and_backfilling_in_one_ibm_table
+tests/gui/test_guided_coach.py::test_no_scenario_gives_a_held_move_away_in_presentation_mode
+tests/gui/test_guided_coach.py::test_nothing_on_screen_gives_the_answer_while_held
+tests/gui/test_guided_coach.py::test_the_narration_of_the_held_step_is_covered_in_the_normal_window
+tests/gui/test_guided_coach.py::test_the_scenario_explanation_stays_covered_from_the_start_of_a_guided_scenario
+tests/gui/test_guided_coach.py::test_the_visible_text_before_the_answer_has_none_of_its_words
+tests/gui/test_guided_coach.py::test_the_waiting_job_and_its_size_are_drawn_beside_the_matrix
+tests/gui/test_headless.py::test_a_broken_playlist_entry_never_hangs_the_process
+tests/gui/test_headless.py::test_a_good_session_with_a_compare_window_still_renders
+tests/gui/test_headless.py::test_a_session_that_does_not_apply_whole_fails_the_screenshot
+tests/gui/test_key_moment.py::test_final_numbers_follow_every_insertion_and_deletion
+tests/gui/test_key_moment.py::test_playing_rests_on_the_slot_deletion
+tests/gui/test_key_moment.py::test_the_caption_after_the_wlt_deletion_uses_the_final_slot_numbers
+tests/gui/test_layout_glitches.py::test_links_across_sites_break_at_the_site_heading
+tests/gui/test_layout_glitches.py::test_no_gantt_text_runs_past_a_narrow_panes_edge
+tests/gui/test_layout_glitches.py::test_the_editor_grid_never_crosses_a_name_and_has_large_text
+tests/gui/test_layout_glitches.py::test_the_key_of_zhang_fig13_fits_in_presentation_mode
+tests/gui/test_lecture.py::test_every_builtin_scenario_opens_with_its_view_and_explanation
+tests/gui/test_lecture.py::test_f11_presents_full_screen_with_large_fonts_and_the_caption
+tests/gui/test_lecture.py::test_guided_exercise_holds_the_repack_draws_dashed_cuts_and_return_reveals
+tests/gui/test_lecture.py::test_guided_play_stops_before_the_repack_only
+tests/gui/test_lecture.py::test_page_down_opens_the_next_scenario
+tests/gui/test_lecture.py::test_presentation_highlights_the_job_under_the_pointer
+tests/gui/test_lecture.py::test_scenarios_menu_lists_every_builtin_by_title_and_opens_it
+tests/gui/test_metrics_panel_families.py::test_fig2_mean_turnaround_curve_ends_on_12_not_on_the_terminated_jobs
+tests/gui/test_metrics_panel_families.py::test_multisite_and_epoch_panels_draw_their_curves
+tests/gui/test_metrics_panel_families.py::test_panels_follow_a_step_back
+tests/gui/test_metrics_panel_families.py::test_space_sharing_panels_show_the_ibm_figures_of_run_json
+tests/gui/test_metrics_panel_families.py::test_the_panels_end_on_the_numbers_of_run_json
+tests/gui/test_move_cues.py::test_ghost_mid_tween_and_nothing_over_the_sliding_block
+tests/gui/test_move_cues.py::test_the_running_slot_frame_fades_between_rows_instead_of_sliding_across_names
+tests/gui/test_no_probing.py::test_no_module_in_gui_probes_a_simulation_or_tests_a_class_name
+tests/gui/test_one_time_format.py::test_the_status_bar_of_a_trace_reads_its_clock
+tests/gui/test_open_command.py::test_screenshot_writes_a_png_of_the_requested_size
+tests/gui/test_open_command.py::test_the_command_imports_without_qt
+tests/gui/test_player.py::test_every_animation_starts_at_the_state_before_and_ends_at_the_state_after
+tests/gui/test_player.py::test_stepping_back_then_forward_gives_the_same_picture
+tests/gui/test_playlist_window.py::test_a_bad_playlist_keeps_the_current_simulation
+tests/gui/test_playlist_window.py::test_gangviz_open_takes_a_playlist_file
+tests/gui/test_playlist_window.py::test_opening_another_file_leaves_the_playlist
+tests/gui/test_playlist_window.py::test_page_down_and_up_walk_the_builtin_lecture_with_its_notes
+tests/gui/test_playlist_window.py::test_the_presenter_view_is_a_second_window_toggled_by_ctrl_l
+tests/gui/test_plot_steps.py::test_the_envelope_is_a_step_curve_with_every_extreme
+tests/gui/test_presentation_text.py::test_every_scenario_in_presentation_mode_has_no_text_under_18_px
+tests/gui/test_presentation_text.py::test_the_buddy_construction_labels_are_18_px
+tests/gui/test_presentation_text.py::test_the_easy_gantt_strip_and_its_queue_are_18_px
+tests/gui/test_presentation_text.py::test_the_guided_prompt_and_verdict_are_18_px
+tests/gui/test_presentation_text.py::test_the_warnings_bar_is_18_px
+tests/gui/test_protocol_only.py::test_each_family_view_and_its_figures_come_from_the_protocol
+tests/gui/test_protocol_only.py::test_the_random_models_read_only_the_protocol
+tests/gui/test_protocol_only.py::test_the_window_compare_and_export_read_only_the_protocol
+tests/gui/test_scale.py::test_plot_time_axes_count_in_the_trace_units
+tests/gui/test_scale.py::test_presentation_at_1280x720_fits_the_board_on_screen
+tests/gui/test_scale.py::test_presentation_text_is_at_least_18_px_high_at_1920x1080
+tests/gui/test_scale.py::test_the_tree_folds_to_what_fits_and_never_outgrows_the_matrix
+tests/gui/test_session.py::test_compare_window_keeps_its_pane_order_and_space_sharing_policies
+tests/gui/test_session.py::test_open_command_takes_a_session
+tests/gui/test_session.py::test_open_presentation_draws_presentation_mode_at_the_size
+tests/gui/test_session.py::test_save_and_reopen_restores_every_field
+tests/gui/test_signals_and_soak.py::test_rendering_many_animation_frames_offscreen
+tests/gui/test_site_arrivals.py::test_step_zero_of_the_multisite_scenario_is_not_empty
+tests/gui/test_sweep_gui.py::test_cancel_keeps_the_finished_runs_and_resume_completes_them
+tests/gui/test_sweep_gui.py::test_sweep_plot_draws_one_curve_and_one_band_per_policy
+tests/gui/test_trace_speed.py::test_a_trace_opens_in_the_main_window_at_a_speed_that_plays_it_in_minutes
+tests/gui/test_trace_speed.py::test_playing_at_a_time_rate_takes_every_step_due_and_no_later_one
+tests/gui/test_trace_speed.py::test_the_compare_window_on_a_trace_reads_its_speed_in_the_trace_clock
+tests/gui/test_tree_shown.py::test_a_buddy_policy_draws_the_tree_with_its_root
+tests/gui/test_tree_shown.py::test_gs_on_a_large_machine_draws_no_wall_of_numbers
+tests/gui/test_tree_shown.py::test_random_allocation_hides_the_tree_and_says_why
+tests/gui/test_user_policy_files.py::test_a_playlist_entry_opens_under_its_policy_file
+tests/gui/test_user_policy_files.py::test_a_session_names_a_policy_file_relative_to_itself
+tests/gui/test_user_policy_window.py::test_a_broken_rule_is_marked_on_the_matrix_the_timeline_and_the_narration
+tests/gui/test_user_policy_window.py::test_a_broken_rule_stops_the_player_with_its_line
+tests/gui/test_user_policy_window.py::test_a_loaded_policy_joins_the_menu_runs_and_reloads_on_save
+tests/gui/test_user_policy_window.py::test_declared_parameters_are_typed_fields_with_their_ranges
+tests/gui/test_user_policy_window.py::test_the_parameter_field_shows_the_chosen_policys_declared_parameters
+tests/gui/test_window.py::test_after_fast_play_every_panel_and_the_log_catch_up
+tests/gui/test_window.py::test_bad_file_shows_a_message_and_keeps_the_simulation
+tests/gui/test_window.py::test_clicking_a_job_selects_it
+tests/gui/test_window.py::test_closing_during_play_exits_cleanly
+tests/gui/test_window.py::test_family_views_plug_into_the_same_player
+tests/gui/test_window.py::test_keyboard_shortcuts
+tests/gui/test_window.py::test_metric_panels_follow_the_player_and_export
+tests/gui/test_window.py::test_narration_highlights_the_current_step_and_jumps_on_click
+tests/gui/test_window.py::test_opens_on_fig2_ready_to_play
+tests/gui/test_window.py::test_recent_files_and_settings_persist
+tests/gui/test_window.py::test_screenshot_dump_for_the_readme_is_a_png
+tests/gui/test_window.py::test_timeline_draws_at_most_one_marker_per_pixel_column
+tests/gui/test_window_menus.py::test_compare_menu_opens_the_compare_window_on_the_current_workload
+tests/gui/test_window_menus.py::test_compare_menu_with_one_policy_asks_for_more
+tests/gui/test_window_menus.py::test_no_two_actions_of_the_window_share_a_shortcut
+tests/hostile/test_atomic.py::test_compare_jobs_out_interrupted_leaves_no_file_the_next_run_refuses
+tests/hostile/test_convert.py::test_what_convert_writes_its_reader_reads
+tests/hostile/test_doors.py::test_no_command_hangs_or_grows_on_a_device_or_a_fifo[device-argv0]
+tests/hostile/test_doors.py::test_no_command_hangs_or_grows_on_a_device_or_a_fifo[device-argv4]
+tests/hostile/test_doors.py::test_no_command_hangs_or_grows_on_a_device_or_a_fifo[fifo-argv0]
+tests/hostile/test_doors.py::test_no_command_hangs_or_grows_on_a_device_or_a_fifo[fifo-argv4]
+tests/hostile/test_limits.py::test_matrix_growth_is_checked_against_the_budget
+tests/hostile/test_limits.py::test_warnings_reach_the_user_in_run_and_compare
+tests/hostile/test_messages.py::test_a_two_megabyte_token_is_never_echoed_whole[scenario]
+tests/hostile/test_messages.py::test_a_two_megabyte_token_is_never_echoed_whole[sweep]
+tests/hostile/test_processes.py::test_sigkill_leaves_no_worker_behind_and_resume_gives_the_same_rows
+tests/hostile/test_processes.py::test_sweep_says_when_it_lowers_the_workers
+tests/metrics/test_ibm_blocks.py::test_blocks_give_the_whole_columns_figures
+tests/multisite/test_batch_repro.py::test_repro_rejects_bad_counts_without_traceback
+tests/multisite/test_batch_repro.py::test_results_do_not_depend_on_the_number_of_workers
+tests/multisite/test_compiled.py::test_compiled_and_reference_metrics_are_identical
+tests/multisite/test_compiled.py::test_runs_past_the_gangs_drawn_ahead
+tests/multisite/test_equivalence.py::test_fast_and_stepable_metrics_are_identical
+tests/multisite/test_equivalence.py::test_identical_on_the_paper_configuration
+tests/policies/ibm/test_backfill.py::test_backfill_invariants
+tests/policies/ibm/test_backfill.py::test_conservative_protects_every_reservation
+tests/policies/ibm/test_gang_invariants.py::test_bgs_invariants
+tests/policies/ibm/test_gang_invariants.py::test_gs_invariants_and_fcfs
+tests/policies/ibm/test_gang_invariants.py::test_mbgs_invariants
+tests/policies/ibm/test_gang_invariants.py::test_mgs_invariants
+tests/policies/ibm/test_gang_invariants.py::test_q_zero_never_migrates
+tests/policies/ibm/test_gang_invariants.py::test_steps_invert_exactly
+tests/policies/ibm/test_metrics_workload.py::test_cells_on_worker_processes_equal_cells_in_process
+tests/policies/ibm/test_metrics_workload.py::test_repro_prints_the_table_beside_the_papers
+tests/policies/ibm/test_migration_cost.py::test_charges_survive_stepping_back_and_watch_mode
+tests/policies/ibm/test_migration_cost.py::test_work_is_conserved_with_charged_migration
+tests/policies/ibm/test_phases_equal_reference.py::test_incremental_phases_equal_the_plain_loops
+tests/policies/ibm/test_planner.py::test_planner_from_bookings_equals_adding_one_at_a_time
+tests/policies/ibm/test_time_model.py::test_boundary_model_decides_only_at_integers
+tests/policies/ibm/test_time_model.py::test_event_model_invariants
+tests/policies/ibm/test_time_model.py::test_slice_by_slice_equals_event_jumps
+tests/policies/test_padding.py::test_no_job_ever_holds_a_padded_processor_of_the_kth_trace[brms]
+tests/policies/test_padding.py::test_padding_is_never_allocated_whatever_the_real_size
+tests/policies/test_slots.py::test_buddy_blocks_are_the_smallest_aligned_blocks_covering_each_span
+tests/policies/test_slots.py::test_the_relaxed_level_is_the_tree_level_with_replica_cells_counted_idle
+tests/results/test_api.py::test_compare_runs_every_policy_on_the_same_jobs
+tests/results/test_api.py::test_example_script_writes_its_plot
+tests/results/test_api.py::test_simulate_matches_the_command_lines_numbers
+tests/results/test_api.py::test_space_sharing_policies_run_through_the_api
+tests/results/test_api.py::test_to_pandas_and_write_jobs
+tests/results/test_figures.py::test_shipped_traces_have_no_slowdown_below_one
+tests/results/test_jobs_out.py::test_compare_writes_one_file_per_policy
+tests/results/test_jobs_out.py::test_evalys_reads_the_csv
+tests/results/test_jobs_out.py::test_gang_columns_show_extra_slots_only_under_multi_slot_policies
+tests/results/test_jobs_out.py::test_sweep_keeps_jobs_of_space_sharing_runs_too
+tests/results/test_jobs_out.py::test_sweep_keeps_one_jobs_file_per_run_next_to_the_results
+tests/results/test_jobs_out.py::test_swf_schedule_validates_and_reads_back
+tests/results/test_jobs_text.py::test_csv_rows_are_the_cell_by_cell_text
+tests/results/test_jobs_text.py::test_numbers_are_str_of_whole_values_and_repr_of_the_others
+tests/results/test_schema.py::test_compare_marks_what_a_family_lacks_and_ranks_only_those_that_have_it
+tests/results/test_schema.py::test_each_panes_figures_are_those_of_run
+tests/results/test_schema.py::test_every_commands_json_follows_the_schema
+tests/sim/test_engine.py::test_fast_forward_and_slice_by_slice_give_identical_records
+tests/sim/test_engine.py::test_invariants_hold_at_every_step
+tests/sim/test_engine.py::test_same_seed_same_result_and_simulations_live_side_by_side
+tests/sim/test_history.py::test_undoing_records_walks_back_through_the_states_go_to_restores
+tests/spacesharing/test_checker.py::test_compiled_conservative_equals_the_python_loop
+tests/spacesharing/test_checker.py::test_conservative_reserves_for_every_waiting_job
+tests/spacesharing/test_checker.py::test_every_schedule_follows_its_rule
+tests/spacesharing/test_columns.py::test_trace_columns_give_the_schedule_and_metrics_of_the_workload
+tests/spacesharing/test_commands.py::test_compare_mixes_gang_and_space_sharing_in_one_ibm_table
+tests/spacesharing/test_conservativeloop.py::test_c_loop_equals_python_loop_bit_for_bit
+tests/spacesharing/test_conservativeloop.py::test_c_loop_equals_python_loop_on_shipped_traces
+tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_bit_for_bit
+tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_on_shipped_traces[False-False-SDSC-SP2-1998-4.2-cln-norm.swf.gz]
+tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_on_shipped_traces[False-True-SDSC-SP2-1998-4.2-cln-norm.swf.gz]
+tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_on_shipped_traces[True-False-SDSC-SP2-1998-4.2-cln-norm.swf.gz]
+tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_on_shipped_traces[True-True-SDSC-SP2-1998-4.2-cln-norm.swf.gz]
+tests/test_cli_run.py::test_a_closed_pipe_is_not_an_error
+tests/test_factory.py::test_a_space_sharing_run_uses_the_backfilling_simulator_and_loads_no_gang_engine
+tests/test_factory.py::test_gangviz_compare_takes_the_compiled_loop_for_covered_runs
+tests/test_factory.py::test_the_compiled_and_the_reference_run_give_the_same_numbers[brmms:occupy=block]
+tests/test_layer_walk.py::test_a_run_goes_down_the_layers
+tests/test_layer_walk.py::test_a_window_step_goes_down_the_layers
+tests/test_layers.py::test_only_the_factory_constructs_an_engine
+tests/test_no_source_probing.py::test_no_module_probes_a_source
+tests/test_qt_free.py::test_every_non_gui_module_imports_without_qt
+tests/test_readme_commands.py::test_benchmark_help[bench_gui.py]
+tests/test_readme_commands.py::test_benchmark_help[bench_ibm.py]
+tests/test_readme_commands.py::test_benchmark_help[bench_multisite.py]
+tests/test_readme_commands.py::test_benchmark_help[bench_repro.py]
+tests/test_readme_commands.py::test_benchmark_help[bench_scenario_slots.py]
+tests/test_readme_commands.py::test_benchmark_quick_mode
+tests/test_readme_commands.py::test_readme_command_runs
+tests/test_run_stream.py::test_a_streamed_model_run_prints_what_the_whole_run_prints
+tests/userpolicy/test_examples.py::test_a_sweep_of_a_policy_file_runs_on_two_worker_processes
+tests/userpolicy/test_examples.py::test_check_policy_passes_each_example
+tests/userpolicy/test_examples.py::test_each_example_runs_in_run_compare_and_the_api
+tests/userpolicy/test_loading.py::test_a_queue_order_changes_what_a_built_in_does_and_fails_in_the_users_line
+tests/userpolicy/test_order_everywhere.py::test_compare_orders_every_policy_or_one
+tests/userpolicy/test_order_everywhere.py::test_conservative_in_arrival_order_is_the_plain_schedule_and_passes_the_checker
+tests/userpolicy/test_order_everywhere.py::test_conservative_takes_a_queue_order_on_the_command_line
+tests/userpolicy/test_order_everywhere.py::test_conservative_under_any_order_keeps_every_reservation
+tests/userpolicy/test_space.py::test_the_space_example_runs_in_run_compare_and_the_api
+tests/workloads/test_sacct.py::test_records_are_the_jobs_in_submit_order_numbered_by_first_appearance
+tests/workloads/test_swf_roundtrip.py::test_fast_and_exact_parsers_agree
+tests/workloads/test_swf_roundtrip.py::test_round_trip_with_another_slice_length
+tests/workloads/test_swf_roundtrip.py::test_write_then_read_gives_the_same_jobs
+tests/workloads/test_swf_scan.py::test_a_number_reads_as_float_reads_it
+tests/workloads/test_swf_scan.py::test_a_table_is_what_loadtxt_reads
+tests/workloads/test_swf_scan.py::test_a_token_is_read_exactly_when_the_exact_reader_calls_it_a_number
+tests/workloads/test_synthetic.py::test_bounded_normal_gang_sizes[3.0]
+tests/workloads/test_synthetic.py::test_hyper_erlang_workload_moments_factors_and_estimates
+tests/workloads/test_synthetic.py::test_min_nodes_defaults_follow_table_3
+tests/workloads/test_synthetic.py::test_uniform_gangs_and_exponential_times
+tests/workloads/test_synthetic.py::test_uniform_log_arrival_rate_gives_the_requested_load
+tests/workloads/test_synthetic.py::test_uniform_log_sizes_and_work_follow_their_exact_pmfs
+""".split())
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of :data:`SLOW_TESTS` ``slow``; warn of an entry that matches nothing
+    (unless the command line picks single tests)."""
+    used: set[str] = set()
+    files = set()
+    for item in items:
+        path, _, rest = item.nodeid.partition("::")
+        files.add(path)
+        for key in (path, f"{path}::{rest.split('[')[0]}", item.nodeid):
+            if key in SLOW_TESTS:
+                item.add_marker(pytest.mark.slow)
+                used.add(key)
+    stale = sorted(k for k in SLOW_TESTS - used if k.partition("::")[0] in files and "::" in k)
+    if stale and not any("::" in str(arg) for arg in config.args):
+        warnings.warn(f"tests/conftest.py SLOW_TESTS names no such test: {', '.join(stale)}",
+                      pytest.PytestConfigWarning, stacklevel=1)

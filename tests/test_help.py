@@ -84,9 +84,9 @@ def test_shared_options_read_the_same_everywhere():
         assert len(texts) == 1, (dest, texts)
     workers = [a for argv, _, a in _optional_actions() if a.dest == "workers"]
     assert len(workers) >= 5  # sweep and every repro target
-    import os
+    from gangviz.experiments.runner import cores
 
-    assert {a.default for a in workers} == {max(1, (os.cpu_count() or 1) - 1)}
+    assert {a.default for a in workers} == {cores()}  # every core: the README's times are the default's
 
 
 def test_synthetic_models_seed_one_by_default():

@@ -159,3 +159,64 @@ def run_schedule(source: Any, spec: str) -> Schedule:
     from gangviz.factory import run
 
     return schedule_of(run(source, spec, placement=True))
+
+
+# ----------------------------------------------------------------- runs in worker processes
+#: the worker's queue for progress messages (set by :func:`init_worker`), and the sources it
+#: has loaded, by origin: a worker that runs a second policy on the same trace reads it once
+_progress: Any = None
+_loaded: dict[str, Any] = {}
+
+
+def init_worker(parent: int, progress: Any) -> None:
+    """Pool initializer of a worker process that runs schedules: exit when ``parent`` dies (as
+    :mod:`gangviz.experiments.runner`'s workers do) and send progress messages to the queue
+    ``progress``."""
+    from gangviz.experiments.runner import _watch_parent
+
+    global _progress
+    _progress = progress
+    _watch_parent(parent)
+
+
+def _tell(key: Any, what: str, value: float = 0.0) -> None:
+    if _progress is not None:
+        _progress.put((key, what, value))
+
+
+def schedule_task(key: Any, source: Any, spec: str) -> Schedule:
+    """Run ``spec`` on ``source`` in a worker process and return its :class:`Schedule`.
+
+    ``source`` is a :class:`~gangviz.workloads.source.Source`, or ``(origin, ring)``: the
+    source's :attr:`~gangviz.workloads.source.Source.origin`, loaded again here (once per
+    worker), and its ``ring`` flag. Progress goes to the queue of :func:`init_worker` as
+    ``(key, what, value)``: ``("started", 0)`` when the run begins (it may have waited for a
+    free worker), ``("simulated", fraction)`` while a run on the reference engine goes (the
+    simulated time over the last arrival; a compiled loop says nothing until it ends).
+    Raises ``ValueError`` as :func:`run_schedule` does.
+    """
+    import time
+
+    from gangviz.factory import run
+
+    _tell(key, "started", time.time())
+    if isinstance(source, tuple):
+        (name, options), ring = source
+        cache = repr((name, sorted(options.items())))
+        if cache not in _loaded:
+            from gangviz.workloads.source import load_source
+
+            _loaded.clear()  # one workload at a time
+            _loaded[cache] = load_source(name, **options)
+        source = _loaded[cache]
+        source.ring = ring
+    last = max((j.arrival for j in source.jobs), default=0.0) or 1.0
+    state = {"at": 0.0}
+
+    def tick(sim: Any) -> None:
+        now = time.monotonic()
+        if now - state["at"] >= 0.25:
+            state["at"] = now
+            _tell(key, "simulated", min(float(sim.time) / last, 1.0))
+
+    return schedule_of(run(source, spec, placement=True, tick=tick))

@@ -18,6 +18,12 @@ as many steps per tick as the speed asks for, but never works longer than ``TICK
 in one tick, so the event loop stays responsive (a tick stays well under 50 ms), and views are asked
 to repaint at most every ``BATCH_REDRAW`` seconds.
 
+Speed on a trace: :meth:`Player.set_time_rate` sets a speed in simulated time instead (slices per
+second, :mod:`gangviz.gui.speeds`): playing then moves a clock at that rate and takes, each tick
+and within the same budget, every step due by the clock, without animation (a trace's hundred
+thousand jobs are no lecture); when the simulation cannot keep up the clock waits for it rather
+than run ahead. Step, Back and seeks are the same in both modes.
+
 History: stepping back uses the model's own history (``go_to``/``step_back``). The player keeps
 the narration and the re-pack/migration/deletion markers of every step it has seen (``known``),
 so the timeline still shows the future after stepping back (the engine is deterministic, so that
@@ -44,6 +50,7 @@ still take whole decisions: from a stop within a step, forward shows the rest of
 from __future__ import annotations
 
 import gc
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -171,6 +178,9 @@ class Player(QObject):
         self.markers: list[int] = []  # indices (0-based) of steps with a re-pack/migration/deletion
         self.move_kinds: set[str] = set()  # the MOVE_KINDS any step seen so far has shown (the key names them)
         self._speed_level = max(0, min(speed_level, len(SPEEDS) - 1))
+        #: simulated slices per second while playing (a trace), or ``None``: the lecture pace
+        self.time_rate: float | None = None
+        self._clock = 0.0
         self._playing = False
         self._anim: _Anim | None = None
         self._hold = 0.0
@@ -300,6 +310,11 @@ class Player(QObject):
             if not self.animates and self._anim is not None and not self._anim.held:
                 self._finish_anim()
 
+    def set_time_rate(self, rate: float | None) -> None:
+        """Play at ``rate`` simulated slices per second (``None``: back to the speed levels of
+        the lecture pace)."""
+        self.time_rate = None if rate is None else max(float(rate), 1e-9)
+
     def set_guided(self, on: bool) -> None:
         """Turn the guided exercise on or off (off releases a waiting move at once)."""
         self.guided = bool(on)
@@ -327,6 +342,7 @@ class Player(QObject):
         self._playing = True
         self._hold = 0.0
         self._release_stop()
+        self._clock = float(self.sim.time)
         self._ensure_timer()
         self.playingChanged.emit(True)
 
@@ -738,6 +754,9 @@ class Player(QObject):
         if not self._playing:
             self.timer.stop()
             return
+        if self.time_rate is not None:
+            self._play_time(now, dt)
+            return
         if (self.paced or self.guided) and self.held:
             return  # a view is still building the last step; its rest starts once it is done
         if self._hold > 0:
@@ -803,6 +822,29 @@ class Player(QObject):
             gc.freeze()
             self._last_freeze = time.perf_counter()
         # views repaint at most every BATCH_REDRAW seconds while steps are batched
+        if self._unshown and (ended or time.perf_counter() - self._last_moved >= BATCH_REDRAW):
+            self._unshown = 0
+            self._last_moved = time.perf_counter()
+            self.moved.emit()
+
+    def _play_time(self, start: float, dt: float) -> None:
+        """Move the play clock by :attr:`time_rate` x ``dt`` and take the steps due by it,
+        within the tick's work budget; a clock ahead of a simulation that cannot keep up
+        waits at the simulation's time."""
+        assert self.time_rate is not None
+        self._clock = max(self._clock, float(self.sim.time)) + self.time_rate * dt
+        taken, ended = 0, False
+        while time.perf_counter() - start < TICK_BUDGET:
+            nxt = self.sim.peek()
+            if self._clock < nxt < math.inf:
+                break
+            if self._advance(False, emit=False) is None:  # the end (the player says finished)
+                ended = True
+                break
+            taken += 1
+        else:
+            self._clock = float(self.sim.time)  # behind: the clock waits for the simulation
+        self._unshown += taken
         if self._unshown and (ended or time.perf_counter() - self._last_moved >= BATCH_REDRAW):
             self._unshown = 0
             self._last_moved = time.perf_counter()

@@ -53,12 +53,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gangviz.gui import speeds
 from gangviz.gui.board import Board
 from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
 from gangviz.gui.layouts import splitter
 from gangviz.gui.lecture.narration import NarrationView
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
-from gangviz.gui.player import SPEEDS, Player
+from gangviz.gui.player import DEFAULT_SPEED_LEVEL, SPEEDS, Player
 from gangviz.gui.plots.metrics import MetricsPanel
 from gangviz.timefmt import clock_text
 
@@ -259,6 +260,13 @@ class MainWindow(QMainWindow):
         self.speed_label = QLabel()
         self.speed_label.setMinimumWidth(44)
         tb.addWidget(self.speed_label)
+        #: on a trace the speed is simulated time per second (:mod:`gangviz.gui.speeds`), and
+        #: this says how long the trace plays; ``None``: the lecture pace's levels
+        self.time_rates: list[float] | None = None
+        self._lecture_level = DEFAULT_SPEED_LEVEL  # the last lecture-pace level chosen
+        self.play_note = QLabel()
+        self.play_note.setStyleSheet("color: #6b665e;")
+        tb.addWidget(self.play_note)
         for w in tb.findChildren(QWidget):
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         menu = self.menuBar().addMenu("&File")
@@ -476,7 +484,7 @@ class MainWindow(QMainWindow):
         old = self.player
         if old is not None:
             old.stop()
-        level = self.speed.value() if self.player is not None or self.speed.value() else 2
+        level = self._lecture_level
         player = Player(sim, self, speed_level=level)
         player.set_guided(self.act_guided.isChecked())
         self.player = player
@@ -494,10 +502,9 @@ class MainWindow(QMainWindow):
         player.playingChanged.connect(self._playing_changed)
         player.moved.connect(self._update_status)
         player.stepped.connect(self._update_status)
-        player.speedChanged.connect(self.speed.setValue)
+        player.speedChanged.connect(self._player_speed)
         player.failed.connect(self._step_failed)
-        self.speed.setValue(level)
-        self._speed_changed(level)
+        self._set_speed_scale(player, level)
         self._playing_changed(False)
         self._update_status()
         if old is not None:
@@ -845,7 +852,7 @@ class MainWindow(QMainWindow):
     def save_settings(self) -> None:
         """Write the window state to the settings."""
         self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.setValue("speed", self.speed.value())
+        self.settings.setValue("speed", self._lecture_level)
         self.settings.setValue("bottom_up", self.act_flip.isChecked())
         for key, sp in self.splitters.items():
             self.settings.setValue(f"splitter/{key}", sp.saveState())
@@ -871,9 +878,47 @@ class MainWindow(QMainWindow):
     def _nudge_speed(self, delta: int) -> None:
         self.speed.setValue(self.speed.value() + delta)
 
+    def _set_speed_scale(self, player: Player, level: int) -> None:
+        """Give the speed control its scale for what is open: on a trace, simulated time per
+        second, starting at the slowest speed that plays the trace's arrivals in a few minutes
+        (:data:`~gangviz.gui.speeds.TRACE_PLAY_SECONDS`); else the lecture pace's levels."""
+        per = self.slice_seconds()
+        self.time_rates = speeds.rates(per) if per is not None else None
+        self.speed.blockSignals(True)
+        if self.time_rates is None:
+            self.speed.setRange(0, len(SPEEDS) - 1)
+            self.speed.setToolTip("Speed: multiples of the lecture pace (+ / -)")
+        else:
+            self.speed.setRange(0, len(self.time_rates) - 1)
+            self.speed.setToolTip("Speed: simulated time per second (+ / -)")
+            level = speeds.default_index(self._trace_span(), self.time_rates, speeds.TRACE_PLAY_SECONDS)
+        self.speed.setValue(level)
+        self.speed.blockSignals(False)
+        player.set_time_rate(None)
+        self._speed_changed(self.speed.value())
+
+    def _trace_span(self) -> float:
+        """Return the last arrival of the open workload, in slices (0 when none)."""
+        jobs = self.source.jobs if self.source is not None else []
+        return max((j.arrival for j in jobs), default=0.0)
+
+    def _player_speed(self, level: int) -> None:
+        if self.time_rates is None:
+            self.speed.setValue(level)
+
     def _speed_changed(self, level: int) -> None:
+        if self.time_rates is not None:
+            rate = self.time_rates[max(0, min(level, len(self.time_rates) - 1))]
+            self.speed_label.setText(speeds.rate_text(rate, self.slice_seconds()))
+            self.play_note.setText(speeds.play_text(self._trace_span(), rate).replace("whole run", "whole trace"))
+            if self.player is not None:
+                self.player.set_time_rate(rate)
+            return
+        self._lecture_level = level
         self.speed_label.setText(speed_text(level))
+        self.play_note.setText("")
         if self.player is not None:
+            self.player.set_time_rate(None)
             self.player.set_speed_level(level)
 
     def _playing_changed(self, playing: bool) -> None:

@@ -82,6 +82,11 @@ class Source:
     #: the number of jobs when ``jobs`` is not built (a trace run from its columns); ``None``:
     #: count ``jobs`` (:attr:`job_count`)
     count: int | None = None
+    #: how to load this source again: ``(name, options)`` for :func:`load_source` (a trace's
+    #: absolute path, or a model with its drawn options), so a worker process reloads a big
+    #: workload rather than receive its jobs pickled; ``None`` for a scenario or a source made
+    #: in code
+    origin: tuple[str, dict[str, Any]] | None = None
 
     @property
     def job_count(self) -> int:
@@ -172,7 +177,8 @@ def load_source(
                                                    jobs=jobs, load=load, seed=seed)
         check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
-        return Source("model", title, p, wl.jobs)
+        return Source("model", title, p, wl.jobs,
+                      origin=(lower, {"procs": p, "jobs": jobs, "load": load, "seed": seed}))
     given = [k for k, v in (("jobs", jobs), ("load", load), ("seed", seed)) if v is not None]
     if given:
         raise ValueError(f"{name}: --{given[0]} ({given[0]}=) applies to a synthetic model "
@@ -197,7 +203,8 @@ def load_source(
         assert cols.processors is not None  # _read_trace refuses a trace without a machine size
         return Source("swf", path.name, cols.processors, cols.workload().jobs, warnings=list(cols.warnings),
                       slice_seconds=cols.slice_seconds, submit_offset=cols.submit_offset,
-                      absent_from=_padding_from(cols))
+                      absent_from=_padding_from(cols),
+                      origin=(str(path.resolve()), {"procs": procs, "slice_seconds": slice_seconds}))
     from gangviz.workloads.scenario import load_scenario
 
     sc = load_scenario(path)

@@ -21,6 +21,8 @@ from tests.fuzz.harness import Child, judge
 from tests.fuzz.strategies import TOKENS, option_value, scenarios, sweep_files, swf_files
 
 EXAMPLES = int(os.environ.get("GANGVIZ_FUZZ_EXAMPLES", "200"))
+#: a fuzz campaign takes minutes: make test runs it, make test-quick does not
+pytestmark = pytest.mark.slow
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])

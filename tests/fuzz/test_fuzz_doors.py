@@ -29,6 +29,8 @@ from tests.fuzz.strategies import (
 )
 
 EXAMPLES = int(os.environ.get("GANGVIZ_FUZZ_EXAMPLES", "200"))
+#: a fuzz campaign takes minutes: make test runs it, make test-quick does not
+pytestmark = pytest.mark.slow
 
 
 def budget(n: int) -> settings:

@@ -24,6 +24,8 @@ from gangviz.core.params import QUOTE_CHARS, ParamError, split_spec
 from tests.fuzz.strategies import TOKENS
 
 EXAMPLES = int(os.environ.get("GANGVIZ_FUZZ_EXAMPLES", "200"))
+#: a fuzz campaign takes minutes: make test runs it, make test-quick does not
+pytestmark = pytest.mark.slow
 
 
 def budget(n: int) -> settings:
@@ -107,6 +109,7 @@ BREAKS = ["        raise ValueError('mine')\n", "        return 42\n", "        
 LIMIT = 0.2
 
 
+@pytest.mark.timing  # the run is timed against the policy's decision limit
 @budget(max(12, EXAMPLES // 5))
 @given(before=st.booleans(), breaks=st.sampled_from(BREAKS), at=st.integers(0, 3))
 def test_a_users_policy_runs_or_ends_with_one_line_naming_its_file_within_the_limit(tmp_path_factory, before,

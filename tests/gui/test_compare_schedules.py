@@ -166,3 +166,62 @@ def test_table_cells_write_big_figures_in_full():
     assert cell_text(62_293_404.0, True).startswith("62,293,404 ")
     assert cell_text(17221.7, False) == "17221.7"
     assert cell_text(float("nan"), False) == "-"
+
+
+def test_a_pane_waiting_for_its_run_says_how_far_it_is_and_that_t_is_not_simulated(qtbot):
+    from gangviz.gui.compare.overview import SchedulePane
+
+    pane = SchedulePane("gs", 0, slice_seconds=1.0)
+    qtbot.addWidget(pane)
+    pane.show_at(7200.0)
+    assert "queued" in pane.state.text()
+    assert "not simulated yet" in pane.view.message
+    pane.set_progress("started", 0.0)
+    assert pane.state.text().startswith("simulating in a worker process")
+    assert pane.bar.maximum() == 0  # busy: a compiled loop tells no share
+    pane.set_progress("simulated", 0.4)
+    assert "40% of the trace" in pane.state.text() and pane.bar.value() == 400
+    src = load_source(str(TRACE))
+    from gangviz.experiments.schedule import run_schedule
+
+    pane.set_schedule(run_schedule(src, "gs"))
+    pane.show_at(7200.0)
+    assert pane.bar.isHidden() and "running" in pane.state.text() and not pane.view.message
+    pane.fail("gs: broken")
+    pane.tick()  # a failed run's message stays
+    assert pane.view.message == "gs: broken"
+
+
+def test_every_control_works_while_the_runs_go_on_in_worker_processes(qtbot):
+    src = load_source(str(TRACE))
+    win = CompareWindow(src, ["gs", "easy"], schedules=True)
+    qtbot.addWidget(win)
+    win.show()
+    assert win.pending == 2 and win.runner is not None and win.runner.workers >= 1
+    # a seek past the simulated time waits with a message; play, pause and step work meanwhile
+    win.set_time(win.end / 3)
+    assert all("not simulated yet" in p.view.message for p in win.panes)
+    win.play()
+    assert win.playing
+    win.pause()
+    win.step_back()
+    win.rate.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: win.pending == 0, timeout=120_000)
+    assert not win.failures, win.failures
+    at = win.time
+    for pane in win.panes:  # the pane now shows the time the clock stayed at
+        s = win.schedules[pane.spec]
+        assert not pane.view.message and f"{s.counts(at)[1]:,} running" in pane.state.text()
+    win.close()
+
+
+def test_closing_the_window_ends_the_runs_still_going(qtbot):
+    src = load_source(str(TRACE))
+    win = CompareWindow(src, ["gs", "mgs"], schedules=True)
+    qtbot.addWidget(win)
+    assert win.runner is not None and win.runner._pool is not None
+    procs = list(win.runner._pool._processes.values())
+    assert procs  # spawned at once, one per core at most
+    win.close()
+    qtbot.waitUntil(lambda: not any(p.is_alive() for p in procs), timeout=30_000)
+    assert not win.runner.running

@@ -111,6 +111,7 @@ def test_matrix_growth_is_checked_against_the_budget(monkeypatch):
 # ------------------------------------------------------------------ work, slices and time
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("work", [1e19, 1e20, 1e25, 1e300])
 def test_huge_work_is_refused_quickly(tmp_path, work):
     sc = tmp_path / "s.toml"
@@ -123,6 +124,7 @@ def test_huge_work_is_refused_quickly(tmp_path, work):
     assert time.perf_counter() - t < 5
 
 
+@pytest.mark.timing
 def test_remaining_slices_are_computed_not_counted():
     # Work just under the limit at a large overhead: the finish is exact and comes at once.
     work = 2.0**39 + 0.5
@@ -262,6 +264,7 @@ def test_compressed_and_misnamed_traces_are_read_by_content(tmp_path, capsys):
         assert code == 0 and "64 processors" in out, (name, err)
 
 
+@pytest.mark.timing
 def test_fifo_and_oversize_files_are_refused_before_reading(tmp_path, capsys):
     fifo = tmp_path / "pipe.swf"
     os.mkfifo(fifo)
@@ -278,6 +281,7 @@ def test_fifo_and_oversize_files_are_refused_before_reading(tmp_path, capsys):
     assert time.perf_counter() - t < 5
 
 
+@pytest.mark.timing
 def test_sweep_with_a_billion_replications_is_refused_at_once(tmp_path, capsys):
     sw = tmp_path / "w.toml"
     sw.write_text('policies = ["repack"]\nreplications = 1000000000\n[workload]\nmodel = "downey"\n'

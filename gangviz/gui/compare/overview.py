@@ -1,9 +1,12 @@
 """A compare pane for a real trace: the state at the shared time drawn from a run's schedule.
 
 On a trace of a hundred thousand jobs the compare window keeps no step-able simulation: each
-policy runs once headless (:mod:`gangviz.experiments.schedule`, in a worker thread, so the
-slowest run never holds up the others or the window) and its pane draws the state at the shared
-time from the run's per-job start and finish columns:
+policy runs once headless (:mod:`gangviz.experiments.schedule`, in a worker process,
+:mod:`gangviz.gui.compare.runs`, so the slowest run never holds up the others or the window)
+and its pane draws the state at the shared time from the run's per-job start and finish
+columns; until its run ends the pane says how far it is (queued, or simulating for so many
+seconds, or the share of the trace simulated when the engine tells) and, at any time the
+clock shows, that the state there is not simulated yet:
 
 * under a time-slot policy run on a compiled loop (the gang and buddy schemes), the Ousterhout
   matrix at ``t`` as the policy made it: each slot a row, each job on the processors it held
@@ -21,20 +24,19 @@ time from the run's per-job start and finish columns:
 
 from __future__ import annotations
 
-import threading
+import time
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from gangviz.gui.plots.compare import policy_colour
 from gangviz.timefmt import clock_text
 
 if TYPE_CHECKING:
     from gangviz.experiments.schedule import Schedule
-    from gangviz.workloads.source import Source
 
 #: the smallest gap, in pixels, between two row labels
 LABEL_GAP = 16
@@ -219,8 +221,20 @@ class SchedulePane(QFrame):
         lay, head, self.title = pane_frame(self, spec)
         head.addWidget(self.title)
         head.addStretch(1)
+        #: the run's progress while it goes: busy until the engine tells a share, hidden after
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 0)
+        self.bar.setFixedWidth(110)
+        self.bar.setMaximumHeight(14)
+        self.bar.setTextVisible(False)
+        self.bar.setToolTip("The run of this policy, in a worker process")
+        head.addWidget(self.bar)
         lay.addLayout(head)
-        self.state = QLabel("simulating…")
+        self.started: float | None = None  # monotonic time the worker began the run
+        self.fraction: float | None = None  # share of the trace simulated, when the engine tells
+        self.shown_at = 0.0
+        self.failure: str | None = None
+        self.state = QLabel("queued: waiting for a free core")
         self.state.setStyleSheet("color: #6b665e; border: none;")
         self.state.setWordWrap(True)
         lay.addWidget(self.state)
@@ -230,16 +244,54 @@ class SchedulePane(QFrame):
     def set_schedule(self, schedule: Schedule) -> None:
         """Give the pane its finished run (:class:`~gangviz.experiments.schedule.Schedule`)."""
         self.schedule = schedule
+        self.bar.hide()
 
     def fail(self, message: str) -> None:
         """Show why the run could not be simulated."""
+        self.failure = message
+        self.bar.hide()
         self.state.setText("failed")
         self.view.show_message(message)
 
+    def set_progress(self, what: str, value: float) -> None:
+        """Take a worker's report: ``"started"`` (the run began), ``"simulated"`` (``value``,
+        the share of the trace simulated); the pane's lines follow."""
+        if what == "started":
+            self.started = time.monotonic()
+        elif what == "simulated":
+            if self.started is None:
+                self.started = time.monotonic()
+            self.fraction = min(max(value, 0.0), 1.0)
+            self.bar.setRange(0, 1000)
+            self.bar.setValue(int(self.fraction * 1000))
+        self.tick()
+
+    def progress_text(self) -> str:
+        """Return where the run is: queued, or simulating for so many seconds (and the share
+        simulated when the engine tells)."""
+        if self.started is None:
+            return "queued: waiting for a free core"
+        text = f"simulating in a worker process · {time.monotonic() - self.started:.0f} s"
+        if self.fraction is not None:
+            text += f" · {self.fraction:.0%} of the trace"
+        return text
+
+    def tick(self) -> None:
+        """Update the lines of a run still going (the elapsed seconds move on)."""
+        if self.schedule is not None or self.failure is not None:
+            return
+        progress = self.progress_text()
+        self.state.setText(progress)
+        self.view.show_message(f"t = {clock_text(self.shown_at, self.slice_seconds)} is not simulated yet: "
+                               f"the pane shows it when the run ends.\n\n{progress}")
+
     def show_at(self, t: float) -> None:
-        """Draw the state at shared time ``t`` (after every event at or before it)."""
+        """Draw the state at shared time ``t`` (after every event at or before it); while the
+        run goes, say that ``t`` is not simulated yet and how far the run is."""
         s = self.schedule
+        self.shown_at = t
         if s is None:
+            self.tick()
             return
         running, waiting = s.running(t), s.waiting(t)
         matrix = s.matrix_at(t)
@@ -259,43 +311,3 @@ class SchedulePane(QFrame):
 
     def stop(self) -> None:
         """Nothing runs in the pane (the step-able pane's interface)."""
-
-
-class ScheduleRunner(QObject):
-    """Runs each policy of a comparison once in its own worker thread (the compiled loops hold no
-    GIL, so the window stays free and a slow run delays only its own pane); ``ready(generation,
-    spec, schedule)`` or ``failed(generation, spec, message)`` reach the GUI thread queued.
-    Nothing here touches a widget."""
-
-    ready = Signal(int, str, object)
-    failed = Signal(int, str, str)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.generation = 0
-
-    def start(self, source: Source, specs: list[str]) -> int:
-        """Start one thread per spec; return the generation their signals carry (a later
-        :meth:`start` makes the earlier runs' results stale)."""
-        self.generation += 1
-        gen = self.generation
-        for spec in specs:
-            threading.Thread(target=self._run, args=(gen, source, spec), daemon=True,
-                             name=f"compare-{spec}").start()
-        return gen
-
-    def _run(self, gen: int, source: Source, spec: str) -> None:
-        from gangviz.experiments.schedule import run_schedule
-
-        try:
-            schedule = run_schedule(source, spec)
-        except (ValueError, KeyError, TypeError, MemoryError) as exc:
-            try:
-                self.failed.emit(gen, spec, f"{spec}: {str(exc).strip(chr(39) + chr(34))}")
-            except RuntimeError:  # the window closed meanwhile
-                pass
-            return
-        try:
-            self.ready.emit(gen, spec, schedule)
-        except RuntimeError:  # the window closed while the run went on: nobody waits for it
-            pass

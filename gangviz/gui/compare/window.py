@@ -19,11 +19,12 @@ Every run of a small workload (up to :data:`SCHEDULE_JOBS` jobs; a scenario, a m
 first jobs) is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
 summary table. A bigger workload (a whole trace: LANL-CM5's 122k jobs) keeps no step-able
-simulation: each policy runs once, headless, on the loop ``gangviz run`` uses, in its own worker
-thread, and its pane (:mod:`gangviz.gui.compare.overview`) draws the state at the shared time from
+simulation: each policy runs once, headless, on the loop ``gangviz run`` uses, in a worker
+process (:mod:`gangviz.gui.compare.runs`: as many at once as there are cores), and its pane (:mod:`gangviz.gui.compare.overview`) draws the state at the shared time from
 the run's per-job start and finish columns (:mod:`gangviz.experiments.schedule`), and a gang or
 buddy policy's matrix from its compiled loop's placement log. The window
-shows its panes at once; each fills when its run ends, and the curves and table then cover the
+shows its panes at once, every control working; until its run ends a pane shows how far it is
+and that the time on the clock is not simulated yet; each fills when its run ends, and the curves and table then cover the
 runs ended so far; Step and Back move to the next or previous arrival, start or finish of any run. The table is :func:`gangviz.experiments.compare.comparison_of_runs` of those
 finished simulations, built by :func:`gangviz.factory.build`, so it
 holds the numbers of ``gangviz compare``. It exists for the matrix family only (the final metrics
@@ -42,7 +43,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -65,8 +66,10 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.core.changes import MOVE_KINDS
+from gangviz.gui import speeds
 from gangviz.gui.compare import clock as shared_clock
-from gangviz.gui.compare.overview import SchedulePane, ScheduleRunner, pane_frame
+from gangviz.gui.compare.overview import SchedulePane, pane_frame
+from gangviz.gui.compare.runs import ScheduleRunner
 from gangviz.gui.compare.table import SummaryTable
 from gangviz.gui.compare.timeline import SharedTimeline
 from gangviz.gui.families.table import (
@@ -96,11 +99,7 @@ if TYPE_CHECKING:
     from gangviz.workloads.source import Source
 
 MIN_POLICIES, MAX_POLICIES = 2, 4
-#: play speeds of the shared clock, in simulated slices per second of wall time
-RATES = (1, 2, 5, 10, 25, 50, 100, 250, 1000)
 TICK_MS = 30
-#: the default speed plays the longest run in about this many seconds
-PLAY_SECONDS = 40.0
 SCREENSHOT_SIZE = (1680, 1050)
 #: above this many jobs the panes draw finished schedules (:meth:`CompareWindow.uses_schedules`)
 SCHEDULE_JOBS = 5000
@@ -347,10 +346,18 @@ class CompareWindow(QMainWindow):
         tb.addSeparator()
         tb.addWidget(QLabel(" Speed "))
         self.rate = QComboBox()
-        for r in RATES:
-            self.rate.addItem(f"{r} slices/s", r)
-        self.rate.setToolTip("Simulated slices per second while playing")
+        per = self._slice_seconds()
+        for r in speeds.rates(per):
+            self.rate.addItem(speeds.rate_text(r, per), r)
+        self.rate.setToolTip("Simulated time per second while playing" if per is not None
+                             else "Simulated slices per second while playing")
+        self.rate.currentIndexChanged.connect(self._rate_changed)
         tb.addWidget(self.rate)
+        #: how long the whole run plays at the chosen speed
+        self.rate_note = QLabel()
+        self.rate_note.setStyleSheet("color: #6b665e;")
+        self.rate_note.setContentsMargins(6, 0, 0, 0)
+        tb.addWidget(self.rate_note)
         tb.addSeparator()
         self.clock_label = QLabel()
         self.clock_label.setMinimumWidth(200)
@@ -525,6 +532,9 @@ class CompareWindow(QMainWindow):
         for pane in self.panes:
             self.pane_layout.addWidget(pane, 1)
         self.end = max((j.arrival for j in self.source.jobs), default=0.0)  # until the runs end
+        self.timeline.slice_seconds = per
+        self.timeline.set_span(self.end, [])
+        self._default_rate()  # the span grows a little as runs end; the speed chosen stays
         self.table.clear()
         self.table.setRowCount(0)
         self.table.setColumnCount(0)
@@ -537,8 +547,12 @@ class CompareWindow(QMainWindow):
             self.runner = ScheduleRunner(self)
             self.runner.ready.connect(self._schedule_ready)
             self.runner.failed.connect(self._schedule_failed)
+            self.runner.progress.connect(self._schedule_progress)
+            self.runner.timer.timeout.connect(self._runs_tick)
         self._start_at = start
         self._generation = self.runner.start(self.source, list(specs))
+        self.subheading.setText(self.subheading.text() + f" in {self.runner.workers} worker process"
+                                + ("es" if self.runner.workers != 1 else ""))
         self.set_time(start, force=True)
         return True
 
@@ -549,6 +563,19 @@ class CompareWindow(QMainWindow):
         pane = next(p for p in self.panes if isinstance(p, SchedulePane) and p.spec == spec)
         pane.set_schedule(schedule)
         self._schedules_changed()
+
+    def _schedule_progress(self, gen: int, spec: str, what: str, value: float) -> None:
+        if gen != self._generation:
+            return
+        for p in self.panes:
+            if isinstance(p, SchedulePane) and p.spec == spec:
+                p.set_progress(what, value)
+
+    def _runs_tick(self) -> None:
+        """The runs go on: the waiting panes' elapsed seconds move."""
+        for p in self.panes:
+            if isinstance(p, SchedulePane):
+                p.tick()
 
     def _schedule_failed(self, gen: int, spec: str, message: str) -> None:
         if gen != self._generation:
@@ -581,7 +608,7 @@ class CompareWindow(QMainWindow):
             wait = f"; {self.pending} still simulating" if self.pending else ""
             self.table_note.setText("Final figures, the numbers of gangviz compare (★ best in its row "
                                     f"among the policies that have it; ↑ higher, ↓ lower is better){wait}")
-        self._default_rate()
+        self._rate_changed()
         self.set_time(self.time, force=True)
 
     def _finish_runs(self, sims: dict[str, Simulation]) -> None:
@@ -681,9 +708,18 @@ class CompareWindow(QMainWindow):
             self.pause()
 
     def _default_rate(self) -> None:
-        want = self.end / PLAY_SECONDS
-        idx = next((i for i, r in enumerate(RATES) if r >= want), len(RATES) - 1)
-        self.rate.setCurrentIndex(idx)
+        """Start at the slowest speed that plays the whole run in a few minutes (a trace,
+        :data:`~gangviz.gui.speeds.TRACE_PLAY_SECONDS`) or less than a minute (a model or a
+        scenario, shown step by step)."""
+        seconds = speeds.TRACE_PLAY_SECONDS if self._slice_seconds() is not None else speeds.PLAY_SECONDS
+        offered = [float(self.rate.itemData(i)) for i in range(self.rate.count())]
+        self.rate.setCurrentIndex(speeds.default_index(self.end, offered, seconds))
+        self._rate_changed()
+
+    def _rate_changed(self, *_: object) -> None:
+        """Say how long the whole run plays at the chosen speed."""
+        rate = self.rate.currentData()
+        self.rate_note.setText(speeds.play_text(self.end, float(rate)) if rate else "")
 
     def _playing_changed(self) -> None:
         playing = self.playing
@@ -732,7 +768,9 @@ class CompareWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.pause()
-        self._generation = -1  # runs still going in their threads are no longer waited for
+        self._generation = -1  # runs still going are no longer waited for: end them
+        if self.runner is not None:
+            self.runner.stop()
         for pane in self.panes:
             pane.stop()
         super().closeEvent(event)
@@ -758,9 +796,9 @@ def screenshot(source: Source | str | Path, policies: list[str], out: str | Path
             win.resize(*size)
             win.show()
             app.processEvents()  # the first frame: panes of a trace say they are simulating
-            while win.pending:  # a trace's runs end in their worker threads
-                app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-                time.sleep(0.02)
+            if win.runner is not None:  # a trace's runs end in worker processes
+                win.runner.wait()
+            app.processEvents()
             win.set_time(win.end / 2 if at is None else at)
             app.processEvents()
             return win.export_figure(out, "window")

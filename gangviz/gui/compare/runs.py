@@ -1,0 +1,164 @@
+"""The compare window's runs on a trace, in worker processes, watched from the GUI thread.
+
+Each policy of a comparison runs once, headless, in a process of a pool of as many workers as
+there are cores (at most one per policy). In threads the runs would share Python's lock with
+the window: only the compiled loops' kernels release it, and the rest of a run (the reference
+engine, backfilling, preparing the jobs, measuring them) would take turns with the window's
+drawing and with the other runs; in processes the runs use every core and the window keeps its
+own. A trace loaded from a file (or a synthetic model) is loaded
+again in each worker from its :attr:`~gangviz.workloads.source.Source.origin` (pickling a
+hundred thousand job objects takes longer than reading the trace); another source is sent
+whole. Workers are spawned, never forked (this process runs a Qt event loop).
+
+Nothing here runs off the GUI thread but the workers themselves: a :class:`QTimer` polls the
+futures and the workers' progress queue, and the signals fire from that timer, on the GUI
+thread. Nothing here touches a widget.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+if TYPE_CHECKING:
+    from gangviz.workloads.source import Source
+
+#: milliseconds between two looks at the runs
+POLL_MS = 100
+
+
+@contextlib.contextmanager
+def _main_not_imported() -> Iterator[None]:
+    """Spawn workers that do not import the main script: a worker needs gangviz's own
+    functions only, and a user's script that opens the window without an
+    ``if __name__ == "__main__"`` guard would otherwise run again in every worker (a module run
+    with ``python -m`` is imported by name, under its guard, as usual)."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or getattr(main, "__spec__", None) is not None:
+        yield
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
+
+
+class ScheduleRunner(QObject):
+    """Runs each policy of a comparison once in a worker process.
+
+    ``ready(generation, spec, schedule)`` or ``failed(generation, spec, message)`` when a run
+    ends; ``progress(generation, spec, what, value)`` when a worker reports (``"started"``, or
+    ``"simulated"`` with the fraction of the trace simulated). A later :meth:`start` or
+    :meth:`stop` ends the runs still going (their workers are terminated).
+    """
+
+    ready = Signal(int, str, object)
+    failed = Signal(int, str, str)
+    progress = Signal(int, str, str, float)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.generation = 0
+        self.workers = 0
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._queue: Any = None
+        self._futures: dict[cf.Future[Any], str] = {}
+        self.timer = QTimer(self)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self._poll)
+
+    def start(self, source: Source, specs: list[str]) -> int:
+        """Start one run per spec; return the generation the signals carry (a later
+        :meth:`start` ends the earlier runs and makes their results stale)."""
+        from gangviz.experiments.runner import cores
+        from gangviz.experiments.schedule import schedule_task
+
+        self.stop()
+        self.generation += 1
+        gen = self.generation
+        if not specs:
+            return gen
+        ctx = multiprocessing.get_context("spawn")
+        self.workers = max(1, min(cores(), len(specs)))
+        self._queue = ctx.Queue()
+        from gangviz.experiments.schedule import init_worker
+
+        self._pool = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_worker,
+                                            initargs=(os.getpid(), self._queue))
+        task = (source.origin, source.ring) if source.origin is not None else source
+        with _main_not_imported():  # the workers are spawned here, by the submits
+            for spec in specs:
+                fut = self._pool.submit(schedule_task, (gen, spec), task, spec)
+                self._futures[fut] = spec
+        self.timer.start()
+        return gen
+
+    @property
+    def running(self) -> bool:
+        """Return whether runs of the current generation are still going."""
+        return bool(self._futures)
+
+    def _poll(self) -> None:
+        gen = self.generation
+        while self._queue is not None:
+            try:
+                (g, spec), what, value = self._queue.get_nowait()
+            except Exception:  # queue.Empty, or a queue closed meanwhile
+                break
+            if g == gen:
+                self.progress.emit(gen, spec, what, float(value))
+        for fut in [f for f in self._futures if f.done()]:
+            spec = self._futures.pop(fut)
+            exc = fut.exception()
+            if exc is None:
+                self.ready.emit(gen, spec, fut.result())
+            elif isinstance(exc, (ValueError, KeyError, TypeError, MemoryError)):
+                self.failed.emit(gen, spec, f"{spec}: {str(exc).strip(chr(39) + chr(34))}")
+            else:
+                self.failed.emit(gen, spec, f"{spec}: the run stopped ({type(exc).__name__}: {exc})")
+        if not self._futures:
+            self._close(wait=True)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until every run of the current generation has ended (their signals fired),
+        or ``timeout`` seconds passed; return whether they all ended. For a caller without an
+        event loop (a screenshot); the window itself never blocks."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while self._futures:
+            left = None if end is None else end - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            cf.wait(list(self._futures), timeout=min(POLL_MS / 1000, left) if left is not None else POLL_MS / 1000,
+                    return_when=cf.FIRST_COMPLETED)
+            self._poll()
+        return True
+
+    def stop(self) -> None:
+        """End every run still going: queued ones are cancelled, running workers terminated."""
+        self._futures.clear()
+        self.timer.stop()
+        self._close(wait=False)
+
+    def _close(self, *, wait: bool) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            if not wait:
+                # a worker in a compiled loop cannot be interrupted: end the processes
+                for proc in list(getattr(pool, "_processes", {}).values()):
+                    proc.terminate()
+            pool.shutdown(wait=wait, cancel_futures=True)
+        self.timer.stop()
+        if self._queue is not None:
+            self._queue.close()
+            self._queue.cancel_join_thread()
+            self._queue = None
