@@ -31,6 +31,14 @@ def test_shortened_cuts_every_long_word():
     assert msg.startswith("f.toml:3: name: 'x") and msg.endswith("is unknown") and len(msg) < 200
 
 
+def test_a_long_path_keeps_its_file_name_and_line():
+    deep = "/tmp/" + "/".join(["folder-of-many-letters"] * 6) + "/trace.swf:12:"
+    msg = shortened(f"{deep} field 5 (run time): '-7' is negative")
+    assert "trace.swf:12:" in msg and msg.startswith("/tmp/folder-of-many-letters")
+    assert "characters cut" in msg and msg.endswith("is negative")
+    assert _longest_word(msg) <= QUOTE_CHARS
+
+
 @pytest.mark.parametrize("kind", ["sweep", "session", "sacct", "swf", "scenario", "playlist"])
 def test_a_two_megabyte_token_is_never_echoed_whole(tmp_path, capsys, kind):
     path = tmp_path / ("in.txt" if kind in ("sacct", "swf") else "in.toml")
