@@ -129,6 +129,65 @@ def test_a_decision_past_its_limit_ends_the_run_naming_the_line(tmp_path):
         factory.run(SOURCE, f"{path}:decision_limit=0.2", engine="reference")
 
 
+RETRY_HEAD = """
+from gangviz.userpolicy import MatrixPolicy
+
+def helper():
+    while True:
+        try:
+            try:
+                pass
+            except:
+                pass
+        except:
+            continue
+
+class Retry(MatrixPolicy):
+    def decide(self, view, act):
+"""
+
+
+@pytest.mark.parametrize("body, line", [
+    # the retry loop of the limit swallowed by a bare except, in the decision itself (lines 17-21)
+    ("""
+        while True:
+            try:
+                view.waiting[0].id
+            except:
+                pass
+""", range(17, 22)),
+    # in a helper, inside nested handlers and a loop in a finally: each frame is left in turn
+    ("""
+        while True:
+            try:
+                helper()
+            except BaseException:
+                continue
+            finally:
+                try:
+                    while True:
+                        pass
+                except:
+                    pass
+""", None),
+])
+def test_a_decision_that_swallows_its_limit_still_ends_at_it(tmp_path, body, line):
+    import sys
+    import time
+
+    path = tmp_path / "mine.py"
+    path.write_text(RETRY_HEAD + body.lstrip("\n"))
+    before = sys.gettrace(), sys.getprofile()
+    start = time.perf_counter()
+    with pytest.raises(UserPolicyError, match=r"mine\.py:\d+ in \w+: DecisionTimeout: took longer "
+                                              r"than its limit of 0\.2 s") as info:
+        factory.run(SOURCE, f"{path}:decision_limit=0.2", engine="reference")
+    assert time.perf_counter() - start < 5  # the limit plus a little, not for ever
+    assert (sys.gettrace(), sys.getprofile()) == before  # a debugger's or coverage's hooks given back
+    if line is not None:  # the line of the loop the decision was stopped in
+        assert any(f"mine.py:{n} in decide" in str(info.value) for n in line)
+
+
 def test_a_changed_file_is_imported_again(tmp_path):
     path = write(tmp_path, FIRST_FIT.format(name="Old"))
     assert factory.build(SOURCE, path).policy.name == "Old"
