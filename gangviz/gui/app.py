@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gangviz.gui.qapp import application
+from gangviz.gui.qapp import application, exec_until_signal
 
 if TYPE_CHECKING:
     from gangviz.gui.window import MainWindow
@@ -94,7 +94,8 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
 def run(source: str | None = None, policy: str | None = None, *, presentation: bool = False,
         **source_args: Any) -> int:
     """Open the window on ``source`` (default: the Fig. 2 scenario), in presentation mode when
-    ``presentation``, and run the event loop; return its exit code."""
+    ``presentation``, and run the event loop; return its exit code (130 or 143 when Ctrl-C or
+    SIGTERM ended it)."""
     app = application()
     from gangviz.gui.window import DEFAULT_SOURCE, MainWindow
 
@@ -110,10 +111,10 @@ def run(source: str | None = None, policy: str | None = None, *, presentation: b
     win.show()
     if presentation and not win.presentation.active:
         win.toggle_presentation()
-    code = app.exec()
+    code = exec_until_signal(app)  # Ctrl-C and SIGTERM end it too, with 130 and 143
     if win.player is not None:
         win.player.stop()
-    return int(code)
+    return code
 
 
 def _unsaved_reason(out: str | Path) -> str:
