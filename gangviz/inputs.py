@@ -37,14 +37,6 @@ class InputFileError(ValueError):
     """A file that cannot be read as input: not a regular file, too large, damaged."""
 
 
-def file_kind(mode: int) -> str:
-    """Return what a file of ``stat`` mode ``mode`` is, as a message says it: "a regular file",
-    "a directory", "a FIFO (named pipe)", "a socket", "a device" or "a special file"."""
-    return ("a regular file" if stat.S_ISREG(mode) else "a directory" if stat.S_ISDIR(mode)
-            else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
-
-
 def check_regular(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> int:
     """Return the size of ``path`` after checking it is a regular file of at most ``limit`` bytes.
 
@@ -53,7 +45,10 @@ def check_regular(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> 
     """
     st = os.stat(path)
     if not stat.S_ISREG(st.st_mode):
-        raise InputFileError(f"{path}: is {file_kind(st.st_mode)}, not a regular file; give a file")
+        kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO (named pipe)"
+                if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a special file")
+        raise InputFileError(f"{path}: is {kind}, not a regular file; give a file")
     if st.st_size > limit:
         raise InputFileError(f"{path}: is {st.st_size:,} bytes, over the limit of {limit:,} bytes "
                              "for an input file")

@@ -64,14 +64,14 @@ def refuse_special(path: str | os.PathLike[str]) -> None:
     """Raise ``ValueError`` when ``path`` exists and is not a regular file (a device, a FIFO, a
     socket, or a link to one): an output replaces only a regular file, so ``--force`` can never
     turn ``/dev/null`` into a file. A dangling link or a missing path passes."""
-    from gangviz.inputs import file_kind
-
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return
     if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        raise ValueError(f"{path}: is {file_kind(mode)}, not a regular file; an output replaces only "
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
+        raise ValueError(f"{path}: is {kind}, not a regular file; an output replaces only "
                          "a regular file: give another name")
 
 
