@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -212,3 +213,43 @@ def test_the_api_runs_a_file_policy(tmp_path):
     path = write(tmp_path, FIRST_FIT.format(name="Api"))
     res = gangviz.simulate("downey", path, jobs=30, procs=16)
     assert res.metrics["t_ta"] > 0
+
+
+@pytest.mark.parametrize("declaration, message", [
+    ("name = 3", "class P: name must be text, got 3"),
+    ("paper = ['Zhou00']", "class P: paper must be text"),
+    ('family = "space-sharing"', "class P: family is 'space-sharing' but the class derives from MatrixPolicy"),
+    ('params = (Param("k", "int", "3"),)', "class P: parameter k: the default '3' is not a whole number"),
+    ('params = (Param("k", "int", True),)', "class P: parameter k: the default True is not a whole number"),
+    ('params = (Param("k", "bool", 1),)', "class P: parameter k: the default 1 is not true or false"),
+    ('params = (Param("k", "float", 2.0, low=0, high=1),)', "the default 2.0 is not a finite number in 0..1"),
+    ('params = (Param("k", "choice", "c", choices=("a", "b")),)', "the default 'c' is not one of a, b"),
+    ('params = ("k",)', "class P: params must be a tuple of Param(...)"),
+])
+def test_a_bad_declaration_is_one_line_naming_the_class(tmp_path, declaration, message):
+    path = write(tmp_path, f"""
+        from gangviz.userpolicy import MatrixPolicy, Param
+
+        class P(MatrixPolicy):
+            {declaration}
+
+            def decide(self, view, act):
+                pass
+        """)
+    with pytest.raises(UserPolicyError, match="^" + re.escape(f"{path}: ") + ".*" + re.escape(message)) as info:
+        factory.build(SOURCE, path)
+    assert "\n" not in str(info.value)
+
+
+def test_a_policy_file_is_read_only_when_regular_and_small(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    with pytest.raises(UserPolicyError, match=r"pipe\.py: is a FIFO \(named pipe\), not a regular file"):
+        factory.build(SOURCE, str(fifo))
+    big = tmp_path / "big.py"
+    big.write_text("x = 1\n" * 200_000)  # 1.2 MB
+    with pytest.raises(UserPolicyError, match=r"big\.py: is 1,200,000 bytes, over the limit of 1,048,576 "
+                                              r"bytes for a policy file"):
+        factory.build(SOURCE, str(big))
