@@ -26,7 +26,7 @@ def announced(app):
     QTimer.singleShot(0, lambda: print("ready", flush=True))
     if "--step-first" in sys.argv:  # the test's own flag: take one step once the loop runs
         sys.argv.remove("--step-first")
-        win = next(w for w in app.topLevelWidgets() if hasattr(w, "player"))
+        win = next(w for w in app.topLevelWidgets() if hasattr(w, "player") and hasattr(w, "statusBar"))
         QTimer.singleShot(10, lambda: win.player.step_forward(animate=False))
     return run_loop(app)
 
