@@ -303,6 +303,9 @@ class MainWindow(QMainWindow):
         helpm.addAction(self.act_keys)
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status, 1)
+        # the running figures give way to a message (a policy stopped, a reload) while it shows:
+        # with them stretched over the bar, the message had no room at all
+        self.statusBar().messageChanged.connect(lambda text: self.status.setVisible(not text))
 
     def _layout_widgets(self) -> None:
         side = QWidget()
