@@ -154,7 +154,7 @@ def _window(args: argparse.Namespace) -> int:
         print(out)
         return 0
     from gangviz.display_check import problem
-    from gangviz.gui.qapp import application
+    from gangviz.gui.qapp import application, exec_until_signal
 
     reason = problem()
     if reason:
@@ -162,7 +162,7 @@ def _window(args: argparse.Namespace) -> int:
     app = application()
     win = compare_window.CompareWindow(source, args.policy)
     win.show()
-    return int(app.exec())
+    return exec_until_signal(app)
 
 
 def _space_sharing(spec: str) -> bool:

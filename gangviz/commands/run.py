@@ -137,6 +137,8 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")  # one write, however long
         return 0
     print(header_line(source.title, name, _family_name(done.family), mach, source.job_count))
+    from gangviz.inputs import printable  # a job's name from a file may hold control characters
+
     if steps and sim is not None:
         from gangviz.timefmt import format_time
 
@@ -144,11 +146,11 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
         for s in sim.steps:
             for line in s.narration:
                 if not line.startswith("Slot ") or "runs its time slice" not in line:
-                    print(f"  t={format_time(s.time, per)}: {line}")
+                    print(f"  t={format_time(s.time, per)}: {printable(line)}")
     if final is not None and steps:
         print("final matrix (top slot first):")
         for row in final or ["(no slots)"]:
-            print(f"  {row}")
+            print(f"  {printable(row)}")
     print(figures.text())
     return 0
 

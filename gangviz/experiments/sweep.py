@@ -229,10 +229,13 @@ def _write_jobs(table: Any, path: Path, workload: str) -> None:
 
 
 def _check_out(out: Path, again: bool) -> None:
-    """Raise ``ValueError`` when ``out`` is a folder, or exists and is not to be resumed or
-    overwritten (``again``)."""
+    """Raise ``ValueError`` when ``out`` is a folder or another special file, or exists and is
+    not to be resumed or overwritten (``again``)."""
+    from gangviz.outputs import refuse_special
+
     if out.is_dir():
         raise ValueError(f"{out}: is a folder; --out names the results file, e.g. {out / 'results.csv'}")
+    refuse_special(out)  # a device or a FIFO is neither read back nor replaced
     if out.exists() and not again:
         raise ValueError(f"{out} exists; pass --resume to complete it or --force to overwrite it")
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from gangviz.core.params import quote
 from gangviz.core.registry import MATRIX, SPACE_SHARING, PolicyEntry
+from gangviz.inputs import InputFileError, check_regular, read_bounded
 from gangviz.userpolicy.errors import UserPolicyError, def_line, describe_exception
 from gangviz.userpolicy.policy import ENGINE_PARAMS, EnginePolicy, MatrixPolicy, _call
 
@@ -44,6 +45,9 @@ __all__ = ["ENTRY_POINT_GROUP", "is_user_spec", "split_user_spec", "user_entry",
 ENTRY_POINT_GROUP = "gangviz.policies"
 _MODULE = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):([A-Za-z_]\w*)(?::(.*))?$", re.S)
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
+#: The largest policy file read (1 MiB: a policy is code, not data; compiling a larger file
+#: takes about a hundred times its size in memory).
+MAX_POLICY_BYTES = 1 << 20
 #: path -> (mtime_ns, size, module)
 _CACHE: dict[str, tuple[int, int, types.ModuleType]] = {}
 
@@ -95,10 +99,17 @@ def _load_file(path: str) -> types.ModuleType:
     if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
         return cached[2]
     try:
+        check_regular(full, MAX_POLICY_BYTES)  # a FIFO would block, a device never end
         with open(full, "rb") as f:
-            source = f.read()
+            source = read_bounded(f, MAX_POLICY_BYTES, st.st_size)
+    except InputFileError as exc:
+        raise UserPolicyError(f"policy file {str(exc).replace(full, path, 1)}".replace(
+            "for an input file", "for a policy file")) from None
     except OSError as exc:
         raise UserPolicyError(f"policy file {path}: {exc.strerror or exc}") from None
+    if len(source) > MAX_POLICY_BYTES:  # it grew while being read
+        raise UserPolicyError(f"policy file {path}: is over the limit of {MAX_POLICY_BYTES:,} bytes "
+                              "for a policy file")
     tag = hashlib.sha1(full.encode()).hexdigest()[:10]
     stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(full))[0])
     name = f"gangviz_user_{stem}_{tag}"
@@ -284,16 +295,58 @@ def user_entry(spec: str) -> tuple[PolicyEntry, str] | None:
     return entry_of_class(cls, origin, key), params
 
 
+def check_declarations(cls: Any, origin: str) -> None:
+    """Raise :class:`UserPolicyError` (one line naming the file, the class and the attribute)
+    when a policy class declares what cannot work: a ``name`` or ``paper`` that is not text, a
+    ``family`` other than its base class's, ``params`` that are not
+    :class:`~gangviz.core.params.Param` objects, or a parameter whose default is not of its
+    own kind or range."""
+    from gangviz.core.params import KINDS, Param
+    from gangviz.userpolicy.space import SpacePolicy
+
+    where = f"{origin}: class {cls.__name__}"
+    for attr in ("name", "paper"):
+        value = getattr(cls, attr, "")
+        if not isinstance(value, str):
+            raise UserPolicyError(f"{where}: {attr} must be text, got {quote(value)}")
+    base, family = (SpacePolicy, SPACE_SHARING) if issubclass(cls, SpacePolicy) else (MatrixPolicy, MATRIX)
+    if cls.family != family:
+        raise UserPolicyError(f"{where}: family is {quote(cls.family)} but the class derives from "
+                              f"{base.__name__}, whose family is {family!r}; leave family out "
+                              f"(or derive from {'MatrixPolicy' if base is SpacePolicy else 'SpacePolicy'})")
+    params = cls.params
+    if not isinstance(params, (tuple, list)) or not all(isinstance(p, Param) for p in params):
+        raise UserPolicyError(f"{where}: params must be a tuple of Param(...), got {quote(params)}")
+    for p in params:
+        if not isinstance(p.name, str) or not p.name.isidentifier():
+            raise UserPolicyError(f"{where}: a parameter's name must be a Python name, got {quote(p.name)}")
+        if p.kind not in KINDS:
+            raise UserPolicyError(f"{where}: parameter {p.name}: kind must be one of "
+                                  f"{', '.join(KINDS)}, got {quote(p.kind)}")
+        default = p.default
+        # of its kind as a value, not as text to be read (``"3"`` is no default of an int);
+        # True is an int to Python, not a number to a policy
+        kinds = {"int": numbers.Integral, "float": numbers.Real, "bool": bool, "choice": str, "text": str}
+        ok = (default is None and p.none is not None) or (
+            isinstance(default, kinds[p.kind]) and not (isinstance(default, bool) and p.kind != "bool"))
+        try:
+            if ok:
+                p.parse(default, cls.name or cls.__name__)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise UserPolicyError(f"{where}: parameter {p.name}: the default {quote(default)} is not "
+                                  f"{p.allowed()}")
+
+
 def entry_of_class(cls: Any, origin: str, key: str) -> PolicyEntry:
     """Return the registry entry of a user's policy class (its declarations, plus
     :data:`~gangviz.userpolicy.policy.ENGINE_PARAMS` it does not declare itself, and for space
     sharing :data:`~gangviz.userpolicy.space.SPACE_PARAMS`)."""
     from gangviz.userpolicy.space import SPACE_PARAMS, SpaceEngine
 
+    check_declarations(cls, origin)
     space = cls.family == SPACE_SHARING
-    if cls.family not in (MATRIX, SPACE_SHARING):
-        raise UserPolicyError(f"{origin}: {cls.__name__}.family must be {MATRIX!r} or "
-                              f"{SPACE_SHARING!r}, got {cls.family!r}")
     own = tuple(cls.params)
     declared = {p.name for p in own}
     params = own + tuple(p for p in ENGINE_PARAMS + (SPACE_PARAMS if space else ())

@@ -20,6 +20,7 @@ import numpy as np
 
 from gangviz.core.params import Param
 from gangviz.sim.policy import Policy
+from gangviz.userpolicy import escape
 from gangviz.userpolicy.actions import DEADLOCK, MatrixActions
 from gangviz.userpolicy.errors import (
     DecisionTimeout,
@@ -137,17 +138,24 @@ class EnginePolicy(Policy):
 
 class _Alarm:
     """The SIGALRM handler that ends user code past its limit: installed once, armed only while
-    a decision runs (installing a handler per decision would cost more than many decisions)."""
+    a decision runs (installing a handler per decision would cost more than many decisions).
+
+    Past the limit it fires again every :attr:`REPEAT` seconds, and from the first time on
+    :mod:`gangviz.userpolicy.escape` raises the timeout where the user's own ``try`` cannot
+    catch it, so a retry loop with a bare ``except`` ends too."""
 
     armed = False
     limit = 0.0
     installed = False
+    REPEAT = 0.05
 
     @classmethod
-    def fire(cls, _signum: int, _frame: Any) -> None:
+    def fire(cls, _signum: int, frame: Any) -> None:
         if cls.armed:
-            cls.armed = False
-            raise DecisionTimeout(f"took longer than its limit of {cls.limit:g} s (decision_limit)")
+            message = f"took longer than its limit of {cls.limit:g} s (decision_limit)"
+            escape.start(frame, _call.__code__, lambda: DecisionTimeout(message),
+                         own=(cls.fire.__code__,))
+            raise DecisionTimeout(message)
 
     @classmethod
     def usable(cls) -> bool:
@@ -170,18 +178,20 @@ def _call(fn: Callable[[], Any], origin: str, what: str, limit: float, kind: str
     timer = _Alarm.usable()
     if timer:
         _Alarm.limit, _Alarm.armed = limit, True
-        signal.setitimer(signal.ITIMER_REAL, limit)
+        signal.setitimer(signal.ITIMER_REAL, limit, _Alarm.REPEAT)
     start = time.perf_counter()
     try:
-        result = fn()
+        try:
+            result = fn()
+        finally:  # first, before any other code runs: the limit is for the user's code only
+            if timer:
+                _Alarm.armed = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                escape.stop()
     except (RuleViolation, UserPolicyError):
         raise
     except (Exception, SystemExit) as exc:  # sys.exit() in a decision is the policy's failure
         raise UserPolicyError(describe_exception(exc, origin, f"{kind} {what}")) from None
-    finally:
-        if timer:
-            _Alarm.armed = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
     if time.perf_counter() - start > limit:
         raise UserPolicyError(f"{kind} {what} ({origin}) took longer than its limit of {limit:g} s "
                               "(decision_limit)")

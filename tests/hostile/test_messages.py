@@ -75,3 +75,14 @@ def test_a_playlist_whose_scenario_key_is_no_table_list_is_explained(tmp_path, c
     err = capsys.readouterr().err
     assert "p.toml:2: scenario: a playlist lists its entries as [[scenario]] tables" in err
     assert "unknown key" not in err
+
+
+def test_a_scenario_job_name_with_control_characters_is_printed_escaped(tmp_path, capsys):
+    path = tmp_path / "ctl.toml"
+    path.write_text('title = "ctl"\nprocessors = 4\npolicy = "repack"\nmatrix = ["A A B B"]\n'
+                    '[jobs]\nA = { work = 3 }\nB = { work = 2 }\n[[events]]\nat = 1\n'
+                    'submit = { name = "x\\u001b[2Jy\\nz", size = 2, work = 4 }\n')
+    assert main(["run", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "x\\x1b[2Jy\\nz is placed on P1..P2" in out
+    assert all(line.startswith(("  ", "ctl ", "final matrix")) for line in out.splitlines())

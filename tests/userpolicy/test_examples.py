@@ -81,3 +81,26 @@ def test_new_policy_writes_a_template_that_check_policy_passes(tmp_path, capsys)
     assert main(["new-policy", str(space), "--family", "space-sharing"]) == 0
     assert "class QueueFirst(SpacePolicy)" in space.read_text()
     assert check_run(load_source("downey", jobs=60, procs=16, load=0.9, seed=1), str(space)) == (None, "ok")
+
+
+@pytest.mark.parametrize("name", ["class", "None", "True", "def", "it's", "9lives", "é-tude"])
+@pytest.mark.parametrize("family", ["matrix", "space-sharing", "order"])
+def test_new_policy_writes_a_file_that_compiles_whatever_the_name(tmp_path, capsys, name, family):
+    path = tmp_path / f"{name}.py"
+    assert main(["new-policy", str(path), "--family", family]) == 0
+    compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
+@pytest.mark.parametrize("name", ['a"b', "new\nline", "back\\slash", "bell\a"])
+def test_new_policy_refuses_a_name_the_template_cannot_hold(tmp_path, capsys, name):
+    assert main(["new-policy", str(tmp_path / name)]) == 1
+    err = capsys.readouterr().err
+    assert "choose a plain file name" in err and len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_policy_never_writes_through_a_link(tmp_path, capsys):
+    (tmp_path / "mine.py").symlink_to(tmp_path / "elsewhere.py")  # dangling
+    assert main(["new-policy", str(tmp_path / "mine")]) == 1
+    assert "exists" in capsys.readouterr().err
+    assert not (tmp_path / "elsewhere.py").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -129,6 +130,65 @@ def test_a_decision_past_its_limit_ends_the_run_naming_the_line(tmp_path):
         factory.run(SOURCE, f"{path}:decision_limit=0.2", engine="reference")
 
 
+RETRY_HEAD = """
+from gangviz.userpolicy import MatrixPolicy
+
+def helper():
+    while True:
+        try:
+            try:
+                pass
+            except:
+                pass
+        except:
+            continue
+
+class Retry(MatrixPolicy):
+    def decide(self, view, act):
+"""
+
+
+@pytest.mark.parametrize("body, line", [
+    # the retry loop of the limit swallowed by a bare except, in the decision itself (lines 17-21)
+    ("""
+        while True:
+            try:
+                view.waiting[0].id
+            except:
+                pass
+""", range(17, 22)),
+    # in a helper, inside nested handlers and a loop in a finally: each frame is left in turn
+    ("""
+        while True:
+            try:
+                helper()
+            except BaseException:
+                continue
+            finally:
+                try:
+                    while True:
+                        pass
+                except:
+                    pass
+""", None),
+])
+def test_a_decision_that_swallows_its_limit_still_ends_at_it(tmp_path, body, line):
+    import sys
+    import time
+
+    path = tmp_path / "mine.py"
+    path.write_text(RETRY_HEAD + body.lstrip("\n"))
+    before = sys.gettrace(), sys.getprofile()
+    start = time.perf_counter()
+    with pytest.raises(UserPolicyError, match=r"mine\.py:\d+ in \w+: DecisionTimeout: took longer "
+                                              r"than its limit of 0\.2 s") as info:
+        factory.run(SOURCE, f"{path}:decision_limit=0.2", engine="reference")
+    assert time.perf_counter() - start < 5  # the limit plus a little, not for ever
+    assert (sys.gettrace(), sys.getprofile()) == before  # a debugger's or coverage's hooks given back
+    if line is not None:  # the line of the loop the decision was stopped in
+        assert any(f"mine.py:{n} in decide" in str(info.value) for n in line)
+
+
 def test_a_changed_file_is_imported_again(tmp_path):
     path = write(tmp_path, FIRST_FIT.format(name="Old"))
     assert factory.build(SOURCE, path).policy.name == "Old"
@@ -153,3 +213,43 @@ def test_the_api_runs_a_file_policy(tmp_path):
     path = write(tmp_path, FIRST_FIT.format(name="Api"))
     res = gangviz.simulate("downey", path, jobs=30, procs=16)
     assert res.metrics["t_ta"] > 0
+
+
+@pytest.mark.parametrize("declaration, message", [
+    ("name = 3", "class P: name must be text, got 3"),
+    ("paper = ['Zhou00']", "class P: paper must be text"),
+    ('family = "space-sharing"', "class P: family is 'space-sharing' but the class derives from MatrixPolicy"),
+    ('params = (Param("k", "int", "3"),)', "class P: parameter k: the default '3' is not a whole number"),
+    ('params = (Param("k", "int", True),)', "class P: parameter k: the default True is not a whole number"),
+    ('params = (Param("k", "bool", 1),)', "class P: parameter k: the default 1 is not true or false"),
+    ('params = (Param("k", "float", 2.0, low=0, high=1),)', "the default 2.0 is not a finite number in 0..1"),
+    ('params = (Param("k", "choice", "c", choices=("a", "b")),)', "the default 'c' is not one of a, b"),
+    ('params = ("k",)', "class P: params must be a tuple of Param(...)"),
+])
+def test_a_bad_declaration_is_one_line_naming_the_class(tmp_path, declaration, message):
+    path = write(tmp_path, f"""
+        from gangviz.userpolicy import MatrixPolicy, Param
+
+        class P(MatrixPolicy):
+            {declaration}
+
+            def decide(self, view, act):
+                pass
+        """)
+    with pytest.raises(UserPolicyError, match="^" + re.escape(f"{path}: ") + ".*" + re.escape(message)) as info:
+        factory.build(SOURCE, path)
+    assert "\n" not in str(info.value)
+
+
+def test_a_policy_file_is_read_only_when_regular_and_small(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    with pytest.raises(UserPolicyError, match=r"pipe\.py: is a FIFO \(named pipe\), not a regular file"):
+        factory.build(SOURCE, str(fifo))
+    big = tmp_path / "big.py"
+    big.write_text("x = 1\n" * 200_000)  # 1.2 MB
+    with pytest.raises(UserPolicyError, match=r"big\.py: is 1,200,000 bytes, over the limit of 1,048,576 "
+                                              r"bytes for a policy file"):
+        factory.build(SOURCE, str(big))
