@@ -162,7 +162,9 @@ def _window(args: argparse.Namespace) -> int:
     app = application()
     win = compare_window.CompareWindow(source, args.policy)
     win.show()
-    return exec_until_signal(app)
+    code = exec_until_signal(app)
+    win.close()  # ends the runs' worker processes too, however the loop ended (Ctrl-C, SIGTERM)
+    return code
 
 
 def _space_sharing(spec: str) -> bool:
