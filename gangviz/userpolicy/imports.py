@@ -1,0 +1,157 @@
+"""Importing a user's policy file or module, and finding its policy class or function.
+
+A file is imported afresh when it changed since it was last loaded (the window's hot reload),
+else from a cache. Every failure is a :class:`~gangviz.userpolicy.errors.UserPolicyError`
+naming the user's file and line. Run in the policy's own process
+(:mod:`gangviz.userpolicy.worker`), and in the engine's for a policy run there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import numbers
+import os
+import re
+import sys
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gangviz.userpolicy.errors import UserPolicyError, describe_exception
+from gangviz.userpolicy.policy import MatrixPolicy
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.userpolicy.space import SpacePolicy
+
+    #: a user's policy class, of either family
+    _PolicyClass = type[MatrixPolicy] | type[SpacePolicy]
+
+__all__ = ["forget", "load_class", "load_function", "ORDER_LIMIT", "key_kind"]
+
+_MODULE = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):([A-Za-z_]\w*)(?::(.*))?$", re.S)
+#: path -> (mtime_ns, size, module)
+_CACHE: dict[str, tuple[int, int, types.ModuleType]] = {}
+
+
+
+def forget(path: str) -> None:
+    """Drop the cached module of ``path`` so the next load imports it again."""
+    _CACHE.pop(os.path.abspath(path), None)
+
+
+def _load_file(path: str) -> types.ModuleType:
+    """Import the Python file ``path`` (again when it changed since its last import)."""
+    full = os.path.abspath(path)
+    try:
+        st = os.stat(full)
+    except OSError as exc:
+        raise UserPolicyError(f"policy file {path}: {exc.strerror or exc}") from None
+    cached = _CACHE.get(full)
+    if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+        return cached[2]
+    try:
+        with open(full, "rb") as f:
+            source = f.read()
+    except OSError as exc:
+        raise UserPolicyError(f"policy file {path}: {exc.strerror or exc}") from None
+    tag = hashlib.sha1(full.encode()).hexdigest()[:10]
+    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(full))[0])
+    name = f"gangviz_user_{stem}_{tag}"
+    module = types.ModuleType(name)
+    module.__file__ = path  # messages name the file as the user wrote it
+    try:
+        code = compile(source, path, "exec")
+    except SyntaxError as exc:
+        raise UserPolicyError(describe_exception(exc, path, "policy file")) from None
+    except ValueError as exc:  # e.g. a null byte
+        raise UserPolicyError(f"policy file {path}: {exc}") from None
+    sys.modules[name] = module  # dataclasses and pickling look the module up
+    try:
+        exec(code, module.__dict__)
+    except (Exception, SystemExit) as exc:
+        sys.modules.pop(name, None)
+        raise UserPolicyError(describe_exception(exc, path, "policy file")) from None
+    _CACHE[full] = (st.st_mtime_ns, st.st_size, module)
+    return module
+
+
+def _load_module(name: str) -> types.ModuleType:
+    try:
+        return importlib.import_module(name)
+    except Exception as exc:
+        raise UserPolicyError(describe_exception(exc, None, f"policy module {name}")) from None
+
+
+def _bases() -> tuple[type[MatrixPolicy], type[SpacePolicy]]:
+    from gangviz.userpolicy.space import SpacePolicy
+
+    return MatrixPolicy, SpacePolicy
+
+
+def _policy_classes(module: types.ModuleType) -> list[_PolicyClass]:
+    bases = _bases()
+    return [v for v in vars(module).values()
+            if isinstance(v, type) and issubclass(v, bases) and v not in bases
+            and v.__module__ == module.__name__]
+
+
+def load_class(target: str, cls_name: str | None) -> tuple[_PolicyClass, str]:
+    """Return the policy class ``cls_name`` of ``target`` (a .py file or a module; the one
+    class the file defines when ``cls_name`` is ``None``) and the file it came from.
+
+    Raises :class:`UserPolicyError` for a file that does not load, no such class, or a file
+    with no policy class or more than one when none is named.
+    """
+    module = _load_file(target) if target.endswith(".py") else _load_module(target)
+    origin = getattr(module, "__file__", None) or target
+    if cls_name is not None:
+        cls = getattr(module, cls_name, None)
+        if not (isinstance(cls, type) and issubclass(cls, _bases())):
+            found = ", ".join(c.__name__ for c in _policy_classes(module)) or "none"
+            raise UserPolicyError(f"{origin}: no policy class {cls_name!r} (a subclass of "
+                                  f"gangviz.userpolicy.MatrixPolicy or SpacePolicy; found: {found})")
+        return cls, origin
+    classes = _policy_classes(module)
+    if not classes:
+        raise UserPolicyError(f"{origin}: no policy class (define one subclass of "
+                              "gangviz.userpolicy.MatrixPolicy or SpacePolicy)")
+    if len(classes) > 1:
+        names = ", ".join(c.__name__ for c in classes)
+        raise UserPolicyError(f"{origin}: {len(classes)} policy classes ({names}); name one, "
+                              f"e.g. {target}:{classes[0].__name__}")
+    return classes[0], origin
+
+
+def load_function(spec: str) -> tuple[Callable[[Any], Any], str]:
+    """Return the function a ``file.py:function`` or ``module:function`` spec names and its
+    file (a queue order, ``--order``). Raises :class:`UserPolicyError` when it does not load
+    or is not callable."""
+    m = re.match(r"^(.*?\.py):([A-Za-z_]\w*)$", spec.strip()) or _MODULE.match(spec.strip())
+    if not m or (m.re is _MODULE and m.group(3) is not None):  # a function takes no parameters
+        raise UserPolicyError(f"order {spec!r}: write it as file.py:function or module:function")
+    target, attr = m.group(1), m.group(2)
+    module = _load_file(target) if target.endswith(".py") else _load_module(target)
+    fn = getattr(module, attr, None)
+    origin = getattr(module, "__file__", None) or target
+    if not callable(fn):
+        raise UserPolicyError(f"{origin}: no function {attr!r}")
+    return fn, origin
+
+
+#: The longest one call of a queue order may take, in seconds (a user policy's default limit).
+ORDER_LIMIT = 5.0
+
+
+def key_kind(value: Any) -> str | None:
+    """Return the kind of a sort key (``"number"``, ``"text"``, ``"tuple of ..."``), or ``None``
+    for a value that does not sort with its own kind (``None``, NaN, a list, ...)."""
+    if isinstance(value, bool) or isinstance(value, numbers.Real):
+        return None if value != value else "number"  # NaN compares false with everything
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, tuple):
+        parts = [key_kind(v) for v in value]
+        kinds = [k for k in parts if k is not None]
+        return None if len(kinds) != len(parts) else "tuple of " + ", ".join(kinds)
+    return None
