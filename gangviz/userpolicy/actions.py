@@ -24,7 +24,7 @@ from gangviz.userpolicy.errors import RULES, RuleViolation, caller_line
 
 __all__ = ["MatrixActions"]
 
-ONE_PROCESS, GANG, REPACK, BUDDY, ARRIVAL, WORK, DEADLOCK, ARGUMENT, CAPACITY = RULES
+ONE_PROCESS, GANG, REPACK, BUDDY, ARRIVAL, WORK, DEADLOCK, ARGUMENT, CAPACITY, _LOGGED = RULES
 
 
 class MatrixActions:

@@ -32,6 +32,7 @@ from gangviz.sim.policy import Policy
 from gangviz.userpolicy.errors import RULES, RuleViolation, UserPolicyError, printable
 
 __all__ = ["Child", "IsolatedPolicy", "IsolatedSpaceEngine", "isolated_order", "fetch_declarations",
+           "fetch_listing",
            "GRACE", "MEMORY_MB"]
 
 #: Seconds past a limit before the policy's process is ended without its watchdog's word.
@@ -239,6 +240,19 @@ def fetch_declarations(target: str, cls_name: str | None, origin: str) -> dict[s
         if reply[0] != "ready":
             _raise(reply, f"policy file {origin}", "its import")
         return dict(reply[1])
+    finally:
+        child.close()
+
+
+def fetch_listing(path: str) -> dict[str, list[str]]:
+    """Import the policy file ``path`` in a process of its own; return the names of the policy
+    classes and the public functions it defines (:func:`gangviz.userpolicy.imports.listing`)."""
+    child = Child({"role": "list", "target": path, "cls": None}, f"policy file {path}", path)
+    try:
+        reply = child.ready
+        if reply[0] != "ready":
+            _raise(reply, f"policy file {path}", "its import")
+        return {k: [str(x) for x in v] for k, v in dict(reply[1]).items()}
     finally:
         child.close()
 

@@ -34,7 +34,8 @@ RULES = (
     "work is conserved",
     "no job waits forever while the machine is idle",
     "every action names a job, slot and processors that exist",
-    "more processors in use than the machine has",
+    "never more processors in use than the machine has",
+    "the matrix changes only through the policy's actions",
 )
 
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     #: a user's policy class, of either family
     _PolicyClass = type[MatrixPolicy] | type[SpacePolicy]
 
-__all__ = ["forget", "load_class", "load_function", "ORDER_LIMIT", "key_kind"]
+__all__ = ["listing", "forget", "load_class", "load_function", "ORDER_LIMIT", "key_kind"]
 
 _MODULE = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):([A-Za-z_]\w*)(?::(.*))?$", re.S)
 #: path -> (mtime_ns, size, module)
@@ -155,3 +155,12 @@ def key_kind(value: Any) -> str | None:
         kinds = [k for k in parts if k is not None]
         return None if len(kinds) != len(parts) else "tuple of " + ", ".join(kinds)
     return None
+
+
+def listing(target: str) -> dict[str, list[str]]:
+    """Return the names of the policy classes (``"classes"``) and of the other public functions
+    (``"functions"``, queue orders) that the file ``target`` defines itself."""
+    module = _load_file(target)
+    functions = [k for k, v in vars(module).items() if isinstance(v, types.FunctionType)
+                 and not k.startswith("_") and v.__module__ == module.__name__]
+    return {"classes": [c.__name__ for c in _policy_classes(module)], "functions": functions}

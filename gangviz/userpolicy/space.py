@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only)
 
 __all__ = ["SpacePolicy", "SpaceView", "SpaceActions", "SpaceEngine", "SPACE_PARAMS"]
 
-_ONE_PROCESS, _GANG, _REPACK, _BUDDY, ARRIVAL, WORK, DEADLOCK, ARGUMENT, CAPACITY = RULES
+_ONE_PROCESS, _GANG, _REPACK, _BUDDY, ARRIVAL, WORK, DEADLOCK, ARGUMENT, CAPACITY, _LOGGED = RULES
 RESERVATION_RULE = "the reservation rule it declares"
 
 #: Parameters every user space-sharing policy takes besides its own.

@@ -267,6 +267,12 @@ class _Server:
         r = self.request
         role = r["role"]
         try:
+            if role == "list":
+                from gangviz.userpolicy.imports import listing
+
+                found = _call(lambda: listing(r["target"]), r["origin"], "import", r["limit"], kind="policy file")
+                self.send(("ready", found, self.capture.take()))
+                return False
             if role == "order":
                 self.fn, _ = _call(lambda: load_function(r["target"]), r["origin"], "import", r["limit"],
                                    kind="order")
