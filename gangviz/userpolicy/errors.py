@@ -18,7 +18,7 @@ from types import FrameType, TracebackType
 from typing import Any
 
 __all__ = ["UserPolicyError", "RuleViolation", "DecisionTimeout", "user_frames", "describe_exception",
-           "caller_line", "def_line", "RULES", "printable"]
+           "caller_line", "def_line", "RULES", "printable", "frame_line"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: the Python installation and its environment: its launchers (``bin/gangviz``) are not user code
@@ -158,3 +158,13 @@ def caller_line(origin: str | None) -> str:
             return f"{name}:{frame.f_lineno}"
         frame = frame.f_back
     return origin or "the policy"
+
+
+def frame_line(frame: Any, origin: str | None) -> str:
+    """``file:line in function`` of the innermost user frame from ``frame`` outwards, or ``""``."""
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if _is_user(name, origin):
+            return f"{name}:{frame.f_lineno} in {frame.f_code.co_name}"
+        frame = frame.f_back
+    return ""

@@ -10,6 +10,7 @@ left waiting on an idle machine.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -167,12 +168,26 @@ class _Alarm:
     armed = False
     limit = 0.0
     installed = False
+    #: the stop was raised and the call has not returned: the user's code caught it
+    stopping = False
+    what, origin = "", ""
+    #: seconds the user's code has to give up after the stop before the process is ended
+    GRACE = 2.0
 
     @classmethod
-    def fire(cls, _signum: int, _frame: Any) -> None:
+    def fire(cls, _signum: int, frame: Any) -> None:
         if cls.armed:
-            cls.armed = False
+            cls.armed, cls.stopping = False, True
+            signal.setitimer(signal.ITIMER_REAL, cls.GRACE)
             raise DecisionTimeout(f"took longer than its limit of {cls.limit:g} s (decision_limit)")
+        if cls.stopping:  # the stop was caught (a bare except): end the process, in one line
+            from gangviz.userpolicy.errors import frame_line
+
+            where = frame_line(frame, cls.origin) or cls.origin
+            os.write(2, printable(f"gangviz: {cls.what} was stopped at {where} after its limit of "
+                                  f"{cls.limit:g} s (decision_limit); it caught the stop, so the "
+                                  "process ends").encode("utf-8", "replace") + b"\n")
+            os._exit(1)
 
     @classmethod
     def usable(cls) -> bool:
@@ -205,13 +220,13 @@ def _call(fn: Callable[[], Any], origin: str, what: str, limit: float, kind: str
     start = time.perf_counter()
     try:
         if timer:
-            _Alarm.limit, _Alarm.armed = limit, True
+            _Alarm.limit, _Alarm.armed, _Alarm.what, _Alarm.origin = limit, True, f"{kind} {what}", origin
             signal.setitimer(signal.ITIMER_REAL, limit)
         try:
             result = fn()
         finally:
             if timer:
-                _Alarm.armed = False
+                _Alarm.armed = _Alarm.stopping = False
                 signal.setitimer(signal.ITIMER_REAL, 0)
     except (RuleViolation, UserPolicyError, KeyboardInterrupt):
         raise

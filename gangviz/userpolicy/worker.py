@@ -26,6 +26,7 @@ import traceback
 from functools import partial
 from typing import Any
 
+from gangviz.userpolicy.errors import frame_line
 from gangviz.userpolicy.mirror import Opaque
 
 __all__ = ["serve", "Watchdog", "declarations"]
@@ -109,20 +110,9 @@ class Watchdog:
                     if self.deadline > 0 and time.monotonic() >= self.deadline:
                         self.deadline = -1.0
                         frame = sys._current_frames().get(self.main)
-                        self.send(("timeout", self.what, self.limit, _frame_line(frame, self.origin)))
+                        self.send(("timeout", self.what, self.limit, frame_line(frame, self.origin)))
                 time.sleep(3600)
             time.sleep(min(0.05, d - now) if d > now else 0.05)
-
-
-def _frame_line(frame: Any, origin: str | None) -> str:
-    from gangviz.userpolicy.errors import _is_user
-
-    while frame is not None:
-        name = frame.f_code.co_filename
-        if _is_user(name, origin):
-            return f"{name}:{frame.f_lineno} in {frame.f_code.co_name}"
-        frame = frame.f_back
-    return ""
 
 
 class _Capture(io.TextIOBase):

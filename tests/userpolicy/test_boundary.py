@@ -217,3 +217,20 @@ def test_a_signal_ends_the_command_whatever_the_policy_catches(tmp_path, sig, co
             proc.send_signal(sig)
         assert proc.wait(10) == code
         assert not out.exists()
+
+
+def test_in_the_engines_process_a_caught_stop_ends_the_process_in_one_line(tmp_path):
+    path = write(tmp_path, """
+        while True:
+            try:
+                time.sleep(0.01)
+            except BaseException:
+                pass
+        """)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "gangviz", "run", "downey", "--jobs", "10", "--procs", "16",
+                           "--policy", f"{path}:decision_limit=0.5,isolated=false"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "mine.py:" in lines[0] and "limit of 0.5 s" in lines[0], proc.stderr
