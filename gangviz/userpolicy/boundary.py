@@ -277,6 +277,8 @@ class IsolatedPolicy(Policy):
         self._request = {"role": "matrix", "target": target, "cls": cls_name, "spec": self.spec,
                          "params": params, "memory": self.memory}
         self._child: Child | None = None
+        self._ahead_queue: Any = None
+        self._ahead_done = False
         self._sent: set[int] = set()
         self._last = -math.inf
         self._sim_id = 0
@@ -301,6 +303,7 @@ class IsolatedPolicy(Policy):
         if self._child is not None:
             self._child.close()
             self._child = None
+        self._ahead_queue = None
 
     def get_state(self) -> Any:
         """Nothing to keep for stepping back: the policy's own state lives in its process."""
@@ -314,7 +317,7 @@ class IsolatedPolicy(Policy):
         # a copy shares nothing with this one's process: it starts its own when it decides
         other = IsolatedPolicy.__new__(IsolatedPolicy)
         other.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("_child", "_sent")})
-        other._child, other._sent, other._sim_id = None, set(), 0
+        other._child, other._sent, other._sim_id, other._ahead_queue = None, set(), 0, None
         return other
 
     def check_machine(self, processors: int, ring: bool) -> None:
@@ -326,7 +329,13 @@ class IsolatedPolicy(Policy):
             _raise(reply, self.label, "setup")
 
     def schedule(self, sim: Any, completed: list[int], arrived: list[int]) -> None:
-        """One decision: send the state, apply the actions it returns through the checker."""
+        """One decision: send the state, apply the actions it returns through the checker (or
+        take the next decision of a run simulated ahead, see :meth:`_ahead`)."""
+        if self._ahead_queue is None and id(sim) != self._sim_id and _can_run_ahead(sim):
+            self._start_ahead(sim)
+        if self._ahead_queue is not None:
+            self._take_ahead(sim, completed, arrived)
+            return
         child = self._process()
         full = id(sim) != self._sim_id or sim.time < self._last
         answer = partial(_remaining, sim)
@@ -339,6 +348,47 @@ class IsolatedPolicy(Policy):
         if reply[0] != "done":
             _raise(reply, self.label, "decide")
         _, log, error, _fp = reply
+        apply_actions(sim, log, origin=self.origin, check=self.check, buddy=self._buddy,
+                      migrates=self._migrates)
+        if error:
+            raise UserPolicyError(printable(error))
+        idle_check(sim, self.check, self.origin, self.name)
+
+    def _start_ahead(self, sim: Any) -> None:
+        """Have the policy's process simulate the whole run on its own engine and send its
+        decisions in batches: one round trip per batch instead of per decision. Each is checked
+        and applied here at the same decision of this run, which must find the same time,
+        arrivals and completions (else the run stops: the policy changed its copy)."""
+        from collections import deque
+
+        child = self._process()
+        jobs = [rec.spec for rec in sim.jobs.values()]
+        child.conn.send_bytes(pickle.dumps(("ahead", jobs, sim.processors, bool(sim.matrix.ring),
+                                            float(sim.overhead)), 5))
+        self._ahead_queue = deque()
+        self._ahead_done = False
+        self._sim_id = id(sim)
+
+    def _take_ahead(self, sim: Any, completed: list[int], arrived: list[int]) -> None:
+        queue = self._ahead_queue
+        assert queue is not None
+        child = self._process()
+        while not queue:
+            if self._ahead_done:
+                raise UserPolicyError(f"{self.label} ({self.origin}): its process ended its run before "
+                                      f"this one (t={sim.time:g})")
+            reply = child._wait(self.limit, f"{self.name}.decide")
+            if reply[0] == "ahead":
+                queue.extend(reply[1])
+            elif reply[0] == "end":
+                self._ahead_done = True
+            else:
+                _raise(reply, self.label, "decide")
+        t, done, came, log, error = queue.popleft()
+        if t != sim.time or done != sorted(completed) or came != sorted(arrived):
+            raise UserPolicyError(f"{self.label} ({self.origin}): its process decided at t={t:g} with other "
+                                  f"arrivals or completions than the engine's at t={sim.time:g} (the policy "
+                                  "changed its copy of the engine's state)")
         apply_actions(sim, log, origin=self.origin, check=self.check, buddy=self._buddy,
                       migrates=self._migrates)
         if error:
@@ -360,6 +410,15 @@ class IsolatedPolicy(Policy):
         delta = [c for c in sim.current_changes if c.kind != "row_activated"]
         return (sim.time, m.snapshot() if full else None, delta, specs, waiting, fingerprint(m),
                 list(arrived), list(completed))
+
+
+def _can_run_ahead(sim: Any) -> bool:
+    """Whether the policy's process can simulate ``sim``'s run ahead of it: a headless run (no
+    history to step back in, no window), from an empty matrix, without a script or a queue
+    order (each of which only this process holds), not yet started."""
+    return (not getattr(sim, "record", True) and not getattr(sim, "watch", True) and sim.order is None
+            and not sim.script and sim.matrix.n_rows == 0 and sim.matrix.n_jobs == 0
+            and type(sim).__name__ == "Simulation")
 
 
 def _remaining(sim: Any) -> dict[int, float]:

@@ -9,6 +9,7 @@ object of the user's.
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -215,3 +216,98 @@ def decide(server: Any, state: tuple[Any, ...]) -> tuple[Any, ...]:
         error = str(exc)
     assert mirror.matrix is not None
     return ("done", log, error, fingerprint(mirror.matrix))
+
+
+class AheadPolicy:
+    """The engine policy of a run simulated ahead in the policy's own process: the user's
+    ``decide`` on the process's own engine, each decision recorded as ``(time, completed,
+    arrived, actions, error)`` for the engine's process, which checks and applies it at the same
+    decision of its own run (and stops at the first that differs)."""
+
+    name = "ahead"
+    paper = ""
+
+    def __init__(self, engine: Any, flush: Any) -> None:
+        self.engine, self.flush = engine, flush
+        self.decides_at = engine.decides_at
+        self.records: list[tuple[Any, ...]] = []
+        self.stopped = False
+
+    def check_machine(self, processors: int, ring: bool) -> None:
+        """The machine was checked already (``setup`` ran)."""
+
+    def check_initial(self, matrix: Any) -> None:
+        """Nothing to check."""
+
+    def check_job(self, size: int, processors: int) -> None:
+        """Nothing to check."""
+
+    def get_state(self) -> Any:
+        """No state to keep."""
+        return None
+
+    def set_state(self, state: Any) -> None:
+        """No state to restore."""
+
+    def schedule(self, sim: Any, completed: list[int], arrived: list[int]) -> None:
+        """Run the user's decision on this process's engine and record it."""
+        from gangviz.userpolicy.policy import _call
+
+        engine = self.engine
+        log: list[tuple[Any, ...]] = []
+        view = MatrixView(sim, arrived, completed, engine.rng)
+        act = RecordingActions(sim, log, origin=engine.origin, check=engine.check, buddy=engine._buddy,
+                               migrates=engine._migrates)
+        engine.user.rng = engine.rng
+        error = ""
+        try:
+            result = _call(lambda: engine.user.decide(view, act), engine.origin, f"{engine.name}.decide",
+                           engine.limit)
+            if result is not None:
+                error = (f"policy {engine.name} ({def_line(engine.user.decide, engine.origin)}): decide "
+                         f"returned {plain_arg(result)!r:.60}; it must return None and act through "
+                         "act.place, act.open_slot, ...")
+        except RuleViolation as exc:
+            if exc is not act._refused:
+                error = describe_exception(exc, engine.origin, f"policy {engine.name}.decide")
+        except UserPolicyError as exc:
+            error = str(exc)
+        self.records.append((float(sim.time), sorted(completed), sorted(arrived), log, error))
+        if error or act._refused is not None or (engine.check and sim.matrix.n_jobs == 0
+                                                  and any(j not in sim.matrix for j in sim.waiting)):
+            self.stopped = True  # the engine's process fails at this decision: no need to go on
+            raise _Stop
+        self.flush(False)
+
+
+class _Stop(Exception):
+    """Ends a run simulated ahead at a decision the engine's process will refuse."""
+
+
+def run_ahead(server: Any, jobs: list[Any], processors: int, ring: bool, overhead: float) -> tuple[Any, ...]:
+    """Simulate the whole run in this process, sending the decisions in batches as they are
+    made (``("ahead", records)``); return ``("end",)``."""
+    import time as _time
+
+    from gangviz.sim.engine import Simulation
+
+    started = [_time.monotonic()]
+
+    def flush(force: bool) -> None:
+        if policy.records and (force or len(policy.records) >= 512 or _time.monotonic() - started[0] > 0.05):
+            text, dropped = server.capture.take()
+            server.send(("ahead", policy.records, (text, dropped)))
+            policy.records = []
+            started[0] = _time.monotonic()
+
+    policy = AheadPolicy(server.engine, flush)
+    server.dog.before_timeout = lambda: flush(True)
+    try:
+        sim = Simulation(jobs, policy, processors, ring=ring, overhead=overhead, record=False)  # type: ignore[arg-type]
+        sim.run()
+    except _Stop:
+        pass
+    except Exception as exc:
+        policy.records.append((math.inf, [], [], [], f"the run simulated ahead stopped: {exc}"))
+    flush(True)
+    return ("end",)

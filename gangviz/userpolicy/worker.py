@@ -87,6 +87,8 @@ class Watchdog:
         self.what = ""
         self.limit = 0.0
         self.main = threading.get_ident()
+        #: called before the timeout is reported (sends what was decided until then)
+        self.before_timeout: Any = None
         threading.Thread(target=self._loop, name="gangviz-watchdog", daemon=True).start()
 
     def arm(self, what: str, limit: float) -> None:
@@ -109,6 +111,11 @@ class Watchdog:
                 with self.lock:
                     if self.deadline > 0 and time.monotonic() >= self.deadline:
                         self.deadline = -1.0
+                        if self.before_timeout is not None:
+                            try:
+                                self.before_timeout()
+                            except Exception:
+                                pass
                         frame = sys._current_frames().get(self.main)
                         self.send(("timeout", self.what, self.limit, frame_line(frame, self.origin)))
                 time.sleep(3600)
@@ -311,6 +318,11 @@ class _Server:
         from gangviz.userpolicy.mirror import decide
 
         return decide(self, state)
+
+    def _on_ahead(self, jobs: list[Any], processors: int, ring: bool, overhead: float) -> tuple[Any, ...]:
+        from gangviz.userpolicy.mirror import run_ahead
+
+        return run_ahead(self, jobs, processors, ring, overhead)
 
     def _on_simulate(self, jobs: list[Any], processors: int, log: bool) -> tuple[Any, ...]:
         from gangviz.userpolicy.errors import RuleViolation, UserPolicyError

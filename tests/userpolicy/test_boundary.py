@@ -234,3 +234,21 @@ def test_in_the_engines_process_a_caught_stop_ends_the_process_in_one_line(tmp_p
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "mine.py:" in lines[0] and "limit of 0.5 s" in lines[0], proc.stderr
+
+
+def test_a_headless_run_is_simulated_ahead_and_gives_the_same_figures(tmp_path):
+    src = load_source("downey", jobs=300, procs=32, load=0.8, seed=2)
+    ahead = factory.run(src, SJF, engine="reference")
+    assert ahead.simulation.policy._ahead_queue is not None  # one round trip per batch
+    here = factory.run(src, f"{SJF}:isolated=false", engine="reference")
+    assert ahead.metrics == here.metrics
+
+
+def test_a_rule_broken_in_a_sweep_worker_is_reported_with_its_rule(tmp_path, capsys):
+    (tmp_path / "bad.py").write_text((ROOT / "examples" / "policies" / "broken_overlap.py").read_text())
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('title = "t"\nseed = 1\nreplications = 2\npolicies = ["bad.py"]\n'
+                     '[workload]\nmodel = "downey"\njobs = 30\nprocs = 16\n')
+    main(["sweep", str(sweep), "--out", str(tmp_path / "r.csv"), "--workers", "2", "--quiet"])
+    err = capsys.readouterr().err
+    assert "no processor holds two processes in one slot" in err and "worker process died" not in err
