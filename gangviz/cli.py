@@ -63,7 +63,7 @@ class Parser(argparse.ArgumentParser):
 #: Every sub-command: name -> (module under :mod:`gangviz.commands`, the help line its
 #: ``register`` gives). A test checks this table against the modules.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "check-policy": ("check_policy", "check a policy file against the rules and compare it with the built-ins"),
+    "check-policy": ("check_policy", "check a policy file (or a folder of them) against the rules and compare it with the built-ins"),
     "compare": ("compare", "run several policies on one workload and compare their metrics"),
     "convert": ("convert", "convert Slurm sacct --parsable2 output to an SWF trace"),
     "export": ("export", "save a scenario's animation as a GIF, an MP4 or PNG frames"),

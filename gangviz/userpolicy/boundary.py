@@ -363,7 +363,7 @@ class IsolatedPolicy(Policy):
 
         child = self._process()
         jobs = [rec.spec for rec in sim.jobs.values()]
-        child.conn.send_bytes(pickle.dumps(("ahead", jobs, sim.processors, bool(sim.matrix.ring),
+        child.conn.send_bytes(pickle.dumps(("ahead", type(sim), jobs, sim.processors, bool(sim.matrix.ring),
                                             float(sim.overhead)), 5))
         self._ahead_queue = deque()
         self._ahead_done = False

@@ -284,12 +284,13 @@ class _Stop(Exception):
     """Ends a run simulated ahead at a decision the engine's process will refuse."""
 
 
-def run_ahead(server: Any, jobs: list[Any], processors: int, ring: bool, overhead: float) -> tuple[Any, ...]:
-    """Simulate the whole run in this process, sending the decisions in batches as they are
-    made (``("ahead", records)``); return ``("end",)``."""
+def run_ahead(server: Any, engine_class: Any, jobs: list[Any], processors: int, ring: bool,
+              overhead: float) -> tuple[Any, ...]:
+    """Simulate the whole run in this process on a replica of the engine's process's engine
+    (``engine_class``, the class the factory chose there, with the same workload and machine),
+    sending the decisions in batches as they are made (``("ahead", records)``); return
+    ``("end",)``."""
     import time as _time
-
-    from gangviz.sim.engine import Simulation
 
     started = [_time.monotonic()]
 
@@ -303,7 +304,7 @@ def run_ahead(server: Any, jobs: list[Any], processors: int, ring: bool, overhea
     policy = AheadPolicy(server.engine, flush)
     server.dog.before_timeout = lambda: flush(True)
     try:
-        sim = Simulation(jobs, policy, processors, ring=ring, overhead=overhead, record=False)  # type: ignore[arg-type]
+        sim = engine_class(jobs, policy, processors, ring=ring, overhead=overhead, record=False)
         sim.run()
     except _Stop:
         pass

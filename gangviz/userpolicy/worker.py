@@ -319,10 +319,11 @@ class _Server:
 
         return decide(self, state)
 
-    def _on_ahead(self, jobs: list[Any], processors: int, ring: bool, overhead: float) -> tuple[Any, ...]:
+    def _on_ahead(self, engine_class: Any, jobs: list[Any], processors: int, ring: bool,
+                  overhead: float) -> tuple[Any, ...]:
         from gangviz.userpolicy.mirror import run_ahead
 
-        return run_ahead(self, jobs, processors, ring, overhead)
+        return run_ahead(self, engine_class, jobs, processors, ring, overhead)
 
     def _on_simulate(self, jobs: list[Any], processors: int, log: bool) -> tuple[Any, ...]:
         from gangviz.userpolicy.errors import RuleViolation, UserPolicyError
