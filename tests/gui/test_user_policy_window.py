@@ -264,3 +264,21 @@ def test_a_session_or_playlist_policy_file_is_followed_too(window, tmp_path, mes
     assert str(path) in window.reloader.watcher.files()
     assert window.open_source("downey", "firstfit", jobs=30, procs=8, load=0.9)
     assert window.reloader.path is None and not window.reloader.watcher.files()
+
+
+def test_a_policy_looping_in_a_bare_except_is_stopped_and_the_window_goes_on(window, qtbot, tmp_path):
+    path = tmp_path / "retry.py"
+    path.write_text("from gangviz.userpolicy import MatrixPolicy\n\n\nclass Retry(MatrixPolicy):\n"
+                    "    def decide(self, view, act):\n        while True:\n            try:\n"
+                    "                act.place(10**9, 0, [0])\n            except:\n                pass\n")
+    assert window.open_source("downey", jobs=20, procs=16, load=0.9)
+    assert window.load_policy(f"{path}:decision_limit=0.3")
+    _advance(window, 3)
+    qtbot.waitUntil(lambda: "retry.py:" in window.statusBar().currentMessage(), timeout=10000)
+    message = window.statusBar().currentMessage()
+    assert "stopped at" in message and "limit of 0.3 s" in message
+    window.grab().save(os.environ.get("GANGVIZ_SHOT", str(tmp_path / "stopped.png")))
+    # the lecture goes on: another policy opens and runs
+    assert window.open_source("downey", jobs=20, procs=16, load=0.9)
+    _advance(window, 3)
+    assert window.player.sim.time > 0

@@ -63,8 +63,10 @@ def test_a_class_is_named_and_its_parameters_typed(tmp_path):
     path = write(tmp_path, FIRST_FIT.format(name="A") + FIRST_FIT.format(name="B").split("\n", 2)[2])
     with pytest.raises(UserPolicyError, match=r"2 policy classes \(A, B\); name one, e\.g\. .*mine\.py:A"):
         factory.build(SOURCE, path)
-    sim = factory.build(SOURCE, f"{path}:B:spare=2,fast=yes")
+    sim = factory.build(SOURCE, f"{path}:B:spare=2,fast=yes,isolated=false")
     assert sim.policy.user.spare == 2 and sim.policy.user.fast is True
+    isolated = factory.build(SOURCE, f"{path}:B:spare=2,fast=yes").policy  # in its own process
+    assert isolated._request["params"]["spare"] == 2 and isolated._request["params"]["fast"] is True
     with pytest.raises(ValueError, match="policy B: parameter spare must be a whole number in 0..4, got '9'"):
         factory.build(SOURCE, f"{path}:B:spare=9")
     with pytest.raises(ValueError, match="parameter fast is given twice"):
@@ -125,9 +127,13 @@ def test_a_decision_past_its_limit_ends_the_run_naming_the_line(tmp_path):
                 while True:
                     pass
         """)
+    with pytest.raises(UserPolicyError, match=r"Slow\.decide was stopped at .*mine\.py:[67] in decide "
+                                              r"after its limit of 0\.2 s"):
+        factory.run(SOURCE, f"{path}:decision_limit=0.2", engine="reference")
+    # in the engine's own process (isolated=false) the timer of the process ends it
     with pytest.raises(UserPolicyError, match=r"mine\.py:[67] in decide: DecisionTimeout: took longer "
                                               r"than its limit of 0\.2 s"):
-        factory.run(SOURCE, f"{path}:decision_limit=0.2", engine="reference")
+        factory.run(SOURCE, f"{path}:decision_limit=0.2,isolated=false", engine="reference")
 
 
 RETRY_HEAD = """
