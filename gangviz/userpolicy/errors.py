@@ -95,7 +95,7 @@ def _is_user(filename: str, origin: str | None) -> bool:
         return True
     path = _abspath(filename)
     return not path.startswith(_PACKAGE) and not path.startswith(_PYTHON) and not path.startswith(os.path.dirname(os.__file__)) \
-        and "site-packages" not in path and not filename.startswith("<frozen")
+        and "site-packages" not in path and not filename.startswith("<")  # <frozen ...>, <string>
 
 
 def user_frames(tb: TracebackType | None, origin: str | None) -> list[traceback.FrameSummary]:
