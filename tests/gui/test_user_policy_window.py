@@ -4,6 +4,7 @@ replayed to the time shown), and a broken save reported while the previous polic
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -214,8 +215,9 @@ def test_a_policy_looping_in_a_bare_except_is_stopped_and_the_lecture_goes_on(wi
     window.player.step_forward(animate=False)  # returns: the limit ends the loop from outside
     assert window.player.failure is not None
     message = window.statusBar().currentMessage()
-    assert message.startswith("Stopped: policy retry.decide: ")
-    assert f"{path}:11 in decide" in message  # the bare except the decision was stopped at
+    assert message.startswith("Stopped: policy retry.decide")
+    # a line of the loops the decision was stopped in (decide's or its helper's)
+    assert re.search(rf"{re.escape(str(path))}:(9|1[0-9]|20) in (decide|place_all)", message), message
     assert "limit of 0.2 s (decision_limit)" in message
     assert not window.status.isVisible()  # the running figures give the message the whole bar
     # the lecture goes on: another policy runs on the same workload
