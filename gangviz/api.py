@@ -60,6 +60,9 @@ class Result:
         steps: the change records of every step when run with ``record=True``, else empty.
         simulation: the finished step-able simulation (``None`` after a compiled or
             backfilling run), for anything else.
+        machine: the machine the run used: ``processors`` that exist for it and ``absent``,
+            processors added to reach a power of two that it left alone (a buddy scheme on a
+            padded trace); every run of one :func:`compare` has the same ``processors``.
 
     :attr:`jobs` is the per-job table (made when first asked for).
     """
@@ -76,6 +79,7 @@ class Result:
     source: Source | None = field(default=None, repr=False, compare=False)
     run: Any = field(default=None, repr=False, compare=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    machine: dict[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def jobs(self) -> np.ndarray:
@@ -208,7 +212,8 @@ def simulate(source: str | os.PathLike[str] | Source, policy: str | None = None,
 
 def compare(source: str | os.PathLike[str] | Source, policies: Sequence[str], *, ring: bool | None = None,
             record: bool = False, params: Mapping[str, Any] | None = None,
-            order: str | Mapping[str, str] | None = None, **options: Any) -> dict[str, Result]:
+            order: str | Mapping[str, str] | None = None, padding: str | None = None,
+            **options: Any) -> dict[str, Result]:
     """Run every policy of ``policies`` on the same jobs of ``source``; return
     ``{policy: Result}`` in the order given.
 
@@ -219,24 +224,31 @@ def compare(source: str | os.PathLike[str] | Source, policies: Sequence[str], *,
     iterable of names (read once); arguments are checked first
     (:func:`gangviz.api_checks.check_compare`). ``order`` is one queue order for every policy
     (``"file.py:function"``) or ``{policy: order}`` for some; ``ValueError`` names a policy
-    of that mapping that is not compared.
+    of that mapping that is not compared. Every policy runs on the same processors
+    (:attr:`Result.machine`): on a trace padded to a power of two (``procs`` above its header's)
+    a buddy scheme and another policy need ``padding`` (``"used"`` or ``"absent"``,
+    :func:`gangviz.experiments.compare.machine_sources`), else ``ValueError`` says why.
     """
-    from gangviz.experiments.compare import assign_orders
+    from gangviz.experiments.compare import assign_orders, machine_sources
 
     specs = check_compare(source, policies, ring, record, params, options)
     if order is not None and not isinstance(order, (str, Mapping)):
         raise TypeError(f"order must be 'file.py:function', a mapping of policy to order, or None, "
                         f"got {type(order).__name__}")
     orders = assign_orders(specs, order, "order")
-    return _results(_source(source, options), specs, ring=ring, record=record, params=params,
-                    orders=orders)
+    src = _source(source, options)
+    return _results(src, specs, ring=ring, record=record, params=params, orders=orders,
+                    sources=machine_sources(src, specs, padding))
 
 
 def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
              params: Mapping[str, Any] | None,
-             orders: Mapping[str, str | None] | None = None) -> dict[str, Result]:
+             orders: Mapping[str, str | None] | None = None,
+             sources: Mapping[str, Source] | None = None) -> dict[str, Result]:
     """Run every spec with :func:`gangviz.factory.run`, as ``gangviz run`` and ``gangviz
-    compare`` do, and give each its figures (:func:`gangviz.results.figures.run_figures`)."""
+    compare`` do, each on its own of ``sources`` when given, and give each its figures
+    (:func:`gangviz.results.figures.run_figures`)."""
+    from gangviz.experiments.compare import run_machine
     from gangviz.factory import run
     from gangviz.results.figures import clock_of, run_figures
 
@@ -245,10 +257,12 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
     unit = "s" if clock_of(src) == "s" else "slice"
     out = {}
     for spec in specs:
-        done = run(src, spec, params=params, record=record, ring=ring, order=(orders or {}).get(spec))
+        own = (sources or {}).get(spec, src)
+        done = run(own, spec, params=params, record=record, ring=ring, order=(orders or {}).get(spec))
         figs = run_figures(done)
         sim = done.simulation
         steps = list(sim.steps) if record and sim is not None and done.family == "matrix" else []
-        out[spec] = Result(spec, src.title, src.processors, dict(figs.values), figs.units, unit,
-                           done.engine, steps, sim, src, done)
+        mach = run_machine(own, spec)
+        out[spec] = Result(spec, src.title, own.processors, dict(figs.values), figs.units, unit,
+                           done.engine, steps, sim, own, done, machine=mach)
     return out

@@ -20,14 +20,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options, window_size
 from gangviz.experiments.argtypes import number
 from gangviz.experiments.compare import (
+    PADDING,
+    PolicyRun,
     assign_orders,
     check_distinct,
-    comparison_from_figures,
+    comparison_of_policy_runs,
+    machine_text,
     run_policies,
 )
 from gangviz.experiments.options import add_json, add_workers
@@ -51,6 +55,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--order", action="append", default=[], metavar="[POLICY=]FILE.py:FUNCTION",
                    help="order the waiting queue by a function of one job: of every policy "
                         "(my.py:shortest_first), or of one (easy=my.py:shortest_first); repeatable")
+    p.add_argument("--padding", choices=PADDING, default=None,
+                   help="a trace run on more processors than its header's (--procs above MaxProcs), "
+                        "compared with a buddy scheme (which leaves the added ones absent) and "
+                        "another policy: 'used' gives every policy every processor, 'absent' "
+                        "gives every policy the trace's own machine")
     add_workers(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job for each policy, to FILE with the policy added "
@@ -106,10 +115,20 @@ def run(args: argparse.Namespace) -> int:
         announce_compiled(source, args.policy, ring=ring)
     load = (args.workload, args.procs, args.slice, args.jobs, args.load, args.seed)
     runs = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
-                        jobs_out=jobs_out, orders=orders)
-    result = comparison_from_figures(source.title, source.processors,
-                                     {label: r.figures for label, r in runs.items()})
+                        jobs_out=jobs_out, orders=orders, padding=args.padding)
+    _print(args, source, runs)
+    return 0
+
+
+def _print(args: argparse.Namespace, source: Any, runs: dict[str, PolicyRun]) -> None:
+    """Print the comparison of ``runs`` as ``args`` ask: JSON, CSV, or the header, the machine
+    line and the table."""
+    result = comparison_of_policy_runs(source.title, runs)
     mach = machine(source, args.procs, args.slice)
+    if args.padding is not None:
+        mach["padding"] = args.padding
+    if args.padding == "absent" and source.absent_from is not None:
+        mach.update(processors=source.absent_from, processors_from="trace header")
     if args.json:
         doc = compare_document(source, mach, runs, result)
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
@@ -118,8 +137,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         families = ", ".join(sorted({r.family for r in runs.values()}))
         print(header_line(source.title, ", ".join(args.policy), families, mach, source.job_count))
+        print(machine_text({label: r.machine for label, r in runs.items()}))
         print(result.to_text())
-    return 0
 
 
 def _check_jobs_out(jobs_out: str, specs: list[str], force: bool) -> None:
@@ -150,7 +169,8 @@ def _window(args: argparse.Namespace) -> int:
         if len(args.policy) < 2:
             raise UserError("--screenshot needs at least two --policy options")
         size = args.size or compare_window.SCREENSHOT_SIZE
-        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size)
+        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size,
+                                        padding=args.padding)
         print(out)
         return 0
     from gangviz.display_check import problem
@@ -160,7 +180,7 @@ def _window(args: argparse.Namespace) -> int:
     if reason:
         raise UserError(reason)
     app = application()
-    win = compare_window.CompareWindow(source, args.policy)
+    win = compare_window.CompareWindow(source, args.policy, padding=args.padding)
     win.show()
     return int(app.exec())
 

@@ -221,37 +221,41 @@ def check_distinct(specs: Sequence[str], option: str = "--policy") -> None:
 
 
 def build_simulations(source: Any, specs: Sequence[str], *, ring: bool | None = None,
-                      record: bool = False, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                      record: bool = False, params: Mapping[str, Any] | None = None,
+                      padding: str | None = None) -> dict[str, Any]:
     """Return ``{label: simulation}``, one fresh simulation per policy spec on ``source``'s jobs
     (each by :func:`gangviz.factory.build`).
 
     The label is the spec as given (``"random:seed=3"``); a scenario's own ``[params.NAME]``
     apply unless the spec overrides them, and ``params`` (given to every policy) override both.
     Raises ``ValueError`` for an unknown policy, bad parameters, a policy that cannot run on the
-    machine, or a spec given twice.
+    machine, a spec given twice, or policies that would run on different machines
+    (:func:`machine_sources`, with ``padding``).
     """
     from gangviz.factory import build
 
     check_distinct(specs)
-    return {spec: build(source, spec, params=params, record=record, watch=False, ring=ring)
+    sources = machine_sources(source, specs, padding)
+    return {spec: build(sources[spec], spec, params=params, record=record, watch=False, ring=ring)
             for spec in specs}
 
 
-def compare(source: Source, specs: Sequence[str], *, ring: bool | None = None) -> Comparison:
+def compare(source: Source, specs: Sequence[str], *, ring: bool | None = None,
+            padding: str | None = None) -> Comparison:
     """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end,
     each as ``gangviz run`` runs it (:func:`run_policies`), and return the :class:`Comparison`
     of their figures: ``gangviz compare``'s table. Raises ``ValueError`` as
     :func:`run_policies` does."""
-    runs = run_policies(source, specs, ring=ring)
-    return comparison_from_figures(source.title, source.processors,
-                                   {label: r.figures for label, r in runs.items()})
+    runs = run_policies(source, specs, ring=ring, padding=padding)
+    return comparison_of_policy_runs(source.title, runs)
 
 
 @dataclass(frozen=True)
 class PolicyRun:
     """One policy run to its end for a comparison: its ``label`` (the spec as given), policy
-    ``name``, ``family``, ``engine``, resolved ``parameters`` and
-    :class:`~gangviz.results.figures.Figures` (the same as ``gangviz run`` prints for it)."""
+    ``name``, ``family``, ``engine``, resolved ``parameters``,
+    :class:`~gangviz.results.figures.Figures` (the same as ``gangviz run`` prints for it) and
+    ``machine`` (:func:`run_machine`)."""
 
     label: str
     name: str
@@ -259,6 +263,7 @@ class PolicyRun:
     engine: str
     parameters: dict[str, Any]
     figures: Figures
+    machine: dict[str, Any] = field(default_factory=dict)
 
 
 #: sources already loaded, by the options that load them: the parent fills it, and a worker
@@ -277,17 +282,19 @@ def _source_for(load: tuple[Any, ...]) -> Any:
     return _SOURCES[load]
 
 
-def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | None]) -> PolicyRun:
-    """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out, order)``,
-    ``load`` the key of the source in the cache of loaded sources (or the options that load it),
-    ``jobs_out`` a per-job file to write or ``None``, ``order`` a queue order
-    (``file.py:function``) or ``None``. Picklable, for worker processes. Raises ``ValueError``
-    as :func:`gangviz.factory.run` does."""
+def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | None, str | None]
+               ) -> PolicyRun:
+    """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out, order,
+    padding)``, ``load`` the key of the source in the cache of loaded sources (or the options
+    that load it), ``jobs_out`` a per-job file to write or ``None``, ``order`` a queue order
+    (``file.py:function``) or ``None``, ``padding`` the machine chosen for a padded trace
+    (:func:`machine_sources`). Picklable, for worker processes. Raises ``ValueError`` as
+    :func:`gangviz.factory.run` does."""
     from gangviz.factory import run
     from gangviz.results.figures import run_figures
 
-    load, spec, ring, jobs_out, order = task
-    source = _source_for(load)
+    load, spec, ring, jobs_out, order, padding = task
+    source = machine_sources(_source_for(load), [spec], padding)[spec] if padding else _source_for(load)
     done = run(source, spec, ring=ring, jobs=bool(jobs_out), order=order)
     if jobs_out:
         from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
@@ -298,31 +305,36 @@ def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | 
         else:
             save_simulation_jobs(done.simulation, source, jobs_out, label=spec)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
-    return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done))
+    return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done),
+                     run_machine(source, spec))
 
 
 def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | None = None,
                  ring: bool | None = None, workers: int = 1,
                  jobs_out: Mapping[str, str] | None = None,
-                 orders: Mapping[str, str | None] | None = None) -> dict[str, PolicyRun]:
+                 orders: Mapping[str, str | None] | None = None,
+                 padding: str | None = None) -> dict[str, PolicyRun]:
     """Run every policy spec on ``source`` with :func:`gangviz.factory.run` (the same loop as
     ``gangviz run`` for each: compiled, backfilling or reference), ``workers`` at a time in
     worker processes; return ``{label: PolicyRun}`` in the order given.
 
     ``load`` is the tuple of options that loads ``source`` again (name, procs, slice, jobs, load,
     seed), for worker processes that do not share this one's memory; ``jobs_out`` maps labels to
-    per-job files, ``orders`` labels to queue orders (:func:`assign_orders`). Raises
-    ``ValueError`` for a spec given twice and as :func:`run_policy` does.
+    per-job files, ``orders`` labels to queue orders (:func:`assign_orders`), ``padding`` the
+    machine of a padded trace (:func:`machine_sources`). Raises ``ValueError`` for a spec given
+    twice, for policies that would run on different machines, and as :func:`run_policy` does.
     """
     from gangviz.experiments.runner import RunError, map_runs
 
     check_distinct(specs)
+    machine_sources(source, specs, padding)  # one machine for all, or the reason it cannot be
     key = load if load is not None else ("<loaded>", id(source))
     _SOURCES.clear()
     _SOURCES[key] = source
     if load is None:
         workers = 1  # a source that cannot be loaded again runs in this process
-    tasks = [(key, spec, ring, (jobs_out or {}).get(spec), (orders or {}).get(spec)) for spec in specs]
+    tasks = [(key, spec, ring, (jobs_out or {}).get(spec), (orders or {}).get(spec), padding)
+             for spec in specs]
     out: dict[int, PolicyRun] = {}
     try:
         for index, result in map_runs(run_policy, tasks, workers=workers):
@@ -373,6 +385,15 @@ def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[st
     return {spec: own.get(spec, every) for spec in specs}
 
 
+def comparison_of_policy_runs(title: str, runs: Mapping[str, PolicyRun]) -> Comparison:
+    """Return the :class:`Comparison` of a comparison's runs (:func:`run_policies`): their
+    figures, on the machine they ran on (every policy's processors, the same for all)."""
+    procs = {r.machine.get("processors") for r in runs.values()}
+    processors = procs.pop() if len(procs) == 1 else 0
+    return comparison_from_figures(title, int(processors or 0),
+                                   {label: r.figures for label, r in runs.items()})
+
+
 def comparison_of_simulations(source: Any, sims: Mapping[str, Any]) -> Comparison:
     """Run every step-able simulation (label -> simulation, time-slot or space-sharing, built on
     ``source``) to its end, once, counting what its figures need on the way
@@ -393,3 +414,98 @@ def comparison_of_runs(source: Any, runs: Mapping[str, Any]) -> Comparison:
 
     figures = {label: run_figures(done) for label, done in runs.items()}
     return comparison_from_figures(source.title, source.processors, figures)
+
+
+#: ``--padding`` choices: what a trace's processors added by ``--procs`` are for every policy
+#: of a comparison: ``used`` (real processors every policy may use) or ``absent`` (processors
+#: that do not exist: every policy runs on the trace's own machine, a buddy scheme inside its
+#: power of two)
+PADDING = ("used", "absent")
+
+
+def leaves_padding(spec: str) -> bool:
+    """Return whether the policy of ``spec`` leaves a padded machine's added processors alone
+    (the buddy schemes of Zhou00, whose tree needs a power of two: :data:`Source.absent_from`);
+    ``False`` for a spec the registry does not know (a user policy: it uses every processor)."""
+    from gangviz.core import registry
+    from gangviz.core.params import split_spec
+
+    try:
+        return registry.lookup(split_spec(spec)[0])[0].group == "buddy"
+    except ValueError:
+        return False
+
+
+def machine_sources(source: Source, specs: Sequence[str], padding: str | None = None) -> dict[str, Source]:
+    """Return ``{spec: source}``: the source each policy of a comparison runs on, so that every
+    policy runs on the same processors.
+
+    A trace padded by ``--procs`` (:attr:`~gangviz.workloads.source.Source.absent_from`) is
+    read by a buddy scheme as its own machine inside a power of two and by the others as a
+    machine of every processor; when both kinds are compared ``padding`` (:data:`PADDING`)
+    chooses one machine for all: ``"used"`` gives every policy every processor (the buddy
+    schemes too), ``"absent"`` gives the others the trace's own processors. Raises
+    ``ValueError`` with the reason and the choices when the policies would run on different
+    machines and ``padding`` is ``None``, when a buddy scheme is compared on a machine that is
+    not a power of two (and the trace gives none to pad to), and for an unknown ``padding``.
+    """
+    from dataclasses import replace
+
+    if padding is not None and padding not in PADDING:
+        raise ValueError(f"--padding must be one of {', '.join(PADDING)}, got {padding!r}")
+    buddy = [s for s in specs if leaves_padding(s)]
+    others = [s for s in specs if s not in buddy]
+    procs = source.processors
+    absent = source.absent_from
+    if buddy and procs & (procs - 1) and source.kind != "scenario":  # (a scenario fixes its machine)
+        power = 1 << (procs - 1).bit_length()
+        raise ValueError(f"{source.title}: {', '.join(buddy)} needs a power-of-two machine (a buddy "
+                         f"scheme's tree) and this one has {procs:,} processors; compare every "
+                         f"policy on one machine: --procs {power} with --padding absent (the "
+                         f"{power - procs:,} added processors absent for all) or --padding used "
+                         f"(all {power:,} real for all)")
+    if absent is None:
+        if padding is not None:
+            raise ValueError(f"--padding applies to a trace run on more processors than its header's "
+                             f"(--procs above its MaxProcs); {source.title} has none added")
+        return dict.fromkeys(specs, source)
+    if padding is None:
+        if buddy and others:
+            raise ValueError(
+                f"{source.title}: the policies would run on different machines: "
+                f"{', '.join(buddy)} leave{'s' if len(buddy) == 1 else ''} processors {absent}-"
+                f"{procs - 1} (added by --procs {procs}) absent, as a buddy scheme pads the "
+                f"trace's {absent:,} to a power of two, while {', '.join(others)} would use all "
+                f"{procs:,}; choose one machine for every policy: --padding used (all {procs:,} "
+                f"processors) or --padding absent (the trace's {absent:,})")
+        return dict.fromkeys(specs, source)
+    if padding == "used":
+        used = replace(source, absent_from=None)
+        return dict.fromkeys(specs, used)
+    own = replace(source, processors=absent, absent_from=None)
+    return {s: (source if s in buddy else own) for s in specs}
+
+
+def run_machine(source: Source, spec: str) -> dict[str, Any]:
+    """Return the machine a policy ``spec`` runs on when run on ``source`` (one of
+    :func:`machine_sources`): ``processors``, the processors that exist for it, and
+    ``absent``, processors added to reach a power of two that it leaves absent (0: none)."""
+    absent = source.absent_from
+    if absent is not None and leaves_padding(spec):
+        return {"processors": int(absent), "absent": int(source.processors - absent)}
+    return {"processors": int(source.processors), "absent": 0}
+
+
+def machine_text(machines: Mapping[str, Mapping[str, Any]]) -> str:
+    """Return one line saying which machine the runs of a comparison used: ``N processors for
+    every policy`` (with the padding of those that have some), or each policy's when they
+    differ (a comparison refused by :func:`machine_sources` never gets here)."""
+    sizes = {m["processors"] for m in machines.values()}
+    padded = [f"{label} inside {m['processors'] + m['absent']:,} with {m['absent']:,} absent"
+              for label, m in machines.items() if m["absent"]]
+    if len(sizes) == 1:
+        text = f"machine: {sizes.pop():,} processors for every policy"
+    else:
+        text = "machine: " + ", ".join(f"{label} {m['processors']:,} processors"
+                                       for label, m in machines.items())
+    return text + (f" ({'; '.join(padded)})" if padded else "")

@@ -79,12 +79,14 @@ def _version() -> str:
 
 
 def policy_object(name: str, family: str, parameters: dict[str, Any],
-                  engine: str | None = None) -> dict[str, Any]:
-    """Return the ``policy`` object of a document."""
+                  engine: str | None = None, **more: Any) -> dict[str, Any]:
+    """Return the ``policy`` object of a document; ``more`` adds members (``label``,
+    ``machine``, ``order``) where given (not ``None``)."""
     out: dict[str, Any] = {"name": name, "family": family,
                            "parameters": {k: _plain(v) for k, v in parameters.items()}}
     if engine is not None:
         out["engine"] = engine
+    out.update({k: v for k, v in more.items() if v is not None})
     return out
 
 
@@ -110,7 +112,8 @@ def compare_document(source: Any, mach: dict[str, Any], runs: dict[str, Any], co
     :class:`~gangviz.experiments.compare.Comparison`."""
     clock = next(iter(runs.values())).figures.clock if runs else "slice"
     doc = base_document("compare", source, mach, clock)
-    doc["policies"] = [{**policy_object(label, r.family, r.parameters, r.engine)} for label, r in runs.items()]
+    doc["policies"] = [policy_object(label, r.family, r.parameters, r.engine,
+                                     machine=r.machine or None) for label, r in runs.items()]
     doc["metrics"] = {label: r.figures.json_values() for label, r in runs.items()}
     units: dict[str, str] = {}
     defs: dict[str, str] = {}

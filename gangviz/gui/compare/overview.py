@@ -22,6 +22,7 @@ time from the run's per-job start and finish columns:
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -274,13 +275,15 @@ class ScheduleRunner(QObject):
         super().__init__(parent)
         self.generation = 0
 
-    def start(self, source: Source, specs: list[str]) -> int:
-        """Start one thread per spec; return the generation their signals carry (a later
-        :meth:`start` makes the earlier runs' results stale)."""
+    def start(self, source: Source, specs: list[str], sources: Mapping[str, Source] | None = None) -> int:
+        """Start one thread per spec, on ``source`` or its own of ``sources``; return the
+        generation their signals carry (a later :meth:`start` makes the earlier runs' results
+        stale)."""
         self.generation += 1
         gen = self.generation
         for spec in specs:
-            threading.Thread(target=self._run, args=(gen, source, spec), daemon=True,
+            own = (sources or {}).get(spec, source)
+            threading.Thread(target=self._run, args=(gen, own, spec), daemon=True,
                              name=f"compare-{spec}").start()
         return gen
 

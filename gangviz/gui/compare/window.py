@@ -118,21 +118,24 @@ def check_count(specs: list[str]) -> None:
     check_distinct(specs, "policy")
 
 
-def build_sims(source: Source, specs: list[str]) -> dict[str, Simulation]:
+def build_sims(source: Source, specs: list[str], padding: str | None = None) -> dict[str, Simulation]:
     """Return ``{spec: simulation}`` (with history) for 2-4 ``specs`` on ``source``.
 
     Every family goes through :func:`gangviz.factory.build` (as ``gangviz compare`` does;
     time-slot runs step whole slices, not slice by slice). Raises ``ValueError`` naming the
-    policy for an unknown policy, bad parameters or a policy the machine cannot run, and for a
-    count outside 2-4.
+    policy for an unknown policy, bad parameters or a policy the machine cannot run, for a
+    count outside 2-4, and for policies that would run on different machines
+    (:func:`gangviz.experiments.compare.machine_sources`, with ``padding``).
     """
+    from gangviz.experiments.compare import machine_sources
     from gangviz.factory import build
 
     check_count(specs)
+    sources = machine_sources(source, specs, padding)
     sims: dict[str, Simulation] = {}
     for spec in specs:
         try:
-            sims[spec] = build(source, spec, record=True, watch=False)
+            sims[spec] = build(sources[spec], spec, record=True, watch=False)
         except (ValueError, KeyError, TypeError) as exc:
             msg = str(exc).strip("'\"")
             raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
@@ -285,9 +288,12 @@ class CompareWindow(QMainWindow):
 
     def __init__(self, source: Source | str | Path, policies: Sequence[str] = (), *,
                  source_args: dict[str, Any] | None = None, start: float = 0.0,
-                 schedules: bool | None = None, parent: QWidget | None = None) -> None:
+                 schedules: bool | None = None, padding: str | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._schedules_asked = schedules
+        #: the machine of a padded trace for every policy (``gangviz compare --padding``)
+        self.padding = padding
         if isinstance(source, (str, Path)):
             from gangviz.workloads.source import load_source
 
@@ -453,7 +459,7 @@ class CompareWindow(QMainWindow):
         if self.uses_schedules():
             return self._set_schedules(specs, start)
         try:
-            sims = build_sims(self.source, specs)
+            sims = build_sims(self.source, specs, self.padding)
         except ValueError as exc:
             self._tell(str(exc))
             return False
@@ -502,10 +508,12 @@ class CompareWindow(QMainWindow):
     def _set_schedules(self, specs: list[str], start: float) -> bool:
         """Start one headless run per spec (:class:`ScheduleRunner`) and show their panes at
         once, each filled when its run ends; checks the specs first (as :meth:`set_policies`)."""
+        from gangviz.experiments.compare import machine_sources
         from gangviz.factory import resolve
 
         try:
             check_count(specs)
+            sources = machine_sources(self.source, specs, self.padding)
             for spec in specs:
                 try:
                     resolve(self.source, spec)
@@ -538,7 +546,7 @@ class CompareWindow(QMainWindow):
             self.runner.ready.connect(self._schedule_ready)
             self.runner.failed.connect(self._schedule_failed)
         self._start_at = start
-        self._generation = self.runner.start(self.source, list(specs))
+        self._generation = self.runner.start(self.source, list(specs), sources)
         self.set_time(start, force=True)
         return True
 
@@ -739,7 +747,8 @@ class CompareWindow(QMainWindow):
 
 
 def screenshot(source: Source | str | Path, policies: list[str], out: str | Path, *, at: float | None = None,
-               size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict[str, Any] | None = None) -> Path:
+               size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict[str, Any] | None = None,
+               padding: str | None = None) -> Path:
     """Render the compare window offscreen at shared time ``at`` (default: half-way through the
     longest run) and save it to ``out`` (.png or .svg); return the path.
 
@@ -751,7 +760,7 @@ def screenshot(source: Source | str | Path, policies: list[str], out: str | Path
 
     app = application(offscreen=True)
     with dialogs_raise():  # offscreen, an error is raised and printed, never a dialog
-        win = CompareWindow(source, policies, source_args=source_args)
+        win = CompareWindow(source, policies, source_args=source_args, padding=padding)
         try:
             if win.error is not None:
                 raise ValueError(win.error)
