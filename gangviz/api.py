@@ -27,6 +27,7 @@ import numpy as np
 
 from gangviz.api_checks import check_compare, check_path, check_simulate, check_table
 from gangviz.core.registry import SPACE_SHARING
+from gangviz.metrics.ibm import executed_by_id
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
 from gangviz.workloads.source import Source, load_source
 
@@ -109,7 +110,8 @@ class Result:
 
         if self.run is not None and self.run.family == SPACE_SHARING:
             res = self.run.result if self.run.result is not None else self.run.simulation.result
-            return save_backfill_jobs(res.records, self.source, path, label=self.policy)
+            return save_backfill_jobs(res.records, self.source, path, label=self.policy,
+                                      executed=executed_by_id(res))
         return save_simulation_jobs(_reference(self), self.source, path, label=self.policy)
 
 
@@ -134,7 +136,7 @@ def _table(result: Result) -> np.ndarray:
     done = result.run
     if done is not None and done.family == SPACE_SHARING:
         res = done.result if done.result is not None else done.simulation.result
-        return jobs_of_backfill(res.records, time_scale=scale)
+        return jobs_of_backfill(res.records, time_scale=scale, executed=executed_by_id(res))
     return jobs_of_simulation(_reference(result), time_scale=scale)
 
 

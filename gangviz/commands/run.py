@@ -159,13 +159,10 @@ def _family_name(family: str) -> str:
 
 def _save_jobs(done: FinishedRun, source: Source, path: str) -> None:
     """Write the per-job table of the finished run ``done`` to ``path``."""
-    from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
+    from gangviz.results.jobs import save_run_jobs
 
-    if done.family == SPACE_SHARING:
-        res = done.result if done.result is not None else done.simulation.result
-        save_backfill_jobs(res.records, source, path, label=done.policy.label())
-    else:
-        save_simulation_jobs(done.simulation, source, path, label=done.label)
+    save_run_jobs(done, source, path,
+                  label=done.policy.label() if done.family == SPACE_SHARING else done.label)
 
 
 def _trace_columns_run(args: argparse.Namespace) -> int | None:

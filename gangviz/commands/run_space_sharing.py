@@ -59,9 +59,11 @@ def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolic
     if jobs_out:
         from gangviz.results.jobs import save_columns_jobs
 
-        save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label())
+        save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label(),
+                          executed=res.runs)
     figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, processors,
-                              slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity)
+                              slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity,
+                              executed=res.runs)
     source = Source("swf", title, processors, [], slice_seconds=c.slice_seconds, count=len(c))
     mach = machine(source, procs, slice_seconds)
     if as_json:

@@ -80,6 +80,8 @@ class Comparison:
     goals: dict[str, str] = field(default_factory=lambda: dict(GOALS))
     units: dict[str, str] = field(default_factory=dict)
     lacks: dict[str, list[str]] = field(default_factory=dict)
+    #: why no value is marked best (:func:`served_note`); ``""``: the best are marked
+    note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``nan`` becomes ``None``)."""
@@ -87,7 +89,7 @@ class Comparison:
                  for lab, ms in self.metrics.items()}
         return {"workload": self.title, "processors": self.processors, "policies": list(self.labels),
                 "metrics": clean, "best": {m: list(b) for m, b in self.best.items()},
-                "goals": dict(self.goals)}
+                "goals": dict(self.goals), "note": self.note}
 
     def to_json(self) -> str:
         """Return :meth:`to_dict` as indented JSON."""
@@ -122,7 +124,11 @@ class Comparison:
         lines = ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
                  for r in rows]
         higher = [m for m in self.keys if self.goals.get(m) == "max"]
-        lines.append(f"* best in its row ({', '.join(higher)}: higher is better; the others: lower is better)")
+        if self.note:
+            lines.append(self.note)
+        else:
+            lines.append(f"* best in its row ({', '.join(higher)}: higher is better; the others: "
+                         "lower is better)")
         if any(self.lacks.values()):
             lines.append("(none): a figure the policy's family does not have: "
                          + "; ".join(f"{lab}: {', '.join(keys)}" for lab, keys in self.lacks.items() if keys))
@@ -175,12 +181,40 @@ def comparison_from_figures(title: str, processors: int,
     labels = tuple(figures)
     table = {lab: {m: _num(figures[lab].values.get(m)) for m in keys} for lab in labels}
     goals = {m: FIGURE_GOALS[m] for m in keys if m in FIGURE_GOALS}
-    best = {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m]) for m in goals}
+    note = served_note(figures)
+    best = {} if note else {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m])
+                            for m in goals}
     units: dict[str, str] = {}
     for figs in figures.values():
         units.update(figs.units)
     lacks = {lab: [m for m in keys if m not in figures[lab].values] for lab in labels}
-    return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks)
+    return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks, note)
+
+
+def served_note(figures: Mapping[str, Figures]) -> str:
+    """Return one line saying that the runs of ``figures`` (label -> figures) served different
+    work, and how to compare them like for like; ``""`` when they served the same.
+
+    Runs serve different work when their ``work_unserved`` differ: a space-sharing policy
+    that stops jobs at their estimate (``kill``, the default) beside one that runs every job to
+    its end (a time-slot policy, or ``estimates=exact``). Their figures measure different
+    schedules of different work, so no value is marked best across them. Policies that kill
+    the same jobs (EASY and conservative with the same estimates) serve the same work.
+    """
+    unserved = {lab: f.values.get("work_unserved") for lab, f in figures.items()}
+    known = {lab: float(v) for lab, v in unserved.items() if v is not None and not math.isnan(v)}
+    if len(known) < 2 or all(math.isclose(v, next(iter(known.values())), rel_tol=1e-9, abs_tol=1e-9)
+                             for v in known.values()):
+        return ""
+    killed = {lab: int(figures[lab].values.get("jobs_killed") or 0) for lab in known}
+    kills = [f"{lab} stops {k:,} jobs at their estimate" for lab, k in killed.items() if k]
+    whole = [lab for lab, k in killed.items() if not k]
+    exact = ", ".join(f"--policy {lab}{',' if ':' in lab else ':'}estimates=exact"
+                      for lab, k in killed.items() if k)
+    return (f"no ★: the policies serve different work ({'; '.join(kills)}"
+            + (f"; {', '.join(whole)} run{'s' if len(whole) == 1 else ''} every job to its end"
+               if whole else "")
+            + f"): compare like for like with {exact} (or kill=false, EASY and FCFS only)")
 
 
 def _num(v: float | None) -> float:
@@ -297,13 +331,9 @@ def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | 
     source = machine_sources(_source_for(load), [spec], padding)[spec] if padding else _source_for(load)
     done = run(source, spec, ring=ring, jobs=bool(jobs_out), order=order)
     if jobs_out:
-        from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
+        from gangviz.results.jobs import save_run_jobs
 
-        if done.family == SPACE_SHARING:
-            res = done.result if done.result is not None else done.simulation.result
-            save_backfill_jobs(res.records, source, jobs_out, label=spec)
-        else:
-            save_simulation_jobs(done.simulation, source, jobs_out, label=spec)
+        save_run_jobs(done, source, jobs_out, label=spec)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
     return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done),
                      run_machine(source, spec))

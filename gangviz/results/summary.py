@@ -14,7 +14,8 @@ A document (see ``gangviz/results/schema.json``, checked by :func:`gangviz.resul
   (figure -> number, ``null`` when undefined); per-step and per-job detail only when asked
   (``steps``, ``final_matrix``);
 * for ``compare``: ``policies`` (one such ``policy`` object each, with its ``engine``),
-  ``metrics`` (label -> figures), ``best`` (figure -> best labels), ``goals`` and ``lacks``
+  ``metrics`` (label -> figures), ``best`` (figure -> best labels; none when the policies
+  served different work), ``served`` (``same``, and the ``note`` saying why not), ``goals`` and ``lacks``
   (label -> the figures its family does not have).
 """
 
@@ -122,6 +123,7 @@ def compare_document(source: Any, mach: dict[str, Any], runs: dict[str, Any], co
         defs.update(r.figures.definitions)
     doc["units"], doc["definitions"] = units, defs
     doc["best"] = {m: list(b) for m, b in comparison.best.items()}
+    doc["served"] = {"same": not comparison.note, "note": comparison.note}
     doc["goals"] = dict(comparison.goals)
     doc["lacks"] = {label: list(keys) for label, keys in comparison.lacks.items()}
     return doc

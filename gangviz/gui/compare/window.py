@@ -481,7 +481,7 @@ class CompareWindow(QMainWindow):
         if self.comparison is not None:
             self.table.set_comparison(self.comparison, colours)
             self.table.setEnabled(True)
-            self.table_note.setText("Final metrics, the numbers of gangviz compare "
+            self.table_note.setText(self.comparison.note or "Final metrics, the numbers of gangviz compare "
                                     "(★ best in its row; ↑ higher is better, ↓ lower is better)")
         else:
             self.table.clear()
@@ -587,8 +587,9 @@ class CompareWindow(QMainWindow):
             self.table.set_comparison(self.comparison, colours)
             self.table.setEnabled(True)
             wait = f"; {self.pending} still simulating" if self.pending else ""
-            self.table_note.setText("Final figures, the numbers of gangviz compare (★ best in its row "
-                                    f"among the policies that have it; ↑ higher, ↓ lower is better){wait}")
+            self.table_note.setText((self.comparison.note or "Final figures, the numbers of gangviz "
+                                     "compare (★ best in its row among the policies that have it; "
+                                     "↑ higher, ↓ lower is better)") + wait)
         self._default_rate()
         self.set_time(self.time, force=True)
 
