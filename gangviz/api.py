@@ -136,7 +136,8 @@ def _table(result: Result) -> np.ndarray:
     done = result.run
     if done is not None and done.family == SPACE_SHARING:
         res = done.result if done.result is not None else done.simulation.result
-        return jobs_of_backfill(res.records, time_scale=scale, executed=executed_by_id(res))
+        return jobs_of_backfill(res.records, time_scale=scale, executed=executed_by_id(res),
+                                processors=done.source.processors)
     return jobs_of_simulation(_reference(result), time_scale=scale)
 
 

@@ -158,7 +158,8 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
     scale = done.source.slice_seconds
     if done.family == SPACE_SHARING:
         return _as_floats(_figures(done)), jobs_of_backfill(done.result.records, time_scale=scale,
-                                                            executed=executed_by_id(done.result))
+                                                            executed=executed_by_id(done.result),
+                                                            processors=done.source.processors)
     return _as_floats(_figures(done)), jobs_of_simulation(done.simulation, time_scale=scale)
 
 

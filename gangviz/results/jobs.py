@@ -12,7 +12,8 @@ into rows), so any policy (gang or space sharing) can produce one; :func:`jobs_o
   ``bounded_slowdown``, ``rows_held``, ``extra_slices`` and ``served``. As in Batsim, ``execution_time`` is
   ``finish_time - starting_time`` and ``stretch`` is ``turnaround_time / execution_time``;
   ``allocated_resources`` is the interval set of the processors (0-based) the job held in its
-  first slice; ``consumed_energy`` is -1 (not simulated). An undefined value is an empty field.
+  first slice (a space-sharing job: those :func:`gangviz.results.placement.place_counts`
+  names), in Batsim's syntax (``0-23 25 28-29``), of any length; ``consumed_energy`` is -1 (not simulated). An undefined value is an empty field.
 * ``.swf``: the Standard Workload Format with the schedule filled in: field 3 (wait) is
   ``start - submit`` and field 4 (run) is ``finish - start``, the time the job occupied the
   machine (under time sharing longer than its work); status (field 11) is 1 for a completed
@@ -56,16 +57,17 @@ import numpy as np
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import bounded_slowdowns, executed_by_id
 from gangviz.outputs import atomic, write_text_atomically
+from gangviz.results.placement import interval_set, place_counts
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.core.jobs import JobSpec
 
 #: the dtype of a per-job table (see the module docstring)
 JOB_DTYPE = np.dtype([
-    ("job_id", "U32"), ("arrival", "f8"), ("start", "f8"), ("finish", "f8"), ("wait", "f8"),
+    ("job_id", "O"), ("arrival", "f8"), ("start", "f8"), ("finish", "f8"), ("wait", "f8"),
     ("response", "f8"), ("bounded_slowdown", "f8"), ("size", "i8"), ("work", "f8"),
     ("estimate", "f8"), ("state", "U24"), ("served", "f8"), ("rows_held", "i8"), ("extra_slices", "f8"),
-    ("processors", "U64"),
+    ("processors", "O"),
 ])
 
 #: Batsim's ``_jobs.csv`` columns, in order
@@ -92,7 +94,8 @@ FORMATS = (".csv", ".swf", ".parquet")
 
 def job_table(columns: dict[str, np.ndarray]) -> np.ndarray:
     """Return the per-job table (a structured array of :data:`JOB_DTYPE`) of ``columns`` as
-    :func:`job_columns` returns them, as rows (texts cut to the fields' widths)."""
+    :func:`job_columns` returns them, as rows; the texts of any length (``job_id`` and
+    ``processors`` are Python strings, never cut to a width)."""
     t = np.zeros(len(columns["job_id"]), dtype=JOB_DTYPE)
     for name in JOB_DTYPE.names or ():
         t[name] = columns[name]
@@ -166,8 +169,8 @@ def job_columns(
                       else np.asarray(rows_held).astype(np.int64).reshape(n))
     t["extra_slices"] = (np.zeros(n) if extra_slices is None
                          else np.asarray(extra_slices, dtype=float).reshape(n))
-    t["processors"] = (np.full(n, "") if processors is None
-                       else np.array(list(processors), dtype=str) if n else np.zeros(0, "U1"))
+    t["processors"] = np.empty(n, dtype=object)
+    t["processors"][:] = "" if processors is None else list(processors)
     return {name: t[name] for name in JOB_DTYPE.names or ()}
 
 
@@ -199,12 +202,15 @@ def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None =
 
 
 def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
-                     tau: float | None = None, executed: Sequence[float] | np.ndarray | None = None) -> np.ndarray:
+                     tau: float | None = None, executed: Sequence[float] | np.ndarray | None = None,
+                     processors: int | None = None) -> np.ndarray:
     """Return the per-job table of a space-sharing run (FCFS, EASY, conservative) from its
     :class:`~gangviz.spacesharing.backfill.BackfillRecord` list, rows in job-id order.
 
-    Times are multiplied by ``time_scale``; a job holds one "row" (the machine) from its start;
-    ``processors`` stays empty, since a space-sharing run books counts, not named processors.
+    Times are multiplied by ``time_scale``; a job holds one "row" (the machine) from its start.
+    A space-sharing run books counts, not named processors: given the machine's
+    ``processors``, each job's are chosen after the run
+    (:func:`gangviz.results.placement.place_counts`), else the column stays empty.
     ``executed`` is the time each job ran, in the order of ``records`` sorted by job id
     (:func:`gangviz.metrics.ibm.executed_by_id` of the run's result); a job that ran less than
     its work was stopped at its estimate (``kill_at_estimate``) and is ``COMPLETED_KILLED``,
@@ -221,17 +227,22 @@ def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
         work = np.fromiter((r.spec.work for r in recs), np.float64, len(recs)) * time_scale
         killed = (ran < work) | np.fromiter((r.terminated for r in recs), bool, len(recs))
     nan = math.nan
+    start = [nan if r.start is None else r.start * time_scale for r in recs]
+    finish = [nan if r.finish is None else r.finish * time_scale for r in recs]
+    size = [r.spec.size for r in recs]
+    named = None if processors is None else place_counts(start, finish, size, processors)
     return job_table(job_columns(
         [_trace_id(r.spec) for r in recs],
         [r.spec.arrival * time_scale for r in recs],
-        [nan if r.start is None else r.start * time_scale for r in recs],
-        [nan if r.finish is None else r.finish * time_scale for r in recs],
-        [r.spec.size for r in recs],
+        start,
+        finish,
+        size,
         [r.spec.work * time_scale for r in recs],
         estimate=[nan if r.spec.estimate is None else r.spec.estimate * time_scale for r in recs],
         killed=killed,
         counted=[not r.terminated for r in recs],
         served=ran,
+        processors=named,
         tau=BSLD_TAU_SECONDS if tau is None else tau,
     ))
 
@@ -269,7 +280,7 @@ def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathL
     :func:`jobs_of_backfill` takes it) on ``source`` to ``path``; return the path. Raises as
     :func:`write_jobs` does."""
     scale = source.slice_seconds or 1.0
-    table = jobs_of_backfill(records, time_scale=scale, executed=executed)
+    table = jobs_of_backfill(records, time_scale=scale, executed=executed, processors=source.processors)
     specs = sorted((r.spec for r in records), key=lambda spec: spec.id)
     return _write_for(table, source.title, source.kind, source.processors, path, label, specs=specs,
                       submit_offset=source.submit_offset)
@@ -293,7 +304,8 @@ def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: 
     ids = _trace_ids(rows[:, 0], c.line_numbers())
     table = job_columns(ids, c.arrival * u, st * u, fi * u, c.size, c.work * u,
                         estimate=c.estimate * u, killed=killed, counted=np.ones(len(st), bool),
-                        served=None if ran is None else ran * u)
+                        served=None if ran is None else ran * u,
+                        processors=place_counts(st * u, fi * u, c.size, c.processors))
     return _write_for(table, title, "swf", c.processors, path, label, raw_fields=rows,
                       submit_offset=c.submit_offset)
 
@@ -327,23 +339,6 @@ def _trace_id(spec: JobSpec) -> str:
     if raw is not None and len(raw) > 0 and raw[0] != -1:
         return str(raw[0])
     return spec.name
-
-
-def interval_set(cols: Sequence[int] | None) -> str:
-    """Return processors as an interval set (``[0, 1, 2, 5]`` -> ``"0-2 5"``); ``""`` for none."""
-    if not cols:
-        return ""
-    parts = []
-    values = sorted(set(int(c) for c in cols))
-    lo = prev = values[0]
-    for c in values[1:] + [None]:
-        if c is not None and c == prev + 1:
-            prev = c
-            continue
-        parts.append(f"{lo}-{prev}" if prev > lo else str(lo))
-        if c is not None:
-            lo = prev = c
-    return " ".join(parts)
 
 
 def path_for(path: str | os.PathLike[str], label: str) -> Path:
@@ -423,18 +418,20 @@ def batsim_columns(table: Any, workload_name: str = "w0") -> dict[str, np.ndarra
     table or the dict of its columns."""
     n = _length(table)
     start, finish = table["start"], table["finish"]
+    texts = {k: np.asarray(table[k], dtype=str) if len(table[k]) else np.zeros(0, "U1")
+             for k in ("job_id", "processors")}  # any length: the longest sets the width
     execution = finish - start
     with np.errstate(invalid="ignore", divide="ignore"):
         stretch = np.where(execution > 0, table["response"] / execution, np.nan)
     estimate = np.where(np.isnan(table["estimate"]), -1.0, table["estimate"])
     return {
-        "job_id": table["job_id"], "workload_name": np.full(n, workload_name), "profile": np.full(n, ""),
+        "job_id": texts["job_id"], "workload_name": np.full(n, workload_name), "profile": np.full(n, ""),
         "submission_time": table["arrival"], "requested_number_of_resources": table["size"],
         "requested_time": estimate,
         "success": (table["state"] == "COMPLETED_SUCCESSFULLY").astype(np.int64),
         "final_state": table["state"], "starting_time": start, "execution_time": execution,
         "finish_time": finish, "waiting_time": table["wait"], "turnaround_time": table["response"],
-        "stretch": stretch, "allocated_resources": table["processors"],
+        "stretch": stretch, "allocated_resources": texts["processors"],
         "consumed_energy": np.full(n, -1.0), "metadata": np.full(n, ""),
         "work": table["work"], "bounded_slowdown": table["bounded_slowdown"],
         "rows_held": table["rows_held"], "extra_slices": table["extra_slices"],
