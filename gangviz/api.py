@@ -64,6 +64,9 @@ class Result:
         machine: the machine the run used: ``processors`` that exist for it and ``absent``,
             processors added to reach a power of two that it left alone (a buddy scheme on a
             padded trace); every run of one :func:`compare` has the same ``processors``.
+        record: what ran (:func:`gangviz.results.provenance.policy_record`): the policy's
+            name, every parameter with the value used, the engine, the machine and the queue
+            order, as ``gangviz run --json`` records them.
 
     :attr:`jobs` is the per-job table (made when first asked for).
     """
@@ -81,6 +84,7 @@ class Result:
     run: Any = field(default=None, repr=False, compare=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     machine: dict[str, int] = field(default_factory=dict, compare=False)
+    record: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def jobs(self) -> np.ndarray:
@@ -251,9 +255,9 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
     """Run every spec with :func:`gangviz.factory.run`, as ``gangviz run`` and ``gangviz
     compare`` do, each on its own of ``sources`` when given, and give each its figures
     (:func:`gangviz.results.figures.run_figures`)."""
-    from gangviz.experiments.compare import run_machine
     from gangviz.factory import run
     from gangviz.results.figures import clock_of, run_figures
+    from gangviz.results.provenance import policy_record, run_machine
 
     if len(set(specs)) != len(specs):
         raise ValueError("each policy may be given once")
@@ -266,6 +270,8 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
         sim = done.simulation
         steps = list(sim.steps) if record and sim is not None and done.family == "matrix" else []
         mach = run_machine(own, spec)
+        rec = policy_record(own, spec, done.family, dict(done.parameters), done.engine,
+                            (orders or {}).get(spec))
         out[spec] = Result(spec, src.title, own.processors, dict(figs.values), figs.units, unit,
-                           done.engine, steps, sim, own, done, machine=mach)
+                           done.engine, steps, sim, own, done, machine=mach, record=rec)
     return out

@@ -38,6 +38,7 @@ from gangviz.experiments.options import add_json, add_workers
 from gangviz.experiments.progress import announce_compiled
 from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, path_for
+from gangviz.results.provenance import provenance_lines
 from gangviz.results.summary import compare_document, header_line, machine
 from gangviz.workloads.source import load_source, print_warnings
 
@@ -138,6 +139,7 @@ def _print(args: argparse.Namespace, source: Any, runs: dict[str, PolicyRun]) ->
         families = ", ".join(sorted({r.family for r in runs.values()}))
         print(header_line(source.title, ", ".join(args.policy), families, mach, source.job_count))
         print(machine_text({label: r.machine for label, r in runs.items()}))
+        print("\n".join(provenance_lines(source, {label: r.record for label, r in runs.items()})))
         print(result.to_text())
 
 

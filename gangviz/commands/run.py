@@ -103,6 +103,7 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
     from gangviz.experiments.progress import RunTicker, announce_compiled
     from gangviz.factory import run
     from gangviz.results.figures import run_figures
+    from gangviz.results.provenance import policy_record, provenance_lines
     from gangviz.results.summary import header_line, machine, run_document
 
     ring = True if args.ring else None
@@ -115,16 +116,18 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
     finally:
         ticker.close()
     if args.jobs_out:
-        _save_jobs(done, source, args.jobs_out)
+        _save_jobs(done, source, args.jobs_out, args.order)
     figures = run_figures(done)
     mach = machine(source, args.procs, args.slice)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
+    record = policy_record(source, spec, done.family, dict(done.parameters), done.engine, args.order)
+    name = record["name"]  # one spelling everywhere: the registry's
     final = done.final_matrix() if done.family == "matrix" else None
     sim = done.simulation
     if args.json:
         import json
 
-        doc = run_document(source, mach, name, done.parameters, done.engine, figures)
+        doc = run_document(source, mach, name, done.parameters, done.engine, figures, record)
         if steps and sim is not None:
             if done.family == "matrix":
                 names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}
@@ -137,6 +140,7 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")  # one write, however long
         return 0
     print(header_line(source.title, name, _family_name(done.family), mach, source.job_count))
+    print("\n".join(provenance_lines(source, {spec: record})))
     if steps and sim is not None:
         from gangviz.timefmt import format_time
 
@@ -157,12 +161,13 @@ def _family_name(family: str) -> str:
     return {"matrix": "time slots", SPACE_SHARING: "space sharing"}.get(family, family)
 
 
-def _save_jobs(done: FinishedRun, source: Source, path: str) -> None:
-    """Write the per-job table of the finished run ``done`` to ``path``."""
+def _save_jobs(done: FinishedRun, source: Source, path: str, order: str | None = None) -> None:
+    """Write the per-job table of the finished run ``done`` to ``path`` (and its sidecar)."""
     from gangviz.results.jobs import save_run_jobs
 
     save_run_jobs(done, source, path,
-                  label=done.policy.label() if done.family == SPACE_SHARING else done.label)
+                  label=done.policy.label() if done.family == SPACE_SHARING else done.label,
+                  order=order)
 
 
 def _trace_columns_run(args: argparse.Namespace) -> int | None:
@@ -195,7 +200,8 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     print_warnings(title, columns.warnings)
     try:
         return print_trace_run(title, columns, policy, procs=args.procs, slice_seconds=args.slice,
-                               parameters=given, as_json=args.json, jobs_out=args.jobs_out)
+                               parameters=given, as_json=args.json, jobs_out=args.jobs_out,
+                               path=args.source, spec=args.policy)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.numbers import number
+from gangviz.results.provenance import leaves_padding, policy_record, run_machine
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: loaded when a comparison runs)
     from gangviz.results.figures import Figures
@@ -288,8 +289,9 @@ def compare(source: Source, specs: Sequence[str], *, ring: bool | None = None,
 class PolicyRun:
     """One policy run to its end for a comparison: its ``label`` (the spec as given), policy
     ``name``, ``family``, ``engine``, resolved ``parameters``,
-    :class:`~gangviz.results.figures.Figures` (the same as ``gangviz run`` prints for it) and
-    ``machine`` (:func:`run_machine`)."""
+    :class:`~gangviz.results.figures.Figures` (the same as ``gangviz run`` prints for it),
+    ``machine`` (:func:`run_machine`) and ``record``, what ran
+    (:func:`gangviz.results.provenance.policy_record`)."""
 
     label: str
     name: str
@@ -298,6 +300,7 @@ class PolicyRun:
     parameters: dict[str, Any]
     figures: Figures
     machine: dict[str, Any] = field(default_factory=dict)
+    record: dict[str, Any] = field(default_factory=dict)
 
 
 #: sources already loaded, by the options that load them: the parent fills it, and a worker
@@ -333,10 +336,11 @@ def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | 
     if jobs_out:
         from gangviz.results.jobs import save_run_jobs
 
-        save_run_jobs(done, source, jobs_out, label=spec)
+        save_run_jobs(done, source, jobs_out, label=spec, order=order)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
     return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done),
-                     run_machine(source, spec))
+                     run_machine(source, spec),
+                     policy_record(source, spec, done.family, dict(done.parameters), done.engine, order))
 
 
 def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | None = None,
@@ -453,19 +457,6 @@ def comparison_of_runs(source: Any, runs: Mapping[str, Any]) -> Comparison:
 PADDING = ("used", "absent")
 
 
-def leaves_padding(spec: str) -> bool:
-    """Return whether the policy of ``spec`` leaves a padded machine's added processors alone
-    (the buddy schemes of Zhou00, whose tree needs a power of two: :data:`Source.absent_from`);
-    ``False`` for a spec the registry does not know (a user policy: it uses every processor)."""
-    from gangviz.core import registry
-    from gangviz.core.params import split_spec
-
-    try:
-        return registry.lookup(split_spec(spec)[0])[0].group == "buddy"
-    except ValueError:
-        return False
-
-
 def machine_sources(source: Source, specs: Sequence[str], padding: str | None = None) -> dict[str, Source]:
     """Return ``{spec: source}``: the source each policy of a comparison runs on, so that every
     policy runs on the same processors.
@@ -514,16 +505,6 @@ def machine_sources(source: Source, specs: Sequence[str], padding: str | None = 
         return dict.fromkeys(specs, used)
     own = replace(source, processors=absent, absent_from=None)
     return {s: (source if s in buddy else own) for s in specs}
-
-
-def run_machine(source: Source, spec: str) -> dict[str, Any]:
-    """Return the machine a policy ``spec`` runs on when run on ``source`` (one of
-    :func:`machine_sources`): ``processors``, the processors that exist for it, and
-    ``absent``, processors added to reach a power of two that it leaves absent (0: none)."""
-    absent = source.absent_from
-    if absent is not None and leaves_padding(spec):
-        return {"processors": int(absent), "absent": int(source.processors - absent)}
-    return {"processors": int(source.processors), "absent": 0}
 
 
 def machine_text(machines: Mapping[str, Mapping[str, Any]]) -> str:

@@ -58,6 +58,7 @@ from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import bounded_slowdowns, executed_by_id
 from gangviz.outputs import atomic, write_text_atomically
 from gangviz.results.placement import interval_set, place_counts
+from gangviz.results.provenance import policy_record, source_record
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.core.jobs import JobSpec
@@ -264,14 +265,42 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *,
                       specs=specs, submit_offset=source.submit_offset)
 
 
-def save_run_jobs(done: Any, source: Any, path: str | os.PathLike[str], *, label: str) -> Path:
+def save_run_jobs(done: Any, source: Any, path: str | os.PathLike[str], *, label: str,
+                  order: str | None = None) -> Path:
     """Write the per-job table of a finished time-slot or space-sharing run ``done`` (a
     :class:`~gangviz.factory.run.FinishedRun` with its simulation or backfill result) on
-    ``source`` to ``path``; return the path. Raises as :func:`write_jobs` does."""
+    ``source`` to ``path``, and beside it the sidecar saying what ran (:func:`sidecar_path`:
+    the policy record with the queue ``order``, the source, gangviz's version); return the
+    path. Raises as :func:`write_jobs` does."""
     if done.family == SPACE_SHARING:
         res = done.result if done.result is not None else done.simulation.result
-        return save_backfill_jobs(res.records, source, path, label=label, executed=executed_by_id(res))
-    return save_simulation_jobs(done.simulation, source, path, label=label)
+        out = save_backfill_jobs(res.records, source, path, label=label, executed=executed_by_id(res))
+    else:
+        out = save_simulation_jobs(done.simulation, source, path, label=label)
+    write_sidecar(out, source, policy_record(source, done.label, done.family, dict(done.parameters),
+                                             done.engine, order))
+    return out
+
+
+def sidecar_path(path: str | os.PathLike[str]) -> Path:
+    """Return the sidecar of per-job file ``path``: the same name with ``.json`` added."""
+    p = Path(path)
+    return p.with_name(p.name + ".json")
+
+
+def write_sidecar(path: str | os.PathLike[str], source: Any, record: dict[str, Any]) -> Path:
+    """Write the sidecar of per-job file ``path`` (:func:`sidecar_path`): gangviz's version,
+    the ``policy`` record (:func:`gangviz.results.provenance.policy_record`) and the ``source``
+    record; return its path. Raises ``OSError`` when it cannot be written."""
+    import json
+
+    from gangviz.results.summary import version
+
+    doc = {"gangviz": version(), "jobs_file": Path(path).name, "policy": record,
+           "source": source_record(source), "time_unit": "s" if source.kind == "swf" else "slice"}
+    out = sidecar_path(path)
+    write_text_atomically(out, json.dumps(doc, indent=1) + "\n")
+    return out
 
 
 def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathLike[str], *,

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from gangviz.results.figures import CLASSES, ZHOU_CLASSES, Figures
+from gangviz.results.provenance import source_record
 
 __all__ = ["SCHEMA_VERSION", "machine", "header_line", "base_document", "run_document",
            "compare_document", "policy_object"]
@@ -61,14 +62,13 @@ def header_line(title: str, policy: str, family: str, mach: dict[str, Any], jobs
 def base_document(command: str, source: Any, mach: dict[str, Any], clock: str) -> dict[str, Any]:
     """Return the members every document starts with (schema, command, version, source,
     machine, time unit, classes)."""
-    return {"schema": SCHEMA_VERSION, "command": command, "gangviz": _version(),
-            "source": {"name": source.title, "kind": source.kind,
-                       "jobs": source.job_count},
+    return {"schema": SCHEMA_VERSION, "command": command, "gangviz": version(),
+            "source": source_record(source),
             "machine": mach, "time_unit": clock,
             "classes": {**CLASSES, **ZHOU_CLASSES}}
 
 
-def _version() -> str:
+def version() -> str:
     """The installed gangviz's version (the package metadata, so this layer imports no higher
     module to read it)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -96,10 +96,12 @@ def _plain(v: Any) -> Any:
 
 
 def run_document(source: Any, mach: dict[str, Any], name: str, parameters: dict[str, Any],
-                 engine: str, figures: Figures) -> dict[str, Any]:
-    """Return the summary document of one run (``gangviz run --json``)."""
+                 engine: str, figures: Figures, record: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return the summary document of one run (``gangviz run --json``); ``record`` is the
+    policy's (:func:`gangviz.results.provenance.policy_record`), else one is made of ``name``
+    and ``parameters``."""
     doc = base_document("run", source, mach, figures.clock)
-    doc["policy"] = policy_object(name, figures.family, parameters)
+    doc["policy"] = record or policy_object(name, figures.family, parameters)
     doc["engine"] = engine
     doc["metrics"] = figures.json_values()
     doc["units"] = figures.units
@@ -113,8 +115,9 @@ def compare_document(source: Any, mach: dict[str, Any], runs: dict[str, Any], co
     :class:`~gangviz.experiments.compare.Comparison`."""
     clock = next(iter(runs.values())).figures.clock if runs else "slice"
     doc = base_document("compare", source, mach, clock)
-    doc["policies"] = [policy_object(label, r.family, r.parameters, r.engine,
-                                     machine=r.machine or None) for label, r in runs.items()]
+    doc["policies"] = [r.record or policy_object(label, r.family, r.parameters, r.engine,
+                                                 machine=r.machine or None)
+                       for label, r in runs.items()]
     doc["metrics"] = {label: r.figures.json_values() for label, r in runs.items()}
     units: dict[str, str] = {}
     defs: dict[str, str] = {}

@@ -29,3 +29,24 @@ def test_the_window_refuses_two_machines_and_takes_the_one_chosen(qtbot, schedul
     else:
         qtbot.waitUntil(lambda: chosen.pending == 0, timeout=120_000)
         assert chosen.comparison is not None and not chosen.failures
+
+
+def test_the_window_shows_the_readers_warnings(qtbot, tmp_path):
+    lines = KTH.read_text().splitlines()
+    k = next(i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith(";"))
+    fields = lines[k].split()
+    fields[3] = "-1"  # no run time: the reader skips the job and says so
+    lines[k] = " ".join(fields)
+    bad = tmp_path / "t.swf"
+    bad.write_text("\n".join(lines) + "\n")
+    src = load_source(str(bad))
+    assert src.warnings
+    win = CompareWindow(src, ["gs", "easy"], schedules=False)
+    qtbot.addWidget(win)
+    win.show()
+    assert win.warnings_bar.isVisible()
+    assert "1 warning about t.swf" in win.warnings_bar.label.text()
+    clean = CompareWindow(load_source(str(KTH)), ["gs", "easy"], schedules=False)
+    qtbot.addWidget(clean)
+    clean.show()
+    assert not clean.warnings_bar.isVisible()

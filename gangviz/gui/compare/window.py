@@ -405,6 +405,12 @@ class CompareWindow(QMainWindow):
         bl = QVBoxLayout(board)
         bl.setContentsMargins(4, 0, 4, 0)
         bl.setSpacing(2)
+        from gangviz.gui.source_notes import WarningsBar
+
+        #: the reader's warnings about the source, as the main window shows them
+        self.warnings_bar = WarningsBar()
+        self.warnings_bar.set_warnings(self.source.title, self.source.warnings)
+        bl.addWidget(self.warnings_bar)
         bl.addWidget(self.heading)
         bl.addWidget(self.subheading)
         bl.addWidget(self.pane_row, 1)
