@@ -46,7 +46,11 @@ from gangviz.workloads.source import load_source, print_warnings
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``compare`` sub-command."""
     p = sub.add_parser("compare", help="run several policies on one workload and compare their metrics")
-    p.add_argument("workload", help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
+    p.add_argument("workload", nargs="?",
+                   help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
+    p.add_argument("--replay", metavar="COMPARE.json",
+                   help="run again the comparison a 'gangviz compare --json' document records "
+                        "(its workload, options, policies and orders), printed as asked")
     p.add_argument("--policy", action="append", default=[], metavar="NAME[:k=v,...]",
                    help="a policy to compare (give 2 or more), e.g. --policy bc --policy brmms")
     fmt = p.add_mutually_exclusive_group()
@@ -91,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
             check_output(args.screenshot, force=args.force)
         except ValueError as exc:
             raise UserError(str(exc)) from None
+    if args.replay:
+        _replayed(args)
+    if args.workload is None:
+        raise UserError("compare needs a workload (a scenario, an SWF trace or 'downey') or --replay")
     if args.window:
         if args.order:
             raise UserError("--order applies to the printed comparison; the compare window runs each "
@@ -132,6 +140,7 @@ def _print(args: argparse.Namespace, source: Any, runs: dict[str, PolicyRun]) ->
         mach.update(processors=source.absent_from, processors_from="trace header")
     if args.json:
         doc = compare_document(source, mach, runs, result)
+        doc["replay"] = replay_record(args)
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     elif args.csv:
         sys.stdout.write(result.to_csv())
@@ -141,6 +150,45 @@ def _print(args: argparse.Namespace, source: Any, runs: dict[str, PolicyRun]) ->
         print(machine_text({label: r.machine for label, r in runs.items()}))
         print("\n".join(provenance_lines(source, {label: r.record for label, r in runs.items()})))
         print(result.to_text())
+
+
+#: the options of a comparison its JSON records to replay it
+REPLAYED = ("procs", "slice", "jobs", "load", "seed", "padding", "ring")
+
+
+def replay_record(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the ``replay`` member of a comparison's document: the workload as given, the
+    options that load it and choose the machine, the policies and their queue orders."""
+    return {"workload": args.workload, "options": {k: getattr(args, k) for k in REPLAYED},
+            "policies": list(args.policy), "orders": list(args.order)}
+
+
+def _replayed(args: argparse.Namespace) -> None:
+    """Fill ``args`` from the document ``args.replay`` names (:func:`replay_record`), checking
+    that its source is the file recorded. Raises :class:`UserError` for a document that is not
+    a comparison's, a workload given as well, or a source whose hash differs."""
+    from pathlib import Path
+
+    from gangviz.results.provenance import file_sha256
+
+    if args.workload is not None or args.policy or args.order:
+        raise UserError("--replay takes the workload, the policies and the orders from the document; "
+                        "give none of them")
+    try:
+        doc = json.loads(Path(args.replay).read_text(encoding="utf-8"))
+        rec = doc["replay"]
+        workload, options, policies, orders = (rec["workload"], rec["options"], rec["policies"],
+                                               rec["orders"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{args.replay}: not the JSON of 'gangviz compare --json' ({exc})") from None
+    recorded = doc.get("source", {}).get("sha256")
+    if recorded and Path(workload).exists() and file_sha256(workload) != recorded:
+        raise UserError(f"{args.replay}: {workload} has changed since the comparison ran "
+                        f"(sha256 {recorded[:12]} recorded)")
+    args.workload, args.policy, args.order = workload, list(policies), list(orders)
+    for k in REPLAYED:
+        if k in options:
+            setattr(args, k, options[k])
 
 
 def _check_jobs_out(jobs_out: str, specs: list[str], force: bool) -> None:
