@@ -24,7 +24,7 @@ from typing import Any
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options, window_size
-from gangviz.experiments.argtypes import number
+from gangviz.experiments.argtypes import number, positive_int
 from gangviz.experiments.compare import (
     PADDING,
     PolicyRun,
@@ -33,6 +33,7 @@ from gangviz.experiments.compare import (
     comparison_of_policy_runs,
     machine_text,
     run_policies,
+    sampled_comparison,
 )
 from gangviz.experiments.options import add_json, add_workers
 from gangviz.experiments.progress import announce_compiled
@@ -65,6 +66,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "compared with a buddy scheme (which leaves the added ones absent) and "
                         "another policy: 'used' gives every policy every processor, 'absent' "
                         "gives every policy the trace's own machine")
+    p.add_argument("--seeds", type=positive_int, default=None, metavar="N",
+                   help="on a synthetic model: run N samples (seeds --seed, --seed + 1, ...) and "
+                        "print each figure's mean with its 95%% interval; * only where the "
+                        "intervals separate")
     add_workers(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job for each policy, to FILE with the policy added "
@@ -84,17 +89,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compare the policies of ``args``; print a table, JSON or CSV (or open the window); return 0."""
-    if args.screenshot and not args.window:
-        raise UserError("--screenshot needs --window")
-    if args.at is not None and not args.window:
-        raise UserError("--at sets the time the compare window shows: it needs --window")
-    if args.size and not args.screenshot:
-        raise UserError("--size needs --window --screenshot")
-    if args.screenshot:
-        try:
-            check_output(args.screenshot, force=args.force)
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
+    _check_window_options(args)
     if args.replay:
         _replayed(args)
     if args.workload is None:
@@ -110,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     orders = assign_orders(args.policy, args.order)
     if args.jobs_out:
         _check_jobs_out(args.jobs_out, args.policy, args.force)
+    if args.seeds is not None:
+        return _sampled(args, orders)
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
@@ -126,6 +123,52 @@ def run(args: argparse.Namespace) -> int:
     runs = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
                         jobs_out=jobs_out, orders=orders, padding=args.padding)
     _print(args, source, runs)
+    return 0
+
+
+def _check_window_options(args: argparse.Namespace) -> None:
+    """Raise :class:`UserError` for a window option without the window, or a screenshot file
+    that cannot be written."""
+    if args.screenshot and not args.window:
+        raise UserError("--screenshot needs --window")
+    if args.at is not None and not args.window:
+        raise UserError("--at sets the time the compare window shows: it needs --window")
+    if args.size and not args.screenshot:
+        raise UserError("--size needs --window --screenshot")
+    if args.screenshot:
+        try:
+            check_output(args.screenshot, force=args.force)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+
+
+def _sampled(args: argparse.Namespace, orders: dict[str, str | None]) -> int:
+    """Compare the policies on ``args.seeds`` samples of a synthetic model and print each
+    figure's mean and 95% interval (:func:`sampled_comparison`); return 0."""
+    from gangviz.workloads.source import MODEL_DEFAULTS, MODELS
+
+    if args.workload.lower() not in MODELS:
+        raise UserError(f"--seeds samples a synthetic model ({', '.join(MODELS)}); "
+                        f"{args.workload} brings its own jobs")
+    if args.seeds < 2:
+        raise UserError("--seeds needs at least 2 samples for an interval")
+    if args.jobs_out or args.csv:
+        raise UserError("--seeds prints the means and intervals; --jobs-out and --csv take one sample")
+    first = MODEL_DEFAULTS["seed"] if args.seed is None else args.seed
+    samples = {}
+    for seed in range(first, first + args.seeds):
+        source = load_source(args.workload, procs=args.procs, jobs=args.jobs, load=args.load, seed=seed)
+        runs = run_policies(source, args.policy, ring=True if args.ring else None, orders=orders,
+                            workers=args.workers,
+                            load=(args.workload, args.procs, None, args.jobs, args.load, seed))
+        samples[seed] = comparison_of_policy_runs(source.title, runs)
+    result = sampled_comparison(samples)
+    if args.json:
+        sys.stdout.write(json.dumps({"command": "compare", "workload": args.workload,
+                                     "policies": list(args.policy), **result.to_dict()}, indent=1) + "\n")
+        return 0
+    print(f"{args.workload} model — policies {', '.join(args.policy)}, {len(samples)} samples")
+    print(result.to_text())
     return 0
 
 

@@ -520,3 +520,92 @@ def machine_text(machines: Mapping[str, Mapping[str, Any]]) -> str:
         text = "machine: " + ", ".join(f"{label} {m['processors']:,} processors"
                                        for label, m in machines.items())
     return text + (f" ({'; '.join(padded)})" if padded else "")
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """A comparison over several samples of a synthetic model (one per seed): per policy and
+    figure the ``mean`` and the ``half`` width of its 95% interval (Student's t over the
+    seeds), and per figure the policies marked best, those whose interval lies wholly on the
+    better side of every other policy's; ``note`` as :attr:`Comparison.note` (no best marked
+    when some sample's policies served different work)."""
+
+    labels: tuple[str, ...]
+    seeds: tuple[int, ...]
+    keys: tuple[str, ...]
+    mean: dict[str, dict[str, float]]
+    half: dict[str, dict[str, float]]
+    best: dict[str, tuple[str, ...]]
+    units: dict[str, str]
+    note: str = ""
+
+    def to_text(self) -> str:
+        """Return the table: ``mean ± half`` per policy and figure, ``*`` where the intervals
+        separate the best from every other policy."""
+        head = ["metric", *(lab + "  " for lab in self.labels), "unit"]
+        rows = [head]
+        for m in self.keys:
+            row = [m]
+            for lab in self.labels:
+                v, h = self.mean[lab][m], self.half[lab][m]
+                text = number(v) if math.isnan(h) else f"{number(v)} ± {number(h)}"
+                row.append(text + (" *" if lab in self.best.get(m, ()) else "  "))
+            row.append(self.units.get(m, ""))
+            rows.append(row)
+        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+        last = len(head) - 1
+        lines = ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+                 for r in rows]
+        lines.append(f"mean ± half-width of the 95% interval over {len(self.seeds)} seeds "
+                     f"({', '.join(map(str, self.seeds))})")
+        lines.append(self.note or "* best in its row where its interval is clear of every other "
+                                  "policy's (no * where the intervals overlap)")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (``nan`` becomes ``None``)."""
+        def clean(d: dict[str, dict[str, float]]) -> dict[str, dict[str, float | None]]:
+            return {lab: {m: (None if math.isnan(v) else v) for m, v in ms.items()} for lab, ms in d.items()}
+
+        return {"seeds": list(self.seeds), "level": 0.95, "mean": clean(self.mean),
+                "half_width": clean(self.half), "best": {m: list(b) for m, b in self.best.items()},
+                "note": self.note}
+
+
+def sampled_comparison(samples: Mapping[int, Comparison]) -> Sampled:
+    """Return the :class:`Sampled` comparison of one comparison per seed (``seed ->``
+    :class:`Comparison` of the same policies). Raises ``ValueError`` for fewer than two."""
+    from gangviz.experiments.stats import mean_ci
+
+    if len(samples) < 2:
+        raise ValueError("a sampled comparison needs at least two seeds")
+    first = next(iter(samples.values()))
+    labels, keys = first.labels, first.keys
+    mean: dict[str, dict[str, float]] = {lab: {} for lab in labels}
+    half: dict[str, dict[str, float]] = {lab: {} for lab in labels}
+    for lab in labels:
+        for m in keys:
+            mu, h, _ = mean_ci([c.metrics[lab][m] for c in samples.values()])
+            mean[lab][m], half[lab][m] = mu, h
+    note = next((c.note for c in samples.values() if c.note), "")
+    best: dict[str, tuple[str, ...]] = {}
+    if not note:
+        for m, goal in first.goals.items():
+            best[m] = _separated({lab: (mean[lab][m], half[lab][m]) for lab in labels
+                                  if m not in first.lacks.get(lab, ())}, goal)
+    return Sampled(labels, tuple(samples), keys, mean, half, best, dict(first.units), note)
+
+
+def _separated(cells: Mapping[str, tuple[float, float]], goal: str) -> tuple[str, ...]:
+    """Return the label whose interval is clear of every other's on the better side of
+    ``goal`` (``()`` when none is: the intervals overlap, or a value is undefined)."""
+    known = {lab: (v, h) for lab, (v, h) in cells.items() if not math.isnan(v) and not math.isnan(h)}
+    if len(known) < 2 or len(known) < len(cells):
+        return ()
+    sign = 1.0 if goal == "max" else -1.0
+    top = max(known, key=lambda lab: sign * known[lab][0])
+    v, h = known[top]
+    for lab, (w, k) in known.items():
+        if lab != top and not (sign * (v - h * sign) > sign * (w + k * sign)):
+            return ()
+    return (top,)
