@@ -23,7 +23,7 @@ import sys
 from typing import Any
 
 from gangviz.commands.errors import UserError
-from gangviz.commands.options import add_source_options, window_size
+from gangviz.commands.options import add_bsld_threshold, add_source_options, window_size
 from gangviz.experiments.argtypes import number, positive_int
 from gangviz.experiments.compare import (
     PADDING,
@@ -66,6 +66,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "compared with a buddy scheme (which leaves the added ones absent) and "
                         "another policy: 'used' gives every policy every processor, 'absent' "
                         "gives every policy the trace's own machine")
+    add_bsld_threshold(p)
     p.add_argument("--seeds", type=positive_int, default=None, metavar="N",
                    help="on a synthetic model: run N samples (seeds --seed, --seed + 1, ...) and "
                         "print each figure's mean with its 95%% interval; * only where the "
@@ -121,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
         announce_compiled(source, args.policy, ring=ring)
     load = (args.workload, args.procs, args.slice, args.jobs, args.load, args.seed)
     runs = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
-                        jobs_out=jobs_out, orders=orders, padding=args.padding)
+                        jobs_out=jobs_out, orders=orders, padding=args.padding,
+                        gamma=args.bsld_threshold)
     _print(args, source, runs)
     return 0
 
@@ -159,7 +161,7 @@ def _sampled(args: argparse.Namespace, orders: dict[str, str | None]) -> int:
     for seed in range(first, first + args.seeds):
         source = load_source(args.workload, procs=args.procs, jobs=args.jobs, load=args.load, seed=seed)
         runs = run_policies(source, args.policy, ring=True if args.ring else None, orders=orders,
-                            workers=args.workers,
+                            workers=args.workers, gamma=args.bsld_threshold,
                             load=(args.workload, args.procs, None, args.jobs, args.load, seed))
         samples[seed] = comparison_of_policy_runs(source.title, runs)
     result = sampled_comparison(samples)
@@ -191,12 +193,13 @@ def _print(args: argparse.Namespace, source: Any, runs: dict[str, PolicyRun]) ->
         families = ", ".join(sorted({r.family for r in runs.values()}))
         print(header_line(source.title, ", ".join(args.policy), families, mach, source.job_count))
         print(machine_text({label: r.machine for label, r in runs.items()}))
-        print("\n".join(provenance_lines(source, {label: r.record for label, r in runs.items()})))
+        print("\n".join(provenance_lines(source, {label: r.record for label, r in runs.items()},
+                                          next(iter(runs.values())).figures)))
         print(result.to_text())
 
 
 #: the options of a comparison its JSON records to replay it
-REPLAYED = ("procs", "slice", "jobs", "load", "seed", "padding", "ring")
+REPLAYED = ("procs", "slice", "jobs", "load", "seed", "padding", "ring", "bsld_threshold")
 
 
 def replay_record(args: argparse.Namespace) -> dict[str, Any]:

@@ -19,7 +19,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from gangviz.commands.errors import UserError
-from gangviz.commands.options import add_source_options, add_user_policy_options, user_policy_params
+from gangviz.commands.options import (
+    add_bsld_threshold,
+    add_source_options,
+    add_user_policy_options,
+    user_policy_params,
+)
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.options import add_json
 
@@ -40,6 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "and in --json, which is a summary unless asked)")
     add_source_options(p)
     add_user_policy_options(p)
+    add_bsld_threshold(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job to FILE: .csv (Batsim layout), .swf or .parquet")
     p.add_argument("--force", action="store_true", help="overwrite an existing --jobs-out file")
@@ -116,8 +122,8 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
     finally:
         ticker.close()
     if args.jobs_out:
-        _save_jobs(done, source, args.jobs_out, args.order)
-    figures = run_figures(done)
+        _save_jobs(done, source, args.jobs_out, args.order, args.bsld_threshold)
+    figures = run_figures(done, args.bsld_threshold)
     mach = machine(source, args.procs, args.slice)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
     record = policy_record(source, spec, done.family, dict(done.parameters), done.engine, args.order)
@@ -140,7 +146,7 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")  # one write, however long
         return 0
     print(header_line(source.title, name, _family_name(done.family), mach, source.job_count))
-    print("\n".join(provenance_lines(source, {spec: record})))
+    print("\n".join(provenance_lines(source, {spec: record}, figures)))
     if steps and sim is not None:
         from gangviz.timefmt import format_time
 
@@ -161,13 +167,14 @@ def _family_name(family: str) -> str:
     return {"matrix": "time slots", SPACE_SHARING: "space sharing"}.get(family, family)
 
 
-def _save_jobs(done: FinishedRun, source: Source, path: str, order: str | None = None) -> None:
+def _save_jobs(done: FinishedRun, source: Source, path: str, order: str | None = None,
+               tau: float | None = None) -> None:
     """Write the per-job table of the finished run ``done`` to ``path`` (and its sidecar)."""
     from gangviz.results.jobs import save_run_jobs
 
     save_run_jobs(done, source, path,
                   label=done.policy.label() if done.family == SPACE_SHARING else done.label,
-                  order=order)
+                  order=order, tau=tau)
 
 
 def _trace_columns_run(args: argparse.Namespace) -> int | None:
@@ -201,7 +208,7 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     try:
         return print_trace_run(title, columns, policy, procs=args.procs, slice_seconds=args.slice,
                                parameters=given, as_json=args.json, jobs_out=args.jobs_out,
-                               path=args.source, spec=args.policy)
+                               path=args.source, spec=args.policy, gamma=args.bsld_threshold)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 

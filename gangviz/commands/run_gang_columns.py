@@ -70,7 +70,7 @@ def run_gang_columns(args: argparse.Namespace) -> int | None:
 
     announce_compiled(Source(source.kind, source.title, source.processors, []), [args.policy])
     try:
-        figures = _figures(source, cols, name, params)
+        figures = _figures(source, cols, name, params, args.bsld_threshold)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     _print(source, args, policy.name, parameters, figures)
@@ -135,7 +135,7 @@ def _trace_columns(args: argparse.Namespace) -> tuple[Any, ...] | None:
     return (source, c, *policy)
 
 
-def _figures(source: Source, cols: Any, policy: str, params: dict[str, Any]) -> Figures:
+def _figures(source: Source, cols: Any, policy: str, params: dict[str, Any], gamma: float = 10.0) -> Figures:
     """Run the jobs of ``cols`` (job i: id i, arrivals in order) and return the run's
     :class:`~gangviz.results.figures.Figures` (core and Zhou00 §4.3), as
     :func:`gangviz.results.figures.run_figures` gives them for the whole run."""
@@ -150,7 +150,7 @@ def _figures(source: Source, cols: Any, policy: str, params: dict[str, Any]) -> 
                                    run.max_rows, run.slot_time, block=BLOCK)
     return columns_figures(cols.arrival, run.start, run.finish, cols.work, cols.size, procs,
                            slice_seconds=seconds, clock=clock, capacity=run.capacity(), family="matrix",
-                           own=zhou_own(zhou, clock, seconds), block=BLOCK)
+                           own=zhou_own(zhou, clock, seconds), block=BLOCK, gamma=gamma)
 
 
 def _print(source: Source, args: argparse.Namespace, name: str, parameters: dict[str, Any],
@@ -169,5 +169,5 @@ def _print(source: Source, args: argparse.Namespace, name: str, parameters: dict
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
         return
     print(header_line(source.title, record["name"], "time slots", mach, source.job_count))
-    print("\n".join(provenance_lines(source, {args.policy: record})))
+    print("\n".join(provenance_lines(source, {args.policy: record}, figures)))
     print(figures.text())

@@ -41,12 +41,13 @@ def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolic
                     procs: int | None = None, slice_seconds: float | None = None,
                     parameters: dict[str, Any] | None = None,
                     as_json: bool = False, jobs_out: str | None = None,
-                    path: str | None = None, spec: str | None = None) -> int:
+                    path: str | None = None, spec: str | None = None, gamma: float = 10.0) -> int:
     """``gangviz run TRACE --policy NAME`` without steps: run ``policy`` on the jobs of a trace
     as columns (a :class:`~gangviz.workloads.swf.TraceColumns`) and print the header and the
     figures (text, or the summary JSON), writing ``jobs_out`` when given; return 0.
     ``procs``/``slice_seconds`` are the options as given, ``path`` the trace's file and
-    ``spec`` the policy as given (for the header's provenance).
+    ``spec`` the policy as given (for the header's provenance), ``gamma`` the bounded
+    slowdown's threshold in seconds.
 
     Raises ``ValueError`` for a job larger than the machine.
     """
@@ -68,11 +69,11 @@ def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolic
         from gangviz.results.jobs import save_columns_jobs, write_sidecar
 
         save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label(),
-                          executed=res.runs)
+                          executed=res.runs, tau=gamma)
         write_sidecar(jobs_out, source, record)
     figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, processors,
                               slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity,
-                              executed=res.runs)
+                              executed=res.runs, gamma=gamma)
     mach = machine(source, procs, slice_seconds)
     if as_json:
         import json
@@ -82,7 +83,7 @@ def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolic
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
         return 0
     print(header_line(title, record["name"], "space sharing", mach, len(c)))
-    print("\n".join(provenance_lines(source, {label: record})))
+    print("\n".join(provenance_lines(source, {label: record}, figures)))
     print(figures.text())
     return 0
 

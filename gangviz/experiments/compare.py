@@ -319,10 +319,10 @@ def _source_for(load: tuple[Any, ...]) -> Any:
     return _SOURCES[load]
 
 
-def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | None, str | None]
-               ) -> PolicyRun:
+def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | None, str | None,
+                           float]) -> PolicyRun:
     """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out, order,
-    padding)``, ``load`` the key of the source in the cache of loaded sources (or the options
+    padding, gamma)`` (``gamma``: the bounded slowdown's threshold in the run's clock), ``load`` the key of the source in the cache of loaded sources (or the options
     that load it), ``jobs_out`` a per-job file to write or ``None``, ``order`` a queue order
     (``file.py:function``) or ``None``, ``padding`` the machine chosen for a padded trace
     (:func:`machine_sources`). Picklable, for worker processes. Raises ``ValueError`` as
@@ -330,15 +330,15 @@ def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | 
     from gangviz.factory import run
     from gangviz.results.figures import run_figures
 
-    load, spec, ring, jobs_out, order, padding = task
+    load, spec, ring, jobs_out, order, padding, gamma = task
     source = machine_sources(_source_for(load), [spec], padding)[spec] if padding else _source_for(load)
     done = run(source, spec, ring=ring, jobs=bool(jobs_out), order=order)
     if jobs_out:
         from gangviz.results.jobs import save_run_jobs
 
-        save_run_jobs(done, source, jobs_out, label=spec, order=order)
+        save_run_jobs(done, source, jobs_out, label=spec, order=order, tau=gamma)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
-    return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done),
+    return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done, gamma),
                      run_machine(source, spec),
                      policy_record(source, spec, done.family, dict(done.parameters), done.engine, order))
 
@@ -347,7 +347,7 @@ def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | N
                  ring: bool | None = None, workers: int = 1,
                  jobs_out: Mapping[str, str] | None = None,
                  orders: Mapping[str, str | None] | None = None,
-                 padding: str | None = None) -> dict[str, PolicyRun]:
+                 padding: str | None = None, gamma: float = 10.0) -> dict[str, PolicyRun]:
     """Run every policy spec on ``source`` with :func:`gangviz.factory.run` (the same loop as
     ``gangviz run`` for each: compiled, backfilling or reference), ``workers`` at a time in
     worker processes; return ``{label: PolicyRun}`` in the order given.
@@ -355,7 +355,8 @@ def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | N
     ``load`` is the tuple of options that loads ``source`` again (name, procs, slice, jobs, load,
     seed), for worker processes that do not share this one's memory; ``jobs_out`` maps labels to
     per-job files, ``orders`` labels to queue orders (:func:`assign_orders`), ``padding`` the
-    machine of a padded trace (:func:`machine_sources`). Raises ``ValueError`` for a spec given
+    machine of a padded trace (:func:`machine_sources`), ``gamma`` the bounded slowdown's
+    threshold in the source's clock (seconds on a trace). Raises ``ValueError`` for a spec given
     twice, for policies that would run on different machines, and as :func:`run_policy` does.
     """
     from gangviz.experiments.runner import RunError, map_runs
@@ -367,7 +368,7 @@ def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | N
     _SOURCES[key] = source
     if load is None:
         workers = 1  # a source that cannot be loaded again runs in this process
-    tasks = [(key, spec, ring, (jobs_out or {}).get(spec), (orders or {}).get(spec), padding)
+    tasks = [(key, spec, ring, (jobs_out or {}).get(spec), (orders or {}).get(spec), padding, gamma)
              for spec in specs]
     out: dict[int, PolicyRun] = {}
     try:

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from gangviz.metrics.ibm import (
+    GAMMA,
     SERVED_KEYS,
     SMALL_NODES_MAX,
     CapacityLog,
@@ -68,7 +69,7 @@ _CORE_TEXT = {
     "wait": "mean wait, start - arrival (a time-slot job starts when it is placed in a slot)",
     "response": "mean response time, finish - arrival",
     "bounded_slowdown": "mean bounded slowdown, max(response, Γ) / max(executed, Γ), "
-                        "executed = min(work, finish - start), Γ = 10 {clock}",
+                        "executed = min(work, finish - start), Γ = {gamma:g} {clock}",
     "utilization": "utilisation, work delivered: sum(size x executed) / (processors x makespan), "
                    "executed = the time the job ran [Zhang01 eq. 1]",
     "loss_of_capacity": "loss of capacity, node-time left idle while jobs waited / "
@@ -135,14 +136,15 @@ def units(clock: str) -> dict[str, str]:
     return out
 
 
-def definitions(clock: str) -> dict[str, str]:
-    """Return figure -> one-line definition (with its paper) for a run on ``clock``."""
+def definitions(clock: str, gamma: float = GAMMA) -> dict[str, str]:
+    """Return figure -> one-line definition (with its paper) for a run on ``clock`` whose
+    bounded slowdown has the threshold ``gamma`` (in the clock's unit)."""
     per = {"s": "hour", "slice": "slice"}.get(clock, "time unit")
     out = {}
     for k in CORE:
         for s, cls in _CLASS_TEXT.items():
             out[k + s] = _CORE_TEXT[k].format(clock={"s": "s", "slice": "slices"}.get(clock, "time units"),
-                                              per=per) + cls
+                                              per=per, gamma=gamma) + cls
     out.update({"jobs": "jobs finished", "jobs_small": "small jobs finished",
                 "jobs_large": "large jobs finished"})
     out.update(_SERVED_TEXT)
@@ -155,12 +157,14 @@ def definitions(clock: str) -> dict[str, str]:
 class Figures:
     """A run's figures: ``values`` (figure -> number, ``nan`` when undefined), in the order
     core then own; ``family``; ``clock`` (``"s"`` or ``"slice"``); ``std`` the standard
-    deviations of the per-job means."""
+    deviations of the per-job means; ``gamma`` the bounded slowdown's threshold Γ (in the
+    clock's unit)."""
 
     values: dict[str, float]
     family: str
     clock: str
     std: dict[str, float] = field(default_factory=dict)
+    gamma: float = GAMMA
 
     @property
     def units(self) -> dict[str, str]:
@@ -171,7 +175,7 @@ class Figures:
     @property
     def definitions(self) -> dict[str, str]:
         """Figure -> definition, for the figures this run has."""
-        every = definitions(self.clock)
+        every = definitions(self.clock, self.gamma)
         return {k: every[k] for k in self.values}
 
     def json_values(self) -> dict[str, Any]:
@@ -226,10 +230,11 @@ def columns_figures(arrival: Column, start: Column, finish: Column, work: Column
                     processors: int, *, slice_seconds: float,
                     clock: str, capacity: CapacityLog | None, family: str = "space-sharing",
                     own: dict[str, float] | None = None, block: int | None = None,
-                    executed: Column | None = None) -> Figures:
+                    executed: Column | None = None, gamma: float = GAMMA) -> Figures:
     """Return the :class:`Figures` of finished jobs given as columns in the run's time unit
     (slices; ``slice_seconds`` turns them into seconds on a trace). ``own`` are the family's
-    own figures; ``executed`` the time each job ran (default: its work). No finished job gives
+    own figures; ``executed`` the time each job ran (default: its work); ``gamma`` the bounded
+    slowdown's threshold in the clock's unit (seconds on a trace). No finished job gives
     undefined (``nan``) core figures. With ``block`` the
     core is computed ``block`` jobs at a time
     (:func:`gangviz.metrics.ibm_blocks.ibm_metrics_of_column_blocks`: the same numbers, to the
@@ -240,17 +245,17 @@ def columns_figures(arrival: Column, start: Column, finish: Column, work: Column
         if block is None:
             metrics = ibm_metrics_of_columns(arrival, start, finish, work, size, processors,
                                              time_unit=unit, capacity=capacity, throughput_per=per,
-                                             executed=executed)
+                                             executed=executed, gamma=gamma)
         else:
             from gangviz.metrics.ibm_blocks import ibm_metrics_of_column_blocks
 
             metrics = ibm_metrics_of_column_blocks(arrival, start, finish, work, size, processors,
                                                    time_unit=unit, capacity=capacity,
-                                                   throughput_per=per, block=block)
+                                                   throughput_per=per, block=block, gamma=gamma)
         core, std = _core(metrics)
     else:
         core, std = _empty_core(), {}
-    return Figures({**core, **(own or {})}, family, clock, std)
+    return Figures({**core, **(own or {})}, family, clock, std, gamma)
 
 
 def family_figures(sim: Any) -> Figures:
@@ -280,10 +285,12 @@ def _real_processors(done: Any) -> int:
     return int(done.source.processors)
 
 
-def run_figures(done: Any) -> Figures:
+def run_figures(done: Any, gamma: float = GAMMA) -> Figures:
     """Return the :class:`Figures` of a :class:`~gangviz.factory.run.FinishedRun` of a
     time-slot or space-sharing policy, whichever engine ran it (the compiled loops, the
     reference engine, the backfilling simulator): the same numbers for the same run.
+    ``gamma`` is the bounded slowdown's threshold Γ in the run's clock (seconds on a trace,
+    slices otherwise; Zhang01 §2.3 takes 10 s).
 
     Raises ``ValueError`` for the multi-site and epoch families (:func:`family_figures`).
     """
@@ -305,8 +312,8 @@ def run_figures(done: Any) -> Figures:
         raw = done.result.raw
         metrics = ibm_metrics_of_columns(col["arrival"], np.asarray(raw.start)[order],
                                          np.asarray(raw.finish)[order], col["work"], col["size"], n,
-                                         time_unit=unit, capacity=capacity, throughput_per=per) \
-            if len(specs) else None
+                                         time_unit=unit, capacity=capacity, throughput_per=per,
+                                         gamma=gamma) if len(specs) else None
     else:
         executed = None
         if done.simulation is not None and family == "matrix":
@@ -317,9 +324,9 @@ def run_figures(done: Any) -> Figures:
             executed = executed_by_id(res)
         try:
             metrics = ibm_metrics(records, n, time_unit=unit, capacity=capacity, throughput_per=per,
-                                  executed=executed)
+                                  executed=executed, gamma=gamma)
         except ValueError:
             metrics = None
     core, std = _core(metrics) if metrics is not None else (_empty_core(), {})
     own = zhou_own(done.metrics, clock, slice_seconds) if family == "matrix" else {}
-    return Figures({**core, **own}, family, clock, std)
+    return Figures({**core, **own}, family, clock, std, gamma)

@@ -248,7 +248,8 @@ def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
     ))
 
 
-def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *, label: str = "") -> Path:
+def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *, label: str = "",
+                         tau: float | None = None) -> Path:
     """Write the per-job table of ``sim``, run on ``source`` (a
     :class:`~gangviz.workloads.source.Source`), to ``path`` in the format of its extension,
     times in the source's clock; ``label`` (the policy) goes into the SWF header note.
@@ -257,26 +258,28 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *,
     """
     if sim.family == SPACE_SHARING:
         return save_backfill_jobs(sim.result.records, source, path, label=label or sim.policy.label(),
-                                  executed=executed_by_id(sim.result))
+                                  executed=executed_by_id(sim.result), tau=tau)
     scale = source.slice_seconds or 1.0
-    table = jobs_of_simulation(sim, time_scale=scale)
+    table = jobs_of_simulation(sim, time_scale=scale, tau=tau)
     specs = [r.spec for r in sim.records()]
     return _write_for(table, source.title, source.kind, source.processors, path, label or sim.policy.name,
                       specs=specs, submit_offset=source.submit_offset)
 
 
 def save_run_jobs(done: Any, source: Any, path: str | os.PathLike[str], *, label: str,
-                  order: str | None = None) -> Path:
+                  order: str | None = None, tau: float | None = None) -> Path:
     """Write the per-job table of a finished time-slot or space-sharing run ``done`` (a
     :class:`~gangviz.factory.run.FinishedRun` with its simulation or backfill result) on
     ``source`` to ``path``, and beside it the sidecar saying what ran (:func:`sidecar_path`:
-    the policy record with the queue ``order``, the source, gangviz's version); return the
-    path. Raises as :func:`write_jobs` does."""
+    the policy record with the queue ``order``, the source, gangviz's version); ``tau`` is the
+    bounded slowdown's threshold in the file's time unit (default 10). Return the path.
+    Raises as :func:`write_jobs` does."""
     if done.family == SPACE_SHARING:
         res = done.result if done.result is not None else done.simulation.result
-        out = save_backfill_jobs(res.records, source, path, label=label, executed=executed_by_id(res))
+        out = save_backfill_jobs(res.records, source, path, label=label, executed=executed_by_id(res),
+                                 tau=tau)
     else:
-        out = save_simulation_jobs(done.simulation, source, path, label=label)
+        out = save_simulation_jobs(done.simulation, source, path, label=label, tau=tau)
     write_sidecar(out, source, policy_record(source, done.label, done.family, dict(done.parameters),
                                              done.engine, order))
     return out
@@ -304,12 +307,14 @@ def write_sidecar(path: str | os.PathLike[str], source: Any, record: dict[str, A
 
 
 def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathLike[str], *,
-                       label: str, executed: Sequence[float] | np.ndarray | None = None) -> Path:
+                       label: str, executed: Sequence[float] | np.ndarray | None = None,
+                       tau: float | None = None) -> Path:
     """Write the per-job table of a space-sharing run (its records, and the time each ran as
     :func:`jobs_of_backfill` takes it) on ``source`` to ``path``; return the path. Raises as
     :func:`write_jobs` does."""
     scale = source.slice_seconds or 1.0
-    table = jobs_of_backfill(records, time_scale=scale, executed=executed, processors=source.processors)
+    table = jobs_of_backfill(records, time_scale=scale, executed=executed, processors=source.processors,
+                             tau=tau)
     specs = sorted((r.spec for r in records), key=lambda spec: spec.id)
     return _write_for(table, source.title, source.kind, source.processors, path, label, specs=specs,
                       submit_offset=source.submit_offset)
@@ -317,7 +322,7 @@ def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathL
 
 def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: Sequence[float],
                       path: str | os.PathLike[str], *, label: str,
-                      executed: Sequence[float] | None = None) -> Path:
+                      executed: Sequence[float] | None = None, tau: float | None = None) -> Path:
     """Write the per-job table of a space-sharing run of a trace read as columns (a
     :class:`~gangviz.workloads.swf.TraceColumns`; ``start``/``finish`` per job, in slices) to
     ``path``, the same file :func:`save_backfill_jobs` writes for the same run, built a column
@@ -334,7 +339,8 @@ def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: 
     table = job_columns(ids, c.arrival * u, st * u, fi * u, c.size, c.work * u,
                         estimate=c.estimate * u, killed=killed, counted=np.ones(len(st), bool),
                         served=None if ran is None else ran * u,
-                        processors=place_counts(st * u, fi * u, c.size, c.processors))
+                        processors=place_counts(st * u, fi * u, c.size, c.processors),
+                        tau=BSLD_TAU_SECONDS if tau is None else tau)
     return _write_for(table, title, "swf", c.processors, path, label, raw_fields=rows,
                       submit_offset=c.submit_offset)
 

@@ -101,10 +101,12 @@ def policy_text(record: dict[str, Any]) -> str:
     return out + ")"
 
 
-def provenance_lines(source: Any, records: dict[str, dict[str, Any]]) -> list[str]:
+def provenance_lines(source: Any, records: dict[str, dict[str, Any]], figures: Any = None) -> list[str]:
     """Return the lines a header prints under its first line: each policy as
     :func:`policy_text` writes it (with its label when it differs), then the source's hash and
-    the number of the reader's warnings (printed in full above, on stderr)."""
+    the number of the reader's warnings (printed in full above, on stderr), and the bounded
+    slowdown's threshold of ``figures`` (a :class:`~gangviz.results.figures.Figures`) when
+    given."""
     lines = []
     for label, rec in records.items():
         text = policy_text(rec)
@@ -118,6 +120,9 @@ def provenance_lines(source: Any, records: dict[str, dict[str, Any]]) -> list[st
     shown = ", ".join(p for p in parts if p)
     if shown:
         lines.append(f"source {src['name']}: {shown}")
+    if figures is not None:
+        unit = "s" if figures.clock == "s" else "slices"
+        lines.append(f"bounded slowdown threshold Γ = {figures.gamma:g} {unit} (--bsld-threshold)")
     return lines
 
 

@@ -104,6 +104,7 @@ def run_document(source: Any, mach: dict[str, Any], name: str, parameters: dict[
     doc["policy"] = record or policy_object(name, figures.family, parameters)
     doc["engine"] = engine
     doc["metrics"] = figures.json_values()
+    doc["bsld_threshold"] = figures.gamma
     doc["units"] = figures.units
     doc["definitions"] = figures.definitions
     return doc
@@ -119,6 +120,8 @@ def compare_document(source: Any, mach: dict[str, Any], runs: dict[str, Any], co
                                                  machine=r.machine or None)
                        for label, r in runs.items()]
     doc["metrics"] = {label: r.figures.json_values() for label, r in runs.items()}
+    if runs:
+        doc["bsld_threshold"] = next(iter(runs.values())).figures.gamma
     units: dict[str, str] = {}
     defs: dict[str, str] = {}
     for r in runs.values():
