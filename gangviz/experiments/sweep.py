@@ -72,14 +72,18 @@ def summarize(cell: Cell, runs: list[dict[str, float]], errors: list[str]) -> Ce
 def check_sweep(sweep: Sweep) -> None:
     """Build the first grid point's workload and every policy on its machine, before any run.
 
-    Raises ``ValueError`` naming the sweep file when the workload cannot be built or a policy
-    cannot run on the machine (e.g. a buddy policy on a machine that is not a power of two).
+    Raises ``ValueError`` naming the sweep file when the workload cannot be built, a policy
+    cannot run on the machine (e.g. a buddy policy on a machine that is not a power of two), or
+    the policies would run on different machines (a buddy scheme and another on a trace padded
+    by ``procs``: :func:`gangviz.experiments.compare.machine_sources`).
     """
+    from gangviz.experiments.compare import machine_sources
     from gangviz.factory.policy import make, resolve
 
     cell, task = sweep.tasks()[0]
     try:
         source = build_jobs(task.workload, dict(task.workload_params), task.seed)
+        machine_sources(source, sweep.policies)
         for p in sweep.policies:
             policy = make("matrix", resolve(source, p, params=sweep.policy_params.get(p, {})))
             policy.check_machine(source.processors, sweep.ring)
