@@ -46,9 +46,11 @@ def test_run_records_the_order_every_parameter_and_the_source(tmp_path, capsys):
 
 def test_a_time_slot_policys_parameters_reach_the_header_and_the_json(capsys):
     assert main(["run", str(KTH), "--policy", "gs:mpl=2"]) == 0
-    assert "policy gs:mpl=2,decide=event (compiled:gang)" in capsys.readouterr().out
+    assert ("policy gs:mpl=2,decide=event,cut_at_departure=true,after_cut=next (compiled:gang)"
+            in capsys.readouterr().out)
     doc = _json(capsys, ["run", str(KTH), "--policy", "gs:mpl=2", "--json"])
-    assert doc["policy"]["parameters"] == {"mpl": 2, "decide": "event"}
+    assert doc["policy"]["parameters"] == {"mpl": 2, "decide": "event", "cut_at_departure": True,
+                                           "after_cut": "next"}
 
 
 def test_one_spelling_of_every_policy_and_one_engine_name(capsys):
