@@ -572,14 +572,12 @@ def audit_space(result: Any, jobs: Any, processors: int, engine: Any) -> Any:
                    end=max((r.finish for r in records if r.finish is not None), default=0.0))
 
 
-def isolated_order(spec: str, origin: str) -> Any:
+def isolated_order(spec: str, origin: str, limit: float) -> Any:
     """Return the queue order ``spec`` as a sort key computed in its own process (one round
     trip per batch of jobs not seen before; a job's key is kept: an order is a function of the
-    job). The key raises :class:`UserPolicyError` as :func:`gangviz.userpolicy.loader.order_key`
-    says."""
-    from gangviz.userpolicy.imports import ORDER_LIMIT
-
-    child = Child({"role": "order", "target": spec, "cls": None, "spec": spec, "limit": ORDER_LIMIT},
+    job), each call within ``limit`` seconds. The key raises :class:`UserPolicyError` as
+    :func:`gangviz.userpolicy.loader.order_key` says."""
+    child = Child({"role": "order", "target": spec, "cls": None, "spec": spec, "limit": limit},
                   f"order {printable(spec)}", origin)
     if child.ready[0] != "ready":
         child.close()
@@ -589,7 +587,7 @@ def isolated_order(spec: str, origin: str) -> Any:
     def compute(job: Any) -> Any:
         got = keys.get(job)
         if got is None and job not in keys:
-            reply = child.ask(("keys", [job]), ORDER_LIMIT, f"order {spec}")
+            reply = child.ask(("keys", [job]), limit, f"order {spec}")
             if reply[0] != "keys":
                 child.close()
                 _raise(reply, f"order {spec}", "its key")

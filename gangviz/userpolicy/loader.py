@@ -97,7 +97,7 @@ def _order_function(spec: str) -> tuple[Callable[[Any], Any], str, str]:
         return fn, origin, def_line(fn, origin)
     if not os.path.isfile(path.group(1)):
         load_function(spec)  # says why it does not load
-    return isolated_order(spec.strip(), path.group(1)), path.group(1), path.group(1)
+    return isolated_order(spec.strip(), path.group(1), ORDER_LIMIT), path.group(1), path.group(1)
 
 
 def order_key(spec: str) -> Callable[[Any], Any]:

@@ -33,6 +33,9 @@ __all__ = ["serve", "Watchdog", "declarations"]
 
 #: Characters of the policy's printed output forwarded per run (the rest is counted).
 PRINT_CAP = 16_384
+#: Seconds a process that reported a call past its limit waits to be ended before it ends
+#: itself (the engine's process ends it within its grace of 2 s).
+SELF_END = 10.0
 
 
 def _plain(value: Any, depth: int = 0) -> Any:
@@ -117,8 +120,14 @@ class Watchdog:
                             except Exception:
                                 pass
                         frame = sys._current_frames().get(self.main)
-                        self.send(("timeout", self.what, self.limit, frame_line(frame, self.origin)))
-                time.sleep(3600)
+                        try:
+                            self.send(("timeout", self.what, self.limit, frame_line(frame, self.origin)))
+                        except OSError:  # the engine's process no longer listens
+                            os._exit(1)
+                # The engine's process ends this one as soon as it reads the report; should it
+                # no longer be there to do so, this process ends itself rather than loop on.
+                time.sleep(SELF_END)
+                os._exit(1)
             time.sleep(min(0.05, d - now) if d > now else 0.05)
 
 

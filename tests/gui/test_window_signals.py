@@ -43,6 +43,16 @@ def _start(args: list[str]) -> subprocess.Popen[str]:
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
 
 
+def _line(proc: subprocess.Popen[str], timeout: float = 120) -> str:
+    """The next line the process prints, or a failure after ``timeout`` seconds (never a hang)."""
+    import select
+
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, f"no line from the window within {timeout:g} s"
+    return proc.stdout.readline().strip()
+
+
 def _errors(stderr: str) -> list[str]:
     """stderr without the offscreen platform's own notices."""
     return [line for line in stderr.splitlines() if "propagateSizeHints" not in line]
@@ -56,8 +66,7 @@ def test_a_signal_ends_the_idle_window_at_once(tmp_path, monkeypatch, args, sig,
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # the window's settings stay here
     proc = _start(args)
     try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "ready"  # the event loop runs, idle
+        assert _line(proc) == "ready"  # the event loop runs, idle
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=30)
     finally:
@@ -75,12 +84,12 @@ def test_a_second_signal_ends_a_window_held_by_user_code(tmp_path, monkeypatch):
     policy.write_text("import time\nfrom gangviz.userpolicy import MatrixPolicy\n\n"
                       "class Slow(MatrixPolicy):\n    def decide(self, view, act):\n"
                       "        print('deciding', flush=True)\n        time.sleep(1000)\n")
+    # in the window's own process (isolated=false), where its print reaches this test's pipe
     proc = _start(["open", "downey", "--jobs", "20", "--procs", "8", "--policy",
-                   f"{policy}:decision_limit=600", "--step-first"])
+                   f"{policy}:decision_limit=600,isolated=false", "--step-first"])
     try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "ready"
-        assert proc.stdout.readline().strip() == "deciding"  # the policy holds the loop
+        assert _line(proc) == "ready"
+        assert _line(proc) == "deciding"  # the policy holds the loop
         proc.send_signal(signal.SIGINT)  # asks the loop to end: it cannot until the decision returns
         with pytest.raises(subprocess.TimeoutExpired):
             proc.wait(timeout=2)  # (a decision limit of 600 s: the window waits for it)
