@@ -37,13 +37,13 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from gangviz.commands.errors import UserError
-from gangviz.core.registry import SPACE_SHARING
+from gangviz.core.registry import ORDER_GRADED, RESERVING_TRAITS, SPACE_SHARING
 
 #: The random workloads every policy is run on: (processors, load, seed).
 WORKLOADS = ((8, 0.5, 1), (8, 0.9, 2), (16, 0.5, 3), (16, 0.9, 4), (32, 0.7, 5), (128, 0.9, 6))
 JOBS = 120
-#: The built-ins a queue order is graded under: a time-slot policy and the three backfilling ones.
-ORDER_POLICIES = ("gs", "fcfs", "easy", "conservative")
+#: The built-ins a queue order is graded under (the registry's list).
+ORDER_POLICIES = ORDER_GRADED
 #: The figure of the leaderboard, by family (the first the run reports).
 HEADLINE = ("t_ta", "response")
 #: Seconds and MB each target of a class may take (``--time-limit``, ``--memory-limit``).
@@ -234,7 +234,7 @@ def grade_policy(spec: str) -> dict[str, Any]:
             warnings.setdefault("turnaround far above first fit's", []).append(
                 f"mean turnaround {mine:.4g} slices, {mine / ff:.2g} times first fit's {ff:.4g}: place each "
                 "waiting job in the first slot with room, and delete empty slots")
-    if not (space and entry.traits & {"easy", "fcfs", "conservative"}):
+    if not (space and entry.traits & RESERVING_TRAITS):
         verdicts.pop(RESERVATION_RULE)  # reported only for a policy that declares one
     return {"kind": "policy", "policy": printable(entry.title), "file": entry.origin, "passed": passed,
             "rules": {r: {"holds": not v, "violations": v} for r, v in verdicts.items()},

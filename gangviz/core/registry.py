@@ -234,6 +234,12 @@ _BUILTINS: tuple[PolicyEntry, ...] = (
 
 #: Every built-in policy by its lookup key.
 REGISTRY: Mapping[str, PolicyEntry] = MappingProxyType({e.name: e for e in _BUILTINS})
+#: The built-ins a user's queue order is graded under: a time-slot policy and the three
+#: space-sharing ones that keep a queue order.
+ORDER_GRADED = ("gs", "fcfs", "easy", "conservative")
+#: The traits of the space-sharing built-ins whose rule a policy declaring one keeps (the
+#: reservation rule of ``check-policy``).
+RESERVING_TRAITS = frozenset({"easy", "fcfs", "conservative"})
 _ALIASES = {alias: e.name for e in _BUILTINS for alias in e.aliases}
 
 
