@@ -74,7 +74,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "policies": ("policies", "list the built-in and installed policies with their papers and parameters"),
     "repro": ("repro", "reproduce a paper's table and check its findings"),
     "run": ("run", "run a scenario or workload headless and print the result"),
-    "scenarios": ("scenarios", "list the built-in scenarios (the papers' figures)"),
+    "scenarios": ("scenarios", "list the built-in scenarios (the papers' figures) and lecture playlists"),
     "sweep": ("sweep", "run a parameter sweep file on local processes or a Dask cluster"),
     "validate": ("validate", "check SWF workload files and summarise them"),
 }

@@ -36,7 +36,8 @@ def _step(text: str) -> tuple[int, int | None]:
     m = re.fullmatch(r"(-?[0-9]+)(?:\.([0-9]+))?", text.strip())
     if m is None:
         raise argparse.ArgumentTypeError(
-            f"expected N (whole steps) or N.M (move M of step N, e.g. 1.4), got {text!r:.80}")
+            f"expected N (whole steps) or N.M (move M of step N, e.g. 1.4) in ASCII digits, "
+            f"got {text!r:.80}")
     return int(m.group(1)), None if m.group(2) is None else int(m.group(2))
 
 
