@@ -98,7 +98,7 @@ def test_a_model_run_over_the_job_objects_budget_fits_in_columns(monkeypatch):
     monkeypatch.setenv("GANGVIZ_MEMORY_BUDGET", "4M")
     args = Namespace(source="downey", policy="gs", steps=None, jobs_out=None, ring=False, order=None,
                      procs=None, slice=None, jobs=20_000, load=None, seed=None, json=True, check=True,
-                     decision_limit=None)
+                     decision_limit=None, bsld_threshold=10.0)
     assert stream.run_gang_columns(args) == 0
     monkeypatch.setenv("GANGVIZ_MEMORY_BUDGET", "1M")
     assert stream.run_gang_columns(args) is None  # and the general path refuses it, with its estimate

@@ -96,7 +96,9 @@ def test_compare_jobs_out_interrupted_leaves_no_file_the_next_run_refuses(tmp_pa
     monkeypatch.undo()
     code = main(["compare", "downey", "--jobs", "10", "--policy", "repack", "--policy", "firstfit",
                  "--jobs-out", str(out)])
-    assert code == 0 and _listing(tmp_path) == ["x-firstfit.csv", "x-repack.csv"]
+    # each per-job file with its provenance sidecar
+    assert code == 0 and _listing(tmp_path) == ["x-firstfit.csv", "x-firstfit.csv.json", "x-repack.csv",
+                                                "x-repack.csv.json"]
 
 
 @pytest.mark.parametrize("second", ["BC", "bc ", "bc\t", " Bc"])
