@@ -123,7 +123,9 @@ def provenance_lines(source: Any, records: dict[str, dict[str, Any]], figures: A
     if figures is not None:
         unit = "s" if figures.clock == "s" else "slices"
         lines.append(f"bounded slowdown threshold Γ = {figures.gamma:g} {unit} (--bsld-threshold)")
-    return lines
+    from gangviz.inputs import printable  # names and labels from files may hold control characters
+
+    return [printable(line) for line in lines]
 
 
 def _text(v: Any) -> str:

@@ -85,4 +85,5 @@ def test_a_scenario_job_name_with_control_characters_is_printed_escaped(tmp_path
     assert main(["run", str(path)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "x\\x1b[2Jy\\nz is placed on P1..P2" in out
-    assert all(line.startswith(("  ", "ctl ", "final matrix")) for line in out.splitlines())
+    assert all(line.startswith(("  ", "ctl ", "final matrix", "policy ", "source ", "bounded slowdown"))
+               for line in out.splitlines())
