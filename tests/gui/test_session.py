@@ -161,22 +161,22 @@ def test_an_unsaved_editor_scenario_is_not_saved_as_a_vanishing_path(qtbot, sett
 
 
 def test_compare_window_keeps_its_pane_order_and_space_sharing_policies(qtbot, settings, tmp_path):
-    """An easy run beside gs and brms: the session names the compare panes in the order shown,
+    """An easy run beside gs and mgs (no buddy scheme: on a padded trace it would need a --padding choice): the session names the compare panes in the order shown,
     and reopening shows the same panes in that order on the same easy step."""
     kth = ROOT / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
     win = _new_window(qtbot, settings)
     assert win.open_source(str(kth), "easy", procs=128)
     win.player.go_to(12, now=True)
-    cmp = win.open_compare(["easy", "gs", "brms"])
-    assert cmp is not None and list(cmp.sims) == ["easy", "gs", "brms"]
+    cmp = win.open_compare(["easy", "gs", "mgs"])
+    assert cmp is not None and list(cmp.sims) == ["easy", "gs", "mgs"]
     path = gsession.save_session(win, tmp_path / "s.toml")
-    assert read_session(path).compare == ["easy", "gs", "brms"]
+    assert read_session(path).compare == ["easy", "gs", "mgs"]
     _close(win)
     again = _new_window(qtbot, settings)
     assert gsession.open_session(again, path)
     assert again.player.position == 12 and again.player.sim.family == "space-sharing"
     shown = next(c for c in again._children if getattr(c, "chooser", None) is not None)
-    assert list(shown.sims) == ["easy", "gs", "brms"]
+    assert list(shown.sims) == ["easy", "gs", "mgs"]
     _close(again)
 
 
