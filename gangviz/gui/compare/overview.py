@@ -300,7 +300,7 @@ class SchedulePane(QFrame):
         else:
             self.view.show_state(s.processors, s.ids[running], s.size[running], s.size[waiting])
         _w, _r, done = s.counts(t)
-        parts = [f"t = {clock_text(min(t, s.end), self.slice_seconds)}", f"{len(running):,} running",
+        parts = [f"t = {clock_text(t, self.slice_seconds)}", f"{len(running):,} running",
                  f"{len(waiting):,} waiting", f"{done:,} done"]
         if t >= s.end:
             parts.append("ended")

@@ -213,6 +213,8 @@ class ComparePane(QFrame):
         super().__init__(parent)
         self.spec, self.sim, self.index = spec, sim, index
         self.slice_seconds = slice_seconds  # a trace's clock, for the state line
+        #: the shared time the pane shows (its state after every step at or before it)
+        self.shown_at = 0.0
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(sim, self)
         lay, head, self.title = pane_frame(self, spec)
@@ -243,11 +245,17 @@ class ComparePane(QFrame):
             lay.addWidget(view, 1)
             self.family = (view, FamilyViewAdapter(view, self.player, drawn.state))
 
-    def refresh(self) -> None:
-        """Tell the views the simulation moved, and update the state line."""
+    def refresh(self, t: float | None = None) -> None:
+        """Tell the views the simulation moved, and update the state line at shared time ``t``.
+
+        The line shows the shared clock (``t``), not the time of the pane's last step: a pane
+        whose last decision was at 2 shows the same instant as the window at 8 (its state
+        after every step at or before ``t``). ``None`` shows the simulation's own time.
+        """
         self.player.moved.emit()
         sim = self.sim
-        parts = [f"t = {clock_text(sim.time, self.slice_seconds)}"]
+        self.shown_at = float(sim.time if t is None else t)
+        parts = [f"t = {clock_text(self.shown_at, self.slice_seconds)}"]
         m = matrix_of(sim)
         if m is not None:
             parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
@@ -649,7 +657,7 @@ class CompareWindow(QMainWindow):
                 pane.show_at(t)
                 continue
             shared_clock.seek(pane.sim, t)
-            pane.refresh()
+            pane.refresh(t)
         self.timeline.set_time(t)
         self.plots.set_time(t)
         self._update_clock()
