@@ -60,6 +60,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="open the compare window: one pane per policy on a shared clock")
     gui.add_argument("--screenshot", metavar="OUT.png",
                      help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
+    gui.add_argument("--presentation", action="store_true",
+                     help="with --window: presentation mode (full screen, large text, F11 leaves); "
+                          "with --screenshot drawn at --size")
     gui.add_argument("--size", type=window_size, default=None, metavar="WxH",
                      help="with --screenshot: the window's size (default 1680x1050)")
     gui.add_argument("--at", type=number, default=None, metavar="T",
@@ -72,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
     """Compare the policies of ``args``; print a table, JSON or CSV (or open the window); return 0."""
     if args.screenshot and not args.window:
         raise UserError("--screenshot needs --window")
-    if args.at is not None and not args.window:
-        raise UserError("--at sets the time the compare window shows: it needs --window")
+    if (args.at is not None or args.presentation) and not args.window:
+        raise UserError("--at sets the time the compare window shows: it needs --window" if args.at is not None
+                        else "--presentation is a mode of the compare window: it needs --window")
     if args.size and not args.screenshot:
         raise UserError("--size needs --window --screenshot")
     if args.screenshot:
@@ -150,7 +154,8 @@ def _window(args: argparse.Namespace) -> int:
         if len(args.policy) < 2:
             raise UserError("--screenshot needs at least two --policy options")
         size = args.size or compare_window.SCREENSHOT_SIZE
-        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size)
+        out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size,
+                                        presentation=args.presentation)
         print(out)
         return 0
     from gangviz.display_check import problem
@@ -160,8 +165,10 @@ def _window(args: argparse.Namespace) -> int:
     if reason:
         raise UserError(reason)
     app = application()
-    win = compare_window.CompareWindow(source, args.policy)
+    win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0)
     win.show()
+    if args.presentation:
+        win.toggle_presentation()
     return int(app.exec())
 
 

@@ -4,11 +4,17 @@ presentation mode's text sizes, the table's number forms and distinct policy col
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from gangviz.cli import main
 from gangviz.gui.compare import window as compare_window
 from gangviz.gui.compare.window import CompareWindow
 from gangviz.timefmt import clock_text
+from tests.gui import test_presentation_text as text_sizes
+
+SIZE, small_texts = text_sizes.SIZE, text_sizes.small_texts
+#: the recorder of painted text sizes (a fixture)
+painted = text_sizes.painted
 
 
 def open_window(qtbot, source, specs, **kw):
@@ -22,7 +28,7 @@ def open_window(qtbot, source, specs, **kw):
 
 def pane_clocks(win) -> list[str]:
     """The ``t = ...`` of every pane's state line."""
-    return [p.state.text().split("  ·  ")[0].removeprefix("t = ") for p in win.panes]
+    return [p.state.text().replace("\u00a0", " ").split("  ·  ")[0].removeprefix("t = ") for p in win.panes]
 
 
 def toolbar_clock(win) -> str:
@@ -77,3 +83,53 @@ def test_compare_at_on_the_command_line_shows_the_shared_clock_in_every_pane(tmp
                  "--screenshot", str(out), "--at", "13"]) == 0
     assert len(seen) == 1 and seen[0][1] == [seen[0][0]] * 2, seen
     assert seen[0][0].startswith("13")
+
+
+def present(win):
+    win.presentation.full_screen = False  # offscreen: the picture is SIZE, not the screen
+    win.resize(*SIZE)
+    if not win.presentation.active:
+        assert win.toggle_presentation()
+    win.resize(*SIZE)
+    win.presentation.rescale()
+    QApplication.processEvents()
+
+
+@pytest.mark.parametrize("source, specs, kw", [
+    ("fig2-repacking", ["repack", "firstfit"], {}),
+    ("downey", ["bc", "brmms", "repack", "firstfit"], dict(jobs=40, procs=32, load=0.8, seed=3)),
+])
+def test_presentation_mode_draws_no_text_under_18_px_at_1920_by_1080(qtbot, painted, source, specs, kw):
+    from gangviz.workloads.source import load_source
+
+    win = open_window(qtbot, load_source(source, **kw), specs)
+    normal = small_texts(win, painted)
+    assert normal, "the normal window has small text: the recorder would see it"
+    present(win)
+    assert not win.chooser.isVisibleTo(win) and not win.plots.isVisibleTo(win)
+    assert (win.width(), win.height()) == SIZE, "the large text widened the window"
+    table = win.table
+    shown = [i for i in range(table.rowCount()) if not table.isRowHidden(i)]
+    assert shown and all(not table.item(i, 0).text().startswith("_") for i in shown)
+    assert not any(table.verticalHeaderItem(i).text().split()[0].endswith(("_small", "_large")) for i in shown)
+    for t in (0.0, win.end / 2, win.end):
+        win.set_time(t)
+        assert small_texts(win, painted) == []
+    # F11 again restores the window: the chooser, the plots and the small text come back
+    assert not win.toggle_presentation()
+    assert win.chooser.isVisibleTo(win) and win.plots.isVisibleTo(win)
+    assert small_texts(win, painted)
+    win.close()
+
+
+def test_compare_presentation_on_the_command_line_renders_the_asked_size(tmp_path, capsys):
+    from PySide6.QtGui import QImage
+
+    out = tmp_path / "p.png"
+    assert main(["compare", "fig2-repacking", "--policy", "repack", "--policy", "firstfit", "--window",
+                 "--presentation", "--size", "1920x1080", "--screenshot", str(out)]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1920, 1080)
+    capsys.readouterr()
+    assert main(["compare", "fig2-repacking", "--policy", "repack", "--policy", "firstfit", "--presentation"]) != 0
+    assert "needs --window" in capsys.readouterr().err

@@ -107,6 +107,8 @@ class ScheduleView(QWidget):
         self.queue = np.zeros(0, dtype=np.int64)
         self.placed = False  # rows are the policy's slots, not a first-fit packing
         self.message = "simulating…"
+        #: the point size of the slot labels and the caption (larger in presentation mode)
+        self.points = 8.5
         self.setMinimumSize(160, 120)
 
     def show_state(self, processors: int, ids: np.ndarray, sizes: np.ndarray, queue_sizes: np.ndarray) -> None:
@@ -143,7 +145,7 @@ class ScheduleView(QWidget):
         n = max(len(self.rows), 1)
         row_h = h / n
         font = QFont(self.font())
-        font.setPointSizeF(8.5)
+        font.setPointSizeF(self.points)
         p.setFont(font)
         grid = QPen(QColor("#C9C4BA"))
         grid.setWidthF(0.6)

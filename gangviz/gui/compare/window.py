@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -69,6 +69,7 @@ from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui import speeds
 from gangviz.gui.compare import clock as shared_clock
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
+from gangviz.gui.compare.present import ComparePresentation
 from gangviz.gui.compare.runs import ScheduleRunner
 from gangviz.gui.compare.table import SummaryTable
 from gangviz.gui.compare.timeline import SharedTimeline
@@ -222,10 +223,14 @@ class ComparePane(QFrame):
         if paper:
             self.title.setToolTip(paper)
         head.addWidget(self.title)
-        head.addStretch(1)
         self.state = QLabel()
         self.state.setStyleSheet("color: #6b665e; border: none;")
-        head.addWidget(self.state)
+        # a narrow pane (four side by side, large text) wraps the line rather than widening
+        self.state.setWordWrap(True)
+        self.state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        head.setSpacing(12)
+        head.addWidget(self.state, 1)
         lay.addLayout(head)
         self.matrix: MatrixView | None = None
         self.vector: VectorTreeView | None = None
@@ -265,7 +270,8 @@ class ComparePane(QFrame):
             parts.append(f"{len(waiting)} waiting")
         if sim.done and math.isinf(sim.peek()):
             parts.append("done")
-        self.state.setText("  ·  ".join(parts))
+        # a narrow pane wraps the line between its parts, never inside one ("9 | running")
+        self.state.setText("  ·  ".join(part.replace(" ", "\u00a0") for part in parts))
 
     def stop(self) -> None:
         """Stop the pane's player (it never runs its own timer, but be safe)."""
@@ -318,8 +324,16 @@ class CompareWindow(QMainWindow):
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
+        self._table_colours: list[QColor] = []
         self._build_toolbar()
         self._build_body()
+        #: presentation mode (F11): full screen, the chooser and plots hidden, large text
+        self.presentation = ComparePresentation(self)
+        for key, slot in (("F11", self.toggle_presentation), ("Escape", self.leave_presentation)):
+            a = QAction(self)
+            a.setShortcut(QKeySequence(key))
+            a.triggered.connect(slot)
+            self.addAction(a)
         self.resize(1500, 950)
         if policies:
             self.chooser.set_checked(list(policies))
@@ -440,6 +454,8 @@ class CompareWindow(QMainWindow):
         bottom.setSizes([900, 520])
         main = splitter(Qt.Orientation.Vertical, [top, bottom], [3, 2])
         main.setSizes([560, 380])
+        #: the split between the panes (above) and the plots and table (below)
+        self.main_split = main
         self.setCentralWidget(main)
         self._update_clock()
 
@@ -487,6 +503,7 @@ class CompareWindow(QMainWindow):
         self.timeline.slice_seconds = self._slice_seconds()
         self.timeline.set_span(self.end, [(colours[i], self._moves[spec]) for i, spec in enumerate(sims)])
         self.plots.set_series(self.samples, self.end)
+        self._table_colours = colours
         if self.comparison is not None:
             self.table.set_comparison(self.comparison, colours)
             self.table.setEnabled(True)
@@ -504,6 +521,7 @@ class CompareWindow(QMainWindow):
         self.subheading.setText(f"{s.processors} processors{jobs}  ·  {len(sims)} policies  ·  "
                                 f"runs end at {clock_text(self.end, self._slice_seconds())}")
         self._default_rate()
+        self.presentation.apply()  # panes chosen while presenting are drawn large too
         self.set_time(start, force=True)
         return True
 
@@ -558,6 +576,7 @@ class CompareWindow(QMainWindow):
             self.runner.progress.connect(self._schedule_progress)
             self.runner.timer.timeout.connect(self._runs_tick)
         self._start_at = start
+        self.presentation.apply()
         self._generation = self.runner.start(self.source, list(specs))
         self.subheading.setText(self.subheading.text() + f" in {self.runner.workers} worker process"
                                 + ("es" if self.runner.workers != 1 else ""))
@@ -611,6 +630,7 @@ class CompareWindow(QMainWindow):
         if len(done) >= 2:
             self.comparison = comparison_from_figures(self.source.title, self.source.processors,
                                                       {spec: s.figures for spec, s in done.items()})
+            self._table_colours = colours
             self.table.set_comparison(self.comparison, colours)
             self.table.setEnabled(True)
             wait = f"; {self.pending} still simulating" if self.pending else ""
@@ -644,6 +664,25 @@ class CompareWindow(QMainWindow):
                 pane.matrix.blockSignals(True)
                 pane.matrix.select(job)
                 pane.matrix.blockSignals(False)
+
+    # ---------------------------------------------------------- presentation
+    def toggle_presentation(self) -> bool:
+        """Enter or leave presentation mode (F11); return whether it is now on."""
+        return self.presentation.toggle()
+
+    def leave_presentation(self) -> None:
+        """Leave presentation mode (Escape); nothing when not presenting."""
+        self.presentation.leave()
+
+    def refill_table(self) -> None:
+        """Fill the table again from the comparison shown (after its font changed); in
+        presentation mode only the headline rows show (the splits by job size, ``_small`` and
+        ``_large``, stay in the window: the projected table fits without scrolling)."""
+        if self.comparison is not None and self.table.comparison is not None:
+            self.table.set_comparison(self.comparison, self._table_colours)
+        keys = self.table.comparison.keys if self.table.comparison is not None else ()
+        for i, key in enumerate(keys):
+            self.table.setRowHidden(i, self.presentation.active and key.endswith(("_small", "_large")))
 
     # ----------------------------------------------------------- shared clock
     def set_time(self, t: float, *, force: bool = False) -> None:
@@ -785,9 +824,11 @@ class CompareWindow(QMainWindow):
 
 
 def screenshot(source: Source | str | Path, policies: list[str], out: str | Path, *, at: float | None = None,
-               size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict[str, Any] | None = None) -> Path:
+               size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict[str, Any] | None = None,
+               presentation: bool = False) -> Path:
     """Render the compare window offscreen at shared time ``at`` (default: half-way through the
-    longest run) and save it to ``out`` (.png or .svg); return the path.
+    longest run), in presentation mode when ``presentation`` (at ``size``, not full screen),
+    and save it to ``out`` (.png or .svg); return the path.
 
     Raises ``ValueError`` when the workload does not load or the policies are not 2-4 runnable
     ones, ``OSError`` when the picture cannot be written.
@@ -802,12 +843,19 @@ def screenshot(source: Source | str | Path, policies: list[str], out: str | Path
             if win.error is not None:
                 raise ValueError(win.error)
             win.resize(*size)
+            if presentation:
+                win.presentation.full_screen = False  # the picture is ``size``, not the screen
+                win.presentation.enter()
+                win.presentation.rescale(size[1])
+                win.resize(*size)
             win.show()
             app.processEvents()  # the first frame: panes of a trace say they are simulating
             if win.runner is not None:  # a trace's runs end in worker processes
                 win.runner.wait()
             app.processEvents()
             win.set_time(win.end / 2 if at is None else at)
+            app.processEvents()
+            win.presentation.fit_table()  # the table's rows fit once the window has its size
             app.processEvents()
             return win.export_figure(out, "window")
         finally:
