@@ -110,8 +110,7 @@ def test_presentation_mode_draws_no_text_under_18_px_at_1920_by_1080(qtbot, pain
     assert (win.width(), win.height()) == SIZE, "the large text widened the window"
     table = win.table
     shown = [i for i in range(table.rowCount()) if not table.isRowHidden(i)]
-    assert shown and all(not table.item(i, 0).text().startswith("_") for i in shown)
-    assert not any(table.verticalHeaderItem(i).text().split()[0].endswith(("_small", "_large")) for i in shown)
+    assert shown and not any(table.comparison.keys[i].endswith(("_small", "_large")) for i in shown)
     for t in (0.0, win.end / 2, win.end):
         win.set_time(t)
         assert small_texts(win, painted) == []
@@ -133,3 +132,27 @@ def test_compare_presentation_on_the_command_line_renders_the_asked_size(tmp_pat
     capsys.readouterr()
     assert main(["compare", "fig2-repacking", "--policy", "repack", "--policy", "firstfit", "--presentation"]) != 0
     assert "needs --window" in capsys.readouterr().err
+
+
+def test_table_numbers_have_four_significant_digits_separators_words_and_read_times():
+    from gangviz.gui.compare.table import cell_text, row_title
+
+    assert cell_text(0.208333, False) == "0.2083"
+    assert cell_text(2441.0, False) == "2,441"
+    assert cell_text(39.165, True) == "39.16 ★" or cell_text(39.165, True) == "39.17 ★"
+    assert cell_text(2441.0, False, "s") == "40.7 min"
+    assert cell_text(200_000.0, False, "s") == "2.31 d"
+    assert row_title("bounded_slowdown", "min", "ratio") == "mean bounded slowdown ↓"
+    assert row_title("t_ta", "min", "slices") == "mean turnaround ↓ (slices)"
+    assert row_title("wait_small", "min", "s") == "mean wait, small jobs ↓"
+
+
+def test_the_window_table_names_figures_in_words(qtbot):
+    from gangviz.workloads.source import load_source
+
+    win = open_window(qtbot, load_source("fig2-repacking"), ["repack", "firstfit"])
+    heads = [win.table.verticalHeaderItem(i).text() for i in range(win.table.rowCount())]
+    assert heads and not any("_" in h for h in heads), heads
+    cells = [win.table.item(i, j).text() for i in range(win.table.rowCount()) for j in range(2)]
+    assert "0.208333" not in " ".join(cells) and "0.2083 ★" in cells
+    win.close()

@@ -164,7 +164,7 @@ def test_table_cells_write_big_figures_in_full():
 
     assert cell_text(62_293_404.0, False) == "62,293,404"
     assert cell_text(62_293_404.0, True).startswith("62,293,404 ")
-    assert cell_text(17221.7, False) == "17221.7"
+    assert cell_text(17221.7, False) == "17,222"
     assert cell_text(float("nan"), False) == "-"
 
 
