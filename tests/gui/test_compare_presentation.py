@@ -156,3 +156,27 @@ def test_the_window_table_names_figures_in_words(qtbot):
     cells = [win.table.item(i, j).text() for i in range(win.table.rowCount()) for j in range(2)]
     assert "0.208333" not in " ".join(cells) and "0.2083 ★" in cells
     win.close()
+
+
+def test_mean_turnaround_has_no_curve_before_the_first_job_finishes(qtbot):
+    import numpy as np
+
+    from gangviz.workloads.source import load_source
+
+    win = open_window(qtbot, load_source("fig2-repacking"), ["repack", "firstfit"])
+    win.set_time(win.end)
+    panel = [t for t, *_ in compare_panels()].index("Mean turnaround")
+    for spec in ("repack", "firstfit"):
+        samples = win.samples[spec]
+        first = min(s.time for s in samples if s.finished > 0)
+        xs, ys = win.plots.solid[(spec, panel)].getData()
+        drawn = xs[np.isfinite(ys)]
+        assert len(drawn) and drawn.min() >= first, (spec, first, drawn.min())
+        assert np.all(ys[np.isfinite(ys)] > 0)
+    win.close()
+
+
+def compare_panels():
+    from gangviz.gui.plots.compare import PANELS
+
+    return PANELS

@@ -10,7 +10,8 @@ colour fixed for its *name* by :func:`gangviz.colours.policy_colour` (so ``br`` 
 whatever the order of the policies) *and* a dash pattern by its place, so the curves also part
 in greyscale print. Every run is known to its end, so the whole curve is drawn faint and the
 part up to the shared time solid, with a vertical line at that time; the x range stays fixed
-while scrubbing. The key is in each plot's title line, above the data; the active ratio is
+while scrubbing. The mean turnaround has no value, and no curve, before the first job
+finishes. The key is in each plot's title line, above the data; the active ratio is
 drawn as its running mean over about a 25th of the run (:func:`smooth`), since four raw
 ratio curves that jump between 0 and 1 every step hide each other.
 """
@@ -170,6 +171,11 @@ class OverlayPlots(QWidget):
         y = cols.column(field)
         if field == "active_ratio":
             return smooth(y, max(1, len(y) // 25))
+        if field == "mean_turnaround":
+            # a mean over no job is no value, not 0: the curve starts at the first finish (a
+            # finished job's turnaround is at least its work, so the leading zeros are those)
+            first = int(np.argmax(y > 0)) if np.any(y > 0) else len(y)
+            y = np.where(np.arange(len(y)) >= first, y, np.nan)
         return y
 
     def set_time(self, t: float) -> None:
