@@ -180,3 +180,58 @@ def compare_panels():
     from gangviz.gui.plots.compare import PANELS
 
     return PANELS
+
+
+def registry_policies() -> list[str]:
+    from gangviz.core.registry import menu
+
+    names: set[str] = set()
+    for model in ("matrix", "multisite", "epoch", "spacesharing"):
+        try:
+            names |= set(menu(model))
+        except (KeyError, ValueError):
+            pass
+    return sorted(names)
+
+
+def test_policies_shown_together_get_colours_20_apart_also_with_deuteranopia():
+    import itertools
+
+    from gangviz import colours
+
+    names = registry_policies()
+    assert len(names) >= 15
+    # their own colours clash (two greens, two reds): the shared rule must part them
+    own = [colours.policy_colour(n) for n in names]
+    assert min(colours.pair_distances(own)[i, j] for i in range(len(own)) for j in range(i)) < 20
+    sets = [list(c) for k in (2, 3, 4) for c in itertools.combinations(names, k)]
+    sets += [list(reversed(c)) for c in itertools.combinations(names, 3)]
+    seen = set()
+    for specs in sets:
+        shown = tuple(colours.policy_colours(specs))
+        seen.add(shown)
+    for shown in seen:
+        for kind in (None, "deuteranopia"):
+            d = colours.pair_distances(list(shown), kind)
+            k = len(shown)
+            assert min(d[i, j] for i in range(k) for j in range(i)) >= colours.MIN_POLICY_DELTA_E, (shown, kind)
+    # a policy keeps its own colour when nothing shown clashes with it
+    assert colours.policy_colours(["repack", "br"]) == [colours.policy_colour("repack"), colours.policy_colour("br")]
+
+
+def test_the_window_draws_each_policy_in_its_shown_colour(qtbot):
+    from gangviz import colours
+    from gangviz.workloads.source import load_source
+
+    specs = ["bc", "firstfit"]  # a green and a green of their own
+    assert colours.pair_distances([colours.policy_colour(s) for s in specs])[0, 1] < 20
+    win = open_window(qtbot, load_source("downey", jobs=30, procs=32, load=0.8, seed=3), specs)
+    assert win.error is None
+    shown = colours.policy_colours(specs)
+    assert [win.colours[s].name().upper() for s in specs] == shown
+    assert [c.name().upper() for c, _t in win.timeline.rows] == shown
+    assert [win.plots.pens[s].name().upper() for s in specs] == shown
+    assert [win.table.horizontalHeaderItem(j).foreground().color().name().upper() for j in range(2)] == shown
+    for pane, colour in zip(win.panes, shown):
+        assert colour.lower() in pane.styleSheet().lower()
+    win.close()

@@ -188,12 +188,12 @@ class ScheduleView(QWidget):
                    p.fontMetrics().elidedText(caption, Qt.TextElideMode.ElideRight, int(w)))
 
 
-def pane_frame(frame: QFrame, spec: str) -> tuple[QVBoxLayout, QHBoxLayout, QLabel]:
+def pane_frame(frame: QFrame, spec: str, colour: QColor | None = None) -> tuple[QVBoxLayout, QHBoxLayout, QLabel]:
     """Style ``frame`` as the compare pane of policy ``spec`` (a border topped with the policy's
     colour) and give it its layout; return the layout, the header row (not yet added) and the
-    bold title label in the policy's colour, placed in neither."""
+    bold title label in the policy's colour (``colour``, default its own), placed in neither."""
     frame.setObjectName("pane")
-    colour = policy_colour(spec)
+    colour = QColor(colour) if colour is not None else policy_colour(spec)
     frame.setStyleSheet(f"QFrame#pane {{ border: 1px solid #DDD9D0; border-top: 3px solid {colour.name()};"
                         " background: white; }")
     lay = QVBoxLayout(frame)
@@ -214,13 +214,13 @@ class SchedulePane(QFrame):
     jobSelected = Signal(object)  # for the window's interface; a schedule pane selects nothing
 
     def __init__(self, spec: str, index: int, parent: QWidget | None = None, *,
-                 slice_seconds: float | None = None) -> None:
+                 slice_seconds: float | None = None, colour: QColor | None = None) -> None:
         super().__init__(parent)
         self.spec, self.index, self.slice_seconds = spec, index, slice_seconds
         self.schedule: Schedule | None = None
         self.matrix = None
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        lay, head, self.title = pane_frame(self, spec)
+        lay, head, self.title = pane_frame(self, spec, colour)
         head.addWidget(self.title)
         head.addStretch(1)
         #: the run's progress while it goes: busy until the engine tells a share, hidden after

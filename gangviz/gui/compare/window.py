@@ -89,7 +89,7 @@ from gangviz.gui.matrix.vector import VectorTreeView
 from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.player import Player
 from gangviz.gui.plots import axes as plot_axes
-from gangviz.gui.plots.compare import OverlayPlots, policy_colour
+from gangviz.gui.plots.compare import OverlayPlots, shown_colours
 from gangviz.timefmt import clock_text
 
 if TYPE_CHECKING:
@@ -210,7 +210,7 @@ class ComparePane(QFrame):
     """One policy's pane: a header (pen swatch, name, state line) over its views."""
 
     def __init__(self, spec: str, sim: Simulation, index: int, parent: QWidget | None = None, *,
-                 slice_seconds: float | None = None) -> None:
+                 slice_seconds: float | None = None, colour: QColor | None = None) -> None:
         super().__init__(parent)
         self.spec, self.sim, self.index = spec, sim, index
         self.slice_seconds = slice_seconds  # a trace's clock, for the state line
@@ -218,7 +218,7 @@ class ComparePane(QFrame):
         self.shown_at = 0.0
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(sim, self)
-        lay, head, self.title = pane_frame(self, spec)
+        lay, head, self.title = pane_frame(self, spec, colour)
         paper = paper_of(sim)
         if paper:
             self.title.setToolTip(paper)
@@ -325,6 +325,8 @@ class CompareWindow(QMainWindow):
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
         self._table_colours: list[QColor] = []
+        #: each policy's colour in this window (:func:`~gangviz.gui.plots.compare.shown_colours`)
+        self.colours: dict[str, QColor] = {}
         self._build_toolbar()
         self._build_body()
         #: presentation mode (F11): full screen, the chooser and plots hidden, large text
@@ -493,16 +495,18 @@ class CompareWindow(QMainWindow):
         self._finish_runs(sims)
         self._drop_panes()
         self.sims = sims
-        self.panes = [ComparePane(spec, sim, i, self.pane_row, slice_seconds=self._slice_seconds())
+        self.colours = shown_colours(list(sims))
+        self.panes = [ComparePane(spec, sim, i, self.pane_row, slice_seconds=self._slice_seconds(),
+                                  colour=self.colours[spec])
                       for i, (spec, sim) in enumerate(sims.items())]
         for pane in self.panes:
             self.pane_layout.addWidget(pane, 1)
             if pane.matrix is not None:
                 pane.matrix.jobSelected.connect(lambda job, src=pane: self._select_everywhere(job, src))
-        colours = [policy_colour(spec) for spec in sims]
+        colours = [self.colours[spec] for spec in sims]
         self.timeline.slice_seconds = self._slice_seconds()
         self.timeline.set_span(self.end, [(colours[i], self._moves[spec]) for i, spec in enumerate(sims)])
-        self.plots.set_series(self.samples, self.end)
+        self.plots.set_series(self.samples, self.end, self.colours)
         self._table_colours = colours
         if self.comparison is not None:
             self.table.set_comparison(self.comparison, colours)
@@ -554,7 +558,9 @@ class CompareWindow(QMainWindow):
         self.sims, self.schedules, self.samples, self.comparison = {}, {}, {}, None
         self.failures = {}
         per = self._slice_seconds()
-        self.panes = [SchedulePane(spec, i, self.pane_row, slice_seconds=per) for i, spec in enumerate(specs)]
+        self.colours = shown_colours(list(specs))
+        self.panes = [SchedulePane(spec, i, self.pane_row, slice_seconds=per, colour=self.colours[spec])
+                      for i, spec in enumerate(specs)]
         for pane in self.panes:
             self.pane_layout.addWidget(pane, 1)
         self.end = max((j.arrival for j in self.source.jobs), default=0.0)  # until the runs end
@@ -623,10 +629,10 @@ class CompareWindow(QMainWindow):
         from gangviz.experiments.compare import comparison_from_figures
         done = {p.spec: self.schedules[p.spec] for p in self.panes if p.spec in self.schedules}
         self.end = max([self.end] + [s.end for s in done.values()])
-        colours = [policy_colour(spec) for spec in done]
+        colours = [self.colours[spec] for spec in done]
         self.timeline.slice_seconds = self._slice_seconds()
         self.timeline.set_span(self.end, [(c, []) for c in colours])
-        self.plots.set_curves({spec: s.curves() for spec, s in done.items()}, self.end)
+        self.plots.set_curves({spec: s.curves() for spec, s in done.items()}, self.end, self.colours)
         if len(done) >= 2:
             self.comparison = comparison_from_figures(self.source.title, self.source.processors,
                                                       {spec: s.figures for spec, s in done.items()})
