@@ -257,9 +257,11 @@ class ComparePane(QFrame):
         whose last decision was at 2 shows the same instant as the window at 8 (its state
         after every step at or before ``t``). ``None`` shows the simulation's own time.
         """
-        self.player.moved.emit()
         sim = self.sim
         self.shown_at = float(sim.time if t is None else t)
+        if self.family is not None and hasattr(self.family[0], "clock"):
+            self.family[0].clock = self.shown_at  # a view that writes the time writes this one
+        self.player.moved.emit()
         parts = [f"t = {clock_text(self.shown_at, self.slice_seconds)}"]
         m = matrix_of(sim)
         if m is not None:
