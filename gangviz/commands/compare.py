@@ -66,7 +66,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     gui.add_argument("--size", type=window_size, default=None, metavar="WxH",
                      help="with --screenshot: the window's size (default 1680x1050)")
     gui.add_argument("--at", type=number, default=None, metavar="T",
-                     help="with --screenshot: the shared time shown (default: half-way)")
+                     help="with --window: the shared time shown first (with --screenshot default: half-way)")
     gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot or --jobs-out file")
     p.set_defaults(func=run)
 

@@ -241,3 +241,22 @@ def test_the_window_draws_each_policy_in_its_shown_colour(qtbot):
     for pane, colour in zip(win.panes, shown):
         assert colour.lower() in pane.styleSheet().lower()
     win.close()
+
+
+def test_presentation_mode_on_finished_runs_of_a_trace_draws_no_text_under_18_px(qtbot, painted):
+    from pathlib import Path
+
+    trace = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    win = CompareWindow(str(trace), ["easy", "gs"], schedules=True)
+    qtbot.addWidget(win)
+    present(win)
+    win.show()
+    qtbot.waitExposed(win)
+    win.runner.wait()
+    qtbot.waitUntil(lambda: win.pending == 0, timeout=60_000)
+    win.set_time(win.end / 2)
+    QApplication.processEvents()
+    shown = [i for i in range(win.table.rowCount()) if not win.table.isRowHidden(i)]
+    assert shown and not any(win.table.comparison.keys[i].endswith(("_small", "_large")) for i in shown)
+    assert small_texts(win, painted) == []
+    win.close()

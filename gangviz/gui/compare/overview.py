@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from gangviz.gui.plots.compare import policy_colour
@@ -140,43 +140,48 @@ class ScheduleView(QWidget):
             p.setPen(QColor("#6b665e"))
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.message)
             return
-        w = self.width() - LEFT - 4
-        h = self.height() - QUEUE_H - 20
-        n = max(len(self.rows), 1)
-        row_h = h / n
         font = QFont(self.font())
         font.setPointSizeF(self.points)
         p.setFont(font)
+        fm = QFontMetricsF(font)
+        # the label column, the queue band and the caption line grow with the text (presenting)
+        left = max(float(LEFT), fm.horizontalAdvance("queue") + 8)
+        line = fm.height()
+        queue_h = max(float(QUEUE_H), line + 6)
+        w = self.width() - left - 4
+        h = self.height() - queue_h - line - 6
+        n = max(len(self.rows), 1)
+        row_h = h / n
         grid = QPen(QColor("#C9C4BA"))
         grid.setWidthF(0.6)
         for r, row in enumerate(self.rows):
             y = 2 + r * row_h
             for i, first, size in row:
-                rect = QRectF(LEFT + w * first / self.processors, y, max(w * size / self.processors, 1.0),
+                rect = QRectF(left + w * first / self.processors, y, max(w * size / self.processors, 1.0),
                               max(row_h, 1.0))
                 p.fillRect(rect, job_colour(self.ids[i]))
                 if row_h >= 6 and rect.width() >= 3:
                     p.setPen(grid)
                     p.drawRect(rect)
-        step = label_step(len(self.rows), h)
+        step = label_step(len(self.rows), h * 16 / max(line, 16))
         p.setPen(QColor("#3b3833"))
         for r in range(len(self.rows)):
             if r == 0 or (r + 1) % step == 0:
                 y = 2 + r * row_h
-                p.drawText(QRectF(0, y + row_h / 2 - 8, LEFT - 4, 16),
+                p.drawText(QRectF(0, y + row_h / 2 - line / 2, left - 4, line),
                            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"S{r + 1}")
         p.setPen(QPen(QColor("#8a857c")))
-        p.drawRect(QRectF(LEFT, 2, w, h))
-        qy = self.height() - QUEUE_H - 16
-        p.drawText(QRectF(0, qy, LEFT - 4, QUEUE_H), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+        p.drawRect(QRectF(left, 2, w, h))
+        qy = self.height() - queue_h - line - 2
+        p.drawText(QRectF(0, qy, left - 4, queue_h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                    "queue")
-        x = float(LEFT)
+        x = left
         total = float(max(self.processors, int(self.queue.sum()) if len(self.queue) else 1))
         for s in self.queue.tolist():
             width = w * s / total
-            p.fillRect(QRectF(x, qy + 3, max(width - 0.5, 1.0), QUEUE_H - 6), QColor("#E8B04A"))
+            p.fillRect(QRectF(x, qy + 3, max(width - 0.5, 1.0), queue_h - 6), QColor("#E8B04A"))
             x += width
-        p.drawRect(QRectF(LEFT, qy + 2, w, QUEUE_H - 4))
+        p.drawRect(QRectF(left, qy + 2, w, queue_h - 4))
         p.setPen(QColor("#6b665e"))
         if self.placed:
             caption = (f"{len(self.rows)} slot{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
@@ -184,7 +189,7 @@ class ScheduleView(QWidget):
         else:
             caption = (f"{len(self.rows)} row{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
                        "processors (running jobs packed first fit)")
-        p.drawText(QRectF(LEFT, self.height() - 16, w, 14), Qt.AlignmentFlag.AlignLeft,
+        p.drawText(QRectF(left, self.height() - line - 1, w, line), Qt.AlignmentFlag.AlignLeft,
                    p.fontMetrics().elidedText(caption, Qt.TextElideMode.ElideRight, int(w)))
 
 
@@ -306,7 +311,8 @@ class SchedulePane(QFrame):
                  f"{len(waiting):,} waiting", f"{done:,} done"]
         if t >= s.end:
             parts.append("ended")
-        self.state.setText("  ·  ".join(parts))
+        # a narrow pane wraps the line between its parts, never inside one ("221 | done")
+        self.state.setText("  ·  ".join(part.replace(" ", "\u00a0") for part in parts))
 
     def refresh(self) -> None:
         """Nothing to do: :meth:`show_at` draws (the step-able pane's interface)."""

@@ -640,6 +640,8 @@ class CompareWindow(QMainWindow):
                                                       {spec: s.figures for spec, s in done.items()})
             self._table_colours = colours
             self.table.set_comparison(self.comparison, colours)
+            self.refill_table()  # the rows presentation mode shows
+            self.presentation.fit_table()
             self.table.setEnabled(True)
             wait = f"; {self.pending} still simulating" if self.pending else ""
             self.table_note.setText("Final figures, the numbers of gangviz compare (★ best in its row "
