@@ -242,6 +242,9 @@ class ComparePane(QFrame):
             self.matrix.setMinimumSize(160, 120)
             self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)  # what-ifs would desync
             self.vector = VectorTreeView(self.player, self)
+            # the WLV's columns and label gutter follow the matrix's (also as presentation
+            # widens the gutter), as on the main window's board
+            self.vector.set_column_range(self.matrix.column_range)
             lay.addWidget(self.matrix, 1)
             lay.addWidget(self.vector)
         else:
