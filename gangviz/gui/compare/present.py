@@ -147,6 +147,8 @@ class ComparePresentation:
         rows = sum(table.rowHeight(i) for i in range(table.rowCount()) if not table.isRowHidden(i))
         note = w.table_note.sizeHint().height() if w.table_note.isVisibleTo(w) else 0
         need = rows + table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth() + note + 12
+        if table.rowCount() == 0:  # a family without the table: its note alone
+            need = note + 12
         total = sum(w.main_split.sizes()) or w.main_split.height()
         need = min(need, int(total * TABLE_SHARE))
         if total > need:
