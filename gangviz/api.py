@@ -27,6 +27,7 @@ import numpy as np
 
 from gangviz.api_checks import check_compare, check_path, check_simulate, check_table
 from gangviz.core.registry import SPACE_SHARING
+from gangviz.metrics.ibm import executed_by_id
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
 from gangviz.workloads.source import Source, load_source
 
@@ -60,6 +61,12 @@ class Result:
         steps: the change records of every step when run with ``record=True``, else empty.
         simulation: the finished step-able simulation (``None`` after a compiled or
             backfilling run), for anything else.
+        machine: the machine the run used: ``processors`` that exist for it and ``absent``,
+            processors added to reach a power of two that it left alone (a buddy scheme on a
+            padded trace); every run of one :func:`compare` has the same ``processors``.
+        record: what ran (:func:`gangviz.results.provenance.policy_record`): the policy's
+            name, every parameter with the value used, the engine, the machine and the queue
+            order, as ``gangviz run --json`` records them.
 
     :attr:`jobs` is the per-job table (made when first asked for).
     """
@@ -76,6 +83,8 @@ class Result:
     source: Source | None = field(default=None, repr=False, compare=False)
     run: Any = field(default=None, repr=False, compare=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    machine: dict[str, int] = field(default_factory=dict, compare=False)
+    record: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def jobs(self) -> np.ndarray:
@@ -105,7 +114,8 @@ class Result:
 
         if self.run is not None and self.run.family == SPACE_SHARING:
             res = self.run.result if self.run.result is not None else self.run.simulation.result
-            return save_backfill_jobs(res.records, self.source, path, label=self.policy)
+            return save_backfill_jobs(res.records, self.source, path, label=self.policy,
+                                      executed=executed_by_id(res))
         return save_simulation_jobs(_reference(self), self.source, path, label=self.policy)
 
 
@@ -130,7 +140,8 @@ def _table(result: Result) -> np.ndarray:
     done = result.run
     if done is not None and done.family == SPACE_SHARING:
         res = done.result if done.result is not None else done.simulation.result
-        return jobs_of_backfill(res.records, time_scale=scale)
+        return jobs_of_backfill(res.records, time_scale=scale, executed=executed_by_id(res),
+                                processors=done.source.processors)
     return jobs_of_simulation(_reference(result), time_scale=scale)
 
 
@@ -208,7 +219,8 @@ def simulate(source: str | os.PathLike[str] | Source, policy: str | None = None,
 
 def compare(source: str | os.PathLike[str] | Source, policies: Sequence[str], *, ring: bool | None = None,
             record: bool = False, params: Mapping[str, Any] | None = None,
-            order: str | Mapping[str, str] | None = None, **options: Any) -> dict[str, Result]:
+            order: str | Mapping[str, str] | None = None, padding: str | None = None,
+            **options: Any) -> dict[str, Result]:
     """Run every policy of ``policies`` on the same jobs of ``source``; return
     ``{policy: Result}`` in the order given.
 
@@ -219,36 +231,47 @@ def compare(source: str | os.PathLike[str] | Source, policies: Sequence[str], *,
     iterable of names (read once); arguments are checked first
     (:func:`gangviz.api_checks.check_compare`). ``order`` is one queue order for every policy
     (``"file.py:function"``) or ``{policy: order}`` for some; ``ValueError`` names a policy
-    of that mapping that is not compared.
+    of that mapping that is not compared. Every policy runs on the same processors
+    (:attr:`Result.machine`): on a trace padded to a power of two (``procs`` above its header's)
+    a buddy scheme and another policy need ``padding`` (``"used"`` or ``"absent"``,
+    :func:`gangviz.experiments.compare.machine_sources`), else ``ValueError`` says why.
     """
-    from gangviz.experiments.compare import assign_orders
+    from gangviz.experiments.compare import assign_orders, machine_sources
 
     specs = check_compare(source, policies, ring, record, params, options)
     if order is not None and not isinstance(order, (str, Mapping)):
         raise TypeError(f"order must be 'file.py:function', a mapping of policy to order, or None, "
                         f"got {type(order).__name__}")
     orders = assign_orders(specs, order, "order")
-    return _results(_source(source, options), specs, ring=ring, record=record, params=params,
-                    orders=orders)
+    src = _source(source, options)
+    return _results(src, specs, ring=ring, record=record, params=params, orders=orders,
+                    sources=machine_sources(src, specs, padding))
 
 
 def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
              params: Mapping[str, Any] | None,
-             orders: Mapping[str, str | None] | None = None) -> dict[str, Result]:
+             orders: Mapping[str, str | None] | None = None,
+             sources: Mapping[str, Source] | None = None) -> dict[str, Result]:
     """Run every spec with :func:`gangviz.factory.run`, as ``gangviz run`` and ``gangviz
-    compare`` do, and give each its figures (:func:`gangviz.results.figures.run_figures`)."""
+    compare`` do, each on its own of ``sources`` when given, and give each its figures
+    (:func:`gangviz.results.figures.run_figures`)."""
     from gangviz.factory import run
     from gangviz.results.figures import clock_of, run_figures
+    from gangviz.results.provenance import policy_record, run_machine
 
     if len(set(specs)) != len(specs):
         raise ValueError("each policy may be given once")
     unit = "s" if clock_of(src) == "s" else "slice"
     out = {}
     for spec in specs:
-        done = run(src, spec, params=params, record=record, ring=ring, order=(orders or {}).get(spec))
+        own = (sources or {}).get(spec, src)
+        done = run(own, spec, params=params, record=record, ring=ring, order=(orders or {}).get(spec))
         figs = run_figures(done)
         sim = done.simulation
         steps = list(sim.steps) if record and sim is not None and done.family == "matrix" else []
-        out[spec] = Result(spec, src.title, src.processors, dict(figs.values), figs.units, unit,
-                           done.engine, steps, sim, src, done)
+        mach = run_machine(own, spec)
+        rec = policy_record(own, spec, done.family, dict(done.parameters), done.engine,
+                            (orders or {}).get(spec))
+        out[spec] = Result(spec, src.title, own.processors, dict(figs.values), figs.units, unit,
+                           done.engine, steps, sim, own, done, machine=mach, record=rec)
     return out

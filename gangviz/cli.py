@@ -63,7 +63,7 @@ class Parser(argparse.ArgumentParser):
 #: Every sub-command: name -> (module under :mod:`gangviz.commands`, the help line its
 #: ``register`` gives). A test checks this table against the modules.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "check-policy": ("check_policy", "check a policy file against the rules and compare it with the built-ins"),
+    "check-policy": ("check_policy", "check a policy file (or a folder of them) against the rules and compare it with the built-ins"),
     "compare": ("compare", "run several policies on one workload and compare their metrics"),
     "convert": ("convert", "convert Slurm sacct --parsable2 output to an SWF trace"),
     "export": ("export", "save a scenario's animation as a GIF, an MP4 or PNG frames"),
@@ -109,9 +109,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def _terminate_as_interrupt() -> Iterator[None]:
     """Within the block, SIGTERM interrupts as Ctrl-C does, so the same clean-up runs (a file
     being written is removed, a sweep keeps its finished runs) instead of the process vanishing
-    mid-write. Only the main thread may set a handler; elsewhere the block runs as it is."""
+    mid-write. A second Ctrl-C or SIGTERM ends the process at once (exit 130 or 143), whatever
+    code caught the first (a user's policy run in this process with a bare ``except``). Only
+    the main thread may set a handler; elsewhere the block runs as it is."""
+    _SIGNALS.clear()
     try:
         previous = signal.signal(signal.SIGTERM, _interrupt)
+        previous_int = signal.signal(signal.SIGINT, _interrupt)
     except ValueError:  # not the main thread
         yield
         return
@@ -119,10 +123,26 @@ def _terminate_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
 
 
-def _interrupt(_signum: int, _frame: FrameType | None) -> None:
+#: The signals received while a command runs (the first interrupts, the second ends).
+_SIGNALS: list[int] = []
+
+
+def _interrupt(signum: int, _frame: FrameType | None) -> None:
+    _SIGNALS.append(signum)
+    if len(_SIGNALS) > 1:
+        try:
+            os.write(2, b"gangviz: interrupted\n")
+        finally:
+            os._exit(_exit_code())
     raise KeyboardInterrupt
+
+
+def _exit_code() -> int:
+    """130 after Ctrl-C, 143 after SIGTERM (128 + the signal, as a shell reports it)."""
+    return 128 + int(signal.SIGTERM) if signal.SIGTERM in _SIGNALS else EXIT_INTERRUPTED
 
 
 #: What the command line says when memory is refused (the text is made before it is needed).
@@ -176,7 +196,7 @@ def _main(argv: list[str]) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("gangviz: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _exit_code()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -108,9 +108,10 @@ def probe() -> str | None:
 
 
 def problem() -> str | None:
-    """Return why the window cannot open on this display (no display; missing libraries, with
-    the commands that install them), or ``None`` when nothing stands in the way that ``ldd``
-    can see. Quick: it starts no Qt."""
+    """Return why the window cannot open on this display (no display, or one set that no X
+    server answers on; missing libraries, with the commands that install them), or ``None``
+    when nothing stands in the way that ``ldd`` and one connection can see. Quick: it starts
+    no Qt."""
     platform = os.environ.get("QT_QPA_PLATFORM", "")
     if platform and platform != "xcb" or not sys.platform.startswith("linux"):
         return None  # offscreen, Wayland or another system: Qt's xcb plugin is not used
@@ -120,6 +121,12 @@ def problem() -> str | None:
         return ("no display to open the window on (DISPLAY is not set). Without one, "
                 "'gangviz open fig2-repacking --screenshot out.png' renders the window to a file, "
                 "and every other command works.")
+    if reachable() is False:
+        from gangviz.inputs import printable
+
+        return (f"no display to open the window on (DISPLAY={printable(os.environ['DISPLAY'])} is "
+                "set but no X server answers there). Without one, 'gangviz open fig2-repacking "
+                "--screenshot out.png' renders the window to a file, and every other command works.")
     libs = missing_libraries()
     if libs:
         apt, dnf = install_commands(libs)
@@ -127,6 +134,33 @@ def problem() -> str | None:
                 f"system libraries that are not installed: {', '.join(libs)}.\n"
                 f"  Debian/Ubuntu: {apt}\n  Fedora:        {dnf}")
     return None
+
+
+def reachable() -> bool | None:
+    """Return whether an X server answers on ``$DISPLAY`` (it accepts a connection from this
+    process, as Qt's xcb plugin will ask), or ``None`` when that cannot be told (no
+    ``libxcb``). Quick: one connection, no Qt; without it Qt aborts the process on an
+    unreachable display (exit 134) with a misleading hint about ``xcb-cursor0``."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("xcb")
+    if name is None:
+        return None
+    try:
+        xcb = ctypes.CDLL(name)
+    except OSError:
+        return None
+    xcb.xcb_connect.restype = ctypes.c_void_p
+    xcb.xcb_connect.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+    xcb.xcb_connection_has_error.argtypes = [ctypes.c_void_p]
+    xcb.xcb_disconnect.argtypes = [ctypes.c_void_p]
+    conn = xcb.xcb_connect(None, None)  # None: the display $DISPLAY names
+    try:
+        return conn is not None and xcb.xcb_connection_has_error(conn) == 0
+    finally:
+        if conn is not None:
+            xcb.xcb_disconnect(conn)  # an error connection is freed the same way
 
 
 def main() -> int:

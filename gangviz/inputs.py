@@ -224,11 +224,19 @@ def printable(text: str) -> str:
 
 def shortened(message: str, limit: int = QUOTE_CHARS) -> str:
     """Return ``message`` with every word (a run without spaces) longer than ``limit``
-    characters cut to ``limit`` and the count of the rest, and every control character escaped
+    characters cut in its middle to its first and last characters, ``limit`` in all, with the
+    count of what was cut between them, and every control character escaped
     (:func:`printable`): the last guard before a message reaches the user, so no token of any
-    input is echoed whole, and none moves the cursor or starts a line, however a message quoted it."""
+    input is echoed whole, and none moves the cursor or starts a line, however a message quoted
+    it. The end of a word is kept because that is where a long path names its file and line
+    (``/a/deep/folder/.../trace.swf:12:``)."""
+    tail = limit * 3 // 8
+
     def cut(word: str) -> str:
-        return word if len(word) <= limit else f"{word[:limit]}... (and {len(word) - limit:,} more characters)"
+        if len(word) <= limit:
+            return word
+        head = limit - tail
+        return f"{word[:head]}... ({len(word) - limit:,} characters cut) ...{word[-tail:]}"
     return " ".join(cut(w) for w in printable(message).split(" "))
 
 

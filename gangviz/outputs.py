@@ -11,6 +11,7 @@ SIGTERM), so an interrupted run leaves no truncated file for the next run to tri
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +25,8 @@ def check_output(path: str | os.PathLike[str], *, force: bool, folder: bool = Fa
                  make_parents: bool = False) -> Path:
     """Return ``path`` after checking that it can be written.
 
-    A file: it must not be a folder, must not exist unless ``force``, and its folder must exist
+    A file: it must not be a folder or another special file (a device, a FIFO, a socket: not
+    even ``force`` replaces one), must not exist unless ``force``, and its folder must exist
     and be writable. A ``folder`` (of frames): it must not be a file, must hold no frames unless
     ``force`` (then :func:`clear_frames` empties it), and the nearest existing folder on its
     path must be writable. With ``make_parents`` (the writer creates missing folders) a file's
@@ -44,6 +46,7 @@ def check_output(path: str | os.PathLike[str], *, force: bool, folder: bool = Fa
     else:
         if p.is_dir():
             raise ValueError(f"{p}: is a folder; give a file name")
+        refuse_special(p)
         if (p.exists() or p.is_symlink()) and not force:
             raise ValueError(f"{p}: exists; add --force to overwrite it")
         parent = p.parent if str(p.parent) else Path(".")
@@ -55,6 +58,21 @@ def check_output(path: str | os.PathLike[str], *, force: bool, folder: bool = Fa
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValueError(f"{p}: cannot write there ({parent}: permission denied)")
     return p
+
+
+def refuse_special(path: str | os.PathLike[str]) -> None:
+    """Raise ``ValueError`` when ``path`` exists and is not a regular file (a device, a FIFO, a
+    socket, or a link to one): an output replaces only a regular file, so ``--force`` can never
+    turn ``/dev/null`` into a file. A dangling link or a missing path passes."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
+        raise ValueError(f"{path}: is {kind}, not a regular file; an output replaces only "
+                         "a regular file: give another name")
 
 
 def clear_frames(folder: str | os.PathLike[str]) -> int:
@@ -77,11 +95,14 @@ def atomic(path: str | os.PathLike[str]) -> Iterator[Path]:
     file system), is hidden (``.NAME.part-XXXX``) and keeps the extensions of ``path``, so a
     writer that picks its format by the name (``.gz``, ``.parquet``, ``.png``) still does. It
     gets the permissions a newly created file would get. Raises ``OSError`` when the folder is
-    not writable.
+    not writable, ``ValueError`` when ``path`` is a device, a FIFO or another special file
+    (:func:`refuse_special`).
     """
+    refuse_special(path)
     tmp = partial_path(path)
     try:
         yield tmp
+        refuse_special(path)  # not even one made while the content was written
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)

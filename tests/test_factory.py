@@ -95,7 +95,7 @@ def test_a_covered_headless_run_never_instantiates_the_reference_engine(no_refer
 def test_gangviz_run_takes_the_compiled_loop_when_it_covers_the_run(no_reference_engine, capsys):
     assert main(["run", "downey", "--jobs", "200", "--policy", "br", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["policy"]["name"] == "BR" and doc["engine"] == "compiled:buddy"
+    assert doc["policy"]["name"] == "br" and doc["engine"] == "compiled:buddy"
     assert "final_matrix" not in doc and "steps" not in doc
     with pytest.raises(AssertionError, match="reference engine was instantiated"):
         main(["run", "downey", "--jobs", "20", "--policy", "br", "--steps", "--json"])

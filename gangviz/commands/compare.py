@@ -20,20 +20,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from gangviz.commands.errors import UserError
-from gangviz.commands.options import add_source_options, window_size
-from gangviz.experiments.argtypes import number
+from gangviz.commands.options import add_bsld_threshold, add_source_options, window_size
+from gangviz.experiments.argtypes import number, positive_int
 from gangviz.experiments.compare import (
+    PADDING,
+    PolicyRun,
     assign_orders,
     check_distinct,
-    comparison_from_figures,
+    comparison_of_policy_runs,
+    machine_text,
     run_policies,
+    sampled_comparison,
 )
 from gangviz.experiments.options import add_json, add_workers
 from gangviz.experiments.progress import announce_compiled
 from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, path_for
+from gangviz.results.provenance import provenance_lines
 from gangviz.results.summary import compare_document, header_line, machine
 from gangviz.workloads.source import load_source, print_warnings
 
@@ -41,7 +47,11 @@ from gangviz.workloads.source import load_source, print_warnings
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``compare`` sub-command."""
     p = sub.add_parser("compare", help="run several policies on one workload and compare their metrics")
-    p.add_argument("workload", help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
+    p.add_argument("workload", nargs="?",
+                   help="scenario (.toml or built-in name), SWF trace, or model name 'downey'")
+    p.add_argument("--replay", metavar="COMPARE.json",
+                   help="run again the comparison a 'gangviz compare --json' document records "
+                        "(its workload, options, policies and orders), printed as asked")
     p.add_argument("--policy", action="append", default=[], metavar="NAME[:k=v,...]",
                    help="a policy to compare (give 2 or more), e.g. --policy bc --policy brmms")
     fmt = p.add_mutually_exclusive_group()
@@ -51,6 +61,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--order", action="append", default=[], metavar="[POLICY=]FILE.py:FUNCTION",
                    help="order the waiting queue by a function of one job: of every policy "
                         "(my.py:shortest_first), or of one (easy=my.py:shortest_first); repeatable")
+    p.add_argument("--padding", choices=PADDING, default=None,
+                   help="a trace run on more processors than its header's (--procs above MaxProcs), "
+                        "compared with a buddy scheme (which leaves the added ones absent) and "
+                        "another policy: 'used' gives every policy every processor, 'absent' "
+                        "gives every policy the trace's own machine")
+    add_bsld_threshold(p)
+    p.add_argument("--seeds", type=positive_int, default=None, metavar="N",
+                   help="on a synthetic model: run N samples (seeds --seed, --seed + 1, ...) and "
+                        "print each figure's mean with its 95%% interval; * only where the "
+                        "intervals separate")
     add_workers(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job for each policy, to FILE with the policy added "
@@ -73,18 +93,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compare the policies of ``args``; print a table, JSON or CSV (or open the window); return 0."""
-    if args.screenshot and not args.window:
-        raise UserError("--screenshot needs --window")
-    if (args.at is not None or args.presentation) and not args.window:
-        raise UserError("--at sets the time the compare window shows: it needs --window" if args.at is not None
-                        else "--presentation is a mode of the compare window: it needs --window")
-    if args.size and not args.screenshot:
-        raise UserError("--size needs --window --screenshot")
-    if args.screenshot:
-        try:
-            check_output(args.screenshot, force=args.force)
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
+    _check_window_options(args)
+    if args.replay:
+        _replayed(args)
+    if args.workload is None:
+        raise UserError("compare needs a workload (a scenario, an SWF trace or 'downey') or --replay")
     if args.window:
         if args.order:
             raise UserError("--order applies to the printed comparison; the compare window runs each "
@@ -96,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
     orders = assign_orders(args.policy, args.order)
     if args.jobs_out:
         _check_jobs_out(args.jobs_out, args.policy, args.force)
+    if args.seeds is not None:
+        return _sampled(args, orders)
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
@@ -110,20 +125,120 @@ def run(args: argparse.Namespace) -> int:
         announce_compiled(source, args.policy, ring=ring)
     load = (args.workload, args.procs, args.slice, args.jobs, args.load, args.seed)
     runs = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
-                        jobs_out=jobs_out, orders=orders)
-    result = comparison_from_figures(source.title, source.processors,
-                                     {label: r.figures for label, r in runs.items()})
+                        jobs_out=jobs_out, orders=orders, padding=args.padding,
+                        gamma=args.bsld_threshold)
+    _print(args, source, runs)
+    return 0
+
+
+def _check_window_options(args: argparse.Namespace) -> None:
+    """Raise :class:`UserError` for a window option without the window, or a screenshot file
+    that cannot be written."""
+    if args.screenshot and not args.window:
+        raise UserError("--screenshot needs --window")
+    if (args.at is not None or args.presentation) and not args.window:
+        raise UserError("--at sets the time the compare window shows: it needs --window" if args.at is not None
+                        else "--presentation is a mode of the compare window: it needs --window")
+    if args.size and not args.screenshot:
+        raise UserError("--size needs --window --screenshot")
+    if args.screenshot:
+        try:
+            check_output(args.screenshot, force=args.force)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+
+
+def _sampled(args: argparse.Namespace, orders: dict[str, str | None]) -> int:
+    """Compare the policies on ``args.seeds`` samples of a synthetic model and print each
+    figure's mean and 95% interval (:func:`sampled_comparison`); return 0."""
+    from gangviz.workloads.source import MODEL_DEFAULTS, MODELS
+
+    if args.workload.lower() not in MODELS:
+        raise UserError(f"--seeds samples a synthetic model ({', '.join(MODELS)}); "
+                        f"{args.workload} brings its own jobs")
+    if args.seeds < 2:
+        raise UserError("--seeds needs at least 2 samples for an interval")
+    if args.jobs_out or args.csv:
+        raise UserError("--seeds prints the means and intervals; --jobs-out and --csv take one sample")
+    first = MODEL_DEFAULTS["seed"] if args.seed is None else args.seed
+    samples = {}
+    for seed in range(first, first + args.seeds):
+        source = load_source(args.workload, procs=args.procs, jobs=args.jobs, load=args.load, seed=seed)
+        runs = run_policies(source, args.policy, ring=True if args.ring else None, orders=orders,
+                            workers=args.workers, gamma=args.bsld_threshold,
+                            load=(args.workload, args.procs, None, args.jobs, args.load, seed))
+        samples[seed] = comparison_of_policy_runs(source.title, runs)
+    result = sampled_comparison(samples)
+    if args.json:
+        sys.stdout.write(json.dumps({"command": "compare", "workload": args.workload,
+                                     "policies": list(args.policy), **result.to_dict()}, indent=1) + "\n")
+        return 0
+    print(f"{args.workload} model — policies {', '.join(args.policy)}, {len(samples)} samples")
+    print(result.to_text())
+    return 0
+
+
+def _print(args: argparse.Namespace, source: Any, runs: dict[str, PolicyRun]) -> None:
+    """Print the comparison of ``runs`` as ``args`` ask: JSON, CSV, or the header, the machine
+    line and the table."""
+    result = comparison_of_policy_runs(source.title, runs)
     mach = machine(source, args.procs, args.slice)
+    if args.padding is not None:
+        mach["padding"] = args.padding
+    if args.padding == "absent" and source.absent_from is not None:
+        mach.update(processors=source.absent_from, processors_from="trace header")
     if args.json:
         doc = compare_document(source, mach, runs, result)
+        doc["replay"] = replay_record(args)
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     elif args.csv:
         sys.stdout.write(result.to_csv())
     else:
         families = ", ".join(sorted({r.family for r in runs.values()}))
         print(header_line(source.title, ", ".join(args.policy), families, mach, source.job_count))
+        print(machine_text({label: r.machine for label, r in runs.items()}))
+        print("\n".join(provenance_lines(source, {label: r.record for label, r in runs.items()},
+                                          next(iter(runs.values())).figures)))
         print(result.to_text())
-    return 0
+
+
+#: the options of a comparison its JSON records to replay it
+REPLAYED = ("procs", "slice", "jobs", "load", "seed", "padding", "ring", "bsld_threshold")
+
+
+def replay_record(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the ``replay`` member of a comparison's document: the workload as given, the
+    options that load it and choose the machine, the policies and their queue orders."""
+    return {"workload": args.workload, "options": {k: getattr(args, k) for k in REPLAYED},
+            "policies": list(args.policy), "orders": list(args.order)}
+
+
+def _replayed(args: argparse.Namespace) -> None:
+    """Fill ``args`` from the document ``args.replay`` names (:func:`replay_record`), checking
+    that its source is the file recorded. Raises :class:`UserError` for a document that is not
+    a comparison's, a workload given as well, or a source whose hash differs."""
+    from pathlib import Path
+
+    from gangviz.results.provenance import file_sha256
+
+    if args.workload is not None or args.policy or args.order:
+        raise UserError("--replay takes the workload, the policies and the orders from the document; "
+                        "give none of them")
+    try:
+        doc = json.loads(Path(args.replay).read_text(encoding="utf-8"))
+        rec = doc["replay"]
+        workload, options, policies, orders = (rec["workload"], rec["options"], rec["policies"],
+                                               rec["orders"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{args.replay}: not the JSON of 'gangviz compare --json' ({exc})") from None
+    recorded = doc.get("source", {}).get("sha256")
+    if recorded and Path(workload).exists() and file_sha256(workload) != recorded:
+        raise UserError(f"{args.replay}: {workload} has changed since the comparison ran "
+                        f"(sha256 {recorded[:12]} recorded)")
+    args.workload, args.policy, args.order = workload, list(policies), list(orders)
+    for k in REPLAYED:
+        if k in options:
+            setattr(args, k, options[k])
 
 
 def _check_jobs_out(jobs_out: str, specs: list[str], force: bool) -> None:
@@ -155,21 +270,23 @@ def _window(args: argparse.Namespace) -> int:
             raise UserError("--screenshot needs at least two --policy options")
         size = args.size or compare_window.SCREENSHOT_SIZE
         out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size,
-                                        presentation=args.presentation)
+                                        presentation=args.presentation, padding=args.padding)
         print(out)
         return 0
     from gangviz.display_check import problem
-    from gangviz.gui.qapp import application
+    from gangviz.gui.qapp import application, exec_until_signal
 
     reason = problem()
     if reason:
         raise UserError(reason)
     app = application()
-    win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0)
+    win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0, padding=args.padding)
     win.show()
     if args.presentation:
         win.toggle_presentation()
-    return int(app.exec())
+    code = exec_until_signal(app)
+    win.close()  # ends the runs' worker processes too, however the loop ended (Ctrl-C, SIGTERM)
+    return code
 
 
 def _space_sharing(spec: str) -> bool:

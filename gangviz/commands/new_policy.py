@@ -7,6 +7,7 @@ built-ins (``order``). It never overwrites a file.
 from __future__ import annotations
 
 import argparse
+import keyword
 import re
 from pathlib import Path
 
@@ -117,21 +118,36 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the template; return 0 (1 when the file exists)."""
+    """Write the template; return 0 (1 when the file exists, is a link, or its name cannot be
+    written into the template)."""
+    from gangviz.inputs import quoted
+
     path = Path(args.name if args.name.endswith(".py") else args.name + ".py")
-    if path.exists():
+    shown = path.as_posix()
+    if any(not c.isprintable() or c in "\"\\" for c in shown):
+        raise UserError(f"new-policy: the name {quoted(args.name)} holds a quote, a backslash or a "
+                        "control character; choose a plain file name")
+    if path.exists() or path.is_symlink():
         raise UserError(f"{path} exists; choose another name (new-policy never overwrites)")
     stem = re.sub(r"\W+", "_", path.stem).strip("_") or "mine"
     cls = "".join(part.capitalize() for part in stem.split("_")) or "Mine"
     if cls[0].isdigit():
         cls = "P" + cls
+    if keyword.iskeyword(cls) or not cls.isidentifier():  # None, True, False
+        cls += "Policy"
+    func = stem if stem.isidentifier() and not keyword.iskeyword(stem) else "order"
     template = {"matrix": MATRIX, "space-sharing": SPACE, "order": ORDER}[args.family]
-    text = template.format(title=stem.replace("_", " ").capitalize(), file=path.as_posix(), cls=cls,
-                           name=stem.replace("_", "-"), func=stem if stem.isidentifier() else "order")
+    text = template.format(title=stem.replace("_", " ").capitalize(), file=shown, cls=cls,
+                           name=stem.replace("_", "-"), func=func)
+    compile(text, str(path), "exec")  # the template always compiles: a failure is a bug here
     try:
-        path.write_text(text, encoding="utf-8")
+        # "x": created here or not at all; never through a link (even a dangling one)
+        with open(path, "x", encoding="utf-8") as fh:
+            fh.write(text)
+    except FileExistsError:
+        raise UserError(f"{path} exists; choose another name (new-policy never overwrites)") from None
     except OSError as exc:
         raise UserError(f"{path}: {exc.strerror or exc}") from None
     print(f"wrote {path}; try: gangviz check-policy {path}" if args.family != "order"
-          else f"wrote {path}; try: gangviz run downey --policy gs:mpl=2 --order {path}:{stem}")
+          else f"wrote {path}; try: gangviz run downey --policy gs:mpl=2 --order {path}:{func}")
     return 0

@@ -40,6 +40,13 @@ def add_source_options(p: argparse.ArgumentParser, *, ring: bool = True) -> None
         p.add_argument("--ring", action="store_true", help="processors form a ring (default: a line)")
 
 
+def add_bsld_threshold(p: argparse.ArgumentParser) -> None:
+    """Add ``--bsld-threshold``: the bounded slowdown's Γ [Zhang01 §2.3], in the run's clock."""
+    p.add_argument("--bsld-threshold", type=positive_seconds, default=10.0, metavar="GAMMA",
+                   help="the bounded slowdown's threshold Γ: seconds on a trace, slices on a "
+                        "scenario or model (default 10, Zhang01 §2.3)")
+
+
 def add_strict(p: argparse.ArgumentParser) -> None:
     """Add ``--strict``: exit 3 when a finding of the paper does not hold (0 otherwise)."""
     p.add_argument("--strict", action="store_true",

@@ -19,7 +19,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from gangviz.commands.errors import UserError
-from gangviz.commands.options import add_source_options, add_user_policy_options, user_policy_params
+from gangviz.commands.options import (
+    add_bsld_threshold,
+    add_source_options,
+    add_user_policy_options,
+    user_policy_params,
+)
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.options import add_json
 
@@ -40,6 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "and in --json, which is a summary unless asked)")
     add_source_options(p)
     add_user_policy_options(p)
+    add_bsld_threshold(p)
     p.add_argument("--jobs-out", metavar="FILE",
                    help="also write one row per job to FILE: .csv (Batsim layout), .swf or .parquet")
     p.add_argument("--force", action="store_true", help="overwrite an existing --jobs-out file")
@@ -103,6 +109,7 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
     from gangviz.experiments.progress import RunTicker, announce_compiled
     from gangviz.factory import run
     from gangviz.results.figures import run_figures
+    from gangviz.results.provenance import policy_record, provenance_lines
     from gangviz.results.summary import header_line, machine, run_document
 
     ring = True if args.ring else None
@@ -115,16 +122,18 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
     finally:
         ticker.close()
     if args.jobs_out:
-        _save_jobs(done, source, args.jobs_out)
-    figures = run_figures(done)
+        _save_jobs(done, source, args.jobs_out, args.order, args.bsld_threshold)
+    figures = run_figures(done, args.bsld_threshold)
     mach = machine(source, args.procs, args.slice)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
+    record = policy_record(source, spec, done.family, dict(done.parameters), done.engine, args.order)
+    name = record["name"]  # one spelling everywhere: the registry's
     final = done.final_matrix() if done.family == "matrix" else None
     sim = done.simulation
     if args.json:
         import json
 
-        doc = run_document(source, mach, name, done.parameters, done.engine, figures)
+        doc = run_document(source, mach, name, done.parameters, done.engine, figures, record)
         if steps and sim is not None:
             if done.family == "matrix":
                 names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}
@@ -137,6 +146,9 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")  # one write, however long
         return 0
     print(header_line(source.title, name, _family_name(done.family), mach, source.job_count))
+    print("\n".join(provenance_lines(source, {spec: record}, figures)))
+    from gangviz.inputs import printable  # a job's name from a file may hold control characters
+
     if steps and sim is not None:
         from gangviz.timefmt import format_time
 
@@ -144,11 +156,11 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
         for s in sim.steps:
             for line in s.narration:
                 if not line.startswith("Slot ") or "runs its time slice" not in line:
-                    print(f"  t={format_time(s.time, per)}: {line}")
+                    print(f"  t={format_time(s.time, per)}: {printable(line)}")
     if final is not None and steps:
         print("final matrix (top slot first):")
         for row in final or ["(no slots)"]:
-            print(f"  {row}")
+            print(f"  {printable(row)}")
     print(figures.text())
     return 0
 
@@ -157,15 +169,14 @@ def _family_name(family: str) -> str:
     return {"matrix": "time slots", SPACE_SHARING: "space sharing"}.get(family, family)
 
 
-def _save_jobs(done: FinishedRun, source: Source, path: str) -> None:
-    """Write the per-job table of the finished run ``done`` to ``path``."""
-    from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
+def _save_jobs(done: FinishedRun, source: Source, path: str, order: str | None = None,
+               tau: float | None = None) -> None:
+    """Write the per-job table of the finished run ``done`` to ``path`` (and its sidecar)."""
+    from gangviz.results.jobs import save_run_jobs
 
-    if done.family == SPACE_SHARING:
-        res = done.result if done.result is not None else done.simulation.result
-        save_backfill_jobs(res.records, source, path, label=done.policy.label())
-    else:
-        save_simulation_jobs(done.simulation, source, path, label=done.label)
+    save_run_jobs(done, source, path,
+                  label=done.policy.label() if done.family == SPACE_SHARING else done.label,
+                  order=order, tau=tau)
 
 
 def _trace_columns_run(args: argparse.Namespace) -> int | None:
@@ -198,7 +209,8 @@ def _trace_columns_run(args: argparse.Namespace) -> int | None:
     print_warnings(title, columns.warnings)
     try:
         return print_trace_run(title, columns, policy, procs=args.procs, slice_seconds=args.slice,
-                               parameters=given, as_json=args.json, jobs_out=args.jobs_out)
+                               parameters=given, as_json=args.json, jobs_out=args.jobs_out,
+                               path=args.source, spec=args.policy, gamma=args.bsld_threshold)
     except ValueError as exc:
         raise UserError(str(exc)) from None
 

@@ -76,13 +76,15 @@ def run_family(source: Source | Scenario, policy: str | None = None, *, as_json:
     where = f"{sites} sites of {source.processors} processors" if source.model == "multisite" \
         else f"{source.processors} node{'' if source.processors == 1 else 's'}"
     print(f"{source.title} — {source.model} model, policy {name}, {where}", file=out)
+    from gangviz.inputs import printable  # a gang's name from a file may hold control characters
+
     if steps is not False:
         for s in sim.steps:
             for line in s.narration:
-                print(f"  t={s.time:.4g}: {line}", file=out)
+                print(f"  t={s.time:.4g}: {printable(line)}", file=out)
     print("end state:", file=out)
     for key, value in state.items():
-        print(f"  {key}: {value}", file=out)
+        print(f"  {key}: {printable(str(value))}", file=out)
     print(figs.text(), file=out)
     if source.expect and name == policy_name(source):
         print("expected end state: " + ("reached" if not problems else "; ".join(problems)), file=out)

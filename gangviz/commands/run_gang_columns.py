@@ -70,7 +70,7 @@ def run_gang_columns(args: argparse.Namespace) -> int | None:
 
     announce_compiled(Source(source.kind, source.title, source.processors, []), [args.policy])
     try:
-        figures = _figures(source, cols, name, params)
+        figures = _figures(source, cols, name, params, args.bsld_threshold)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     _print(source, args, policy.name, parameters, figures)
@@ -108,7 +108,7 @@ def _model_columns(args: argparse.Namespace) -> tuple[Any, ...] | None:
         return None
     c = uniform_log_columns(jobs, load, procs=procs, seed=seed)  # job i: id i, in arrival order
     cols = SimpleNamespace(arrival=c.arrival, size=c.size, work=c.work, estimate=None, warnings=[])
-    source = Source("model", title, procs, [], slice_seconds=1.0, count=jobs)
+    source = Source("model", title, procs, [], slice_seconds=1.0, count=jobs, seed=seed)
     return (source, cols, *policy)
 
 
@@ -131,11 +131,11 @@ def _trace_columns(args: argparse.Namespace) -> tuple[Any, ...] | None:
         return None
     assert c.processors is not None  # load_trace_columns refuses a trace without a machine size
     source = Source("swf", Path(args.source).name, c.processors, [], slice_seconds=c.slice_seconds,
-                    count=len(c))
+                    count=len(c), warnings=list(c.warnings), path=Path(args.source))
     return (source, c, *policy)
 
 
-def _figures(source: Source, cols: Any, policy: str, params: dict[str, Any]) -> Figures:
+def _figures(source: Source, cols: Any, policy: str, params: dict[str, Any], gamma: float = 10.0) -> Figures:
     """Run the jobs of ``cols`` (job i: id i, arrivals in order) and return the run's
     :class:`~gangviz.results.figures.Figures` (core and Zhou00 §4.3), as
     :func:`gangviz.results.figures.run_figures` gives them for the whole run."""
@@ -150,21 +150,24 @@ def _figures(source: Source, cols: Any, policy: str, params: dict[str, Any]) -> 
                                    run.max_rows, run.slot_time, block=BLOCK)
     return columns_figures(cols.arrival, run.start, run.finish, cols.work, cols.size, procs,
                            slice_seconds=seconds, clock=clock, capacity=run.capacity(), family="matrix",
-                           own=zhou_own(zhou, clock, seconds), block=BLOCK)
+                           own=zhou_own(zhou, clock, seconds), block=BLOCK, gamma=gamma)
 
 
 def _print(source: Source, args: argparse.Namespace, name: str, parameters: dict[str, Any],
            figures: Figures) -> None:
     """Print what :func:`gangviz.commands.run._run_source` prints for a compiled run without
     steps: the header line and the figures, or the summary document."""
+    from gangviz.results.provenance import policy_record, provenance_lines
     from gangviz.results.summary import header_line, machine, run_document
 
     mach = machine(source, args.procs, args.slice)
+    record = policy_record(source, args.policy, "matrix", parameters, "compiled:gang")
     if args.json:
         import json
 
-        doc = run_document(source, mach, name, parameters, "compiled:gang", figures)
+        doc = run_document(source, mach, name, parameters, "compiled:gang", figures, record)
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
         return
-    print(header_line(source.title, name, "time slots", mach, source.job_count))
+    print(header_line(source.title, record["name"], "time slots", mach, source.job_count))
+    print("\n".join(provenance_lines(source, {args.policy: record}, figures)))
     print(figures.text())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gangviz.metrics.ibm import ibm_metrics
@@ -39,15 +40,19 @@ def run_space_sharing(jobs: list[JobSpec], processors: int, policy: SpaceSharing
 def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolicy, *,
                     procs: int | None = None, slice_seconds: float | None = None,
                     parameters: dict[str, Any] | None = None,
-                    as_json: bool = False, jobs_out: str | None = None) -> int:
+                    as_json: bool = False, jobs_out: str | None = None,
+                    path: str | None = None, spec: str | None = None, gamma: float = 10.0) -> int:
     """``gangviz run TRACE --policy NAME`` without steps: run ``policy`` on the jobs of a trace
     as columns (a :class:`~gangviz.workloads.swf.TraceColumns`) and print the header and the
     figures (text, or the summary JSON), writing ``jobs_out`` when given; return 0.
-    ``procs``/``slice_seconds`` are the options as given (for the header's provenance).
+    ``procs``/``slice_seconds`` are the options as given, ``path`` the trace's file and
+    ``spec`` the policy as given (for the header's provenance), ``gamma`` the bounded
+    slowdown's threshold in seconds.
 
     Raises ``ValueError`` for a job larger than the machine.
     """
     from gangviz.results.figures import columns_figures
+    from gangviz.results.provenance import policy_record, provenance_lines
     from gangviz.results.summary import header_line, machine, run_document
     from gangviz.spacesharing.backfill import simulate_backfill_columns
 
@@ -56,22 +61,29 @@ def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolic
     assert processors is not None  # load_trace_columns refuses a trace without a machine size
     res = simulate_backfill_columns(c.arrival, c.size, c.work, c.estimate, processors, mode=policy.mode,
                                     estimates=policy.estimates, kill_at_estimate=policy.kill)
+    source = Source("swf", title, processors, [], slice_seconds=c.slice_seconds, count=len(c),
+                    warnings=list(c.warnings), path=Path(path) if path else None)
+    label = spec or policy.label()
+    record = policy_record(source, label, "space-sharing", dict(parameters or {}), "backfill")
     if jobs_out:
-        from gangviz.results.jobs import save_columns_jobs
+        from gangviz.results.jobs import save_columns_jobs, write_sidecar
 
-        save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label())
+        save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label(),
+                          executed=res.runs, tau=gamma)
+        write_sidecar(jobs_out, source, record)
     figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, processors,
-                              slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity)
-    source = Source("swf", title, processors, [], slice_seconds=c.slice_seconds, count=len(c))
+                              slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity,
+                              executed=res.runs, gamma=gamma)
     mach = machine(source, procs, slice_seconds)
     if as_json:
         import json
 
-        doc = run_document(source, mach, policy.label(), dict(parameters or {}), "backfill:columns",
-                           figures)
+        doc = run_document(source, mach, policy.label(), dict(parameters or {}), "backfill",
+                           figures, record)
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
         return 0
-    print(header_line(title, policy.label(), "space sharing", mach, len(c)))
+    print(header_line(title, record["name"], "space sharing", mach, len(c)))
+    print("\n".join(provenance_lines(source, {label: record}, figures)))
     print(figures.text())
     return 0
 

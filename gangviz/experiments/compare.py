@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.numbers import number
+from gangviz.results.provenance import leaves_padding, policy_record, run_machine
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: loaded when a comparison runs)
     from gangviz.results.figures import Figures
@@ -80,6 +81,8 @@ class Comparison:
     goals: dict[str, str] = field(default_factory=lambda: dict(GOALS))
     units: dict[str, str] = field(default_factory=dict)
     lacks: dict[str, list[str]] = field(default_factory=dict)
+    #: why no value is marked best (:func:`served_note`); ``""``: the best are marked
+    note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``nan`` becomes ``None``)."""
@@ -87,7 +90,7 @@ class Comparison:
                  for lab, ms in self.metrics.items()}
         return {"workload": self.title, "processors": self.processors, "policies": list(self.labels),
                 "metrics": clean, "best": {m: list(b) for m, b in self.best.items()},
-                "goals": dict(self.goals)}
+                "goals": dict(self.goals), "note": self.note}
 
     def to_json(self) -> str:
         """Return :meth:`to_dict` as indented JSON."""
@@ -122,7 +125,11 @@ class Comparison:
         lines = ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
                  for r in rows]
         higher = [m for m in self.keys if self.goals.get(m) == "max"]
-        lines.append(f"* best in its row ({', '.join(higher)}: higher is better; the others: lower is better)")
+        if self.note:
+            lines.append(self.note)
+        else:
+            lines.append(f"* best in its row ({', '.join(higher)}: higher is better; the others: "
+                         "lower is better)")
         if any(self.lacks.values()):
             lines.append("(none): a figure the policy's family does not have: "
                          + "; ".join(f"{lab}: {', '.join(keys)}" for lab, keys in self.lacks.items() if keys))
@@ -175,12 +182,40 @@ def comparison_from_figures(title: str, processors: int,
     labels = tuple(figures)
     table = {lab: {m: _num(figures[lab].values.get(m)) for m in keys} for lab in labels}
     goals = {m: FIGURE_GOALS[m] for m in keys if m in FIGURE_GOALS}
-    best = {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m]) for m in goals}
+    note = served_note(figures)
+    best = {} if note else {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m])
+                            for m in goals}
     units: dict[str, str] = {}
     for figs in figures.values():
         units.update(figs.units)
     lacks = {lab: [m for m in keys if m not in figures[lab].values] for lab in labels}
-    return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks)
+    return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks, note)
+
+
+def served_note(figures: Mapping[str, Figures]) -> str:
+    """Return one line saying that the runs of ``figures`` (label -> figures) served different
+    work, and how to compare them like for like; ``""`` when they served the same.
+
+    Runs serve different work when their ``work_unserved`` differ: a space-sharing policy
+    that stops jobs at their estimate (``kill``, the default) beside one that runs every job to
+    its end (a time-slot policy, or ``estimates=exact``). Their figures measure different
+    schedules of different work, so no value is marked best across them. Policies that kill
+    the same jobs (EASY and conservative with the same estimates) serve the same work.
+    """
+    unserved = {lab: f.values.get("work_unserved") for lab, f in figures.items()}
+    known = {lab: float(v) for lab, v in unserved.items() if v is not None and not math.isnan(v)}
+    if len(known) < 2 or all(math.isclose(v, next(iter(known.values())), rel_tol=1e-9, abs_tol=1e-9)
+                             for v in known.values()):
+        return ""
+    killed = {lab: int(figures[lab].values.get("jobs_killed") or 0) for lab in known}
+    kills = [f"{lab} stops {k:,} jobs at their estimate" for lab, k in killed.items() if k]
+    whole = [lab for lab, k in killed.items() if not k]
+    exact = ", ".join(f"--policy {lab}{',' if ':' in lab else ':'}estimates=exact"
+                      for lab, k in killed.items() if k)
+    return (f"no ★: the policies serve different work ({'; '.join(kills)}"
+            + (f"; {', '.join(whole)} run{'s' if len(whole) == 1 else ''} every job to its end"
+               if whole else "")
+            + f"): compare like for like with {exact} (or kill=false, EASY and FCFS only)")
 
 
 def _num(v: float | None) -> float:
@@ -221,37 +256,42 @@ def check_distinct(specs: Sequence[str], option: str = "--policy") -> None:
 
 
 def build_simulations(source: Any, specs: Sequence[str], *, ring: bool | None = None,
-                      record: bool = False, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                      record: bool = False, params: Mapping[str, Any] | None = None,
+                      padding: str | None = None) -> dict[str, Any]:
     """Return ``{label: simulation}``, one fresh simulation per policy spec on ``source``'s jobs
     (each by :func:`gangviz.factory.build`).
 
     The label is the spec as given (``"random:seed=3"``); a scenario's own ``[params.NAME]``
     apply unless the spec overrides them, and ``params`` (given to every policy) override both.
     Raises ``ValueError`` for an unknown policy, bad parameters, a policy that cannot run on the
-    machine, or a spec given twice.
+    machine, a spec given twice, or policies that would run on different machines
+    (:func:`machine_sources`, with ``padding``).
     """
     from gangviz.factory import build
 
     check_distinct(specs)
-    return {spec: build(source, spec, params=params, record=record, watch=False, ring=ring)
+    sources = machine_sources(source, specs, padding)
+    return {spec: build(sources[spec], spec, params=params, record=record, watch=False, ring=ring)
             for spec in specs}
 
 
-def compare(source: Source, specs: Sequence[str], *, ring: bool | None = None) -> Comparison:
+def compare(source: Source, specs: Sequence[str], *, ring: bool | None = None,
+            padding: str | None = None) -> Comparison:
     """Run every policy spec on ``source`` (a :class:`~gangviz.workloads.source.Source`) to the end,
     each as ``gangviz run`` runs it (:func:`run_policies`), and return the :class:`Comparison`
     of their figures: ``gangviz compare``'s table. Raises ``ValueError`` as
     :func:`run_policies` does."""
-    runs = run_policies(source, specs, ring=ring)
-    return comparison_from_figures(source.title, source.processors,
-                                   {label: r.figures for label, r in runs.items()})
+    runs = run_policies(source, specs, ring=ring, padding=padding)
+    return comparison_of_policy_runs(source.title, runs)
 
 
 @dataclass(frozen=True)
 class PolicyRun:
     """One policy run to its end for a comparison: its ``label`` (the spec as given), policy
-    ``name``, ``family``, ``engine``, resolved ``parameters`` and
-    :class:`~gangviz.results.figures.Figures` (the same as ``gangviz run`` prints for it)."""
+    ``name``, ``family``, ``engine``, resolved ``parameters``,
+    :class:`~gangviz.results.figures.Figures` (the same as ``gangviz run`` prints for it),
+    ``machine`` (:func:`run_machine`) and ``record``, what ran
+    (:func:`gangviz.results.provenance.policy_record`)."""
 
     label: str
     name: str
@@ -259,6 +299,8 @@ class PolicyRun:
     engine: str
     parameters: dict[str, Any]
     figures: Figures
+    machine: dict[str, Any] = field(default_factory=dict)
+    record: dict[str, Any] = field(default_factory=dict)
 
 
 #: sources already loaded, by the options that load them: the parent fills it, and a worker
@@ -277,52 +319,57 @@ def _source_for(load: tuple[Any, ...]) -> Any:
     return _SOURCES[load]
 
 
-def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | None]) -> PolicyRun:
-    """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out, order)``,
-    ``load`` the key of the source in the cache of loaded sources (or the options that load it),
-    ``jobs_out`` a per-job file to write or ``None``, ``order`` a queue order
-    (``file.py:function``) or ``None``. Picklable, for worker processes. Raises ``ValueError``
-    as :func:`gangviz.factory.run` does."""
+def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | None, str | None,
+                           float]) -> PolicyRun:
+    """Run one policy of a comparison: ``task`` is ``(load, spec, ring, jobs_out, order,
+    padding, gamma)`` (``gamma``: the bounded slowdown's threshold in the run's clock), ``load`` the key of the source in the cache of loaded sources (or the options
+    that load it), ``jobs_out`` a per-job file to write or ``None``, ``order`` a queue order
+    (``file.py:function``) or ``None``, ``padding`` the machine chosen for a padded trace
+    (:func:`machine_sources`). Picklable, for worker processes. Raises ``ValueError`` as
+    :func:`gangviz.factory.run` does."""
     from gangviz.factory import run
     from gangviz.results.figures import run_figures
 
-    load, spec, ring, jobs_out, order = task
-    source = _source_for(load)
+    load, spec, ring, jobs_out, order, padding, gamma = task
+    source = machine_sources(_source_for(load), [spec], padding)[spec] if padding else _source_for(load)
     done = run(source, spec, ring=ring, jobs=bool(jobs_out), order=order)
     if jobs_out:
-        from gangviz.results.jobs import save_backfill_jobs, save_simulation_jobs
+        from gangviz.results.jobs import save_run_jobs
 
-        if done.family == SPACE_SHARING:
-            res = done.result if done.result is not None else done.simulation.result
-            save_backfill_jobs(res.records, source, jobs_out, label=spec)
-        else:
-            save_simulation_jobs(done.simulation, source, jobs_out, label=spec)
+        save_run_jobs(done, source, jobs_out, label=spec, order=order, tau=gamma)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
-    return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done))
+    return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done, gamma),
+                     run_machine(source, spec),
+                     policy_record(source, spec, done.family, dict(done.parameters), done.engine, order))
 
 
 def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | None = None,
                  ring: bool | None = None, workers: int = 1,
                  jobs_out: Mapping[str, str] | None = None,
-                 orders: Mapping[str, str | None] | None = None) -> dict[str, PolicyRun]:
+                 orders: Mapping[str, str | None] | None = None,
+                 padding: str | None = None, gamma: float = 10.0) -> dict[str, PolicyRun]:
     """Run every policy spec on ``source`` with :func:`gangviz.factory.run` (the same loop as
     ``gangviz run`` for each: compiled, backfilling or reference), ``workers`` at a time in
     worker processes; return ``{label: PolicyRun}`` in the order given.
 
     ``load`` is the tuple of options that loads ``source`` again (name, procs, slice, jobs, load,
     seed), for worker processes that do not share this one's memory; ``jobs_out`` maps labels to
-    per-job files, ``orders`` labels to queue orders (:func:`assign_orders`). Raises
-    ``ValueError`` for a spec given twice and as :func:`run_policy` does.
+    per-job files, ``orders`` labels to queue orders (:func:`assign_orders`), ``padding`` the
+    machine of a padded trace (:func:`machine_sources`), ``gamma`` the bounded slowdown's
+    threshold in the source's clock (seconds on a trace). Raises ``ValueError`` for a spec given
+    twice, for policies that would run on different machines, and as :func:`run_policy` does.
     """
     from gangviz.experiments.runner import RunError, map_runs
 
     check_distinct(specs)
+    machine_sources(source, specs, padding)  # one machine for all, or the reason it cannot be
     key = load if load is not None else ("<loaded>", id(source))
     _SOURCES.clear()
     _SOURCES[key] = source
     if load is None:
         workers = 1  # a source that cannot be loaded again runs in this process
-    tasks = [(key, spec, ring, (jobs_out or {}).get(spec), (orders or {}).get(spec)) for spec in specs]
+    tasks = [(key, spec, ring, (jobs_out or {}).get(spec), (orders or {}).get(spec), padding, gamma)
+             for spec in specs]
     out: dict[int, PolicyRun] = {}
     try:
         for index, result in map_runs(run_policy, tasks, workers=workers):
@@ -373,6 +420,15 @@ def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[st
     return {spec: own.get(spec, every) for spec in specs}
 
 
+def comparison_of_policy_runs(title: str, runs: Mapping[str, PolicyRun]) -> Comparison:
+    """Return the :class:`Comparison` of a comparison's runs (:func:`run_policies`): their
+    figures, on the machine they ran on (every policy's processors, the same for all)."""
+    procs = {r.machine.get("processors") for r in runs.values()}
+    processors = procs.pop() if len(procs) == 1 else 0
+    return comparison_from_figures(title, int(processors or 0),
+                                   {label: r.figures for label, r in runs.items()})
+
+
 def comparison_of_simulations(source: Any, sims: Mapping[str, Any]) -> Comparison:
     """Run every step-able simulation (label -> simulation, time-slot or space-sharing, built on
     ``source``) to its end, once, counting what its figures need on the way
@@ -393,3 +449,164 @@ def comparison_of_runs(source: Any, runs: Mapping[str, Any]) -> Comparison:
 
     figures = {label: run_figures(done) for label, done in runs.items()}
     return comparison_from_figures(source.title, source.processors, figures)
+
+
+#: ``--padding`` choices: what a trace's processors added by ``--procs`` are for every policy
+#: of a comparison: ``used`` (real processors every policy may use) or ``absent`` (processors
+#: that do not exist: every policy runs on the trace's own machine, a buddy scheme inside its
+#: power of two)
+PADDING = ("used", "absent")
+
+
+def machine_sources(source: Source, specs: Sequence[str], padding: str | None = None) -> dict[str, Source]:
+    """Return ``{spec: source}``: the source each policy of a comparison runs on, so that every
+    policy runs on the same processors.
+
+    A trace padded by ``--procs`` (:attr:`~gangviz.workloads.source.Source.absent_from`) is
+    read by a buddy scheme as its own machine inside a power of two and by the others as a
+    machine of every processor; when both kinds are compared ``padding`` (:data:`PADDING`)
+    chooses one machine for all: ``"used"`` gives every policy every processor (the buddy
+    schemes too), ``"absent"`` gives the others the trace's own processors. Raises
+    ``ValueError`` with the reason and the choices when the policies would run on different
+    machines and ``padding`` is ``None``, when a buddy scheme is compared on a machine that is
+    not a power of two (and the trace gives none to pad to), and for an unknown ``padding``.
+    """
+    from dataclasses import replace
+
+    if padding is not None and padding not in PADDING:
+        raise ValueError(f"--padding must be one of {', '.join(PADDING)}, got {padding!r}")
+    buddy = [s for s in specs if leaves_padding(s)]
+    others = [s for s in specs if s not in buddy]
+    procs = source.processors
+    absent = source.absent_from
+    if buddy and procs & (procs - 1) and source.kind != "scenario":  # (a scenario fixes its machine)
+        power = 1 << (procs - 1).bit_length()
+        raise ValueError(f"{source.title}: {', '.join(buddy)} needs a power-of-two machine (a buddy "
+                         f"scheme's tree) and this one has {procs:,} processors; compare every "
+                         f"policy on one machine: --procs {power} with --padding absent (the "
+                         f"{power - procs:,} added processors absent for all) or --padding used "
+                         f"(all {power:,} real for all)")
+    if absent is None:
+        if padding is not None:
+            raise ValueError(f"--padding applies to a trace run on more processors than its header's "
+                             f"(--procs above its MaxProcs); {source.title} has none added")
+        return dict.fromkeys(specs, source)
+    if padding is None:
+        if buddy and others:
+            raise ValueError(
+                f"{source.title}: the policies would run on different machines: "
+                f"{', '.join(buddy)} leave{'s' if len(buddy) == 1 else ''} processors {absent}-"
+                f"{procs - 1} (added by --procs {procs}) absent, as a buddy scheme pads the "
+                f"trace's {absent:,} to a power of two, while {', '.join(others)} would use all "
+                f"{procs:,}; choose one machine for every policy: --padding used (all {procs:,} "
+                f"processors) or --padding absent (the trace's {absent:,})")
+        return dict.fromkeys(specs, source)
+    if padding == "used":
+        used = replace(source, absent_from=None)
+        return dict.fromkeys(specs, used)
+    own = replace(source, processors=absent, absent_from=None)
+    return {s: (source if s in buddy else own) for s in specs}
+
+
+def machine_text(machines: Mapping[str, Mapping[str, Any]]) -> str:
+    """Return one line saying which machine the runs of a comparison used: ``N processors for
+    every policy`` (with the padding of those that have some), or each policy's when they
+    differ (a comparison refused by :func:`machine_sources` never gets here)."""
+    sizes = {m["processors"] for m in machines.values()}
+    padded = [f"{label} inside {m['processors'] + m['absent']:,} with {m['absent']:,} absent"
+              for label, m in machines.items() if m["absent"]]
+    if len(sizes) == 1:
+        text = f"machine: {sizes.pop():,} processors for every policy"
+    else:
+        text = "machine: " + ", ".join(f"{label} {m['processors']:,} processors"
+                                       for label, m in machines.items())
+    return text + (f" ({'; '.join(padded)})" if padded else "")
+
+
+@dataclass(frozen=True)
+class Sampled:
+    """A comparison over several samples of a synthetic model (one per seed): per policy and
+    figure the ``mean`` and the ``half`` width of its 95% interval (Student's t over the
+    seeds), and per figure the policies marked best, those whose interval lies wholly on the
+    better side of every other policy's; ``note`` as :attr:`Comparison.note` (no best marked
+    when some sample's policies served different work)."""
+
+    labels: tuple[str, ...]
+    seeds: tuple[int, ...]
+    keys: tuple[str, ...]
+    mean: dict[str, dict[str, float]]
+    half: dict[str, dict[str, float]]
+    best: dict[str, tuple[str, ...]]
+    units: dict[str, str]
+    note: str = ""
+
+    def to_text(self) -> str:
+        """Return the table: ``mean ± half`` per policy and figure, ``*`` where the intervals
+        separate the best from every other policy."""
+        head = ["metric", *(lab + "  " for lab in self.labels), "unit"]
+        rows = [head]
+        for m in self.keys:
+            row = [m]
+            for lab in self.labels:
+                v, h = self.mean[lab][m], self.half[lab][m]
+                text = number(v) if math.isnan(h) else f"{number(v)} ± {number(h)}"
+                row.append(text + (" *" if lab in self.best.get(m, ()) else "  "))
+            row.append(self.units.get(m, ""))
+            rows.append(row)
+        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+        last = len(head) - 1
+        lines = ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+                 for r in rows]
+        lines.append(f"mean ± half-width of the 95% interval over {len(self.seeds)} seeds "
+                     f"({', '.join(map(str, self.seeds))})")
+        lines.append(self.note or "* best in its row where its interval is clear of every other "
+                                  "policy's (no * where the intervals overlap)")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (``nan`` becomes ``None``)."""
+        def clean(d: dict[str, dict[str, float]]) -> dict[str, dict[str, float | None]]:
+            return {lab: {m: (None if math.isnan(v) else v) for m, v in ms.items()} for lab, ms in d.items()}
+
+        return {"seeds": list(self.seeds), "level": 0.95, "mean": clean(self.mean),
+                "half_width": clean(self.half), "best": {m: list(b) for m, b in self.best.items()},
+                "note": self.note}
+
+
+def sampled_comparison(samples: Mapping[int, Comparison]) -> Sampled:
+    """Return the :class:`Sampled` comparison of one comparison per seed (``seed ->``
+    :class:`Comparison` of the same policies). Raises ``ValueError`` for fewer than two."""
+    from gangviz.experiments.stats import mean_ci
+
+    if len(samples) < 2:
+        raise ValueError("a sampled comparison needs at least two seeds")
+    first = next(iter(samples.values()))
+    labels, keys = first.labels, first.keys
+    mean: dict[str, dict[str, float]] = {lab: {} for lab in labels}
+    half: dict[str, dict[str, float]] = {lab: {} for lab in labels}
+    for lab in labels:
+        for m in keys:
+            mu, h, _ = mean_ci([c.metrics[lab][m] for c in samples.values()])
+            mean[lab][m], half[lab][m] = mu, h
+    note = next((c.note for c in samples.values() if c.note), "")
+    best: dict[str, tuple[str, ...]] = {}
+    if not note:
+        for m, goal in first.goals.items():
+            best[m] = _separated({lab: (mean[lab][m], half[lab][m]) for lab in labels
+                                  if m not in first.lacks.get(lab, ())}, goal)
+    return Sampled(labels, tuple(samples), keys, mean, half, best, dict(first.units), note)
+
+
+def _separated(cells: Mapping[str, tuple[float, float]], goal: str) -> tuple[str, ...]:
+    """Return the label whose interval is clear of every other's on the better side of
+    ``goal`` (``()`` when none is: the intervals overlap, or a value is undefined)."""
+    known = {lab: (v, h) for lab, (v, h) in cells.items() if not math.isnan(v) and not math.isnan(h)}
+    if len(known) < 2 or len(known) < len(cells):
+        return ()
+    sign = 1.0 if goal == "max" else -1.0
+    top = max(known, key=lambda lab: sign * known[lab][0])
+    v, h = known[top]
+    for lab, (w, k) in known.items():
+        if lab != top and not (sign * (v - h * sign) > sign * (w + k * sign)):
+            return ()
+    return (top,)

@@ -147,6 +147,9 @@ def read_completed(path: Path, axes: Sequence[str], metrics: Sequence[str],
 
 def replace_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Write ``path`` through ``write(tmp_path)`` and move it into place in one step."""
+    from gangviz.outputs import refuse_special
+
+    refuse_special(path)  # a device or a FIFO is never replaced by a file
     tmp = Path(f"{path}.tmp")
     write(tmp)
     os.replace(tmp, path)

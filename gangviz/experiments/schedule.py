@@ -187,9 +187,9 @@ def _tell(key: Any, what: str, value: float = 0.0) -> None:
 def schedule_task(key: Any, source: Any, spec: str) -> Schedule:
     """Run ``spec`` on ``source`` in a worker process and return its :class:`Schedule`.
 
-    ``source`` is a :class:`~gangviz.workloads.source.Source`, or ``(origin, ring)``: the
-    source's :attr:`~gangviz.workloads.source.Source.origin`, loaded again here (once per
-    worker), and its ``ring`` flag. Progress goes to the queue of :func:`init_worker` as
+    ``source`` is a :class:`~gangviz.workloads.source.Source`, or ``(origin, ring, processors,
+    absent_from)``: the source's :attr:`~gangviz.workloads.source.Source.origin`, loaded again
+    here (once per worker), and the ring flag and machine the comparison gives it. Progress goes to the queue of :func:`init_worker` as
     ``(key, what, value)``: ``("started", 0)`` when the run begins (it may have waited for a
     free worker), ``("simulated", fraction)`` while a run on the reference engine goes (the
     simulated time over the last arrival; a compiled loop says nothing until it ends).
@@ -201,15 +201,16 @@ def schedule_task(key: Any, source: Any, spec: str) -> Schedule:
 
     _tell(key, "started", time.time())
     if isinstance(source, tuple):
-        (name, options), ring = source
+        from dataclasses import replace
+
+        (name, options), ring, processors, absent_from = source
         cache = repr((name, sorted(options.items())))
         if cache not in _loaded:
             from gangviz.workloads.source import load_source
 
             _loaded.clear()  # one workload at a time
             _loaded[cache] = load_source(name, **options)
-        source = _loaded[cache]
-        source.ring = ring
+        source = replace(_loaded[cache], processors=processors, absent_from=absent_from, ring=ring)
     last = max((j.arrival for j in source.jobs), default=0.0) or 1.0
     state = {"at": 0.0}
 

@@ -72,14 +72,18 @@ def summarize(cell: Cell, runs: list[dict[str, float]], errors: list[str]) -> Ce
 def check_sweep(sweep: Sweep) -> None:
     """Build the first grid point's workload and every policy on its machine, before any run.
 
-    Raises ``ValueError`` naming the sweep file when the workload cannot be built or a policy
-    cannot run on the machine (e.g. a buddy policy on a machine that is not a power of two).
+    Raises ``ValueError`` naming the sweep file when the workload cannot be built, a policy
+    cannot run on the machine (e.g. a buddy policy on a machine that is not a power of two), or
+    the policies would run on different machines (a buddy scheme and another on a trace padded
+    by ``procs``: :func:`gangviz.experiments.compare.machine_sources`).
     """
+    from gangviz.experiments.compare import machine_sources
     from gangviz.factory.policy import make, resolve
 
     cell, task = sweep.tasks()[0]
     try:
         source = build_jobs(task.workload, dict(task.workload_params), task.seed)
+        machine_sources(source, sweep.policies)
         for p in sweep.policies:
             policy = make("matrix", resolve(source, p, params=sweep.policy_params.get(p, {})))
             policy.check_machine(source.processors, sweep.ring)
@@ -229,10 +233,13 @@ def _write_jobs(table: Any, path: Path, workload: str) -> None:
 
 
 def _check_out(out: Path, again: bool) -> None:
-    """Raise ``ValueError`` when ``out`` is a folder, or exists and is not to be resumed or
-    overwritten (``again``)."""
+    """Raise ``ValueError`` when ``out`` is a folder or another special file, or exists and is
+    not to be resumed or overwritten (``again``)."""
+    from gangviz.outputs import refuse_special
+
     if out.is_dir():
         raise ValueError(f"{out}: is a folder; --out names the results file, e.g. {out / 'results.csv'}")
+    refuse_special(out)  # a device or a FIFO is neither read back nor replaced
     if out.exists() and not again:
         raise ValueError(f"{out} exists; pass --resume to complete it or --force to overwrite it")
 

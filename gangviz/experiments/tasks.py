@@ -171,12 +171,15 @@ def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
     :func:`run_task`, its table from :func:`gangviz.results.jobs.jobs_of_backfill`. Raises as
     :func:`run_task` does.
     """
+    from gangviz.metrics.ibm import executed_by_id
     from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation
 
     done = _run(task, jobs=True)
     scale = done.source.slice_seconds
     if done.family == SPACE_SHARING:
-        return _as_floats(_figures(done)), jobs_of_backfill(done.result.records, time_scale=scale)
+        return _as_floats(_figures(done)), jobs_of_backfill(done.result.records, time_scale=scale,
+                                                            executed=executed_by_id(done.result),
+                                                            processors=done.source.processors)
     return _as_floats(_figures(done)), jobs_of_simulation(done.simulation, time_scale=scale)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gangviz.gui.qapp import application
+from gangviz.gui.qapp import application, exec_until_signal
 
 if TYPE_CHECKING:
     from gangviz.gui.window import MainWindow
@@ -150,7 +150,7 @@ def run(source: str | None = None, policy: str | None = None, *, presentation: b
     """Open the window on ``source`` (default: the Fig. 2 scenario), in presentation mode when
     ``presentation``, at ``step`` (and ``move``, as :func:`screenshot`; with ``guided``, the
     guided exercise on and holding its next move), and run the event loop; return its exit
-    code."""
+    code (130 or 143 when Ctrl-C or SIGTERM ended it)."""
     app = application()
     from gangviz.gui.window import DEFAULT_SOURCE, MainWindow
 
@@ -172,10 +172,10 @@ def run(source: str | None = None, policy: str | None = None, *, presentation: b
             hold_guided(win, answered=False)
     except ValueError as exc:
         win.statusBar().showMessage(str(exc), 10000)
-    code = app.exec()
+    code = exec_until_signal(app)  # Ctrl-C and SIGTERM end it too, with 130 and 143
     if win.player is not None:
         win.player.stop()
-    return int(code)
+    return code
 
 
 def _unsaved_reason(out: str | Path) -> str:

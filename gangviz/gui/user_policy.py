@@ -1,10 +1,14 @@
-"""File → Load policy…: a user's policy file in the window, reloaded whenever it is saved.
+"""A user's policy file in the window, reloaded whenever it is saved.
 
-:class:`PolicyReloader` adds the file to the policy menu and opens the current source under it.
+:class:`PolicyReloader` follows the policy file of whatever the window shows, however it was
+opened (``open --policy file.py``, File → Load policy…, a session, a playlist entry):
+File → Load policy… adds the file to the policy menu and opens the current source under it,
+and every simulation the window shows under a policy file is followed (:meth:`follow`).
 A :class:`QFileSystemWatcher` watches the file; when it changes (an editor's save may replace the
-file, so the path is watched again) the policy is loaded afresh and the run is replayed to the
-time shown. A file that no longer loads, or a run that now breaks a rule before that time, is
-reported in the status bar, and the previous policy keeps running.
+file, so the path is watched again) the policy is loaded afresh, with the parameters on screen,
+and the run is replayed to the time shown. A file that no longer loads, or a run that now
+breaks a rule, fails or overruns its decision limit before that time, is reported in the status
+bar, and the previous policy keeps running.
 """
 
 from __future__ import annotations
@@ -65,6 +69,27 @@ class PolicyReloader(QObject):
         self._watch(path)
         return True
 
+    def follow(self, spec: str | None) -> None:
+        """Watch the file of the policy ``spec`` the window now shows (a spec that names no
+        file, or ``None``, stops the watching)."""
+        from gangviz.inputs import policy_file
+
+        found = policy_file(spec) if spec else None
+        old = self.watcher.files()
+        if old:
+            self.watcher.removePaths(old)
+        self.spec = spec if found is not None else None
+        if found is not None:
+            self._watch(found[0])
+
+    @property
+    def path(self) -> str | None:
+        """The file of the policy followed, or ``None``."""
+        from gangviz.inputs import policy_file
+
+        found = policy_file(self.spec) if self.spec else None
+        return found[0] if found else None
+
     def _watch(self, path: str) -> None:
         if path not in self.watcher.files() and os.path.exists(path):
             self.watcher.addPath(path)
@@ -74,27 +99,29 @@ class PolicyReloader(QObject):
         if os.path.exists(path):
             self._watch(path)
         else:  # replaced by a rename: watch it again once it is back
-            QTimer.singleShot(SETTLE_MS, lambda: self._watch(path))
+            QTimer.singleShot(SETTLE_MS, lambda: self._watch(path) if path == self.path else None)
 
     def reload(self) -> bool:
         """Load the watched policy again and replay the run to the time shown; return success
         (an error goes to the status bar and the previous policy keeps running)."""
+        from gangviz.gui.families.table import watch_of
         from gangviz.userpolicy.loader import forget
 
         w = self.window
-        if self.spec is None or w.source_name is None or w.player is None:
+        if self.spec is None or self.path is None or w.source_name is None or w.player is None:
             return False
-        forget(self.spec)
+        forget(self.path)
         old = w.player.sim
         at = old.time
+        params = w.source_params or None
         try:
-            source, sim = w.build_simulation(w.source_name, self.spec, None, None, **w.source_args)
+            source, sim = w.build_simulation(w.source_name, self.spec, params, watch_of(old), **w.source_args)
             sim.run(until=at)
         except (ValueError, OSError) as exc:
             self.last = f"Policy not reloaded (the previous one keeps running): {exc}"
             w.statusBar().showMessage(self.last, 0)
             return False
-        w.show_source(source, w.source_name, sim, None, w.source_args)
+        w.show_source(source, w.source_name, sim, params, w.source_args)
         self.last = "reloaded"
         w.statusBar().showMessage(f"Policy {sim.policy_name} reloaded from {self.spec}; "
                                   f"replayed to t={sim.time:g}", 8000)

@@ -319,6 +319,9 @@ class MainWindow(QMainWindow):
         helpm.addAction(self.act_keys)
         self.status = QLabel()
         self.statusBar().addPermanentWidget(self.status, 1)
+        # the running figures give way to a message (a policy stopped, a reload) while it shows:
+        # with them stretched over the bar, the message had no room at all
+        self.statusBar().messageChanged.connect(lambda text: self.status.setVisible(not text))
 
     def _layout_widgets(self) -> None:
         side = QWidget()
@@ -425,6 +428,7 @@ class MainWindow(QMainWindow):
         watch = watch_of(sim)
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
+        self._follow_policy_file(self._user_spec)
         self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
         self.policy_panel.show_params(params or {})
         self.policy_panel.watch.setChecked(bool(watch))
@@ -606,6 +610,19 @@ class MainWindow(QMainWindow):
 
             self.reloader = PolicyReloader(self)
         return self.reloader.load(path)
+
+    def _follow_policy_file(self, spec: str | None) -> None:
+        """Reload the policy shown whenever its file is saved, however it was opened (the
+        command line, File → Load policy…, a session, a playlist); stop following a file the
+        window no longer shows."""
+        from gangviz.inputs import policy_file
+
+        if spec is not None and policy_file(spec) is not None and self.reloader is None:
+            from gangviz.gui.user_policy import PolicyReloader
+
+            self.reloader = PolicyReloader(self)
+        if self.reloader is not None:
+            self.reloader.follow(spec)
 
     def _apply_policy(self) -> None:
         if self.source_name is None:

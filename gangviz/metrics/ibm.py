@@ -18,7 +18,13 @@ For the machine (N nodes, the first job arriving at 0, t_f of the last job to fi
 * makespan ``t_f_last - t_a_first``; throughput: jobs finished per unit of time over the
   makespan (per hour on a trace, per slice on a scenario: ``throughput_per``);
 
-* utilisation rho, eq. 1: ``sum(n_i t_e_i) / (t_f_last N)``;
+* utilisation rho, eq. 1: ``sum(n_i t_e_i) / (t_f_last N)``, with t_e the time each job
+  executed: the work delivered. A job stopped at its estimate counts the part it ran, not the
+  work it asked for; ``utilization_requested`` counts the whole work of every job
+  (``sum(n_i work_i) / (t_f_last N)``), the same figure when no job was stopped;
+* served work: ``jobs_completed`` (ran to the end of their work), ``jobs_killed`` (stopped at
+  their estimate, space sharing's ``kill_at_estimate``) and ``work_unserved``, the node-time
+  asked for and never run, ``sum(n_i (work_i - t_e_i))`` (processor-seconds on a trace);
 * loss of capacity kappa, eqs. 2 and 3: node-time left empty while jobs wait, divided by
   ``t_f_last N``. In a gang-scheduled machine (eq. 3) the empty node-time is counted slice by
   slice, plus the unused end of the slice in which a job finishes (w_k) and the context-switch
@@ -37,7 +43,9 @@ Dictionary keys (JSON): ``wait``, ``response``, ``bounded_slowdown``, ``utilizat
 (the makespan of a class ends at its last finish; its throughput is its jobs over the whole
 makespan, so the classes' throughputs add up to the total); ``std`` holds the standard
 deviations of the per-job figures under the same keys; ``jobs``, ``jobs_small``, ``jobs_large``
-count the jobs. Times are in seconds.
+count the jobs (finished, whether completed or killed), ``jobs_completed``, ``jobs_killed``,
+``work_unserved`` and ``utilization_requested`` the served work (for all jobs only). Times are
+in seconds.
 """
 
 from __future__ import annotations
@@ -56,7 +64,7 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read recor
     from gangviz.sim.engine import Simulation
     from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
-__all__ = ["GAMMA", "SMALL_NODES_MAX", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "bounded_slowdowns", "run_with_capacity", "engine_ibm_metrics",
+__all__ = ["GAMMA", "SMALL_NODES_MAX", "SERVED_KEYS", "executed_by_id", "served", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "bounded_slowdowns", "run_with_capacity", "engine_ibm_metrics",
            "space_sharing_figures", "space_sharing_series", "KEYS"]
 
 GAMMA = 10.0
@@ -65,6 +73,8 @@ SMALL_NODES_MAX = 32
 _BASE = ("wait", "response", "bounded_slowdown", "utilization", "loss_of_capacity", "makespan",
          "throughput")
 KEYS = tuple(k + s for k in _BASE for s in ("", "_small", "_large"))
+#: what each run served, for all jobs only (module docstring)
+SERVED_KEYS = ("jobs_completed", "jobs_killed", "work_unserved", "utilization_requested")
 
 
 #: A column of per-job figures: a 1-d array or a list.
@@ -113,19 +123,25 @@ def _stats(values: npt.NDArray[np.float64]) -> tuple[float, float]:
 
 def ibm_metrics(records: Iterable[FinishedJob], processors: int, *, time_unit: float = 1.0,
                 capacity: CapacityLog | None = None, gamma: float = GAMMA,
-                small_max: int = SMALL_NODES_MAX, throughput_per: float = 1.0) -> dict[str, Any]:
+                small_max: int = SMALL_NODES_MAX, throughput_per: float = 1.0,
+                executed: Column | None = None) -> dict[str, Any]:
     """Return the §2.3 metrics of finished jobs as a dict (see the module docstring for keys).
 
     ``records`` are objects with ``spec`` (arrival, size, work), ``start`` and ``finish`` (the
     engine's ``JobRecord`` or the backfill simulator's); jobs that did not finish or were
-    terminated are left out. ``time_unit`` is seconds per time unit of the records (the slice
+    terminated are left out. ``executed`` is the time each record's job ran (one per record,
+    default its work), less than the work for a job stopped at its estimate. ``time_unit`` is seconds per time unit of the records (the slice
     length for engine runs). ``capacity`` gives kappa (NaN without it). Raises ``ValueError``
     when no job finished or ``processors`` < 1.
     """
     if processors < 1:
         raise ValueError(f"processors must be >= 1, got {processors}")
-    done = [r for r in records
-            if r.finish is not None and r.start is not None and not getattr(r, "terminated", False)]
+    records = list(records)
+    kept = [r.finish is not None and r.start is not None and not getattr(r, "terminated", False)
+            for r in records]
+    done = [r for r, k in zip(records, kept) if k]
+    if executed is not None and not all(kept):
+        executed = np.asarray(executed, dtype=np.float64)[np.asarray(kept, dtype=bool)]
     if not done:
         raise ValueError("no job finished; the metrics need at least one")
     # one column at a time, each gathered in C (attrgetter, fromiter): far cheaper than a
@@ -136,19 +152,22 @@ def ibm_metrics(records: Iterable[FinishedJob], processors: int, *, time_unit: f
     a, e, n = (np.fromiter(map(attrgetter(k), specs), np.float64, count)
                for k in ("arrival", "work", "size"))
     return ibm_metrics_of_columns(a, s, f, e, n, processors, time_unit=time_unit, capacity=capacity,
-                                  gamma=gamma, small_max=small_max, throughput_per=throughput_per)
+                                  gamma=gamma, small_max=small_max, throughput_per=throughput_per,
+                                  executed=executed)
 
 
 def ibm_metrics_of_columns(arrival: Column, start: Column, finish: Column, work: Column,
                            size: Column, processors: int, *,
                            time_unit: float = 1.0, capacity: CapacityLog | None = None,
                            gamma: float = GAMMA, small_max: int = SMALL_NODES_MAX,
-                           throughput_per: float = 1.0) -> dict[str, Any]:
+                           throughput_per: float = 1.0, executed: Column | None = None) -> dict[str, Any]:
     """Return :func:`ibm_metrics` of finished jobs given as columns (1-d float arrays or lists,
     one entry per job, in the order :func:`ibm_metrics` would take the records: means and
     deviations are summed in that order). ``work`` is the job's work; the executed time of the
     slowdown is ``min(work, finish - start)`` (see the module docstring). ``throughput_per`` is
-    the output's time units per throughput unit (3600 for jobs per hour from seconds). Raises
+    the output's time units per throughput unit (3600 for jobs per hour from seconds).
+    ``executed`` is the time each job ran (default: its work); a job that ran less than its
+    work was stopped at its estimate, and the utilisation counts what it ran. Raises
     ``ValueError`` when there is no job or ``processors`` < 1."""
     if processors < 1:
         raise ValueError(f"processors must be >= 1, got {processors}")
@@ -156,6 +175,8 @@ def ibm_metrics_of_columns(arrival: Column, start: Column, finish: Column, work:
         raise ValueError("no job finished; the metrics need at least one")
     a, s, f, e, n = (np.asarray(x, dtype=np.float64) for x in (arrival, start, finish, work, size))
     a, s, f, e = a * time_unit, s * time_unit, f * time_unit, e * time_unit
+    ran = e if executed is None else np.asarray(executed, dtype=np.float64) * time_unit
+    killed = ran < e
     origin = a.min()
     end = f.max() - origin
     wait = s - a
@@ -169,7 +190,7 @@ def ibm_metrics_of_columns(arrival: Column, start: Column, finish: Column, work:
             mean, std = _stats(vals[sel])
             out[key + suffix] = mean
             out["std"][key + suffix] = std
-        out["utilization" + suffix] = float((n[sel] * e[sel]).sum() / denom) if denom > 0 else math.nan
+        out["utilization" + suffix] = float((n[sel] * ran[sel]).sum() / denom) if denom > 0 else math.nan
         lost = None if capacity is None else {"": capacity.lost, "_small": capacity.lost_small,
                                               "_large": capacity.lost_large}[suffix]
         out["loss_of_capacity" + suffix] = math.nan if lost is None or denom <= 0 else lost * time_unit / denom
@@ -177,6 +198,31 @@ def ibm_metrics_of_columns(arrival: Column, start: Column, finish: Column, work:
         out["makespan" + suffix] = float(f[sel].max() - origin) if count else math.nan
         out["throughput" + suffix] = count / end * throughput_per if end > 0 else math.nan
         out["jobs" + suffix] = count
+    out.update(served(n, e, ran, killed, denom))
+    return out
+
+
+def served(size: npt.NDArray[np.float64], work: npt.NDArray[np.float64],
+           ran: npt.NDArray[np.float64], killed: npt.NDArray[np.bool_], denom: float) -> dict[str, Any]:
+    """Return the served-work figures (:data:`SERVED_KEYS`) of jobs of ``size`` processors that
+    asked for ``work`` and ran ``ran`` (``killed``: stopped before the end of their work), on a
+    machine of ``denom`` node-time (processors x makespan)."""
+    stopped = int(np.count_nonzero(killed))
+    asked = float((size * work).sum())
+    return {"jobs_completed": len(size) - stopped, "jobs_killed": stopped,
+            "work_unserved": float((size[killed] * (work[killed] - ran[killed])).sum()),
+            "utilization_requested": asked / denom if denom > 0 else math.nan}
+
+
+def executed_by_id(result: Any) -> npt.NDArray[np.float64] | None:
+    """Return the time each job of a space-sharing ``result`` (a
+    :class:`~gangviz.spacesharing.backfill.BackfillResult`) ran, in the order of its
+    ``records`` (job id), or ``None`` when the result does not say (every job ran its work)."""
+    runs = getattr(result, "runs", None)
+    if not runs:
+        return None
+    ids = np.fromiter((j.id for j in result.order), np.int64, len(result.order))
+    out: npt.NDArray[np.float64] = np.asarray(runs, dtype=np.float64)[np.argsort(ids, kind="stable")]
     return out
 
 
@@ -266,9 +312,13 @@ def space_sharing_figures(sim: SpaceSharingSimulation) -> dict[str, Any]:
     :mod:`gangviz.spacesharing.simulation`) at its current step: the jobs finished by now, with
     the capacity lost up to now (eq. 2). Raises ``ValueError`` when none finished."""
     t = sim.time
-    done = [r for r in sim.result.records if r.finish is not None and r.finish <= t and sim.cursor > 0]
+    records = sim.result.records
+    kept = [r.finish is not None and r.finish <= t and sim.cursor > 0 for r in records]
+    done = [r for r, k in zip(records, kept) if k]
+    ran = executed_by_id(sim.result)
     lost = sim.result.decisions[sim.cursor - 1].lost if sim.cursor else (0.0, 0.0, 0.0)
-    return ibm_metrics(done, sim.processors, time_unit=sim.time_unit, capacity=CapacityLog(*lost))
+    return ibm_metrics(done, sim.processors, time_unit=sim.time_unit, capacity=CapacityLog(*lost),
+                       executed=None if ran is None else ran[np.asarray(kept, dtype=bool)])
 
 
 def _running_mean(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

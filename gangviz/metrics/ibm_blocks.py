@@ -159,6 +159,9 @@ def ibm_metrics_of_column_blocks(arrival: Column, start: Column, finish: Column,
             out["makespan" + suffix] = math.nan
         out["throughput" + suffix] = count / end * throughput_per if end > 0 else math.nan
         out["jobs" + suffix] = count
+    # these loops run every job to the end of its work (no estimate stops one)
+    out.update(jobs_completed=classes[""].count, jobs_killed=0, work_unserved=0.0,
+               utilization_requested=out["utilization"])
     return out
 
 

@@ -9,7 +9,7 @@ narrates it. Each record carries ``undo``: the inverse of a record is the same r
 ``undo`` flipped, so the set of kinds stays small and closed.
 
 Sites, processors and tasks are stored 0-based and narrated 1-based, a task named as the
-window's lanes and queues draw it ("G12.3 migrates to site 2, P7 (overhead 0.1)": task 3 of
+window's lanes and queues draw it ("G12.3 migrates to site 2, P7 (overhead 0.1 slices)": task 3 of
 gang G12).
 """
 
@@ -95,7 +95,7 @@ class GangArrived(_Invertible):
         """Narrate the arrival and the grid dispatcher's choice."""
         return _undo_prefix(self.undo) + (
             f"{gang_label(self.gang, names)} arrives with {self.size} task"
-            f"{'s' if self.size != 1 else ''} (service {self.service:.3g}); "
+            f"{'s' if self.size != 1 else ''} (service {self.service:.3g} slice{'' if self.service == 1 else 's'}); "
             f"the grid dispatcher sends it to site {self.site + 1}."
         )
 
@@ -201,7 +201,7 @@ class TaskMigrated(_Invertible):
             if self.bypassed else ""
         return _undo_prefix(self.undo) + (
             f"{task_label(self.gang, self.task, names)} migrates to "
-            f"{where(self.dst_site, self.dst_proc)} (overhead {self.overhead:g}): {kind} migration "
+            f"{where(self.dst_site, self.dst_proc)} (overhead {self.overhead:g} slice{'' if self.overhead == 1 else 's'}): {kind} migration "
             f"from {where(self.src_site, self.src_proc)}{ahead}; the target is reserved."
         )
 

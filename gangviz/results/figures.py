@@ -26,9 +26,12 @@ from typing import Any
 import numpy as np
 
 from gangviz.metrics.ibm import (
+    GAMMA,
+    SERVED_KEYS,
     SMALL_NODES_MAX,
     CapacityLog,
     Column,
+    executed_by_id,
     ibm_metrics,
     ibm_metrics_of_columns,
 )
@@ -41,7 +44,8 @@ __all__ = ["CORE", "CORE_KEYS", "ZHOU_KEYS", "CLASSES", "ZHOU_CLASSES", "GOALS",
 #: the core figures, each also with ``_small`` and ``_large``
 CORE = ("wait", "response", "bounded_slowdown", "utilization", "loss_of_capacity", "makespan",
         "throughput")
-CORE_KEYS = tuple(k + s for k in CORE for s in ("", "_small", "_large")) + ("jobs", "jobs_small", "jobs_large")
+CORE_KEYS = (tuple(k + s for k in CORE for s in ("", "_small", "_large")) + ("jobs", "jobs_small", "jobs_large")
+             + SERVED_KEYS)
 #: the time-slot family's own figures [Zhou00 §4.3]
 ZHOU_KEYS = ("r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la")
 
@@ -65,14 +69,22 @@ _CORE_TEXT = {
     "wait": "mean wait, start - arrival (a time-slot job starts when it is placed in a slot)",
     "response": "mean response time, finish - arrival",
     "bounded_slowdown": "mean bounded slowdown, max(response, Γ) / max(executed, Γ), "
-                        "executed = min(work, finish - start), Γ = 10 {clock}",
-    "utilization": "utilisation, sum(size x work) / (processors x makespan) [Zhang01 eq. 1]",
+                        "executed = min(work, finish - start), Γ = {gamma:g} {clock}",
+    "utilization": "utilisation, work delivered: sum(size x executed) / (processors x makespan), "
+                   "executed = the time the job ran [Zhang01 eq. 1]",
     "loss_of_capacity": "loss of capacity, node-time left idle while jobs waited / "
                         "(processors x makespan) [Zhang01 eqs. 2-3]",
     "makespan": "last finish - first arrival",
     "throughput": "jobs finished per {per} over the makespan",
 }
 _CLASS_TEXT = {"": "", "_small": ", small jobs", "_large": ", large jobs"}
+_SERVED_TEXT = {
+    "jobs_completed": "jobs that ran to the end of their work",
+    "jobs_killed": "jobs stopped at their estimate before the end of their work (kill at estimate)",
+    "work_unserved": "work asked for and never run: sum(size x (work - executed))",
+    "utilization_requested": "utilisation of the work asked for, sum(size x work) / "
+                             "(processors x makespan): above the delivered one when jobs were killed",
+}
 _ZHOU_TEXT = {
     "r_a": "processor active ratio, sum(size x work) / (processors x T) [Zhou00 §4.3]",
     "n_l": "largest number of slots at once [Zhou00 §4.3]",
@@ -115,6 +127,8 @@ def units(clock: str) -> dict[str, str]:
                 "throughput": f"jobs/{per}"}[k]
         for s in _CLASS_TEXT:
             out[k + s] = unit
+    out.update({"jobs_completed": "jobs", "jobs_killed": "jobs", "work_unserved": f"processor-{t}",
+                "utilization_requested": "fraction"})
     out.update({"jobs": "jobs", "jobs_small": "jobs", "jobs_large": "jobs", "r_a": "fraction",
                 "n_l": "slots", "n_a": "slots"})
     out.update({k: t for k in ("t_ta", "t_sa", "t_ma", "t_la")})
@@ -122,16 +136,18 @@ def units(clock: str) -> dict[str, str]:
     return out
 
 
-def definitions(clock: str) -> dict[str, str]:
-    """Return figure -> one-line definition (with its paper) for a run on ``clock``."""
+def definitions(clock: str, gamma: float = GAMMA) -> dict[str, str]:
+    """Return figure -> one-line definition (with its paper) for a run on ``clock`` whose
+    bounded slowdown has the threshold ``gamma`` (in the clock's unit)."""
     per = {"s": "hour", "slice": "slice"}.get(clock, "time unit")
     out = {}
     for k in CORE:
         for s, cls in _CLASS_TEXT.items():
             out[k + s] = _CORE_TEXT[k].format(clock={"s": "s", "slice": "slices"}.get(clock, "time units"),
-                                              per=per) + cls
+                                              per=per, gamma=gamma) + cls
     out.update({"jobs": "jobs finished", "jobs_small": "small jobs finished",
                 "jobs_large": "large jobs finished"})
+    out.update(_SERVED_TEXT)
     out.update(_ZHOU_TEXT)
     out.update({k: d for k, (_, d) in OTHER_FIGURES.items()})
     return out
@@ -141,12 +157,14 @@ def definitions(clock: str) -> dict[str, str]:
 class Figures:
     """A run's figures: ``values`` (figure -> number, ``nan`` when undefined), in the order
     core then own; ``family``; ``clock`` (``"s"`` or ``"slice"``); ``std`` the standard
-    deviations of the per-job means."""
+    deviations of the per-job means; ``gamma`` the bounded slowdown's threshold Γ (in the
+    clock's unit)."""
 
     values: dict[str, float]
     family: str
     clock: str
     std: dict[str, float] = field(default_factory=dict)
+    gamma: float = GAMMA
 
     @property
     def units(self) -> dict[str, str]:
@@ -157,7 +175,7 @@ class Figures:
     @property
     def definitions(self) -> dict[str, str]:
         """Figure -> definition, for the figures this run has."""
-        every = definitions(self.clock)
+        every = definitions(self.clock, self.gamma)
         return {k: every[k] for k in self.values}
 
     def json_values(self) -> dict[str, Any]:
@@ -177,6 +195,9 @@ class Figures:
                 rows.append((k, *(format_value(self.values[k + s]) for s in _CLASS_TEXT), unit[k], text[k]))
             rows.append(("jobs", *(format_value(self.values["jobs" + s]) for s in _CLASS_TEXT), "jobs",
                          "jobs finished"))
+            for k in SERVED_KEYS:
+                if k != "utilization_requested" or self.values[k] != self.values["utilization"]:
+                    rows.append((k, format_value(self.values[k]), "", "", unit[k], text[k]))
         for k, v in self.values.items():
             if not has_core or k not in CORE_KEYS:
                 rows.append((k, format_value(v), "", "", unit[k], text[k]))
@@ -225,13 +246,17 @@ def _empty_core() -> dict[str, float]:
     return {k: (0 if k.startswith("jobs") else math.nan) for k in CORE_KEYS}
 
 
+
 def columns_figures(arrival: Column, start: Column, finish: Column, work: Column, size: Column,
                     processors: int, *, slice_seconds: float,
                     clock: str, capacity: CapacityLog | None, family: str = "space-sharing",
-                    own: dict[str, float] | None = None, block: int | None = None) -> Figures:
+                    own: dict[str, float] | None = None, block: int | None = None,
+                    executed: Column | None = None, gamma: float = GAMMA) -> Figures:
     """Return the :class:`Figures` of finished jobs given as columns in the run's time unit
     (slices; ``slice_seconds`` turns them into seconds on a trace). ``own`` are the family's
-    own figures. No finished job gives undefined (``nan``) core figures. With ``block`` the
+    own figures; ``executed`` the time each job ran (default: its work); ``gamma`` the bounded
+    slowdown's threshold in the clock's unit (seconds on a trace). No finished job gives
+    undefined (``nan``) core figures. With ``block`` the
     core is computed ``block`` jobs at a time
     (:func:`gangviz.metrics.ibm_blocks.ibm_metrics_of_column_blocks`: the same numbers, to the
     bit, without a temporary array per job)."""
@@ -240,17 +265,18 @@ def columns_figures(arrival: Column, start: Column, finish: Column, work: Column
     if len(arrival):
         if block is None:
             metrics = ibm_metrics_of_columns(arrival, start, finish, work, size, processors,
-                                             time_unit=unit, capacity=capacity, throughput_per=per)
+                                             time_unit=unit, capacity=capacity, throughput_per=per,
+                                             executed=executed, gamma=gamma)
         else:
             from gangviz.metrics.ibm_blocks import ibm_metrics_of_column_blocks
 
             metrics = ibm_metrics_of_column_blocks(arrival, start, finish, work, size, processors,
                                                    time_unit=unit, capacity=capacity,
-                                                   throughput_per=per, block=block)
+                                                   throughput_per=per, block=block, gamma=gamma)
         core, std = _core(metrics)
     else:
         core, std = _empty_core(), {}
-    return Figures({**core, **(own or {})}, family, clock, std)
+    return Figures({**core, **(own or {})}, family, clock, std, gamma)
 
 
 def family_figures(sim: Any) -> Figures:
@@ -280,10 +306,12 @@ def _real_processors(done: Any) -> int:
     return int(done.source.processors)
 
 
-def run_figures(done: Any) -> Figures:
+def run_figures(done: Any, gamma: float = GAMMA) -> Figures:
     """Return the :class:`Figures` of a :class:`~gangviz.factory.run.FinishedRun` of a
     time-slot or space-sharing policy, whichever engine ran it (the compiled loops, the
     reference engine, the backfilling simulator): the same numbers for the same run.
+    ``gamma`` is the bounded slowdown's threshold Γ in the run's clock (seconds on a trace,
+    slices otherwise; Zhang01 §2.3 takes 10 s).
 
     Raises ``ValueError`` for the multi-site and epoch families (:func:`family_figures`).
     """
@@ -305,18 +333,21 @@ def run_figures(done: Any) -> Figures:
         raw = done.result.raw
         metrics = ibm_metrics_of_columns(col["arrival"], np.asarray(raw.start)[order],
                                          np.asarray(raw.finish)[order], col["work"], col["size"], n,
-                                         time_unit=unit, capacity=capacity, throughput_per=per) \
-            if len(specs) else None
+                                         time_unit=unit, capacity=capacity, throughput_per=per,
+                                         gamma=gamma) if len(specs) else None
     else:
+        executed = None
         if done.simulation is not None and family == "matrix":
             records = done.simulation.records()
         else:
             res = done.result if done.result is not None else done.simulation.result
             records = res.records
+            executed = executed_by_id(res)
         try:
-            metrics = ibm_metrics(records, n, time_unit=unit, capacity=capacity, throughput_per=per)
+            metrics = ibm_metrics(records, n, time_unit=unit, capacity=capacity, throughput_per=per,
+                                  executed=executed, gamma=gamma)
         except ValueError:
             metrics = None
     core, std = _core(metrics) if metrics is not None else (_empty_core(), {})
     own = zhou_own(done.metrics, clock, slice_seconds) if family == "matrix" else {}
-    return Figures({**core, **own}, family, clock, std)
+    return Figures({**core, **own}, family, clock, std, gamma)

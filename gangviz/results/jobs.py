@@ -9,10 +9,11 @@ into rows), so any policy (gang or space sharing) can produce one; :func:`jobs_o
   final_state, starting_time, execution_time, finish_time, waiting_time, turnaround_time,
   stretch, allocated_resources, consumed_energy, metadata``), which evalys's
   ``JobSet.from_csv`` reads, followed by four columns of gangviz's own: ``work``,
-  ``bounded_slowdown``, ``rows_held`` and ``extra_slices``. As in Batsim, ``execution_time`` is
+  ``bounded_slowdown``, ``rows_held``, ``extra_slices`` and ``served``. As in Batsim, ``execution_time`` is
   ``finish_time - starting_time`` and ``stretch`` is ``turnaround_time / execution_time``;
   ``allocated_resources`` is the interval set of the processors (0-based) the job held in its
-  first slice; ``consumed_energy`` is -1 (not simulated). An undefined value is an empty field.
+  first slice (a space-sharing job: those :func:`gangviz.results.placement.place_counts`
+  names), in Batsim's syntax (``0-23 25 28-29``), of any length; ``consumed_energy`` is -1 (not simulated). An undefined value is an empty field.
 * ``.swf``: the Standard Workload Format with the schedule filled in: field 3 (wait) is
   ``start - submit`` and field 4 (run) is ``finish - start``, the time the job occupied the
   machine (under time sharing longer than its work); status (field 11) is 1 for a completed
@@ -34,7 +35,9 @@ for sources without a clock) and executed = min(work, finish - start), the time 
 :func:`gangviz.metrics.ibm.bounded_slowdowns` computes the run's mean [Zhang01 §2.3];
 ``size`` (processors); ``work`` (the job's run time on dedicated processors); ``estimate``
 (``nan`` when none); ``state`` (Batsim's final-state names: ``COMPLETED_SUCCESSFULLY``,
-``COMPLETED_KILLED``, ``RUNNING``, ``SUBMITTED``); ``rows_held``: the most rows (time slots)
+``COMPLETED_KILLED``, ``RUNNING``, ``SUBMITTED``; a job stopped at its estimate is
+``COMPLETED_KILLED``); ``served``: the time the job ran on its processors, its work or, when it
+was stopped at its estimate, less (``nan`` until it finished); ``rows_held``: the most rows (time slots)
 the job held at once, above 1 only when it ran in extra slots [Zhou00 §3]; ``extra_slices``:
 slices it ran in rows other than its home row; ``processors``: see ``allocated_resources``.
 Undefined times (a job that has not started or finished) are ``nan``.
@@ -52,18 +55,20 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 import numpy as np
 
 from gangviz.core.registry import SPACE_SHARING
-from gangviz.metrics.ibm import bounded_slowdowns
+from gangviz.metrics.ibm import bounded_slowdowns, executed_by_id
 from gangviz.outputs import atomic, write_text_atomically
+from gangviz.results.placement import interval_set, place_counts
+from gangviz.results.provenance import policy_record, source_record
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.core.jobs import JobSpec
 
 #: the dtype of a per-job table (see the module docstring)
 JOB_DTYPE = np.dtype([
-    ("job_id", "U32"), ("arrival", "f8"), ("start", "f8"), ("finish", "f8"), ("wait", "f8"),
+    ("job_id", "O"), ("arrival", "f8"), ("start", "f8"), ("finish", "f8"), ("wait", "f8"),
     ("response", "f8"), ("bounded_slowdown", "f8"), ("size", "i8"), ("work", "f8"),
-    ("estimate", "f8"), ("state", "U24"), ("rows_held", "i8"), ("extra_slices", "f8"),
-    ("processors", "U64"),
+    ("estimate", "f8"), ("state", "U24"), ("served", "f8"), ("rows_held", "i8"), ("extra_slices", "f8"),
+    ("processors", "O"),
 ])
 
 #: Batsim's ``_jobs.csv`` columns, in order
@@ -74,7 +79,7 @@ BATSIM_COLUMNS = (
     "metadata",
 )
 #: gangviz's own columns after Batsim's
-EXTRA_COLUMNS = ("work", "bounded_slowdown", "rows_held", "extra_slices")
+EXTRA_COLUMNS = ("work", "bounded_slowdown", "rows_held", "extra_slices", "served")
 
 #: the final states by code (killed, finished, running, waiting), Batsim's names
 _STATES = np.array(["COMPLETED_KILLED", "COMPLETED_SUCCESSFULLY", "RUNNING", "SUBMITTED"])
@@ -90,7 +95,8 @@ FORMATS = (".csv", ".swf", ".parquet")
 
 def job_table(columns: dict[str, np.ndarray]) -> np.ndarray:
     """Return the per-job table (a structured array of :data:`JOB_DTYPE`) of ``columns`` as
-    :func:`job_columns` returns them, as rows (texts cut to the fields' widths)."""
+    :func:`job_columns` returns them, as rows; the texts of any length (``job_id`` and
+    ``processors`` are Python strings, never cut to a width)."""
     t = np.zeros(len(columns["job_id"]), dtype=JOB_DTYPE)
     for name in JOB_DTYPE.names or ():
         t[name] = columns[name]
@@ -111,6 +117,7 @@ def job_columns(
     rows_held: Sequence[int] | None = None,
     extra_slices: Sequence[float] | None = None,
     processors: Sequence[str] | None = None,
+    served: Sequence[float] | np.ndarray | None = None,
     tau: float = BSLD_TAU_SECONDS,
 ) -> dict[str, np.ndarray]:
     """Return the per-job columns of plain arrays as a dict of arrays named and typed as
@@ -122,13 +129,15 @@ def job_columns(
     marks the jobs that have a bounded slowdown (default: finished and not killed; a job
     stopped at its estimate counts, one terminated by a scenario does not). Without
     ``rows_held`` a job that ran held one row; without ``extra_slices`` none ran in an extra
-    one. ``tau`` is the bounded-slowdown threshold in the table's time unit. Raises
+    one. ``served`` is the time each job ran (default: ``min(work, finish - start)`` once it
+    finished); a space-sharing run gives it exactly, since a job stopped at its estimate ran
+    its estimate. ``tau`` is the bounded-slowdown threshold in the table's time unit. Raises
     ``ValueError`` when the arrays differ in length or ``tau`` is not > 0.
     """
     n = len(job_id)
     given = {"arrival": arrival, "start": start, "finish": finish, "size": size, "work": work,
              "estimate": estimate, "killed": killed, "rows_held": rows_held,
-             "extra_slices": extra_slices, "processors": processors}
+             "extra_slices": extra_slices, "processors": processors, "served": served}
     for name, values in given.items():
         if values is not None and len(values) != n:
             raise ValueError(f"per-job array {name!r} has {len(values)} entries, job_id has {n}")
@@ -153,12 +162,16 @@ def job_columns(
     t["bounded_slowdown"] = np.where(has, bsld, np.nan)
     code = np.where(dead, 0, np.where(finished, 1, np.where(started, 2, 3)))
     t["state"] = _STATES[code]
+    with np.errstate(invalid="ignore"):
+        ran = (np.minimum(t["work"], t["finish"] - t["start"]) if served is None
+               else np.asarray(served, dtype=float).reshape(n))
+    t["served"] = np.where(finished & started, ran, np.nan)
     t["rows_held"] = (started.astype(np.int64) if rows_held is None
                       else np.asarray(rows_held).astype(np.int64).reshape(n))
     t["extra_slices"] = (np.zeros(n) if extra_slices is None
                          else np.asarray(extra_slices, dtype=float).reshape(n))
-    t["processors"] = (np.full(n, "") if processors is None
-                       else np.array(list(processors), dtype=str) if n else np.zeros(0, "U1"))
+    t["processors"] = np.empty(n, dtype=object)
+    t["processors"][:] = "" if processors is None else list(processors)
     return {name: t[name] for name in JOB_DTYPE.names or ()}
 
 
@@ -190,34 +203,53 @@ def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None =
 
 
 def jobs_of_backfill(records: Sequence[Any], *, time_scale: float = 1.0,
-                     tau: float | None = None) -> np.ndarray:
+                     tau: float | None = None, executed: Sequence[float] | np.ndarray | None = None,
+                     processors: int | None = None) -> np.ndarray:
     """Return the per-job table of a space-sharing run (FCFS, EASY, conservative) from its
     :class:`~gangviz.spacesharing.backfill.BackfillRecord` list, rows in job-id order.
 
-    Times are multiplied by ``time_scale``; a job holds one "row" (the machine) from its start;
-    ``processors`` stays empty, since a space-sharing run books counts, not named processors.
-    A job stopped at its estimate before its work was done (``kill_at_estimate``) is
-    ``COMPLETED_KILLED``, whether or not its record says ``terminated``.
+    Times are multiplied by ``time_scale``; a job holds one "row" (the machine) from its start.
+    A space-sharing run books counts, not named processors: given the machine's
+    ``processors``, each job's are chosen after the run
+    (:func:`gangviz.results.placement.place_counts`), else the column stays empty.
+    ``executed`` is the time each job ran, in the order of ``records`` sorted by job id
+    (:func:`gangviz.metrics.ibm.executed_by_id` of the run's result); a job that ran less than
+    its work was stopped at its estimate (``kill_at_estimate``) and is ``COMPLETED_KILLED``,
+    as is one whose record says ``terminated``. Without ``executed`` a job that occupied the
+    machine for less than its work was stopped.
     """
     recs = sorted(records, key=lambda r: r.spec.id)
-    killed = [r.terminated or (r.start is not None and r.finish is not None
-                               and r.finish - r.start < r.spec.work - 1e-9) for r in recs]
+    if executed is None:
+        killed = [r.terminated or (r.start is not None and r.finish is not None
+                                   and r.finish - r.start < r.spec.work - 1e-9) for r in recs]
+        ran = None
+    else:
+        ran = np.asarray(executed, dtype=float) * time_scale
+        work = np.fromiter((r.spec.work for r in recs), np.float64, len(recs)) * time_scale
+        killed = (ran < work) | np.fromiter((r.terminated for r in recs), bool, len(recs))
     nan = math.nan
+    start = [nan if r.start is None else r.start * time_scale for r in recs]
+    finish = [nan if r.finish is None else r.finish * time_scale for r in recs]
+    size = [r.spec.size for r in recs]
+    named = None if processors is None else place_counts(start, finish, size, processors)
     return job_table(job_columns(
         [_trace_id(r.spec) for r in recs],
         [r.spec.arrival * time_scale for r in recs],
-        [nan if r.start is None else r.start * time_scale for r in recs],
-        [nan if r.finish is None else r.finish * time_scale for r in recs],
-        [r.spec.size for r in recs],
+        start,
+        finish,
+        size,
         [r.spec.work * time_scale for r in recs],
         estimate=[nan if r.spec.estimate is None else r.spec.estimate * time_scale for r in recs],
         killed=killed,
         counted=[not r.terminated for r in recs],
+        served=ran,
+        processors=named,
         tau=BSLD_TAU_SECONDS if tau is None else tau,
     ))
 
 
-def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *, label: str = "") -> Path:
+def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *, label: str = "",
+                         tau: float | None = None) -> Path:
     """Write the per-job table of ``sim``, run on ``source`` (a
     :class:`~gangviz.workloads.source.Source`), to ``path`` in the format of its extension,
     times in the source's clock; ``label`` (the policy) goes into the SWF header note.
@@ -225,40 +257,90 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *,
     Returns the path; raises as :func:`write_jobs` does.
     """
     if sim.family == SPACE_SHARING:
-        return save_backfill_jobs(sim.result.records, source, path, label=label or sim.policy.label())
+        return save_backfill_jobs(sim.result.records, source, path, label=label or sim.policy.label(),
+                                  executed=executed_by_id(sim.result), tau=tau)
     scale = source.slice_seconds or 1.0
-    table = jobs_of_simulation(sim, time_scale=scale)
+    table = jobs_of_simulation(sim, time_scale=scale, tau=tau)
     specs = [r.spec for r in sim.records()]
     return _write_for(table, source.title, source.kind, source.processors, path, label or sim.policy.name,
                       specs=specs, submit_offset=source.submit_offset)
 
 
+def save_run_jobs(done: Any, source: Any, path: str | os.PathLike[str], *, label: str,
+                  order: str | None = None, tau: float | None = None) -> Path:
+    """Write the per-job table of a finished time-slot or space-sharing run ``done`` (a
+    :class:`~gangviz.factory.run.FinishedRun` with its simulation or backfill result) on
+    ``source`` to ``path``, and beside it the sidecar saying what ran (:func:`sidecar_path`:
+    the policy record with the queue ``order``, the source, gangviz's version); ``tau`` is the
+    bounded slowdown's threshold in the file's time unit (default 10). Return the path.
+    Raises as :func:`write_jobs` does."""
+    if done.family == SPACE_SHARING:
+        res = done.result if done.result is not None else done.simulation.result
+        out = save_backfill_jobs(res.records, source, path, label=label, executed=executed_by_id(res),
+                                 tau=tau)
+    else:
+        out = save_simulation_jobs(done.simulation, source, path, label=label, tau=tau)
+    write_sidecar(out, source, policy_record(source, done.label, done.family, dict(done.parameters),
+                                             done.engine, order))
+    return out
+
+
+def sidecar_path(path: str | os.PathLike[str]) -> Path:
+    """Return the sidecar of per-job file ``path``: the same name with ``.json`` added."""
+    p = Path(path)
+    return p.with_name(p.name + ".json")
+
+
+def write_sidecar(path: str | os.PathLike[str], source: Any, record: dict[str, Any]) -> Path:
+    """Write the sidecar of per-job file ``path`` (:func:`sidecar_path`): gangviz's version,
+    the ``policy`` record (:func:`gangviz.results.provenance.policy_record`) and the ``source``
+    record; return its path. Raises ``OSError`` when it cannot be written."""
+    import json
+
+    from gangviz.results.summary import version
+
+    doc = {"gangviz": version(), "jobs_file": Path(path).name, "policy": record,
+           "source": source_record(source), "time_unit": "s" if source.kind == "swf" else "slice"}
+    out = sidecar_path(path)
+    write_text_atomically(out, json.dumps(doc, indent=1) + "\n")
+    return out
+
+
 def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathLike[str], *,
-                       label: str) -> Path:
-    """Write the per-job table of a space-sharing run (its records) on ``source`` to ``path``;
-    return the path. Raises as :func:`write_jobs` does."""
+                       label: str, executed: Sequence[float] | np.ndarray | None = None,
+                       tau: float | None = None) -> Path:
+    """Write the per-job table of a space-sharing run (its records, and the time each ran as
+    :func:`jobs_of_backfill` takes it) on ``source`` to ``path``; return the path. Raises as
+    :func:`write_jobs` does."""
     scale = source.slice_seconds or 1.0
-    table = jobs_of_backfill(records, time_scale=scale)
+    table = jobs_of_backfill(records, time_scale=scale, executed=executed, processors=source.processors,
+                             tau=tau)
     specs = sorted((r.spec for r in records), key=lambda spec: spec.id)
     return _write_for(table, source.title, source.kind, source.processors, path, label, specs=specs,
                       submit_offset=source.submit_offset)
 
 
 def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: Sequence[float],
-                      path: str | os.PathLike[str], *, label: str) -> Path:
+                      path: str | os.PathLike[str], *, label: str,
+                      executed: Sequence[float] | None = None, tau: float | None = None) -> Path:
     """Write the per-job table of a space-sharing run of a trace read as columns (a
     :class:`~gangviz.workloads.swf.TraceColumns`; ``start``/``finish`` per job, in slices) to
     ``path``, the same file :func:`save_backfill_jobs` writes for the same run, built a column
-    at a time. Returns the path; raises as :func:`write_jobs` does."""
+    at a time; ``executed`` is the time each job ran (the result's ``runs``). Returns the path;
+    raises as :func:`write_jobs` does."""
     c = columns
     u = c.slice_seconds
     st = np.asarray(start, dtype=np.float64)
     fi = np.asarray(finish, dtype=np.float64)
-    killed = (fi - st) < c.work - 1e-9
+    ran = None if executed is None else np.asarray(executed, dtype=np.float64)
+    killed = (fi - st) < c.work - 1e-9 if ran is None else ran < c.work
     rows = c.raw_fields()
     ids = _trace_ids(rows[:, 0], c.line_numbers())
     table = job_columns(ids, c.arrival * u, st * u, fi * u, c.size, c.work * u,
-                        estimate=c.estimate * u, killed=killed, counted=np.ones(len(st), bool))
+                        estimate=c.estimate * u, killed=killed, counted=np.ones(len(st), bool),
+                        served=None if ran is None else ran * u,
+                        processors=place_counts(st * u, fi * u, c.size, c.processors),
+                        tau=BSLD_TAU_SECONDS if tau is None else tau)
     return _write_for(table, title, "swf", c.processors, path, label, raw_fields=rows,
                       submit_offset=c.submit_offset)
 
@@ -292,23 +374,6 @@ def _trace_id(spec: JobSpec) -> str:
     if raw is not None and len(raw) > 0 and raw[0] != -1:
         return str(raw[0])
     return spec.name
-
-
-def interval_set(cols: Sequence[int] | None) -> str:
-    """Return processors as an interval set (``[0, 1, 2, 5]`` -> ``"0-2 5"``); ``""`` for none."""
-    if not cols:
-        return ""
-    parts = []
-    values = sorted(set(int(c) for c in cols))
-    lo = prev = values[0]
-    for c in values[1:] + [None]:
-        if c is not None and c == prev + 1:
-            prev = c
-            continue
-        parts.append(f"{lo}-{prev}" if prev > lo else str(lo))
-        if c is not None:
-            lo = prev = c
-    return " ".join(parts)
 
 
 def path_for(path: str | os.PathLike[str], label: str) -> Path:
@@ -388,21 +453,24 @@ def batsim_columns(table: Any, workload_name: str = "w0") -> dict[str, np.ndarra
     table or the dict of its columns."""
     n = _length(table)
     start, finish = table["start"], table["finish"]
+    texts = {k: np.asarray(table[k], dtype=str) if len(table[k]) else np.zeros(0, "U1")
+             for k in ("job_id", "processors")}  # any length: the longest sets the width
     execution = finish - start
     with np.errstate(invalid="ignore", divide="ignore"):
         stretch = np.where(execution > 0, table["response"] / execution, np.nan)
     estimate = np.where(np.isnan(table["estimate"]), -1.0, table["estimate"])
     return {
-        "job_id": table["job_id"], "workload_name": np.full(n, workload_name), "profile": np.full(n, ""),
+        "job_id": texts["job_id"], "workload_name": np.full(n, workload_name), "profile": np.full(n, ""),
         "submission_time": table["arrival"], "requested_number_of_resources": table["size"],
         "requested_time": estimate,
         "success": (table["state"] == "COMPLETED_SUCCESSFULLY").astype(np.int64),
         "final_state": table["state"], "starting_time": start, "execution_time": execution,
         "finish_time": finish, "waiting_time": table["wait"], "turnaround_time": table["response"],
-        "stretch": stretch, "allocated_resources": table["processors"],
+        "stretch": stretch, "allocated_resources": texts["processors"],
         "consumed_energy": np.full(n, -1.0), "metadata": np.full(n, ""),
         "work": table["work"], "bounded_slowdown": table["bounded_slowdown"],
         "rows_held": table["rows_held"], "extra_slices": table["extra_slices"],
+        "served": table["served"],
     }
 
 

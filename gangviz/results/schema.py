@@ -98,7 +98,7 @@ def validate(doc: Any) -> None:
     for key in ("policies", "best", "goals", "lacks"):
         if key not in doc:
             raise SchemaError(f"$: a compare document needs {key!r}")
-    names = [p["name"] for p in doc["policies"]]
+    names = [p.get("label", p["name"]) for p in doc["policies"]]  # the labels as given
     if list(doc["metrics"]) != names:
         raise SchemaError(f"$.metrics: must hold the policies {names} in order, not {list(doc['metrics'])}")
     for name, values in doc["metrics"].items():

@@ -14,7 +14,8 @@ A document (see ``gangviz/results/schema.json``, checked by :func:`gangviz.resul
   (figure -> number, ``null`` when undefined); per-step and per-job detail only when asked
   (``steps``, ``final_matrix``);
 * for ``compare``: ``policies`` (one such ``policy`` object each, with its ``engine``),
-  ``metrics`` (label -> figures), ``best`` (figure -> best labels), ``goals`` and ``lacks``
+  ``metrics`` (label -> figures), ``best`` (figure -> best labels; none when the policies
+  served different work), ``served`` (``same``, and the ``note`` saying why not), ``goals`` and ``lacks``
   (label -> the figures its family does not have).
 """
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from gangviz.results.figures import CLASSES, ZHOU_CLASSES, Figures
+from gangviz.results.provenance import source_record
 
 __all__ = ["SCHEMA_VERSION", "machine", "header_line", "base_document", "run_document",
            "compare_document", "policy_object"]
@@ -60,14 +62,13 @@ def header_line(title: str, policy: str, family: str, mach: dict[str, Any], jobs
 def base_document(command: str, source: Any, mach: dict[str, Any], clock: str) -> dict[str, Any]:
     """Return the members every document starts with (schema, command, version, source,
     machine, time unit, classes)."""
-    return {"schema": SCHEMA_VERSION, "command": command, "gangviz": _version(),
-            "source": {"name": source.title, "kind": source.kind,
-                       "jobs": source.job_count},
+    return {"schema": SCHEMA_VERSION, "command": command, "gangviz": version(),
+            "source": source_record(source),
             "machine": mach, "time_unit": clock,
             "classes": {**CLASSES, **ZHOU_CLASSES}}
 
 
-def _version() -> str:
+def version() -> str:
     """The installed gangviz's version (the package metadata, so this layer imports no higher
     module to read it)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -79,12 +80,14 @@ def _version() -> str:
 
 
 def policy_object(name: str, family: str, parameters: dict[str, Any],
-                  engine: str | None = None) -> dict[str, Any]:
-    """Return the ``policy`` object of a document."""
+                  engine: str | None = None, **more: Any) -> dict[str, Any]:
+    """Return the ``policy`` object of a document; ``more`` adds members (``label``,
+    ``machine``, ``order``) where given (not ``None``)."""
     out: dict[str, Any] = {"name": name, "family": family,
                            "parameters": {k: _plain(v) for k, v in parameters.items()}}
     if engine is not None:
         out["engine"] = engine
+    out.update({k: v for k, v in more.items() if v is not None})
     return out
 
 
@@ -93,12 +96,15 @@ def _plain(v: Any) -> Any:
 
 
 def run_document(source: Any, mach: dict[str, Any], name: str, parameters: dict[str, Any],
-                 engine: str, figures: Figures) -> dict[str, Any]:
-    """Return the summary document of one run (``gangviz run --json``)."""
+                 engine: str, figures: Figures, record: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return the summary document of one run (``gangviz run --json``); ``record`` is the
+    policy's (:func:`gangviz.results.provenance.policy_record`), else one is made of ``name``
+    and ``parameters``."""
     doc = base_document("run", source, mach, figures.clock)
-    doc["policy"] = policy_object(name, figures.family, parameters)
+    doc["policy"] = record or policy_object(name, figures.family, parameters)
     doc["engine"] = engine
     doc["metrics"] = figures.json_values()
+    doc["bsld_threshold"] = figures.gamma
     doc["units"] = figures.units
     doc["definitions"] = figures.definitions
     return doc
@@ -110,8 +116,12 @@ def compare_document(source: Any, mach: dict[str, Any], runs: dict[str, Any], co
     :class:`~gangviz.experiments.compare.Comparison`."""
     clock = next(iter(runs.values())).figures.clock if runs else "slice"
     doc = base_document("compare", source, mach, clock)
-    doc["policies"] = [{**policy_object(label, r.family, r.parameters, r.engine)} for label, r in runs.items()]
+    doc["policies"] = [r.record or policy_object(label, r.family, r.parameters, r.engine,
+                                                 machine=r.machine or None)
+                       for label, r in runs.items()]
     doc["metrics"] = {label: r.figures.json_values() for label, r in runs.items()}
+    if runs:
+        doc["bsld_threshold"] = next(iter(runs.values())).figures.gamma
     units: dict[str, str] = {}
     defs: dict[str, str] = {}
     for r in runs.values():
@@ -119,6 +129,7 @@ def compare_document(source: Any, mach: dict[str, Any], runs: dict[str, Any], co
         defs.update(r.figures.definitions)
     doc["units"], doc["definitions"] = units, defs
     doc["best"] = {m: list(b) for m, b in comparison.best.items()}
+    doc["served"] = {"same": not comparison.note, "note": comparison.note}
     doc["goals"] = dict(comparison.goals)
     doc["lacks"] = {label: list(keys) for label, keys in comparison.lacks.items()}
     return doc

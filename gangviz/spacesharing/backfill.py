@@ -123,7 +123,8 @@ class BackfillResult:
 
     ``order`` lists the job specs in priority order (arrival, then id); ``decisions`` holds one
     :class:`Decision` per event when the run was logged, else it is empty. ``estimates`` are the
-    estimates used, in priority order.
+    estimates used and ``runs`` the time each job ran (its work, or its estimate when it was
+    stopped there), both in priority order.
     """
 
     records: list[BackfillRecord]
@@ -133,6 +134,7 @@ class BackfillResult:
     order: list[JobSpec] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
     estimates: list[float] = field(default_factory=list)
+    runs: list[float] = field(default_factory=list)
 
 
 def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy",
@@ -188,7 +190,7 @@ def simulate_backfill(jobs: list[JobSpec], processors: int, *, mode: str = "easy
                                                        small_max, mode == "easy", decisions, prio)
             records = list(map(BackfillRecord, specs, start, finish, resv))
     by_id = sorted(records, key=attrgetter("spec.id"))
-    return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est)
+    return BackfillResult(by_id, cap, end, mode, specs, decisions or [], est, run)
 
 
 @dataclass
@@ -196,8 +198,8 @@ class ColumnsResult:
     """The schedule of :func:`simulate_backfill_columns`, in the order of the columns given.
 
     ``start``, ``finish`` and ``reservation`` (the first reservation, ``None`` for none) are
-    lists with one entry per job, as :class:`BackfillRecord` holds them; ``capacity`` and ``end``
-    are those of :class:`BackfillResult`.
+    lists with one entry per job, as :class:`BackfillRecord` holds them; ``capacity``, ``end``
+    and ``runs`` (the time each job ran) are those of :class:`BackfillResult`.
     """
 
     start: list[float]
@@ -206,6 +208,7 @@ class ColumnsResult:
     capacity: CapacityLog
     end: float
     mode: str
+    runs: list[float] = field(default_factory=list)
 
 
 def simulate_backfill_columns(arrival: _Column, size: _Column, work: _Column, estimate: _Column,
@@ -234,15 +237,15 @@ def simulate_backfill_columns(arrival: _Column, size: _Column, work: _Column, es
     est, run = _estimates_and_runs(sizes, works, requested, processors, mode, kill_at_estimate,
                                    lambda k: f"at position {k}")
     if not arrivals:
-        return ColumnsResult([], [], [], CapacityLog(), 0.0, mode)
+        return ColumnsResult([], [], [], CapacityLog(), 0.0, mode, [])
     if mode == "conservative":
         end, cap, start, finish, resv = _conservative_loop(arrivals, sizes, est, run, processors,
                                                            small_max)
-        return ColumnsResult(start, finish, resv, cap, end, mode)
+        return ColumnsResult(start, finish, resv, cap, end, mode, run)
     with collector_resting():
         end, cap, start, finish, resv = _easy_loop(arrivals, sizes, est, run, processors,
                                                    small_max, mode == "easy", None)
-    return ColumnsResult(start, finish, resv, cap, end, mode)
+    return ColumnsResult(start, finish, resv, cap, end, mode, run)
 
 
 def _as_list(column: _Column) -> list[Any]:

@@ -12,16 +12,19 @@ matrix itself cannot hold is refused.
 
 from __future__ import annotations
 
+import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 from gangviz.core.changes import JobMigrated, JobPlaced, JobShifted, SlotAdded, SlotRemoved
 from gangviz.core.matrix import slot_label
+from gangviz.core.params import quote
 from gangviz.userpolicy.errors import RULES, RuleViolation, caller_line
 
 __all__ = ["MatrixActions"]
 
-ONE_PROCESS, GANG, REPACK, BUDDY, ARRIVAL, WORK, DEADLOCK = RULES
+ONE_PROCESS, GANG, REPACK, BUDDY, ARRIVAL, WORK, DEADLOCK, ARGUMENT, CAPACITY, _LOGGED = RULES
 
 
 class MatrixActions:
@@ -37,6 +40,9 @@ class MatrixActions:
         self._check = check
         self._buddy = buddy
         self._migrates = migrates
+        #: ``file:line`` to report instead of the caller's (an action recorded in the policy's
+        #: own process, checked again here)
+        self._where: str | None = None
 
     # ------------------------------------------------------------------ slots
     def open_slot(self, reason: str = "") -> int:
@@ -48,7 +54,7 @@ class MatrixActions:
     def delete_slot(self, slot: int, reason: str = "") -> None:
         """Remove slot ``slot``, which must be empty (its jobs would lose their work)."""
         m = self._sim.matrix
-        self._slot(slot, "job")
+        slot = self._slot(slot, "job")
         busy = m.row_jobs(slot)
         if busy:
             self._fail(busy[0], WORK, f"{slot_label(slot)} is deleted while it still holds jobs")
@@ -59,12 +65,11 @@ class MatrixActions:
         """Start waiting ``job`` on ``processors`` (exactly its size, all idle) in ``slot``."""
         sim = self._sim
         m = sim.matrix
-        if job not in sim.jobs:
-            self._fail(job, ARRIVAL, "no such job")
+        job = self._job(job)
         if job in m or sim.jobs[job].start is not None or not self._arrived(job):
             self._fail(job, ARRIVAL, "it is not waiting (it has not arrived, or it already runs)")
         cols = self._cols(job, processors)
-        self._slot(slot, job)
+        slot = self._slot(slot, job)
         size = sim.jobs[job].spec.size
         if self._check and len(cols) != size:
             self._fail(job, GANG, f"{size} processes placed on {len(cols)} processors", slot, cols)
@@ -77,9 +82,10 @@ class MatrixActions:
         """Move running ``job`` to slot ``slot`` on the same processors (a legal shift, Zhou99
         §3)."""
         m = self._sim.matrix
+        job = self._job(job)
         if job not in m:
-            self._fail(job, WORK, "it is not running, so it cannot be shifted")
-        self._slot(slot, job)
+            self._fail(job, ARGUMENT, "it is not running, so it cannot be shifted")
+        slot = self._slot(slot, job)
         home = m.home_row(job)
         if slot == home:
             return
@@ -90,12 +96,13 @@ class MatrixActions:
         """Move running ``job`` to other ``processors`` (and ``slot``): allowed only for a
         policy that declares ``migrates = True``."""
         m = self._sim.matrix
+        job = self._job(job)
         if job not in m:
-            self._fail(job, WORK, "it is not running, so it cannot migrate")
+            self._fail(job, ARGUMENT, "it is not running, so it cannot migrate")
         if self._check and not self._migrates:
             self._fail(job, REPACK, "the policy migrates a job but does not declare migrates = True")
         cols = self._cols(job, processors)
-        self._slot(slot, job)
+        slot = self._slot(slot, job)
         if self._check and len(cols) != self._sim.jobs[job].spec.size:
             self._fail(job, GANG, f"{self._sim.jobs[job].spec.size} processes moved to {len(cols)} processors",
                        slot, cols)
@@ -110,17 +117,42 @@ class MatrixActions:
                                    reason or "migrated by the policy"))
 
     # ------------------------------------------------------------------ checks
+    def _index(self, value: Any, what: str, job: int | str) -> int:
+        """``value`` as a whole number (an int, a numpy integer, anything ``operator.index``
+        takes); a bool, a float, NaN or anything else is a bad argument named ``what``."""
+        if type(value) is int:
+            return value
+        if not isinstance(value, bool) and type(value).__name__ != "bool_":
+            try:
+                return operator.index(value)
+            except Exception:
+                pass
+        kind = "NaN" if isinstance(value, float) and math.isnan(value) else f"{type(value).__name__} {quote(value)}"
+        return int(self._fail(job, ARGUMENT, f"{what} must be a whole number (an int or a numpy integer), "
+                                             f"got {kind}"))
+
+    def _job(self, job: Any) -> int:
+        """The id ``job`` names, which must be a job of the run."""
+        found = self._index(job, "the job", quote(job))
+        if found not in self._sim.jobs:
+            self._fail(str(found), ARGUMENT, f"no job {found}")
+        return found
+
     def _cols(self, job: int, processors: Sequence[int] | range) -> list[int]:
         n = self._sim.matrix.processors
         if type(processors) is range and processors.step == 1 and 0 <= processors.start < processors.stop <= n:
             return list(processors)
+        if isinstance(processors, (str, bytes)) or not hasattr(processors, "__iter__"):
+            self._fail(job, ARGUMENT, "processors must be a list of processor numbers, got "
+                       f"{quote(processors)}")
         try:
-            cols = [int(p) for p in processors]
-        except (TypeError, ValueError):
-            self._fail(job, GANG, f"processors must be a list of processor numbers, got {processors!r:.60}")
+            given = list(processors)
+        except Exception:
+            self._fail(job, ARGUMENT, f"processors must be a list of processor numbers, got {quote(processors)}")
+        cols = [p if type(p) is int else self._index(p, "a processor", job) for p in given]
         bad = [p for p in cols if not 0 <= p < n]
         if bad:
-            self._fail(job, GANG, f"processor {bad[0]} is not in 0..{n - 1}")
+            self._fail(job, ARGUMENT, f"processor {bad[0]} is not in 0..{n - 1}")
         if len(set(cols)) != len(cols):
             self._fail(job, ONE_PROCESS, "two processes of the job on one processor")
         if not cols:
@@ -131,10 +163,13 @@ class MatrixActions:
         sim = self._sim
         return bool(sim.jobs[job].spec.arrival <= sim.time and job in sim.waiting)
 
-    def _slot(self, slot: int, job: int | str) -> None:
+    def _slot(self, slot: Any, job: int | str) -> int:
         n = self._sim.matrix.n_rows
-        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < n:
-            self._fail(job, GANG, f"no slot {slot!r}: the matrix has {n} slots")
+        row: int = slot if type(slot) is int else self._index(slot, "the slot", job)
+        if not 0 <= row < n:
+            self._fail(job, ARGUMENT, f"no slot {row}: the matrix has {n} slots"
+                       + (f" (0..{n - 1})" if n else ""))
+        return row
 
     def _idle(self, job: int, slot: int, cols: list[int]) -> None:
         row = self._sim.matrix.cells[slot]
@@ -158,8 +193,8 @@ class MatrixActions:
         """Raise the :class:`RuleViolation`; ``slot`` and ``cols`` are the cells asked for."""
         sim = self._sim
         name = sim.matrix.name(job) if isinstance(job, int) and job in sim.jobs else str(job)
-        raise RuleViolation(sim.time, name, rule, detail, caller_line(self._origin), slot=slot,
-                            processors=tuple(int(c) for c in cols))
+        raise RuleViolation(sim.time, name, rule, detail, self._where or caller_line(self._origin),
+                            slot=slot, processors=tuple(int(c) for c in cols))
 
 
 def _as_cols(cols: list[int]) -> tuple[int, ...] | range:

@@ -16,21 +16,32 @@ imports it again from the spec. Every failure is a
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import numbers
 import os
 import re
 import sys
-import types
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from gangviz.core.params import quote
-from gangviz.core.registry import MATRIX, SPACE_SHARING, PolicyEntry
+from gangviz.core.registry import SPACE_SHARING, PolicyEntry
 from gangviz.userpolicy.errors import UserPolicyError, def_line, describe_exception
-from gangviz.userpolicy.policy import ENGINE_PARAMS, EnginePolicy, MatrixPolicy, _call
+from gangviz.userpolicy.imports import (
+    ORDER_LIMIT,
+    _bases,
+    check_declarations,
+    forget,
+    key_kind,
+    load_class,
+    load_function,
+)
+from gangviz.userpolicy.policy import (
+    ENGINE_PARAMS,
+    PROCESS_PARAMS,
+    EnginePolicy,
+    MatrixPolicy,
+    _call,
+)
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.userpolicy.space import SpacePolicy
@@ -44,10 +55,6 @@ __all__ = ["ENTRY_POINT_GROUP", "is_user_spec", "split_user_spec", "user_entry",
 ENTRY_POINT_GROUP = "gangviz.policies"
 _MODULE = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+):([A-Za-z_]\w*)(?::(.*))?$", re.S)
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-#: path -> (mtime_ns, size, module)
-_CACHE: dict[str, tuple[int, int, types.ModuleType]] = {}
-
-
 def _py_split(spec: str) -> tuple[str, str | None, str] | None:
     """Split ``file.py[:Class][:params]``; ``None`` when ``spec`` names no .py file."""
     m = re.match(r"^(.*?\.py)(?::(.*))?$", spec, re.S)
@@ -79,112 +86,18 @@ def is_user_spec(spec: str) -> bool:
     return split_user_spec(spec) is not None
 
 
-def forget(path: str) -> None:
-    """Drop the cached module of ``path`` so the next load imports it again."""
-    _CACHE.pop(os.path.abspath(path), None)
+def _order_function(spec: str) -> tuple[Callable[[Any], Any], str, str]:
+    """The order ``spec`` names as a function run in a process of its own, its file, and where
+    it is defined. A ``module:function`` spec (installed code) runs in this process."""
+    from gangviz.userpolicy.boundary import isolated_order
 
-
-def _load_file(path: str) -> types.ModuleType:
-    """Import the Python file ``path`` (again when it changed since its last import)."""
-    full = os.path.abspath(path)
-    try:
-        st = os.stat(full)
-    except OSError as exc:
-        raise UserPolicyError(f"policy file {path}: {exc.strerror or exc}") from None
-    cached = _CACHE.get(full)
-    if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
-        return cached[2]
-    try:
-        with open(full, "rb") as f:
-            source = f.read()
-    except OSError as exc:
-        raise UserPolicyError(f"policy file {path}: {exc.strerror or exc}") from None
-    tag = hashlib.sha1(full.encode()).hexdigest()[:10]
-    stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(full))[0])
-    name = f"gangviz_user_{stem}_{tag}"
-    module = types.ModuleType(name)
-    module.__file__ = path  # messages name the file as the user wrote it
-    try:
-        code = compile(source, path, "exec")
-    except SyntaxError as exc:
-        raise UserPolicyError(describe_exception(exc, path, "policy file")) from None
-    except ValueError as exc:  # e.g. a null byte
-        raise UserPolicyError(f"policy file {path}: {exc}") from None
-    sys.modules[name] = module  # dataclasses and pickling look the module up
-    try:
-        exec(code, module.__dict__)
-    except (Exception, SystemExit) as exc:
-        sys.modules.pop(name, None)
-        raise UserPolicyError(describe_exception(exc, path, "policy file")) from None
-    _CACHE[full] = (st.st_mtime_ns, st.st_size, module)
-    return module
-
-
-def _load_module(name: str) -> types.ModuleType:
-    try:
-        return importlib.import_module(name)
-    except Exception as exc:
-        raise UserPolicyError(describe_exception(exc, None, f"policy module {name}")) from None
-
-
-def _bases() -> tuple[type[MatrixPolicy], type[SpacePolicy]]:
-    from gangviz.userpolicy.space import SpacePolicy
-
-    return MatrixPolicy, SpacePolicy
-
-
-def _policy_classes(module: types.ModuleType) -> list[_PolicyClass]:
-    bases = _bases()
-    return [v for v in vars(module).values()
-            if isinstance(v, type) and issubclass(v, bases) and v not in bases
-            and v.__module__ == module.__name__]
-
-
-def load_class(target: str, cls_name: str | None) -> tuple[_PolicyClass, str]:
-    """Return the policy class ``cls_name`` of ``target`` (a .py file or a module; the one
-    class the file defines when ``cls_name`` is ``None``) and the file it came from.
-
-    Raises :class:`UserPolicyError` for a file that does not load, no such class, or a file
-    with no policy class or more than one when none is named.
-    """
-    module = _load_file(target) if target.endswith(".py") else _load_module(target)
-    origin = getattr(module, "__file__", None) or target
-    if cls_name is not None:
-        cls = getattr(module, cls_name, None)
-        if not (isinstance(cls, type) and issubclass(cls, _bases())):
-            found = ", ".join(c.__name__ for c in _policy_classes(module)) or "none"
-            raise UserPolicyError(f"{origin}: no policy class {cls_name!r} (a subclass of "
-                                  f"gangviz.userpolicy.MatrixPolicy or SpacePolicy; found: {found})")
-        return cls, origin
-    classes = _policy_classes(module)
-    if not classes:
-        raise UserPolicyError(f"{origin}: no policy class (define one subclass of "
-                              "gangviz.userpolicy.MatrixPolicy or SpacePolicy)")
-    if len(classes) > 1:
-        names = ", ".join(c.__name__ for c in classes)
-        raise UserPolicyError(f"{origin}: {len(classes)} policy classes ({names}); name one, "
-                              f"e.g. {target}:{classes[0].__name__}")
-    return classes[0], origin
-
-
-def load_function(spec: str) -> tuple[Callable[[Any], Any], str]:
-    """Return the function a ``file.py:function`` or ``module:function`` spec names and its
-    file (a queue order, ``--order``). Raises :class:`UserPolicyError` when it does not load
-    or is not callable."""
-    m = re.match(r"^(.*?\.py):([A-Za-z_]\w*)$", spec.strip()) or _MODULE.match(spec.strip())
-    if not m or (m.re is _MODULE and m.group(3) is not None):  # a function takes no parameters
-        raise UserPolicyError(f"order {spec!r}: write it as file.py:function or module:function")
-    target, attr = m.group(1), m.group(2)
-    module = _load_file(target) if target.endswith(".py") else _load_module(target)
-    fn = getattr(module, attr, None)
-    origin = getattr(module, "__file__", None) or target
-    if not callable(fn):
-        raise UserPolicyError(f"{origin}: no function {attr!r}")
-    return fn, origin
-
-
-#: The longest one call of a queue order may take, in seconds (a user policy's default limit).
-ORDER_LIMIT = 5.0
+    path = re.match(r"^(.*?\.py):([A-Za-z_]\w*)$", spec.strip())
+    if path is None:
+        fn, origin = load_function(spec)
+        return fn, origin, def_line(fn, origin)
+    if not os.path.isfile(path.group(1)):
+        load_function(spec)  # says why it does not load
+    return isolated_order(spec.strip(), path.group(1)), path.group(1), path.group(1)
 
 
 def order_key(spec: str) -> Callable[[Any], Any]:
@@ -193,36 +106,22 @@ def order_key(spec: str) -> Callable[[Any], Any]:
     The key raises :class:`UserPolicyError` naming the user's file and line when the function
     raises, runs past :data:`ORDER_LIMIT`, or returns what does not sort (``None``, NaN, a
     list, or a kind other than the first job's)."""
-    fn, origin = load_function(spec)
+    fn, origin, defined = _order_function(spec)
     kinds: list[str] = []  # the kind of the first key: every job's key must compare with it
 
     def key(job: Any) -> Any:
         value = _call(lambda: fn(job), origin, spec, ORDER_LIMIT, kind="order")
-        kind = _key_kind(value)
+        kind = key_kind(value)
         if kind is None or (kinds and kind != kinds[0]):
             allowed = "a number (not NaN), text, or a tuple of them"
             if kinds:
                 allowed += f", and for every job the same kind ({kinds[0]})"
-            raise UserPolicyError(f"order {spec} ({def_line(fn, origin)}): returned {quote(value)} "
+            raise UserPolicyError(f"order {spec} ({defined}): returned {quote(value)} "
                                   f"for job {getattr(job, 'name', job)}; a queue order returns {allowed}")
         kinds[:1] = [kind]
         return value
 
     return key
-
-
-def _key_kind(value: Any) -> str | None:
-    """Return the kind of a sort key (``"number"``, ``"text"``, ``"tuple of ..."``), or ``None``
-    for a value that does not sort with its own kind (``None``, NaN, a list, ...)."""
-    if isinstance(value, bool) or isinstance(value, numbers.Real):
-        return None if value != value else "number"  # NaN compares false with everything
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, tuple):
-        parts = [_key_kind(v) for v in value]
-        kinds = [k for k in parts if k is not None]
-        return None if len(kinds) != len(parts) else "tuple of " + ", ".join(kinds)
-    return None
 
 
 def _entry_points() -> list[Any]:
@@ -279,21 +178,61 @@ def user_entry(spec: str) -> tuple[PolicyEntry, str] | None:
         origin = getattr(sys.modules.get(cls.__module__), "__file__", None) or ep.value
         return entry_of_class(cls, origin, ep.name), params
     target, cls_name, params = parts
-    cls, origin = load_class(target, cls_name)
+    decl = _declarations(target, cls_name)
+    origin = decl["__origin__"]
+    cls = _stand_in(decl, origin)
     key = f"{target}:{cls.__name__}" if cls_name else target
-    return entry_of_class(cls, origin, key), params
+    return entry_of_class(cls, origin, key, where=(target, cls_name, decl)), params
 
 
-def entry_of_class(cls: Any, origin: str, key: str) -> PolicyEntry:
+#: (target, class, mtime_ns, size) -> what the class declares (read in a process of its own)
+_DECLARED: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _declarations(target: str, cls_name: str | None) -> dict[str, Any]:
+    """What the policy class of ``target`` declares, read by importing it in a process of its
+    own (the import runs the user's code: whatever it patches stays there)."""
+    from gangviz.userpolicy.boundary import fetch_declarations
+
+    try:
+        st = os.stat(target) if target.endswith(".py") else None
+    except OSError as exc:
+        raise UserPolicyError(f"policy file {target}: {exc.strerror or exc}") from None
+    key = (os.path.abspath(target) if st else target, cls_name, st and st.st_mtime_ns, st and st.st_size)
+    found = _DECLARED.get(key)
+    if found is None:
+        found = _DECLARED[key] = fetch_declarations(target, cls_name, target)
+    return found
+
+
+def _stand_in(decl: dict[str, Any], origin: str) -> Any:
+    """A class carrying what the user's class declares (for its registry entry), never its code."""
+    from gangviz.userpolicy.space import SpacePolicy
+
+    base = SpacePolicy if decl.get("family") == SPACE_SHARING else MatrixPolicy
+    ns: dict[str, Any] = {k: decl[k] for k in ("name", "paper", "params", "family", "decides_at", "buddy", "migrates",
+                               "follows") if k in decl and decl[k] is not None}
+    if not isinstance(ns.get("params", ()), tuple):
+        raise UserPolicyError(f"{origin}: {decl['__name__']}.params must be a tuple of Param, got "
+                              f"{ns['params']!r:.60}")
+    ns["__doc__"] = decl.get("__doc__") if isinstance(decl.get("__doc__"), str) else None
+    ns["__module__"] = __name__
+    return type(str(decl["__name__"]), (base,), ns)
+
+
+def entry_of_class(cls: Any, origin: str, key: str,
+                   where: tuple[str, str | None, dict[str, Any]] | None = None) -> PolicyEntry:
     """Return the registry entry of a user's policy class (its declarations, plus
     :data:`~gangviz.userpolicy.policy.ENGINE_PARAMS` it does not declare itself, and for space
-    sharing :data:`~gangviz.userpolicy.space.SPACE_PARAMS`)."""
+    sharing :data:`~gangviz.userpolicy.space.SPACE_PARAMS`).
+
+    ``where`` (the file or module, the class name given, what it declares) says where to import
+    the class again: the policy then runs in a process of its own unless ``isolated=false``;
+    without it ``cls`` itself is run in this process."""
     from gangviz.userpolicy.space import SPACE_PARAMS, SpaceEngine
 
+    check_declarations(cls, origin)
     space = cls.family == SPACE_SHARING
-    if cls.family not in (MATRIX, SPACE_SHARING):
-        raise UserPolicyError(f"{origin}: {cls.__name__}.family must be {MATRIX!r} or "
-                              f"{SPACE_SHARING!r}, got {cls.family!r}")
     own = tuple(cls.params)
     declared = {p.name for p in own}
     params = own + tuple(p for p in ENGINE_PARAMS + (SPACE_PARAMS if space else ())
@@ -303,6 +242,31 @@ def entry_of_class(cls: Any, origin: str, key: str) -> PolicyEntry:
     engine = SpaceEngine if space else EnginePolicy
     if space and getattr(cls, "follows", ""):
         traits |= {"reserve-" + ("head" if cls.follows == "easy" else "all"), cls.follows}
+    if where is None:
+        make: Callable[..., Any] = partial(_in_process, engine, cls, origin, key)
+    else:
+        make = partial(_engine, space, where, origin, key)
     return PolicyEntry(key, cls.name or cls.__name__, cls.family, "user", cls.paper or origin, "",
                        params, ("reference",), cls.decides_at, traits, doc=doc, origin=origin,
-                       loader=lambda: partial(engine, cls, origin, spec=key))
+                       loader=lambda: make)
+
+
+def _in_process(engine: Any, cls: Any, origin: str, key: str, **params: Any) -> Any:
+    for name in PROCESS_PARAMS:
+        params.pop(name, None)
+    return engine(cls, origin, spec=key, **params)
+
+
+def _engine(space: bool, where: tuple[str, str | None, dict[str, Any]], origin: str, key: str,
+            **params: Any) -> Any:
+    """The engine's policy object: the user's class in its own process (the default), or
+    imported into this one with ``isolated=false`` (faster; only for code one trusts: it can
+    then reach the engine, the checker and the other policies of the run)."""
+    from gangviz.userpolicy.boundary import IsolatedPolicy, IsolatedSpaceEngine
+    from gangviz.userpolicy.space import SpaceEngine
+
+    target, cls_name, decl = where
+    if not params.pop("isolated", True):
+        cls, _ = load_class(target, cls_name)
+        return _in_process(SpaceEngine if space else EnginePolicy, cls, origin, key, **params)
+    return (IsolatedSpaceEngine if space else IsolatedPolicy)(decl, target, cls_name, origin, spec=key, **params)

@@ -10,6 +10,7 @@ left waiting on an idle machine.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -20,6 +21,7 @@ import numpy as np
 
 from gangviz.core.params import Param
 from gangviz.sim.policy import Policy
+from gangviz.userpolicy import escape
 from gangviz.userpolicy.actions import DEADLOCK, MatrixActions
 from gangviz.userpolicy.errors import (
     DecisionTimeout,
@@ -27,10 +29,11 @@ from gangviz.userpolicy.errors import (
     UserPolicyError,
     def_line,
     describe_exception,
+    printable,
 )
 from gangviz.userpolicy.view import MatrixView
 
-__all__ = ["MatrixPolicy", "EnginePolicy", "ENGINE_PARAMS"]
+__all__ = ["MatrixPolicy", "EnginePolicy", "ENGINE_PARAMS", "PROCESS_PARAMS"]
 
 #: Parameters every user policy takes, whatever it declares: the seed of its random generator,
 #: whether its actions are checked against the rules, and its per-decision time limit.
@@ -40,7 +43,15 @@ ENGINE_PARAMS = (
     Param("check", "bool", True, "check every action against the family's rules"),
     Param("decision_limit", "float", 5.0, "longest one decision may take", low=0.001,
           high=3600.0, unit="seconds"),
+    Param("isolated", "bool", True, "run the policy in a process of its own (false: in the "
+          "engine's, faster, for code one trusts)"),
+    Param("run_limit", "float", None, "longest the whole run may spend in the policy's code",
+          low=0.01, high=1e6, none="none", unit="seconds"),
+    Param("memory_limit", "int", 4096, "most memory the policy's process may take",
+          low=16, high=1 << 20, unit="MB"),
 )
+#: The parameters of the policy's process, which a policy run in the engine's process ignores.
+PROCESS_PARAMS = ("isolated", "run_limit", "memory_limit")
 
 
 class _UserPolicy:
@@ -106,14 +117,7 @@ class EnginePolicy(Policy):
     def check_machine(self, processors: int, ring: bool) -> None:
         """Run the user's :meth:`MatrixPolicy.setup`; a ``ValueError`` it raises is the
         machine's refusal, anything else is reported with the user's file and line."""
-        try:
-            self.user.setup(processors)
-        except ValueError as exc:
-            if isinstance(exc, UserPolicyError):
-                raise
-            raise ValueError(f"policy {self.name}: {exc}") from None
-        except Exception as exc:
-            raise UserPolicyError(describe_exception(exc, self.origin, f"policy {self.name}")) from None
+        setup_or_refuse(self.user, processors, self.origin, self.name, self.limit)
 
     def schedule(self, sim: Any, completed: list[int], arrived: list[int]) -> None:
         """Let the user's policy decide; then check no job waits on an idle machine."""
@@ -135,19 +139,74 @@ class EnginePolicy(Policy):
                                     f"{self.origin} ({self.name}.decide)")
 
 
+def setup_or_refuse(user: Any, processors: int, origin: str, name: str, limit: float) -> None:
+    """Run ``user.setup(processors)`` within ``limit``: a ``ValueError`` it raises refuses the
+    machine (raised as a plain ``ValueError``); anything else is the policy's failure
+    (:class:`UserPolicyError`)."""
+
+    def setup() -> ValueError | None:
+        try:
+            user.setup(processors)
+        except UserPolicyError:
+            raise
+        except ValueError as exc:
+            return exc
+        return None
+
+    refusal = _call(setup, origin, f"{name}.setup", limit)
+    if refusal is not None:
+        try:
+            text = str(refusal)
+        except BaseException:
+            text = type(refusal).__name__
+        raise ValueError(f"policy {printable(name)}: {printable(text)}") from None
+
+
 class _Alarm:
     """The SIGALRM handler that ends user code past its limit: installed once, armed only while
-    a decision runs (installing a handler per decision would cost more than many decisions)."""
+    a decision runs (installing a handler per decision would cost more than many decisions).
+
+    Past the limit it fires again every :attr:`REPEAT` seconds, and from the first time on
+    :mod:`gangviz.userpolicy.escape` raises the timeout where the user's own ``try`` cannot
+    catch it, so a retry loop with a bare ``except`` ends too."""
 
     armed = False
     limit = 0.0
     installed = False
+    REPEAT = 0.05
+    #: when the first stop was raised (``perf_counter``), ``None`` before; the call has not
+    #: returned since
+    stopped_at: float | None = None
+    what, origin = "", ""
+    #: seconds the user's code has to give up after the first stop before the process is ended
+    #: (only code the stop cannot reach is still running then: a long C call, a ``with`` block
+    #: that suppresses exceptions)
+    GRACE = 2.0
 
     @classmethod
-    def fire(cls, _signum: int, _frame: Any) -> None:
+    def fire(cls, _signum: int, frame: Any) -> None:
         if cls.armed:
-            cls.armed = False
-            raise DecisionTimeout(f"took longer than its limit of {cls.limit:g} s (decision_limit)")
+            now = time.perf_counter()
+            if cls.stopped_at is None:
+                cls.stopped_at = now
+            elif now - cls.stopped_at > cls.GRACE:
+                cls._end_process(frame)
+            message = f"took longer than its limit of {cls.limit:g} s (decision_limit)"
+            escape.start(frame, _call.__code__, lambda: DecisionTimeout(message),
+                         own=(cls.fire.__code__,))
+            raise DecisionTimeout(message)
+
+    @classmethod
+    def _end_process(cls, frame: Any) -> None:
+        """The stop has not ended the user's code within :attr:`GRACE`: end the process, in
+        one line naming where that code was."""
+        from gangviz.userpolicy.errors import frame_line
+
+        where = frame_line(frame, cls.origin) or cls.origin
+        os.write(2, printable(f"gangviz: {cls.what} was stopped at {where} after its limit of "
+                              f"{cls.limit:g} s (decision_limit); it did not give up the stop, "
+                              "so the process ends").encode("utf-8", "replace") + b"\n")
+        os._exit(1)
 
     @classmethod
     def usable(cls) -> bool:
@@ -164,25 +223,56 @@ class _Alarm:
         return True
 
 
+#: In a policy's own process, the watchdog that times every call of user code
+#: (:class:`gangviz.userpolicy.worker.Watchdog`); ``None`` in the engine's process, where the
+#: SIGALRM timer does.
+WATCH: Any = None
+
+
 def _call(fn: Callable[[], Any], origin: str, what: str, limit: float, kind: str = "policy") -> Any:
     """Run user code ``fn`` within ``limit`` seconds; raise :class:`UserPolicyError` naming the
-    user's file and line for anything it raises (a :class:`RuleViolation` passes as it is)."""
+    user's file and line for anything it raises, any ``BaseException`` included (a
+    :class:`RuleViolation` passes as it is; so does Ctrl-C in the engine's own process)."""
+    if WATCH is not None:
+        return _watched(fn, origin, what, limit, kind)
     timer = _Alarm.usable()
-    if timer:
-        _Alarm.limit, _Alarm.armed = limit, True
-        signal.setitimer(signal.ITIMER_REAL, limit)
     start = time.perf_counter()
     try:
-        result = fn()
-    except (RuleViolation, UserPolicyError):
-        raise
-    except (Exception, SystemExit) as exc:  # sys.exit() in a decision is the policy's failure
-        raise UserPolicyError(describe_exception(exc, origin, f"{kind} {what}")) from None
-    finally:
         if timer:
-            _Alarm.armed = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _Alarm.limit, _Alarm.armed, _Alarm.stopped_at = limit, True, None
+            _Alarm.what, _Alarm.origin = f"{kind} {what}", origin
+            signal.setitimer(signal.ITIMER_REAL, limit, _Alarm.REPEAT)
+        try:
+            result = fn()
+        finally:  # first, before any other code runs: the limit is for the user's code only
+            if timer:
+                _Alarm.armed = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                escape.stop()
+    except (RuleViolation, UserPolicyError, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # sys.exit() or any exotic exception is the policy's failure
+        # the timer is off: describing a deep recursion cannot be cut short by it
+        raise UserPolicyError(describe_exception(exc, origin, f"{kind} {what}")) from None
     if time.perf_counter() - start > limit:
         raise UserPolicyError(f"{kind} {what} ({origin}) took longer than its limit of {limit:g} s "
                               "(decision_limit)")
+    return result
+
+
+def _watched(fn: Callable[[], Any], origin: str, what: str, limit: float, kind: str) -> Any:
+    """:func:`_call` in a policy's own process: the watchdog reports a call past its limit to
+    the parent, which ends the process; every exception is the policy's."""
+    WATCH.arm(f"{kind} {what}", limit)
+    try:
+        result = fn()
+    except (RuleViolation, UserPolicyError):
+        WATCH.disarm()
+        raise
+    except BaseException as exc:
+        message = describe_exception(exc, origin, f"{kind} {what}")
+        WATCH.disarm()
+        raise UserPolicyError(message) from None
+    if not WATCH.disarm():  # it fired: the parent is ending this process
+        time.sleep(3600)
     return result

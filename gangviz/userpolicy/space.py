@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 import numpy as np
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.params import Param
+from gangviz.core.params import Param, quote
 from gangviz.metrics.ibm import SMALL_NODES_MAX, CapacityLog
 from gangviz.userpolicy.errors import RULES, RuleViolation, UserPolicyError, caller_line, def_line
 from gangviz.userpolicy.policy import _call, _UserPolicy
@@ -35,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only)
 
 __all__ = ["SpacePolicy", "SpaceView", "SpaceActions", "SpaceEngine", "SPACE_PARAMS"]
 
-ONE_PROCESS, _GANG, _REPACK, _BUDDY, ARRIVAL, WORK, DEADLOCK = RULES
+_ONE_PROCESS, _GANG, _REPACK, _BUDDY, ARRIVAL, WORK, DEADLOCK, ARGUMENT, CAPACITY, _LOGGED = RULES
 RESERVATION_RULE = "the reservation rule it declares"
 
 #: Parameters every user space-sharing policy takes besides its own.
@@ -120,11 +121,11 @@ class SpaceActions:
     def start(self, job: int) -> None:
         """Start waiting ``job`` now on ``size`` of the free processors."""
         sim = self._sim
-        k = sim.pos.get(job) if isinstance(job, int) else None
+        k = sim.pos.get(_job_id(sim, job))
         if k is None or k not in sim.queue:
             sim.fail(job, ARRIVAL, "it is not waiting (it has not arrived, or it already runs)")
         if sim.specs[k].size > sim.free:
-            sim.fail(job, ONE_PROCESS, f"it needs {sim.specs[k].size} processors and {sim.free} are free")
+            sim.fail(job, CAPACITY, f"it needs {sim.specs[k].size} processors and {sim.free} are free")
         sim.begin(k)
         how = "order" if sim.queue and sim.queue[0] > k or not sim.queue else "backfill"
         self._started.append((k, how))
@@ -133,12 +134,27 @@ class SpaceActions:
     def reserve(self, job: int, time: float) -> None:
         """Record that waiting ``job`` is promised to start by ``time`` (at or after now)."""
         sim = self._sim
-        k = sim.pos.get(job) if isinstance(job, int) else None
+        k = sim.pos.get(_job_id(sim, job))
         if k is None or k not in sim.queue:
             sim.fail(job, ARRIVAL, "only a waiting job can hold a reservation")
-        if not (isinstance(time, (int, float)) and math.isfinite(time) and time >= sim.time):
-            sim.fail(job, WORK, f"a reservation must be a finite time >= now ({sim.time:g}), got {time!r:.40}")
+        if isinstance(time, (bool, np.bool_)) or not (isinstance(time, (int, float, np.integer, np.floating))
+                                                     and math.isfinite(time) and time >= sim.time):
+            sim.fail(job, ARGUMENT, f"a reservation must be a finite time >= now ({sim.time:g}), "
+                     f"got {quote(time)}")
         self._res[k] = float(time)
+
+
+def _job_id(sim: _Run, job: Any) -> int:
+    """The id ``job`` names (an int or a numpy integer); a bool, a float or anything else is a
+    bad argument."""
+    if type(job) is int:
+        return job
+    if not isinstance(job, (bool, np.bool_)):
+        try:
+            return operator.index(job)
+        except Exception:
+            pass
+    sim.fail(quote(job), ARGUMENT, f"the job must be a job id (an int or a numpy integer), got {quote(job)}")
 
 
 class _Run:
@@ -176,8 +192,8 @@ class _Run:
         heapq.heappush(self.done, (self.time + self.run[k], k))
 
     def fail(self, job: Any, rule: str, detail: str) -> NoReturn:
-        k = self.pos.get(job) if isinstance(job, int) else None
-        name = self.specs[k].name if k is not None else repr(job)
+        k = self.pos.get(job) if type(job) is int else None
+        name = self.specs[k].name if k is not None else str(job)
         raise RuleViolation(self.time, name, rule, detail, caller_line(self.engine.origin))
 
 
@@ -214,16 +230,9 @@ class SpaceEngine:
 
     def check_machine(self, processors: int, ring: bool) -> None:
         """Run the user's ``setup``; its ``ValueError`` refuses the machine."""
-        try:
-            self.user.setup(processors)
-        except UserPolicyError:
-            raise
-        except ValueError as exc:
-            raise ValueError(f"policy {self.name}: {exc}") from None
-        except Exception as exc:
-            from gangviz.userpolicy.errors import describe_exception
+        from gangviz.userpolicy.policy import setup_or_refuse
 
-            raise UserPolicyError(describe_exception(exc, self.origin, f"policy {self.name}")) from None
+        setup_or_refuse(self.user, processors, self.origin, self.name, self.limit)
 
     def check_source(self, source: Any) -> None:
         """Raise ``ValueError`` for a scenario that starts from a matrix or scripts events."""

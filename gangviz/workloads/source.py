@@ -87,6 +87,10 @@ class Source:
     #: workload rather than receive its jobs pickled; ``None`` for a scenario or a source made
     #: in code
     origin: tuple[str, dict[str, Any]] | None = None
+    #: the file read (a trace or a scenario file), for the provenance of what ran on it
+    #: (``None``: a built-in scenario or a model); ``seed``: a model's random seed
+    path: Path | None = None
+    seed: int | None = None
 
     @property
     def job_count(self) -> int:
@@ -177,7 +181,7 @@ def load_source(
                                                    jobs=jobs, load=load, seed=seed)
         check_memory(p, jobs, what=f"the {name} model")
         wl = uniform_log(jobs, load, procs=p, seed=seed)
-        return Source("model", title, p, wl.jobs,
+        return Source("model", title, p, wl.jobs, seed=seed,
                       origin=(lower, {"procs": p, "jobs": jobs, "load": load, "seed": seed}))
     given = [k for k, v in (("jobs", jobs), ("load", load), ("seed", seed)) if v is not None]
     if given:
@@ -203,7 +207,7 @@ def load_source(
         assert cols.processors is not None  # _read_trace refuses a trace without a machine size
         return Source("swf", path.name, cols.processors, cols.workload().jobs, warnings=list(cols.warnings),
                       slice_seconds=cols.slice_seconds, submit_offset=cols.submit_offset,
-                      absent_from=_padding_from(cols),
+                      absent_from=_padding_from(cols), path=path,
                       origin=(str(path.resolve()), {"procs": procs, "slice_seconds": slice_seconds}))
     from gangviz.workloads.scenario import load_scenario
 
@@ -214,7 +218,10 @@ def load_source(
                          "in the file); edit the file to change it")
     if slice_seconds is not None:
         raise ValueError(f"{name}: --slice applies to SWF traces; a scenario counts in slices")
-    return scenario_source(sc)
+    out = scenario_source(sc)
+    if Path(name).exists():
+        out.path = path
+    return out
 
 
 def source_of(obj: Source | Scenario) -> Source:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from gangviz.core.jobs import JobSpec
-from gangviz.core.limits import MAX_JOBS, MAX_PROCESSORS, LimitError
+from gangviz.core.limits import MAX_JOBS, MAX_PROCESSORS, MAX_SLICES, LimitError
 from gangviz.workloads.dists import (
     HyperErlang,
     bounded_normal_pmf,
@@ -144,6 +144,8 @@ def uniform_log_columns(n_jobs: int, load: float, procs: int = 128, max_work: in
     rng = np.random.default_rng(seed)
     ep, et = uniform_log_means(procs, max_work)
     lam = load * procs / (ep * et)
+    if lam == 0 or (n - 1) / lam > 100 * MAX_SLICES:  # far past the limit: refuse before drawing
+        _check_arrivals(n, load, ep * et / procs, math.inf)
     size = np.empty(n, np.int32)
     work = np.empty(n, np.int32)
     for out, hi in ((size, procs), (work, max_work)):
@@ -159,7 +161,27 @@ def uniform_log_columns(n_jobs: int, load: float, procs: int = 128, max_work: in
         sums = np.cumsum(np.concatenate(([last], gaps)))
         arrival[lo + 1:lo + 1 + len(gaps)] = sums[1:]
         last = float(sums[-1])
+    _check_arrivals(n, load, ep * et / procs, last)
     return ModelColumns(n, load, procs, max_work, lam, arrival, size, work)
+
+
+def _check_arrivals(n: int, load: float, gap: float, last: float) -> None:
+    """Raise :class:`~gangviz.core.limits.LimitError` when the last of ``n`` arrivals drawn at
+    ``load`` (``gap``: the mean gap between arrivals at load 1) lies past :data:`~gangviz.core.limits.MAX_SLICES`, naming
+    the smallest load that keeps the arrivals within it (gaps scale as 1 / load, so every
+    engine and policy gets the same refusal instead of a run that never ends or a makespan
+    of hundreds of digits)."""
+    if last <= MAX_SLICES:
+        return
+    # the draws scale exactly with 1 / load; past float's range, use the expected last arrival
+    need = load * last / MAX_SLICES if math.isfinite(last) else (n - 1) * gap / MAX_SLICES
+    need = float(f"{need * 1.01:.2g}") if math.isfinite(need) else float("inf")
+    late = (n - 1) * gap / load
+    when = (f"t={last:.3g} slices" if math.isfinite(last) else f"about t={late:.3g} slices"
+            if math.isfinite(late) else "a time past any number")
+    raise LimitError(f"load {load:g} is too small for {n:,} jobs: the last would arrive at "
+                     f"{when}, over the limit of {MAX_SLICES:.4g} slices (2**40); "
+                     f"the load must be at least {need:g} here (set by --load)")
 
 
 # ------------------------------------------------------------------------- 003: hyper-Erlang

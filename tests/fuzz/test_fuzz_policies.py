@@ -129,3 +129,45 @@ def test_a_users_policy_runs_or_ends_with_one_line_naming_its_file_within_the_li
     else:
         assert result.metrics["jobs"] == 6  # ran to the end: every job finished
     assert time.perf_counter() - start < 20 * LIMIT + 5
+
+
+HOSTILE = [
+    "        while True:\n            try:\n                act.place(10**9, 0, [0])\n            except:\n                pass\n",
+    "        while True:\n            try:\n                pass\n            except BaseException:\n                pass\n",
+    "        def f(n):\n            return f(n + 1)\n        f(0)\n",
+    "        def f(n):\n            try:\n                return f(n + 1)\n            except RecursionError:\n                return f(n + 1)\n        f(0)\n",
+    "        import time\n        time.sleep(3600)\n",
+    "        x = []\n        while True:\n            x.append(bytearray(10**7))\n",
+    "        x = []\n        while True:\n            try:\n                x.append(bytearray(10**7))\n            except MemoryError:\n                pass\n",
+    "        raise type('Odd', (BaseException,), {})('odd')\n",
+    "        raise KeyboardInterrupt\n", "        raise GeneratorExit\n", "        raise SystemExit(3)\n",
+    "        raise MemoryError\n", "        raise RecursionError\n",
+    "        raise type('Bad', (Exception,), {'__str__': lambda s: 1 / 0})()\n",
+    "        import os\n        os._exit(0)\n", "        import os, signal\n        os.kill(os.getpid(), signal.SIGSEGV)\n",
+    "        import threading, time\n        threading.Thread(target=lambda: time.sleep(3600)).start()\n",
+    "        print('x' * 5_000_000)\n", "        import os\n        os.write(1, b'{\"passed\": true}')\n",
+    "        act._check = False\n        for j in view.waiting:\n            act.open_slot() if view.slots == 0 else None\n"
+    "            act.place(j.id, 0, range(j.size))\n",
+    "        act._sim.matrix._cells[:] = 0\n",
+    "        import gangviz.userpolicy.actions as a\n        a.MatrixActions._idle = lambda *x: None\n",
+    "        return object()\n", "        return (i for i in range(3))\n", "        import numpy\n        return numpy.arange(3)\n",
+    "        act.place(view.waiting[0].id if view.waiting else 0, 1.5, [0])\n",
+    "        act.place(view.waiting[0].id if view.waiting else 0, 0, [float('nan')])\n",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("body", HOSTILE)
+def test_a_hostile_policy_ends_within_its_limit_with_one_line_naming_its_file(tmp_path, body):
+    limit = 0.5
+    path = tmp_path / "hostile.py"
+    path.write_text(HEAD + body + PLACE)
+    start = time.perf_counter()
+    try:
+        result = gangviz.simulate("downey", policy=f"{path}:decision_limit={limit},memory_limit=256", jobs=6, procs=8)
+    except ValueError as exc:
+        message = str(exc)
+        assert "hostile.py" in message and "\n" not in message.strip() and "\x1b" not in message, message
+    else:
+        assert result.metrics["jobs"] == 6
+    assert time.perf_counter() - start < limit + 5 + 2  # + starting the policy's process on a loaded machine

@@ -265,7 +265,8 @@ def test_the_time_axis_writes_times_as_the_other_views_do(qtbot, monkeypatch):
     v.grab()
     assert "t = 1,000,020 slices" in texts, texts
     ticks = [t for t in texts if t.replace(",", "").isdigit()]
-    assert "1,000,010" in ticks and "1,000,020" in ticks, texts
+    # the tick at the clock's own time gives way to the clock written beside it
+    assert "1,000,010" in ticks and "1,000,020" not in ticks, texts
     assert not any("e+" in t for t in texts)
     v.slice_seconds = 1.0  # a source with a clock: the clock's time of day
     texts.clear()

@@ -4,6 +4,7 @@ replayed to the time shown), and a broken save reported while the previous polic
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -182,3 +183,104 @@ def test_a_policy_files_declared_parameters_are_fields_too(window, qtbot):
     f["check"].setChecked(False)
     assert ticked > dark_pixels()
     assert panel.chosen_params() == {"check": False}
+
+
+RETRY_LOOP = '''from gangviz.userpolicy import MatrixPolicy
+
+
+class Retry(MatrixPolicy):
+    name = "retry"
+
+    def decide(self, view, act):
+        while True:
+            try:
+                self.place_all(view, act)
+            except:
+                pass
+
+    def place_all(self, view, act):
+        n = 0
+        while True:
+            try:
+                n += 1
+            except:
+                pass
+'''
+
+
+def test_a_policy_looping_in_a_bare_except_is_stopped_and_the_lecture_goes_on(window, tmp_path, message_boxes):
+    path = tmp_path / "retry.py"
+    path.write_text(RETRY_LOOP)
+    assert window.open_source("downey", f"{path}:decision_limit=0.2", jobs=30, procs=8, load=0.9)
+    window.player.step_forward(animate=False)  # returns: the limit ends the loop from outside
+    assert window.player.failure is not None
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Stopped: policy retry.decide")
+    # a line of the loops the decision was stopped in (decide's or its helper's)
+    assert re.search(rf"{re.escape(str(path))}:(9|1[0-9]|20) in (decide|place_all)", message), message
+    assert "limit of 0.2 s (decision_limit)" in message
+    assert not window.status.isVisible()  # the running figures give the message the whole bar
+    # the lecture goes on: another policy runs on the same workload
+    assert window.open_source("downey", "firstfit", jobs=30, procs=8, load=0.9)
+    _advance(window, 10)
+    assert window.player.failure is None and window.player.sim.time > 0
+
+
+def test_a_policy_opened_from_the_command_line_reloads_on_save_to_the_time_shown(window, qtbot, tmp_path):
+    path = tmp_path / "live.py"
+    shutil.copy(EXAMPLES / "best_fit_slot.py", path)
+    # what `gangviz open downey --policy live.py ...` does
+    assert window.open_source("downey", str(path), jobs=60, procs=16, load=0.9)
+    _advance(window, 25)
+    at = window.player.sim.time
+    assert at > 0
+    old = window.player.sim
+
+    # a broken save: the message bar, not a dialog; the previous version keeps running
+    _bump(path, path.read_text().replace("def decide(self, view, act):", "def decide(self, view, act)"))
+    qtbot.waitUntil(lambda: window.reloader.last.startswith("Policy not reloaded"), timeout=5000)
+    assert window.player.sim is old
+    assert "live.py:" in window.statusBar().currentMessage()
+    assert "SyntaxError" in window.statusBar().currentMessage()
+
+    # a save that hangs in a bare except: stopped at its limit, the previous version keeps running
+    _bump(path, RETRY_LOOP.replace('name = "retry"', 'name = "retry"\n    decision_limit = 0.2'))
+    window.reloader.last = ""
+    qtbot.waitUntil(lambda: window.reloader.last.startswith("Policy not reloaded"), timeout=15000)
+    assert window.player.sim is old
+
+    # a good save: reloaded and replayed to the time shown, not to t = 0
+    _bump(path, (EXAMPLES / "best_fit_slot.py").read_text().replace('name = "best-fit-slot"',
+                                                                     'name = "best-fit-v3"'))
+    qtbot.waitUntil(lambda: window.reloader.last == "reloaded", timeout=5000)
+    assert window.player.sim.policy_name == "best-fit-v3"
+    assert window.player.sim.time == at
+    assert f"replayed to t={at:g}" in window.statusBar().currentMessage()
+
+
+def test_a_session_or_playlist_policy_file_is_followed_too(window, tmp_path, message_boxes):
+    path = tmp_path / "mine.py"
+    shutil.copy(EXAMPLES / "best_fit_slot.py", path)
+    assert window.open_source("downey", f"{path}:max_slots=8", jobs=30, procs=8, load=0.9)
+    assert window.reloader is not None and window.reloader.path == str(path)
+    assert str(path) in window.reloader.watcher.files()
+    assert window.open_source("downey", "firstfit", jobs=30, procs=8, load=0.9)
+    assert window.reloader.path is None and not window.reloader.watcher.files()
+
+
+def test_a_policy_looping_in_a_bare_except_is_stopped_and_the_window_goes_on(window, qtbot, tmp_path):
+    path = tmp_path / "retry.py"
+    path.write_text("from gangviz.userpolicy import MatrixPolicy\n\n\nclass Retry(MatrixPolicy):\n"
+                    "    def decide(self, view, act):\n        while True:\n            try:\n"
+                    "                act.place(10**9, 0, [0])\n            except:\n                pass\n")
+    assert window.open_source("downey", jobs=20, procs=16, load=0.9)
+    assert window.load_policy(f"{path}:decision_limit=0.3")
+    _advance(window, 3)
+    qtbot.waitUntil(lambda: "retry.py:" in window.statusBar().currentMessage(), timeout=10000)
+    message = window.statusBar().currentMessage()
+    assert "stopped at" in message and "limit of 0.3 s" in message
+    window.grab().save(os.environ.get("GANGVIZ_SHOT", str(tmp_path / "stopped.png")))
+    # the lecture goes on: another policy opens and runs
+    assert window.open_source("downey", jobs=20, procs=16, load=0.9)
+    _advance(window, 3)
+    assert window.player.sim.time > 0

@@ -31,6 +31,14 @@ def test_shortened_cuts_every_long_word():
     assert msg.startswith("f.toml:3: name: 'x") and msg.endswith("is unknown") and len(msg) < 200
 
 
+def test_a_long_path_keeps_its_file_name_and_line():
+    deep = "/tmp/" + "/".join(["folder-of-many-letters"] * 6) + "/trace.swf:12:"
+    msg = shortened(f"{deep} field 5 (run time): '-7' is negative")
+    assert "trace.swf:12:" in msg and msg.startswith("/tmp/folder-of-many-letters")
+    assert "characters cut" in msg and msg.endswith("is negative")
+    assert _longest_word(msg) <= QUOTE_CHARS
+
+
 @pytest.mark.parametrize("kind", ["sweep", "session", "sacct", "swf", "scenario", "playlist"])
 def test_a_two_megabyte_token_is_never_echoed_whole(tmp_path, capsys, kind):
     path = tmp_path / ("in.txt" if kind in ("sacct", "swf") else "in.toml")
@@ -67,3 +75,14 @@ def test_a_playlist_whose_scenario_key_is_no_table_list_is_explained(tmp_path, c
     err = capsys.readouterr().err
     assert "p.toml:2: scenario: a playlist lists its entries as [[scenario]] tables" in err
     assert "unknown key" not in err
+
+
+def test_a_scenario_job_name_with_control_characters_is_printed_escaped(tmp_path, capsys):
+    path = tmp_path / "ctl.toml"
+    path.write_text('title = "ctl"\nprocessors = 4\npolicy = "repack"\nmatrix = ["A A B B"]\n'
+                    '[jobs]\nA = { work = 3 }\nB = { work = 2 }\n[[events]]\nat = 1\n'
+                    'submit = { name = "x\\u001b[2Jy\\nz", size = 2, work = 4 }\n')
+    assert main(["run", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "x\\x1b[2Jy\\nz is placed on P1..P2" in out
+    assert all(line.startswith(("  ", "ctl ", "final matrix")) for line in out.splitlines())

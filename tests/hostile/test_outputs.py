@@ -86,3 +86,43 @@ def test_export_to_a_missing_folder_fails_before_rendering(tmp_path, capsys):
     code, _, err = cli(capsys, "export", "fig2-repacking", target / "sub" / "a.gif")
     assert code in (1, 2) and "is not a folder" in err and "step " not in err
     assert err.count("\n") == 1
+
+
+SACCT = ("JobID|Submit|Start|End|AllocCPUS|Timelimit|State\n"
+         "1|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T01:00:00|4|01:00:00|COMPLETED\n")
+
+
+@pytest.mark.parametrize("name, argv", [
+    ("pipe.swf", ["convert", "{sacct}", "{out}", "--procs", "8", "--force"]),
+    ("pipe.csv", ["run", "downey", "--jobs", "5", "--procs", "8", "--jobs-out", "{out}", "--force"]),
+    ("pipe.swf", ["generate", "downey", "--jobs", "5", "-o", "{out}", "--force"]),
+    ("pipe.png", ["open", "fig2-repacking", "--screenshot", "{out}", "--force"]),
+    ("pipe.gif", ["export", "fig2-repacking", "{out}", "--steps", "1", "--force"]),
+    ("pipe-bc.csv", ["compare", "downey", "--jobs", "5", "--procs", "8", "--policy", "bc", "--policy",
+                     "repack", "--jobs-out", "{dir}/pipe.csv", "--force"]),  # one file per policy
+    ("pipe.csv", ["sweep", "resources/sweeps/repack-small.toml", "-o", "{out}", "--force"]),
+], ids=lambda a: a[0] if isinstance(a, list) else None)
+def test_force_never_replaces_a_fifo_or_other_special_file(tmp_path, capsys, monkeypatch, name, argv):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    sacct = tmp_path / "jobs.txt"
+    sacct.write_text(SACCT)
+    code, _, err = cli(capsys, *[a.format(out=fifo, sacct=sacct, dir=tmp_path) for a in argv])
+    assert code == 1
+    assert err.startswith(f"gangviz: {fifo}: is a FIFO (named pipe), not a regular file; an output "
+                          "replaces only a regular file")
+    assert os.path.exists(fifo) and not os.path.isfile(fifo)  # still the FIFO
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["jobs.txt", name]
+
+
+def test_the_atomic_writer_refuses_a_special_file_too(tmp_path):
+    from gangviz.outputs import atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="is a FIFO"), atomic(fifo) as tmp:
+        tmp.write_text("x")
+    assert not os.path.isfile(fifo) and [p.name for p in tmp_path.iterdir()] == ["pipe"]

@@ -47,7 +47,7 @@ def test_migration_narration_names_task_gang_site_processor_and_overhead():
     c = TaskMigrated(gang=12, task=2, src_site=0, src_proc=3, src_index=1, dst_site=1,
                      dst_proc=6, overhead=0.1, bypassed=((7, 0), (9, 1)))
     text = c.describe()
-    assert text.startswith("G12.3 migrates to site 2, P7 (overhead 0.1)")
+    assert text.startswith("G12.3 migrates to site 2, P7 (overhead 0.1 slices)")
     assert "grid migration from site 1, P4" in text and "ahead of 2 waiting tasks" in text
     assert "local migration" in TaskMigrated(1, 0, 0, 0, 0, 0, 1, 0.05).describe()
     assert c.invert().describe().startswith("Undo: G12.3")

@@ -76,7 +76,7 @@ def test_grid_migration_uses_idle_processors_of_the_other_site():
     assert policy.grid_migration(st, 0, emit) == [(5, 0.1)]
     migs = [c for c in out if isinstance(c, TaskMigrated)]
     assert [(c.task, c.dst_site, c.dst_proc) for c in migs] == [(0, 1, 0), (1, 1, 2)]
-    assert migs[0].describe().startswith("G5.1 migrates to site 2, P1 (overhead 0.1)")
+    assert migs[0].describe().startswith("G5.1 migrates to site 2, P1 (overhead 0.1 slices)")
     assert all(c.is_grid for c in migs)
     assert st.reserved[2] == (5, 2)
 

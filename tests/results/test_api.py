@@ -50,7 +50,7 @@ def test_record_keeps_steps_and_options_reach_the_source():
 
 
 def test_compare_runs_every_policy_on_the_same_jobs():
-    runs = gangviz.compare(KTH, ["br", "brms", "random:seed=3"], procs=128)
+    runs = gangviz.compare(KTH, ["br", "brms", "random:seed=3"], procs=128, padding="absent")
     assert list(runs) == ["br", "brms", "random:seed=3"]
     ids = [r.jobs["job_id"].tolist() for r in runs.values()]
     assert ids[0] == ids[1] == ids[2]

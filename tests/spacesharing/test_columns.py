@@ -88,7 +88,10 @@ def test_trace_run_prints_what_the_general_run_prints(policy):
     fast = io.StringIO()
     with redirect_stdout(fast):
         print_trace_run(Path(trace).name, load_trace_columns(trace), pol)
-    assert fast.getvalue().splitlines()[1:] == general.text().splitlines()
+    lines = fast.getvalue().splitlines()
+    assert lines[1].startswith(f"policy {policy.split(':')[0]}:estimates=")  # every parameter
+    assert lines[2] == "bounded slowdown threshold Γ = 10 s (--bsld-threshold)"
+    assert lines[3:] == general.text().splitlines()
     assert "bounded_slowdown" in fast.getvalue() and "(default)" in fast.getvalue()
 
 

@@ -39,7 +39,8 @@ def test_run_easy_json_matches_the_rule(capsys, tmp_path):
 def test_run_parameters_and_errors(capsys):
     assert main(["run", KTH, "--policy", "conservative:estimates=exact", "--json"]) == 0
     policy = json.loads(capsys.readouterr().out)["policy"]
-    assert policy["name"] == "conservative:estimates=exact" and policy["parameters"] == {"estimates": "exact"}
+    assert policy["name"] == "conservative" and policy["label"] == "conservative:estimates=exact"
+    assert policy["parameters"] == {"estimates": "exact", "kill": True}
     assert main(["run", KTH, "--policy", "easy:estimates=soon"]) != 0
     assert "estimates must be one of requested, exact" in capsys.readouterr().err
 

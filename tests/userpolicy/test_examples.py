@@ -22,7 +22,7 @@ def test_each_example_keeps_every_rule_on_scenarios_and_random_workloads(name):
     spec = str(EXAMPLES / name)
     for source in (load_source("fig2-repacking"), load_source("zhou-fig6-wlt"),
                    load_source("downey", jobs=60, procs=16, load=0.9, seed=1)):
-        assert check_run(source, spec) == (None, "ok")
+        assert check_run(source, spec)[:2] == (None, "ok")
 
 
 @pytest.mark.slow
@@ -76,8 +76,80 @@ def test_new_policy_writes_a_template_that_check_policy_passes(tmp_path, capsys)
     assert main(["new-policy", str(path), "--family", "matrix"]) == 1  # never overwrites
     capsys.readouterr()
     spec = str(path)
-    assert check_run(load_source("downey", jobs=60, procs=16, load=0.9, seed=1), spec) == (None, "ok")
+    assert check_run(load_source("downey", jobs=60, procs=16, load=0.9, seed=1), spec)[:2] == (None, "ok")
     space = tmp_path / "queue_first.py"
     assert main(["new-policy", str(space), "--family", "space-sharing"]) == 0
     assert "class QueueFirst(SpacePolicy)" in space.read_text()
-    assert check_run(load_source("downey", jobs=60, procs=16, load=0.9, seed=1), str(space)) == (None, "ok")
+    assert check_run(load_source("downey", jobs=60, procs=16, load=0.9, seed=1), str(space))[:2] == (None, "ok")
+
+
+@pytest.mark.parametrize("name", ["class", "None", "True", "def", "it's", "9lives", "é-tude"])
+@pytest.mark.parametrize("family", ["matrix", "space-sharing", "order"])
+def test_new_policy_writes_a_file_that_compiles_whatever_the_name(tmp_path, capsys, name, family):
+    path = tmp_path / f"{name}.py"
+    assert main(["new-policy", str(path), "--family", family]) == 0
+    compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
+@pytest.mark.parametrize("name", ['a"b', "new\nline", "back\\slash", "bell\a"])
+def test_new_policy_refuses_a_name_the_template_cannot_hold(tmp_path, capsys, name):
+    assert main(["new-policy", str(tmp_path / name)]) == 1
+    err = capsys.readouterr().err
+    assert "choose a plain file name" in err and len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_policy_never_writes_through_a_link(tmp_path, capsys):
+    (tmp_path / "mine.py").symlink_to(tmp_path / "elsewhere.py")  # dangling
+    assert main(["new-policy", str(tmp_path / "mine")]) == 1
+    assert "exists" in capsys.readouterr().err
+    assert not (tmp_path / "elsewhere.py").exists()
+
+
+@pytest.mark.slow
+def test_check_policy_grades_the_examples_folder_into_one_table(capsys):
+    assert main(["check-policy", str(EXAMPLES), "--json"]) == 1  # broken_overlap.py fails
+    rows = {Path(r["file"]).name: r for r in json.loads(capsys.readouterr().out)}
+    assert not rows["broken_overlap.py"]["passed"]
+    assert rows["broken_overlap.py"]["failed_rules"] == ["no processor holds two processes in one slot"]
+    for name in ("shortest_first.py:shortest_first", "sjf_backfill.py:shortest_estimate"):
+        assert rows[name]["passed"] and rows[name]["kind"] == "order"
+    for name in ("best_fit_slot.py", "gang_sjf.py", "sjf_easy.py"):
+        assert rows[name]["passed"] and rows[name]["value"] > 0 and rows[name]["best_builtin"]
+
+
+def test_a_policy_writing_the_engines_state_fails_the_audit_naming_the_step(tmp_path):
+    from gangviz.userpolicy import RULES
+    from gangviz.workloads.source import load_source
+
+    path = tmp_path / "direct.py"
+    path.write_text(
+        "from gangviz.core.changes import JobPlaced\n"
+        "from gangviz.userpolicy import MatrixPolicy\n"
+        "class Direct(MatrixPolicy):\n"
+        "    def decide(self, view, act):\n"
+        "        sim = act._sim\n"
+        "        for job in view.waiting:\n"
+        "            if sim.matrix.n_rows == 0:\n"
+        "                act.open_slot()\n"
+        "            room = view.first_fit(job.size)\n"
+        "            if room is None:\n"
+        "                act.open_slot(); room = (view.slots - 1, 0)\n"
+        "            slot, first = room\n"
+        "            JobPlaced(job.id, slot, range(first, first + job.size)).apply(sim.matrix)  # no record\n")
+    source = load_source("downey", jobs=30, procs=16, load=0.5, seed=1)
+    rule, message, _ = check_run(source, f"{path}:isolated=false")
+    assert rule == RULES[9] and message.startswith("step 0 (t=0): J1 starts in the engine, and the log does not place it")
+
+
+def test_a_policy_whose_setup_refuses_every_machine_fails(tmp_path, capsys):
+    path = tmp_path / "never.py"
+    path.write_text("from gangviz.userpolicy import MatrixPolicy\n"
+                    "class Never(MatrixPolicy):\n"
+                    "    def setup(self, processors):\n"
+                    "        raise ValueError('no')\n"
+                    "    def decide(self, view, act):\n"
+                    "        pass\n")
+    assert main(["check-policy", str(path), "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert "never ran" in doc["rules"]["runs without error"]["violations"][0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -62,8 +63,10 @@ def test_a_class_is_named_and_its_parameters_typed(tmp_path):
     path = write(tmp_path, FIRST_FIT.format(name="A") + FIRST_FIT.format(name="B").split("\n", 2)[2])
     with pytest.raises(UserPolicyError, match=r"2 policy classes \(A, B\); name one, e\.g\. .*mine\.py:A"):
         factory.build(SOURCE, path)
-    sim = factory.build(SOURCE, f"{path}:B:spare=2,fast=yes")
+    sim = factory.build(SOURCE, f"{path}:B:spare=2,fast=yes,isolated=false")
     assert sim.policy.user.spare == 2 and sim.policy.user.fast is True
+    isolated = factory.build(SOURCE, f"{path}:B:spare=2,fast=yes").policy  # in its own process
+    assert isolated._request["params"]["spare"] == 2 and isolated._request["params"]["fast"] is True
     with pytest.raises(ValueError, match="policy B: parameter spare must be a whole number in 0..4, got '9'"):
         factory.build(SOURCE, f"{path}:B:spare=9")
     with pytest.raises(ValueError, match="parameter fast is given twice"):
@@ -124,9 +127,79 @@ def test_a_decision_past_its_limit_ends_the_run_naming_the_line(tmp_path):
                 while True:
                     pass
         """)
+    with pytest.raises(UserPolicyError, match=r"Slow\.decide was stopped at .*mine\.py:[67] in decide "
+                                              r"after its limit of 0\.2 s"):
+        factory.run(SOURCE, f"{path}:decision_limit=0.2", engine="reference")
+    # in the engine's own process (isolated=false) the timer of the process ends it
     with pytest.raises(UserPolicyError, match=r"mine\.py:[67] in decide: DecisionTimeout: took longer "
                                               r"than its limit of 0\.2 s"):
+        factory.run(SOURCE, f"{path}:decision_limit=0.2,isolated=false", engine="reference")
+
+
+RETRY_HEAD = """
+from gangviz.userpolicy import MatrixPolicy
+
+def helper():
+    while True:
+        try:
+            try:
+                pass
+            except:
+                pass
+        except:
+            continue
+
+class Retry(MatrixPolicy):
+    def decide(self, view, act):
+"""
+
+
+@pytest.mark.parametrize("body, line", [
+    # the retry loop of the limit swallowed by a bare except, in the decision itself (lines 17-21)
+    ("""
+        while True:
+            try:
+                view.waiting[0].id
+            except:
+                pass
+""", range(17, 22)),
+    # in a helper, inside nested handlers and a loop in a finally: each frame is left in turn
+    ("""
+        while True:
+            try:
+                helper()
+            except BaseException:
+                continue
+            finally:
+                try:
+                    while True:
+                        pass
+                except:
+                    pass
+""", None),
+])
+def test_a_decision_that_swallows_its_limit_still_ends_at_it(tmp_path, body, line):
+    import sys
+    import time
+
+    path = tmp_path / "mine.py"
+    path.write_text(RETRY_HEAD + body.lstrip("\n"))
+    before = sys.gettrace(), sys.getprofile()
+    start = time.perf_counter()
+    # in the engine's own process: the stop is raised where no handler of the user's catches it
+    with pytest.raises(UserPolicyError, match=r"mine\.py:\d+ in \w+: DecisionTimeout: took longer "
+                                              r"than its limit of 0\.2 s") as info:
+        factory.run(SOURCE, f"{path}:decision_limit=0.2,isolated=false", engine="reference")
+    assert time.perf_counter() - start < 5  # the limit plus a little, not for ever
+    assert (sys.gettrace(), sys.getprofile()) == before  # a debugger's or coverage's hooks given back
+    if line is not None:  # the line of the loop the decision was stopped in
+        assert any(f"mine.py:{n} in decide" in str(info.value) for n in line)
+    # in its own process (the default) the process is ended from outside, naming the line too
+    with pytest.raises(UserPolicyError, match=r"Retry\.decide was stopped at .*mine\.py:\d+ in \w+ "
+                                              r"after its limit of 0\.2 s") as info:
         factory.run(SOURCE, f"{path}:decision_limit=0.2", engine="reference")
+    if line is not None:
+        assert any(f"mine.py:{n} in decide" in str(info.value) for n in line)
 
 
 def test_a_changed_file_is_imported_again(tmp_path):
@@ -153,3 +226,43 @@ def test_the_api_runs_a_file_policy(tmp_path):
     path = write(tmp_path, FIRST_FIT.format(name="Api"))
     res = gangviz.simulate("downey", path, jobs=30, procs=16)
     assert res.metrics["t_ta"] > 0
+
+
+@pytest.mark.parametrize("declaration, message", [
+    ("name = 3", "class P: name must be text, got 3"),
+    ("paper = ['Zhou00']", "class P: paper must be text"),
+    ('family = "space-sharing"', "class P: family is 'space-sharing' but the class derives from MatrixPolicy"),
+    ('params = (Param("k", "int", "3"),)', "class P: parameter k: the default '3' is not a whole number"),
+    ('params = (Param("k", "int", True),)', "class P: parameter k: the default True is not a whole number"),
+    ('params = (Param("k", "bool", 1),)', "class P: parameter k: the default 1 is not true or false"),
+    ('params = (Param("k", "float", 2.0, low=0, high=1),)', "the default 2.0 is not a finite number in 0..1"),
+    ('params = (Param("k", "choice", "c", choices=("a", "b")),)', "the default 'c' is not one of a, b"),
+    ('params = ("k",)', "class P: params must be a tuple of Param(...)"),
+])
+def test_a_bad_declaration_is_one_line_naming_the_class(tmp_path, declaration, message):
+    path = write(tmp_path, f"""
+        from gangviz.userpolicy import MatrixPolicy, Param
+
+        class P(MatrixPolicy):
+            {declaration}
+
+            def decide(self, view, act):
+                pass
+        """)
+    with pytest.raises(UserPolicyError, match="^" + re.escape(f"{path}: ") + ".*" + re.escape(message)) as info:
+        factory.build(SOURCE, path)
+    assert "\n" not in str(info.value)
+
+
+def test_a_policy_file_is_read_only_when_regular_and_small(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    with pytest.raises(UserPolicyError, match=r"pipe\.py: is a FIFO \(named pipe\), not a regular file"):
+        factory.build(SOURCE, str(fifo))
+    big = tmp_path / "big.py"
+    big.write_text("x = 1\n" * 200_000)  # 1.2 MB
+    with pytest.raises(UserPolicyError, match=r"big\.py: is 1,200,000 bytes, over the limit of 1,048,576 "
+                                              r"bytes for a policy file"):
+        factory.build(SOURCE, str(big))

@@ -51,10 +51,10 @@ HEAD = "from gangviz.userpolicy import SpacePolicy\n\nclass P(SpacePolicy):\n   
 
 
 @pytest.mark.parametrize("body, rule", [
-    ("        for j in view.waiting:\n            act.start(j.id)\n", RULES[0]),
+    ("        for j in view.waiting:\n            act.start(j.id)\n", RULES[8]),
     ("        act.start(10**6)\n", RULES[4]),
     ("        pass\n", RULES[6]),
-    ("        for j in view.waiting:\n            act.reserve(j.id, view.time - 1)\n", RULES[5]),
+    ("        for j in view.waiting:\n            act.reserve(j.id, view.time - 1)\n", RULES[7]),
 ])
 def test_each_rule_stops_a_space_sharing_run_naming_the_line(tmp_path, body, rule):
     path = write(tmp_path, HEAD + body)

@@ -271,3 +271,18 @@ def test_models_round_trip_through_swf(make):
     write_swf(w, buf)
     back = parse_swf(buf.getvalue().encode())
     assert back.jobs == w.jobs and back.processors == w.processors and back.warnings == []
+
+
+@pytest.mark.parametrize("load", [1e-300, 1e-308, 5e-324])
+@pytest.mark.parametrize("policy", ["bc", "br", "gs", "easy", "repack"])
+def test_a_load_too_small_for_the_time_limit_is_refused_alike_everywhere(load, policy):
+    from gangviz import api
+    from gangviz.core.limits import LimitError
+
+    with pytest.raises(LimitError, match=r"^load \S+ is too small for 200 jobs: the last would arrive at "
+                                         r"(about t=\S+ slices|t=\S+ slices|a time past any number), over the limit of 1\.1e\+12 slices \(2\*\*40\); "
+                                         r"the load must be at least (\S+) here") as info:
+        api.simulate("downey", policy, load=load)
+    need = float(str(info.value).split("at least ")[1].split(" ")[0])
+    assert 1e-10 < need < 1e-8
+    assert api.simulate("downey", policy, load=need, jobs=20).metrics["makespan"] < 2**40

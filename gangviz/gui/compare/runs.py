@@ -23,7 +23,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -77,9 +77,11 @@ class ScheduleRunner(QObject):
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self._poll)
 
-    def start(self, source: Source, specs: list[str]) -> int:
-        """Start one run per spec; return the generation the signals carry (a later
-        :meth:`start` ends the earlier runs and makes their results stale)."""
+    def start(self, source: Source, specs: list[str], sources: Mapping[str, Source] | None = None) -> int:
+        """Start one run per spec, on ``source`` or its own of ``sources`` (the machine a
+        comparison gives it, :func:`gangviz.experiments.compare.machine_sources`); return the
+        generation the signals carry (a later :meth:`start` ends the earlier runs and makes
+        their results stale)."""
         from gangviz.experiments.runner import cores
         from gangviz.experiments.schedule import schedule_task
 
@@ -95,9 +97,13 @@ class ScheduleRunner(QObject):
 
         self._pool = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_worker,
                                             initargs=(os.getpid(), self._queue))
-        task = (source.origin, source.ring) if source.origin is not None else source
         with _main_not_imported():  # the workers are spawned here, by the submits
             for spec in specs:
+                own = (sources or {}).get(spec, source)
+                # a worker loads a trace again rather than receive its jobs pickled, then gives
+                # it the machine this comparison chose
+                task = ((own.origin, own.ring, own.processors, own.absent_from)
+                        if own.origin is not None else own)
                 fut = self._pool.submit(schedule_task, (gen, spec), task, spec)
                 self._futures[fut] = spec
         self.timer.start()

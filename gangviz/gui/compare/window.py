@@ -118,21 +118,24 @@ def check_count(specs: list[str]) -> None:
     check_distinct(specs, "policy")
 
 
-def build_sims(source: Source, specs: list[str]) -> dict[str, Simulation]:
+def build_sims(source: Source, specs: list[str], padding: str | None = None) -> dict[str, Simulation]:
     """Return ``{spec: simulation}`` (with history) for 2-4 ``specs`` on ``source``.
 
     Every family goes through :func:`gangviz.factory.build` (as ``gangviz compare`` does;
     time-slot runs step whole slices, not slice by slice). Raises ``ValueError`` naming the
-    policy for an unknown policy, bad parameters or a policy the machine cannot run, and for a
-    count outside 2-4.
+    policy for an unknown policy, bad parameters or a policy the machine cannot run, for a
+    count outside 2-4, and for policies that would run on different machines
+    (:func:`gangviz.experiments.compare.machine_sources`, with ``padding``).
     """
+    from gangviz.experiments.compare import machine_sources
     from gangviz.factory import build
 
     check_count(specs)
+    sources = machine_sources(source, specs, padding)
     sims: dict[str, Simulation] = {}
     for spec in specs:
         try:
-            sims[spec] = build(source, spec, record=True, watch=False)
+            sims[spec] = build(sources[spec], spec, record=True, watch=False)
         except (ValueError, KeyError, TypeError) as exc:
             msg = str(exc).strip("'\"")
             raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
@@ -303,9 +306,12 @@ class CompareWindow(QMainWindow):
 
     def __init__(self, source: Source | str | Path, policies: Sequence[str] = (), *,
                  source_args: dict[str, Any] | None = None, start: float = 0.0,
-                 schedules: bool | None = None, parent: QWidget | None = None) -> None:
+                 schedules: bool | None = None, padding: str | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._schedules_asked = schedules
+        #: the machine of a padded trace for every policy (``gangviz compare --padding``)
+        self.padding = padding
         if isinstance(source, (str, Path)):
             from gangviz.workloads.source import load_source
 
@@ -435,6 +441,12 @@ class CompareWindow(QMainWindow):
         bl = QVBoxLayout(board)
         bl.setContentsMargins(4, 0, 4, 0)
         bl.setSpacing(2)
+        from gangviz.gui.source_notes import WarningsBar
+
+        #: the reader's warnings about the source, as the main window shows them
+        self.warnings_bar = WarningsBar()
+        self.warnings_bar.set_warnings(self.source.title, self.source.warnings)
+        bl.addWidget(self.warnings_bar)
         bl.addWidget(self.heading)
         bl.addWidget(self.subheading)
         bl.addWidget(self.pane_row, 1)
@@ -491,7 +503,7 @@ class CompareWindow(QMainWindow):
         if self.uses_schedules():
             return self._set_schedules(specs, start)
         try:
-            sims = build_sims(self.source, specs)
+            sims = build_sims(self.source, specs, self.padding)
         except ValueError as exc:
             self._tell(str(exc))
             return False
@@ -516,7 +528,7 @@ class CompareWindow(QMainWindow):
         if self.comparison is not None:
             self.table.set_comparison(self.comparison, colours)
             self.table.setEnabled(True)
-            self.table_note.setText("Final metrics, the numbers of gangviz compare "
+            self.table_note.setText(self.comparison.note or "Final metrics, the numbers of gangviz compare "
                                     "(★ best in its row; ↑ higher is better, ↓ lower is better)")
         else:
             self.table.clear()
@@ -544,10 +556,12 @@ class CompareWindow(QMainWindow):
     def _set_schedules(self, specs: list[str], start: float) -> bool:
         """Start one headless run per spec (:class:`ScheduleRunner`) and show their panes at
         once, each filled when its run ends; checks the specs first (as :meth:`set_policies`)."""
+        from gangviz.experiments.compare import machine_sources
         from gangviz.factory import resolve
 
         try:
             check_count(specs)
+            sources = machine_sources(self.source, specs, self.padding)
             for spec in specs:
                 try:
                     resolve(self.source, spec)
@@ -588,7 +602,7 @@ class CompareWindow(QMainWindow):
             self.runner.timer.timeout.connect(self._runs_tick)
         self._start_at = start
         self.presentation.apply()
-        self._generation = self.runner.start(self.source, list(specs))
+        self._generation = self.runner.start(self.source, list(specs), sources)
         self.subheading.setText(self.subheading.text() + f" in {self.runner.workers} worker process"
                                 + ("es" if self.runner.workers != 1 else ""))
         self.set_time(start, force=True)
@@ -647,8 +661,9 @@ class CompareWindow(QMainWindow):
             self.presentation.fit_table()
             self.table.setEnabled(True)
             wait = f"; {self.pending} still simulating" if self.pending else ""
-            self.table_note.setText("Final figures, the numbers of gangviz compare (★ best in its row "
-                                    f"among the policies that have it; ↑ higher, ↓ lower is better){wait}")
+            self.table_note.setText((self.comparison.note or "Final figures, the numbers of gangviz "
+                                     "compare (★ best in its row among the policies that have it; "
+                                     "↑ higher, ↓ lower is better)") + wait)
         self._rate_changed()
         self.set_time(self.time, force=True)
 
@@ -838,7 +853,7 @@ class CompareWindow(QMainWindow):
 
 def screenshot(source: Source | str | Path, policies: list[str], out: str | Path, *, at: float | None = None,
                size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict[str, Any] | None = None,
-               presentation: bool = False) -> Path:
+               presentation: bool = False, padding: str | None = None) -> Path:
     """Render the compare window offscreen at shared time ``at`` (default: half-way through the
     longest run), in presentation mode when ``presentation`` (at ``size``, not full screen),
     and save it to ``out`` (.png or .svg); return the path.
@@ -851,7 +866,7 @@ def screenshot(source: Source | str | Path, policies: list[str], out: str | Path
 
     app = application(offscreen=True)
     with dialogs_raise():  # offscreen, an error is raised and printed, never a dialog
-        win = CompareWindow(source, policies, source_args=source_args)
+        win = CompareWindow(source, policies, source_args=source_args, padding=padding)
         try:
             if win.error is not None:
                 raise ValueError(win.error)

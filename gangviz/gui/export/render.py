@@ -39,7 +39,6 @@ from PySide6.QtGui import QImage
 
 from gangviz.core.changes import JobMigrated
 from gangviz.core.record import Change
-from gangviz.core.registry import SPACE_SHARING
 from gangviz.gui.export.video import FramesWriter, GifWriter, Mp4Writer, output_kind
 from gangviz.gui.families.table import FamilyView, FamilyWidget, family_view
 from gangviz.gui.matrix.scene import animation_weight
@@ -147,10 +146,9 @@ def move_hold_ticks(fps: int) -> int:
 def count_ahead(sim: Simulation, limit: int) -> int | None:
     """Return how many steps ``sim`` takes from where it is (at most ``limit``), leaving it
     where it was; ``None`` when the count is not worked out: a simulation that keeps no history
-    (it cannot go back), and the multi-site and epoch models (their frames say ``step k``
-    without a total). A space-sharing run has all its decisions made up front, so stepping
-    through them is cheap."""
-    if sim.family not in ("matrix", SPACE_SHARING) or not sim.record:
+    (it cannot go back). A space-sharing run has all its decisions made up front, so stepping
+    through them is cheap; the scenarios of the other families are a few dozen steps."""
+    if not sim.record:
         return None
     start = sim.position
     n = 0

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen, QRegion
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen, QRegion
 from PySide6.QtWidgets import QWidget
 
 from gangviz.core.record import Step
@@ -415,14 +415,19 @@ class QueueView(QWidget):
             lane = self.lane_rect(last, self._state.cfg.procs - 1)
             y = lane.bottom() + 2 * k
             p.setPen(QColor("#555555"))
+            # the clock as every view writes it ("t = 20 slices"), which names the ticks' unit;
+            # a tick label that would run into it is left out (its grid line stays)
+            box = self.proc_rect(last, self._state.cfg.procs - 1)
+            clock = f"t = {clock_text(hi, self.slice_seconds)}"
+            metrics = QFontMetricsF(p.font())
+            half = metrics.horizontalAdvance(clock) / 2
+            clock_left = box.center().x() - half
+            p.drawText(QRectF(clock_left, y, 2 * half, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, clock)
             for t, text in ticks:
                 x = self.time_x(last, t)
                 p.drawLine(QPointF(x, lane.bottom()), QPointF(x, y + 2 * k))
-                p.drawText(QRectF(x - 30 * k, y, 60 * k, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, text)
-            # the clock as every view writes it ("t = 20 slices"), which names the ticks' unit
-            box = self.proc_rect(last, self._state.cfg.procs - 1)
-            p.drawText(QRectF(box.left() - 40 * k, y, box.width() + 80 * k, (AXIS - 2) * k),
-                       Qt.AlignmentFlag.AlignCenter, f"t = {clock_text(hi, self.slice_seconds)}")
+                if x + metrics.horizontalAdvance(text) / 2 + 6 * k < clock_left:
+                    p.drawText(QRectF(x - 30 * k, y, 60 * k, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_lanes(self, p: QPainter, k: float) -> None:
         """Each bar in its gang's colour (a hold hatched, with its migration's overhead), then the

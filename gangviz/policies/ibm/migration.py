@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gangviz.core.changes import JobMigrated, JobReplicated, JobShifted
+from gangviz.core.changes import JobMigrated, JobReplicated, JobShifted, cost_label
 from gangviz.core.matrix import IDLE, JobCols, OusterhoutMatrix, col_index
 from gangviz.policies.ibm.phases import (
     MoveGuard,
@@ -202,7 +202,7 @@ def try_option2(sim: Host, a: int, row: int, budget: MigrationBudget, *, label: 
         half = f"{c / 2:g} slice{'' if c / 2 == 1 else 's'}"  # every quantity with its unit
         lose = f"; it loses {c:g} slice{'' if c == 1 else 's'}" + (f", {', '.join(m.name(j) for j in others)} {half}"
                                               + (" each" if len(others) > 1 else "") if others else "")
-    sim.emit(JobMigrated(a, src, cols, row, new, cost, f"{label}, option 2: overhead {cost:g} (eq. 5){lose}"))
+    sim.emit(JobMigrated(a, src, cols, row, new, cost, f"{label}, option 2: overhead {cost_label(cost)} (eq. 5){lose}"))
     budget.moved.add(a)
     budget.delay(sim, a, c)
     for job in others:

@@ -1,0 +1,73 @@
+"""Named processors for a space-sharing schedule, and processor lists as interval sets.
+
+A space-sharing run (FCFS, EASY, conservative [Zhang01 §3]) books processor *counts*: the
+machine is one row and a job needs ``size`` free processors, not particular ones. A Gantt chart
+(evalys, Batsim's ``allocated_resources``) needs named processors, so :func:`place_counts`
+chooses them after the run: at each instant jobs that finish release their processors before
+jobs that start take theirs (the simulator's tie rule), and a starting job takes the
+lowest-numbered free ones, contiguous where they are. The schedule never runs more than the
+machine at once, so a placement always exists; it is one of many and decides nothing.
+
+:func:`interval_set` writes a list of processors in the interval syntax of Batsim and evalys
+(``"0-23 25 28-29"``), of any length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["interval_set", "place_counts"]
+
+
+def interval_set(cols: Sequence[int] | np.ndarray | None) -> str:
+    """Return processors as an interval set (``[0, 1, 2, 5]`` -> ``"0-2 5"``), sorted, each
+    processor once; ``""`` for none."""
+    if cols is None or not len(cols):
+        return ""
+    values = np.unique(np.asarray(cols, dtype=np.int64))
+    breaks = np.flatnonzero(np.diff(values) != 1)
+    lo = values[np.concatenate(([0], breaks + 1))].tolist()
+    hi = values[np.concatenate((breaks, [len(values) - 1]))].tolist()
+    return " ".join(f"{a}-{b}" if b > a else str(a) for a, b in zip(lo, hi))
+
+
+def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray,
+                 size: Sequence[int] | np.ndarray, processors: int) -> list[str]:
+    """Return, per job, the processors it held as an interval set (:func:`interval_set`),
+    chosen as the module docstring says; ``""`` for a job that has not started.
+
+    Raises ``ValueError`` when the schedule needs more than ``processors`` at some instant (not
+    a schedule of this machine).
+    """
+    st = np.asarray(start, dtype=np.float64)
+    fi = np.asarray(finish, dtype=np.float64)
+    sz = np.asarray(size, dtype=np.int64)
+    n = len(st)
+    out = [""] * n
+    ran = np.flatnonzero(~np.isnan(st))
+    if not len(ran):
+        return out
+    ends = np.where(np.isnan(fi), np.inf, fi)
+    # events: releases (kind 0) before takes (kind 1) at one instant, then by job
+    times = np.concatenate((ends[ran], st[ran]))
+    kinds = np.concatenate((np.zeros(len(ran), np.int8), np.ones(len(ran), np.int8)))
+    jobs = np.concatenate((ran, ran))
+    order = np.lexsort((jobs, kinds, times))
+    free = np.ones(processors, bool)
+    held: dict[int, np.ndarray] = {}
+    for t, kind, j in zip(times[order].tolist(), kinds[order].tolist(), jobs[order].tolist()):
+        if kind == 0:
+            cols = held.pop(j, None)
+            if cols is not None:
+                free[cols] = True
+            continue
+        cols = np.flatnonzero(free)[: sz[j]]
+        if len(cols) < sz[j]:
+            raise ValueError(f"the schedule runs more than {processors} processors at time {t:g}")
+        out[j] = interval_set(cols)
+        if ends[j] > t:  # a job of no length holds nothing
+            free[cols] = False
+            held[j] = cols
+    return out
