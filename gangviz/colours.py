@@ -13,8 +13,9 @@
 
 from __future__ import annotations
 
+import functools
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -35,6 +36,12 @@ POLICY_HEX = {
     "dhc": "#44AA99", "first": "#999933", "migrate": "#AA4499",
 }
 EXTRA_POLICY_HEX = ("#4477AA", "#EE6677", "#228833", "#AA3377", "#66CCEE", "#BBBB44")
+#: the least CIEDE2000 distance between two policies shown together (also seen with
+#: deuteranopia), and the colours a policy takes when its own is too close to one shown:
+#: Okabe and Ito's black, orange, sky blue, green, with a purple and a brown, every pair at
+#: least 26 apart, also with deuteranopia and protanopia (Machado et al. 2009)
+MIN_POLICY_DELTA_E = 20.0
+SHARED_POLICY_HEX = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#5D3A9B", "#5A3D00")
 
 
 def policy_colour(name: str) -> str:
@@ -49,6 +56,37 @@ def policy_colour(name: str) -> str:
     if base in POLICY_HEX:
         return POLICY_HEX[base]
     return EXTRA_POLICY_HEX[zlib.crc32(base.encode()) % len(EXTRA_POLICY_HEX)]
+
+
+def policy_colours(names: Sequence[str]) -> list[str]:
+    """Return the colours of the policies ``names`` shown together (a compare window's 2-4):
+    each its own :func:`policy_colour` unless that lies within :data:`MIN_POLICY_DELTA_E`
+    (CIEDE2000, as seen and with deuteranopia) of a colour taken before it in ``names``; such a
+    policy takes the first of :data:`SHARED_POLICY_HEX` far enough from every colour taken, and
+    when none is (never for up to four policies of the registry: a test checks every set) all
+    take :data:`SHARED_POLICY_HEX` by place. Returns ``#RRGGBB`` strings in ``names``' order;
+    raises ``ValueError`` for more names than :data:`SHARED_POLICY_HEX` has colours."""
+    if len(names) > len(SHARED_POLICY_HEX):
+        raise ValueError(f"at most {len(SHARED_POLICY_HEX)} policies get distinct colours, got {len(names)}")
+    taken: list[str] = []
+    for name in names:
+        fits = [c for c in (policy_colour(name), *SHARED_POLICY_HEX) if _apart(c, taken)]
+        if not fits:
+            return list(SHARED_POLICY_HEX[:len(names)])
+        taken.append(fits[0])
+    return taken
+
+
+def _apart(colour: str, taken: list[str]) -> bool:
+    """Whether ``colour`` is at least :data:`MIN_POLICY_DELTA_E` from each of ``taken``, as
+    seen and with deuteranopia."""
+    return all(_policy_distance(colour, other) >= MIN_POLICY_DELTA_E for other in taken)
+
+
+@functools.lru_cache(maxsize=4096)
+def _policy_distance(a: str, b: str) -> float:
+    """The smaller CIEDE2000 distance of ``a`` and ``b``, as seen and with deuteranopia."""
+    return float(min(pair_distances([a, b], kind)[0, 1] for kind in (None, "deuteranopia")))
 
 
 #: the least contrast ratio of any text against its background (WCAG 2.1, level AA, 1.4.3)

@@ -80,10 +80,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="open the compare window: one pane per policy on a shared clock")
     gui.add_argument("--screenshot", metavar="OUT.png",
                      help="with --window: render the window offscreen to OUT (.png or .svg) and exit")
+    gui.add_argument("--presentation", action="store_true",
+                     help="with --window: presentation mode (full screen, large text, F11 leaves); "
+                          "with --screenshot drawn at --size")
     gui.add_argument("--size", type=window_size, default=None, metavar="WxH",
                      help="with --screenshot: the window's size (default 1680x1050)")
     gui.add_argument("--at", type=number, default=None, metavar="T",
-                     help="with --screenshot: the shared time shown (default: half-way)")
+                     help="with --window: the shared time shown first (with --screenshot default: half-way)")
     gui.add_argument("--force", action="store_true", help="overwrite an existing --screenshot or --jobs-out file")
     p.set_defaults(func=run)
 
@@ -133,8 +136,9 @@ def _check_window_options(args: argparse.Namespace) -> None:
     that cannot be written."""
     if args.screenshot and not args.window:
         raise UserError("--screenshot needs --window")
-    if args.at is not None and not args.window:
-        raise UserError("--at sets the time the compare window shows: it needs --window")
+    if (args.at is not None or args.presentation) and not args.window:
+        raise UserError("--at sets the time the compare window shows: it needs --window" if args.at is not None
+                        else "--presentation is a mode of the compare window: it needs --window")
     if args.size and not args.screenshot:
         raise UserError("--size needs --window --screenshot")
     if args.screenshot:
@@ -266,7 +270,7 @@ def _window(args: argparse.Namespace) -> int:
             raise UserError("--screenshot needs at least two --policy options")
         size = args.size or compare_window.SCREENSHOT_SIZE
         out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size,
-                                        padding=args.padding)
+                                        presentation=args.presentation, padding=args.padding)
         print(out)
         return 0
     from gangviz.display_check import problem
@@ -276,8 +280,10 @@ def _window(args: argparse.Namespace) -> int:
     if reason:
         raise UserError(reason)
     app = application()
-    win = compare_window.CompareWindow(source, args.policy, padding=args.padding)
+    win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0, padding=args.padding)
     win.show()
+    if args.presentation:
+        win.toggle_presentation()
     code = exec_until_signal(app)
     win.close()  # ends the runs' worker processes too, however the loop ended (Ctrl-C, SIGTERM)
     return code

@@ -39,7 +39,7 @@ from gangviz.metrics.zhou import MEDIUM_WORK_MAX, SMALL_WORK_MAX
 
 __all__ = ["CORE", "CORE_KEYS", "ZHOU_KEYS", "CLASSES", "ZHOU_CLASSES", "GOALS", "Figures",
            "clock_of", "units", "definitions", "run_figures", "family_figures", "OTHER_FIGURES", "columns_figures", "format_value",
-           "zhou_own"]
+           "zhou_own", "title"]
 
 #: the core figures, each also with ``_small`` and ``_large``
 CORE = ("wait", "response", "bounded_slowdown", "utilization", "loss_of_capacity", "makespan",
@@ -205,6 +205,27 @@ class Figures:
         return "\n".join("  " + "  ".join(c.ljust(w) if i in (0, 4) else c.rjust(w)
                                           for i, (c, w) in enumerate(zip(r[:5], widths))) + "  " + r[5]
                          for r in rows)
+
+
+#: each figure's name in words, as a table row shows it (the key stays the name in JSON and CSV)
+_CORE_TITLES = {"wait": "mean wait", "response": "mean response", "bounded_slowdown": "mean bounded slowdown",
+                "utilization": "utilisation", "loss_of_capacity": "loss of capacity", "makespan": "makespan",
+                "throughput": "throughput"}
+_TITLES = {**{k + s: t + {"": "", "_small": ", small jobs", "_large": ", large jobs"}[s]
+              for k, t in _CORE_TITLES.items() for s in ("", "_small", "_large")},
+           "jobs": "jobs finished", "jobs_small": "small jobs finished", "jobs_large": "large jobs finished",
+           "r_a": "processor active ratio", "n_l": "most slots at once", "n_a": "mean number of slots",
+           "t_ta": "mean turnaround", "t_sa": "mean turnaround, small work",
+           "t_ma": "mean turnaround, medium work", "t_la": "mean turnaround, large work",
+           "RT": "mean response", "WRT": "weighted mean response", "SLD": "mean slowdown",
+           "WSLD": "weighted mean slowdown", "gangs": "gangs completed", "migrations": "migrations",
+           "departed": "jobs departed", "reallocations": "reallocations", "overhead": "overhead"}
+
+
+def title(key: str) -> str:
+    """Return figure ``key``'s name in words (``"mean bounded slowdown"`` for
+    ``bounded_slowdown``); a figure not listed reads as its key with spaces."""
+    return _TITLES.get(key, key.replace("_", " "))
 
 
 def format_value(v: float) -> str:

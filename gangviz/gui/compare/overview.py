@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from gangviz.gui.plots.compare import policy_colour
@@ -107,6 +107,8 @@ class ScheduleView(QWidget):
         self.queue = np.zeros(0, dtype=np.int64)
         self.placed = False  # rows are the policy's slots, not a first-fit packing
         self.message = "simulating…"
+        #: the point size of the slot labels and the caption (larger in presentation mode)
+        self.points = 8.5
         self.setMinimumSize(160, 120)
 
     def show_state(self, processors: int, ids: np.ndarray, sizes: np.ndarray, queue_sizes: np.ndarray) -> None:
@@ -138,43 +140,48 @@ class ScheduleView(QWidget):
             p.setPen(QColor("#6b665e"))
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.message)
             return
-        w = self.width() - LEFT - 4
-        h = self.height() - QUEUE_H - 20
+        font = QFont(self.font())
+        font.setPointSizeF(self.points)
+        p.setFont(font)
+        fm = QFontMetricsF(font)
+        # the label column, the queue band and the caption line grow with the text (presenting)
+        left = max(float(LEFT), fm.horizontalAdvance("queue") + 8)
+        line = fm.height()
+        queue_h = max(float(QUEUE_H), line + 6)
+        w = self.width() - left - 4
+        h = self.height() - queue_h - line - 6
         n = max(len(self.rows), 1)
         row_h = h / n
-        font = QFont(self.font())
-        font.setPointSizeF(8.5)
-        p.setFont(font)
         grid = QPen(QColor("#C9C4BA"))
         grid.setWidthF(0.6)
         for r, row in enumerate(self.rows):
             y = 2 + r * row_h
             for i, first, size in row:
-                rect = QRectF(LEFT + w * first / self.processors, y, max(w * size / self.processors, 1.0),
+                rect = QRectF(left + w * first / self.processors, y, max(w * size / self.processors, 1.0),
                               max(row_h, 1.0))
                 p.fillRect(rect, job_colour(self.ids[i]))
                 if row_h >= 6 and rect.width() >= 3:
                     p.setPen(grid)
                     p.drawRect(rect)
-        step = label_step(len(self.rows), h)
+        step = label_step(len(self.rows), h * 16 / max(line, 16))
         p.setPen(QColor("#3b3833"))
         for r in range(len(self.rows)):
             if r == 0 or (r + 1) % step == 0:
                 y = 2 + r * row_h
-                p.drawText(QRectF(0, y + row_h / 2 - 8, LEFT - 4, 16),
+                p.drawText(QRectF(0, y + row_h / 2 - line / 2, left - 4, line),
                            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"S{r + 1}")
         p.setPen(QPen(QColor("#8a857c")))
-        p.drawRect(QRectF(LEFT, 2, w, h))
-        qy = self.height() - QUEUE_H - 16
-        p.drawText(QRectF(0, qy, LEFT - 4, QUEUE_H), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+        p.drawRect(QRectF(left, 2, w, h))
+        qy = self.height() - queue_h - line - 2
+        p.drawText(QRectF(0, qy, left - 4, queue_h), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                    "queue")
-        x = float(LEFT)
+        x = left
         total = float(max(self.processors, int(self.queue.sum()) if len(self.queue) else 1))
         for s in self.queue.tolist():
             width = w * s / total
-            p.fillRect(QRectF(x, qy + 3, max(width - 0.5, 1.0), QUEUE_H - 6), QColor("#E8B04A"))
+            p.fillRect(QRectF(x, qy + 3, max(width - 0.5, 1.0), queue_h - 6), QColor("#E8B04A"))
             x += width
-        p.drawRect(QRectF(LEFT, qy + 2, w, QUEUE_H - 4))
+        p.drawRect(QRectF(left, qy + 2, w, queue_h - 4))
         p.setPen(QColor("#6b665e"))
         if self.placed:
             caption = (f"{len(self.rows)} slot{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
@@ -182,16 +189,16 @@ class ScheduleView(QWidget):
         else:
             caption = (f"{len(self.rows)} row{'s' if len(self.rows) != 1 else ''} of {self.processors:,} "
                        "processors (running jobs packed first fit)")
-        p.drawText(QRectF(LEFT, self.height() - 16, w, 14), Qt.AlignmentFlag.AlignLeft,
+        p.drawText(QRectF(left, self.height() - line - 1, w, line), Qt.AlignmentFlag.AlignLeft,
                    p.fontMetrics().elidedText(caption, Qt.TextElideMode.ElideRight, int(w)))
 
 
-def pane_frame(frame: QFrame, spec: str) -> tuple[QVBoxLayout, QHBoxLayout, QLabel]:
+def pane_frame(frame: QFrame, spec: str, colour: QColor | None = None) -> tuple[QVBoxLayout, QHBoxLayout, QLabel]:
     """Style ``frame`` as the compare pane of policy ``spec`` (a border topped with the policy's
     colour) and give it its layout; return the layout, the header row (not yet added) and the
-    bold title label in the policy's colour, placed in neither."""
+    bold title label in the policy's colour (``colour``, default its own), placed in neither."""
     frame.setObjectName("pane")
-    colour = policy_colour(spec)
+    colour = QColor(colour) if colour is not None else policy_colour(spec)
     frame.setStyleSheet(f"QFrame#pane {{ border: 1px solid #DDD9D0; border-top: 3px solid {colour.name()};"
                         " background: white; }")
     lay = QVBoxLayout(frame)
@@ -212,13 +219,13 @@ class SchedulePane(QFrame):
     jobSelected = Signal(object)  # for the window's interface; a schedule pane selects nothing
 
     def __init__(self, spec: str, index: int, parent: QWidget | None = None, *,
-                 slice_seconds: float | None = None) -> None:
+                 slice_seconds: float | None = None, colour: QColor | None = None) -> None:
         super().__init__(parent)
         self.spec, self.index, self.slice_seconds = spec, index, slice_seconds
         self.schedule: Schedule | None = None
         self.matrix = None
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        lay, head, self.title = pane_frame(self, spec)
+        lay, head, self.title = pane_frame(self, spec, colour)
         head.addWidget(self.title)
         head.addStretch(1)
         #: the run's progress while it goes: busy until the engine tells a share, hidden after
@@ -300,11 +307,12 @@ class SchedulePane(QFrame):
         else:
             self.view.show_state(s.processors, s.ids[running], s.size[running], s.size[waiting])
         _w, _r, done = s.counts(t)
-        parts = [f"t = {clock_text(min(t, s.end), self.slice_seconds)}", f"{len(running):,} running",
+        parts = [f"t = {clock_text(t, self.slice_seconds)}", f"{len(running):,} running",
                  f"{len(waiting):,} waiting", f"{done:,} done"]
         if t >= s.end:
             parts.append("ended")
-        self.state.setText("  ·  ".join(parts))
+        # a narrow pane wraps the line between its parts, never inside one ("221 | done")
+        self.state.setText("  ·  ".join(part.replace(" ", "\u00a0") for part in parts))
 
     def refresh(self) -> None:
         """Nothing to do: :meth:`show_at` draws (the step-able pane's interface)."""

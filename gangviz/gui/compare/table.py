@@ -25,22 +25,33 @@ from PySide6.QtWidgets import (
 
 from gangviz.experiments.compare import DESCRIPTIONS, Comparison
 from gangviz.experiments.tasks import METRICS
-from gangviz.results.figures import definitions
+from gangviz.results.figures import definitions, format_value, title
+from gangviz.timefmt import format_time
 
 MARK = "★"
 BEST_BG = QColor("#E3F1E8")
 
 
-def cell_text(value: float, best: bool) -> str:
-    """Return the shown text of a metric value: 6 significant digits, a value of a million or
-    more in full with separators (``62,293,404``, never ``6.22934e+07``), ``-`` when undefined."""
+def cell_text(value: float, best: bool, unit: str = "") -> str:
+    """Return the shown text of a metric value: four significant digits with thousands
+    separators (``0.2083``, ``2,441``, ``62,293,404``: :func:`~gangviz.results.figures.format_value`,
+    as the printed tables), a time in seconds as people read it in its own unit (``40.68 min``:
+    :func:`~gangviz.timefmt.format_time`), ``-`` when undefined."""
     if math.isnan(value):
         text = "-"
-    elif abs(value) >= 1e6 and math.isfinite(value):
-        text = f"{value:,.0f}"
+    elif unit == "s":
+        text = format_time(value, 1.0)
     else:
-        text = f"{value:.6g}"
+        text = format_value(value)
     return f"{text} {MARK}" if best else text
+
+
+def row_title(key: str, goal: str | None, unit: str) -> str:
+    """Return a row's header: the figure in words, its goal's arrow, and its unit unless the
+    cells carry it (times in seconds) or it has none (a ratio, a fraction)."""
+    arrow = {"max": " ↑", "min": " ↓"}.get(goal or "", "")
+    shown = unit and unit not in ("ratio", "fraction", "s")
+    return f"{title(key)}{arrow}" + (f" ({unit})" if shown else "")
 
 
 class SummaryTable(QTableWidget):
@@ -77,17 +88,16 @@ class SummaryTable(QTableWidget):
         meaning = definitions("s" if units.get("wait") == "s" else "slice")
         for i, m in enumerate(keys):
             goal = goals.get(m)
-            arrow = {"max": " ↑", "min": " ↓"}.get(goal or "", "")
             unit = units.get(m, "")
-            vh = QTableWidgetItem(f"{m}{arrow}" + (f" ({unit})" if unit and unit not in ("ratio", "fraction") else ""))
+            vh = QTableWidgetItem(row_title(m, goal, unit))
             text = DESCRIPTIONS.get(m) or meaning.get(m, m)
-            vh.setToolTip(text + (f" ({'higher' if goal == 'max' else 'lower'} is better)" if goal else ""))
+            vh.setToolTip(f"{m}: " + text + (f" ({'higher' if goal == 'max' else 'lower'} is better)" if goal else ""))
             self.setVerticalHeaderItem(i, vh)
             for j, lab in enumerate(labels):
                 v = comparison.metrics[lab][m]
                 best = lab in comparison.best.get(m, ())
                 lacking = m in getattr(comparison, "lacks", {}).get(lab, ())
-                item = QTableWidgetItem("(none)" if lacking else cell_text(v, best))
+                item = QTableWidgetItem("(none)" if lacking else cell_text(v, best, unit))
                 if lacking:
                     item.setToolTip(f"{lab}'s family has no {m}")
                 item.setData(Qt.ItemDataRole.UserRole, v)

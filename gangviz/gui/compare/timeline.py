@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
@@ -47,8 +47,10 @@ class SharedTimeline(QWidget):
         #: seconds per slice on a source with a clock (ticks in s, min, h or d), else ``None``
         self.slice_seconds: float | None = None
         self.rows: list[tuple[QColor, list[float]]] = []
+        #: the point size of the tick labels (larger in presentation mode)
+        self.points = 8.0
         self._dragging = False
-        self.setMinimumHeight(int(TRACK_Y + 26))
+        self._fit_height()
         self.setToolTip("Shared time: click or drag to move every pane to that instant; the "
                         "coloured ticks mark each policy's re-packs, migrations and slot deletions")
 
@@ -56,8 +58,22 @@ class SharedTimeline(QWidget):
         """Show times 0..``end`` and one row of move ticks per ``(colour, times)``."""
         self.end = max(float(end), 1e-9)
         self.rows = rows
-        self.setMinimumHeight(int(TRACK_Y + 30 + ROW_H * len(rows)))
+        self._fit_height()
         self.update()
+
+    def set_point_size(self, points: float) -> None:
+        """Draw the tick labels at ``points`` (8 in the window, larger when presenting)."""
+        self.points = float(points)
+        self._fit_height()
+        self.update()
+
+    def _label_height(self) -> float:
+        font = QFont(self.font())
+        font.setPointSizeF(self.points)
+        return QFontMetricsF(font).height()
+
+    def _fit_height(self) -> None:
+        self.setMinimumHeight(int(TRACK_Y + 16 + ROW_H * len(self.rows) + self._label_height()))
 
     def set_time(self, t: float) -> None:
         """Put the handle at ``t``."""
@@ -96,17 +112,23 @@ class SharedTimeline(QWidget):
                         last = tx
                 y += ROW_H
             font = QFont(self.font())
-            font.setPointSizeF(8)
+            font.setPointSizeF(self.points)
             p.setFont(font)
+            fm = QFontMetricsF(font)
+            label_h = fm.height()
             unit, per = time_unit(self.end, self.slice_seconds)
-            step = nice_step(self.end / per, max(2, int(w / 90))) * per
+            room = fm.horizontalAdvance(f"{self.end / per:,g} {unit}") + 2 * fm.averageCharWidth()
+            step = nice_step(self.end / per, max(2, int(w / max(90.0, room)))) * per
             p.setPen(QPen(palette.MUTED_TEXT, 1))
             k = 0
             while k * step <= self.end + 1e-9:
                 tx = self.x_of(k * step)
                 p.drawLine(QPointF(tx, y + 1), QPointF(tx, y + 4))
                 label = f"{k * step / per:,g}" + (f" {unit}" if k == 0 or unit != "slices" else "")
-                p.drawText(QRectF(tx - 40, y + 4, 80, 14), Qt.AlignmentFlag.AlignHCenter, label)
+                half = fm.horizontalAdvance(label) / 2 + 2
+                # a label never crosses the widget's edge: the first starts at it, the last ends at it
+                left = min(max(tx - half, 0.0), self.width() - 2 * half)
+                p.drawText(QRectF(left, y + 4, 2 * half, label_h), Qt.AlignmentFlag.AlignHCenter, label)
                 k += 1
             p.setPen(QPen(QColor("#33506E"), 1.5))
             p.setBrush(QColor("#FFFFFF"))

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -69,6 +69,7 @@ from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui import speeds
 from gangviz.gui.compare import clock as shared_clock
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
+from gangviz.gui.compare.present import ComparePresentation
 from gangviz.gui.compare.runs import ScheduleRunner
 from gangviz.gui.compare.table import SummaryTable
 from gangviz.gui.compare.timeline import SharedTimeline
@@ -88,7 +89,7 @@ from gangviz.gui.matrix.vector import VectorTreeView
 from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.player import Player
 from gangviz.gui.plots import axes as plot_axes
-from gangviz.gui.plots.compare import OverlayPlots, policy_colour
+from gangviz.gui.plots.compare import OverlayPlots, shown_colours
 from gangviz.timefmt import clock_text
 
 if TYPE_CHECKING:
@@ -212,21 +213,27 @@ class ComparePane(QFrame):
     """One policy's pane: a header (pen swatch, name, state line) over its views."""
 
     def __init__(self, spec: str, sim: Simulation, index: int, parent: QWidget | None = None, *,
-                 slice_seconds: float | None = None) -> None:
+                 slice_seconds: float | None = None, colour: QColor | None = None) -> None:
         super().__init__(parent)
         self.spec, self.sim, self.index = spec, sim, index
         self.slice_seconds = slice_seconds  # a trace's clock, for the state line
+        #: the shared time the pane shows (its state after every step at or before it)
+        self.shown_at = 0.0
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.player = Player(sim, self)
-        lay, head, self.title = pane_frame(self, spec)
+        lay, head, self.title = pane_frame(self, spec, colour)
         paper = paper_of(sim)
         if paper:
             self.title.setToolTip(paper)
         head.addWidget(self.title)
-        head.addStretch(1)
         self.state = QLabel()
         self.state.setStyleSheet("color: #6b665e; border: none;")
-        head.addWidget(self.state)
+        # a narrow pane (four side by side, large text) wraps the line rather than widening
+        self.state.setWordWrap(True)
+        self.state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        head.setSpacing(12)
+        head.addWidget(self.state, 1)
         lay.addLayout(head)
         self.matrix: MatrixView | None = None
         self.vector: VectorTreeView | None = None
@@ -238,6 +245,9 @@ class ComparePane(QFrame):
             self.matrix.setMinimumSize(160, 120)
             self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)  # what-ifs would desync
             self.vector = VectorTreeView(self.player, self)
+            # the WLV's columns and label gutter follow the matrix's (also as presentation
+            # widens the gutter), as on the main window's board
+            self.vector.set_column_range(self.matrix.column_range)
             lay.addWidget(self.matrix, 1)
             lay.addWidget(self.vector)
         else:
@@ -246,11 +256,19 @@ class ComparePane(QFrame):
             lay.addWidget(view, 1)
             self.family = (view, FamilyViewAdapter(view, self.player, drawn.state))
 
-    def refresh(self) -> None:
-        """Tell the views the simulation moved, and update the state line."""
-        self.player.moved.emit()
+    def refresh(self, t: float | None = None) -> None:
+        """Tell the views the simulation moved, and update the state line at shared time ``t``.
+
+        The line shows the shared clock (``t``), not the time of the pane's last step: a pane
+        whose last decision was at 2 shows the same instant as the window at 8 (its state
+        after every step at or before ``t``). ``None`` shows the simulation's own time.
+        """
         sim = self.sim
-        parts = [f"t = {clock_text(sim.time, self.slice_seconds)}"]
+        self.shown_at = float(sim.time if t is None else t)
+        if self.family is not None and hasattr(self.family[0], "clock"):
+            self.family[0].clock = self.shown_at  # a view that writes the time writes this one
+        self.player.moved.emit()
+        parts = [f"t = {clock_text(self.shown_at, self.slice_seconds)}"]
         m = matrix_of(sim)
         if m is not None:
             parts.append(f"{m.n_rows} slot{'s' if m.n_rows != 1 else ''}")
@@ -260,7 +278,8 @@ class ComparePane(QFrame):
             parts.append(f"{len(waiting)} waiting")
         if sim.done and math.isinf(sim.peek()):
             parts.append("done")
-        self.state.setText("  ·  ".join(parts))
+        # a narrow pane wraps the line between its parts, never inside one ("9 | running")
+        self.state.setText("  ·  ".join(part.replace(" ", "\u00a0") for part in parts))
 
     def stop(self) -> None:
         """Stop the pane's player (it never runs its own timer, but be safe)."""
@@ -316,8 +335,18 @@ class CompareWindow(QMainWindow):
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
+        self._table_colours: list[QColor] = []
+        #: each policy's colour in this window (:func:`~gangviz.gui.plots.compare.shown_colours`)
+        self.colours: dict[str, QColor] = {}
         self._build_toolbar()
         self._build_body()
+        #: presentation mode (F11): full screen, the chooser and plots hidden, large text
+        self.presentation = ComparePresentation(self)
+        for key, slot in (("F11", self.toggle_presentation), ("Escape", self.leave_presentation)):
+            a = QAction(self)
+            a.setShortcut(QKeySequence(key))
+            a.triggered.connect(slot)
+            self.addAction(a)
         self.resize(1500, 950)
         if policies:
             self.chooser.set_checked(list(policies))
@@ -444,6 +473,8 @@ class CompareWindow(QMainWindow):
         bottom.setSizes([900, 520])
         main = splitter(Qt.Orientation.Vertical, [top, bottom], [3, 2])
         main.setSizes([560, 380])
+        #: the split between the panes (above) and the plots and table (below)
+        self.main_split = main
         self.setCentralWidget(main)
         self._update_clock()
 
@@ -481,16 +512,19 @@ class CompareWindow(QMainWindow):
         self._finish_runs(sims)
         self._drop_panes()
         self.sims = sims
-        self.panes = [ComparePane(spec, sim, i, self.pane_row, slice_seconds=self._slice_seconds())
+        self.colours = shown_colours(list(sims))
+        self.panes = [ComparePane(spec, sim, i, self.pane_row, slice_seconds=self._slice_seconds(),
+                                  colour=self.colours[spec])
                       for i, (spec, sim) in enumerate(sims.items())]
         for pane in self.panes:
             self.pane_layout.addWidget(pane, 1)
             if pane.matrix is not None:
                 pane.matrix.jobSelected.connect(lambda job, src=pane: self._select_everywhere(job, src))
-        colours = [policy_colour(spec) for spec in sims]
+        colours = [self.colours[spec] for spec in sims]
         self.timeline.slice_seconds = self._slice_seconds()
         self.timeline.set_span(self.end, [(colours[i], self._moves[spec]) for i, spec in enumerate(sims)])
-        self.plots.set_series(self.samples, self.end)
+        self.plots.set_series(self.samples, self.end, self.colours)
+        self._table_colours = colours
         if self.comparison is not None:
             self.table.set_comparison(self.comparison, colours)
             self.table.setEnabled(True)
@@ -508,6 +542,7 @@ class CompareWindow(QMainWindow):
         self.subheading.setText(f"{s.processors} processors{jobs}  ·  {len(sims)} policies  ·  "
                                 f"runs end at {clock_text(self.end, self._slice_seconds())}")
         self._default_rate()
+        self.presentation.apply()  # panes chosen while presenting are drawn large too
         self.set_time(start, force=True)
         return True
 
@@ -542,7 +577,9 @@ class CompareWindow(QMainWindow):
         self.sims, self.schedules, self.samples, self.comparison = {}, {}, {}, None
         self.failures = {}
         per = self._slice_seconds()
-        self.panes = [SchedulePane(spec, i, self.pane_row, slice_seconds=per) for i, spec in enumerate(specs)]
+        self.colours = shown_colours(list(specs))
+        self.panes = [SchedulePane(spec, i, self.pane_row, slice_seconds=per, colour=self.colours[spec])
+                      for i, spec in enumerate(specs)]
         for pane in self.panes:
             self.pane_layout.addWidget(pane, 1)
         self.end = max((j.arrival for j in self.source.jobs), default=0.0)  # until the runs end
@@ -564,6 +601,7 @@ class CompareWindow(QMainWindow):
             self.runner.progress.connect(self._schedule_progress)
             self.runner.timer.timeout.connect(self._runs_tick)
         self._start_at = start
+        self.presentation.apply()
         self._generation = self.runner.start(self.source, list(specs), sources)
         self.subheading.setText(self.subheading.text() + f" in {self.runner.workers} worker process"
                                 + ("es" if self.runner.workers != 1 else ""))
@@ -610,14 +648,17 @@ class CompareWindow(QMainWindow):
         from gangviz.experiments.compare import comparison_from_figures
         done = {p.spec: self.schedules[p.spec] for p in self.panes if p.spec in self.schedules}
         self.end = max([self.end] + [s.end for s in done.values()])
-        colours = [policy_colour(spec) for spec in done]
+        colours = [self.colours[spec] for spec in done]
         self.timeline.slice_seconds = self._slice_seconds()
         self.timeline.set_span(self.end, [(c, []) for c in colours])
-        self.plots.set_curves({spec: s.curves() for spec, s in done.items()}, self.end)
+        self.plots.set_curves({spec: s.curves() for spec, s in done.items()}, self.end, self.colours)
         if len(done) >= 2:
             self.comparison = comparison_from_figures(self.source.title, self.source.processors,
                                                       {spec: s.figures for spec, s in done.items()})
+            self._table_colours = colours
             self.table.set_comparison(self.comparison, colours)
+            self.refill_table()  # the rows presentation mode shows
+            self.presentation.fit_table()
             self.table.setEnabled(True)
             wait = f"; {self.pending} still simulating" if self.pending else ""
             self.table_note.setText((self.comparison.note or "Final figures, the numbers of gangviz "
@@ -652,6 +693,25 @@ class CompareWindow(QMainWindow):
                 pane.matrix.select(job)
                 pane.matrix.blockSignals(False)
 
+    # ---------------------------------------------------------- presentation
+    def toggle_presentation(self) -> bool:
+        """Enter or leave presentation mode (F11); return whether it is now on."""
+        return self.presentation.toggle()
+
+    def leave_presentation(self) -> None:
+        """Leave presentation mode (Escape); nothing when not presenting."""
+        self.presentation.leave()
+
+    def refill_table(self) -> None:
+        """Fill the table again from the comparison shown (after its font changed); in
+        presentation mode only the headline rows show (the splits by job size, ``_small`` and
+        ``_large``, stay in the window: the projected table fits without scrolling)."""
+        if self.comparison is not None and self.table.comparison is not None:
+            self.table.set_comparison(self.comparison, self._table_colours)
+        keys = self.table.comparison.keys if self.table.comparison is not None else ()
+        for i, key in enumerate(keys):
+            self.table.setRowHidden(i, self.presentation.active and key.endswith(("_small", "_large")))
+
     # ----------------------------------------------------------- shared clock
     def set_time(self, t: float, *, force: bool = False) -> None:
         """Move every pane to simulated time ``t`` (clamped to [0, end]); emits ``timeChanged``."""
@@ -664,7 +724,7 @@ class CompareWindow(QMainWindow):
                 pane.show_at(t)
                 continue
             shared_clock.seek(pane.sim, t)
-            pane.refresh()
+            pane.refresh(t)
         self.timeline.set_time(t)
         self.plots.set_time(t)
         self._update_clock()
@@ -793,9 +853,10 @@ class CompareWindow(QMainWindow):
 
 def screenshot(source: Source | str | Path, policies: list[str], out: str | Path, *, at: float | None = None,
                size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict[str, Any] | None = None,
-               padding: str | None = None) -> Path:
+               presentation: bool = False, padding: str | None = None) -> Path:
     """Render the compare window offscreen at shared time ``at`` (default: half-way through the
-    longest run) and save it to ``out`` (.png or .svg); return the path.
+    longest run), in presentation mode when ``presentation`` (at ``size``, not full screen),
+    and save it to ``out`` (.png or .svg); return the path.
 
     Raises ``ValueError`` when the workload does not load or the policies are not 2-4 runnable
     ones, ``OSError`` when the picture cannot be written.
@@ -810,12 +871,19 @@ def screenshot(source: Source | str | Path, policies: list[str], out: str | Path
             if win.error is not None:
                 raise ValueError(win.error)
             win.resize(*size)
+            if presentation:
+                win.presentation.full_screen = False  # the picture is ``size``, not the screen
+                win.presentation.enter()
+                win.presentation.rescale(size[1])
+                win.resize(*size)
             win.show()
             app.processEvents()  # the first frame: panes of a trace say they are simulating
             if win.runner is not None:  # a trace's runs end in worker processes
                 win.runner.wait()
             app.processEvents()
             win.set_time(win.end / 2 if at is None else at)
+            app.processEvents()
+            win.presentation.fit_table()  # the table's rows fit once the window has its size
             app.processEvents()
             return win.export_figure(out, "window")
         finally:

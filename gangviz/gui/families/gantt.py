@@ -30,6 +30,7 @@ queue entry shows the job's fate as a tooltip; ``jobAt(pos)`` answers the same q
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
@@ -171,6 +172,10 @@ class GanttView(QWidget):
         self._hits: list[tuple[QRectF, int]] = []
         self.selected: int | None = None
         self.scale = 1.0  # text and margins, larger while presenting
+        #: the owner's clock when it stands past the simulation's last step (the compare
+        #: window's shared time); the view draws its header and now-line there, ``None``: the
+        #: simulation's own time
+        self.clock: float | None = None
 
     def set_scale(self, scale: float) -> None:
         """Draw text and margins ``scale`` times their normal size (presentation mode)."""
@@ -204,6 +209,10 @@ class GanttView(QWidget):
         kept = self._snapshot
         if kept is None or kept[0] is not self.sim or kept[1] != self.sim.position:
             kept = self._snapshot = (self.sim, self.sim.position, gantt_of(self.sim))
+        if self.clock is not None and self.clock > kept[2].time:
+            # nothing happens between the last step and the next one after the clock: the
+            # state is the same, only the time has moved on
+            return dataclasses.replace(kept[2], time=self.clock)
         return kept[2]
 
     # ------------------------------------------------------------------ geometry

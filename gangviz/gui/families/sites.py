@@ -99,6 +99,9 @@ class QueueView(QWidget):
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
         self._present = 1.0  # the presentation scale (above 1 while presenting)
+        #: the owner's clock when it stands past the simulation's last step (the compare
+        #: window's shared time): the lanes run up to it; ``None``: up to the last step
+        self.clock: float | None = None
         #: seconds per slice of a source with a clock; ``None``: times in slices (scenarios)
         self.slice_seconds: float | None = None
         self._state: MultiSiteState = state_from_snapshot(QueueSnapshot.empty())
@@ -269,8 +272,14 @@ class QueueView(QWidget):
     def time_window(self) -> tuple[float, float]:
         """Return the times at the lanes' left and right ends: the start (or LANE_WINDOW back)
         and now."""
-        now = self._lanes.now
+        now = self._now()
         return max(0.0, now - LANE_WINDOW), now
+
+    def _now(self) -> float:
+        """The lanes' right end: the last step's time, or the owner's later clock (nothing
+        changes between the last step and the next one)."""
+        now = self._lanes.now
+        return max(now, self.clock) if self.clock is not None else now
 
     def time_x(self, site: int, t: float) -> float:
         """Return the x of time ``t`` in the lanes of ``site`` (now is the lanes' right end)."""
@@ -283,7 +292,7 @@ class QueueView(QWidget):
     def bar_rect(self, bar: Bar) -> QRectF:
         """Return the rectangle of ``bar`` in its lane (empty when it lies before the window)."""
         lane = self.lane_rect(bar.site, bar.proc)
-        end = self._lanes.now if bar.end is None else bar.end
+        end = self._now() if bar.end is None else bar.end
         x0, x1 = self.time_x(bar.site, bar.start), self.time_x(bar.site, end)
         return QRectF(x0, lane.y() + 1, max(0.0, x1 - x0), lane.height() - 2)
 

@@ -323,7 +323,13 @@ class VectorTreeView(QWidget):
         if reason is not None:
             painter.setFont(self._small)
             painter.setPen(palette.MUTED_TEXT)
-            painter.drawText(QRectF(left, y, self.width() - left - RIGHT, self.level_h),
+            room = self.width() - left - RIGHT
+            fm = QFontMetricsF(self._small)
+            # a narrow view (a compare pane) says it shorter rather than cutting the sentence
+            policy = self.player.sim.policy_name if self.player is not None else ""
+            forms = [reason, f"No workload tree: {policy} does not use buddy groups", "No workload tree"]
+            reason = next((f for f in forms if fm.horizontalAdvance(f) <= room), forms[-1])
+            painter.drawText(QRectF(left, y, room, self.level_h),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, reason)
             y += self.level_h
         elif self.show_tree:

@@ -6,11 +6,13 @@ quantities behind r_a, n_a and t_ta of Zhou00 §4.2-4.3), drawn as step curves
 like the main window's :mod:`~gangviz.gui.plots.metrics`.
 
 Each policy keeps one pen everywhere (pane header, curves, timeline ticks, sweep plots): the
-colour fixed for its *name* by :func:`gangviz.colours.policy_colour` (so ``br`` has one colour
+colour fixed for its *name* by :func:`gangviz.colours.policy_colour` unless it looks like the
+colour of another policy shown (:func:`gangviz.colours.policy_colours`; so ``br`` has one colour
 whatever the order of the policies) *and* a dash pattern by its place, so the curves also part
 in greyscale print. Every run is known to its end, so the whole curve is drawn faint and the
 part up to the shared time solid, with a vertical line at that time; the x range stays fixed
-while scrubbing. The key is in each plot's title line, above the data; the active ratio is
+while scrubbing. The mean turnaround has no value, and no curve, before the first job
+finishes. The key is in each plot's title line, above the data; the active ratio is
 drawn as its running mean over about a 25th of the run (:func:`smooth`), since four raw
 ratio curves that jump between 0 and 1 every step hide each other.
 """
@@ -45,9 +47,16 @@ def policy_colour(name: str) -> QColor:
     return QColor(colours.policy_colour(name))
 
 
-def policy_pen(name: str, i: int = 0, width: float = 2.0, alpha: int = 255) -> QPen:
-    """Return the pyqtgraph pen of policy ``name`` shown ``i``-th (colour by name, dash by place)."""
-    c = policy_colour(name)
+def shown_colours(names: list[str]) -> dict[str, QColor]:
+    """Return the colours of the policies ``names`` shown together (:func:`gangviz.colours.policy_colours`:
+    each its own unless two would look alike)."""
+    return {n: QColor(c) for n, c in zip(names, colours.policy_colours(names))}
+
+
+def policy_pen(name: str, i: int = 0, width: float = 2.0, alpha: int = 255, colour: QColor | None = None) -> QPen:
+    """Return the pyqtgraph pen of policy ``name`` shown ``i``-th (colour by name, or
+    ``colour``; dash by place)."""
+    c = QColor(colour) if colour is not None else policy_colour(name)
     c.setAlpha(alpha)
     pen: QPen = pg.mkPen(c, width=width, style=DASHES[i % len(DASHES)])
     return pen
@@ -102,10 +111,14 @@ class OverlayPlots(QWidget):
         self.solid: dict[tuple[str, int], PlotDataItem] = {}
         self.faint: dict[tuple[str, int], PlotDataItem] = {}
         self.legends: list[LegendItem] = []
+        #: each policy's colour in this window (:func:`shown_colours`)
+        self.pens: dict[str, QColor] = {}
         self._fields = tuple(f for _t, _y, f, _k in PANELS)
 
-    def set_series(self, runs: dict[str, list[Sample]], end: float) -> None:
-        """Show ``runs`` (label -> that policy's whole list of samples) over times 0..``end``."""
+    def set_series(self, runs: dict[str, list[Sample]], end: float,
+                   pens: dict[str, QColor] | None = None) -> None:
+        """Show ``runs`` (label -> that policy's whole list of samples) over times 0..``end``,
+        each in its colour of ``pens`` (default: :func:`shown_colours` of the labels)."""
         for w in self.plots:
             for item in list(w.getPlotItem().listDataItems()):
                 w.removeItem(item)
@@ -115,7 +128,8 @@ class OverlayPlots(QWidget):
         self.series, self.solid, self.faint = {}, {}, {}
         self.legends = []
         self._fields = tuple(f for _t, _y, f, _k in PANELS)
-        key = [(label, policy_colour(label).name()) for label in runs]
+        self.pens = dict(pens) if pens is not None else shown_colours(list(runs))
+        key = [(label, self.pens[label].name()) for label in runs]
         for w, (title, _y, _f, _k) in zip(self.plots, PANELS):
             w.setTitle(plot_axes.title_with_key(title, key, "9.5pt"), color="#333333")
         for i, (label, samples) in enumerate(runs.items()):
@@ -125,14 +139,15 @@ class OverlayPlots(QWidget):
             self.series[label] = (i, cols)
             for k, (_t, _y, field, _kind) in enumerate(PANELS):
                 xs, ys = step_xy(cols.column("time"), self._values(cols, field))
-                faint = self.plots[k].plot(xs, ys, pen=policy_pen(label, i, 1.2, 70))
-                solid = self.plots[k].plot([], [], pen=policy_pen(label, i, 2.2), name=label)
+                faint = self.plots[k].plot(xs, ys, pen=policy_pen(label, i, 1.2, 70, self.pens[label]))
+                solid = self.plots[k].plot([], [], pen=policy_pen(label, i, 2.2, colour=self.pens[label]), name=label)
                 self.faint[(label, k)] = faint
                 self.solid[(label, k)] = solid
         for w in self.plots:
             w.setXRange(0, max(end, 1.0), padding=0.02)
 
-    def set_curves(self, runs: dict[str, dict[str, np.ndarray]], end: float) -> None:
+    def set_curves(self, runs: dict[str, dict[str, np.ndarray]], end: float,
+                   pens: dict[str, QColor] | None = None) -> None:
         """Show schedule curves (label -> :meth:`gangviz.experiments.schedule.Schedule.curves`)
         over 0..``end``: jobs waiting, processor demand, jobs running, mean response (in the
         time axes' unit). Replaces the per-step panels' titles."""
@@ -140,8 +155,8 @@ class OverlayPlots(QWidget):
                   "Mean response of finished jobs")
         labels = ("jobs", "× machine", "jobs", None)  # the time axis names its own unit
         fields = ("waiting", "demand", "running", "mean_response")
-        self.set_series({label: [] for label in runs}, end)
-        key = [(label, policy_colour(label).name()) for label in runs]
+        self.set_series({label: [] for label in runs}, end, pens)
+        key = [(label, self.pens[label].name()) for label in runs]
         for w, title, ylabel in zip(self.plots, titles, labels):
             w.setTitle(plot_axes.title_with_key(title, key, "9.5pt"), color="#333333")
             if ylabel is not None:
@@ -170,6 +185,11 @@ class OverlayPlots(QWidget):
         y = cols.column(field)
         if field == "active_ratio":
             return smooth(y, max(1, len(y) // 25))
+        if field == "mean_turnaround":
+            # a mean over no job is no value, not 0: the curve starts at the first finish (a
+            # finished job's turnaround is at least its work, so the leading zeros are those)
+            first = int(np.argmax(y > 0)) if np.any(y > 0) else len(y)
+            y = np.where(np.arange(len(y)) >= first, y, np.nan)
         return y
 
     def set_time(self, t: float) -> None:

@@ -1,0 +1,176 @@
+"""Presentation mode of the compare window: the panes, the shared clock and the table projected.
+
+As the main window's presentation mode (:mod:`gangviz.gui.lecture.presentation`; F11 enters and
+leaves, Escape leaves), the compare window goes full screen with its chrome hidden (the policy
+chooser and the metric plots: their curves are the table's numbers drawn over time, and the
+room reads the table) and every text drawn large: the sizes are those of
+:data:`~gangviz.gui.lecture.presentation.FONTS` (made for a 1920 x 1080 screen, where each
+draws text at least 18 pixels high) times the window's scale
+(:func:`~gangviz.gui.lecture.presentation.scale_for`). The tool bar stays: it holds the shared
+clock the room follows. Leaving restores every font, the hidden parts and the window state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QWidget
+
+from gangviz.gui.lecture.presentation import (
+    DESIGN_HEIGHT,
+    FONTS,
+    NORMAL_CELL_H,
+    NORMAL_FONTS,
+    PRESENT_CELL_H,
+    scale_for,
+)
+
+if TYPE_CHECKING:
+    from gangviz.gui.compare.window import CompareWindow
+
+#: the point size of every text of the window that has no size of its own in :data:`FONTS`
+TEXT_POINTS = 19.0
+#: the most of the window's height the table takes when presenting (the panes come first)
+TABLE_SHARE = 0.42
+#: the normal sizes of the drawn parts that are not in :data:`NORMAL_FONTS`
+NORMAL_TIMELINE, NORMAL_SCHEDULE = 8.0, 8.5
+
+
+class _ResizeWatch(QObject):
+    def __init__(self, presentation: ComparePresentation) -> None:
+        super().__init__()
+        self.presentation = presentation
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        if ev.type() == QEvent.Type.Resize and self.presentation.active:
+            # after the splitter has taken its new size (it shares a resize out by stretch)
+            QTimer.singleShot(0, self.presentation.rescale)
+        return False
+
+
+class ComparePresentation:
+    """Enters and leaves presentation mode on a compare ``window`` (see the module docstring)."""
+
+    def __init__(self, window: CompareWindow) -> None:
+        self.window = window
+        self.active = False
+        self.scale = 1.0
+        #: go full screen on entering (off for an offscreen picture of a chosen size)
+        self.full_screen = True
+        self._hidden: list[QWidget] = []
+        self._fonts: dict[int, tuple[QWidget, QFont]] = {}
+        self._sizes: list[int] = []
+        self._was_maximized = False
+        self._watch = _ResizeWatch(self)
+        window.installEventFilter(self._watch)
+
+    def toggle(self) -> bool:
+        """Enter presentation mode, or leave it; return whether it is now on."""
+        self.leave() if self.active else self.enter()
+        return self.active
+
+    def enter(self) -> None:
+        """Hide the chooser and the plots, draw every text large, go full screen."""
+        if self.active:
+            return
+        w = self.window
+        self.active = True
+        self._was_maximized = w.isMaximized()
+        self._sizes = w.main_split.sizes()
+        self._hidden = [c for c in (w.chooser, w.plots) if not c.isHidden()]
+        for c in self._hidden:
+            c.setVisible(False)
+        self.scale = scale_for(w.height() if w.isVisible() else int(DESIGN_HEIGHT))
+        self.apply()
+        if self.full_screen:
+            w.showFullScreen()
+
+    def leave(self) -> None:
+        """Restore the window as it was before :meth:`enter`."""
+        if not self.active:
+            return
+        w = self.window
+        self.active = False
+        for c in self._hidden:
+            c.setVisible(True)
+        self._hidden = []
+        for widget, font in self._fonts.values():
+            widget.setFont(font)
+        self._fonts = {}
+        self._size_drawn(NORMAL_FONTS["matrix"] or 9.5, NORMAL_FONTS["vector"] or 9.0, NORMAL_CELL_H,
+                         NORMAL_TIMELINE, NORMAL_SCHEDULE, NORMAL_FONTS["family"] or 1.0)
+        w.refill_table()
+        if self._sizes:
+            w.main_split.setSizes(self._sizes)
+        if self.full_screen:
+            w.showMaximized() if self._was_maximized else w.showNormal()
+
+    def rescale(self, height: int | None = None) -> None:
+        """Fit the sizes to the window's height (or ``height``), in presentation mode only."""
+        if not self.active:
+            return
+        scale = scale_for(self.window.height() if height is None else height)
+        if abs(scale - self.scale) > 0.01:
+            self.scale = scale
+            self.apply()
+        else:
+            self.fit_table()
+
+    def apply(self) -> None:
+        """Size every text of the window for presentation (also the panes of a comparison
+        chosen while presenting); nothing when not presenting."""
+        if not self.active:
+            return
+        k, w = self.scale, self.window
+        big = {id(w.heading): (FONTS["title"] or 28.0) * k}
+        for widget in [w, *w.findChildren(QWidget)]:
+            if id(widget) not in self._fonts:
+                self._fonts[id(widget)] = (widget, QFont(widget.font()))
+            original = self._fonts[id(widget)][1]
+            f = QFont(original)
+            f.setPointSizeF(big.get(id(widget), TEXT_POINTS * k))
+            widget.setFont(f)
+        self._size_drawn((FONTS["matrix"] or 20.0) * k, (FONTS["vector"] or 20.0) * k, PRESENT_CELL_H * k,
+                         TEXT_POINTS * k, TEXT_POINTS * k, (FONTS["family"] or 2.0) * k)
+        w.refill_table()
+        self.fit_table()
+
+    def fit_table(self) -> None:
+        """Give the table the height its shown rows need, at most :data:`TABLE_SHARE` of the
+        window (the panes keep the rest; a longer table scrolls); nothing when not presenting."""
+        if not self.active:
+            return
+        w = self.window
+        table = w.table
+        rows = sum(table.rowHeight(i) for i in range(table.rowCount()) if not table.isRowHidden(i))
+        note = w.table_note.sizeHint().height() if w.table_note.isVisibleTo(w) else 0
+        need = rows + table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth() + note + 12
+        if table.rowCount() == 0:  # a family without the table: its note alone
+            need = note + 12
+        total = sum(w.main_split.sizes()) or w.main_split.height()
+        need = min(need, int(total * TABLE_SHARE))
+        if total > need:
+            w.main_split.setSizes([total - need, need])
+
+    def _size_drawn(self, matrix: float, vector: float, cell_h: float, timeline: float, schedule: float,
+                    family: float) -> None:
+        """Size the parts that paint their own text: matrices, trees, family views, the shared
+        timeline and the schedule views of a trace."""
+        from gangviz.gui.compare.overview import SchedulePane
+
+        w = self.window
+        w.timeline.set_point_size(timeline)
+        for pane in w.panes:
+            if isinstance(pane, SchedulePane):
+                pane.view.points = schedule
+                pane.view.update()
+                continue
+            if pane.matrix is not None:
+                pane.matrix.set_font_size(matrix)
+                pane.matrix.set_max_cell_height(cell_h)
+            if pane.vector is not None:
+                pane.vector.set_font_size(vector)
+            if pane.family is not None and hasattr(pane.family[0], "set_scale"):
+                pane.family[0].set_scale(family)
