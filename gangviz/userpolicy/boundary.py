@@ -23,6 +23,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 import weakref
 from functools import partial
@@ -56,7 +57,28 @@ def _context() -> Any:
         _CONTEXT = multiprocessing.get_context(method)
         if method == "forkserver":
             _CONTEXT.set_forkserver_preload(["gangviz.userpolicy.worker", "gangviz.userpolicy.mirror"])
+            os.register_at_fork(after_in_child=_forget_fork_server)
     return _CONTEXT
+
+
+def _forget_fork_server() -> None:
+    """In a process forked from this one (a worker of a comparison's or a sweep's pool), forget
+    the fork server this one started: it is not the new process's child, so multiprocessing's
+    check that it is still running (``waitpid``) fails with ``ChildProcessError``. The new
+    process starts a fork server of its own when it first runs a policy."""
+    from multiprocessing import forkserver
+
+    server: Any = getattr(forkserver, "_forkserver", None)
+    if server is None or getattr(server, "_forkserver_pid", None) is None:
+        return
+    alive = server._forkserver_alive_fd
+    server._forkserver_pid = server._forkserver_address = server._forkserver_alive_fd = None
+    server._lock = threading.Lock()  # another thread may have held it at the fork
+    if alive is not None:
+        try:
+            os.close(alive)
+        except OSError:
+            pass
 
 
 def _start(process: Any) -> None:

@@ -252,3 +252,22 @@ def test_a_rule_broken_in_a_sweep_worker_is_reported_with_its_rule(tmp_path, cap
     main(["sweep", str(sweep), "--out", str(tmp_path / "r.csv"), "--workers", "2", "--quiet"])
     err = capsys.readouterr().err
     assert "no processor holds two processes in one slot" in err and "worker process died" not in err
+
+
+def test_a_comparison_in_forked_workers_runs_a_policy_file_after_this_process_ran_one():
+    # this process has started its fork server (the comparison reads the file's declarations
+    # first); a worker forked from it starts one of its own instead of checking on this one's
+    from gangviz.experiments.compare import _SOURCES, run_policy
+    from gangviz.experiments.runner import map_runs
+    from gangviz.userpolicy.boundary import fetch_declarations
+
+    policy = str(ROOT / "examples" / "policies" / "best_fit_slot.py")
+    fetch_declarations(policy, None, policy)
+    load = ("downey", 16, None, 40, None, 3)
+    _SOURCES.clear()
+    _SOURCES[load] = SOURCE
+    tasks = [(load, spec, None, None, None, None, 10.0) for spec in ("brmms", policy)]
+    runs = dict(map_runs(run_policy, tasks, workers=2, mp_context="fork"))
+    assert [runs[i].label for i in range(2)] == ["brmms", policy]
+    assert all(runs[i].figures.values["jobs_completed"] == 40 for i in range(2))
+    assert runs[1].name == "best-fit-slot"
