@@ -395,7 +395,7 @@ def session_cases() -> list[Case]:
         ("source escape", session_text(source="\x1b[2J"), {}, "refuse"),
         ("source huge", session_text(source="x" * 300000), {}, "refuse"),
         ("source itself", session_text(source="s.toml"), {}, "refuse"),
-        ("playlist valid", session_text(playlist="p.toml", entry=1), {"p.toml": PLAYLIST}, "ok"),
+        ("playlist valid", session_text(policy="random", playlist="p.toml", entry=1), {"p.toml": PLAYLIST}, "ok"),
         ("playlist entry out", session_text(playlist="p.toml", entry=5), {"p.toml": PLAYLIST}, "refuse"),
         ("playlist entry negative", session_text(playlist="p.toml", entry=-1), {"p.toml": PLAYLIST}, "refuse"),
         ("playlist entry 2**63", session_text(playlist="p.toml", entry=2**63 - 1), {"p.toml": PLAYLIST}, "refuse"),

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from gangviz.core.allocation import best_window, place_wlv
-from gangviz.core.changes import JobPlaced, SlotAdded
-from gangviz.core.matrix import IDLE, JobCols
+from gangviz.core.changes import JobPlaced, SlotAdded, cols_label
+from gangviz.core.matrix import IDLE, JobCols, OusterhoutMatrix
 from gangviz.core.repack import eliminate_slots
 from gangviz.policies.slots import place_waiting
 from gangviz.sim.policy import Host, Policy
@@ -46,6 +46,20 @@ class Repack(Policy):
             place_wlv(sim.matrix, job, sim.jobs[job].spec.size, sim.current_changes,
                       leftmost=self.window == "leftmost", pairwise=pairwise)
         eliminate_slots(sim.matrix, sim.current_changes, pairwise)
+
+    def check_initial(self, matrix: OusterhoutMatrix) -> None:
+        """Raise ``ValueError`` unless every job of a starting matrix holds consecutive
+        processors (around the end on a ring): re-packing moves a job between the legal cuts
+        either side of it [Zhou99 §3], and a job scattered over the array has none."""
+        n = matrix.processors
+        for job in matrix.jobs():
+            cols = {int(c) for c in matrix.job_cols(job)}
+            ends = sum((c + 1) % n not in cols if matrix.ring else c + 1 not in cols for c in cols)
+            if ends > 1:
+                name = matrix.names.get(job, str(job))
+                raise ValueError(f"{self.name}: job {name} on {cols_label(cols)} does not hold consecutive "
+                                 "processors; redraw the starting matrix or use a policy that places jobs "
+                                 "on any processors (random)")
 
 
 class _FirstSlot(Policy):
