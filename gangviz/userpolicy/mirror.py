@@ -193,14 +193,23 @@ def decide(server: Any, state: tuple[Any, ...]) -> tuple[Any, ...]:
         return ("resync",)
     arrived, completed = state[6], state[7]
     mirror.ask_remaining = server.ask_remaining
-    engine = server.engine
-    log: list[tuple[Any, ...]] = []
-    view = MatrixView(mirror, arrived, completed, engine.rng)
-    act = RecordingActions(mirror, log, origin=engine.origin, check=engine.check, buddy=engine._buddy,
-                           migrates=engine._migrates)
-    engine.user.rng = engine.rng
+    log, error, _ = recorded_decision(server.engine, mirror, arrived, completed)
+    assert mirror.matrix is not None
+    return ("done", log, error, fingerprint(mirror.matrix))
+
+
+def recorded_decision(engine: Any, host: Any, arrived: list[int], completed: list[int]
+                      ) -> tuple[list[tuple[Any, ...]], str, RecordingActions]:
+    """Run the user's ``decide`` once on ``host`` (the mirror of the engine's matrix, or this
+    process's own engine) within its limit, recording its actions; return the log, the error
+    the engine's process reports for it (``""``: none) and the recording actions."""
     from gangviz.userpolicy.policy import _call
 
+    log: list[tuple[Any, ...]] = []
+    view = MatrixView(host, arrived, completed, engine.rng)
+    act = RecordingActions(host, log, origin=engine.origin, check=engine.check, buddy=engine._buddy,
+                           migrates=engine._migrates)
+    engine.user.rng = engine.rng
     error = ""
     try:
         result = _call(lambda: engine.user.decide(view, act), engine.origin, f"{engine.name}.decide",
@@ -214,8 +223,7 @@ def decide(server: Any, state: tuple[Any, ...]) -> tuple[Any, ...]:
             error = describe_exception(exc, engine.origin, f"policy {engine.name}.decide")
     except UserPolicyError as exc:
         error = str(exc)
-    assert mirror.matrix is not None
-    return ("done", log, error, fingerprint(mirror.matrix))
+    return log, error, act
 
 
 class AheadPolicy:
@@ -251,27 +259,8 @@ class AheadPolicy:
 
     def schedule(self, sim: Any, completed: list[int], arrived: list[int]) -> None:
         """Run the user's decision on this process's engine and record it."""
-        from gangviz.userpolicy.policy import _call
-
         engine = self.engine
-        log: list[tuple[Any, ...]] = []
-        view = MatrixView(sim, arrived, completed, engine.rng)
-        act = RecordingActions(sim, log, origin=engine.origin, check=engine.check, buddy=engine._buddy,
-                               migrates=engine._migrates)
-        engine.user.rng = engine.rng
-        error = ""
-        try:
-            result = _call(lambda: engine.user.decide(view, act), engine.origin, f"{engine.name}.decide",
-                           engine.limit)
-            if result is not None:
-                error = (f"policy {engine.name} ({def_line(engine.user.decide, engine.origin)}): decide "
-                         f"returned {plain_arg(result)!r:.60}; it must return None and act through "
-                         "act.place, act.open_slot, ...")
-        except RuleViolation as exc:
-            if exc is not act._refused:
-                error = describe_exception(exc, engine.origin, f"policy {engine.name}.decide")
-        except UserPolicyError as exc:
-            error = str(exc)
+        log, error, act = recorded_decision(engine, sim, arrived, completed)
         self.records.append((float(sim.time), sorted(completed), sorted(arrived), log, error))
         if error or act._refused is not None or (engine.check and sim.matrix.n_jobs == 0
                                                   and any(j not in sim.matrix for j in sim.waiting)):
