@@ -740,6 +740,26 @@ def sensitivity(args: argparse.Namespace, reps: int, choices: ZhangChoices,
     return out
 
 
+def _table_rows(summary: Summary) -> list[dict[str, Any]]:
+    """The JSON rows of a summarized table: policy, workload, utilisation, bounded slowdown."""
+    return [{"policy": p, "workload": w, "utilization": r, "bounded_slowdown": sd}
+            for (p, w), (r, sd) in sorted(summary.items())]
+
+
+def _write_doc(args: argparse.Namespace, doc: dict[str, Any]) -> bool:
+    """Write ``doc`` to ``args.out`` (atomically) and print it with ``args.json``; return
+    whether it was printed (the text table is then left out)."""
+    if args.out:
+        from gangviz.outputs import write_text_atomically
+
+        write_text_atomically(args.out, json.dumps(doc, indent=1) + "\n")
+    if args.json:
+        json.dump(doc, sys.stdout, indent=1)
+        print()
+        return True
+    return False
+
+
 def run_sensitivity(target: str, args: argparse.Namespace, reps: int, choices: ZhangChoices) -> int:
     """Print the band each cell's mean moves in when the unpublished choices go to their
     extremes (``--sensitivity``); return ``RAN``."""
@@ -761,16 +781,9 @@ def run_sensitivity(target: str, args: argparse.Namespace, reps: int, choices: Z
     if args.json or args.out:
         doc = {"target": target, "sensitivity": True, "jobs": args.jobs, "reps": reps, "seed": args.seed,
                "variants": [{"label": label, "choices": {k: getattr(c, k) for k in CHOICE_NAMES},
-                             "table": [{"policy": p, "workload": w, "utilization": r, "bounded_slowdown": s}
-                                       for (p, w), (r, s) in sorted(summarize(res).items())]}
+                             "table": _table_rows(summarize(res))}
                             for label, c, res in variants]}
-        if args.out:
-            from gangviz.outputs import write_text_atomically
-
-            write_text_atomically(args.out, json.dumps(doc, indent=1) + "\n")
-        if args.json:
-            json.dump(doc, sys.stdout, indent=1)
-            print()
+        if _write_doc(args, doc):
             return RAN
     print(f"{TARGETS[target]}: sensitivity to the workload's unpublished choices\n"
           f"{plural(reps, 'sample')} x {args.jobs:,} jobs per workload and variant; base: {choices.describe()}\n"
@@ -827,16 +840,9 @@ def run_slice_models(target: str, args: argparse.Namespace, reps: int, choices: 
     if args.json or args.out:
         doc = {"target": target, "slice_models": True, "jobs": args.jobs, "reps": reps, "seed": args.seed,
                "models": [{"label": label, "cut_at_departure": model[0], "after_cut": model[1],
-                           "table": [{"policy": p, "workload": w, "utilization": r, "bounded_slowdown": sd}
-                                     for (p, w), (r, sd) in sorted(t.items())]}
+                           "table": _table_rows(t)}
                           for (label, model), (_, t) in zip(SLICE_MODELS, tables)]}
-        if args.out:
-            from gangviz.outputs import write_text_atomically
-
-            write_text_atomically(args.out, json.dumps(doc, indent=1) + "\n")
-        if args.json:
-            json.dump(doc, sys.stdout, indent=1)
-            print()
+        if _write_doc(args, doc):
             return RAN
     paper = paper_table()
     print(f"{TARGETS[target]}: the slice model\n{plural(reps, 'sample')} x {args.jobs:,} jobs per workload, "
