@@ -38,14 +38,11 @@ class PolicyWindow(Protocol):
     status bar, and the window itself (``window()``: a top-level window is its own), which owns
     the reloader."""
 
-    @property
-    def source_name(self) -> str | None: ...
-    @property
-    def source_args(self) -> dict[str, Any]: ...
-    @property
-    def source_params(self) -> dict[str, Any]: ...
-    @property
-    def player(self) -> Player | None: ...
+    source_name: str | None
+    source_args: dict[str, Any]
+    source_params: dict[str, Any]
+    player: Player | None
+
     @property
     def policy_panel(self) -> _PolicyMenu: ...
     def build_simulation(self, name: str, policy: str | None, params: dict[str, Any] | None,
