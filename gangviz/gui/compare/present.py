@@ -12,11 +12,12 @@ clock the room follows. Leaving restores every font, the hidden parts and the wi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QTableWidget, QWidget
 
 from gangviz.gui.lecture.presentation import (
     DESIGN_HEIGHT,
@@ -24,11 +25,15 @@ from gangviz.gui.lecture.presentation import (
     NORMAL_CELL_H,
     NORMAL_FONTS,
     PRESENT_CELL_H,
+    Shown,
     scale_for,
 )
 
 if TYPE_CHECKING:
-    from gangviz.gui.compare.window import CompareWindow
+    from gangviz.gui.compare.overview import SchedulePane
+    from gangviz.gui.compare.timeline import SharedTimeline
+    from gangviz.gui.matrix.vector import VectorTreeView
+    from gangviz.gui.matrix.view import MatrixView
 
 #: the point size of every text of the window that has no size of its own in :data:`FONTS`
 TEXT_POINTS = 19.0
@@ -36,6 +41,44 @@ TEXT_POINTS = 19.0
 TABLE_SHARE = 0.42
 #: the normal sizes of the drawn parts that are not in :data:`NORMAL_FONTS`
 NORMAL_TIMELINE, NORMAL_SCHEDULE = 8.0, 8.5
+
+
+class PresentedPane(Protocol):
+    """What presentation mode reads of one pane of a simulation: its drawn parts, each ``None``
+    when the pane has none (``family``: the family's view and its adapter)."""
+
+    @property
+    def matrix(self) -> MatrixView | None: ...
+    @property
+    def vector(self) -> VectorTreeView | None: ...
+    @property
+    def family(self) -> tuple[Any, Any] | None: ...
+
+
+class PresentedCompare(Shown, Protocol):
+    """What presentation mode reads of the compare window
+    (:class:`~gangviz.gui.compare.window.CompareWindow`): its parts to hide and size, its table to
+    refill, its state (:class:`~gangviz.gui.lecture.presentation.Shown`), and the window itself
+    (``window()``: a top-level window is its own)."""
+
+    @property
+    def chooser(self) -> QWidget: ...
+    @property
+    def plots(self) -> QWidget: ...
+    @property
+    def heading(self) -> QLabel: ...
+    @property
+    def table(self) -> QTableWidget: ...
+    @property
+    def table_note(self) -> QLabel: ...
+    @property
+    def main_split(self) -> QSplitter: ...
+    @property
+    def timeline(self) -> SharedTimeline: ...
+    @property
+    def panes(self) -> Sequence[PresentedPane | SchedulePane]: ...
+    def refill_table(self) -> None: ...
+    def window(self) -> QWidget: ...
 
 
 class _ResizeWatch(QObject):
@@ -53,7 +96,7 @@ class _ResizeWatch(QObject):
 class ComparePresentation:
     """Enters and leaves presentation mode on a compare ``window`` (see the module docstring)."""
 
-    def __init__(self, window: CompareWindow) -> None:
+    def __init__(self, window: PresentedCompare) -> None:
         self.window = window
         self.active = False
         self.scale = 1.0
@@ -125,7 +168,8 @@ class ComparePresentation:
             return
         k, w = self.scale, self.window
         big = {id(w.heading): (FONTS["title"] or 28.0) * k}
-        for widget in [w, *w.findChildren(QWidget)]:
+        frame = w.window()
+        for widget in [frame, *frame.findChildren(QWidget)]:
             if id(widget) not in self._fonts:
                 self._fonts[id(widget)] = (widget, QFont(widget.font()))
             original = self._fonts[id(widget)][1]
@@ -145,7 +189,7 @@ class ComparePresentation:
         w = self.window
         table = w.table
         rows = sum(table.rowHeight(i) for i in range(table.rowCount()) if not table.isRowHidden(i))
-        note = w.table_note.sizeHint().height() if w.table_note.isVisibleTo(w) else 0
+        note = w.table_note.sizeHint().height() if w.table_note.isVisibleTo(w.window()) else 0
         need = rows + table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth() + note + 12
         if table.rowCount() == 0:  # a family without the table: its note alone
             need = note + 12

@@ -48,7 +48,7 @@ from gangviz.multisite.state import MultiSiteState
 from gangviz.timefmt import clock_text
 
 if TYPE_CHECKING:
-    from gangviz.gui.families.site_arrivals import ArrivalsStrip
+    from gangviz.gui.overlay import ViewOverlay
 
 PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677",
@@ -93,8 +93,9 @@ def _text_colour(c: QColor) -> QColor:
 class QueueView(QWidget):
     """Draws a multi-site system: lanes over time and queues; animates migrations."""
 
-    #: the scripted gangs still to come, attached by :mod:`gangviz.gui.families.table`
-    arrivals: ArrivalsStrip
+    #: the scripted gangs still to come, a layer attached by :mod:`gangviz.gui.families.table`
+    #: (:class:`~gangviz.gui.families.site_arrivals.ArrivalsStrip`)
+    arrivals: ViewOverlay
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
