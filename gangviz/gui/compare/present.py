@@ -99,6 +99,7 @@ class ComparePresentation:
         for widget, font in self._fonts.values():
             widget.setFont(font)
         self._fonts = {}
+        w.table_more.setVisible(False)
         self._size_drawn(NORMAL_FONTS["matrix"] or 9.5, NORMAL_FONTS["vector"] or 9.0, NORMAL_CELL_H,
                          NORMAL_TIMELINE, NORMAL_SCHEDULE, NORMAL_FONTS["family"] or 1.0)
         w.refill_table()
@@ -139,18 +140,32 @@ class ComparePresentation:
 
     def fit_table(self) -> None:
         """Give the table the height its shown rows need, at most :data:`TABLE_SHARE` of the
-        window (the panes keep the rest; a longer table scrolls); nothing when not presenting."""
+        window (the panes keep the rest); when the headline rows do not fit in that, reflow
+        them into two blocks side by side (the first half in the table, the second in
+        ``table_more``), so that no row scrolls out of sight. Nothing when not presenting."""
         if not self.active:
             return
         w = self.window
-        table = w.table
-        rows = sum(table.rowHeight(i) for i in range(table.rowCount()) if not table.isRowHidden(i))
+        table, more = w.table, w.table_more
+        rows = w.headline_rows() if table.rowCount() else []
         note = w.table_note.sizeHint().height() if w.table_note.isVisibleTo(w) else 0
-        need = rows + table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth() + note + 12
-        if table.rowCount() == 0:  # a family without the table: its note alone
-            need = note + 12
+        frame = table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth() + note + 12
+        row_h = max((table.rowHeight(i) for i in rows), default=0)
         total = sum(w.main_split.sizes()) or w.main_split.height()
-        need = min(need, int(total * TABLE_SHARE))
+        share = int(total * TABLE_SHARE)
+        two = bool(rows) and frame + len(rows) * row_h > share
+        first = rows[: (len(rows) + 1) // 2] if two else rows
+        for i in range(table.rowCount()):
+            table.setRowHidden(i, i not in first)
+        more.setVisible(two)
+        if two:
+            second = set(rows[len(first):])
+            for i in range(more.rowCount()):
+                more.setRowHidden(i, i not in second)
+        table.fit_columns()
+        more.fit_columns()
+        need = frame + len(first) * row_h if rows else note + 12
+        need = min(need, share)
         if total > need:
             w.main_split.setSizes([total - need, need])
 
