@@ -100,6 +100,7 @@ class ComparePresentation:
             widget.setFont(font)
         self._fonts = {}
         w.table_more.setVisible(False)
+        w.table.setVisible(True)
         self._size_drawn(NORMAL_FONTS["matrix"] or 9.5, NORMAL_FONTS["vector"] or 9.0, NORMAL_CELL_H,
                          NORMAL_TIMELINE, NORMAL_SCHEDULE, NORMAL_FONTS["family"] or 1.0)
         w.refill_table()
@@ -162,6 +163,7 @@ class ComparePresentation:
             second = set(rows[len(first):])
             for i in range(more.rowCount()):
                 more.setRowHidden(i, i not in second)
+        table.setVisible(table.rowCount() > 0)  # no empty frame under a family without the table
         table.fit_columns()
         more.fit_columns()
         need = frame + len(first) * row_h if rows else note + 12

@@ -72,6 +72,9 @@ FONT_PX = 10
 MIN_SCALE, MAX_SCALE = 0.6, 3.0
 #: the largest scale while presenting (the view fills a projector's panel)
 MAX_FILL = 4.0
+#: while presenting, the least text size in pixels on a 1920 x 1080 screen and on a smaller
+#: one (1280 x 720), and the presentation scale from which the screen counts as 1080 pixels high
+PRESENT_TEXT_PX, PRESENT_TEXT_PX_SMALL, FULL_SCREEN_PRESENT = 18, 16, 1.99
 #: the lanes show at most this many time units back from now
 LANE_WINDOW = 20.0
 
@@ -229,6 +232,16 @@ class QueueView(QWidget):
         cap = MAX_FILL if self._present > 1.0 else MAX_SCALE
         return max(MIN_SCALE, min(self._fit(self.columns()), cap))
 
+    def text_px(self, k: float | None = None) -> int:
+        """Return the pixel size of the view's text at scale ``k`` (default :meth:`scale`):
+        :data:`FONT_PX` times ``k``, and while presenting never under
+        :data:`PRESENT_TEXT_PX` (a 1080-pixel screen and up) or :data:`PRESENT_TEXT_PX_SMALL`
+        (a smaller projector), however small the panel makes the picture."""
+        px = max(8, round(FONT_PX * (self.scale() if k is None else k)))
+        if self._present > 1.0:
+            px = max(px, PRESENT_TEXT_PX if self._present >= FULL_SCREEN_PRESENT else PRESENT_TEXT_PX_SMALL)
+        return px
+
     def set_scale(self, scale: float) -> None:
         """Take the presentation scale (1 normally, larger while presenting): presenting lets the
         view grow up to :data:`MAX_FILL` times its base sizes to fill its panel."""
@@ -311,8 +324,13 @@ class QueueView(QWidget):
         """Return the area kept free under the sites by :meth:`set_footer`."""
         k = self.scale()
         last = self._state.cfg.sites - 1
-        top = max(self.site_rect(s).bottom() for s in range(last + 1)) + AXIS * k
+        top = max(self.site_rect(s).bottom() for s in range(last + 1)) + self._axis_h(k)
         return QRectF(MARGIN, top, self.width() - 2 * MARGIN, self._footer * k)
+
+    def _axis_h(self, k: float) -> float:
+        """The height of the time axis under the sites: its base size, or a line of the text
+        when presenting makes the text larger than the base."""
+        return max(AXIS * k, QFontMetricsF(self._font(k)).height() + 4 * k)
 
     def sizeHint(self) -> QSize:
         """Return a size that fits every processor row, its lane and its queue at the base size."""
@@ -346,7 +364,7 @@ class QueueView(QWidget):
         p.fillRect(self.rect(), BACKGROUND)
         k = self.scale()
         font = QFont(self.font())
-        font.setPixelSize(max(8, round(FONT_PX * k)))
+        font.setPixelSize(self.text_px(k))
         p.setFont(font)
         flying = {f[0] for f in self._flying}
         limit = self.visible_tokens()
@@ -433,12 +451,13 @@ class QueueView(QWidget):
             metrics = QFontMetricsF(p.font())
             half = metrics.horizontalAdvance(clock) / 2
             clock_left = box.center().x() - half
-            p.drawText(QRectF(clock_left, y, 2 * half, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, clock)
+            line = self._axis_h(k) - 2 * k
+            p.drawText(QRectF(clock_left, y, 2 * half, line), Qt.AlignmentFlag.AlignCenter, clock)
             for t, text in ticks:
                 x = self.time_x(last, t)
                 p.drawLine(QPointF(x, lane.bottom()), QPointF(x, y + 2 * k))
                 if x + metrics.horizontalAdvance(text) / 2 + 6 * k < clock_left:
-                    p.drawText(QRectF(x - 30 * k, y, 60 * k, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, text)
+                    p.drawText(QRectF(x - 30 * k, y, 60 * k, line), Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_lanes(self, p: QPainter, k: float) -> None:
         """Each bar in its gang's colour (a hold hatched, with its migration's overhead), then the
@@ -531,7 +550,7 @@ class QueueView(QWidget):
 
     def _font(self, k: float) -> QFont:
         font = QFont(self.font())
-        font.setPixelSize(max(8, round(FONT_PX * k)))
+        font.setPixelSize(self.text_px(k))
         return font
 
     def _paint_flying(self, p: QPainter, k: float) -> None:
