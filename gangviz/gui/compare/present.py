@@ -151,7 +151,11 @@ class ComparePresentation:
         rows = w.headline_rows() if table.rowCount() else []
         note = w.table_note.sizeHint().height() if w.table_note.isVisibleTo(w) else 0
         frame = table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth() + note + 12
-        row_h = max((table.rowHeight(i) for i in rows), default=0)
+        # a row at its own height (the rows are stretched to fill the table, so their drawn height
+        # would only keep the table as tall as it is)
+        head = table.verticalHeader()
+        row_h = max((max(table.sizeHintForRow(i), head.sectionSizeHint(i), head.minimumSectionSize()) for i in rows),
+                    default=0)
         total = sum(w.main_split.sizes()) or w.main_split.height()
         share = int(total * TABLE_SHARE)
         two = bool(rows) and frame + len(rows) * row_h > share
