@@ -84,10 +84,20 @@ def _painted(painter: QPainter, args: tuple, text: str) -> Seen:
         rect = QRectF(*args[:4])
         flags = int(args[4]) if not hasattr(args[4], "value") else int(args[4].value)
     clipped = False
+    fm = QFontMetricsF(painter.font())
     if rect is not None and rect.width() > 0 and rect.height() > 0 \
             and not flags & int(Qt.TextFlag.TextDontClip.value):
-        need = QFontMetricsF(painter.font()).boundingRect(rect, flags, text)
+        need = fm.boundingRect(rect, flags, text)
         clipped = need.width() > rect.width() + SLACK or need.height() > rect.height() + SLACK
+        drawn = need.intersected(rect)
+    else:  # at a point: the text's own box from its baseline
+        at = args[0] if args and hasattr(args[0], "x") else None
+        x, y = (at.x(), at.y()) if at is not None else (float(args[0]), float(args[1]))
+        drawn = QRectF(x, y - fm.ascent(), fm.horizontalAdvance(text), fm.height())
+    if isinstance(device, QWidget):  # a widget's text lies inside the widget
+        shown = painter.worldTransform().mapRect(drawn)
+        bounds = QRectF(device.rect()).adjusted(-SLACK, -SLACK, SLACK, SLACK)
+        clipped = clipped or not bounds.contains(shown)
     return Seen(where, px, text[:50], clipped)
 
 

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 
 #: the point size of every text of the window that has no size of its own in :data:`FONTS`
 TEXT_POINTS = 19.0
+#: the point size of the table's figures and headings: a point under the rest, so that four
+#: policies' columns fit beside the figures' names in each of two blocks, and still 24 pixels
+#: at 1920 x 1080 and 16 at 1280 x 720
+TABLE_POINTS = 18.0
 #: the most of the window's height the table takes when presenting (the panes come first)
 TABLE_SHARE = 0.42
 #: the normal sizes of the drawn parts that are not in :data:`NORMAL_FONTS`
@@ -127,6 +131,9 @@ class ComparePresentation:
             return
         k, w = self.scale, self.window
         big = {id(w.heading): (FONTS["title"] or 28.0) * k}
+        for table in (w.table, w.table_more):
+            for part in [table, *table.findChildren(QWidget)]:
+                big[id(part)] = TABLE_POINTS * k
         for widget in [w, *w.findChildren(QWidget)]:
             if id(widget) not in self._fonts:
                 self._fonts[id(widget)] = (widget, QFont(widget.font()))

@@ -248,7 +248,9 @@ class GanttView(QWidget):
         else two (a narrow compare pane)."""
         line = QFontMetricsF(self._font()).height()
         one = max(MARGIN_TOP * self.scale, line + 10)
-        return one if self.width() >= 1000 * self.scale else one + line + 2
+        if self.width() >= 1000 * self.scale:
+            return one
+        return one + len(self._key_lines(QFontMetricsF(self._font()))) * (line + 2)
 
     def _left(self) -> float:
         """Return the left margin: wide enough for the largest processor number (time across)
@@ -268,7 +270,9 @@ class GanttView(QWidget):
         line = QFontMetricsF(self._font()).height()
         queue_h = min(8, len(self._shown().waiting) + 1) * self._row() + line + 8
         top = self._top()
-        h = max(120.0, self.height() - top - queue_h - line - 10)
+        room = self.height() - top - line - 10  # under the heading and key, over the axis labels
+        # the queue gives way first (it shows fewer rows), down to half of the room
+        h = max(min(120.0, room / 2), room - queue_h, 20.0)
         left = self._left()
         return QRectF(left, top, max(50.0, self.width() - left - MARGIN_RIGHT * self.scale), h)
 
@@ -459,18 +463,41 @@ class GanttView(QWidget):
             p.fillRect(box, IDLE)
             paint_window(p, box, self.scale * 0.6)
 
+    def _key_width(self, fm: QFontMetricsF, text: str) -> float:
+        return fm.horizontalAdvance(text) + 18 * self.scale + 14 * self.scale
+
+    def _key_lines(self, fm: QFontMetricsF) -> list[list[str]]:
+        """Return the key's entries in lines as wide as the view allows (one line beside the
+        heading on a wide view; under it, on as many lines as it needs, on a narrow one), so
+        that no entry is cut at the view's edge."""
+        room = max(self.width() - 8.0 - MARGIN_RIGHT * self.scale, 1.0)
+        lines: list[list[str]] = [[]]
+        used = 0.0
+        for text in self.key_items() if self.sim is not None else []:
+            w = self._key_width(fm, text)
+            if lines[-1] and used + w > room:
+                lines.append([])
+                used = 0.0
+            lines[-1].append(text)
+            used += w
+        return [line for line in lines if line]
+
     def _draw_key(self, p: QPainter, fm: QFontMetricsF, strip: QRectF) -> None:
-        xk = strip.right()
         lh = fm.height()
-        yk = 4 if self.width() >= 1000 * self.scale else lh + 6
+        wide = self.width() >= 1000 * self.scale
+        yk = 4 if wide else lh + 6
         sw = 18 * self.scale
-        for text in reversed(self.key_items()):
-            w = fm.horizontalAdvance(text) + sw + 14 * self.scale
-            xk -= w
-            box = QRectF(xk, yk + lh * 0.15, sw, lh * 0.7)
-            self._draw_swatch(p, text, box)
-            p.setPen(MUTED_TEXT)
-            p.drawText(QRectF(xk + sw + 5, yk, w, lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        for line in self._key_lines(fm):
+            xk = strip.right() if wide else self.width() - MARGIN_RIGHT * self.scale
+            for text in reversed(line):
+                w = self._key_width(fm, text)
+                xk -= w
+                box = QRectF(xk, yk + lh * 0.15, sw, lh * 0.7)
+                self._draw_swatch(p, text, box)
+                p.setPen(MUTED_TEXT)
+                p.drawText(QRectF(xk + sw + 5, yk, w - sw - 5, lh),
+                           Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            yk += lh + 2
 
     def _draw_queue(self, p: QPainter, fm: QFontMetricsF, top: float) -> None:
         st = self._shown()
@@ -478,9 +505,14 @@ class GanttView(QWidget):
         p.setPen(TEXT)
         label = "Queue (priority order)" if st.waiting else "Queue: empty"
         row, left = self._row(), self._left()
+        if top + row > self.height():
+            return  # no room under the strip (a small pane): the pane's state line counts the waiting jobs
         width = self.width() - left - MARGIN_RIGHT * self.scale
         p.drawText(QRectF(left, top, width, row), Qt.AlignmentFlag.AlignVCenter, label)
-        rows = st.waiting[:7]
+        # as many rows as the view has room for under the label, the last one kept for "… and N more"
+        fit = max(0, int((self.height() - top - row) // row))
+        shown = min(7, fit) if len(st.waiting) <= min(7, fit) else max(0, min(7, fit - 1))
+        rows = st.waiting[:shown]
         for k, job in enumerate(rows):
             r = QRectF(left, top + (k + 1) * row, width, row - 2)
             chip = QRectF(r.left(), r.top() + 3, 12 * self.scale, r.height() - 6)
@@ -501,7 +533,7 @@ class GanttView(QWidget):
             p.setPen(TEXT if job != self.selected else ACCENT)
             p.drawText(r.adjusted(chip.width() + 6, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
             self._hits.append((r, job))
-        if len(st.waiting) > len(rows):
+        if len(st.waiting) > len(rows) and fit >= 1:
             p.setPen(MUTED_TEXT)
             p.drawText(QRectF(left, top + (len(rows) + 1) * row, width, row),
                        Qt.AlignmentFlag.AlignVCenter, f"… and {len(st.waiting) - len(rows)} more")
