@@ -511,8 +511,8 @@ class GanttView(QWidget):
         p.drawText(QRectF(left, top, width, row), Qt.AlignmentFlag.AlignVCenter, label)
         # as many rows as the view has room for under the label, the last one kept for "… and N more"
         fit = max(0, int((self.height() - top - row) // row))
-        shown = min(7, fit) if len(st.waiting) <= min(7, fit) else max(0, min(7, fit - 1))
-        rows = st.waiting[:shown]
+        count = min(7, fit) if len(st.waiting) <= min(7, fit) else max(0, min(7, fit - 1))
+        rows = st.waiting[:count]
         for k, job in enumerate(rows):
             r = QRectF(left, top + (k + 1) * row, width, row - 2)
             chip = QRectF(r.left(), r.top() + 3, 12 * self.scale, r.height() - 6)
