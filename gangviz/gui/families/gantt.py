@@ -372,7 +372,11 @@ class GanttView(QWidget):
                 p.drawText(QRectF(0, at.top() - lh / 2, strip.left() - 6, lh),
                            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
         p.setPen(TEXT)
-        header = fitted(fm, strip.width(), header_forms(st))
+        forms = header_forms(st)
+        if self.processors_across:  # a compare pane, whose own line writes the clock
+            forms.append(f"{st.free}/{P} processors free")
+            forms.append(f"{st.free}/{P} free")
+        header = fitted(fm, strip.width(), forms)
         p.drawText(QRectF(strip.left(), 4, strip.width(), lh), Qt.AlignmentFlag.AlignLeft, header)
         self._draw_key(p, fm, strip)
         self._draw_queue(p, fm, strip.bottom() + lh + 8)
