@@ -253,6 +253,8 @@ class ComparePane(QFrame):
         else:
             view = drawn.make(self, self.player)
             view.setMinimumSize(160, 120)
+            if hasattr(view, "set_processors_across"):  # beside matrices: one orientation
+                view.set_processors_across(True)
             lay.addWidget(view, 1)
             self.family = (view, FamilyViewAdapter(view, self.player, drawn.state))
 
@@ -464,11 +466,19 @@ class CompareWindow(QMainWindow):
         self.table_note = QLabel("Final metrics (★ best in its row; ↑ higher is better, ↓ lower)")
         self.table_note.setStyleSheet("color: #6b665e;")
         self.table_note.setWordWrap(True)
+        #: the second block of rows when the projected table is reflowed beside itself
+        #: (presentation mode only, :meth:`ComparePresentation.fit_table`)
+        self.table_more = SummaryTable()
+        self.table_more.setVisible(False)
         side = QWidget()
         sl = QVBoxLayout(side)
         sl.setContentsMargins(4, 0, 0, 0)
         sl.addWidget(self.table_note)
-        sl.addWidget(self.table, 1)
+        blocks = QHBoxLayout()
+        blocks.setContentsMargins(0, 0, 0, 0)
+        blocks.addWidget(self.table, 1)
+        blocks.addWidget(self.table_more, 1)
+        sl.addLayout(blocks, 1)
         bottom = splitter(Qt.Orientation.Horizontal, [self.plots, side], [3, 2])
         bottom.setSizes([900, 520])
         main = splitter(Qt.Orientation.Vertical, [top, bottom], [3, 2])
@@ -704,13 +714,25 @@ class CompareWindow(QMainWindow):
 
     def refill_table(self) -> None:
         """Fill the table again from the comparison shown (after its font changed); in
-        presentation mode only the headline rows show (the splits by job size, ``_small`` and
-        ``_large``, stay in the window: the projected table fits without scrolling)."""
+        presentation mode only the headline rows show (:meth:`headline_rows`: the splits by job
+        size and by work stay in the window, so that the projected table fits without
+        scrolling), and the second block of a reflowed table is filled too."""
         if self.comparison is not None and self.table.comparison is not None:
             self.table.set_comparison(self.comparison, self._table_colours)
+            self.table_more.set_comparison(self.comparison, self._table_colours)
         keys = self.table.comparison.keys if self.table.comparison is not None else ()
-        for i, key in enumerate(keys):
-            self.table.setRowHidden(i, self.presentation.active and key.endswith(("_small", "_large")))
+        headline = set(self.headline_rows())
+        for i in range(len(keys)):
+            self.table.setRowHidden(i, self.presentation.active and i not in headline)
+        if not self.presentation.active:
+            self.table_more.setVisible(False)
+
+    def headline_rows(self) -> list[int]:
+        """Return the rows of the table presentation mode shows: all but the splits by job size
+        (``_small``, ``_large``) and by work (Zhou00 §4.3's small, medium and large classes)."""
+        keys = self.table.comparison.keys if self.table.comparison is not None else ()
+        return [i for i, key in enumerate(keys)
+                if not key.endswith(("_small", "_large")) and key not in ("t_sa", "t_ma", "t_la")]
 
     # ----------------------------------------------------------- shared clock
     def set_time(self, t: float, *, force: bool = False) -> None:
