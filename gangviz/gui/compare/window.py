@@ -71,6 +71,7 @@ from gangviz.gui.compare import clock as shared_clock
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
 from gangviz.gui.compare.present import ComparePresentation
 from gangviz.gui.compare.runs import ScheduleRunner
+from gangviz.gui.compare.state_line import StateLine
 from gangviz.gui.compare.table import SummaryTable
 from gangviz.gui.compare.timeline import SharedTimeline
 from gangviz.gui.families.table import (
@@ -226,7 +227,7 @@ class ComparePane(QFrame):
         if paper:
             self.title.setToolTip(paper)
         head.addWidget(self.title)
-        self.state = QLabel()
+        self.state = StateLine()
         self.state.setStyleSheet("color: #6b665e; border: none;")
         # a narrow pane (four side by side, large text) wraps the line rather than widening
         self.state.setWordWrap(True)
@@ -280,8 +281,7 @@ class ComparePane(QFrame):
             parts.append(f"{len(waiting)} waiting")
         if sim.done and math.isinf(sim.peek()):
             parts.append("done")
-        # a narrow pane wraps the line between its parts, never inside one ("9 | running")
-        self.state.setText("  ·  ".join(part.replace(" ", "\u00a0") for part in parts))
+        self.state.set_parts(parts)  # wrapped between its parts, never inside one
 
     def stop(self) -> None:
         """Stop the pane's player (it never runs its own timer, but be safe)."""
