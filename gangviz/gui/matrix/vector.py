@@ -98,7 +98,7 @@ def tree_hidden_reason(policy: str) -> str | None:
 #: a tree level is drawn when its nodes are at least this wide on screen (pixels)
 MIN_NODE_PX = 12.0
 #: the key wraps onto more lines only on a board at least this high (pixels)
-KEY_WRAP_HEIGHT = 500
+KEY_WRAP_HEIGHT = 400
 #: the key's entry on the shades, where its whole text is wider than the view (a narrow pane)
 SHADE_SHORT = "WLV / tree: idle slots"
 #: the tree never takes more than this share of the board's height (the matrix keeps the rest)
