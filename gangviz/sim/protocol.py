@@ -303,6 +303,12 @@ class Simulation(Protocol):
         otherwise (:func:`gangviz.factory.measures_of` binds them then)."""
         ...
 
+    def steps_known(self) -> int | None:
+        """Return the number of steps of the whole run when it is known without running it (a
+        run whose decisions are all made up front), else ``None`` (a timeline then grows as
+        the run goes)."""
+        ...
+
 
 def protocol_members(protocol: type = Simulation) -> frozenset[str]:
     """Return the names of the members ``protocol`` declares (its own and its protocol bases'):
@@ -355,6 +361,10 @@ class FamilyNeutral:
     def upcoming(self) -> tuple[Arrival, ...]:
         """Return ``()``: no scripted gangs here."""
         return ()
+
+    def steps_known(self) -> int | None:
+        """Return ``None``: the run's length is known only once it has run."""
+        return None
 
 
 class OwnPolicy:
