@@ -5,8 +5,9 @@ policy runs once headless (:mod:`gangviz.experiments.schedule`, in a worker proc
 :mod:`gangviz.gui.compare.runs`, so the slowest run never holds up the others or the window)
 and its pane draws the state at the shared time from the run's per-job start and finish
 columns; until its run ends the pane says how far it is (queued, or simulating for so many
-seconds, or the share of the trace simulated when the engine tells) and, at any time the
-clock shows, that the state there is not simulated yet:
+seconds and the share of the trace simulated, which the compiled loops and the reference
+engine tell as they go) and, at any time the clock shows, that the state there is not
+simulated yet:
 
 * under a time-slot policy run on a compiled loop (the gang and buddy schemes), the Ousterhout
   matrix at ``t`` as the policy made it: each slot a row, each job on the processors it held
