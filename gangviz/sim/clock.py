@@ -50,7 +50,7 @@ class SliceClock:
     quantum: float
     _rates: slices.Rates
     _s: RunState
-    _pending: list[JobSpec]
+    _pending: Sequence[JobSpec]
     _need_arr: FloatArray
     _work_arr: FloatArray
     _table_cache: Table | None

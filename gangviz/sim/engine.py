@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from gangviz.core.changes import MatrixChange
-from gangviz.core.jobs import JobSpec, ScriptEvent
+from gangviz.core.jobs import JobColumns, JobSpec, ScriptEvent
 from gangviz.core.limits import check_processors
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.core.record import Change, Step, ToldStep
@@ -139,7 +139,7 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         #: Event-driven slice model (the IBM gang policies' ``cut_at_departure``, ``after_cut``).
         self.cut_at_departure = bool(getattr(policy, "cut_at_departure", True))
         self.resume_cut = getattr(policy, "after_cut", "next") == "same"
-        load = load_workload(list(jobs), processors, overhead, initial, script)
+        load = load_workload(jobs if isinstance(jobs, JobColumns) else list(jobs), processors, overhead, initial, script)
         self.jobs = load.jobs
         self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)
         if self.matrix.processors != processors:
