@@ -42,6 +42,8 @@ class SliceClock:
     jobs: JobTable
     script: list[ScriptEvent]
     watch: bool
+    #: keep the run statistics (busy processor-slices, first runs, rows held)
+    stats: bool
     event_driven: bool
     #: event-driven slice model: a departure cuts the slice (else it is decided at the slice's
     #: end), and the interrupted row runs again after a cut (else the next one does)
@@ -195,7 +197,8 @@ class SliceClock:
             s.time += m
             return
         start = s.next_row % n
-        slices.count_busy(s, self.matrix.busy_per_row(), n, start, m, 0.0, m)
+        if self.stats:
+            slices.count_busy(s, self.matrix.busy_per_row(), n, start, m, 0.0, m)
         if self.matrix.n_jobs:
             slices.run_slices(s, self._table(), n, m, self._work_arr, self._rates, self.matrix.job_cols,
                               self._first_cols)
@@ -218,7 +221,8 @@ class SliceClock:
         frac = gap - whole
         if frac < EPS:
             frac = 0.0
-        slices.count_busy(s, self.matrix.busy_per_row(), n, start, whole, frac, gap)
+        if self.stats:
+            slices.count_busy(s, self.matrix.busy_per_row(), n, start, whole, frac, gap)
         if self.matrix.n_jobs:
             table = self._table()
             memo = self._gap_memo

@@ -98,6 +98,9 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         script: scripted actions (scenario events).
         watch: step one slice at a time (see the module docstring).
         record: keep steps, narration and snapshots (turn off for fast headless runs).
+        stats: keep the run statistics (processor-slices busy, each job's first slice, rows
+            held: :meth:`run_stats`, :attr:`busy_time`); a copy of a run that only needs its
+            decisions (a policy's own process simulating ahead) turns them off.
 
     Raises ``ValueError`` for a parameter out of range or a job the policy can never run.
     """
@@ -117,6 +120,7 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         watch: bool = False,
         record: bool = True,
         order: Callable[[JobSpec], Any] | None = None,
+        stats: bool = True,
     ) -> None:
         processors = check_processors(processors)
         if not 0.0 <= overhead < 1.0:
@@ -131,6 +135,7 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         self._rates = slices.Rates(overhead, self.quantum)
         self.watch = watch
         self.record = record
+        self.stats = stats
         #: The waiting queue's sort key (a job's spec -> a key; ties keep arrival order), or
         #: ``None`` for arrival order.
         self.order = order
