@@ -20,7 +20,7 @@ from typing import Any
 from gangviz.core.changes import JobMigrated, JobPlaced, JobShifted, SlotAdded, SlotRemoved
 from gangviz.core.matrix import slot_label
 from gangviz.core.params import quote
-from gangviz.userpolicy.errors import RULES, RuleViolation, caller_line
+from gangviz.userpolicy.errors import RULES, RuleViolation, caller_line, printable
 
 __all__ = ["MatrixActions"]
 
@@ -41,7 +41,7 @@ class MatrixActions:
         self._buddy = buddy
         self._migrates = migrates
         #: ``file:line`` to report instead of the caller's (an action recorded in the policy's
-        #: own process, checked again here)
+        #: own process, checked again here; escaped when reported)
         self._where: str | None = None
 
     # ------------------------------------------------------------------ slots
@@ -193,8 +193,9 @@ class MatrixActions:
         """Raise the :class:`RuleViolation`; ``slot`` and ``cols`` are the cells asked for."""
         sim = self._sim
         name = sim.matrix.name(job) if isinstance(job, int) and job in sim.jobs else str(job)
-        raise RuleViolation(sim.time, name, rule, detail, self._where or caller_line(self._origin),
-                            slot=slot, processors=tuple(int(c) for c in cols))
+        where = printable(self._where) if self._where else caller_line(self._origin)
+        raise RuleViolation(sim.time, name, rule, detail, where, slot=slot,
+                            processors=tuple(int(c) for c in cols))
 
 
 def _as_cols(cols: list[int]) -> tuple[int, ...] | range:

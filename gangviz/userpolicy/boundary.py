@@ -325,6 +325,13 @@ class IsolatedPolicy(Policy):
             self._child = child
         return self._child
 
+    @property
+    def process_id(self) -> int | None:
+        """The id of the policy's process while one runs (a benchmark reads its CPU time), else
+        ``None``."""
+        child = self._child
+        return None if child is None or child.conn is None else child.process.pid
+
     def close(self) -> None:
         """End the policy's process (a later call starts a new one)."""
         if self._child is not None:
@@ -471,7 +478,7 @@ def apply_actions(sim: Any, log: Any, *, origin: str, check: bool, buddy: bool, 
         if name not in ACTIONS or not isinstance(args, tuple) or not isinstance(reason, str):
             raise UserPolicyError(f"{origin}: the policy's process answered with an unknown action "
                                   f"{printable(repr(name))[:40]}")
-        act._where = printable(line) if isinstance(line, str) else origin
+        act._where = line if isinstance(line, str) else origin  # escaped if a rule is broken
         getattr(act, name)(*args, reason=reason)
 
 
