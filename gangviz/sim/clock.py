@@ -79,7 +79,10 @@ class SliceClock:
         else:
             assert plain_work is not None
             work = plain_work
-            self._need_arr[plain_ids] = slices.needed_all(work, self.quantum, self.event_driven)
+            step = 1 << 20  # a block at a time: the arithmetic's temporaries stay small
+            for lo in range(0, len(work), step):
+                ids = plain_ids[lo:lo + step]
+                self._need_arr[ids] = slices.needed_all(work[lo:lo + step], self.quantum, self.event_driven)
             self._work_arr[plain_ids] = work
 
     def _is_done(self) -> bool:
