@@ -523,7 +523,7 @@ class OusterhoutMatrix:
         if len(cols) == 0:
             raise ValueError("a job needs at least one processor")
         idx = col_index(cols)
-        if self._cells[row, idx].max() != IDLE:
+        if np.maximum.reduce(self._cells[row, idx]) != IDLE:  # (the ufunc: ndarray.max adds a call)
             raise ValueError(f"cells of {self.name(job)} in {slot_label(row)} are not idle")
         if home:
             if job in self._rows:

@@ -104,7 +104,8 @@ def _simulation(source: Source, choice: PolicyChoice, policy: Any, *, record: bo
         user = "user" in choice.entry.traits
         if user and order is not None:
             raise ValueError(f"--order applies to the built-in policies, not {choice.spec}")
-        return SpaceSharingSimulation(source.jobs, source.processors, policy,
+        jobs = source.jobs if isinstance(source.jobs, list) else list(source.jobs)  # a model's columns
+        return SpaceSharingSimulation(jobs, source.processors, policy,
                                       time_unit=source.slice_seconds,
                                       slice_seconds=_clock(source),
                                       order=_order(order) if order is not None else None,

@@ -110,6 +110,7 @@ def _backfill(source: Source, label: str, policy: Any, order: str | None = None)
         from gangviz.userpolicy.loader import order_key
 
         key = order_key(order)
-    res = simulate_backfill(source.jobs, source.processors, mode=policy.mode, order=key,
+    jobs = source.jobs if isinstance(source.jobs, list) else list(source.jobs)  # a model's columns
+    res = simulate_backfill(jobs, source.processors, mode=policy.mode, order=key,
                             estimates=policy.estimates, kill_at_estimate=policy.kill)
     return FinishedRun(source, label, policy, "backfill", result=res, capacity=res.capacity)

@@ -299,8 +299,8 @@ def run_with_capacity(sim: Simulation, small_max: int = SMALL_NODES_MAX, *,
         large_w = any(sz > small_max for sz in sizes)
         m = sim.matrix
         n = m.n_rows
-        running = m.jobs()
-        if n:
+        if n and (small_w or large_w):  # capacity is lost only while a job waits
+            running = m.jobs()
             busy = np.count_nonzero(m.cells != -1, axis=1)
             active = m.active_row if m.active_row is not None else 0
         step = sim.step()

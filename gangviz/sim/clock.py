@@ -42,6 +42,8 @@ class SliceClock:
     jobs: JobTable
     script: list[ScriptEvent]
     watch: bool
+    #: keep the run statistics (busy processor-slices, first runs, rows held)
+    stats: bool
     event_driven: bool
     #: event-driven slice model: a departure cuts the slice (else it is decided at the slice's
     #: end), and the interrupted row runs again after a cut (else the next one does)
@@ -50,7 +52,7 @@ class SliceClock:
     quantum: float
     _rates: slices.Rates
     _s: RunState
-    _pending: list[JobSpec]
+    _pending: Sequence[JobSpec]
     _need_arr: FloatArray
     _work_arr: FloatArray
     _table_cache: Table | None
@@ -77,7 +79,10 @@ class SliceClock:
         else:
             assert plain_work is not None
             work = plain_work
-            self._need_arr[plain_ids] = slices.needed_all(work, self.quantum, self.event_driven)
+            step = 1 << 20  # a block at a time: the arithmetic's temporaries stay small
+            for lo in range(0, len(work), step):
+                ids = plain_ids[lo:lo + step]
+                self._need_arr[ids] = slices.needed_all(work[lo:lo + step], self.quantum, self.event_driven)
             self._work_arr[plain_ids] = work
 
     def _is_done(self) -> bool:
@@ -195,7 +200,8 @@ class SliceClock:
             s.time += m
             return
         start = s.next_row % n
-        slices.count_busy(s, self.matrix.busy_per_row(), n, start, m, 0.0, m)
+        if self.stats:
+            slices.count_busy(s, self.matrix.busy_per_row(), n, start, m, 0.0, m)
         if self.matrix.n_jobs:
             slices.run_slices(s, self._table(), n, m, self._work_arr, self._rates, self.matrix.job_cols,
                               self._first_cols)
@@ -218,7 +224,8 @@ class SliceClock:
         frac = gap - whole
         if frac < EPS:
             frac = 0.0
-        slices.count_busy(s, self.matrix.busy_per_row(), n, start, whole, frac, gap)
+        if self.stats:
+            slices.count_busy(s, self.matrix.busy_per_row(), n, start, whole, frac, gap)
         if self.matrix.n_jobs:
             table = self._table()
             memo = self._gap_memo

@@ -135,7 +135,8 @@ class DecisionPoint(SliceClock):
         for job in s.waiting:
             if job in m:
                 self.jobs.start[job] = t
-                s.unstarted.append(job)
+                if self.stats:
+                    s.unstarted.append(job)
                 self._touched.append(job)
                 s.served[job] = 0
             else:

@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from gangviz.core.changes import MatrixChange
-from gangviz.core.jobs import JobSpec, ScriptEvent
+from gangviz.core.jobs import JobColumns, JobSpec, ScriptEvent
 from gangviz.core.limits import check_processors
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.core.record import Change, Step, ToldStep
@@ -98,6 +98,9 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         script: scripted actions (scenario events).
         watch: step one slice at a time (see the module docstring).
         record: keep steps, narration and snapshots (turn off for fast headless runs).
+        stats: keep the run statistics (processor-slices busy, each job's first slice, rows
+            held: :meth:`run_stats`, :attr:`busy_time`); a copy of a run that only needs its
+            decisions (a policy's own process simulating ahead) turns them off.
 
     Raises ``ValueError`` for a parameter out of range or a job the policy can never run.
     """
@@ -117,6 +120,7 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         watch: bool = False,
         record: bool = True,
         order: Callable[[JobSpec], Any] | None = None,
+        stats: bool = True,
     ) -> None:
         processors = check_processors(processors)
         if not 0.0 <= overhead < 1.0:
@@ -131,6 +135,7 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         self._rates = slices.Rates(overhead, self.quantum)
         self.watch = watch
         self.record = record
+        self.stats = stats
         #: The waiting queue's sort key (a job's spec -> a key; ties keep arrival order), or
         #: ``None`` for arrival order.
         self.order = order
@@ -139,7 +144,7 @@ class Simulation(FamilyNeutral, OwnPolicy, AppliedHistory, DecisionPoint):
         #: Event-driven slice model (the IBM gang policies' ``cut_at_departure``, ``after_cut``).
         self.cut_at_departure = bool(getattr(policy, "cut_at_departure", True))
         self.resume_cut = getattr(policy, "after_cut", "next") == "same"
-        load = load_workload(list(jobs), processors, overhead, initial, script)
+        load = load_workload(jobs if isinstance(jobs, JobColumns) else list(jobs), processors, overhead, initial, script)
         self.jobs = load.jobs
         self.matrix = initial.copy() if initial is not None else OusterhoutMatrix(processors, ring)
         if self.matrix.processors != processors:

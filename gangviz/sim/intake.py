@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.core.jobs import JobSpec, ScriptEvent
+from gangviz.core.jobs import JobColumns, JobSpec, ScriptEvent
 from gangviz.core.limits import (
     ESTIMATE_SLOTS,
     MAX_JOBS,
@@ -32,12 +32,12 @@ from gangviz.sim.state import JobTable
 class PlainWorkload(NamedTuple):
     """A workload that passed the bulk checks: its specs by (arrival, id), ids and work."""
 
-    specs: list[JobSpec]
+    specs: Sequence[JobSpec]
     ids: npt.NDArray[np.int64]
     work: npt.NDArray[np.float64]
 
 
-def plain_times(specs: list[JobSpec], overhead: float) -> PlainWorkload | None:
+def plain_times(specs: Sequence[JobSpec], overhead: float) -> PlainWorkload | None:
     """Return the :class:`PlainWorkload` of ``specs`` when every arrival and work is a plain
     int or float within the limits :func:`check_times` enforces and every id is a non-negative
     int; ``None`` otherwise (then the caller sorts and checks job by job, which names the first
@@ -45,6 +45,8 @@ def plain_times(specs: list[JobSpec], overhead: float) -> PlainWorkload | None:
     """
     if not specs:
         return None
+    if isinstance(specs, JobColumns):  # in arrival order, ids 0..n-1: checked without a spec
+        return _plain_columns(specs, overhead)
     arrival = [s.arrival for s in specs]
     work = [s.work for s in specs]
     ids = [s.id for s in specs]
@@ -58,17 +60,30 @@ def plain_times(specs: list[JobSpec], overhead: float) -> PlainWorkload | None:
         i = np.array(ids, dtype=np.int64)
     except OverflowError:
         return None
-    with np.errstate(all="ignore"):
-        ok = np.isfinite(a) & (a >= 0) & (a <= MAX_SLICES)
-        finite_w = np.isfinite(w) & (w > 0) & (w <= MAX_SLICES) & (w / (1.0 - overhead) <= MAX_SLICES)
-        ok &= finite_w | (w == math.inf)
-    if not ok.all() or i.min() < 0:
+    if not _within_limits(a, w, overhead) or i.min() < 0:
         return None
     order = np.lexsort((i, a))  # stable, like sorted() on (arrival, id)
     if np.any(order[1:] < order[:-1]):
         specs = [specs[k] for k in order.tolist()]
         i, w = i[order], w[order]
     return PlainWorkload(specs, i, w)
+
+
+def _within_limits(a: npt.NDArray[np.float64], w: npt.NDArray[np.float64], overhead: float) -> bool:
+    """Whether every arrival ``a`` and work ``w`` is within the limits of :func:`check_times`."""
+    with np.errstate(all="ignore"):
+        ok = np.isfinite(a) & (a >= 0) & (a <= MAX_SLICES)
+        finite_w = np.isfinite(w) & (w > 0) & (w <= MAX_SLICES) & (w / (1.0 - overhead) <= MAX_SLICES)
+        ok &= finite_w | (w == math.inf)
+    return bool(ok.all())
+
+
+def _plain_columns(jobs: JobColumns, overhead: float) -> PlainWorkload | None:
+    """:func:`plain_times` of job columns, from the columns (no spec is made)."""
+    work = jobs.work.astype(np.float64)
+    if not _within_limits(jobs.arrival.astype(np.float64, copy=False), work, overhead):
+        return None
+    return PlainWorkload(jobs, jobs.ids(), work)
 
 
 def check_times(name: str, arrival: float, work: float, overhead: float) -> None:
@@ -104,13 +119,13 @@ class Workload(NamedTuple):
     """A checked workload: specs by (arrival, id), the table of job records, and when the bulk
     checks passed the ids and work of the specs (else ``None``)."""
 
-    specs: list[JobSpec]
+    specs: Sequence[JobSpec]
     jobs: JobTable
     ids: npt.NDArray[np.int64] | None
     work: npt.NDArray[np.float64] | None
 
 
-def load_workload(specs: list[JobSpec], processors: int, overhead: float, initial: OusterhoutMatrix | None,
+def load_workload(specs: Sequence[JobSpec], processors: int, overhead: float, initial: OusterhoutMatrix | None,
                   script: Sequence[ScriptEvent]) -> Workload:
     """Check and sort ``specs`` and ``script`` for a machine of ``processors``; return the
     :class:`Workload`. Raises :class:`LimitError` or ``ValueError`` naming the first bad job."""
@@ -139,10 +154,12 @@ def ids_by_name(jobs: JobTable) -> dict[str, int]:
     return {spec(job).name: job for job in jobs}
 
 
-def queue_workload(specs: list[JobSpec], matrix: OusterhoutMatrix, has_initial: bool,
-                   policy: Policy) -> list[JobSpec]:
+def queue_workload(specs: Sequence[JobSpec], matrix: OusterhoutMatrix, has_initial: bool,
+                   policy: Policy) -> Sequence[JobSpec]:
     """Name the jobs in ``matrix`` and return the jobs still to come (those not in a starting
     matrix). Raises ``ValueError`` for a job size the policy can never run."""
+    if isinstance(specs, JobColumns) and not has_initial and not matrix.names:
+        return _queue_columns(specs, matrix, policy)
     names = matrix.names
     # attrgetter and zip walk the specs in C: a tenth of the time of a loop on a large trace
     ids, labels = list(map(_ID, specs)), list(map(_NAME, specs))
@@ -160,3 +177,44 @@ def queue_workload(specs: list[JobSpec], matrix: OusterhoutMatrix, has_initial: 
         for spec in pending:
             policy.check_job(spec.size, processors)
     return pending
+
+
+def _queue_columns(jobs: JobColumns, matrix: OusterhoutMatrix, policy: Policy) -> JobColumns:
+    """:func:`queue_workload` of job columns on an empty matrix: the names follow the columns'
+    rule (:class:`ColumnNames`) and the sizes are checked from the column."""
+    matrix.names = ColumnNames(jobs)
+    processors = matrix.processors
+    if type(policy).check_job is not Policy.check_job:
+        for size in np.unique(jobs.size).tolist():
+            policy.check_job(int(size), processors)
+    elif len(jobs) and not (1 <= int(jobs.size.min()) and int(jobs.size.max()) <= processors):
+        bad = int(np.flatnonzero((jobs.size < 1) | (jobs.size > processors))[0])
+        policy.check_job(int(jobs.size[bad]), processors)
+    return jobs
+
+
+class ColumnNames(dict[int, str]):
+    """The names of the jobs of :class:`~gangviz.core.jobs.JobColumns` by id, made when read
+    (``J`` and the id + 1) instead of kept; a name set later (a submitted job) is kept."""
+
+    def __init__(self, jobs: JobColumns) -> None:
+        super().__init__()
+        self._count = len(jobs)
+        self._name = jobs.name
+
+    def _known(self, job: object) -> bool:
+        return bool(isinstance(job, (int, np.integer)) and 0 <= job < self._count)
+
+    def __missing__(self, job: int) -> str:
+        if self._known(job):
+            return self._name(int(job))
+        raise KeyError(job)
+
+    def get(self, job: int, default: Any = None) -> Any:
+        """The name of ``job``, or ``default`` for an unknown id."""
+        if dict.__contains__(self, job):
+            return dict.__getitem__(self, job)
+        return self._name(int(job)) if self._known(job) else default
+
+    def __contains__(self, job: object) -> bool:
+        return dict.__contains__(self, job) or self._known(job)

@@ -25,6 +25,10 @@ IntArray = npt.NDArray[np.int64]
 #: Tolerance of the event-driven arithmetic, in slices: a job this close to its end is done.
 EPS = 1e-9
 
+# The ufuncs' reductions, called directly: ndarray.min, .sum and .any add a Python-level call
+# each, and these run several times at every decision point.
+_min, _sum, _any = np.minimum.reduce, np.add.reduce, np.logical_or.reduce
+
 #: An empty id array, shared: the table of a matrix where no job holds an extra slot.
 _NO_IDS: IntArray = np.zeros(0, dtype=np.int64)
 _NO_IDS.flags.writeable = False
@@ -66,7 +70,7 @@ class Rates(NamedTuple):
 def build_table(matrix: OusterhoutMatrix, served: FloatArray, need: FloatArray) -> Table:
     """Return the :class:`Table` of ``matrix`` with progress ``served`` and ``need`` (by id)."""
     ids, first, count = matrix.placements()
-    if matrix.extra_per_processor().any():
+    if _any(matrix.extra_per_processor()):
         multi = np.flatnonzero(count > 1)
         flat = matrix.rows_flat(ids[multi].tolist(), int(count[multi].sum()))
         owner = np.repeat(multi, count[multi])
@@ -93,7 +97,7 @@ def boundary_gap(table: Table, n: int, start: int) -> float:
     first, count, multi = table.first, table.held, table.multi
     left = table.need - table.served
     if not len(multi):
-        return float(((left - 1) * n + (first - start) % n + 1).min())
+        return float(_min((left - 1) * n + (first - start) % n + 1))
     single = count == 1
     best = math.inf
     if single.any():
@@ -138,7 +142,7 @@ def count_busy(s: RunState, busy_rows: IntArray, n: int, start: int, whole: int,
     ``n`` rows (plus ``frac`` of the next one, cut short) and the slot-slices of ``span``."""
     full, part = divmod(whole, n)
     order = (np.arange(part) + start) % n
-    busy = full * busy_rows.sum() + busy_rows[order].sum()
+    busy = full * _sum(busy_rows) + _sum(busy_rows[order])
     if frac:
         busy = busy + frac * busy_rows[(start + whole) % n]
     s.busy_time += float(busy)

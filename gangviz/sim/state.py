@@ -15,7 +15,7 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobColumns, JobSpec
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -102,8 +102,11 @@ class JobTable(Mapping[int, JobRecord]):
     def __init__(self, specs: Sequence[JobSpec], ids: npt.NDArray[np.int64] | None = None) -> None:
         order = np.fromiter((s.id for s in specs), dtype=np.int64, count=len(specs)) if ids is None else ids
         size = int(order.max()) + 1 if len(order) else 0
-        if len(order) and np.array_equal(order, np.arange(size)):
-            by_id: list[JobSpec | None] = list(specs)
+        by_id: Sequence[JobSpec | None]
+        if isinstance(specs, JobColumns):  # ids 0..n-1; a spec is made when read
+            by_id = specs
+        elif len(order) and np.array_equal(order, np.arange(size)):
+            by_id = list(specs)
         else:
             by_id = [None] * size
             for spec in specs:
@@ -142,11 +145,11 @@ class JobTable(Mapping[int, JobRecord]):
         job = spec.id
         if job >= len(self._specs):
             grow = max(job + 1, 2 * len(self._specs)) - len(self._specs)
-            self._specs.extend([None] * grow)
+            self._listed().extend([None] * grow)
             self.start = np.concatenate([self.start, np.full(grow, math.nan)])
             self.finish = np.concatenate([self.finish, np.full(grow, math.nan)])
             self.terminated = np.concatenate([self.terminated, np.zeros(grow, dtype=bool)])
-        self._specs[job] = spec
+        self._listed()[job] = spec
         self.start[job] = self.finish[job] = math.nan
         self.terminated[job] = False
         self._added.append(job)
@@ -154,11 +157,17 @@ class JobTable(Mapping[int, JobRecord]):
 
     def remove(self, job: int) -> None:
         """Forget a job added by :meth:`add` (stepping back before its submission)."""
-        self._specs[job] = None
+        self._listed()[job] = None
         self.start[job] = self.finish[job] = math.nan
         self.terminated[job] = False
         self._added.remove(job)
         self._count -= 1
+
+    def _listed(self) -> list[JobSpec | None]:
+        """The specs as a list that takes a submitted job (made from columns the first time)."""
+        if not isinstance(self._specs, list):
+            self._specs = list(self._specs)
+        return self._specs
 
     def __getitem__(self, job: int) -> JobRecord:
         if job in self:
@@ -166,8 +175,9 @@ class JobTable(Mapping[int, JobRecord]):
         raise KeyError(job)
 
     def __contains__(self, job: object) -> bool:
-        return bool(isinstance(job, (int, np.integer)) and 0 <= job < len(self._specs)
-                    and self._specs[job] is not None)
+        if not (isinstance(job, (int, np.integer)) and 0 <= job < len(self._specs)):
+            return False
+        return isinstance(self._specs, JobColumns) or self._specs[job] is not None
 
     def __iter__(self) -> Iterator[int]:
         yield from self._order.tolist()

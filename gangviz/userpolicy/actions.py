@@ -17,10 +17,12 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from gangviz.core.changes import JobMigrated, JobPlaced, JobShifted, SlotAdded, SlotRemoved
 from gangviz.core.matrix import slot_label
 from gangviz.core.params import quote
-from gangviz.userpolicy.errors import RULES, RuleViolation, caller_line
+from gangviz.userpolicy.errors import RULES, RuleViolation, caller_line, printable
 
 __all__ = ["MatrixActions"]
 
@@ -41,7 +43,7 @@ class MatrixActions:
         self._buddy = buddy
         self._migrates = migrates
         #: ``file:line`` to report instead of the caller's (an action recorded in the policy's
-        #: own process, checked again here)
+        #: own process, checked again here; escaped when reported)
         self._where: str | None = None
 
     # ------------------------------------------------------------------ slots
@@ -66,11 +68,12 @@ class MatrixActions:
         sim = self._sim
         m = sim.matrix
         job = self._job(job)
-        if job in m or sim.jobs[job].start is not None or not self._arrived(job):
+        record = sim.jobs[job]
+        if job in m or record.start is not None or not self._arrived(job, record.spec):
             self._fail(job, ARRIVAL, "it is not waiting (it has not arrived, or it already runs)")
         cols = self._cols(job, processors)
         slot = self._slot(slot, job)
-        size = sim.jobs[job].spec.size
+        size = record.spec.size
         if self._check and len(cols) != size:
             self._fail(job, GANG, f"{size} processes placed on {len(cols)} processors", slot, cols)
         self._idle(job, slot, cols)
@@ -133,7 +136,7 @@ class MatrixActions:
 
     def _job(self, job: Any) -> int:
         """The id ``job`` names, which must be a job of the run."""
-        found = self._index(job, "the job", quote(job))
+        found = job if type(job) is int else self._index(job, "the job", quote(job))
         if found not in self._sim.jobs:
             self._fail(str(found), ARGUMENT, f"no job {found}")
         return found
@@ -159,9 +162,9 @@ class MatrixActions:
             self._fail(job, GANG, "no processor given")
         return sorted(cols)
 
-    def _arrived(self, job: int) -> bool:
+    def _arrived(self, job: int, spec: Any) -> bool:
         sim = self._sim
-        return bool(sim.jobs[job].spec.arrival <= sim.time and job in sim.waiting)
+        return bool(spec.arrival <= sim.time and job in sim.waiting)
 
     def _slot(self, slot: Any, job: int | str) -> int:
         n = self._sim.matrix.n_rows
@@ -174,7 +177,7 @@ class MatrixActions:
     def _idle(self, job: int, slot: int, cols: list[int]) -> None:
         row = self._sim.matrix.cells[slot]
         taken = row[cols[0]:cols[-1] + 1] if cols[-1] - cols[0] + 1 == len(cols) else row[cols]
-        if taken.max() != -1:
+        if np.maximum.reduce(taken) != -1:  # the ufunc itself: ndarray.max adds a Python call
             busy = [p for p in cols if row[p] != -1]
             other = self._sim.matrix.name(int(row[busy[0]]))
             self._fail(job, ONE_PROCESS, f"P{busy[0] + 1} of {slot_label(slot)} already runs {other}",
@@ -193,8 +196,9 @@ class MatrixActions:
         """Raise the :class:`RuleViolation`; ``slot`` and ``cols`` are the cells asked for."""
         sim = self._sim
         name = sim.matrix.name(job) if isinstance(job, int) and job in sim.jobs else str(job)
-        raise RuleViolation(sim.time, name, rule, detail, self._where or caller_line(self._origin),
-                            slot=slot, processors=tuple(int(c) for c in cols))
+        where = printable(self._where) if self._where else caller_line(self._origin)
+        raise RuleViolation(sim.time, name, rule, detail, where, slot=slot,
+                            processors=tuple(int(c) for c in cols))
 
 
 def _as_cols(cols: list[int]) -> tuple[int, ...] | range:

@@ -46,17 +46,22 @@ _DEADLOCK = RULES[6]
 
 _CONTEXT: Any = None
 
+#: The modules every policy process needs, imported once by the fork server so that each
+#: process starts with them (an import in each process took about 0.4 s on a busy machine).
+PRELOAD = ["gangviz.userpolicy.worker", "gangviz.userpolicy.mirror", "gangviz.userpolicy.imports",
+           "gangviz.userpolicy.policy", "gangviz.sim.engine", "numpy.random"]
+
 
 def _context() -> Any:
-    """The process start method: a fork server that has imported the worker once (each policy
-    process is then a fork of it: about 20 ms), so no thread of this process (the window's) is
+    """The process start method: a fork server that has imported the worker once
+    (:data:`PRELOAD`; each policy process is then a fork of it: about 20 ms), so no thread of this process (the window's) is
     copied into the child."""
     global _CONTEXT
     if _CONTEXT is None:
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         _CONTEXT = multiprocessing.get_context(method)
         if method == "forkserver":
-            _CONTEXT.set_forkserver_preload(["gangviz.userpolicy.worker", "gangviz.userpolicy.mirror"])
+            _CONTEXT.set_forkserver_preload(PRELOAD)
             os.register_at_fork(after_in_child=_forget_fork_server)
     return _CONTEXT
 
@@ -320,6 +325,13 @@ class IsolatedPolicy(Policy):
             self._child = child
         return self._child
 
+    @property
+    def process_id(self) -> int | None:
+        """The id of the policy's process while one runs (a benchmark reads its CPU time), else
+        ``None``."""
+        child = self._child
+        return None if child is None or child.conn is None else child.process.pid
+
     def close(self) -> None:
         """End the policy's process (a later call starts a new one)."""
         if self._child is not None:
@@ -466,7 +478,7 @@ def apply_actions(sim: Any, log: Any, *, origin: str, check: bool, buddy: bool, 
         if name not in ACTIONS or not isinstance(args, tuple) or not isinstance(reason, str):
             raise UserPolicyError(f"{origin}: the policy's process answered with an unknown action "
                                   f"{printable(repr(name))[:40]}")
-        act._where = printable(line) if isinstance(line, str) else origin
+        act._where = line if isinstance(line, str) else origin  # escaped if a rule is broken
         getattr(act, name)(*args, reason=reason)
 
 

@@ -293,7 +293,7 @@ def run_ahead(server: Any, engine_class: Any, jobs: list[Any], processors: int, 
     policy = AheadPolicy(server.engine, flush)
     server.dog.before_timeout = lambda: flush(True)
     try:
-        sim = engine_class(jobs, policy, processors, ring=ring, overhead=overhead, record=False)
+        sim = engine_class(jobs, policy, processors, ring=ring, overhead=overhead, record=False, stats=False)
         sim.run()
     except _Stop:
         pass

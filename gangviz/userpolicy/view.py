@@ -113,11 +113,11 @@ class MatrixView:
     def runs(self, slot: int, size: int) -> list[int]:
         """Return the first processors of every run of ``size`` consecutive idle processors
         in slot ``slot``, leftmost first."""
-        idle = self._sim.matrix.cells[self._check_slot(slot)] == IDLE
-        if size < 1 or size > len(idle):
+        row = self._sim.matrix.cells[self._check_slot(slot)]
+        if size < 1 or size > len(row):
             return []
-        window = np.convolve(idle.astype(np.int64), np.ones(size, dtype=np.int64), mode="valid")
-        return [int(p) for p in np.flatnonzero(window == size)]
+        starts, ends = _idle_runs(row)
+        return [p for s, e in zip(starts, ends) if e - s >= size for p in range(s, e - size + 1)]
 
     def empty_slots(self) -> list[int]:
         """Return the slots that run no job, lowest first."""
@@ -128,10 +128,13 @@ class MatrixView:
         """Return ``(slot, first processor)`` of the lowest slot with ``size`` consecutive idle
         processors (its leftmost such run), or ``None`` when no slot has one."""
         m = self._sim.matrix
+        if size < 1:
+            return None
         for slot in np.flatnonzero(m.processors - m.busy_per_row() >= size).tolist():
-            starts = self.runs(slot, size)
-            if starts:
-                return slot, starts[0]
+            starts, ends = _idle_runs(m.cells[slot])
+            for s, e in zip(starts, ends):
+                if e - s >= size:
+                    return slot, s
         return None
 
     def fits(self, slot: int, processors: list[int] | tuple[int, ...] | range) -> bool:
@@ -153,3 +156,12 @@ class MatrixView:
         if not isinstance(slot, (int, np.integer)) or not 0 <= slot < self.slots:
             raise IndexError(f"no slot {slot!r}: the matrix has {self.slots} slots (0..{self.slots - 1})")
         return int(slot)
+
+
+def _idle_runs(row: np.ndarray) -> tuple[list[int], list[int]]:
+    """Return the first processor and one past the last of every maximal run of idle
+    processors of ``row``, leftmost first."""
+    idle = np.zeros(len(row) + 2, dtype=bool)
+    np.equal(row, IDLE, out=idle[1:-1])
+    edges: list[int] = np.flatnonzero(idle[1:] != idle[:-1]).tolist()
+    return edges[0::2], edges[1::2]

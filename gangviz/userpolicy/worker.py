@@ -16,6 +16,7 @@ parent then ends the process (and ends it anyway a grace period later, whatever 
 from __future__ import annotations
 
 import io
+import math
 import os
 import pickle
 import signal
@@ -92,12 +93,22 @@ class Watchdog:
         self.main = threading.get_ident()
         #: called before the timeout is reported (sends what was decided until then)
         self.before_timeout: Any = None
+        # The thread sleeps until the deadline it last saw (``wake``), not in short polls: a
+        # call armed after that deadline needs no wake-up (the thread then sleeps on to it), so
+        # a run of short calls wakes it about once per limit. ``gate`` orders an arm against
+        # the thread's choice of ``wake``.
+        self.gate = threading.Lock()
+        self.wake = math.inf
+        self.bell = threading.Event()
         threading.Thread(target=self._loop, name="gangviz-watchdog", daemon=True).start()
 
     def arm(self, what: str, limit: float) -> None:
         """Start timing a call named ``what`` of at most ``limit`` seconds."""
         self.what, self.limit = what, limit
-        self.deadline = time.monotonic() + limit
+        with self.gate:
+            self.deadline = deadline = time.monotonic() + limit
+            if deadline < self.wake:  # the thread would sleep past it
+                self.bell.set()
 
     def disarm(self) -> bool:
         """Stop timing; return ``False`` when the watchdog already fired."""
@@ -112,7 +123,8 @@ class Watchdog:
             now = time.monotonic()
             if d > 0 and now >= d:
                 with self.lock:
-                    if self.deadline > 0 and time.monotonic() >= self.deadline:
+                    fired = self.deadline > 0 and time.monotonic() >= self.deadline
+                    if fired:
                         self.deadline = -1.0
                         if self.before_timeout is not None:
                             try:
@@ -124,11 +136,16 @@ class Watchdog:
                             self.send(("timeout", self.what, self.limit, frame_line(frame, self.origin)))
                         except OSError:  # the engine's process no longer listens
                             os._exit(1)
-                # The engine's process ends this one as soon as it reads the report; should it
-                # no longer be there to do so, this process ends itself rather than loop on.
-                time.sleep(SELF_END)
-                os._exit(1)
-            time.sleep(min(0.05, d - now) if d > now else 0.05)
+                if fired:
+                    # The engine's process ends this one as soon as it reads the report; should
+                    # it no longer be there to do so, this process ends itself rather than loop.
+                    time.sleep(SELF_END)
+                    os._exit(1)
+            with self.gate:
+                d = self.deadline
+                self.wake = d if d > 0 else math.inf
+                self.bell.clear()
+            self.bell.wait(max(d - time.monotonic(), 0.0) if d > 0 else None)
 
 
 class _Capture(io.TextIOBase):
