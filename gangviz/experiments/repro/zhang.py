@@ -10,7 +10,7 @@ Samples: by default :data:`SAMPLES` samples (seeds) of :data:`JOBS` jobs each, t
 length ([Zhang01 §2.2]: "It consists of 10,000 jobs"). The length is no free choice: eq. 1
 divides the work by the finish of the last job, and the drain after the last arrival (a long job
 arriving late runs on, time-shared, after the others) is a larger share of a shorter run, so
-utilisation falls below the offered load and cells saturate earlier (BGS at workload 5: 0.76 at
+utilisation falls below the offered load and cells saturate earlier (BGS at workload 5, two samples: 0.76 at
 5,000 jobs, 0.80 at 10,000, 0.82 at 20,000 against an offered 0.825). A single sample
 is mostly noise (a cell's slowdown varies 3-6x between seeds, more near saturation), so each cell
 is printed as the mean over the samples with its 95% confidence interval and the samples' range,
