@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gangviz.core.jobs import JobSpec
+from gangviz.core.jobs import JobSpec, checked_specs
 from gangviz.workloads.dists import HyperErlang
 from gangviz.workloads.model import Workload
 from gangviz.workloads.synthetic import JobClass, hyper_erlang
@@ -249,17 +249,27 @@ def zhang_workload(n_jobs: int = 10_000, multiplier: float = 1.0, *, phi: float 
     k = 1.0 / slice_seconds
     rng = np.random.default_rng([seed, 2])
     snap = rng.random(len(w.jobs)) < c.pow2_share
-    upper = {size: hi for lo, hi, _ in CLASS_SHARES for size in range(lo, hi + 1)}
-    jobs = [replace(j, arrival=j.arrival * k, work=j.work * k, size=upper[j.size] if up else j.size,
-                    estimate=None if j.estimate is None else j.estimate * k)
-            for j, up in zip(w.jobs, snap.tolist())]
+    top = np.zeros(PROCESSORS + 1, dtype=np.int64)
+    for lo, hi, _ in CLASS_SHARES:
+        top[lo:hi + 1] = hi
+    # column arithmetic, element by element as the scalar one, so the jobs are the same to the bit
+    size = np.array([j.size for j in w.jobs], dtype=np.int64)
+    size = np.where(snap, top[size], size)
+    arrival = np.array([j.arrival for j in w.jobs], dtype=np.float64) * k
+    work = np.array([j.work for j in w.jobs], dtype=np.float64) * k
+    estimate: list[float | None] = [None if j.estimate is None else j.estimate * k for j in w.jobs]
     header = dict(w.header)
     header["Multiplier"] = repr(multiplier)
     header["Choices"] = c.describe()
     if calibrate:
-        stretch = offered_load(jobs) / (rho * multiplier)
-        jobs = [replace(j, arrival=j.arrival * stretch) for j in jobs]
+        sizes, works = size.tolist(), work.tolist()
+        span = float(arrival.max() - arrival.min())
+        offered = sum(n * t for n, t in zip(sizes, works)) / (PROCESSORS * span) if span > 0 else float("inf")
+        stretch = offered / (rho * multiplier)
+        arrival = arrival * stretch
         header["Calibrated"] = f"arrival times x {stretch:.6g} for offered load {rho * multiplier:g}"
+    jobs = checked_specs([j.id for j in w.jobs], [j.name for j in w.jobs], arrival.tolist(), size.tolist(),
+                         work.tolist(), estimate, [j.min_nodes for j in w.jobs], [j.extra for j in w.jobs])
     return Workload(jobs, PROCESSORS, f"zhang(n_jobs={n_jobs}, multiplier={multiplier}, phi={phi}, seed={seed}, "
                     f"{c.describe()}"
                     + (", calibrated)" if calibrate else ")"),

@@ -93,6 +93,26 @@ def test_the_saturation_range_allows_the_papers_rounding():
     assert in_range(0.9649, zhang.BGS_SATURATION) and not in_range(0.966, zhang.BGS_SATURATION)
 
 
+def test_findings_four_and_six_read_the_saturation_point_from_the_longer_runs():
+    table = zhang.paper_table()
+    # the table's run stops short of the saturation points (eq. 1 counts the drain after the
+    # last arrival); the longer runs reach them
+    short = {k: (min(r, 0.80) if k[0] == "GS" else min(r, 0.93) if k[0] == "BGS" else r, sd)
+             for k, (r, sd) in table.items()}
+    assert not zhang.findings(short)[5][1]
+    assert zhang.findings(short, longer={"GS": 0.84, "BGS": 0.955})[5][1]
+    # a longer run that overshoots the paper's range fails as one that stops short of it
+    assert not zhang.findings(short, longer={"GS": 0.84, "BGS": 0.99})[5][1]
+    # finding 4 uses the same saturation points: GS reaching BGS in the long runs breaks it
+    assert not zhang.findings(short, longer={"GS": 0.94, "BGS": 0.955})[3][1]
+
+
+def test_longest_utilisation_takes_each_policys_best_cell_at_the_longest_run():
+    util = {("GS", 7): [0.78, 0.82, 0.84], ("GS", 8): [0.80, 0.83, 0.83], ("BGS", 8): [0.85, 0.93, 0.95]}
+    assert zhang.longest_utilisation(util) == {"GS": 0.84, "BGS": 0.95}
+    assert zhang.SATURATION_CELLS == (("GS", 8), ("BGS", 8))
+
+
 def test_median_split_by_hand():
     # times in slices of 200 s: works 1, 2, 3, 4 slices; the median is 2.5 slices (500 s)
     specs = [JobSpec(i, f"j{i}", 0.0, 1, float(i + 1)) for i in range(4)]
@@ -128,6 +148,9 @@ def test_the_repro_prints_spreads_saturation_and_the_median_split(capsys):
     assert "median split at workload 5" in out and "paper 104.8" in out
     assert "[holds in" in out and "of 2 samples]" in out
     assert out.count("| agrees") + out.count("| differs") + out.count("| saturated") == 36
+    # GS and BGS at the highest load are rerun longer, saturated or not, for findings 4 and 6
+    assert "highest utilisation with the run's length" in out
+    assert "GS   at workload 8:" in out and "BGS  at workload 8:" in out and "at 50 / 100 / 200 jobs" in out
 
 
 def test_a_choice_reaches_the_workload_from_the_command_line(capsys):
