@@ -41,7 +41,7 @@ SHRINK: dict[tuple[str, ...], list[str]] = {
     ("gangviz", "repro", "zhou-table1"): ["--sets", "2", "--jobs", "50", "--workers", "1"],
     ("gangviz", "repro", "zhou-table2"): ["--sets", "1", "--jobs", "200", "--workers", "1"],
     # 10,000 jobs x 9 workloads x 4 policies take ten minutes
-    ("gangviz", "repro", "zhang-table1"): ["--jobs", "60", "--workers", "1"],
+    ("gangviz", "repro", "zhang-table1"): ["--jobs", "60", "--reps", "2", "--workers", "1"],
     # 10 replications of 64,000 gangs per cell take a quarter of an hour
     ("gangviz", "repro", "papazachos"): ["--reps", "1", "--jobs", "300", "--workers", "1"],
     ("gangviz", "repro", "mccann"): ["--reps", "3", "--jobs", "7,8", "--nodes", "128", "--max-k", "2",
