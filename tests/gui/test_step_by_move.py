@@ -147,15 +147,21 @@ def test_an_animated_move_slides_then_holds(qtbot):
     p.stop()
 
 
-def test_cues_keep_the_ghost_and_trail_of_the_move_stopped_on(qtbot):
+def fig2_cues(qtbot, moves: int, width: int = 800, height: int = 400) -> tuple[Player, MatrixView, MoveCues]:
+    """Fig. 2's run in a matrix view with its move cues, stopped on move ``moves`` of step 1."""
     p = Player(fig2_sim(), speed_level=8)
     view = MatrixView(p)
     cues = MoveCues(view)
     cues.set_player(p)
     qtbot.addWidget(view)
-    view.resize(800, 400)
-    for _ in range(3):
+    view.resize(width, height)
+    for _ in range(moves):
         p.step_move()
+    return p, view, cues
+
+
+def test_cues_keep_the_ghost_and_trail_of_the_move_stopped_on(qtbot):
+    p, view, cues = fig2_cues(qtbot, 3)
     moves = cues.current()
     assert len(moves) == 1 and moves[0][1] != moves[0][3]  # J1: from S1 to S2
     p.back_move()  # J'' left: a ghost where it was, no trail
@@ -345,14 +351,7 @@ def test_a_trail_never_crosses_the_name_of_a_job_in_a_row_between(qtbot):
     # trail would run beside J6's left edge
     from PySide6.QtGui import QFontMetricsF
 
-    p = Player(fig2_sim(), speed_level=8)
-    view = MatrixView(p)
-    cues = MoveCues(view)
-    cues.set_player(p)
-    qtbot.addWidget(view)
-    view.resize(1200, 500)
-    for _ in range(6):
-        p.step_move()
+    p, view, cues = fig2_cues(qtbot, 6, 1200, 500)
     (job, src, src_runs, dst, dst_runs), = cues.current()
     assert (p.display_state.name(job), src, dst) == ("J6", 2, 0)
     geom = view.current_geometry()
