@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from gangviz.core.params import quote
 from gangviz.core.registry import SPACE_SHARING, PolicyEntry
-from gangviz.userpolicy.errors import UserPolicyError, def_line, describe_exception
+from gangviz.userpolicy.errors import UserPolicyError, def_line
 from gangviz.userpolicy.imports import (
     ORDER_LIMIT,
-    _bases,
     check_declarations,
     forget,
     key_kind,
@@ -169,14 +167,13 @@ def user_entry(spec: str) -> tuple[PolicyEntry, str] | None:
         ep = _entry_point(name.strip())
         if ep is None:
             return None
-        try:
-            cls = ep.load()
-        except Exception as exc:
-            raise UserPolicyError(describe_exception(exc, None, f"policy {ep.name} ({ep.value})")) from None
-        if not (isinstance(cls, type) and issubclass(cls, _bases())):
-            raise UserPolicyError(f"policy {ep.name}: {ep.value} is not a gangviz.userpolicy policy class")
-        origin = getattr(sys.modules.get(cls.__module__), "__file__", None) or ep.value
-        return entry_of_class(cls, origin, ep.name), params
+        module, _, attr = str(ep.value).replace(" ", "").partition(":")
+        if not (re.match(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$", module) and _IDENT.match(attr)):
+            raise UserPolicyError(f"policy {ep.name}: its entry point {ep.value} does not name a module:Class")
+        # an installed policy is a user's code too: imported and run in a process of its own
+        decl = _declarations(module, attr)
+        cls = _stand_in(decl, decl["__origin__"])
+        return entry_of_class(cls, decl["__origin__"], ep.name, where=(module, attr, decl)), params
     target, cls_name, params = parts
     decl = _declarations(target, cls_name)
     origin = decl["__origin__"]

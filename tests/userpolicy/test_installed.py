@@ -74,3 +74,18 @@ def test_no_installed_policy_no_section(monkeypatch, capsys):
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: importlib.metadata.EntryPoints([]))
     assert main(["policies"]) == 0
     assert "Installed policies" not in capsys.readouterr().out
+
+
+def test_an_installed_policy_runs_in_a_process_of_its_own(installed):
+    # installed code is a user's code too: the engine's policy is the boundary to its process,
+    # and its module is never imported into this one
+    import sys
+
+    from gangviz.factory import build
+    from gangviz.userpolicy.boundary import IsolatedPolicy
+    from gangviz.workloads.source import load_source
+
+    sim = build(load_source("downey", jobs=20, procs=16, seed=1), "shortjobs")
+    assert isinstance(sim.policy, IsolatedPolicy)
+    sim.run()
+    assert sim.done and "gvz_fake_pkg" not in sys.modules

@@ -90,7 +90,9 @@ def test_a_module_class_and_an_entry_point_load_too(tmp_path, monkeypatch):
 
     import importlib.metadata
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [Point()])
-    assert factory.build(SOURCE, "packed-ep:spare=1").policy.user.spare == 1
+    installed = factory.build(SOURCE, "packed-ep:spare=1").policy  # in a process of its own
+    assert installed._request["params"]["spare"] == 1
+    assert factory.build(SOURCE, "packed-ep:spare=1,isolated=false").policy.user.spare == 1
 
 
 @pytest.mark.parametrize("text, message", [
