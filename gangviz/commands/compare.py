@@ -268,12 +268,16 @@ def _window(args: argparse.Namespace) -> int:
         from gangviz.gui.compare import window as compare_window
     except ImportError as exc:
         raise UserError(f"--window needs the GUI (PySide6, pyqtgraph): {exc}") from None
+    check_distinct(args.policy)
+    runs = labelled_runs(args.policy, args.order)  # refuses orders that name no policy compared
     if args.screenshot:
-        if len(args.policy) < 2:
-            raise UserError("--screenshot needs at least two --policy options")
+        if len(runs) < 2:
+            raise UserError("--screenshot needs at least two --policy options (or one policy with two "
+                            "--order POLICY=FILE.py:FUNCTION)")
         size = args.size or compare_window.SCREENSHOT_SIZE
         out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size,
-                                        presentation=args.presentation, padding=args.padding)
+                                        presentation=args.presentation, padding=args.padding,
+                                        orders=args.order, bsld_threshold=args.bsld_threshold)
         print(out)
         return 0
     from gangviz.display_check import problem
@@ -283,7 +287,8 @@ def _window(args: argparse.Namespace) -> int:
     if reason:
         raise UserError(reason)
     app = application()
-    win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0, padding=args.padding)
+    win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0, padding=args.padding,
+                                       orders=args.order, bsld_threshold=args.bsld_threshold)
     win.show()
     if args.presentation:
         win.toggle_presentation()

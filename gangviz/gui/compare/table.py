@@ -27,6 +27,7 @@ from gangviz.experiments.compare import DESCRIPTIONS, Comparison
 from gangviz.experiments.tasks import METRICS
 from gangviz.results.figures import definitions, format_value, title
 from gangviz.timefmt import format_time
+from gangviz.userpolicy.errors import printable
 
 MARK = "★"
 BEST_BG = QColor("#E3F1E8")
@@ -46,12 +47,16 @@ def cell_text(value: float, best: bool, unit: str = "") -> str:
     return f"{text} {MARK}" if best else text
 
 
-def row_title(key: str, goal: str | None, unit: str) -> str:
+def row_title(key: str, goal: str | None, unit: str, gamma: float | None = None,
+              clock: str = "s") -> str:
     """Return a row's header: the figure in words, its goal's arrow, and its unit unless the
-    cells carry it (times in seconds) or it has none (a ratio, a fraction)."""
+    cells carry it (times in seconds) or it has none (a ratio, a fraction); the bounded
+    slowdown's threshold ``gamma`` (in ``clock``, ``"s"`` or ``"slices"``) when given."""
     arrow = {"max": " ↑", "min": " ↓"}.get(goal or "", "")
     shown = unit and unit not in ("ratio", "fraction", "s")
-    return f"{title(key)}{arrow}" + (f" ({unit})" if shown else "")
+    threshold = f", Γ = {gamma:g} {clock}" if gamma is not None else ""
+    return f"{title(key)}{arrow}" + (f" ({unit}{threshold})" if shown else
+                                     f" (Γ = {gamma:g} {clock})" if threshold else "")
 
 
 class SummaryTable(QTableWidget):
@@ -77,7 +82,9 @@ class SummaryTable(QTableWidget):
         self.setRowCount(len(keys))
         self.setColumnCount(len(labels))
         for j, lab in enumerate(labels):
-            head = QTableWidgetItem(lab)
+            head = QTableWidgetItem(printable(lab))  # a user policy's name may hold control characters
+            head.setData(Qt.ItemDataRole.UserRole, lab)
+            head.setToolTip(printable(lab))  # a long label (a policy and its order) is cut in the header
             f = QFont(self.font())
             f.setBold(True)
             head.setFont(f)
@@ -85,12 +92,15 @@ class SummaryTable(QTableWidget):
                 head.setForeground(QBrush(colours[j]))
             self.setHorizontalHeaderItem(j, head)
         units = getattr(comparison, "units", {}) or {}
-        meaning = definitions("s" if units.get("wait") == "s" else "slice")
+        clock = "s" if units.get("wait") == "s" else "slice"
+        gamma = getattr(comparison, "gamma", None)
+        meaning = definitions(clock) if gamma is None else definitions(clock, gamma)
         for i, m in enumerate(keys):
             goal = goals.get(m)
             unit = units.get(m, "")
-            vh = QTableWidgetItem(row_title(m, goal, unit))
-            text = DESCRIPTIONS.get(m) or meaning.get(m, m)
+            vh = QTableWidgetItem(row_title(m, goal, unit, gamma if m == "bounded_slowdown" else None,
+                                            "s" if clock == "s" else "slices"))
+            text = (meaning.get(m) if m == "bounded_slowdown" else None) or DESCRIPTIONS.get(m) or meaning.get(m, m)
             vh.setToolTip(f"{m}: " + text + (f" ({'higher' if goal == 'max' else 'lower'} is better)" if goal else ""))
             self.setVerticalHeaderItem(i, vh)
             for j, lab in enumerate(labels):
@@ -99,7 +109,7 @@ class SummaryTable(QTableWidget):
                 lacking = m in getattr(comparison, "lacks", {}).get(lab, ())
                 item = QTableWidgetItem("(none)" if lacking else cell_text(v, best, unit))
                 if lacking:
-                    item.setToolTip(f"{lab}'s family has no {m}")
+                    item.setToolTip(f"{printable(lab)}'s family has no {m}")
                 item.setData(Qt.ItemDataRole.UserRole, v)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if best:
@@ -114,7 +124,7 @@ class SummaryTable(QTableWidget):
         """Return the exact values shown: ``{policy: {metric: value}}``."""
         out: dict[str, dict[str, float]] = {}
         for j in range(self.columnCount()):
-            lab = self._header(j).text()
+            lab = self._header(j).data(Qt.ItemDataRole.UserRole)
             out[lab] = {m: self._cell(i, j).data(Qt.ItemDataRole.UserRole) for i, m in enumerate(self._keys())}
         return out
 
@@ -125,7 +135,7 @@ class SummaryTable(QTableWidget):
         for i, m in enumerate(self._keys()):
             if goals and m not in goals:
                 continue  # a count: no best
-            out[m] = tuple(self._header(j).text() for j in range(self.columnCount())
+            out[m] = tuple(self._header(j).data(Qt.ItemDataRole.UserRole) for j in range(self.columnCount())
                            if self._cell(i, j).font().bold() and self._cell(i, j).text().endswith(MARK))
         return out
 
