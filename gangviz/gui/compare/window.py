@@ -225,8 +225,8 @@ class PolicyChooser(QWidget):
             return
         lay.addWidget(QLabel("Machine"))
         self.machine = QComboBox()
-        self.machine.addItem("choose for a buddy scheme", None)
-        words = {"used": "all processors, for every policy", "absent": f"the trace's {padded:,}, for every policy"}
+        self.machine.addItem("choose one", None)
+        words = {"used": "used: all processors", "absent": f"absent: the trace's {padded:,}"}
         for choice in PADDING:
             self.machine.addItem(words[choice], choice)
         self.machine.setCurrentIndex(max(0, self.machine.findData(padding)))
