@@ -1,0 +1,44 @@
+"""The runs of a comparison under queue orders: a policy given two or more orders of its own
+runs once under each, labelled by its order; every other policy once, under its spec."""
+
+from __future__ import annotations
+
+import pytest
+
+from gangviz.experiments.compare import labelled_runs, order_label
+
+
+def test_one_policy_under_two_orders_gives_two_labelled_runs():
+    runs = labelled_runs(["easy", "gs"], ["easy=arrival", "easy=orders/short.py:sjf"])
+    assert runs == {"easy · arrival order": ("easy", None),
+                    "easy · order short.py:sjf": ("easy", "orders/short.py:sjf"),
+                    "gs": ("gs", None)}
+
+
+def test_an_order_for_every_policy_and_one_of_its_own_keep_the_specs_as_labels():
+    assert labelled_runs(["easy", "gs"], ["all.py:f", "easy=mine.py:g"]) == {
+        "easy": ("easy", "mine.py:g"), "gs": ("gs", "all.py:f")}
+    assert labelled_runs(["easy", "gs"], ["all.py:f", "easy=arrival"]) == {
+        "easy": ("easy", None), "gs": ("gs", "all.py:f")}
+    assert labelled_runs(["easy", "gs"], None) == {"easy": ("easy", None), "gs": ("gs", None)}
+
+
+def test_two_files_of_one_name_are_told_apart_by_their_paths():
+    runs = labelled_runs(["easy"], ["easy=a/o.py:f", "easy=b/o.py:f"])
+    assert list(runs) == ["easy · order a/o.py:f", "easy · order b/o.py:f"]
+
+
+@pytest.mark.parametrize("orders, text", [
+    (["easy=a.py:f", "easy=a.py:f"], "the same order twice"),
+    (["x.py:f", "y.py:g"], "two orders for every policy"),
+    (["bc=a.py:f"], "not one of the policies compared"),
+])
+def test_orders_that_cannot_be_run_are_refused_by_name(orders, text):
+    with pytest.raises(ValueError, match=text):
+        labelled_runs(["easy", "gs"], orders)
+
+
+def test_an_order_label_names_the_file_and_function():
+    assert order_label("easy", "dir/shortest.py:sjf") == "easy · order shortest.py:sjf"
+    assert order_label("easy", "dir/shortest.py:sjf", full=True) == "easy · order dir/shortest.py:sjf"
+    assert order_label("fcfs", None) == "fcfs · arrival order"
