@@ -214,8 +214,9 @@ def served_note(figures: Mapping[str, Figures]) -> str:
     killed = {lab: int(figures[lab].values.get("jobs_killed") or 0) for lab in known}
     kills = [f"{lab} stops {k:,} jobs at their estimate" for lab, k in killed.items() if k]
     whole = [lab for lab, k in killed.items() if not k]
-    exact = ", ".join(f"--policy {lab}{',' if ':' in lab else ':'}estimates=exact"
-                      for lab, k in killed.items() if k)
+    # a label of a policy run under one of its orders (order_label) names the policy first
+    killing = dict.fromkeys(lab.split(" · ")[0] for lab, k in killed.items() if k)
+    exact = ", ".join(f"--policy {spec}{',' if ':' in spec else ':'}estimates=exact" for spec in killing)
     return (f"no ★: the policies serve different work ({'; '.join(kills)}"
             + (f"; {', '.join(whole)} run{'s' if len(whole) == 1 else ''} every job to its end"
                if whole else "")

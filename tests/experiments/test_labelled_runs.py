@@ -42,3 +42,17 @@ def test_an_order_label_names_the_file_and_function():
     assert order_label("easy", "dir/shortest.py:sjf") == "easy · order shortest.py:sjf"
     assert order_label("easy", "dir/shortest.py:sjf", full=True) == "easy · order dir/shortest.py:sjf"
     assert order_label("fcfs", None) == "fcfs · arrival order"
+
+
+def test_the_served_work_note_names_the_policy_of_an_ordered_run():
+    from pathlib import Path
+
+    from gangviz.experiments.compare import comparison_of_policy_runs, run_policies
+    from gangviz.workloads.source import load_source
+
+    root = Path(__file__).resolve().parents[2]
+    src = load_source(str(root / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"))
+    order = root / "examples" / "policies" / "shortest_first.py"
+    runs = labelled_runs(["easy", "gs"], ["easy=arrival", f"easy={order}:shortest_first"])
+    note = comparison_of_policy_runs(src.title, run_policies(src, [], runs=runs)).note
+    assert "--policy easy:estimates=exact" in note and note.count("--policy") == 1

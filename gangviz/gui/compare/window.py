@@ -698,7 +698,7 @@ class CompareWindow(QMainWindow):
         s = self.source
         self.heading.setText(printable(s.title))
         self.subheading.setText(f"{s.processors:,} processors  ·  {len(s.jobs):,} jobs  ·  "
-                                f"{len(specs)} policies, each simulated once  ·  {self._gamma_text()}")
+                                f"{len(specs)} policies, each simulated once")
         if self.runner is None:
             self.runner = ScheduleRunner(self)
             self.runner.ready.connect(self._schedule_ready)
@@ -709,7 +709,7 @@ class CompareWindow(QMainWindow):
         self.presentation.apply()
         self._generation = self.runner.start(self.source, list(specs), sources, runs, self.bsld_threshold)
         self.subheading.setText(self.subheading.text() + f" in {self.runner.workers} worker process"
-                                + ("es" if self.runner.workers != 1 else ""))
+                                + ("es" if self.runner.workers != 1 else "") + f"  ·  {self._gamma_text()}")
         self.set_time(start, force=True)
         return True
 
