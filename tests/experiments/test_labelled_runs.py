@@ -56,3 +56,11 @@ def test_the_served_work_note_names_the_policy_of_an_ordered_run():
     runs = labelled_runs(["easy", "gs"], ["easy=arrival", f"easy={order}:shortest_first"])
     note = comparison_of_policy_runs(src.title, run_policies(src, [], runs=runs)).note
     assert "--policy easy:estimates=exact" in note and note.count("--policy") == 1
+
+
+def test_a_policy_with_parameters_takes_its_own_orders():
+    runs = labelled_runs(["easy:estimates=exact", "gs"],
+                         ["easy:estimates=exact=arrival", "easy:estimates=exact=o.py:f"])
+    assert runs["easy:estimates=exact · order o.py:f"] == ("easy:estimates=exact", "o.py:f")
+    assert labelled_runs(["easy:estimates=exact", "gs"], ["easy:estimates=exact=o.py:f"]) == {
+        "easy:estimates=exact": ("easy:estimates=exact", "o.py:f"), "gs": ("gs", None)}
