@@ -421,7 +421,7 @@ def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[st
     every: str | None = None
     own: dict[str, str] = {}
     for item in items:
-        head, eq, tail = _own_order(item, specs)
+        head, eq, tail = split_own_order(item, specs)
         if eq and head in out:
             if head in own:
                 raise ValueError(f"{option}: two orders for {head!r}")
@@ -437,7 +437,7 @@ def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[st
     return {spec: own.get(spec, every) for spec in specs}
 
 
-def _own_order(item: str, specs: Sequence[str]) -> tuple[str, str, str]:
+def split_own_order(item: str, specs: Sequence[str]) -> tuple[str, str, str]:
     """Split ``POLICY=ORDER`` as :meth:`str.partition` does, at the ``=`` after the longest
     policy of ``specs`` it starts with (a spec may hold ``=`` itself: ``easy:estimates=exact``)."""
     found = max((spec for spec in specs if item.startswith(spec + "=")), key=len, default=None)
@@ -476,7 +476,7 @@ def labelled_runs(specs: Sequence[str], orders: Sequence[str] | str | None,
     several: dict[str, list[str | None]] = {}
     rest = []
     for item in items:
-        head, eq, tail = _own_order(item, specs)
+        head, eq, tail = split_own_order(item, specs)
         if eq and head in specs:
             several.setdefault(head, []).append(None if tail.strip() == ARRIVAL else tail)
         else:

@@ -94,3 +94,11 @@ def test_an_unpadded_source_offers_no_machine(qtbot):
     win = CompareWindow(load_source(str(KTH)), ["easy", "gs"], schedules=False)
     qtbot.addWidget(win)
     assert win.chooser.machine is None and win.chooser.gamma is not None
+
+
+def test_an_order_for_every_policy_reaches_a_policy_ticked_later(qtbot):
+    win = CompareWindow(load_source(str(KTH)), ["easy:estimates=exact", "gs"], schedules=False,
+                        orders=[f"{ORDER}:shortest_first", "easy:estimates=exact=arrival"])
+    qtbot.addWidget(win)
+    assert win.run_of("easy:estimates=exact") == ("easy:estimates=exact", None)
+    assert win.run_of("fcfs") == ("fcfs", f"{ORDER}:shortest_first")

@@ -377,13 +377,13 @@ class CompareWindow(QMainWindow):
                  orders: Sequence[str] = (), bsld_threshold: float = 10.0,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from gangviz.experiments.compare import labelled_runs
+        from gangviz.experiments.compare import labelled_runs, split_own_order
 
         #: label -> (policy, queue order) of the runs asked for with their orders
         self.runs: dict[str, Run] = labelled_runs(list(policies), list(orders)) if orders else {}
         #: the order of a policy ticked in the chooser that was not asked for with one of its own
-        self.every_order = next((o for o in orders if o.partition("=")[0] not in policies
-                                 or not o.partition("=")[1]), None)
+        split = [(o, split_own_order(o, list(policies))) for o in orders]
+        self.every_order = next((o for o, (head, eq, _) in split if not (eq and head in policies)), None)
         #: the bounded slowdown's threshold Γ, in the source's clock
         self.bsld_threshold = float(bsld_threshold)
         self._schedules_asked = schedules
