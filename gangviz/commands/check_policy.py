@@ -6,8 +6,9 @@ otherwise).
 A target is a policy file (``FILE.py``, ``FILE.py:Class``), a queue order (``FILE.py:function``;
 a file that defines functions and no policy class is graded as the orders it defines), or a
 folder (every ``.py`` file in it). One target prints its report; several (or a folder) are each
-graded in a process of their own with a time and memory limit, and give one table: a file that
-hangs, crashes or runs out of memory gets its row and never stops the others.
+graded in a process of their own with a time and memory limit, as many at once as ``--workers``
+(default: all cores), and give one table in the order given: a file that hangs, crashes or runs
+out of memory gets its row and never stops the others.
 
 Runs: every built-in scenario of the time-slot family (the papers' figures, from their starting
 matrices), then Downey's model on 8, 16, 32 and 128 processors at loads 0.5 and 0.9. The policy
@@ -15,7 +16,8 @@ runs in its own process; each run is checked as it goes (:mod:`gangviz.userpolic
 audited after it ends (:mod:`gangviz.userpolicy.audit`: the recorded change log replayed into a
 fresh matrix against the family's rules; every job finished with its work served exactly, none
 before it arrived). The metrics (Zhou00 §4.3) are of one common workload,
-``downey --jobs 300 --procs 32 --load 0.7``, on the reference engine for all.
+``downey --jobs 300 --procs 32 --load 0.7``: the policy's on the reference engine, the built-ins'
+on the fastest engine that covers them (a compiled loop gives the reference engine's figures).
 
 A queue order runs under the built-ins it applies to (a time-slot policy, fcfs, easy,
 conservative): each built-in's own rule must still hold (for the backfilling schedulers, no job
@@ -33,12 +35,15 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypedDict
 
 from gangviz.commands.errors import UserError
 from gangviz.core.registry import ORDER_GRADED, RESERVING_TRAITS, SPACE_SHARING
 from gangviz.experiments.argtypes import positive_int
+from gangviz.experiments.options import add_workers
+from gangviz.experiments.runner import cap_workers
 
 #: The random workloads every policy is run on: (processors, load, seed).
 WORKLOADS = ((8, 0.5, 1), (8, 0.9, 2), (16, 0.5, 3), (16, 0.9, 4), (32, 0.7, 5), (128, 0.9, 6))
@@ -84,6 +89,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seeds", type=positive_int, default=None, metavar="N",
                    help="run the metric table's model on N samples (seeds 0 ... N-1) and print each "
                         "figure's mean with its 95%% interval; * only where the intervals separate")
+    add_workers(p)
     p.set_defaults(func=run)
 
 
@@ -188,7 +194,7 @@ def _metrics(spec: str, family: str, order: str | None = None) -> dict[str, dict
     labels = [spec] + [e.name for e in entries(family=family)] if order is None else [spec]
     for label in labels:
         try:
-            table[label] = run(source, label, engine="reference",
+            table[label] = run(source, label, engine="reference" if label == spec else "auto",
                                order=order if label == spec else None).metrics
         except ValueError:  # a built-in that cannot use this machine
             continue
@@ -202,8 +208,9 @@ def sampled_metrics(runs: list[tuple[str, str, str | None]], seeds: int) -> Any:
     policy, queue order or None)``) on ``seeds`` samples of the metric table's model (seeds
     0 ... ``seeds`` - 1, the workload of :data:`METRIC_WORKLOAD` otherwise): each figure's mean
     and 95% interval, the best marked only where the intervals separate, as ``gangviz compare
-    --seeds`` makes it. A built-in that cannot use the machine is left out. Raises
-    ``ValueError`` for fewer than two seeds."""
+    --seeds`` makes it. The first run (the one graded) goes on the reference engine, the others
+    on the fastest engine that covers them, as the one-sample table does; a built-in that cannot
+    use the machine is left out. Raises ``ValueError`` for fewer than two seeds."""
     from gangviz.experiments.compare import comparison_from_metrics, sampled_comparison
     from gangviz.factory import run
     from gangviz.workloads.source import load_source
@@ -212,13 +219,16 @@ def sampled_metrics(runs: list[tuple[str, str, str | None]], seeds: int) -> Any:
         raise ValueError("--seeds needs at least 2 samples for an interval")
     samples = {}
     kept = list(runs)
+    graded = runs[0] if runs else None
     for seed in range(seeds):
         w = METRIC_WORKLOAD
         source = load_source("downey", jobs=w["jobs"], procs=w["procs"], load=w["load"], seed=seed)
         table = {}
         for label, spec, order in list(kept):
+            # the graded run on the reference engine, the others on the fastest that covers them
+            engine = "reference" if (label, spec, order) == graded else "auto"
             try:
-                table[label] = run(source, spec, engine="reference", order=order).metrics
+                table[label] = run(source, spec, engine=engine, order=order).metrics
             except ValueError:  # a built-in that cannot use this machine (the same for every seed)
                 kept.remove((label, spec, order))
         samples[seed] = comparison_from_metrics(source.title, source.processors,
@@ -391,7 +401,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             _print_report(doc, sampled)
         return 0 if doc["passed"] else 1
-    rows = [_grade_apart(t, args.time_limit, args.memory_limit, args.seeds) for t in _targets(given)]
+    targets = _targets(given)
+    workers, _ = cap_workers(args.workers, len(targets))
+    with ThreadPoolExecutor(workers) as pool:  # each target is a process of its own
+        rows = list(pool.map(lambda t: _grade_apart(t, args.time_limit, args.memory_limit, args.seeds),
+                             targets))
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         sys.stdout.write("\n")

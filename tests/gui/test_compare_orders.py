@@ -67,7 +67,7 @@ def test_the_threshold_is_stated_and_chosen_in_the_window(qtbot):
     qtbot.addWidget(win)
     assert win.comparison is not None and win.comparison.gamma == 60
     row = win.comparison.keys.index("bounded_slowdown")
-    assert "Γ = 60 s" in win.table.verticalHeaderItem(row).text()
+    assert "Γ = 60 s" in win.table.verticalHeaderItem(row).toolTip()
     assert "Γ = 60 s" in win.subheading.text() and "Γ = 60 s" in win.table_note.text()
     wide = win.comparison.metrics["easy"]["bounded_slowdown"]
     win.chooser.gamma.setValue(5)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -47,16 +47,12 @@ def cell_text(value: float, best: bool, unit: str = "") -> str:
     return f"{text} {MARK}" if best else text
 
 
-def row_title(key: str, goal: str | None, unit: str, gamma: float | None = None,
-              clock: str = "s") -> str:
+def row_title(key: str, goal: str | None, unit: str) -> str:
     """Return a row's header: the figure in words, its goal's arrow, and its unit unless the
-    cells carry it (times in seconds) or it has none (a ratio, a fraction); the bounded
-    slowdown's threshold ``gamma`` (in ``clock``, ``"s"`` or ``"slices"``) when given."""
+    cells carry it (times in seconds) or it has none (a ratio, a fraction)."""
     arrow = {"max": " ↑", "min": " ↓"}.get(goal or "", "")
     shown = unit and unit not in ("ratio", "fraction", "s")
-    threshold = f", Γ = {gamma:g} {clock}" if gamma is not None else ""
-    return f"{title(key)}{arrow}" + (f" ({unit}{threshold})" if shown else
-                                     f" (Γ = {gamma:g} {clock})" if threshold else "")
+    return f"{title(key)}{arrow}" + (f" ({unit})" if shown else "")
 
 
 class SummaryTable(QTableWidget):
@@ -69,7 +65,9 @@ class SummaryTable(QTableWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setAlternatingRowColors(False)
         self.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # the columns share the width left by the row titles, each at least its widest cell
+        # (:meth:`fit_columns`), so that no figure is cut short on a narrow table
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.setStyleSheet("QTableWidget { gridline-color: #E0DDD6; }")
 
@@ -98,8 +96,9 @@ class SummaryTable(QTableWidget):
         for i, m in enumerate(keys):
             goal = goals.get(m)
             unit = units.get(m, "")
-            vh = QTableWidgetItem(row_title(m, goal, unit, gamma if m == "bounded_slowdown" else None,
-                                            "s" if clock == "s" else "slices"))
+            # Γ is in the row's tooltip and the note above the table: a longer title would widen
+            # the projected table past its room
+            vh = QTableWidgetItem(row_title(m, goal, unit))
             text = (meaning.get(m) if m == "bounded_slowdown" else None) or DESCRIPTIONS.get(m) or meaning.get(m, m)
             vh.setToolTip(f"{m}: " + text + (f" ({'higher' if goal == 'max' else 'lower'} is better)" if goal else ""))
             self.setVerticalHeaderItem(i, vh)
@@ -119,6 +118,28 @@ class SummaryTable(QTableWidget):
                     item.setBackground(QBrush(BEST_BG))
                     item.setToolTip(f"best {m} ({text})")
                 self.setItem(i, j, item)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Size the policy columns: each as wide as its widest shown cell or heading, and the
+        width left over shared equally among them."""
+        n = self.columnCount()
+        if n == 0:
+            return
+        header = self.horizontalHeader()
+        need = [max(self.sizeHintForColumn(j), header.sectionSizeHint(j)) for j in range(n)]
+        spare = max(0, self.viewport().width() - sum(need))
+        for j, width in enumerate(need):
+            header.resizeSection(j, width + spare // n)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.fit_columns()
 
     def values(self) -> dict[str, dict[str, float]]:
         """Return the exact values shown: ``{policy: {metric: value}}``."""
