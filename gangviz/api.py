@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gangviz.api_checks import check_compare, check_path, check_simulate, check_table
+from gangviz.api_checks import (
+    check_bsld_threshold,
+    check_compare,
+    check_path,
+    check_simulate,
+    check_table,
+)
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import executed_by_id
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
@@ -67,6 +73,8 @@ class Result:
         record: what ran (:func:`gangviz.results.provenance.policy_record`): the policy's
             name, every parameter with the value used, the engine, the machine and the queue
             order, as ``gangviz run --json`` records them.
+        bsld_threshold: the bounded slowdown's threshold Γ the figures and :attr:`jobs` use,
+            in :attr:`time_unit` (``gangviz run --bsld-threshold``; default 10).
 
     :attr:`jobs` is the per-job table (made when first asked for).
     """
@@ -85,6 +93,7 @@ class Result:
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     machine: dict[str, int] = field(default_factory=dict, compare=False)
     record: dict[str, Any] = field(default_factory=dict, compare=False)
+    bsld_threshold: float = 10.0
 
     @property
     def jobs(self) -> np.ndarray:
@@ -115,8 +124,9 @@ class Result:
         if self.run is not None and self.run.family == SPACE_SHARING:
             res = self.run.result if self.run.result is not None else self.run.simulation.result
             return save_backfill_jobs(res.records, self.source, path, label=self.policy,
-                                      executed=executed_by_id(res))
-        return save_simulation_jobs(_reference(self), self.source, path, label=self.policy)
+                                      executed=executed_by_id(res), tau=self.bsld_threshold)
+        return save_simulation_jobs(_reference(self), self.source, path, label=self.policy,
+                                    tau=self.bsld_threshold)
 
 
 def _reference(result: Result) -> Any:
@@ -141,8 +151,8 @@ def _table(result: Result) -> np.ndarray:
     if done is not None and done.family == SPACE_SHARING:
         res = done.result if done.result is not None else done.simulation.result
         return jobs_of_backfill(res.records, time_scale=scale, executed=executed_by_id(res),
-                                processors=done.source.processors)
-    return jobs_of_simulation(_reference(result), time_scale=scale)
+                                processors=done.source.processors, tau=result.bsld_threshold)
+    return jobs_of_simulation(_reference(result), time_scale=scale, tau=result.bsld_threshold)
 
 
 def to_pandas(table: Any) -> pandas.DataFrame:
@@ -188,7 +198,7 @@ def _source(source: str | os.PathLike[str] | Source, options: Mapping[str, Any])
 
 def simulate(source: str | os.PathLike[str] | Source, policy: str | None = None, *, ring: bool | None = None,
              record: bool = False, params: Mapping[str, Any] | None = None, order: str | None = None,
-             **options: Any) -> Result:
+             bsld_threshold: float = 10.0, **options: Any) -> Result:
     """Run ``policy`` on ``source`` to the end and return its :class:`Result`.
 
     ``source`` is an SWF trace path, a scenario (``.toml`` path or built-in name), a model name
@@ -200,6 +210,9 @@ def simulate(source: str | os.PathLike[str] | Source, policy: str | None = None,
     ring; ``record=True`` keeps every step's change records in :attr:`Result.steps`. ``order``
     (``"file.py:function"`` or ``"module:function"``) orders the waiting queue of a built-in
     time-slot or space-sharing policy by that function of one job (smallest first).
+    ``bsld_threshold`` is the bounded slowdown's threshold Γ [Zhang01 §2.3] in the source's
+    clock (seconds on a trace, slices otherwise), as ``--bsld-threshold``; the result keeps it
+    (:attr:`Result.bsld_threshold`).
 
     Raises ``FileNotFoundError`` for a missing source, ``ValueError`` for a malformed file, an
     unknown policy or parameter, a machine the policy cannot use (buddy policies need a power
@@ -210,17 +223,19 @@ def simulate(source: str | os.PathLike[str] | Source, policy: str | None = None,
     raises ``TypeError``, a value not allowed ``ValueError``, each naming the argument.
     """
     check_simulate(source, policy, ring, record, params, options)
+    gamma = check_bsld_threshold(bsld_threshold)
     if order is not None and not isinstance(order, str):
         raise TypeError(f"order must be 'file.py:function' text or None, got {type(order).__name__}")
     src = _source(source, options)
     spec = policy or src.policy or "repack"
-    return _results(src, [spec], ring=ring, record=record, params=params, orders={spec: order})[spec]
+    return _results(src, [spec], ring=ring, record=record, params=params, orders={spec: order},
+                    gamma=gamma)[spec]
 
 
 def compare(source: str | os.PathLike[str] | Source, policies: Sequence[str], *, ring: bool | None = None,
             record: bool = False, params: Mapping[str, Any] | None = None,
             order: str | Mapping[str, str] | None = None, padding: str | None = None,
-            **options: Any) -> dict[str, Result]:
+            bsld_threshold: float = 10.0, **options: Any) -> dict[str, Result]:
     """Run every policy of ``policies`` on the same jobs of ``source``; return
     ``{policy: Result}`` in the order given.
 
@@ -235,26 +250,29 @@ def compare(source: str | os.PathLike[str] | Source, policies: Sequence[str], *,
     (:attr:`Result.machine`): on a trace padded to a power of two (``procs`` above its header's)
     a buddy scheme and another policy need ``padding`` (``"used"`` or ``"absent"``,
     :func:`gangviz.experiments.compare.machine_sources`), else ``ValueError`` says why.
+    ``bsld_threshold`` (Γ) is the same for every policy, as in :func:`simulate`.
     """
     from gangviz.experiments.compare import assign_orders, machine_sources
 
     specs = check_compare(source, policies, ring, record, params, options)
+    gamma = check_bsld_threshold(bsld_threshold)
     if order is not None and not isinstance(order, (str, Mapping)):
         raise TypeError(f"order must be 'file.py:function', a mapping of policy to order, or None, "
                         f"got {type(order).__name__}")
     orders = assign_orders(specs, order, "order")
     src = _source(source, options)
     return _results(src, specs, ring=ring, record=record, params=params, orders=orders,
-                    sources=machine_sources(src, specs, padding))
+                    sources=machine_sources(src, specs, padding), gamma=gamma)
 
 
 def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
              params: Mapping[str, Any] | None,
              orders: Mapping[str, str | None] | None = None,
-             sources: Mapping[str, Source] | None = None) -> dict[str, Result]:
+             sources: Mapping[str, Source] | None = None, gamma: float = 10.0) -> dict[str, Result]:
     """Run every spec with :func:`gangviz.factory.run`, as ``gangviz run`` and ``gangviz
     compare`` do, each on its own of ``sources`` when given, and give each its figures
-    (:func:`gangviz.results.figures.run_figures`)."""
+    (:func:`gangviz.results.figures.run_figures`, the bounded slowdown with threshold
+    ``gamma``)."""
     from gangviz.factory import run
     from gangviz.results.figures import clock_of, run_figures
     from gangviz.results.provenance import policy_record, run_machine
@@ -266,12 +284,13 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
     for spec in specs:
         own = (sources or {}).get(spec, src)
         done = run(own, spec, params=params, record=record, ring=ring, order=(orders or {}).get(spec))
-        figs = run_figures(done)
+        figs = run_figures(done, gamma)
         sim = done.simulation
         steps = list(sim.steps) if record and sim is not None and done.family == "matrix" else []
         mach = run_machine(own, spec)
         rec = policy_record(own, spec, done.family, dict(done.parameters), done.engine,
                             (orders or {}).get(spec))
         out[spec] = Result(spec, src.title, own.processors, dict(figs.values), figs.units, unit,
-                           done.engine, steps, sim, own, done, machine=mach, record=rec)
+                           done.engine, steps, sim, own, done, machine=mach, record=rec,
+                           bsld_threshold=gamma)
     return out

@@ -54,6 +54,21 @@ def check_compare(source: Any, policies: Any, ring: Any, record: Any, params: An
     return specs
 
 
+def check_bsld_threshold(value: Any) -> float:
+    """Check ``bsld_threshold`` (the bounded slowdown's Γ, in the source's clock) of the API:
+    return it as a float; raise ``TypeError`` for another kind than a number, ``ValueError``
+    for a value that is not finite and > 0 (as ``--bsld-threshold`` refuses it)."""
+    import math
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"bsld_threshold must be a number of seconds (slices off a trace) > 0, got "
+                        f"{_kind(value)} {quoted(value)}")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"bsld_threshold must be a finite number > 0 (seconds on a trace, slices "
+                         f"otherwise), got {value!r}")
+    return float(value)
+
+
 def check_table(table: Any) -> None:
     """Check the argument of :func:`gangviz.api.to_pandas`: a per-job table (a numpy structured
     array, :attr:`gangviz.api.Result.jobs`); raise ``TypeError`` otherwise."""

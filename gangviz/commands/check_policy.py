@@ -41,6 +41,7 @@ from typing import Any, TypedDict
 
 from gangviz.commands.errors import UserError
 from gangviz.core.registry import ORDER_GRADED, RESERVING_TRAITS, SPACE_SHARING
+from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.options import add_workers
 from gangviz.experiments.runner import cap_workers
 
@@ -85,6 +86,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"longest one target of a class may take (default {TIME_LIMIT:g})")
     p.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT, metavar="MB",
                    help=f"most memory one target of a class may take (default {MEMORY_LIMIT})")
+    p.add_argument("--seeds", type=positive_int, default=None, metavar="N",
+                   help="run the metric table's model on N samples (seeds 0 ... N-1) and print each "
+                        "figure's mean with its 95%% interval; * only where the intervals separate")
     add_workers(p)
     p.set_defaults(func=run)
 
@@ -197,6 +201,56 @@ def _metrics(spec: str, family: str, order: str | None = None) -> dict[str, dict
     if order is not None:
         table[f"{spec} (arrival order)"] = run(source, spec, engine="reference").metrics
     return table
+
+
+def sampled_metrics(runs: list[tuple[str, str, str | None]], seeds: int) -> Any:
+    """Return the :class:`~gangviz.experiments.compare.Sampled` table of ``runs`` (``(label,
+    policy, queue order or None)``) on ``seeds`` samples of the metric table's model (seeds
+    0 ... ``seeds`` - 1, the workload of :data:`METRIC_WORKLOAD` otherwise): each figure's mean
+    and 95% interval, the best marked only where the intervals separate, as ``gangviz compare
+    --seeds`` makes it. The first run (the one graded) goes on the reference engine, the others
+    on the fastest engine that covers them, as the one-sample table does; a built-in that cannot
+    use the machine is left out. Raises ``ValueError`` for fewer than two seeds."""
+    from gangviz.experiments.compare import comparison_from_metrics, sampled_comparison
+    from gangviz.factory import run
+    from gangviz.workloads.source import load_source
+
+    if seeds < 2:
+        raise ValueError("--seeds needs at least 2 samples for an interval")
+    samples = {}
+    kept = list(runs)
+    graded = runs[0] if runs else None
+    for seed in range(seeds):
+        w = METRIC_WORKLOAD
+        source = load_source("downey", jobs=w["jobs"], procs=w["procs"], load=w["load"], seed=seed)
+        table = {}
+        for label, spec, order in list(kept):
+            # the graded run on the reference engine, the others on the fastest that covers them
+            engine = "reference" if (label, spec, order) == graded else "auto"
+            try:
+                table[label] = run(source, spec, engine=engine, order=order).metrics
+            except ValueError:  # a built-in that cannot use this machine (the same for every seed)
+                kept.remove((label, spec, order))
+        samples[seed] = comparison_from_metrics(source.title, source.processors,
+                                                {label: table[label] for label, _, _ in kept})
+    return sampled_comparison(samples)
+
+
+def _add_sampled(doc: dict[str, Any], seeds: int | None, spec: str) -> None:
+    """Give a graded ``doc`` that passed its sampled tables (``sampled``: one per built-in for
+    a queue order, one for a policy and its family's built-ins) and make its ``metrics`` their
+    means, when ``seeds`` is given."""
+    if not seeds or not doc["passed"]:
+        return
+    if doc["kind"] == "order":
+        groups = {policy: [(policy, policy, spec), (f"{policy} (arrival order)", policy, None)]
+                  for policy in ORDER_POLICIES}
+    else:
+        groups = {spec: [(label, label, None) for label in doc["metrics"]]}
+    sampled = {name: sampled_metrics(runs, seeds) for name, runs in groups.items()}
+    doc["sampled"] = {name: s.to_dict() for name, s in sampled.items()}
+    doc["metrics"] = {label: dict(means) for s in sampled.values() for label, means in s.mean.items()}
+    doc["_sampled"] = sampled  # for the printed report; not in the JSON
 
 
 # ---------------------------------------------------------------------------- one target
@@ -325,12 +379,19 @@ def run(args: argparse.Namespace) -> int:
     """Check the policy (or every target given); print the report or the class's table (text,
     JSON or CSV); return 0 when every target passes, 1 otherwise."""
     given: list[str] = args.policy
+    if args.seeds is not None and args.seeds < 2:
+        raise UserError("--seeds needs at least 2 samples for an interval")
     if len(given) == 1 and given[0].endswith(".py") and os.path.isfile(given[0]):
         given = _targets(given)  # a file of queue orders: each of its functions
     if len(given) == 1 and not os.path.isdir(given[0]):
         spec = given[0]
         start = time.monotonic()
         doc = grade_order(spec) if _is_order(spec) else grade_policy(spec)
+        try:
+            _add_sampled(doc, args.seeds, spec)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        sampled = doc.pop("_sampled", None)
         doc["run_time_s"] = round(time.monotonic() - start, 3)
         if args.json:
             json.dump(doc, sys.stdout, indent=1)
@@ -338,12 +399,13 @@ def run(args: argparse.Namespace) -> int:
         elif args.csv:
             _write_csv([_row(spec, doc)])
         else:
-            _print_report(doc)
+            _print_report(doc, sampled)
         return 0 if doc["passed"] else 1
     targets = _targets(given)
     workers, _ = cap_workers(args.workers, len(targets))
     with ThreadPoolExecutor(workers) as pool:  # each target is a process of its own
-        rows = list(pool.map(lambda t: _grade_apart(t, args.time_limit, args.memory_limit), targets))
+        rows = list(pool.map(lambda t: _grade_apart(t, args.time_limit, args.memory_limit, args.seeds),
+                             targets))
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         sys.stdout.write("\n")
@@ -355,10 +417,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------- a class
-def _grade_apart(target: str, seconds: float, megabytes: int) -> dict[str, Any]:
-    """Grade ``target`` in a process of its own (``check-policy TARGET --json``) within
-    ``seconds`` and ``megabytes``; return its table row (a failed row when it hangs, crashes or
-    runs out of memory)."""
+def _grade_apart(target: str, seconds: float, megabytes: int, seeds: int | None = None) -> dict[str, Any]:
+    """Grade ``target`` in a process of its own (``check-policy TARGET --json``, with
+    ``--seeds`` when given: its figure is then a mean over the seeds) within ``seconds`` and
+    ``megabytes``; return its table row (a failed row when it hangs, crashes or runs out of
+    memory)."""
     from gangviz.userpolicy.errors import printable
 
     def limit_memory() -> None:
@@ -369,6 +432,8 @@ def _grade_apart(target: str, seconds: float, megabytes: int) -> dict[str, Any]:
 
     start = time.monotonic()
     cmd = [sys.executable, "-m", "gangviz", "check-policy", target, "--json"]
+    if seeds:
+        cmd += ["--seeds", str(seeds)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds, env=env,
@@ -454,7 +519,7 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
     print(f"\n{passed} of {len(rows)} passed")
 
 
-def _print_report(doc: dict[str, Any]) -> None:
+def _print_report(doc: dict[str, Any], sampled: dict[str, Any] | None = None) -> None:
     from gangviz.experiments.numbers import number
     from gangviz.userpolicy.errors import printable
 
@@ -472,7 +537,14 @@ def _print_report(doc: dict[str, Any]) -> None:
     for key, texts in doc["warnings"].items():
         print(f"  warn  {key}: {printable(texts[0])}" + (f" (and in {len(texts) - 1} more runs)" if len(texts) > 1 else ""))
     metrics = doc["metrics"]
-    if metrics:
+    if sampled:
+        w = METRIC_WORKLOAD
+        for name, table in sampled.items():
+            head = f"under {name}: " if doc["kind"] == "order" else ""
+            print(f"\n{head}metrics on downey --jobs {w['jobs']} --procs {w['procs']} --load {w['load']}, "
+                  f"{len(table.seeds)} samples:")
+            print("\n".join(f"  {printable(line)}" for line in table.to_text().splitlines()))
+    elif metrics:
         keys = list(next(iter(metrics.values())))
         w = METRIC_WORKLOAD
         print(f"\nmetrics on downey --jobs {w['jobs']} --procs {w['procs']} --load {w['load']}:")

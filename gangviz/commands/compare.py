@@ -7,7 +7,9 @@ policies at once, and prints the figures of every policy with units
 (:mod:`gangviz.results.figures`: the core of the IBM study for all, then each family's own),
 the best value of each row marked among the policies that have the figure. A policy may carry
 parameters: ``--policy random:seed=3``; ``--order my.py:function`` orders the waiting queue of
-every policy, ``--order easy=my.py:function`` that of one.
+every policy, ``--order easy=my.py:function`` that of one, and two or more ``--order
+easy=...`` run easy once under each order, side by side (``easy=arrival``: its arrival order),
+each labelled by its order (``easy · order shortest.py:sjf``).
 
 ``--window`` opens the compare window (:mod:`gangviz.gui.compare.window`) on the same workload and
 policies instead of printing; with ``--screenshot out.png`` (or ``.svg``) it renders the window
@@ -28,9 +30,9 @@ from gangviz.experiments.argtypes import number, positive_int
 from gangviz.experiments.compare import (
     PADDING,
     PolicyRun,
-    assign_orders,
     check_distinct,
     comparison_of_policy_runs,
+    labelled_runs,
     machine_text,
     run_policies,
     sampled_comparison,
@@ -60,7 +62,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_source_options(p)
     p.add_argument("--order", action="append", default=[], metavar="[POLICY=]FILE.py:FUNCTION",
                    help="order the waiting queue by a function of one job: of every policy "
-                        "(my.py:shortest_first), or of one (easy=my.py:shortest_first); repeatable")
+                        "(my.py:shortest_first), or of one (easy=my.py:shortest_first); repeatable: "
+                        "two or more orders of one policy (--order easy=arrival --order "
+                        "easy=my.py:shortest_first) run it once under each, side by side, labelled "
+                        "'easy · arrival order' and 'easy · order my.py:shortest_first'")
     p.add_argument("--padding", choices=PADDING, default=None,
                    help="a trace run on more processors than its header's (--procs above MaxProcs), "
                         "compared with a buddy scheme (which leaves the added ones absent) and "
@@ -99,24 +104,22 @@ def run(args: argparse.Namespace) -> int:
     if args.workload is None:
         raise UserError("compare needs a workload (a scenario, an SWF trace or 'downey') or --replay")
     if args.window:
-        if args.order:
-            raise UserError("--order applies to the printed comparison; the compare window runs each "
-                            "policy in arrival order")
         return _window(args)
-    if len(args.policy) < 2:
-        raise UserError("compare needs at least two --policy options, e.g. --policy bc --policy brmms")
     check_distinct(args.policy)
-    orders = assign_orders(args.policy, args.order)
+    runs = labelled_runs(args.policy, args.order)
+    if len(runs) < 2:
+        raise UserError("compare needs at least two --policy options, e.g. --policy bc --policy brmms "
+                        "(or one policy with two --order POLICY=FILE.py:FUNCTION)")
     if args.jobs_out:
-        _check_jobs_out(args.jobs_out, args.policy, args.force)
+        _check_jobs_out(args.jobs_out, list(runs), args.force)
     if args.seeds is not None:
-        return _sampled(args, orders)
+        return _sampled(args, runs)
     source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
                          load=args.load, seed=args.seed)
     print_warnings(source.title, source.warnings)
     jobs_out = None
     if args.jobs_out:
-        jobs_out = {label: str(path_for(args.jobs_out, label)) for label in args.policy}
+        jobs_out = {label: str(path_for(args.jobs_out, label)) for label in runs}
     ring = True if args.ring else None
     if source.model != "matrix":
         raise UserError(f"{source.title}: compare runs time-slot and space-sharing policies; "
@@ -124,10 +127,10 @@ def run(args: argparse.Namespace) -> int:
     if not jobs_out:
         announce_compiled(source, args.policy, ring=ring)
     load = (args.workload, args.procs, args.slice, args.jobs, args.load, args.seed)
-    runs = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
-                        jobs_out=jobs_out, orders=orders, padding=args.padding,
+    done = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
+                        jobs_out=jobs_out, runs=runs, padding=args.padding,
                         gamma=args.bsld_threshold)
-    _print(args, source, runs)
+    _print(args, source, done)
     return 0
 
 
@@ -148,7 +151,7 @@ def _check_window_options(args: argparse.Namespace) -> None:
             raise UserError(str(exc)) from None
 
 
-def _sampled(args: argparse.Namespace, orders: dict[str, str | None]) -> int:
+def _sampled(args: argparse.Namespace, runs: dict[str, tuple[str, str | None]]) -> int:
     """Compare the policies on ``args.seeds`` samples of a synthetic model and print each
     figure's mean and 95% interval (:func:`sampled_comparison`); return 0."""
     from gangviz.workloads.source import MODEL_DEFAULTS, MODELS
@@ -164,16 +167,16 @@ def _sampled(args: argparse.Namespace, orders: dict[str, str | None]) -> int:
     samples = {}
     for seed in range(first, first + args.seeds):
         source = load_source(args.workload, procs=args.procs, jobs=args.jobs, load=args.load, seed=seed)
-        runs = run_policies(source, args.policy, ring=True if args.ring else None, orders=orders,
+        done = run_policies(source, args.policy, ring=True if args.ring else None, runs=runs,
                             workers=args.workers, gamma=args.bsld_threshold,
                             load=(args.workload, args.procs, None, args.jobs, args.load, seed))
-        samples[seed] = comparison_of_policy_runs(source.title, runs)
+        samples[seed] = comparison_of_policy_runs(source.title, done)
     result = sampled_comparison(samples)
     if args.json:
         sys.stdout.write(json.dumps({"command": "compare", "workload": args.workload,
-                                     "policies": list(args.policy), **result.to_dict()}, indent=1) + "\n")
+                                     "policies": list(runs), **result.to_dict()}, indent=1) + "\n")
         return 0
-    print(f"{args.workload} model — policies {', '.join(args.policy)}, {len(samples)} samples")
+    print(f"{args.workload} model — policies {', '.join(runs)}, {len(samples)} samples")
     print(result.to_text())
     return 0
 
@@ -195,7 +198,7 @@ def _print(args: argparse.Namespace, source: Any, runs: dict[str, PolicyRun]) ->
         sys.stdout.write(result.to_csv())
     else:
         families = ", ".join(sorted({r.family for r in runs.values()}))
-        print(header_line(source.title, ", ".join(args.policy), families, mach, source.job_count))
+        print(header_line(source.title, ", ".join(runs), families, mach, source.job_count))
         print(machine_text({label: r.machine for label, r in runs.items()}))
         print("\n".join(provenance_lines(source, {label: r.record for label, r in runs.items()},
                                           next(iter(runs.values())).figures)))
@@ -265,12 +268,16 @@ def _window(args: argparse.Namespace) -> int:
         from gangviz.gui.compare import window as compare_window
     except ImportError as exc:
         raise UserError(f"--window needs the GUI (PySide6, pyqtgraph): {exc}") from None
+    check_distinct(args.policy)
+    runs = labelled_runs(args.policy, args.order)  # refuses orders that name no policy compared
     if args.screenshot:
-        if len(args.policy) < 2:
-            raise UserError("--screenshot needs at least two --policy options")
+        if len(runs) < 2:
+            raise UserError("--screenshot needs at least two --policy options (or one policy with two "
+                            "--order POLICY=FILE.py:FUNCTION)")
         size = args.size or compare_window.SCREENSHOT_SIZE
         out = compare_window.screenshot(source, args.policy, args.screenshot, at=args.at, size=size,
-                                        presentation=args.presentation, padding=args.padding)
+                                        presentation=args.presentation, padding=args.padding,
+                                        orders=args.order, bsld_threshold=args.bsld_threshold)
         print(out)
         return 0
     from gangviz.display_check import problem
@@ -280,7 +287,8 @@ def _window(args: argparse.Namespace) -> int:
     if reason:
         raise UserError(reason)
     app = application()
-    win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0, padding=args.padding)
+    win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0, padding=args.padding,
+                                       orders=args.order, bsld_threshold=args.bsld_threshold)
     win.show()
     if args.presentation:
         win.toggle_presentation()

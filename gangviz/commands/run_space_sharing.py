@@ -70,7 +70,7 @@ def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolic
 
         save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label(),
                           executed=res.runs, tau=gamma)
-        write_sidecar(jobs_out, source, record)
+        write_sidecar(jobs_out, source, record, gamma)
     figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, processors,
                               slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity,
                               executed=res.runs, gamma=gamma)

@@ -58,7 +58,7 @@ IBM_GOALS: dict[str, str] = {"wait": "min", "response": "min", "bounded_slowdown
 DESCRIPTIONS.update({
     "wait": "mean wait (s)",
     "response": "mean response time (s)",
-    "bounded_slowdown": "mean bounded slowdown (Γ = 10 s)",
+    "bounded_slowdown": "mean bounded slowdown (Γ = 10 s unless set)",
     "utilization": "utilisation (eq. 1)",
     "loss_of_capacity": "loss of capacity (eqs. 2-3)",
 })
@@ -83,6 +83,9 @@ class Comparison:
     lacks: dict[str, list[str]] = field(default_factory=dict)
     #: why no value is marked best (:func:`served_note`); ``""``: the best are marked
     note: str = ""
+    #: the bounded slowdown's threshold Γ of the figures, in their clock (``None``: no
+    #: bounded slowdown among them)
+    gamma: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``nan`` becomes ``None``)."""
@@ -90,7 +93,7 @@ class Comparison:
                  for lab, ms in self.metrics.items()}
         return {"workload": self.title, "processors": self.processors, "policies": list(self.labels),
                 "metrics": clean, "best": {m: list(b) for m, b in self.best.items()},
-                "goals": dict(self.goals), "note": self.note}
+                "goals": dict(self.goals), "note": self.note, "bsld_threshold": self.gamma}
 
     def to_json(self) -> str:
         """Return :meth:`to_dict` as indented JSON."""
@@ -189,7 +192,8 @@ def comparison_from_figures(title: str, processors: int,
     for figs in figures.values():
         units.update(figs.units)
     lacks = {lab: [m for m in keys if m not in figures[lab].values] for lab in labels}
-    return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks, note)
+    gamma = next((float(f.gamma) for f in figures.values() if "bounded_slowdown" in f.values), None)
+    return Comparison(title, processors, labels, table, best, tuple(keys), goals, units, lacks, note, gamma)
 
 
 def served_note(figures: Mapping[str, Figures]) -> str:
@@ -210,8 +214,9 @@ def served_note(figures: Mapping[str, Figures]) -> str:
     killed = {lab: int(figures[lab].values.get("jobs_killed") or 0) for lab in known}
     kills = [f"{lab} stops {k:,} jobs at their estimate" for lab, k in killed.items() if k]
     whole = [lab for lab, k in killed.items() if not k]
-    exact = ", ".join(f"--policy {lab}{',' if ':' in lab else ':'}estimates=exact"
-                      for lab, k in killed.items() if k)
+    # a label of a policy run under one of its orders (order_label) names the policy first
+    killing = dict.fromkeys(lab.split(" · ")[0] for lab, k in killed.items() if k)
+    exact = ", ".join(f"--policy {spec}{',' if ':' in spec else ':'}estimates=exact" for spec in killing)
     return (f"no ★: the policies serve different work ({'; '.join(kills)}"
             + (f"; {', '.join(whole)} run{'s' if len(whole) == 1 else ''} every job to its end"
                if whole else "")
@@ -347,10 +352,15 @@ def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | N
                  ring: bool | None = None, workers: int = 1,
                  jobs_out: Mapping[str, str] | None = None,
                  orders: Mapping[str, str | None] | None = None,
-                 padding: str | None = None, gamma: float = 10.0) -> dict[str, PolicyRun]:
+                 padding: str | None = None, gamma: float = 10.0,
+                 runs: Mapping[str, tuple[str, str | None]] | None = None) -> dict[str, PolicyRun]:
     """Run every policy spec on ``source`` with :func:`gangviz.factory.run` (the same loop as
     ``gangviz run`` for each: compiled, backfilling or reference), ``workers`` at a time in
     worker processes; return ``{label: PolicyRun}`` in the order given.
+
+    ``runs`` (``{label: (spec, order)}``, :func:`labelled_runs`), when given, are the runs
+    instead of ``specs`` and ``orders``: one policy may then run under several queue orders,
+    each under its own label (``jobs_out`` maps those labels).
 
     ``load`` is the tuple of options that loads ``source`` again (name, procs, slice, jobs, load,
     seed), for worker processes that do not share this one's memory; ``jobs_out`` maps labels to
@@ -359,25 +369,32 @@ def run_policies(source: Any, specs: Sequence[str], *, load: tuple[Any, ...] | N
     threshold in the source's clock (seconds on a trace). Raises ``ValueError`` for a spec given
     twice, for policies that would run on different machines, and as :func:`run_policy` does.
     """
+    from dataclasses import replace
+
     from gangviz.experiments.runner import RunError, map_runs
 
-    check_distinct(specs)
+    if runs is None:
+        check_distinct(specs)
+        runs = {spec: (spec, (orders or {}).get(spec)) for spec in specs}
+    labels = list(runs)
+    specs = [spec for spec, _ in runs.values()]
     machine_sources(source, specs, padding)  # one machine for all, or the reason it cannot be
     key = load if load is not None else ("<loaded>", id(source))
     _SOURCES.clear()
     _SOURCES[key] = source
     if load is None:
         workers = 1  # a source that cannot be loaded again runs in this process
-    tasks = [(key, spec, ring, (jobs_out or {}).get(spec), (orders or {}).get(spec), padding, gamma)
-             for spec in specs]
+    tasks = [(key, spec, ring, (jobs_out or {}).get(label), order, padding, gamma)
+             for label, (spec, order) in runs.items()]
     out: dict[int, PolicyRun] = {}
     try:
         for index, result in map_runs(run_policy, tasks, workers=workers):
             out[index] = result
     except RunError as exc:
         message = exc.message.removeprefix("ValueError: ")
-        raise ValueError(f"{specs[exc.index]}: {message}") from None
-    return {specs[i]: out[i] for i in range(len(specs))}
+        raise ValueError(f"{labels[exc.index]}: {message}") from None
+    return {label: out[i] if out[i].label == label else replace(out[i], label=label)
+            for i, label in enumerate(labels)}
 
 
 def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[str, str] | None,
@@ -404,7 +421,7 @@ def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[st
     every: str | None = None
     own: dict[str, str] = {}
     for item in items:
-        head, eq, tail = item.partition("=")
+        head, eq, tail = split_own_order(item, specs)
         if eq and head in out:
             if head in own:
                 raise ValueError(f"{option}: two orders for {head!r}")
@@ -418,6 +435,68 @@ def assign_orders(specs: Sequence[str], orders: Sequence[str] | str | Mapping[st
         else:
             every = item
     return {spec: own.get(spec, every) for spec in specs}
+
+
+def split_own_order(item: str, specs: Sequence[str]) -> tuple[str, str, str]:
+    """Split ``POLICY=ORDER`` as :meth:`str.partition` does, at the ``=`` after the longest
+    policy of ``specs`` it starts with (a spec may hold ``=`` itself: ``easy:estimates=exact``)."""
+    found = max((spec for spec in specs if item.startswith(spec + "=")), key=len, default=None)
+    if found is None:
+        return item.partition("=")
+    return found, "=", item[len(found) + 1:]
+
+
+#: the queue order ``POLICY=arrival`` names: the policy's own, by arrival
+ARRIVAL = "arrival"
+
+
+def order_label(spec: str, order: str | None, full: bool = False) -> str:
+    """Return the label of policy ``spec`` run under queue ``order`` beside the same policy
+    under another: ``easy · order shortest.py:sjf`` (the file's name, or the order as given
+    when ``full``), ``easy · arrival order`` for ``None``."""
+    if order is None:
+        return f"{spec} · arrival order"
+    path, colon, function = order.rpartition(":")
+    shown = order if full or not colon else f"{path.replace(chr(92), '/').rpartition('/')[2]}:{function}"
+    return f"{spec} · order {shown}"
+
+
+def labelled_runs(specs: Sequence[str], orders: Sequence[str] | str | None,
+                  option: str = "--order") -> dict[str, tuple[str, str | None]]:
+    """Return ``{label: (spec, queue order or None)}``, the runs of a comparison of the
+    policies ``specs`` under the queue ``orders`` (as :func:`assign_orders` reads them).
+
+    A policy given two or more orders of its own (``POLICY=file.py:function`` repeated;
+    ``POLICY=arrival`` is its arrival order) runs once under each, side by side, each labelled
+    by its order (:func:`order_label`); any other policy runs once under its label, the spec.
+    Raises ``ValueError`` naming ``option`` for one order given twice to a policy, and as
+    :func:`assign_orders` does.
+    """
+    items = [orders] if isinstance(orders, str) else list(orders or ())
+    several: dict[str, list[str | None]] = {}
+    rest = []
+    for item in items:
+        head, eq, tail = split_own_order(item, specs)
+        if eq and head in specs:
+            several.setdefault(head, []).append(None if tail.strip() == ARRIVAL else tail)
+        else:
+            rest.append(item)
+    own = {spec: found for spec, found in several.items() if len(found) > 1}
+    single = rest + [f"{spec}={found[0] or ''}" for spec, found in several.items() if len(found) == 1]
+    assigned = assign_orders(specs, single, option)
+    out: dict[str, tuple[str, str | None]] = {}
+    for spec in specs:
+        found = own.get(spec)
+        if found is None:
+            out[spec] = (spec, assigned[spec] or None)
+            continue
+        if len(set(found)) < len(found):
+            raise ValueError(f"{option}: {spec!r} is given the same order twice")
+        short = [order_label(spec, order) for order in found]
+        full = len(set(short)) < len(short)  # two files of one name: the paths tell them apart
+        for order in found:
+            out[order_label(spec, order, full)] = (spec, order)
+    return out
 
 
 def comparison_of_policy_runs(title: str, runs: Mapping[str, PolicyRun]) -> Comparison:
@@ -440,14 +519,15 @@ def comparison_of_simulations(source: Any, sims: Mapping[str, Any]) -> Compariso
     return comparison_of_runs(source, {label: finish(sim, source, label) for label, sim in sims.items()})
 
 
-def comparison_of_runs(source: Any, runs: Mapping[str, Any]) -> Comparison:
+def comparison_of_runs(source: Any, runs: Mapping[str, Any], gamma: float = 10.0) -> Comparison:
     """Return the :class:`Comparison` of finished time-slot or space-sharing runs (label ->
     :class:`~gangviz.factory.run.FinishedRun` of ``source``): the numbers of ``gangviz compare``
     for the same policies (the compare window's table, from each simulation's
-    :meth:`~gangviz.sim.protocol.Measures.finish`)."""
+    :meth:`~gangviz.sim.protocol.Measures.finish`), the bounded slowdown with threshold
+    ``gamma`` in the source's clock."""
     from gangviz.results.figures import run_figures
 
-    figures = {label: run_figures(done) for label, done in runs.items()}
+    figures = {label: run_figures(done, gamma) for label, done in runs.items()}
     return comparison_from_figures(source.title, source.processors, figures)
 
 
@@ -539,6 +619,8 @@ class Sampled:
     best: dict[str, tuple[str, ...]]
     units: dict[str, str]
     note: str = ""
+    #: the bounded slowdown's threshold Γ, as :attr:`Comparison.gamma`
+    gamma: float | None = None
 
     def to_text(self) -> str:
         """Return the table: ``mean ± half`` per policy and figure, ``*`` where the intervals
@@ -559,6 +641,9 @@ class Sampled:
                  for r in rows]
         lines.append(f"mean ± half-width of the 95% interval over {len(self.seeds)} seeds "
                      f"({', '.join(map(str, self.seeds))})")
+        if self.gamma is not None:
+            unit = "s" if self.units.get("wait") == "s" else "slices"
+            lines.append(f"bounded slowdown threshold Γ = {self.gamma:g} {unit} (--bsld-threshold)")
         lines.append(self.note or "* best in its row where its interval is clear of every other "
                                   "policy's (no * where the intervals overlap)")
         return "\n".join(lines)
@@ -570,7 +655,7 @@ class Sampled:
 
         return {"seeds": list(self.seeds), "level": 0.95, "mean": clean(self.mean),
                 "half_width": clean(self.half), "best": {m: list(b) for m, b in self.best.items()},
-                "note": self.note}
+                "note": self.note, "bsld_threshold": self.gamma}
 
 
 def sampled_comparison(samples: Mapping[int, Comparison]) -> Sampled:
@@ -594,7 +679,7 @@ def sampled_comparison(samples: Mapping[int, Comparison]) -> Sampled:
         for m, goal in first.goals.items():
             best[m] = _separated({lab: (mean[lab][m], half[lab][m]) for lab in labels
                                   if m not in first.lacks.get(lab, ())}, goal)
-    return Sampled(labels, tuple(samples), keys, mean, half, best, dict(first.units), note)
+    return Sampled(labels, tuple(samples), keys, mean, half, best, dict(first.units), note, first.gamma)
 
 
 def _separated(cells: Mapping[str, tuple[float, float]], goal: str) -> tuple[str, ...]:

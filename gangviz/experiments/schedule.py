@@ -122,9 +122,10 @@ class Schedule:
                 "mean_response": mean}
 
 
-def schedule_of(done: Any) -> Schedule:
+def schedule_of(done: Any, gamma: float = 10.0) -> Schedule:
     """Return the :class:`Schedule` of a :class:`~gangviz.factory.FinishedRun` of the matrix
-    or space-sharing family. Raises ``ValueError`` for another family."""
+    or space-sharing family, its figures' bounded slowdown with threshold ``gamma`` (in the
+    run's clock). Raises ``ValueError`` for another family."""
     from gangviz.results.figures import run_figures
 
     source = done.source
@@ -151,7 +152,7 @@ def schedule_of(done: Any) -> Schedule:
                     np.array([j.id for j in specs], dtype=np.int64),
                     np.array([j.arrival for j in specs], dtype=float),
                     np.array([j.size for j in specs], dtype=np.int64), start, finish, end,
-                    engine=done.engine, figures=run_figures(done), placement=placement)
+                    engine=done.engine, figures=run_figures(done, gamma), placement=placement)
 
 
 def run_schedule(source: Any, spec: str) -> Schedule:
@@ -186,8 +187,11 @@ def _tell(key: Any, what: str, value: float = 0.0) -> None:
         _progress.put((key, what, value))
 
 
-def schedule_task(key: Any, source: Any, spec: str) -> Schedule:
+def schedule_task(key: Any, source: Any, spec: str, order: str | None = None, gamma: float = 10.0) -> Schedule:
     """Run ``spec`` on ``source`` in a worker process and return its :class:`Schedule`.
+
+    ``order`` is the run's queue order (``file.py:function``, loaded again here) or ``None``;
+    ``gamma`` the bounded slowdown's threshold of its figures, in the source's clock.
 
     ``source`` is a :class:`~gangviz.workloads.source.Source`, or ``(origin, ring, processors,
     absent_from)``: the source's :attr:`~gangviz.workloads.source.Source.origin`, loaded again
@@ -225,7 +229,7 @@ def schedule_task(key: Any, source: Any, spec: str) -> Schedule:
             _tell(key, "simulated", min(float(sim.time) / last, 1.0))
 
     with _watched(key, last) as cell:
-        return schedule_of(run(source, spec, placement=True, tick=tick, progress=cell))
+        return schedule_of(run(source, spec, placement=True, tick=tick, progress=cell, order=order), gamma)
 
 
 #: seconds between two progress reports of a run

@@ -32,6 +32,7 @@ from gangviz.gui.families.table import matrix_of
 from gangviz.gui.layouts import fill_form
 from gangviz.gui.param_fields import ParamFields
 from gangviz.timefmt import clock_text, format_time
+from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
     from gangviz.sim.protocol import Simulation
@@ -74,8 +75,8 @@ class PolicyPanel(QWidget):
         form.addRow("As text", self.params)
         form.addRow("", self.watch)
         form.addRow("", self.apply_button)
-        self.combo.currentTextChanged.connect(self._describe)
-        self._describe(self.combo.currentText())
+        self.combo.currentTextChanged.connect(lambda _: self._describe(self.policy()))
+        self._describe(self.policy())
 
     def _describe(self, name: str) -> None:
         """Show the chosen policy's parameters, defaults and allowed values (from the registry,
@@ -106,8 +107,9 @@ class PolicyPanel(QWidget):
                                or f"{entry.title} takes no parameters")
 
     def policy(self) -> str:
-        """Return the chosen policy name."""
-        return self.combo.currentText()
+        """Return the chosen policy name (a policy file's spec as given, not as shown)."""
+        data = self.combo.currentData()
+        return data if isinstance(data, str) else self.combo.currentText()
 
     def show_params(self, params: dict[str, Any]) -> None:
         """Show ``params``: a declared parameter in its field, anything else as text."""
@@ -120,10 +122,15 @@ class PolicyPanel(QWidget):
         return {**self.fields.values(), **parse_params(self.params.text())}
 
     def set_policy(self, name: str) -> None:
-        """Show ``name`` as chosen (added to the list if unknown)."""
-        if self.combo.findText(name) < 0:
-            self.combo.addItem(name)
-        self.combo.setCurrentText(name)
+        """Show ``name`` as chosen (added to the list if unknown, shown with its control
+        characters escaped: a policy file's path may hold them)."""
+        index = self.combo.findData(name)
+        if index < 0:
+            index = self.combo.findText(name) if name == printable(name) else -1
+        if index < 0:
+            self.combo.addItem(printable(name), name)
+            index = self.combo.count() - 1
+        self.combo.setCurrentIndex(index)
 
 
 class ModelDialog(QDialog):

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from gangviz.userpolicy.errors import printable
+
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
     from gangviz.sim.protocol import Simulation
@@ -88,11 +90,11 @@ class PolicyReloader(QObject):
         try:
             source, sim = w.build_simulation(w.source_name, path, None, None, **w.source_args)
         except (ValueError, OSError) as exc:
-            w.statusBar().showMessage(f"Policy not loaded: {exc}", 0)
+            w.statusBar().showMessage(printable(f"Policy not loaded: {exc}"), 0)
             return False
         w.show_source(source, w.source_name, sim, None, w.source_args)
-        w.statusBar().showMessage(f"Policy {sim.policy_name} loaded from {path}; it reloads when "
-                                  "you save the file", 8000)
+        w.statusBar().showMessage(printable(f"Policy {sim.policy_name} loaded from {path}; it reloads when "
+                                            "you save the file"), 8000)
         self.spec = path
         self._watch(path)
         return True
@@ -146,11 +148,11 @@ class PolicyReloader(QObject):
             source, sim = w.build_simulation(w.source_name, self.spec, params, watch_of(old), **w.source_args)
             sim.run(until=at)
         except (ValueError, OSError) as exc:
-            self.last = f"Policy not reloaded (the previous one keeps running): {exc}"
+            self.last = printable(f"Policy not reloaded (the previous one keeps running): {exc}")
             w.statusBar().showMessage(self.last, 0)
             return False
         w.show_source(source, w.source_name, sim, params, w.source_args)
         self.last = "reloaded"
-        w.statusBar().showMessage(f"Policy {sim.policy_name} reloaded from {self.spec}; "
-                                  f"replayed to t={sim.time:g}", 8000)
+        w.statusBar().showMessage(printable(f"Policy {sim.policy_name} reloaded from {self.spec}; "
+                                            f"replayed to t={sim.time:g}"), 8000)
         return True

@@ -62,6 +62,7 @@ from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import DEFAULT_SPEED_LEVEL, SPEEDS, Player
 from gangviz.gui.plots.metrics import MetricsPanel
 from gangviz.timefmt import clock_text
+from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTemporaryDir
@@ -432,9 +433,9 @@ class MainWindow(QMainWindow):
         self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
         self.policy_panel.show_params(params or {})
         self.policy_panel.watch.setChecked(bool(watch))
-        self.board.title.setText(source.title)
-        self.board.subtitle.setText(self._subtitle(source, sim, pname))
-        self._set_explanation(source.explanation or self._describe_source(source), source.title)
+        self.board.title.setText(printable(source.title))
+        self.board.subtitle.setText(printable(self._subtitle(source, sim, pname)))
+        self._set_explanation(source.explanation or self._describe_source(source), printable(source.title))
         if source.scenario is not None and source.scenario.guided and not self.act_guided.isChecked():
             self.act_guided.setChecked(True)
         if self.player is not None:
@@ -550,7 +551,7 @@ class MainWindow(QMainWindow):
         self.source, self.source_name, self.source_args = None, None, {}
         self.sim_factory = build
         self.set_simulation(sim)
-        self.board.title.setText(title)
+        self.board.title.setText(printable(title))
         self.board.subtitle.setText("")
         self._set_explanation(explanation, title)
         return True
@@ -593,6 +594,7 @@ class MainWindow(QMainWindow):
 
     def _step_failed(self, message: str) -> None:
         """The policy refused a step: stop there and say why (status bar and explanation)."""
+        message = printable(message)  # a user policy's message may hold control characters
         self.statusBar().showMessage(f"Stopped: {message}", 0)
         self._set_explanation(f"Stopped: {message}", self.board.title.text())
 
@@ -998,7 +1000,7 @@ class MainWindow(QMainWindow):
         if waiting is not None:
             held = sum(c.kind == "job_placed" for c in p.transition_changes()) if gate is not None else 0
             parts.append(f"{len(waiting) + held} waiting")
-        parts.append(f"policy {sim.policy_name}")
+        parts.append(f"policy {printable(sim.policy_name)}")
         self.status.setText("   ·   ".join(parts))
         if self.job_panel.job is not None:
             self.job_panel.show_job(sim, self.job_panel.job)

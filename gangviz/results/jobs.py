@@ -281,7 +281,7 @@ def save_run_jobs(done: Any, source: Any, path: str | os.PathLike[str], *, label
     else:
         out = save_simulation_jobs(done.simulation, source, path, label=label, tau=tau)
     write_sidecar(out, source, policy_record(source, done.label, done.family, dict(done.parameters),
-                                             done.engine, order))
+                                             done.engine, order), tau)
     return out
 
 
@@ -291,16 +291,20 @@ def sidecar_path(path: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + ".json")
 
 
-def write_sidecar(path: str | os.PathLike[str], source: Any, record: dict[str, Any]) -> Path:
+def write_sidecar(path: str | os.PathLike[str], source: Any, record: dict[str, Any],
+                  tau: float | None = None) -> Path:
     """Write the sidecar of per-job file ``path`` (:func:`sidecar_path`): gangviz's version,
-    the ``policy`` record (:func:`gangviz.results.provenance.policy_record`) and the ``source``
-    record; return its path. Raises ``OSError`` when it cannot be written."""
+    the ``policy`` record (:func:`gangviz.results.provenance.policy_record`), the ``source``
+    record and the bounded slowdown's threshold ``tau`` of the file's ``bounded_slowdown``
+    column (``bsld_threshold``, in the file's time unit; default 10); return its path.
+    Raises ``OSError`` when it cannot be written."""
     import json
 
     from gangviz.results.summary import version
 
     doc = {"gangviz": version(), "jobs_file": Path(path).name, "policy": record,
-           "source": source_record(source), "time_unit": "s" if source.kind == "swf" else "slice"}
+           "source": source_record(source), "time_unit": "s" if source.kind == "swf" else "slice",
+           "bsld_threshold": BSLD_TAU_SECONDS if tau is None else float(tau)}
     out = sidecar_path(path)
     write_text_atomically(out, json.dumps(doc, indent=1) + "\n")
     return out

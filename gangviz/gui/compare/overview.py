@@ -36,6 +36,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QVBoxLa
 from gangviz.gui.compare.state_line import StateLine
 from gangviz.gui.plots.compare import policy_colour
 from gangviz.timefmt import clock_text
+from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
     from gangviz.experiments.schedule import Schedule
@@ -206,7 +207,8 @@ def pane_frame(frame: QFrame, spec: str, colour: QColor | None = None) -> tuple[
     lay = QVBoxLayout(frame)
     lay.setContentsMargins(4, 4, 4, 4)
     lay.setSpacing(2)
-    title = QLabel(spec)
+    title = QLabel(printable(spec))  # a user policy's name may hold control characters
+    title.setTextFormat(Qt.TextFormat.PlainText)
     f = QFont(title.font())
     f.setPointSizeF(12)
     f.setBold(True)
@@ -260,7 +262,7 @@ class SchedulePane(QFrame):
         self.failure = message
         self.bar.hide()
         self.state.setText("failed")
-        self.view.show_message(message)
+        self.view.show_message(printable(message))
 
     def set_progress(self, what: str, value: float) -> None:
         """Take a worker's report: ``"started"`` (the run began), ``"simulated"`` (``value``,

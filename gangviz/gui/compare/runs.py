@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gangviz.userpolicy.errors import printable
+
 if TYPE_CHECKING:
     from gangviz.workloads.source import Source
 
@@ -77,11 +79,15 @@ class ScheduleRunner(QObject):
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self._poll)
 
-    def start(self, source: Source, specs: list[str], sources: Mapping[str, Source] | None = None) -> int:
+    def start(self, source: Source, specs: list[str], sources: Mapping[str, Source] | None = None,
+              runs: Mapping[str, tuple[str, str | None]] | None = None, gamma: float = 10.0) -> int:
         """Start one run per spec, on ``source`` or its own of ``sources`` (the machine a
         comparison gives it, :func:`gangviz.experiments.compare.machine_sources`); return the
         generation the signals carry (a later :meth:`start` ends the earlier runs and makes
-        their results stale)."""
+        their results stale). ``runs`` maps a label of ``specs`` to the policy and queue order
+        it runs (:func:`gangviz.experiments.compare.labelled_runs`; a label not there is a
+        policy in arrival order); the worker loads the order's file itself. ``gamma`` is the
+        bounded slowdown's threshold of the figures."""
         from gangviz.experiments.runner import cores
         from gangviz.experiments.schedule import schedule_task
 
@@ -98,14 +104,15 @@ class ScheduleRunner(QObject):
         self._pool = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_worker,
                                             initargs=(os.getpid(), self._queue))
         with _main_not_imported():  # the workers are spawned here, by the submits
-            for spec in specs:
-                own = (sources or {}).get(spec, source)
+            for label in specs:
+                own = (sources or {}).get(label, source)
+                policy, order = (runs or {}).get(label, (label, None))
                 # a worker loads a trace again rather than receive its jobs pickled, then gives
                 # it the machine this comparison chose
                 task = ((own.origin, own.ring, own.processors, own.absent_from)
                         if own.origin is not None else own)
-                fut = self._pool.submit(schedule_task, (gen, spec), task, spec)
-                self._futures[fut] = spec
+                fut = self._pool.submit(schedule_task, (gen, label), task, policy, order, gamma)
+                self._futures[fut] = label
         self.timer.start()
         return gen
 
@@ -126,12 +133,13 @@ class ScheduleRunner(QObject):
         for fut in [f for f in self._futures if f.done()]:
             spec = self._futures.pop(fut)
             exc = fut.exception()
+            shown = printable(spec)
             if exc is None:
                 self.ready.emit(gen, spec, fut.result())
             elif isinstance(exc, (ValueError, KeyError, TypeError, MemoryError)):
-                self.failed.emit(gen, spec, f"{spec}: {str(exc).strip(chr(39) + chr(34))}")
+                self.failed.emit(gen, spec, f"{shown}: {printable(str(exc).strip(chr(39) + chr(34)))}")
             else:
-                self.failed.emit(gen, spec, f"{spec}: the run stopped ({type(exc).__name__}: {exc})")
+                self.failed.emit(gen, spec, f"{shown}: the run stopped ({type(exc).__name__}: {printable(exc)})")
         if not self._futures:
             self._close(wait=True)
 

@@ -27,6 +27,7 @@ from gangviz.experiments.compare import DESCRIPTIONS, Comparison
 from gangviz.experiments.tasks import METRICS
 from gangviz.results.figures import definitions, format_value, title
 from gangviz.timefmt import format_time
+from gangviz.userpolicy.errors import printable
 
 MARK = "★"
 BEST_BG = QColor("#E3F1E8")
@@ -79,7 +80,9 @@ class SummaryTable(QTableWidget):
         self.setRowCount(len(keys))
         self.setColumnCount(len(labels))
         for j, lab in enumerate(labels):
-            head = QTableWidgetItem(lab)
+            head = QTableWidgetItem(printable(lab))  # a user policy's name may hold control characters
+            head.setData(Qt.ItemDataRole.UserRole, lab)
+            head.setToolTip(printable(lab))  # a long label (a policy and its order) is cut in the header
             f = QFont(self.font())
             f.setBold(True)
             head.setFont(f)
@@ -87,12 +90,16 @@ class SummaryTable(QTableWidget):
                 head.setForeground(QBrush(colours[j]))
             self.setHorizontalHeaderItem(j, head)
         units = getattr(comparison, "units", {}) or {}
-        meaning = definitions("s" if units.get("wait") == "s" else "slice")
+        clock = "s" if units.get("wait") == "s" else "slice"
+        gamma = getattr(comparison, "gamma", None)
+        meaning = definitions(clock) if gamma is None else definitions(clock, gamma)
         for i, m in enumerate(keys):
             goal = goals.get(m)
             unit = units.get(m, "")
+            # Γ is in the row's tooltip and the note above the table: a longer title would widen
+            # the projected table past its room
             vh = QTableWidgetItem(row_title(m, goal, unit))
-            text = DESCRIPTIONS.get(m) or meaning.get(m, m)
+            text = (meaning.get(m) if m == "bounded_slowdown" else None) or DESCRIPTIONS.get(m) or meaning.get(m, m)
             vh.setToolTip(f"{m}: " + text + (f" ({'higher' if goal == 'max' else 'lower'} is better)" if goal else ""))
             self.setVerticalHeaderItem(i, vh)
             for j, lab in enumerate(labels):
@@ -101,7 +108,7 @@ class SummaryTable(QTableWidget):
                 lacking = m in getattr(comparison, "lacks", {}).get(lab, ())
                 item = QTableWidgetItem("(none)" if lacking else cell_text(v, best, unit))
                 if lacking:
-                    item.setToolTip(f"{lab}'s family has no {m}")
+                    item.setToolTip(f"{printable(lab)}'s family has no {m}")
                 item.setData(Qt.ItemDataRole.UserRole, v)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if best:
@@ -138,7 +145,7 @@ class SummaryTable(QTableWidget):
         """Return the exact values shown: ``{policy: {metric: value}}``."""
         out: dict[str, dict[str, float]] = {}
         for j in range(self.columnCount()):
-            lab = self._header(j).text()
+            lab = self._header(j).data(Qt.ItemDataRole.UserRole)
             out[lab] = {m: self._cell(i, j).data(Qt.ItemDataRole.UserRole) for i, m in enumerate(self._keys())}
         return out
 
@@ -149,7 +156,7 @@ class SummaryTable(QTableWidget):
         for i, m in enumerate(self._keys()):
             if goals and m not in goals:
                 continue  # a count: no best
-            out[m] = tuple(self._header(j).text() for j in range(self.columnCount())
+            out[m] = tuple(self._header(j).data(Qt.ItemDataRole.UserRole) for j in range(self.columnCount())
                            if self._cell(i, j).font().bold() and self._cell(i, j).text().endswith(MARK))
         return out
 

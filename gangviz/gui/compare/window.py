@@ -47,6 +47,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
+    QDoubleSpinBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -92,6 +93,7 @@ from gangviz.gui.player import Player
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.compare import OverlayPlots, shown_colours
 from gangviz.timefmt import clock_text
+from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
     from gangviz.experiments.compare import Comparison
@@ -107,8 +109,15 @@ SCREENSHOT_SIZE = (1680, 1050)
 SCHEDULE_JOBS = 5000
 
 
-def check_count(specs: list[str]) -> None:
-    """Raise ``ValueError`` unless ``specs`` names 2-4 different policies."""
+#: a run of the window: the policy and its queue order (``None``: arrival order)
+Run = tuple[str, "str | None"]
+
+
+def check_count(specs: list[str], runs: dict[str, Run] | None = None) -> None:
+    """Raise ``ValueError`` unless ``specs`` names 2-4 different runs: different policies, or
+    one policy under different queue orders (``runs`` maps a label to its policy and order,
+    :func:`gangviz.experiments.compare.labelled_runs`; a label not there is a policy in
+    arrival order)."""
     n = len(specs)
     if n < MIN_POLICIES:
         raise ValueError(f"pick at least {MIN_POLICIES} policies to compare ({n} picked)")
@@ -116,11 +125,19 @@ def check_count(specs: list[str]) -> None:
         raise ValueError(f"pick at most {MAX_POLICIES} policies ({n} picked): the panes sit side by side")
     from gangviz.experiments.compare import check_distinct
 
-    check_distinct(specs, "policy")
+    by_order: dict[str | None, list[str]] = {}
+    for label in specs:
+        spec, order = (runs or {}).get(label, (label, None))
+        by_order.setdefault(order, []).append(spec)
+    for same in by_order.values():
+        check_distinct(same, "policy")
 
 
-def build_sims(source: Source, specs: list[str], padding: str | None = None) -> dict[str, Simulation]:
-    """Return ``{spec: simulation}`` (with history) for 2-4 ``specs`` on ``source``.
+def build_sims(source: Source, specs: list[str], padding: str | None = None,
+               runs: dict[str, Run] | None = None) -> dict[str, Simulation]:
+    """Return ``{label: simulation}`` (with history) for 2-4 runs ``specs`` on ``source``,
+    each the policy and queue order ``runs`` gives its label (a label not there is a policy
+    in arrival order).
 
     Every family goes through :func:`gangviz.factory.build` (as ``gangviz compare`` does;
     time-slot runs step whole slices, not slice by slice). Raises ``ValueError`` naming the
@@ -131,15 +148,16 @@ def build_sims(source: Source, specs: list[str], padding: str | None = None) -> 
     from gangviz.experiments.compare import machine_sources
     from gangviz.factory import build
 
-    check_count(specs)
-    sources = machine_sources(source, specs, padding)
+    check_count(specs, runs)
+    chosen = {label: (runs or {}).get(label, (label, None)) for label in specs}
+    sources = machine_sources(source, [spec for spec, _ in chosen.values()], padding)
     sims: dict[str, Simulation] = {}
-    for spec in specs:
+    for label, (spec, order) in chosen.items():
         try:
-            sims[spec] = build(sources[spec], spec, record=True, watch=False)
+            sims[label] = build(sources[spec], spec, record=True, watch=False, order=order)
         except (ValueError, KeyError, TypeError) as exc:
             msg = str(exc).strip("'\"")
-            raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
+            raise ValueError(msg if spec in msg else f"{label}: {msg}") from None
     return sims
 
 
@@ -152,6 +170,7 @@ class PolicyChooser(QWidget):
     def __init__(self, names: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         lay = QVBoxLayout(self)
+        self._layout = lay
         lay.setContentsMargins(8, 8, 8, 8)
         head = QLabel("Policies (2–4)")
         f = QFont(head.font())
@@ -168,6 +187,14 @@ class PolicyChooser(QWidget):
         self.extra.setToolTip("Add a policy with parameters, e.g. random:seed=3, then tick it")
         self.extra.returnPressed.connect(self._add_typed)
         lay.addWidget(self.extra)
+        self.options = QWidget()  # the comparison's options (add_options), above the button
+        self.options_layout = QVBoxLayout(self.options)
+        self.options_layout.setContentsMargins(0, 4, 0, 0)
+        self.options_layout.setSpacing(2)
+        lay.addWidget(self.options)
+        #: the bounded slowdown's threshold Γ and, on a padded trace, the machine (add_options)
+        self.gamma: QDoubleSpinBox | None = None
+        self.machine: QComboBox | None = None
         self.button = QPushButton("Compare")
         self.button.setDefault(True)
         self.button.clicked.connect(lambda: self.chosen.emit(self.checked()))
@@ -178,8 +205,40 @@ class PolicyChooser(QWidget):
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         lay.addWidget(self.message)
 
+    def add_options(self, gamma: float, clock: str, padded: int | None, padding: str | None) -> None:
+        """Add the comparison's options: the bounded slowdown's threshold Γ (``gamma``, in
+        ``clock``, ``"s"`` or ``"slices"``), and for a trace padded from ``padded`` processors
+        the machine of every policy (:data:`gangviz.experiments.compare.PADDING`, as
+        ``--padding``; ``padding`` chosen first)."""
+        from gangviz.experiments.compare import PADDING
+
+        lay = self.options_layout
+        lay.addWidget(QLabel("Bounded slowdown Γ"))
+        self.gamma = QDoubleSpinBox()
+        self.gamma.setDecimals(2)
+        self.gamma.setRange(0.001, 1e9)
+        self.gamma.setValue(gamma)
+        self.gamma.setSuffix(f" {clock}")
+        self.gamma.setToolTip("The bounded slowdown's threshold: max(response, Γ) / max(run time, Γ) "
+                              "(--bsld-threshold); applied on Compare")
+        lay.addWidget(self.gamma)
+        if padded is None:
+            return
+        lay.addWidget(QLabel("Machine"))
+        self.machine = QComboBox()
+        self.machine.addItem("choose one", None)
+        words = {"used": "used: all processors", "absent": f"absent: the trace's {padded:,}"}
+        for choice in PADDING:
+            self.machine.addItem(words[choice], choice)
+        self.machine.setCurrentIndex(max(0, self.machine.findData(padding)))
+        self.machine.setToolTip("A buddy scheme leaves the processors added to the trace's machine "
+                                "absent; the other policies would use them: one machine for every "
+                                "policy (--padding used or absent)")
+        lay.addWidget(self.machine)
+
     def _add(self, spec: str, checked: bool) -> QListWidgetItem:
-        item = QListWidgetItem(spec)
+        item = QListWidgetItem(printable(spec))  # a user policy's name may hold control characters
+        item.setData(Qt.ItemDataRole.UserRole, spec)
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
         item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
         self.list.addItem(item)
@@ -193,12 +252,13 @@ class PolicyChooser(QWidget):
 
     def checked(self) -> list[str]:
         """Return the ticked specs, in list order."""
-        return [self.list.item(i).text() for i in range(self.list.count())
+        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())
                 if self.list.item(i).checkState() == Qt.CheckState.Checked]
 
     def set_checked(self, specs: list[str]) -> None:
         """Tick exactly ``specs`` (adding the ones not listed yet)."""
-        present = {self.list.item(i).text(): self.list.item(i) for i in range(self.list.count())}
+        present = {self.list.item(i).data(Qt.ItemDataRole.UserRole): self.list.item(i)
+                   for i in range(self.list.count())}
         for spec in specs:
             if spec not in present:
                 present[spec] = self._add(spec, True)
@@ -206,8 +266,8 @@ class PolicyChooser(QWidget):
             item.setCheckState(Qt.CheckState.Checked if text in specs else Qt.CheckState.Unchecked)
 
     def show_message(self, text: str) -> None:
-        """Show ``text`` under the button (empty clears it)."""
-        self.message.setText(text)
+        """Show ``text`` under the button (empty clears it), its control characters escaped."""
+        self.message.setText(printable(text))
 
 
 class ComparePane(QFrame):
@@ -299,6 +359,13 @@ class CompareWindow(QMainWindow):
         start: the shared time to show first (clamped to the runs' span).
         schedules: draw each run from its finished schedule (``True``) or step simulations
             (``False``); ``None`` decides by the workload's size (:meth:`uses_schedules`).
+        padding: the machine of a padded trace for every policy (``--padding``).
+        orders: queue orders as ``gangviz compare --order`` takes them (``FILE.py:function``
+            for every policy, ``POLICY=FILE.py:function`` for one; two or more for one policy
+            run it once under each, side by side, labelled by its order:
+            :func:`gangviz.experiments.compare.labelled_runs`).
+        bsld_threshold: the bounded slowdown's threshold Γ of the figures, in the source's
+            clock (``--bsld-threshold``).
 
     Raises ``ValueError``/``OSError`` when ``source`` does not load (the command line turns it
     into a one-line message). ``error`` holds the message of the last rejected choice.
@@ -309,8 +376,18 @@ class CompareWindow(QMainWindow):
     def __init__(self, source: Source | str | Path, policies: Sequence[str] = (), *,
                  source_args: dict[str, Any] | None = None, start: float = 0.0,
                  schedules: bool | None = None, padding: str | None = None,
+                 orders: Sequence[str] = (), bsld_threshold: float = 10.0,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        from gangviz.experiments.compare import labelled_runs, split_own_order
+
+        #: label -> (policy, queue order) of the runs asked for with their orders
+        self.runs: dict[str, Run] = labelled_runs(list(policies), list(orders)) if orders else {}
+        #: the order of a policy ticked in the chooser that was not asked for with one of its own
+        split = [(o, split_own_order(o, list(policies))) for o in orders]
+        self.every_order = next((o for o, (head, eq, _) in split if not (eq and head in policies)), None)
+        #: the bounded slowdown's threshold Γ, in the source's clock
+        self.bsld_threshold = float(bsld_threshold)
         self._schedules_asked = schedules
         #: the machine of a padded trace for every policy (``gangviz compare --padding``)
         self.padding = padding
@@ -333,7 +410,7 @@ class CompareWindow(QMainWindow):
         self.time = 0.0
         self.end = 0.0
         self._last_tick = 0.0
-        self.setWindowTitle(f"gangviz: compare policies on {source.title}")
+        self.setWindowTitle(f"gangviz: compare policies on {printable(source.title)}")
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
@@ -351,8 +428,9 @@ class CompareWindow(QMainWindow):
             self.addAction(a)
         self.resize(1500, 950)
         if policies:
-            self.chooser.set_checked(list(policies))
-            self.set_policies(list(policies), start=start)
+            labels = list(self.runs) or list(policies)
+            self.chooser.set_checked(labels)
+            self.set_policies(labels, start=start)
         else:
             self.chooser.show_message(f"Tick {MIN_POLICIES} to {MAX_POLICIES} policies, then Compare.")
 
@@ -426,6 +504,8 @@ class CompareWindow(QMainWindow):
 
         names = menu(self.model)
         self.chooser = PolicyChooser(list(names))
+        self.chooser.add_options(self.bsld_threshold, "s" if self._slice_seconds() is not None else "slices",
+                                 self.source.absent_from, self.padding)
         self.chooser.chosen.connect(self._chosen)
         self.chooser.setFixedWidth(190)
         self.heading = heading_label()
@@ -490,7 +570,24 @@ class CompareWindow(QMainWindow):
 
     # ------------------------------------------------------------- policies
     def _chosen(self, specs: list[str]) -> None:
+        """Compare: the ticked runs, under the options chosen beside them (Γ, the machine)."""
+        if self.chooser.gamma is not None:
+            self.bsld_threshold = float(self.chooser.gamma.value())
+        if self.chooser.machine is not None:
+            self.padding = self.chooser.machine.currentData()
         self.set_policies(list(specs), start=self.time)
+
+    def run_of(self, label: str) -> Run:
+        """Return the policy and queue order of the run ``label``: as asked for, else the
+        policy ``label`` under the order given for every policy (or arrival order)."""
+        return self.runs.get(label, (label, self.every_order))
+
+    def _runs_of(self, labels: list[str]) -> dict[str, Run]:
+        return {label: self.run_of(label) for label in labels}
+
+    def _gamma_text(self) -> str:
+        unit = "s" if self._slice_seconds() is not None else "slices"
+        return f"bounded slowdown Γ = {self.bsld_threshold:g} {unit}"
 
     def uses_schedules(self) -> bool:
         """Return whether the panes draw finished schedules instead of stepping simulations:
@@ -503,9 +600,13 @@ class CompareWindow(QMainWindow):
         return len(self.source.jobs or ()) > SCHEDULE_JOBS
 
     def _tell(self, error: str | None) -> None:
-        """Keep ``error`` in :attr:`error` and show it in the chooser (``None``: clear both)."""
+        """Keep ``error`` in :attr:`error` and show it in the chooser (``None``: clear both); a
+        choice of machine it asks for is offered beside the chooser."""
         self.error = error
-        self.chooser.show_message(error or "")
+        shown = error or ""
+        if error and self.chooser.machine is not None and "--padding" in error:
+            shown += " (here: the Machine choice above Compare)"
+        self.chooser.show_message(shown)
 
     def set_policies(self, specs: list[str], *, start: float = 0.0) -> bool:
         """Compare ``specs``; return success. On failure the chooser shows the reason (also in
@@ -513,7 +614,7 @@ class CompareWindow(QMainWindow):
         if self.uses_schedules():
             return self._set_schedules(specs, start)
         try:
-            sims = build_sims(self.source, specs, self.padding)
+            sims = build_sims(self.source, specs, self.padding, self._runs_of(specs))
         except ValueError as exc:
             self._tell(str(exc))
             return False
@@ -538,8 +639,9 @@ class CompareWindow(QMainWindow):
         if self.comparison is not None:
             self.table.set_comparison(self.comparison, colours)
             self.table.setEnabled(True)
-            self.table_note.setText(self.comparison.note or "Final metrics, the numbers of gangviz compare "
-                                    "(★ best in its row; ↑ higher is better, ↓ lower is better)")
+            self.table_note.setText((self.comparison.note or "Final metrics, the numbers of gangviz compare "
+                                     "(★ best in its row; ↑ higher is better, ↓ lower is better)")
+                                    + f"; {self._gamma_text()}")
         else:
             self.table.clear()
             self.table.setRowCount(0)
@@ -547,10 +649,11 @@ class CompareWindow(QMainWindow):
             self.table_note.setText("The final-metrics table covers the Ousterhout-matrix policies; "
                                     "this model's panes and curves are shown above.")
         s = self.source
-        self.heading.setText(s.title)
+        self.heading.setText(printable(s.title))
         jobs = f"  ·  {len(s.jobs)} jobs" if s.jobs else ""
+        gamma = f"  ·  {self._gamma_text()}" if self.comparison is not None else ""
         self.subheading.setText(f"{s.processors} processors{jobs}  ·  {len(sims)} policies  ·  "
-                                f"runs end at {clock_text(self.end, self._slice_seconds())}")
+                                f"runs end at {clock_text(self.end, self._slice_seconds())}{gamma}")
         self._default_rate()
         self.presentation.apply()  # panes chosen while presenting are drawn large too
         self.set_time(start, force=True)
@@ -569,10 +672,12 @@ class CompareWindow(QMainWindow):
         from gangviz.experiments.compare import machine_sources
         from gangviz.factory import resolve
 
+        runs = self._runs_of(specs)
         try:
-            check_count(specs)
-            sources = machine_sources(self.source, specs, self.padding)
-            for spec in specs:
+            check_count(specs, runs)
+            policies = machine_sources(self.source, [spec for spec, _ in runs.values()], self.padding)
+            sources = {label: policies[spec] for label, (spec, _) in runs.items()}
+            for spec, _ in runs.values():
                 try:
                     resolve(self.source, spec)
                 except (ValueError, KeyError, TypeError) as exc:
@@ -601,7 +706,7 @@ class CompareWindow(QMainWindow):
         self.table.setColumnCount(0)
         self.table_note.setText("The figures of every run appear here when it ends.")
         s = self.source
-        self.heading.setText(s.title)
+        self.heading.setText(printable(s.title))
         self.subheading.setText(f"{s.processors:,} processors  ·  {len(s.jobs):,} jobs  ·  "
                                 f"{len(specs)} policies, each simulated once")
         if self.runner is None:
@@ -612,9 +717,9 @@ class CompareWindow(QMainWindow):
             self.runner.timer.timeout.connect(self._runs_tick)
         self._start_at = start
         self.presentation.apply()
-        self._generation = self.runner.start(self.source, list(specs), sources)
+        self._generation = self.runner.start(self.source, list(specs), sources, runs, self.bsld_threshold)
         self.subheading.setText(self.subheading.text() + f" in {self.runner.workers} worker process"
-                                + ("es" if self.runner.workers != 1 else ""))
+                                + ("es" if self.runner.workers != 1 else "") + f"  ·  {self._gamma_text()}")
         self.set_time(start, force=True)
         return True
 
@@ -673,7 +778,7 @@ class CompareWindow(QMainWindow):
             wait = f"; {self.pending} still simulating" if self.pending else ""
             self.table_note.setText((self.comparison.note or "Final figures, the numbers of gangviz "
                                      "compare (★ best in its row among the policies that have it; "
-                                     "↑ higher, ↓ lower is better)") + wait)
+                                     "↑ higher, ↓ lower is better)") + f"; {self._gamma_text()}" + wait)
         self._rate_changed()
         self.set_time(self.time, force=True)
 
@@ -685,7 +790,7 @@ class CompareWindow(QMainWindow):
         self._moves, self.samples = {}, {}
         end = 0.0
         comparison = (comparison_of_runs(self.source, {spec: measures_of(sim).finish()
-                                                       for spec, sim in sims.items()})
+                                                       for spec, sim in sims.items()}, self.bsld_threshold)
                       if self.model == "matrix" else None)
         for spec, sim in sims.items():
             run_to_end(sim)
@@ -875,10 +980,12 @@ class CompareWindow(QMainWindow):
 
 def screenshot(source: Source | str | Path, policies: list[str], out: str | Path, *, at: float | None = None,
                size: tuple[int, int] = SCREENSHOT_SIZE, source_args: dict[str, Any] | None = None,
-               presentation: bool = False, padding: str | None = None) -> Path:
+               presentation: bool = False, padding: str | None = None, orders: Sequence[str] = (),
+               bsld_threshold: float = 10.0) -> Path:
     """Render the compare window offscreen at shared time ``at`` (default: half-way through the
     longest run), in presentation mode when ``presentation`` (at ``size``, not full screen),
-    and save it to ``out`` (.png or .svg); return the path.
+    and save it to ``out`` (.png or .svg); return the path. ``padding``, ``orders`` and
+    ``bsld_threshold`` as :class:`CompareWindow` takes them.
 
     Raises ``ValueError`` when the workload does not load or the policies are not 2-4 runnable
     ones, ``OSError`` when the picture cannot be written.
@@ -888,7 +995,8 @@ def screenshot(source: Source | str | Path, policies: list[str], out: str | Path
 
     app = application(offscreen=True)
     with dialogs_raise():  # offscreen, an error is raised and printed, never a dialog
-        win = CompareWindow(source, policies, source_args=source_args, padding=padding)
+        win = CompareWindow(source, policies, source_args=source_args, padding=padding, orders=orders,
+                            bsld_threshold=bsld_threshold)
         try:
             if win.error is not None:
                 raise ValueError(win.error)

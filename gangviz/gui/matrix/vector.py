@@ -45,6 +45,7 @@ from gangviz.gui.matrix.marks import hatch
 from gangviz.gui.matrix.scene import replica_mask
 from gangviz.gui.wiring import follow
 from gangviz.sim.protocol import Simulation
+from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
     from gangviz.core.matrix import OusterhoutMatrix
@@ -91,7 +92,7 @@ def tree_hidden_reason(policy: str) -> str | None:
     other policy the tree means nothing and is not drawn."""
     if _has_trait(policy, "wlt"):
         return None
-    return (f"Workload tree not shown: {policy} does not allocate by buddy groups "
+    return (f"Workload tree not shown: {printable(policy)} does not allocate by buddy groups "
             "(only the buddy schemes and re-packing use it).")
 
 
@@ -328,7 +329,7 @@ class VectorTreeView(QWidget):
             room = self.width() - left - RIGHT
             fm = QFontMetricsF(self._small)
             # a narrow view (a compare pane) says it shorter rather than cutting the sentence
-            policy = self.player.sim.policy_name if self.player is not None else ""
+            policy = printable(self.player.sim.policy_name) if self.player is not None else ""
             forms = [reason, f"No workload tree: {policy} does not use buddy groups", "No workload tree"]
             reason = next((f for f in forms if fm.horizontalAdvance(f) <= room), forms[-1])
             painter.drawText(QRectF(left, y, room, self.level_h),

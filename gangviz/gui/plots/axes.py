@@ -188,8 +188,15 @@ def tidy(plot: PlotWidget | PlotItem, kind: str = "plain", font_points: float | 
 
 def title_with_key(title: str, entries: list[tuple[str, str]], size: str = "10pt") -> str:
     """Return an HTML title: ``title`` and, after it, a coloured line and name per entry
-    (``(name, "#RRGGBB")``), so the key sits above the plot, never over the data."""
+    (``(name, "#RRGGBB")``), so the key sits above the plot, never over the data. A name is
+    shown as text: its control characters escaped (a policy file's name may hold them) and no
+    markup in it read as HTML."""
+    from html import escape
+
+    from gangviz.userpolicy.errors import printable
+
     if not entries:
         return title
-    keys = "&nbsp;&nbsp;".join(f"<span style='color:{c}'>&#9473;&#9473; {n}</span>" for n, c in entries)
+    keys = "&nbsp;&nbsp;".join(f"<span style='color:{c}'>&#9473;&#9473; {escape(printable(n))}</span>"
+                               for n, c in entries)
     return f"<span style='font-size:{size}'>{title}&nbsp;&nbsp;&nbsp;{keys}</span>"

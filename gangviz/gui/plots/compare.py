@@ -31,6 +31,7 @@ from gangviz import colours
 from gangviz.gui.pgtypes import InfiniteLine, LegendItem, PlotDataItem, PlotWidget
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.metrics import SampleColumns
+from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
     from gangviz.sim.state import Sample
@@ -140,7 +141,8 @@ class OverlayPlots(QWidget):
             for k, (_t, _y, field, _kind) in enumerate(PANELS):
                 xs, ys = step_xy(cols.column("time"), self._values(cols, field))
                 faint = self.plots[k].plot(xs, ys, pen=policy_pen(label, i, 1.2, 70, self.pens[label]))
-                solid = self.plots[k].plot([], [], pen=policy_pen(label, i, 2.2, colour=self.pens[label]), name=label)
+                solid = self.plots[k].plot([], [], pen=policy_pen(label, i, 2.2, colour=self.pens[label]),
+                                             name=printable(label))
                 self.faint[(label, k)] = faint
                 self.solid[(label, k)] = solid
         for w in self.plots:
