@@ -46,6 +46,11 @@ class BuddyRun:
     #: where the jobs ran (:class:`gangviz.fast.placement.PlacementLog`, jobs in the order
     #: given), when :func:`run_buddy` was asked for it
     placement: Any = None
+    #: with the placement, per job (``Simulation.run_stats``): the time of its first slice, the
+    #: most slots it held in a slice it ran and the slices it ran in slots other than its home slot
+    first_run: np.ndarray | None = None
+    rows_held: np.ndarray | None = None
+    extra_slices: np.ndarray | None = None
 
 
 def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, work: npt.ArrayLike,
@@ -103,12 +108,18 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     out_finish = np.empty(len(ids))
     out_start[by_id] = start
     out_finish[by_id] = finish
-    placed = None
+    placed = stats = None
     if placement:
         from gangviz.fast.placement import PlacementLog
 
         placed = PlacementLog.of_loop(log[0], log[1], int(max_rows), processors, jobs=by_id)
-    return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time), placed)
+        stats = []
+        for values in log[2:]:
+            stat = np.empty_like(values)
+            stat[by_id] = values
+            stats.append(stat)
+    return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time), placed,
+                    *(stats or ()))
 
 
 def zhou_metrics_compiled(jobs: Iterable[JobSpec], scheme: str, processors: int, occupy: str = "size",

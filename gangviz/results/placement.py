@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["interval_set", "place_counts"]
+__all__ = ["interval_set", "interval_texts", "place_counts"]
 
 
 def interval_set(cols: Sequence[int] | np.ndarray | None) -> str:
@@ -33,14 +33,39 @@ def interval_set(cols: Sequence[int] | np.ndarray | None) -> str:
     return " ".join(f"{a}-{b}" if b > a else str(a) for a, b in zip(lo, hi))
 
 
+def interval_texts(cols: np.ndarray, begins: np.ndarray) -> np.ndarray:
+    """Return the interval set (:func:`interval_set`) of each of the flat lists of processors
+    ``cols[begins[j]:begins[j + 1]]`` (each ascending, each processor once) as a string array,
+    all in one compiled pass (:func:`gangviz.fast.intervals.interval_cells`)."""
+    from gangviz.fast.intervals import interval_cells
+
+    cells = interval_cells(cols, begins)
+    if not cells.shape[1]:
+        return np.full(len(cells), "", dtype="U1")
+    texts: np.ndarray = cells.view(f"S{cells.shape[1]}").reshape(len(cells)).astype(str)
+    return texts
+
+
 def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray,
                  size: Sequence[int] | np.ndarray, processors: int) -> list[str]:
     """Return, per job, the processors it held as an interval set (:func:`interval_set`),
-    chosen as the module docstring says; ``""`` for a job that has not started.
+    chosen as the module docstring says; ``""`` for a job that has not started. The whole
+    schedule is placed in one compiled pass (:func:`gangviz.fast.intervals.placed_counts`);
+    :func:`place_counts_python` is the same rule, event by event.
 
     Raises ``ValueError`` when the schedule needs more than ``processors`` at some instant (not
     a schedule of this machine).
     """
+    from gangviz.fast.intervals import placed_counts
+
+    texts: list[str] = interval_texts(*placed_counts(start, finish, size, processors)).tolist()
+    return texts
+
+
+def place_counts_python(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray,
+                        size: Sequence[int] | np.ndarray, processors: int) -> list[str]:
+    """Return :func:`place_counts` of the schedule, placed event by event in Python (what the
+    compiled pass is tested against); raises as it does."""
     st = np.asarray(start, dtype=np.float64)
     fi = np.asarray(finish, dtype=np.float64)
     sz = np.asarray(size, dtype=np.int64)

@@ -1,0 +1,87 @@
+"""The per-job table of a run on a compiled loop, equal row for row to the reference engine's.
+
+A compiled time-slot loop (:mod:`gangviz.fast.gang`, :mod:`gangviz.fast.buddy`) asked for its
+placement keeps, per job, what :meth:`gangviz.sim.engine.Simulation.run_stats` keeps (the time
+of its first slice, the most rows it held at once, the slices it ran in rows other than its
+home row [Zhou00 §3]) and the placement log (:class:`gangviz.fast.placement.PlacementLog`),
+from which the processors each job held in its first slice come
+(:func:`gangviz.fast.intervals.first_columns`). :func:`jobs_of_compiled` turns those arrays
+into the columns :func:`gangviz.results.jobs.jobs_of_simulation` gives for the same run on the
+reference engine, a column at a time; :func:`save_compiled_jobs` writes them as
+:func:`gangviz.results.jobs.save_simulation_jobs` does.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from gangviz.results.jobs import BSLD_TAU_SECONDS, _trace_id, _write_for, job_columns
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.factory.finished import FinishedRun
+
+__all__ = ["has_job_stats", "jobs_of_compiled", "save_compiled_jobs"]
+
+
+def has_job_stats(done: FinishedRun) -> bool:
+    """Return whether ``done`` ran on a compiled loop asked for its placement, so that
+    :func:`jobs_of_compiled` can make its table."""
+    raw = getattr(done.result, "raw", None)
+    return (done.engine.startswith("compiled:") and raw is not None
+            and getattr(raw, "placement", None) is not None
+            and getattr(raw, "rows_held", None) is not None)
+
+
+def jobs_of_compiled(done: FinishedRun, *, time_scale: float = 1.0,
+                     tau: float | None = None) -> dict[str, np.ndarray]:
+    """Return the per-job columns (:func:`gangviz.results.jobs.job_columns`) of ``done``, a
+    time-slot run on a compiled loop with its placement (:func:`has_job_stats`), rows by job
+    id as :func:`gangviz.results.jobs.jobs_of_simulation` orders them; times multiplied by
+    ``time_scale``, ``tau`` the bounded-slowdown threshold in those units (default 10).
+    Raises ``ValueError`` when the run kept no placement."""
+    if not has_job_stats(done):
+        raise ValueError(f"the {done.label} run on the {done.engine} engine kept no placement: "
+                         "run it with jobs=True")
+    from gangviz.fast.intervals import first_columns
+    from gangviz.results.placement import interval_texts
+
+    raw = done.result.raw
+    log = raw.placement
+    specs = sorted(done.source.jobs, key=lambda j: (j.arrival, j.id))  # the loops' order
+    by_id = np.argsort(np.fromiter((j.id for j in specs), np.int64, len(specs)), kind="stable")
+    first = np.asarray(raw.first_run, dtype=np.float64)
+    cols, begins = first_columns(log.time, log.entries, log.rows, log.processors, first)
+    specs = [specs[i] for i in by_id.tolist()]
+    nan = math.nan
+    n = len(specs)
+    return job_columns(
+        [_trace_id(s) for s in specs],
+        np.fromiter((s.arrival for s in specs), np.float64, n) * time_scale,
+        first[by_id] * time_scale,
+        np.asarray(raw.finish, dtype=np.float64)[by_id] * time_scale,
+        np.fromiter((s.size for s in specs), np.int64, n),
+        np.fromiter((s.work for s in specs), np.float64, n) * time_scale,
+        estimate=np.fromiter((nan if s.estimate is None else s.estimate for s in specs), np.float64, n)
+        * time_scale,
+        rows_held=np.asarray(raw.rows_held)[by_id],
+        extra_slices=np.asarray(raw.extra_slices, dtype=np.float64)[by_id],
+        processors=interval_texts(cols, begins)[by_id].tolist(),
+        tau=BSLD_TAU_SECONDS if tau is None else tau,
+    )
+
+
+def save_compiled_jobs(done: FinishedRun, source: Any, path: str | os.PathLike[str], *, label: str,
+                       tau: float | None = None) -> Path:
+    """Write the per-job table of ``done`` (:func:`jobs_of_compiled`), run on ``source``, to
+    ``path`` in the format of its extension, times in the source's clock; the same file
+    :func:`gangviz.results.jobs.save_simulation_jobs` writes for the run on the reference
+    engine. Returns the path; raises as :func:`gangviz.results.jobs.write_jobs` does."""
+    columns = jobs_of_compiled(done, time_scale=source.slice_seconds or 1.0, tau=tau)
+    specs = sorted(source.jobs, key=lambda j: j.id)
+    return _write_for(columns, source.title, source.kind, source.processors, path, label, specs=specs,
+                      submit_offset=source.submit_offset)
