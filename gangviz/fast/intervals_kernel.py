@@ -70,35 +70,6 @@ def first_columns_of(time, entries, rows, processors, first, order, by_job, job_
 
 
 @njit(cache=True)
-def placed_counts_of(times, kinds, jobs, size, ends, begins, cols, processors):
-    """Fill ``cols``; return -1, or the event at which the machine ran short."""
-    free = np.ones(processors, np.bool_)
-    held = np.zeros(size.shape[0], np.bool_)
-    for e in range(times.shape[0]):
-        j = jobs[e]
-        if kinds[e] == 0:
-            if held[j]:
-                for x in range(begins[j], begins[j + 1]):
-                    free[cols[x]] = True
-                held[j] = False
-            continue
-        w = begins[j]
-        p = 0
-        while w < begins[j + 1] and p < processors:
-            if free[p]:
-                cols[w] = p
-                w += 1
-            p += 1
-        if w < begins[j + 1]:
-            return e
-        if ends[j] > times[e]:  # a job of no length holds nothing
-            for x in range(begins[j], begins[j + 1]):
-                free[cols[x]] = False
-            held[j] = True
-    return -1
-
-
-@njit(cache=True)
 def _digits(v):
     """The decimal digits of ``v`` >= 0."""
     d = 1

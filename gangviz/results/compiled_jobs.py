@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gangviz.results.jobs import BSLD_TAU_SECONDS, _trace_id, _write_for, job_columns
+from gangviz.results.jobs import BSLD_TAU_SECONDS, _trace_id, _trace_ids, _write_for, job_columns
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.factory.finished import FinishedRun
+    from gangviz.workloads.swf import TraceColumns
 
-__all__ = ["has_job_stats", "jobs_of_compiled", "save_compiled_jobs"]
+__all__ = ["has_job_stats", "jobs_of_compiled", "loop_job_columns", "save_compiled_columns_jobs",
+           "save_compiled_jobs"]
 
 
 def has_job_stats(done: FinishedRun) -> bool:
@@ -47,30 +50,41 @@ def jobs_of_compiled(done: FinishedRun, *, time_scale: float = 1.0,
     if not has_job_stats(done):
         raise ValueError(f"the {done.label} run on the {done.engine} engine kept no placement: "
                          "run it with jobs=True")
-    from gangviz.fast.intervals import first_columns
-    from gangviz.results.placement import interval_texts
-
-    raw = done.result.raw
-    log = raw.placement
     specs = sorted(done.source.jobs, key=lambda j: (j.arrival, j.id))  # the loops' order
     by_id = np.argsort(np.fromiter((j.id for j in specs), np.int64, len(specs)), kind="stable")
-    first = np.asarray(raw.first_run, dtype=np.float64)
-    cols, begins = first_columns(log.time, log.entries, log.rows, log.processors, first)
     specs = [specs[i] for i in by_id.tolist()]
     nan = math.nan
     n = len(specs)
+    return loop_job_columns(
+        done.result.raw, [_trace_id(s) for s in specs], np.fromiter((s.arrival for s in specs), np.float64, n),
+        np.fromiter((s.size for s in specs), np.int64, n), np.fromiter((s.work for s in specs), np.float64, n),
+        np.fromiter((nan if s.estimate is None else s.estimate for s in specs), np.float64, n),
+        rows=by_id, time_scale=time_scale, tau=tau)
+
+
+def loop_job_columns(raw: Any, job_id: Sequence[Any] | np.ndarray, arrival: np.ndarray, size: np.ndarray,
+                     work: np.ndarray, estimate: np.ndarray, *, rows: np.ndarray | None = None,
+                     time_scale: float = 1.0, tau: float | None = None) -> dict[str, np.ndarray]:
+    """Return the per-job columns of ``raw``, a compiled loop's result with its placement
+    (:class:`gangviz.fast.gang.GangRun`, :class:`gangviz.fast.buddy.BuddyRun`), for the jobs
+    described by ``job_id`` ... ``estimate`` (in the table's order, times in the loop's
+    slices); ``rows[k]`` is the loop's number of the table's row ``k`` (default: the same
+    order). Times are multiplied by ``time_scale``; ``tau`` as :func:`jobs_of_compiled`."""
+    from gangviz.fast.intervals import first_columns
+    from gangviz.results.placement import interval_texts
+
+    log = raw.placement
+    first = np.asarray(raw.first_run, dtype=np.float64)
+    cols, begins = first_columns(log.time, log.entries, log.rows, log.processors, first)
+    texts = interval_texts(cols, begins)
+    take = slice(None) if rows is None else rows
     return job_columns(
-        [_trace_id(s) for s in specs],
-        np.fromiter((s.arrival for s in specs), np.float64, n) * time_scale,
-        first[by_id] * time_scale,
-        np.asarray(raw.finish, dtype=np.float64)[by_id] * time_scale,
-        np.fromiter((s.size for s in specs), np.int64, n),
-        np.fromiter((s.work for s in specs), np.float64, n) * time_scale,
-        estimate=np.fromiter((nan if s.estimate is None else s.estimate for s in specs), np.float64, n)
-        * time_scale,
-        rows_held=np.asarray(raw.rows_held)[by_id],
-        extra_slices=np.asarray(raw.extra_slices, dtype=np.float64)[by_id],
-        processors=interval_texts(cols, begins)[by_id].tolist(),
+        job_id, arrival * time_scale, first[take] * time_scale,
+        np.asarray(raw.finish, dtype=np.float64)[take] * time_scale, size, work * time_scale,
+        estimate=estimate * time_scale,
+        rows_held=np.asarray(raw.rows_held)[take],
+        extra_slices=np.asarray(raw.extra_slices, dtype=np.float64)[take],
+        processors=texts[take].tolist(),
         tau=BSLD_TAU_SECONDS if tau is None else tau,
     )
 
@@ -85,3 +99,19 @@ def save_compiled_jobs(done: FinishedRun, source: Any, path: str | os.PathLike[s
     specs = sorted(source.jobs, key=lambda j: j.id)
     return _write_for(columns, source.title, source.kind, source.processors, path, label, specs=specs,
                       submit_offset=source.submit_offset)
+
+
+def save_compiled_columns_jobs(title: str, columns: TraceColumns, raw: Any, path: str | os.PathLike[str], *,
+                               label: str, tau: float | None = None) -> Path:
+    """Write the per-job table of ``raw``, a compiled loop's run with its placement of the jobs
+    of a trace read as columns (a :class:`~gangviz.workloads.swf.TraceColumns`, job ``i`` the
+    loop's job ``i``), to ``path``: the file :func:`save_compiled_jobs` writes for the same run
+    of the trace's job objects, built without them. Returns the path; raises as
+    :func:`gangviz.results.jobs.write_jobs` does."""
+    c = columns
+    assert c.processors is not None  # load_trace_columns refuses a trace without a machine size
+    rows = c.raw_fields()
+    table = loop_job_columns(raw, _trace_ids(rows[:, 0], c.line_numbers()), c.arrival, c.size, c.work, c.estimate,
+                             time_scale=c.slice_seconds, tau=tau)
+    return _write_for(table, title, "swf", c.processors, path, label, raw_fields=rows,
+                      submit_offset=c.submit_offset)
