@@ -56,10 +56,24 @@ def jobs_of_compiled(done: FinishedRun, *, time_scale: float = 1.0,
     nan = math.nan
     n = len(specs)
     return loop_job_columns(
-        done.result.raw, [_trace_id(s) for s in specs], np.fromiter((s.arrival for s in specs), np.float64, n),
+        done.result.raw, _trace_ids_of(specs), np.fromiter((s.arrival for s in specs), np.float64, n),
         np.fromiter((s.size for s in specs), np.int64, n), np.fromiter((s.work for s in specs), np.float64, n),
         np.fromiter((nan if s.estimate is None else s.estimate for s in specs), np.float64, n),
         rows=by_id, time_scale=time_scale, tau=tau)
+
+
+def _trace_ids_of(specs: list[Any]) -> np.ndarray | list[str]:
+    """Return the ids of ``specs`` as :func:`gangviz.results.jobs._trace_id` gives them, a
+    column at a time when they are the jobs of one SWF trace (their fields in one array)."""
+    from gangviz.workloads.swf import SWFExtra
+
+    extras = [s.extra for s in specs]
+    if extras and all(type(e) is SWFExtra for e in extras):
+        raw = extras[0].raw
+        if not raw.exact and all(e.raw is raw for e in extras):
+            rows = np.fromiter((e.row for e in extras), np.int64, len(extras))
+            return _trace_ids(np.asarray(raw.rows[rows, 0], dtype=np.float64), raw.lines[rows])
+    return [_trace_id(s) for s in specs]
 
 
 def loop_job_columns(raw: Any, job_id: Sequence[Any] | np.ndarray, arrival: np.ndarray, size: np.ndarray,
