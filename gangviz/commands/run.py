@@ -114,7 +114,7 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
 
     ring = True if args.ring else None
     if not steps and not args.order:
-        announce_compiled(source, [spec], ring=ring, placement=bool(args.jobs_out))
+        announce_compiled(source, [spec], ring=ring, jobs=bool(args.jobs_out))
     ticker = RunTicker(len(source.jobs))
     try:
         done = run(source, spec, ring=ring, record=steps, jobs=bool(args.jobs_out), tick=ticker,

@@ -69,7 +69,7 @@ def run_gang_columns(args: argparse.Namespace) -> int | None:
     from gangviz.workloads.source import Source
 
     announce_compiled(Source(source.kind, source.title, source.processors, []), [args.policy],
-                      placement=bool(args.jobs_out))
+                      jobs=bool(args.jobs_out))
     try:
         figures, run = _figures(source, cols, name, params, args.bsld_threshold, placement=bool(args.jobs_out))
     except ValueError as exc:

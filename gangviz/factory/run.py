@@ -40,9 +40,9 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
 
     Arguments as :func:`gangviz.factory.build`; ``record`` keeps every step (the step-able
     simulation then runs); ``jobs`` asks for a run that can give a per-job table: a compiled
-    loop then keeps its placement and per-job statistics
-    (:func:`gangviz.results.compiled_jobs.jobs_of_compiled`). ``engine`` is one of :data:`ENGINES`. ``finish`` runs the
-    step-able simulation of a multi-site or epoch run to its end (default: until it has no step
+    loop then keeps what each job's row needs
+    (:func:`gangviz.results.compiled_jobs.jobs_of_compiled`). ``engine`` is one of
+    :data:`ENGINES`. ``finish`` runs the step-able simulation of a multi-site or epoch run to its end (default: until it has no step
     left); a time-slot run on the reference engine is run by
     :func:`gangviz.metrics.ibm.run_with_capacity`, which counts its lost capacity and calls
     ``tick(sim)`` every thousand steps (e.g. a progress bar). ``order`` (a queue order,
@@ -73,8 +73,8 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         on_ring = source.ring if ring is None else ring
         params = typed_params(choice)
         runner = compiled_runner(source, choice.entry.name, params, bool(on_ring))
-        if runner is not None:  # the placement gives the per-job table (results.compiled_jobs)
-            result = runner.run(source, choice.entry.name, params, placement=placement or jobs)
+        if runner is not None:  # with jobs, the table comes from the loop (results.compiled_jobs)
+            result = runner.run(source, choice.entry.name, params, placement=placement, jobs=jobs)
             return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}", result=result,
                                parameters=dict(choice.params), capacity=result.capacity())
     if engine == "compiled":

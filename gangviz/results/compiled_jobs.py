@@ -32,12 +32,12 @@ __all__ = ["has_job_stats", "jobs_of_compiled", "loop_job_columns", "save_compil
 
 
 def has_job_stats(done: FinishedRun) -> bool:
-    """Return whether ``done`` ran on a compiled loop asked for its placement, so that
-    :func:`jobs_of_compiled` can make its table."""
+    """Return whether ``done`` ran on a compiled loop asked for a per-job table
+    (``run(..., jobs=True)``), so that :func:`jobs_of_compiled` can make it."""
     raw = getattr(done.result, "raw", None)
     return (done.engine.startswith("compiled:") and raw is not None
-            and getattr(raw, "placement", None) is not None
-            and getattr(raw, "rows_held", None) is not None)
+            and getattr(raw, "rows_held", None) is not None
+            and (getattr(raw, "placement", None) is not None or getattr(raw, "first_lo", None) is not None))
 
 
 def jobs_of_compiled(done: FinishedRun, *, time_scale: float = 1.0,
@@ -79,17 +79,25 @@ def _trace_ids_of(specs: list[Any]) -> np.ndarray | list[str]:
 def loop_job_columns(raw: Any, job_id: Sequence[Any] | np.ndarray, arrival: np.ndarray, size: np.ndarray,
                      work: np.ndarray, estimate: np.ndarray, *, rows: np.ndarray | None = None,
                      time_scale: float = 1.0, tau: float | None = None) -> dict[str, np.ndarray]:
-    """Return the per-job columns of ``raw``, a compiled loop's result with its placement
-    (:class:`gangviz.fast.gang.GangRun`, :class:`gangviz.fast.buddy.BuddyRun`), for the jobs
-    described by ``job_id`` ... ``estimate`` (in the table's order, times in the loop's
-    slices); ``rows[k]`` is the loop's number of the table's row ``k`` (default: the same
-    order). Times are multiplied by ``time_scale``; ``tau`` as :func:`jobs_of_compiled`."""
-    from gangviz.fast.intervals import first_columns
+    """Return the per-job columns of ``raw``, a compiled loop's result with what a per-job
+    table needs (:class:`gangviz.fast.gang.GangRun` with its placement,
+    :class:`gangviz.fast.buddy.BuddyRun` with its statistics), for the jobs described by
+    ``job_id`` ... ``estimate`` (in the table's order, times in the loop's slices); ``rows[k]``
+    is the loop's number of the table's row ``k`` (default: the same order). Times are
+    multiplied by ``time_scale``; ``tau`` as :func:`jobs_of_compiled`."""
     from gangviz.results.placement import interval_texts
 
-    log = raw.placement
     first = np.asarray(raw.first_run, dtype=np.float64)
-    cols, begins = first_columns(log.time, log.entries, log.rows, log.processors, first)
+    if getattr(raw, "first_lo", None) is not None:  # one interval per job (a buddy placement)
+        lo = np.asarray(raw.first_lo, dtype=np.int64)
+        width = np.where(np.isnan(first), 0, np.asarray(raw.first_hi, dtype=np.int64) - lo)
+        begins = np.concatenate(([0], np.cumsum(width))).astype(np.int64)
+        cols = np.arange(int(begins[-1]), dtype=np.int64) + np.repeat(lo - begins[:-1], width)
+    else:
+        from gangviz.fast.intervals import first_columns
+
+        log = raw.placement
+        cols, begins = first_columns(log.time, log.entries, log.rows, log.processors, first)
     texts = interval_texts(cols, begins)
     take = slice(None) if rows is None else rows
     return job_columns(
