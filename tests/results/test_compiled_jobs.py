@@ -134,3 +134,34 @@ def test_interval_texts_are_interval_sets(lists):
     cols = np.array([c for cs in lists for c in sorted(cs)], np.int64)
     begins = np.concatenate(([0], np.cumsum([len(cs) for cs in lists]))).astype(np.int64)
     assert interval_texts(cols, begins).tolist() == [interval_set(sorted(cs)) for cs in lists]
+
+
+@pytest.mark.parametrize("spec", ["gs", "mgs:mpl=3", "bgs"])
+def test_a_gang_run_of_a_trace_writes_the_general_paths_file_from_its_columns(tmp_path, capsys, monkeypatch,
+                                                                              spec):
+    """run TRACE --policy gs --jobs-out reads the trace as columns (no job object): the same
+    figures as without --jobs-out, and the file the reference engine's run gives, byte for
+    byte, with the sidecar of the compiled run."""
+    import json
+
+    from gangviz.cli import main
+    from gangviz.commands import run_gang_columns
+    from gangviz.results.run_jobs import save_run_jobs
+
+    assert main(["run", str(KTH), "--policy", spec]) == 0
+    plain = capsys.readouterr().out
+    out = tmp_path / "columns.csv"
+    written = []
+    save = run_gang_columns._save_jobs
+    monkeypatch.setattr(run_gang_columns, "_save_jobs", lambda *a: written.append(save(*a)))
+    assert main(["run", str(KTH), "--policy", spec, "--jobs-out", str(out)]) == 0
+    assert written and capsys.readouterr().out == plain  # the columns path wrote it
+    source = load_source(str(KTH))
+    ref = save_run_jobs(run(source, spec, jobs=True, engine="reference"), source, tmp_path / "ref.csv",
+                        label=spec)
+    assert out.read_bytes() == ref.read_bytes()
+    side, ref_side = (json.loads(Path(f"{p}.json").read_text()) for p in (out, ref))
+    assert side["policy"]["engine"] == "compiled:gang" and ref_side["policy"]["engine"] == "reference"
+    for doc in (side, ref_side):
+        del doc["jobs_file"], doc["policy"]["engine"]
+    assert side == ref_side
