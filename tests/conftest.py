@@ -165,6 +165,7 @@ tests/gui/test_epoch_construction.py::test_playing_waits_for_the_construction_an
 tests/gui/test_epoch_construction.py::test_step_zero_shows_the_waiting_jobs
 tests/gui/test_epoch_construction.py::test_the_next_step_is_never_drawn_over_an_unfinished_construction
 tests/gui/test_epoch_view.py::test_labels_are_drawn_only_where_they_fit
+tests/gui/test_every_screen_text.py
 tests/gui/test_export.py::test_cancel_removes_the_partial_gif
 tests/gui/test_export.py::test_frames_folder_holds_one_png_per_tick
 tests/gui/test_export.py::test_gif_has_one_frame_per_distinct_animation_frame_and_the_jobs_colours

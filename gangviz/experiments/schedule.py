@@ -14,6 +14,8 @@ read back by binary search from a compact log. Everything here is Qt-free;
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,11 +191,13 @@ def schedule_task(key: Any, source: Any, spec: str) -> Schedule:
 
     ``source`` is a :class:`~gangviz.workloads.source.Source`, or ``(origin, ring, processors,
     absent_from)``: the source's :attr:`~gangviz.workloads.source.Source.origin`, loaded again
-    here (once per worker), and the ring flag and machine the comparison gives it. Progress goes to the queue of :func:`init_worker` as
-    ``(key, what, value)``: ``("started", 0)`` when the run begins (it may have waited for a
-    free worker), ``("simulated", fraction)`` while a run on the reference engine goes (the
-    simulated time over the last arrival; a compiled loop says nothing until it ends).
-    Raises ``ValueError`` as :func:`run_schedule` does.
+    here (once per worker), and the ring flag and machine the comparison gives it. Progress goes
+    to the queue of :func:`init_worker` as ``(key, what, value)``: ``("started", 0)`` when the
+    run begins (it may have waited for a free worker), ``("simulated", fraction)`` every
+    :data:`PROGRESS_SECONDS` while it goes (the simulated time over the last arrival): a run on
+    the reference engine tells it every thousand steps, a compiled loop (one call) writes its
+    time to a cell a thread of this process reads. Raises ``ValueError`` as
+    :func:`run_schedule` does.
     """
     import time
 
@@ -216,8 +220,41 @@ def schedule_task(key: Any, source: Any, spec: str) -> Schedule:
 
     def tick(sim: Any) -> None:
         now = time.monotonic()
-        if now - state["at"] >= 0.25:
+        if now - state["at"] >= PROGRESS_SECONDS:
             state["at"] = now
             _tell(key, "simulated", min(float(sim.time) / last, 1.0))
 
-    return schedule_of(run(source, spec, placement=True, tick=tick))
+    with _watched(key, last) as cell:
+        return schedule_of(run(source, spec, placement=True, tick=tick, progress=cell))
+
+
+#: seconds between two progress reports of a run
+PROGRESS_SECONDS = 0.25
+
+
+@contextlib.contextmanager
+def _watched(key: Any, last: float) -> Iterator[np.ndarray]:
+    """Yield a one-element cell for a compiled loop's simulated time, reported as
+    ``("simulated", time / last)`` every :data:`PROGRESS_SECONDS` by a thread while the block
+    runs (the loop holds no GIL, so the thread runs beside it; it reports nothing while the
+    cell stays at 0, as under a loop that never writes it)."""
+    import threading
+
+    cell = np.zeros(1)
+    done = threading.Event()
+
+    def watch() -> None:
+        told = 0.0
+        while not done.wait(PROGRESS_SECONDS):
+            at = float(cell[0])
+            if at > told:
+                told = at
+                _tell(key, "simulated", min(at / last, 1.0))
+
+    watcher = threading.Thread(target=watch, name="progress", daemon=True)
+    watcher.start()
+    try:
+        yield cell
+    finally:
+        done.set()
+        watcher.join()

@@ -110,7 +110,7 @@ def finish(sim: Any, source: Source | None, label: str,
     return FinishedRun(source, label, sim.policy, "reference", simulation=sim, capacity=capacity)
 
 
-def measures_of(sim: Any, source: Source | None = None, label: str = "") -> Measures:
+def measures_of(sim: Any, source: Source | None = None, label: str = "") -> Measures[FinishedRun]:
     """Return ``sim.measures``, binding them to ``sim`` first when it has none (a simulation
     built outside :func:`gangviz.factory.build`, whose :meth:`Measures.finish` then needs
     ``source``). The figures are :func:`gangviz.metrics.figures` and
@@ -125,5 +125,5 @@ def measures_of(sim: Any, source: Source | None = None, label: str = "") -> Meas
 
         sim.measures = Measures(lambda: metrics.figures(sim), series,
                                 lambda: finish(sim, source, label))
-    measures: Measures = sim.measures
+    measures: Measures[FinishedRun] = sim.measures
     return measures

@@ -35,7 +35,8 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         defaults: Mapping[str, Any] | None = None, ring: bool | None = None, record: bool = False,
         jobs: bool = False, engine: str = "auto",
         finish: Callable[[Any], None] | None = None, order: str | None = None,
-        tick: Callable[[Any], None] | None = None, placement: bool = False) -> FinishedRun:
+        tick: Callable[[Any], None] | None = None, placement: bool = False,
+        progress: Any = None) -> FinishedRun:
     """Run ``policy`` on ``source`` to the end and return the :class:`FinishedRun`.
 
     Arguments as :func:`gangviz.factory.build`; ``record`` keeps every step (the step-able
@@ -47,7 +48,9 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     :func:`gangviz.metrics.ibm.run_with_capacity`, which counts its lost capacity and calls
     ``tick(sim)`` every thousand steps (e.g. a progress bar). ``order`` (a queue order,
     :func:`gangviz.factory.build`) runs on the reference engine. ``placement`` asks a compiled
-    loop to keep where each job ran (``result.raw.placement``). Raises ``ValueError`` as
+    loop to keep where each job ran (``result.raw.placement``); ``progress``, a one-element
+    float64 array, gets a compiled loop's simulated time after every decision (the loop runs in
+    one call holding no GIL: another thread reads it to show how far the run is). Raises ``ValueError`` as
     :func:`gangviz.factory.build` does, for an unknown
     engine, and for ``engine="compiled"`` when no compiled loop covers the run.
     """
@@ -74,7 +77,8 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         params = typed_params(choice)
         runner = compiled_runner(source, choice.entry.name, params, bool(on_ring))
         if runner is not None:  # with jobs, the table comes from the loop (results.compiled_jobs)
-            result = runner.run(source, choice.entry.name, params, placement=placement, jobs=jobs)
+            result = runner.run(source, choice.entry.name, params, placement=placement, jobs=jobs,
+                                progress=progress)
             return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}", result=result,
                                parameters=dict(choice.params), capacity=result.capacity())
     if engine == "compiled":

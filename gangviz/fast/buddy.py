@@ -59,7 +59,7 @@ class BuddyRun:
 def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, work: npt.ArrayLike,
               scheme: str, processors: int, occupy: str = "size",
               extra_slots_on: str | None = None, usable: int | None = None,
-              placement: bool = False, stats: bool = False) -> BuddyRun:
+              placement: bool = False, stats: bool = False, progress: np.ndarray | None = None) -> BuddyRun:
     """Simulate a workload under a buddy scheme with the compiled loop; return a :class:`BuddyRun`.
 
     ``ids``, ``arrival``, ``size`` and ``work`` describe the jobs (any order; ids unique).
@@ -72,7 +72,8 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     :class:`gangviz.policies.buddy.BR` with ``usable`` does; a job that would hold a padded
     processor raises ``ValueError``. ``placement`` also keeps where every job ran, and ``stats``
     (implied by ``placement``) what a per-job table needs of each job (the run's figures are
-    the same either way).
+    the same either way). ``progress``, a one-element float64 array, gets the simulated time
+    after every decision, for another thread to read while the loop runs (it holds no GIL).
     """
     from gangviz.policies.buddy import BRMMS, BRMS
 
@@ -107,7 +108,7 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     start, finish, end, max_rows, row_time, busy_time, *log = loop(
         arrival[by_id], size[by_id], work[by_id], need, arrival_order, processors,
         SCHEMES[scheme], occupy == "block", extra_slots_on == "decision",
-        0 if usable is None or usable >= processors else int(usable))
+        0 if usable is None or usable >= processors else int(usable), np.zeros(1) if progress is None else progress)
     out_start = np.empty(len(ids))
     out_finish = np.empty(len(ids))
     out_start[by_id] = start

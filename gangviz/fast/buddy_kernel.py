@@ -17,7 +17,10 @@ linear array, without change records:
   processor and the busy cells per slot, as the matrix keeps them. ``row_busy[1 + w, r]``
   has a bit set for each busy processor ``32 w .. 32 w + 31`` of slot ``r``: whether a block
   is free in a slot, or how far an idle run reaches, takes a word or two, not a cell per
-  processor (the grid's slots are strided, a cache line per cell).
+  processor (the grid's slots are strided, a cache line per cell). The last two rows say
+  which processors of slot ``r`` changed since the placement log last looked
+  (:func:`_touch`: every change of the grid marks the bits, or adds or removes a slot), so
+  the log scans those cells only, not the whole matrix after every decision.
 * A job's columns are ``job_lo[j] .. job_hi[j] - 1`` (buddy placements are contiguous).
 * ``present`` lists the jobs in the matrix by id (row 0) with the WLT node of their buddy block
   (row 1, heap numbering), so handing out extra slots reads one table per job.
@@ -124,7 +127,9 @@ def _word_mask(c: int, hi: int) -> tuple[int, int, int]:
 
 @njit(cache=True)
 def _mark(row_busy, row, lo, hi, busy):
-    """Set (``busy``) or clear the bits of columns ``lo .. hi - 1`` of ``row``."""
+    """Set (``busy``) or clear the bits of columns ``lo .. hi - 1`` of ``row`` (and note the
+    slot changed)."""
+    _touch(row_busy, row, lo, hi)
     c = lo
     while c < hi:
         w, m, c = _word_mask(c, hi)
@@ -132,6 +137,22 @@ def _mark(row_busy, row, lo, hi, busy):
             row_busy[1 + w, row] |= m
         else:
             row_busy[1 + w, row] &= ~m
+
+
+#: ``row_busy[-2, r]`` holds ``SPAN - lo`` of the first processor of slot ``r`` changed
+SPAN = 1 << 40
+
+
+@njit(cache=True)
+def _touch(row_busy, row, lo, hi):
+    """Note that columns ``lo .. hi - 1`` of ``row`` changed: ``row_busy[-1, row]`` is the end
+    of the changed columns (0: none), ``row_busy[-2, row]`` :data:`SPAN` minus their start, so
+    that both only grow until :func:`_log_placement` reads and clears them."""
+    last = row_busy.shape[0] - 1
+    if SPAN - lo > row_busy[last - 1, row]:
+        row_busy[last - 1, row] = SPAN - lo
+    if hi > row_busy[last, row]:
+        row_busy[last, row] = hi
 
 
 @njit(cache=True)
@@ -147,7 +168,10 @@ def _free_on(row_busy, row, lo, hi) -> bool:
 
 @njit(cache=True)
 def _swap_marks(row_busy, row_a, row_b, lo, hi):
-    """Exchange the bits of columns ``lo .. hi - 1`` between rows ``row_a`` and ``row_b``."""
+    """Exchange the bits of columns ``lo .. hi - 1`` between rows ``row_a`` and ``row_b`` (and
+    note both slots changed)."""
+    _touch(row_busy, row_a, lo, hi)
+    _touch(row_busy, row_b, lo, hi)
     c = lo
     while c < hi:
         w, m, c = _word_mask(c, hi)
@@ -492,28 +516,29 @@ def _buddy_block(lo, hi):
 # One compiled loop on purpose (hence the noqa: C901): it is the whole run time and keeps its
 # state in local arrays, which every helper split out of it would have to take a dozen of.
 @njit(cache=True)
-def _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, k, dirty):
+def _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, k, row_busy):
     """Append to the placement log (:mod:`gangviz.fast.placement`) what changed in the matrix
     since the last call: per slot below ``max(n, n_shadow)``, each run of processors that now
     hold one job (or ``IDLE``, also in the slots above ``n``) other than ``shadow`` held, as
     ``(t, [slot, first, end, job])``; then ``(t, [-1, n, 0, 0])`` when the slot count changed.
-    ``shadow`` (laid out as ``grid``, processor-major) becomes the matrix. The slots that
-    changed are found in one pass along each processor's slots (``dirty``, one flag a slot),
-    and only those are scanned for runs. Returns the log arrays (grown by doubling when full)
-    and its length."""
+    ``shadow`` (laid out as ``grid``, processor-major) becomes the matrix. Only the columns
+    ``row_busy``'s last two rows mark (:func:`_touch`: written since the last call) and the
+    slots added or removed are scanned for runs; the marks are cleared. Returns the log arrays
+    (grown by doubling when full) and its length."""
     width = grid.shape[0]
     rows = max(n, n_shadow)
     both = min(n, n_shadow)
+    last = row_busy.shape[0] - 1
     for r in range(rows):
-        dirty[r] = r >= both  # a slot added or removed
-    for c in range(width):
-        for r in range(both):
-            dirty[r] |= grid[c, r] != shadow[c, r]
-    for r in range(rows):
-        if not dirty[r]:
-            continue
-        c = 0
-        while c < width:
+        lo, hi = 0, width
+        if r < both:
+            if row_busy[last, r] == 0:
+                continue
+            lo, hi = SPAN - row_busy[last - 1, r], row_busy[last, r]
+        row_busy[last - 1, r] = 0
+        row_busy[last, r] = 0
+        c = lo
+        while c < hi:
             v = grid[c, r] if r < n else IDLE
             if v == shadow[c, r]:
                 c += 1
@@ -557,18 +582,18 @@ def _log_room(log_t, log_e, k):
 
 @njit(cache=True, nogil=True)
 def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-             usable=0):
+             usable, progress):
     """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
     end time, largest slot count, slots x time, busy processors x time)``; see :func:`_buddy_loop`."""
     start, finish, t, max_rows, row_time, busy_time, _, _, _, _, _, _, _ = _buddy_loop(
         arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision, usable, False,
-        False)
+        False, progress)
     return start, finish, t, max_rows, row_time, busy_time
 
 
 @njit(cache=True, nogil=True)
 def simulate_placed(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                    usable=0):
+                    usable, progress):
     """Run a workload as :func:`simulate` does (the same results, bit for bit) and also return
     where the jobs ran: its six results, then the placement log ``log_t``, ``log_e`` of
     :func:`_log_placement`, written after every decision, jobs numbered as the loop numbers them,
@@ -577,22 +602,22 @@ def simulate_placed(arrival, size, work, need, arrival_order, procs, scheme, occ
     slot, and the processors it held in its first slice (``first_lo .. first_hi - 1``: a buddy
     placement is contiguous)."""
     return _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                       usable, True, True)
+                       usable, True, True, progress)
 
 
 @njit(cache=True, nogil=True)
 def simulate_stats(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                   usable=0):
+                   usable, progress):
     """Run a workload as :func:`simulate_placed` does, without the placement log (empty): the
     per-job statistics are all a per-job table needs, and the log costs a pass over the
     matrix at every decision."""
     return _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                       usable, False, True)
+                       usable, False, True, progress)
 
 
 @njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
 def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,  # noqa: C901
-                usable, placed, stats):
+                usable, placed, stats, progress):
     """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
     end time, largest slot count, slots x time, busy processors x time, log_t, log_e,
     first_run, rows_held, extra_slices, first_lo, first_hi)``: the placement log, empty unless
@@ -602,13 +627,14 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
     Jobs are numbered ``0 .. n-1`` in id order; ``need`` is each job's work in whole slices
     (rounded up); ``arrival_order`` lists them by (arrival, id). ``scheme`` is 0 BC, 1 BR,
     2 BRMS, 3 BRMMS. ``usable`` > 0 is the machine's real size when the processors from it on
-    are padding (never allocated). Inputs are not checked: :func:`gangviz.fast.buddy.run_buddy`
-    does that.
+    are padding (never allocated). After every decision the time goes to ``progress[0]`` (a
+    one-element array another thread may read while the loop runs: the loop holds no GIL).
+    Inputs are not checked: :func:`gangviz.fast.buddy.run_buddy` does that.
     """
     n_jobs = arrival.shape[0]
     cap = 64
     grid = np.full((procs, cap), IDLE, np.int32)
-    row_busy = np.zeros((1 + (procs + BITS - 1) // BITS, cap), np.int64)
+    row_busy = np.zeros((3 + (procs + BITS - 1) // BITS, cap), np.int64)  # count, bits, changed columns
     rs = _new_row_state(cap)
     wlv = np.zeros(procs, np.int64)
     extra = np.zeros(procs, np.int64)
@@ -638,7 +664,6 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
     busy_time = 0.0
     max_rows = 0
     shadow = np.full((procs if placed else 0, cap), IDLE, np.int32)
-    dirty = np.zeros(cap, np.bool_)
     n_shadow = 0
     log_t = np.empty(1024 if placed else 0)
     log_e = np.empty((1024 if placed else 0, 4), np.int32)
@@ -790,7 +815,6 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
                     shadow_grown = np.full((procs, new_cap), IDLE, np.int32)
                     shadow_grown[:, :cap] = shadow
                     shadow = shadow_grown
-                    dirty = np.zeros(new_cap, np.bool_)
                 cap = new_cap
             if n_present + n_arrived > mrows.shape[0]:  # every job present may take extra slots
                 mrows_grown = np.zeros((2 * (n_present + n_arrived), cap), np.int64)
@@ -809,8 +833,9 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
         next_row = next_row % n if n else 0
         if n > max_rows:
             max_rows = n
+        progress[0] = t
         if placed and (n_completed or n_arrived or n != n_shadow):
-            log_t, log_e, n_log = _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, n_log, dirty)
+            log_t, log_e, n_log = _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, n_log, row_busy)
             n_shadow = n
     return (start, finish, t, max_rows, row_time, busy_time, log_t[:n_log].copy(), log_e[:n_log].copy(),
             first_run, rows_held, extra_slices, first_lo, first_hi)
@@ -904,6 +929,7 @@ def _add_slot(grid, n, next_row, wlv, row_busy, rs):
         grid[c, n] = IDLE
         wlv[c] += 1
     row_busy[:, n] = 0
+    _touch(row_busy, n, 0, grid.shape[0])  # a new slot
     rs[RUNS, n] = 0
     rs[FIRST, n] = NO_TARGET
     rs[DIRTY, n] = 0
@@ -922,6 +948,7 @@ def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present
     for r in range(row, n - 1):
         for w in range(row_busy.shape[0]):
             row_busy[w, r] = row_busy[w, r + 1]
+        _touch(row_busy, r, 0, grid.shape[0])  # the slot above moved here
         rs[RUNS, r] = rs[RUNS, r + 1]
         rs[FIRST, r] = rs[FIRST, r + 1]
         rs[DIRTY, r] = rs[DIRTY, r + 1]

@@ -151,7 +151,8 @@ def _check(jobs: JobArrays, policy: str, params: dict[str, Any], processors: int
 
 
 def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, processors: int, *,
-             overhead: float = 0.0, small_max: int | None = None, placement: bool = False) -> GangRun:
+             overhead: float = 0.0, small_max: int | None = None, placement: bool = False,
+             progress: np.ndarray | None = None) -> GangRun:
     """Simulate ``jobs`` under GS, BGS, MGS or MBGS (``policy``, any case) with the compiled
     loop; return a :class:`GangRun` equal to the reference engine's run.
 
@@ -159,7 +160,9 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
     ``charge_migration``; ``decide`` must be ``"event"``); ``overhead`` is the engine's
     context-switch cost; ``small_max`` the largest small job of the lost-capacity split
     (default :data:`gangviz.metrics.ibm.SMALL_NODES_MAX`); ``placement`` also keeps where every
-    job ran (the run's figures are the same either way). Raises ``ValueError`` for an unknown policy
+    job ran (the run's figures are the same either way); ``progress``, a one-element float64
+    array, gets the simulated time after every decision, for another thread to read while the
+    loop runs (it holds no GIL). Raises ``ValueError`` for an unknown policy
     or parameter, a value out of range, repeated ids, a job size outside ``1..processors``,
     work that is not finite and positive, or an arrival that is not a finite time >= 0.
     """
@@ -182,7 +185,7 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
         arrival, size, work, est, aorder, int(processors), gang.mpl, gang.backfill, gang.migrate,
         -1 if gang.q is None else gang.q, gang.migration_cost, gang.charge_migration, float(overhead),
         SMALL_NODES_MAX if small_max is None else int(small_max), np.zeros(8), len(by_id), gang.cut_at_departure,
-        gang.after_cut == "same")
+        gang.after_cut == "same", np.zeros(1) if progress is None else progress)
     back = np.empty_like(by_id)
     back[by_id] = np.arange(len(by_id))
     placed = rows_held = extra = None

@@ -100,7 +100,7 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
             jobs.arrival, jobs.size, jobs.work, jobs.estimate, jobs.ids, int(processors), gang.mpl,  # ids: arrival order
             gang.backfill, gang.migrate, -1 if gang.q is None else gang.q, gang.migration_cost,
             gang.charge_migration, 0.0, SMALL_NODES_MAX, init, stop_at, gang.cut_at_departure,
-            gang.after_cut == "same")
+            gang.after_cut == "same", np.zeros(1))
         took = int(out[8])
         stretches += 1
         if b < n and took >= b - a:  # no empty machine before the jobs given ran out: give more

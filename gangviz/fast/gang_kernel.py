@@ -1063,18 +1063,19 @@ def _log_room(log_t, log_e, k):
 
 @njit(cache=True, nogil=True)
 def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                  overhead, small_max, init, stop_at, cut_at_departure, resume_cut):
+                  overhead, small_max, init, stop_at, cut_at_departure, resume_cut, progress):
     """Run the whole workload: :func:`simulate_gang_placed` without the placement log; returns
     ``(start, first_run, finish, out)``."""
     start, first_run, finish, out, _, _, _, _ = _gang_loop(arrival, size, work, est, aorder, processors, mpl,
                                                            backfill, migrate, q, cost_c, charge, overhead, small_max,
-                                                           init, stop_at, False, cut_at_departure, resume_cut)
+                                                           init, stop_at, False, cut_at_departure, resume_cut,
+                                                           progress)
     return start, first_run, finish, out
 
 
 @njit(cache=True, nogil=True)
 def simulate_gang_placed(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                         overhead, small_max, init, stop_at, cut_at_departure, resume_cut):
+                         overhead, small_max, init, stop_at, cut_at_departure, resume_cut, progress):
     """Run the whole workload as :func:`simulate_gang` does (the same results, bit for bit) and
     also return where the jobs ran: ``(start, first_run, finish, out, log_t, log_e, rows_held,
     extra_slices)``, the placement log of :func:`_log_placement` written after every decision
@@ -1082,14 +1083,14 @@ def simulate_gang_placed(arrival, size, work, est, aorder, processors, mpl, back
     per job the most rows it held in a slice it ran and the slices it ran in rows other than
     its home row (``Simulation.run_stats``)."""
     return _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                      overhead, small_max, init, stop_at, True, cut_at_departure, resume_cut)
+                      overhead, small_max, init, stop_at, True, cut_at_departure, resume_cut, progress)
 
 
 # One loop on purpose (hence the noqa: C901): its state lives in local arrays, which every
 # helper split out of it would have to take a dozen of.
 @njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
 def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,  # noqa: C901
-               overhead, small_max, init, stop_at, placed, cut_at_departure, resume_cut):
+               overhead, small_max, init, stop_at, placed, cut_at_departure, resume_cut, progress):
     """Run the whole workload; jobs ``0..N-1`` by ascending id, ``aorder`` their arrival order
     (by arrival, then id). ``q`` < 0 is unlimited. Returns ``(start, first_run, finish, out)``
     with ``out`` = [end time, most rows, migration overhead, tasks migrated, lost capacity,
@@ -1103,7 +1104,9 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
     rest of the workload, given to a run continuing this one, sees the same machine); ``out[8]``
     says how many jobs it took, all finished. ``stop_at`` >= N never stops early. With ``placed``
     the placement log follows (``log_t``, ``log_e``; empty without), then the per-job
-    ``rows_held`` and ``extra_slices`` of ``Simulation.run_stats`` (zeros without)."""
+    ``rows_held`` and ``extra_slices`` of ``Simulation.run_stats`` (zeros without). After every
+    decision the simulated time goes to ``progress[0]`` (a one-element array another thread may
+    read while the loop runs: the loop holds no GIL)."""
     n_jobs = arrival.shape[0]
     quantum = 1.0 - overhead
     cells = np.full((mpl, processors), IDLE, np.int64)
@@ -1230,6 +1233,7 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
         ist[NEXT_ROW] = ist[NEXT_ROW] % n if n else 0
         if n > max_rows:
             max_rows = n
+        progress[0] = now
         if placed and (n_done or arrived or n != n_shadow):
             log_t, log_e, n_log = _log_placement(cells, n, shadow, n_shadow, now, log_t, log_e, n_log)
             n_shadow = n

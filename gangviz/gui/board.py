@@ -90,6 +90,9 @@ class Board(QWidget):
         """Show ``player``'s simulation (matrix views, or the family view for other models)."""
         if self.family is not None:
             self.column_layout.removeWidget(self.family[0])
+            # hidden at once: it is deleted only when the event loop next runs, and a picture
+            # taken before then (a screenshot, a test) would draw it over the new view
+            self.family[0].hide()
             self.family[0].deleteLater()
             self.family = None
         drawn = family_view(player.sim)

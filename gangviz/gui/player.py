@@ -58,9 +58,17 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from gangviz.core.changes import MOVE_KINDS, STILL_KINDS, move_ends
+from gangviz.core.changes import (
+    MOVE_KINDS,
+    STILL_KINDS,
+    JobMigrated,
+    RegionSwapped,
+    RowActivated,
+    SlotAdded,
+    SlotRemoved,
+    move_ends,
+)
 from gangviz.core.record import undo
-from gangviz.gui.matrix.scene import animation_weight
 from gangviz.sim.protocol import Simulation
 from gangviz.userpolicy.errors import RuleViolation
 
@@ -77,6 +85,10 @@ HOLD_SECONDS = 0.35
 #: can point at them
 KEY_PAUSE_SECONDS = 2.5
 KEY_KINDS = frozenset({"slot_removed"})
+#: Relative duration of each kind of change's animation (a slice moving on is quick; a collapse
+#: takes longer); every other change takes 1.
+ANIMATION_WEIGHT: dict[type[Change | None], float] = {RowActivated: 0.4, SlotRemoved: 1.4, SlotAdded: 0.8,
+                                               JobMigrated: 1.3, RegionSwapped: 1.2}
 MIN_ANIM_SECONDS = 0.03
 TICK_MS = 16
 TICK_BUDGET = 0.012
@@ -88,6 +100,12 @@ BATCH_REDRAW = 0.05
 SYNC_STEPS = 16
 #: stepping by move passes over at most this many steps in which nothing moves in one key press
 MAX_STILL_STEPS = 5000
+
+
+def animation_weight(change: Change | None) -> float:
+    """Return the relative duration of ``change``'s animation (1 for ``None``: a whole step of
+    a model without a matrix)."""
+    return ANIMATION_WEIGHT.get(type(change), 1.0)
 
 
 @dataclass(slots=True)

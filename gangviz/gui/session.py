@@ -9,24 +9,81 @@ state off a :class:`~gangviz.gui.window.MainWindow` (:func:`capture`), puts it b
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtCore import QSettings, QTemporaryDir
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QWidget
 
 from gangviz.gui.families.table import watch_of
 from gangviz.session import Session, SessionError, read_session, write_session
 
 if TYPE_CHECKING:
-    from gangviz.gui.window import MainWindow
+    from gangviz.gui.compare.window import CompareWindow
+    from gangviz.gui.matrix.view import MatrixView
+    from gangviz.gui.player import Player
+    from gangviz.gui.plots.metrics import MetricsPanel
+    from gangviz.sim.protocol import Simulation
     from gangviz.workloads.playlist import Playlist
+    from gangviz.workloads.source import Source
 
 MAX_RECENT = 8
 KEY = "recent_sessions"
 
 
-def capture(window: MainWindow) -> Session:
+class _Presenting(Protocol):
+    @property
+    def active(self) -> bool: ...
+
+
+class _WithMatrix(Protocol):
+    @property
+    def matrix(self) -> MatrixView: ...
+
+
+class SessionWindow(Protocol):
+    """What a session reads of the main window (:class:`~gangviz.gui.window.MainWindow`) and
+    puts back: what it shows and how it was opened, the player's step, the plots' zoom, the
+    matrix's processor range, the playlist entry, the compare windows it opened, presentation
+    mode, its settings, File menu entries and status bar, and the window itself (``window()``:
+    a top-level window is its own), which owns the dialogs."""
+
+    playlist: Playlist | None
+    playlist_index: int
+    act_open_session: QAction
+    act_save_session: QAction
+    recent_sessions_menu: QMenu
+    source: Source | None
+    source_name: str | None
+    source_args: dict[str, Any]
+    source_params: dict[str, Any]
+    player: Player | None
+    editor_tmp: QTemporaryDir | None
+    _user_spec: str | None
+    settings: QSettings
+
+    @property
+    def _children(self) -> Sequence[object]: ...
+    @property
+    def metrics(self) -> MetricsPanel: ...
+    @property
+    def board(self) -> _WithMatrix: ...
+    @property
+    def presentation(self) -> _Presenting: ...
+    def policy_of(self, source: Source, sim: Simulation, /) -> str: ...
+    def in_playlist(self) -> bool: ...
+    def label_playlist_entry(self) -> None: ...
+    def open_source(self, name: str, policy: str | None = ..., params: dict[str, Any] | None = ..., *,
+                    watch: bool | None = ..., remember: bool = ..., **source_args: Any) -> bool: ...
+    def open_compare(self, policies: list[str] | None = ..., /) -> CompareWindow | None: ...
+    def toggle_presentation(self) -> bool: ...
+    def statusBar(self) -> QStatusBar: ...
+    def window(self) -> QWidget: ...
+
+
+def capture(window: SessionWindow) -> Session:
     """Return the :class:`Session` of what ``window`` shows.
 
     Raises ``ValueError`` when the window shows nothing that was opened by name (a model built
@@ -76,7 +133,7 @@ def _playlist_name(path: str) -> str:
     return p.stem if p.parent.resolve() == PLAYLISTS.resolve() else path
 
 
-def _matrix_range(window: MainWindow) -> tuple[float, float] | None:
+def _matrix_range(window: SessionWindow) -> tuple[float, float] | None:
     """Return the matrix's zoomed processor range ``(first, count)``, or ``None`` when the
     whole machine is on show."""
     view = window.board.matrix.column_range
@@ -85,7 +142,7 @@ def _matrix_range(window: MainWindow) -> tuple[float, float] | None:
     return float(view.first), float(view.count)
 
 
-def apply(window: MainWindow, session: Session) -> bool:
+def apply(window: SessionWindow, session: Session) -> bool:
     """Show ``session`` in ``window``: source, policy, parameters, step, zoom, compare window,
     presentation mode. Returns success; on failure a message box says why and the current
     simulation stays. A playlist that no longer loads (or lost the entry), or compare policies
@@ -97,7 +154,7 @@ def apply(window: MainWindow, session: Session) -> bool:
         if playlist is not None:
             name = playlist.items[session.entry].source
     except (ValueError, OSError) as exc:
-        QMessageBox.warning(window, "Open session", f"{exc}\n(the scenario opens without its playlist)")
+        QMessageBox.warning(window.window(), "Open session", f"{exc}\n(the scenario opens without its playlist)")
     if not window.open_source(name, session.policy, session.params or None,
                               watch=session.watch, remember=False, **session.source_args):
         return False
@@ -117,7 +174,7 @@ def apply(window: MainWindow, session: Session) -> bool:
     if session.compare:
         compare = window.open_compare(list(session.compare))
         if compare is not None and compare.error is not None:
-            QMessageBox.critical(window, "Open session", f"compare.policies: {compare.error}")
+            QMessageBox.critical(window.window(), "Open session", f"compare.policies: {compare.error}")
     if session.presentation != window.presentation.active:
         window.toggle_presentation()
     return True
@@ -143,13 +200,13 @@ def playlist_of(session: Session) -> Playlist | None:
     return playlist
 
 
-def open_session(window: MainWindow, path: str | os.PathLike[str]) -> bool:
+def open_session(window: SessionWindow, path: str | os.PathLike[str]) -> bool:
     """Read the session file ``path`` and :func:`apply` it; return success (a message box
     names the problem otherwise)."""
     try:
         session = read_session(path)
     except (SessionError, OSError) as exc:
-        QMessageBox.critical(window, "Open session", str(exc))
+        QMessageBox.critical(window.window(), "Open session", str(exc))
         return False
     if not apply(window, session):
         return False
@@ -157,30 +214,30 @@ def open_session(window: MainWindow, path: str | os.PathLike[str]) -> bool:
     return True
 
 
-def save_session(window: MainWindow, path: str | os.PathLike[str]) -> Path | None:
+def save_session(window: SessionWindow, path: str | os.PathLike[str]) -> Path | None:
     """Write the window's session to ``path``; return it, or ``None`` after a message box."""
     try:
         out = write_session(capture(window), path)
     except (ValueError, OSError) as exc:
-        QMessageBox.critical(window, "Save session", str(exc))
+        QMessageBox.critical(window.window(), "Save session", str(exc))
         return None
     remember(window, str(out))
     window.statusBar().showMessage(f"Session saved: {out}", 5000)
     return out
 
 
-def ask_save(window: MainWindow) -> Path | None:
+def ask_save(window: SessionWindow) -> Path | None:
     """File > Save session: ask for a file name and save."""
     start = str(window.settings.value("last_dir", str(Path.home())))
-    path, _ = QFileDialog.getSaveFileName(window, "Save session", str(Path(start) / "session.toml"),
+    path, _ = QFileDialog.getSaveFileName(window.window(), "Save session", str(Path(start) / "session.toml"),
                                           "Session files (*.toml)")
     return save_session(window, path) if path else None
 
 
-def ask_open(window: MainWindow) -> bool:
+def ask_open(window: SessionWindow) -> bool:
     """File > Open session: ask for a session file and open it."""
     start = str(window.settings.value("last_dir", str(Path.home())))
-    path, _ = QFileDialog.getOpenFileName(window, "Open session", start, "Session files (*.toml)")
+    path, _ = QFileDialog.getOpenFileName(window.window(), "Open session", start, "Session files (*.toml)")
     return open_session(window, path) if path else False
 
 
@@ -192,7 +249,7 @@ def recent(settings: QSettings) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def remember(window: MainWindow, path: str) -> None:
+def remember(window: SessionWindow, path: str) -> None:
     """Put ``path`` first in the recent sessions and refresh the menu."""
     full = str(Path(path).resolve())
     items = [full] + [r for r in recent(window.settings) if r != full]
@@ -200,7 +257,7 @@ def remember(window: MainWindow, path: str) -> None:
     fill_recent(window)
 
 
-def fill_recent(window: MainWindow) -> None:
+def fill_recent(window: SessionWindow) -> None:
     """Rebuild the Recent sessions menu from the settings."""
     menu: QMenu = window.recent_sessions_menu
     menu.clear()
@@ -210,7 +267,7 @@ def fill_recent(window: MainWindow) -> None:
     menu.setEnabled(bool(recent(window.settings)))
 
 
-def add_session_actions(window: MainWindow, menu: QMenu) -> None:
+def add_session_actions(window: SessionWindow, menu: QMenu) -> None:
     """Add Open session, Save session and Recent sessions to the File ``menu``."""
     a = menu.addAction("Open &session…")
     a.triggered.connect(lambda: ask_open(window))

@@ -14,23 +14,51 @@ bar, and the previous policy keeps running.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 if TYPE_CHECKING:
-    from gangviz.gui.window import MainWindow
+    from gangviz.gui.player import Player
+    from gangviz.sim.protocol import Simulation
+    from gangviz.workloads.source import Source
 
 #: Milliseconds to wait after a change before reloading (an editor writes in several steps).
 SETTLE_MS = 150
+
+
+class _PolicyMenu(Protocol):
+    def set_policy(self, name: str, /) -> None: ...
+
+
+class PolicyWindow(Protocol):
+    """What the reloader reads of the main window (:class:`~gangviz.gui.window.MainWindow`): what
+    it shows and how it was opened, how it builds and shows a simulation, its policy menu and
+    status bar, and the window itself (``window()``: a top-level window is its own), which owns
+    the reloader."""
+
+    source_name: str | None
+    source_args: dict[str, Any]
+    source_params: dict[str, Any]
+    player: Player | None
+
+    @property
+    def policy_panel(self) -> _PolicyMenu: ...
+    def build_simulation(self, name: str, policy: str | None, params: dict[str, Any] | None,
+                         watch: bool | None, **source_args: Any) -> tuple[Source, Simulation]: ...
+    def show_source(self, source: Source, name: str, sim: Simulation,
+                    params: dict[str, Any] | None, source_args: dict[str, Any] | None, /) -> None: ...
+    def statusBar(self) -> QStatusBar: ...
+    def window(self) -> QWidget: ...
 
 
 class PolicyReloader(QObject):
     """Loads user policies into ``window`` (a :class:`~gangviz.gui.window.MainWindow`) and
     reloads the one shown when its file changes."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: PolicyWindow) -> None:
+        super().__init__(window.window())
         self.window = window
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._changed)

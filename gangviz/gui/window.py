@@ -958,9 +958,13 @@ class MainWindow(QMainWindow):
     COUNT_AHEAD = 2000
 
     def _count_ahead(self, sim: Simulation) -> int:
-        """Return how many steps the run of a scenario takes from where it is (0 when it is not
-        a scenario, or runs longer than :data:`COUNT_AHEAD` steps: the timeline then grows as
-        the run goes)."""
+        """Return how many steps the whole run takes: as the simulation knows it (a run whose
+        decisions are made up front, e.g. a space-sharing run of a trace), else counted ahead
+        for a scenario; 0 when neither, or when a scenario runs longer than
+        :data:`COUNT_AHEAD` steps (the timeline then grows as the run goes)."""
+        known = sim.steps_known()
+        if known is not None:
+            return known
         if self.source is None or self.source.kind != "scenario":
             return 0
         from gangviz.gui.export.render import count_ahead

@@ -17,18 +17,64 @@ departure.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, cast
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
-    from gangviz.epoch.records import ScheduleRebuilt
-    from gangviz.epoch.sim import EpochSimulation
+    from gangviz.core.record import Step
 
 #: the ``kind`` of the change record of a rebuilt schedule (gangviz.epoch.records.ScheduleRebuilt)
 REBUILT_KIND = "schedule_rebuilt"
+
+
+class Departed(Protocol):
+    """What the figures read of a departed job (gangviz.epoch.records.FinishedJob)."""
+
+    @property
+    def departure(self) -> float: ...
+    @property
+    def response(self) -> float: ...
+
+
+class Departures(Protocol):
+    """What the figures read of the model's state: the departed jobs, in departure order."""
+
+    @property
+    def finished(self) -> Sequence[Departed]: ...
+
+
+class Costed(Protocol):
+    """What the figures read of a schedule: its overhead, reallocations per quantum."""
+
+    @property
+    def overhead(self) -> int: ...
+
+
+class Rebuilt(Protocol):
+    """What the figures read of a rebuilt schedule's record (gangviz.epoch.records.ScheduleRebuilt):
+    the schedule put in force, ``None`` when it was cleared."""
+
+    @property
+    def after(self) -> Costed | None: ...
+
+
+class EpochRun(Protocol):
+    """What the figures read of an epoch simulation (gangviz.epoch.sim.EpochSimulation): its
+    steps, departed jobs, N, T and current time."""
+
+    @property
+    def steps(self) -> Sequence[Step]: ...
+    @property
+    def state(self) -> Departures: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def quantum(self) -> float: ...
+    @property
+    def time(self) -> float: ...
 
 
 def epoch_figures(responses: Iterable[float], schedules: Iterable[tuple[float, float, int]],
@@ -50,14 +96,14 @@ def epoch_figures(responses: Iterable[float], schedules: Iterable[tuple[float, f
     }
 
 
-def _schedules(sim: EpochSimulation) -> list[tuple[float, float, int]]:
+def _schedules(sim: EpochRun) -> list[tuple[float, float, int]]:
     """``(start, end, overhead)`` of every schedule of ``sim`` up to its current time."""
     spans: list[tuple[float, float, int]] = []
     since, cost = 0.0, 0
     for step in sim.steps:
         for change in step.changes:
             if change.kind == REBUILT_KIND:
-                after = cast("ScheduleRebuilt", change).after
+                after = cast("Rebuilt", change).after
                 spans.append((since, step.time, cost))
                 since = step.time
                 cost = 0 if after is None else after.overhead
@@ -65,14 +111,14 @@ def _schedules(sim: EpochSimulation) -> list[tuple[float, float, int]]:
     return [s for s in spans if s[1] > s[0]]
 
 
-def simulation_figures(sim: EpochSimulation) -> dict[str, float]:
+def simulation_figures(sim: EpochRun) -> dict[str, float]:
     """Return :func:`epoch_figures` of an :class:`~gangviz.epoch.sim.EpochSimulation` at its
     current step."""
     return epoch_figures((f.response for f in sim.state.finished), _schedules(sim),
                          sim.nodes, sim.quantum, sim.time)
 
 
-def simulation_series(sim: EpochSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+def simulation_series(sim: EpochRun) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
 
     """Return the running figures of ``sim`` up to its current step as ``key -> (times, values)``:
     the mean response after each departure, and the reallocations and overhead so far at each

@@ -62,7 +62,6 @@ import numpy.typing as npt
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
     from gangviz.core.jobs import JobSpec
     from gangviz.sim.engine import Simulation
-    from gangviz.spacesharing.simulation import SpaceSharingSimulation
 
 __all__ = ["GAMMA", "SMALL_NODES_MAX", "SERVED_KEYS", "executed_by_id", "served", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "bounded_slowdowns", "run_with_capacity", "engine_ibm_metrics",
            "space_sharing_figures", "space_sharing_series", "KEYS"]
@@ -91,6 +90,43 @@ class FinishedJob(Protocol):
     def start(self) -> float | None: ...
     @property
     def finish(self) -> float | None: ...
+
+
+class LoggedDecision(Protocol):
+    """What the figures read of one logged decision of a space-sharing run (the backfill
+    simulator's ``Decision``): its time and the capacity lost up to it, ``(all, small, large)``."""
+
+    @property
+    def time(self) -> float: ...
+    @property
+    def lost(self) -> tuple[float, float, float]: ...
+
+
+class SpaceSharingResult(Protocol):
+    """What the figures read of a logged space-sharing run (the backfill simulator's
+    ``BackfillResult``): its records by job id and its decisions in order."""
+
+    @property
+    def records(self) -> Sequence[FinishedJob]: ...
+    @property
+    def decisions(self) -> Sequence[LoggedDecision]: ...
+
+
+class SpaceSharingRun(Protocol):
+    """What the figures read of a step-by-step space-sharing simulation
+    (``gangviz.spacesharing.simulation.SpaceSharingSimulation``): its logged run, how many of
+    its decisions are applied (``cursor``), the current time, N and seconds per time unit."""
+
+    @property
+    def result(self) -> SpaceSharingResult: ...
+    @property
+    def cursor(self) -> int: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def processors(self) -> int: ...
+    @property
+    def time_unit(self) -> float: ...
 
 
 @dataclass
@@ -307,7 +343,7 @@ def engine_ibm_metrics(sim: Simulation, time_unit: float = 1.0) -> dict[str, Any
                        time_unit=time_unit, capacity=cap)
 
 
-def space_sharing_figures(sim: SpaceSharingSimulation) -> dict[str, Any]:
+def space_sharing_figures(sim: SpaceSharingRun) -> dict[str, Any]:
     """Return :func:`ibm_metrics` of a step-by-step space-sharing run (the simulation of
     :mod:`gangviz.spacesharing.simulation`) at its current step: the jobs finished by now, with
     the capacity lost up to now (eq. 2). Raises ``ValueError`` when none finished."""
@@ -325,7 +361,7 @@ def _running_mean(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return np.cumsum(values) / np.arange(1, len(values) + 1) if len(values) else values
 
 
-def space_sharing_series(sim: SpaceSharingSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+def space_sharing_series(sim: SpaceSharingRun) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
 
     """Return the running IBM figures of a step-by-step space-sharing run (the simulation of
     :mod:`gangviz.spacesharing.simulation`) up to its current step, as ``key -> (times, values)``

@@ -18,20 +18,65 @@ ends upon the completion of 64,000 gangs). Sums are accumulated in completion or
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
-    from gangviz.multisite.changes import TaskMigrated
-    from gangviz.multisite.simulation import MultiSiteSimulation
+    from gangviz.core.record import Step
 
 METRIC_NAMES = ("RT", "WRT", "SLD", "WSLD")
 #: the ``kind`` of the change record of a task migration (gangviz.multisite.changes.TaskMigrated)
 MIGRATION_KIND = "task_migrated"
+
+
+class Gang(Protocol):
+    """What the figures read of an arrived gang (gangviz.multisite.state.GangInfo)."""
+
+    @property
+    def size(self) -> int: ...
+    @property
+    def arrival(self) -> float: ...
+    @property
+    def service(self) -> float: ...
+
+
+class Completions(Protocol):
+    """What the figures read of the model's state: every arrived gang by id, the finish time of
+    each finished one, and the finished ids in completion order."""
+
+    @property
+    def gangs(self) -> Mapping[int, Gang]: ...
+    @property
+    def finish(self) -> Mapping[int, float]: ...
+    @property
+    def completed(self) -> Sequence[int]: ...
+
+
+class Undoable(Protocol):
+    """What the figures read of a migration's change record (gangviz.multisite.changes.TaskMigrated):
+    whether it is the record that undoes one."""
+
+    @property
+    def undo(self) -> bool: ...
+
+
+class MultiSiteRun(Protocol):
+    """What the figures read of a multi-site simulation
+    (gangviz.multisite.simulation.MultiSiteSimulation): its state, its steps, how many of them
+    are applied (``cursor``) and the current time."""
+
+    @property
+    def state(self) -> Completions: ...
+    @property
+    def steps(self) -> Sequence[Step]: ...
+    @property
+    def cursor(self) -> int: ...
+    @property
+    def time(self) -> float: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +157,7 @@ def multisite_figures(completed: Iterable[tuple[float, float, int]],
     return {**means, "gangs": acc.n, "migrations": migrations}
 
 
-def _completed(sim: MultiSiteSimulation) -> list[tuple[float, float, float, int]]:
+def _completed(sim: MultiSiteRun) -> list[tuple[float, float, float, int]]:
     """``(finish, response, service, size)`` of the completed gangs of ``sim``, in completion order."""
     st = sim.state
     out: list[tuple[float, float, float, int]] = []
@@ -122,18 +167,18 @@ def _completed(sim: MultiSiteSimulation) -> list[tuple[float, float, float, int]
     return out
 
 
-def _migration_steps(sim: MultiSiteSimulation) -> list[tuple[float, int]]:
+def _migration_steps(sim: MultiSiteRun) -> list[tuple[float, int]]:
     """``(time, task migrations)`` of every applied step of ``sim`` that migrated a task."""
     out: list[tuple[float, int]] = []
     for step in sim.steps[:sim.cursor]:
         moved = sum(1 for c in step.changes
-                    if c.kind == MIGRATION_KIND and not cast("TaskMigrated", c).undo)
+                    if c.kind == MIGRATION_KIND and not cast("Undoable", c).undo)
         if moved:
             out.append((step.time, moved))
     return out
 
 
-def simulation_figures(sim: MultiSiteSimulation) -> dict[str, float]:
+def simulation_figures(sim: MultiSiteRun) -> dict[str, float]:
     """Return :func:`multisite_figures` of a :class:`~gangviz.multisite.simulation.MultiSiteSimulation`
     at its current step (after :meth:`step_back` too)."""
     done = _completed(sim)
@@ -141,7 +186,7 @@ def simulation_figures(sim: MultiSiteSimulation) -> dict[str, float]:
                              sum(n for _, n in _migration_steps(sim)))
 
 
-def simulation_series(sim: MultiSiteSimulation) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+def simulation_series(sim: MultiSiteRun) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
     """Return the running figures of ``sim`` up to its current step, as ``key -> (times, values)``:
     RT, WRT and SLD after each completion, and the migrations counted so far after each step
     that migrated (and at the current time). The last value of each equals :func:`simulation_figures`."""

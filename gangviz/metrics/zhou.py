@@ -17,17 +17,27 @@ Only jobs that completed count; terminated jobs and endless scenario jobs are le
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
 
+    from gangviz.metrics.ibm import FinishedJob
     from gangviz.sim.engine import Simulation
-    from gangviz.spacesharing.backfill import BackfillResult
 
 #: Zhou00 §4.3: a small job has 1-12 time slots of work, a medium one 13-60, a large one more.
 SMALL_WORK_MAX = 12
 MEDIUM_WORK_MAX = 60
+
+
+class BackfillRun(Protocol):
+    """What the figures read of a backfilling run (the backfill simulator's ``BackfillResult``):
+    its records by job id and its end time."""
+
+    @property
+    def records(self) -> Sequence[FinishedJob]: ...
+    @property
+    def end(self) -> float: ...
 
 
 def _mean(values: list[float]) -> float:
@@ -72,7 +82,7 @@ def zhou_metrics_of(done: Sequence[tuple[float, int, float, float]], processors:
     }
 
 
-def zhou_metrics_of_result(res: BackfillResult, processors: int) -> dict[str, float]:
+def zhou_metrics_of_result(res: BackfillRun, processors: int) -> dict[str, float]:
     """Return the §4.3 metrics of Zhou00 for a backfilling run ``res`` (a
     :class:`~gangviz.spacesharing.backfill.BackfillResult`: its records and end time).
 

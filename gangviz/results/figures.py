@@ -219,7 +219,8 @@ _TITLES = {**{k + s: t + {"": "", "_small": ", small jobs", "_large": ", large j
            "t_ma": "mean turnaround, medium work", "t_la": "mean turnaround, large work",
            "RT": "mean response", "WRT": "weighted mean response", "SLD": "mean slowdown",
            "WSLD": "weighted mean slowdown", "gangs": "gangs completed", "migrations": "migrations",
-           "departed": "jobs departed", "reallocations": "reallocations", "overhead": "overhead"}
+           "departed": "jobs departed", "reallocations": "reallocations", "overhead": "overhead",
+           "utilization_requested": "utilisation of the work asked for"}
 
 
 def title(key: str) -> str:

@@ -28,17 +28,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    runtime_checkable,
+)
 
 from gangviz.core.jobs import JobSpec
 from gangviz.core.record import Step, undo
 
-if TYPE_CHECKING:  # pragma: no cover  (annotations only: numpy is not loaded for them, and the
-    # factory is a higher layer)
+if TYPE_CHECKING:  # pragma: no cover  (annotations only: numpy is not loaded for them)
     import numpy as np
     import numpy.typing as npt
-
-    from gangviz.factory.run import FinishedRun
 
 #: the simulation families, in the order menus list them
 FAMILIES = ("matrix", "multisite", "epoch", "space-sharing")
@@ -121,8 +127,12 @@ class Arrival(NamedTuple):
     site: int
 
 
+#: what :meth:`Measures.finish` returns: the factory's finished run, a type of a higher layer
+FinishedT = TypeVar("FinishedT", covariant=True)
+
+
 @dataclass(frozen=True)
-class Measures:
+class Measures(Generic[FinishedT]):
     """The functions giving a simulation's figures at its current step, bound to the simulation
     (:attr:`Simulation.measures`; :func:`gangviz.factory.measures_of`).
 
@@ -137,7 +147,7 @@ class Measures:
 
     figures: Callable[[], dict[str, Any]]
     series: Callable[[], Curves]
-    finish: Callable[[], FinishedRun]
+    finish: Callable[[], FinishedT]
 
 
 @runtime_checkable
@@ -287,10 +297,16 @@ class Simulation(Protocol):
         ...
 
     @property
-    def measures(self) -> Measures | None:
+    def measures(self) -> Measures[object] | None:
         """Return the functions giving the simulation's figures, bound to it (:class:`Measures`):
         every simulation :mod:`gangviz.factory` builds has them; ``None`` for one built
         otherwise (:func:`gangviz.factory.measures_of` binds them then)."""
+        ...
+
+    def steps_known(self) -> int | None:
+        """Return the number of steps of the whole run when it is known without running it (a
+        run whose decisions are all made up front), else ``None`` (a timeline then grows as
+        the run goes)."""
         ...
 
 
@@ -336,7 +352,7 @@ class FamilyNeutral:
     others: no epoch partitions, no gangs to come, and no figures until :mod:`gangviz.factory`
     binds them (every simulation class)."""
 
-    measures: Measures | None = None
+    measures: Measures[object] | None = None
 
     def min_nodes(self) -> dict[int, int]:
         """Return ``{}``: no epoch jobs here."""
@@ -345,6 +361,10 @@ class FamilyNeutral:
     def upcoming(self) -> tuple[Arrival, ...]:
         """Return ``()``: no scripted gangs here."""
         return ()
+
+    def steps_known(self) -> int | None:
+        """Return ``None``: the run's length is known only once it has run."""
+        return None
 
 
 class OwnPolicy:

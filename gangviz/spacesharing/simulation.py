@@ -109,6 +109,10 @@ class SpaceSharingSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, KeptHistor
         return st
 
 
+    def steps_known(self) -> int:
+        """Return the number of steps of the whole run: one per decision, all made up front."""
+        return len(self.result.decisions)
+
     def go_to(self, index: int) -> None:
         """Step forward or back until ``index`` steps are applied (clamped to the run)."""
         index = max(0, min(index, len(self.result.decisions)))

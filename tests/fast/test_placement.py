@@ -81,3 +81,28 @@ def test_a_long_log_is_read_through_its_copies():
             else:
                 want[r, a:b] = j
         assert (log.matrix_at(t) == want[:n]).all(), t
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(gang_workloads(), st.sampled_from(["gs", "mgs"]), st.booleans())
+def test_the_gang_loop_writes_its_time_to_the_progress_cell_and_runs_the_same(workload, policy, placement):
+    """The cell holds the time of the last decision (the run's end) and the run is the one
+    without a cell, bit for bit."""
+    procs, jobs = workload
+    cell = np.zeros(1)
+    run = run_gang(job_arrays(jobs), policy, {"mpl": 2}, procs, placement=placement, progress=cell)
+    plain = run_gang(job_arrays(jobs), policy, {"mpl": 2}, procs, placement=placement)
+    assert cell[0] == run.time
+    assert run.finish.tolist() == plain.finish.tolist() and run.time == plain.time
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(buddy_workloads(), st.sampled_from(["BC", "BRMMS"]), st.booleans())
+def test_the_buddy_loop_writes_its_time_to_the_progress_cell_and_runs_the_same(workload, scheme, placement):
+    procs, jobs = workload
+    args = ([j.id for j in jobs], [j.arrival for j in jobs], [j.size for j in jobs], [j.work for j in jobs],
+            scheme, procs)
+    cell = np.zeros(1)
+    run = run_buddy(*args, placement=placement, progress=cell)
+    assert cell[0] == run.time
+    assert run.finish.tolist() == run_buddy(*args, placement=placement).finish.tolist()

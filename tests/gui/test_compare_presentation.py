@@ -134,6 +134,30 @@ def test_presentation_mode_draws_no_text_under_18_px_at_1920_by_1080(qtbot, pain
     win.close()
 
 
+def test_the_projected_table_of_four_policies_shows_every_headline_row_without_scrolling(qtbot):
+    from gangviz.workloads.source import load_source
+
+    win = open_window(qtbot, load_source("downey", jobs=40, procs=32, load=0.8, seed=3),
+                      ["bc", "brmms", "repack", "firstfit"])
+    present(win)
+    win.presentation.fit_table()
+    QApplication.processEvents()
+    shown = {i for t in (win.table, win.table_more) if t.isVisibleTo(win)
+             for i in range(t.rowCount()) if not t.isRowHidden(i)}
+    assert shown == set(win.headline_rows()) and len(shown) > 12
+    assert win.table_more.isVisibleTo(win), "too many rows for one block: reflowed into two"
+    for t in (win.table, win.table_more):
+        assert t.verticalScrollBar().maximum() == 0 and t.horizontalScrollBar().maximum() == 0
+        rows = [i for i in range(t.rowCount()) if not t.isRowHidden(i)]
+        assert t.rowViewportPosition(rows[-1]) + t.rowHeight(rows[-1]) <= t.viewport().height()
+        for j in range(t.columnCount()):  # no figure cut short ("0.0847…")
+            assert t.columnWidth(j) >= t.sizeHintForColumn(j)
+    assert not win.toggle_presentation()
+    assert not win.table_more.isVisibleTo(win)
+    assert all(not win.table.isRowHidden(i) for i in range(win.table.rowCount()))
+    win.close()
+
+
 def test_compare_presentation_on_the_command_line_renders_the_asked_size(tmp_path, capsys):
     from PySide6.QtGui import QImage
 

@@ -178,7 +178,7 @@ def test_a_pane_waiting_for_its_run_says_how_far_it_is_and_that_t_is_not_simulat
     assert "not simulated yet" in pane.view.message
     pane.set_progress("started", 0.0)
     assert pane.state.text().replace("\u00a0", " ").startswith("simulating in a worker process")
-    assert pane.bar.maximum() == 0  # busy: a compiled loop tells no share
+    assert pane.bar.maximum() == 0  # busy until the run tells a share
     pane.set_progress("simulated", 0.4)
     assert "40% of the trace" in pane.state.text().replace("\u00a0", " ") and pane.bar.value() == 400
     src = load_source(str(TRACE))
@@ -225,3 +225,42 @@ def test_closing_the_window_ends_the_runs_still_going(qtbot):
     win.close()
     qtbot.waitUntil(lambda: not any(p.is_alive() for p in procs), timeout=30_000)
     assert not win.runner.running
+
+
+def test_the_finished_view_of_the_worker_runs_is_that_of_runs_in_this_process(qtbot, tmp_path):
+    """Runs in worker processes (with their progress reports) fill the panes, curves and table
+    exactly as the same runs made here, ended in the same order: the same pixels and the same
+    CSV."""
+    from gangviz.experiments.schedule import run_schedule
+
+    src = load_source("downey", jobs=300, procs=64, load=0.8, seed=3)
+    specs = ["gs", "mgs", "easy", "brmms"]
+    windows = []
+    for _ in range(2):
+        win = CompareWindow(src, specs, schedules=True)
+        qtbot.addWidget(win)
+        win.resize(1400, 900)
+        win.show()
+        windows.append(win)
+    workers, here = windows
+    assert workers.runner is not None and here.runner is not None
+    ended: list[str] = []  # the order the runs end in (the plots' axes follow the curves shown so far)
+    workers.runner.ready.connect(lambda _gen, spec, _schedule: ended.append(spec))
+    here.runner.stop()
+    qtbot.waitUntil(lambda: workers.pending == 0, timeout=300_000)
+    from PySide6.QtWidgets import QApplication
+
+    for spec in ended:
+        here._schedule_ready(here._generation, spec, run_schedule(src, spec))
+        QApplication.processEvents()  # drawn between two runs' ends, as the other window was
+    assert not workers.failures and here.pending == 0
+    assert workers.end == here.end
+    for t in (0.0, here.end * 0.3, here.end * 0.7):
+        workers.set_time(t)
+        here.set_time(t)
+        QApplication.processEvents()  # both laid out before the pictures are taken
+        assert workers.grab().toImage() == here.grab().toImage(), t
+    a, b = workers.export_table(tmp_path / "a.csv"), here.export_table(tmp_path / "b.csv")
+    assert a.read_text() == b.read_text() and "brmms" in a.read_text()
+    for win in windows:
+        win.close()

@@ -9,7 +9,7 @@ import pytest
 from gui_helpers import record_painted_texts
 from PySide6.QtCore import QSettings
 
-from gangviz.gui.families.gantt import WINDOW_FILL, GanttView
+from gangviz.gui.families.gantt import WINDOW_FILL, GanttView, gantt_of
 from gangviz.gui.palette import job_colour
 from gangviz.policies import make_policy
 from gangviz.resources import RESOURCES
@@ -158,3 +158,42 @@ def test_a_model_is_drawn_in_slices_and_a_trace_in_its_clock(view, monkeypatch):
     header = next(t for t in texts if t.startswith("EASY"))
     assert "slices" not in header and ":" in header.split("·")[1], header
     assert not any("slices" in t for t in texts), texts
+
+
+def test_processors_across_draws_a_job_as_wide_as_its_size_with_time_running_up(view):
+    sim = _sim("easy")
+    _first_step(sim, lambda st: st.running and st.waiting and st.reservations)
+    view.set_processors_across(True)
+    view.set_state(sim)
+    img = view.grab().toImage()
+    strip, P = view._strip(), sim.processors
+    hits = dict((job, rect) for rect, job in view._hits)
+    probed = []
+    for job in sim.state.running:
+        r = hits[job]
+        # across: the width is the job's share of the machine, as a matrix pane's columns
+        size = gantt_of(sim).jobs[job].size
+        assert r.width() == pytest.approx(strip.width() * size / P, abs=1.0)
+        if r.width() >= 6 and r.height() >= 6:
+            probed.append(job)
+            assert _close(img.pixelColor(int(r.center().x()), int(r.bottom() - 2)), job_colour(job))
+    assert probed
+    # time runs up: a running job started at or before the clock's line, so its bar starts
+    # on or below it, and the head's reservation is at or above it
+    t0, t1 = view._window()
+    now_y = strip.bottom() - (sim.state.time - t0) / (t1 - t0) * strip.height()
+    assert all(hits[job].bottom() >= now_y - 1 for job in sim.state.running)
+    assert max(hits[job].bottom() for job in sim.state.running) > now_y + 5
+    head = sim.state.waiting[0]
+    reservation = next(r for r, j in view._hits if j == head)  # (the queue row comes after)
+    assert reservation.bottom() <= now_y + 1
+
+
+def test_the_compare_window_draws_the_strip_with_processors_across(qtbot):
+    from gangviz.gui.compare.window import CompareWindow
+
+    win = CompareWindow(load_source("downey", jobs=30, procs=32, load=0.8, seed=3), ["easy", "repack"])
+    qtbot.addWidget(win)
+    gantt = win.panes[0].family[0]
+    assert isinstance(gantt, GanttView) and gantt.processors_across
+    assert win.panes[1].matrix is not None  # beside a matrix, whose processors run across

@@ -153,3 +153,21 @@ def test_padded_processors_are_drawn_absent_and_hold_nothing(window):
     idle = next((r, c) for r in range(m.n_rows) for c in range(100) if m.cells[r, c] == -1)
     rect = view.cell_rect(*idle)
     assert not close_rgb(pixel(img, rect.center().x(), rect.center().y()), ABSENT, 14)
+
+
+def test_a_compare_pane_at_1080p_keys_every_mark_it_draws(qtbot):
+    # a repack pane of four at 1920x1080 in presentation mode: the last allocation's frame is
+    # drawn, so the key lists it (on a second line) instead of leaving it out for want of width
+    from gangviz.gui.compare.window import CompareWindow
+    from gangviz.workloads.source import load_source
+    from tests.gui.test_compare_presentation import present
+
+    src = load_source("downey", jobs=40, procs=32, load=0.8, seed=3)
+    win = CompareWindow(src, ["easy", "conservative", "fcfs", "repack"], start=279)
+    qtbot.addWidget(win)
+    win.show()
+    present(win)
+    win.grab()
+    vec = next(p for p in win.panes if p.spec == "repack").vector
+    texts = [t for line in vec._key_lines() for _, _, t, _ in line]
+    assert "alloc" in vec.shown_keys() and "last allocation" in texts

@@ -89,8 +89,9 @@ def test_migration_token_travels_between_sites(qtbot):
     v.show_step(_migration_step())
     assert v.animation.state() == v.animation.State.Running
     v.animation.setCurrentTime(500)
-    mid_x = (src.x() + dst.x()) / 2 + 3
-    mid_y = (src.center().y() + dst.center().y()) / 2
+    chip, _label = v.flight_rects()[0]
+    assert chip.y() > src.y() + 1 and chip.y() < dst.y() - 1  # between the sites
+    mid_x, mid_y = chip.x() + 3, chip.center().y()
     assert _pixel(v, mid_x, mid_y) == gang_colour(5)
     # The source slot no longer shows G5 and the target is not drawn yet while in flight.
     assert _pixel(v, src.x() + 3, src.center().y()) != gang_colour(5)
@@ -239,7 +240,10 @@ def test_a_grid_migration_chip_travels_with_its_cost(qtbot):
     v.show_step(step)
     v.animation.setCurrentTime(500)
     img = v.grab().toImage()
-    mid = (src.center() + dst.center()) / 2
+    j = [f[0] for f in v._flying].index((c.gang, c.task))
+    chip, _label = v.flight_rects()[j]
+    assert chip.topLeft() not in (src.topLeft(), dst.topLeft())  # on its way
+    mid = chip.center()
     assert _near(img, mid.x(), mid.y(), gang_colour(5))
     # the cost is written beside the chip, dark on a light plate
     label = [img.pixelColor(int(mid.x() + src.width() / 2 + dx), int(mid.y())) for dx in range(6, 40)]
@@ -272,3 +276,59 @@ def test_the_time_axis_writes_times_as_the_other_views_do(qtbot, monkeypatch):
     texts.clear()
     v.grab()
     assert "t = 11 d 13:47:00" in texts, texts
+
+
+def _headings(view):
+    """The rectangles of the site headings' texts: the site's name, "now" and "queue (head first)"."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetricsF
+
+    from gangviz.gui.families.sites import GAP, HEADER
+
+    k = view.scale()
+    fm = QFontMetricsF(view._font(k))
+    out = []
+    for s in range(view._state.cfg.sites):
+        area, box0 = view.site_rect(s), view.proc_rect(s, 0)
+        h = (HEADER - 4) * k
+        name = f"Site {s + 1}  (0/{view._state.cfg.procs} running or reserved)"
+        out.append(QRectF(area.x(), area.y(), fm.horizontalAdvance(name), h))
+        now_w = fm.horizontalAdvance("now")
+        out.append(QRectF(box0.center().x() - now_w / 2, area.y(), now_w, h))
+        out.append(QRectF(box0.right() + 2 * GAP * k, area.y(), fm.horizontalAdvance("queue (head first)"), h))
+    return out
+
+
+@pytest.mark.parametrize("size", [(1920, 1000), (960, 520)])
+def test_migrating_tokens_never_overlap_each_other_the_headings_or_other_boxes(qtbot, size):
+    from gangviz.factory import build
+
+    sim = build("papazachos-migration")
+    v = QueueView(animation_ms=1000)
+    qtbot.addWidget(v)
+    v.resize(*size)
+    v.set_state(sim.snapshot())
+    flights = 0
+    while (step := sim.step()) is not None:
+        v.show_step(step)
+        if not v._flying:
+            continue
+        flights += len(v._flying)
+        targets = {to for _t, _f, to, _c in v._flying}
+        cfg = v._state.cfg
+        others = [v.proc_rect(s, i) for s in range(cfg.sites) for i in range(cfg.procs) if (s, i) not in targets]
+        heads = _headings(v)
+        for u in [i / 40 for i in range(41)]:
+            rects = v.flight_rects(u)
+            drawn = [r for pair in rects for r in pair]
+            for a in range(len(rects)):
+                for b in range(a):
+                    for ra in rects[a]:
+                        for rb in rects[b]:
+                            assert not ra.intersects(rb), (u, ra, rb)
+            for r in drawn:
+                assert not any(r.intersects(h) for h in heads), (u, r)
+                assert not any(r.intersects(o) for o in others), (u, r)
+                assert v.rect().contains(r.toRect()), (u, r)
+        v.animation.setCurrentTime(1000)
+    assert flights == 3  # one local migration, two grid migrations

@@ -338,3 +338,30 @@ def test_a_whole_step_tells_its_shifts_once_with_their_rule(qtbot):
     assert text.count("same processors") == 0 and text.count("legal shifts") == 1
     assert "Property 2" in text
     p.stop()
+
+
+def test_a_trail_never_crosses_the_name_of_a_job_in_a_row_between(qtbot):
+    # Fig. 2, move 6: J6 goes from S3 down to S1 past S2, whose J2 is named just where the
+    # trail would run beside J6's left edge
+    from PySide6.QtGui import QFontMetricsF
+
+    p = Player(fig2_sim(), speed_level=8)
+    view = MatrixView(p)
+    cues = MoveCues(view)
+    cues.set_player(p)
+    qtbot.addWidget(view)
+    view.resize(1200, 500)
+    for _ in range(6):
+        p.step_move()
+    (job, src, src_runs, dst, dst_runs), = cues.current()
+    assert (p.display_state.name(job), src, dst) == ("J6", 2, 0)
+    geom = view.current_geometry()
+    a, b = cues.trail(src, src_runs, dst, dst_runs, geom)
+    x0, cw, _, tops, row_h = geom
+    width = QFontMetricsF(view.name_font()).horizontalAdvance("J2")
+    cells = p.display_state.cells[1].tolist()
+    j2 = [c for c, v in enumerate(cells) if v >= 0 and p.display_state.name(v) == "J2"]
+    centre = x0 + (j2[0] + j2[-1] + 1) * cw / 2
+    assert not (centre - width / 2 <= max(a.x(), b.x()) and min(a.x(), b.x()) <= centre + width / 2)
+    assert a.y() != b.y()  # it still runs from one row to the other
+    p.stop()

@@ -230,3 +230,15 @@ def test_timeline_draws_at_most_one_marker_per_pixel_column(window):
     # and every column that holds a marker keeps one
     every = {int(tl.x_of(m + 1)) for m in markers}
     assert set(columns) == every
+
+
+def test_the_timeline_spans_a_space_sharing_trace_run_from_its_first_step(window):
+    # EASY on a trace decides everything up front: the timeline knows the run's length at once,
+    # so the handle moves along the bar instead of sitting at its right end
+    from gangviz.resources import RESOURCES
+
+    trace = RESOURCES / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    assert window.open_source(str(trace), "easy", remember=False)
+    sim = window.player.sim
+    assert window.board.timeline.total == sim.steps_known() == len(sim.result.decisions) > 300
+    assert window.board.timeline.x_of(1) < window.board.timeline.width() / 10

@@ -5,8 +5,9 @@ policy runs once headless (:mod:`gangviz.experiments.schedule`, in a worker proc
 :mod:`gangviz.gui.compare.runs`, so the slowest run never holds up the others or the window)
 and its pane draws the state at the shared time from the run's per-job start and finish
 columns; until its run ends the pane says how far it is (queued, or simulating for so many
-seconds, or the share of the trace simulated when the engine tells) and, at any time the
-clock shows, that the state there is not simulated yet:
+seconds and the share of the trace simulated, which the compiled loops and the reference
+engine tell as they go) and, at any time the clock shows, that the state there is not
+simulated yet:
 
 * under a time-slot policy run on a compiled loop (the gang and buddy schemes), the Ousterhout
   matrix at ``t`` as the policy made it: each slot a row, each job on the processors it held
@@ -32,6 +33,7 @@ from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
+from gangviz.gui.compare.state_line import StateLine
 from gangviz.gui.plots.compare import policy_colour
 from gangviz.timefmt import clock_text
 
@@ -241,7 +243,7 @@ class SchedulePane(QFrame):
         self.fraction: float | None = None  # share of the trace simulated, when the engine tells
         self.shown_at = 0.0
         self.failure: str | None = None
-        self.state = QLabel("queued: waiting for a free core")
+        self.state = StateLine("queued: waiting for a free core")
         self.state.setStyleSheet("color: #6b665e; border: none;")
         self.state.setWordWrap(True)
         lay.addWidget(self.state)
@@ -311,8 +313,7 @@ class SchedulePane(QFrame):
                  f"{len(waiting):,} waiting", f"{done:,} done"]
         if t >= s.end:
             parts.append("ended")
-        # a narrow pane wraps the line between its parts, never inside one ("221 | done")
-        self.state.setText("  ·  ".join(part.replace(" ", "\u00a0") for part in parts))
+        self.state.set_parts(parts)  # wrapped between its parts, never inside one
 
     def refresh(self) -> None:
         """Nothing to do: :meth:`show_at` draws (the step-able pane's interface)."""

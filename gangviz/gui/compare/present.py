@@ -12,11 +12,12 @@ clock the room follows. Leaving restores every font, the hidden parts and the wi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QWidget
 
 from gangviz.gui.lecture.presentation import (
     DESIGN_HEIGHT,
@@ -24,18 +25,68 @@ from gangviz.gui.lecture.presentation import (
     NORMAL_CELL_H,
     NORMAL_FONTS,
     PRESENT_CELL_H,
+    Shown,
     scale_for,
 )
 
 if TYPE_CHECKING:
-    from gangviz.gui.compare.window import CompareWindow
+    from gangviz.gui.compare.overview import SchedulePane
+    from gangviz.gui.compare.table import SummaryTable
+    from gangviz.gui.compare.timeline import SharedTimeline
+    from gangviz.gui.matrix.vector import VectorTreeView
+    from gangviz.gui.matrix.view import MatrixView
 
 #: the point size of every text of the window that has no size of its own in :data:`FONTS`
 TEXT_POINTS = 19.0
+#: the point size of the table's figures and headings: a point under the rest, so that four
+#: policies' columns fit beside the figures' names in each of two blocks, and still 24 pixels
+#: at 1920 x 1080 and 16 at 1280 x 720
+TABLE_POINTS = 18.0
 #: the most of the window's height the table takes when presenting (the panes come first)
 TABLE_SHARE = 0.42
 #: the normal sizes of the drawn parts that are not in :data:`NORMAL_FONTS`
 NORMAL_TIMELINE, NORMAL_SCHEDULE = 8.0, 8.5
+
+
+class PresentedPane(Protocol):
+    """What presentation mode reads of one pane of a simulation: its drawn parts, each ``None``
+    when the pane has none (``family``: the family's view and its adapter)."""
+
+    @property
+    def matrix(self) -> MatrixView | None: ...
+    @property
+    def vector(self) -> VectorTreeView | None: ...
+    @property
+    def family(self) -> tuple[Any, Any] | None: ...
+
+
+class PresentedCompare(Shown, Protocol):
+    """What presentation mode reads of the compare window
+    (:class:`~gangviz.gui.compare.window.CompareWindow`): its parts to hide and size, its table to
+    refill, its state (:class:`~gangviz.gui.lecture.presentation.Shown`), and the window itself
+    (``window()``: a top-level window is its own)."""
+
+    @property
+    def chooser(self) -> QWidget: ...
+    @property
+    def plots(self) -> QWidget: ...
+    @property
+    def heading(self) -> QLabel: ...
+    @property
+    def table(self) -> SummaryTable: ...
+    @property
+    def table_more(self) -> SummaryTable: ...
+    @property
+    def table_note(self) -> QLabel: ...
+    @property
+    def main_split(self) -> QSplitter: ...
+    @property
+    def timeline(self) -> SharedTimeline: ...
+    @property
+    def panes(self) -> Sequence[PresentedPane | SchedulePane]: ...
+    def refill_table(self) -> None: ...
+    def headline_rows(self) -> list[int]: ...
+    def window(self) -> QWidget: ...
 
 
 class _ResizeWatch(QObject):
@@ -53,7 +104,7 @@ class _ResizeWatch(QObject):
 class ComparePresentation:
     """Enters and leaves presentation mode on a compare ``window`` (see the module docstring)."""
 
-    def __init__(self, window: CompareWindow) -> None:
+    def __init__(self, window: PresentedCompare) -> None:
         self.window = window
         self.active = False
         self.scale = 1.0
@@ -99,6 +150,8 @@ class ComparePresentation:
         for widget, font in self._fonts.values():
             widget.setFont(font)
         self._fonts = {}
+        w.table_more.setVisible(False)
+        w.table.setVisible(True)
         self._size_drawn(NORMAL_FONTS["matrix"] or 9.5, NORMAL_FONTS["vector"] or 9.0, NORMAL_CELL_H,
                          NORMAL_TIMELINE, NORMAL_SCHEDULE, NORMAL_FONTS["family"] or 1.0)
         w.refill_table()
@@ -125,7 +178,11 @@ class ComparePresentation:
             return
         k, w = self.scale, self.window
         big = {id(w.heading): (FONTS["title"] or 28.0) * k}
-        for widget in [w, *w.findChildren(QWidget)]:
+        for table in (w.table, w.table_more):
+            for part in [table, *table.findChildren(QWidget)]:
+                big[id(part)] = TABLE_POINTS * k
+        frame = w.window()
+        for widget in [frame, *frame.findChildren(QWidget)]:
             if id(widget) not in self._fonts:
                 self._fonts[id(widget)] = (widget, QFont(widget.font()))
             original = self._fonts[id(widget)][1]
@@ -139,18 +196,37 @@ class ComparePresentation:
 
     def fit_table(self) -> None:
         """Give the table the height its shown rows need, at most :data:`TABLE_SHARE` of the
-        window (the panes keep the rest; a longer table scrolls); nothing when not presenting."""
+        window (the panes keep the rest); when the headline rows do not fit in that, reflow
+        them into two blocks side by side (the first half in the table, the second in
+        ``table_more``), so that no row scrolls out of sight. Nothing when not presenting."""
         if not self.active:
             return
         w = self.window
-        table = w.table
-        rows = sum(table.rowHeight(i) for i in range(table.rowCount()) if not table.isRowHidden(i))
-        note = w.table_note.sizeHint().height() if w.table_note.isVisibleTo(w) else 0
-        need = rows + table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth() + note + 12
-        if table.rowCount() == 0:  # a family without the table: its note alone
-            need = note + 12
+        table, more = w.table, w.table_more
+        rows = w.headline_rows() if table.rowCount() else []
+        note = w.table_note.sizeHint().height() if w.table_note.isVisibleTo(w.window()) else 0
+        frame = table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth() + note + 12
+        # a row at its own height (the rows are stretched to fill the table, so their drawn height
+        # would only keep the table as tall as it is)
+        head = table.verticalHeader()
+        row_h = max((max(table.sizeHintForRow(i), head.sectionSizeHint(i), head.minimumSectionSize()) for i in rows),
+                    default=0)
         total = sum(w.main_split.sizes()) or w.main_split.height()
-        need = min(need, int(total * TABLE_SHARE))
+        share = int(total * TABLE_SHARE)
+        two = bool(rows) and frame + len(rows) * row_h > share
+        first = rows[: (len(rows) + 1) // 2] if two else rows
+        for i in range(table.rowCount()):
+            table.setRowHidden(i, i not in first)
+        more.setVisible(two)
+        if two:
+            second = set(rows[len(first):])
+            for i in range(more.rowCount()):
+                more.setRowHidden(i, i not in second)
+        table.setVisible(table.rowCount() > 0)  # no empty frame under a family without the table
+        table.fit_columns()
+        more.fit_columns()
+        need = frame + len(first) * row_h if rows else note + 12
+        need = min(need, share)
         if total > need:
             w.main_split.setSizes([total - need, need])
 

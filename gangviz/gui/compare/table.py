@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -64,7 +64,9 @@ class SummaryTable(QTableWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setAlternatingRowColors(False)
         self.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # the columns share the width left by the row titles, each at least its widest cell
+        # (:meth:`fit_columns`), so that no figure is cut short on a narrow table
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.setStyleSheet("QTableWidget { gridline-color: #E0DDD6; }")
 
@@ -109,6 +111,28 @@ class SummaryTable(QTableWidget):
                     item.setBackground(QBrush(BEST_BG))
                     item.setToolTip(f"best {m} ({text})")
                 self.setItem(i, j, item)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Size the policy columns: each as wide as its widest shown cell or heading, and the
+        width left over shared equally among them."""
+        n = self.columnCount()
+        if n == 0:
+            return
+        header = self.horizontalHeader()
+        need = [max(self.sizeHintForColumn(j), header.sectionSizeHint(j)) for j in range(n)]
+        spare = max(0, self.viewport().width() - sum(need))
+        for j, width in enumerate(need):
+            header.resizeSection(j, width + spare // n)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.fit_columns()
 
     def values(self) -> dict[str, dict[str, float]]:
         """Return the exact values shown: ``{policy: {metric: value}}``."""

@@ -71,6 +71,7 @@ from gangviz.gui.compare import clock as shared_clock
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
 from gangviz.gui.compare.present import ComparePresentation
 from gangviz.gui.compare.runs import ScheduleRunner
+from gangviz.gui.compare.state_line import StateLine
 from gangviz.gui.compare.table import SummaryTable
 from gangviz.gui.compare.timeline import SharedTimeline
 from gangviz.gui.families.table import (
@@ -226,7 +227,7 @@ class ComparePane(QFrame):
         if paper:
             self.title.setToolTip(paper)
         head.addWidget(self.title)
-        self.state = QLabel()
+        self.state = StateLine()
         self.state.setStyleSheet("color: #6b665e; border: none;")
         # a narrow pane (four side by side, large text) wraps the line rather than widening
         self.state.setWordWrap(True)
@@ -253,6 +254,8 @@ class ComparePane(QFrame):
         else:
             view = drawn.make(self, self.player)
             view.setMinimumSize(160, 120)
+            if hasattr(view, "set_processors_across"):  # beside matrices: one orientation
+                view.set_processors_across(True)
             lay.addWidget(view, 1)
             self.family = (view, FamilyViewAdapter(view, self.player, drawn.state))
 
@@ -278,8 +281,7 @@ class ComparePane(QFrame):
             parts.append(f"{len(waiting)} waiting")
         if sim.done and math.isinf(sim.peek()):
             parts.append("done")
-        # a narrow pane wraps the line between its parts, never inside one ("9 | running")
-        self.state.setText("  ·  ".join(part.replace(" ", "\u00a0") for part in parts))
+        self.state.set_parts(parts)  # wrapped between its parts, never inside one
 
     def stop(self) -> None:
         """Stop the pane's player (it never runs its own timer, but be safe)."""
@@ -464,11 +466,19 @@ class CompareWindow(QMainWindow):
         self.table_note = QLabel("Final metrics (★ best in its row; ↑ higher is better, ↓ lower)")
         self.table_note.setStyleSheet("color: #6b665e;")
         self.table_note.setWordWrap(True)
+        #: the second block of rows when the projected table is reflowed beside itself
+        #: (presentation mode only, :meth:`ComparePresentation.fit_table`)
+        self.table_more = SummaryTable()
+        self.table_more.setVisible(False)
         side = QWidget()
         sl = QVBoxLayout(side)
         sl.setContentsMargins(4, 0, 0, 0)
         sl.addWidget(self.table_note)
-        sl.addWidget(self.table, 1)
+        blocks = QHBoxLayout()
+        blocks.setContentsMargins(0, 0, 0, 0)
+        blocks.addWidget(self.table, 1)
+        blocks.addWidget(self.table_more, 1)
+        sl.addLayout(blocks, 1)
         bottom = splitter(Qt.Orientation.Horizontal, [self.plots, side], [3, 2])
         bottom.setSizes([900, 520])
         main = splitter(Qt.Orientation.Vertical, [top, bottom], [3, 2])
@@ -704,13 +714,25 @@ class CompareWindow(QMainWindow):
 
     def refill_table(self) -> None:
         """Fill the table again from the comparison shown (after its font changed); in
-        presentation mode only the headline rows show (the splits by job size, ``_small`` and
-        ``_large``, stay in the window: the projected table fits without scrolling)."""
+        presentation mode only the headline rows show (:meth:`headline_rows`: the splits by job
+        size and by work stay in the window, so that the projected table fits without
+        scrolling), and the second block of a reflowed table is filled too."""
         if self.comparison is not None and self.table.comparison is not None:
             self.table.set_comparison(self.comparison, self._table_colours)
+            self.table_more.set_comparison(self.comparison, self._table_colours)
         keys = self.table.comparison.keys if self.table.comparison is not None else ()
-        for i, key in enumerate(keys):
-            self.table.setRowHidden(i, self.presentation.active and key.endswith(("_small", "_large")))
+        headline = set(self.headline_rows())
+        for i in range(len(keys)):
+            self.table.setRowHidden(i, self.presentation.active and i not in headline)
+        if not self.presentation.active:
+            self.table_more.setVisible(False)
+
+    def headline_rows(self) -> list[int]:
+        """Return the rows of the table presentation mode shows: all but the splits by job size
+        (``_small``, ``_large``) and by work (Zhou00 §4.3's small, medium and large classes)."""
+        keys = self.table.comparison.keys if self.table.comparison is not None else ()
+        return [i for i, key in enumerate(keys)
+                if not key.endswith(("_small", "_large")) and key not in ("t_sa", "t_ma", "t_la")]
 
     # ----------------------------------------------------------- shared clock
     def set_time(self, t: float, *, force: bool = False) -> None:

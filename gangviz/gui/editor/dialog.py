@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import Qt, QTemporaryDir
+from PySide6.QtCore import QSize, Qt, QTemporaryDir
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -47,18 +47,40 @@ from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintEr
 from gangviz.workloads.scenario import Scenario, ScenarioError
 
 if TYPE_CHECKING:
-    from gangviz.gui.window import MainWindow
+    from gangviz.gui.player import Player
 
 EVENT_COLUMNS = ("at", "action", "job", "size", "work")
 #: how much larger the editor's text is in large-text mode
 LARGE = 1.8
 
 
+class _Presenting(Protocol):
+    @property
+    def active(self) -> bool: ...
+
+
+class EditingWindow(Protocol):
+    """What the editor reads of the main window (:class:`~gangviz.gui.window.MainWindow`): the
+    temporary folder it keeps for unsaved scenarios, how it opens and plays a scenario, whether
+    it is presenting and its size, and the window itself (``window()``: a top-level window is
+    its own), which owns the editor."""
+
+    editor_tmp: QTemporaryDir | None
+
+    @property
+    def player(self) -> Player | None: ...
+    @property
+    def presentation(self) -> _Presenting: ...
+    def open_source(self, name: str, *, remember: bool = ...) -> bool: ...
+    def size(self) -> QSize: ...
+    def window(self) -> QWidget: ...
+
+
 class ScenarioEditor(QDialog):
     """The editor dialog over an :class:`EditorDoc`; ``window`` (the main window) plays it."""
 
-    def __init__(self, window: MainWindow | None = None, doc: EditorDoc | None = None, path: str | None = None) -> None:
-        super().__init__(window)
+    def __init__(self, window: EditingWindow | None = None, doc: EditorDoc | None = None, path: str | None = None) -> None:
+        super().__init__(None if window is None else window.window())
         self.main_window = window
         self.doc = doc or EditorDoc()
         self.path = path
@@ -396,7 +418,7 @@ def event_number(text: str, row: int, column: str, allowed: str, *, low: float,
     return value
 
 
-def open_editor(window: MainWindow | None, scenario: Scenario | None = None, path: str | None = None) -> ScenarioEditor:
+def open_editor(window: EditingWindow | None, scenario: Scenario | None = None, path: str | None = None) -> ScenarioEditor:
     """Show the editor (non-modal) on ``scenario`` (default: an empty 8 x 2 matrix)."""
     doc = EditorDoc.from_scenario(scenario) if scenario is not None else EditorDoc()
     ed = ScenarioEditor(window, doc, path)

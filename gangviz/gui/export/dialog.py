@@ -9,9 +9,10 @@ disturbed) under a cancellable ``QProgressDialog`` whose maximum is the number o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressDialog,
     QSpinBox,
+    QStatusBar,
     QWidget,
 )
 
@@ -41,9 +43,38 @@ from gangviz.gui.export.video import mp4_unavailable
 from gangviz.gui.layouts import fill_form
 
 if TYPE_CHECKING:
-    from gangviz.gui.window import MainWindow
+    from gangviz.gui.player import Player
+    from gangviz.sim.protocol import Simulation
 
 FORMATS = [("gif", "GIF (Pillow)"), ("mp4", "MP4 (H.264, imageio-ffmpeg)"), ("frames", "PNG frames (a folder)")]
+
+
+class _Titled(Protocol):
+    @property
+    def title(self) -> QLabel: ...
+    @property
+    def subtitle(self) -> QLabel: ...
+
+
+class ExportedWindow(Protocol):
+    """What the export reads of the main window (:class:`~gangviz.gui.window.MainWindow`): how it
+    makes a fresh simulation of what it shows, how far its player went, the board's titles,
+    the slice length, the name shown and the last folder used, its status bar, and the window
+    itself (``window()``: a top-level window is its own), which owns the dialogs."""
+
+    @property
+    def sim_factory(self) -> Callable[[], Simulation] | None: ...
+    @property
+    def player(self) -> Player | None: ...
+    @property
+    def board(self) -> _Titled: ...
+    @property
+    def source_name(self) -> str | None: ...
+    @property
+    def settings(self) -> QSettings: ...
+    def slice_seconds(self) -> float | None: ...
+    def statusBar(self) -> QStatusBar: ...
+    def window(self) -> QWidget: ...
 
 
 class ExportDialog(QDialog):
@@ -103,23 +134,24 @@ class ExportDialog(QDialog):
                 "presentation": self.present_box.isChecked()}
 
 
-def export_with_progress(window: MainWindow, out: str, size: tuple[int, int], fps: int,
+def export_with_progress(window: ExportedWindow, out: str, size: tuple[int, int], fps: int,
                          steps: int | None, *, by_move: bool = False,
                          presentation: bool = False) -> ExportResult | None:
     """Export the window's scenario from its start into ``out`` under a cancellable progress
     dialog (move by move and at presentation sizes when asked:
     :func:`~gangviz.gui.export.render.render`); return the result, or ``None`` when cancelled
     or failed (a message box says why)."""
+    frame = window.window()
     if window.sim_factory is None:
-        QMessageBox.warning(window, "Export", "Open a scenario first.")
+        QMessageBox.warning(frame, "Export", "Open a scenario first.")
         return None
     try:
         sim = window.sim_factory()
     except (ValueError, OSError) as exc:
-        QMessageBox.critical(window, "Export", str(exc))
+        QMessageBox.critical(frame, "Export", str(exc))
         return None
     total = steps or max(window.player.furthest if window.player else 0, 1)
-    dlg = QProgressDialog("Rendering the animation…", "Cancel", 0, total, window)
+    dlg = QProgressDialog("Rendering the animation…", "Cancel", 0, total, frame)
     dlg.setWindowTitle("Export animation")
     dlg.setWindowModality(Qt.WindowModality.WindowModal)
     dlg.setMinimumDuration(0)
@@ -141,7 +173,7 @@ def export_with_progress(window: MainWindow, out: str, size: tuple[int, int], fp
         window.statusBar().showMessage("Export cancelled", 5000)
         return None
     except (ValueError, OSError) as exc:
-        QMessageBox.critical(window, "Export", str(exc))
+        QMessageBox.critical(frame, "Export", str(exc))
         return None
     finally:
         dlg.reset()
@@ -150,19 +182,20 @@ def export_with_progress(window: MainWindow, out: str, size: tuple[int, int], fp
     return result
 
 
-def run_export_dialog(window: MainWindow) -> ExportResult | None:
+def run_export_dialog(window: ExportedWindow) -> ExportResult | None:
     """Ask for the options and a destination, then export; return the result or ``None``."""
-    dlg = ExportDialog(window, steps_hint=0)
+    frame = window.window()
+    dlg = ExportDialog(frame, steps_hint=0)
     if not dlg.exec():
         return None
     v = dlg.values()
     start = str(window.settings.value("last_dir", "")) if hasattr(window, "settings") else ""
     base = (window.source_name or "animation").split("/")[-1].removesuffix(".toml")
     if v["kind"] == "frames":
-        out = QFileDialog.getExistingDirectory(window, "Folder for the PNG frames", start)
+        out = QFileDialog.getExistingDirectory(frame, "Folder for the PNG frames", start)
     else:
         ext = v["kind"]
-        out, _ = QFileDialog.getSaveFileName(window, "Export animation", f"{start}/{base}.{ext}".lstrip("/"),
+        out, _ = QFileDialog.getSaveFileName(frame, "Export animation", f"{start}/{base}.{ext}".lstrip("/"),
                                              f"{ext.upper()} (*.{ext})")
         if out and not out.lower().endswith(f".{ext}"):
             out += f".{ext}"

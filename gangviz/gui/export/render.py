@@ -41,7 +41,6 @@ from gangviz.core.changes import JobMigrated
 from gangviz.core.record import Change
 from gangviz.gui.export.video import FramesWriter, GifWriter, Mp4Writer, output_kind
 from gangviz.gui.families.table import FamilyView, FamilyWidget, family_view
-from gangviz.gui.matrix.scene import animation_weight
 from gangviz.gui.player import (
     CHANGE_SECONDS,
     DEFAULT_SPEED_LEVEL,
@@ -49,6 +48,7 @@ from gangviz.gui.player import (
     KEY_KINDS,
     KEY_PAUSE_SECONDS,
     Player,
+    animation_weight,
 )
 from gangviz.sim.protocol import Simulation
 from gangviz.timefmt import clock_text

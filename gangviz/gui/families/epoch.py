@@ -29,7 +29,7 @@ from gangviz.gui.palette import BACKGROUND, IDLE, MUTED_TEXT, TEXT, job_colour, 
 
 if TYPE_CHECKING:
     from gangviz.core.record import Step
-    from gangviz.gui.families.epoch_construction import BuddyConstruction
+    from gangviz.gui.overlay import ViewOverlay
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 46, 12, 26, 30
 EPOCH_LINE = QColor("#222222")
@@ -73,8 +73,9 @@ class EpochView(QWidget):
     """
 
     animationFinished = Signal()
-    #: the waiting jobs and BUDDY's construction, attached by :mod:`gangviz.gui.families.table`
-    construction: BuddyConstruction
+    #: the waiting jobs and BUDDY's construction, a layer attached by
+    #: :mod:`gangviz.gui.families.table` (:class:`~gangviz.gui.families.epoch_construction.BuddyConstruction`)
+    construction: ViewOverlay
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)

@@ -17,6 +17,16 @@ through the :class:`~gangviz.sim.protocol.Simulation` protocol only: its snapsho
   shadow time, and from then on the extra processors the head will not need;
 * below, the queue in priority order: each job's size, estimate and reservation.
 
+Beside matrices (the compare window) the strip is drawn transposed (``processors_across``):
+processors run across, 0 at the left and the machine's width at the right, under the same
+axis line as a matrix pane's P1 ... Pn, and time runs up, the clock a horizontal line a third
+of the way up. Transposing the strip rather than the matrices keeps the Ousterhout matrix as
+the papers draw it (slots as rows, processors as columns [Zhou99 §2, Zhang01 §2]) and as
+the room saw it in the main window; a column of the matrix pane and a column of the strip are
+then the same thing (processors), so a job's width reads the same in both panes; and time
+running up follows the matrix, whose first slot is the bottom row. The main window, with no
+matrix beside it, keeps the Gantt chart's usual time to the right.
+
 One time format on the screen: the header, the axis and the queue write times as the clock
 does (:func:`gangviz.timefmt.clock_text`: ``04:20:09`` for a trace, slices for a model). The
 time axis has round ticks (:func:`round_ticks`: 1, 2 or 5 of a second, minute, hour or day,
@@ -176,6 +186,14 @@ class GanttView(QWidget):
         #: window's shared time); the view draws its header and now-line there, ``None``: the
         #: simulation's own time
         self.clock: float | None = None
+        #: processors across and time up (beside matrices, see the module docstring); else
+        #: time across and processors up
+        self.processors_across = False
+
+    def set_processors_across(self, across: bool) -> None:
+        """Draw processors across and time up (``True``), or time across (``False``)."""
+        self.processors_across = bool(across)
+        self.update()
 
     def set_scale(self, scale: float) -> None:
         """Draw text and margins ``scale`` times their normal size (presentation mode)."""
@@ -230,20 +248,52 @@ class GanttView(QWidget):
         else two (a narrow compare pane)."""
         line = QFontMetricsF(self._font()).height()
         one = max(MARGIN_TOP * self.scale, line + 10)
-        return one if self.width() >= 1000 * self.scale else one + line + 2
+        if self.width() >= 1000 * self.scale:
+            return one
+        return one + len(self._key_lines(QFontMetricsF(self._font()))) * (line + 2)
 
     def _left(self) -> float:
-        """Return the left margin: wide enough for the largest processor number."""
-        widest = QFontMetricsF(self._font()).horizontalAdvance(str(self._shown().processors) if self.sim else "0000")
-        return max(MARGIN_LEFT * self.scale, widest + 12)
+        """Return the left margin: wide enough for the largest processor number (time across)
+        or the widest time label (processors across)."""
+        fm = QFontMetricsF(self._font())
+        if self.sim is None:
+            return max(MARGIN_LEFT * self.scale, fm.horizontalAdvance("0000") + 12)
+        if self.processors_across:
+            st = self._shown()
+            t0, t1 = self._window()
+            widest = max((fm.horizontalAdvance(_fmt(st, t)) for t in round_ticks(t0, t1, st.slice_seconds)),
+                         default=0.0)
+            return max(MARGIN_LEFT * self.scale, widest + 12)
+        return max(MARGIN_LEFT * self.scale, fm.horizontalAdvance(str(self._shown().processors)) + 12)
 
     def _strip(self) -> QRectF:
         line = QFontMetricsF(self._font()).height()
         queue_h = min(8, len(self._shown().waiting) + 1) * self._row() + line + 8
         top = self._top()
-        h = max(120.0, self.height() - top - queue_h - line - 10)
+        room = self.height() - top - line - 10  # under the heading and key, over the axis labels
+        # the queue gives way first (it shows fewer rows), down to half of the room
+        h = max(min(120.0, room / 2), room - queue_h, 20.0)
         left = self._left()
         return QRectF(left, top, max(50.0, self.width() - left - MARGIN_RIGHT * self.scale), h)
+
+    def _mapping(self, strip: QRectF, t0: float, t1: float, P: int) -> Callable[[float, float, float, float], QRectF]:
+        """Return ``box(t_a, t_b, p_a, p_b)``: the rectangle of times ``t_a..t_b`` (clamped to
+        the window ``t0..t1``) on processors ``p_a..p_b``, in the view's orientation."""
+        across = self.processors_across
+
+        def clamp(t: float) -> float:
+            return (min(max(t, t0), t1) - t0) / (t1 - t0)
+
+        def box(ta: float, tb: float, pa: float, pb: float) -> QRectF:
+            if across:
+                sx = strip.width() / P
+                return QRectF(QPointF(strip.left() + pa * sx, strip.bottom() - clamp(tb) * strip.height()),
+                              QPointF(strip.left() + pb * sx, strip.bottom() - clamp(ta) * strip.height()))
+            sy = strip.height() / P
+            return QRectF(QPointF(strip.left() + clamp(ta) * strip.width(), strip.bottom() - pb * sy),
+                          QPointF(strip.left() + clamp(tb) * strip.width(), strip.bottom() - pa * sy))
+
+        return box
 
     # ------------------------------------------------------------------ painting
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -257,15 +307,7 @@ class GanttView(QWidget):
         P = st.processors
         strip = self._strip()
         t0, t1 = self._window()
-        sx = strip.width() / (t1 - t0)
-        sy = strip.height() / P
-
-        def x(t: float) -> float:
-            return strip.left() + (min(max(t, t0), t1) - t0) * sx
-
-        def y(proc: float) -> float:
-            return strip.bottom() - proc * sy
-
+        box = self._mapping(strip, t0, t1, P)
         p.fillRect(strip, IDLE)
         font = self._font()
         p.setFont(font)
@@ -276,9 +318,8 @@ class GanttView(QWidget):
         for job, start, pend in sorted(st.running, key=lambda r: (r[1], r[0])):
             size = st.jobs[job].size
             col = job_colour(job)
-            top, bottom = y(level + size), y(level)
-            solid = QRectF(QPointF(x(start), top), QPointF(x(st.time), bottom))
-            pale = QRectF(QPointF(x(st.time), top), QPointF(x(pend), bottom))
+            solid = box(start, st.time, level, level + size)
+            pale = box(st.time, pend, level, level + size)
             p.fillRect(solid, col)
             light = QColor(col)
             light.setAlpha(REST_ALPHA)
@@ -291,14 +332,13 @@ class GanttView(QWidget):
                 p.drawRect(whole)
             name = _name(st, job)
             need = fm.horizontalAdvance(name) + 8
-            if whole.height() >= fm.height():
-                # on the solid part when it fits, else on the pale rest: never across the now-line
-                for part, ink in ((solid, text_colour(col)), (pale, TEXT)):
-                    if part.width() >= need:
-                        p.setPen(ink)
-                        p.drawText(part.adjusted(3, 0, 0, 0),
-                                   Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name)
-                        break
+            # on the solid part when it fits, else on the pale rest: never across the now-line
+            for part, ink in ((solid, text_colour(col)), (pale, TEXT)):
+                if part.width() >= need and part.height() >= lh:
+                    p.setPen(ink)
+                    p.drawText(part.adjusted(3, 0, 0, 0),
+                               Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name)
+                    break
             self._hits.append((whole, job))
             level += size
         # backfill window (EASY) and reservations
@@ -307,48 +347,72 @@ class GanttView(QWidget):
             if mode == "easy":
                 (head, shadow), = st.reservations
                 if math.isfinite(shadow):
-                    free_now = QRectF(QPointF(x(st.time), y(P)), QPointF(x(shadow), y(level)))
-                    paint_window(p, free_now, self.scale)
+                    paint_window(p, box(st.time, shadow, level, P), self.scale)
                     if st.extra:
-                        paint_window(p, QRectF(QPointF(x(shadow), y(P)), QPointF(x(t1), y(P - st.extra))),
-                                     self.scale)
-            self._draw_reservations(p, st, x, y, fm, mode, P)
+                        paint_window(p, box(shadow, t1, P - st.extra, P), self.scale)
+            self._draw_reservations(p, st, box, fm, mode, P)
         # axes, clock, key
         p.setPen(QPen(GRID, 1))
         p.drawRect(strip)
         p.setPen(QPen(ACCENT, 2.4))
-        p.drawLine(QPointF(x(st.time), strip.top() - 4), QPointF(x(st.time), strip.bottom() + 4))
-        self._draw_axis(p, fm, st, strip, x, t0, t1)
+        now = box(st.time, st.time, 0, P)
+        if self.processors_across:
+            p.drawLine(QPointF(strip.left() - 4, now.top()), QPointF(strip.right() + 4, now.top()))
+        else:
+            p.drawLine(QPointF(now.left(), strip.top() - 4), QPointF(now.left(), strip.bottom() + 4))
+        self._draw_axis(p, fm, st, strip, box, t0, t1)
         p.setPen(MUTED_TEXT)
         for proc in (0, P // 2, P):
-            p.drawText(QRectF(0, y(proc) - lh / 2, strip.left() - 6, lh),
-                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
+            at = box(t0, t0, proc, proc)
+            if self.processors_across:  # under the strip, where a matrix pane writes P1 ... Pn
+                tw = fm.horizontalAdvance(str(proc)) + 8
+                left = min(max(at.left() - tw / 2, strip.left() - 4), strip.right() + 4 - tw)
+                p.drawText(QRectF(left, strip.bottom() + 3, tw, lh), Qt.AlignmentFlag.AlignHCenter, str(proc))
+            else:
+                p.drawText(QRectF(0, at.top() - lh / 2, strip.left() - 6, lh),
+                           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(proc))
         p.setPen(TEXT)
-        header = fitted(fm, strip.width(), header_forms(st))
+        forms = header_forms(st)
+        if self.processors_across:  # a compare pane, whose own line writes the clock
+            forms.append(f"{st.free}/{P} processors free")
+            forms.append(f"{st.free}/{P} free")
+        header = fitted(fm, strip.width(), forms)
         p.drawText(QRectF(strip.left(), 4, strip.width(), lh), Qt.AlignmentFlag.AlignLeft, header)
         self._draw_key(p, fm, strip)
         self._draw_queue(p, fm, strip.bottom() + lh + 8)
 
     def _draw_axis(self, p: QPainter, fm: QFontMetricsF, st: GanttSnapshot, strip: QRectF,
-                   x: Callable[[float], float], t0: float, t1: float) -> None:
-        """The time axis: a mark at each round tick (:func:`round_ticks`) and its time as the
-        clock writes it, thinned so that no two labels touch, none cut at the strip's ends."""
+                   box: Callable[[float, float, float, float], QRectF], t0: float, t1: float) -> None:
+        """The time axis (under the strip, or left of it with processors across): a mark at
+        each round tick (:func:`round_ticks`) and its time as the clock writes it, thinned so
+        that no two labels touch, none cut at the strip's ends."""
         lh = fm.height()
+        across = self.processors_across
         ticks = round_ticks(t0, t1, st.slice_seconds)
         tw = max((fm.horizontalAdvance(_fmt(st, t)) for t in ticks), default=0.0) + 8
-        room = strip.width() / max(len(ticks), 1)
-        every = max(1, math.ceil(tw / max(room, 1.0)))  # labels that would touch are thinned
+        room = (strip.height() if across else strip.width()) / max(len(ticks), 1)
+        every = max(1, math.ceil((lh + 2 if across else tw) / max(room, 1.0)))  # no two labels touch
         for k, t in enumerate(ticks):
+            at = box(t, t, 0, 0)
             p.setPen(QPen(GRID, 1))
-            p.drawLine(QPointF(x(t), strip.bottom()), QPointF(x(t), strip.bottom() + 4))
+            if across:
+                p.drawLine(QPointF(strip.left() - 4, at.top()), QPointF(strip.left(), at.top()))
+            else:
+                p.drawLine(QPointF(at.left(), strip.bottom()), QPointF(at.left(), strip.bottom() + 4))
             if k % every:
                 continue
-            left = min(max(x(t) - tw / 2, strip.left() - 4), strip.right() + 4 - tw)  # never clipped
             p.setPen(MUTED_TEXT)
-            p.drawText(QRectF(left, strip.bottom() + 3, tw, lh), Qt.AlignmentFlag.AlignHCenter, _fmt(st, t))
+            if across:
+                top = min(max(at.top() - lh / 2, strip.top() - 2), strip.bottom() + 2 - lh)
+                p.drawText(QRectF(0, top, strip.left() - 6, lh),
+                           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, _fmt(st, t))
+            else:
+                left = min(max(at.left() - tw / 2, strip.left() - 4), strip.right() + 4 - tw)  # never clipped
+                p.drawText(QRectF(left, strip.bottom() + 3, tw, lh), Qt.AlignmentFlag.AlignHCenter, _fmt(st, t))
 
-    def _draw_reservations(self, p: QPainter, st: GanttSnapshot, x: Callable[[float], float],
-                           y: Callable[[float], float], fm: QFontMetricsF, mode: str, P: int) -> None:
+    def _draw_reservations(self, p: QPainter, st: GanttSnapshot,
+                           box: Callable[[float, float, float, float], QRectF], fm: QFontMetricsF,
+                           mode: str, P: int) -> None:
         drawn: list[tuple[float, float, float]] = []  # (start, end, top) of reservation outlines
         pend_by = sorted(((pe, st.jobs[j].size) for j, _, pe in st.running))
         for job, when in st.reservations:
@@ -359,7 +423,7 @@ class GanttView(QWidget):
             base: float = sum(s for pe, s in pend_by if pe > when)
             base = max([base] + [top for a, b, top in drawn if a < end and when < b])
             base = min(base, P - size)
-            rect = QRectF(QPointF(x(when), y(base + size)), QPointF(x(end), y(base)))
+            rect = box(when, end, base, base + size)
             drawn.append((when, end, base + size))
             pen = QPen(RESERVATION, 1.6, Qt.PenStyle.DotLine if mode == "fcfs" else Qt.PenStyle.DashLine)
             fill = QColor(job_colour(job))
@@ -368,7 +432,7 @@ class GanttView(QWidget):
             p.setPen(pen)
             p.drawRect(rect)
             name = _name(st, job)
-            if rect.height() >= fm.height() and rect.width() > fm.horizontalAdvance(name) + 4:
+            if rect.height() >= fm.height() and rect.width() > fm.horizontalAdvance(name) + 8:
                 p.setPen(RESERVATION)
                 p.drawText(rect.adjusted(3, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, name)
             self._hits.append((rect, job))
@@ -403,18 +467,41 @@ class GanttView(QWidget):
             p.fillRect(box, IDLE)
             paint_window(p, box, self.scale * 0.6)
 
+    def _key_width(self, fm: QFontMetricsF, text: str) -> float:
+        return fm.horizontalAdvance(text) + 18 * self.scale + 14 * self.scale
+
+    def _key_lines(self, fm: QFontMetricsF) -> list[list[str]]:
+        """Return the key's entries in lines as wide as the view allows (one line beside the
+        heading on a wide view; under it, on as many lines as it needs, on a narrow one), so
+        that no entry is cut at the view's edge."""
+        room = max(self.width() - 8.0 - MARGIN_RIGHT * self.scale, 1.0)
+        lines: list[list[str]] = [[]]
+        used = 0.0
+        for text in self.key_items() if self.sim is not None else []:
+            w = self._key_width(fm, text)
+            if lines[-1] and used + w > room:
+                lines.append([])
+                used = 0.0
+            lines[-1].append(text)
+            used += w
+        return [line for line in lines if line]
+
     def _draw_key(self, p: QPainter, fm: QFontMetricsF, strip: QRectF) -> None:
-        xk = strip.right()
         lh = fm.height()
-        yk = 4 if self.width() >= 1000 * self.scale else lh + 6
+        wide = self.width() >= 1000 * self.scale
+        yk = 4 if wide else lh + 6
         sw = 18 * self.scale
-        for text in reversed(self.key_items()):
-            w = fm.horizontalAdvance(text) + sw + 14 * self.scale
-            xk -= w
-            box = QRectF(xk, yk + lh * 0.15, sw, lh * 0.7)
-            self._draw_swatch(p, text, box)
-            p.setPen(MUTED_TEXT)
-            p.drawText(QRectF(xk + sw + 5, yk, w, lh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        for line in self._key_lines(fm):
+            xk = strip.right() if wide else self.width() - MARGIN_RIGHT * self.scale
+            for text in reversed(line):
+                w = self._key_width(fm, text)
+                xk -= w
+                box = QRectF(xk, yk + lh * 0.15, sw, lh * 0.7)
+                self._draw_swatch(p, text, box)
+                p.setPen(MUTED_TEXT)
+                p.drawText(QRectF(xk + sw + 5, yk, w - sw - 5, lh),
+                           Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            yk += lh + 2
 
     def _draw_queue(self, p: QPainter, fm: QFontMetricsF, top: float) -> None:
         st = self._shown()
@@ -422,9 +509,14 @@ class GanttView(QWidget):
         p.setPen(TEXT)
         label = "Queue (priority order)" if st.waiting else "Queue: empty"
         row, left = self._row(), self._left()
+        if top + row > self.height():
+            return  # no room under the strip (a small pane): the pane's state line counts the waiting jobs
         width = self.width() - left - MARGIN_RIGHT * self.scale
         p.drawText(QRectF(left, top, width, row), Qt.AlignmentFlag.AlignVCenter, label)
-        rows = st.waiting[:7]
+        # as many rows as the view has room for under the label, the last one kept for "… and N more"
+        fit = max(0, int((self.height() - top - row) // row))
+        count = min(7, fit) if len(st.waiting) <= min(7, fit) else max(0, min(7, fit - 1))
+        rows = st.waiting[:count]
         for k, job in enumerate(rows):
             r = QRectF(left, top + (k + 1) * row, width, row - 2)
             chip = QRectF(r.left(), r.top() + 3, 12 * self.scale, r.height() - 6)
@@ -445,7 +537,7 @@ class GanttView(QWidget):
             p.setPen(TEXT if job != self.selected else ACCENT)
             p.drawText(r.adjusted(chip.width() + 6, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
             self._hits.append((r, job))
-        if len(st.waiting) > len(rows):
+        if len(st.waiting) > len(rows) and fit >= 1:
             p.setPen(MUTED_TEXT)
             p.drawText(QRectF(left, top + (len(rows) + 1) * row, width, row),
                        Qt.AlignmentFlag.AlignVCenter, f"… and {len(st.waiting) - len(rows)} more")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 
-from gangviz.gui.families.sites import FONT_PX, QueueView, gang_colour
+from gangviz.gui.families.sites import QueueView, gang_colour
 from gangviz.gui.overlay import ViewOverlay
 from gangviz.sim.protocol import Arrival, Simulation
 from gangviz.timefmt import format_time
@@ -64,7 +64,7 @@ class ArrivalsStrip(ViewOverlay):
             return
         p = QPainter(self)
         font = QFont(self.font())
-        font.setPixelSize(max(8, round(FONT_PX * k)))
+        font.setPixelSize(self.view.text_px(k))
         p.setFont(font)
         fm = p.fontMetrics()
         h = min(area.height(), 18 * k)

@@ -19,7 +19,7 @@ Across sites: a gang whose tasks run at more than one site is linked, in the lan
 line in its colour at the time it started (or began to hold its processors), and now by a
 dashed bracket in the gutter left of the processor boxes. A migration is drawn as a chip
 travelling from its queue position to its target processor with its overhead beside it
-(``+0.1``), and in the lanes as a hatched *hold* stretch labelled with that overhead.
+(``+0.1``), round the headings and one chip after another (:meth:`QueueView.flight_rects`), and in the lanes as a hatched *hold* stretch labelled with that overhead.
 
 :meth:`QueueView.show_step` applies a :class:`gangviz.core.record.Step` of multi-site change
 records to the view's copy of the state, extends the lanes to the step's time and animates each
@@ -48,7 +48,7 @@ from gangviz.multisite.state import MultiSiteState
 from gangviz.timefmt import clock_text
 
 if TYPE_CHECKING:
-    from gangviz.gui.families.site_arrivals import ArrivalsStrip
+    from gangviz.gui.overlay import ViewOverlay
 
 PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677",
@@ -72,6 +72,9 @@ FONT_PX = 10
 MIN_SCALE, MAX_SCALE = 0.6, 3.0
 #: the largest scale while presenting (the view fills a projector's panel)
 MAX_FILL = 4.0
+#: while presenting, the least text size in pixels on a 1920 x 1080 screen and on a smaller
+#: one (1280 x 720), and the presentation scale from which the screen counts as 1080 pixels high
+PRESENT_TEXT_PX, PRESENT_TEXT_PX_SMALL, FULL_SCREEN_PRESENT = 18, 16, 1.99
 #: the lanes show at most this many time units back from now
 LANE_WINDOW = 20.0
 
@@ -86,6 +89,17 @@ def _snap(r: QRectF) -> QRectF:
     return QRectF(round(r.x()), round(r.y()), round(r.width()), round(r.height()))
 
 
+def _along(points: list[QPointF], u: float) -> QPointF:
+    """Return the point a share ``u`` (0..1) of the way along the polyline ``points``, by length."""
+    legs = [(a, b, math.hypot(b.x() - a.x(), b.y() - a.y())) for a, b in zip(points, points[1:])]
+    left = u * sum(d for _, _, d in legs)
+    for a, b, d in legs:
+        if left <= d and d > 0:
+            return QPointF(a.x() + (b.x() - a.x()) * left / d, a.y() + (b.y() - a.y()) * left / d)
+        left -= d
+    return QPointF(points[-1])
+
+
 def _text_colour(c: QColor) -> QColor:
     return palette_text_colour(c)
 
@@ -93,8 +107,9 @@ def _text_colour(c: QColor) -> QColor:
 class QueueView(QWidget):
     """Draws a multi-site system: lanes over time and queues; animates migrations."""
 
-    #: the scripted gangs still to come, attached by :mod:`gangviz.gui.families.table`
-    arrivals: ArrivalsStrip
+    #: the scripted gangs still to come, a layer attached by :mod:`gangviz.gui.families.table`
+    #: (:class:`~gangviz.gui.families.site_arrivals.ArrivalsStrip`)
+    arrivals: ViewOverlay
 
     def __init__(self, parent: QWidget | None = None, animation_ms: int = 400) -> None:
         super().__init__(parent)
@@ -218,6 +233,16 @@ class QueueView(QWidget):
         cap = MAX_FILL if self._present > 1.0 else MAX_SCALE
         return max(MIN_SCALE, min(self._fit(self.columns()), cap))
 
+    def text_px(self, k: float | None = None) -> int:
+        """Return the pixel size of the view's text at scale ``k`` (default :meth:`scale`):
+        :data:`FONT_PX` times ``k``, and while presenting never under
+        :data:`PRESENT_TEXT_PX` (a 1080-pixel screen and up) or :data:`PRESENT_TEXT_PX_SMALL`
+        (a smaller projector), however small the panel makes the picture."""
+        px = max(8, round(FONT_PX * (self.scale() if k is None else k)))
+        if self._present > 1.0:
+            px = max(px, PRESENT_TEXT_PX if self._present >= FULL_SCREEN_PRESENT else PRESENT_TEXT_PX_SMALL)
+        return px
+
     def set_scale(self, scale: float) -> None:
         """Take the presentation scale (1 normally, larger while presenting): presenting lets the
         view grow up to :data:`MAX_FILL` times its base sizes to fill its panel."""
@@ -300,8 +325,13 @@ class QueueView(QWidget):
         """Return the area kept free under the sites by :meth:`set_footer`."""
         k = self.scale()
         last = self._state.cfg.sites - 1
-        top = max(self.site_rect(s).bottom() for s in range(last + 1)) + AXIS * k
+        top = max(self.site_rect(s).bottom() for s in range(last + 1)) + self._axis_h(k)
         return QRectF(MARGIN, top, self.width() - 2 * MARGIN, self._footer * k)
+
+    def _axis_h(self, k: float) -> float:
+        """The height of the time axis under the sites: its base size, or a line of the text
+        when presenting makes the text larger than the base."""
+        return max(AXIS * k, QFontMetricsF(self._font(k)).height() + 4 * k)
 
     def sizeHint(self) -> QSize:
         """Return a size that fits every processor row, its lane and its queue at the base size."""
@@ -335,7 +365,7 @@ class QueueView(QWidget):
         p.fillRect(self.rect(), BACKGROUND)
         k = self.scale()
         font = QFont(self.font())
-        font.setPixelSize(max(8, round(FONT_PX * k)))
+        font.setPixelSize(self.text_px(k))
         p.setFont(font)
         flying = {f[0] for f in self._flying}
         limit = self.visible_tokens()
@@ -422,12 +452,13 @@ class QueueView(QWidget):
             metrics = QFontMetricsF(p.font())
             half = metrics.horizontalAdvance(clock) / 2
             clock_left = box.center().x() - half
-            p.drawText(QRectF(clock_left, y, 2 * half, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, clock)
+            line = self._axis_h(k) - 2 * k
+            p.drawText(QRectF(clock_left, y, 2 * half, line), Qt.AlignmentFlag.AlignCenter, clock)
             for t, text in ticks:
                 x = self.time_x(last, t)
                 p.drawLine(QPointF(x, lane.bottom()), QPointF(x, y + 2 * k))
                 if x + metrics.horizontalAdvance(text) / 2 + 6 * k < clock_left:
-                    p.drawText(QRectF(x - 30 * k, y, 60 * k, (AXIS - 2) * k), Qt.AlignmentFlag.AlignCenter, text)
+                    p.drawText(QRectF(x - 30 * k, y, 60 * k, line), Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_lanes(self, p: QPainter, k: float) -> None:
         """Each bar in its gang's colour (a hold hatched, with its migration's overhead), then the
@@ -484,21 +515,52 @@ class QueueView(QWidget):
             cols.setdefault(int(r.center().x() // max(1.0, self._column_width() + MARGIN)), []).append(r)
         return list(cols.values())
 
-    def _paint_flying(self, p: QPainter, k: float) -> None:
-        t = self._progress
-        for task, frm, to, cost in self._flying:
+    def flight_rects(self, progress: float | None = None) -> list[tuple[QRectF, QRectF]]:
+        """Return, for each task in flight at ``progress`` (default: the animation's), its chip
+        and its overhead label (``+0.1``).
+
+        A chip never takes the straight line, which would cross the other chip, the processor
+        boxes and the headings ("now", "queue (head first)") between its queue and its target:
+        it leaves along its own queue row to a channel at the right edge of its column of
+        sites, right of the headings, runs up or down the channel to its target's row and
+        comes back left along that row to the processor box (the target is idle, so its queue
+        row is empty). Several chips fly one after the other, the last in the queue first
+        (it crosses no chip still waiting), so no two are ever in the channel together.
+        """
+        t = self._progress if progress is None else float(progress)
+        k = self.scale()
+        fm = QFontMetricsF(self._font(k))
+        n = len(self._flying)
+        order = sorted(range(n), key=lambda j: (-self._flying[j][1][2], j))  # last in a queue first
+        out: list[tuple[QRectF, QRectF]] = [(QRectF(), QRectF())] * n
+        for turn, j in enumerate(order):
+            _task, frm, to, cost = self._flying[j]
             src, dst = self.token_rect(*frm), self.proc_rect(*to)
-            x = src.x() + (dst.x() - src.x()) * t
-            y = src.y() + (dst.y() - src.y()) * t
-            chip = QRectF(x, y, src.width(), src.height())
+            dst = QRectF(dst.x() + (dst.width() - src.width()) / 2, dst.y() + (dst.height() - src.height()) / 2,
+                         src.width(), src.height())
+            label_w = fm.horizontalAdvance(f"+{cost:g}") + 6 * k
+            column = self.site_rect(frm[0])
+            channel = column.right() - src.width() - 4 * k - label_w
+            u = min(max(t * n - turn, 0.0), 1.0)
+            points = [src.topLeft(), QPointF(max(channel, src.x()), src.y()),
+                      QPointF(max(channel, src.x()), dst.y()), dst.topLeft()]
+            at = _along(points, u)
+            chip = QRectF(at, src.size())
+            out[j] = (chip, QRectF(chip.right() + 4 * k, chip.top(), label_w, chip.height()))
+        return out
+
+    def _font(self, k: float) -> QFont:
+        font = QFont(self.font())
+        font.setPixelSize(self.text_px(k))
+        return font
+
+    def _paint_flying(self, p: QPainter, k: float) -> None:
+        for (task, _frm, _to, cost), (chip, label) in zip(self._flying, self.flight_rects()):
             self._token(p, chip, task)
-            label = QRectF(chip.right() + 4 * k, chip.top(), 60 * k, chip.height())
-            p.fillRect(label.adjusted(0, 0, -(60 * k - p.fontMetrics().horizontalAdvance(f"+{cost:g}") - 6 * k), 0),
-                       QColor(255, 255, 255, 220))
+            p.fillRect(label, QColor(255, 255, 255, 220))
             p.setPen(QColor("#222222"))
             p.drawText(label.adjusted(2 * k, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        f"+{cost:g}")
-
     def task_places(self, limit: int | None = None) -> dict[int, list[tuple[int, int, QRectF]]]:
         """Return, per gang, ``(task, site, rect)`` of each of its tasks on screen (running,
         reserved or queued within the visible tokens), in task order."""

@@ -76,8 +76,8 @@ def _queue_view(parent: QWidget, player: Player) -> QueueView:
     from gangviz.gui.families.sites import QueueView
 
     view = QueueView(parent)
-    view.arrivals = ArrivalsStrip(view)  # the scripted gangs still to come, under the sites
-    view.arrivals.set_player(player)
+    view.arrivals = arrivals = ArrivalsStrip(view)  # the scripted gangs still to come, under the sites
+    arrivals.set_player(player)
     return view
 
 
@@ -86,8 +86,8 @@ def _epoch_view(parent: QWidget, player: Player) -> EpochView:
     from gangviz.gui.families.epoch_construction import BuddyConstruction
 
     view = EpochView(parent)
-    view.construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
-    view.construction.set_player(player)  # before the adapter connects
+    view.construction = construction = BuddyConstruction(view)  # BUDDY built piece by piece; the waiting jobs
+    construction.set_player(player)  # before the adapter connects
     view.nodes_hint = player.sim.real_processors
     return view
 

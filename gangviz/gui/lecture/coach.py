@@ -25,11 +25,11 @@ The rules (regions, answer, right or wrong) are Qt-free, in :mod:`gangviz.gui.ma
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QLineF, QObject, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QBoxLayout, QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
 from gangviz.gui.matrix.held_move import GateInfo, gate_info, region_of
@@ -38,7 +38,6 @@ from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
-    from gangviz.gui.window import MainWindow
 
 HIDDEN_EXPLANATION = ("Guided exercise: what happens here is for you to work out. The "
                       "explanation follows at the end of the scenario.")
@@ -168,11 +167,38 @@ class RevealLayer(ViewOverlay):
         p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(w - 2 * pad)))
 
 
+class CoachedBoard(Protocol):
+    """What the guided exercise reads of the board (:class:`~gangviz.gui.board.Board`): the
+    column it puts the waiting job in (above the matrix; the layout's widget is the board), the
+    matrix and the explanation above it."""
+
+    @property
+    def column_layout(self) -> QBoxLayout: ...
+    @property
+    def matrix(self) -> MatrixView: ...
+    @property
+    def explain(self) -> QLabel: ...
+
+
+class CoachedWindow(Protocol):
+    """What the guided exercise reads of the main window (:class:`~gangviz.gui.window.MainWindow`):
+    the board, the narration it covers, the explanation beside it, and the window itself
+    (``window()``: a top-level window is its own), which owns the coach."""
+
+    @property
+    def board(self) -> CoachedBoard: ...
+    @property
+    def narration(self) -> QAbstractScrollArea: ...
+    @property
+    def explain(self) -> QLabel: ...
+    def window(self) -> QWidget: ...
+
+
 class GuidedCoach(QObject):
     """Follows the window's player and does what the module docstring lists."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: CoachedWindow) -> None:
+        super().__init__(window.window())
         self.window = window
         self.player: Player | None = None
         self.info: GateInfo | None = None
@@ -183,7 +209,7 @@ class GuidedCoach(QObject):
         self.verdict: bool | None = None
         self._saved: tuple[str, str] | None = None
         board = window.board
-        self.waiting = WaitingJob(board)
+        self.waiting = WaitingJob(board.column_layout.parentWidget())
         board.column_layout.insertWidget(board.column_layout.indexOf(board.matrix), self.waiting)
         self.layer = RevealLayer(board.matrix, self)
         self.cover = QLabel("The narration of this step is hidden until Return reveals the move.",

@@ -20,15 +20,19 @@ the presenter view always shows it to the lecturer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
-    from gangviz.gui.board import Board
-    from gangviz.gui.window import MainWindow
+    from gangviz.gui.lecture.caption import Caption
+    from gangviz.gui.lecture.coach import WaitingJob
+    from gangviz.gui.matrix.vector import VectorTreeView
+    from gangviz.gui.matrix.view import MatrixView
+    from gangviz.gui.source_notes import WarningsBar
 
 #: (key, what it does), in the order Help -> Keys lists them
 KEYS: list[tuple[str, str]] = [
@@ -117,7 +121,67 @@ def _set_points(widget: QWidget, points: float | None, base: QFont) -> None:
     widget.setFont(f)
 
 
-def size_board(board: Board, sizes: dict[str, float | None], k: float, base: QFont) -> None:
+class PresentedBoard(Protocol):
+    """What presentation mode sizes on the board (:class:`~gangviz.gui.board.Board`)."""
+
+    @property
+    def title(self) -> QLabel: ...
+    @property
+    def subtitle(self) -> QLabel: ...
+    @property
+    def stamp(self) -> QLabel: ...
+    @property
+    def explain(self) -> QLabel: ...
+    @property
+    def caption(self) -> Caption: ...
+    @property
+    def matrix(self) -> MatrixView: ...
+    @property
+    def vector(self) -> VectorTreeView: ...
+    def set_family_scale(self, scale: float, /) -> None: ...
+
+
+class _Coached(Protocol):
+    @property
+    def waiting(self) -> WaitingJob: ...
+
+
+class Shown(Protocol):
+    """What presentation mode reads and sets of a window's own state: maximised or not, shown
+    or not, its height, full screen, and a watcher of its resizes."""
+
+    def installEventFilter(self, watcher: QObject, /) -> None: ...
+    def isMaximized(self) -> bool: ...
+    def isVisible(self) -> bool: ...
+    def height(self) -> int: ...
+    def showFullScreen(self) -> None: ...
+    def showMaximized(self) -> None: ...
+    def showNormal(self) -> None: ...
+
+
+class PresentedWindow(Shown, Protocol):
+    """What presentation mode reads of the main window (:class:`~gangviz.gui.window.MainWindow`):
+    the board, the chrome it hides, the lines around the board it sizes, the window's font, and
+    its state (:class:`Shown`)."""
+
+    @property
+    def board(self) -> PresentedBoard: ...
+    @property
+    def toolbar(self) -> QWidget: ...
+    @property
+    def side_panel(self) -> QWidget: ...
+    @property
+    def splitters(self) -> Mapping[str, QWidget]: ...
+    @property
+    def coach(self) -> _Coached: ...
+    @property
+    def warnings_bar(self) -> WarningsBar: ...
+    def menuBar(self) -> QWidget: ...
+    def statusBar(self) -> QWidget: ...
+    def font(self) -> QFont: ...
+
+
+def size_board(board: PresentedBoard, sizes: dict[str, float | None], k: float, base: QFont) -> None:
     """Give every part of ``board`` its size of ``sizes`` (:data:`FONTS` times ``k``, or
     :data:`NORMAL_FONTS`); ``base`` is the font a part without a size keeps. The window's
     presentation mode and the presentation export (``gangviz export --presentation``) both
@@ -146,7 +210,7 @@ def size_board(board: Board, sizes: dict[str, float | None], k: float, base: QFo
 class Presentation:
     """Enters and leaves presentation mode on ``window`` (see the module docstring)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: PresentedWindow) -> None:
         self.window = window
         self.active = False
         self._hidden: list[QWidget] = []

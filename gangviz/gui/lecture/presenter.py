@@ -10,7 +10,7 @@ opens and closes it; put it on the laptop's screen while the main window is proj
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
@@ -20,18 +20,44 @@ from gangviz.gui.wiring import follow
 
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
-    from gangviz.gui.window import MainWindow
+    from gangviz.workloads.playlist import Playlist
 
 #: what the presenter view says when the source on screen has no note
 NO_NOTE = "No note for this scenario."
+
+
+class _Titled(Protocol):
+    @property
+    def title(self) -> QLabel: ...
+
+
+class _Explaining(Protocol):
+    def explanation_text(self) -> str: ...
+
+
+class LecturedWindow(Protocol):
+    """What the presenter view reads of the main window (:class:`~gangviz.gui.window.MainWindow`):
+    the board's title, the coach's explanation, the playlist and its entry on screen, and the
+    window itself (``window()``: a top-level window is its own), which owns the view."""
+
+    @property
+    def board(self) -> _Titled: ...
+    @property
+    def coach(self) -> _Explaining: ...
+    @property
+    def playlist(self) -> Playlist | None: ...
+    @property
+    def playlist_index(self) -> int: ...
+    def in_playlist(self) -> bool: ...
+    def window(self) -> QWidget: ...
 
 
 class PresenterView(QWidget):
     """The lecturer's window: where the lecture is, the entry's note, the explanation and the
     narration of the current step (see the module docstring)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window, Qt.WindowType.Window)  # its own window, owned by the main one
+    def __init__(self, window: LecturedWindow) -> None:
+        super().__init__(window.window(), Qt.WindowType.Window)  # its own window, owned by the main one
         self.window_ = window
         self.player: Player | None = None
         self.setWindowTitle("gangviz: presenter view")

@@ -2,8 +2,9 @@
 
 While a shift, a region swap or a migration is animated, a *ghost* (the job's colour, faint,
 with a dashed outline) stays on the cells the job is leaving, and a *trail* (a dashed arrow)
-runs from there to its new place. The trail runs just left of the job's block, never through its
-middle, so it never crosses the job's name; nothing of the layer is drawn over a sliding block
+runs from there to its new place. The trail runs just left of the job's block (just right of it
+when the left would cross the name of a job in a row between), never through its middle, so it
+never crosses the job's name; nothing of the layer is drawn over a sliding block
 (it is clipped out), so the ghost's outline never strikes through a name mid-tween.
 
 A layer of its own, above the matrix view, so it is in the window, in presentation mode and
@@ -18,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QPolygonF
+from PySide6.QtGui import (
+    QColor,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+    QPolygonF,
+)
 
 from gangviz.core.changes import JobMigrated, JobRemoved, JobShifted, RegionSwapped, cost_label
 from gangviz.core.matrix import IDLE
@@ -131,6 +140,50 @@ class MoveCues(ViewOverlay):
             return None
         return f"cost {cost_label(stop.change.cost)}", int(stop.change.dst_row), max(int(c) for c in stop.change.dst_cols)
 
+    def trail(self, src: int, src_runs: list[tuple[int, int]], dst: int, dst_runs: list[tuple[int, int]],
+              geom: tuple[float, float, float, np.ndarray, np.ndarray]) -> tuple[QPointF, QPointF]:
+        """Return the ends of the trail of a move from ``src`` to ``dst`` (rows, with their
+        column runs) in the view's geometry ``geom``: just left of the block's left edge, from
+        the middle of one row to the middle of the other, so it is never hidden by the sliding
+        block nor drawn through its name; when that would cross the name of a job in a row
+        between, just right of the block, else along a cell edge inside it from the edge of one
+        row to the edge of the other (clear of the names in both)."""
+        x0, cw, _, tops, row_h = geom
+        (slo, shi), (dlo, dhi) = (src_runs[0][0], src_runs[-1][1]), (dst_runs[0][0], dst_runs[-1][1])
+        names = self._names_between(src, dst, x0, cw)
+        on_left = (x0 + slo * cw - 5, x0 + dlo * cw - 5)
+        on_right = (x0 + shi * cw + 5, x0 + dhi * cw + 5)
+        ya, yb = float(tops[src] + row_h[src] / 2), float(tops[dst] + row_h[dst] / 2)
+        xa, xb = on_left
+        if _crosses(names, *on_left):
+            inner = [(x0 + c * cw, x0 + c * cw) for c in range(max(slo, dlo) + 1, min(shi, dhi))]
+            clear = [x for x in (on_right, *inner) if not _crosses(names, *x)]
+            if clear:
+                xa, xb = clear[0]
+                if clear[0] != on_right:  # over the block itself: from edge to edge
+                    down = tops[dst] > tops[src]  # the new place is lower on the screen
+                    ya = float(tops[src] + (row_h[src] if down else 0.0))
+                    yb = float(tops[dst] + (0.0 if down else row_h[dst]))
+        return QPointF(xa, ya), QPointF(xb, yb)
+
+    def _names_between(self, src: int, dst: int, x0: float, cw: float) -> list[tuple[float, float]]:
+        """The ``(left, right)`` x spans of the job names drawn in the rows strictly between
+        ``src`` and ``dst`` of the state shown (as the matrix view centres them in each run)."""
+        state = None if self.player is None else self.player.display_state
+        lo, hi = sorted((src, dst))
+        if state is None or hi - lo < 2:
+            return []
+        metrics = QFontMetricsF(self.view.name_font())
+        spans = []
+        for row in range(lo + 1, min(hi, state.n_rows)):
+            cells = state.cells[row]
+            for a, b in _job_runs(cells):
+                width = metrics.horizontalAdvance(state.name(int(cells[a])))
+                if (b - a) * cw >= width + 6:
+                    centre = x0 + (a + b) * cw / 2
+                    spans.append((centre - width / 2 - 3, centre + width / 2 + 3))
+        return spans
+
     def _left_name(self, job: int) -> str:
         """The name of a job that left, in parentheses (as the paper marks a terminated job)."""
         stop = None if self.player is None else self.player.move_stop
@@ -193,11 +246,7 @@ class MoveCues(ViewOverlay):
                     p.setFont(self.view.name_font())
                     p.setPen(palette.TEXT)
                     p.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), gone)
-            # the trail: just left of the block's left edge, from the ghost to the new place,
-            # so it is never hidden by the sliding block nor drawn through a name
-            (slo, _), (dlo, _) = src_runs[0], dst_runs[0]
-            a = QPointF(x0 + slo * cw - 5, float(tops[src] + row_h[src] / 2))
-            b = QPointF(x0 + dlo * cw - 5, float(tops[dst] + row_h[dst] / 2))
+            a, b = self.trail(src, src_runs, dst, dst_runs, geom)
             if (a - b).manhattanLength() < 4:
                 continue
             p.setPen(QPen(edge, 2, Qt.PenStyle.DotLine))
@@ -218,3 +267,17 @@ class MoveCues(ViewOverlay):
             draw_badge(p, text, QPointF(x0 + (col + 1) * cw + 6, float(tops[row] + row_h[row] / 2)), font,
                        right_limit=self.width() - 4.0)
         p.end()
+
+
+def _job_runs(cells: np.ndarray) -> list[tuple[int, int]]:
+    """The ``(first, end)`` column runs of one job each in a row of cells (idle cells skipped)."""
+    change = np.flatnonzero(np.diff(cells)) + 1
+    starts = np.concatenate(([0], change)).tolist()
+    ends = np.concatenate((change, [len(cells)])).tolist()
+    return [(a, b) for a, b in zip(starts, ends) if cells[a] != IDLE]
+
+
+def _crosses(names: list[tuple[float, float]], xa: float, xb: float) -> bool:
+    """Whether a trail from x ``xa`` to ``xb`` (nearly upright) passes over one of ``names``."""
+    lo, hi = min(xa, xb), max(xa, xb)
+    return any(left <= hi and lo <= right for left, right in names)

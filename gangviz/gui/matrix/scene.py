@@ -121,18 +121,6 @@ def _runs(row_cells: np.ndarray, cols: list[int]) -> list[tuple[int, list[int]]]
     return out
 
 
-#: Relative duration of each kind of change's animation (a slice moving on is quick; a collapse
-#: takes longer); every other change takes 1.
-ANIMATION_WEIGHT: dict[type[Change | None], float] = {RowActivated: 0.4, SlotRemoved: 1.4, SlotAdded: 0.8,
-                                               JobMigrated: 1.3, RegionSwapped: 1.2}
-
-
-def animation_weight(change: Change | None) -> float:
-    """Return the relative duration of ``change``'s animation (1 for ``None``: a whole step of
-    a model without a matrix)."""
-    return ANIMATION_WEIGHT.get(type(change), 1.0)
-
-
 def build_scene(state: Any, change: Change | None = None, t: float = 1.0) -> Scene:
     """Return the :class:`Scene` of ``state`` while ``change`` is at progress ``t``.
 

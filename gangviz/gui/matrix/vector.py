@@ -98,7 +98,9 @@ def tree_hidden_reason(policy: str) -> str | None:
 #: a tree level is drawn when its nodes are at least this wide on screen (pixels)
 MIN_NODE_PX = 12.0
 #: the key wraps onto more lines only on a board at least this high (pixels)
-KEY_WRAP_HEIGHT = 500
+KEY_WRAP_HEIGHT = 400
+#: the key's entry on the shades, where its whole text is wider than the view (a narrow pane)
+SHADE_SHORT = "WLV / tree: idle slots"
 #: the tree never takes more than this share of the board's height (the matrix keeps the rest)
 MAX_SHARE = 0.30
 
@@ -430,7 +432,8 @@ class VectorTreeView(QWidget):
         """Return the key's entries laid out in lines that fit the view's width. An entry is never
         cut at the edge: it starts the next line on a board at least :data:`KEY_WRAP_HEIGHT`
         high, and is left out on a smaller one (a small export frame keeps its matrix); the last
-        entry, how to read the shades, is left out rather than given a line of its own."""
+        entry, how to read the shades, is left out rather than given a line of its own, and
+        says only :data:`SHADE_SHORT` where its whole text is wider than the view."""
         fm = self._fm_small
         s = fm.height() * 0.8
         start = float(self.column_range.gutter)
@@ -441,6 +444,11 @@ class VectorTreeView(QWidget):
         wrap = parent is None or parent.height() >= KEY_WRAP_HEIGHT
         for kind, colour, text in self._key_items(every):
             w = s + 6 + fm.horizontalAdvance(text) + 18
+            if kind == "shade" and w > room:  # a narrow pane: the short form, else nothing
+                text = SHADE_SHORT
+                w = s + 6 + fm.horizontalAdvance(text) + 18
+            if w > room:
+                continue  # wider than the view: left out, never cut at the edge
             if lines[-1] and used + w > room:
                 if kind == "shade" or not wrap:  # left out whole, never cut at the edge
                     continue

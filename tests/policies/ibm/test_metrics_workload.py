@@ -183,7 +183,7 @@ def test_run_cell_charges_the_migration_cost_in_seconds():
 def test_repro_prints_the_table_beside_the_papers(capsys, decide):
     from gangviz.cli import main
 
-    main(["repro", "zhang-table1", "--jobs", "40", "--workers", "1", "--decide", decide])
+    main(["repro", "zhang-table1", "--jobs", "40", "--reps", "2", "--workers", "1", "--decide", decide])
     out = capsys.readouterr().out
     assert ("every arrival and departure" if decide == "event" else "slice boundaries") in out
     assert "beside the paper's Table 1" in out and "5,942" in out  # the paper's GS s at workload 8
