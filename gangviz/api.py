@@ -35,6 +35,7 @@ from gangviz.api_checks import (
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import executed_by_id
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
+from gangviz.results.run_jobs import jobs_of_run
 from gangviz.workloads.source import Source, load_source
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -100,9 +101,9 @@ class Result:
         """One row per job, a numpy structured array with the fields of
         :data:`gangviz.results.jobs.JOB_DTYPE` (``job_id``, ``arrival``, ``start``, ``finish``,
         ``wait``, ``response``, ``bounded_slowdown``, ``size``, ``work``, ...), times in
-        :attr:`time_unit`: what ``gangviz run --jobs-out`` writes. A run on a compiled loop keeps
-        no per-job history, so the table of a time-slot run comes from the reference engine,
-        run once when first asked for (as ``--jobs-out`` does)."""
+        :attr:`time_unit`: what ``gangviz run --jobs-out`` writes. A run on a compiled loop is
+        run again once, keeping where each job ran, when the table is first asked for (as
+        ``--jobs-out`` runs it: :func:`gangviz.results.compiled_jobs.jobs_of_compiled`)."""
         if "jobs" not in self._cache:
             self._cache["jobs"] = _table(self)
         table: np.ndarray = self._cache["jobs"]
@@ -114,35 +115,46 @@ class Result:
 
     def write_jobs(self, path: str | os.PathLike[str]) -> Path:
         """Write :attr:`jobs` to ``path`` as ``gangviz run --jobs-out`` does (``.csv`` in
-        Batsim's layout, ``.swf`` or ``.parquet``); return the path. Raises ``ValueError`` for
-        another extension."""
+        Batsim's layout, ``.swf`` or ``.parquet``), and beside it the provenance sidecar
+        ``path`` + ``.json`` (:attr:`record`, the source, gangviz's version:
+        :func:`gangviz.results.jobs.write_sidecar`); return the path. Raises ``ValueError``
+        for another extension."""
         check_path("path", path)
         if self.source is None:
             raise ValueError("this result has no source to write the jobs of")
-        from gangviz.results.jobs import save_backfill_jobs
+        from gangviz.results.jobs import save_backfill_jobs, write_sidecar
 
-        if self.run is not None and self.run.family == SPACE_SHARING:
-            res = self.run.result if self.run.result is not None else self.run.simulation.result
-            return save_backfill_jobs(res.records, self.source, path, label=self.policy,
-                                      executed=executed_by_id(res), tau=self.bsld_threshold)
-        return save_simulation_jobs(_reference(self), self.source, path, label=self.policy,
-                                    tau=self.bsld_threshold)
+        done, tau = self.run, self.bsld_threshold
+        if done is not None and done.family == SPACE_SHARING:
+            res = done.result if done.result is not None else done.simulation.result
+            out = save_backfill_jobs(res.records, self.source, path, label=self.policy,
+                                     executed=executed_by_id(res), tau=tau)
+        elif self.simulation is not None:
+            out = save_simulation_jobs(self.simulation, self.source, path, label=self.policy, tau=tau)
+        else:
+            from gangviz.results.compiled_jobs import save_compiled_jobs
+
+            out = save_compiled_jobs(_jobs_run(self), self.source, path, label=self.policy, tau=tau)
+        write_sidecar(out, self.source, self.record, tau)
+        return out
 
 
-def _reference(result: Result) -> Any:
-    """The finished step-able simulation of a time-slot result (run once on the reference
-    engine when a compiled loop ran it)."""
-    if result.simulation is not None:
-        return result.simulation
-    if "reference" not in result._cache:
+def _jobs_run(result: Result) -> Any:
+    """The finished run of a time-slot result that gives its per-job table: the result's own,
+    or (a compiled loop's run, which kept no placement) the same run again, once, keeping it."""
+    from gangviz.results.compiled_jobs import has_job_stats
+
+    if result.run is not None and (result.simulation is not None or has_job_stats(result.run)):
+        return result.run
+    if "jobs_run" not in result._cache:
         from gangviz.factory import run
 
         source = result.source
         if source is None:  # every Result of simulate() and compare() has its source
             raise ValueError("this result has no source to run again")
-        result._cache["reference"] = run(source, result.policy, params=result.run.parameters,
-                                         jobs=True, ring=source.ring or None).simulation
-    return result._cache["reference"]
+        result._cache["jobs_run"] = run(source, result.policy, params=result.run.parameters,
+                                        jobs=True, ring=source.ring or None)
+    return result._cache["jobs_run"]
 
 
 def _table(result: Result) -> np.ndarray:
@@ -152,7 +164,9 @@ def _table(result: Result) -> np.ndarray:
         res = done.result if done.result is not None else done.simulation.result
         return jobs_of_backfill(res.records, time_scale=scale, executed=executed_by_id(res),
                                 processors=done.source.processors, tau=result.bsld_threshold)
-    return jobs_of_simulation(_reference(result), time_scale=scale, tau=result.bsld_threshold)
+    if result.simulation is not None:
+        return jobs_of_simulation(result.simulation, time_scale=scale, tau=result.bsld_threshold)
+    return jobs_of_run(_jobs_run(result), time_scale=scale, tau=result.bsld_threshold)
 
 
 def to_pandas(table: Any) -> pandas.DataFrame:

@@ -124,8 +124,7 @@ def run(args: argparse.Namespace) -> int:
     if source.model != "matrix":
         raise UserError(f"{source.title}: compare runs time-slot and space-sharing policies; "
                         f"run a {source.model} scenario with 'gangviz run'")
-    if not jobs_out:
-        announce_compiled(source, args.policy, ring=ring)
+    announce_compiled(source, args.policy, ring=ring, jobs=bool(jobs_out))
     load = (args.workload, args.procs, args.slice, args.jobs, args.load, args.seed)
     done = run_policies(source, args.policy, load=load, ring=ring, workers=args.workers,
                         jobs_out=jobs_out, runs=runs, padding=args.padding,

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool,
                 params: dict[str, Any] | None = None) -> int:
     """Run a time-slot or space-sharing policy on ``source`` with :func:`gangviz.factory.run`
-    (a compiled loop when it covers the run and neither steps nor per-job rows are asked for);
+    (a compiled loop when it covers the run and no step is asked for);
     print the header, the steps when asked and the figures, as text or JSON; return 0.
     ``params`` are the run options a user's policy takes (``--no-check``, ``--decision-limit``)."""
     from gangviz.experiments.progress import RunTicker, announce_compiled
@@ -113,8 +113,8 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
     from gangviz.results.summary import header_line, machine, run_document
 
     ring = True if args.ring else None
-    if not steps and not args.jobs_out and not args.order:
-        announce_compiled(source, [spec], ring=ring)
+    if not steps and not args.order:
+        announce_compiled(source, [spec], ring=ring, jobs=bool(args.jobs_out))
     ticker = RunTicker(len(source.jobs))
     try:
         done = run(source, spec, ring=ring, record=steps, jobs=bool(args.jobs_out), tick=ticker,
@@ -172,7 +172,7 @@ def _family_name(family: str) -> str:
 def _save_jobs(done: FinishedRun, source: Source, path: str, order: str | None = None,
                tau: float | None = None) -> None:
     """Write the per-job table of the finished run ``done`` to ``path`` (and its sidecar)."""
-    from gangviz.results.jobs import save_run_jobs
+    from gangviz.results.run_jobs import save_run_jobs
 
     save_run_jobs(done, source, path,
                   label=done.policy.label() if done.family == SPACE_SHARING else done.label,

@@ -46,8 +46,8 @@ def run_gang_columns(args: argparse.Namespace) -> int | None:
     from gangviz.commands.options import user_policy_params
     from gangviz.workloads.source import MODELS
 
-    if (args.steps or args.jobs_out or args.ring or args.order or args.policy is None
-            or user_policy_params(args)):
+    if (args.steps or args.ring or args.order or args.policy is None or user_policy_params(args)
+            or (args.jobs_out and args.source.lower() in MODELS)):
         return None
     try:
         if args.source.lower() in MODELS:
@@ -68,13 +68,29 @@ def run_gang_columns(args: argparse.Namespace) -> int | None:
         print_warnings(source.title, cols.warnings)
     from gangviz.workloads.source import Source
 
-    announce_compiled(Source(source.kind, source.title, source.processors, []), [args.policy])
+    announce_compiled(Source(source.kind, source.title, source.processors, []), [args.policy],
+                      jobs=bool(args.jobs_out))
     try:
-        figures = _figures(source, cols, name, params, args.bsld_threshold)
+        figures, run = _figures(source, cols, name, params, args.bsld_threshold, placement=bool(args.jobs_out))
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    if args.jobs_out:
+        _save_jobs(args, source, cols, run, parameters)
     _print(source, args, policy.name, parameters, figures)
     return 0
+
+
+def _save_jobs(args: argparse.Namespace, source: Source, cols: Any, run: Any, parameters: dict[str, Any]) -> None:
+    """Write the per-job file of ``run`` (the loop's run of the trace's columns ``cols``, with
+    its placement) to ``args.jobs_out`` and its sidecar: the file and sidecar the general path
+    writes for the run."""
+    from gangviz.results.compiled_jobs import save_compiled_columns_jobs
+    from gangviz.results.jobs import write_sidecar
+    from gangviz.results.provenance import policy_record
+
+    save_compiled_columns_jobs(source.title, cols, run, args.jobs_out, label=args.policy, tau=args.bsld_threshold)
+    write_sidecar(args.jobs_out, source, policy_record(source, args.policy, "matrix", parameters, "compiled:gang"),
+                  args.bsld_threshold)
 
 
 def _policy(kind: SourceKind, spec: str) -> tuple[str, dict[str, Any], Any, dict[str, Any]] | None:
@@ -135,22 +151,33 @@ def _trace_columns(args: argparse.Namespace) -> tuple[Any, ...] | None:
     return (source, c, *policy)
 
 
-def _figures(source: Source, cols: Any, policy: str, params: dict[str, Any], gamma: float = 10.0) -> Figures:
+def _figures(source: Source, cols: Any, policy: str, params: dict[str, Any], gamma: float = 10.0, *,
+             placement: bool = False) -> tuple[Figures, Any]:
     """Run the jobs of ``cols`` (job i: id i, arrivals in order) and return the run's
     :class:`~gangviz.results.figures.Figures` (core and Zhou00 §4.3), as
-    :func:`gangviz.results.figures.run_figures` gives them for the whole run."""
+    :func:`gangviz.results.figures.run_figures` gives them for the whole run, and the run.
+    With ``placement`` the run is one stretch that keeps where every job ran
+    (:func:`gangviz.fast.gang.run_gang`, for a per-job file), with the same figures."""
     from gangviz.fast.gang_chunks import run_gang_chunks, zhou_metrics_of_columns
     from gangviz.results.figures import clock_of, columns_figures, zhou_own
 
     procs, clock = source.processors, clock_of(source)
     seconds = float(source.slice_seconds or 1.0)
-    run = run_gang_chunks(cols.arrival, cols.size, cols.work, policy, params, procs, stretch=STRETCH,
-                          starts=True, estimate=cols.estimate)
+    run: Any
+    if placement:
+        from gangviz.fast.gang import JobArrays, run_gang
+
+        estimate = np.full(len(cols.arrival), np.nan) if cols.estimate is None else cols.estimate
+        jobs = JobArrays(np.arange(len(cols.arrival)), cols.arrival, cols.size, cols.work, estimate)
+        run = run_gang(jobs, policy, params, procs, placement=True)
+    else:
+        run = run_gang_chunks(cols.arrival, cols.size, cols.work, policy, params, procs, stretch=STRETCH,
+                              starts=True, estimate=cols.estimate)
     zhou = zhou_metrics_of_columns(cols.arrival, cols.size, cols.work, run.finish, procs, run.time,
                                    run.max_rows, run.slot_time, block=BLOCK)
     return columns_figures(cols.arrival, run.start, run.finish, cols.work, cols.size, procs,
                            slice_seconds=seconds, clock=clock, capacity=run.capacity(), family="matrix",
-                           own=zhou_own(zhou, clock, seconds), block=BLOCK, gamma=gamma)
+                           own=zhou_own(zhou, clock, seconds), block=BLOCK, gamma=gamma), run
 
 
 def _print(source: Source, args: argparse.Namespace, name: str, parameters: dict[str, Any],

@@ -339,7 +339,7 @@ def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | 
     source = machine_sources(_source_for(load), [spec], padding)[spec] if padding else _source_for(load)
     done = run(source, spec, ring=ring, jobs=bool(jobs_out), order=order)
     if jobs_out:
-        from gangviz.results.jobs import save_run_jobs
+        from gangviz.results.run_jobs import save_run_jobs
 
         save_run_jobs(done, source, jobs_out, label=spec, order=order, tau=gamma)
     name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name

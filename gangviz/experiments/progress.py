@@ -173,9 +173,11 @@ def run_with_progress(sim: Any, total: int, *, delay: float = 2.0, chunk: int = 
         bar.close()
 
 
-def announce_compiled(source: Any, specs: Sequence[str], *, ring: bool | None = None, stream: IO[str] | None = None) -> None:
+def announce_compiled(source: Any, specs: Sequence[str], *, ring: bool | None = None, stream: IO[str] | None = None,
+                      jobs: bool = False) -> None:
     """Compile (or load from numba's cache) the compiled loop each policy spec of ``specs``
-    will run on ``source``, announcing a compile on ``stream`` (default stderr) as
+    will run on ``source`` (the variant that keeps what a per-job table needs, with ``jobs``),
+    announcing a compile on ``stream`` (default stderr) as
     :func:`compile_fast_loop` does; a spec no compiled loop covers, or a malformed one, is left
     to the run itself. Every command that may run a compiled loop calls this first, so the first
     compile is never silent."""
@@ -201,7 +203,7 @@ def announce_compiled(source: Any, specs: Sequence[str], *, ring: bool | None = 
     def run_tiny() -> None:
         for runner, name, params in warm:
             try:
-                runner.run(tiny, name, params)
+                runner.run(tiny, name, params, jobs=jobs)
             except ValueError:
                 pass  # the parameters do not suit the tiny machine: the run compiles it then
 

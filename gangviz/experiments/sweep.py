@@ -210,12 +210,18 @@ def _reuse(plan: list[Any], keys: list[Any], done: dict[Any, Any], runs: dict[An
 
 
 def _metrics_of(result: Any, cell: Cell, task: Any, axes: list[str], jobs_dir: Path | None) -> Any:
-    """Return a finished run's metrics; a ``(metrics, per-job table)`` pair from
-    :func:`run_task_jobs` also writes the table into ``jobs_dir``."""
+    """Return a finished run's metrics; a ``(metrics, per-job table, sidecar)`` triple from
+    :func:`run_task_jobs` also writes the table into ``jobs_dir``, with its provenance sidecar
+    beside it (:func:`gangviz.results.jobs.write_sidecar_document`)."""
     if isinstance(result, tuple):
-        result, table = result
+        result, table, *sidecar = result
         if jobs_dir is not None:
-            _write_jobs(table, jobs_dir / jobs_file_name(cell, axes, task.replication), task.workload)
+            path = jobs_dir / jobs_file_name(cell, axes, task.replication)
+            _write_jobs(table, path, task.workload)
+            if sidecar:
+                from gangviz.results.jobs import write_sidecar_document
+
+                write_sidecar_document(path, sidecar[0])
     return result
 
 

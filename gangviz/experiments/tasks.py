@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.seeds import policy_seed
 from gangviz.results.figures import CORE_KEYS
 
@@ -122,13 +121,15 @@ def build_jobs(workload: str, params: dict[str, Any], seed: int) -> Source:
             from gangviz.workloads.ibm import CHOICE_NAMES, ZhangChoices, zhang_source
 
             choices = ZhangChoices(**{k: float(p[k]) for k in CHOICE_NAMES})
-            return zhang_source(int(p["jobs"]), float(p["multiplier"]), seed=seed, calibrate=bool(p["calibrate"]),
-                                choices=choices)
+            source = zhang_source(int(p["jobs"]), float(p["multiplier"]), seed=seed, calibrate=bool(p["calibrate"]),
+                                  choices=choices)
+            source.seed = seed  # what a per-job file's sidecar states
+            return source
         from gangviz.workloads.synthetic import uniform_log
 
         wl = uniform_log(p["jobs"], p["load"], procs=p["procs"], max_work=p["max_work"], seed=seed)
         assert wl.processors is not None  # a model always gives its machine size
-        return Source("model", f"{workload} {p}", wl.processors, wl.jobs)
+        return Source("model", f"{workload} {p}", wl.processors, wl.jobs, seed=seed)
     unknown = set(params) - set(SOURCE_PARAMS)
     if unknown:
         raise ValueError(f"{workload} takes {', '.join(SOURCE_PARAMS)}; not {', '.join(sorted(unknown))}")
@@ -161,26 +162,26 @@ def run_task(task: RunTask, engine: str = "auto") -> dict[str, float]:
     return _as_floats(_figures(done))
 
 
-def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any]:
-    """Run ``task`` on the reference engine and return ``(metrics, per-job table)``.
+def run_task_jobs(task: RunTask) -> tuple[dict[str, float], Any, dict[str, Any]]:
+    """Run ``task`` and return ``(metrics, per-job table, sidecar)``.
 
     The metrics are :func:`run_task`'s; the table is
-    :func:`gangviz.results.jobs.jobs_of_simulation`'s, times in the workload's clock (seconds
-    for a trace). The compiled loops keep no per-job record, so this is the reference engine
-    even for the buddy schemes. A space-sharing policy runs on its own simulator as in
-    :func:`run_task`, its table from :func:`gangviz.results.jobs.jobs_of_backfill`. Raises as
-    :func:`run_task` does.
+    :func:`gangviz.results.run_jobs.jobs_of_run`'s, times in the workload's clock (seconds for a
+    trace): from a compiled loop's placement when one covers the run, else from the reference
+    engine; a space-sharing policy runs on its own simulator as in :func:`run_task`. The
+    sidecar is what the table's provenance file says
+    (:func:`gangviz.results.jobs.sidecar_document`: the policy with every parameter, the
+    engine, the machine, the queue order, the source). Raises as :func:`run_task` does.
     """
-    from gangviz.metrics.ibm import executed_by_id
-    from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation
+    from gangviz.results.jobs import sidecar_document
+    from gangviz.results.provenance import policy_record
+    from gangviz.results.run_jobs import jobs_of_run
 
     done = _run(task, jobs=True)
-    scale = done.source.slice_seconds
-    if done.family == SPACE_SHARING:
-        return _as_floats(_figures(done)), jobs_of_backfill(done.result.records, time_scale=scale,
-                                                            executed=executed_by_id(done.result),
-                                                            processors=done.source.processors)
-    return _as_floats(_figures(done)), jobs_of_simulation(done.simulation, time_scale=scale)
+    table = jobs_of_run(done, time_scale=done.source.slice_seconds)
+    record = policy_record(done.source, done.label, done.family, dict(done.parameters), done.engine,
+                           task.order)
+    return _as_floats(_figures(done)), table, sidecar_document(done.source, record)
 
 
 def _figures(done: Any) -> dict[str, float]:

@@ -30,13 +30,14 @@ class CompiledRunner(Protocol):
         ...
 
     def run(self, source: Source, name: str, params: dict[str, Any], *, placement: bool = False,
-            progress: Any = None) -> Any:
+            jobs: bool = False, progress: Any = None) -> Any:
         """Run the covered run to its end (writing the simulated time to ``progress[0]``, a
         one-element float64 array, after every decision when given); return an object with ``metrics`` (the Zhou00 §4.3
         figures, :func:`gangviz.metrics.zhou.zhou_metrics`'s keys), ``time``, ``max_slots``,
         ``raw`` (the loop's per-job ``start`` and ``finish``, in the order of the jobs sorted
         by arrival then id, and with ``placement`` its ``placement``, a
-        :class:`~gangviz.fast.placement.PlacementLog` in that order) and ``capacity()`` (a
+        :class:`~gangviz.fast.placement.PlacementLog` in that order; with ``jobs`` what
+        :func:`gangviz.results.compiled_jobs.jobs_of_compiled` needs) and ``capacity()`` (a
         :class:`~gangviz.metrics.ibm.CapacityLog`)."""
         ...
 
@@ -80,7 +81,7 @@ class BuddyRunner:
                 and all(1 <= j.size <= procs and math.isfinite(j.work) for j in source.jobs))
 
     def run(self, source: Source, name: str, params: dict[str, Any], *, placement: bool = False,
-            progress: Any = None) -> BuddyRun:
+            jobs: bool = False, progress: Any = None) -> BuddyRun:
         """See :meth:`CompiledRunner.run`; raises ``ValueError`` as
         :func:`gangviz.fast.buddy.run_buddy` does."""
         from gangviz.fast.buddy import run_buddy
@@ -90,7 +91,7 @@ class BuddyRunner:
         raw = run_buddy([j.id for j in specs], [j.arrival for j in specs], [j.size for j in specs],
                         [j.work for j in specs], name.upper(), source.processors,
                         params.get("occupy", "size"), params.get("extra_slots_on"),
-                        source.absent_from, placement=placement, progress=progress)
+                        source.absent_from, placement=placement, stats=jobs, progress=progress)
         done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, raw.finish.tolist())]
         real = source.absent_from or source.processors  # padding is no processor
         return BuddyRun(raw, zhou_metrics_of(done, real, raw.time, raw.max_slots, raw.slot_time))
@@ -128,14 +129,15 @@ class GangRunner:
                 and all(1 <= j.size <= procs for j in source.jobs))
 
     def run(self, source: Source, name: str, params: dict[str, Any], *, placement: bool = False,
-            progress: Any = None) -> GangRun:
+            jobs: bool = False, progress: Any = None) -> GangRun:
         """See :meth:`CompiledRunner.run`; raises ``ValueError`` as
         :func:`gangviz.fast.gang.run_gang` does."""
         from gangviz.fast.gang import job_arrays, run_gang
         from gangviz.metrics.zhou import zhou_metrics_of
 
         specs = sorted(source.jobs, key=lambda j: (j.arrival, j.id))  # the reference engine's order
-        raw = run_gang(job_arrays(specs), name, params, source.processors, placement=placement,
+        # a per-job table takes each job's processors from the placement log
+        raw = run_gang(job_arrays(specs), name, params, source.processors, placement=placement or jobs,
                        progress=progress)
         done = [(j.arrival, j.size, j.work, f) for j, f in zip(specs, raw.finish.tolist())]
         return GangRun(raw, zhou_metrics_of(done, source.processors, raw.time, raw.max_rows,

@@ -1,8 +1,9 @@
 """Run a source to its end headless, on the fastest engine that gives the same result.
 
 :func:`run` builds the simulation as :func:`gangviz.factory.build` does and runs it, except
-that a run that records no step and needs no per-job table goes to a compiled loop
-(:func:`gangviz.factory.compiled.compiled_runner`) whenever one covers it; a space-sharing
+that a run that records no step goes to a compiled loop
+(:func:`gangviz.factory.compiled.compiled_runner`) whenever one covers it (asked for a per-job
+table, the loop keeps where every job ran); a space-sharing
 policy runs on the backfilling simulator. The result, a :class:`FinishedRun`, has the same
 metrics whichever engine ran.
 """
@@ -39,9 +40,10 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     """Run ``policy`` on ``source`` to the end and return the :class:`FinishedRun`.
 
     Arguments as :func:`gangviz.factory.build`; ``record`` keeps every step (the step-able
-    simulation then runs); ``jobs`` asks for a run whose simulation can give a per-job table
-    (the compiled loops keep none). ``engine`` is one of :data:`ENGINES`. ``finish`` runs the
-    step-able simulation of a multi-site or epoch run to its end (default: until it has no step
+    simulation then runs); ``jobs`` asks for a run that can give a per-job table: a compiled
+    loop then keeps what each job's row needs
+    (:func:`gangviz.results.compiled_jobs.jobs_of_compiled`). ``engine`` is one of
+    :data:`ENGINES`. ``finish`` runs the step-able simulation of a multi-site or epoch run to its end (default: until it has no step
     left); a time-slot run on the reference engine is run by
     :func:`gangviz.metrics.ibm.run_with_capacity`, which counts its lost capacity and calls
     ``tick(sim)`` every thousand steps (e.g. a progress bar). ``order`` (a queue order,
@@ -70,17 +72,18 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         done.parameters = dict(choice.params)
         return done
     if family == "matrix" and not space_sharing and engine != "reference" and not record and order is None \
-            and not jobs and choice.entry is not None and "compiled" in choice.entry.loops:
+            and choice.entry is not None and "compiled" in choice.entry.loops:
         on_ring = source.ring if ring is None else ring
         params = typed_params(choice)
         runner = compiled_runner(source, choice.entry.name, params, bool(on_ring))
-        if runner is not None:
-            result = runner.run(source, choice.entry.name, params, placement=placement, progress=progress)
+        if runner is not None:  # with jobs, the table comes from the loop (results.compiled_jobs)
+            result = runner.run(source, choice.entry.name, params, placement=placement, jobs=jobs,
+                                progress=progress)
             return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}", result=result,
                                parameters=dict(choice.params), capacity=result.capacity())
     if engine == "compiled":
         raise ValueError(f"no compiled loop covers {choice.spec} on {source.title}"
-                         + (" while recording steps or per-job rows" if record or jobs else ""))
+                         + (" while recording steps" if record else ""))
     sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring, order=order)
     if sim.family in ("matrix", SPACE_SHARING):
         done = finished_run(sim, source, choice.spec, tick=tick)

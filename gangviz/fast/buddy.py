@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.fast.buddy_kernel import simulate, simulate_placed
+from gangviz.fast.buddy_kernel import simulate, simulate_placed, simulate_stats
 from gangviz.fast.jobchecks import check_job_arrays
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
@@ -46,12 +46,20 @@ class BuddyRun:
     #: where the jobs ran (:class:`gangviz.fast.placement.PlacementLog`, jobs in the order
     #: given), when :func:`run_buddy` was asked for it
     placement: Any = None
+    #: with the placement or ``stats``, per job (``Simulation.run_stats``): the time of its first
+    #: slice, the most slots it held in a slice it ran, the slices it ran in slots other than its
+    #: home slot, and the processors of its first slice (``first_lo .. first_hi - 1``)
+    first_run: np.ndarray | None = None
+    rows_held: np.ndarray | None = None
+    extra_slices: np.ndarray | None = None
+    first_lo: np.ndarray | None = None
+    first_hi: np.ndarray | None = None
 
 
 def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, work: npt.ArrayLike,
               scheme: str, processors: int, occupy: str = "size",
               extra_slots_on: str | None = None, usable: int | None = None,
-              placement: bool = False, progress: np.ndarray | None = None) -> BuddyRun:
+              placement: bool = False, stats: bool = False, progress: np.ndarray | None = None) -> BuddyRun:
     """Simulate a workload under a buddy scheme with the compiled loop; return a :class:`BuddyRun`.
 
     ``ids``, ``arrival``, ``size`` and ``work`` describe the jobs (any order; ids unique).
@@ -62,10 +70,10 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     is not finite. ``usable`` is the machine's real size when the processors from it on are
     padding (a trace run on the next power of two): no job is placed there, as
     :class:`gangviz.policies.buddy.BR` with ``usable`` does; a job that would hold a padded
-    processor raises ``ValueError``. ``placement`` also keeps where every job ran (the run's
-    figures are the same either way). ``progress``, a one-element float64 array, gets the
-    simulated time after every decision, for another thread to read while the loop runs (it
-    holds no GIL).
+    processor raises ``ValueError``. ``placement`` also keeps where every job ran, and ``stats``
+    (implied by ``placement``) what a per-job table needs of each job (the run's figures are
+    the same either way). ``progress``, a one-element float64 array, gets the simulated time
+    after every decision, for another thread to read while the loop runs (it holds no GIL).
     """
     from gangviz.policies.buddy import BRMMS, BRMS
 
@@ -96,7 +104,7 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     by_id = np.argsort(ids, kind="stable")
     arrival_order = np.lexsort((ids[by_id], arrival[by_id]))
     need = np.ceil(work[by_id])  # whole slices of service (one slice gives one unit)
-    loop = simulate_placed if placement else simulate
+    loop = simulate_placed if placement else simulate_stats if stats else simulate
     start, finish, end, max_rows, row_time, busy_time, *log = loop(
         arrival[by_id], size[by_id], work[by_id], need, arrival_order, processors,
         SCHEMES[scheme], occupy == "block", extra_slots_on == "decision",
@@ -110,7 +118,13 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
         from gangviz.fast.placement import PlacementLog
 
         placed = PlacementLog.of_loop(log[0], log[1], int(max_rows), processors, jobs=by_id)
-    return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time), placed)
+    per_job = []
+    for values in log[2:] if placement or stats else ():
+        stat = np.empty_like(values)
+        stat[by_id] = values
+        per_job.append(stat)
+    return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time), placed,
+                    *per_job)
 
 
 def zhou_metrics_compiled(jobs: Iterable[JobSpec], scheme: str, processors: int, occupy: str = "size",

@@ -585,9 +585,9 @@ def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_blo
              usable, progress):
     """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
     end time, largest slot count, slots x time, busy processors x time)``; see :func:`_buddy_loop`."""
-    start, finish, t, max_rows, row_time, busy_time, _, _ = _buddy_loop(
+    start, finish, t, max_rows, row_time, busy_time, _, _, _, _, _, _, _ = _buddy_loop(
         arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision, usable, False,
-        progress)
+        False, progress)
     return start, finish, t, max_rows, row_time, busy_time
 
 
@@ -596,17 +596,33 @@ def simulate_placed(arrival, size, work, need, arrival_order, procs, scheme, occ
                     usable, progress):
     """Run a workload as :func:`simulate` does (the same results, bit for bit) and also return
     where the jobs ran: its six results, then the placement log ``log_t``, ``log_e`` of
-    :func:`_log_placement`, written after every decision, jobs numbered as the loop numbers them."""
+    :func:`_log_placement`, written after every decision, jobs numbered as the loop numbers them,
+    then per job the statistics of ``Simulation.run_stats``: the time of its first slice, the
+    most slots it held in a slice it ran, the slices it ran in slots other than its home
+    slot, and the processors it held in its first slice (``first_lo .. first_hi - 1``: a buddy
+    placement is contiguous)."""
     return _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                       usable, True, progress)
+                       usable, True, True, progress)
+
+
+@njit(cache=True, nogil=True)
+def simulate_stats(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
+                   usable, progress):
+    """Run a workload as :func:`simulate_placed` does, without the placement log (empty): the
+    per-job statistics are all a per-job table needs, and the log costs a pass over the
+    matrix at every decision."""
+    return _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
+                       usable, False, True, progress)
 
 
 @njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
 def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,  # noqa: C901
-                usable, placed, progress):
+                usable, placed, stats, progress):
     """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
-    end time, largest slot count, slots x time, busy processors x time, log_t, log_e)``, the
-    placement log empty unless ``placed``.
+    end time, largest slot count, slots x time, busy processors x time, log_t, log_e,
+    first_run, rows_held, extra_slices, first_lo, first_hi)``: the placement log, empty unless
+    ``placed``, and the per-job statistics of ``Simulation.run_stats`` (``slices.note_runs``;
+    the processors of the first slice), empty unless ``stats``.
 
     Jobs are numbered ``0 .. n-1`` in id order; ``need`` is each job's work in whole slices
     (rounded up); ``arrival_order`` lists them by (arrival, id). ``scheme`` is 0 BC, 1 BR,
@@ -652,6 +668,13 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
     log_t = np.empty(1024 if placed else 0)
     log_e = np.empty((1024 if placed else 0, 4), np.int32)
     n_log = 0
+    first_run = np.full(n_jobs if stats else 0, np.nan)
+    rows_held = np.zeros(n_jobs if stats else 0, np.int64)
+    extra_slices = np.zeros(n_jobs if stats else 0)
+    first_lo = np.zeros(n_jobs if stats else 0, np.int64)
+    first_hi = np.zeros(n_jobs if stats else 0, np.int64)
+    unstarted = np.zeros(n_jobs if stats else 0, np.int64)  # jobs placed that have not run yet
+    n_unstarted = 0
     while True:
         # ---- the gap to the next decision point (Simulation._next_gap)
         if decided:
@@ -707,11 +730,24 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
                     if off < 0:
                         off += n
                     rs[RUNS, r] += full + (1 if off < part else 0)
+                if stats:  # note_runs: the first slice of each job that runs now for the first time
+                    n_unstarted = _note_first_runs(unstarted, n_unstarted, home, count, mpos, mrows, n, begin,
+                                                   full, part, t, first_run, rows_held, job_lo, job_hi, first_lo,
+                                                   first_hi)
                 for i in range(meta[0]):
                     j = multi[i]
                     before = served[j]
                     k = count[j]
                     after = before + full * k + _turns_within(mrows, i, k, n, begin, part)
+                    if stats and after > before:  # note_runs: rows held, service in extra slots
+                        if k > rows_held[j]:
+                            rows_held[j] = k
+                        off = home[j] - begin
+                        if off < 0:
+                            off += n
+                        beyond = min(after, need[j]) - before - (full + (1 if off < part else 0))
+                        if beyond > 0:
+                            extra_slices[j] += beyond
                     if after >= need[j]:
                         served[j] = need[j]
                         left = int(need[j] - before)
@@ -790,6 +826,9 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
                 usable, rs, served, need, tgt, multi, meta, mrows, mpos)
             for i in range(n_arrived):
                 start[arrived[i]] = t
+                if stats:
+                    unstarted[n_unstarted] = arrived[i]
+                    n_unstarted += 1
         # Simulation._activate: the next row to run
         next_row = next_row % n if n else 0
         if n > max_rows:
@@ -798,7 +837,40 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
         if placed and (n_completed or n_arrived or n != n_shadow):
             log_t, log_e, n_log = _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, n_log, row_busy)
             n_shadow = n
-    return start, finish, t, max_rows, row_time, busy_time, log_t[:n_log].copy(), log_e[:n_log].copy()
+    return (start, finish, t, max_rows, row_time, busy_time, log_t[:n_log].copy(), log_e[:n_log].copy(),
+            first_run, rows_held, extra_slices, first_lo, first_hi)
+
+
+@njit(cache=True)
+def _note_first_runs(unstarted, n_unstarted, home, count, mpos, mrows, n, begin, full, part, t, first_run,
+                     rows_held, job_lo, job_hi, first_lo, first_hi):
+    """``slices.note_runs`` for the jobs not yet run (``unstarted[:n_unstarted]``), the slots
+    taking ``full`` turns and ``part`` more from ``begin``: a job whose slot (the earliest of its
+    slots, in turn order) comes now gets its first slice's time and processors and holds a
+    slot. Returns how many are still to run, kept at the front of ``unstarted``."""
+    w = 0
+    for u in range(n_unstarted):
+        j = unstarted[u]
+        k = count[j]
+        if k == 1:
+            first = home[j] - begin
+            if first < 0:
+                first += n
+            ran = full > 0 or first < part
+        else:
+            i = mpos[j]
+            first = _turn_offset(mrows, i, k, n, begin, 0)
+            ran = full > 0 or _turns_within(mrows, i, k, n, begin, part) > 0
+        if ran:
+            first_run[j] = t + float(first)
+            first_lo[j] = job_lo[j]
+            first_hi[j] = job_hi[j]
+            if rows_held[j] < 1:
+                rows_held[j] = 1
+        else:
+            unstarted[w] = j
+            w += 1
+    return w
 
 
 @njit(cache=True)

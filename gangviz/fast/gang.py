@@ -92,6 +92,10 @@ class GangRun:
     #: where the jobs ran (:class:`gangviz.fast.placement.PlacementLog`, jobs in the order
     #: given), when :func:`run_gang` was asked for it
     placement: Any = None
+    #: with the placement, per job the most rows it held in a slice it ran and the slices it
+    #: ran in rows other than its home row (``Simulation.run_stats``)
+    rows_held: np.ndarray | None = None
+    extra_slices: np.ndarray | None = None
 
     def capacity(self) -> CapacityLog:
         """Return the lost capacity as a :class:`gangviz.metrics.ibm.CapacityLog`."""
@@ -184,13 +188,15 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
         gang.after_cut == "same", np.zeros(1) if progress is None else progress)
     back = np.empty_like(by_id)
     back[by_id] = np.arange(len(by_id))
-    placed = None
+    placed = rows_held = extra = None
     if placement:
         from gangviz.fast.placement import PlacementLog
 
         placed = PlacementLog.of_loop(log[0], log[1], gang.mpl, int(processors), jobs=by_id)
+        rows_held, extra = log[2][back], log[3][back]
     return GangRun(start[back], first_run[back], finish[back], float(out[0]), int(out[1]), int(out[3]),
-                   float(out[2]), float(out[4]), float(out[5]), float(out[6]), float(out[7]), placed)
+                   float(out[2]), float(out[4]), float(out[5]), float(out[6]), float(out[7]), placed,
+                   rows_held, extra)
 
 
 @dataclass(frozen=True, slots=True)

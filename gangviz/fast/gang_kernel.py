@@ -865,10 +865,13 @@ def _slice_end(gap):
 
 @njit(cache=True)
 def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run, pending, done_jobs,
-             overhead, quantum, gap, time, start_row, resume_cut):
+             overhead, quantum, gap, time, start_row, resume_cut, track, rows_held, extra):
     """``Simulation._run_for`` on a matrix with rows: ``floor(gap)`` whole slices and, if
     ``gap`` is not whole, one slice cut short; ``ends`` are the jobs' finish offsets. Notes the
-    finished jobs' times in ``pending`` and lists them in ``done_jobs``; returns how many."""
+    finished jobs' times in ``pending`` and lists them in ``done_jobs``; returns how many.
+    With ``track``, also the statistics of ``Simulation.run_stats`` (``slices.note_runs``):
+    the most rows each job held in a slice it ran (``rows_held``) and the service it had in
+    rows other than its home row (``extra``)."""
     n = ist[N_ROWS]
     n_done = 0
     whole, frac = _slices_of(gap)
@@ -896,6 +899,16 @@ def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstart
             first = offs[0]
         if frac > 0 and in_cut:
             hits += share
+        if track and hits > 0:
+            cnt_rows = nrows[j]
+            if cnt_rows > rows_held[j]:
+                rows_held[j] = cnt_rows
+            if cnt_rows > 1:  # note_runs: the service beyond the home row's turns
+                dh = (home[j] - start_row) % n
+                home_hits = float(full + (1 if dh < part else 0)) + (share if dh == part else 0.0)
+                useful = min(served[j] + hits, need[j]) - served[j]
+                if useful - home_hits > 0:
+                    extra[j] += useful - home_hits
         e = ends[k]
         done = e <= gap + EPS
         if done:
@@ -1053,9 +1066,10 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
                   overhead, small_max, init, stop_at, cut_at_departure, resume_cut, progress):
     """Run the whole workload: :func:`simulate_gang_placed` without the placement log; returns
     ``(start, first_run, finish, out)``."""
-    start, first_run, finish, out, _, _ = _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill,
-                                                     migrate, q, cost_c, charge, overhead, small_max, init, stop_at,
-                                                     False, cut_at_departure, resume_cut, progress)
+    start, first_run, finish, out, _, _, _, _ = _gang_loop(arrival, size, work, est, aorder, processors, mpl,
+                                                           backfill, migrate, q, cost_c, charge, overhead, small_max,
+                                                           init, stop_at, False, cut_at_departure, resume_cut,
+                                                           progress)
     return start, first_run, finish, out
 
 
@@ -1063,9 +1077,11 @@ def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, m
 def simulate_gang_placed(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
                          overhead, small_max, init, stop_at, cut_at_departure, resume_cut, progress):
     """Run the whole workload as :func:`simulate_gang` does (the same results, bit for bit) and
-    also return where the jobs ran: ``(start, first_run, finish, out, log_t, log_e)``, the
-    placement log of :func:`_log_placement` written after every decision (the matrix from one
-    decision to the next), jobs numbered as the loop numbers them."""
+    also return where the jobs ran: ``(start, first_run, finish, out, log_t, log_e, rows_held,
+    extra_slices)``, the placement log of :func:`_log_placement` written after every decision
+    (the matrix from one decision to the next), jobs numbered as the loop numbers them, then
+    per job the most rows it held in a slice it ran and the slices it ran in rows other than
+    its home row (``Simulation.run_stats``)."""
     return _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
                       overhead, small_max, init, stop_at, True, cut_at_departure, resume_cut, progress)
 
@@ -1087,9 +1103,10 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
     waiting) while the next job arrives later than any time the run could snap to it (so the
     rest of the workload, given to a run continuing this one, sees the same machine); ``out[8]``
     says how many jobs it took, all finished. ``stop_at`` >= N never stops early. With ``placed``
-    the placement log follows (``log_t``, ``log_e``; empty without). After every decision the
-    simulated time goes to ``progress[0]`` (a one-element array another thread may read while
-    the loop runs: the loop holds no GIL)."""
+    the placement log follows (``log_t``, ``log_e``; empty without), then the per-job
+    ``rows_held`` and ``extra_slices`` of ``Simulation.run_stats`` (zeros without). After every
+    decision the simulated time goes to ``progress[0]`` (a one-element array another thread may
+    read while the loop runs: the loop holds no GIL)."""
     n_jobs = arrival.shape[0]
     quantum = 1.0 - overhead
     cells = np.full((mpl, processors), IDLE, np.int64)
@@ -1111,6 +1128,8 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
     first_run = np.full(n_jobs, math.nan)
     finish = np.full(n_jobs, math.nan)
     unstarted = np.zeros(n_jobs, np.bool_)
+    rows_held = np.zeros(n_jobs if placed else 0, np.int64)
+    extra = np.zeros(n_jobs if placed else 0)
     waiting = np.zeros(n_jobs, np.int64)
     n_wait = 0
     seen = np.zeros(n_jobs, np.int64)
@@ -1186,7 +1205,8 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
                 time = _snapped(time + gap, arrival, aorder, na, n_jobs)
             else:
                 n_done = _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run,
-                                  pending, done_jobs, overhead, quantum, gap, time, start_row, resume_cut)
+                                  pending, done_jobs, overhead, quantum, gap, time, start_row, resume_cut, placed,
+                                  rows_held, extra)
                 row_time += n * gap
                 time = _snapped(time + gap, arrival, aorder, na, n_jobs)
         # ---- Simulation._decide
@@ -1234,4 +1254,4 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
     out[6] = lost_large
     out[7] = row_time
     out[8] = na
-    return start, first_run, finish, out, log_t[:n_log].copy(), log_e[:n_log].copy()
+    return start, first_run, finish, out, log_t[:n_log].copy(), log_e[:n_log].copy(), rows_held, extra

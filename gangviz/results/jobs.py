@@ -58,7 +58,7 @@ from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import bounded_slowdowns, executed_by_id
 from gangviz.outputs import atomic, write_text_atomically
 from gangviz.results.placement import interval_set, place_counts
-from gangviz.results.provenance import policy_record, source_record
+from gangviz.results.provenance import source_record
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.core.jobs import JobSpec
@@ -105,17 +105,17 @@ def job_table(columns: dict[str, np.ndarray]) -> np.ndarray:
 
 def job_columns(
     job_id: Sequence[Any] | np.ndarray,
-    arrival: Sequence[float],
-    start: Sequence[float],
-    finish: Sequence[float],
-    size: Sequence[int],
-    work: Sequence[float],
+    arrival: Sequence[float] | np.ndarray,
+    start: Sequence[float] | np.ndarray,
+    finish: Sequence[float] | np.ndarray,
+    size: Sequence[int] | np.ndarray,
+    work: Sequence[float] | np.ndarray,
     *,
-    estimate: Sequence[float] | None = None,
-    killed: Sequence[bool] | None = None,
+    estimate: Sequence[float] | np.ndarray | None = None,
+    killed: Sequence[bool] | np.ndarray | None = None,
     counted: Sequence[bool] | np.ndarray | None = None,
-    rows_held: Sequence[int] | None = None,
-    extra_slices: Sequence[float] | None = None,
+    rows_held: Sequence[int] | np.ndarray | None = None,
+    extra_slices: Sequence[float] | np.ndarray | None = None,
     processors: Sequence[str] | None = None,
     served: Sequence[float] | np.ndarray | None = None,
     tau: float = BSLD_TAU_SECONDS,
@@ -266,48 +266,46 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *,
                       specs=specs, submit_offset=source.submit_offset)
 
 
-def save_run_jobs(done: Any, source: Any, path: str | os.PathLike[str], *, label: str,
-                  order: str | None = None, tau: float | None = None) -> Path:
-    """Write the per-job table of a finished time-slot or space-sharing run ``done`` (a
-    :class:`~gangviz.factory.run.FinishedRun` with its simulation or backfill result) on
-    ``source`` to ``path``, and beside it the sidecar saying what ran (:func:`sidecar_path`:
-    the policy record with the queue ``order``, the source, gangviz's version); ``tau`` is the
-    bounded slowdown's threshold in the file's time unit (default 10). Return the path.
-    Raises as :func:`write_jobs` does."""
-    if done.family == SPACE_SHARING:
-        res = done.result if done.result is not None else done.simulation.result
-        out = save_backfill_jobs(res.records, source, path, label=label, executed=executed_by_id(res),
-                                 tau=tau)
-    else:
-        out = save_simulation_jobs(done.simulation, source, path, label=label, tau=tau)
-    write_sidecar(out, source, policy_record(source, done.label, done.family, dict(done.parameters),
-                                             done.engine, order), tau)
-    return out
-
-
 def sidecar_path(path: str | os.PathLike[str]) -> Path:
     """Return the sidecar of per-job file ``path``: the same name with ``.json`` added."""
     p = Path(path)
     return p.with_name(p.name + ".json")
 
 
+def sidecar_document(source: Any, record: dict[str, Any], tau: float | None = None) -> dict[str, Any]:
+    """Return what a per-job file's sidecar says, its file's name aside: gangviz's version,
+    the ``policy`` record (:func:`gangviz.results.provenance.policy_record`), the ``source``
+    record, the time unit and the bounded slowdown's threshold ``tau`` of the file's
+    ``bounded_slowdown`` column (``bsld_threshold``, in the file's time unit; default 10).
+    Plain data: a run in another process sends it back with the table, for
+    :func:`write_sidecar_document`."""
+    from gangviz.results.summary import version
+
+    return {"gangviz": version(), "policy": record, "source": source_record(source),
+            "time_unit": "s" if source.kind == "swf" else "slice",
+            "bsld_threshold": BSLD_TAU_SECONDS if tau is None else float(tau)}
+
+
+def write_sidecar_document(path: str | os.PathLike[str], doc: dict[str, Any]) -> Path:
+    """Write the sidecar of per-job file ``path`` (:func:`sidecar_path`) saying ``doc``
+    (:func:`sidecar_document`) and the file's name (``jobs_file``); return its path. Raises
+    ``OSError`` when it cannot be written."""
+    import json
+
+    full = {"gangviz": doc["gangviz"], "jobs_file": Path(path).name,
+            **{k: v for k, v in doc.items() if k != "gangviz"}}
+    out = sidecar_path(path)
+    write_text_atomically(out, json.dumps(full, indent=1) + "\n")
+    return out
+
+
 def write_sidecar(path: str | os.PathLike[str], source: Any, record: dict[str, Any],
                   tau: float | None = None) -> Path:
     """Write the sidecar of per-job file ``path`` (:func:`sidecar_path`): gangviz's version,
     the ``policy`` record (:func:`gangviz.results.provenance.policy_record`), the ``source``
-    record and the bounded slowdown's threshold ``tau`` of the file's ``bounded_slowdown``
-    column (``bsld_threshold``, in the file's time unit; default 10); return its path.
-    Raises ``OSError`` when it cannot be written."""
-    import json
-
-    from gangviz.results.summary import version
-
-    doc = {"gangviz": version(), "jobs_file": Path(path).name, "policy": record,
-           "source": source_record(source), "time_unit": "s" if source.kind == "swf" else "slice",
-           "bsld_threshold": BSLD_TAU_SECONDS if tau is None else float(tau)}
-    out = sidecar_path(path)
-    write_text_atomically(out, json.dumps(doc, indent=1) + "\n")
-    return out
+    record and the bounded slowdown's threshold ``tau`` (:func:`sidecar_document`); return its
+    path. Raises ``OSError`` when it cannot be written."""
+    return write_sidecar_document(path, sidecar_document(source, record, tau))
 
 
 def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathLike[str], *,

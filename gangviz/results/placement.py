@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["interval_set", "place_counts"]
+__all__ = ["interval_set", "interval_texts", "place_counts"]
 
 
 def interval_set(cols: Sequence[int] | np.ndarray | None) -> str:
@@ -33,14 +33,75 @@ def interval_set(cols: Sequence[int] | np.ndarray | None) -> str:
     return " ".join(f"{a}-{b}" if b > a else str(a) for a, b in zip(lo, hi))
 
 
+def interval_texts(cols: np.ndarray, begins: np.ndarray) -> np.ndarray:
+    """Return the interval set (:func:`interval_set`) of each of the flat lists of processors
+    ``cols[begins[j]:begins[j + 1]]`` (each ascending, each processor once) as a string array,
+    all in one compiled pass (:func:`gangviz.fast.intervals.interval_cells`)."""
+    from gangviz.fast.intervals import interval_cells
+
+    cells = interval_cells(cols, begins)
+    if not cells.shape[1]:
+        return np.full(len(cells), "", dtype="U1")
+    texts: np.ndarray = cells.view(f"S{cells.shape[1]}").reshape(len(cells)).astype(str)
+    return texts
+
+
 def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray,
                  size: Sequence[int] | np.ndarray, processors: int) -> list[str]:
     """Return, per job, the processors it held as an interval set (:func:`interval_set`),
-    chosen as the module docstring says; ``""`` for a job that has not started.
+    chosen as the module docstring says; ``""`` for a job that has not started. The free
+    processors are the bits of one integer, so a job takes whole runs of free processors at a
+    time and its interval set is those runs (:func:`place_counts_python` is the same rule with
+    a processor array, event by event).
 
     Raises ``ValueError`` when the schedule needs more than ``processors`` at some instant (not
     a schedule of this machine).
     """
+    st = np.asarray(start, dtype=np.float64)
+    fi = np.asarray(finish, dtype=np.float64)
+    out = [""] * len(st)
+    ran = np.flatnonzero(~np.isnan(st))
+    if not len(ran):
+        return out
+    ends = np.where(np.isnan(fi), np.inf, fi)
+    # events: releases (kind 0) before takes (kind 1) at one instant, then by job
+    times = np.concatenate((ends[ran], st[ran]))
+    kinds = np.concatenate((np.zeros(len(ran), np.int8), np.ones(len(ran), np.int8)))
+    jobs = np.concatenate((ran, ran))
+    order = np.lexsort((jobs, kinds, times))
+    sizes = np.asarray(size, dtype=np.int64).tolist()
+    last = ends.tolist()
+    free = (1 << processors) - 1  # bit p: processor p is free
+    held: dict[int, int] = {}
+    for t, kind, j in zip(times[order].tolist(), kinds[order].tolist(), jobs[order].tolist()):
+        if kind == 0:
+            free |= held.pop(j, 0)
+            continue
+        need, left, taken, parts = sizes[j], free, 0, []
+        while need:
+            if not left:
+                raise ValueError(f"the schedule runs more than {processors} processors at time {t:g}")
+            low = left & -left
+            first = low.bit_length() - 1
+            run = left & ~(left + low)  # the lowest run of free processors
+            length = run.bit_count()
+            if length > need:
+                run, length = ((1 << need) - 1) << first, need
+            taken |= run
+            left &= ~run
+            need -= length
+            parts.append(f"{first}-{first + length - 1}" if length > 1 else str(first))
+        out[j] = " ".join(parts)
+        if last[j] > t:  # a job of no length holds nothing
+            free &= ~taken
+            held[j] = taken
+    return out
+
+
+def place_counts_python(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray,
+                        size: Sequence[int] | np.ndarray, processors: int) -> list[str]:
+    """Return :func:`place_counts` of the schedule, placed event by event on an array of the
+    processors (what the bit-set version is tested against); raises as it does."""
     st = np.asarray(start, dtype=np.float64)
     fi = np.asarray(finish, dtype=np.float64)
     sz = np.asarray(size, dtype=np.int64)

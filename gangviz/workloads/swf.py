@@ -617,6 +617,16 @@ class SWFExtra(Mapping[str, Any]):
     def __init__(self, raw: RawFields, row: int) -> None:
         self._raw, self._row = raw, row
 
+    @property
+    def raw(self) -> RawFields:
+        """The trace's shared fields, of which this job's are row :attr:`row`."""
+        return self._raw
+
+    @property
+    def row(self) -> int:
+        """This job's row of :attr:`raw`."""
+        return self._row
+
     def __getitem__(self, key: str) -> Any:
         if key == "swf":
             return self._raw.fields(self._row)

@@ -178,9 +178,11 @@ def test_sweep_keeps_one_jobs_file_per_run_next_to_the_results(tmp_path, capsys)
     assert main(["sweep", str(sweep), "--out", str(out), "--keep-jobs", "--quiet"]) == 0
     capsys.readouterr()
     folder = tmp_path / "results-jobs"
-    names = sorted(p.name for p in folder.iterdir())
+    names = sorted(p.name for p in folder.glob("*.csv"))
     assert names == ["bc_load-0.6_jobs-40_r0.csv", "bc_load-0.6_jobs-40_r1.csv",
                      "random_load-0.6_jobs-40_r0.csv", "random_load-0.6_jobs-40_r1.csv"]
+    # each with its provenance sidecar and nothing else
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*names, *(f"{n}.json" for n in names)])
     runs = {(r["policy"], r["replication"]): r for r in _rows(out) if r["kind"] == "run"}
     for policy in ("bc", "random"):
         for rep in ("0", "1"):

@@ -94,3 +94,43 @@ def test_the_per_job_files_sidecar_holds_the_runs_record(tmp_path, capsys, argv)
         side = json.loads(Path(f"{f}.json").read_text())
         assert side["policy"]["name"] in ("gs", "easy") and side["policy"]["parameters"]
         assert side["source"]["sha256"] == _sha(KTH) and side["gangviz"] and side["jobs_file"] == f.name
+
+
+def test_every_kept_sweep_file_has_the_sidecar_of_its_run(tmp_path, capsys):
+    """sweep --keep-jobs: each run's per-job file has its sidecar, with the run's own seed
+    and policy, all parameters resolved (a randomised policy's seed differs per replication)."""
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('title = "t"\nseed = 3\nreplications = 2\npolicies = ["bc", "random", "easy"]\n\n'
+                     '[workload]\nmodel = "downey"\nprocs = 32\n\n[grid]\nload = [0.6]\njobs = [30]\n')
+    out = tmp_path / "results.csv"
+    assert main(["sweep", str(sweep), "--out", str(out), "--keep-jobs", "--quiet"]) == 0
+    capsys.readouterr()
+    files = sorted((tmp_path / "results-jobs").glob("*.csv"))
+    assert len(files) == 6
+    seeds = {}
+    for f in files:
+        side = json.loads(Path(f"{f}.json").read_text())
+        policy = f.name.split("_")[0]
+        assert side["jobs_file"] == f.name and side["gangviz"] and side["time_unit"] == "slice"
+        assert side["policy"]["name"] == policy and side["policy"]["parameters"] is not None
+        assert side["policy"]["engine"] == {"bc": "compiled:buddy", "easy": "backfill"}.get(policy, "reference")
+        assert side["source"]["kind"] == "model" and side["source"]["jobs"] == 30
+        seeds[f.name] = side["source"]["seed"]
+        if policy == "random":
+            assert "seed" in side["policy"]["parameters"]
+    # the replications are different workloads, and the sidecars say which
+    assert seeds["bc_load-0.6_jobs-30_r0.csv"] != seeds["bc_load-0.6_jobs-30_r1.csv"]
+    assert seeds["bc_load-0.6_jobs-30_r0.csv"] == seeds["easy_load-0.6_jobs-30_r0.csv"]
+
+
+@pytest.mark.parametrize("policy", ["gs", "brms", "easy", "firstfit"])
+def test_the_apis_write_jobs_writes_the_sidecar_of_its_result(tmp_path, policy):
+    result = api.simulate(KTH, policy, procs=128)
+    out = result.write_jobs(tmp_path / "jobs.csv")
+    side = json.loads(Path(f"{out}.json").read_text())
+    assert side["policy"] == result.record and side["jobs_file"] == "jobs.csv"
+    assert side["source"]["sha256"] == _sha(KTH) and side["time_unit"] == "s"
+    # the file itself is what 'gangviz run --jobs-out' writes for the same run
+    cli_out = tmp_path / "cli.csv"
+    assert main(["run", str(KTH), "--procs", "128", "--policy", policy, "--jobs-out", str(cli_out)]) == 0
+    assert out.read_bytes() == cli_out.read_bytes()

@@ -1,0 +1,133 @@
+"""The compiled passes of :mod:`gangviz.fast.intervals` (numba), in one module for the reason
+:mod:`gangviz.fast.buddy_kernel` gives (numba's on-disk cache is keyed by source file)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def first_columns_of(time, entries, rows, processors, first, order, by_job, job_begin):
+    """:func:`gangviz.fast.intervals.first_columns`: replay the log once, the jobs taken by
+    their first slice (``order``); each job's cells are looked for among its own entries
+    (``by_job[job_begin[j]:job_begin[j + 1]]``, in log order). Returns ``(cols, begins)``."""
+    n_jobs = first.shape[0]
+    matrix = np.full((rows, processors), -1, np.int32)
+    n = 0
+    k = 0
+    k_end = entries.shape[0]
+    mark = np.zeros(processors, np.int64)
+    stamp = 0
+    cols = np.empty(1024, np.int64)
+    begins = np.zeros(n_jobs + 1, np.int64)
+    count = np.zeros(n_jobs, np.int64)
+    start_of = np.zeros(n_jobs, np.int64)
+    used = 0
+    for j in order:
+        t = first[j]
+        while k < k_end and time[k] <= t:
+            r = entries[k, 0]
+            if r < 0:
+                n = entries[k, 1]
+            else:
+                matrix[r, entries[k, 1]:entries[k, 2]] = entries[k, 3]
+            k += 1
+        stamp += 1
+        lo = processors
+        hi = 0
+        for x in range(job_begin[j], job_begin[j + 1]):
+            e = by_job[x]
+            if e >= k:
+                break  # the job's entries are in log order: the rest come later
+            r = entries[e, 0]
+            if r >= n:
+                continue
+            for p in range(entries[e, 1], entries[e, 2]):
+                if matrix[r, p] == j and mark[p] != stamp:
+                    mark[p] = stamp
+                    lo = min(lo, p)
+                    hi = max(hi, p + 1)
+        if used + processors > cols.shape[0]:
+            grown = np.empty(max(2 * cols.shape[0], used + processors), np.int64)
+            grown[:used] = cols[:used]
+            cols = grown
+        start_of[j] = used
+        for p in range(lo, hi):
+            if mark[p] == stamp:
+                cols[used] = p
+                used += 1
+        count[j] = used - start_of[j]
+    # the lists in job order
+    out = np.empty(used, np.int64)
+    w = 0
+    for j in range(n_jobs):
+        begins[j] = w
+        out[w:w + count[j]] = cols[start_of[j]:start_of[j] + count[j]]
+        w += count[j]
+    begins[n_jobs] = w
+    return out, begins
+
+
+@njit(cache=True)
+def _digits(v):
+    """The decimal digits of ``v`` >= 0."""
+    d = 1
+    while v >= 10:
+        v //= 10
+        d += 1
+    return d
+
+
+@njit(cache=True)
+def interval_lengths(cols, begins):
+    """The length of each list's interval set, in characters."""
+    n = begins.shape[0] - 1
+    out = np.zeros(n, np.int64)
+    for j in range(n):
+        x = begins[j]
+        total = 0
+        while x < begins[j + 1]:
+            y = x
+            while y + 1 < begins[j + 1] and cols[y + 1] == cols[y] + 1:
+                y += 1
+            if total:
+                total += 1  # the space between intervals
+            total += _digits(cols[x])
+            if y > x:
+                total += 1 + _digits(cols[y])
+            x = y + 1
+        out[j] = total
+    return out
+
+
+@njit(cache=True)
+def _put(out, j, w, v):
+    """Write ``v``'s digits into ``out[j]`` from ``w``; return the position after them."""
+    d = _digits(v)
+    for i in range(d - 1, -1, -1):
+        out[j, w + i] = 48 + v % 10
+        v //= 10
+    return w + d
+
+
+@njit(cache=True)
+def interval_fill(cols, begins, out):
+    """Write each list's interval set into its row of ``out`` (wide enough, zero-filled)."""
+    n = begins.shape[0] - 1
+    for j in range(n):
+        x = begins[j]
+        w = 0
+        while x < begins[j + 1]:
+            y = x
+            while y + 1 < begins[j + 1] and cols[y + 1] == cols[y] + 1:
+                y += 1
+            if w:
+                out[j, w] = 32
+                w += 1
+            w = _put(out, j, w, cols[x])
+            if y > x:
+                out[j, w] = 45
+                w += 1
+                w = _put(out, j, w, cols[y])
+            x = y + 1
