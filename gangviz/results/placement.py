@@ -54,6 +54,8 @@ def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | 
     time and its interval set is those runs (:func:`place_counts_python` is the same rule with
     a processor array, event by event).
 
+    The optional C loop (:func:`_c_place`) does the same where it is built.
+
     Raises ``ValueError`` when the schedule needs more than ``processors`` at some instant (not
     a schedule of this machine).
     """
@@ -71,6 +73,10 @@ def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | 
     order = np.lexsort((jobs, kinds, times))
     sizes = np.asarray(size, dtype=np.int64).tolist()
     last = ends.tolist()
+    placed = _c_place(times[order].tolist(), kinds[order].astype(np.int64).tolist(),
+                      jobs[order].astype(np.int64).tolist(), sizes, last, processors)
+    if placed is not None:
+        return placed
     free = (1 << processors) - 1  # bit p: processor p is free
     held: dict[int, int] = {}
     for t, kind, j in zip(times[order].tolist(), kinds[order].tolist(), jobs[order].tolist()):
@@ -96,6 +102,26 @@ def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | 
             free &= ~taken
             held[j] = taken
     return out
+
+
+def _c_place(times: list[float], kinds: list[int], jobs: list[int], sizes: list[int], ends: list[float],
+             processors: int) -> list[str] | None:
+    """The placement of :func:`place_counts` by the optional C loop (``place`` of
+    :mod:`gangviz.spacesharing._easyloop`), or ``None`` when it is not built (or declines):
+    the bit-set loop then runs. ``GANGVIZ_PURE_PYTHON=1`` skips it, as it does the C loops."""
+    import os
+
+    if os.environ.get("GANGVIZ_PURE_PYTHON"):
+        return None
+    try:
+        from gangviz.spacesharing import _easyloop
+    except ImportError:
+        return None
+    place = getattr(_easyloop, "place", None)  # an extension built before it had one
+    if place is None:
+        return None
+    placed: list[str] | None = place(times, kinds, jobs, sizes, ends, processors)
+    return placed
 
 
 def place_counts_python(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray,

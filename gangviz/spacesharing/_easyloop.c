@@ -24,6 +24,8 @@
 #include <Python.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct { double key; Py_ssize_t id; } Pair;
@@ -631,6 +633,124 @@ out:
     return result;
 }
 
+/* place(times, kinds, jobs, size, ends, P): the processors each job of a space-sharing schedule
+ * held, as interval-set text (gangviz.results.placement.place_counts, the same rule): the
+ * events (time, kind 0 = release / 1 = take, job) come in order; a take gets the lowest-numbered
+ * free processors; a job whose end is not after its start holds nothing. Returns a list of str,
+ * one per job ("" for a job without a take); None when an entry is not of the plain type
+ * expected (the Python version then runs); ValueError when a take finds too few free. */
+static PyObject *place(PyObject *self, PyObject *args) {
+    PyObject *lt, *lk, *lj, *ls, *le;
+    long long P;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!L", &PyList_Type, &lt, &PyList_Type, &lk, &PyList_Type, &lj,
+                          &PyList_Type, &ls, &PyList_Type, &le, &P))
+        return NULL;
+    Py_ssize_t events = PyList_GET_SIZE(lt), n = PyList_GET_SIZE(ls);
+    if (PyList_GET_SIZE(lk) != events || PyList_GET_SIZE(lj) != events || PyList_GET_SIZE(le) != n || P < 0) {
+        PyErr_SetString(PyExc_ValueError, "place: the event columns (and the job columns) must have one length");
+        return NULL;
+    }
+    Py_ssize_t words = (Py_ssize_t)((P + 63) / 64);
+    uint64_t *free_bits = calloc((size_t)(words ? words : 1), sizeof(uint64_t));
+    /* the runs a job took: first processor and length, in a buffer of at most P runs a job */
+    Py_ssize_t *run_at = malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    Py_ssize_t *runs_of = calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    Py_ssize_t cap = 1024, used = 0;
+    long long *run_first = malloc(sizeof(long long) * (size_t)cap), *run_len = malloc(sizeof(long long) * (size_t)cap);
+    char *held = calloc((size_t)(n + 1), 1);
+    char *text = malloc((size_t)(48 * (P + 1) + 16));
+    PyObject *result = NULL, *out = NULL;
+    if (!free_bits || !run_at || !runs_of || !run_first || !run_len || !held || !text) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (long long p = 0; p < P; p++) free_bits[p / 64] |= (uint64_t)1 << (p % 64);
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *empty = PyUnicode_FromString("");
+        if (!empty) goto done;
+        PyList_SET_ITEM(out, j, empty);
+    }
+    for (Py_ssize_t e = 0; e < events; e++) {
+        PyObject *ot = PyList_GET_ITEM(lt, e), *ok = PyList_GET_ITEM(lk, e), *oj = PyList_GET_ITEM(lj, e);
+        if (!PyFloat_CheckExact(ot) || !PyLong_CheckExact(ok) || !PyLong_CheckExact(oj)) goto decline;
+        double t = PyFloat_AS_DOUBLE(ot);
+        long kind = PyLong_AsLong(ok);
+        Py_ssize_t j = PyLong_AsSsize_t(oj);
+        if (j < 0 || j >= n) goto decline;
+        if (kind == 0) {
+            if (!held[j]) continue;
+            for (Py_ssize_t r = run_at[j]; r < run_at[j] + runs_of[j]; r++)
+                for (long long p = run_first[r]; p < run_first[r] + run_len[r]; p++)
+                    free_bits[p / 64] |= (uint64_t)1 << (p % 64);
+            held[j] = 0;
+            continue;
+        }
+        PyObject *osz = PyList_GET_ITEM(ls, j), *oe = PyList_GET_ITEM(le, j);
+        if (!PyLong_CheckExact(osz) || !PyFloat_CheckExact(oe)) goto decline;
+        long long need = PyLong_AsLongLong(osz);
+        double end = PyFloat_AS_DOUBLE(oe);
+        run_at[j] = used;
+        runs_of[j] = 0;
+        size_t len = 0;
+        long long p = 0;
+        while (need > 0) {
+            while (p < P && free_bits[p / 64] == 0 && p % 64 == 0) p += 64;  /* a full word */
+            while (p < P && !(free_bits[p / 64] >> (p % 64) & 1)) p++;
+            if (p >= P) {
+                char message[128];  /* (PyErr_Format has no %g) */
+                snprintf(message, sizeof message, "the schedule runs more than %lld processors at time %g", P, t);
+                PyErr_SetString(PyExc_ValueError, message);
+                goto done;
+            }
+            long long first = p;
+            while (p < P && need > 0 && (free_bits[p / 64] >> (p % 64) & 1)) {
+                free_bits[p / 64] &= ~((uint64_t)1 << (p % 64));
+                p++;
+                need--;
+            }
+            if (used == cap) {
+                cap *= 2;
+                long long *f2 = realloc(run_first, sizeof(long long) * (size_t)cap);
+                if (f2) run_first = f2;
+                long long *l2 = realloc(run_len, sizeof(long long) * (size_t)cap);
+                if (l2) run_len = l2;
+                if (!f2 || !l2) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+            }
+            run_first[used] = first;
+            run_len[used] = p - first;
+            used++;
+            runs_of[j]++;
+            len += (size_t)sprintf(text + len, len ? " %lld" : "%lld", first);
+            if (p - first > 1) len += (size_t)sprintf(text + len, "-%lld", p - 1);
+        }
+        PyObject *s = PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
+        if (!s) goto done;
+        PyList_SetItem(out, j, s);  /* drops the "" (or an earlier take's text) */
+        if (end > t) {
+            held[j] = 1;
+        } else {  /* a job of no length holds nothing */
+            for (Py_ssize_t r = run_at[j]; r < run_at[j] + runs_of[j]; r++)
+                for (long long q = run_first[r]; q < run_first[r] + run_len[r]; q++)
+                    free_bits[q / 64] |= (uint64_t)1 << (q % 64);
+        }
+    }
+    result = out;
+    out = NULL;
+    goto done;
+decline:
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    Py_XDECREF(out);
+    free(free_bits); free(run_at); free(runs_of); free(run_first); free(run_len); free(held); free(text);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"easy", easy, METH_VARARGS,
      "easy(arrival, size, est, run, P, small_max, backfill) -> (end, (lost, small, large), "
@@ -638,6 +758,9 @@ static PyMethodDef methods[] = {
     {"conservative", conservative, METH_VARARGS,
      "conservative(arrival, size, est, run, P, small_max) -> (end, (lost, small, large), "
      "start, finish, reservation), or None when an entry is not a float (size: int)."},
+    {"place", place, METH_VARARGS,
+     "place(times, kinds, jobs, size, ends, P) -> the processors of each job as interval-set "
+     "text, or None when an entry is not of the type expected."},
     {NULL, NULL, 0, NULL}
 };
 

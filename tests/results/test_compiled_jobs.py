@@ -129,6 +129,33 @@ def test_the_compiled_placement_of_counts_is_the_event_by_event_rules(schedule):
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.data())
+def test_the_c_placement_is_the_bit_set_placement_on_machines_of_several_words(data):
+    # machines past 64 processors: the C loop's free bitmap spans several words
+    pytest.importorskip("gangviz.spacesharing._easyloop")
+    from gangviz.results import placement
+
+    procs = data.draw(st.integers(1, 200))
+    n = data.draw(st.integers(0, 40))
+    start = np.array([data.draw(st.sampled_from([np.nan, 0.0, 1.0, 2.0, 2.5, 7.0])) for _ in range(n)])
+    finish = start + np.array([data.draw(st.sampled_from([0.0, 0.5, 1.0, 3.0])) for _ in range(n)])
+    size = np.array([data.draw(st.integers(1, procs)) for _ in range(n)], np.int64)
+
+    def outcome(pure: bool):
+        saved = placement._c_place
+        try:
+            if pure:
+                placement._c_place = lambda *a: None  # the bit-set loop
+            return placement.place_counts(start, finish, size, procs)
+        except ValueError as exc:
+            return str(exc)
+        finally:
+            placement._c_place = saved
+
+    assert outcome(False) == outcome(True)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.lists(st.sets(st.integers(0, 300), max_size=40), max_size=12))
 def test_interval_texts_are_interval_sets(lists):
     cols = np.array([c for cs in lists for c in sorted(cs)], np.int64)
