@@ -100,13 +100,17 @@ class Comparison:
         return json.dumps(self.to_dict(), indent=1)
 
     def to_csv(self) -> str:
-        """Return the table as CSV: ``metric, <one column per policy>, best`` (best: labels joined by ``;``)."""
+        """Return the table as CSV: ``metric, <one column per policy>, best`` (best: labels joined by
+        ``;``); where the table has a bounded slowdown, a last row ``bsld_threshold`` states its
+        threshold Γ for every policy (in the run's clock), so the file says what it measured."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["metric", *self.labels, "best"])
         for m in self.keys:
             vals = [self.metrics[lab][m] for lab in self.labels]
             w.writerow([m, *("" if math.isnan(v) else repr(v) for v in vals), ";".join(self.best.get(m, ()))])
+        if self.gamma is not None:
+            w.writerow(["bsld_threshold", *(repr(float(self.gamma)) for _ in self.labels), ""])
         return buf.getvalue()
 
     def to_text(self) -> str:

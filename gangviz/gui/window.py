@@ -962,13 +962,23 @@ class MainWindow(QMainWindow):
     def _count_ahead(self, sim: Simulation) -> int:
         """Return how many steps the whole run takes: as the simulation knows it (a run whose
         decisions are made up front, e.g. a space-sharing run of a trace), else counted ahead
-        for a scenario; 0 when neither, or when a scenario runs longer than
-        :data:`COUNT_AHEAD` steps (the timeline then grows as the run goes)."""
+        for a scenario or a workload of at most :data:`COUNT_AHEAD` / 2 jobs under a built-in
+        policy (a small trace or model a lecture steps through); 0 for a larger workload, a
+        user's policy on a workload, or a run longer than
+        :data:`COUNT_AHEAD` steps (the timeline then grows as the run goes: counting a long run
+        ahead would delay its first frame)."""
         known = sim.steps_known()
         if known is not None:
             return known
-        if self.source is None or self.source.kind != "scenario":
+        src = self.source
+        if src is None:
             return 0
+        if src.kind != "scenario":
+            # a user's policy is not run ahead of the lecture: its decisions may be slow, print
+            # or fail, and the window shows each one as it comes
+            users = type(getattr(sim, "policy", None)).__module__.startswith("gangviz.userpolicy")
+            if users or len(src.jobs) > self.COUNT_AHEAD // 2:
+                return 0
         from gangviz.gui.export.render import count_ahead
 
         n = count_ahead(sim, self.COUNT_AHEAD)

@@ -82,7 +82,8 @@ def test_cli_formats_agree(capsys):
     assert main(args + ["--csv"]) == 0
     table = list(csv.reader(io.StringIO(capsys.readouterr().out)))
     assert table[0] == ["metric", "bc", "repack", "best"]
-    for metric, bc, repack, best in table[1:]:
+    assert table[-1] == ["bsld_threshold", "10.0", "10.0", ""] and doc["bsld_threshold"] == 10.0  # Γ stated
+    for metric, bc, repack, best in table[1:-1]:
         for label, text in (("bc", bc), ("repack", repack)):
             value = doc["metrics"][label][metric]
             assert (text == "" and value is None) or float(text) == value

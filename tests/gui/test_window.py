@@ -242,3 +242,15 @@ def test_the_timeline_spans_a_space_sharing_trace_run_from_its_first_step(window
     sim = window.player.sim
     assert window.board.timeline.total == sim.steps_known() == len(sim.result.decisions) > 300
     assert window.board.timeline.x_of(1) < window.board.timeline.width() / 10
+
+
+def test_the_timeline_spans_a_small_workload_under_a_built_in_from_its_first_step(window):
+    # a small model under repack is counted ahead when it opens: the bar spans its whole run
+    assert window.open_source("downey", "repack", remember=False, jobs=30, procs=16, load=0.7, seed=2)
+    total = window.board.timeline.total
+    assert total > 30
+    sim = window.player.sim
+    steps = 0
+    while sim.step() is not None:
+        steps += 1
+    assert steps == total
