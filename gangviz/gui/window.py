@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
         self.editor_tmp: QTemporaryDir | None = None  # the folder of the editor's unsaved scenarios (a QTemporaryDir)
         self.reloader: PolicyReloader | None = None  # the user's policy file being watched (gui.user_policy)
         self._user_spec: str | None = None  # the spec of the user's policy last built
+        self._given_spec: str | None = None  # the spec of the policy last built, as given
         self.setWindowTitle("gangviz")
         self._build_actions()
         self.board = Board()
@@ -379,6 +380,7 @@ class MainWindow(QMainWindow):
 
         # a user's policy is named by the spec that loads it again (its file), not its name
         self._user_spec = policy if policy and is_user_spec(policy) else None
+        self._given_spec = policy or None  # as given, with its parameters ("gs:mpl=2")
         return source, sim
 
     def open_source(self, name: str, policy: str | None = None, params: dict[str, Any] | None = None, *,
@@ -430,8 +432,14 @@ class MainWindow(QMainWindow):
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
         self.set_simulation(sim)
         self._follow_policy_file(self._user_spec)
-        self.policy_panel.set_policy(pname.lower() if pname.lower() in self._policy_names() else pname)
-        self.policy_panel.show_params(params or {})
+        # the spec's own parameters ("mine.py:decision_limit=2", "gs:mpl=2") go to their fields,
+        # so the panel shows what runs and Apply restarts the same
+        base, given = spec_and_params(pname)
+        if self._given_spec and not given:  # a built-in's name comes without its parameters
+            named, its = spec_and_params(self._given_spec)
+            given = its if named.lower() == base.lower() else {}
+        self.policy_panel.set_policy(base.lower() if base.lower() in self._policy_names() else base)
+        self.policy_panel.show_params({**given, **(params or {})})
         self.policy_panel.watch.setChecked(bool(watch))
         self.board.title.setText(printable(source.title))
         self.board.subtitle.setText(printable(self._subtitle(source, sim, pname)))
@@ -1015,3 +1023,24 @@ class MainWindow(QMainWindow):
         if self.job_panel.job is not None:
             self.job_panel.show_job(sim, self.job_panel.job)
 
+
+def spec_and_params(spec: str) -> tuple[str, dict[str, str]]:
+    """Return a policy spec without its parameters and those parameters as text
+    (``"mine.py:Cls:decision_limit=2"`` -> ``("mine.py:Cls", {"decision_limit": "2"})``,
+    ``"gs:mpl=2"`` -> ``("gs", {"mpl": "2"})``); the spec whole and ``{}`` when its parameters
+    do not read (the panel then shows it as given, and Apply reports the error)."""
+    from gangviz.core.params import ParamError, split_spec
+    from gangviz.userpolicy.loader import split_user_spec
+
+    parts = split_user_spec(spec)
+    if parts is not None:
+        target, cls, text = parts
+        base = f"{target}:{cls}" if cls else target
+    else:
+        base, _, text = spec.partition(":")
+    if not text.strip():
+        return (base if parts is not None or not text else spec), {}
+    try:
+        return base, split_spec(f"policy:{text}")[1]
+    except ParamError:
+        return spec, {}

@@ -254,3 +254,11 @@ def test_the_timeline_spans_a_small_workload_under_a_built_in_from_its_first_ste
     while sim.step() is not None:
         steps += 1
     assert steps == total
+
+
+def test_the_policy_panel_shows_the_parameters_the_spec_gives(window):
+    # "gs:mpl=2" runs MPL 2: the panel names gs and shows 2 in its field, so Apply restarts it
+    assert window.open_source("downey", "gs:mpl=2", remember=False, jobs=20, procs=16, seed=1)
+    panel = window.policy_panel
+    assert panel.policy() == "gs"
+    assert panel.chosen_params() == {"mpl": 2}
