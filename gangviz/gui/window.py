@@ -482,6 +482,16 @@ class MainWindow(QMainWindow):
             self.board.explain.setVisible(False)
         self.board.caption.set_start_text(f"{title}. Press Space to play, Right for one move.")
 
+    def _built_in_given(self) -> bool:
+        """Whether the policy last built is a built-in (the registry names it), not a user's
+        policy (a file, a module or an installed package's)."""
+        from gangviz.core.registry import names
+
+        if self._user_spec is not None:
+            return False
+        given = (self._given_spec or "").partition(":")[0].strip().lower()
+        return not given or given in {n.lower() for n in names()}
+
     @staticmethod
     def _policy_names() -> list[str]:
         from gangviz.core.registry import MATRIX, menu
@@ -984,8 +994,7 @@ class MainWindow(QMainWindow):
         if src.kind != "scenario":
             # a user's policy is not run ahead of the lecture: its decisions may be slow, print
             # or fail, and the window shows each one as it comes
-            users = type(getattr(sim, "policy", None)).__module__.startswith("gangviz.userpolicy")
-            if users or len(src.jobs) > self.COUNT_AHEAD // 2:
+            if not self._built_in_given() or len(src.jobs) > self.COUNT_AHEAD // 2:
                 return 0
         from gangviz.gui.export.render import count_ahead
 
