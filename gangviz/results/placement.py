@@ -59,27 +59,19 @@ def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | 
     Raises ``ValueError`` when the schedule needs more than ``processors`` at some instant (not
     a schedule of this machine).
     """
-    st = np.asarray(start, dtype=np.float64)
-    fi = np.asarray(finish, dtype=np.float64)
-    out = [""] * len(st)
-    ran = np.flatnonzero(~np.isnan(st))
-    if not len(ran):
+    out = [""] * len(start)
+    events = _events(start, finish)
+    if events is None:
         return out
-    ends = np.where(np.isnan(fi), np.inf, fi)
-    # events: releases (kind 0) before takes (kind 1) at one instant, then by job
-    times = np.concatenate((ends[ran], st[ran]))
-    kinds = np.concatenate((np.zeros(len(ran), np.int8), np.ones(len(ran), np.int8)))
-    jobs = np.concatenate((ran, ran))
-    order = np.lexsort((jobs, kinds, times))
+    times, kinds, jobs, ends = events
     sizes = np.asarray(size, dtype=np.int64).tolist()
     last = ends.tolist()
-    placed = _c_place(times[order].tolist(), kinds[order].astype(np.int64).tolist(),
-                      jobs[order].astype(np.int64).tolist(), sizes, last, processors)
+    placed = _c_place(times.tolist(), kinds.astype(np.int64).tolist(), jobs.tolist(), sizes, last, processors)
     if placed is not None:
         return placed
     free = (1 << processors) - 1  # bit p: processor p is free
     held: dict[int, int] = {}
-    for t, kind, j in zip(times[order].tolist(), kinds[order].tolist(), jobs[order].tolist()):
+    for t, kind, j in zip(times.tolist(), kinds.tolist(), jobs.tolist()):
         if kind == 0:
             free |= held.pop(j, 0)
             continue
@@ -102,6 +94,25 @@ def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | 
             free &= ~taken
             held[j] = taken
     return out
+
+
+def _events(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Return the schedule's events in the order they are placed, ``(times, kinds, jobs)``
+    (kind 0 releases a job's processors, kind 1 takes them; at one instant releases come
+    before takes, then by job), and every job's end (``inf`` for one that does not end); ``None``
+    when no job started."""
+    st = np.asarray(start, dtype=np.float64)
+    fi = np.asarray(finish, dtype=np.float64)
+    ran = np.flatnonzero(~np.isnan(st))
+    if not len(ran):
+        return None
+    ends = np.where(np.isnan(fi), np.inf, fi)
+    times = np.concatenate((ends[ran], st[ran]))
+    kinds = np.concatenate((np.zeros(len(ran), np.int8), np.ones(len(ran), np.int8)))
+    jobs = np.concatenate((ran, ran)).astype(np.int64)
+    order = np.lexsort((jobs, kinds, times))
+    return times[order], kinds[order], jobs[order], ends
 
 
 def _c_place(times: list[float], kinds: list[int], jobs: list[int], sizes: list[int], ends: list[float],
@@ -128,23 +139,15 @@ def place_counts_python(start: Sequence[float] | np.ndarray, finish: Sequence[fl
                         size: Sequence[int] | np.ndarray, processors: int) -> list[str]:
     """Return :func:`place_counts` of the schedule, placed event by event on an array of the
     processors (what the bit-set version is tested against); raises as it does."""
-    st = np.asarray(start, dtype=np.float64)
-    fi = np.asarray(finish, dtype=np.float64)
     sz = np.asarray(size, dtype=np.int64)
-    n = len(st)
-    out = [""] * n
-    ran = np.flatnonzero(~np.isnan(st))
-    if not len(ran):
+    out = [""] * len(start)
+    events = _events(start, finish)
+    if events is None:
         return out
-    ends = np.where(np.isnan(fi), np.inf, fi)
-    # events: releases (kind 0) before takes (kind 1) at one instant, then by job
-    times = np.concatenate((ends[ran], st[ran]))
-    kinds = np.concatenate((np.zeros(len(ran), np.int8), np.ones(len(ran), np.int8)))
-    jobs = np.concatenate((ran, ran))
-    order = np.lexsort((jobs, kinds, times))
+    times, kinds, jobs, ends = events
     free = np.ones(processors, bool)
     held: dict[int, np.ndarray] = {}
-    for t, kind, j in zip(times[order].tolist(), kinds[order].tolist(), jobs[order].tolist()):
+    for t, kind, j in zip(times.tolist(), kinds.tolist(), jobs.tolist()):
         if kind == 0:
             cols = held.pop(j, None)
             if cols is not None:
