@@ -236,6 +236,40 @@ def schedule_task(key: Any, source: Any, spec: str, order: str | None = None, ga
 PROGRESS_SECONDS = 0.25
 
 
+def count_task(source: tuple[Any, ...], spec: str | None, params: dict[str, Any] | None,
+               watch: bool | None) -> int:
+    """Return how many steps the step-able simulation of ``spec`` (with ``params`` and
+    ``watch`` as :func:`gangviz.factory.build` takes them) takes from its start to its end, in
+    a worker process, on the source ``(origin, ring, processors, absent_from)`` loaded again
+    (as :func:`schedule_task` takes it): the length of a long run the window shows before it has
+    run it. Raises ``ValueError`` as :func:`gangviz.factory.build` does."""
+    from dataclasses import replace
+
+    from gangviz.factory import build
+    from gangviz.workloads.source import load_source
+
+    (name, options), ring, processors, absent_from = source
+    loaded = replace(load_source(name, **options), processors=processors, absent_from=absent_from, ring=ring)
+    sim = build(loaded, spec, params=params or None, watch=watch, record=False)
+    steps = 0
+    while sim.step() is not None:
+        steps += 1
+    return steps
+
+
+def count_into(conn: Any, parent: int, source: tuple[Any, ...], spec: str | None,
+               params: dict[str, Any] | None, watch: bool | None) -> None:
+    """Send :func:`count_task`'s steps (``None`` when the run cannot be built) through the pipe
+    end ``conn``: the body of a worker process, which ends when ``parent`` does."""
+    init_worker(parent, None)
+    try:
+        steps: int | None = count_task(source, spec, params, watch)
+    except Exception:  # the window already shows the run; its length is only a nicety
+        steps = None
+    conn.send(steps)
+    conn.close()
+
+
 @contextlib.contextmanager
 def _watched(key: Any, last: float) -> Iterator[np.ndarray]:
     """Yield a one-element cell for a compiled loop's simulated time, reported as

@@ -9,10 +9,10 @@ only jumps when the mouse is released or pauses, so scrubbing never queues work.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QLineF, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
@@ -135,3 +135,76 @@ class Timeline(QWidget):
         self._drag = None
         self.player.go_to(target)
         self.update()
+
+
+class RunLength(QObject):
+    """Counts the steps of a long run in a worker process, for the timeline to span it (a run
+    too long to count ahead when it opens). The worker is a daemon process (it ends with this
+    one, and when the application quits); nothing runs off the GUI thread but the worker: a
+    :class:`QTimer` polls its pipe and :attr:`counted` fires from it, on the GUI thread."""
+
+    #: ``(generation, steps)`` of the count :meth:`start` returned the generation of
+    counted = Signal(int, int)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.generation = 0
+        self._proc: Any = None
+        self._recv: Any = None
+        self.timer = QTimer(self)
+        self.timer.setInterval(250)
+        self.timer.timeout.connect(self._poll)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.stop)
+
+    def start(self, source: tuple[Any, ...], spec: str | None, params: dict[str, Any] | None,
+              watch: bool | None) -> int:
+        """Count the steps of ``spec`` on ``source`` (:func:`gangviz.experiments.schedule.count_task`)
+        in a spawned worker, ending a count still going; return its generation."""
+        import multiprocessing
+        import os
+
+        from gangviz.experiments.schedule import count_into
+        from gangviz.gui.compare.runs import main_not_imported
+
+        self.stop()
+        self.generation += 1
+        ctx = multiprocessing.get_context("spawn")
+        recv, send = ctx.Pipe(duplex=False)
+        with main_not_imported():
+            proc = ctx.Process(target=count_into, args=(send, os.getpid(), source, spec, dict(params or {}), watch),
+                               daemon=True)
+            proc.start()
+        send.close()
+        self._proc, self._recv = proc, recv
+        self.timer.start()
+        return self.generation
+
+    def _poll(self) -> None:
+        recv, proc = self._recv, self._proc
+        if recv is None:
+            return
+        steps = None
+        if recv.poll():
+            try:
+                steps = recv.recv()
+            except (EOFError, OSError):
+                steps = None
+        elif proc is not None and proc.is_alive():
+            return
+        self.stop()
+        if isinstance(steps, int):
+            self.counted.emit(self.generation, steps)
+
+    def stop(self) -> None:
+        """End a count still going (its worker is terminated); nothing is emitted for it."""
+        self.timer.stop()
+        proc, recv = self._proc, self._recv
+        self._proc = self._recv = None
+        if proc is not None:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join(timeout=2)
+        if recv is not None:
+            recv.close()

@@ -61,6 +61,7 @@ from gangviz.gui.lecture.narration import NarrationView
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import DEFAULT_SPEED_LEVEL, SPEEDS, Player
 from gangviz.gui.plots.metrics import MetricsPanel
+from gangviz.gui.timeline import RunLength
 from gangviz.timefmt import clock_text
 from gangviz.userpolicy.errors import printable
 
@@ -136,6 +137,12 @@ class MainWindow(QMainWindow):
         self.reloader: PolicyReloader | None = None  # the user's policy file being watched (gui.user_policy)
         self._user_spec: str | None = None  # the spec of the user's policy last built
         self._given_spec: str | None = None  # the spec of the policy last built, as given
+        #: what the steps of a long run are counted from in a worker process (RunLength)
+        self._count_args: tuple[Any, ...] | None = None
+        self._counting = -1
+        self._count_factory: Any = None
+        self.run_length = RunLength(self)
+        self.run_length.counted.connect(self._run_counted)
         self.setWindowTitle("gangviz")
         self._build_actions()
         self.board = Board()
@@ -430,6 +437,11 @@ class MainWindow(QMainWindow):
         pname = self._user_spec or self.policy_of(source, sim)
         watch = watch_of(sim)
         self.sim_factory = lambda: self.build_simulation(name, pname, params, watch, **(source_args or {}))[1]
+        # a long run under a built-in is counted in a worker process (see _count_ahead)
+        self._count_args = ((source.origin, source.ring, source.processors, source.absent_from),
+                            self._given_spec, dict(params or {}), watch) \
+            if source.kind != "scenario" and source.origin is not None and self._built_in_given() else None
+        self._count_factory = self.sim_factory  # the counted run is this factory's
         self.set_simulation(sim)
         self._follow_policy_file(self._user_spec)
         # the spec's own parameters ("mine.py:decision_limit=2", "gs:mpl=2") go to their fields,
@@ -515,7 +527,11 @@ class MainWindow(QMainWindow):
         self.coach.set_player(player)
         self.presenter.set_player(player)
         player.gateChanged.connect(self._update_status)
+        self.run_length.stop()
         self.board.timeline.total = self._count_ahead(sim)
+        if not self.board.timeline.total and self._count_args is not None and sim.position == 0 \
+                and self._count_factory is self.sim_factory:
+            self._counting = self.run_length.start(*self._count_args)
         self.narration.set_time_unit(self.slice_seconds())
         self.job_panel.slice_seconds = self.board.matrix.slice_seconds = self.slice_seconds()
         self.narration.set_player(player)
@@ -895,7 +911,15 @@ class MainWindow(QMainWindow):
             self.settings.setValue(f"splitter/{key}", sp.saveState())
         self.settings.sync()
 
+    def _run_counted(self, generation: int, steps: int) -> None:
+        """The worker counted the run shown: the timeline spans it from now on."""
+        if generation == self._counting and self.player is not None:
+            self.board.timeline.total = steps
+            self.board.timeline.update()
+            self._update_status()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.run_length.stop()
         for child in list(self._children):
             child.close()
         self.presenter.close()

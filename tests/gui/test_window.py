@@ -262,3 +262,22 @@ def test_the_policy_panel_shows_the_parameters_the_spec_gives(window):
     panel = window.policy_panel
     assert panel.policy() == "gs"
     assert panel.chosen_params() == {"mpl": 2}
+
+
+def test_a_long_run_is_counted_in_a_worker_and_the_timeline_then_spans_it(window, qtbot):
+    # 1,500 jobs is too many to count ahead when the window opens: a worker process counts the
+    # run's steps, and the timeline spans them once it has
+    from gangviz.experiments.schedule import count_task
+    from gangviz.workloads.source import load_source
+
+    assert window.open_source("downey", "gs", remember=False, jobs=1500, procs=32, load=0.6, seed=4)
+    assert window.board.timeline.total == 0
+    qtbot.waitUntil(lambda: window.board.timeline.total > 0, timeout=120_000)
+    src = load_source("downey", jobs=1500, procs=32, load=0.6, seed=4)
+    steps = count_task((src.origin, src.ring, src.processors, src.absent_from), "gs", {}, None)
+    assert window.board.timeline.total == steps > 1500
+    sim = window.player.sim
+    walked = 0
+    while sim.step() is not None:
+        walked += 1
+    assert walked == steps  # the window's own run has exactly that many

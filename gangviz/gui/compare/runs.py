@@ -38,7 +38,7 @@ POLL_MS = 100
 
 
 @contextlib.contextmanager
-def _main_not_imported() -> Iterator[None]:
+def main_not_imported() -> Iterator[None]:
     """Spawn workers that do not import the main script: a worker needs gangviz's own
     functions only, and a user's script that opens the window without an
     ``if __name__ == "__main__"`` guard would otherwise run again in every worker (a module run
@@ -103,7 +103,7 @@ class ScheduleRunner(QObject):
 
         self._pool = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_worker,
                                             initargs=(os.getpid(), self._queue))
-        with _main_not_imported():  # the workers are spawned here, by the submits
+        with main_not_imported():  # the workers are spawned here, by the submits
             for label in specs:
                 own = (sources or {}).get(label, source)
                 policy, order = (runs or {}).get(label, (label, None))
