@@ -209,16 +209,7 @@ def schedule_task(key: Any, source: Any, spec: str, order: str | None = None, ga
 
     _tell(key, "started", time.time())
     if isinstance(source, tuple):
-        from dataclasses import replace
-
-        (name, options), ring, processors, absent_from = source
-        cache = repr((name, sorted(options.items())))
-        if cache not in _loaded:
-            from gangviz.workloads.source import load_source
-
-            _loaded.clear()  # one workload at a time
-            _loaded[cache] = load_source(name, **options)
-        source = replace(_loaded[cache], processors=processors, absent_from=absent_from, ring=ring)
+        source = _reloaded(source)
     last = max((j.arrival for j in source.jobs), default=0.0) or 1.0
     state = {"at": 0.0}
 
@@ -236,6 +227,21 @@ def schedule_task(key: Any, source: Any, spec: str, order: str | None = None, ga
 PROGRESS_SECONDS = 0.25
 
 
+def _reloaded(source: tuple[Any, ...]) -> Any:
+    """Return the source ``(origin, ring, processors, absent_from)`` names: its origin loaded
+    again (once per worker process, one workload at a time), on the machine given."""
+    from dataclasses import replace
+
+    (name, options), ring, processors, absent_from = source
+    cache = repr((name, sorted(options.items())))
+    if cache not in _loaded:
+        from gangviz.workloads.source import load_source
+
+        _loaded.clear()  # one workload at a time
+        _loaded[cache] = load_source(name, **options)
+    return replace(_loaded[cache], processors=processors, absent_from=absent_from, ring=ring)
+
+
 def count_task(source: tuple[Any, ...], spec: str | None, params: dict[str, Any] | None,
                watch: bool | None) -> int:
     """Return how many steps the step-able simulation of ``spec`` (with ``params`` and
@@ -243,14 +249,9 @@ def count_task(source: tuple[Any, ...], spec: str | None, params: dict[str, Any]
     a worker process, on the source ``(origin, ring, processors, absent_from)`` loaded again
     (as :func:`schedule_task` takes it): the length of a long run the window shows before it has
     run it. Raises ``ValueError`` as :func:`gangviz.factory.build` does."""
-    from dataclasses import replace
-
     from gangviz.factory import build
-    from gangviz.workloads.source import load_source
 
-    (name, options), ring, processors, absent_from = source
-    loaded = replace(load_source(name, **options), processors=processors, absent_from=absent_from, ring=ring)
-    sim = build(loaded, spec, params=params or None, watch=watch, record=False)
+    sim = build(_reloaded(source), spec, params=params or None, watch=watch, record=False)
     steps = 0
     while sim.step() is not None:
         steps += 1
