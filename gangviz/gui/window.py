@@ -681,21 +681,13 @@ class MainWindow(QMainWindow):
 
     def step_right(self) -> None:
         """Right: the next move when stepping by move, else the next step."""
-        if self.player is None:
-            return
-        if self.by_move:
-            self.player.step_move()
-        else:
-            self.player.step_forward()
+        if self.player is not None:
+            (self.player.step_move if self.by_move else self.player.step_forward)()
 
     def step_left(self) -> None:
         """Left: the move before when stepping by move, else one step back."""
-        if self.player is None:
-            return
-        if self.by_move:
-            self.player.back_move()
-        else:
-            self.player.step_back()
+        if self.player is not None:
+            (self.player.back_move if self.by_move else self.player.step_back)()
 
     def toggle_presentation(self) -> bool:
         """Enter or leave presentation mode (F11); return whether it is now on."""
