@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from gangviz.workloads.source import Source
 
 __all__ = ["DEFAULT_POLICY", "PolicyChoice", "parse_policy_spec", "policy_name",
-           "resolve", "make", "typed_params", "entry_of"]
+           "resolve", "make", "typed_params"]
 
 #: The policy a source runs when neither the caller nor the source names one, per family.
 DEFAULT_POLICY = {"matrix": "repack", "multisite": "AFCFSwM", "epoch": "OPT-EPOCH(1)"}
@@ -56,12 +56,6 @@ def parse_policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """
     entry, params = registry.parse(spec)
     return split_spec(spec)[0], params
-
-
-def entry_of(name: str) -> tuple[PolicyEntry, dict[str, str]]:
-    """Return the registry entry of policy ``name`` and the parameters its name carries
-    (:func:`gangviz.core.registry.lookup`). Raises ``ValueError`` for an unknown name."""
-    return registry.lookup(name)
 
 
 def family_of_source(source: Source | Scenario) -> str:
