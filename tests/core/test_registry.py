@@ -144,3 +144,13 @@ def test_the_menus_read_the_registry():
                                              if e.family in ("matrix", "space-sharing"))
     assert registry.menu("multisite") == ["AFCFS", "AFCFSwM"]
     assert "OPT-EPOCH(1)" in registry.menu("epoch")
+
+
+def test_every_built_in_has_a_colour_of_its_own_within_its_family():
+    # (policies shown together are parted further: colours.separated, tested with the compare window)
+    for family in registry.FAMILIES:
+        own = [e.colour.upper() for e in registry.entries(family)]
+        assert all(len(c) == 7 and int(c[1:], 16) >= 0 for c in own), family
+        assert len(set(own)) == len(own), (family, own)
+    assert registry.colour("MBGS") != registry.colour("firstfit")
+    assert registry.colour("gs:mpl=3") == REGISTRY["gs"].colour
