@@ -28,18 +28,80 @@ from gangviz.colours import base_name, hashed_colour, separated
 from gangviz.core.limits import MAX_JOBS, MAX_SLICES, MAX_SLOTS
 from gangviz.core.params import Param, ParamError, check_keys, quote, split_spec
 
-__all__ = ["FAMILIES", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "LOOPS", "PolicyEntry",
+__all__ = ["FAMILIES", "FAMILY", "Family", "family", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "LOOPS", "PolicyEntry",
            "REGISTRY", "lookup", "names", "entries", "parse", "runs_on", "menu", "colour",
            "colours_shown"]
 
 MATRIX, SPACE_SHARING, MULTISITE, EPOCH = "matrix", "space-sharing", "multisite", "epoch"
 FAMILIES = (MATRIX, SPACE_SHARING, MULTISITE, EPOCH)
 LOOPS = ("reference", "compiled")
-#: The source families a policy family runs on: a space-sharing policy runs a matrix source
-#: (a trace, a model, a scenario without a starting matrix).
-_RUNS_ON = {MATRIX: MATRIX, SPACE_SHARING: MATRIX, MULTISITE: MULTISITE, EPOCH: EPOCH}
 #: ``NAME(k)``: the epoch policies write their one number in brackets (McCann94 §4.4).
 _BRACKETED = re.compile(r"^\s*([A-Za-z*\-]+)\s*\(\s*([^()]*?)\s*\)\s*$")
+
+
+@dataclass(frozen=True)
+class Family:
+    """What a family of policies brings with it, so that no layer above asks which one it is.
+
+    ``key`` is one of :data:`FAMILIES`; ``title`` how a run's header names it; ``runs_on`` the
+    source family its policies run (a space-sharing policy runs a matrix source: a trace, a
+    model, a scenario without a starting matrix); ``default`` the policy spec a source of this
+    family runs when neither the caller nor the source names one (``None``: no source is of
+    this family). ``maker`` builds a policy of the family from its entry and typed parameters,
+    ``finisher`` runs a built simulation to its end and returns its finished run,
+    ``figures`` gives a finished run's figures (the family's list in
+    :mod:`gangviz.results.figures`) and ``views`` is how the window draws it (``""``: the
+    board's own matrix views): each a ``module:attribute`` imported only when it is used, so the
+    family sits below every package that implements it. ``matrix``: its runs end with an
+    Ousterhout matrix and its steps are change records; ``measured``: its runs have the core
+    figures of a finished run (the time-slot and space-sharing families).
+    """
+
+    key: str
+    title: str
+    runs_on: str
+    default: str | None
+    maker: str
+    finisher: str
+    figures: str
+    views: str = ""
+    matrix: bool = False
+    measured: bool = True
+
+    def load(self, attribute: str) -> Any:
+        """Return what the field ``attribute`` (``maker``, ``finisher``, ``figures``, ``views``)
+        names, imported now. Raises ``ValueError`` when the family names none."""
+        target = str(getattr(self, attribute))
+        if not target:
+            raise ValueError(f"the {self.key} family has no {attribute}")
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+_FAMILIES = (
+    Family(MATRIX, "time slots", MATRIX, "repack", "gangviz.factory.policy:construct",
+           "gangviz.factory.finished:finish", "gangviz.results.figures:run_figures", matrix=True),
+    Family(SPACE_SHARING, "space sharing", MATRIX, None, "gangviz.factory.policy:construct",
+           "gangviz.factory.finished:finish", "gangviz.results.figures:run_figures",
+           "gangviz.gui.families.table:GANTT"),
+    Family(MULTISITE, MULTISITE, MULTISITE, "AFCFSwM", "gangviz.multisite.config:migrates",
+           "gangviz.factory.finished:finish_stepping", "gangviz.results.figures:family_figures",
+           "gangviz.gui.families.table:QUEUES", measured=False),
+    Family(EPOCH, EPOCH, EPOCH, "OPT-EPOCH(1)", "gangviz.epoch.policies:from_entry",
+           "gangviz.factory.finished:finish_stepping", "gangviz.results.figures:family_figures",
+           "gangviz.gui.families.table:EPOCHS", measured=False),
+)
+#: Every family by its key.
+FAMILY: Mapping[str, Family] = MappingProxyType({f.key: f for f in _FAMILIES})
+
+
+def family(key: str) -> Family:
+    """Return the :class:`Family` called ``key`` (one of :data:`FAMILIES`); raises
+    ``ValueError`` naming them for another key."""
+    try:
+        return FAMILY[key]
+    except KeyError:
+        raise ValueError(f"unknown family {key!r}; known: {', '.join(FAMILIES)}") from None
 
 
 @dataclass(frozen=True)
@@ -96,8 +158,15 @@ class PolicyEntry:
         return getattr(importlib.import_module(module), attr)
 
     def runs_on(self) -> str:
-        """Return the source family the policy runs on (``matrix`` for space sharing)."""
-        return _RUNS_ON.get(self.family, self.family)
+        """Return the source family the policy runs on (``matrix`` for space sharing; a family
+        the registry does not know runs its own)."""
+        known = FAMILY.get(self.family)
+        return known.runs_on if known is not None else self.family
+
+    @property
+    def kind(self) -> Family:
+        """Return the policy's :class:`Family`. Raises ``ValueError`` for an unknown family."""
+        return family(self.family)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the entry as plain data (``gangviz policies --json``)."""

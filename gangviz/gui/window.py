@@ -23,7 +23,7 @@ current simulation (the new one is built completely before anything is replaced)
 keeps its geometry, speed, orientation and recent files in ``QSettings``.
 
 Other simulation families (the multi-site queues, the epoch rectangle, the space-sharing Gantt
-strip) are drawn by the view :data:`gangviz.gui.families.table.FAMILY_VIEWS` lists for ``sim.family``;
+strip) are drawn by the view :func:`gangviz.gui.families.table.family_view` gives for ``sim.family``;
 the view then receives the player's steps through ``show_step(step)`` and its state through
 ``set_state`` after a jump. The window reads a simulation only through
 :class:`gangviz.sim.protocol.Simulation`.

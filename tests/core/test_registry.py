@@ -21,22 +21,18 @@ NAMES = ({e.name for e in REGISTRY.values()} | {e.title.lower() for e in REGISTR
 
 
 def _tables(tree: ast.AST):
-    """Yield the literals that would register policies: a dict keyed by names, a set of names,
-    a collection tested with ``in``, and any collection bound to a name ending in POLICIES."""
+    """Yield every literal that could list policies: a list, tuple or set (its items) and a
+    dict (its keys and its values), wherever it is written."""
+    exports = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Assign)
+               and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)}
     for node in ast.walk(tree):
+        if id(node) in exports:
+            continue  # a module's exported class names (GS, BGS, ...), not a table of policies
         if isinstance(node, ast.Dict):
             yield node, node.keys
-        elif isinstance(node, ast.Set):
+            yield node, node.values
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             yield node, node.elts
-        elif isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops):
-            for c in node.comparators:
-                if isinstance(c, (ast.List, ast.Tuple, ast.Set)):
-                    yield c, c.elts
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id.endswith("POLICIES") for t in targets) \
-                    and isinstance(node.value, (ast.List, ast.Tuple)):
-                yield node.value, node.value.elts
 
 
 def _literal_tables(tree: ast.AST):
@@ -50,7 +46,6 @@ def _literal_tables(tree: ast.AST):
 
 #: Modules whose tables of names do not describe policies, and why (anything else fails).
 NOT_REGISTRIES = {
-    "colours.py": "a fixed colour per name, for any name a plot shows",
     "experiments/repro/": "a paper's experiment names the policies its table compared",
     "fast/buddy.py": "the compiled buddy kernel's scheme codes",
     "spacesharing/": "the backfilling simulator's modes (fcfs, easy, conservative)",
