@@ -29,7 +29,7 @@ from gangviz.core.limits import MAX_JOBS, MAX_SLICES, MAX_SLOTS
 from gangviz.core.params import Param, ParamError, check_keys, quote, split_spec
 
 __all__ = ["FAMILIES", "FAMILY", "Family", "family", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "LOOPS", "PolicyEntry",
-           "REGISTRY", "lookup", "names", "entries", "parse", "runs_on", "menu", "colour",
+           "REGISTRY", "lookup", "names", "entries", "entry_for_target", "parse", "runs_on", "menu", "colour",
            "colours_shown"]
 
 MATRIX, SPACE_SHARING, MULTISITE, EPOCH = "matrix", "space-sharing", "multisite", "epoch"
@@ -315,6 +315,13 @@ ORDER_GRADED = ("gs", "fcfs", "easy", "conservative")
 #: reservation rule of ``check-policy``).
 RESERVING_TRAITS = frozenset({"easy", "fcfs", "conservative"})
 _ALIASES = {alias: e.name for e in _BUILTINS for alias in e.aliases}
+_BY_TARGET = {e.target: e for e in _BUILTINS}
+
+
+def entry_for_target(target: str) -> PolicyEntry | None:
+    """Return the built-in whose constructor is ``target`` (``module:attribute``), or ``None``:
+    how a policy class finds the entry that names it."""
+    return _BY_TARGET.get(target)
 
 
 def entries(family: str | None = None, group: str | None = None) -> Iterator[PolicyEntry]:

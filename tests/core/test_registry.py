@@ -89,9 +89,20 @@ def test_every_time_slot_policy_class_has_an_entry_and_every_entry_builds():
     for module in (gangviz.policies.buddy, gangviz.policies.linear, gangviz.policies.ibm.gs):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             public = cls.__module__ == module.__name__ and not cls.__name__.startswith("_")
-            concrete = issubclass(cls, Policy) and "paper" in vars(cls) and cls.name != "ibm-gang"
+            concrete = issubclass(cls, Policy) and cls.name != "ibm-gang"
             if public and concrete:
                 assert cls in targets, f"{cls.__name__} has no registry entry"
+
+
+def test_a_built_in_class_takes_its_title_paper_and_timing_from_its_entry():
+    from gangviz.policies import make_policy
+
+    for entry in registry.entries(registry.MATRIX):
+        cls = entry.constructor()
+        assert cls.paper == entry.paper and cls.decides_at == entry.decides, entry.name
+        # the IBM classes keep the lower-case name the window has always written
+        assert cls.name in (entry.title, entry.name), entry.name
+        assert make_policy(entry.name).paper == entry.paper
 
 
 def test_the_registry_covers_every_family_named_in_the_papers():
