@@ -85,10 +85,10 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         raise ValueError(f"no compiled loop covers {choice.spec} on {source.title}"
                          + (" while recording steps" if record else ""))
     sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring, order=order)
-    done = registry.family(sim.family).load("finisher")(
+    ended: FinishedRun = registry.family(sim.family).load("finisher")(
         sim, source, choice.spec, tick=tick, until=finish, policy=pol)
-    done.parameters = dict(choice.params)
-    return done
+    ended.parameters = dict(choice.params)
+    return ended
 
 
 def _backfill(source: Source, label: str, policy: Any, order: str | None = None) -> FinishedRun:
