@@ -63,6 +63,14 @@ class FinishedRun:
         return registry.family(self.family)
 
     @property
+    def backfill(self) -> Any:
+        """The backfilling simulator's result of a space-sharing run (its records, end and
+        capacity), run headless or stepped; ``None`` for a run of another family."""
+        if self.family != SPACE_SHARING:
+            return None
+        return self.result if self.result is not None else self.simulation.result
+
+    @property
     def metrics(self) -> dict[str, float]:
         """The Zhou00 §4.3 figures of a matrix or space-sharing run (a backfilling run counts as
         one row of the machine, :func:`gangviz.metrics.zhou.zhou_metrics_of_result`).
@@ -70,11 +78,10 @@ class FinishedRun:
         if self._metrics is None:
             if self.engine.startswith("compiled:"):
                 self._metrics = self.result.metrics
-            elif self.family == SPACE_SHARING:
+            elif self.backfill is not None:
                 from gangviz.metrics.zhou import zhou_metrics_of_result
 
-                res = self.result if self.result is not None else self.simulation.result
-                self._metrics = zhou_metrics_of_result(res, self.source.processors)
+                self._metrics = zhou_metrics_of_result(self.backfill, self.source.processors)
             elif self.family == "matrix":
                 from gangviz.metrics.zhou import zhou_metrics
 

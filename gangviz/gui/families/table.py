@@ -46,7 +46,7 @@ def engine_of(sim: Simulation) -> Engine:
 
 def matrix_of(sim: Simulation | None) -> OusterhoutMatrix | None:
     """Return the Ousterhout matrix of a matrix-family ``sim`` (live), else ``None``."""
-    return engine_of(sim).snapshot() if sim is not None and sim.family == "matrix" else None
+    return engine_of(sim).snapshot() if sim is not None and registry.family(sim.family).matrix else None
 
 
 def samples_of(sim: Simulation | None) -> Sequence[Sample]:
@@ -61,7 +61,7 @@ def waiting_of(sim: Simulation | None) -> list[int] | None:
 
 def watch_of(sim: Simulation) -> bool | None:
     """Return whether a matrix simulation steps slice by slice (``None`` for other families)."""
-    return bool(sim.watch) if sim.family == "matrix" else None
+    return bool(sim.watch) if registry.family(sim.family).matrix else None
 
 
 def paper_of(sim: Simulation) -> str:
