@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
     from gangviz.factory.checks import check_source
-    from gangviz.factory.policy import make, resolve
+    from gangviz.factory.policy import resolve
     from gangviz.workloads.source import load_source, print_warnings
 
     if args.jobs_out:
@@ -91,10 +91,6 @@ def run(args: argparse.Namespace) -> int:
         if extra and not user:  # never ignored: they belong to a policy from a file
             raise UserError(f"--no-check and --decision-limit apply to a user's policy (a .py file), "
                             f"not to the built-in {choice.spec}")
-        choice = resolve(source, args.policy, params=extra if user else None)
-        policy = make("matrix", choice)
-        if choice.entry is not None and choice.entry.family == SPACE_SHARING:
-            policy.check_source(source)
         return _run_source(args, source, choice.spec, steps, extra if user else None)
     except ValueError as exc:
         raise UserError(str(exc)) from None
