@@ -82,7 +82,7 @@ class FinishedRun:
                 from gangviz.metrics.zhou import zhou_metrics_of_result
 
                 self._metrics = zhou_metrics_of_result(self.backfill, self.source.processors)
-            elif self.family == "matrix":
+            elif self.kind.matrix:
                 from gangviz.metrics.zhou import zhou_metrics
 
                 self._metrics = zhou_metrics(self.simulation)
@@ -93,7 +93,7 @@ class FinishedRun:
     def final_matrix(self) -> list[str]:
         """Return the matrix's rows at the end (top slot first); a compiled run ends with
         every job done and the matrix empty. Raises ``ValueError`` for another family."""
-        if self.simulation is not None and self.family == "matrix":
+        if self.simulation is not None and self.kind.matrix:
             rows: list[str] = self.simulation.matrix.to_rows()
             return rows
         if self.engine.startswith("compiled:"):
@@ -117,7 +117,7 @@ def finish(sim: Any, source: Source | None, label: str,
     if source is None:
         raise ValueError(f"the {label or sim.policy_name} simulation was not built from a source "
                          "(gangviz.factory.build): it has no finished run")
-    if sim.family == "matrix":
+    if registry.family(sim.family).matrix:
         from gangviz.metrics.ibm import run_with_capacity
 
         capacity = run_with_capacity(sim, tick=tick)

@@ -134,7 +134,7 @@ def _entry(name: str, family: str) -> tuple[PolicyEntry, dict[str, str]]:
 
 def _known(family: str) -> list[str]:
     """The names to suggest for a source of ``family``: the matrix menu's, else the titles."""
-    return registry.menu(family) if family == registry.MATRIX else registry.runs_on(family)
+    return registry.menu(family) if registry.family(family).matrix else registry.runs_on(family)
 
 
 def _a(word: str) -> str:

@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gangviz.core import registry
 from gangviz.gui import speeds
 from gangviz.gui.board import Board
 from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
@@ -380,7 +381,7 @@ class MainWindow(QMainWindow):
 
         source = load_source(name, **source_args)
         family = source.model
-        if family != "matrix" and policy is not None and policy.lower() in self._policy_names():
+        if not registry.family(family).matrix and policy is not None and policy.lower() in self._policy_names():
             policy = None  # a matrix policy picked in the panel does not apply to this family
         sim = build(source, policy or None, params=params or None, watch=watch)
         from gangviz.userpolicy.loader import is_user_spec
