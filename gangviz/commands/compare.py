@@ -291,14 +291,3 @@ def _window(args: argparse.Namespace) -> int:
     win.close()  # ends the runs' worker processes too, however the loop ended (Ctrl-C, SIGTERM)
     return code
 
-
-def _space_sharing(spec: str) -> bool:
-    """Whether the registry puts the policy of ``spec`` in the space-sharing family (a spec
-    that does not resolve is not: the run reports it in its own order)."""
-    from gangviz.core import registry
-    from gangviz.core.params import split_spec
-
-    try:
-        return registry.lookup(split_spec(spec)[0])[0].family == registry.SPACE_SHARING
-    except ValueError:
-        return False

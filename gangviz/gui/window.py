@@ -23,7 +23,7 @@ current simulation (the new one is built completely before anything is replaced)
 keeps its geometry, speed, orientation and recent files in ``QSettings``.
 
 Other simulation families (the multi-site queues, the epoch rectangle, the space-sharing Gantt
-strip) are drawn by the view :data:`gangviz.gui.families.table.FAMILY_VIEWS` lists for ``sim.family``;
+strip) are drawn by the view :func:`gangviz.gui.families.table.family_view` gives for ``sim.family``;
 the view then receives the player's steps through ``show_step(step)`` and its state through
 ``set_state`` after a jump. The window reads a simulation only through
 :class:`gangviz.sim.protocol.Simulation`.
@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gangviz.core import registry
 from gangviz.gui import speeds
 from gangviz.gui.board import Board
 from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
@@ -380,7 +381,7 @@ class MainWindow(QMainWindow):
 
         source = load_source(name, **source_args)
         family = source.model
-        if family != "matrix" and policy is not None and policy.lower() in self._policy_names():
+        if not registry.family(family).matrix and policy is not None and policy.lower() in self._policy_names():
             policy = None  # a matrix policy picked in the panel does not apply to this family
         sim = build(source, policy or None, params=params or None, watch=watch)
         from gangviz.userpolicy.loader import is_user_spec
