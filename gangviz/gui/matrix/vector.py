@@ -43,6 +43,7 @@ from gangviz.gui.matrix.cues import MOVING as MOVING_KINDS
 from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, column_runs, columns
 from gangviz.gui.matrix.marks import hatch
 from gangviz.gui.matrix.scene import replica_mask
+from gangviz.gui.matrix.style import STYLES, Ghost, Icon, ghost_edge, ghost_fill, migration_icon
 from gangviz.gui.wiring import follow
 from gangviz.sim.protocol import Simulation
 from gangviz.userpolicy.errors import printable
@@ -488,28 +489,16 @@ class VectorTreeView(QWidget):
             painter.fillRect(box, palette.JOB_COLOURS[0])
             hatch(painter, box, 1.0, stripe=max(2.0, s / 7))
         elif kind == "move":
-            # as the move cues draw a re-pack: a faint ghost with a dashed edge, a dashed trail
-            ghost = QColor(palette.JOB_COLOURS[1])
-            ghost.setAlpha(55)
-            painter.setBrush(ghost)
-            painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2, Qt.PenStyle.DashLine))
+            # as the move cues draw a re-pack: the ghost with its dashed edge, a dashed trail
+            style = STYLES["job_shifted"]
+            ghost, width = style.ghost or Ghost(), (style.icon or Icon()).width
+            colour = palette.JOB_COLOURS[1]
+            painter.setBrush(ghost_fill(ghost, colour))
+            painter.setPen(QPen(ghost_edge(ghost, colour), width, Qt.PenStyle.DashLine))
             painter.drawRect(box.adjusted(0.5, 0.5, -s / 2, -0.5))
             painter.drawLine(QPointF(box.center().x(), box.center().y()), QPointF(box.right(), box.center().y()))
         elif kind == "migration":
-            # a migration: the ghost, a solid arrow to the new place and the round cost badge
-            ghost = QColor(palette.JOB_COLOURS[1])
-            ghost.setAlpha(55)
-            painter.setBrush(ghost)
-            painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2))
-            painter.drawRect(box.adjusted(0.5, s / 2, -s / 2, -0.5))
-            painter.setPen(QPen(palette.FLASH, 1.6))
-            tip = QPointF(box.right() - 1, box.top() + s * 0.3)
-            painter.drawLine(QPointF(box.left() + s * 0.25, box.bottom() - s * 0.25), tip)
-            painter.drawLine(tip, QPointF(tip.x() - s * 0.3, tip.y()))
-            painter.drawLine(tip, QPointF(tip.x(), tip.y() + s * 0.3))
-            painter.setBrush(palette.FLASH)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.drawEllipse(QPointF(box.left() + s * 0.2, box.top() + s * 0.2), s * 0.18, s * 0.18)
+            migration_icon(painter, box)
         else:
             painter.fillRect(box, palette.shade(2, 3))
 
