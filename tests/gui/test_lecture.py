@@ -18,7 +18,7 @@ from gangviz.gui.lecture.caption import caption_text
 from gangviz.gui.lecture.narration import step_lines
 from gangviz.gui.lecture.presentation import FONTS, KEYS, scale_for
 from gangviz.gui.matrix.held_move import PROMPT, gate_cuts
-from gangviz.gui.matrix.view import CUT_DASH
+from gangviz.gui.matrix.painters import CUT_DASH
 from gangviz.gui.window import builtin_scenarios
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import QAbstractScrollArea, QBoxLayout, QHBoxLayout, QLab
 
 from gangviz.gui import palette
 from gangviz.gui.matrix.held_move import GateInfo, gate_info, region_of
-from gangviz.gui.matrix.view import MatrixView, draw_cuts
+from gangviz.gui.matrix.painters import draw_cuts
+from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:

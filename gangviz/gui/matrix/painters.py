@@ -40,7 +40,7 @@ from PySide6.QtGui import (
 from gangviz.core.matrix import IDLE, slot_label
 from gangviz.gui import palette
 from gangviz.gui.matrix.geometry import ColumnRange, column_runs, nice_stride
-from gangviz.gui.matrix.layout import LABEL_H, MAX_CELL_H, OVERVIEW_H, TOP, MatrixLayout
+from gangviz.gui.matrix.layout import LABEL_H, OVERVIEW_H, TOP, MatrixLayout
 from gangviz.gui.matrix.marks import draw_badge, hatch
 from gangviz.gui.matrix.scene import Mover, Scene
 from gangviz.gui.matrix.style import edge_pen, style_of
@@ -574,6 +574,3 @@ def paint_violation(painter: QPainter, f: Frame) -> None:
 #: the layers drawn over the static layer on every frame, bottom first
 LAYERS: tuple[Callable[[QPainter, Frame], None], ...] = (
     paint_flash, paint_active, paint_movers, paint_linked, paint_absent, paint_cuts, paint_violation)
-
-__all__ = ["ABSENT", "CUT_DASH", "DENSITY_CW", "LAYERS", "MAX_CELL_H", "Fonts", "Frame", "StaticLayer",
-           "draw_cuts", "index_image"]

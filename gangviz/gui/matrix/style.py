@@ -1,9 +1,10 @@
 """How each kind of change is drawn: one style table read by the matrix, the cues and the key.
 
-A change that moves a job is drawn by three layers: the matrix view draws the moving block with
-its *edge* (:mod:`gangviz.gui.matrix.view`), the move cues draw the *ghost* left on the cells
-the job leaves and the *trail* to its new place (:mod:`gangviz.gui.matrix.cues`), and the key
-under the vector shows an *icon* of it (:mod:`gangviz.gui.matrix.vector`). Each reads its
+A change that moves a job is drawn by three layers: the matrix view draws the moving block
+with its *edge* (:func:`gangviz.gui.matrix.painters.paint_mover`), the move cues draw the
+*ghost* left on the cells the job leaves and the *trail* to its new place
+(:mod:`gangviz.gui.matrix.cues`), and the key under the vector shows an *icon* of it
+(:mod:`gangviz.gui.matrix.vector`). Each reads its
 part of :data:`STYLES` for the change's kind, so the key's icon is the mark the matrix draws.
 
 Darkness is a ``QColor.darker`` factor of the job's colour (160: 1.6 times darker). The moving

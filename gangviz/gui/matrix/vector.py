@@ -424,8 +424,8 @@ class VectorTreeView(QWidget):
             ("running", "frame", palette.ACCENT, "running slot"),
             ("alloc", "frame", palette.LAST_ALLOC, "last allocation"),
             ("hatch", "hatch", None, "extra slot (replica)"),
-            ("move", "move", None, "job moved (ghost, trail)"),
-            ("migration", "migration", None, "migrated (badge: its cost)"),
+            ("move", "move", None, _icon_text("job_shifted")),
+            ("migration", "migration", None, _icon_text("job_migrated")),
             ("pointer", "frame", palette.LINK, "processors under the pointer"),
             ("shade", "shade", None, "WLV / tree: idle slots per processor / per buddy group")]
         return [(kind, colour, text) for key, kind, colour, text in entries if every or key in shown]
@@ -547,6 +547,12 @@ class VectorTreeView(QWidget):
         super().mousePressEvent(ev)
 
 
+
+
+def _icon_text(kind: str) -> str:
+    """The key's text of change ``kind``'s icon (:data:`~gangviz.gui.matrix.style.STYLES`)."""
+    icon = STYLES[kind].icon
+    return "" if icon is None else icon.text
 
 
 def _is_buddy(name: str) -> bool:

@@ -51,28 +51,9 @@ from gangviz.gui import palette
 from gangviz.gui.families.table import engine_of, matrix_of
 from gangviz.gui.matrix.geometry import GUTTER, RIGHT, ColumnRange, columns
 from gangviz.gui.matrix.held_move import gate_cuts
-from gangviz.gui.matrix.interaction import WHEEL_ZOOM, MatrixInteraction, is_tooltip
-from gangviz.gui.matrix.layout import (
-    LABEL_H,
-    MAX_CELL_H,
-    MIN_CELL_H,
-    OVERVIEW_H,
-    TOP,
-    Geometry,
-    MatrixLayout,
-    layout_matrix,
-)
-from gangviz.gui.matrix.painters import (
-    ABSENT,
-    CUT_DASH,
-    DENSITY_CW,
-    LAYERS,
-    Fonts,
-    Frame,
-    StaticLayer,
-    draw_cuts,
-    index_image,
-)
+from gangviz.gui.matrix.interaction import MatrixInteraction, is_tooltip
+from gangviz.gui.matrix.layout import MAX_CELL_H, Geometry, MatrixLayout, layout_matrix
+from gangviz.gui.matrix.painters import LAYERS, Fonts, Frame, StaticLayer
 from gangviz.gui.matrix.scene import Scene, build_scene
 from gangviz.gui.wiring import follow
 from gangviz.timefmt import clock_text, format_time
@@ -80,10 +61,6 @@ from gangviz.timefmt import clock_text, format_time
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
     from gangviz.sim.engine import Simulation as Engine
-
-#: names other modules import from here
-__all__ = ["ABSENT", "CUT_DASH", "DENSITY_CW", "LABEL_H", "MAX_CELL_H", "MIN_CELL_H", "OVERVIEW_H",
-           "TOP", "WHEEL_ZOOM", "MatrixView", "draw_cuts", "index_image"]
 
 
 class MatrixView(QWidget):
