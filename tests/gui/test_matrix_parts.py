@@ -136,3 +136,30 @@ def test_the_context_menu_asks_the_window_and_opens_no_dialog(qtbot, monkeypatch
     with qtbot.waitSignal(v.jobSelected) as sel:
         qtbot.mouseClick(v, Qt.MouseButton.LeftButton, pos=QPoint(int(r.center().x()), int(r.center().y())))
     assert sel.args == [0] and v.selected == 0
+
+
+def test_the_window_answers_the_view_s_what_ifs(window, message_boxes, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    m = window.board.matrix
+    sim = window.player.sim
+    job = int(sim.snapshot().cells[0, 0])
+    m.interaction.terminateRequested.emit(job)
+    assert job not in sim.snapshot() and message_boxes == []
+    # a second termination of the same job is not possible: the window says why
+    m.interaction.terminateRequested.emit(job)
+    assert [kind for kind, _, _ in message_boxes] == ["warning"]
+    # a submission asks for the size, then the work, in the window's dialogs
+    asked = []
+
+    def answer(value):
+        def ask(parent, *args):
+            asked.append(parent)
+            return value, True
+        return staticmethod(ask)
+
+    monkeypatch.setattr(QInputDialog, "getInt", answer(2))
+    monkeypatch.setattr(QInputDialog, "getDouble", answer(3.0))
+    before = len(sim.snapshot().jobs())
+    m.interaction.submitRequested.emit()
+    assert asked == [window, window] and len(sim.snapshot().jobs()) == before + 1
