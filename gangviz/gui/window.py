@@ -59,6 +59,7 @@ from gangviz.gui.board import Board
 from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
 from gangviz.gui.layouts import splitter
 from gangviz.gui.lecture.narration import NarrationView
+from gangviz.gui.matrix.what_if import offer_what_ifs
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import DEFAULT_SPEED_LEVEL, SPEEDS, Player
 from gangviz.gui.plots.metrics import MetricsPanel
@@ -168,6 +169,7 @@ class MainWindow(QMainWindow):
         self.narration.setMinimumWidth(380)
         self.metrics = MetricsPanel()
         self.board.matrix.jobSelected.connect(self._job_selected)
+        offer_what_ifs(self.board.matrix, self)  # the view asks, the window opens the dialogs
         self._layout_widgets()
         self._restore_settings()
         if source:
