@@ -17,7 +17,7 @@ is printed as the mean over the samples with its 95% confidence interval and the
 beside the paper's value, and marked as agreeing when the paper's value lies within the range or
 within 1.5x of the mean (:mod:`gangviz.experiments.repro.zhang_stats`). A cell whose
 utilisation stops following the offered load is printed as saturated instead, with its
-slowdown at longer runs (:data:`GROWTH_FACTORS` x the jobs, :data:`GROWTH_SAMPLES` samples):
+slowdown at other run lengths (:data:`GROWTH_FACTORS` x the jobs, :data:`GROWTH_SAMPLES` samples):
 it grows with the run's length, so no ratio to the paper's value means anything. GS and BGS at
 the highest load (:data:`SATURATION_CELLS`) are rerun so too, saturated or not: their
 utilisation in the longest runs, where the drain is the smallest share of eq. 1's makespan, is
@@ -93,8 +93,8 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -136,6 +136,9 @@ from gangviz.workloads.ibm import (
 )
 from gangviz.workloads.model import Workload
 
+if TYPE_CHECKING:
+    from gangviz.fast.gang import JobArrays
+
 TARGETS = {"zhang-table1": "Zhang et al. Table 1: GS, MGS, BGS, MBGS on nine workloads (MPL 5; free, unlimited "
                            "migration unless --migration-cost or --q) and the paper's findings"}
 
@@ -145,8 +148,13 @@ MID_HIGH = (0.70, 0.95)
 #: samples (seeds) and jobs per sample by default (see the README for why)
 SAMPLES = 10
 JOBS = 10_000
-#: run lengths (x the jobs of the table) at which a saturated cell is rerun, and on how many samples
-GROWTH_FACTORS = (1, 2, 4)
+#: run lengths (x the jobs of the table) at which a saturated cell is rerun, and on how many
+#: samples. Twice the jobs is the longest: the highest utilisations read there (findings 4 and 6)
+#: were the same at four times (first two samples: GS 0.833 at 20,000 jobs and 0.830 at 40,000,
+#: BGS 0.958 at both, closer than the paper's rounding of 0.005), while BGS's run at 40,000 jobs
+#: alone cost as much CPU as two samples of the table (its queue, and each decision's
+#: reservations, grow with the run). Half the jobs shows the growth below the table's length.
+GROWTH_FACTORS = (0.5, 1, 2)
 GROWTH_SAMPLES = 2
 #: cells rerun at those lengths even when not saturated: GS and BGS at the highest load, whose
 #: utilisation in the longest runs is the saturation point findings 4 and 6 test
@@ -265,7 +273,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rerun the table with each unpublished choice at its plausible extremes and print "
                         "the band each cell moves in")
     p.add_argument("--growth", action=argparse.BooleanOptionalAction, default=True,
-                   help=f"rerun saturated cells at {', '.join(f'{f}x' for f in GROWTH_FACTORS[1:])} the jobs "
+                   help=f"rerun saturated cells at {', '.join(f'{f:g}x' for f in GROWTH_FACTORS if f != 1)} the jobs "
                         "to show their growth (default on)")
     add_json(p, "print every run's metrics as one JSON document on stdout instead of the text")
     add_out(p, "also write that JSON document to FILE")
@@ -278,19 +286,26 @@ def choices_of(args: argparse.Namespace) -> ZhangChoices:
 
 
 def run_policy(w: Workload, policy: str, migration_cost: float = 0.0, q: int | None = None,
-               decide: str = "event", engine: str = "compiled", slice_model: SliceModel = DEFAULT_SLICE) -> dict[str, Any]:
-    """Return the §2.3 metrics of ``policy`` on the Zhang workload ``w`` (see :func:`run_cell`)."""
+               decide: str = "event", engine: str = "compiled", slice_model: SliceModel = DEFAULT_SLICE,
+               prepared: _Prepared | None = None) -> dict[str, Any]:
+    """Return the §2.3 metrics of ``policy`` on the Zhang workload ``w`` (see :func:`run_cell`);
+    ``prepared`` is :func:`_prepare` of ``w`` when the caller runs several policies on it."""
     from gangviz.factory import build
-    from gangviz.fast.gang import covers, ibm_metrics_compiled
+    from gangviz.fast.gang import covers, run_gang
+    from gangviz.metrics.ibm import ibm_metrics_of_columns
     from gangviz.workloads.source import Source
 
     params: dict[str, Any] = {"mpl": MPL, "decide": decide, "cut_at_departure": slice_model[0],
                               "after_cut": slice_model[1]}
     if policy in ("MGS", "MBGS"):
         params.update(q=q, migration_cost=migration_cost / SLICE_SECONDS)
-    specs = sorted(w.jobs, key=lambda j: j.id)
+    prep = prepared or _prepare(w)
+    cols = prep.arrays
     if engine == "compiled" and covers(policy, params):
-        out, run = ibm_metrics_compiled(specs, policy, params, PROCESSORS, time_unit=SLICE_SECONDS)
+        # ibm_metrics_compiled's figures, from the columns built once per workload
+        run = run_gang(cols, policy, params, PROCESSORS)
+        out = ibm_metrics_of_columns(cols.arrival, run.start, run.finish, cols.work, cols.size, PROCESSORS,
+                                     time_unit=SLICE_SECONDS, capacity=run.capacity())
         migrated, overhead = run.migrated_tasks, run.migration_overhead
         start, finish = run.start, run.finish
     else:
@@ -302,13 +317,30 @@ def run_policy(w: Workload, policy: str, migration_cost: float = 0.0, q: int | N
         out = ibm_metrics(records, PROCESSORS, time_unit=SLICE_SECONDS, capacity=cap)
         migrated, overhead = pol.migrated_tasks, pol.migration_overhead
         by_id = {r.spec.id: r for r in records}
-        start = np.array([by_id[j.id].start for j in specs])
-        finish = np.array([by_id[j.id].finish for j in specs])
+        start = np.array([by_id[j.id].start for j in prep.specs])
+        finish = np.array([by_id[j.id].finish for j in prep.specs])
     out["migrated_tasks"] = migrated
     out["migration_overhead"] = overhead * SLICE_SECONDS
-    out["offered"] = offered_load(w.jobs)
-    out.update(median_split(specs, start, finish))
+    out["offered"] = prep.offered
+    out.update(_split_of(cols.work, cols.arrival, start, finish))
     return out
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """What every policy's run on one workload reads: its jobs by id, their columns
+    (:func:`gangviz.fast.gang.job_arrays`) and the offered load."""
+
+    specs: list[Any]
+    arrays: JobArrays
+    offered: float
+
+
+def _prepare(w: Workload) -> _Prepared:
+    from gangviz.fast.gang import job_arrays
+
+    specs = sorted(w.jobs, key=lambda j: j.id)  # Simulation.records(): by job id
+    return _Prepared(specs, job_arrays(specs), offered_load(w.jobs))
 
 
 def run_cell(policy: str, multiplier: float, n_jobs: int, seed: int, calibrate: bool = False,
@@ -334,7 +366,8 @@ def run_sample(policies: tuple[str, ...], multiplier: float, n_jobs: int, seed: 
                slice_model: SliceModel = DEFAULT_SLICE) -> list[dict[str, Any]]:
     """Return :func:`run_cell` of each of ``policies`` on one generated workload (in order)."""
     w = zhang_workload(n_jobs, multiplier, seed=seed, calibrate=calibrate, choices=choices)
-    outs = [run_policy(w, p, migration_cost, q, decide, engine, slice_model) for p in policies]
+    prepared = _prepare(w)
+    outs = [run_policy(w, p, migration_cost, q, decide, engine, slice_model, prepared) for p in policies]
     for out in outs:
         out["seed"] = seed
     return outs
@@ -347,8 +380,15 @@ def median_split(specs: list[Any], start: np.ndarray, finish: np.ndarray) -> dic
     running time shorter than the median (680 seconds) and the other class of jobs with running
     time longer than or equal to the median"). ``specs``, ``start`` and ``finish`` are per job, in
     one order, times in slices."""
-    work = np.array([j.work for j in specs]) * SLICE_SECONDS
-    arrival = np.array([j.arrival for j in specs]) * SLICE_SECONDS
+    return _split_of(np.array([j.work for j in specs], dtype=np.float64),
+                     np.array([j.arrival for j in specs], dtype=np.float64), start, finish)
+
+
+def _split_of(work_slices: np.ndarray, arrival_slices: np.ndarray, start: np.ndarray,
+              finish: np.ndarray) -> dict[str, float]:
+    """:func:`median_split` of jobs given as columns (times in slices)."""
+    work = work_slices * SLICE_SECONDS
+    arrival = arrival_slices * SLICE_SECONDS
     slow = bounded_slowdowns(arrival, np.asarray(start) * SLICE_SECONDS, np.asarray(finish) * SLICE_SECONDS,
                              work, GAMMA)
     median = float(np.median(work))
@@ -359,6 +399,10 @@ def median_split(specs: list[Any], start: np.ndarray, finish: np.ndarray) -> dic
 
 def _star(args: tuple[Any, ...]) -> list[dict[str, Any]]:
     return run_sample(*args)
+
+
+#: one batch of :func:`simulate_batches`: (jobs per sample, samples, cells or None for all)
+Batch = tuple[int, int, list[tuple[str, int]] | None]
 
 
 def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: bool = False,
@@ -374,33 +418,49 @@ def simulate(n_jobs: int, reps: int, workers: int, seed: int = 1, calibrate: boo
 
     Raises ``ValueError`` for a negative seed, and what :func:`map_runs` raises.
     """
+    return simulate_batches([(n_jobs, reps, cells)], workers, seed, calibrate, migration_cost, q, decide,
+                            scheduler, progress, engine, choices, slice_model)[0]
+
+
+def simulate_batches(batches: list[Batch], workers: int, seed: int = 1, calibrate: bool = False,
+                     migration_cost: float = 0.0, q: int | None = None, decide: str = "event",
+                     scheduler: str | None = None, progress: Callable[[int, int], None] | None = None,
+                     engine: str = "compiled", choices: ZhangChoices | None = None,
+                     slice_model: SliceModel = DEFAULT_SLICE) -> list[Results]:
+    """Run several :func:`simulate` calls, one per ``(n_jobs, reps, cells)`` batch, as one pool of
+    tasks; return their results in the order of ``batches``. Sample ``r`` of every batch has the
+    same seed, whatever its length. One pool keeps both workers busy to its end: its tasks start
+    longest first (jobs x service multiplier), so no long task starts last while the other
+    worker idles, and no second pool starts. Raises as :func:`simulate`."""
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
-    wanted = cells if cells is not None else [(p, w) for w in range(len(MULTIPLIERS)) for p in POLICIES]
-    keys, tasks = [], []
-    for wi, mult in enumerate(MULTIPLIERS):
-        names = tuple(p for p in POLICIES if (p, wi) in wanted)
-        if not names:
-            continue
-        for r in range(reps):
-            keys.append((names, wi))
-            tasks.append((names, mult, n_jobs, run_seed(seed, (), r), calibrate, migration_cost, q, decide, engine,
-                          choices, slice_model))
+    keys: list[tuple[int, tuple[str, ...], int]] = []
+    tasks: list[tuple[Any, ...]] = []
+    for bi, (n_jobs, reps, cells) in enumerate(batches):
+        wanted = cells if cells is not None else [(p, w) for w in range(len(MULTIPLIERS)) for p in POLICIES]
+        for wi, mult in enumerate(MULTIPLIERS):
+            names = tuple(p for p in POLICIES if (p, wi) in wanted)
+            if not names:
+                continue
+            for r in range(reps):
+                keys.append((bi, names, wi))
+                tasks.append((names, mult, n_jobs, run_seed(seed, (), r), calibrate, migration_cost, q, decide,
+                              engine, choices, slice_model))
     if engine == "compiled" and decide == "event" and not scheduler:
         from gangviz.fast.gang import warm_up
 
         compile_fast_loop(warm=warm_up)  # once here, so that the workers load it from the cache
-    # Biggest workloads first, so the pool's tail is short.
-    order = sorted(range(len(tasks)), key=lambda i: -tasks[i][1])
+    # Longest first (the simulated work grows with jobs x multiplier), so the pool's tail is short.
+    order = sorted(range(len(tasks)), key=lambda i: -tasks[i][2] * tasks[i][1])
     outs: dict[int, list[dict[str, Any]]] = {}
     for k, out in map_runs(_star, [tasks[i] for i in order], workers=workers, scheduler=scheduler,
                            progress=progress):
         outs[order[k]] = out
-    results: Results = {}
+    results: list[Results] = [{} for _ in batches]
     for i in range(len(tasks)):
-        names, wi = keys[i]
+        bi, names, wi = keys[i]
         for name, out in zip(names, outs[i]):
-            results.setdefault((name, wi), []).append(out)
+            results[bi].setdefault((name, wi), []).append(out)
     return results
 
 
@@ -628,27 +688,62 @@ def slice_model_of(args: argparse.Namespace) -> SliceModel:
 def _simulate(args: argparse.Namespace, reps: int, choices: ZhangChoices, n_jobs: int | None = None,
               cells: list[tuple[str, int]] | None = None, bar: ProgressBar | None = None,
               done: int = 0, slice_model: SliceModel | None = None) -> Results:
-    return simulate(n_jobs or args.jobs, reps, args.workers, args.seed, args.calibrate, args.migration_cost,
-                    args.q, args.decide, args.scheduler, engine=args.engine, choices=choices, cells=cells,
-                    progress=None if bar is None else (lambda k, _total: bar.update(done + k)),
-                    slice_model=slice_model or slice_model_of(args))
+    return _simulate_batches(args, choices, [(n_jobs or args.jobs, reps, cells)], bar, done, slice_model)[0]
+
+
+def _simulate_batches(args: argparse.Namespace, choices: ZhangChoices, batches: list[Batch],
+                      bar: ProgressBar | None = None, done: int = 0,
+                      slice_model: SliceModel | None = None) -> list[Results]:
+    return simulate_batches(batches, args.workers, args.seed, args.calibrate, args.migration_cost, args.q,
+                            args.decide, args.scheduler,
+                            progress=None if bar is None else (lambda k, _total: bar.update(done + k)),
+                            engine=args.engine, choices=choices, slice_model=slice_model or slice_model_of(args))
+
+
+def growth_lengths(jobs: int) -> tuple[int, ...]:
+    """Return the run lengths of :func:`growth_runs`: :data:`GROWTH_FACTORS` x ``jobs``."""
+    return tuple(max(2, round(jobs * f)) for f in GROWTH_FACTORS)
+
+
+def growth_batches(jobs: int, reps: int, cells: list[tuple[str, int]]) -> list[Batch]:
+    """Return the batches of :func:`simulate_batches` that rerun ``cells`` at each length of
+    :func:`growth_lengths` but the table's, on the first :data:`GROWTH_SAMPLES` samples."""
+    k = min(GROWTH_SAMPLES, reps)
+    return [(n, k, sorted(cells)) for n in growth_lengths(jobs) if n != jobs] if cells else []
+
+
+def task_count(batches: list[Batch]) -> int:
+    """Return how many tasks (one sample of one workload) :func:`simulate_batches` runs."""
+    every = [(p, w) for w in range(len(MULTIPLIERS)) for p in POLICIES]
+    return sum(reps * len({w for _p, w in (cells if cells is not None else every)})
+               for _n, reps, cells in batches)
 
 
 def growth_runs(args: argparse.Namespace, reps: int, choices: ZhangChoices, cells: set[tuple[str, int]],
-                results: Results) -> tuple[dict[tuple[str, int], list[float]], dict[tuple[str, int], list[float]],
-                                           tuple[int, ...]]:
+                results: Results, ran: list[Results] | None = None,
+                ran_cells: frozenset[tuple[str, int]] = frozenset()) -> tuple[dict[tuple[str, int], list[float]],
+                                                                      dict[tuple[str, int], list[float]],
+                                                                      tuple[int, ...]]:
     """Rerun ``cells`` at :data:`GROWTH_FACTORS` x the jobs on the first :data:`GROWTH_SAMPLES`
     samples; return ``({cell: mean slowdown at each length}, {cell: mean utilisation at each
-    length}, the lengths)``."""
+    length}, the lengths)``. ``ran`` are the results of :func:`growth_batches` of ``ran_cells``,
+    already run beside the table (only the other cells run here)."""
     k = min(GROWTH_SAMPLES, reps)
-    lengths = tuple(args.jobs * f for f in GROWTH_FACTORS)
-    growth = {c: [float(np.mean([m["bounded_slowdown"] for m in results[c][:k]]))] for c in cells}
-    util = {c: [float(np.mean([m["utilization"] for m in results[c][:k]]))] for c in cells}
-    for n in lengths[1:]:
-        longer = _simulate(args, k, choices, n_jobs=n, cells=sorted(cells))
-        for c in cells:
-            growth[c].append(float(np.mean([m["bounded_slowdown"] for m in longer[c]])))
-            util[c].append(float(np.mean([m["utilization"] for m in longer[c]])))
+    lengths = growth_lengths(args.jobs)
+    others = sorted(cells - set(ran_cells))
+    extra = _simulate_batches(args, choices, growth_batches(args.jobs, reps, others)) if others else []
+    longer = [iter(ran or []), iter(extra)]
+    at: list[Results] = []
+    for n in lengths:
+        if n == args.jobs:
+            at.append({c: results[c][:k] for c in cells})
+            continue
+        merged: Results = {}
+        for it in longer:
+            merged.update(next(it, {}))
+        at.append(merged)
+    growth = {c: [float(np.mean([m["bounded_slowdown"] for m in runs[c]])) for runs in at] for c in cells}
+    util = {c: [float(np.mean([m["utilization"] for m in runs[c]])) for runs in at] for c in cells}
     return growth, util, lengths
 
 
@@ -661,6 +756,24 @@ def longest_utilisation(util: dict[tuple[str, int], list[float]]) -> dict[str, f
     return out
 
 
+def _table_runs(args: argparse.Namespace, reps: int, choices: ZhangChoices) -> tuple[Results, list[Results]]:
+    """Run the table and, with ``--growth``, the reruns of :data:`SATURATION_CELLS` (known
+    before the table, so they share its pool) with a progress bar; return (the table's results,
+    :func:`growth_batches`' results)."""
+    batches: list[Batch] = [(args.jobs, reps, None)]
+    if args.growth:
+        batches += growth_batches(args.jobs, reps, list(SATURATION_CELLS))
+    tasks = task_count(batches)
+    print(f"zhang-table1: {plural(len(MULTIPLIERS) * reps * len(POLICIES), 'run')} of {plural(args.jobs, 'job')} "
+          f"and {plural(tasks - len(MULTIPLIERS) * reps, 'task')} of other lengths on {where(args)}", file=sys.stderr)
+    bar = ProgressBar(tasks, label="tasks")
+    try:
+        results, *ran = _simulate_batches(args, choices, batches, bar=bar)
+    finally:
+        bar.close()
+    return results, ran
+
+
 def run(target: str, args: argparse.Namespace) -> int:
     """Run the reproduction, print the table and the findings (or, with ``--json``, one JSON
     document); return ``RAN`` if every finding holds, else ``FINDING_FAILED``."""
@@ -671,14 +784,7 @@ def run(target: str, args: argparse.Namespace) -> int:
     if args.slice_models:
         return run_slice_models(target, args, reps, choices)
     t0 = time.perf_counter()
-    tasks = len(MULTIPLIERS) * reps
-    print(f"zhang-table1: {plural(tasks * len(POLICIES), 'run')} of {plural(args.jobs, 'job')} on {where(args)}",
-          file=sys.stderr)
-    bar = ProgressBar(tasks, label="tasks")
-    try:
-        results = _simulate(args, reps, choices, bar=bar)
-    finally:
-        bar.close()
+    results, ran = _table_runs(args, reps, choices)
     table = summarize(results)
     loads = offered_loads(results)
     sat = saturated_cells(table, loads)
@@ -686,7 +792,8 @@ def run(target: str, args: argparse.Namespace) -> int:
     grown_util: dict[tuple[str, int], list[float]] = {}
     lengths: tuple[int, ...] = ()
     if args.growth:
-        growth, grown_util, lengths = growth_runs(args, reps, choices, sat | set(SATURATION_CELLS), results)
+        growth, grown_util, lengths = growth_runs(args, reps, choices, sat | set(SATURATION_CELLS), results, ran,
+                                                  frozenset(SATURATION_CELLS))
     longer = longest_utilisation(grown_util) if grown_util else None
     elapsed = time.perf_counter() - t0
     verdicts = findings(table, args.margin, loads, longer)
@@ -760,7 +867,8 @@ def run(target: str, args: argparse.Namespace) -> int:
     print("\nhow far from the paper:")
     for line in paper_gap_summary(table, sat):
         print("  " + line)
-    runs = len(results) * reps + sum(len(lengths[1:]) * min(GROWTH_SAMPLES, reps) for _ in growth)
+    runs = len(results) * reps + sum(sum(n != args.jobs for n in lengths) * min(GROWTH_SAMPLES, reps)
+                                     for _ in growth)
     print(f"\n{plural(runs, 'run')} in {elapsed:.1f} s")
     return RAN if ok else FINDING_FAILED
 

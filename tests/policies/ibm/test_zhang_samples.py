@@ -150,7 +150,19 @@ def test_the_repro_prints_spreads_saturation_and_the_median_split(capsys):
     assert out.count("| agrees") + out.count("| differs") + out.count("| saturated") == 36
     # GS and BGS at the highest load are rerun longer, saturated or not, for findings 4 and 6
     assert "highest utilisation with the run's length" in out
-    assert "GS   at workload 8:" in out and "BGS  at workload 8:" in out and "at 50 / 100 / 200 jobs" in out
+    assert "GS   at workload 8:" in out and "BGS  at workload 8:" in out and "at 25 / 50 / 100 jobs" in out
+
+
+def test_batches_in_one_pool_give_what_separate_runs_give():
+    cells = [("GS", 8), ("BGS", 8)]
+    batches = [(30, 2, None)] + zhang.growth_batches(30, 3, cells)
+    assert [(n, k) for n, k, _ in batches] == [(30, 2), (15, 2), (60, 2)]  # half and twice, two samples
+    assert zhang.task_count(batches) == 9 * 2 + 2 + 2  # both cells at one workload: one task per sample
+    table, half, double = zhang.simulate_batches(batches, 2, seed=3)
+    assert table == zhang.simulate(30, 2, 1, seed=3)
+    assert half == zhang.simulate(15, 2, 1, seed=3, cells=cells)
+    assert double == zhang.simulate(60, 2, 1, seed=3, cells=cells)
+    assert zhang.growth_batches(30, 3, []) == []
 
 
 def test_a_choice_reaches_the_workload_from_the_command_line(capsys):
