@@ -281,3 +281,34 @@ def test_the_zhang_model_takes_its_choices_in_a_sweep_task_and_as_a_source():
     assert {j.size for j in src.jobs} <= tops
     with pytest.raises(ValueError, match="service_cv"):
         build_jobs("zhang", {"service_cv": 50.0}, 1)
+
+
+def _samples_of_paper(scales):
+    """Results whose sample r is the paper's Table 1 with each migrating policy's slowdown at
+    workload w times scales[r][w]."""
+    paper = zhang.paper_table()
+    return {(p, w): [{"bounded_slowdown": paper[(p, w)][1] * (sc[w] if p in ("MGS", "MBGS") else 1.0)}
+                     for sc in scales]
+            for p in zhang.POLICIES for w in range(9)}
+
+
+def test_mid_high_holds_on_the_papers_gains_draw_by_draw():
+    paper = zhang.paper_table()
+    loads = [0.55 * m for m in zhang.MULTIPLIERS]
+    gains = np.array([[zhang.gain(paper[(a, w)][1], paper[(b, w)][1]) for w in range(9)] for a, b in zhang.PAIRS])
+    holds, means = zhang.mid_high_holds(gains, loads)
+    assert holds.tolist() == [True, True]
+    assert means["top"][1] == pytest.approx(16.4, abs=0.2)  # BGS->MBGS at workload 8 alone
+    flat = gains.copy()
+    flat[:, 8] = 99.0  # the gain at the highest load beats the band's: the finding fails there
+    assert zhang.mid_high_holds(flat, loads)[0].tolist() == [False, False]
+    assert zhang.mid_high_holds(flat[0], loads)[0] == np.False_
+
+
+def test_finding3_noise_is_none_without_spread_and_grows_with_it():
+    same = _samples_of_paper([[1.0] * 9] * 4)
+    assert zhang.finding3_noise(same, draws=500) == (4, 4, 1.0, pytest.approx(1.0))
+    rng = np.random.default_rng(1)
+    noisy = _samples_of_paper(np.exp(rng.normal(0.0, 1.0, (6, 9))).tolist())
+    k, n, p, p8 = zhang.finding3_noise(noisy, draws=2000)
+    assert n == 6 and k < 6 and p < 0.9 and p8 < p
