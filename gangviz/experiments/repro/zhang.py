@@ -154,8 +154,8 @@ SAMPLES = 10
 JOBS = 10_000
 #: run lengths (x the jobs of the table) at which a saturated cell is rerun, and on how many
 #: samples. Twice the jobs is the longest: the highest utilisations read there (findings 4 and 6)
-#: were the same at four times (first two samples: GS 0.833 at 20,000 jobs and 0.830 at 40,000,
-#: BGS 0.958 at both, closer than the paper's rounding of 0.005), while BGS's run at 40,000 jobs
+#: were the same at four times to the paper's rounding of 0.005 (first two samples: GS 0.835 at
+#: 20,000 jobs and 0.830 at 40,000, BGS 0.958 at both), while BGS's run at 40,000 jobs
 #: alone cost as much CPU as two samples of the table (its queue, and each decision's
 #: reservations, grow with the run). Half the jobs shows the growth below the table's length.
 GROWTH_FACTORS = (0.5, 1, 2)
