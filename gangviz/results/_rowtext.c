@@ -17,8 +17,8 @@
  * A column is one of: ``bytes``, the same cell on every row (written as given, never quoted:
  * the caller gives it as it must appear); a list of str; an object with the buffer protocol,
  * one-dimensional, of format 'd' (float64), an integer format ('b', 'h', 'i', 'l', 'q' and
- * the unsigned twins of the first three), '?' (bool), 'Nw' (a numpy str array: UCS4 code points) or 'Ns' (a
- * numpy bytes array), strided or not. Anything else, or a byte order not native, returns None:
+ * the unsigned twins of the first three), '?' (bool), 'Nw' (a numpy str array: UCS4 code
+ * points), 'Ns' (a numpy bytes array) or 'O' (a numpy object array, of str), strided or not. Anything else, or a byte order not native, returns None:
  * the caller then builds the text with numpy. Raises ValueError when the columns differ in
  * length or ``sep`` is not one ASCII character. Plain C API only, no numpy.
  */
@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum kind { CONST, FLOAT, INT, UINT, BOOL, UCS4, BYTES, LIST };
+enum kind { CONST, FLOAT, INT, UINT, BOOL, UCS4, BYTES, LIST, OBJECT };
 
 typedef struct {
     enum kind kind;
@@ -40,7 +40,8 @@ typedef struct {
     Py_ssize_t stride, itemsize;
 } Column;
 
-typedef struct { char *p; size_t len, cap; } Out;
+/* the text so far: the buffer of ``bytes`` (allocated ahead, shrunk at the end), or NULL */
+typedef struct { char *p; size_t len, cap; PyObject *bytes; } Out;
 
 /* the most bytes a number's cell takes: "-9223372036854775808", or a repr ("-1e-05",
  * "-2.2250738585072014e-308") */
@@ -50,12 +51,17 @@ static int grow(Out *o, size_t more) {
     if (o->len + more <= o->cap) return 0;
     size_t cap = o->cap ? o->cap : 1 << 16;
     while (cap < o->len + more) cap *= 2;
-    char *p = realloc(o->p, cap);
-    if (!p) {
+    if (cap > (size_t)PY_SSIZE_T_MAX) {
         PyErr_NoMemory();
         return -1;
     }
-    o->p = p;
+    if (!o->bytes) {
+        o->bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
+        if (!o->bytes) return -1;
+    } else if (_PyBytes_Resize(&o->bytes, (Py_ssize_t)cap) < 0) {  /* (a large block: mremap) */
+        return -1;
+    }
+    o->p = PyBytes_AS_STRING(o->bytes);
     o->cap = cap;
     return 0;
 }
@@ -346,6 +352,7 @@ static int buffer_kind(Column *c) {
         case 'B': case 'H': case 'I': case 'L': case 'Q': c->kind = UINT; break;
         case '?': c->kind = BOOL; break;
         case 's': c->kind = BYTES; return 0;
+        case 'O': c->kind = OBJECT; return c->itemsize != sizeof(PyObject *);
         case 'w': c->kind = UCS4; return c->itemsize != 4;
         default: return 1;
         }
@@ -394,7 +401,7 @@ static PyObject *rows(PyObject *self, PyObject *args) {
     char sep = sep_text[0];
     Py_ssize_t m = PyList_GET_SIZE(columns), n = -1;
     Column *cols = calloc((size_t)(m ? m : 1), sizeof(Column));
-    Out out = {NULL, 0, 0};
+    Out out = {NULL, 0, 0, NULL};
     char *scratch = NULL;
     size_t scratch_cap = 0;
     ReprCache cache = {0.0, {0}, 0, 0};
@@ -445,6 +452,9 @@ static PyObject *rows(PyObject *self, PyObject *args) {
     size_t fixed = 0;
     for (Py_ssize_t k = 0; k < m; k++)
         fixed += (cols[k].kind == CONST ? (size_t)cols[k].len : CELL_MAX) + 1;
+    /* room for every row's numbers ahead (pages never written cost nothing), shrunk at the end */
+    size_t ahead = fixed * (size_t)n + 4096;
+    if (n && grow(&out, ahead < ((size_t)1 << 28) ? ahead : ((size_t)1 << 28)) < 0) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (grow(&out, fixed) < 0) goto done;
         for (Py_ssize_t k = 0; k < m; k++) {
@@ -494,8 +504,12 @@ static PyObject *rows(PyObject *self, PyObject *args) {
                 if (put_text(&out, at, len, quote, fixed) < 0) goto done;
                 break;
             }
-            case LIST: {
-                PyObject *item = PyList_GET_ITEM(c->obj, i);
+            case LIST:
+            case OBJECT: {
+                PyObject *item;
+                if (c->kind == LIST) item = PyList_GET_ITEM(c->obj, i);
+                else memcpy(&item, at, sizeof item);  /* a numpy object array's own reference */
+                if (!item) goto decline;
                 Py_ssize_t len;
                 const char *s;
                 if (!PyUnicode_Check(item)) goto decline;
@@ -508,7 +522,12 @@ static PyObject *rows(PyObject *self, PyObject *args) {
             out.p[out.len++] = k + 1 < m ? sep : '\n';
         }
     }
-    result = PyBytes_FromStringAndSize(out.p ? out.p : "", (Py_ssize_t)out.len);
+    if (!out.bytes) {
+        result = PyBytes_FromStringAndSize("", 0);
+    } else if (_PyBytes_Resize(&out.bytes, (Py_ssize_t)out.len) == 0) {
+        result = out.bytes;
+        out.bytes = NULL;
+    }
     goto done;
 decline:
     Py_INCREF(Py_None);
@@ -517,7 +536,7 @@ done:
     for (Py_ssize_t k = 0; k < m; k++)
         if (cols[k].has_view) PyBuffer_Release(&cols[k].view);
     free(cols);
-    free(out.p);
+    Py_XDECREF(out.bytes);
     free(scratch);
     return result;
 }

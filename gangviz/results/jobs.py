@@ -173,8 +173,10 @@ def job_columns(
                       else np.asarray(rows_held).astype(np.int64).reshape(n))
     t["extra_slices"] = (np.zeros(n) if extra_slices is None
                          else np.asarray(extra_slices, dtype=float).reshape(n))
-    t["processors"] = np.empty(n, dtype=object)
-    t["processors"][:] = "" if processors is None else list(processors)
+    if processors is None:
+        t["processors"] = np.full(n, "", dtype=object)
+    else:  # (not from a list: numpy would look into every str for a sequence)
+        t["processors"] = np.fromiter(processors, dtype=object, count=n)
     return {name: t[name] for name in JOB_DTYPE.names or ()}
 
 
@@ -357,7 +359,7 @@ def _trace_ids(job: np.ndarray, lines: np.ndarray) -> np.ndarray | list[str]:
     when every number is a whole one (the usual case)."""
     text = compiled_rows([job], ",", quote=False) if len(job) else None
     if text is not None:
-        ids = np.array(text.decode("ascii").split("\n")[:-1], dtype=object)
+        ids = np.fromiter(text.decode("ascii").split("\n")[:-1], dtype=object, count=len(job))
         missing = np.flatnonzero(job == -1)
         if len(missing):
             ids[missing] = [f"L{ln}" for ln in np.asarray(lines)[missing].tolist()]
@@ -455,7 +457,8 @@ def write_jobs(table: Any, path: str | os.PathLike[str], *, workload_name: str =
                 reprs = fraction_reprs([cols[name] for name in names])
                 body = joined_rows([csv_cells(cols[name], reprs) for name in names], ",")
             with open(tmp, "wb") as fh:
-                fh.write((",".join(BATSIM_COLUMNS + EXTRA_COLUMNS) + "\n").encode() + body)
+                fh.write((",".join(BATSIM_COLUMNS + EXTRA_COLUMNS) + "\n").encode())
+                fh.write(body)
     return Path(path)
 
 
@@ -478,15 +481,18 @@ def batsim_columns(table: Any, workload_name: str = "w0", *,
     with np.errstate(invalid="ignore", divide="ignore"):
         stretch = np.where(execution > 0, table["response"] / execution, np.nan)
     estimate = np.where(np.isnan(table["estimate"]), -1.0, table["estimate"])
+    def full(value: Any) -> np.ndarray:  # one value for every row, as a view (no copy)
+        return np.broadcast_to(np.array(value), (n,))
+
     return {
-        "job_id": texts["job_id"], "workload_name": np.full(n, workload_name), "profile": np.full(n, ""),
+        "job_id": texts["job_id"], "workload_name": full(workload_name), "profile": full(""),
         "submission_time": table["arrival"], "requested_number_of_resources": table["size"],
         "requested_time": estimate,
         "success": (table["state"] == "COMPLETED_SUCCESSFULLY").astype(np.int64),
         "final_state": table["state"], "starting_time": start, "execution_time": execution,
         "finish_time": finish, "waiting_time": table["wait"], "turnaround_time": table["response"],
         "stretch": stretch, "allocated_resources": texts["processors"],
-        "consumed_energy": np.full(n, -1.0), "metadata": np.full(n, ""),
+        "consumed_energy": full(-1.0), "metadata": full(""),
         "work": table["work"], "bounded_slowdown": table["bounded_slowdown"],
         "rows_held": table["rows_held"], "extra_slices": table["extra_slices"],
         "served": table["served"],
@@ -513,13 +519,13 @@ def compiled_rows(columns: Sequence[Any], sep: str, *, quote: bool) -> bytes | N
         return None
     given: list[Any] = []
     for c in columns:
-        if isinstance(c, np.ndarray) and len(c) > 1 and c.dtype.kind in "fiuU" and (c[0] == c).all():
-            cell = _rowtext.rows([c[:1]], sep, quote)  # a constant column: its cell once, as bytes
+        if isinstance(c, np.ndarray) and len(c) > 1 and c.ndim == 1 and c.strides[0] == 0:
+            cell = _rowtext.rows([c[:1]], sep, quote)  # one value broadcast: its cell once, as bytes
             if cell is None:
                 return None
             given.append(cell[:-1])
         else:
-            given.append(c.tolist() if isinstance(c, np.ndarray) and c.dtype.kind == "O" else c)
+            given.append(c)
     if given and all(isinstance(c, bytes) for c in given):  # one column keeps the count of rows
         given[0] = columns[0]
     return _rowtext.rows(given, sep, quote)

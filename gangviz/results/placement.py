@@ -111,7 +111,7 @@ def _events(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.nd
     times = np.concatenate((ends[ran], st[ran]))
     kinds = np.concatenate((np.zeros(len(ran), np.int8), np.ones(len(ran), np.int8)))
     jobs = np.concatenate((ran, ran)).astype(np.int64)
-    order = np.lexsort((jobs, kinds, times))
+    order = np.argsort(times, kind="stable")  # already by kind, then job: a stable sort keeps that
     return times[order], kinds[order], jobs[order], ends
 
 
