@@ -125,21 +125,21 @@ static u128 pow10_128(int n) {  /* n <= 38 */
 }
 
 /* The multiples c 10^s in [L, U] / 2^k (the ends when ``inclusive``): whether there is one,
- * and the first and last c. s in -21..18 and k in 2..80, with 10^s 2^k below 2^126 when
- * s >= 0 (v >= 1 then, so k <= 54); L and U below 2^56: no product overflows. */
-static int multiples(u128 L, u128 U, int k, int inclusive, int s, u128 *first, u128 *last) {
-    u128 lo, hi, q, r;
+ * and the first and last c. s in -21..18 and k in 2..80 (below 64 when s >= 0); L and U
+ * below 2^56, so that L 10^21 fits in 128 bits. */
+static int multiples(uint64_t L, uint64_t U, int k, int inclusive, int s, u128 *first, u128 *last) {
+    u128 q, r;
     int lo_exact, hi_exact;
-    if (s >= 0) {
-        u128 step = (u128)POW10[s] << k;
-        q = L / step;
-        r = U / step;
-        lo_exact = q * step == L;
-        hi_exact = r * step == U;
+    if (s >= 0) {  /* (v >= 0.1 then: k < 64) floor(X / 2^k / 10^s), in 64 bits */
+        uint64_t mask = ((uint64_t)1 << k) - 1, p = POW10[s];
+        uint64_t lh = L >> k, uh = U >> k, ql = lh / p, qu = uh / p;
+        q = ql;
+        r = qu;
+        lo_exact = (L & mask) == 0 && ql * p == lh;
+        hi_exact = (U & mask) == 0 && qu * p == uh;
     } else {
         u128 mask = ((u128)1 << k) - 1;
-        lo = L * pow10_128(-s);
-        hi = U * pow10_128(-s);
+        u128 lo = (u128)L * pow10_128(-s), hi = (u128)U * pow10_128(-s);
         q = lo >> k;
         r = hi >> k;
         lo_exact = (lo & mask) == 0;
@@ -158,28 +158,33 @@ static size_t short_repr(double v, char *text) {
     uint64_t mant = bits & ((1ULL << 52) - 1), m = mant | (1ULL << 52);
     int k = 1075 - exp + 2;  /* the values are X / 2^k */
     if (k < 2 || k > 80) return 0;
-    u128 L = (u128)(4 * m - (mant == 0 ? 1 : 2)), U = (u128)(4 * m + 2), V = (u128)(4 * m);
+    uint64_t L = 4 * m - (mant == 0 ? 1 : 2), U = 4 * m + 2, V = 4 * m;
     int inclusive = !(m & 1);
-    /* the largest s with a multiple, by bisection: 18 digits always have one (s = top - 18),
-     * a power of ten above U none (s = top; log10 is off by at most one here) */
+    /* the largest s with a multiple: 18 digits always have one (s = top - 18), a power of ten
+     * above U none (s = top; log10 is off by at most one here). Most values of a table need
+     * all 17 digits: s = top - 17 is tried first, then the rest by bisection. */
     int top = (int)floor(log10(v)) + 2, lo_s = top - 18, hi_s = top;
     u128 first, last;
-    if (lo_s < -21 || hi_s > 18) return 0;
-    while (hi_s - lo_s > 1) {
-        int mid = (lo_s + hi_s) / 2;
-        if (multiples(L, U, k, inclusive, mid, &first, &last)) lo_s = mid;
-        else hi_s = mid;
+    if (lo_s < -21 || hi_s > 18 || (k >= 64 && hi_s > 0)) return 0;
+    if (multiples(L, U, k, inclusive, lo_s + 1, &first, &last)) {
+        lo_s++;
+        while (hi_s - lo_s > 1) {
+            int mid = (lo_s + hi_s) / 2;
+            if (multiples(L, U, k, inclusive, mid, &first, &last)) lo_s = mid;
+            else hi_s = mid;
+        }
     }
     int s = lo_s;
-    multiples(L, U, k, inclusive, s, &first, &last);
-    /* the multiple nearest v, a tie to the even one */
+    if (!multiples(L, U, k, inclusive, s, &first, &last)) return 0;  /* (never: 18 digits) */
+    /* the multiple nearest v, a tie to the even one: v / 10^s = near + rem / step */
     u128 near, rem, step;
     if (s >= 0) {
-        step = (u128)POW10[s] << k;
-        near = V / step;
-        rem = V - near * step;
+        uint64_t vh = V >> k, p = POW10[s], nh = vh / p;
+        near = nh;
+        rem = ((u128)(vh - nh * p) << k) + (V & (((uint64_t)1 << k) - 1));
+        step = (u128)p << k;
     } else {
-        u128 vv = V * pow10_128(-s);
+        u128 vv = (u128)V * pow10_128(-s);
         step = (u128)1 << k;
         near = vv >> k;
         rem = vv & (step - 1);
@@ -460,6 +465,7 @@ static PyObject *rows(PyObject *self, PyObject *args) {
         for (Py_ssize_t k = 0; k < m; k++) {
             Column *c = &cols[k];
             const char *at = c->has_view ? (const char *)c->view.buf + i * c->stride : NULL;
+            if (at && i + 64 < n) __builtin_prefetch(at + 64 * c->stride);  /* many columns, many streams */
             switch (c->kind) {
             case CONST:
                 memcpy(out.p + out.len, c->data, (size_t)c->len);
