@@ -72,24 +72,25 @@ static const char PAIRS[201] =
     "8081828384858687888990919293949596979899";
 
 /* the digits of u, written at o's end (room for 21 bytes checked by the caller), two at a
- * time */
+ * time from the last, straight to their place */
 static void put_uint(Out *o, unsigned long long u) {
-    char digits[24];
-    int k = 24;
+    int nd = 1;
+    for (unsigned long long x = u; x >= 10; x /= 10) nd++;
+    char *p = o->p + o->len + nd;
+    o->len += (size_t)nd;
     while (u >= 100) {
         unsigned r = (unsigned)(u % 100);
         u /= 100;
-        digits[--k] = PAIRS[2 * r + 1];
-        digits[--k] = PAIRS[2 * r];
+        p -= 2;
+        p[0] = PAIRS[2 * r];
+        p[1] = PAIRS[2 * r + 1];
     }
     if (u >= 10) {
-        digits[--k] = PAIRS[2 * u + 1];
-        digits[--k] = PAIRS[2 * u];
+        p[-2] = PAIRS[2 * u];
+        p[-1] = PAIRS[2 * u + 1];
     } else {
-        digits[--k] = (char)('0' + u);
+        p[-1] = (char)('0' + u);
     }
-    memcpy(o->p + o->len, digits + k, (size_t)(24 - k));
-    o->len += (size_t)(24 - k);
 }
 
 static void put_int(Out *o, long long v) {
@@ -519,8 +520,13 @@ static PyObject *rows(PyObject *self, PyObject *args) {
                 Py_ssize_t len;
                 const char *s;
                 if (!PyUnicode_Check(item)) goto decline;
-                s = PyUnicode_AsUTF8AndSize(item, &len);
-                if (!s) goto done;
+                if (PyUnicode_IS_COMPACT_ASCII(item)) {  /* the usual cell: its bytes as they are */
+                    s = (const char *)PyUnicode_DATA(item);
+                    len = PyUnicode_GET_LENGTH(item);
+                } else {
+                    s = PyUnicode_AsUTF8AndSize(item, &len);
+                    if (!s) goto done;
+                }
                 if (put_text(&out, s, len, quote, fixed) < 0) goto done;
                 break;
             }
