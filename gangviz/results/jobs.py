@@ -327,9 +327,9 @@ def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathL
                       submit_offset=source.submit_offset)
 
 
-def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: Sequence[float],
-                      path: str | os.PathLike[str], *, label: str,
-                      executed: Sequence[float] | None = None, tau: float | None = None) -> Path:
+def save_columns_jobs(title: str, columns: Any, start: Sequence[float] | np.ndarray,
+                      finish: Sequence[float] | np.ndarray, path: str | os.PathLike[str], *, label: str,
+                      executed: Sequence[float] | np.ndarray | None = None, tau: float | None = None) -> Path:
     """Write the per-job table of a space-sharing run of a trace read as columns (a
     :class:`~gangviz.workloads.swf.TraceColumns`; ``start``/``finish`` per job, in slices) to
     ``path``, the same file :func:`save_backfill_jobs` writes for the same run, built a column
