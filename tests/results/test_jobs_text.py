@@ -101,7 +101,7 @@ wide_floats = st.one_of(floats, st.floats(width=64), st.integers(1, 10**7).map(l
 def mixed_columns(draw):
     n = draw(st.integers(0, 25))
     out = []
-    for kind in draw(st.lists(st.sampled_from(["f", "i", "u", "o", "c", "k", "b"]), min_size=1, max_size=6)):
+    for kind in draw(st.lists(st.sampled_from(["f", "i", "u", "o", "c", "k", "b", "z"]), min_size=1, max_size=6)):
         if kind == "f":
             out.append(np.array(draw(st.lists(wide_floats, min_size=n, max_size=n)), dtype=np.float64))
         elif kind == "i":
@@ -116,6 +116,8 @@ def mixed_columns(draw):
             out.append(col)
         elif kind == "k":  # a constant number column (consumed_energy)
             out.append(np.full(n, draw(wide_floats)))
+        elif kind == "z":  # one value broadcast, as batsim_columns gives a constant column
+            out.append(np.broadcast_to(np.array(draw(st.one_of(wide_floats, texts))), (n,)))
         else:
             out.append(np.full(n, draw(st.sampled_from(["w0", "", "a,b", "-1", 'q"t']))))
     return out
