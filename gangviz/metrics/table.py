@@ -57,13 +57,19 @@ class Reduce:
       interpolation, numpy's default);
     * ``"own"``: made by the family's own code from its records (its paper's figure).
 
-    Per-job quantities (``of``): ``wait``, ``response``, ``bounded_slowdown``, ``node_time``
-    (size x the time the job ran), ``finish``.
+    * ``"sum"``: the sum of ``of``.
+
+    Per-job quantities (``of``, :func:`gangviz.metrics.reduce.per_job`): ``wait``,
+    ``response``, ``bounded_slowdown``, ``node_time`` (size x the time the job ran),
+    ``node_time_asked`` (size x work), ``node_time_unserved`` (size x the work not run),
+    ``finish``. ``among`` is the jobs reduced when not a size class: ``"killed"`` (stopped at
+    their estimate) or ``"completed"``.
     """
 
     how: str
     of: str = ""
     q: float = 0.0
+    among: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,13 +133,13 @@ TABLE: tuple[Figure, ...] = (
     Figure("jobs", "jobs finished", _u("jobs"), None, "jobs finished", _CORE, Reduce("count"),
            split=True),
     Figure("jobs_completed", "jobs completed", _u("jobs"), None,
-           "jobs that ran to the end of their work", _CORE, Reduce("count", "completed")),
+           "jobs that ran to the end of their work", _CORE, Reduce("count", among="completed")),
     Figure("jobs_killed", "jobs killed", _u("jobs"), None,
            "jobs stopped at their estimate before the end of their work (kill at estimate)",
-           _CORE, Reduce("count", "killed")),
+           _CORE, Reduce("count", among="killed")),
     Figure("work_unserved", "work unserved", _u("processor-{t}"), None,
            "work asked for and never run: sum(size x (work - executed))",
-           _CORE, Reduce("sum", "node_time_unserved")),
+           _CORE, Reduce("sum", "node_time_unserved", among="killed")),
     Figure("utilization_requested", "utilisation of the work asked for", _u("fraction"), None,
            "utilisation of the work asked for, sum(size x work) / (processors x makespan): "
            "above the delivered one when jobs were killed",

@@ -29,11 +29,11 @@ from gangviz.metrics import table
 from gangviz.metrics.ibm import (
     GAMMA,
     CapacityLog,
-    Column,
     executed_by_id,
     ibm_metrics,
     ibm_metrics_of_columns,
 )
+from gangviz.metrics.reduce import Column
 from gangviz.metrics.table import MEDIUM_WORK_MAX, SMALL_NODES_MAX, SMALL_WORK_MAX
 
 __all__ = ["CORE", "CORE_KEYS", "ZHOU_KEYS", "CLASSES", "ZHOU_CLASSES", "GOALS", "Figures",
@@ -168,21 +168,14 @@ def columns_figures(arrival: Column, start: Column, finish: Column, work: Column
     slowdown's threshold in the clock's unit (seconds on a trace). No finished job gives
     undefined (``nan``) core figures. With ``block`` the
     core is computed ``block`` jobs at a time
-    (:func:`gangviz.metrics.ibm_blocks.ibm_metrics_of_column_blocks`: the same numbers, to the
-    bit, without a temporary array per job)."""
+    (:func:`gangviz.metrics.reduce.core_figures`: the same numbers, to the bit, without a
+    temporary array per job)."""
     per = 3600.0 if clock == "s" else 1.0
     unit = slice_seconds if clock == "s" else 1.0
     if len(arrival):
-        if block is None:
-            metrics = ibm_metrics_of_columns(arrival, start, finish, work, size, processors,
-                                             time_unit=unit, capacity=capacity, throughput_per=per,
-                                             executed=executed, gamma=gamma)
-        else:
-            from gangviz.metrics.ibm_blocks import ibm_metrics_of_column_blocks
-
-            metrics = ibm_metrics_of_column_blocks(arrival, start, finish, work, size, processors,
-                                                   time_unit=unit, capacity=capacity,
-                                                   throughput_per=per, block=block, gamma=gamma)
+        metrics = ibm_metrics_of_columns(arrival, start, finish, work, size, processors,
+                                         time_unit=unit, capacity=capacity, throughput_per=per,
+                                         executed=executed, gamma=gamma, block=block)
         core, std = _core(metrics)
     else:
         core, std = _empty_core(), {}

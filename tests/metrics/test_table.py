@@ -8,7 +8,6 @@ import pytest
 
 from gangviz.metrics import table
 from gangviz.metrics.ibm import CapacityLog, ibm_metrics_of_columns
-from gangviz.metrics.ibm_blocks import ibm_metrics_of_column_blocks
 from gangviz.results.figures import CORE_KEYS, ZHOU_KEYS, definitions, units
 
 
@@ -71,9 +70,19 @@ def test_every_reduced_figure_is_the_same_whole_or_by_blocks(block):
     cols = _columns(700)
     cap = CapacityLog(123.0, 50.0, 80.0)
     whole = ibm_metrics_of_columns(*cols, 64, time_unit=2.0, capacity=cap, throughput_per=3600.0)
-    blocks = ibm_metrics_of_column_blocks(*cols, 64, time_unit=2.0, capacity=cap, throughput_per=3600.0,
+    blocks = ibm_metrics_of_columns(*cols, 64, time_unit=2.0, capacity=cap, throughput_per=3600.0,
                                           block=block)
     for k in table.keys(table.SPACE_SHARING):
         a, b = whole[k], blocks[k]
         assert (math.isnan(a) and math.isnan(b)) or a == b, k
     assert whole["std"] == blocks["std"]
+
+
+def test_the_means_are_numpy_s_to_the_bit():
+    arrival, start, finish, work, size = _columns(5000, seed=8)
+    got = ibm_metrics_of_columns(arrival, start, finish, work, size, 64, time_unit=3.0)
+    wait = start * 3.0 - arrival * 3.0
+    small = size <= table.SMALL_NODES_MAX
+    assert got["wait"] == float(wait.mean()) and got["std"]["wait"] == float(wait.std())
+    assert got["wait_large"] == float(wait[~small].mean())
+    assert got["utilization"] == float((size * work * 3.0).sum() / ((finish.max() - arrival.min()) * 3.0 * 64))
