@@ -36,7 +36,7 @@ from gangviz.metrics.table import (
 )
 
 __all__ = ["GAMMA", "BLOCK", "Column", "pairwise_sum", "bounded_slowdowns", "per_job", "core_figures",
-           "reduce_one"]
+           "reduce_one", "ordered_figures", "last"]
 
 #: the bounded slowdown's threshold Γ, 10 seconds [Zhang01 §2.3]
 GAMMA = 10.0
@@ -269,4 +269,47 @@ def _reduce_all(run: _Run) -> dict[str, Any]:
         if not f.split:
             for key in split_keys(f):
                 out[key] = reduce_one(f, "", run, out["std"])
+    return out
+
+
+def ordered_figures(family: str, columns: dict[str, Array]) -> dict[str, Any]:
+    """Return ``family``'s figures of the table that reduce per-job values, from ``columns``
+    (per-job quantity -> a float64 array, ``size`` among them, in the order the jobs
+    completed), each as a running value after each job: ``key -> array``, whose last entry is
+    the figure (a mean before the first job is ``nan``).
+
+    The multi-site and epoch families sum in completion order, one job after the other, as
+    their simulators and their papers' runs do [Papazachos09 §4.2, McCann94 §5.2]: a sum here is
+    ``numpy.cumsum``, which adds in that order, so the figure equals a loop's sum to the bit.
+    A ``"mean"`` is the sum over the count; a ``"weighted"`` mean the sum of size x value over
+    the sum of sizes; a ``"count"`` the jobs. Raises ``ValueError`` for another reduction.
+    """
+    n = max((len(v) for v in columns.values()), default=0)
+    size = np.asarray(columns.get("size", np.zeros(n)), dtype=np.float64)
+    count = np.arange(1, n + 1)
+    out: dict[str, Any] = {}
+    for f in TABLE:
+        if family not in f.families or f.reduce.how == "own":
+            continue
+        how, of = f.reduce.how, f.reduce.of
+        values = np.asarray(columns.get(of, np.zeros(n)), dtype=np.float64)
+        if how == "mean":
+            out[f.key] = np.cumsum(values) / count
+        elif how == "weighted":
+            out[f.key] = np.cumsum(size * values) / np.cumsum(size)
+        elif how == "count":
+            out[f.key] = count
+        else:
+            raise ValueError(f"figure {f.key!r}: no running reduction {how!r}")
+    return out
+
+
+def last(running: dict[str, Array]) -> dict[str, Any]:
+    """Return the figures of :func:`ordered_figures`'s running values: each one's last entry
+    (``nan`` for a mean of no job, 0 for a count of none), as Python numbers."""
+    out: dict[str, Any] = {}
+    for key, values in running.items():
+        counted = values.dtype.kind in "iu"
+        out[key] = (int(values[-1]) if len(values) else 0) if counted else (
+            float(values[-1]) if len(values) else math.nan)
     return out

@@ -86,3 +86,23 @@ def test_the_means_are_numpy_s_to_the_bit():
     assert got["wait"] == float(wait.mean()) and got["std"]["wait"] == float(wait.std())
     assert got["wait_large"] == float(wait[~small].mean())
     assert got["utilization"] == float((size * work * 3.0).sum() / ((finish.max() - arrival.min()) * 3.0 * 64))
+
+
+def test_the_families_summing_in_completion_order_get_a_loop_s_sums_to_the_bit():
+    from gangviz.metrics.multisite import Accumulator, multisite_figures
+    from gangviz.metrics.reduce import ordered_figures
+
+    rng = np.random.default_rng(5)
+    rows = [(float(r), float(s), int(p)) for r, s, p in
+            zip(rng.exponential(3.0, 400) + 1e-9, rng.exponential(1.0, 400) + 1e-3, rng.integers(1, 17, 400))]
+    acc = Accumulator()
+    for r, s, p in rows:
+        acc.add(r, s, p)
+    got = multisite_figures(rows, 7)
+    assert [got[k] for k in ("RT", "WRT", "SLD", "WSLD")] == list(acc.metrics().as_dict().values())
+    assert got["gangs"] == 400 and got["migrations"] == 7
+    empty = multisite_figures([], 0)
+    assert math.isnan(empty["RT"]) and empty["gangs"] == 0
+    running = ordered_figures(table.EPOCH, {"response": np.array([r for r, _, _ in rows])})
+    assert running["response"][-1] == sum(r for r, _, _ in rows) / len(rows)
+    assert list(running["departed"]) == list(range(1, 401))
