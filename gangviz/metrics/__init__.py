@@ -6,7 +6,10 @@
   utilisation, loss of capacity), for space-sharing and gang runs alike;
 * :mod:`~gangviz.metrics.multisite`: Papazachos09 §4.1 (RT, WRT, SLD, WSLD, D_*), and the
   migrations of a run;
-* :mod:`~gangviz.metrics.epoch`: McCann94 §5 (response time, reallocations, overhead).
+* :mod:`~gangviz.metrics.epoch`: McCann94 §5 (response time, reallocations, overhead);
+* :mod:`~gangviz.metrics.table`: every figure above declared once (key, unit, goal,
+  definition, families, reduction), and :mod:`~gangviz.metrics.reduce`, each reduction
+  computed once.
 
 :func:`figures` gives a simulation's figures by its ``family`` (what ``gangviz run --json``
 prints under ``metrics`` and the window's panels show); :func:`series` gives the same figures

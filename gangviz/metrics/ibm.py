@@ -2,7 +2,10 @@
 
 Per job i (arrival t_a, start t_s, finish t_f, dedicated execution time t_e, n nodes):
 
-* wait ``t_s - t_a``; response ``t_f - t_a``;
+* wait ``t_s - t_a``, with t_s the moment the job leaves the queue: a space-sharing job starts,
+  a time-slot job is placed in a slot of the matrix, even if its row's first turn comes later
+  (the paper counts a job as waiting while it is "in the queue", eqs. 2-3; the per-job table
+  means the same); response ``t_f - t_a``;
 * bounded slowdown ``max(t_r, Gamma) / max(t_e, Gamma)`` with Gamma = 10 s. The paper prints
   ``max(t_i^s, Gamma)`` in the denominator; the text ("minimum execution time of Gamma seconds")
   makes clear that t_e is meant, and that is what is used here. t_e is the time the job

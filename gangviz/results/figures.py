@@ -13,8 +13,10 @@ study's figures [Zhang01 §2.3] (:mod:`gangviz.metrics.ibm`), then its own paper
   has no figure beyond the core.
 
 Times are in seconds on a trace (its slices times the slice length) and in slices on a
-scenario or synthetic model, which have no clock (:func:`clock_of`); :data:`UNITS` says each
-figure's unit and :data:`DEFINITIONS` its meaning, and both go into every JSON document.
+scenario or synthetic model, which have no clock (:func:`clock_of`); :func:`units` says each
+figure's unit and :func:`definitions` its meaning, and both go into every JSON document. Each
+figure's key, unit, goal, definition, name and families are declared once, in
+:data:`gangviz.metrics.table.TABLE`; this module reads them from there.
 """
 
 from __future__ import annotations
