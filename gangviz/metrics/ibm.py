@@ -70,7 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read recor
     from gangviz.sim.engine import Simulation
 
 __all__ = ["GAMMA", "SMALL_NODES_MAX", "SERVED_KEYS", "executed_by_id", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "bounded_slowdowns", "run_with_capacity", "engine_ibm_metrics",
-           "space_sharing_figures", "space_sharing_series", "KEYS"]
+           "space_sharing_figures", "space_sharing_series", "core_series", "KEYS"]
 
 #: the reduced figures split by size (:data:`gangviz.metrics.table.TABLE`), with their classes
 KEYS = tuple(k for f in TABLE if f.split and f.reduce.how not in ("own", "count") for k in split_keys(f))
@@ -322,17 +322,7 @@ def space_sharing_series(sim: SpaceSharingRun) -> dict[str, tuple[npt.NDArray[np
     """
     u, t_now = sim.time_unit, sim.time
     recs = [r for r in sim.result.records if sim.cursor > 0]
-    started = sorted((r.start, r.start - r.spec.arrival) for r in recs
-                     if r.start is not None and r.start <= t_now)
-    done = [r for r in recs if r.finish is not None and r.start is not None and r.finish <= t_now]
-    ends = np.array([r.finish for r in done], dtype=float)
-    slows = bounded_slowdowns([r.spec.arrival for r in done], np.array([r.start for r in done], dtype=float), ends,
-                              [r.spec.work for r in done], GAMMA / u)
-    by_finish = np.lexsort((slows, ends))
-    st = np.array([s for s, _ in started], dtype=float)
-    wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
-    ft = ends[by_finish]
-    slow = _running_mean(slows[by_finish])
+    out = core_series(recs, t_now, u)
     decisions = sim.result.decisions[:sim.cursor]
     origin = min((r.spec.arrival for r in recs), default=0.0)
     dt = np.array([d.time for d in decisions], dtype=float)
@@ -340,4 +330,22 @@ def space_sharing_series(sim: SpaceSharingRun) -> dict[str, tuple[npt.NDArray[np
     span = (dt - origin) * sim.processors
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa = np.where(span > 0, lost / span, np.nan)
-    return {"wait": (st, wait), "bounded_slowdown": (ft, slow), "loss_of_capacity": (dt, kappa)}
+    return {**out, "loss_of_capacity": (dt, kappa)}
+
+
+def core_series(records: Sequence[FinishedJob], t_now: float,
+                u: float = 1.0) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+    """Return the running core figures of jobs' ``records`` at time ``t_now`` (times in the
+    records' unit, ``u`` seconds each) as ``key -> (times, values)``: the mean wait of the jobs
+    started so far, at each start (in seconds), and the mean bounded slowdown of the jobs
+    finished so far, at each finish (Γ = 10 s)."""
+    started = sorted((r.start, r.start - r.spec.arrival) for r in records
+                     if r.start is not None and r.start <= t_now)
+    done = [r for r in records if r.finish is not None and r.start is not None and r.finish <= t_now]
+    ends = np.array([r.finish for r in done], dtype=float)
+    slows = bounded_slowdowns([r.spec.arrival for r in done], np.array([r.start for r in done], dtype=float), ends,
+                              [r.spec.work for r in done], GAMMA / u)
+    by_finish = np.lexsort((slows, ends))
+    st = np.array([s for s, _ in started], dtype=float)
+    wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
+    return {"wait": (st, wait), "bounded_slowdown": (ends[by_finish], _running_mean(slows[by_finish]))}
