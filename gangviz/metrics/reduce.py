@@ -3,7 +3,7 @@ a whole column and for a column read a block of jobs at a time.
 
 :func:`core_figures` returns every figure of the table that reduces per-job values (the core
 of the IBM study [Zhang01 §2.3]) from jobs given as columns. Each per-job quantity is written
-once (:func:`per_job`, :func:`bounded_slowdowns`) and each reduction once (:func:`reduce_one`);
+once (:data:`PER_JOB`, :func:`bounded_slowdowns`) and each reduction once (:func:`reduce_one`);
 a whole column is one block.
 
 A block at a time, no array is longer than a block: for ten million jobs a float64 array per
@@ -35,7 +35,7 @@ from gangviz.metrics.table import (
     split_keys,
 )
 
-__all__ = ["GAMMA", "BLOCK", "Column", "pairwise_sum", "bounded_slowdowns", "per_job", "core_figures",
+__all__ = ["GAMMA", "BLOCK", "Column", "pairwise_sum", "bounded_slowdowns", "PER_JOB", "core_figures",
            "reduce_one", "ordered_figures", "last"]
 
 #: the bounded slowdown's threshold Γ, 10 seconds [Zhang01 §2.3]
@@ -78,14 +78,17 @@ def bounded_slowdowns(arrival: npt.ArrayLike, start: npt.ArrayLike, finish: npt.
     return out
 
 
-def per_job(arrival: Array, start: Array, finish: Array, work: Array, size: Array, ran: Array,
-            gamma: float) -> dict[str, Array]:
-    """Return the per-job quantities the table's reductions read (:class:`~gangviz.metrics.table.Reduce`'s
-    ``of``) of jobs given as float64 columns in one time unit: ``ran`` is the time each ran."""
-    return {"wait": start - arrival, "response": finish - arrival,
-            "bounded_slowdown": bounded_slowdowns(arrival, start, finish, work, gamma),
-            "node_time": size * ran, "node_time_asked": size * work,
-            "node_time_unserved": size * (work - ran), "finish": finish}
+#: the per-job quantities the table's reductions read (:class:`~gangviz.metrics.table.Reduce`'s
+#: ``of``), each from the jobs' float64 columns in one time unit (``ran``: the time each ran)
+PER_JOB: dict[str, Callable[[dict[str, Array], float], Array]] = {
+    "wait": lambda c, g: c["start"] - c["arrival"],
+    "response": lambda c, g: c["finish"] - c["arrival"],
+    "bounded_slowdown": lambda c, g: bounded_slowdowns(c["arrival"], c["start"], c["finish"], c["work"], g),
+    "node_time": lambda c, g: c["size"] * c["ran"],
+    "node_time_asked": lambda c, g: c["size"] * c["work"],
+    "node_time_unserved": lambda c, g: c["size"] * (c["work"] - c["ran"]),
+    "finish": lambda c, g: c["finish"],
+}
 
 
 class _Class:
@@ -107,16 +110,22 @@ class _Class:
             yield v if m is None else v[m]
 
     def getter(self, values: Callable[[int], Array]) -> Getter:
-        """Return the getter of :func:`pairwise_sum` of the class's values."""
+        """Return the getter of :func:`pairwise_sum` of the class's values (a block's values
+        picked once for the class, however many sums read them)."""
+        memo: dict[int, Array] = {}
+
+        def piece(b: int) -> Array:
+            if b not in memo:
+                memo.clear()
+                m = self.masks[b]
+                memo[b] = values(b) if m is None else values(b)[m]
+            return memo[b]
 
         def get(lo: int, hi: int) -> Array:
             parts = []
             b = int(np.searchsorted(self.before, lo, side="right")) - 1
             while b < len(self.masks) and self.before[b] < hi:
-                v = values(b)
-                m = self.masks[b]
-                if m is not None:
-                    v = v[m]
+                v = piece(b)
                 base = int(self.before[b])
                 parts.append(v[max(lo - base, 0):hi - base])
                 b += 1
@@ -221,7 +230,7 @@ def core_figures(arrival: Column, start: Column, finish: Column, work: Column, s
     def jobs_of(b: int) -> dict[str, Array]:
         a, s, f, e = (col(x, b) for x in (arrival, start, finish, work))
         ran = e if executed is None else col(executed, b)
-        return per_job(a, s, f, e, col(size, b, scale=False), ran, gamma)
+        return {"arrival": a, "start": s, "finish": f, "work": e, "size": col(size, b, scale=False), "ran": ran}
 
     cache: dict[int, dict[str, Array]] = {}
 
@@ -231,7 +240,10 @@ def core_figures(arrival: Column, start: Column, finish: Column, work: Column, s
                 if len(cache) > 1:  # the sums walk the blocks in order: keep the last two
                     del cache[min(cache)]
                 cache[b] = jobs_of(b)
-            return cache[b][key]
+            block = cache[b]
+            if key not in block:  # each quantity made once per block, when first read
+                block[key] = PER_JOB[key](block, gamma)
+            return block[key]
         return at
 
     every = range(len(blocks))

@@ -59,7 +59,7 @@ class Reduce:
 
     * ``"sum"``: the sum of ``of``.
 
-    Per-job quantities (``of``, :func:`gangviz.metrics.reduce.per_job`): ``wait``,
+    Per-job quantities (``of``, :data:`gangviz.metrics.reduce.PER_JOB`): ``wait``,
     ``response``, ``bounded_slowdown``, ``node_time`` (size x the time the job ran),
     ``node_time_asked`` (size x work), ``node_time_unserved`` (size x the work not run),
     ``finish``. ``among`` is the jobs reduced when not a size class: ``"killed"`` (stopped at
