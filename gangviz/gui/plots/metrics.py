@@ -352,10 +352,11 @@ class MetricsPanel(QWidget):
             plot.deleteLater()
         self.plots = []
         panels, slices = FAMILY_PANELS[family]
+        across = 2 if len(panels) <= 4 else 3  # two rows at most: the window keeps its least height
         for i, (title, ylabel, series, kind, figures) in enumerate(panels):
             plot = MetricPlot(title, ylabel, series, self, kind=kind, figures=figures, slices=slices)
             plot_axes.set_time_unit(plot.plot, self._slice_seconds)
-            self._grid.addWidget(plot, i // 2, i % 2)
+            self._grid.addWidget(plot, i // across, i % across)
             self.plots.append(plot)
         self.family = family
         self._turn = 0
