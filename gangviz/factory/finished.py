@@ -147,8 +147,8 @@ def measures_of(sim: Any, source: Source | None = None, label: str = "") -> Meas
     """Return ``sim.measures``, binding them to ``sim`` first when it has none (a simulation
     built outside :func:`gangviz.factory.build`, whose :meth:`Measures.finish` then needs
     ``source``). The figures are :func:`gangviz.metrics.figures` and
-    :func:`gangviz.metrics.series` of ``sim`` (no curves for the matrix family: its panels draw
-    the engine's samples)."""
+    :func:`gangviz.metrics.series` of ``sim`` (the matrix family's panels draw the engine's
+    samples too)."""
     if sim.measures is None:
         from gangviz import metrics
         from gangviz.sim.protocol import Measures
