@@ -27,8 +27,11 @@ output adds the trace's first submit time back), slices otherwise.
 The columns of the table (:data:`JOB_DTYPE`):
 
 ``job_id``: the id in the input (the SWF job number, else the job's name); ``arrival``;
-``start``: the beginning of the first slice the job ran (a job can be placed a few slices before
-its row's turn comes); ``finish``; ``wait`` = start - arrival; ``response`` = finish - arrival;
+``start``: when the job left the queue, in this table as in the run's figures: a space-sharing
+job started, a time-slot job placed in a slot of the matrix (its row's first turn, its first
+slice, may come a few slices later). Zhang01 §2.3 defines the wait t_s - t_a and counts
+capacity as lost only "when it has jobs waiting in the queue" (eqs. 2-3): a job in the matrix
+waits no longer. ``finish``; ``wait`` = start - arrival; ``response`` = finish - arrival;
 ``bounded_slowdown`` = max(response, tau) / max(executed, tau) with tau = 10 seconds (10 slices
 for sources without a clock) and executed = min(work, finish - start), the time the job ran
 (less than its work when it was stopped at its estimate), exactly as
@@ -183,13 +186,13 @@ def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None =
     10 when the scale is 1) is the bounded-slowdown threshold in output units.
     """
     records = sim.records()
-    first_run, rows_held, extra = sim.run_stats()
+    _, rows_held, extra = sim.run_stats()
     ids = np.array([r.spec.id for r in records], dtype=np.int64)
     nan = math.nan
     return job_table(job_columns(
         [_trace_id(r.spec) for r in records],
         [r.spec.arrival * time_scale for r in records],
-        first_run[ids] * time_scale if len(ids) else [],
+        [nan if r.start is None else r.start * time_scale for r in records],
         [nan if r.finish is None else r.finish * time_scale for r in records],
         [r.spec.size for r in records],
         [r.spec.work * time_scale for r in records],
