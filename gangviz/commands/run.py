@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gangviz.commands.options import (
     add_bsld_threshold,
@@ -24,8 +24,10 @@ from gangviz.commands.options import (
     add_user_policy_options,
     user_policy_params,
 )
-from gangviz.experiments.headless import HeadlessRun
 from gangviz.experiments.options import add_json
+
+if TYPE_CHECKING:  # pragma: no cover  (annotations only)
+    from gangviz.experiments.headless import HeadlessRun
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,11 +59,12 @@ def run(args: argparse.Namespace) -> int:
                         order=args.order, steps=args.steps, as_json=args.json,
                         jobs_out=args.jobs_out, force=args.force, tau=args.bsld_threshold,
                         params=user_policy_params(args))
-    if not isinstance(done, HeadlessRun):  # a multi-site or epoch scenario: its own output
-        from gangviz.commands.run_family import run_family
+    if done.end is not None:  # a multi-site or epoch run: its own output
+        from gangviz.commands.run_family import print_family_run
 
-        return run_family(done, args.policy, as_json=args.json, steps=args.steps)
-    _print(done, as_json=args.json)
+        print_family_run(done, as_json=args.json, steps=args.steps)
+    else:
+        _print(done, as_json=args.json)
     return 0
 
 

@@ -15,8 +15,8 @@ not by the command that prints it:
 
 Each gives one :class:`HeadlessRun`: its figures, its provenance and its per-job table, the same
 figure for figure and byte for byte whichever way it ran (property tests compare them). A
-multi-site or epoch scenario is not a run of this kind: its :class:`~gangviz.workloads.source.Source`
-is returned as loaded, for :mod:`gangviz.commands.run_family`.
+multi-site or epoch scenario runs on its reference engine with every step kept, and its
+:class:`HeadlessRun` also holds the end state and what it met of the scenario's ``[expect]``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.workloads.source import Source, SourceKind
     from gangviz.workloads.swf import TraceColumns
 
-__all__ = ["HeadlessRun", "run_headless"]
+__all__ = ["HeadlessRun", "family_run", "run_headless", "trace_run"]
 
 #: jobs measured at once on the gang columns path (:func:`gangviz.metrics.reduce.core_figures`)
 BLOCK = 1 << 16
@@ -48,10 +48,13 @@ class HeadlessRun:
 
     ``spec`` is the policy as the provenance names it, ``name`` the policy's name in the summary
     document, ``record`` its provenance (:func:`gangviz.results.provenance.policy_record`),
-    ``kind`` the family's title (``time slots``, ``space sharing``), ``machine`` the machine
-    object of the documents, ``steps`` whether the steps are to be shown, ``finished`` the
-    :class:`~gangviz.factory.run.FinishedRun` when the run went through the factory (``None`` on
-    a columns path: no job object, no step)."""
+    ``kind`` the family's title (``time slots``, ``space sharing``; a multi-site or epoch run:
+    its model), ``machine`` the machine object of the documents, ``steps`` whether the steps
+    are to be shown, ``finished`` the :class:`~gangviz.factory.run.FinishedRun` when the run
+    went through the factory (``None`` on a columns path: no job object, no step). A
+    multi-site or epoch run has ``end``, its end state (:func:`gangviz.factory.end_state`), and
+    ``expected``, what it missed of the scenario's ``[expect]`` (``None``: not compared, as
+    under another policy than the scenario's)."""
 
     source: Source
     spec: str
@@ -65,13 +68,29 @@ class HeadlessRun:
     steps: bool = False
     finished: FinishedRun | None = None
     writer: Callable[[str], object] = field(default=lambda path: None, repr=False)
+    end: dict[str, Any] | None = None
+    expected: list[str] | None = None
 
     def document(self) -> dict[str, Any]:
         """Return the run's summary document (schema 1, without steps)."""
         from gangviz.results.summary import run_document
 
+        if self.end is not None:
+            return self._family_document()
         return run_document(self.source, self.machine, self.name, self.parameters, self.engine,
                             self.figures, self.record)
+
+    def _family_document(self) -> dict[str, Any]:
+        """The summary document of a multi-site or epoch run."""
+        from gangviz.results.summary import base_document, policy_object
+
+        figs = self.figures
+        doc = base_document("run", self.source, self.machine, figs.clock)
+        doc.update({"model": self.source.model, "policy": policy_object(self.name, self.source.model, {}),
+                    "engine": self.engine, "metrics": figs.json_values(), "units": figs.units,
+                    "definitions": figs.definitions, "end": self.end,
+                    "expect_met": not self.expected if self.expected is not None else None})
+        return doc
 
     def header(self) -> str:
         """Return the header line of the run's text."""
@@ -96,10 +115,10 @@ def run_headless(name: str, policy: str | None = None, *, procs: int | None = No
                  load: float | None = None, seed: int | None = None, ring: bool = False,
                  order: str | None = None, steps: bool | None = None, as_json: bool = False,
                  jobs_out: str | None = None, force: bool = False, tau: float = 10.0,
-                 params: dict[str, Any] | None = None) -> HeadlessRun | Source:
+                 params: dict[str, Any] | None = None) -> HeadlessRun:
     """Run the source ``name`` (scenario, SWF trace or model, with the source options
     ``procs``..``seed``) under ``policy`` (``None``: the source's) to its end and return the
-    :class:`HeadlessRun`; or, for a multi-site or epoch scenario, its loaded ``Source``.
+    :class:`HeadlessRun` (for a multi-site or epoch scenario, that of :func:`family_run`).
 
     ``ring`` runs on a ring; ``order`` is a queue order; ``steps`` keeps every step (default: for
     a scenario outside ``as_json``); ``jobs_out`` writes the per-job table there (over an existing
@@ -131,7 +150,7 @@ def run_headless(name: str, policy: str | None = None, *, procs: int | None = No
 def _general(name: str, policy: str | None, *, procs: int | None, slice_seconds: float | None,
              jobs: int | None, load: float | None, seed: int | None, ring: bool, order: str | None,
              steps: bool | None, as_json: bool, jobs_out: str | None, tau: float,
-             params: dict[str, Any]) -> HeadlessRun | Source:
+             params: dict[str, Any]) -> HeadlessRun:
     """The run of :func:`run_headless` through :func:`gangviz.factory.run`, on job objects."""
     from gangviz.factory.checks import check_source
     from gangviz.factory.policy import resolve
@@ -143,7 +162,7 @@ def _general(name: str, policy: str | None, *, procs: int | None, slice_seconds:
         if jobs_out:
             article = "an" if source.model[:1] in "aeiou" else "a"
             raise ValueError(f"--jobs-out needs a time-slot workload, not {article} {source.model} scenario")
-        return source
+        return family_run(source, policy)
     # the narration of a scenario is printed unless --no-steps; JSON is a summary unless --steps
     record_steps = steps if steps is not None else (source.kind == "scenario" and not as_json)
     check_source(source)  # the file's own policy and [params], with its file and line
@@ -155,6 +174,24 @@ def _general(name: str, policy: str | None, *, procs: int | None, slice_seconds:
     return _factory_run(source, choice.spec, record_steps, ring=ring, order=order, procs=procs,
                         slice_seconds=slice_seconds, jobs_out=jobs_out, tau=tau,
                         params=params if user else None)
+
+
+def family_run(source: Source, policy: str | None = None) -> HeadlessRun:
+    """Run the multi-site or epoch scenario of ``source`` to its end under ``policy`` (default:
+    the scenario's) on its reference engine, keeping every step, and return the
+    :class:`HeadlessRun`. Raises ``ValueError`` for a policy of another family."""
+    from gangviz.factory import check_expect, end_state, policy_name, run
+    from gangviz.results.figures import family_figures
+    from gangviz.results.summary import machine
+
+    name = policy_name(source, policy)
+    done = run(source, name, record=True)
+    sim = done.simulation
+    own = name == policy_name(source)
+    problems = check_expect(source, sim) if own else []
+    return HeadlessRun(source, name, name, {}, {}, "reference", source.model, machine(source),
+                       family_figures(sim), True, done, end=end_state(sim),
+                       expected=problems if own and source.expect else None)
 
 
 def _factory_run(source: Source, spec: str, steps: bool, *, ring: bool, order: str | None,
