@@ -48,5 +48,4 @@ def test_easy_run_imports_neither_qt_nor_numba_nor_gang_engine_nor_other_command
     heavy = modules_after_run(tmp_path, "easy", "m.split('.')[0] in ('numba', 'PySide6', 'scipy', 'PIL') "
                               "or m.startswith(('gangviz.gui', 'gangviz.commands.', 'gangviz.policies.', "
                               "'gangviz.sim'))")
-    assert heavy == (0, ["gangviz.commands.errors", "gangviz.commands.options", "gangviz.commands.run",
-                         "gangviz.commands.run_space_sharing"])
+    assert heavy == (0, ["gangviz.commands.errors", "gangviz.commands.options", "gangviz.commands.run"])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import tempfile
-from argparse import Namespace
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
@@ -15,25 +14,25 @@ from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
 from gangviz.cli import main
-from gangviz.commands import run_gang_columns as stream
+from gangviz.experiments import headless as stream
 
 
 def _printed(argv: list[str], *, streamed: bool) -> tuple[str, str]:
     """What ``gangviz run ARGV`` prints (stdout, stderr), streamed in stretches of 3 jobs and
     blocks of 5, or on the general path (the whole run, job objects, one array per figure)."""
     out, err = io.StringIO(), io.StringIO()
-    real = stream.run_gang_columns
+    real = stream._gang_columns
     taken = []
 
-    def spy(args):
-        taken.append(real(args))
+    def spy(*args, **kwargs):
+        taken.append(real(*args, **kwargs))
         return taken[-1]
 
     with mock.patch.object(stream, "STRETCH", 3), mock.patch.object(stream, "BLOCK", 5), \
-            mock.patch.object(stream, "run_gang_columns", spy if streamed else (lambda args: None)), \
+            mock.patch.object(stream, "_gang_columns", spy if streamed else (lambda *a, **k: None)), \
             redirect_stdout(out), redirect_stderr(err):
         assert main(argv) == 0
-    assert taken == ([0] if streamed else [])  # the path asked for is the one that ran
+    assert [isinstance(t, stream.HeadlessRun) for t in taken] == ([True] if streamed else [])  # the path asked for is the one that ran
     # stderr: the reader's warnings; a first compile of the loop is announced by whichever runs first
     return out.getvalue(), [ln for ln in err.getvalue().splitlines() if not ln.startswith(("compil", "compiled in"))]
 
@@ -74,14 +73,19 @@ def test_a_streamed_trace_run_prints_what_the_whole_run_prints(policy, mpl, jobs
         assert _printed(argv, streamed=True) == _printed(argv, streamed=False)
 
 
+def _columns(source: str = "downey", policy: str | None = "gs", **options):
+    """The gang columns path's run of ``source``, or ``None`` when it leaves the run to the
+    general path."""
+    given = dict(procs=None, slice_seconds=None, jobs=10, load=None, seed=None, steps=None, ring=False,
+                 order=None, params={}, jobs_out=None, tau=10.0)
+    return stream._gang_columns(source, policy, **{**given, **options})
+
+
 def test_runs_the_stream_cannot_give_take_the_general_path():
-    base = dict(source="downey", policy="gs", steps=None, jobs_out=None, ring=False, order=None,
-                procs=None, slice=None, jobs=10, load=None, seed=None, json=False, check=True,
-                decision_limit=None)
     for change in ({"steps": True}, {"jobs_out": "x.csv"}, {"ring": True}, {"policy": None},
                    {"policy": "repack"}, {"policy": "gs:decide=slice"}, {"source": "fig2-repacking"},
-                   {"policy": "nope"}, {"jobs": 0}, {"policy": "gs:mpl=0"}):
-        assert stream.run_gang_columns(Namespace(**{**base, **change})) is None, change
+                   {"policy": "nope"}, {"jobs": 0}, {"policy": "gs:mpl=0"}, {"params": {"check": False}}):
+        assert _columns(**change) is None, change
 
 
 def test_a_trace_s_warnings_are_printed_as_the_general_path_prints_them(tmp_path):
@@ -96,9 +100,7 @@ def test_a_trace_s_warnings_are_printed_as_the_general_path_prints_them(tmp_path
 def test_a_model_run_over_the_job_objects_budget_fits_in_columns(monkeypatch):
     # 20,000 jobs: about 20 MB as job objects, about 1.3 MB as columns
     monkeypatch.setenv("GANGVIZ_MEMORY_BUDGET", "4M")
-    args = Namespace(source="downey", policy="gs", steps=None, jobs_out=None, ring=False, order=None,
-                     procs=None, slice=None, jobs=20_000, load=None, seed=None, json=True, check=True,
-                     decision_limit=None, bsld_threshold=10.0)
-    assert stream.run_gang_columns(args) == 0
+    done = _columns(jobs=20_000)
+    assert isinstance(done, stream.HeadlessRun) and done.document()["metrics"]["jobs"] == 20_000
     monkeypatch.setenv("GANGVIZ_MEMORY_BUDGET", "1M")
-    assert stream.run_gang_columns(args) is None  # and the general path refuses it, with its estimate
+    assert _columns(jobs=20_000) is None  # and the general path refuses it, with its estimate

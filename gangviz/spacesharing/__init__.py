@@ -5,5 +5,5 @@
 * :mod:`~gangviz.spacesharing.policy`: the policies by name (``fcfs``, ``easy``, ``conservative``);
 * :mod:`~gangviz.spacesharing.simulation`: a run as steps for the window;
 * :mod:`~gangviz.spacesharing.checker`: the rule checker;
-* headless runs are printed by :mod:`gangviz.commands.run_space_sharing`.
+* a headless run of a trace's columns is chosen by :mod:`gangviz.experiments.headless`.
 """

@@ -172,15 +172,15 @@ def test_a_gang_run_of_a_trace_writes_the_general_paths_file_from_its_columns(tm
     import json
 
     from gangviz.cli import main
-    from gangviz.commands import run_gang_columns
+    from gangviz.experiments import headless
     from gangviz.results.run_jobs import save_run_jobs
 
     assert main(["run", str(KTH), "--policy", spec]) == 0
     plain = capsys.readouterr().out
     out = tmp_path / "columns.csv"
     written = []
-    save = run_gang_columns._save_jobs
-    monkeypatch.setattr(run_gang_columns, "_save_jobs", lambda *a: written.append(save(*a)))
+    save = headless._save_gang_columns_jobs
+    monkeypatch.setattr(headless, "_save_gang_columns_jobs", lambda *a: written.append(save(*a)))
     assert main(["run", str(KTH), "--policy", spec, "--jobs-out", str(out)]) == 0
     assert written and capsys.readouterr().out == plain  # the columns path wrote it
     source = load_source(str(KTH))

@@ -4,17 +4,15 @@ metrics, and the text ``gangviz run TRACE --policy NAME`` prints."""
 
 from __future__ import annotations
 
-import io
 import math
 import random
-from contextlib import redirect_stdout
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from gangviz.commands.run_space_sharing import print_trace_run
 from gangviz.core.jobs import JobSpec
+from gangviz.experiments.headless import trace_run
 from gangviz.metrics.ibm import ibm_metrics, ibm_metrics_of_columns
 from gangviz.policies import make_policy
 from gangviz.spacesharing.backfill import simulate_backfill, simulate_backfill_columns
@@ -85,14 +83,12 @@ def test_trace_run_prints_what_the_general_run_prints(policy):
     trace = str(ROOT / "resources" / "workloads" / "NASA-iPSC-1993-3.1-cln-norm.swf.gz")
     pol = make_policy(*policy.split(":")[:1], **dict(kv.split("=") for kv in policy.split(":")[1:]))
     general = run_figures(run(load_source(trace), policy))
-    fast = io.StringIO()
-    with redirect_stdout(fast):
-        print_trace_run(Path(trace).name, load_trace_columns(trace), pol)
-    lines = fast.getvalue().splitlines()
+    done = trace_run(Path(trace).name, load_trace_columns(trace), pol)
+    lines = [done.header(), *done.provenance(), *done.figures.text().splitlines()]
     assert lines[1].startswith(f"policy {policy.split(':')[0]}:estimates=")  # every parameter
     assert lines[2] == "bounded slowdown threshold Γ = 10 s (--bsld-threshold)"
     assert lines[3:] == general.text().splitlines()
-    assert "bounded_slowdown" in fast.getvalue() and "(default)" in fast.getvalue()
+    assert "bounded_slowdown" in "\n".join(lines) and "(default)" in "\n".join(lines)
 
 
 def test_load_trace_columns_is_none_for_what_is_not_a_trace(tmp_path):
