@@ -45,9 +45,13 @@ run: install
 	$(BIN)/python -m gangviz.display_check
 	$(BIN)/gangviz
 
-# -n auto: one pytest worker per core, each with its own QApplication; PYTEST_ARGS adds options
-# (e.g. PYTEST_ARGS='-n 0' runs in one process, PYTEST_ARGS='tests/gui' one folder)
-PYTEST = QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n auto
+# -n auto: one pytest worker per core, each with its own QApplication; --dist worksteal: a worker
+# that runs out of tests takes half of another's queue, so a few long tests do not leave one core
+# waiting at the end; PYTEST_ARGS adds options (e.g. PYTEST_ARGS='-n 0' runs in one process,
+# PYTEST_ARGS='tests/gui' one folder). PYTHONDONTWRITEBYTECODE is cleared: with it set, every
+# worker rewrites the assertions of every test module again (seconds of CPU each) and every
+# command a test starts compiles gangviz again; the caches go to __pycache__ (ignored by git)
+PYTEST = QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist worksteal
 
 test: install-test
 	$(PYTEST) $(PYTEST_ARGS)

@@ -379,8 +379,8 @@ tests/workloads/test_synthetic.py::test_uniform_log_sizes_and_work_follow_their_
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests of :data:`SLOW_TESTS` ``slow``; warn of an entry that matches nothing
-    (unless the command line picks single tests)."""
+    """Mark the tests of :data:`SLOW_TESTS` ``slow`` and run the slow tests first; warn of an
+    entry that matches nothing (unless the command line picks single tests)."""
     used: set[str] = set()
     files = set()
     for item in items:
@@ -390,6 +390,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if key in SLOW_TESTS:
                 item.add_marker(pytest.mark.slow)
                 used.add(key)
+    # the slow tests first, in their own order: spread over the workers while the quick ones
+    # are still to come, the last test a worker takes is a short one (a long one last keeps
+    # one core busy while the others wait at the end of the run)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     stale = sorted(k for k in SLOW_TESTS - used if k.partition("::")[0] in files and "::" in k)
     if stale and not any("::" in str(arg) for arg in config.args):
         warnings.warn(f"tests/conftest.py SLOW_TESTS names no such test: {', '.join(stale)}",
