@@ -3,7 +3,7 @@
 #   make test  installs gangviz with its test tools into .venv and runs the whole suite offscreen,
 #              spread over every core (pytest-xdist); CI runs this
 #   make test-quick  the same without the tests marked slow (pyproject.toml lists the markers):
-#              the edit-test loop (about two minutes on two cores)
+#              the edit-test loop (about 70 s of CPU: half a minute on two quiet cores)
 #   make lint  installs the checkers and runs them: ruff (whole tree), mypy (strict, on what
 #              [tool.mypy] in pyproject.toml lists), the import contracts of pyproject.toml
 #              (lint-imports)
