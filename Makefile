@@ -13,7 +13,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 PIP     = $(BIN)/python -m pip install -q --disable-pip-version-check
-BUILD   = pyproject.toml setup.py gangviz/spacesharing/_easyloop.c gangviz/workloads/_swfscan.c
+BUILD   = pyproject.toml setup.py gangviz/spacesharing/_easyloop.c gangviz/workloads/_swfscan.c \
+          gangviz/results/_rowtext.c
 
 .PHONY: run test test-quick lint install install-test install-lint bench clean
 

@@ -97,7 +97,7 @@ def bench_frames(frames: int = 600, width: int = 1200, height: int = 700, cold: 
             player.step_forward(animate=True)
         while player.busy and len(times) < frames:
             if cold:
-                view._cache = None
+                view._static.clear()
             t0 = time.perf_counter()
             player.advance_animation(1 / 60)
             tr = player.transition

@@ -32,7 +32,6 @@ from gangviz.api_checks import (
     check_simulate,
     check_table,
 )
-from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import executed_by_id
 from gangviz.results.jobs import jobs_of_backfill, jobs_of_simulation, save_simulation_jobs
 from gangviz.results.run_jobs import jobs_of_run
@@ -125,8 +124,8 @@ class Result:
         from gangviz.results.jobs import save_backfill_jobs, write_sidecar
 
         done, tau = self.run, self.bsld_threshold
-        if done is not None and done.family == SPACE_SHARING:
-            res = done.result if done.result is not None else done.simulation.result
+        res = done.backfill if done is not None else None
+        if res is not None:
             out = save_backfill_jobs(res.records, self.source, path, label=self.policy,
                                      executed=executed_by_id(res), tau=tau)
         elif self.simulation is not None:
@@ -160,8 +159,8 @@ def _jobs_run(result: Result) -> Any:
 def _table(result: Result) -> np.ndarray:
     scale = result.source.slice_seconds if result.source is not None else 1.0
     done = result.run
-    if done is not None and done.family == SPACE_SHARING:
-        res = done.result if done.result is not None else done.simulation.result
+    res = done.backfill if done is not None else None
+    if res is not None:
         return jobs_of_backfill(res.records, time_scale=scale, executed=executed_by_id(res),
                                 processors=done.source.processors, tau=result.bsld_threshold)
     if result.simulation is not None:
@@ -300,7 +299,7 @@ def _results(src: Source, specs: list[str], *, ring: bool | None, record: bool,
         done = run(own, spec, params=params, record=record, ring=ring, order=(orders or {}).get(spec))
         figs = run_figures(done, gamma)
         sim = done.simulation
-        steps = list(sim.steps) if record and sim is not None and done.family == "matrix" else []
+        steps = list(sim.steps) if record and sim is not None and done.kind.matrix else []
         mach = run_machine(own, spec)
         rec = policy_record(own, spec, done.family, dict(done.parameters), done.engine,
                             (orders or {}).get(spec))

@@ -1,8 +1,9 @@
 """Colours shared by the window and the headless plots (Qt-free: hex strings and numpy only).
 
-* :func:`policy_colour` gives one fixed colour per policy *name*, so ``br`` has the same colour
-  in the window, the compare window, the sweep plot and ``gangviz plot-sweep`` whatever order
-  the policies are listed in.
+* A registered policy's colour is its registry entry's (:func:`gangviz.core.registry.colour`);
+  :func:`hashed_colour` gives any other name a fixed one, and :func:`separated` parts the colours
+  of policies shown together, so ``br`` has the same colour in the window, the compare window,
+  the sweep plot and ``gangviz plot-sweep`` whatever order the policies are listed in.
 * :data:`JOB_HEX` is the job palette of the matrix. It was chosen so that every pair of job
   colours is at least :data:`MIN_DELTA_E` apart in CIEDE2000 and at least
   :data:`MIN_DELTA_E_CVD` apart after simulated deuteranopia and protanopia (Machado, Oliveira
@@ -29,12 +30,8 @@ IDLE_ACTIVE_HEX = "#FBF3DA"
 MIN_DELTA_E = 20.0
 MIN_DELTA_E_CVD = 9.0
 
-#: the policies' fixed colours; any other name gets one of :data:`EXTRA_POLICY_HEX` by hash
-POLICY_HEX = {
-    "repack": "#0072B2", "br": "#D55E00", "bc": "#009E73", "brms": "#CC79A7", "brmms": "#56B4E9",
-    "rs": "#E69F00", "random": "#7F7F7F", "lsr": "#332288", "easy": "#882255", "fcfs": "#117733",
-    "dhc": "#44AA99", "first": "#999933", "migrate": "#AA4499",
-}
+#: the colours a policy outside the registry takes by hash of its name (a registered policy
+#: has its own: :func:`gangviz.core.registry.colour`)
 EXTRA_POLICY_HEX = ("#4477AA", "#EE6677", "#228833", "#AA3377", "#66CCEE", "#BBBB44")
 #: the least CIEDE2000 distance between two policies shown together (also seen with
 #: deuteranopia), and the colours a policy takes when its own is too close to one shown:
@@ -44,35 +41,35 @@ MIN_POLICY_DELTA_E = 20.0
 SHARED_POLICY_HEX = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#5D3A9B", "#5A3D00")
 
 
-def policy_colour(name: str) -> str:
-    """Return the fixed ``#RRGGBB`` colour of the policy called ``name`` (case-insensitive).
-
-    Known policies have a colour of their own; any other name (a policy with parameters such as
-    ``br(limit=2)`` or ``random:seed=3`` counts by its base name) maps by a stable hash, so the colour never depends
-    on the order policies are shown in.
-    """
+def base_name(name: str) -> str:
+    """Return the base of a policy spec or label, lower case: ``br(limit=2)``, ``random:seed=3``
+    and ``BR`` all give ``br``."""
     key = str(name).strip().lower()
-    base = key.split("(", 1)[0].split(":", 1)[0].split(" ", 1)[0].strip()
-    if base in POLICY_HEX:
-        return POLICY_HEX[base]
-    return EXTRA_POLICY_HEX[zlib.crc32(base.encode()) % len(EXTRA_POLICY_HEX)]
+    return key.split("(", 1)[0].split(":", 1)[0].split(" ", 1)[0].strip()
 
 
-def policy_colours(names: Sequence[str]) -> list[str]:
-    """Return the colours of the policies ``names`` shown together (a compare window's 2-4):
-    each its own :func:`policy_colour` unless that lies within :data:`MIN_POLICY_DELTA_E`
-    (CIEDE2000, as seen and with deuteranopia) of a colour taken before it in ``names``; such a
-    policy takes the first of :data:`SHARED_POLICY_HEX` far enough from every colour taken, and
-    when none is (never for up to four policies of the registry: a test checks every set) all
-    take :data:`SHARED_POLICY_HEX` by place. Returns ``#RRGGBB`` strings in ``names``' order;
-    raises ``ValueError`` for more names than :data:`SHARED_POLICY_HEX` has colours."""
-    if len(names) > len(SHARED_POLICY_HEX):
-        raise ValueError(f"at most {len(SHARED_POLICY_HEX)} policies get distinct colours, got {len(names)}")
+def hashed_colour(name: str) -> str:
+    """Return the ``#RRGGBB`` colour of a policy the registry does not know (a user's): one of
+    :data:`EXTRA_POLICY_HEX` by a stable hash of its :func:`base_name`, so the colour never
+    depends on the order policies are shown in, nor on the process."""
+    return EXTRA_POLICY_HEX[zlib.crc32(base_name(name).encode()) % len(EXTRA_POLICY_HEX)]
+
+
+def separated(own: Sequence[str]) -> list[str]:
+    """Return the colours of policies shown together (a compare window's 2-4), given each one's
+    own colour in ``own``: each keeps its own unless that lies within
+    :data:`MIN_POLICY_DELTA_E` (CIEDE2000, as seen and with deuteranopia) of a colour taken
+    before it; such a policy takes the first of :data:`SHARED_POLICY_HEX` far enough from every
+    colour taken, and when none is (never for up to four policies of the registry: a test checks
+    every set) all take :data:`SHARED_POLICY_HEX` by place. Returns ``#RRGGBB`` strings in
+    ``own``'s order; raises ``ValueError`` for more than :data:`SHARED_POLICY_HEX` has colours."""
+    if len(own) > len(SHARED_POLICY_HEX):
+        raise ValueError(f"at most {len(SHARED_POLICY_HEX)} policies get distinct colours, got {len(own)}")
     taken: list[str] = []
-    for name in names:
-        fits = [c for c in (policy_colour(name), *SHARED_POLICY_HEX) if _apart(c, taken)]
+    for colour in own:
+        fits = [c for c in (colour, *SHARED_POLICY_HEX) if _apart(c, taken)]
         if not fits:
-            return list(SHARED_POLICY_HEX[:len(names)])
+            return list(SHARED_POLICY_HEX[:len(own)])
         taken.append(fits[0])
     return taken
 

@@ -44,17 +44,20 @@ def test_idle_cells_look_like_no_job(kind):
 
 
 def test_a_policy_keeps_its_colour_whatever_its_place_or_parameters():
-    assert C.policy_colour("br") == C.policy_colour("BR") == C.policy_colour("br(limit=2)")
-    assert C.policy_colour("random:seed=3") == C.policy_colour("random")
+    from gangviz.core import registry
+
+    assert registry.colour("br") == registry.colour("BR") == registry.colour("br(limit=2)")
+    assert registry.colour("random:seed=3") == registry.colour("random")
+    assert registry.colour("heuristic(2)") == registry.colour("HEURISTIC-EPOCH(1)")
     known = ["repack", "br", "bc", "brms", "brmms"]
-    assert len({C.policy_colour(n) for n in known}) == len(known)
+    assert len({registry.colour(n) for n in known}) == len(known)
     # any other name maps by a stable hash of its base name into the extra palette, the same
     # in every process and with any parameters or case
-    assert C.policy_colour("someone-elses") in C.EXTRA_POLICY_HEX
-    assert C.policy_colour("Someone-Elses(limit=2)") == C.policy_colour("someone-elses")
-    assert C.policy_colour("someone-elses") == C.EXTRA_POLICY_HEX[
+    assert registry.colour("someone-elses") == C.hashed_colour("someone-elses")
+    assert C.hashed_colour("someone-elses") in C.EXTRA_POLICY_HEX
+    assert C.hashed_colour("Someone-Elses(limit=2)") == C.hashed_colour("someone-elses")
+    assert C.hashed_colour("someone-elses") == C.EXTRA_POLICY_HEX[
         zlib.crc32(b"someone-elses") % len(C.EXTRA_POLICY_HEX)]
-    assert C.policy_colour("someone-elses") not in C.POLICY_HEX.values()
 
 
 def test_times_read_in_the_traces_units():

@@ -211,8 +211,9 @@ def sampled_metrics(runs: list[tuple[str, str, str | None]], seeds: int) -> Any:
     --seeds`` makes it. The first run (the one graded) goes on the reference engine, the others
     on the fastest engine that covers them, as the one-sample table does; a built-in that cannot
     use the machine is left out. Raises ``ValueError`` for fewer than two seeds."""
-    from gangviz.experiments.compare import comparison_from_metrics, sampled_comparison
+    from gangviz.experiments.compare import comparison_from_figures, sampled_comparison
     from gangviz.factory import run
+    from gangviz.results.figures import ZHOU_KEYS, Figures
     from gangviz.workloads.source import load_source
 
     if seeds < 2:
@@ -231,8 +232,9 @@ def sampled_metrics(runs: list[tuple[str, str, str | None]], seeds: int) -> Any:
                 table[label] = run(source, spec, engine=engine, order=order).metrics
             except ValueError:  # a built-in that cannot use this machine (the same for every seed)
                 kept.remove((label, spec, order))
-        samples[seed] = comparison_from_metrics(source.title, source.processors,
-                                                {label: table[label] for label, _, _ in kept})
+        samples[seed] = comparison_from_figures(
+            source.title, source.processors,
+            {label: Figures({k: table[label].get(k, math.nan) for k in ZHOU_KEYS}, "matrix", "slice") for label, _, _ in kept})
     return sampled_comparison(samples)
 
 

@@ -24,7 +24,7 @@ import json
 import sys
 from typing import Any
 
-from gangviz.commands.errors import UserError
+from gangviz.commands.errors import UserError, check_screenshot
 from gangviz.commands.options import add_bsld_threshold, add_source_options, window_size
 from gangviz.experiments.argtypes import number, positive_int
 from gangviz.experiments.compare import (
@@ -143,11 +143,7 @@ def _check_window_options(args: argparse.Namespace) -> None:
                         else "--presentation is a mode of the compare window: it needs --window")
     if args.size and not args.screenshot:
         raise UserError("--size needs --window --screenshot")
-    if args.screenshot:
-        try:
-            check_output(args.screenshot, force=args.force)
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
+    check_screenshot(args.screenshot, args.force)
 
 
 def _sampled(args: argparse.Namespace, runs: dict[str, tuple[str, str | None]]) -> int:
@@ -295,14 +291,3 @@ def _window(args: argparse.Namespace) -> int:
     win.close()  # ends the runs' worker processes too, however the loop ended (Ctrl-C, SIGTERM)
     return code
 
-
-def _space_sharing(spec: str) -> bool:
-    """Whether the registry puts the policy of ``spec`` in the space-sharing family (a spec
-    that does not resolve is not: the run reports it in its own order)."""
-    from gangviz.core import registry
-    from gangviz.core.params import split_spec
-
-    try:
-        return registry.lookup(split_spec(spec)[0])[0].family == registry.SPACE_SHARING
-    except ValueError:
-        return False

@@ -16,3 +16,17 @@ EXIT_INTERRUPTED = 130
 
 class UserError(Exception):
     """A problem the user can fix (bad file, bad parameter). Printed without a traceback."""
+
+
+def check_screenshot(path: str | None, force: bool) -> None:
+    """Raise :class:`UserError` unless ``path`` (``--screenshot``; ``None`` when not given) is a
+    file gangviz may write: a known image format, not a FIFO or device, not an existing file
+    without ``force`` (:func:`gangviz.outputs.check_output`)."""
+    if not path:
+        return
+    from gangviz.outputs import check_output
+
+    try:
+        check_output(path, force=force)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None

@@ -15,9 +15,8 @@ from __future__ import annotations
 import argparse
 import re
 
-from gangviz.commands.errors import UserError
+from gangviz.commands.errors import UserError, check_screenshot
 from gangviz.commands.options import add_source_options
-from gangviz.outputs import check_output
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -85,11 +84,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--step {steps}.{move}: steps and moves count from 1")
     if args.pick is not None and args.guided != "answered":
         raise UserError("--pick needs --guided answered")
-    if args.screenshot:
-        try:
-            check_output(args.screenshot, force=args.force)
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
+    check_screenshot(args.screenshot, args.force)
     source_args = {k: v for k, v in (("jobs", args.jobs), ("load", args.load), ("seed", args.seed))
                    if v is not None}
     if args.procs is not None:

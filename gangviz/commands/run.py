@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the simulation described by ``args``; print text or JSON; return 0."""
     from gangviz.factory.checks import check_source
-    from gangviz.factory.policy import make, resolve
+    from gangviz.factory.policy import resolve
     from gangviz.workloads.source import load_source, print_warnings
 
     if args.jobs_out:
@@ -91,10 +91,6 @@ def run(args: argparse.Namespace) -> int:
         if extra and not user:  # never ignored: they belong to a policy from a file
             raise UserError(f"--no-check and --decision-limit apply to a user's policy (a .py file), "
                             f"not to the built-in {choice.spec}")
-        choice = resolve(source, args.policy, params=extra if user else None)
-        policy = make("matrix", choice)
-        if choice.entry is not None and choice.entry.family == SPACE_SHARING:
-            policy.check_source(source)
         return _run_source(args, source, choice.spec, steps, extra if user else None)
     except ValueError as exc:
         raise UserError(str(exc)) from None
@@ -125,17 +121,16 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
         _save_jobs(done, source, args.jobs_out, args.order, args.bsld_threshold)
     figures = run_figures(done, args.bsld_threshold)
     mach = machine(source, args.procs, args.slice)
-    name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
     record = policy_record(source, spec, done.family, dict(done.parameters), done.engine, args.order)
     name = record["name"]  # one spelling everywhere: the registry's
-    final = done.final_matrix() if done.family == "matrix" else None
+    final = done.final_matrix() if done.kind.matrix else None
     sim = done.simulation
     if args.json:
         import json
 
         doc = run_document(source, mach, name, done.parameters, done.engine, figures, record)
         if steps and sim is not None:
-            if done.family == "matrix":
+            if done.kind.matrix:
                 names = {jid: rec.spec.name for jid, rec in sim.jobs.items() if rec.spec.name}
                 doc["final_matrix"] = final
                 doc["steps"] = [_labelled(s.to_dict(), names) for s in sim.steps]
@@ -145,7 +140,7 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
                                 for s in sim.steps for line in s.narration]
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")  # one write, however long
         return 0
-    print(header_line(source.title, name, _family_name(done.family), mach, source.job_count))
+    print(header_line(source.title, name, done.kind.title, mach, source.job_count))
     print("\n".join(provenance_lines(source, {spec: record}, figures)))
     from gangviz.inputs import printable  # a job's name from a file may hold control characters
 
@@ -163,10 +158,6 @@ def _run_source(args: argparse.Namespace, source: Source, spec: str, steps: bool
             print(f"  {printable(row)}")
     print(figures.text())
     return 0
-
-
-def _family_name(family: str) -> str:
-    return {"matrix": "time slots", SPACE_SHARING: "space sharing"}.get(family, family)
 
 
 def _save_jobs(done: FinishedRun, source: Source, path: str, order: str | None = None,

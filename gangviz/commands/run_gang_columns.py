@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["run_gang_columns"]
 
-#: jobs measured at once (:func:`gangviz.metrics.ibm_blocks.ibm_metrics_of_column_blocks`)
+#: jobs measured at once (:func:`gangviz.metrics.reduce.core_figures`)
 BLOCK = 1 << 16
 #: jobs run at once before the loop looks for an empty machine to stop at (``None``: the
 #: loop's own :data:`gangviz.fast.gang_chunks.STRETCH`; tests make both tiny)

@@ -65,15 +65,18 @@ def print_trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolic
                     warnings=list(c.warnings), path=Path(path) if path else None)
     label = spec or policy.label()
     record = policy_record(source, label, "space-sharing", dict(parameters or {}), "backfill")
+    import numpy as np
+
+    # as arrays once, for the figures and the per-job file
+    start, finish, ran = (np.asarray(x, dtype=np.float64) for x in (res.start, res.finish, res.runs))
     if jobs_out:
         from gangviz.results.jobs import save_columns_jobs, write_sidecar
 
-        save_columns_jobs(title, c, res.start, res.finish, jobs_out, label=policy.label(),
-                          executed=res.runs, tau=gamma)
+        save_columns_jobs(title, c, start, finish, jobs_out, label=policy.label(), executed=ran, tau=gamma)
         write_sidecar(jobs_out, source, record, gamma)
-    figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, processors,
+    figures = columns_figures(c.arrival, start, finish, c.work, c.size, processors,
                               slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity,
-                              executed=res.runs, gamma=gamma)
+                              executed=ran, gamma=gamma)
     mach = machine(source, procs, slice_seconds)
     if as_json:
         import json

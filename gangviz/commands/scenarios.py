@@ -12,11 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
 from gangviz.factory import policy_name
 from gangviz.resources import list_scenarios
 from gangviz.workloads.playlist import list_playlists, load_playlist
 from gangviz.workloads.scenario import load_scenario
+
+T = TypeVar("T")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,33 +31,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def describe_builtins() -> list[dict[str, str]]:
+def describe_builtins() -> list[dict[str, Any]]:
     """Return one dict per built-in scenario: name, model, policy, title, explanation, path; or
     name, path and error for a file that does not load."""
-    rows = []
-    for path in list_scenarios():
-        try:
-            sc = load_scenario(path)
-        except (ValueError, OSError) as exc:
-            rows.append({"name": path.stem, "path": str(path), "error": str(exc)})
-            continue
-        rows.append({"name": path.stem, "model": sc.model, "policy": policy_name(sc),
-                     "title": sc.title, "explanation": sc.explanation, "path": str(path)})
-    return rows
+    return _describe(list_scenarios(), load_scenario, lambda sc: {
+        "model": sc.model, "policy": policy_name(sc), "title": sc.title, "explanation": sc.explanation})
 
 
-def describe_playlists() -> list[dict[str, object]]:
+def describe_playlists() -> list[dict[str, Any]]:
     """Return one dict per built-in lecture playlist: name, title, the entries' sources in
     order, path; or name, path and error for a file that does not load."""
-    rows: list[dict[str, object]] = []
-    for path in list_playlists():
+    return _describe(list_playlists(), load_playlist, lambda pl: {
+        "title": pl.title, "scenarios": [str(item.source) for item in pl.items]})
+
+
+def _describe(paths: list[Path], load: Callable[[Path], T], fields: Callable[[T], dict[str, Any]]
+              ) -> list[dict[str, Any]]:
+    """Return one dict per file of ``paths``: its name, the ``fields`` of what ``load`` reads
+    from it, and its path; or name, path and the error of a file that does not load."""
+    rows: list[dict[str, Any]] = []
+    for path in paths:
         try:
-            pl = load_playlist(path)
+            item = load(path)
         except (ValueError, OSError) as exc:
             rows.append({"name": path.stem, "path": str(path), "error": str(exc)})
             continue
-        rows.append({"name": path.stem, "title": pl.title,
-                     "scenarios": [str(item.source) for item in pl.items], "path": str(path)})
+        rows.append({"name": path.stem, **fields(item), "path": str(path)})
     return rows
 
 

@@ -19,25 +19,89 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from gangviz.colours import base_name, hashed_colour, separated
 from gangviz.core.limits import MAX_JOBS, MAX_SLICES, MAX_SLOTS
 from gangviz.core.params import Param, ParamError, check_keys, quote, split_spec
 
-__all__ = ["FAMILIES", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "LOOPS", "PolicyEntry",
-           "REGISTRY", "lookup", "names", "entries", "parse", "runs_on", "menu"]
+__all__ = ["FAMILIES", "FAMILY", "Family", "family", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "LOOPS", "PolicyEntry",
+           "REGISTRY", "lookup", "names", "entries", "entry_for_target", "parse", "runs_on", "menu", "colour",
+           "colours_shown"]
 
 MATRIX, SPACE_SHARING, MULTISITE, EPOCH = "matrix", "space-sharing", "multisite", "epoch"
 FAMILIES = (MATRIX, SPACE_SHARING, MULTISITE, EPOCH)
 LOOPS = ("reference", "compiled")
-#: The source families a policy family runs on: a space-sharing policy runs a matrix source
-#: (a trace, a model, a scenario without a starting matrix).
-_RUNS_ON = {MATRIX: MATRIX, SPACE_SHARING: MATRIX, MULTISITE: MULTISITE, EPOCH: EPOCH}
 #: ``NAME(k)``: the epoch policies write their one number in brackets (McCann94 §4.4).
 _BRACKETED = re.compile(r"^\s*([A-Za-z*\-]+)\s*\(\s*([^()]*?)\s*\)\s*$")
+
+
+@dataclass(frozen=True)
+class Family:
+    """What a family of policies brings with it, so that no layer above asks which one it is.
+
+    ``key`` is one of :data:`FAMILIES`; ``title`` how a run's header names it; ``runs_on`` the
+    source family its policies run (a space-sharing policy runs a matrix source: a trace, a
+    model, a scenario without a starting matrix); ``default`` the policy spec a source of this
+    family runs when neither the caller nor the source names one (``None``: no source is of
+    this family). ``maker`` builds a policy of the family from its entry and typed parameters,
+    ``finisher`` runs a built simulation to its end and returns its finished run,
+    ``figures`` gives a finished run's figures (the family's list in
+    :mod:`gangviz.results.figures`) and ``views`` is how the window draws it (``""``: the
+    board's own matrix views): each a ``module:attribute`` imported only when it is used, so the
+    family sits below every package that implements it. ``matrix``: its runs end with an
+    Ousterhout matrix and its steps are change records; ``measured``: its runs have the core
+    figures of a finished run (the time-slot and space-sharing families).
+    """
+
+    key: str
+    title: str
+    runs_on: str
+    default: str | None
+    maker: str
+    finisher: str
+    figures: str
+    views: str = ""
+    matrix: bool = False
+    measured: bool = True
+
+    def load(self, attribute: str) -> Any:
+        """Return what the field ``attribute`` (``maker``, ``finisher``, ``figures``, ``views``)
+        names, imported now. Raises ``ValueError`` when the family names none."""
+        target = str(getattr(self, attribute))
+        if not target:
+            raise ValueError(f"the {self.key} family has no {attribute}")
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+_FAMILIES = (
+    Family(MATRIX, "time slots", MATRIX, "repack", "gangviz.factory.policy:construct",
+           "gangviz.factory.finished:finish", "gangviz.results.figures:run_figures", matrix=True),
+    Family(SPACE_SHARING, "space sharing", MATRIX, None, "gangviz.factory.policy:construct",
+           "gangviz.factory.finished:finish", "gangviz.results.figures:run_figures",
+           "gangviz.gui.families.table:GANTT"),
+    Family(MULTISITE, MULTISITE, MULTISITE, "AFCFSwM", "gangviz.multisite.config:migrates",
+           "gangviz.factory.finished:finish_stepping", "gangviz.results.figures:family_figures",
+           "gangviz.gui.families.table:QUEUES", measured=False),
+    Family(EPOCH, EPOCH, EPOCH, "OPT-EPOCH(1)", "gangviz.epoch.policies:from_entry",
+           "gangviz.factory.finished:finish_stepping", "gangviz.results.figures:family_figures",
+           "gangviz.gui.families.table:EPOCHS", measured=False),
+)
+#: Every family by its key.
+FAMILY: Mapping[str, Family] = MappingProxyType({f.key: f for f in _FAMILIES})
+
+
+def family(key: str) -> Family:
+    """Return the :class:`Family` called ``key`` (one of :data:`FAMILIES`); raises
+    ``ValueError`` naming them for another key."""
+    try:
+        return FAMILY[key]
+    except KeyError:
+        raise ValueError(f"unknown family {key!r}; known: {', '.join(FAMILIES)}") from None
 
 
 @dataclass(frozen=True)
@@ -45,8 +109,10 @@ class PolicyEntry:
     """One policy: see the module docstring for the fields.
 
     ``name`` is the lookup key (lower case), ``title`` how papers and the window write it,
-    ``target`` the constructor's ``module:attribute``, ``origin`` the file a user policy came from. A multisite entry names the simulation that runs
-    it (its ``migrate`` trait switches migration on).
+    ``target`` the constructor's ``module:attribute``, ``origin`` the file a user policy came
+    from, ``colour`` the ``#RRGGBB`` every plot and window draws it in (distinct within its
+    family; a user's policy has none and takes one by hash, :func:`colour`). A multisite entry
+    names the simulation that runs it (its ``migrate`` trait switches migration on).
     """
 
     name: str
@@ -62,6 +128,7 @@ class PolicyEntry:
     aliases: tuple[str, ...] = ()
     doc: str = ""
     origin: str = ""
+    colour: str = ""
     loader: Callable[[], Any] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -91,8 +158,15 @@ class PolicyEntry:
         return getattr(importlib.import_module(module), attr)
 
     def runs_on(self) -> str:
-        """Return the source family the policy runs on (``matrix`` for space sharing)."""
-        return _RUNS_ON.get(self.family, self.family)
+        """Return the source family the policy runs on (``matrix`` for space sharing; a family
+        the registry does not know runs its own)."""
+        known = FAMILY.get(self.family)
+        return known.runs_on if known is not None else self.family
+
+    @property
+    def kind(self) -> Family:
+        """Return the policy's :class:`Family`. Raises ``ValueError`` for an unknown family."""
+        return family(self.family)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the entry as plain data (``gangviz policies --json``)."""
@@ -158,78 +232,78 @@ _BUILTINS: tuple[PolicyEntry, ...] = (
                  Param("cuts", "choice", "alternating", "how a re-pack cuts the rows",
                        choices=("alternating", "pairwise"))),
                 traits=frozenset({"wlt"}),
-                doc="WLV allocation with re-packing at every arrival and termination"),
+                doc="WLV allocation with re-packing at every arrival and termination", colour="#0072B2"),
     PolicyEntry("random", "random", MATRIX, "linear", "[Zhou99 §2 (Fig. 1)]",
                 "gangviz.policies.linear:RandomAllocation",
                 (Param("seed", "int", 0, "seed of the random processor choice", low=0,
                        high=(1 << 63) - 1),),
-                doc="random processors in the first slot with room; no re-packing"),
+                doc="random processors in the first slot with room; no re-packing", colour="#7F7F7F"),
     PolicyEntry("firstfit", "firstfit", MATRIX, "linear", "[Zhou99 §2]",
                 "gangviz.policies.linear:FirstFit",
-                doc="the leftmost run of idle processors in the first slot with one"),
+                doc="the leftmost run of idle processors in the first slot with one", colour="#228833"),
     # the buddy schemes of Zhou00
     PolicyEntry("bc", "BC", MATRIX, "buddy", "[Zhou00 §4.1]", "gangviz.policies.buddy:BC",
                 (_OCCUPY,), LOOPS, traits=frozenset({"buddy", "wlt"}),
-                doc="conventional buddy: the first slot with a free block"),
+                doc="conventional buddy: the first slot with a free block", colour="#009E73"),
     PolicyEntry("br", "BR", MATRIX, "buddy", "[Zhou00 §4.1, §3; Zhou99 §4]",
                 "gangviz.policies.buddy:BR", (_OCCUPY,), LOOPS, traits=frozenset({"buddy", "wlt"}),
-                doc="buddy with re-packing: the least-loaded free block of the WLT"),
+                doc="buddy with re-packing: the least-loaded free block of the WLT", colour="#D55E00"),
     PolicyEntry("brms", "BRMS", MATRIX, "buddy", "[Zhou00 §4.1, §4.3]",
                 "gangviz.policies.buddy:BRMS", (_OCCUPY, _EXTRA), LOOPS,
-                traits=frozenset({"buddy", "wlt"}), doc="BR with multi-slot running"),
+                traits=frozenset({"buddy", "wlt"}), doc="BR with multi-slot running", colour="#CC79A7"),
     PolicyEntry("brmms", "BRMMS", MATRIX, "buddy", "[Zhou00 §4.1]",
                 "gangviz.policies.buddy:BRMMS", (_OCCUPY, _EXTRA), LOOPS,
                 traits=frozenset({"buddy", "wlt"}),
-                doc="BR with multi-slot running that never needs more slots than BR"),
+                doc="BR with multi-slot running that never needs more slots than BR", colour="#56B4E9"),
     # the gang policies of the IBM study
     PolicyEntry("gs", "GS", MATRIX, "ibm", "[Zhang01 §4.2, §5.1]", "gangviz.policies.ibm.gs:GS",
-                (_MPL, _DECIDE, *_SLICE), LOOPS, "event", doc="gang scheduling with home rows and an MPL"),
+                (_MPL, _DECIDE, *_SLICE), LOOPS, "event", doc="gang scheduling with home rows and an MPL", colour="#EE6677"),
     PolicyEntry("bgs", "BGS", MATRIX, "ibm", "[Zhang01 §5.2]", "gangviz.policies.ibm.gs:BGS",
                 (_MPL, _DECIDE, *_SLICE), LOOPS, "event", frozenset({"backfill"}),
-                doc="gang scheduling with backfilling"),
+                doc="gang scheduling with backfilling", colour="#4477AA"),
     PolicyEntry("mgs", "MGS", MATRIX, "ibm", "[Zhang01 §5.4]", "gangviz.policies.ibm.gs:MGS",
                 (_MPL, *_MIGRATION, _DECIDE, *_SLICE), LOOPS, "event", frozenset({"migrate"}),
-                doc="gang scheduling with migration"),
+                doc="gang scheduling with migration", colour="#AA3377"),
     PolicyEntry("mbgs", "MBGS", MATRIX, "ibm", "[Zhang01 §5.5]", "gangviz.policies.ibm.gs:MBGS",
                 (_MPL, *_MIGRATION, _DECIDE, *_SLICE), LOOPS, "event", frozenset({"backfill", "migrate"}),
-                doc="gang scheduling with migration and backfilling"),
+                doc="gang scheduling with migration and backfilling", colour="#661100"),
     # space sharing
     PolicyEntry("fcfs", "fcfs", SPACE_SHARING, "backfill", "[Zhang01 §1]",
                 "gangviz.spacesharing.policy:FCFS", _SPACE, LOOPS, "event",
-                doc="first come, first served, no backfilling"),
+                doc="first come, first served, no backfilling", colour="#117733"),
     PolicyEntry("easy", "easy", SPACE_SHARING, "backfill", "[Zhang01 §1, §3]",
                 "gangviz.spacesharing.policy:EASY", _SPACE, LOOPS, "event",
                 frozenset({"backfill", "reserve-head"}),
-                doc="EASY backfilling: a reservation for the head of the queue only"),
+                doc="EASY backfilling: a reservation for the head of the queue only", colour="#882255"),
     PolicyEntry("conservative", "conservative", SPACE_SHARING, "backfill", "[Zhang01 §1, §3]",
                 "gangviz.spacesharing.policy:Conservative", _SPACE, LOOPS, "event",
                 frozenset({"backfill", "reserve-all"}),
-                doc="conservative backfilling: a reservation for every waiting job"),
+                doc="conservative backfilling: a reservation for every waiting job", colour="#BBBB44"),
     # the multi-site model
     PolicyEntry("afcfs", "AFCFS", MULTISITE, "afcfs", "[Papazachos09 §3.2]", _MULTISITE_SIM,
-                loops=LOOPS, decides="event", doc="Adapted FCFS over one queue per processor"),
+                loops=LOOPS, decides="event", doc="Adapted FCFS over one queue per processor", colour="#AA3377"),
     PolicyEntry("afcfswm", "AFCFSwM", MULTISITE, "afcfs", "[Papazachos09 §3.2, §3.3]",
                 _MULTISITE_SIM,
                 loops=LOOPS, decides="event", traits=frozenset({"migrate"}),
-                doc="Adapted FCFS with local and grid migration"),
+                doc="Adapted FCFS with local and grid migration", colour="#E69F00"),
     # the epoch policies of McCann and Zahorjan (Table 2)
     PolicyEntry("buddy", "BUDDY", EPOCH, "epoch", "[McCann94 §4.1]", "gangviz.epoch.buddy:buddy",
-                decides="quantum", traits=frozenset({"pow2-nodes", "pow2-jobs", "optimal"})),
+                decides="quantum", traits=frozenset({"pow2-nodes", "pow2-jobs", "optimal"}), colour="#EE6677"),
     PolicyEntry("buddy*", "BUDDY*", EPOCH, "epoch", "[McCann94 §4.1]",
                 "gangviz.epoch.buddy:buddy_star", decides="quantum",
-                traits=frozenset({"pow2-nodes"})),
+                traits=frozenset({"pow2-nodes"}), colour="#228833"),
     PolicyEntry("hybrid", "HYBRID(k)", EPOCH, "epoch", "[McCann94 §4.1]",
                 "gangviz.epoch.buddy:hybrid", (_k(1), _SPREAD), decides="quantum",
-                traits=frozenset({"pow2-nodes"})),
+                traits=frozenset({"pow2-nodes"}), colour="#AA3377"),
     PolicyEntry("equi-epoch", "EQUI-EPOCH", EPOCH, "epoch", "[McCann94 §4.2]",
                 "gangviz.epoch.epochs:equi_epoch", decides="quantum",
-                traits=frozenset({"optimal-if-pow2"})),
+                traits=frozenset({"optimal-if-pow2"}), colour="#332288"),
     PolicyEntry("opt-epoch", "OPT-EPOCH(k)", EPOCH, "epoch", "[McCann94 §4.2]",
                 "gangviz.epoch.epochs:opt_epoch", (_k(0),), decides="quantum",
-                traits=frozenset({"optimal"})),
+                traits=frozenset({"optimal"}), colour="#BBBB44"),
     PolicyEntry("heuristic-epoch", "HEURISTIC-EPOCH(k)", EPOCH, "epoch", "[McCann94 §4.3]",
                 "gangviz.epoch.epochs:heuristic_epoch", (_k(1), _SPREAD), decides="quantum",
-                aliases=("heuristic",)),
+                aliases=("heuristic",), colour="#66CCEE"),
 )
 
 #: Every built-in policy by its lookup key.
@@ -241,6 +315,13 @@ ORDER_GRADED = ("gs", "fcfs", "easy", "conservative")
 #: reservation rule of ``check-policy``).
 RESERVING_TRAITS = frozenset({"easy", "fcfs", "conservative"})
 _ALIASES = {alias: e.name for e in _BUILTINS for alias in e.aliases}
+_BY_TARGET = {e.target: e for e in _BUILTINS}
+
+
+def entry_for_target(target: str) -> PolicyEntry | None:
+    """Return the built-in whose constructor is ``target`` (``module:attribute``), or ``None``:
+    how a policy class finds the entry that names it."""
+    return _BY_TARGET.get(target)
 
 
 def entries(family: str | None = None, group: str | None = None) -> Iterator[PolicyEntry]:
@@ -267,6 +348,22 @@ def menu(source_family: str) -> list[str]:
     if source_family == MATRIX:
         return sorted(e.name for e in chosen)
     return [e.title.replace("(k)", "(1)") for e in chosen]
+
+
+def colour(name: str) -> str:
+    """Return the ``#RRGGBB`` colour of the policy ``name`` (a title, key, alias or spec, any case,
+    parameters ignored): its entry's, else a fixed one by hash of its base name
+    (:func:`gangviz.colours.hashed_colour`)."""
+    base = base_name(name)
+    entry = REGISTRY.get(_ALIASES.get(base, base))
+    return entry.colour if entry is not None and entry.colour else hashed_colour(name)
+
+
+def colours_shown(names: Sequence[str]) -> list[str]:
+    """Return the colours of the policies ``names`` shown together: each its own :func:`colour`
+    unless two would look alike (:func:`gangviz.colours.separated`, which raises
+    ``ValueError`` for more names than it has colours)."""
+    return separated([colour(n) for n in names])
 
 
 def lookup(name: str) -> tuple[PolicyEntry, dict[str, str]]:

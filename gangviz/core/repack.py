@@ -422,10 +422,3 @@ def eliminate_slots(m: OusterhoutMatrix, out: list[MatrixChange], pairwise: bool
         emit(m, out, SlotRemoved(row, why))
         removed += 1
     return removed
-
-
-def legal_shift_rows(m: OusterhoutMatrix, job: int) -> list[int]:
-    """Return the rows ``job`` could legally shift into (idle on all its processors)."""
-    cols = list(m.job_cols(job))
-    idle = np.all(m.cells[:, cols] == IDLE, axis=1)
-    return np.flatnonzero(idle).tolist()

@@ -9,7 +9,7 @@ runs its simulations step by step, finishes each (its
 :meth:`~gangviz.sim.protocol.Measures.finish`) and calls :func:`comparison_of_runs` on them,
 as :func:`comparison_of_simulations` does, so both show the same numbers. Nothing here imports Qt.
 
-Which value is best (:data:`gangviz.results.figures.GOALS`): higher utilisation, throughput and
+Which value is best (each figure's goal in :data:`gangviz.metrics.table.TABLE`): higher utilisation, throughput and
 processor active ratio ``r_a``; lower for the others (Zhang01 §2.3, Zhou00 §4.3 read them that
 way); counts have none. A figure is ranked only among the policies that have it, so a family
 never wins a figure it lacks (:attr:`Comparison.lacks`). Ties are all marked best; an undefined
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.numbers import number
+from gangviz.metrics.table import goals as figure_goals
 from gangviz.results.provenance import leaves_padding, policy_record, run_machine
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: loaded when a comparison runs)
@@ -36,32 +37,9 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only: loaded when a comparis
     from gangviz.workloads.source import Source
 from gangviz.experiments.tasks import METRICS
 
-#: "max" when a higher value is better, "min" when lower is better.
-GOALS: dict[str, str] = {"r_a": "max", "n_l": "min", "n_a": "min", "t_ta": "min",
-                         "t_sa": "min", "t_ma": "min", "t_la": "min"}
-
-#: One-line meaning of each metric, for table legends and tooltips.
-DESCRIPTIONS: dict[str, str] = {
-    "r_a": "average processor active ratio",
-    "n_l": "largest number of slots",
-    "n_a": "time-average number of slots",
-    "t_ta": "mean turnaround, all jobs",
-    "t_sa": "mean turnaround, small jobs (1-12 slots of work)",
-    "t_ma": "mean turnaround, medium jobs (13-60)",
-    "t_la": "mean turnaround, large jobs (> 60)",
-}
-
-
-#: The IBM figures (seconds; utilisation and loss of capacity are fractions) and their goals.
-IBM_GOALS: dict[str, str] = {"wait": "min", "response": "min", "bounded_slowdown": "min",
-                             "utilization": "max", "loss_of_capacity": "min"}
-DESCRIPTIONS.update({
-    "wait": "mean wait (s)",
-    "response": "mean response time (s)",
-    "bounded_slowdown": "mean bounded slowdown (Γ = 10 s unless set)",
-    "utilization": "utilisation (eq. 1)",
-    "loss_of_capacity": "loss of capacity (eqs. 2-3)",
-})
+#: "max" when a higher value is better, "min" when lower is better: the table's
+#: (:func:`gangviz.metrics.table.goals`)
+GOALS: dict[str, str] = figure_goals()
 
 
 @dataclass(frozen=True)
@@ -78,7 +56,7 @@ class Comparison:
     metrics: dict[str, dict[str, float]]
     best: dict[str, tuple[str, ...]]
     keys: tuple[str, ...] = METRICS
-    goals: dict[str, str] = field(default_factory=lambda: dict(GOALS))
+    goals: dict[str, str] = field(default_factory=lambda: {m: g for m, g in GOALS.items() if m in METRICS})
     units: dict[str, str] = field(default_factory=dict)
     lacks: dict[str, list[str]] = field(default_factory=dict)
     #: why no value is marked best (:func:`served_note`); ``""``: the best are marked
@@ -158,21 +136,6 @@ def best_labels(values: Mapping[str, float], goal: str) -> tuple[str, ...]:
     return tuple(k for k, v in defined.items() if v == target)
 
 
-def comparison_from_metrics(title: str, processors: int,
-                            metrics: Mapping[str, Mapping[str, float]], *,
-                            goals: Mapping[str, str] | None = None) -> Comparison:
-    """Return the :class:`Comparison` of already computed metrics (label -> metric -> value).
-
-    ``goals`` (metric -> "max"/"min", in table order) default to :data:`GOALS`.
-    """
-    goals = dict(goals or GOALS)
-    keys = tuple(goals)
-    labels = tuple(metrics)
-    table = {lab: {m: _num(metrics[lab].get(m)) for m in keys} for lab in labels}
-    best = {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m]) for m in keys}
-    return Comparison(title, processors, labels, table, best, keys, goals)
-
-
 def comparison_from_figures(title: str, processors: int,
                             figures: Mapping[str, Figures]) -> Comparison:
     """Return the :class:`Comparison` of finished runs' figures (label ->
@@ -181,14 +144,12 @@ def comparison_from_figures(title: str, processors: int,
     column and listed in :attr:`Comparison.lacks`. The best of a row is chosen among the
     policies that have the figure, which means the same thing for all of them (the core's
     definitions are the IBM study's for every family; the own figures are one paper's)."""
-    from gangviz.results.figures import GOALS as FIGURE_GOALS
-
     keys: list[str] = []
     for figs in figures.values():
         keys += [k for k in figs.values if k not in keys]
     labels = tuple(figures)
     table = {lab: {m: _num(figures[lab].values.get(m)) for m in keys} for lab in labels}
-    goals = {m: FIGURE_GOALS[m] for m in keys if m in FIGURE_GOALS}
+    goals = {m: GOALS[m] for m in keys if m in GOALS}
     note = served_note(figures)
     best = {} if note else {m: best_labels({lab: table[lab][m] for lab in labels}, goals[m])
                             for m in goals}

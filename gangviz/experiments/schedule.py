@@ -21,8 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from gangviz.core.registry import SPACE_SHARING
-
 __all__ = ["Schedule", "schedule_of", "run_schedule"]
 
 #: the most points a curve of :meth:`Schedule.curves` holds
@@ -137,10 +135,9 @@ def schedule_of(done: Any, gamma: float = 10.0) -> Schedule:
         placement = getattr(done.result.raw, "placement", None)
     else:
         placement = None
-        if done.family == SPACE_SHARING:
-            res = done.result if done.result is not None else done.simulation.result
-            records, end = res.records, float(res.end)
-        elif done.family == "matrix":
+        if done.backfill is not None:
+            records, end = done.backfill.records, float(done.backfill.end)
+        elif done.kind.matrix:
             records, end = done.simulation.records(), float(done.simulation.time)
         else:
             raise ValueError(f"a {done.family} run has no per-job schedule")

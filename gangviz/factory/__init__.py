@@ -20,7 +20,6 @@ from gangviz.factory.build import build, epoch_model, multisite_model
 from gangviz.factory.expect import check_expect, end_state, piece_text, run_to_end
 from gangviz.factory.finished import measures_of
 from gangviz.factory.policy import (
-           DEFAULT_POLICY,
            PolicyChoice,
            parse_policy_spec,
            policy_name,
@@ -29,5 +28,5 @@ from gangviz.factory.policy import (
 from gangviz.factory.run import ENGINES, FinishedRun, run
 
 __all__ = ["build", "run", "FinishedRun", "ENGINES", "multisite_model", "epoch_model", "resolve",
-           "PolicyChoice", "parse_policy_spec", "policy_name", "DEFAULT_POLICY", "check_expect",
+           "PolicyChoice", "parse_policy_spec", "policy_name", "check_expect",
            "end_state", "piece_text", "run_to_end", "measures_of"]

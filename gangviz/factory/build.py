@@ -25,6 +25,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from gangviz.core import registry
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.checks import check_source
 from gangviz.factory.finished import measures_of
@@ -95,7 +96,7 @@ def _simulation(source: Source, choice: PolicyChoice, policy: Any, *, record: bo
         return _multisite(_scenario(source), policy)
     if family == "epoch":
         return _epoch(_scenario(source), policy)
-    if order is not None and (family != "matrix" or choice.entry is None):
+    if order is not None and (not registry.family(family).matrix or choice.entry is None):
         raise ValueError(f"--order applies to the time-slot and space-sharing policies, not {choice.spec}")
     if choice.entry is not None and choice.entry.family == SPACE_SHARING:
         from gangviz.spacesharing.simulation import SpaceSharingSimulation

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from gangviz.core import registry
 from gangviz.core.registry import SPACE_SHARING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from gangviz.sim.protocol import Curves, Measures
     from gangviz.workloads.source import Source
 
-__all__ = ["FinishedRun", "finish", "measures_of"]
+__all__ = ["FinishedRun", "finish", "finish_stepping", "measures_of"]
 
 
 @dataclass
@@ -57,6 +58,19 @@ class FinishedRun:
         return "space-sharing" if self.engine == "backfill" else "matrix"
 
     @property
+    def kind(self) -> registry.Family:
+        """The run's :class:`~gangviz.core.registry.Family`."""
+        return registry.family(self.family)
+
+    @property
+    def backfill(self) -> Any:
+        """The backfilling simulator's result of a space-sharing run (its records, end and
+        capacity), run headless or stepped; ``None`` for a run of another family."""
+        if self.family != SPACE_SHARING:
+            return None
+        return self.result if self.result is not None else self.simulation.result
+
+    @property
     def metrics(self) -> dict[str, float]:
         """The Zhou00 §4.3 figures of a matrix or space-sharing run (a backfilling run counts as
         one row of the machine, :func:`gangviz.metrics.zhou.zhou_metrics_of_result`).
@@ -64,12 +78,11 @@ class FinishedRun:
         if self._metrics is None:
             if self.engine.startswith("compiled:"):
                 self._metrics = self.result.metrics
-            elif self.family == SPACE_SHARING:
+            elif self.backfill is not None:
                 from gangviz.metrics.zhou import zhou_metrics_of_result
 
-                res = self.result if self.result is not None else self.simulation.result
-                self._metrics = zhou_metrics_of_result(res, self.source.processors)
-            elif self.family == "matrix":
+                self._metrics = zhou_metrics_of_result(self.backfill, self.source.processors)
+            elif self.kind.matrix:
                 from gangviz.metrics.zhou import zhou_metrics
 
                 self._metrics = zhou_metrics(self.simulation)
@@ -80,7 +93,7 @@ class FinishedRun:
     def final_matrix(self) -> list[str]:
         """Return the matrix's rows at the end (top slot first); a compiled run ends with
         every job done and the matrix empty. Raises ``ValueError`` for another family."""
-        if self.simulation is not None and self.family == "matrix":
+        if self.simulation is not None and self.kind.matrix:
             rows: list[str] = self.simulation.matrix.to_rows()
             return rows
         if self.engine.startswith("compiled:"):
@@ -89,18 +102,22 @@ class FinishedRun:
 
 
 def finish(sim: Any, source: Source | None, label: str,
-           tick: Callable[[Any], None] | None = None) -> FinishedRun:
+           tick: Callable[[Any], None] | None = None,
+           until: Callable[[Any], None] | None = None, policy: Any = None) -> FinishedRun:
     """Run ``sim`` (a time-slot or space-sharing simulation of ``source``, labelled ``label``)
     to its end and return the :class:`FinishedRun`, with the capacity lost while jobs waited
     (:func:`gangviz.metrics.ibm.run_with_capacity`, which calls ``tick(sim)`` every thousand
-    steps; a space-sharing run's own count). Raises ``ValueError`` for another family (its
-    figures are its own) and when ``source`` is ``None``."""
-    if sim.family not in ("matrix", SPACE_SHARING):
+    steps; a space-sharing run's own count); the finisher of these two families
+    (:attr:`gangviz.core.registry.Family.finisher`; ``until`` is the other families', and the
+    policy is the simulation's own, whatever ``policy`` says).
+    Raises ``ValueError`` for another family (its figures are its own) and when ``source`` is
+    ``None``."""
+    if not registry.family(sim.family).measured:
         raise ValueError(f"a {sim.family} run has its own figures")
     if source is None:
         raise ValueError(f"the {label or sim.policy_name} simulation was not built from a source "
                          "(gangviz.factory.build): it has no finished run")
-    if sim.family == "matrix":
+    if registry.family(sim.family).matrix:
         from gangviz.metrics.ibm import run_with_capacity
 
         capacity = run_with_capacity(sim, tick=tick)
@@ -110,12 +127,28 @@ def finish(sim: Any, source: Source | None, label: str,
     return FinishedRun(source, label, sim.policy, "reference", simulation=sim, capacity=capacity)
 
 
+def finish_stepping(sim: Any, source: Source, label: str,
+                    tick: Callable[[Any], None] | None = None,
+                    until: Callable[[Any], None] | None = None, policy: Any = None) -> FinishedRun:
+    """Run ``sim`` (a multi-site or epoch simulation of ``source``) to its end with ``until(sim)``
+    (default: step until no step is left; their ``run()`` has other stopping rules) and return
+    the :class:`FinishedRun` of ``policy`` (the policy object the simulation was built with),
+    without a lost capacity (these families' figures are their own): the finisher of these
+    families (:attr:`gangviz.core.registry.Family.finisher`; ``tick`` is the others')."""
+    if until is not None:
+        until(sim)
+    else:
+        while sim.step() is not None:
+            pass
+    return FinishedRun(source, label, policy, "reference", simulation=sim)
+
+
 def measures_of(sim: Any, source: Source | None = None, label: str = "") -> Measures[FinishedRun]:
     """Return ``sim.measures``, binding them to ``sim`` first when it has none (a simulation
     built outside :func:`gangviz.factory.build`, whose :meth:`Measures.finish` then needs
     ``source``). The figures are :func:`gangviz.metrics.figures` and
-    :func:`gangviz.metrics.series` of ``sim`` (no curves for the matrix family: its panels draw
-    the engine's samples)."""
+    :func:`gangviz.metrics.series` of ``sim`` (the matrix family's panels draw the engine's
+    samples too)."""
     if sim.measures is None:
         from gangviz import metrics
         from gangviz.sim.protocol import Measures

@@ -29,11 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from gangviz.workloads.scenario_types import Scenario
     from gangviz.workloads.source import Source
 
-__all__ = ["DEFAULT_POLICY", "PolicyChoice", "parse_policy_spec", "policy_name",
-           "resolve", "make", "typed_params", "entry_of"]
-
-#: The policy a source runs when neither the caller nor the source names one, per family.
-DEFAULT_POLICY = {"matrix": "repack", "multisite": "AFCFSwM", "epoch": "OPT-EPOCH(1)"}
+__all__ = ["PolicyChoice", "parse_policy_spec", "policy_name", "resolve", "make", "construct",
+           "typed_params"]
 
 
 @dataclass(frozen=True)
@@ -58,12 +55,6 @@ def parse_policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return split_spec(spec)[0], params
 
 
-def entry_of(name: str) -> tuple[PolicyEntry, dict[str, str]]:
-    """Return the registry entry of policy ``name`` and the parameters its name carries
-    (:func:`gangviz.core.registry.lookup`). Raises ``ValueError`` for an unknown name."""
-    return registry.lookup(name)
-
-
 def family_of_source(source: Source | Scenario) -> str:
     """Return the model family of a source or scenario: ``"matrix"``, ``"multisite"`` or ``"epoch"``."""
     return source.model
@@ -71,8 +62,8 @@ def family_of_source(source: Source | Scenario) -> str:
 
 def policy_name(source: Source | Scenario, policy: str | None = None) -> str:
     """Return the policy spec a run of ``source`` (a Source or Scenario) uses: ``policy``, else
-    the source's own, else the family's default (repack, AFCFSwM, OPT-EPOCH(1))."""
-    return policy or source.policy or DEFAULT_POLICY[family_of_source(source)]
+    the source's own, else its family's default (:attr:`gangviz.core.registry.Family.default`)."""
+    return policy or source.policy or registry.family(family_of_source(source)).default or ""
 
 
 def source_params(source: Source | Scenario, name: str) -> dict[str, Any]:
@@ -143,7 +134,7 @@ def _entry(name: str, family: str) -> tuple[PolicyEntry, dict[str, str]]:
 
 def _known(family: str) -> list[str]:
     """The names to suggest for a source of ``family``: the matrix menu's, else the titles."""
-    return registry.menu(family) if family == registry.MATRIX else registry.runs_on(family)
+    return registry.menu(family) if registry.family(family).matrix else registry.runs_on(family)
 
 
 def _a(word: str) -> str:
@@ -157,24 +148,25 @@ def typed_params(choice: PolicyChoice) -> dict[str, Any]:
     return entry.coerce(choice.params)
 
 
-def make(family: str, choice: PolicyChoice) -> Any:
-    """Return the policy object of ``choice`` for a source of ``family``.
+def construct(entry: PolicyEntry, typed: Mapping[str, Any]) -> Any:
+    """Return the policy object of a time-slot or space-sharing ``entry`` built with ``typed``
+    (parameters already coerced): the maker of those two families
+    (:attr:`gangviz.core.registry.Family.maker`). Only the policy's own package is imported.
+    Raises ``ValueError`` for what the constructor refuses."""
+    return entry.constructor()(**typed)
 
-    matrix and space-sharing: the registry entry's constructor built with the typed
-    parameters; multisite: ``True``/``False``, whether AFCFSwM migrates (the entry's
-    ``migrate`` trait; the scenario's ``[params]`` configure the sites); epoch:
-    :func:`gangviz.epoch.policies.from_entry`. Raises ``ValueError`` naming the family's allowed
-    policies for an unknown name or parameter, or the allowed range of a bad value.
+
+def make(family: str, choice: PolicyChoice) -> Any:
+    """Return the policy object of ``choice`` for a source of ``family``, built by the maker of
+    its entry's family (:attr:`gangviz.core.registry.Family.maker`: the constructor for the
+    time-slot and space-sharing families, whether AFCFS migrates for the multi-site one,
+    :func:`gangviz.epoch.policies.from_entry` for the epoch one). Raises ``ValueError`` naming
+    the family's allowed policies for an unknown name or parameter, or the allowed range of a
+    bad value.
     """
     entry = choice.entry if choice.entry is not None else _entry(choice.name, family)[0]
     if entry.runs_on() != family:
         raise ValueError(f"unknown policy {choice.name!r} for {_a(family)} source; "
                          f"known: {', '.join(_known(family))}")
     params = entry.coerce(choice.params)
-    if entry.family == registry.MULTISITE:
-        return "migrate" in entry.traits
-    if entry.family == registry.EPOCH:
-        from gangviz.epoch.policies import from_entry
-
-        return from_entry(entry, params)
-    return entry.constructor()(**params)
+    return registry.family(entry.family).load("maker")(entry, params)

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from gangviz.core import registry
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.build import as_source, build_resolved
 from gangviz.factory.checks import check_source
 from gangviz.factory.compiled import compiled_runner
 from gangviz.factory.finished import FinishedRun
-from gangviz.factory.finished import finish as finished_run
 from gangviz.factory.policy import family_of_source, make, resolve, typed_params
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,22 +85,10 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         raise ValueError(f"no compiled loop covers {choice.spec} on {source.title}"
                          + (" while recording steps" if record else ""))
     sim = build_resolved(source, choice, pol, record=record, watch=False, ring=ring, order=order)
-    if sim.family in ("matrix", SPACE_SHARING):
-        done = finished_run(sim, source, choice.spec, tick=tick)
-    else:
-        (finish or _to_end)(sim)
-        done = FinishedRun(source, choice.spec, pol, "reference", simulation=sim)
-    done.parameters = dict(choice.params)
-    return done
-
-
-def _to_end(sim: Any) -> None:
-    """Run ``sim`` until it has no step left (the whole run in one call when it can)."""
-    if sim.family in ("matrix", "space-sharing"):
-        sim.run()
-        return
-    while sim.step() is not None:  # the other families' run() has other stopping rules
-        pass
+    ended: FinishedRun = registry.family(sim.family).load("finisher")(
+        sim, source, choice.spec, tick=tick, until=finish, policy=pol)
+    ended.parameters = dict(choice.params)
+    return ended
 
 
 def _backfill(source: Source, label: str, policy: Any, order: str | None = None) -> FinishedRun:

@@ -3,7 +3,7 @@
 Top to bottom: the title, the subtitle with where the run stands at its right (the time, the
 step and, stepping by move, the move: :meth:`Board.set_stamp`), the scenario's explanation (presentation mode), then
 either the Ousterhout matrix with its vector/tree under it (the matrix family) or the view
-:data:`gangviz.gui.families.FAMILY_VIEWS` gives for ``sim.family``, then the timeline
+:func:`gangviz.gui.families.table.family_view` gives for ``sim.family``, then the timeline
 scrubber and the caption. The matrix, vector and tree share one column geometry.
 """
 

@@ -10,7 +10,8 @@ keeps it while it lives, whatever row or processors it moves to. Tie-break: the 
 colour is ``id % len(JOB_HEX)``; if a job next to it at that moment (the runs left and right of
 it in its rows, the jobs above and below it in the neighbouring rows) already has that colour,
 the next colour in palette order that none of them has is taken. Jobs are coloured in id order.
-:func:`reset_colours` forgets every choice (a view does it when it is given a new simulation).
+The choices live in a :class:`JobColours` map: each matrix view owns one and forgets its
+choices when it is given a new simulation; views without one share :data:`SHARED`.
 The indexed-image lookup table keeps entry 0 for idle cells and 1..n for the job colours.
 """
 
@@ -73,14 +74,81 @@ TEXT_PAIRS = [
 FLASH = QColor("#D55E00")
 
 
-#: job id -> palette index, -1 = not chosen yet (grown on demand)
-_chosen = np.full(0, -1, dtype=np.int16)
+class JobColours:
+    """The colours chosen for the jobs of one simulation on show (see the module docstring).
+
+    Each view that draws jobs owns one, so two views side by side (the panes of a compare
+    window) keep their choices apart: a view given a new simulation forgets its own choices
+    (:meth:`reset`) and never another view's.
+    """
+
+    def __init__(self) -> None:
+        #: job id -> palette index, -1 = not chosen yet (grown on demand)
+        self._chosen = np.full(0, -1, dtype=np.int16)
+
+    def reset(self) -> None:
+        """Forget every job's colour."""
+        self._chosen = np.full(0, -1, dtype=np.int16)
+
+    def indices(self, cells: np.ndarray) -> np.ndarray:
+        """Return the palette index (0-based) of every cell's job, -1 for idle cells; jobs
+        seen for the first time get their colour here."""
+        return self.codes(cells).astype(np.int16) - 1
+
+    def codes(self, cells: np.ndarray) -> np.ndarray:
+        """Return a ``uint8`` array: 0 for idle cells, 1 + the palette index of each cell's job.
+
+        One table lookup per cell (a 9,216 x 32 matrix in about a millisecond); jobs seen for
+        the first time get their colour first (see the module docstring).
+        """
+        cells = np.asarray(cells)
+        top = int(cells.max()) if cells.size else -1
+        if top >= len(self._chosen) or not len(self._chosen):
+            grown = np.full(max(top + 1, 2 * len(self._chosen), 64), -1, dtype=np.int16)
+            grown[: len(self._chosen)] = self._chosen
+            self._chosen = grown
+        # table[0] is the idle cell (id -1); 255 marks a job without a colour yet
+        table = np.empty(len(self._chosen) + 1, dtype=np.uint8)
+        table[0] = 0
+        table[1:] = np.where(self._chosen < 0, 255, self._chosen + 1)
+        codes: np.ndarray = table[cells + 1]
+        if (codes == 255).any():
+            self._choose(cells, np.unique(cells[codes == 255]))
+            table[1:] = np.where(self._chosen < 0, 255, self._chosen + 1)
+            codes = table[cells + 1]
+        return codes
+
+    def _choose(self, cells: np.ndarray, new: np.ndarray) -> None:
+        n = len(JOB_COLOURS)
+        pairs = _neighbour_pairs(cells)
+        first = pairs[:, 0]  # sorted: np.unique sorts the rows
+        for job in new.tolist():
+            nb = pairs[np.searchsorted(first, job, "left"):np.searchsorted(first, job, "right"), 1]
+            taken = set(self._chosen[nb].tolist()) - {-1}
+            pref = job % n
+            pick = next((c % n for c in range(pref, pref + n) if c % n not in taken), pref)
+            self._chosen[job] = pick
+
+    def index(self, job: int) -> int:
+        """Return the palette index (0-based) of ``job``: its chosen colour, else its
+        preferred (``job % len(JOB_HEX)``)."""
+        if 0 <= job < len(self._chosen) and self._chosen[job] >= 0:
+            return int(self._chosen[job])
+        return job % len(JOB_COLOURS)
+
+    def colour(self, job: int) -> QColor:
+        """Return the stable fill colour of ``job`` (see :meth:`index`)."""
+        return JOB_COLOURS[self.index(job)]
+
+
+#: the colours of the views that draw jobs without a colour map of their own (the Gantt,
+#: epoch and editor views), read through the functions below
+SHARED = JobColours()
 
 
 def reset_colours() -> None:
-    """Forget every job's colour (see the module docstring)."""
-    global _chosen
-    _chosen = np.full(0, -1, dtype=np.int16)
+    """Forget every colour of :data:`SHARED`."""
+    SHARED.reset()
 
 
 def _neighbour_pairs(cells: np.ndarray) -> np.ndarray:
@@ -98,60 +166,23 @@ def _neighbour_pairs(cells: np.ndarray) -> np.ndarray:
 
 
 def colour_indices(cells: np.ndarray) -> np.ndarray:
-    """Return the palette index (0-based) of every cell's job, -1 for idle cells.
-
-    Jobs seen for the first time get their colour here (see the module docstring).
-    """
-    return colour_codes(cells).astype(np.int16) - 1
+    """Return :meth:`JobColours.indices` of :data:`SHARED`."""
+    return SHARED.indices(cells)
 
 
 def colour_codes(cells: np.ndarray) -> np.ndarray:
-    """Return a ``uint8`` array: 0 for idle cells, 1 + the palette index of each cell's job.
-
-    One table lookup per cell (a 9,216 x 32 matrix in about a millisecond); jobs seen for the
-    first time get their colour first (see the module docstring).
-    """
-    global _chosen
-    cells = np.asarray(cells)
-    top = int(cells.max()) if cells.size else -1
-    if top >= len(_chosen) or not len(_chosen):
-        grown = np.full(max(top + 1, 2 * len(_chosen), 64), -1, dtype=np.int16)
-        grown[: len(_chosen)] = _chosen
-        _chosen = grown
-    # table[0] is the idle cell (id -1); 255 marks a job without a colour yet
-    table = np.empty(len(_chosen) + 1, dtype=np.uint8)
-    table[0] = 0
-    table[1:] = np.where(_chosen < 0, 255, _chosen + 1)
-    codes: np.ndarray = table[cells + 1]
-    if (codes == 255).any():
-        _choose(cells, np.unique(cells[codes == 255]))
-        table[1:] = np.where(_chosen < 0, 255, _chosen + 1)
-        codes = table[cells + 1]
-    return codes
-
-
-def _choose(cells: np.ndarray, new: np.ndarray) -> None:
-    n = len(JOB_COLOURS)
-    pairs = _neighbour_pairs(cells)
-    first = pairs[:, 0]  # sorted: np.unique sorts the rows
-    for job in new.tolist():
-        nb = pairs[np.searchsorted(first, job, "left"):np.searchsorted(first, job, "right"), 1]
-        taken = set(_chosen[nb].tolist()) - {-1}
-        pref = job % n
-        pick = next((c % n for c in range(pref, pref + n) if c % n not in taken), pref)
-        _chosen[job] = pick
+    """Return :meth:`JobColours.codes` of :data:`SHARED`."""
+    return SHARED.codes(cells)
 
 
 def job_index(job: int) -> int:
-    """Return the palette index (0-based) of ``job``: its chosen colour, else its preferred."""
-    if 0 <= job < len(_chosen) and _chosen[job] >= 0:
-        return int(_chosen[job])
-    return job % len(JOB_COLOURS)
+    """Return :meth:`JobColours.index` of :data:`SHARED`."""
+    return SHARED.index(job)
 
 
 def job_colour(job: int) -> QColor:
-    """Return the stable fill colour of ``job`` (see :func:`job_index`)."""
-    return JOB_COLOURS[job_index(job)]
+    """Return :meth:`JobColours.colour` of :data:`SHARED`."""
+    return SHARED.colour(job)
 
 
 def text_colour(fill: QColor) -> QColor:

@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gangviz.core import registry
 from gangviz.core.changes import (
     MOVE_KINDS,
     STILL_KINDS,
@@ -251,7 +252,7 @@ class Player(QObject):
     @property
     def has_matrix(self) -> bool:
         """Return whether the simulation is of the matrix family (drawn as an Ousterhout matrix)."""
-        return self.sim.family == "matrix"
+        return registry.family(self.sim.family).matrix
 
     @property
     def paced(self) -> bool:

@@ -23,7 +23,7 @@ current simulation (the new one is built completely before anything is replaced)
 keeps its geometry, speed, orientation and recent files in ``QSettings``.
 
 Other simulation families (the multi-site queues, the epoch rectangle, the space-sharing Gantt
-strip) are drawn by the view :data:`gangviz.gui.families.table.FAMILY_VIEWS` lists for ``sim.family``;
+strip) are drawn by the view :func:`gangviz.gui.families.table.family_view` gives for ``sim.family``;
 the view then receives the player's steps through ``show_step(step)`` and its state through
 ``set_state`` after a jump. The window reads a simulation only through
 :class:`gangviz.sim.protocol.Simulation`.
@@ -53,11 +53,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gangviz.core import registry
 from gangviz.gui import speeds
 from gangviz.gui.board import Board
 from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
 from gangviz.gui.layouts import splitter
 from gangviz.gui.lecture.narration import NarrationView
+from gangviz.gui.matrix.what_if import offer_what_ifs
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
 from gangviz.gui.player import DEFAULT_SPEED_LEVEL, SPEEDS, Player
 from gangviz.gui.plots.metrics import MetricsPanel
@@ -167,6 +169,7 @@ class MainWindow(QMainWindow):
         self.narration.setMinimumWidth(380)
         self.metrics = MetricsPanel()
         self.board.matrix.jobSelected.connect(self._job_selected)
+        offer_what_ifs(self.board.matrix, self)  # the view asks, the window opens the dialogs
         self._layout_widgets()
         self._restore_settings()
         if source:
@@ -380,7 +383,7 @@ class MainWindow(QMainWindow):
 
         source = load_source(name, **source_args)
         family = source.model
-        if family != "matrix" and policy is not None and policy.lower() in self._policy_names():
+        if not registry.family(family).matrix and policy is not None and policy.lower() in self._policy_names():
             policy = None  # a matrix policy picked in the panel does not apply to this family
         sim = build(source, policy or None, params=params or None, watch=watch)
         from gangviz.userpolicy.loader import is_user_spec
@@ -681,21 +684,13 @@ class MainWindow(QMainWindow):
 
     def step_right(self) -> None:
         """Right: the next move when stepping by move, else the next step."""
-        if self.player is None:
-            return
-        if self.by_move:
-            self.player.step_move()
-        else:
-            self.player.step_forward()
+        if self.player is not None:
+            (self.player.step_move if self.by_move else self.player.step_forward)()
 
     def step_left(self) -> None:
         """Left: the move before when stepping by move, else one step back."""
-        if self.player is None:
-            return
-        if self.by_move:
-            self.player.back_move()
-        else:
-            self.player.step_back()
+        if self.player is not None:
+            (self.player.back_move if self.by_move else self.player.step_back)()
 
     def toggle_presentation(self) -> bool:
         """Enter or leave presentation mode (F11); return whether it is now on."""

@@ -6,12 +6,15 @@
   utilisation, loss of capacity), for space-sharing and gang runs alike;
 * :mod:`~gangviz.metrics.multisite`: Papazachos09 §4.1 (RT, WRT, SLD, WSLD, D_*), and the
   migrations of a run;
-* :mod:`~gangviz.metrics.epoch`: McCann94 §5 (response time, reallocations, overhead).
+* :mod:`~gangviz.metrics.epoch`: McCann94 §5 (response time, reallocations, overhead);
+* :mod:`~gangviz.metrics.table`: every figure above declared once (key, unit, goal,
+  definition, families, reduction), and :mod:`~gangviz.metrics.reduce`, each reduction
+  computed once.
 
 :func:`figures` gives a simulation's figures by its ``family`` (what ``gangviz run --json``
 prints under ``metrics`` and the window's panels show); :func:`series` gives the same figures
-as running curves for the panels of the multi-site, epoch and space-sharing families (the
-matrix family's panels draw the engine's own samples). The window reaches both through the
+as running curves for the panels of every family (the matrix family's draw the engine's own
+samples besides, and the core's mean wait and bounded slowdown from its jobs). The window reaches both through the
 simulation's :attr:`~gangviz.sim.protocol.Simulation.measures`, which the factory binds to them
 (:func:`gangviz.factory.finished.measures_of`). The modules read finished jobs and
 change records only, never the simulators' code, so every model can use them.
@@ -34,9 +37,32 @@ if TYPE_CHECKING:  # pragma: no cover  (annotations only)
 __all__ = ["FIGURES", "SERIES", "figures", "series", "json_ready"]
 
 
+def matrix_figures(sim: Any) -> dict[str, Any]:
+    """Return the figures of a time-slot simulation at its current step: Zhou00 §4.3's
+    (:func:`gangviz.metrics.zhou.zhou_metrics`), then the core's means of the jobs finished so
+    far that its panels show (:data:`MATRIX_CORE`, in slices; none before the first finish)."""
+    out = dict(zhou.zhou_metrics(sim))
+    try:
+        core = ibm.ibm_metrics(sim.records(), sim.processors)
+    except ValueError:  # no job finished yet
+        return out
+    return {**out, **{k: core[k] for k in MATRIX_CORE}}
+
+
+def matrix_series(sim: Any) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+    """Return the running core figures of a time-slot simulation (:func:`gangviz.metrics.ibm.core_series`
+    of its jobs, a terminated job left out as the figures leave it out), in slices."""
+    kept = [r for r in sim.records() if not r.terminated]
+    return ibm.core_series(kept, sim.time)
+
+
+#: the core figures a time-slot simulation's panels show as it runs (the loss of capacity
+#: needs the whole run: ``gangviz run`` gives it)
+MATRIX_CORE = ("wait", "bounded_slowdown")
+
 #: family -> the function giving a simulation's figures at its current step
 FIGURES: dict[str, Callable[..., dict[str, Any]]] = {
-    "matrix": zhou.zhou_metrics,
+    "matrix": matrix_figures,
     "space-sharing": ibm.space_sharing_figures,
     "multisite": multisite.simulation_figures,
     "epoch": epoch.simulation_figures,
@@ -44,6 +70,7 @@ FIGURES: dict[str, Callable[..., dict[str, Any]]] = {
 
 #: family -> the function giving a simulation's running figures (``key -> (times, values)``)
 SERIES: dict[str, Callable[..., dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]]] = {
+    "matrix": matrix_series,
     "space-sharing": ibm.space_sharing_series,
     "multisite": multisite.simulation_series,
     "epoch": epoch.simulation_series,

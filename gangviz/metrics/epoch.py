@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Protocol, cast
 import numpy as np
 import numpy.typing as npt
 
+from gangviz.metrics.reduce import last, ordered_figures
+from gangviz.metrics.table import EPOCH
+
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
     from gangviz.core.record import Step
 
@@ -83,14 +86,15 @@ def epoch_figures(responses: Iterable[float], schedules: Iterable[tuple[float, f
 
     ``responses`` are the departed jobs' response times in departure order; ``schedules`` are
     ``(start, end, overhead)`` of every schedule that was in force (overhead = sum_j A_j, the
-    reallocations of one quantum); ``elapsed`` is the run's length.
+    reallocations of one quantum); ``elapsed`` is the run's length. The mean response and the
+    departures are the table of figures' reductions (:func:`gangviz.metrics.reduce.ordered_figures`),
+    the reallocations and the overhead the family's own.
     """
-    times = list(responses)
+    reduced = last(ordered_figures(EPOCH, {"response": np.array(list(responses), dtype=np.float64)}))
     realloc = sum(cost * (end - start) / quantum for start, end, cost in schedules)
     quanta = elapsed / quantum
     return {
-        "response": sum(times) / len(times) if times else math.nan,
-        "departed": len(times),
+        **reduced,
         "reallocations": realloc,
         "overhead": realloc / (nodes * quanta) if quanta > 0 else math.nan,
     }
@@ -127,9 +131,7 @@ def simulation_series(sim: EpochRun) -> dict[str, tuple[npt.NDArray[np.float64],
     finished = sim.state.finished
     dep_t = np.array([f.departure for f in finished], dtype=float)
     resp = np.array([f.response for f in finished], dtype=float)
-    running = np.cumsum(resp) / np.arange(1, len(resp) + 1) if len(resp) else resp
-    if len(resp):
-        running[-1] = sum(resp.tolist()) / len(resp)  # the figure's own sum, to the bit
+    running = ordered_figures(EPOCH, {"response": resp})["response"]
     spans = _schedules(sim)
     t = [0.0]
     realloc = [0.0]

@@ -2,7 +2,10 @@
 
 Per job i (arrival t_a, start t_s, finish t_f, dedicated execution time t_e, n nodes):
 
-* wait ``t_s - t_a``; response ``t_f - t_a``;
+* wait ``t_s - t_a``, with t_s the moment the job leaves the queue: a space-sharing job starts,
+  a time-slot job is placed in a slot of the matrix, even if its row's first turn comes later
+  (the paper counts a job as waiting while it is "in the queue", eqs. 2-3; the per-job table
+  means the same); response ``t_f - t_a``;
 * bounded slowdown ``max(t_r, Gamma) / max(t_e, Gamma)`` with Gamma = 10 s. The paper prints
   ``max(t_i^s, Gamma)`` in the denominator; the text ("minimum execution time of Gamma seconds")
   makes clear that t_e is meant, and that is what is used here. t_e is the time the job
@@ -59,25 +62,20 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from gangviz.metrics.reduce import GAMMA, Column, bounded_slowdowns, core_figures
+from gangviz.metrics.table import SMALL_NODES_MAX, SPACE_SHARING, TABLE, split_keys
+
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
     from gangviz.core.jobs import JobSpec
     from gangviz.sim.engine import Simulation
 
-__all__ = ["GAMMA", "SMALL_NODES_MAX", "SERVED_KEYS", "executed_by_id", "served", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "bounded_slowdowns", "run_with_capacity", "engine_ibm_metrics",
-           "space_sharing_figures", "space_sharing_series", "KEYS"]
+__all__ = ["GAMMA", "SMALL_NODES_MAX", "SERVED_KEYS", "executed_by_id", "CapacityLog", "ibm_metrics", "ibm_metrics_of_columns", "bounded_slowdowns", "run_with_capacity", "engine_ibm_metrics",
+           "space_sharing_figures", "space_sharing_series", "core_series", "KEYS"]
 
-GAMMA = 10.0
-#: Zhang01 §2.2 and §3.1: a small job uses 32 or fewer nodes, a large one more.
-SMALL_NODES_MAX = 32
-_BASE = ("wait", "response", "bounded_slowdown", "utilization", "loss_of_capacity", "makespan",
-         "throughput")
-KEYS = tuple(k + s for k in _BASE for s in ("", "_small", "_large"))
+#: the reduced figures split by size (:data:`gangviz.metrics.table.TABLE`), with their classes
+KEYS = tuple(k for f in TABLE if f.split and f.reduce.how not in ("own", "count") for k in split_keys(f))
 #: what each run served, for all jobs only (module docstring)
-SERVED_KEYS = ("jobs_completed", "jobs_killed", "work_unserved", "utilization_requested")
-
-
-#: A column of per-job figures: a 1-d array or a list.
-Column = Sequence[float] | npt.NDArray[Any]
+SERVED_KEYS = tuple(f.key for f in TABLE if SPACE_SHARING in f.families and not f.split)
 
 
 class FinishedJob(Protocol):
@@ -141,6 +139,10 @@ class CapacityLog:
     lost_small: float = 0.0
     lost_large: float = 0.0
 
+    def as_tuple(self) -> tuple[float, float, float]:
+        """Return ``(lost, lost_small, lost_large)``."""
+        return self.lost, self.lost_small, self.lost_large
+
     def add(self, amount: float, small_waiting: bool, large_waiting: bool) -> None:
         """Count ``amount`` of lost node-time under the classes that were waiting."""
         if small_waiting or large_waiting:
@@ -149,12 +151,6 @@ class CapacityLog:
             self.lost_small += amount
         if large_waiting:
             self.lost_large += amount
-
-
-def _stats(values: npt.NDArray[np.float64]) -> tuple[float, float]:
-    if len(values) == 0:
-        return math.nan, math.nan
-    return float(values.mean()), float(values.std())
 
 
 def ibm_metrics(records: Iterable[FinishedJob], processors: int, *, time_unit: float = 1.0,
@@ -196,58 +192,23 @@ def ibm_metrics_of_columns(arrival: Column, start: Column, finish: Column, work:
                            size: Column, processors: int, *,
                            time_unit: float = 1.0, capacity: CapacityLog | None = None,
                            gamma: float = GAMMA, small_max: int = SMALL_NODES_MAX,
-                           throughput_per: float = 1.0, executed: Column | None = None) -> dict[str, Any]:
+                           throughput_per: float = 1.0, executed: Column | None = None,
+                           block: int | None = None) -> dict[str, Any]:
     """Return :func:`ibm_metrics` of finished jobs given as columns (1-d float arrays or lists,
     one entry per job, in the order :func:`ibm_metrics` would take the records: means and
     deviations are summed in that order). ``work`` is the job's work; the executed time of the
     slowdown is ``min(work, finish - start)`` (see the module docstring). ``throughput_per`` is
     the output's time units per throughput unit (3600 for jobs per hour from seconds).
     ``executed`` is the time each job ran (default: its work); a job that ran less than its
-    work was stopped at its estimate, and the utilisation counts what it ran. Raises
-    ``ValueError`` when there is no job or ``processors`` < 1."""
-    if processors < 1:
-        raise ValueError(f"processors must be >= 1, got {processors}")
-    if not len(arrival):
-        raise ValueError("no job finished; the metrics need at least one")
-    a, s, f, e, n = (np.asarray(x, dtype=np.float64) for x in (arrival, start, finish, work, size))
-    a, s, f, e = a * time_unit, s * time_unit, f * time_unit, e * time_unit
-    ran = e if executed is None else np.asarray(executed, dtype=np.float64) * time_unit
-    killed = ran < e
-    origin = a.min()
-    end = f.max() - origin
-    wait = s - a
-    resp = f - a
-    slow = bounded_slowdowns(a, s, f, e, gamma)
-    small = n <= small_max
-    denom = end * processors
-    out: dict[str, Any] = {"std": {}}
-    for suffix, sel in (("", slice(None)), ("_small", small), ("_large", ~small)):
-        for key, vals in (("wait", wait), ("response", resp), ("bounded_slowdown", slow)):
-            mean, std = _stats(vals[sel])
-            out[key + suffix] = mean
-            out["std"][key + suffix] = std
-        out["utilization" + suffix] = float((n[sel] * ran[sel]).sum() / denom) if denom > 0 else math.nan
-        lost = None if capacity is None else {"": capacity.lost, "_small": capacity.lost_small,
-                                              "_large": capacity.lost_large}[suffix]
-        out["loss_of_capacity" + suffix] = math.nan if lost is None or denom <= 0 else lost * time_unit / denom
-        count = int(np.count_nonzero(np.ones_like(n, dtype=bool)[sel]))
-        out["makespan" + suffix] = float(f[sel].max() - origin) if count else math.nan
-        out["throughput" + suffix] = count / end * throughput_per if end > 0 else math.nan
-        out["jobs" + suffix] = count
-    out.update(served(n, e, ran, killed, denom))
-    return out
-
-
-def served(size: npt.NDArray[np.float64], work: npt.NDArray[np.float64],
-           ran: npt.NDArray[np.float64], killed: npt.NDArray[np.bool_], denom: float) -> dict[str, Any]:
-    """Return the served-work figures (:data:`SERVED_KEYS`) of jobs of ``size`` processors that
-    asked for ``work`` and ran ``ran`` (``killed``: stopped before the end of their work), on a
-    machine of ``denom`` node-time (processors x makespan)."""
-    stopped = int(np.count_nonzero(killed))
-    asked = float((size * work).sum())
-    return {"jobs_completed": len(size) - stopped, "jobs_killed": stopped,
-            "work_unserved": float((size[killed] * (work[killed] - ran[killed])).sum()),
-            "utilization_requested": asked / denom if denom > 0 else math.nan}
+    work was stopped at its estimate, and the utilisation counts what it ran. With ``block``
+    the jobs are measured ``block`` at a time, with no longer temporary array and the same
+    numbers to the bit (:func:`gangviz.metrics.reduce.core_figures`, which computes every
+    figure of the table of figures that reduces per-job values). Raises ``ValueError`` when
+    there is no job, ``processors`` < 1 or ``block`` < 1."""
+    return core_figures(arrival, start, finish, work, size, processors, time_unit=time_unit,
+                        lost=None if capacity is None else capacity.as_tuple(), gamma=gamma,
+                        small_max=small_max, throughput_per=throughput_per, executed=executed,
+                        block=block)
 
 
 def executed_by_id(result: Any) -> npt.NDArray[np.float64] | None:
@@ -260,16 +221,6 @@ def executed_by_id(result: Any) -> npt.NDArray[np.float64] | None:
     ids = np.fromiter((j.id for j in result.order), np.int64, len(result.order))
     out: npt.NDArray[np.float64] = np.asarray(runs, dtype=np.float64)[np.argsort(ids, kind="stable")]
     return out
-
-
-def bounded_slowdowns(arrival: npt.ArrayLike, start: npt.ArrayLike, finish: npt.ArrayLike,
-                      work: npt.ArrayLike, gamma: float = GAMMA) -> npt.NDArray[np.float64]:
-    """Return each job's bounded slowdown ``max(t_f - t_a, gamma) / max(t_e, gamma)`` from
-    columns in one time unit, with ``t_e = min(work, t_f - t_s)`` the time it executed (module
-    docstring): at least 1 for every job whose start is not before its arrival."""
-    a, s, f, e = (np.asarray(x, dtype=np.float64) for x in (arrival, start, finish, work))
-    ran = np.minimum(e, f - s)
-    return np.maximum(f - a, gamma) / np.maximum(ran, gamma)
 
 
 def run_with_capacity(sim: Simulation, small_max: int = SMALL_NODES_MAX, *,
@@ -371,16 +322,7 @@ def space_sharing_series(sim: SpaceSharingRun) -> dict[str, tuple[npt.NDArray[np
     """
     u, t_now = sim.time_unit, sim.time
     recs = [r for r in sim.result.records if sim.cursor > 0]
-    started = sorted((r.start, r.start - r.spec.arrival) for r in recs
-                     if r.start is not None and r.start <= t_now)
-    finished = sorted((r.finish, max(r.finish - r.spec.arrival, GAMMA / u)
-                       / max(min(r.spec.work, r.finish - r.start), GAMMA / u))
-                      for r in recs if r.finish is not None and r.start is not None
-                      and r.finish <= t_now)
-    st = np.array([s for s, _ in started], dtype=float)
-    wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
-    ft = np.array([f for f, _ in finished], dtype=float)
-    slow = _running_mean(np.array([s for _, s in finished], dtype=float))
+    out = core_series(recs, t_now, u)
     decisions = sim.result.decisions[:sim.cursor]
     origin = min((r.spec.arrival for r in recs), default=0.0)
     dt = np.array([d.time for d in decisions], dtype=float)
@@ -388,4 +330,22 @@ def space_sharing_series(sim: SpaceSharingRun) -> dict[str, tuple[npt.NDArray[np
     span = (dt - origin) * sim.processors
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa = np.where(span > 0, lost / span, np.nan)
-    return {"wait": (st, wait), "bounded_slowdown": (ft, slow), "loss_of_capacity": (dt, kappa)}
+    return {**out, "loss_of_capacity": (dt, kappa)}
+
+
+def core_series(records: Sequence[FinishedJob], t_now: float,
+                u: float = 1.0) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+    """Return the running core figures of jobs' ``records`` at time ``t_now`` (times in the
+    records' unit, ``u`` seconds each) as ``key -> (times, values)``: the mean wait of the jobs
+    started so far, at each start (in seconds), and the mean bounded slowdown of the jobs
+    finished so far, at each finish (Γ = 10 s)."""
+    started = sorted((r.start, r.start - r.spec.arrival) for r in records
+                     if r.start is not None and r.start <= t_now)
+    done = [r for r in records if r.finish is not None and r.start is not None and r.finish <= t_now]
+    ends = np.array([r.finish for r in done], dtype=float)
+    slows = bounded_slowdowns([r.spec.arrival for r in done], np.array([r.start for r in done], dtype=float), ends,
+                              [r.spec.work for r in done], GAMMA / u)
+    by_finish = np.lexsort((slows, ends))
+    st = np.array([s for s, _ in started], dtype=float)
+    wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
+    return {"wait": (st, wait), "bounded_slowdown": (ends[by_finish], _running_mean(slows[by_finish]))}

@@ -17,13 +17,15 @@ ends upon the completion of 64,000 gangs). Sums are accumulated in completion or
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
+
+from gangviz.metrics.reduce import last, ordered_figures
+from gangviz.metrics.table import MULTISITE
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
     from gangviz.core.record import Step
@@ -142,19 +144,38 @@ def relative_decrease(base: Metrics, new: Metrics) -> dict[str, float]:
     return {f"D_{k}": 100.0 * (b[k] - n[k]) / b[k] for k in METRIC_NAMES}
 
 
+def _columns(completed: Iterable[tuple[float, float, int]]) -> dict[str, npt.NDArray[Any]]:
+    """The per-gang columns the table's reductions read, in completion order: ``response``,
+    ``size`` and ``slowdown`` (response / execution)."""
+    rows = list(completed)
+    response = np.array([r for r, _, _ in rows], dtype=np.float64)
+    service = np.array([s for _, s, _ in rows], dtype=np.float64)
+    size = np.array([p for _, _, p in rows], dtype=np.int64)
+    return {"response": response, "size": size, "slowdown": response / service}
+
+
 def multisite_figures(completed: Iterable[tuple[float, float, int]],
                       migrations: int) -> dict[str, float]:
-    """Return ``{"RT", "WRT", "SLD", "WSLD", "gangs", "migrations"}`` of a run.
+    """Return ``{"RT", "WRT", "SLD", "WSLD", "gangs", "migrations"}`` of a run: the multi-site
+    family's figures of the table of figures (:mod:`gangviz.metrics.table`), reduced by
+    :func:`gangviz.metrics.reduce.ordered_figures`.
 
     ``completed`` yields ``(response, service, size)`` of every completed gang in completion
     order (the order the sums are made in, as :class:`Accumulator` does); ``migrations`` is the
     number of task migrations. The four means are ``nan`` before the first completion.
     """
-    acc = Accumulator()
-    for response, service, size in completed:
-        acc.add(response, service, size)
-    means = acc.metrics().as_dict() if acc.n else dict.fromkeys(METRIC_NAMES, math.nan)
-    return {**means, "gangs": acc.n, "migrations": migrations}
+    return {**last(ordered_figures(MULTISITE, _columns(completed))), "migrations": migrations}
+
+
+def state_metrics(state: Completions) -> Metrics:
+    """Return the :class:`Metrics` of the gangs ``state`` completed, from the same reductions as
+    :func:`multisite_figures`. Raises ValueError when no gang has completed."""
+    done = [(state.finish[g] - state.gangs[g].arrival, state.gangs[g].service, state.gangs[g].size)
+            for g in state.completed]
+    figures = multisite_figures(done, 0)
+    if not done:
+        raise ValueError("no gang has completed; metrics need at least one")
+    return Metrics(figures["RT"], figures["WRT"], figures["SLD"], figures["WSLD"], len(done))
 
 
 def _completed(sim: MultiSiteRun) -> list[tuple[float, float, float, int]]:
@@ -190,22 +211,12 @@ def simulation_series(sim: MultiSiteRun) -> dict[str, tuple[npt.NDArray[np.float
     """Return the running figures of ``sim`` up to its current step, as ``key -> (times, values)``:
     RT, WRT and SLD after each completion, and the migrations counted so far after each step
     that migrated (and at the current time). The last value of each equals :func:`simulation_figures`."""
-    acc = Accumulator()
-    t: list[float] = []
-    rt: list[float] = []
-    wrt: list[float] = []
-    sld: list[float] = []
-
-    for finish, response, service, size in _completed(sim):
-        acc.add(response, service, size)
-        t.append(finish)
-        rt.append(acc.r / acc.n)
-        wrt.append(acc.pr / acc.p)
-        sld.append(acc.s / acc.n)
-    times = np.array(t, dtype=float)
+    done = _completed(sim)
+    times = np.array([f for f, _, _, _ in done], dtype=float)
+    running = ordered_figures(MULTISITE, _columns((r, s, p) for _, r, s, p in done))
     moves = _migration_steps(sim)
     mt = np.array([0.0] + [time for time, _ in moves] + [sim.time])
     counts = [n for _, n in moves]
     mc = np.cumsum([0] + counts + [0]).astype(float)
-    return {"RT": (times, np.array(rt)), "WRT": (times, np.array(wrt)),
-            "SLD": (times, np.array(sld)), "migrations": (mt, mc)}
+    return {"RT": (times, running["RT"]), "WRT": (times, running["WRT"]),
+            "SLD": (times, running["SLD"]), "migrations": (mt, mc)}

@@ -9,8 +9,12 @@ and 0.1 (grid), aging k = 3.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gangviz.core.registry import PolicyEntry
 
 #: The gang-size distributions of §2: bounded normal (sigma 3 or 4) or uniform on [1..P].
 SIZE_DISTRIBUTIONS = ("normal", "uniform")
@@ -97,3 +101,10 @@ def _check_pos(name: str, value: object) -> None:
         math.isfinite(value) and value > 0
     ):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+
+
+def migrates(entry: PolicyEntry, params: Mapping[str, Any]) -> bool:
+    """Return the multi-site family's policy object of ``entry``: whether AFCFS migrates (its
+    ``migrate`` trait, Papazachos09 §3.3); the scenario's ``[params]`` configure the sites, so
+    ``params`` are none (:attr:`gangviz.core.registry.Family.maker`)."""
+    return "migrate" in entry.traits

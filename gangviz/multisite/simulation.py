@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from gangviz.core.record import Change, Step
-from gangviz.metrics.multisite import Accumulator, Metrics
+from gangviz.metrics.multisite import Accumulator, Metrics, state_metrics
 from gangviz.multisite import policy
 from gangviz.multisite.changes import GangArrived, GangFinished, GangStarted, TaskQueued
 from gangviz.multisite.config import MultiSiteConfig
@@ -238,12 +238,7 @@ class MultiSiteSimulation(WithoutMatrix, FamilyNeutral, KeptHistory):
         Computed from the applied steps (so it follows :meth:`step_back`), in completion order.
         Raises ValueError before the first completion.
         """
-        acc = Accumulator()
-        st = self.state
-        for gang in st.completed:
-            info = st.gangs[gang]
-            acc.add(st.finish[gang] - info.arrival, info.service, info.size)
-        return acc.metrics()
+        return state_metrics(self.state)
 
     def queue_state(self) -> QueueSnapshot:
         """Return the current queues and processors as plain data (for views)."""

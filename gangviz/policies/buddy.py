@@ -114,8 +114,6 @@ class _Buddy(Policy):
 class BC(_Buddy):
     """Conventional buddy: first slot with a free block, leftmost block; no re-packing."""
 
-    name = "BC"
-    paper = "Zhou00 §4.1 (first scheme)"
 
     def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         place_waiting(sim, completed, self._place)
@@ -162,8 +160,6 @@ def _first_free_block(m: OusterhoutMatrix, block: int, usable: int | None = None
 class BR(_Buddy):
     """Buddy with re-packing and the workload tree; one slot per job."""
 
-    name = "BR"
-    paper = "Zhou00 §4.1 (second scheme), §3; Zhou99 §4"
 
     def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         self.place_and_repack(sim)
@@ -194,8 +190,6 @@ class _MultiSlot(_Buddy):
 class BRMS(_MultiSlot):
     """BR plus multi-slot running; extra slots are kept to completion."""
 
-    name = "BRMS"
-    paper = "Zhou00 §4.1 (third scheme), §4.3, §2 (Fig. 1), §3"
     default_extra_slots_on = "arrival"
 
     def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
@@ -206,8 +200,6 @@ class BRMS(_MultiSlot):
 class BRMMS(_MultiSlot):
     """Multi-slot running that gives extra slots back to avoid or delete slots."""
 
-    name = "BRMMS"
-    paper = "Zhou00 §4.1 (fourth scheme)"
 
     def schedule(self, sim: Host, completed: list[int], arrived: list[int]) -> None:
         m = sim.matrix

@@ -25,8 +25,6 @@ from gangviz.sim.policy import Host, Policy
 class Repack(Policy):
     """WLV allocation with re-packing on every arrival and termination."""
 
-    name = "repack"
-    paper = "Zhou99 §3 (Properties 1, 2), §4 (Fig. 5)"
 
     def __init__(self, window: str = "least-loaded", cuts: str = "alternating") -> None:
         """``window``: ``"least-loaded"`` (the paper's choice, [Zhou99 §4]) or ``"leftmost"``
@@ -84,8 +82,6 @@ class _FirstSlot(Policy):
 class RandomAllocation(_FirstSlot):
     """Random processors in the first slot with room; no re-packing."""
 
-    name = "random"
-    paper = "Zhou99 §2 (Fig. 1)"
     ring_refusal = "random allocation ignores the array's shape; use ring=False"
 
     def __init__(self, seed: int = 0) -> None:
@@ -109,8 +105,6 @@ class RandomAllocation(_FirstSlot):
 class FirstFit(_FirstSlot):
     """Leftmost run of idle processors in the first slot that has one; no re-packing."""
 
-    name = "firstfit"
-    paper = "Zhou99 §2"
     ring_refusal = "first fit is defined on a linear array; use ring=False"
 
     def place(self, sim: Host, job: int, size: int) -> None:

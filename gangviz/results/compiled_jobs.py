@@ -101,7 +101,7 @@ def loop_job_columns(raw: Any, job_id: Sequence[Any] | np.ndarray, arrival: np.n
     texts = interval_texts(cols, begins)
     take = slice(None) if rows is None else rows
     return job_columns(
-        job_id, arrival * time_scale, first[take] * time_scale,
+        job_id, arrival * time_scale, np.asarray(raw.start, dtype=np.float64)[take] * time_scale,
         np.asarray(raw.finish, dtype=np.float64)[take] * time_scale, size, work * time_scale,
         estimate=estimate * time_scale,
         rows_held=np.asarray(raw.rows_held)[take],

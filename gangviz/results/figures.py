@@ -13,8 +13,10 @@ study's figures [Zhang01 §2.3] (:mod:`gangviz.metrics.ibm`), then its own paper
   has no figure beyond the core.
 
 Times are in seconds on a trace (its slices times the slice length) and in slices on a
-scenario or synthetic model, which have no clock (:func:`clock_of`); :data:`UNITS` says each
-figure's unit and :data:`DEFINITIONS` its meaning, and both go into every JSON document.
+scenario or synthetic model, which have no clock (:func:`clock_of`); :func:`units` says each
+figure's unit and :func:`definitions` its meaning, and both go into every JSON document. Each
+figure's key, unit, goal, definition, name and families are declared once, in
+:data:`gangviz.metrics.table.TABLE`; this module reads them from there.
 """
 
 from __future__ import annotations
@@ -25,29 +27,27 @@ from typing import Any
 
 import numpy as np
 
+from gangviz.metrics import table
 from gangviz.metrics.ibm import (
     GAMMA,
-    SERVED_KEYS,
-    SMALL_NODES_MAX,
     CapacityLog,
-    Column,
     executed_by_id,
     ibm_metrics,
     ibm_metrics_of_columns,
 )
-from gangviz.metrics.zhou import MEDIUM_WORK_MAX, SMALL_WORK_MAX
+from gangviz.metrics.reduce import Column
+from gangviz.metrics.table import MEDIUM_WORK_MAX, SMALL_NODES_MAX, SMALL_WORK_MAX
 
 __all__ = ["CORE", "CORE_KEYS", "ZHOU_KEYS", "CLASSES", "ZHOU_CLASSES", "GOALS", "Figures",
-           "clock_of", "units", "definitions", "run_figures", "family_figures", "OTHER_FIGURES", "columns_figures", "format_value",
+           "clock_of", "units", "definitions", "run_figures", "family_figures", "columns_figures", "format_value",
            "zhou_own", "title"]
 
-#: the core figures, each also with ``_small`` and ``_large``
-CORE = ("wait", "response", "bounded_slowdown", "utilization", "loss_of_capacity", "makespan",
-        "throughput")
-CORE_KEYS = (tuple(k + s for k in CORE for s in ("", "_small", "_large")) + ("jobs", "jobs_small", "jobs_large")
-             + SERVED_KEYS)
+#: the core figures split by size class (each also with ``_small`` and ``_large``), but the
+#: job counts
+CORE = tuple(f.key for f in table.TABLE if f.split and f.reduce.how != "count")
+CORE_KEYS = table.keys(table.SPACE_SHARING)
 #: the time-slot family's own figures [Zhou00 §4.3]
-ZHOU_KEYS = ("r_a", "n_l", "n_a", "t_ta", "t_sa", "t_ma", "t_la")
+ZHOU_KEYS = table.keys(table.MATRIX, reduced=False)
 
 #: the core's job classes, the same for every family [Zhang01 §2.2]
 CLASSES = {"small": f"jobs of at most {SMALL_NODES_MAX} processors [Zhang01 §2.2]",
@@ -58,57 +58,7 @@ ZHOU_CLASSES = {"t_sa": f"small: 1-{SMALL_WORK_MAX} slices of work",
                 "t_la": f"large: more than {MEDIUM_WORK_MAX} slices of work"}
 
 #: which way each figure is better ("min" or "max"); counts have no goal
-GOALS: dict[str, str] = {
-    **{k + s: ("max" if k in ("utilization", "throughput") else "min")
-       for k in CORE for s in ("", "_small", "_large")},
-    "r_a": "max", "n_l": "min", "n_a": "min", "t_ta": "min", "t_sa": "min", "t_ma": "min",
-    "t_la": "min",
-}
-
-_CORE_TEXT = {
-    "wait": "mean wait, start - arrival (a time-slot job starts when it is placed in a slot)",
-    "response": "mean response time, finish - arrival",
-    "bounded_slowdown": "mean bounded slowdown, max(response, Γ) / max(executed, Γ), "
-                        "executed = min(work, finish - start), Γ = {gamma:g} {clock}",
-    "utilization": "utilisation, work delivered: sum(size x executed) / (processors x makespan), "
-                   "executed = the time the job ran [Zhang01 eq. 1]",
-    "loss_of_capacity": "loss of capacity, node-time left idle while jobs waited / "
-                        "(processors x makespan) [Zhang01 eqs. 2-3]",
-    "makespan": "last finish - first arrival",
-    "throughput": "jobs finished per {per} over the makespan",
-}
-_CLASS_TEXT = {"": "", "_small": ", small jobs", "_large": ", large jobs"}
-_SERVED_TEXT = {
-    "jobs_completed": "jobs that ran to the end of their work",
-    "jobs_killed": "jobs stopped at their estimate before the end of their work (kill at estimate)",
-    "work_unserved": "work asked for and never run: sum(size x (work - executed))",
-    "utilization_requested": "utilisation of the work asked for, sum(size x work) / "
-                             "(processors x makespan): above the delivered one when jobs were killed",
-}
-_ZHOU_TEXT = {
-    "r_a": "processor active ratio, sum(size x work) / (processors x T) [Zhou00 §4.3]",
-    "n_l": "largest number of slots at once [Zhou00 §4.3]",
-    "n_a": "time-average number of slots [Zhou00 §4.3]",
-    "t_ta": "mean turnaround, all jobs [Zhou00 §4.3]",
-    "t_sa": f"mean turnaround, jobs of 1-{SMALL_WORK_MAX} slices of work [Zhou00 §4.3]",
-    "t_ma": f"mean turnaround, jobs of {SMALL_WORK_MAX + 1}-{MEDIUM_WORK_MAX} slices of work",
-    "t_la": f"mean turnaround, jobs of more than {MEDIUM_WORK_MAX} slices of work",
-}
-
-
-#: the multi-site [Papazachos09 §4.1] and epoch [McCann94 §5] families' own figures, which
-#: count time in the scenario's time units: unit and definition
-OTHER_FIGURES: dict[str, tuple[str, str]] = {
-    "RT": ("time units", "mean response time of the completed gangs [Papazachos09 §4.1]"),
-    "WRT": ("time units", "size-weighted mean response time [Papazachos09 §4.1]"),
-    "SLD": ("ratio", "mean slowdown, response / execution [Papazachos09 §4.1]"),
-    "WSLD": ("ratio", "size-weighted mean slowdown [Papazachos09 §4.1]"),
-    "gangs": ("gangs", "gangs completed"),
-    "migrations": ("tasks", "task migrations [Papazachos09 §3.3]"),
-    "departed": ("jobs", "jobs departed [McCann94 §5.2]"),
-    "reallocations": ("reallocations", "node reallocations over the run [McCann94 §2.3]"),
-    "overhead": ("reallocations/node/quantum", "normalised overhead [McCann94 §5.1]"),
-}
+GOALS: dict[str, str] = table.goals()
 
 
 def clock_of(source: Any) -> str:
@@ -117,40 +67,15 @@ def clock_of(source: Any) -> str:
 
 
 def units(clock: str) -> dict[str, str]:
-    """Return figure -> unit for a run whose clock is ``clock`` (``"s"`` or ``"slice"``)."""
-    per = {"s": "h", "slice": "slice"}.get(clock, "time unit")
-    t = {"s": "s", "slice": "slices"}.get(clock, "time units")
-    out: dict[str, str] = {}
-    for k in CORE:
-        unit = {"wait": t, "response": t, "makespan": t, "bounded_slowdown": "ratio",
-                "utilization": "fraction", "loss_of_capacity": "fraction",
-                "throughput": f"jobs/{per}"}[k]
-        for s in _CLASS_TEXT:
-            out[k + s] = unit
-    out.update({"jobs_completed": "jobs", "jobs_killed": "jobs", "work_unserved": f"processor-{t}",
-                "utilization_requested": "fraction"})
-    out.update({"jobs": "jobs", "jobs_small": "jobs", "jobs_large": "jobs", "r_a": "fraction",
-                "n_l": "slots", "n_a": "slots"})
-    out.update({k: t for k in ("t_ta", "t_sa", "t_ma", "t_la")})
-    out.update({k: u for k, (u, _) in OTHER_FIGURES.items()})
-    return out
+    """Return figure -> unit for a run whose clock is ``clock`` (``"s"`` or ``"slice"``), every
+    figure of :data:`gangviz.metrics.table.TABLE`."""
+    return {k: f.unit(clock) for f in table.TABLE for k in table.split_keys(f)}
 
 
 def definitions(clock: str, gamma: float = GAMMA) -> dict[str, str]:
     """Return figure -> one-line definition (with its paper) for a run on ``clock`` whose
     bounded slowdown has the threshold ``gamma`` (in the clock's unit)."""
-    per = {"s": "hour", "slice": "slice"}.get(clock, "time unit")
-    out = {}
-    for k in CORE:
-        for s, cls in _CLASS_TEXT.items():
-            out[k + s] = _CORE_TEXT[k].format(clock={"s": "s", "slice": "slices"}.get(clock, "time units"),
-                                              per=per, gamma=gamma) + cls
-    out.update({"jobs": "jobs finished", "jobs_small": "small jobs finished",
-                "jobs_large": "large jobs finished"})
-    out.update(_SERVED_TEXT)
-    out.update(_ZHOU_TEXT)
-    out.update({k: d for k, (_, d) in OTHER_FIGURES.items()})
-    return out
+    return {k: table.definition(k, clock, gamma) for f in table.TABLE for k in table.split_keys(f)}
 
 
 @dataclass(frozen=True)
@@ -191,12 +116,14 @@ class Figures:
             ("figure", "all", "small", "large", "unit", "definition") if has_core
             else ("figure", "value", "", "", "unit", "definition")]
         if has_core:
-            for k in CORE:
-                rows.append((k, *(format_value(self.values[k + s]) for s in _CLASS_TEXT), unit[k], text[k]))
-            rows.append(("jobs", *(format_value(self.values["jobs" + s]) for s in _CLASS_TEXT), "jobs",
-                         "jobs finished"))
-            for k in SERVED_KEYS:
-                if k != "utilization_requested" or self.values[k] != self.values["utilization"]:
+            for f in table.TABLE:
+                if table.SPACE_SHARING not in f.families:
+                    continue
+                k = f.key
+                if f.split:
+                    rows.append((k, *(format_value(self.values[k + s]) for s in table.SIZE_CLASSES), unit[k],
+                                 text[k]))
+                elif not f.shown_unless_equal or self.values[k] != self.values[f.shown_unless_equal]:
                     rows.append((k, format_value(self.values[k]), "", "", unit[k], text[k]))
         for k, v in self.values.items():
             if not has_core or k not in CORE_KEYS:
@@ -207,26 +134,10 @@ class Figures:
                          for r in rows)
 
 
-#: each figure's name in words, as a table row shows it (the key stays the name in JSON and CSV)
-_CORE_TITLES = {"wait": "mean wait", "response": "mean response", "bounded_slowdown": "mean bounded slowdown",
-                "utilization": "utilisation", "loss_of_capacity": "loss of capacity", "makespan": "makespan",
-                "throughput": "throughput"}
-_TITLES = {**{k + s: t + {"": "", "_small": ", small jobs", "_large": ", large jobs"}[s]
-              for k, t in _CORE_TITLES.items() for s in ("", "_small", "_large")},
-           "jobs": "jobs finished", "jobs_small": "small jobs finished", "jobs_large": "large jobs finished",
-           "r_a": "processor active ratio", "n_l": "most slots at once", "n_a": "mean number of slots",
-           "t_ta": "mean turnaround", "t_sa": "mean turnaround, small work",
-           "t_ma": "mean turnaround, medium work", "t_la": "mean turnaround, large work",
-           "RT": "mean response", "WRT": "weighted mean response", "SLD": "mean slowdown",
-           "WSLD": "weighted mean slowdown", "gangs": "gangs completed", "migrations": "migrations",
-           "departed": "jobs departed", "reallocations": "reallocations", "overhead": "overhead",
-           "utilization_requested": "utilisation of the work asked for"}
-
-
 def title(key: str) -> str:
     """Return figure ``key``'s name in words (``"mean bounded slowdown"`` for
     ``bounded_slowdown``); a figure not listed reads as its key with spaces."""
-    return _TITLES.get(key, key.replace("_", " "))
+    return table.title(key)
 
 
 def format_value(v: float) -> str:
@@ -259,21 +170,14 @@ def columns_figures(arrival: Column, start: Column, finish: Column, work: Column
     slowdown's threshold in the clock's unit (seconds on a trace). No finished job gives
     undefined (``nan``) core figures. With ``block`` the
     core is computed ``block`` jobs at a time
-    (:func:`gangviz.metrics.ibm_blocks.ibm_metrics_of_column_blocks`: the same numbers, to the
-    bit, without a temporary array per job)."""
+    (:func:`gangviz.metrics.reduce.core_figures`: the same numbers, to the bit, without a
+    temporary array per job)."""
     per = 3600.0 if clock == "s" else 1.0
     unit = slice_seconds if clock == "s" else 1.0
     if len(arrival):
-        if block is None:
-            metrics = ibm_metrics_of_columns(arrival, start, finish, work, size, processors,
-                                             time_unit=unit, capacity=capacity, throughput_per=per,
-                                             executed=executed, gamma=gamma)
-        else:
-            from gangviz.metrics.ibm_blocks import ibm_metrics_of_column_blocks
-
-            metrics = ibm_metrics_of_column_blocks(arrival, start, finish, work, size, processors,
-                                                   time_unit=unit, capacity=capacity,
-                                                   throughput_per=per, block=block, gamma=gamma)
+        metrics = ibm_metrics_of_columns(arrival, start, finish, work, size, processors,
+                                         time_unit=unit, capacity=capacity, throughput_per=per,
+                                         executed=executed, gamma=gamma, block=block)
         core, std = _core(metrics)
     else:
         core, std = _empty_core(), {}

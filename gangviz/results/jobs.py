@@ -27,8 +27,11 @@ output adds the trace's first submit time back), slices otherwise.
 The columns of the table (:data:`JOB_DTYPE`):
 
 ``job_id``: the id in the input (the SWF job number, else the job's name); ``arrival``;
-``start``: the beginning of the first slice the job ran (a job can be placed a few slices before
-its row's turn comes); ``finish``; ``wait`` = start - arrival; ``response`` = finish - arrival;
+``start``: when the job left the queue, in this table as in the run's figures: a space-sharing
+job started, a time-slot job placed in a slot of the matrix (its row's first turn, its first
+slice, may come a few slices later). Zhang01 §2.3 defines the wait t_s - t_a and counts
+capacity as lost only "when it has jobs waiting in the queue" (eqs. 2-3): a job in the matrix
+waits no longer. ``finish``; ``wait`` = start - arrival; ``response`` = finish - arrival;
 ``bounded_slowdown`` = max(response, tau) / max(executed, tau) with tau = 10 seconds (10 slices
 for sources without a clock) and executed = min(work, finish - start), the time the job ran
 (less than its work when it was stopped at its estimate), exactly as
@@ -146,6 +149,9 @@ def job_columns(
     t: dict[str, np.ndarray] = {}
     if isinstance(job_id, np.ndarray) and job_id.dtype.kind in "Uiu":  # converted in one call
         t["job_id"] = job_id.astype(str)
+    elif (isinstance(job_id, np.ndarray) and job_id.dtype.kind == "O"
+          and set(map(type, job_id.tolist())) <= {str}):  # texts already: kept, any length
+        t["job_id"] = job_id.copy()
     else:
         t["job_id"] = np.array([str(v) for v in job_id], dtype=str) if n else np.zeros(0, "U1")
     for name in ("arrival", "start", "finish", "size", "work"):
@@ -170,8 +176,10 @@ def job_columns(
                       else np.asarray(rows_held).astype(np.int64).reshape(n))
     t["extra_slices"] = (np.zeros(n) if extra_slices is None
                          else np.asarray(extra_slices, dtype=float).reshape(n))
-    t["processors"] = np.empty(n, dtype=object)
-    t["processors"][:] = "" if processors is None else list(processors)
+    if processors is None:
+        t["processors"] = np.full(n, "", dtype=object)
+    else:  # (not from a list: numpy would look into every str for a sequence)
+        t["processors"] = np.fromiter(processors, dtype=object, count=n)
     return {name: t[name] for name in JOB_DTYPE.names or ()}
 
 
@@ -183,13 +191,13 @@ def jobs_of_simulation(sim: Any, *, time_scale: float = 1.0, tau: float | None =
     10 when the scale is 1) is the bounded-slowdown threshold in output units.
     """
     records = sim.records()
-    first_run, rows_held, extra = sim.run_stats()
+    _, rows_held, extra = sim.run_stats()
     ids = np.array([r.spec.id for r in records], dtype=np.int64)
     nan = math.nan
     return job_table(job_columns(
         [_trace_id(r.spec) for r in records],
         [r.spec.arrival * time_scale for r in records],
-        first_run[ids] * time_scale if len(ids) else [],
+        [nan if r.start is None else r.start * time_scale for r in records],
         [nan if r.finish is None else r.finish * time_scale for r in records],
         [r.spec.size for r in records],
         [r.spec.work * time_scale for r in records],
@@ -322,9 +330,9 @@ def save_backfill_jobs(records: Sequence[Any], source: Any, path: str | os.PathL
                       submit_offset=source.submit_offset)
 
 
-def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: Sequence[float],
-                      path: str | os.PathLike[str], *, label: str,
-                      executed: Sequence[float] | None = None, tau: float | None = None) -> Path:
+def save_columns_jobs(title: str, columns: Any, start: Sequence[float] | np.ndarray,
+                      finish: Sequence[float] | np.ndarray, path: str | os.PathLike[str], *, label: str,
+                      executed: Sequence[float] | np.ndarray | None = None, tau: float | None = None) -> Path:
     """Write the per-job table of a space-sharing run of a trace read as columns (a
     :class:`~gangviz.workloads.swf.TraceColumns`; ``start``/``finish`` per job, in slices) to
     ``path``, the same file :func:`save_backfill_jobs` writes for the same run, built a column
@@ -349,8 +357,16 @@ def save_columns_jobs(title: str, columns: Any, start: Sequence[float], finish: 
 
 def _trace_ids(job: np.ndarray, lines: np.ndarray) -> np.ndarray | list[str]:
     """Return the ids of a trace's jobs: the SWF job number (field 1) as :func:`number_texts`
-    writes it, ``L<line>`` where it is -1; converted a column at a time when every number is
-    a whole one (the usual case)."""
+    writes it, ``L<line>`` where it is -1: an object array of ``str`` written by the optional
+    C writer (:func:`compiled_rows`, one number a line), else converted a column at a time
+    when every number is a whole one (the usual case)."""
+    text = compiled_rows([job], ",", quote=False) if len(job) else None
+    if text is not None:
+        ids = np.fromiter(text.decode("ascii").split("\n")[:-1], dtype=object, count=len(job))
+        missing = np.flatnonzero(job == -1)
+        if len(missing):
+            ids[missing] = [f"L{ln}" for ln in np.asarray(lines)[missing].tolist()]
+        return ids
     if len(job) and bool((job == np.floor(job)).all()) and float(np.abs(job).max()) < 2.0**53:
         ids = job.astype(np.int64).astype(str)
         missing = np.flatnonzero(job == -1)
@@ -435,12 +451,17 @@ def write_jobs(table: Any, path: str | os.PathLike[str], *, workload_name: str =
         elif suffix == ".parquet":
             _write_parquet(table, tmp, workload_name)
         else:
-            cols = batsim_columns(table, workload_name)
+            cols = batsim_columns(table, workload_name, texts_as_given=True)
             names = BATSIM_COLUMNS + EXTRA_COLUMNS
-            reprs = fraction_reprs([cols[name] for name in names])
-            body = joined_rows([csv_cells(cols[name], reprs) for name in names], ",")
+            body = compiled_rows([cols[name] for name in names], ",", quote=True)
+            if body is None:
+                for name in ("job_id", "allocated_resources"):
+                    cols[name] = _text_array(cols[name])
+                reprs = fraction_reprs([cols[name] for name in names])
+                body = joined_rows([csv_cells(cols[name], reprs) for name in names], ",")
             with open(tmp, "wb") as fh:
-                fh.write((",".join(BATSIM_COLUMNS + EXTRA_COLUMNS) + "\n").encode() + body)
+                fh.write((",".join(BATSIM_COLUMNS + EXTRA_COLUMNS) + "\n").encode())
+                fh.write(body)
     return Path(path)
 
 
@@ -449,31 +470,68 @@ def _length(table: Any) -> int:
     return len(table["job_id"]) if isinstance(table, dict) else len(table)
 
 
-def batsim_columns(table: Any, workload_name: str = "w0") -> dict[str, np.ndarray]:
+def batsim_columns(table: Any, workload_name: str = "w0", *,
+                   texts_as_given: bool = False) -> dict[str, np.ndarray]:
     """Return the columns of ``BATSIM_COLUMNS + EXTRA_COLUMNS`` as arrays (floats with ``nan``
     where undefined, ints, or strings), computed a column at a time; ``table`` is a per-job
-    table or the dict of its columns."""
+    table or the dict of its columns. With ``texts_as_given`` the ``job_id`` and
+    ``allocated_resources`` columns are the table's own (an object array of ``str`` stays
+    one, for :func:`compiled_rows`), else string arrays."""
     n = _length(table)
     start, finish = table["start"], table["finish"]
-    texts = {k: np.asarray(table[k], dtype=str) if len(table[k]) else np.zeros(0, "U1")
-             for k in ("job_id", "processors")}  # any length: the longest sets the width
+    texts = {k: table[k] if texts_as_given else _text_array(table[k]) for k in ("job_id", "processors")}
     execution = finish - start
     with np.errstate(invalid="ignore", divide="ignore"):
         stretch = np.where(execution > 0, table["response"] / execution, np.nan)
     estimate = np.where(np.isnan(table["estimate"]), -1.0, table["estimate"])
+    def full(value: Any) -> np.ndarray:  # one value for every row, as a view (no copy)
+        return np.broadcast_to(np.array(value), (n,))
+
     return {
-        "job_id": texts["job_id"], "workload_name": np.full(n, workload_name), "profile": np.full(n, ""),
+        "job_id": texts["job_id"], "workload_name": full(workload_name), "profile": full(""),
         "submission_time": table["arrival"], "requested_number_of_resources": table["size"],
         "requested_time": estimate,
         "success": (table["state"] == "COMPLETED_SUCCESSFULLY").astype(np.int64),
         "final_state": table["state"], "starting_time": start, "execution_time": execution,
         "finish_time": finish, "waiting_time": table["wait"], "turnaround_time": table["response"],
         "stretch": stretch, "allocated_resources": texts["processors"],
-        "consumed_energy": np.full(n, -1.0), "metadata": np.full(n, ""),
+        "consumed_energy": full(-1.0), "metadata": full(""),
         "work": table["work"], "bounded_slowdown": table["bounded_slowdown"],
         "rows_held": table["rows_held"], "extra_slices": table["extra_slices"],
         "served": table["served"],
     }
+
+
+def _text_array(texts: Any) -> np.ndarray:
+    """Return ``texts`` as a string array, as wide as its longest text (never cut)."""
+    return np.asarray(texts, dtype=str) if len(texts) else np.zeros(0, "U1")
+
+
+def compiled_rows(columns: Sequence[Any], sep: str, *, quote: bool) -> bytes | None:
+    """Return the text :func:`joined_rows` gives of the cells of ``columns`` (by
+    :func:`csv_cells` with ``quote``, else :func:`number_cells`), written by the optional C
+    writer (``rows`` of :mod:`gangviz.results._rowtext`) straight from the columns: numeric
+    arrays, string arrays, or object arrays of ``str``. Returns ``None`` when the writer is not
+    built, ``GANGVIZ_PURE_PYTHON=1`` is set, or a column is of a kind it does not write (the
+    numpy path then builds the same bytes)."""
+    if os.environ.get("GANGVIZ_PURE_PYTHON"):
+        return None
+    try:
+        from gangviz.results import _rowtext
+    except ImportError:
+        return None
+    given: list[Any] = []
+    for c in columns:
+        if isinstance(c, np.ndarray) and len(c) > 1 and c.ndim == 1 and c.strides[0] == 0:
+            cell = _rowtext.rows([c[:1]], sep, quote)  # one value broadcast: its cell once, as bytes
+            if cell is None:
+                return None
+            given.append(cell[:-1])
+        else:
+            given.append(c)
+    if given and all(isinstance(c, bytes) for c in given):  # one column keeps the count of rows
+        given[0] = columns[0]
+    return _rowtext.rows(given, sep, quote)
 
 
 def batsim_rows(table: np.ndarray, workload_name: str = "w0") -> list[tuple[Any, ...]]:
@@ -731,6 +789,8 @@ def write_swf_schedule(
         lines += [f"; MaxNodes: {processors}", f"; MaxProcs: {processors}"]
     if note:
         lines.append(f"; Note: {note}")
-    reprs = fraction_reprs([f[:, c] for c in range(N_FIELDS)])
-    body = joined_rows([number_cells(f[:, c], reprs) for c in range(N_FIELDS)], " ")
+    body = compiled_rows([f[:, c] for c in range(N_FIELDS)], " ", quote=False)
+    if body is None:
+        reprs = fraction_reprs([f[:, c] for c in range(N_FIELDS)])
+        body = joined_rows([number_cells(f[:, c], reprs) for c in range(N_FIELDS)], " ")
     write_text_atomically(path, "\n".join(lines) + "\n" + body.decode("utf-8"))

@@ -64,11 +64,11 @@ def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | 
     if events is None:
         return out
     times, kinds, jobs, ends = events
-    sizes = np.asarray(size, dtype=np.int64).tolist()
-    last = ends.tolist()
-    placed = _c_place(times.tolist(), kinds.astype(np.int64).tolist(), jobs.tolist(), sizes, last, processors)
+    sz = np.ascontiguousarray(size, dtype=np.int64)
+    placed = _c_place(times, kinds, jobs, sz, ends, processors)
     if placed is not None:
         return placed
+    sizes, last = sz.tolist(), ends.tolist()
     free = (1 << processors) - 1  # bit p: processor p is free
     held: dict[int, int] = {}
     for t, kind, j in zip(times.tolist(), kinds.tolist(), jobs.tolist()):
@@ -111,15 +111,16 @@ def _events(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.nd
     times = np.concatenate((ends[ran], st[ran]))
     kinds = np.concatenate((np.zeros(len(ran), np.int8), np.ones(len(ran), np.int8)))
     jobs = np.concatenate((ran, ran)).astype(np.int64)
-    order = np.lexsort((jobs, kinds, times))
+    order = np.argsort(times, kind="stable")  # already by kind, then job: a stable sort keeps that
     return times[order], kinds[order], jobs[order], ends
 
 
-def _c_place(times: list[float], kinds: list[int], jobs: list[int], sizes: list[int], ends: list[float],
+def _c_place(times: np.ndarray, kinds: np.ndarray, jobs: np.ndarray, sizes: np.ndarray, ends: np.ndarray,
              processors: int) -> list[str] | None:
-    """The placement of :func:`place_counts` by the optional C loop (``place`` of
-    :mod:`gangviz.spacesharing._easyloop`), or ``None`` when it is not built (or declines):
-    the bit-set loop then runs. ``GANGVIZ_PURE_PYTHON=1`` skips it, as it does the C loops."""
+    """The placement of :func:`place_counts` by the optional C loop (``place_columns`` of
+    :mod:`gangviz.spacesharing._easyloop`, on the arrays :func:`_events` returns and the sizes
+    as int64), or ``None`` when it is not built (or declines): the bit-set loop then runs.
+    ``GANGVIZ_PURE_PYTHON=1`` skips it, as it does the C loops."""
     import os
 
     if os.environ.get("GANGVIZ_PURE_PYTHON"):
@@ -128,7 +129,7 @@ def _c_place(times: list[float], kinds: list[int], jobs: list[int], sizes: list[
         from gangviz.spacesharing import _easyloop
     except ImportError:
         return None
-    place = getattr(_easyloop, "place", None)  # an extension built before it had one
+    place = getattr(_easyloop, "place_columns", None)  # an extension built before it had one
     if place is None:
         return None
     placed: list[str] | None = place(times, kinds, jobs, sizes, ends, processors)

@@ -15,6 +15,7 @@ to a per-job file and the notebook API's results, so each says the same thing:
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +25,26 @@ __all__ = ["provenance_lines", "file_sha256", "leaves_padding", "order_record", 
 
 def file_sha256(path: str | Path) -> str:
     """Return the SHA-256 of the file at ``path`` as hex. Raises ``OSError`` when it cannot be
-    read."""
-    digest = hashlib.sha256()
+    read. A run asks for its source's hash more than once (the header, the per-job file's
+    sidecar): the hash is kept for the file as it is (its device, inode, size and modification
+    time in nanoseconds), and read again when any of them changes."""
     with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = _HASHES.get(key)
+        if known is not None:
+            return known
+        digest = hashlib.sha256()
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
-    return digest.hexdigest()
+    if len(_HASHES) >= 16:  # a run reads a source or a few: never a long list
+        _HASHES.clear()
+    _HASHES[key] = digest.hexdigest()
+    return _HASHES[key]
+
+
+#: the files hashed by :func:`file_sha256`, by their identity and state
+_HASHES: dict[tuple[int, int, int, int, int], str] = {}
 
 
 def leaves_padding(spec: str) -> bool:

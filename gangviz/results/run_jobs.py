@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import executed_by_id
 from gangviz.results.compiled_jobs import has_job_stats, jobs_of_compiled, save_compiled_jobs
 from gangviz.results.jobs import (
@@ -41,8 +40,8 @@ def jobs_of_run(done: Any, *, time_scale: float = 1.0, tau: float | None = None)
             raise ValueError(f"the {done.label} run on the {done.engine} engine kept no placement: "
                              "run it with jobs=True")
         return job_table(jobs_of_compiled(done, time_scale=time_scale, tau=tau))
-    if done.family == SPACE_SHARING:
-        res = done.result if done.result is not None else done.simulation.result
+    res = done.backfill
+    if res is not None:
         return jobs_of_backfill(res.records, time_scale=time_scale, executed=executed_by_id(res),
                                 processors=done.source.processors, tau=tau)
     return jobs_of_simulation(done.simulation, time_scale=time_scale, tau=tau)
@@ -59,8 +58,8 @@ def save_run_jobs(done: Any, source: Any, path: str | os.PathLike[str], *, label
     Raises as :func:`gangviz.results.jobs.write_jobs` does."""
     if has_job_stats(done):
         out = save_compiled_jobs(done, source, path, label=label, tau=tau)
-    elif done.family == SPACE_SHARING:
-        res = done.result if done.result is not None else done.simulation.result
+    elif done.backfill is not None:
+        res = done.backfill
         out = save_backfill_jobs(res.records, source, path, label=label, executed=executed_by_id(res),
                                  tau=tau)
     else:

@@ -18,6 +18,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from gangviz.core import registry
 from gangviz.core.changes import MatrixChange
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.sim.state import JobRecord
@@ -56,8 +57,10 @@ class Host(Protocol):
 class Policy:
     """Base class of the time-slot policies.
 
-    Subclasses set ``name`` and ``paper`` (the section they implement) and override
-    :meth:`schedule`; :meth:`check_machine` rejects machines the policy cannot run on.
+    Subclasses override :meth:`schedule`; :meth:`check_machine` rejects machines the policy
+    cannot run on. A built-in's ``name`` (the entry's title), ``paper`` (the section it
+    implements) and ``decides_at`` come from the registry entry whose constructor it is
+    (:func:`gangviz.core.registry.entry_for_target`), unless the class sets its own.
     """
 
     name: str = "policy"
@@ -66,6 +69,15 @@ class Policy:
     #: arrival and completion) or ``"event"`` (at the arrival or completion itself; see
     #: :mod:`gangviz.sim.engine`).
     decides_at: str = "boundary"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        entry = registry.entry_for_target(f"{cls.__module__}:{cls.__qualname__}")
+        if entry is not None:
+            for attr, value in (("name", entry.title), ("paper", entry.paper),
+                                ("decides_at", entry.decides)):
+                if attr not in vars(cls):
+                    setattr(cls, attr, value)
 
     def check_machine(self, processors: int, ring: bool) -> None:
         """Raise ``ValueError`` (saying what is allowed) if the machine does not suit the policy."""

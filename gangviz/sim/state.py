@@ -201,7 +201,6 @@ class Sample:
 
 
 _SAMPLE_FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "finished", "mean_turnaround")
-_SAMPLE_INTS = (False, True, True, True, False, True, False)
 
 
 class SampleLog(Sequence[Sample]):

@@ -633,83 +633,140 @@ out:
     return result;
 }
 
-/* place(times, kinds, jobs, size, ends, P): the processors each job of a space-sharing schedule
- * held, as interval-set text (gangviz.results.placement.place_counts, the same rule): the
- * events (time, kind 0 = release / 1 = take, job) come in order; a take gets the lowest-numbered
- * free processors; a job whose end is not after its start holds nothing. Returns a list of str,
- * one per job ("" for a job without a take); None when an entry is not of the plain type
- * expected (the Python version then runs); ValueError when a take finds too few free. */
-static PyObject *place(PyObject *self, PyObject *args) {
-    PyObject *lt, *lk, *lj, *ls, *le;
-    long long P;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!L", &PyList_Type, &lt, &PyList_Type, &lk, &PyList_Type, &lj,
-                          &PyList_Type, &ls, &PyList_Type, &le, &P))
-        return NULL;
-    Py_ssize_t events = PyList_GET_SIZE(lt), n = PyList_GET_SIZE(ls);
-    if (PyList_GET_SIZE(lk) != events || PyList_GET_SIZE(lj) != events || PyList_GET_SIZE(le) != n || P < 0) {
-        PyErr_SetString(PyExc_ValueError, "place: the event columns (and the job columns) must have one length");
-        return NULL;
+/* A one-dimensional buffer of ``count`` items of the struct code ``code`` (native order), or
+ * 0 (no error set: the caller declines) when ``obj`` is none. */
+static int column_view(PyObject *obj, Py_buffer *view, char code, Py_ssize_t itemsize) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_Clear();
+        return 0;
     }
-    Py_ssize_t words = (Py_ssize_t)((P + 63) / 64);
-    uint64_t *free_bits = calloc((size_t)(words ? words : 1), sizeof(uint64_t));
-    /* the runs a job took: first processor and length, in a buffer of at most P runs a job */
-    Py_ssize_t *run_at = malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
-    Py_ssize_t *runs_of = calloc((size_t)(n + 1), sizeof(Py_ssize_t));
-    Py_ssize_t cap = 1024, used = 0;
-    long long *run_first = malloc(sizeof(long long) * (size_t)cap), *run_len = malloc(sizeof(long long) * (size_t)cap);
-    char *held = calloc((size_t)(n + 1), 1);
-    char *text = malloc((size_t)(48 * (P + 1) + 16));
+    const char *f = view->format ? view->format : "B";
+    if (*f == '@' || *f == '=') f++;
+    if (!(view->ndim == 1 && view->itemsize == itemsize && f[0] == code && !f[1])) {
+        if (code == 'q' && f[0] == 'l' && !f[1] && view->ndim == 1 && view->itemsize == itemsize)
+            return 1;  /* int64 is 'l' where long is 64 bits */
+        PyBuffer_Release(view);
+        return 0;
+    }
+    return 1;
+}
+
+/* set (``on``) or clear the bits [first, first + len) of ``bits``, a word at a time */
+static void set_bits(uint64_t *bits, long long first, long long len, int on) {
+    while (len > 0) {
+        long long at = first % 64, k = 64 - at < len ? 64 - at : len;
+        uint64_t mask = (k == 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1)) << at;
+        if (on) bits[first / 64] |= mask;
+        else bits[first / 64] &= ~mask;
+        first += k;
+        len -= k;
+    }
+}
+
+static char *put_decimal(char *p, long long v) {
+    char digits[24];
+    int k = 0;
+    do {
+        digits[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (k) *p++ = digits[--k];
+    return p;
+}
+
+/* place_columns(times, kinds, jobs, size, ends, P): the processors each job of a space-sharing
+ * schedule held, as interval-set text (gangviz.results.placement.place_counts, the same
+ * rule): the events (time, kind 0 = release / 1 = take, job) come in order; a take gets the
+ * lowest-numbered free processors; a job whose end is not after its start holds nothing.
+ * The columns are numpy arrays (C-contiguous): times float64, kinds int8, jobs int64 (one per
+ * event), size int64 and ends float64 (one per job). Returns a list of str, one per job (""
+ * for a job without a take); None when a column is not of that type (the Python version then
+ * runs); ValueError when a take finds too few free processors. */
+static PyObject *place_columns(PyObject *self, PyObject *args) {
+    PyObject *ot, *ok, *oj, *os, *oe;
+    long long P;
+    if (!PyArg_ParseTuple(args, "OOOOOL", &ot, &ok, &oj, &os, &oe, &P)) return NULL;
+    Py_buffer vt, vk, vj, vs, ve;
+    int got = 0;
     PyObject *result = NULL, *out = NULL;
+    uint64_t *free_bits = NULL;
+    char *text = NULL, *held = NULL;
+    Py_ssize_t *run_at = NULL, *runs_of = NULL, cap = 1024, used = 0;
+    long long *run_first = NULL, *run_len = NULL;
+    if (column_view(ot, &vt, 'd', 8)) got = 1; else goto decline;
+    if (column_view(ok, &vk, 'b', 1)) got = 2; else goto decline;
+    if (column_view(oj, &vj, 'q', 8)) got = 3; else goto decline;
+    if (column_view(os, &vs, 'q', 8)) got = 4; else goto decline;
+    if (column_view(oe, &ve, 'd', 8)) got = 5; else goto decline;
+    Py_ssize_t events = vt.shape[0], n = vs.shape[0];
+    if (vk.shape[0] != events || vj.shape[0] != events || ve.shape[0] != n || P < 0) {
+        PyErr_SetString(PyExc_ValueError, "place_columns: the event columns (and the job columns) must have one length");
+        goto done;
+    }
+    const double *times = vt.buf, *ends = ve.buf;
+    const int8_t *kinds = vk.buf;
+    const int64_t *jobs = vj.buf, *sizes = vs.buf;
+    Py_ssize_t words = (Py_ssize_t)((P + 63) / 64);
+    if (!words) words = 1;
+    /* the runs a job holds (first processor, length), from run_at[j], runs_of[j] of them */
+    free_bits = calloc((size_t)words, sizeof(uint64_t));
+    run_at = malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    runs_of = calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    run_first = malloc(sizeof(long long) * (size_t)cap);
+    run_len = malloc(sizeof(long long) * (size_t)cap);
+    held = calloc((size_t)(n + 1), 1);
+    text = malloc((size_t)(48 * (P + 1) + 16));
     if (!free_bits || !run_at || !runs_of || !run_first || !run_len || !held || !text) {
         PyErr_NoMemory();
         goto done;
     }
-    for (long long p = 0; p < P; p++) free_bits[p / 64] |= (uint64_t)1 << (p % 64);
+    set_bits(free_bits, 0, P, 1);
     out = PyList_New(n);
     if (!out) goto done;
+    PyObject *empty = PyUnicode_FromString("");
+    if (!empty) goto done;
     for (Py_ssize_t j = 0; j < n; j++) {
-        PyObject *empty = PyUnicode_FromString("");
-        if (!empty) goto done;
+        Py_INCREF(empty);
         PyList_SET_ITEM(out, j, empty);
     }
+    Py_DECREF(empty);
     for (Py_ssize_t e = 0; e < events; e++) {
-        PyObject *ot = PyList_GET_ITEM(lt, e), *ok = PyList_GET_ITEM(lk, e), *oj = PyList_GET_ITEM(lj, e);
-        if (!PyFloat_CheckExact(ot) || !PyLong_CheckExact(ok) || !PyLong_CheckExact(oj)) goto decline;
-        double t = PyFloat_AS_DOUBLE(ot);
-        long kind = PyLong_AsLong(ok);
-        Py_ssize_t j = PyLong_AsSsize_t(oj);
+        int64_t j = jobs[e];
         if (j < 0 || j >= n) goto decline;
-        if (kind == 0) {
+        if (kinds[e] == 0) {
             if (!held[j]) continue;
             for (Py_ssize_t r = run_at[j]; r < run_at[j] + runs_of[j]; r++)
-                for (long long p = run_first[r]; p < run_first[r] + run_len[r]; p++)
-                    free_bits[p / 64] |= (uint64_t)1 << (p % 64);
+                set_bits(free_bits, run_first[r], run_len[r], 1);
             held[j] = 0;
             continue;
         }
-        PyObject *osz = PyList_GET_ITEM(ls, j), *oe = PyList_GET_ITEM(le, j);
-        if (!PyLong_CheckExact(osz) || !PyFloat_CheckExact(oe)) goto decline;
-        long long need = PyLong_AsLongLong(osz);
-        double end = PyFloat_AS_DOUBLE(oe);
+        long long need = sizes[j];
+        double t = times[e];
+        char *at = text;
+        Py_ssize_t w = 0;
         run_at[j] = used;
         runs_of[j] = 0;
-        size_t len = 0;
-        long long p = 0;
         while (need > 0) {
-            while (p < P && free_bits[p / 64] == 0 && p % 64 == 0) p += 64;  /* a full word */
-            while (p < P && !(free_bits[p / 64] >> (p % 64) & 1)) p++;
-            if (p >= P) {
+            while (w < words && !free_bits[w]) w++;
+            if (w >= words) {
                 char message[128];  /* (PyErr_Format has no %g) */
                 snprintf(message, sizeof message, "the schedule runs more than %lld processors at time %g", P, t);
                 PyErr_SetString(PyExc_ValueError, message);
                 goto done;
             }
-            long long first = p;
-            while (p < P && need > 0 && (free_bits[p / 64] >> (p % 64) & 1)) {
-                free_bits[p / 64] &= ~((uint64_t)1 << (p % 64));
-                p++;
-                need--;
+            /* the lowest run of free processors: up to ``need`` of them, a word at a time */
+            long long first = (long long)w * 64 + __builtin_ctzll(free_bits[w]), p = first;
+            while (need > 0 && p < P) {
+                uint64_t word = free_bits[p / 64] >> (p % 64);
+                long long ones = ~word ? __builtin_ctzll(~word) : 64 - p % 64;
+                if (ones > 64 - p % 64) ones = 64 - p % 64;
+                if (ones > need) ones = need;
+                if (!ones) break;
+                p += ones;
+                need -= ones;
+                if (p % 64) break;  /* the run ended inside this word */
             }
+            set_bits(free_bits, first, p - first, 0);
             if (used == cap) {
                 cap *= 2;
                 long long *f2 = realloc(run_first, sizeof(long long) * (size_t)cap);
@@ -725,18 +782,21 @@ static PyObject *place(PyObject *self, PyObject *args) {
             run_len[used] = p - first;
             used++;
             runs_of[j]++;
-            len += (size_t)sprintf(text + len, len ? " %lld" : "%lld", first);
-            if (p - first > 1) len += (size_t)sprintf(text + len, "-%lld", p - 1);
+            if (at != text) *at++ = ' ';
+            at = put_decimal(at, first);
+            if (p - first > 1) {
+                *at++ = '-';
+                at = put_decimal(at, p - 1);
+            }
         }
-        PyObject *s = PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
+        PyObject *s = PyUnicode_FromStringAndSize(text, (Py_ssize_t)(at - text));
         if (!s) goto done;
         PyList_SetItem(out, j, s);  /* drops the "" (or an earlier take's text) */
-        if (end > t) {
+        if (ends[j] > t) {
             held[j] = 1;
         } else {  /* a job of no length holds nothing */
             for (Py_ssize_t r = run_at[j]; r < run_at[j] + runs_of[j]; r++)
-                for (long long q = run_first[r]; q < run_first[r] + run_len[r]; q++)
-                    free_bits[q / 64] |= (uint64_t)1 << (q % 64);
+                set_bits(free_bits, run_first[r], run_len[r], 1);
         }
     }
     result = out;
@@ -747,6 +807,11 @@ decline:
     result = Py_None;
 done:
     Py_XDECREF(out);
+    if (got >= 1) PyBuffer_Release(&vt);
+    if (got >= 2) PyBuffer_Release(&vk);
+    if (got >= 3) PyBuffer_Release(&vj);
+    if (got >= 4) PyBuffer_Release(&vs);
+    if (got >= 5) PyBuffer_Release(&ve);
     free(free_bits); free(run_at); free(runs_of); free(run_first); free(run_len); free(held); free(text);
     return result;
 }
@@ -758,9 +823,9 @@ static PyMethodDef methods[] = {
     {"conservative", conservative, METH_VARARGS,
      "conservative(arrival, size, est, run, P, small_max) -> (end, (lost, small, large), "
      "start, finish, reservation), or None when an entry is not a float (size: int)."},
-    {"place", place, METH_VARARGS,
-     "place(times, kinds, jobs, size, ends, P) -> the processors of each job as interval-set "
-     "text, or None when an entry is not of the type expected."},
+    {"place_columns", place_columns, METH_VARARGS,
+     "place_columns(times, kinds, jobs, size, ends, P) -> the processors of each job as "
+     "interval-set text, or None when a column is not of the type expected."},
     {NULL, NULL, 0, NULL}
 };
 

@@ -284,12 +284,13 @@ def fetch_listing(path: str) -> dict[str, list[str]]:
         child.close()
 
 
-class IsolatedPolicy(Policy):
-    """The engine's policy for a user's :class:`~gangviz.userpolicy.MatrixPolicy` run in its own
-    process: ``decl`` is what the class declares, ``target``/``cls_name`` where it is."""
+class _InItsProcess:
+    """What both engines of a user's class in its own process take from the class's
+    declaration and the run's parameters: names, limits and the request that starts the
+    policy's process."""
 
-    def __init__(self, decl: dict[str, Any], target: str, cls_name: str | None, origin: str, *,
-                 spec: str = "", **params: Any) -> None:
+    def _declare(self, role: str, decl: dict[str, Any], target: str, cls_name: str | None, origin: str,
+                 spec: str, params: dict[str, Any]) -> None:
         self.origin = origin
         self.spec = spec or origin
         self.check = bool(params.get("check", True))
@@ -298,11 +299,20 @@ class IsolatedPolicy(Policy):
         self.memory = params.pop("memory_limit", MEMORY_MB)
         self.name = str(decl.get("name") or decl["__name__"])
         self.paper = str(decl.get("paper") or origin)
+        self._request = {"role": role, "target": target, "cls": cls_name, "spec": self.spec,
+                         "params": params, "memory": self.memory}
+
+
+class IsolatedPolicy(_InItsProcess, Policy):
+    """The engine's policy for a user's :class:`~gangviz.userpolicy.MatrixPolicy` run in its own
+    process: ``decl`` is what the class declares, ``target``/``cls_name`` where it is."""
+
+    def __init__(self, decl: dict[str, Any], target: str, cls_name: str | None, origin: str, *,
+                 spec: str = "", **params: Any) -> None:
+        self._declare("matrix", decl, target, cls_name, origin, spec, params)
         at = decl.get("decides_at")
         self.decides_at = at if at in ("boundary", "event") else "boundary"
         self._buddy, self._migrates = bool(decl.get("buddy")), bool(decl.get("migrates"))
-        self._request = {"role": "matrix", "target": target, "cls": cls_name, "spec": self.spec,
-                         "params": params, "memory": self.memory}
         self._child: Child | None = None
         self._ahead_queue: Any = None
         self._ahead_done = False
@@ -494,7 +504,7 @@ def idle_check(sim: Any, check: bool, origin: str, name: str) -> None:
                                 f"{origin} ({printable(name)}.decide)")
 
 
-class IsolatedSpaceEngine:
+class IsolatedSpaceEngine(_InItsProcess):
     """A user's :class:`~gangviz.userpolicy.SpacePolicy` run in its own process: the whole run
     is simulated there (each ``decide`` under its limit), and the schedule it returns is
     audited here against the workload this process owns before it is used."""
@@ -503,23 +513,15 @@ class IsolatedSpaceEngine:
                  spec: str = "", **params: Any) -> None:
         from gangviz.spacesharing.policy import MODES
 
-        self.origin, self.spec = origin, spec or origin
-        self.check = bool(params.get("check", True))
-        self.limit = float(params.get("decision_limit", 5.0))
-        self.run_limit = float(params.pop("run_limit", math.inf) or math.inf)
-        self.memory = params.pop("memory_limit", MEMORY_MB)
         self.estimates = params.get("estimates", "requested")
         self.kill = bool(params.get("kill", True))
-        self.name = str(decl.get("name") or decl["__name__"])
-        self.paper = str(decl.get("paper") or origin)
+        self._declare("space", decl, target, cls_name, origin, spec, params)
         follows = decl.get("follows") or ""
         if follows and follows not in MODES:
             raise UserPolicyError(f"{origin}: {decl['__name__']}.follows must be one of {', '.join(MODES)} "
                                   f"or empty, got {printable(repr(follows))}")
         self.follows = follows
         self.mode = self.follows or "conservative"
-        self._request = {"role": "space", "target": target, "cls": cls_name, "spec": self.spec,
-                         "params": params, "memory": self.memory}
 
     def label(self) -> str:
         """The spec that names the policy."""

@@ -19,12 +19,14 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from gangviz.core import registry
 from gangviz.core.matrix import processor_label, slot_label
 from gangviz.workloads.scenario import Scenario, parse_scenario
 from gangviz.workloads.scenario_writer import InlineTable, dumps, matrix_options, scenario_data
 
-#: Matrix policies a lecturer picks from (the scenario's own policy is kept even if not listed).
-POLICY_CHOICES = ("repack", "firstfit", "random", "bc", "br", "brms", "brmms", "gs", "mgs")
+#: Matrix policies a lecturer picks from, in the registry's order (the scenario's own policy is
+#: kept even if not listed).
+POLICY_CHOICES = tuple(e.name for e in registry.entries(registry.MATRIX))
 
 
 class PaintError(ValueError):

@@ -21,22 +21,18 @@ NAMES = ({e.name for e in REGISTRY.values()} | {e.title.lower() for e in REGISTR
 
 
 def _tables(tree: ast.AST):
-    """Yield the literals that would register policies: a dict keyed by names, a set of names,
-    a collection tested with ``in``, and any collection bound to a name ending in POLICIES."""
+    """Yield every literal that could list policies: a list, tuple or set (its items) and a
+    dict (its keys and its values), wherever it is written."""
+    exports = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Assign)
+               and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)}
     for node in ast.walk(tree):
+        if id(node) in exports:
+            continue  # a module's exported class names (GS, BGS, ...), not a table of policies
         if isinstance(node, ast.Dict):
             yield node, node.keys
-        elif isinstance(node, ast.Set):
+            yield node, node.values
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             yield node, node.elts
-        elif isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn)) for o in node.ops):
-            for c in node.comparators:
-                if isinstance(c, (ast.List, ast.Tuple, ast.Set)):
-                    yield c, c.elts
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id.endswith("POLICIES") for t in targets) \
-                    and isinstance(node.value, (ast.List, ast.Tuple)):
-                yield node.value, node.value.elts
 
 
 def _literal_tables(tree: ast.AST):
@@ -50,7 +46,6 @@ def _literal_tables(tree: ast.AST):
 
 #: Modules whose tables of names do not describe policies, and why (anything else fails).
 NOT_REGISTRIES = {
-    "colours.py": "a fixed colour per name, for any name a plot shows",
     "experiments/repro/": "a paper's experiment names the policies its table compared",
     "fast/buddy.py": "the compiled buddy kernel's scheme codes",
     "spacesharing/": "the backfilling simulator's modes (fcfs, easy, conservative)",
@@ -94,9 +89,20 @@ def test_every_time_slot_policy_class_has_an_entry_and_every_entry_builds():
     for module in (gangviz.policies.buddy, gangviz.policies.linear, gangviz.policies.ibm.gs):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             public = cls.__module__ == module.__name__ and not cls.__name__.startswith("_")
-            concrete = issubclass(cls, Policy) and "paper" in vars(cls) and cls.name != "ibm-gang"
+            concrete = issubclass(cls, Policy) and cls.name != "ibm-gang"
             if public and concrete:
                 assert cls in targets, f"{cls.__name__} has no registry entry"
+
+
+def test_a_built_in_class_takes_its_title_paper_and_timing_from_its_entry():
+    from gangviz.policies import make_policy
+
+    for entry in registry.entries(registry.MATRIX):
+        cls = entry.constructor()
+        assert cls.paper == entry.paper and cls.decides_at == entry.decides, entry.name
+        # the IBM classes keep the lower-case name the window has always written
+        assert cls.name in (entry.title, entry.name), entry.name
+        assert make_policy(entry.name).paper == entry.paper
 
 
 def test_the_registry_covers_every_family_named_in_the_papers():
@@ -144,3 +150,13 @@ def test_the_menus_read_the_registry():
                                              if e.family in ("matrix", "space-sharing"))
     assert registry.menu("multisite") == ["AFCFS", "AFCFSwM"]
     assert "OPT-EPOCH(1)" in registry.menu("epoch")
+
+
+def test_every_built_in_has_a_colour_of_its_own_within_its_family():
+    # (policies shown together are parted further: colours.separated, tested with the compare window)
+    for family in registry.FAMILIES:
+        own = [e.colour.upper() for e in registry.entries(family)]
+        assert all(len(c) == 7 and int(c[1:], 16) >= 0 for c in own), family
+        assert len(set(own)) == len(own), (family, own)
+    assert registry.colour("MBGS") != registry.colour("firstfit")
+    assert registry.colour("gs:mpl=3") == REGISTRY["gs"].colour

@@ -50,7 +50,8 @@ def test_compare_equals_separate_runs():
         got = result.metrics[spec]
         assert all(got[m] == expected[m] or (math.isnan(got[m]) and math.isnan(expected[m]))
                    for m in expected)
-    for m, goal in GOALS.items():
+    assert set(result.goals) == {m for m in result.keys if m in GOALS}
+    for m, goal in result.goals.items():
         assert result.best[m] == best_labels({lab: result.metrics[lab][m] for lab in result.labels}, goal)
 
 

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from gangviz.cli import main
+from gangviz.core import registry
 from gangviz.gui.compare import window as compare_window
 from gangviz.gui.compare.window import CompareWindow
 from gangviz.timefmt import clock_text
@@ -239,13 +240,13 @@ def test_policies_shown_together_get_colours_20_apart_also_with_deuteranopia():
     names = registry_policies()
     assert len(names) >= 15
     # their own colours clash (two greens, two reds): the shared rule must part them
-    own = [colours.policy_colour(n) for n in names]
+    own = [registry.colour(n) for n in names]
     assert min(colours.pair_distances(own)[i, j] for i in range(len(own)) for j in range(i)) < 20
     sets = [list(c) for k in (2, 3, 4) for c in itertools.combinations(names, k)]
     sets += [list(reversed(c)) for c in itertools.combinations(names, 3)]
     seen = set()
     for specs in sets:
-        shown = tuple(colours.policy_colours(specs))
+        shown = tuple(registry.colours_shown(specs))
         seen.add(shown)
     for shown in seen:
         for kind in (None, "deuteranopia"):
@@ -253,7 +254,7 @@ def test_policies_shown_together_get_colours_20_apart_also_with_deuteranopia():
             k = len(shown)
             assert min(d[i, j] for i in range(k) for j in range(i)) >= colours.MIN_POLICY_DELTA_E, (shown, kind)
     # a policy keeps its own colour when nothing shown clashes with it
-    assert colours.policy_colours(["repack", "br"]) == [colours.policy_colour("repack"), colours.policy_colour("br")]
+    assert registry.colours_shown(["repack", "br"]) == [registry.colour("repack"), registry.colour("br")]
 
 
 def test_the_window_draws_each_policy_in_its_shown_colour(qtbot):
@@ -261,10 +262,10 @@ def test_the_window_draws_each_policy_in_its_shown_colour(qtbot):
     from gangviz.workloads.source import load_source
 
     specs = ["bc", "firstfit"]  # a green and a green of their own
-    assert colours.pair_distances([colours.policy_colour(s) for s in specs])[0, 1] < 20
+    assert colours.pair_distances([registry.colour(s) for s in specs])[0, 1] < 20
     win = open_window(qtbot, load_source("downey", jobs=30, procs=32, load=0.8, seed=3), specs)
     assert win.error is None
-    shown = colours.policy_colours(specs)
+    shown = registry.colours_shown(specs)
     assert [win.colours[s].name().upper() for s in specs] == shown
     assert [c.name().upper() for c, _t in win.timeline.rows] == shown
     assert [win.plots.pens[s].name().upper() for s in specs] == shown

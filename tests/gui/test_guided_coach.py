@@ -186,8 +186,7 @@ def test_the_waiting_job_and_its_size_are_drawn_beside_the_matrix(window, qtbot)
     assert w.isVisible() and w.job[:2] == ("Jn", 7)
     assert "Jn × 7" in w.text.text() and "7 processors" in w.text.text()
     img = w.grab().toImage()
-    from gangviz.gui import palette
-    assert close_rgb(pixel(img, 20, w.height() // 2), palette.job_colour(w.job[2]), 30)
+    assert close_rgb(pixel(img, 20, w.height() // 2), w.colours.colour(w.job[2]), 30)
 
 
 def test_status_counts_what_is_drawn_while_held(window, qtbot):

@@ -134,7 +134,7 @@ def test_no_gantt_text_runs_past_a_narrow_panes_edge(window, monkeypatch):
 def test_padded_processors_are_drawn_absent_and_hold_nothing(window):
     from pathlib import Path
 
-    from gangviz.gui.matrix.view import ABSENT
+    from gangviz.gui.matrix.painters import ABSENT
 
     trace = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
     assert window.open_source(str(trace), "br", procs=128)

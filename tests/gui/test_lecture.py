@@ -18,7 +18,7 @@ from gangviz.gui.lecture.caption import caption_text
 from gangviz.gui.lecture.narration import step_lines
 from gangviz.gui.lecture.presentation import FONTS, KEYS, scale_for
 from gangviz.gui.matrix.held_move import PROMPT, gate_cuts
-from gangviz.gui.matrix.view import CUT_DASH
+from gangviz.gui.matrix.painters import CUT_DASH
 from gangviz.gui.window import builtin_scenarios
 from gangviz.resources import list_scenarios
 from gangviz.workloads.scenario import load_scenario
@@ -121,7 +121,7 @@ def test_presentation_highlights_the_job_under_the_pointer(window):
     # the outline runs along the job's block; a cell of another job has none
     assert close_rgb(pixel(img, rect.center().x(), rect.bottom() - 3), palette.HILITE, 20)
     other = m.cell_rect(0, 0)
-    assert close_rgb(pixel(img, other.center().x(), other.bottom() - 3), palette.job_colour(int(sim.matrix.cells[0, 0])), 10)
+    assert close_rgb(pixel(img, other.center().x(), other.bottom() - 3), m.colours.colour(int(sim.matrix.cells[0, 0])), 10)
     _hover(m, QPointF(2, 2))
     assert m.hovered is None
     window.leave_presentation()
@@ -145,7 +145,7 @@ def test_guided_exercise_holds_the_repack_draws_dashed_cuts_and_return_reveals(w
     rows, cuts = m.cut_lines()
     assert rows == (0, 1) and cuts == gate_cuts(gate.state, gate.change)[1] == [0, 2, 4, 8]
     img = m.grab().toImage()
-    x0, cw, ch, tops, row_h = m._layout
+    x0, cw, ch, tops, row_h = m.rest_layout.geometry()
     ys = [y for y in range(int(min(tops[r] for r in rows)) + 2, int(max(tops[r] + row_h[r] for r in rows)) - 2)]
     for c in (2, 4):
         x = m.cut_x(c)

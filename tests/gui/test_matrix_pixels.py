@@ -44,7 +44,7 @@ def test_each_job_has_its_colour_at_its_cells(view):
         for row in m.job_rows(job):
             for col in m.job_cols(job):
                 x, y = _probe_point(v.cell_rect(row, col))
-                assert close_rgb(pixel(img, x, y), palette.job_colour(job)), (m.names[job], row, col)
+                assert close_rgb(pixel(img, x, y), v.colours.colour(job)), (m.names[job], row, col)
                 checked += 1
     assert checked == int(np.count_nonzero(m.cells != IDLE))
     # an idle cell (S1, P5) is neutral
@@ -61,12 +61,12 @@ def test_s1_is_at_the_bottom_unless_flipped(view):
     lowest = max(v.cell_rect(r, 0).top() for r in range(3))
     x, y = _probe_point(v.cell_rect(0, 0))
     assert v.cell_rect(0, 0).top() == lowest
-    assert close_rgb(pixel(img, x, y), palette.job_colour(j1))
+    assert close_rgb(pixel(img, x, y), v.colours.colour(j1))
     v.set_bottom_up(False)
     assert v.cell_rect(0, 0).top() < v.cell_rect(2, 0).top()
     img = v.grab().toImage()
     x, y = _probe_point(v.cell_rect(0, 0))
-    assert close_rgb(pixel(img, x, y), palette.job_colour(j1))
+    assert close_rgb(pixel(img, x, y), v.colours.colour(j1))
 
 
 def test_the_running_row_is_highlighted(view):

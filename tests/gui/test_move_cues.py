@@ -40,7 +40,7 @@ def test_ghost_mid_tween_and_nothing_over_the_sliding_block(window, qtbot):
     # the ghost: the job's colour, faint, on the cell it is leaving, near the row's bottom edge
     gx, gy = off.x() + x0 + (lo + hi) / 2 * cw, off.y() + tops[src] + row_h[src] - 6
     ghost = pixel(img, gx, gy)
-    assert not close_rgb(ghost, palette.IDLE, 6) and not close_rgb(ghost, palette.job_colour(job), 20)
+    assert not close_rgb(ghost, palette.IDLE, 6) and not close_rgb(ghost, m.colours.colour(job), 20)
     # the sliding block itself is drawn exactly as the matrix view draws it
     cues.setVisible(False)
     plain = m.grab().toImage()
@@ -75,7 +75,7 @@ def test_the_running_slot_frame_fades_between_rows_instead_of_sliding_across_nam
     x0, cw, ch, tops, row_h = m.current_geometry()
     img = m.grab().toImage()
     # where a sliding frame would run now: across the middle of a row, through its names
-    y_mid = m._row_y(found.active, tops, row_h, ch)
+    y_mid = m.current_layout().row_y(found.active)
     xs = range(int(x0) + 4, int(x0 + 8 * cw) - 4, 3)
     for y in (y_mid - 1, y_mid, y_mid + 1):
         assert not any(close_rgb(pixel(img, x, y), palette.ACCENT, 30) for x in xs)

@@ -222,7 +222,9 @@ def test_each_family_answers_the_members_of_the_others_plainly():
         assert sim.upcoming() == ()
     for sim in (matrix, space, sites, epoch):
         assert sim.measures is not None
-    assert matrix.measures.series() == {} and matrix.measures.figures()["n_l"] >= 0
+    # the matrix family's curves: the core's mean wait and bounded slowdown (its samples besides)
+    assert set(matrix.measures.series()) == {"wait", "bounded_slowdown"}
+    assert matrix.measures.figures()["n_l"] >= 0
     assert matrix.measures.finish().simulation is matrix and matrix.done
     with pytest.raises(ValueError, match="own figures"):
         sites.measures.finish()

@@ -72,7 +72,7 @@ def test_presentation_text_is_at_least_18_px_high_at_1920x1080(window, qtbot):
     run = [c for c in range(m.processors) if m.cells[0, c] == job]
     r0 = mv.cell_rect(0, run[0])
     rect = type(r0)(r0.left(), r0.top(), r0.width() * len(run), r0.height())
-    assert _ink_height(mimg, rect, palette.job_colour(job)) >= 18
+    assert _ink_height(mimg, rect, mv.colours.colour(job)) >= 18
     label = type(r0)(0, r0.top(), r0.left() - 12, r0.height())
     assert _ink_height(mimg, label, palette.BACKGROUND) >= 18
     # the caption and the explanation fonts: capitals of at least 18 px
@@ -119,7 +119,7 @@ def test_running_slot_frame_is_whole_at_the_right_edge_of_a_large_machine(qtbot)
     v.resize(900, 400)
     v.show()
     img = v.grab().toImage()
-    x0, cw, ch, tops, row_h = v._layout
+    x0, cw, ch, tops, row_h = v.rest_layout.geometry()
     r = sim.matrix.active_row
     y = tops[r] + row_h[r] / 2
     right = v.width() - RIGHT
@@ -156,7 +156,7 @@ def test_zoom_keeps_the_matrix_wlv_and_tree_aligned(qtbot):
         assert rect.left() == pytest.approx(x0v + c * cwv)
         assert rect.width() == pytest.approx(cwv) and cwv > 25
         job = int(m.cells[0, c])
-        want = palette.IDLE if job < 0 else palette.job_colour(job)
+        want = palette.IDLE if job < 0 else mv.colours.colour(job)
         assert close_rgb(pixel(mimg, rect.left() + rect.width() * 0.2, rect.top() + rect.height() * 0.3), want, 8)
         wlv = pixel(vimg, rect.left() + rect.width() * 0.15, 6)
         assert close_rgb(wlv, palette.shade(int(m.wlv[c]), m.n_rows), 8)
@@ -252,7 +252,7 @@ def test_plots_have_no_si_prefix_fixed_ratio_integer_counts_and_keys_off_the_dat
 def test_hovering_a_tree_node_marks_its_processors_and_a_job_marks_its_wlv_entries(qtbot):
     sim = _big_sim(64, seed=3)
     mv, vv = _matrix_and_tree(qtbot, sim, 900)
-    x0, cw, ch, tops, row_h = mv._layout
+    x0, cw, ch, tops, row_h = mv.rest_layout.geometry()
     before = mv.grab().toImage()
     mv.column_range.set_hover((16, 32))  # as a hover over a 16-processor tree node does
     img = mv.grab().toImage()
@@ -329,11 +329,12 @@ def test_density_mode_keeps_a_gap_only_where_equal_colours_meet(qtbot):
     v.resize(900, 300)
     v.show()
     v.grab()  # the jobs get their colours (all different, as placed)
-    palette._chosen[1] = palette._chosen[0]  # as if J1 had moved next to a job of its colour
-    palette._chosen[2] = (palette._chosen[0] + 3) % len(palette.JOB_COLOURS)
-    v._cache = None  # the layer is drawn again with the new colours
+    chosen = v.colours._chosen
+    chosen[1] = chosen[0]  # as if J1 had moved next to a job of its colour
+    chosen[2] = (chosen[0] + 3) % len(palette.JOB_COLOURS)
+    v._static.clear()  # the layer is drawn again with the new colours
     img = v.grab().toImage()
-    x0, cw, ch, tops, row_h = v._layout
+    x0, cw, ch, tops, row_h = v.rest_layout.geometry()
     assert cw < 4  # density mode
     y = tops[0] + row_h[0] / 2
     same = [pixel(img, int(round(x0 + 170 * cw)) + dx, y) for dx in (-1, 0, 1)]

@@ -205,9 +205,17 @@ def test_after_fast_play_every_panel_and_the_log_catch_up(window, qtbot):
     p.set_speed_level(len(SPEEDS) - 1)
     with qtbot.waitSignal(p.finished, timeout=60000):
         p.play()
-    # Panels refresh one at a time while playing; once the player rests all show every sample.
+    # Panels refresh one at a time while playing; once the player rests all show every sample
+    # (a curve of the figures' running values, every one of its points).
+    from gangviz.factory import measures_of
+
     n = len(p.sim.samples)
-    qtbot.waitUntil(lambda: all(plot.shown == n for plot in window.metrics.plots), timeout=5000)
+    series = measures_of(p.sim).series()
+
+    def every(plot) -> int:
+        return next((len(series[f][0]) for f in plot.curves if f in series), n)
+
+    qtbot.waitUntil(lambda: all(plot.shown == every(plot) for plot in window.metrics.plots), timeout=5000)
     # The log holds every step and shows the last one, not the first.
     log = window.narration
     model = log.model_

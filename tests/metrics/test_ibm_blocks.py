@@ -10,7 +10,7 @@ from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
 from gangviz.metrics.ibm import CapacityLog, ibm_metrics_of_columns
-from gangviz.metrics.ibm_blocks import ibm_metrics_of_column_blocks, pairwise_sum
+from gangviz.metrics.reduce import pairwise_sum
 
 
 def _spread(n: int) -> np.ndarray:
@@ -55,13 +55,13 @@ def test_blocks_give_the_whole_columns_figures(n, block, large, unit, seed_, los
     cap = CapacityLog(123.5, 100.25, 20.0) if lost else None
     kw = dict(time_unit=unit, capacity=cap, throughput_per=3600.0)
     whole = ibm_metrics_of_columns(arrival, start, finish, work, size, 128, **kw)
-    assert _same(ibm_metrics_of_column_blocks(arrival, start, finish, work, size, 128, block=block, **kw), whole)
+    assert _same(ibm_metrics_of_columns(arrival, start, finish, work, size, 128, block=block, **kw), whole)
 
 
 def test_blocks_refuse_what_the_columns_refuse():
     with pytest.raises(ValueError, match="no job finished"):
-        ibm_metrics_of_column_blocks([], [], [], [], [], 4)
+        ibm_metrics_of_columns([], [], [], [], [], 4)
     with pytest.raises(ValueError, match="processors must be >= 1"):
-        ibm_metrics_of_column_blocks([0.0], [0.0], [1.0], [1.0], [1], 0)
+        ibm_metrics_of_columns([0.0], [0.0], [1.0], [1.0], [1], 0)
     with pytest.raises(ValueError, match="block must be >= 1"):
-        ibm_metrics_of_column_blocks([0.0], [0.0], [1.0], [1.0], [1], 4, block=0)
+        ibm_metrics_of_columns([0.0], [0.0], [1.0], [1.0], [1], 4, block=0)

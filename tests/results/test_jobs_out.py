@@ -63,7 +63,7 @@ def test_interval_set_and_per_policy_names():
     assert path_for("out/jobs.csv", "random:seed=3") == Path("out/jobs-random_seed_3.csv")
 
 
-def test_csv_has_batsim_layout_and_first_slice_start(tmp_path):
+def test_csv_has_batsim_layout_and_the_start_of_the_figures(tmp_path):
     trace = tmp_path / "two.swf"
     trace.write_text(TWO)
     out = tmp_path / "jobs.csv"
@@ -74,9 +74,11 @@ def test_csv_has_batsim_layout_and_first_slice_start(tmp_path):
     a, b = _rows(out)
     assert (a["job_id"], b["job_id"]) == ("7", "9")  # the trace's own job numbers
     assert a["starting_time"] == "0" and a["finish_time"] == "5"  # slices 0, 2, 4
-    assert b["starting_time"] == "1" and b["finish_time"] == "4"  # slices 1, 3
-    assert b["waiting_time"] == "1" and b["turnaround_time"] == "4"
-    assert b["execution_time"] == "3" and float(b["stretch"]) == pytest.approx(4 / 3)
+    # b is placed in the second slot on arrival: it starts there, out of the queue, though its
+    # first slice is slice 1 (then slice 3)
+    assert b["starting_time"] == "0" and b["finish_time"] == "4"
+    assert b["waiting_time"] == "0" and b["turnaround_time"] == "4"
+    assert b["execution_time"] == "4" and float(b["stretch"]) == pytest.approx(1)
     assert a["allocated_resources"] == "0-3" and a["final_state"] == "COMPLETED_SUCCESSFULLY"
     assert a["success"] == "1" and a["requested_number_of_resources"] == "4"
     assert b["bounded_slowdown"] == "1"  # 4 s turnaround under the 10 s bound
@@ -242,3 +244,20 @@ def test_jobs_out_of_a_non_time_slot_scenario_is_refused_in_one_readable_line(tm
     assert not out.exists()
     assert main(["run", "papazachos-migration", "--jobs-out", str(out)]) != 0
     assert "not a multisite scenario" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("policy, engine", [("gs", "auto"), ("repack", "reference"), ("gs", "reference")])
+def test_the_per_job_wait_is_the_figures_wait(policy, engine):
+    # one meaning of a job's start and wait, in the per-job table and in the figures: the
+    # moment the job leaves the queue [Zhang01 §2.3]
+    from gangviz.factory import run
+    from gangviz.results.figures import run_figures
+    from gangviz.results.run_jobs import jobs_of_run
+    from gangviz.workloads.source import load_source
+
+    source = load_source(str(KTH))
+    done = run(source, policy, engine=engine, jobs=True)
+    table = jobs_of_run(done, time_scale=source.slice_seconds)
+    figures = run_figures(done).values
+    assert float(table["wait"].mean()) == pytest.approx(figures["wait"], rel=1e-12)
+    assert float(np.nanmean(table["bounded_slowdown"])) == pytest.approx(figures["bounded_slowdown"], rel=1e-12)

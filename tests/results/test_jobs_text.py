@@ -1,20 +1,27 @@
 """The per-job files are built a column at a time as bytes, and stay byte for byte the text of
-writing each cell with ``str``/``repr``."""
+writing each cell with ``str``/``repr``; the optional C writer of the rows gives the same bytes
+as the numpy path, and a per-job file is the same file with it and without it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gangviz.results.jobs import (
     _csv_text,
+    compiled_rows,
     csv_cells,
     fraction_reprs,
     joined_rows,
     number_cells,
     number_texts,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 floats = st.one_of(st.floats(allow_nan=True, allow_infinity=False, width=64),
                    st.integers(-(2**62), 2**62).map(float),
@@ -79,3 +86,110 @@ def test_numbers_are_str_of_whole_values_and_repr_of_the_others(values):
 def test_the_least_and_greatest_integers_keep_every_digit():
     col = np.array([np.iinfo(np.int64).min, np.iinfo(np.int64).max, 0, -1, 10, 100], dtype=np.int64)
     assert joined_rows([number_cells(col)], ",").decode().split("\n")[:-1] == [str(v) for v in col.tolist()]
+
+
+def _rowtext():
+    return pytest.importorskip("gangviz.results._rowtext")
+
+
+wide_floats = st.one_of(floats, st.floats(width=64), st.integers(1, 10**7).map(lambda v: v / 7),
+                        st.sampled_from([float("inf"), -float("inf"), 1e-3, 9.999e-4, 2.0**53 - 0.5,
+                                         1e22, 5e-324, 0.1, 1 / 3]))
+
+
+@st.composite
+def mixed_columns(draw):
+    n = draw(st.integers(0, 25))
+    out = []
+    for kind in draw(st.lists(st.sampled_from(["f", "i", "u", "o", "c", "k", "b", "z"]), min_size=1, max_size=6)):
+        if kind == "f":
+            out.append(np.array(draw(st.lists(wide_floats, min_size=n, max_size=n)), dtype=np.float64))
+        elif kind == "i":
+            out.append(np.array(draw(st.lists(ints, min_size=n, max_size=n)), dtype=np.int64))
+        elif kind == "b":
+            out.append(np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool))
+        elif kind == "u":
+            out.append(np.array(draw(st.lists(texts, min_size=n, max_size=n)), dtype=str))
+        elif kind == "o":  # texts of any length, as a table's job_id and processors are
+            col = np.empty(n, dtype=object)
+            col[:] = draw(st.lists(texts, min_size=n, max_size=n))
+            out.append(col)
+        elif kind == "k":  # a constant number column (consumed_energy)
+            out.append(np.full(n, draw(wide_floats)))
+        elif kind == "z":  # one value broadcast, as batsim_columns gives a constant column
+            out.append(np.broadcast_to(np.array(draw(st.one_of(wide_floats, texts))), (n,)))
+        else:
+            out.append(np.full(n, draw(st.sampled_from(["w0", "", "a,b", "-1", 'q"t']))))
+    return out
+
+
+@given(mixed_columns(), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_c_writer_gives_the_bytes_of_the_numpy_path(cols, csv):
+    _rowtext()
+    texts = [np.asarray(c, dtype=str) if c.dtype.kind == "O" else c for c in cols]
+    if csv:
+        want = joined_rows([csv_cells(c) for c in texts], ",")
+    else:
+        numbers = [c for c in texts if c.dtype.kind in "fiub"]
+        if not numbers:
+            return
+        cols = numbers
+        want = joined_rows([number_cells(c) for c in numbers], " ")
+    got = compiled_rows(cols, "," if csv else " ", quote=csv)
+    assert got == want
+
+
+def test_the_c_writer_writes_every_float_as_repr_does():
+    """The shortest repr in C (128-bit integers) against Python's, on values of every kind a
+    table holds and on random bit patterns of every exponent."""
+    _rowtext()
+    rng = np.random.default_rng(7)
+    n = 200_000
+    values = np.concatenate([
+        np.frombuffer(rng.integers(0, 2**63 - 1, n, dtype=np.int64).tobytes(), np.float64),
+        np.frombuffer(rng.integers(0x3F50000000000000, 0x4340000000000000, n, dtype=np.int64).tobytes(),
+                      np.float64),  # 1e-3 .. 2**53, where the C repr works
+        rng.integers(1, 10**7, n) / rng.integers(1, 10**5, n),  # a stretch: one time over another
+        rng.integers(0, 2**40, n) + rng.integers(0, 8, n) / 8,
+        np.concatenate([np.nextafter(2.0 ** np.arange(-12, 54), d) for d in (0.0, np.inf, -np.inf)]),
+        np.concatenate([np.nextafter(10.0 ** np.arange(-5, 17), d) for d in (0.0, np.inf, -np.inf)]),
+    ])
+    values = np.concatenate([values, -values])
+    got = compiled_rows([values], ",", quote=False)
+    assert got is not None
+    assert got.decode().split("\n")[:-1] == number_texts(values)
+
+
+def test_the_c_writer_declines_what_it_does_not_write():
+    rowtext = _rowtext()
+    assert rowtext.rows([np.zeros(3, np.complex128)], ",", True) is None
+    assert rowtext.rows([[1, 2]], ",", True) is None  # not texts
+    with pytest.raises(ValueError, match="one length"):
+        rowtext.rows([np.zeros(2), np.zeros(3)], ",", True)
+
+
+@pytest.mark.parametrize("policy", ["easy", "conservative", "fcfs"])
+def test_a_per_job_file_is_the_same_file_without_the_c_parts(tmp_path, monkeypatch, policy):
+    """The C writer of the rows, the C placement and the ids written by C against the numpy
+    path and the Python placement (``GANGVIZ_PURE_PYTHON=1``): the same bytes, CSV and SWF."""
+    _rowtext()
+    from gangviz.results.jobs import save_columns_jobs
+    from gangviz.spacesharing.backfill import simulate_backfill_columns
+    from gangviz.workloads.source import load_trace_columns
+
+    trace = ROOT / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+    c = load_trace_columns(str(trace), procs=None, slice_seconds=None)
+    assert c is not None and c.processors
+    res = simulate_backfill_columns(c.arrival, c.size, c.work, c.estimate, c.processors, mode=policy)
+    files = {}
+    for pure in (False, True):
+        if pure:
+            monkeypatch.setenv("GANGVIZ_PURE_PYTHON", "1")
+        for ext in (".csv", ".swf"):
+            out = tmp_path / f"{pure}{ext}"
+            save_columns_jobs(trace.name, c, res.start, res.finish, out, label=policy, executed=res.runs)
+            files[pure, ext] = out.read_bytes()
+    for ext in (".csv", ".swf"):
+        assert files[False, ext] == files[True, ext]
+    assert b"COMPLETED" in files[False, ".csv"]

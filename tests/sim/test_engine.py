@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gangviz.core import registry
 from gangviz.core.jobs import JobSpec
 from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.policies import make_policy
@@ -16,7 +17,8 @@ from gangviz.sim.engine import CHANGE_BYTES, STEP_BYTES, ScriptEvent, Simulation
 from gangviz.sim.intake import plain_times
 from gangviz.workloads.synthetic import uniform_log
 
-POLICY_NAMES = ["repack", "bc", "br", "brms", "brmms", "firstfit", "random"]
+#: the time-slot policies that decide at slice boundaries (Zhou99, Zhou00), as the registry says
+POLICY_NAMES = [e.name for e in registry.entries(registry.MATRIX) if e.decides == "boundary"]
 
 
 @st.composite

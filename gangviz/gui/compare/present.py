@@ -15,16 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSplitter, QWidget
 
 from gangviz.gui.lecture.presentation import (
-    DESIGN_HEIGHT,
     FONTS,
     NORMAL_CELL_H,
     NORMAL_FONTS,
     PRESENT_CELL_H,
+    PresentationMode,
     Shown,
     scale_for,
 )
@@ -89,64 +88,32 @@ class PresentedCompare(Shown, Protocol):
     def window(self) -> QWidget: ...
 
 
-class _ResizeWatch(QObject):
-    def __init__(self, presentation: ComparePresentation) -> None:
-        super().__init__()
-        self.presentation = presentation
-
-    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
-        if ev.type() == QEvent.Type.Resize and self.presentation.active:
-            # after the splitter has taken its new size (it shares a resize out by stretch)
-            QTimer.singleShot(0, self.presentation.rescale)
-        return False
-
-
-class ComparePresentation:
-    """Enters and leaves presentation mode on a compare ``window`` (see the module docstring)."""
+class ComparePresentation(PresentationMode[PresentedCompare]):
+    """Enters and leaves presentation mode on a compare ``window`` (see the module docstring);
+    a resize is fitted once the splitter has taken its new size (it shares a resize out by
+    stretch)."""
 
     def __init__(self, window: PresentedCompare) -> None:
-        self.window = window
-        self.active = False
-        self.scale = 1.0
-        #: go full screen on entering (off for an offscreen picture of a chosen size)
-        self.full_screen = True
-        self._hidden: list[QWidget] = []
+        super().__init__(window, rescale_later=True)
         self._fonts: dict[int, tuple[QWidget, QFont]] = {}
         self._sizes: list[int] = []
-        self._was_maximized = False
-        self._watch = _ResizeWatch(self)
-        window.installEventFilter(self._watch)
-
-    def toggle(self) -> bool:
-        """Enter presentation mode, or leave it; return whether it is now on."""
-        self.leave() if self.active else self.enter()
-        return self.active
 
     def enter(self) -> None:
         """Hide the chooser and the plots, draw every text large, go full screen."""
         if self.active:
             return
         w = self.window
-        self.active = True
-        self._was_maximized = w.isMaximized()
         self._sizes = w.main_split.sizes()
-        self._hidden = [c for c in (w.chooser, w.plots) if not c.isHidden()]
-        for c in self._hidden:
-            c.setVisible(False)
-        self.scale = scale_for(w.height() if w.isVisible() else int(DESIGN_HEIGHT))
+        self._switch_on([w.chooser, w.plots], unless_hidden=True)
         self.apply()
-        if self.full_screen:
-            w.showFullScreen()
+        self._full_screen(True)
 
     def leave(self) -> None:
         """Restore the window as it was before :meth:`enter`."""
         if not self.active:
             return
         w = self.window
-        self.active = False
-        for c in self._hidden:
-            c.setVisible(True)
-        self._hidden = []
+        self._switch_off()
         for widget, font in self._fonts.values():
             widget.setFont(font)
         self._fonts = {}
@@ -157,8 +124,7 @@ class ComparePresentation:
         w.refill_table()
         if self._sizes:
             w.main_split.setSizes(self._sizes)
-        if self.full_screen:
-            w.showMaximized() if self._was_maximized else w.showNormal()
+        self._full_screen(False)
 
     def rescale(self, height: int | None = None) -> None:
         """Fit the sizes to the window's height (or ``height``), in presentation mode only."""

@@ -3,7 +3,8 @@
 Compare window: a summary table lists the final metrics and marks the best value in
 each row. The numbers and the marks come from a
 :class:`~gangviz.experiments.compare.Comparison` (so they are those of ``gangviz compare``); which
-value is best follows the comparison's goals (:data:`~gangviz.experiments.compare.GOALS`: r_a higher, the rest lower;
+value is best follows the comparison's goals (:data:`~gangviz.experiments.compare.GOALS`, from the table of figures: utilisation,
+throughput and r_a higher, the rest lower;
 ties all marked, undefined values never). A best cell is bold, carries ``★`` and a green tint, so
 the mark does not rely on colour alone. Each cell keeps its exact value under ``Qt.UserRole``.
 """
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gangviz.experiments.compare import DESCRIPTIONS, Comparison
+from gangviz.experiments.compare import Comparison
 from gangviz.experiments.tasks import METRICS
 from gangviz.results.figures import definitions, format_value, title
 from gangviz.timefmt import format_time
@@ -99,7 +100,7 @@ class SummaryTable(QTableWidget):
             # Γ is in the row's tooltip and the note above the table: a longer title would widen
             # the projected table past its room
             vh = QTableWidgetItem(row_title(m, goal, unit))
-            text = (meaning.get(m) if m == "bounded_slowdown" else None) or DESCRIPTIONS.get(m) or meaning.get(m, m)
+            text = meaning.get(m, m)
             vh.setToolTip(f"{m}: " + text + (f" ({'higher' if goal == 'max' else 'lower'} is better)" if goal else ""))
             self.setVerticalHeaderItem(i, vh)
             for j, lab in enumerate(labels):

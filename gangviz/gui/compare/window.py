@@ -89,6 +89,7 @@ from gangviz.gui.figure_export import export_widget
 from gangviz.gui.layouts import heading_label, splitter
 from gangviz.gui.matrix.vector import VectorTreeView
 from gangviz.gui.matrix.view import MatrixView
+from gangviz.gui.matrix.what_if import offer_what_ifs
 from gangviz.gui.player import Player
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.compare import OverlayPlots, shown_colours
@@ -631,6 +632,7 @@ class CompareWindow(QMainWindow):
             self.pane_layout.addWidget(pane, 1)
             if pane.matrix is not None:
                 pane.matrix.jobSelected.connect(lambda job, src=pane: self._select_everywhere(job, src))
+                offer_what_ifs(pane.matrix, self)
         colours = [self.colours[spec] for spec in sims]
         self.timeline.slice_seconds = self._slice_seconds()
         self.timeline.set_span(self.end, [(colours[i], self._moves[spec]) for i, spec in enumerate(sims)])

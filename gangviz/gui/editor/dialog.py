@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gangviz.core import registry
 from gangviz.core.limits import MAX_NAME_CHARS, MAX_SLICES, MAX_TITLE_CHARS
 from gangviz.gui import palette
 from gangviz.gui.editor.grid import PaintGrid
@@ -330,7 +331,7 @@ class ScenarioEditor(QDialog):
         d = self.doc
         d.title = self.title.text().strip() or "My scenario"
         d.explanation = " ".join(self.explanation.toPlainText().split())
-        d.policy = self.policy.currentText().strip() or "repack"
+        d.policy = self.policy.currentText().strip() or registry.family(registry.MATRIX).default or ""
         if d.other is not None:
             d.other.update(title=d.title, explanation=d.explanation)
             if d.policy:

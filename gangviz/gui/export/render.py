@@ -37,6 +37,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
+from gangviz.core import registry
 from gangviz.core.changes import JobMigrated
 from gangviz.core.record import Change
 from gangviz.gui.export.video import FramesWriter, GifWriter, Mp4Writer, output_kind
@@ -119,7 +120,7 @@ def image_rgb(img: QImage) -> np.ndarray:
 
 def has_matrix_view(sim: Simulation) -> bool:
     """Return whether ``sim`` is drawn as an Ousterhout matrix (else by its family view)."""
-    return sim.family == "matrix"
+    return registry.family(sim.family).matrix
 
 
 def frame_stamp(subtitle: str, time: float, position: int, total: int | None,
@@ -163,7 +164,7 @@ def keys_ahead(sim: Simulation, limit: int) -> set[str] | None:
     that the next ``limit`` steps of a matrix ``sim`` show at some frame, leaving it where it
     was, so that an export's key lists them on every frame; ``None`` when they are not worked
     out (no history to go back, another family)."""
-    if sim.family != "matrix" or not sim.record:
+    if not registry.family(sim.family).matrix or not sim.record:
         return None
     from gangviz.gui.matrix.scene import replica_mask
 

@@ -1,11 +1,13 @@
-"""Which views draw which simulation family: one table keyed by ``sim.family``.
+"""Which views draw which simulation family: each family's entry in the registry names its
+:class:`FamilyView` here (:attr:`gangviz.core.registry.Family.views`).
 
 Every simulation follows :class:`gangviz.sim.protocol.Simulation`; what differs is the picture.
 The matrix family is drawn by the board's own Ousterhout views (:mod:`gangviz.gui.matrix.view`,
-:mod:`gangviz.gui.matrix.vector`), fed by the player; every other family has one entry in
-:data:`FAMILY_VIEWS`: a view built for it, fed a step at a time through ``show_step(step)`` and,
-after any jump, through ``set_state(*state(sim))`` (:class:`FamilyViewAdapter`). Adding a family
-means adding a row here, never probing the simulation object.
+:mod:`gangviz.gui.matrix.vector`), fed by the player, and names none; every other family names
+one of :data:`QUEUES`, :data:`EPOCHS`, :data:`GANTT`: a view built for it, fed a step at a time
+through ``show_step(step)`` and, after any jump, through ``set_state(*state(sim))``
+(:class:`FamilyViewAdapter`). Adding a family means adding one of these and naming it in the
+family's entry, never probing the simulation object.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+from gangviz.core import registry
 from gangviz.sim.protocol import Simulation
 
 if TYPE_CHECKING:
@@ -43,7 +46,7 @@ def engine_of(sim: Simulation) -> Engine:
 
 def matrix_of(sim: Simulation | None) -> OusterhoutMatrix | None:
     """Return the Ousterhout matrix of a matrix-family ``sim`` (live), else ``None``."""
-    return engine_of(sim).snapshot() if sim is not None and sim.family == "matrix" else None
+    return engine_of(sim).snapshot() if sim is not None and registry.family(sim.family).matrix else None
 
 
 def samples_of(sim: Simulation | None) -> Sequence[Sample]:
@@ -58,7 +61,7 @@ def waiting_of(sim: Simulation | None) -> list[int] | None:
 
 def watch_of(sim: Simulation) -> bool | None:
     """Return whether a matrix simulation steps slice by slice (``None`` for other families)."""
-    return bool(sim.watch) if sim.family == "matrix" else None
+    return bool(sim.watch) if registry.family(sim.family).matrix else None
 
 
 def paper_of(sim: Simulation) -> str:
@@ -124,22 +127,26 @@ def _epoch_state(sim: Simulation) -> tuple[Any, ...]:
     return cast("tuple[Any, ...]", sim.snapshot())
 
 
-#: family -> how it is drawn; the matrix family has the board's own views instead
-FAMILY_VIEWS: dict[str, FamilyView] = {
-    "multisite": FamilyView(_queue_view, lambda sim: (sim.snapshot(), applied_steps(sim)), scales=True,
-                            animation=lambda view: view.animation),
-    "epoch": FamilyView(_epoch_view, _epoch_state, scales=True,
-                        animation=lambda view: view._anim, construction=lambda view: view.construction),
-    "space-sharing": FamilyView(_gantt_view, lambda sim: (sim,), scales=True),
-}
+#: how the multi-site family is drawn: the sites' queues
+QUEUES = FamilyView(_queue_view, lambda sim: (sim.snapshot(), applied_steps(sim)), scales=True,
+                    animation=lambda view: view.animation)
+#: how the epoch family is drawn: the epochs' partitions
+EPOCHS = FamilyView(_epoch_view, _epoch_state, scales=True,
+                    animation=lambda view: view._anim, construction=lambda view: view.construction)
+#: how the space-sharing family is drawn: a Gantt chart
+GANTT = FamilyView(_gantt_view, lambda sim: (sim,), scales=True)
 
 
 def family_view(sim: Simulation) -> FamilyView | None:
-    """Return how ``sim``'s family is drawn, or ``None`` for the matrix family (the board's views).
+    """Return how ``sim``'s family is drawn (its registry entry's
+    :attr:`~gangviz.core.registry.Family.views`), or ``None`` for a family that names none: the
+    matrix family, drawn by the board's own views.
 
-    Raises ``KeyError`` for a family no view is registered for.
+    Raises ``ValueError`` for a family the registry does not know.
     """
-    return None if sim.family == "matrix" else FAMILY_VIEWS[sim.family]
+    family = registry.family(sim.family)
+    drawn: FamilyView | None = family.load("views") if family.views else None
+    return drawn
 
 
 class FamilyViewAdapter:

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import QAbstractScrollArea, QBoxLayout, QHBoxLayout, QLab
 
 from gangviz.gui import palette
 from gangviz.gui.matrix.held_move import GateInfo, gate_info, region_of
-from gangviz.gui.matrix.view import MatrixView, draw_cuts
+from gangviz.gui.matrix.painters import draw_cuts
+from gangviz.gui.matrix.view import MatrixView
 from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:
@@ -57,6 +58,8 @@ class WaitingJob(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.job: tuple[str, int, int] | None = None  # name, size, id (for the colour)
+        #: the job colours of the matrix the chip stands over (its view's own map)
+        self.colours: palette.JobColours = palette.SHARED
         self.text = QLabel()
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.RichText)
@@ -90,7 +93,7 @@ class WaitingJob(QWidget):
         h = min(self.height() - 6, self._unit() + 4)
         w = self._chip_width()
         rect = QRectF(14, (self.height() - h) / 2, w, h)
-        fill = palette.job_colour(jid)
+        fill = self.colours.colour(jid)
         p.fillRect(rect, fill)
         p.setPen(QPen(palette.BACKGROUND, 1))
         cell = w / size
@@ -210,6 +213,7 @@ class GuidedCoach(QObject):
         self._saved: tuple[str, str] | None = None
         board = window.board
         self.waiting = WaitingJob(board.column_layout.parentWidget())
+        self.waiting.colours = board.matrix.colours
         board.column_layout.insertWidget(board.column_layout.indexOf(board.matrix), self.waiting)
         self.layer = RevealLayer(board.matrix, self)
         self.cover = QLabel("The narration of this step is hidden until Return reveals the move.",

@@ -21,9 +21,9 @@ the presenter view always shows it to the lecturer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
@@ -78,15 +78,20 @@ def scale_for(height: int) -> float:
 
 
 class _ResizeWatch(QObject):
-    """Re-applies the presentation sizes when the window changes size."""
+    """Re-applies the presentation sizes when the window changes size: at once, or once the
+    event loop has let the window's layouts take the new size (``later``)."""
 
-    def __init__(self, presentation: Presentation) -> None:
+    def __init__(self, presentation: PresentationMode[Any], later: bool) -> None:
         super().__init__()
         self.presentation = presentation
+        self.later = later
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
         if ev.type() == QEvent.Type.Resize and self.presentation.active:
-            self.presentation.rescale()
+            if self.later:
+                QTimer.singleShot(0, self.presentation.rescale)
+            else:
+                self.presentation.rescale()
         return False
 
 
@@ -207,23 +212,24 @@ def size_board(board: PresentedBoard, sizes: dict[str, float | None], k: float, 
     board.set_family_scale(need("family"))
 
 
-class Presentation:
-    """Enters and leaves presentation mode on ``window`` (see the module docstring)."""
+W = TypeVar("W", bound=Shown)
 
-    def __init__(self, window: PresentedWindow) -> None:
+
+class PresentationMode(Generic[W]):
+    """What the main window's and the compare window's presentation modes share: the switch,
+    the scale taken from the window's height, the parts hidden while it is on, and going full
+    screen and back. A subclass says what it hides and how it sizes its texts."""
+
+    def __init__(self, window: W, *, rescale_later: bool = False) -> None:
         self.window = window
         self.active = False
-        self._hidden: list[QWidget] = []
-        self._was_maximized = False
         self.scale = 1.0
         #: go full screen on entering (off for an offscreen picture of a chosen size)
         self.full_screen = True
-        self._watch = _ResizeWatch(self)
+        self._hidden: list[QWidget] = []
+        self._was_maximized = False
+        self._watch = _ResizeWatch(self, rescale_later)
         window.installEventFilter(self._watch)
-
-    def _chrome(self) -> list[QWidget]:
-        w = self.window
-        return [w.toolbar, w.menuBar(), w.statusBar(), w.side_panel, w.splitters["bottom"]]
 
     def toggle(self) -> bool:
         """Enter presentation mode, or leave it; return whether it is now on."""
@@ -231,36 +237,75 @@ class Presentation:
         return self.active
 
     def enter(self) -> None:
-        """Go full screen with large fonts, the caption and the hover highlight."""
-        if self.active:
-            return
-        w, board = self.window, self.window.board
+        """Turn presentation mode on (a subclass's texts and parts)."""
+        raise NotImplementedError
+
+    def leave(self) -> None:
+        """Restore the window as it was before :meth:`enter`."""
+        raise NotImplementedError
+
+    def rescale(self, height: int | None = None) -> None:
+        """Fit the sizes to the window's height (or ``height``), in presentation mode only."""
+        raise NotImplementedError
+
+    def _switch_on(self, parts: list[QWidget], *, unless_hidden: bool = False) -> None:
+        """Mark the mode on, remember the window's state, hide the shown ``parts`` (with
+        ``unless_hidden``, every part not hidden, also in a window not shown yet) and take the
+        scale from the window's height (the design height for a window not shown yet)."""
+        w = self.window
         self.active = True
         self._was_maximized = w.isMaximized()
-        self._hidden = [c for c in self._chrome() if c.isVisible()]
+        self._hidden = [c for c in parts if (not c.isHidden() if unless_hidden else c.isVisible())]
         for c in self._hidden:
             c.setVisible(False)
         self.scale = scale_for(w.height() if w.isVisible() else int(DESIGN_HEIGHT))
+
+    def _switch_off(self) -> None:
+        """Mark the mode off and show again what :meth:`_switch_on` hid."""
+        self.active = False
+        for c in self._hidden:
+            c.setVisible(True)
+        self._hidden = []
+
+    def _full_screen(self, on: bool) -> None:
+        """Go full screen, or back to the window's earlier state (when :attr:`full_screen`)."""
+        if not self.full_screen:
+            return
+        w = self.window
+        if on:
+            w.showFullScreen()
+        else:
+            w.showMaximized() if self._was_maximized else w.showNormal()
+
+
+class Presentation(PresentationMode[PresentedWindow]):
+    """Enters and leaves presentation mode on ``window`` (see the module docstring)."""
+
+    def _chrome(self) -> list[QWidget]:
+        w = self.window
+        return [w.toolbar, w.menuBar(), w.statusBar(), w.side_panel, w.splitters["bottom"]]
+
+    def enter(self) -> None:
+        """Go full screen with large fonts, the caption and the hover highlight."""
+        if self.active:
+            return
+        self._switch_on(self._chrome())
         self._apply_fonts(FONTS)
+        board = self.window.board
         board.explain.setVisible(False)  # it may answer what the lecturer asks: E shows it
         board.matrix.set_hover_highlight(True)
-        if self.full_screen:
-            w.showFullScreen()
+        self._full_screen(True)
 
     def leave(self) -> None:
         """Restore the window as it was before :meth:`enter`."""
         if not self.active:
             return
-        w, board = self.window, self.window.board
-        self.active = False
-        for c in self._hidden:
-            c.setVisible(True)
-        self._hidden = []
+        self._switch_off()
         self._apply_fonts(NORMAL_FONTS)
+        board = self.window.board
         board.explain.setVisible(False)
         board.matrix.set_hover_highlight(False)
-        if self.full_screen:
-            w.showMaximized() if self._was_maximized else w.showNormal()
+        self._full_screen(False)
 
     def toggle_explanation(self) -> None:
         """Show or hide the explanation above the matrix (presentation mode only)."""

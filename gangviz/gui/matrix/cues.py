@@ -18,15 +18,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QColor,
     QFontMetricsF,
     QPainter,
     QPainterPath,
     QPaintEvent,
-    QPen,
-    QPolygonF,
 )
 
 from gangviz.core.changes import JobMigrated, JobRemoved, JobShifted, RegionSwapped, cost_label
@@ -35,6 +32,7 @@ from gangviz.core.record import Change
 from gangviz.gui import palette
 from gangviz.gui.matrix.geometry import column_runs
 from gangviz.gui.matrix.marks import draw_badge
+from gangviz.gui.matrix.style import draw_ghost, draw_trail, style_of
 from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:
@@ -116,6 +114,16 @@ class MoveCues(ViewOverlay):
         if tr.change.kind not in MOVING or not (0.0 < tr.t < 1.0):
             return []
         return cue_moves(tr.state, tr.change)
+
+    def kind(self) -> str:
+        """Return the kind of the change cued now (:meth:`current`), ``""`` when none."""
+        p = self.player
+        if p is None:
+            return ""
+        if p.transition is not None:
+            return str(p.transition.change.kind)
+        stop = p.move_stop
+        return "" if stop is None else str(stop.change.kind)
 
     def _free_runs(self, row: int, runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """The parts of ``runs`` of ``row`` where a ghost may be drawn: all of them mid-tween;
@@ -227,39 +235,28 @@ class MoveCues(ViewOverlay):
             hole.addRect(rect.adjusted(-1, -1, 1, 1))
             keep = keep.subtracted(hole)
         p.setClipPath(keep)
+        style = style_of(self.kind())
         for job, src, src_runs, dst, dst_runs in moves:
             if src >= len(tops) or dst >= len(tops):
                 continue
-            colour = palette.job_colour(job)
-            ghost = QColor(colour)
-            ghost.setAlpha(55)
-            edge = QColor(colour).darker(140)
+            colour = self.view.colours.colour(job)
             gone = self._left_name(job)
-            for lo, hi in self._free_runs(src, src_runs):
-                rect = QRectF(x0 + lo * cw + 2, float(tops[src]) + 2, (hi - lo) * cw - 4, float(row_h[src]) - 4)
-                p.fillRect(rect, ghost)
-                pen = QPen(edge, 2, Qt.PenStyle.DashLine)
-                p.setPen(pen)
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRect(rect)
-                if gone:
-                    p.setFont(self.view.name_font())
-                    p.setPen(palette.TEXT)
-                    p.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), gone)
+            if style.ghost is not None:
+                inset = style.ghost.inset
+                for lo, hi in self._free_runs(src, src_runs):
+                    rect = QRectF(x0 + lo * cw + inset, float(tops[src]) + inset,
+                                  (hi - lo) * cw - 2 * inset, float(row_h[src]) - 2 * inset)
+                    draw_ghost(p, style.ghost, colour, rect)
+                    if gone:
+                        p.setFont(self.view.name_font())
+                        p.setPen(palette.TEXT)
+                        p.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), gone)
+            if style.trail is None:
+                continue
             a, b = self.trail(src, src_runs, dst, dst_runs, geom)
             if (a - b).manhattanLength() < 4:
                 continue
-            p.setPen(QPen(edge, 2, Qt.PenStyle.DotLine))
-            p.drawLine(QLineF(a, b))
-            line = QLineF(b, a)
-            line.setLength(9)
-            head = QLineF(b, line.p2())
-            left, right = QLineF(head), QLineF(head)
-            left.setAngle(head.angle() + 25)
-            right.setAngle(head.angle() - 25)
-            p.setBrush(edge)
-            p.setPen(QPen(edge, 1))
-            p.drawPolygon(QPolygonF([b, left.p2(), right.p2()]))
+            draw_trail(p, style.trail, colour, a, b)
         if badge is not None and badge[1] < len(tops):
             text, row, col = badge
             font = self.view.name_font()

@@ -124,14 +124,6 @@ def column_runs(cols: Iterable[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def label_stride(cell_width: float, label_width: float) -> int:
-    """Return k such that labelling every k-th column leaves room (1, 2, 4, 8, ...)."""
-    k = 1
-    while k * cell_width < label_width + 4 and k < 1 << 24:
-        k *= 2
-    return k
-
-
 def nice_stride(cell_width: float, label_width: float) -> int:
     """Return a round k (1, 2, 5, 10, 20, 50, ...) such that labelling every k-th column
     leaves room for a label ``label_width`` wide."""

@@ -46,7 +46,8 @@ class Mover:
     """A job's cells drawn off the grid: from ``(row0, cols0)`` to ``(row1, cols1)`` at ``t``.
 
     ``alpha`` is the opacity; ``ghost`` draws a dashed, translucent copy; ``badge`` is a short
-    text drawn beside the block (the migration cost).
+    text drawn beside the block (the migration cost); ``kind`` is the kind of change that moves
+    it (its style: :mod:`gangviz.gui.matrix.style`).
     """
 
     job: int
@@ -59,6 +60,7 @@ class Mover:
     ghost: bool = False
     replica: bool = False
     badge: str = ""
+    kind: str = ""
 
     def row(self) -> float:
         """Return the interpolated row position."""
@@ -141,19 +143,20 @@ def build_scene(state: Any, change: Change | None = None, t: float = 1.0) -> Sce
 
 def _placed(scene: Scene, state: Any, c: JobPlaced, t: float) -> None:
     e = ease(t)
-    scene.movers.append(Mover(c.job, c.row, list(c.cols), c.row, list(c.cols), e, alpha=e))
+    scene.movers.append(Mover(c.job, c.row, list(c.cols), c.row, list(c.cols), e, alpha=e, kind=c.kind))
 
 
 def _removed(scene: Scene, state: Any, c: JobRemoved, t: float) -> None:
     _hide(scene.cells, c.row, c.cols)
-    scene.movers.append(Mover(c.job, c.row, list(c.cols), c.row, list(c.cols), 0.0, alpha=1 - ease(t)))
+    scene.movers.append(Mover(c.job, c.row, list(c.cols), c.row, list(c.cols), 0.0, alpha=1 - ease(t),
+                              kind=c.kind))
 
 
 def _shifted(scene: Scene, state: Any, c: JobShifted, t: float) -> None:
     cols = list(state.job_cols(c.job))
     _hide(scene.cells, c.src_row, cols)
     replica = scene.replica is not None and bool(scene.replica[c.src_row, cols[0]])
-    scene.movers.append(Mover(c.job, c.src_row, cols, c.dst_row, cols, ease(t), replica=replica))
+    scene.movers.append(Mover(c.job, c.src_row, cols, c.dst_row, cols, ease(t), replica=replica, kind=c.kind))
 
 
 def _swapped(scene: Scene, state: Any, c: RegionSwapped, t: float) -> None:
@@ -164,7 +167,8 @@ def _swapped(scene: Scene, state: Any, c: RegionSwapped, t: float) -> None:
     for src, dst in ((c.row_a, c.row_b), (c.row_b, c.row_a)):
         for job, run in _runs(state.cells[src], cols):
             scene.movers.append(Mover(job, src, run, dst, run, e,
-                                      replica=replica is not None and bool(replica[src, run[0]])))
+                                      replica=replica is not None and bool(replica[src, run[0]]),
+                                      kind=c.kind))
     for r in (c.row_a, c.row_b):
         _hide(scene.cells, r, cols)
 
@@ -173,7 +177,7 @@ def _migrated(scene: Scene, state: Any, c: JobMigrated, t: float) -> None:
     _hide(scene.cells, c.src_row, c.src_cols)
     badge = f"cost {cost_label(c.cost)}" if c.cost else ""
     scene.movers.append(Mover(c.job, c.src_row, list(c.src_cols), c.dst_row, list(c.dst_cols), ease(t),
-                              badge=badge))
+                              badge=badge, kind=c.kind))
 
 
 def _replicated(scene: Scene, state: Any, c: JobReplicated, t: float) -> None:
@@ -182,14 +186,16 @@ def _replicated(scene: Scene, state: Any, c: JobReplicated, t: float) -> None:
     cols = list(c.cols)
     for row in c.rows:
         home = state.home_row(c.job) if c.job in state else row
-        scene.movers.append(Mover(c.job, home, cols, row, cols, e, alpha=0.35 + 0.5 * e, ghost=True))
+        scene.movers.append(Mover(c.job, home, cols, row, cols, e, alpha=0.35 + 0.5 * e, ghost=True,
+                                  kind=c.kind))
 
 
 def _unreplicated(scene: Scene, state: Any, c: JobUnreplicated, t: float) -> None:
     cols = list(c.cols)
     for row in c.rows:
         _hide(scene.cells, row, cols)
-        scene.movers.append(Mover(c.job, row, cols, row, cols, 0.0, alpha=1 - ease(t), ghost=True))
+        scene.movers.append(Mover(c.job, row, cols, row, cols, 0.0, alpha=1 - ease(t), ghost=True,
+                                  kind=c.kind))
 
 
 def _slot_added(scene: Scene, state: Any, c: SlotAdded, t: float) -> None:

@@ -43,6 +43,7 @@ from gangviz.gui.matrix.cues import MOVING as MOVING_KINDS
 from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, column_runs, columns
 from gangviz.gui.matrix.marks import hatch
 from gangviz.gui.matrix.scene import replica_mask
+from gangviz.gui.matrix.style import STYLES, Ghost, Icon, ghost_edge, ghost_fill, migration_icon
 from gangviz.gui.wiring import follow
 from gangviz.sim.protocol import Simulation
 from gangviz.userpolicy.errors import printable
@@ -423,8 +424,8 @@ class VectorTreeView(QWidget):
             ("running", "frame", palette.ACCENT, "running slot"),
             ("alloc", "frame", palette.LAST_ALLOC, "last allocation"),
             ("hatch", "hatch", None, "extra slot (replica)"),
-            ("move", "move", None, "job moved (ghost, trail)"),
-            ("migration", "migration", None, "migrated (badge: its cost)"),
+            ("move", "move", None, _icon_text("job_shifted")),
+            ("migration", "migration", None, _icon_text("job_migrated")),
             ("pointer", "frame", palette.LINK, "processors under the pointer"),
             ("shade", "shade", None, "WLV / tree: idle slots per processor / per buddy group")]
         return [(kind, colour, text) for key, kind, colour, text in entries if every or key in shown]
@@ -488,28 +489,16 @@ class VectorTreeView(QWidget):
             painter.fillRect(box, palette.JOB_COLOURS[0])
             hatch(painter, box, 1.0, stripe=max(2.0, s / 7))
         elif kind == "move":
-            # as the move cues draw a re-pack: a faint ghost with a dashed edge, a dashed trail
-            ghost = QColor(palette.JOB_COLOURS[1])
-            ghost.setAlpha(55)
-            painter.setBrush(ghost)
-            painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2, Qt.PenStyle.DashLine))
+            # as the move cues draw a re-pack: the ghost with its dashed edge, a dashed trail
+            style = STYLES["job_shifted"]
+            ghost, width = style.ghost or Ghost(), (style.icon or Icon()).width
+            colour = palette.JOB_COLOURS[1]
+            painter.setBrush(ghost_fill(ghost, colour))
+            painter.setPen(QPen(ghost_edge(ghost, colour), width, Qt.PenStyle.DashLine))
             painter.drawRect(box.adjusted(0.5, 0.5, -s / 2, -0.5))
             painter.drawLine(QPointF(box.center().x(), box.center().y()), QPointF(box.right(), box.center().y()))
         elif kind == "migration":
-            # a migration: the ghost, a solid arrow to the new place and the round cost badge
-            ghost = QColor(palette.JOB_COLOURS[1])
-            ghost.setAlpha(55)
-            painter.setBrush(ghost)
-            painter.setPen(QPen(QColor(palette.JOB_COLOURS[1]).darker(140), 1.2))
-            painter.drawRect(box.adjusted(0.5, s / 2, -s / 2, -0.5))
-            painter.setPen(QPen(palette.FLASH, 1.6))
-            tip = QPointF(box.right() - 1, box.top() + s * 0.3)
-            painter.drawLine(QPointF(box.left() + s * 0.25, box.bottom() - s * 0.25), tip)
-            painter.drawLine(tip, QPointF(tip.x() - s * 0.3, tip.y()))
-            painter.drawLine(tip, QPointF(tip.x(), tip.y() + s * 0.3))
-            painter.setBrush(palette.FLASH)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.drawEllipse(QPointF(box.left() + s * 0.2, box.top() + s * 0.2), s * 0.18, s * 0.18)
+            migration_icon(painter, box)
         else:
             painter.fillRect(box, palette.shade(2, 3))
 
@@ -558,6 +547,12 @@ class VectorTreeView(QWidget):
         super().mousePressEvent(ev)
 
 
+
+
+def _icon_text(kind: str) -> str:
+    """The key's text of change ``kind``'s icon (:data:`~gangviz.gui.matrix.style.STYLES`)."""
+    icon = STYLES[kind].icon
+    return "" if icon is None else icon.text
 
 
 def _is_buddy(name: str) -> bool:

@@ -6,8 +6,8 @@ quantities behind r_a, n_a and t_ta of Zhou00 §4.2-4.3), drawn as step curves
 like the main window's :mod:`~gangviz.gui.plots.metrics`.
 
 Each policy keeps one pen everywhere (pane header, curves, timeline ticks, sweep plots): the
-colour fixed for its *name* by :func:`gangviz.colours.policy_colour` unless it looks like the
-colour of another policy shown (:func:`gangviz.colours.policy_colours`; so ``br`` has one colour
+colour fixed for its *name* by :func:`gangviz.core.registry.colour` unless it looks like the
+colour of another policy shown (:func:`gangviz.core.registry.colours_shown`; so ``br`` has one colour
 whatever the order of the policies) *and* a dash pattern by its place, so the curves also part
 in greyscale print. Every run is known to its end, so the whole curve is drawn faint and the
 part up to the shared time solid, with a vertical line at that time; the x range stays fixed
@@ -27,7 +27,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGridLayout, QWidget
 
-from gangviz import colours
+from gangviz.core import registry
 from gangviz.gui.pgtypes import InfiniteLine, LegendItem, PlotDataItem, PlotWidget
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.metrics import SampleColumns
@@ -44,14 +44,14 @@ PANELS = (("Slots", "slots", "slots", "integer"), ("Processor active ratio", "ra
 
 
 def policy_colour(name: str) -> QColor:
-    """Return the fixed colour of the policy called ``name`` (:func:`gangviz.colours.policy_colour`)."""
-    return QColor(colours.policy_colour(name))
+    """Return the fixed colour of the policy called ``name`` (:func:`gangviz.core.registry.colour`)."""
+    return QColor(registry.colour(name))
 
 
 def shown_colours(names: list[str]) -> dict[str, QColor]:
-    """Return the colours of the policies ``names`` shown together (:func:`gangviz.colours.policy_colours`:
-    each its own unless two would look alike)."""
-    return {n: QColor(c) for n, c in zip(names, colours.policy_colours(names))}
+    """Return the colours of the policies ``names`` shown together
+    (:func:`gangviz.core.registry.colours_shown`: each its own unless two would look alike)."""
+    return {n: QColor(c) for n, c in zip(names, registry.colours_shown(names))}
 
 
 def policy_pen(name: str, i: int = 0, width: float = 2.0, alpha: int = 255, colour: QColor | None = None) -> QPen:

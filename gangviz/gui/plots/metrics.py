@@ -4,7 +4,7 @@ pyqtgraph live plots with clip-to-view and downsampling. :data:`FAMILY_PANELS` s
 
 * matrix: slots, processor active ratio, jobs waiting/running, mean turnaround, from the
   simulation's ``samples`` (one per step; Zhou00 §4.2 defines the quantities behind r_a, n_a
-  and t_ta);
+  and t_ta), then the core's mean wait and bounded slowdown [Zhang01 §2.3] of the jobs so far;
 * space-sharing: the IBM figures of Zhang01 §2.3, wait, bounded slowdown and loss of capacity,
   and the jobs waiting/running;
 * multisite: RT, WRT, SLD (Papazachos09 §4.1) and the task migrations;
@@ -48,6 +48,7 @@ from gangviz.factory import measures_of
 from gangviz.gui.pgtypes import PlotDataItem
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.wiring import follow
+from gangviz.metrics import table
 
 if TYPE_CHECKING:
     from gangviz.gui.player import Player
@@ -78,6 +79,9 @@ PANELS: tuple[Panel, ...] = (
     JOBS,
     ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "turnaround",
      ("t_ta",)),
+    # the core the time-slot family shares with space sharing [Zhang01 §2.3], in slices
+    one_figure(table.title("wait").capitalize(), table.unit("wait", "slice"), "wait", "#CC6677"),
+    one_figure("Bounded slowdown", table.unit("bounded_slowdown", "slice"), "bounded_slowdown", "#882255"),
 )
 IBM_PANELS = (
     one_figure("Mean wait", "seconds", "wait", "#CC6677"),
@@ -348,10 +352,11 @@ class MetricsPanel(QWidget):
             plot.deleteLater()
         self.plots = []
         panels, slices = FAMILY_PANELS[family]
+        across = 2 if len(panels) <= 4 else 3  # two rows at most: the window keeps its least height
         for i, (title, ylabel, series, kind, figures) in enumerate(panels):
             plot = MetricPlot(title, ylabel, series, self, kind=kind, figures=figures, slices=slices)
             plot_axes.set_time_unit(plot.plot, self._slice_seconds)
-            self._grid.addWidget(plot, i // 2, i % 2)
+            self._grid.addWidget(plot, i // across, i % across)
             self.plots.append(plot)
         self.family = family
         self._turn = 0

@@ -29,12 +29,12 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from gangviz.experiments.compare import DESCRIPTIONS
 from gangviz.experiments.tasks import METRICS
 from gangviz.gui.figure_export import export_widget
 from gangviz.gui.pgtypes import FillBetweenItem, PlotDataItem
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.compare import policy_colour, policy_pen
+from gangviz.metrics.table import title as figure_title
 
 if TYPE_CHECKING:
     from gangviz.experiments.sweep import CellSummary
@@ -151,7 +151,7 @@ class SweepPlot(QWidget):
                               symbolPen=pg.mkPen("w"), connect="finite")
             self.curves[s.policy] = curve
             self.bands[s.policy] = band
-        title = f"{metric}: {DESCRIPTIONS.get(metric, '')}"
+        title = f"{metric}: {figure_title(metric)}"
         if fixed:
             title += "  (" + ", ".join(f"{a} = {v}" for a, v in fixed.items()) + ")"
         key = [(s.policy, policy_colour(s.policy).name()) for s in series]

@@ -150,7 +150,19 @@ def test_the_repro_prints_spreads_saturation_and_the_median_split(capsys):
     assert out.count("| agrees") + out.count("| differs") + out.count("| saturated") == 36
     # GS and BGS at the highest load are rerun longer, saturated or not, for findings 4 and 6
     assert "highest utilisation with the run's length" in out
-    assert "GS   at workload 8:" in out and "BGS  at workload 8:" in out and "at 50 / 100 / 200 jobs" in out
+    assert "GS   at workload 8:" in out and "BGS  at workload 8:" in out and "at 25 / 50 / 100 jobs" in out
+
+
+def test_batches_in_one_pool_give_what_separate_runs_give():
+    cells = [("GS", 8), ("BGS", 8)]
+    batches = [(30, 2, None)] + zhang.growth_batches(30, 3, cells)
+    assert [(n, k) for n, k, _ in batches] == [(30, 2), (15, 2), (60, 2)]  # half and twice, two samples
+    assert zhang.task_count(batches) == 9 * 2 + 2 + 2  # both cells at one workload: one task per sample
+    table, half, double = zhang.simulate_batches(batches, 2, seed=3)
+    assert table == zhang.simulate(30, 2, 1, seed=3)
+    assert half == zhang.simulate(15, 2, 1, seed=3, cells=cells)
+    assert double == zhang.simulate(60, 2, 1, seed=3, cells=cells)
+    assert zhang.growth_batches(30, 3, []) == []
 
 
 def test_a_choice_reaches_the_workload_from_the_command_line(capsys):
@@ -269,3 +281,34 @@ def test_the_zhang_model_takes_its_choices_in_a_sweep_task_and_as_a_source():
     assert {j.size for j in src.jobs} <= tops
     with pytest.raises(ValueError, match="service_cv"):
         build_jobs("zhang", {"service_cv": 50.0}, 1)
+
+
+def _samples_of_paper(scales):
+    """Results whose sample r is the paper's Table 1 with each migrating policy's slowdown at
+    workload w times scales[r][w]."""
+    paper = zhang.paper_table()
+    return {(p, w): [{"bounded_slowdown": paper[(p, w)][1] * (sc[w] if p in ("MGS", "MBGS") else 1.0)}
+                     for sc in scales]
+            for p in zhang.POLICIES for w in range(9)}
+
+
+def test_mid_high_holds_on_the_papers_gains_draw_by_draw():
+    paper = zhang.paper_table()
+    loads = [0.55 * m for m in zhang.MULTIPLIERS]
+    gains = np.array([[zhang.gain(paper[(a, w)][1], paper[(b, w)][1]) for w in range(9)] for a, b in zhang.PAIRS])
+    holds, means = zhang.mid_high_holds(gains, loads)
+    assert holds.tolist() == [True, True]
+    assert means["top"][1] == pytest.approx(16.4, abs=0.2)  # BGS->MBGS at workload 8 alone
+    flat = gains.copy()
+    flat[:, 8] = 99.0  # the gain at the highest load beats the band's: the finding fails there
+    assert zhang.mid_high_holds(flat, loads)[0].tolist() == [False, False]
+    assert zhang.mid_high_holds(flat[0], loads)[0] == np.False_
+
+
+def test_finding3_noise_is_none_without_spread_and_grows_with_it():
+    same = _samples_of_paper([[1.0] * 9] * 4)
+    assert zhang.finding3_noise(same, draws=500) == (4, 4, 1.0, pytest.approx(1.0))
+    rng = np.random.default_rng(1)
+    noisy = _samples_of_paper(np.exp(rng.normal(0.0, 1.0, (6, 9))).tolist())
+    k, n, p, p8 = zhang.finding3_noise(noisy, draws=2000)
+    assert n == 6 and k < 6 and p < 0.9 and p8 < p

@@ -1,0 +1,262 @@
+"""The one table of figures: every figure any run reports, declared once.
+
+Each :class:`Figure` says its ``key`` (the name in JSON, CSV, the API and the window), its name
+in words, its unit for each clock, which way it is better (``goal``), its definition with its
+paper, which families report it, whether it is also given for small and large jobs, and how
+it reduces per-job values to one number (:class:`Reduce`). Everything that shows a figure reads
+it from here: the run's text and JSON (:mod:`gangviz.results.figures`), ``gangviz compare``
+(:mod:`gangviz.experiments.compare`), the sweeps' columns, the notebook API, the summaries and
+the window's panels; :mod:`gangviz.metrics.reduce` computes every ``Reduce`` the same way for
+a whole column and for a column given a block of jobs at a time.
+
+Clocks (:func:`gangviz.results.figures.clock_of`): ``"s"`` on a trace (seconds), ``"slice"``
+on a scenario or synthetic model, ``"time"`` for the multi-site and epoch models (their own
+time units). A unit or definition template names ``{t}`` for the clock's time unit
+(``s``, ``slices``, ``time units``), ``{per}`` for the rate's unit (``h``, ``slice``,
+``time unit``), ``{per_word}`` for it in words (``hour``, ...) and ``{gamma}`` for the bounded
+slowdown's threshold Γ.
+
+A family object names its figures with :func:`family_keys`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Reduce", "Figure", "TABLE", "BY_KEY", "SIZE_CLASSES", "SMALL_NODES_MAX", "SMALL_WORK_MAX",
+           "MEDIUM_WORK_MAX", "family_keys", "keys", "split_keys", "unit", "definition", "title",
+           "goals", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "CORE_FAMILIES"]
+
+#: Zhang01 §2.2 and §3.1: a small job uses 32 or fewer nodes, a large one more.
+SMALL_NODES_MAX = 32
+#: Zhou00 §4.3: small jobs have 1-12 slices of work, medium 13-60, large more.
+SMALL_WORK_MAX = 12
+MEDIUM_WORK_MAX = 60
+
+MATRIX, SPACE_SHARING, MULTISITE, EPOCH = "matrix", "space-sharing", "multisite", "epoch"
+#: the families whose runs report the core, the IBM study's figures [Zhang01 §2.3]
+CORE_FAMILIES = (MATRIX, SPACE_SHARING)
+
+#: the size classes of the core, suffix -> words [Zhang01 §2.2]
+SIZE_CLASSES = {"": "", "_small": ", small jobs", "_large": ", large jobs"}
+
+
+@dataclass(frozen=True)
+class Reduce:
+    """How a figure reduces per-job values to one number (:mod:`gangviz.metrics.reduce`).
+
+    ``how`` is one of
+
+    * ``"mean"``: the mean of the per-job quantity ``of`` (its deviation goes under ``std``);
+    * ``"share"``: the sum of ``of`` over the machine's node-time (processors x makespan);
+    * ``"extremum"``: the last finish less the first arrival (``of`` = ``"finish"``);
+    * ``"rate"``: the jobs over the makespan, per ``{per}``;
+    * ``"count"``: the jobs;
+    * ``"lost"``: the node-time lost while jobs waited over the machine's node-time;
+    * ``"percentile"``: the ``q``-th percentile of ``of``, gathered over every job (linear
+      interpolation, numpy's default);
+    * ``"own"``: made by the family's own code from its records (its paper's figure).
+
+    * ``"sum"``: the sum of ``of``.
+
+    Per-job quantities (``of``, :data:`gangviz.metrics.reduce.PER_JOB`): ``wait``,
+    ``response``, ``bounded_slowdown``, ``node_time`` (size x the time the job ran),
+    ``node_time_asked`` (size x work), ``node_time_unserved`` (size x the work not run),
+    ``finish``. ``among`` is the jobs reduced when not a size class: ``"killed"`` (stopped at
+    their estimate) or ``"completed"``.
+    """
+
+    how: str
+    of: str = ""
+    q: float = 0.0
+    among: str = ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure (module docstring). ``units`` maps each clock (``"s"``, ``"slice"``,
+    ``"time"``) to a unit template, ``"*"`` to the template of any clock not listed.
+    ``split``: also given for small and large jobs (suffixes ``_small``, ``_large``).
+    ``shown_unless_equal``: the run's text leaves the row out when it equals that figure
+    (the JSON keeps it)."""
+
+    key: str
+    title: str
+    units: tuple[tuple[str, str], ...]
+    goal: str | None
+    definition: str
+    families: tuple[str, ...]
+    reduce: Reduce
+    split: bool = False
+    shown_unless_equal: str = ""
+
+    def unit(self, clock: str) -> str:
+        """Return the unit of this figure on ``clock``."""
+        table = dict(self.units)
+        return _fill(table.get(clock, table["*"]), clock)
+
+
+def _u(template: str) -> tuple[tuple[str, str], ...]:
+    """One unit template for every clock."""
+    return (("*", template),)
+
+
+_T = _u("{t}")
+_CORE = CORE_FAMILIES
+_OWN = Reduce("own")
+
+#: every figure, in the order the outputs list them: the core (each size-split figure, the job
+#: counts, the served work), the time-slot family's own [Zhou00 §4.3], the multi-site
+#: family's [Papazachos09 §4.1], the epoch family's [McCann94 §5]
+TABLE: tuple[Figure, ...] = (
+    Figure("wait", "mean wait", _T, "min",
+           "mean wait, start - arrival (a time-slot job starts when it is placed in a slot)",
+           _CORE, Reduce("mean", "wait"), split=True),
+    Figure("response", "mean response", _T, "min", "mean response time, finish - arrival",
+           (*_CORE, EPOCH), Reduce("mean", "response"), split=True),
+    Figure("bounded_slowdown", "mean bounded slowdown", _u("ratio"), "min",
+           "mean bounded slowdown, max(response, Γ) / max(executed, Γ), "
+           "executed = min(work, finish - start), Γ = {gamma:g} {t}",
+           _CORE, Reduce("mean", "bounded_slowdown"), split=True),
+    Figure("utilization", "utilisation", _u("fraction"), "max",
+           "utilisation, work delivered: sum(size x executed) / (processors x makespan), "
+           "executed = the time the job ran [Zhang01 eq. 1]",
+           _CORE, Reduce("share", "node_time"), split=True),
+    Figure("loss_of_capacity", "loss of capacity", _u("fraction"), "min",
+           "loss of capacity, node-time left idle while jobs waited / "
+           "(processors x makespan) [Zhang01 eqs. 2-3]",
+           _CORE, Reduce("lost"), split=True),
+    Figure("makespan", "makespan", _T, "min", "last finish - first arrival",
+           _CORE, Reduce("extremum", "finish"), split=True),
+    Figure("throughput", "throughput", _u("jobs/{per}"), "max",
+           "jobs finished per {per_word} over the makespan", _CORE, Reduce("rate"), split=True),
+    Figure("jobs", "jobs finished", _u("jobs"), None, "jobs finished", _CORE, Reduce("count"),
+           split=True),
+    Figure("jobs_completed", "jobs completed", _u("jobs"), None,
+           "jobs that ran to the end of their work", _CORE, Reduce("count", among="completed")),
+    Figure("jobs_killed", "jobs killed", _u("jobs"), None,
+           "jobs stopped at their estimate before the end of their work (kill at estimate)",
+           _CORE, Reduce("count", among="killed")),
+    Figure("work_unserved", "work unserved", _u("processor-{t}"), None,
+           "work asked for and never run: sum(size x (work - executed))",
+           _CORE, Reduce("sum", "node_time_unserved", among="killed")),
+    Figure("utilization_requested", "utilisation of the work asked for", _u("fraction"), None,
+           "utilisation of the work asked for, sum(size x work) / (processors x makespan): "
+           "above the delivered one when jobs were killed",
+           _CORE, Reduce("share", "node_time_asked"), shown_unless_equal="utilization"),
+    Figure("r_a", "processor active ratio", _u("fraction"), "max",
+           "processor active ratio, sum(size x work) / (processors x T) [Zhou00 §4.3]", (MATRIX,), _OWN),
+    Figure("n_l", "most slots at once", _u("slots"), "min",
+           "largest number of slots at once [Zhou00 §4.3]", (MATRIX,), _OWN),
+    Figure("n_a", "mean number of slots", _u("slots"), "min",
+           "time-average number of slots [Zhou00 §4.3]", (MATRIX,), _OWN),
+    Figure("t_ta", "mean turnaround", _T, "min", "mean turnaround, all jobs [Zhou00 §4.3]", (MATRIX,), _OWN),
+    Figure("t_sa", "mean turnaround, small work", _T, "min",
+           f"mean turnaround, jobs of 1-{SMALL_WORK_MAX} slices of work [Zhou00 §4.3]", (MATRIX,), _OWN),
+    Figure("t_ma", "mean turnaround, medium work", _T, "min",
+           f"mean turnaround, jobs of {SMALL_WORK_MAX + 1}-{MEDIUM_WORK_MAX} slices of work",
+           (MATRIX,), _OWN),
+    Figure("t_la", "mean turnaround, large work", _T, "min",
+           f"mean turnaround, jobs of more than {MEDIUM_WORK_MAX} slices of work", (MATRIX,), _OWN),
+    Figure("RT", "mean response", _T, "min",
+           "mean response time of the completed gangs [Papazachos09 §4.1]", (MULTISITE,),
+           Reduce("mean", "response")),
+    Figure("WRT", "weighted mean response", _T, "min",
+           "size-weighted mean response time [Papazachos09 §4.1]", (MULTISITE,),
+           Reduce("weighted", "response")),
+    Figure("SLD", "mean slowdown", _u("ratio"), "min",
+           "mean slowdown, response / execution [Papazachos09 §4.1]", (MULTISITE,),
+           Reduce("mean", "slowdown")),
+    Figure("WSLD", "weighted mean slowdown", _u("ratio"), "min",
+           "size-weighted mean slowdown [Papazachos09 §4.1]", (MULTISITE,), Reduce("weighted", "slowdown")),
+    Figure("gangs", "gangs completed", _u("gangs"), None, "gangs completed", (MULTISITE,), Reduce("count")),
+    Figure("migrations", "migrations", _u("tasks"), None, "task migrations [Papazachos09 §3.3]",
+           (MULTISITE,), _OWN),
+    Figure("departed", "jobs departed", _u("jobs"), None, "jobs departed [McCann94 §5.2]", (EPOCH,),
+           Reduce("count")),
+    Figure("reallocations", "reallocations", _u("reallocations"), "min",
+           "node reallocations over the run [McCann94 §2.3]", (EPOCH,), _OWN),
+    Figure("overhead", "overhead", _u("reallocations/node/quantum"), "min",
+           "normalised overhead [McCann94 §5.1]", (EPOCH,), _OWN),
+)
+
+#: key -> its figure (the keys without a size suffix)
+BY_KEY: dict[str, Figure] = {f.key: f for f in TABLE}
+
+
+def split_keys(figure: Figure, family: str = "") -> tuple[str, ...]:
+    """Return the keys ``figure`` is reported under (by ``family``, when given): its key, and
+    with ``_small`` and ``_large`` when it is split by size (only the core families split,
+    their jobs having sizes [Zhang01 §2.2]: the epoch family's ``response`` is one figure)."""
+    whole = figure.split and (not family or family in CORE_FAMILIES)
+    return tuple(figure.key + s for s in SIZE_CLASSES) if whole else (figure.key,)
+
+
+def keys(family: str, reduced: bool | None = None) -> tuple[str, ...]:
+    """Return the keys of ``family``'s figures in table order (each size class's too). With
+    ``reduced`` True only those made from per-job values (:class:`Reduce` other than
+    ``"own"``), False only the family's own code's."""
+    return tuple(k for f in TABLE if family in f.families
+                 and (reduced is None or (f.reduce.how != "own") == reduced) for k in split_keys(f, family))
+
+
+def family_keys(family: str) -> tuple[str, ...]:
+    """Return every key of ``family``'s figures (:func:`keys`), what a family object points at."""
+    return keys(family)
+
+
+def _base(key: str) -> tuple[Figure | None, str]:
+    """The figure of ``key`` and its size suffix (``""`` when none)."""
+    for suffix in ("_small", "_large"):
+        if key.endswith(suffix) and key[:-len(suffix)] in BY_KEY and BY_KEY[key[:-len(suffix)]].split:
+            return BY_KEY[key[:-len(suffix)]], suffix
+    return BY_KEY.get(key), ""
+
+
+_TIME = {"s": "s", "slice": "slices"}
+_PER = {"s": "h", "slice": "slice"}
+_PER_WORD = {"s": "hour", "slice": "slice"}
+
+
+def _fill(template: str, clock: str, gamma: float = 10.0) -> str:
+    return template.format(t=_TIME.get(clock, "time units"), per=_PER.get(clock, "time unit"),
+                           per_word=_PER_WORD.get(clock, "time unit"), gamma=gamma)
+
+
+def unit(key: str, clock: str) -> str:
+    """Return the unit of figure ``key`` (with or without a size suffix) on ``clock``.
+    Raises ``KeyError`` for a key not in the table."""
+    figure, _ = _base(key)
+    if figure is None:
+        raise KeyError(key)
+    return figure.unit(clock)
+
+
+def definition(key: str, clock: str, gamma: float = 10.0) -> str:
+    """Return the one-line definition of figure ``key`` on ``clock`` (Γ = ``gamma`` in the
+    clock's unit), with its size class. Raises ``KeyError`` for a key not in the table."""
+    figure, suffix = _base(key)
+    if figure is None:
+        raise KeyError(key)
+    text = figure.definition
+    if figure.reduce.how == "count" and figure.split and suffix:  # "small jobs finished"
+        return f"{suffix[1:]} {text}"
+    return _fill(text, clock, gamma) + SIZE_CLASSES[suffix]
+
+
+def title(key: str) -> str:
+    """Return figure ``key``'s name in words (``"mean bounded slowdown"`` for
+    ``bounded_slowdown``, ``"mean wait, small jobs"`` for ``wait_small``); a key not in the
+    table reads as itself with spaces."""
+    figure, suffix = _base(key)
+    if figure is None:
+        return key.replace("_", " ")
+    if figure.reduce.how == "count" and figure.split and suffix:
+        return f"{suffix[1:]} {figure.title}"
+    return figure.title + SIZE_CLASSES[suffix]
+
+
+def goals() -> dict[str, str]:
+    """Return key -> ``"min"`` or ``"max"``, which way each figure is better (each size class
+    too); a figure without a goal (a count) is not listed."""
+    return {k: f.goal for f in TABLE if f.goal is not None for k in split_keys(f)}
