@@ -3,7 +3,7 @@
 #   make test  installs gangviz with its test tools into .venv and runs the whole suite offscreen,
 #              spread over every core (pytest-xdist); CI runs this
 #   make test-quick  the same without the tests marked slow (pyproject.toml lists the markers):
-#              the edit-test loop (about two minutes on two cores)
+#              the edit-test loop (about 70 s of CPU: half a minute on two quiet cores)
 #   make lint  installs the checkers and runs them: ruff (whole tree), mypy (strict, on what
 #              [tool.mypy] in pyproject.toml lists), the import contracts of pyproject.toml
 #              (lint-imports)
@@ -46,9 +46,13 @@ run: install
 	$(BIN)/python -m gangviz.display_check
 	$(BIN)/gangviz
 
-# -n auto: one pytest worker per core, each with its own QApplication; PYTEST_ARGS adds options
-# (e.g. PYTEST_ARGS='-n 0' runs in one process, PYTEST_ARGS='tests/gui' one folder)
-PYTEST = QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n auto
+# -n auto: one pytest worker per core, each with its own QApplication; --dist worksteal: a worker
+# that runs out of tests takes half of another's queue, so a few long tests do not leave one core
+# waiting at the end; PYTEST_ARGS adds options (e.g. PYTEST_ARGS='-n 0' runs in one process,
+# PYTEST_ARGS='tests/gui' one folder). PYTHONDONTWRITEBYTECODE is cleared: with it set, every
+# worker rewrites the assertions of every test module again (seconds of CPU each) and every
+# command a test starts compiles gangviz again; the caches go to __pycache__ (ignored by git)
+PYTEST = QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist worksteal
 
 test: install-test
 	$(PYTEST) $(PYTEST_ARGS)

@@ -4,7 +4,9 @@ seconds are marked ``slow`` (``make test-quick`` leaves them out).
 A test is marked ``slow`` at its definition (a fuzz campaign, a README command in a
 subprocess), or here, in :data:`SLOW_TESTS`: the tests measured at 1.5 s or more each
 (``pytest -n auto --durations=0`` on two busy cores, where a test takes several times its
-quiet time). An entry is a test file, a test
+quiet time), and those measured at 0.3 s or more of CPU time (the test's own process and the
+processes it started and waited for: a measure a busy machine hardly changes), except the one
+quickest test of a file, which stays in the quick tier. An entry is a test file, a test
 (``file::name``: every parametrization of it) or one parametrization (``file::name[id]``); an
 entry that names no collected test of a file that was collected is reported in the warnings
 summary, so a renamed test does not leave the slow tier silently.
@@ -77,14 +79,16 @@ tests/epoch/test_repro_mccann.py::test_repro_mccann_prints_tables_and_findings
 tests/epoch/test_sim.py::test_static_factor_is_the_busy_fraction_and_bounded
 tests/epoch/test_theorems.py::test_opt_epoch_is_optimal_among_epoch_schedules_with_inequity_k
 tests/epoch/test_theorems.py::test_theorem1_buddy_is_optimal_among_power_of_two_allocations
-tests/experiments/test_compare.py::test_cli_formats_agree
+tests/experiments/test_compare.py::test_compare_equals_separate_runs
+tests/experiments/test_compare_seeds.py::test_the_table_states_the_interval_and_the_seeds
 tests/experiments/test_repro_runner.py::test_a_dask_cluster_gives_the_local_results
 tests/experiments/test_repro_runner.py::test_killing_a_worker_mid_run_loses_no_run
+tests/experiments/test_repro_runner.py::test_reproductions_seed_their_runs_with_the_one_scheme
 tests/experiments/test_repro_runner.py::test_the_command_line_runs_a_reproduction_on_a_cluster
 tests/experiments/test_repro_zhou.py::test_a_tiny_run_reports_every_scheme_and_metric
-tests/experiments/test_repro_zhou.py::test_extra_slots_on_changes_only_the_multi_slot_schemes
 tests/experiments/test_repro_zhou.py::test_one_and_two_workers_give_the_same_numbers
 tests/experiments/test_runner.py::test_a_dying_worker_fails_only_its_task
+tests/experiments/test_runner.py::test_a_vanishing_cluster_fails_the_unfinished_tasks
 tests/experiments/test_runner.py::test_dask_local_cluster_gives_the_local_results
 tests/experiments/test_runner.py::test_experiments_import_without_qt
 tests/experiments/test_runner.py::test_failures_are_returned_or_raised
@@ -98,7 +102,11 @@ tests/experiments/test_sweep.py::test_same_results_with_one_and_two_workers
 tests/experiments/test_sweepfile.py::test_grid_is_the_cartesian_product
 tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[block-setup5]
 tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[block-setup7]
+tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[size-setup3]
 tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[size-setup4]
+tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[size-setup5]
+tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[size-setup6]
+tests/fast/test_compiled_buddy.py::test_a_crowded_machine_gives_the_reference_engines_records[size-setup7]
 tests/fast/test_compiled_buddy.py::test_a_growing_backlog_gives_the_reference_engines_records
 tests/fast/test_compiled_buddy.py::test_a_sweep_run_of_a_buddy_scheme_gives_the_reference_metrics
 tests/fast/test_compiled_buddy.py::test_a_table_2_run_gives_the_same_metrics_on_both_engines
@@ -115,6 +123,7 @@ tests/fast/test_gang_chunks.py::test_stretches_give_the_whole_run
 tests/fast/test_placement.py::test_a_long_log_is_read_through_its_copies
 tests/fast/test_placement.py::test_buddy_matrices_are_the_reference_engines
 tests/fast/test_placement.py::test_gs_and_mgs_matrices_are_the_reference_engines
+tests/fast/test_placement.py::test_the_gang_loop_writes_its_time_to_the_progress_cell_and_runs_the_same
 tests/fuzz/test_fuzz.py::test_hostile_command_lines
 tests/fuzz/test_fuzz.py::test_hostile_scenarios
 tests/fuzz/test_fuzz.py::test_hostile_sweep_files
@@ -127,12 +136,34 @@ tests/fuzz/test_fuzz_doors.py::test_hostile_sessions_read
 tests/fuzz/test_fuzz_doors.py::test_hostile_sweep_file_bytes
 tests/fuzz/test_fuzz_policies.py::test_a_spec_is_read_by_the_declared_types_or_refused_naming_the_parameter
 tests/fuzz/test_fuzz_policies.py::test_a_users_policy_runs_or_ends_with_one_line_naming_its_file_within_the_limit
+tests/gui/test_compare_machine.py::test_the_window_refuses_two_machines_and_takes_the_one_chosen[True]
+tests/gui/test_compare_machine.py::test_the_window_shows_the_readers_warnings
+tests/gui/test_compare_orders.py::test_an_order_for_every_policy_reaches_a_policy_ticked_later
+tests/gui/test_compare_orders.py::test_file_compare_offers_the_machine_of_a_padded_trace
+tests/gui/test_compare_orders.py::test_the_command_line_opens_the_window_with_orders
+tests/gui/test_compare_orders.py::test_the_threshold_is_stated_and_chosen_in_the_window
+tests/gui/test_compare_orders.py::test_two_orders_of_easy_sit_side_by_side_labelled_by_their_order[False]
+tests/gui/test_compare_orders.py::test_two_orders_of_easy_sit_side_by_side_labelled_by_their_order[True]
+tests/gui/test_compare_presentation.py::test_compare_at_on_the_command_line_shows_the_shared_clock_in_every_pane
+tests/gui/test_compare_presentation.py::test_compare_presentation_on_the_command_line_renders_the_asked_size
+tests/gui/test_compare_presentation.py::test_every_pane_clock_is_the_shared_clock_when_stepping_seeking_and_starting_at[downey-specs1-kw1]
+tests/gui/test_compare_presentation.py::test_every_pane_clock_is_the_shared_clock_when_stepping_seeking_and_starting_at[downey-specs2-kw2]
+tests/gui/test_compare_presentation.py::test_every_pane_clock_is_the_shared_clock_when_stepping_seeking_and_starting_at[fig2-repacking-specs0-kw0]
+tests/gui/test_compare_presentation.py::test_every_pane_clock_is_the_shared_clock_when_stepping_seeking_and_starting_at[papazachos-migration-specs3-kw3]
+tests/gui/test_compare_presentation.py::test_policies_shown_together_get_colours_20_apart_also_with_deuteranopia
+tests/gui/test_compare_presentation.py::test_presentation_mode_draws_no_text_under_18_px_at_1920_by_1080[downey-specs1-kw1]
+tests/gui/test_compare_presentation.py::test_presentation_mode_draws_no_text_under_18_px_at_1920_by_1080[downey-specs2-kw2]
+tests/gui/test_compare_presentation.py::test_presentation_mode_draws_no_text_under_18_px_at_1920_by_1080[fig2-repacking-specs0-kw0]
+tests/gui/test_compare_presentation.py::test_presentation_mode_draws_no_text_under_18_px_at_1920_by_1080[papazachos-migration-specs3-kw3]
+tests/gui/test_compare_presentation.py::test_presentation_mode_on_finished_runs_of_a_trace_draws_no_text_under_18_px
+tests/gui/test_compare_presentation.py::test_the_projected_table_of_four_policies_shows_every_headline_row_without_scrolling
 tests/gui/test_compare_schedules.py::test_a_small_trace_keeps_the_step_by_step_panes_and_a_big_one_draws_schedules
 tests/gui/test_compare_schedules.py::test_a_trace_opens_with_its_panes_then_fills_each_from_its_run
 tests/gui/test_compare_schedules.py::test_every_control_works_while_the_runs_go_on_in_worker_processes
 tests/gui/test_compare_schedules.py::test_gang_panes_draw_the_policy_s_own_matrix
 tests/gui/test_compare_schedules.py::test_matrix_rows_give_back_the_matrix
 tests/gui/test_compare_schedules.py::test_packed_rows_never_overfill_and_hold_every_job
+tests/gui/test_compare_schedules.py::test_the_finished_view_of_the_worker_runs_is_that_of_runs_in_this_process
 tests/gui/test_compare_window.py::test_compare_screenshot_takes_a_size
 tests/gui/test_compare_window.py::test_compare_window_command_renders_a_screenshot
 tests/gui/test_compare_window.py::test_exports_write_valid_csv_png_and_svg
@@ -148,10 +179,13 @@ tests/gui/test_contrast.py::test_the_titles_and_subtitle_read_on_the_window_back
 tests/gui/test_editor.py::test_a_gang_split_across_slots_is_refused_with_a_message_at_the_cell
 tests/gui/test_editor.py::test_a_saved_scenario_opens_and_exports_from_the_command_line
 tests/gui/test_editor.py::test_a_typed_title_or_job_name_stops_at_what_the_reader_takes_back
+tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[0-1e400]
 tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[3-2.5]
+tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[3-text9]
 tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[4--inf]
 tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[4-0]
 tests/gui/test_editor.py::test_an_event_cell_that_is_no_finite_number_is_refused_with_the_reason[4-nan]
+tests/gui/test_editor.py::test_dragging_paints_jobs_whose_name_and_size_follow_the_drag
 tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[fig2-repacking]
 tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-fig3-4-legal-cuts]
 tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-fig6-wlt-delete]
@@ -159,12 +193,15 @@ tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_e
 tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-multislot-br]
 tests/gui/test_editor.py::test_every_builtin_scenario_saved_from_the_editor_is_equal[zhou-multislot-brms]
 tests/gui/test_editor.py::test_file_menu_has_new_scenario
+tests/gui/test_editor.py::test_paint_script_save_reopen_and_play
+tests/gui/test_editor.py::test_play_without_saving_uses_a_file_the_window_can_reload
 tests/gui/test_epoch_construction.py::test_buddy_is_built_piece_by_piece_with_the_min_seg
 tests/gui/test_epoch_construction.py::test_epoch_axes_have_quarter_ticks
 tests/gui/test_epoch_construction.py::test_playing_waits_for_the_construction_and_speeds_it_up
 tests/gui/test_epoch_construction.py::test_step_zero_shows_the_waiting_jobs
 tests/gui/test_epoch_construction.py::test_the_next_step_is_never_drawn_over_an_unfinished_construction
 tests/gui/test_epoch_view.py::test_labels_are_drawn_only_where_they_fit
+tests/gui/test_escaped_names.py::test_the_main_window_shows_a_policy_name_escaped
 tests/gui/test_every_screen_text.py
 tests/gui/test_export.py::test_cancel_removes_the_partial_gif
 tests/gui/test_export.py::test_frames_folder_holds_one_png_per_tick
@@ -172,6 +209,8 @@ tests/gui/test_export.py::test_gif_has_one_frame_per_distinct_animation_frame_an
 tests/gui/test_export.py::test_window_export_with_progress
 tests/gui/test_export_cues.py::test_every_frame_carries_t_and_step_and_the_handle_follows
 tests/gui/test_gantt_view.py::test_compare_window_puts_gang_and_backfilling_in_one_ibm_table
+tests/gui/test_guided_coach.py::test_a_right_pick_is_told_right_and_the_region_is_shaded_with_cuts_during_the_reveal
+tests/gui/test_guided_coach.py::test_a_wrong_pick_is_told_wrong
 tests/gui/test_guided_coach.py::test_no_scenario_gives_a_held_move_away_in_presentation_mode
 tests/gui/test_guided_coach.py::test_nothing_on_screen_gives_the_answer_while_held
 tests/gui/test_guided_coach.py::test_the_narration_of_the_held_step_is_covered_in_the_normal_window
@@ -184,8 +223,10 @@ tests/gui/test_headless.py::test_a_session_that_does_not_apply_whole_fails_the_s
 tests/gui/test_key_moment.py::test_final_numbers_follow_every_insertion_and_deletion
 tests/gui/test_key_moment.py::test_playing_rests_on_the_slot_deletion
 tests/gui/test_key_moment.py::test_the_caption_after_the_wlt_deletion_uses_the_final_slot_numbers
+tests/gui/test_layout_glitches.py::test_a_compare_pane_at_1080p_keys_every_mark_it_draws
 tests/gui/test_layout_glitches.py::test_links_across_sites_break_at_the_site_heading
 tests/gui/test_layout_glitches.py::test_no_gantt_text_runs_past_a_narrow_panes_edge
+tests/gui/test_layout_glitches.py::test_padded_processors_are_drawn_absent_and_hold_nothing
 tests/gui/test_layout_glitches.py::test_the_editor_grid_never_crosses_a_name_and_has_large_text
 tests/gui/test_layout_glitches.py::test_the_key_of_zhang_fig13_fits_in_presentation_mode
 tests/gui/test_lecture.py::test_every_builtin_scenario_opens_with_its_view_and_explanation
@@ -215,8 +256,13 @@ tests/gui/test_playlist_window.py::test_page_down_and_up_walk_the_builtin_lectur
 tests/gui/test_playlist_window.py::test_the_presenter_view_is_a_second_window_toggled_by_ctrl_l
 tests/gui/test_plot_steps.py::test_the_envelope_is_a_step_curve_with_every_extreme
 tests/gui/test_presentation_text.py::test_every_scenario_in_presentation_mode_has_no_text_under_18_px
+tests/gui/test_presentation_text.py::test_scenarios_at_1280_by_720_have_no_text_under_16_px[fig2-repacking]
+tests/gui/test_presentation_text.py::test_scenarios_at_1280_by_720_have_no_text_under_16_px[mccann-fig3-buddy]
+tests/gui/test_presentation_text.py::test_scenarios_at_1280_by_720_have_no_text_under_16_px[papazachos-migration]
+tests/gui/test_presentation_text.py::test_scenarios_at_1280_by_720_have_no_text_under_16_px[zhou-fig6-wlt]
 tests/gui/test_presentation_text.py::test_the_buddy_construction_labels_are_18_px
 tests/gui/test_presentation_text.py::test_the_easy_gantt_strip_and_its_queue_are_18_px
+tests/gui/test_presentation_text.py::test_the_gantt_strip_at_1280_by_720_has_no_text_under_16_px
 tests/gui/test_presentation_text.py::test_the_guided_prompt_and_verdict_are_18_px
 tests/gui/test_presentation_text.py::test_the_warnings_bar_is_18_px
 tests/gui/test_protocol_only.py::test_each_family_view_and_its_figures_come_from_the_protocol
@@ -225,13 +271,21 @@ tests/gui/test_protocol_only.py::test_the_window_compare_and_export_read_only_th
 tests/gui/test_scale.py::test_plot_time_axes_count_in_the_trace_units
 tests/gui/test_scale.py::test_presentation_at_1280x720_fits_the_board_on_screen
 tests/gui/test_scale.py::test_presentation_text_is_at_least_18_px_high_at_1920x1080
+tests/gui/test_scale.py::test_the_key_names_moves_and_migrations_only_while_they_are_drawn
 tests/gui/test_scale.py::test_the_tree_folds_to_what_fits_and_never_outgrows_the_matrix
+tests/gui/test_session.py::test_a_session_in_presentation_mode_is_drawn_at_the_asked_size
+tests/gui/test_session.py::test_a_session_saved_in_a_lecture_playlist_reopens_in_it
 tests/gui/test_session.py::test_compare_window_keeps_its_pane_order_and_space_sharing_policies
 tests/gui/test_session.py::test_open_command_takes_a_session
 tests/gui/test_session.py::test_open_presentation_draws_presentation_mode_at_the_size
 tests/gui/test_session.py::test_save_and_reopen_restores_every_field
+tests/gui/test_session.py::test_trace_source_is_kept_relative_to_the_session
 tests/gui/test_signals_and_soak.py::test_rendering_many_animation_frames_offscreen
 tests/gui/test_site_arrivals.py::test_step_zero_of_the_multisite_scenario_is_not_empty
+tests/gui/test_source_notes.py::test_trace_without_machine_size_asks_for_processors
+tests/gui/test_source_notes.py::test_warnings_bar_shows_count_details_and_is_cleared_by_the_next_source
+tests/gui/test_step_by_move.py::test_open_step_n_m_renders_each_panel
+tests/gui/test_step_by_move.py::test_window_right_steps_by_move_and_shift_right_by_step
 tests/gui/test_sweep_gui.py::test_cancel_keeps_the_finished_runs_and_resume_completes_them
 tests/gui/test_sweep_gui.py::test_sweep_plot_draws_one_curve_and_one_band_per_policy
 tests/gui/test_trace_speed.py::test_a_trace_opens_in_the_main_window_at_a_speed_that_plays_it_in_minutes
@@ -245,8 +299,12 @@ tests/gui/test_user_policy_files.py::test_a_session_names_a_policy_file_relative
 tests/gui/test_user_policy_window.py::test_a_broken_rule_is_marked_on_the_matrix_the_timeline_and_the_narration
 tests/gui/test_user_policy_window.py::test_a_broken_rule_stops_the_player_with_its_line
 tests/gui/test_user_policy_window.py::test_a_loaded_policy_joins_the_menu_runs_and_reloads_on_save
+tests/gui/test_user_policy_window.py::test_a_policy_looping_in_a_bare_except_is_stopped_and_the_lecture_goes_on
+tests/gui/test_user_policy_window.py::test_a_policy_looping_in_a_bare_except_is_stopped_and_the_window_goes_on
+tests/gui/test_user_policy_window.py::test_a_policy_opened_from_the_command_line_reloads_on_save_to_the_time_shown
 tests/gui/test_user_policy_window.py::test_declared_parameters_are_typed_fields_with_their_ranges
 tests/gui/test_user_policy_window.py::test_the_parameter_field_shows_the_chosen_policys_declared_parameters
+tests/gui/test_window.py::test_a_long_run_is_counted_in_a_worker_and_the_timeline_then_spans_it
 tests/gui/test_window.py::test_after_fast_play_every_panel_and_the_log_catch_up
 tests/gui/test_window.py::test_bad_file_shows_a_message_and_keeps_the_simulation
 tests/gui/test_window.py::test_clicking_a_job_selects_it
@@ -258,31 +316,43 @@ tests/gui/test_window.py::test_narration_highlights_the_current_step_and_jumps_o
 tests/gui/test_window.py::test_opens_on_fig2_ready_to_play
 tests/gui/test_window.py::test_recent_files_and_settings_persist
 tests/gui/test_window.py::test_screenshot_dump_for_the_readme_is_a_png
+tests/gui/test_window.py::test_the_timeline_spans_a_space_sharing_trace_run_from_its_first_step
 tests/gui/test_window.py::test_timeline_draws_at_most_one_marker_per_pixel_column
 tests/gui/test_window_menus.py::test_compare_menu_opens_the_compare_window_on_the_current_workload
 tests/gui/test_window_menus.py::test_compare_menu_with_one_policy_asks_for_more
 tests/gui/test_window_menus.py::test_no_two_actions_of_the_window_share_a_shortcut
+tests/gui/test_window_signals.py::test_a_second_signal_ends_a_window_held_by_user_code
+tests/gui/test_window_signals.py::test_a_signal_ends_the_idle_window_at_once[15-143-args1]
+tests/gui/test_window_signals.py::test_a_signal_ends_the_idle_window_at_once[15-143-args2]
+tests/gui/test_window_signals.py::test_a_signal_ends_the_idle_window_at_once[2-130-args0]
+tests/gui/test_window_signals.py::test_a_signal_ends_the_idle_window_at_once[2-130-args1]
+tests/gui/test_window_signals.py::test_a_signal_ends_the_idle_window_at_once[2-130-args2]
 tests/hostile/test_atomic.py::test_compare_jobs_out_interrupted_leaves_no_file_the_next_run_refuses
 tests/hostile/test_convert.py::test_what_convert_writes_its_reader_reads
 tests/hostile/test_doors.py::test_no_command_hangs_or_grows_on_a_device_or_a_fifo[device-argv0]
 tests/hostile/test_doors.py::test_no_command_hangs_or_grows_on_a_device_or_a_fifo[device-argv4]
 tests/hostile/test_doors.py::test_no_command_hangs_or_grows_on_a_device_or_a_fifo[fifo-argv0]
 tests/hostile/test_doors.py::test_no_command_hangs_or_grows_on_a_device_or_a_fifo[fifo-argv4]
+tests/hostile/test_limits.py::test_a_scenario_over_the_slot_limit_is_refused_before_its_rows_are_read
 tests/hostile/test_limits.py::test_matrix_growth_is_checked_against_the_budget
 tests/hostile/test_limits.py::test_warnings_reach_the_user_in_run_and_compare
 tests/hostile/test_messages.py::test_a_two_megabyte_token_is_never_echoed_whole[scenario]
 tests/hostile/test_messages.py::test_a_two_megabyte_token_is_never_echoed_whole[sweep]
+tests/hostile/test_outputs.py::test_export_refuses_existing_output_and_writes_frames_fresh
 tests/hostile/test_processes.py::test_sigkill_leaves_no_worker_behind_and_resume_gives_the_same_rows
 tests/hostile/test_processes.py::test_sweep_says_when_it_lowers_the_workers
 tests/metrics/test_ibm_blocks.py::test_blocks_give_the_whole_columns_figures
+tests/multisite/test_batch_repro.py::test_model_imports_without_qt
 tests/multisite/test_batch_repro.py::test_repro_rejects_bad_counts_without_traceback
 tests/multisite/test_batch_repro.py::test_results_do_not_depend_on_the_number_of_workers
+tests/multisite/test_changes.py::test_apply_then_invert_restores_the_state
 tests/multisite/test_compiled.py::test_compiled_and_reference_metrics_are_identical
 tests/multisite/test_compiled.py::test_runs_past_the_gangs_drawn_ahead
 tests/multisite/test_equivalence.py::test_fast_and_stepable_metrics_are_identical
 tests/multisite/test_equivalence.py::test_identical_on_the_paper_configuration
 tests/policies/ibm/test_backfill.py::test_backfill_invariants
 tests/policies/ibm/test_backfill.py::test_conservative_protects_every_reservation
+tests/policies/ibm/test_backfill.py::test_easy_never_starts_a_job_later_than_fcfs_would_start_the_head
 tests/policies/ibm/test_gang_invariants.py::test_bgs_invariants
 tests/policies/ibm/test_gang_invariants.py::test_gs_invariants_and_fcfs
 tests/policies/ibm/test_gang_invariants.py::test_mbgs_invariants
@@ -298,6 +368,20 @@ tests/policies/ibm/test_planner.py::test_planner_from_bookings_equals_adding_one
 tests/policies/ibm/test_time_model.py::test_boundary_model_decides_only_at_integers
 tests/policies/ibm/test_time_model.py::test_event_model_invariants
 tests/policies/ibm/test_time_model.py::test_slice_by_slice_equals_event_jumps
+tests/policies/ibm/test_zhang_samples.py::test_interarrival_cv_makes_arrivals_burstier
+tests/policies/ibm/test_zhang_samples.py::test_sensitivity_prints_a_band_per_cell
+tests/policies/ibm/test_zhang_samples.py::test_the_repro_prints_spreads_saturation_and_the_median_split
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[False-next-bgs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[False-next-gs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[False-next-mbgs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[False-next-mgs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[False-same-bgs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[False-same-mbgs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[False-same-mgs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[True-same-bgs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[True-same-gs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[True-same-mbgs]
+tests/policies/ibm/test_zhang_samples.py::test_the_slice_models_give_the_same_jobs_on_both_engines[True-same-mgs]
 tests/policies/test_padding.py::test_no_job_ever_holds_a_padded_processor_of_the_kth_trace[brms]
 tests/policies/test_padding.py::test_padding_is_never_allocated_whatever_the_real_size
 tests/policies/test_slots.py::test_buddy_blocks_are_the_smallest_aligned_blocks_covering_each_span
@@ -307,7 +391,25 @@ tests/results/test_api.py::test_example_script_writes_its_plot
 tests/results/test_api.py::test_simulate_matches_the_command_lines_numbers
 tests/results/test_api.py::test_space_sharing_policies_run_through_the_api
 tests/results/test_api.py::test_to_pandas_and_write_jobs
+tests/results/test_bsld_threshold.py::test_the_threshold_reaches_every_run_path_and_is_stated[brmms]
+tests/results/test_bsld_threshold.py::test_the_threshold_reaches_every_run_path_and_is_stated[easy]
+tests/results/test_bsld_threshold.py::test_the_threshold_reaches_every_run_path_and_is_stated[gs]
+tests/results/test_bsld_threshold_api.py::test_the_sidecar_states_the_threshold[gs]
+tests/results/test_compiled_jobs.py::test_a_gang_run_of_a_trace_writes_the_general_paths_file_from_its_columns[bgs]
+tests/results/test_compiled_jobs.py::test_a_gang_run_of_a_trace_writes_the_general_paths_file_from_its_columns[gs]
+tests/results/test_compiled_jobs.py::test_a_gang_run_of_a_trace_writes_the_general_paths_file_from_its_columns[mgs:mpl=3]
+tests/results/test_compiled_jobs.py::test_a_real_trace_gives_the_reference_engines_file[bgs]
+tests/results/test_compiled_jobs.py::test_a_real_trace_gives_the_reference_engines_file[gs]
+tests/results/test_compiled_jobs.py::test_a_real_trace_gives_the_reference_engines_file[mbgs]
+tests/results/test_compiled_jobs.py::test_a_real_trace_gives_the_reference_engines_file[mgs]
+tests/results/test_compiled_jobs.py::test_interval_texts_are_interval_sets
+tests/results/test_compiled_jobs.py::test_random_buddy_workloads_give_the_reference_engines_table
+tests/results/test_compiled_jobs.py::test_random_gang_workloads_give_the_reference_engines_table
+tests/results/test_compiled_jobs.py::test_the_c_placement_is_the_bit_set_placement_on_machines_of_several_words
+tests/results/test_compiled_jobs.py::test_the_compiled_placement_of_counts_is_the_event_by_event_rules
 tests/results/test_figures.py::test_shipped_traces_have_no_slowdown_below_one
+tests/results/test_jobs_evalys.py::test_a_long_processor_list_is_written_whole_and_evalys_reads_it
+tests/results/test_jobs_evalys.py::test_evalys_loads_every_familys_file_and_draws_its_gantt
 tests/results/test_jobs_out.py::test_compare_writes_one_file_per_policy
 tests/results/test_jobs_out.py::test_evalys_reads_the_csv
 tests/results/test_jobs_out.py::test_gang_columns_show_extra_slots_only_under_multi_slot_policies
@@ -316,31 +418,48 @@ tests/results/test_jobs_out.py::test_sweep_keeps_one_jobs_file_per_run_next_to_t
 tests/results/test_jobs_out.py::test_swf_schedule_validates_and_reads_back
 tests/results/test_jobs_text.py::test_csv_rows_are_the_cell_by_cell_text
 tests/results/test_jobs_text.py::test_numbers_are_str_of_whole_values_and_repr_of_the_others
+tests/results/test_provenance.py::test_a_readers_warnings_and_a_models_seed_are_recorded
+tests/results/test_provenance.py::test_every_kept_sweep_file_has_the_sidecar_of_its_run
+tests/results/test_provenance.py::test_one_spelling_of_every_policy_and_one_engine_name
+tests/results/test_provenance.py::test_the_per_job_files_sidecar_holds_the_runs_record[argv2]
 tests/results/test_schema.py::test_compare_marks_what_a_family_lacks_and_ranks_only_those_that_have_it
 tests/results/test_schema.py::test_each_panes_figures_are_those_of_run
 tests/results/test_schema.py::test_every_commands_json_follows_the_schema
 tests/sim/test_engine.py::test_fast_forward_and_slice_by_slice_give_identical_records
 tests/sim/test_engine.py::test_invariants_hold_at_every_step
 tests/sim/test_engine.py::test_same_seed_same_result_and_simulations_live_side_by_side
+tests/sim/test_engine_stats.py::test_the_same_run_without_statistics[brmms]
+tests/sim/test_engine_stats.py::test_the_same_run_without_statistics[gs]
+tests/sim/test_engine_stats.py::test_the_same_run_without_statistics[repack]
 tests/sim/test_history.py::test_undoing_records_walks_back_through_the_states_go_to_restores
+tests/sim/test_job_columns.py::test_a_large_model_is_kept_as_columns
+tests/sim/test_job_columns.py::test_a_run_of_columns_equals_the_run_of_the_list[firstfit]
+tests/sim/test_job_columns.py::test_a_run_of_columns_equals_the_run_of_the_list[gs]
+tests/sim/test_job_columns.py::test_a_run_of_columns_equals_the_run_of_the_list[repack:window=leftmost]
+tests/sim/test_job_columns.py::test_a_run_of_columns_equals_the_run_of_the_list[repack]
 tests/spacesharing/test_checker.py::test_compiled_conservative_equals_the_python_loop
 tests/spacesharing/test_checker.py::test_conservative_reserves_for_every_waiting_job
 tests/spacesharing/test_checker.py::test_every_schedule_follows_its_rule
 tests/spacesharing/test_columns.py::test_trace_columns_give_the_schedule_and_metrics_of_the_workload
+tests/spacesharing/test_columns.py::test_trace_run_prints_what_the_general_run_prints[conservative]
 tests/spacesharing/test_commands.py::test_compare_mixes_gang_and_space_sharing_in_one_ibm_table
 tests/spacesharing/test_conservativeloop.py::test_c_loop_equals_python_loop_bit_for_bit
 tests/spacesharing/test_conservativeloop.py::test_c_loop_equals_python_loop_on_shipped_traces
+tests/spacesharing/test_conservativeloop.py::test_conservative_run_imports_no_numba
+tests/spacesharing/test_conservativeloop.py::test_non_float_columns_fall_back
 tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_bit_for_bit
 tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_on_shipped_traces[False-False-SDSC-SP2-1998-4.2-cln-norm.swf.gz]
 tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_on_shipped_traces[False-True-SDSC-SP2-1998-4.2-cln-norm.swf.gz]
 tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_on_shipped_traces[True-False-SDSC-SP2-1998-4.2-cln-norm.swf.gz]
 tests/spacesharing/test_easyloop.py::test_c_loop_equals_python_loop_on_shipped_traces[True-True-SDSC-SP2-1998-4.2-cln-norm.swf.gz]
 tests/test_cli_run.py::test_a_closed_pipe_is_not_an_error
+tests/test_display_check.py::test_open_and_compare_window_on_an_unreachable_display_exit_1_with_one_line
 tests/test_factory.py::test_a_space_sharing_run_uses_the_backfilling_simulator_and_loads_no_gang_engine
 tests/test_factory.py::test_gangviz_compare_takes_the_compiled_loop_for_covered_runs
 tests/test_factory.py::test_the_compiled_and_the_reference_run_give_the_same_numbers[brmms:occupy=block]
 tests/test_layer_walk.py::test_a_run_goes_down_the_layers
 tests/test_layer_walk.py::test_a_window_step_goes_down_the_layers
+tests/test_layers.py::test_every_import_contract_is_kept
 tests/test_layers.py::test_only_the_factory_constructs_an_engine
 tests/test_no_source_probing.py::test_no_module_probes_a_source
 tests/test_qt_free.py::test_every_non_gui_module_imports_without_qt
@@ -352,6 +471,12 @@ tests/test_readme_commands.py::test_benchmark_help[bench_scenario_slots.py]
 tests/test_readme_commands.py::test_benchmark_quick_mode
 tests/test_readme_commands.py::test_readme_command_runs
 tests/test_run_stream.py::test_a_streamed_model_run_prints_what_the_whole_run_prints
+tests/test_run_stream.py::test_a_streamed_trace_run_prints_what_the_whole_run_prints
+tests/userpolicy/test_boundary.py::test_a_rule_broken_in_a_sweep_worker_is_reported_with_its_rule
+tests/userpolicy/test_boundary.py::test_a_signal_ends_the_command_whatever_the_policy_catches[15-143]
+tests/userpolicy/test_boundary.py::test_a_signal_ends_the_command_whatever_the_policy_catches[2-130]
+tests/userpolicy/test_check_policy_seeds.py::test_a_queue_order_is_set_beside_arrival_order_over_the_seeds
+tests/userpolicy/test_check_policy_seeds.py::test_the_means_and_intervals_are_those_of_the_seeds
 tests/userpolicy/test_examples.py::test_a_sweep_of_a_policy_file_runs_on_two_worker_processes
 tests/userpolicy/test_examples.py::test_check_policy_passes_each_example
 tests/userpolicy/test_examples.py::test_each_example_runs_in_run_compare_and_the_api
@@ -360,6 +485,9 @@ tests/userpolicy/test_order_everywhere.py::test_compare_orders_every_policy_or_o
 tests/userpolicy/test_order_everywhere.py::test_conservative_in_arrival_order_is_the_plain_schedule_and_passes_the_checker
 tests/userpolicy/test_order_everywhere.py::test_conservative_takes_a_queue_order_on_the_command_line
 tests/userpolicy/test_order_everywhere.py::test_conservative_under_any_order_keeps_every_reservation
+tests/userpolicy/test_rules.py::test_a_checked_run_of_a_legal_policy_keeps_every_invariant
+tests/userpolicy/test_rules.py::test_the_same_seed_gives_the_same_schedule
+tests/userpolicy/test_space.py::test_easy_written_as_a_user_policy_gives_the_built_in_schedule
 tests/userpolicy/test_space.py::test_the_space_example_runs_in_run_compare_and_the_api
 tests/workloads/test_sacct.py::test_records_are_the_jobs_in_submit_order_numbered_by_first_appearance
 tests/workloads/test_swf_roundtrip.py::test_fast_and_exact_parsers_agree
@@ -369,6 +497,7 @@ tests/workloads/test_swf_scan.py::test_a_number_reads_as_float_reads_it
 tests/workloads/test_swf_scan.py::test_a_table_is_what_loadtxt_reads
 tests/workloads/test_swf_scan.py::test_a_token_is_read_exactly_when_the_exact_reader_calls_it_a_number
 tests/workloads/test_synthetic.py::test_bounded_normal_gang_sizes[3.0]
+tests/workloads/test_synthetic.py::test_bounded_normal_gang_sizes[4.0]
 tests/workloads/test_synthetic.py::test_hyper_erlang_workload_moments_factors_and_estimates
 tests/workloads/test_synthetic.py::test_min_nodes_defaults_follow_table_3
 tests/workloads/test_synthetic.py::test_uniform_gangs_and_exponential_times
@@ -379,8 +508,8 @@ tests/workloads/test_synthetic.py::test_uniform_log_sizes_and_work_follow_their_
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests of :data:`SLOW_TESTS` ``slow``; warn of an entry that matches nothing
-    (unless the command line picks single tests)."""
+    """Mark the tests of :data:`SLOW_TESTS` ``slow`` and run the slow tests first; warn of an
+    entry that matches nothing (unless the command line picks single tests)."""
     used: set[str] = set()
     files = set()
     for item in items:
@@ -390,6 +519,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if key in SLOW_TESTS:
                 item.add_marker(pytest.mark.slow)
                 used.add(key)
+    # the slow tests first, in their own order: spread over the workers while the quick ones
+    # are still to come, the last test a worker takes is a short one (a long one last keeps
+    # one core busy while the others wait at the end of the run)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     stale = sorted(k for k in SLOW_TESTS - used if k.partition("::")[0] in files and "::" in k)
     if stale and not any("::" in str(arg) for arg in config.args):
         warnings.warn(f"tests/conftest.py SLOW_TESTS names no such test: {', '.join(stale)}",

@@ -23,7 +23,7 @@ def test_a_best_needs_intervals_that_separate():
 
 def test_the_means_and_intervals_are_those_of_the_samples(capsys):
     argv = ["compare", "downey", "--jobs", "60", "--load", "0.8", "--seed", "3", "--policy", "bc",
-            "--policy", "repack", "--seeds", "3", "--json"]
+            "--policy", "repack", "--seeds", "3", "--workers", "1", "--json"]
     assert main(argv) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["seeds"] == [3, 4, 5]

@@ -41,7 +41,7 @@ def _mccann(workers=1, scheduler=None, progress=None):
     args = argparse.Namespace(seed=4, reps=3, rt_reps=1)
     tasks = [("overhead", ("J", j), (128, j, 1.0, ["BUDDY*", "EQUI-EPOCH"],
                                      mccann.trial_seeds(args, mccann.MINIMA, 128, j, 1.0)))
-             for j in range(2, 8)]
+             for j in range(2, 6)]
     tasks += [("rt", ("rt", j), (128, j, 1.0, "EQUI-EPOCH", False, 10, 2,
                                  mccann.trial_seeds(args, mccann.RESPONSE, 128, j, 1.0)))
               for j in (4, 6)]

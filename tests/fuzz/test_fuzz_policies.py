@@ -128,7 +128,9 @@ def test_a_users_policy_runs_or_ends_with_one_line_naming_its_file_within_the_li
         assert "mine.py" in str(exc) and "\n" not in str(exc).strip(), str(exc)
     else:
         assert result.metrics["jobs"] == 6  # ran to the end: every job finished
-    assert time.perf_counter() - start < 20 * LIMIT + 5
+    # ended, and not much later than its limit; the margin is for starting the policy's process
+    # on a busy machine
+    assert time.perf_counter() - start < 20 * LIMIT + 20
 
 
 HOSTILE = [
@@ -170,4 +172,4 @@ def test_a_hostile_policy_ends_within_its_limit_with_one_line_naming_its_file(tm
         assert "hostile.py" in message and "\n" not in message.strip() and "\x1b" not in message, message
     else:
         assert result.metrics["jobs"] == 6
-    assert time.perf_counter() - start < limit + 5 + 2  # + starting the policy's process on a loaded machine
+    assert time.perf_counter() - start < limit + 20  # + starting the policy's process on a busy machine

@@ -111,27 +111,25 @@ def test_matrix_growth_is_checked_against_the_budget(monkeypatch):
 # ------------------------------------------------------------------ work, slices and time
 
 
-@pytest.mark.timing
 @pytest.mark.parametrize("work", [1e19, 1e20, 1e25, 1e300])
 def test_huge_work_is_refused_quickly(tmp_path, work):
     sc = tmp_path / "s.toml"
     sc.write_text(f'processors = 4\nmatrix = ["A A B B"]\n[jobs]\nA = {{ work = {work} }}\n')
-    t = time.perf_counter()
+    t = time.process_time()  # this process's CPU time: a busy machine does not lengthen it
     with pytest.raises(ScenarioError, match="over the limit"):
         load_scenario(sc)
     with pytest.raises(LimitError, match="over the limit"):
         Simulation([JobSpec(0, "A", 0, 2, work)], make_policy("repack"), 4)
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
 
 
-@pytest.mark.timing
 def test_remaining_slices_are_computed_not_counted():
     # Work just under the limit at a large overhead: the finish is exact and comes at once.
     work = 2.0**39 + 0.5
     sim = Simulation([JobSpec(0, "A", 0, 2, work)], make_policy("repack"), 4, overhead=0.25, record=False)
-    t = time.perf_counter()
+    t = time.process_time()
     sim.run()
-    assert time.perf_counter() - t < 2
+    assert time.process_time() - t < 2
     rec = sim.jobs[0]
     need = math.ceil(work / 0.75)
     assert rec.finish == pytest.approx((need - 1) + 0.25 + (work - (need - 1) * 0.75), abs=1e-3)
@@ -264,11 +262,10 @@ def test_compressed_and_misnamed_traces_are_read_by_content(tmp_path, capsys):
         assert code == 0 and "64 processors" in out, (name, err)
 
 
-@pytest.mark.timing
 def test_fifo_and_oversize_files_are_refused_before_reading(tmp_path, capsys):
     fifo = tmp_path / "pipe.swf"
     os.mkfifo(fifo)
-    t = time.perf_counter()
+    t = time.process_time()
     code, out, err = cli(capsys, "validate", fifo)
     assert code == 1 and "FIFO" in out
     code, _, err = cli(capsys, "run", fifo)
@@ -278,18 +275,17 @@ def test_fifo_and_oversize_files_are_refused_before_reading(tmp_path, capsys):
         fh.truncate((1 << 30) + 1)  # sparse: nothing is written
     code, out, err = cli(capsys, "validate", big)
     assert code == 1 and "over the limit of 1,073,741,824 bytes" in out
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
 
 
-@pytest.mark.timing
 def test_sweep_with_a_billion_replications_is_refused_at_once(tmp_path, capsys):
     sw = tmp_path / "w.toml"
     sw.write_text('policies = ["repack"]\nreplications = 1000000000\n[workload]\nmodel = "downey"\n'
                   'jobs = 1\n[grid]\nload = [0.5]\n')
-    t = time.perf_counter()
+    t = time.process_time()
     code, _, err = cli(capsys, "sweep", sw, "--out", tmp_path / "r.csv", "--quiet")
     assert code in (1, 2) and "w.toml:2: replications" in one_error(err) and "over the limit of 100,000" in err
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
 
 
 def test_headerless_trace_with_a_huge_job_is_skipped_not_wrapped(tmp_path):

@@ -192,7 +192,7 @@ def test_a_decision_that_swallows_its_limit_still_ends_at_it(tmp_path, body, lin
     with pytest.raises(UserPolicyError, match=r"mine\.py:\d+ in \w+: DecisionTimeout: took longer "
                                               r"than its limit of 0\.2 s") as info:
         factory.run(SOURCE, f"{path}:decision_limit=0.2,isolated=false", engine="reference")
-    assert time.perf_counter() - start < 5  # the limit plus a little, not for ever
+    assert time.perf_counter() - start < 20  # the limit plus a little (on a busy machine), not for ever
     assert (sys.gettrace(), sys.getprofile()) == before  # a debugger's or coverage's hooks given back
     if line is not None:  # the line of the loop the decision was stopped in
         assert any(f"mine.py:{n} in decide" in str(info.value) for n in line)
