@@ -272,6 +272,8 @@ def trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolicy, *,
 
     Raises ``ValueError`` for a job larger than the machine.
     """
+    import numpy as np
+
     from gangviz.results.figures import columns_figures
     from gangviz.results.jobs import save_columns_jobs, write_sidecar
     from gangviz.results.provenance import policy_record
@@ -289,16 +291,18 @@ def trace_run(title: str, columns: TraceColumns, policy: SpaceSharingPolicy, *,
     label = spec or policy.label()
     record = policy_record(source, label, "space-sharing", dict(parameters or {}), "backfill")
 
+    # as arrays once, for the figures and the per-job file
+    start, finish, ran = (np.asarray(x, dtype=np.float64) for x in (res.start, res.finish, res.runs))
+
     def writer(out: str) -> object:
-        save_columns_jobs(title, c, res.start, res.finish, out, label=policy.label(),
-                          executed=res.runs, tau=gamma)
+        save_columns_jobs(title, c, start, finish, out, label=policy.label(), executed=ran, tau=gamma)
         return write_sidecar(out, source, record, gamma)
 
     if jobs_out:
         writer(jobs_out)
-    figures = columns_figures(c.arrival, res.start, res.finish, c.work, c.size, processors,
+    figures = columns_figures(c.arrival, start, finish, c.work, c.size, processors,
                               slice_seconds=c.slice_seconds, clock="s", capacity=res.capacity,
-                              executed=res.runs, gamma=gamma)
+                              executed=ran, gamma=gamma)
     return HeadlessRun(source, label, policy.label(), record, dict(parameters or {}), "backfill",
                        "space sharing", machine(source, procs, slice_seconds), figures, writer=writer)
 
