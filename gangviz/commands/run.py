@@ -5,7 +5,8 @@ a synthetic model name (``downey``) with its options.
 
 In the JSON, each change of a step keeps the engine's 0-based fields (``job`` is the job's id,
 ``row``/``src_row``/``dst_row``/``row_a``/``row_b`` and ``rows`` index the matrix's slots from
-the top, ``cols``/``src_cols``/``dst_cols`` and ``lo``..``hi`` its processors) and adds
+0 for S1, the slot the window draws at the bottom, upwards; ``cols``/``src_cols``/``dst_cols``
+and ``lo``..``hi`` index its processors from 0 for P1) and adds
 ``labels``, the same things as the window names them: ``J4``, ``S2``, ``P1..P4`` (1-based).
 
 The simulators are imported when the run needs them: a space-sharing run never loads the gang
