@@ -534,20 +534,6 @@ def compiled_rows(columns: Sequence[Any], sep: str, *, quote: bool) -> bytes | N
     return _rowtext.rows(given, sep, quote)
 
 
-def batsim_rows(table: np.ndarray, workload_name: str = "w0") -> list[tuple[Any, ...]]:
-    """Return one tuple per job in the order of ``BATSIM_COLUMNS + EXTRA_COLUMNS``; undefined
-    values are ``None``."""
-    cols = batsim_columns(table, workload_name)
-    lists = []
-    for name in BATSIM_COLUMNS + EXTRA_COLUMNS:
-        col = cols[name]
-        if col.dtype.kind == "f":
-            lists.append([None if math.isnan(v) else v for v in col.tolist()])
-        else:
-            lists.append(col.tolist())
-    return list(zip(*lists))
-
-
 def number_texts(col: np.ndarray) -> list[str]:
     """Return a numeric column as text, a column at a time: whole numbers without a decimal
     point, other floats as Python's ``repr`` writes them, ``nan`` as an empty string."""
