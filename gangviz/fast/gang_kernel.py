@@ -31,6 +31,8 @@ from numba import njit
 IDLE = -1
 #: The engine's tolerance (gangviz.sim.engine._EPS) and run_with_capacity's.
 EPS = 1e-9
+#: ``rbusy[m + r]`` holds ``SPAN - first`` of the first processor of row ``r`` changed
+SPAN = 1 << 40
 
 # integer state (ist) slots
 N_ROWS, NEXT_ROW, N_RUN, STAMP, MIGRATION_STAMP, USED = 0, 1, 2, 3, 4, 5
@@ -57,6 +59,19 @@ def _run_remove(j, run, runpos, ist):
     run[k] = other
     runpos[other] = k
     ist[N_RUN] = last
+
+
+@njit(cache=True)
+def _touch(rbusy, r, first, end):
+    """Note that processors ``first .. end - 1`` of row ``r`` changed: ``rbusy[m + r]`` (``m``
+    rows) is :data:`SPAN` minus the first changed processor, ``rbusy[2 m + r]`` the end of the
+    changed ones (0: none), so that both only grow until :func:`_log_placement` reads and
+    clears them."""
+    m = rbusy.shape[0] // 3
+    if SPAN - first > rbusy[m + r]:
+        rbusy[m + r] = SPAN - first
+    if end > rbusy[2 * m + r]:
+        rbusy[2 * m + r] = end
 
 
 @njit(cache=True)
@@ -104,6 +119,7 @@ def _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j, row):
     home[j] = row
     nrows[j] = 1
     rbusy[row] += need
+    _touch(rbusy, row, first, last + 1)
     _run_add(j, run, runpos, ist)
 
 
@@ -112,6 +128,7 @@ def _replicate(cells, rbusy, home, lo, hi, nrows, size, j, r):
     """JobReplicated into row ``r`` on the job's own processors."""
     _mark_cols(cells, lo, hi, j, home[j], cells[r], j)
     rbusy[r] += size[j]
+    _touch(rbusy, r, lo[j], hi[j])
     nrows[j] += 1
 
 
@@ -125,6 +142,7 @@ def _unreplicate(cells, rbusy, home, lo, hi, nrows, size, n, j):
         if r != h and cells[r, lo[j]] == j:
             _mark_cols(cells, lo, hi, j, r, cells[r], IDLE)
             rbusy[r] -= size[j]
+            _touch(rbusy, r, lo[j], hi[j])
     nrows[j] = 1
 
 
@@ -137,6 +155,8 @@ def _move(cells, rbusy, home, lo, hi, size, j, src, dst):
             cells[dst, c] = j
     rbusy[src] -= size[j]
     rbusy[dst] += size[j]
+    _touch(rbusy, src, lo[j], hi[j])
+    _touch(rbusy, dst, lo[j], hi[j])
     home[j] = dst
 
 
@@ -146,9 +166,11 @@ def _relocate(cells, rbusy, home, lo, hi, size, j, dst, new, k0, k1):
     h = home[j]
     _mark_cols(cells, lo, hi, j, h, cells[h], IDLE)
     rbusy[h] -= size[j]
+    _touch(rbusy, h, lo[j], hi[j])
     for k in range(k0, k1):
         cells[dst, new[k]] = j
     rbusy[dst] += size[j]
+    _touch(rbusy, dst, new[k0], new[k1 - 1] + 1)
     lo[j] = new[k0]
     hi[j] = new[k1 - 1] + 1
     home[j] = dst
@@ -161,6 +183,7 @@ def _remove_job(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j):
     h = home[j]
     _mark_cols(cells, lo, hi, j, h, cells[h], IDLE)
     rbusy[h] -= size[j]
+    _touch(rbusy, h, lo[j], hi[j])
     home[j] = -1
     nrows[j] = 0
     _run_remove(j, run, runpos, ist)
@@ -172,6 +195,7 @@ def _add_row(cells, rbusy, ist):
     r = ist[N_ROWS]
     cells[r, :] = IDLE
     rbusy[r] = 0
+    _touch(rbusy, r, 0, cells.shape[1])
     ist[N_ROWS] = r + 1
     if r <= ist[NEXT_ROW]:
         ist[NEXT_ROW] += 1
@@ -188,6 +212,7 @@ def _remove_empty_rows(cells, rbusy, home, run, ist):
             for rr in range(r, n - 1):
                 cells[rr, :] = cells[rr + 1, :]
                 rbusy[rr] = rbusy[rr + 1]
+                _touch(rbusy, rr, 0, cells.shape[1])
             ist[N_ROWS] = n - 1
             for k in range(ist[N_RUN]):
                 j = run[k]
@@ -1007,19 +1032,26 @@ def _may_stop(n_rows, n_wait, n_res, due, time):
 
 
 @njit(cache=True)
-def _log_placement(cells, n, shadow, n_shadow, t, log_t, log_e, k):
+def _log_placement(cells, n, shadow, n_shadow, t, log_t, log_e, k, rbusy):
     """Append to the placement log what changed in the matrix since the last call: per row
     below ``max(n, n_shadow)``, each run of processors that now hold one job (or ``IDLE``, also
     for the rows above ``n``) other than ``shadow`` held, as ``(t, [row, first, end, job])``;
     then ``(t, [-1, n, 0, 0])`` when the row count changed. ``shadow`` becomes the matrix.
-    Returns the log arrays (grown by doubling when full) and its length."""
+    Only the processors ``rbusy`` marks (:func:`_touch`: written since the last call) and the
+    rows added or removed are scanned for runs; the marks are cleared. Returns the log arrays
+    (grown by doubling when full) and its length."""
     width = shadow.shape[1]
+    m = rbusy.shape[0] // 3
+    both = min(n, n_shadow)
     for r in range(max(n, n_shadow)):
-        c = 0
-        if r < n:  # most rows are as they were: a tight scan to the first change, if any
-            while c < width and cells[r, c] == shadow[r, c]:
-                c += 1
-        while c < width:
+        c, end = 0, width
+        if r < both:
+            if rbusy[2 * m + r] == 0:
+                continue
+            c, end = SPAN - rbusy[m + r], rbusy[2 * m + r]
+        rbusy[m + r] = 0
+        rbusy[2 * m + r] = 0
+        while c < end:
             v = cells[r, c] if r < n else IDLE
             if v == shadow[r, c]:
                 c += 1
@@ -1110,7 +1142,7 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
     n_jobs = arrival.shape[0]
     quantum = 1.0 - overhead
     cells = np.full((mpl, processors), IDLE, np.int64)
-    rbusy = np.zeros(mpl, np.int64)
+    rbusy = np.zeros(3 * mpl, np.int64)  # busy cells per row, then the rows' changes (_touch)
     home = np.full(n_jobs, -1, np.int64)
     lo = np.zeros(n_jobs, np.int64)
     hi = np.zeros(n_jobs, np.int64)
@@ -1235,7 +1267,7 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
             max_rows = n
         progress[0] = now
         if placed and (n_done or arrived or n != n_shadow):
-            log_t, log_e, n_log = _log_placement(cells, n, shadow, n_shadow, now, log_t, log_e, n_log)
+            log_t, log_e, n_log = _log_placement(cells, n, shadow, n_shadow, now, log_t, log_e, n_log, rbusy)
             n_shadow = n
         # ---- run_with_capacity: the node-time lost in this step while jobs waited
         if not (small_w or large_w):
