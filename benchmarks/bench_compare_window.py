@@ -66,7 +66,7 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication
 
     from gangviz.gui.compare.window import CompareWindow
-    from gangviz.gui.qapp import application
+    from gangviz.gui.kit.qapp import application
     from gangviz.workloads.source import load_source
 
     app = application(offscreen=True)

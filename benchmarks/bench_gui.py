@@ -74,15 +74,15 @@ def bench_frames(frames: int = 600, width: int = 1200, height: int = 700, cold: 
     """
     from PySide6.QtGui import QImage
 
-    from gangviz.gui.matrix.view import MatrixView
-    from gangviz.gui.player import Player
+    from gangviz.gui.matrix.view import MatrixWidget
+    from gangviz.gui.playback.player import Player
 
     app = _app()
     m, jobs = buddy_matrix(procs, slots)
     policy = "br" if procs & (procs - 1) == 0 else "repack"
     sim = Simulation(jobs, make_policy(policy), procs, initial=m, watch=True)
     player = Player(sim, speed_level=2)
-    view = MatrixView(player)
+    view = MatrixWidget(player)
     view.resize(width, height)
     img = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
     rng = np.random.default_rng(1)
@@ -153,7 +153,7 @@ def bench_play(jobs: int = 20000, load: float = 0.7, procs: int = 128) -> dict:
     """Play the downey workload under br at full speed in the full window; return figures."""
     from PySide6.QtCore import QEventLoop, QSettings
 
-    from gangviz.gui.player import SPEEDS
+    from gangviz.gui.playback.player import SPEEDS
     from gangviz.gui.window import MainWindow
 
     app = _app()
@@ -213,8 +213,8 @@ def bench_soak(frames: int = 100_000) -> int:
     from PySide6.QtGui import QImage
 
     from gangviz.gui.matrix.vector import VectorTreeView
-    from gangviz.gui.matrix.view import MatrixView
-    from gangviz.gui.player import Player
+    from gangviz.gui.matrix.view import MatrixWidget
+    from gangviz.gui.playback.player import Player
 
     app = _app()
     # A stable load, so the matrix keeps a steady size for the whole soak (BRMS at 0.9 grows
@@ -222,7 +222,7 @@ def bench_soak(frames: int = 100_000) -> int:
     src = load_source("downey", jobs=100_000, load=0.7, procs=64, seed=5)
     sim = Simulation(src.jobs, make_policy("brmms"), src.processors, record=False)
     player = Player(sim, speed_level=5)
-    view, vec = MatrixView(player), VectorTreeView(player)
+    view, vec = MatrixWidget(player), VectorTreeView(player)
     view.resize(900, 400)
     vec.resize(900, 160)
     img, img2 = QImage(900, 400, QImage.Format.Format_ARGB32_Premultiplied), QImage(900, 160, QImage.Format.Format_ARGB32_Premultiplied)

@@ -276,7 +276,7 @@ def _window(args: argparse.Namespace) -> int:
         print(out)
         return 0
     from gangviz.display_check import problem
-    from gangviz.gui.qapp import application, exec_until_signal
+    from gangviz.gui.kit.qapp import application, exec_until_signal
 
     reason = problem()
     if reason:

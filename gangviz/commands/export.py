@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     try:
-        from gangviz.gui import qapp
+        from gangviz.gui.kit import qapp
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise UserError(f"the export needs PySide6 ({exc})") from None
     qapp.application(offscreen=True)

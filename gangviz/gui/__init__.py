@@ -2,7 +2,7 @@
 
 Public entry points: :func:`gangviz.gui.app.run` (the interactive window) and
 :func:`gangviz.gui.app.screenshot` (render offscreen and save a PNG); the window itself is
-:class:`gangviz.gui.window.MainWindow`, driven by :class:`gangviz.gui.player.Player`.
+:class:`gangviz.gui.window.MainWindow`, driven by :class:`gangviz.gui.playback.player.Player`.
 
 The subpackages are named for what a user sees: ``matrix`` (the Ousterhout matrix, the workload
 vector and tree), ``families`` (the views of space sharing, multi-site and epoch, and the table

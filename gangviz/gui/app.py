@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gangviz.gui.qapp import application, exec_until_signal
+from gangviz.gui.kit.qapp import application, exec_until_signal
 
 if TYPE_CHECKING:
     from gangviz.gui.window import MainWindow
@@ -25,7 +25,7 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
                presentation: bool = False, **source_args: Any) -> str:
     """Render the window on ``source`` after ``step`` steps offscreen and save it to ``out``;
     with ``move``, step ``step`` is shown stopped after its ``move``-th move (1-based,
-    :meth:`~gangviz.gui.player.Player.go_to_move`). With ``guided`` (``"held"`` or
+    :meth:`~gangviz.gui.playback.player.Player.go_to_move`). With ``guided`` (``"held"`` or
     ``"answered"``) the guided exercise plays on from there to its next held move
     (:func:`hold_guided`); ``pick`` is then the student's pick (a processor, 1-based).
 
@@ -34,13 +34,13 @@ def screenshot(source: str, out: str, *, policy: str | None = None, step: int = 
 
     Returns ``out``. Raises ``ValueError``/``OSError`` when the source does not load, the step or
     move is not in the run, a session
-    or playlist does not apply whole (what a message box would say, :mod:`gangviz.gui.headless`)
+    or playlist does not apply whole (what a message box would say, :mod:`gangviz.gui.kit.headless`)
     or the picture cannot be written.
     """
     from PySide6.QtCore import QSettings
 
     app = application(offscreen=True)
-    from gangviz.gui.headless import dialogs_raise
+    from gangviz.gui.kit.headless import dialogs_raise
     from gangviz.gui.window import MainWindow
 
     with dialogs_raise():  # offscreen, an error is raised and printed, never a dialog
@@ -201,7 +201,7 @@ def _is_session(source: str) -> bool:
 def _open_session_or_raise(win: MainWindow, path: str) -> None:
     """Apply the session file ``path`` to ``win`` offscreen; raise ``ValueError`` instead of a
     message box when it cannot be used."""
-    from gangviz.gui.headless import DialogError
+    from gangviz.gui.kit.headless import DialogError
     from gangviz.gui.session import apply, playlist_of
     from gangviz.session import read_session
 

@@ -16,14 +16,14 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from gangviz.gui import palette
 from gangviz.gui.families.table import FamilyViewAdapter, FamilyWidget, family_view
-from gangviz.gui.layouts import heading_label
+from gangviz.gui.kit.layouts import heading_label
 from gangviz.gui.lecture.caption import Caption
 from gangviz.gui.matrix.vector import VectorTreeView
-from gangviz.gui.matrix.view import MatrixView
-from gangviz.gui.timeline import Timeline
+from gangviz.gui.matrix.view import MatrixWidget
+from gangviz.gui.playback.timeline import Timeline
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 
 class Board(QWidget):
@@ -51,7 +51,7 @@ class Board(QWidget):
         row.setSpacing(0)
         row.addWidget(self.subtitle, 1)
         row.addWidget(self.stamp, 0)
-        self.matrix = MatrixView(parent=self)
+        self.matrix = MatrixWidget(parent=self)
         self.matrix.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         from gangviz.gui.matrix.cues import MoveCues
 

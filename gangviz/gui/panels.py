@@ -29,7 +29,7 @@ from gangviz.core.changes import cols_label
 from gangviz.core.matrix import slot_label
 from gangviz.core.params import key_value_items
 from gangviz.gui.families.table import matrix_of
-from gangviz.gui.layouts import fill_form
+from gangviz.gui.kit.layouts import fill_form
 from gangviz.gui.param_fields import ParamFields
 from gangviz.timefmt import clock_text, format_time
 from gangviz.userpolicy.errors import printable

@@ -22,8 +22,8 @@ from gangviz.session import Session, SessionError, read_session, write_session
 
 if TYPE_CHECKING:
     from gangviz.gui.compare.window import CompareWindow
-    from gangviz.gui.matrix.view import MatrixView
-    from gangviz.gui.player import Player
+    from gangviz.gui.matrix.view import MatrixWidget
+    from gangviz.gui.playback.player import Player
     from gangviz.gui.plots.metrics import MetricsPanel
     from gangviz.sim.protocol import Simulation
     from gangviz.workloads.playlist import Playlist
@@ -40,7 +40,7 @@ class _Presenting(Protocol):
 
 class _WithMatrix(Protocol):
     @property
-    def matrix(self) -> MatrixView: ...
+    def matrix(self) -> MatrixWidget: ...
 
 
 class SessionWindow(Protocol):
@@ -147,7 +147,7 @@ def apply(window: SessionWindow, session: Session) -> bool:
     presentation mode. Returns success; on failure a message box says why and the current
     simulation stays. A playlist that no longer loads (or lost the entry), or compare policies
     that cannot run, are said in a message box; the scenario opens without them. Offscreen
-    (:mod:`gangviz.gui.headless`) each of these raises instead."""
+    (:mod:`gangviz.gui.kit.headless`) each of these raises instead."""
     playlist, name = None, session.source
     try:
         playlist = playlist_of(session)

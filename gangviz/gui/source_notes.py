@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.core.limits import MAX_PROCESSORS, MAX_SLICE_SECONDS, MIN_SLICE_SECONDS
-from gangviz.gui.layouts import ok_cancel
+from gangviz.gui.kit.layouts import ok_cancel
 
 
 class WarningsBar(QFrame):

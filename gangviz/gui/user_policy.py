@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
     from gangviz.sim.protocol import Simulation
     from gangviz.workloads.source import Source
 

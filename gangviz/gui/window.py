@@ -54,16 +54,16 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.core import registry
-from gangviz.gui import speeds
 from gangviz.gui.board import Board
 from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
-from gangviz.gui.layouts import splitter
+from gangviz.gui.kit.layouts import splitter
 from gangviz.gui.lecture.narration import NarrationView
 from gangviz.gui.matrix.what_if import offer_what_ifs
 from gangviz.gui.panels import JobPanel, ModelDialog, PolicyPanel
-from gangviz.gui.player import DEFAULT_SPEED_LEVEL, SPEEDS, Player
+from gangviz.gui.playback import speeds
+from gangviz.gui.playback.player import DEFAULT_SPEED_LEVEL, SPEEDS, Player
+from gangviz.gui.playback.timeline import RunLength
 from gangviz.gui.plots.metrics import MetricsPanel
-from gangviz.gui.timeline import RunLength
 from gangviz.timefmt import clock_text
 from gangviz.userpolicy.errors import printable
 
@@ -272,7 +272,7 @@ class MainWindow(QMainWindow):
         self.speed_label = QLabel()
         self.speed_label.setMinimumWidth(44)
         tb.addWidget(self.speed_label)
-        #: on a trace the speed is simulated time per second (:mod:`gangviz.gui.speeds`), and
+        #: on a trace the speed is simulated time per second (:mod:`gangviz.gui.playback.speeds`), and
         #: this says how long the trace plays; ``None``: the lecture pace's levels
         self.time_rates: list[float] | None = None
         self._lecture_level = DEFAULT_SPEED_LEVEL  # the last lecture-pace level chosen
@@ -937,7 +937,7 @@ class MainWindow(QMainWindow):
     def _set_speed_scale(self, player: Player, level: int) -> None:
         """Give the speed control its scale for what is open: on a trace, simulated time per
         second, starting at the slowest speed that plays the trace's arrivals in a few minutes
-        (:data:`~gangviz.gui.speeds.TRACE_PLAY_SECONDS`); else the lecture pace's levels."""
+        (:data:`~gangviz.gui.playback.speeds.TRACE_PLAY_SECONDS`); else the lecture pace's levels."""
         per = self.slice_seconds()
         self.time_rates = speeds.rates(per) if per is not None else None
         self.speed.blockSignals(True)

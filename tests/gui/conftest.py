@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from gangviz.gui import player as player_mod
+from gangviz.gui.playback import player as player_mod
 
 _players: list = []
 _orig_init = player_mod.Player.__init__

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QImage, QPainter
 
-from gangviz.gui.player import Player
+from gangviz.gui.playback.player import Player
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
 from gangviz.workloads.source import load_source

@@ -11,7 +11,7 @@ from gangviz.gui.families.epoch import EpochView
 from gangviz.gui.families.gantt import GanttView
 from gangviz.gui.families.sites import QueueView
 from gangviz.gui.families.table import FamilyView, family_view, matrix_of
-from gangviz.gui.player import Player
+from gangviz.gui.playback.player import Player
 from gangviz.resources import RESOURCES
 from gangviz.sim.protocol import FAMILIES
 from gangviz.workloads.source import load_source

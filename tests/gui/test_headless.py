@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from gangviz.cli import main
-from gangviz.gui.headless import DialogError, dialogs_raise
+from gangviz.gui.kit.headless import DialogError, dialogs_raise
 
 SESSION = '[session]\nversion = 1\n[source]\nname = "fig2-repacking"\n{source}\n[compare]\npolicies = {compare}\n'
 

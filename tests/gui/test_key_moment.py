@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gangviz.core.changes import RowActivated, SlotAdded, SlotRemoved
 from gangviz.gui.lecture.caption import final_slot_names
-from gangviz.gui.player import KEY_PAUSE_SECONDS
+from gangviz.gui.playback.player import KEY_PAUSE_SECONDS
 
 
 def test_a_slot_named_before_a_deletion_is_followed_by_its_final_number():

@@ -19,8 +19,8 @@ from gangviz.gui import palette
 from gangviz.gui.matrix.geometry import ColumnRange
 from gangviz.gui.matrix.layout import layout_matrix
 from gangviz.gui.matrix.style import STYLES, style_of
-from gangviz.gui.matrix.view import MatrixView
-from gangviz.gui.player import Player
+from gangviz.gui.matrix.view import MatrixWidget
+from gangviz.gui.playback.player import Player
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
 
@@ -81,7 +81,7 @@ def _two_jobs_of_one_preferred_colour(first: bool = True) -> Simulation:
 def test_two_panes_keep_their_own_job_colours(qtbot):
     n = len(JOB_HEX)
     a_sim = _two_jobs_of_one_preferred_colour()
-    a, b = MatrixView(Player(a_sim)), MatrixView(Player(_two_jobs_of_one_preferred_colour()))
+    a, b = MatrixWidget(Player(a_sim)), MatrixWidget(Player(_two_jobs_of_one_preferred_colour()))
     for v in (a, b):
         qtbot.addWidget(v)
         v.resize(600, 200)
@@ -106,7 +106,7 @@ def test_two_panes_keep_their_own_job_colours(qtbot):
 
 def test_the_context_menu_asks_the_window_and_opens_no_dialog(qtbot, monkeypatch):
     sim = _two_jobs_of_one_preferred_colour()
-    v = MatrixView(Player(sim))
+    v = MatrixWidget(Player(sim))
     qtbot.addWidget(v)
     v.resize(600, 200)
     v.show()

@@ -11,15 +11,15 @@ from gangviz.core.matrix import IDLE, OusterhoutMatrix
 from gangviz.gui import palette
 from gangviz.gui.matrix.geometry import columns
 from gangviz.gui.matrix.vector import VectorTreeView
-from gangviz.gui.matrix.view import MatrixView
-from gangviz.gui.player import Player
+from gangviz.gui.matrix.view import MatrixWidget
+from gangviz.gui.playback.player import Player
 from gangviz.policies import make_policy
 from gangviz.sim.engine import Simulation
 
 
 @pytest.fixture
 def view(qtbot):
-    def make(sim, w=800, h=300, cls=MatrixView):
+    def make(sim, w=800, h=300, cls=MatrixWidget):
         player = Player(sim)
         v = cls(player)
         v.resize(w, h)

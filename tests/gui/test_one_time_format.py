@@ -10,7 +10,7 @@ from gangviz.factory import build
 from gangviz.gui.families.gantt import header_forms
 from gangviz.gui.lecture.narration import NarrationView
 from gangviz.gui.panels import JobPanel
-from gangviz.gui.player import Player
+from gangviz.gui.playback.player import Player
 from gangviz.workloads.source import load_source
 
 KTH = str(Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf")
@@ -81,10 +81,10 @@ def test_the_status_bar_of_a_trace_reads_its_clock(window, qtbot):
 
 
 def test_a_job_tooltip_in_the_matrix_reads_the_trace_clock(qtbot):
-    from gangviz.gui.matrix.view import MatrixView
+    from gangviz.gui.matrix.view import MatrixWidget
 
     sim = _stepped(build(load_source(KTH), "gs", record=True, watch=False), 100)
-    view = MatrixView(Player(sim))
+    view = MatrixWidget(Player(sim))
     qtbot.addWidget(view)
     job = next(iter(sim.matrix.jobs()))
     assert re.search(r"arrival t = \d\d:\d\d:\d\d|arrival t = \d+ d ", view.job_tooltip(job) or "") is None

@@ -10,8 +10,8 @@ from PySide6.QtGui import QImage
 
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.matrix.scene import build_scene, compose
-from gangviz.gui.matrix.view import MatrixView
-from gangviz.gui.player import SPEEDS, Player
+from gangviz.gui.matrix.view import MatrixWidget
+from gangviz.gui.playback.player import SPEEDS, Player
 
 
 def _grab(view) -> QImage:
@@ -21,7 +21,7 @@ def _grab(view) -> QImage:
 def test_stepping_back_then_forward_gives_the_same_picture(qtbot):
     sim = downey_sim("br", jobs=40, procs=32)
     player = Player(sim)
-    view = MatrixView(player)
+    view = MatrixWidget(player)
     view.resize(700, 300)
     qtbot.addWidget(view)
     view.show()

@@ -15,8 +15,8 @@ from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.gui import palette
 from gangviz.gui.matrix.geometry import RIGHT, columns
 from gangviz.gui.matrix.vector import VectorTreeView
-from gangviz.gui.matrix.view import MatrixView
-from gangviz.gui.player import Player
+from gangviz.gui.matrix.view import MatrixWidget
+from gangviz.gui.playback.player import Player
 from gangviz.gui.plots.metrics import MetricsPanel
 from gangviz.gui.window import MainWindow
 from gangviz.policies import make_policy
@@ -114,7 +114,7 @@ def _big_sim(procs: int, slots: int = 6, seed: int = 0):
 
 def test_running_slot_frame_is_whole_at_the_right_edge_of_a_large_machine(qtbot):
     sim = _big_sim(1024)
-    v = MatrixView(Player(sim))
+    v = MatrixWidget(Player(sim))
     qtbot.addWidget(v)
     v.resize(900, 400)
     v.show()
@@ -133,7 +133,7 @@ def _matrix_and_tree(qtbot, sim, width):
     """Return a matrix view and a vector/tree view of ``sim`` sharing one column range, both
     ``width`` pixels wide, shown and drawn once."""
     player = Player(sim)
-    mv = MatrixView(player)
+    mv = MatrixWidget(player)
     vv = VectorTreeView(player)
     vv.set_column_range(mv.column_range)
     for w in (mv, vv):
@@ -324,7 +324,7 @@ def test_density_mode_keeps_a_gap_only_where_equal_colours_meet(qtbot):
         JobPlaced(jid, 0, range(a, b)).apply(m)
     m.set_active(0)
     sim = Simulation(jobs, make_policy("repack"), procs, initial=m)
-    v = MatrixView(Player(sim))
+    v = MatrixWidget(Player(sim))
     qtbot.addWidget(v)
     v.resize(900, 300)
     v.show()

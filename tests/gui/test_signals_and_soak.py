@@ -9,8 +9,8 @@ from gui_helpers import downey_sim
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
-from gangviz.gui.matrix.view import MatrixView
-from gangviz.gui.player import Player
+from gangviz.gui.matrix.view import MatrixWidget
+from gangviz.gui.playback.player import Player
 
 
 class _Emitter(QObject):
@@ -39,7 +39,7 @@ def test_many_signal_emits_do_not_drop_references_to_true():
 def test_rendering_many_animation_frames_offscreen(qtbot):
     sim = downey_sim("brms", jobs=120, procs=64, load=0.9)
     player = Player(sim, speed_level=6)
-    view = MatrixView(player)
+    view = MatrixWidget(player)
     view.resize(900, 360)
     qtbot.addWidget(view)
     img = QImage(900, 360, QImage.Format.Format_ARGB32_Premultiplied)

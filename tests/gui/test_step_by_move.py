@@ -22,8 +22,8 @@ from gangviz.core.changes import (
 from gangviz.factory import build
 from gangviz.gui.lecture.caption import caption_text
 from gangviz.gui.matrix.cues import MoveCues
-from gangviz.gui.matrix.view import MatrixView
-from gangviz.gui.player import Player
+from gangviz.gui.matrix.view import MatrixWidget
+from gangviz.gui.playback.player import Player
 from gangviz.workloads.source import load_source
 
 
@@ -147,10 +147,10 @@ def test_an_animated_move_slides_then_holds(qtbot):
     p.stop()
 
 
-def fig2_cues(qtbot, moves: int, width: int = 800, height: int = 400) -> tuple[Player, MatrixView, MoveCues]:
+def fig2_cues(qtbot, moves: int, width: int = 800, height: int = 400) -> tuple[Player, MatrixWidget, MoveCues]:
     """Fig. 2's run in a matrix view with its move cues, stopped on move ``moves`` of step 1."""
     p = Player(fig2_sim(), speed_level=8)
-    view = MatrixView(p)
+    view = MatrixWidget(p)
     cues = MoveCues(view)
     cues.set_player(p)
     qtbot.addWidget(view)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import gangviz.gui.player as player_module
-from gangviz.gui import speeds
+import gangviz.gui.playback.player as player_module
 from gangviz.gui.compare.window import CompareWindow
-from gangviz.gui.player import Player
+from gangviz.gui.playback import speeds
+from gangviz.gui.playback.player import Player
 from gangviz.gui.window import MainWindow
 from gangviz.workloads.source import load_source
 

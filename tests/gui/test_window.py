@@ -199,7 +199,7 @@ def _long_run(window, jobs: int = 300):
 
 
 def test_after_fast_play_every_panel_and_the_log_catch_up(window, qtbot):
-    from gangviz.gui.player import SPEEDS
+    from gangviz.gui.playback.player import SPEEDS
 
     p = _long_run(window)
     p.set_speed_level(len(SPEEDS) - 1)

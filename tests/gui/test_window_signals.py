@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAUNCH = """
 import sys
 from PySide6.QtCore import QTimer
-import gangviz.gui.qapp as qapp
+import gangviz.gui.kit.qapp as qapp
 
 run_loop = qapp.exec_until_signal
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from gangviz.gui.compare.table import SummaryTable
     from gangviz.gui.compare.timeline import SharedTimeline
     from gangviz.gui.matrix.vector import VectorTreeView
-    from gangviz.gui.matrix.view import MatrixView
+    from gangviz.gui.matrix.view import MatrixWidget
 
 #: the point size of every text of the window that has no size of its own in :data:`FONTS`
 TEXT_POINTS = 19.0
@@ -52,7 +52,7 @@ class PresentedPane(Protocol):
     when the pane has none (``family``: the family's view and its adapter)."""
 
     @property
-    def matrix(self) -> MatrixView | None: ...
+    def matrix(self) -> MatrixWidget | None: ...
     @property
     def vector(self) -> VectorTreeView | None: ...
     @property

@@ -18,16 +18,15 @@ thread. Nothing here touches a widget.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import contextlib
 import multiprocessing
 import os
-import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gangviz.gui.kit.spawning import main_not_imported
 from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
@@ -35,24 +34,6 @@ if TYPE_CHECKING:
 
 #: milliseconds between two looks at the runs
 POLL_MS = 100
-
-
-@contextlib.contextmanager
-def main_not_imported() -> Iterator[None]:
-    """Spawn workers that do not import the main script: a worker needs gangviz's own
-    functions only, and a user's script that opens the window without an
-    ``if __name__ == "__main__"`` guard would otherwise run again in every worker (a module run
-    with ``python -m`` is imported by name, under its guard, as usual)."""
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    if main is None or path is None or getattr(main, "__spec__", None) is not None:
-        yield
-        return
-    del main.__file__
-    try:
-        yield
-    finally:
-        main.__file__ = path
 
 
 class ScheduleRunner(QObject):

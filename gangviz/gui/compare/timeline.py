@@ -1,7 +1,7 @@
 """The compare window's shared timeline: one scrubber in simulated time for every pane.
 
 Compare window: one timeline drives all the panes in simulated time. Unlike the main
-window's :class:`~gangviz.gui.timeline.Timeline` (positions = steps of one simulation), this one
+window's :class:`~gangviz.gui.playback.timeline.Timeline` (positions = steps of one simulation), this one
 is a time axis from 0 to the end of the longest run, with labelled ticks, the current time as a
 handle, and one thin row of ticks per policy (its colour) at the times where it re-packed,
 migrated or deleted a slot (``MOVE_KINDS``), so the panes' busy moments can be found by eye.

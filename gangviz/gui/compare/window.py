@@ -67,7 +67,6 @@ from PySide6.QtWidgets import (
 )
 
 from gangviz.core.changes import MOVE_KINDS
-from gangviz.gui import speeds
 from gangviz.gui.compare import clock as shared_clock
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
 from gangviz.gui.compare.present import ComparePresentation
@@ -85,12 +84,13 @@ from gangviz.gui.families.table import (
     samples_of,
     waiting_of,
 )
-from gangviz.gui.figure_export import export_widget
-from gangviz.gui.layouts import heading_label, splitter
+from gangviz.gui.kit.figure_export import export_widget
+from gangviz.gui.kit.layouts import heading_label, splitter
 from gangviz.gui.matrix.vector import VectorTreeView
-from gangviz.gui.matrix.view import MatrixView
+from gangviz.gui.matrix.view import MatrixWidget
 from gangviz.gui.matrix.what_if import offer_what_ifs
-from gangviz.gui.player import Player
+from gangviz.gui.playback import speeds
+from gangviz.gui.playback.player import Player
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.compare import OverlayPlots, shown_colours
 from gangviz.timefmt import clock_text
@@ -297,12 +297,12 @@ class ComparePane(QFrame):
         head.setSpacing(12)
         head.addWidget(self.state, 1)
         lay.addLayout(head)
-        self.matrix: MatrixView | None = None
+        self.matrix: MatrixWidget | None = None
         self.vector: VectorTreeView | None = None
         self.family: tuple[FamilyWidget, FamilyViewAdapter] | None = None
         drawn = family_view(sim)
         if drawn is None:
-            self.matrix = MatrixView(self.player, self)
+            self.matrix = MatrixWidget(self.player, self)
             self.matrix.slice_seconds = slice_seconds
             self.matrix.setMinimumSize(160, 120)
             self.matrix.setContextMenuPolicy(Qt.ContextMenuPolicy.NoContextMenu)  # what-ifs would desync
@@ -913,7 +913,7 @@ class CompareWindow(QMainWindow):
 
     def _default_rate(self) -> None:
         """Start at the slowest speed that plays the whole run in a few minutes (a trace,
-        :data:`~gangviz.gui.speeds.TRACE_PLAY_SECONDS`) or less than a minute (a model or a
+        :data:`~gangviz.gui.playback.speeds.TRACE_PLAY_SECONDS`) or less than a minute (a model or a
         scenario, shown step by step)."""
         seconds = speeds.TRACE_PLAY_SECONDS if self._slice_seconds() is not None else speeds.PLAY_SECONDS
         offered = [float(self.rate.itemData(i)) for i in range(self.rate.count())]
@@ -992,8 +992,8 @@ def screenshot(source: Source | str | Path, policies: list[str], out: str | Path
     Raises ``ValueError`` when the workload does not load or the policies are not 2-4 runnable
     ones, ``OSError`` when the picture cannot be written.
     """
-    from gangviz.gui.headless import dialogs_raise
-    from gangviz.gui.qapp import application
+    from gangviz.gui.kit.headless import dialogs_raise
+    from gangviz.gui.kit.qapp import application
 
     app = application(offscreen=True)
     with dialogs_raise():  # offscreen, an error is raised and printed, never a dialog

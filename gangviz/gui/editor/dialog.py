@@ -48,7 +48,7 @@ from gangviz.workloads.painting import POLICY_CHOICES, EditorDoc, Event, PaintEr
 from gangviz.workloads.scenario import Scenario, ScenarioError
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 EVENT_COLUMNS = ("at", "action", "job", "size", "work")
 #: how much larger the editor's text is in large-text mode

@@ -40,10 +40,10 @@ from gangviz.gui.export.render import (
     export_animation,
 )
 from gangviz.gui.export.video import mp4_unavailable
-from gangviz.gui.layouts import fill_form
+from gangviz.gui.kit.layouts import fill_form
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
     from gangviz.sim.protocol import Simulation
 
 FORMATS = [("gif", "GIF (Pillow)"), ("mp4", "MP4 (H.264, imageio-ffmpeg)"), ("frames", "PNG frames (a folder)")]

@@ -3,7 +3,7 @@
 Export: the narration is burnt in as captions, the user chooses the size and the frame
 rate, a progress callback reports the work and may cancel it. The frames are grabbed from a
 :class:`gangviz.gui.board.Board` (title, matrix with its vector and tree, or the family view,
-timeline and caption) that is never shown on screen, fed by a :class:`~gangviz.gui.player.Player`
+timeline and caption) that is never shown on screen, fed by a :class:`~gangviz.gui.playback.player.Player`
 at the lecture pace (speed 1x), so the export looks exactly like the window.
 
 Timing (all in frame periods, *ticks*, of ``1000 / fps`` ms):
@@ -42,7 +42,7 @@ from gangviz.core.changes import JobMigrated
 from gangviz.core.record import Change
 from gangviz.gui.export.video import FramesWriter, GifWriter, Mp4Writer, output_kind
 from gangviz.gui.families.table import FamilyView, FamilyWidget, family_view
-from gangviz.gui.player import (
+from gangviz.gui.playback.player import (
     CHANGE_SECONDS,
     DEFAULT_SPEED_LEVEL,
     HOLD_SECONDS,
@@ -88,7 +88,7 @@ def frames_for(change: Change | None, fps: int) -> int:
 
 def pause_ticks(change: Change | None, fps: int) -> int:
     """Return the ticks the picture rests on ``change`` before it plays: a key moment (a slot
-    deletion, :data:`gangviz.gui.player.KEY_KINDS`) rests ``KEY_PAUSE_SECONDS``, as in the
+    deletion, :data:`gangviz.gui.playback.player.KEY_KINDS`) rests ``KEY_PAUSE_SECONDS``, as in the
     window; any other change 0."""
     return round(fps * KEY_PAUSE_SECONDS) if change is not None and change.kind in KEY_KINDS else 0
 
@@ -220,7 +220,7 @@ def render(sim: Simulation, size: tuple[int, int], fps: int, on_frame: Callable[
     """Play ``sim`` from where it is and hand every frame to ``on_frame(image, ticks)``.
 
     ``by_move``: a matrix simulation is played move by move as a lecturer steps it
-    (:meth:`~gangviz.gui.player.Player.step_move`): each move slides at the lecture pace and
+    (:meth:`~gangviz.gui.playback.player.Player.step_move`): each move slides at the lecture pace and
     rests :func:`move_hold_ticks` with its own caption; steps in which nothing moves are passed
     over. ``presentation``: the board has presentation mode's sizes for the frame's height
     (:func:`gangviz.gui.lecture.presentation.size_board`) and the key lists, on every frame,

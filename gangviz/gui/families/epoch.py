@@ -29,7 +29,7 @@ from gangviz.gui.palette import BACKGROUND, IDLE, MUTED_TEXT, TEXT, job_colour, 
 
 if TYPE_CHECKING:
     from gangviz.core.record import Step
-    from gangviz.gui.overlay import ViewOverlay
+    from gangviz.gui.kit.overlay import ViewOverlay
 
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 46, 12, 26, 30
 EPOCH_LINE = QColor("#222222")

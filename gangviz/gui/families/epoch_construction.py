@@ -9,7 +9,7 @@ and the width it gets. Clicking the view shows the finished schedule at once.
 
 A construction never overlaps the next step: followed by a player (:meth:`BuddyConstruction.
 set_player`), its pieces come :data:`STEP_MS` divided by the player's speed apart, playing waits
-for the last piece before it rests and steps on (:meth:`gangviz.gui.player.Player.hold_while`),
+for the last piece before it rests and steps on (:meth:`gangviz.gui.playback.player.Player.hold_while`),
 and any step or jump that arrives first (stepping by hand, a batched speed, stepping back) makes
 it jump to its end before the next picture is drawn.
 
@@ -27,14 +27,14 @@ from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 
 from gangviz.epoch.buddy import buddy_pieces
-from gangviz.gui.overlay import ViewOverlay
+from gangviz.gui.kit.overlay import ViewOverlay
 from gangviz.gui.palette import IDLE, MUTED_TEXT, TEXT, job_colour, text_colour
 from gangviz.sim.protocol import Simulation
 
 if TYPE_CHECKING:
     from gangviz.epoch.model import Schedule
     from gangviz.gui.families.epoch import EpochView
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 #: one piece's min-seg: ``(left, right, height)``
 MinSeg = tuple[int, int, Fraction]

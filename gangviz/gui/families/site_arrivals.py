@@ -16,12 +16,12 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 
 from gangviz.gui.families.sites import QueueView, gang_colour
-from gangviz.gui.overlay import ViewOverlay
+from gangviz.gui.kit.overlay import ViewOverlay
 from gangviz.sim.protocol import Arrival, Simulation
 from gangviz.timefmt import format_time
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 MAX_SHOWN = 8
 #: the room (base pixels, scaled with the view) kept under the sites: one row of chips

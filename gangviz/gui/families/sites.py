@@ -48,7 +48,7 @@ from gangviz.multisite.state import MultiSiteState
 from gangviz.timefmt import clock_text
 
 if TYPE_CHECKING:
-    from gangviz.gui.overlay import ViewOverlay
+    from gangviz.gui.kit.overlay import ViewOverlay
 
 PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
            "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677",

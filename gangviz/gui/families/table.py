@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from gangviz.gui.families.epoch import EpochView
     from gangviz.gui.families.gantt import GanttView
     from gangviz.gui.families.sites import QueueView
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
     from gangviz.sim.engine import Simulation as Engine
     from gangviz.sim.state import Sample
 

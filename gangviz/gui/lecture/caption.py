@@ -35,8 +35,8 @@ from gangviz.core.changes import JobShifted, SlotAdded, SlotRemoved
 from gangviz.core.record import Change
 from gangviz.gui.lecture.narration import step_lines
 from gangviz.gui.matrix.held_move import gate_caption
-from gangviz.gui.player import Player
-from gangviz.gui.wiring import follow
+from gangviz.gui.playback.player import Player
+from gangviz.gui.playback.wiring import follow
 
 START_TEXT = "The starting picture. Press Space to play, Right to see one move."
 LINES = 3

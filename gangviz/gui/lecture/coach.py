@@ -32,13 +32,13 @@ from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPaintEve
 from PySide6.QtWidgets import QAbstractScrollArea, QBoxLayout, QHBoxLayout, QLabel, QWidget
 
 from gangviz.gui import palette
+from gangviz.gui.kit.overlay import ViewOverlay
 from gangviz.gui.matrix.held_move import GateInfo, gate_info, region_of
 from gangviz.gui.matrix.painters import draw_cuts
-from gangviz.gui.matrix.view import MatrixView
-from gangviz.gui.overlay import ViewOverlay
+from gangviz.gui.matrix.view import MatrixWidget
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 HIDDEN_EXPLANATION = ("Guided exercise: what happens here is for you to work out. The "
                       "explanation follows at the end of the scenario.")
@@ -106,9 +106,9 @@ class RevealLayer(ViewOverlay):
     """Drawn over the matrix: the student's pick while held; cuts and shaded swapping regions
     while the move plays. Transparent to the mouse."""
 
-    def __init__(self, view: MatrixView, coach: GuidedCoach) -> None:
+    def __init__(self, view: MatrixWidget, coach: GuidedCoach) -> None:
         super().__init__(view)
-        self.view: MatrixView = view
+        self.view: MatrixWidget = view
         self.coach = coach
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -178,7 +178,7 @@ class CoachedBoard(Protocol):
     @property
     def column_layout(self) -> QBoxLayout: ...
     @property
-    def matrix(self) -> MatrixView: ...
+    def matrix(self) -> MatrixWidget: ...
     @property
     def explain(self) -> QLabel: ...
 

@@ -31,13 +31,13 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from gangviz.gui.wiring import follow
+from gangviz.gui.playback.wiring import follow
 from gangviz.timefmt import clock_text
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
-    from gangviz.gui.player import KnownStep, Player
+    from gangviz.gui.playback.player import KnownStep, Player
 
 SYNC_S = 0.25
 _CURRENT_BG = QBrush(QColor("#FFE9A8"))

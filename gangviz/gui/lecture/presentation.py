@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from gangviz.gui.lecture.caption import Caption
     from gangviz.gui.lecture.coach import WaitingJob
     from gangviz.gui.matrix.vector import VectorTreeView
-    from gangviz.gui.matrix.view import MatrixView
+    from gangviz.gui.matrix.view import MatrixWidget
     from gangviz.gui.source_notes import WarningsBar
 
 #: (key, what it does), in the order Help -> Keys lists them
@@ -140,7 +140,7 @@ class PresentedBoard(Protocol):
     @property
     def caption(self) -> Caption: ...
     @property
-    def matrix(self) -> MatrixView: ...
+    def matrix(self) -> MatrixWidget: ...
     @property
     def vector(self) -> VectorTreeView: ...
     def set_family_scale(self, scale: float, /) -> None: ...

@@ -16,10 +16,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from gangviz.gui.wiring import follow
+from gangviz.gui.playback.wiring import follow
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
     from gangviz.workloads.playlist import Playlist
 
 #: what the presenter view says when the source on screen has no note

@@ -30,14 +30,14 @@ from gangviz.core.changes import JobMigrated, JobRemoved, JobShifted, RegionSwap
 from gangviz.core.matrix import IDLE
 from gangviz.core.record import Change
 from gangviz.gui import palette
+from gangviz.gui.kit.overlay import ViewOverlay
 from gangviz.gui.matrix.geometry import column_runs
 from gangviz.gui.matrix.marks import draw_badge
 from gangviz.gui.matrix.style import draw_ghost, draw_trail, style_of
-from gangviz.gui.overlay import ViewOverlay
 
 if TYPE_CHECKING:
-    from gangviz.gui.matrix.view import MatrixView
-    from gangviz.gui.player import Player
+    from gangviz.gui.matrix.view import MatrixWidget
+    from gangviz.gui.playback.player import Player
 
 #: one job's move: ``(job, from row, its column runs there, to row, its column runs there)``
 CueMove = tuple[int, int, list[tuple[int, int]], int, list[tuple[int, int]]]
@@ -75,13 +75,13 @@ def cue_moves(state: Any, change: Change) -> list[CueMove]:
 
 
 class MoveCues(ViewOverlay):
-    """The ghost-and-trail layer over ``view`` (a :class:`~gangviz.gui.matrix.view.MatrixView`)."""
+    """The ghost-and-trail layer over ``view`` (a :class:`~gangviz.gui.matrix.view.MatrixWidget`)."""
 
     raise_on_resize = True
 
-    def __init__(self, view: MatrixView) -> None:
+    def __init__(self, view: MatrixWidget) -> None:
         super().__init__(view)
-        self.view: MatrixView = view
+        self.view: MatrixWidget = view
         self.player: Player | None = None
 
     def set_player(self, player: Player) -> None:

@@ -1,7 +1,7 @@
 """The guided exercise: which rows a held move involves and where their legal cuts are.
 
 Guided exercise: the window pauses before each re-pack (the player's gate, see
-:mod:`gangviz.gui.player`), draws the legal cuts of the rows involved as dashed vertical lines,
+:mod:`gangviz.gui.playback.player`), draws the legal cuts of the rows involved as dashed vertical lines,
 and reveals the move on a key press. A legal cut is a vertical line that splits no job in either
 slot (Zhou99 §3, Fig. 3 and 4); the jobs between two common legal cuts may
 exchange rows, which is exactly the choice the audience is asked to make.

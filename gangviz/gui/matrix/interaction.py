@@ -26,7 +26,7 @@ from gangviz.gui.matrix.geometry import ColumnRange
 from gangviz.gui.matrix.layout import OVERVIEW_H, TOP, MatrixLayout
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 #: one wheel notch zooms by this factor
 WHEEL_ZOOM = 1.25

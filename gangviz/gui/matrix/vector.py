@@ -44,13 +44,13 @@ from gangviz.gui.matrix.geometry import RIGHT, ColumnRange, column_runs, columns
 from gangviz.gui.matrix.marks import hatch
 from gangviz.gui.matrix.scene import replica_mask
 from gangviz.gui.matrix.style import STYLES, Ghost, Icon, ghost_edge, ghost_fill, migration_icon
-from gangviz.gui.wiring import follow
+from gangviz.gui.playback.wiring import follow
 from gangviz.sim.protocol import Simulation
 from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
     from gangviz.core.matrix import OusterhoutMatrix
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 WLV_H = 26.0
 LEVEL_H = 19.0

@@ -22,7 +22,7 @@ framed. Hovering a job tells the vector view its columns; a WLV entry or tree no
 there is shaded here.
 
 Lecture mode: ``hover_highlight`` outlines every cell of the job under the mouse pointer
-(presentation mode turns it on); :meth:`MatrixView.set_font_size` enlarges the names and
+(presentation mode turns it on); :meth:`MatrixWidget.set_font_size` enlarges the names and
 labels; while the player holds a move for the guided exercise (``Player.gate``) the legal cuts
 of the rows involved are drawn as dashed vertical lines over those rows
 (:func:`gangviz.gui.matrix.held_move.gate_cuts`): a black dash on a white halo, readable on
@@ -55,15 +55,15 @@ from gangviz.gui.matrix.interaction import MatrixInteraction, is_tooltip
 from gangviz.gui.matrix.layout import MAX_CELL_H, Geometry, MatrixLayout, layout_matrix
 from gangviz.gui.matrix.painters import LAYERS, Fonts, Frame, StaticLayer
 from gangviz.gui.matrix.scene import Scene, build_scene
-from gangviz.gui.wiring import follow
+from gangviz.gui.playback.wiring import follow
 from gangviz.timefmt import clock_text, format_time
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
     from gangviz.sim.engine import Simulation as Engine
 
 
-class MatrixView(QWidget):
+class MatrixWidget(QWidget):
     """Paints the player's matrix; see the module docstring.
 
     Signals: ``jobSelected(object)`` with the job id, or ``None`` when the selection is cleared.

@@ -17,7 +17,7 @@ from gangviz.core.matrix import OusterhoutMatrix
 from gangviz.gui.matrix.interaction import MatrixInteraction
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 
 class AskingView(Protocol):

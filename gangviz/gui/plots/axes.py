@@ -16,7 +16,7 @@ from typing import Any
 
 import pyqtgraph as pg
 
-from gangviz.gui.pgtypes import AxisItem, PlotItem, PlotWidget
+from gangviz.gui.kit.pgtypes import AxisItem, PlotItem, PlotWidget
 from gangviz.timefmt import time_unit
 
 #: what pyqtgraph's ``AxisItem.tickValues`` returns: (spacing, tick values) per level

@@ -28,7 +28,7 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from gangviz.core import registry
-from gangviz.gui.pgtypes import InfiniteLine, LegendItem, PlotDataItem, PlotWidget
+from gangviz.gui.kit.pgtypes import InfiniteLine, LegendItem, PlotDataItem, PlotWidget
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.metrics import SampleColumns
 from gangviz.userpolicy.errors import printable

@@ -45,13 +45,13 @@ from PySide6.QtWidgets import (
 
 from gangviz.experiments.numbers import number
 from gangviz.factory import measures_of
-from gangviz.gui.pgtypes import PlotDataItem
+from gangviz.gui.kit.pgtypes import PlotDataItem
+from gangviz.gui.playback.wiring import follow
 from gangviz.gui.plots import axes as plot_axes
-from gangviz.gui.wiring import follow
 from gangviz.metrics import table
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
     from gangviz.sim.state import Sample
 
 REFRESH_S = 0.25

@@ -30,8 +30,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from gangviz.experiments.tasks import METRICS
-from gangviz.gui.figure_export import export_widget
-from gangviz.gui.pgtypes import FillBetweenItem, PlotDataItem
+from gangviz.gui.kit.figure_export import export_widget
+from gangviz.gui.kit.pgtypes import FillBetweenItem, PlotDataItem
 from gangviz.gui.plots import axes as plot_axes
 from gangviz.gui.plots.compare import policy_colour, policy_pen
 from gangviz.metrics.table import title as figure_title
@@ -187,7 +187,7 @@ def render_sweep_plot(results: str | Path, out: str | Path, metric: str = "t_ta"
 
     Raises ``ValueError``/``OSError`` for a bad results file, metric, axis or output.
     """
-    from gangviz.gui.qapp import application
+    from gangviz.gui.kit.qapp import application
 
     app = application(offscreen=True)
     w = SweepPlot(results, metric, x=x, where=where)

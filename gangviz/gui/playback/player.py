@@ -19,7 +19,7 @@ in one tick, so the event loop stays responsive (a tick stays well under 50 ms),
 to repaint at most every ``BATCH_REDRAW`` seconds.
 
 Speed on a trace: :meth:`Player.set_time_rate` sets a speed in simulated time instead (slices per
-second, :mod:`gangviz.gui.speeds`): playing then moves a clock at that rate and takes, each tick
+second, :mod:`gangviz.gui.playback.speeds`): playing then moves a clock at that rate and takes, each tick
 and within the same budget, every step due by the clock, without animation (a trace's hundred
 thousand jobs are no lecture); when the simulation cannot keep up the clock waits for it rather
 than run ahead. Step, Back and seeks are the same in both modes.

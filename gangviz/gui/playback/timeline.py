@@ -17,10 +17,10 @@ from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPe
 from PySide6.QtWidgets import QWidget
 
 from gangviz.gui import palette
-from gangviz.gui.wiring import follow
+from gangviz.gui.playback.wiring import follow
 
 if TYPE_CHECKING:
-    from gangviz.gui.player import Player
+    from gangviz.gui.playback.player import Player
 
 PAD = 12.0
 
@@ -166,7 +166,7 @@ class RunLength(QObject):
         import os
 
         from gangviz.experiments.schedule import count_into
-        from gangviz.gui.compare.runs import main_not_imported
+        from gangviz.gui.kit.spawning import main_not_imported
 
         self.stop()
         self.generation += 1
