@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Schedule", "schedule_of", "run_schedule", "longest_first"]
+__all__ = ["Schedule", "schedule_of", "run_schedule"]
 
 #: the most points a curve of :meth:`Schedule.curves` holds
 CURVE_POINTS = 2000
@@ -159,31 +159,6 @@ def run_schedule(source: Any, spec: str) -> Schedule:
     from gangviz.factory import run
 
     return schedule_of(run(source, spec, placement=True))
-
-
-def longest_first(runs: list[tuple[str, str, str | None]]) -> list[tuple[str, str, str | None]]:
-    """Return ``runs`` (label, policy spec, queue order or ``None``) in the order a pool of
-    workers should take them: the longest expected first, so that the last run to end is a short
-    one (the longest-processing-time rule). The expected length is a rank, not a measurement: a
-    policy without a compiled loop, a queue order or a user's policy (the reference engine)
-    first; then the IBM gang policies (those that migrate or backfill before the others); then
-    the buddy schemes; then the space-sharing ones. Ties keep the order given."""
-    from gangviz.core.params import ParamError, split_spec
-    from gangviz.core.registry import REGISTRY
-
-    def rank(run: tuple[str, str, str | None]) -> int:
-        _, spec, order = run
-        try:
-            entry = REGISTRY.get(split_spec(spec)[0].lower())
-        except ParamError:
-            entry = None
-        if order is not None or entry is None or "user" in entry.traits or "compiled" not in entry.loops:
-            return 0
-        if entry.group == "ibm":
-            return 3 - ("migrate" in entry.traits) - ("backfill" in entry.traits)
-        return 4 if entry.group == "buddy" else 5
-
-    return sorted(runs, key=rank)
 
 
 # ----------------------------------------------------------------- runs in worker processes

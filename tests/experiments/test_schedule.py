@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gangviz.experiments.schedule import Schedule, longest_first, run_schedule
+from gangviz.experiments.schedule import Schedule, run_schedule
 from gangviz.workloads.source import load_source
 
 
@@ -56,12 +56,3 @@ def test_a_schedule_holds_the_figures_of_run_and_every_job_once():
     assert np.all(s.start >= s.arrival) and np.all(s.finish > s.start)
     assert s.counts(s.end) == (0, 0, 60)
     assert "wait" in s.figures.values
-
-
-def test_the_runs_go_to_the_workers_longest_first():
-    runs = [("easy", "easy", None), ("BR", "brmms", None), ("gs", "gs:mpl=3", None), ("mgs", "mgs", None),
-            ("fcfs", "fcfs", None), ("queued", "gs", "mine.py:order"), ("file", "mine.py", None)]
-    got = [label for label, _, _ in longest_first(runs)]
-    # the reference engine (a queue order, a policy file), migrating gang, gang, buddy, space sharing
-    assert got == ["queued", "file", "mgs", "gs", "BR", "easy", "fcfs"]
-    assert longest_first([]) == []

@@ -70,7 +70,7 @@ class ScheduleRunner(QObject):
         policy in arrival order); the worker loads the order's file itself. ``gamma`` is the
         bounded slowdown's threshold of the figures."""
         from gangviz.experiments.runner import cores
-        from gangviz.experiments.schedule import longest_first, schedule_task
+        from gangviz.experiments.schedule import schedule_task
 
         self.stop()
         self.generation += 1
@@ -84,10 +84,10 @@ class ScheduleRunner(QObject):
 
         self._pool = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_worker,
                                             initargs=(os.getpid(), self._queue))
-        planned = [(label, *(runs or {}).get(label, (label, None))) for label in specs]
         with main_not_imported():  # the workers are spawned here, by the submits
-            for label, policy, order in longest_first(planned):  # the longest runs first
+            for label in specs:
                 own = (sources or {}).get(label, source)
+                policy, order = (runs or {}).get(label, (label, None))
                 # a worker loads a trace again rather than receive its jobs pickled, then gives
                 # it the machine this comparison chose
                 task = ((own.origin, own.ring, own.processors, own.absent_from)
