@@ -229,6 +229,20 @@ class _Alarm:
 WATCH: Any = None
 
 
+def _disarm() -> None:
+    """Turn the SIGALRM timer off. The timer repeats past the limit, so its next stop can land
+    here, before the handler is told: then turn it off again, or it stays armed and stops code
+    that runs later (another run's wait for its policy's process)."""
+    while True:
+        try:
+            _Alarm.armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            escape.stop()
+            return
+        except DecisionTimeout:
+            continue
+
+
 def _call(fn: Callable[[], Any], origin: str, what: str, limit: float, kind: str = "policy") -> Any:
     """Run user code ``fn`` within ``limit`` seconds; raise :class:`UserPolicyError` naming the
     user's file and line for anything it raises, any ``BaseException`` included (a
@@ -246,9 +260,7 @@ def _call(fn: Callable[[], Any], origin: str, what: str, limit: float, kind: str
             result = fn()
         finally:  # first, before any other code runs: the limit is for the user's code only
             if timer:
-                _Alarm.armed = False
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                escape.stop()
+                _disarm()
     except (RuleViolation, UserPolicyError, KeyboardInterrupt):
         raise
     except BaseException as exc:  # sys.exit() or any exotic exception is the policy's failure
