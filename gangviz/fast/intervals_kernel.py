@@ -80,6 +80,16 @@ def _digits(v):
 
 
 @njit(cache=True)
+def _run_end(cols, x, stop):
+    """Return the last index of the run of consecutive processors that starts at ``x`` (before
+    ``stop``): one interval ``cols[x]-cols[y]`` of a list."""
+    y = x
+    while y + 1 < stop and cols[y + 1] == cols[y] + 1:
+        y += 1
+    return y
+
+
+@njit(cache=True)
 def interval_lengths(cols, begins):
     """The length of each list's interval set, in characters."""
     n = begins.shape[0] - 1
@@ -88,9 +98,7 @@ def interval_lengths(cols, begins):
         x = begins[j]
         total = 0
         while x < begins[j + 1]:
-            y = x
-            while y + 1 < begins[j + 1] and cols[y + 1] == cols[y] + 1:
-                y += 1
+            y = _run_end(cols, x, begins[j + 1])
             if total:
                 total += 1  # the space between intervals
             total += _digits(cols[x])
@@ -119,9 +127,7 @@ def interval_fill(cols, begins, out):
         x = begins[j]
         w = 0
         while x < begins[j + 1]:
-            y = x
-            while y + 1 < begins[j + 1] and cols[y + 1] == cols[y] + 1:
-                y += 1
+            y = _run_end(cols, x, begins[j + 1])
             if w:
                 out[j, w] = 32
                 w += 1
