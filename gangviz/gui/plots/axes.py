@@ -137,6 +137,16 @@ def set_time_unit(plot: PlotWidget | PlotItem, slice_seconds: float | None) -> N
             ax.set_slice_seconds(slice_seconds)
 
 
+def forget_label_room(plot: PlotWidget | PlotItem) -> None:
+    """Give the left axis of ``plot`` pyqtgraph's default room for its tick labels again.
+    pyqtgraph keeps the room of wider labels drawn earlier until the labels are 10 pixels
+    narrower, so a plot redrawn whole would otherwise depend on the frames before it."""
+    item = plot.getPlotItem() if hasattr(plot, "getPlotItem") else plot
+    left = item.getAxis("left")
+    left.textWidth = left.style["tickTextWidth"]
+    left._updateWidth()
+
+
 #: pixels kept free right of a plot for the last tick label of its bottom axis
 RIGHT_MARGIN = 16
 

@@ -158,12 +158,8 @@ class OverlayPlots(QWidget):
         labels = ("jobs", "× machine", "jobs", None)  # the time axis names its own unit
         fields = ("waiting", "demand", "running", "mean_response")
         self.set_series({label: [] for label in runs}, end, pens)
-        for w in self.plots:
-            # pyqtgraph keeps the room of wider tick labels drawn before; start from its
-            # default, so the plots of a comparison look the same whatever order its runs ended in
-            left = w.getPlotItem().getAxis("left")
-            left.textWidth = left.style["tickTextWidth"]
-            left._updateWidth()
+        for w in self.plots:  # the same plots whatever order the comparison's runs ended in
+            plot_axes.forget_label_room(w)
         key = [(label, self.pens[label].name()) for label in runs]
         for w, title, ylabel in zip(self.plots, titles, labels):
             w.setTitle(plot_axes.title_with_key(title, key, "9.5pt"), color="#333333")
