@@ -1,12 +1,13 @@
-"""What the benchmark scripts share: the best of repeated timings and a big trace made from a
-small one (imported by its name, as the
+"""What the benchmark scripts share: the best of repeated timings, the spread of paired ones and
+a big trace made from a small one (imported by its name, as the
 scripts run from this folder: ``python benchmarks/bench_swf.py``; the leading underscore says it
 is no benchmark of its own)."""
 
 from __future__ import annotations
 
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -19,6 +20,16 @@ def best_of(fn: Callable[[], object], repeat: int = 3,
         fn()
         times.append(clock() - start)
     return min(times)
+
+
+def spread(values: Sequence[float], fmt: str = "7.3f") -> str:
+    """Return ``"min / median"`` of ``values``, each written as ``fmt``."""
+    return f"{min(values):{fmt}} / {statistics.median(values):{fmt}}"
+
+
+def ratios(base: Sequence[float], other: Sequence[float]) -> list[float]:
+    """Return each pair's ``other / base``, pair by pair."""
+    return [b / a for a, b in zip(base, other)]
 
 
 def make_trace(src: Path, jobs: int, dest: Path, header: list[str] | None = None) -> int:

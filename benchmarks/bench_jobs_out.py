@@ -30,12 +30,13 @@ import argparse
 import contextlib
 import io
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _timing import ratios, spread
 
 ROOT = Path(__file__).resolve().parent.parent
 SDSC = ROOT / "resources" / "workloads" / "SDSC-SP2-1998-4.2-cln-norm.swf.gz"
@@ -70,10 +71,8 @@ def called(args: list[str]) -> tuple[float, float]:
 
 def line(label: str, plain: list[float], jobs: list[float]) -> str:
     """One line of the report: the two series and their pair-by-pair ratios."""
-    ratios = [b / a for a, b in zip(plain, jobs)]
-    return (f"    {label:15}  plain {min(plain):7.3f} / {statistics.median(plain):7.3f} s   "
-            f"--jobs-out {min(jobs):7.3f} / {statistics.median(jobs):7.3f} s   "
-            f"ratio {min(ratios):5.2f} / {statistics.median(ratios):5.2f}")
+    return (f"    {label:15}  plain {spread(plain)} s   --jobs-out {spread(jobs)} s   "
+            f"ratio {spread(ratios(plain, jobs), '5.2f')}")
 
 
 def main() -> int:

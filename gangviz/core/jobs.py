@@ -8,12 +8,14 @@ run-time state (work done, rows held) elsewhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from gangviz.core.lazy import MadeOnRead
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +78,7 @@ def checked_specs(ids: Iterable[int], names: Iterable[str], arrival: Iterable[fl
     return list(map(make, ids, names, arrival, size, work, estimate, min_nodes, extra))
 
 
-class JobColumns(Sequence[JobSpec]):
+class JobColumns(MadeOnRead[JobSpec]):
     """The jobs of a synthetic model as columns, read like a list of :class:`JobSpec`: job
     ``i`` has id ``i``, name ``J{i+1}``, arrives at ``arrival[i]`` (non-decreasing) on ``size[i]``
     processors for ``work[i]`` slices, with no estimate, minimum or extra field.
@@ -88,6 +90,7 @@ class JobColumns(Sequence[JobSpec]):
     """
 
     __slots__ = ("arrival", "size", "work")
+    _ITEM = "job"
 
     def __init__(self, arrival: npt.NDArray[Any], size: npt.NDArray[Any], work: npt.NDArray[Any]) -> None:
         if not len(arrival) == len(size) == len(work):
@@ -101,21 +104,6 @@ class JobColumns(Sequence[JobSpec]):
 
     def _make(self, i: int) -> JobSpec:
         return _spec(i, f"J{i + 1}", float(self.arrival[i]), int(self.size[i]), float(self.work[i]))
-
-    @overload
-    def __getitem__(self, index: int) -> JobSpec: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[JobSpec]: ...
-
-    def __getitem__(self, index: int | slice) -> JobSpec | list[JobSpec]:
-        n = len(self.arrival)
-        if isinstance(index, slice):
-            return [self._make(i) for i in range(*index.indices(n))]
-        i = index + n if index < 0 else index
-        if not 0 <= i < n:
-            raise IndexError("job index out of range")
-        return self._make(i)
 
     def __iter__(self) -> Iterator[JobSpec]:
         step = 1 << 16  # a block of values at a time: no per-job numpy scalar

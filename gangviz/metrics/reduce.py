@@ -55,15 +55,18 @@ def pairwise_sum(n: int, get: Getter, leaf: int = BLOCK) -> float:
     leaf``), bit for bit (module docstring). ``leaf`` must be at least 128."""
     if leaf < 128:
         raise ValueError(f"leaf must be >= 128 (numpy's unrolled block), got {leaf}")
+    return _pairwise(get, 0, n, leaf)
 
-    def part(lo: int, m: int) -> float:
-        if m <= leaf:
-            return float(np.add.reduce(get(lo, lo + m))) if m else 0.0
-        m2 = m // 2
-        m2 -= m2 % 8
-        return part(lo, m2) + part(lo + m2, m - m2)
 
-    return part(0, n)
+def _pairwise(get: Getter, lo: int, m: int, leaf: int) -> float:
+    """The pairwise sum of the ``m`` values from ``lo``. Not a nested function: one calling
+    itself is a reference cycle, which would keep the pieces ``get`` read alive until the
+    garbage collector runs, so that every call would take fresh memory from the system."""
+    if m <= leaf:
+        return float(np.add.reduce(get(lo, lo + m))) if m else 0.0
+    m2 = m // 2
+    m2 -= m2 % 8
+    return _pairwise(get, lo, m2, leaf) + _pairwise(get, lo + m2, m - m2, leaf)
 
 
 def bounded_slowdowns(arrival: npt.ArrayLike, start: npt.ArrayLike, finish: npt.ArrayLike,
@@ -73,8 +76,14 @@ def bounded_slowdowns(arrival: npt.ArrayLike, start: npt.ArrayLike, finish: npt.
     [Zhang01 §2.3] (:mod:`gangviz.metrics.ibm`): at least 1 for every job whose start is not
     before its arrival."""
     a, s, f, e = (np.asarray(x, dtype=np.float64) for x in (arrival, start, finish, work))
-    ran = np.minimum(e, f - s)
-    out: npt.NDArray[np.float64] = np.maximum(f - a, gamma) / np.maximum(ran, gamma)
+    # two temporaries, each reused in place: fresh memory for every step would cost more
+    # than the arithmetic on a million jobs
+    ran = f - s
+    np.minimum(e, ran, out=ran)
+    np.maximum(ran, gamma, out=ran)
+    out: npt.NDArray[np.float64] = f - a
+    np.maximum(out, gamma, out=out)
+    np.divide(out, ran, out=out)
     return out
 
 
@@ -161,7 +170,8 @@ def _stats(cls: _Class, values: Callable[[int], Array], leaf: int) -> tuple[floa
 
 def _squared(x: Array, mean: np.float64) -> Array:
     d = x - mean
-    return d * d
+    np.multiply(d, d, out=d)
+    return d
 
 
 def reduce_one(figure: Figure, suffix: str, run: _Run, std: dict[str, float]) -> Any:
@@ -225,7 +235,7 @@ def core_figures(arrival: Column, start: Column, finish: Column, work: Column, s
     def col(x: Column, b: int, scale: bool = True) -> Array:
         lo, hi = blocks[b]
         v = np.asarray(x[lo:hi], dtype=np.float64)
-        return v * time_unit if scale else v
+        return v * time_unit if scale and time_unit != 1.0 else v  # a product by 1 is the value
 
     def jobs_of(b: int) -> dict[str, Array]:
         a, s, f, e = (col(x, b) for x in (arrival, start, finish, work))

@@ -10,12 +10,12 @@ import math
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import overload
 
 import numpy as np
 import numpy.typing as npt
 
 from gangviz.core.jobs import JobColumns, JobSpec
+from gangviz.core.lazy import MadeOnRead
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -203,7 +203,7 @@ class Sample:
 _SAMPLE_FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "finished", "mean_turnaround")
 
 
-class SampleLog(Sequence[Sample]):
+class SampleLog(MadeOnRead[Sample]):
     """The samples of a run, one per step, kept as packed doubles (56 bytes a step instead of a
     :class:`Sample` object and its floats, about 140).
 
@@ -213,6 +213,7 @@ class SampleLog(Sequence[Sample]):
     """
 
     __slots__ = ("_data",)
+    _ITEM = "sample"
     _WIDTH = len(_SAMPLE_FIELDS)
 
     def __init__(self) -> None:
@@ -230,21 +231,6 @@ class SampleLog(Sequence[Sample]):
         w = self._WIDTH
         v = self._data[i * w:(i + 1) * w]
         return Sample(v[0], int(v[1]), int(v[2]), int(v[3]), v[4], int(v[5]), v[6])
-
-    @overload
-    def __getitem__(self, index: int) -> Sample: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Sample]: ...
-
-    def __getitem__(self, index: int | slice) -> Sample | list[Sample]:
-        n = len(self)
-        if isinstance(index, slice):
-            return [self._make(i) for i in range(*index.indices(n))]
-        i = index + n if index < 0 else index
-        if not 0 <= i < n:
-            raise IndexError("sample index out of range")
-        return self._make(i)
 
     def __delitem__(self, index: slice) -> None:
         """Drop ``log[k:]`` (only a tail can be dropped; the history is cut, never holed)."""

@@ -269,19 +269,17 @@ def test_trailing_comment_on_a_job_line_is_reported(parse):
         parse(line() + " ; note\n")
 
 
-def test_empty_binary_and_jobless_files_have_their_own_messages(tmp_path):
-    with pytest.raises(SWFError, match=r"e\.swf: is empty$"):
-        read_swf(write(tmp_path, b"", "e.swf"))
-    with pytest.raises(SWFError, match="is empty \\(only blank lines\\)"):
-        read_swf(write(tmp_path, b"\n  \r\n\t\n", "e.swf"))
-    with pytest.raises(SWFError, match="is a binary file"):
-        read_swf(write(tmp_path, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "b.swf"))
-    with pytest.raises(SWFError, match="is a binary file"):
-        read_swf(write(tmp_path, bytes(range(1, 9)) * 200, "b.swf"))
-    with pytest.raises(SWFError, match=r"has no job records \(only 9 comment lines"):
-        read_swf(write(tmp_path, HEADER, "h.swf"))
-    with pytest.raises(SWFError, match="zip archive"):
-        read_swf(write(tmp_path, b"PK\x03\x04rest", "z.swf"))
+@pytest.mark.parametrize("name, content, message", [
+    ("e.swf", b"", r"e\.swf: is empty$"),
+    ("e.swf", b"\n  \r\n\t\n", "is empty \\(only blank lines\\)"),
+    ("b.swf", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "is a binary file"),
+    ("b.swf", bytes(range(1, 9)) * 200, "is a binary file"),
+    ("h.swf", HEADER, r"has no job records \(only 9 comment lines"),
+    ("z.swf", b"PK\x03\x04rest", "zip archive"),
+])
+def test_empty_binary_and_jobless_files_have_their_own_messages(tmp_path, name, content, message):
+    with pytest.raises(SWFError, match=message):
+        read_swf(write(tmp_path, content, name))
 
 
 def test_missing_file_is_an_oserror(tmp_path):

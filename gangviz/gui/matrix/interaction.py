@@ -15,7 +15,7 @@ centres the range there. Hovering a job tells the vector view its columns.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QContextMenuEvent, QHelpEvent, QKeyEvent, QMouseEvent, QWheelEvent
@@ -81,6 +81,29 @@ class MatrixInteraction(QObject):
         #: the widget (the parent of the menu and the tooltip) and what is read of it
         self.widget, self.view = widget, view
         self._drag: tuple[float, float] | None = None
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, ev: QEvent) -> bool:
+        """Take the widget's pointer, wheel and key events before its own handlers: return True
+        for one used up here (the widget's handler does not run), False to let the widget have
+        it too (after a leave or a release, always). A double click is a press, as Qt's own
+        handler makes it."""
+        if watched is not self.widget:
+            return False
+        t = ev.type()
+        if t == QEvent.Type.MouseMove:
+            return self.mouse_move(cast(QMouseEvent, ev))
+        if t in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
+            return self.mouse_press(cast(QMouseEvent, ev))
+        if t == QEvent.Type.Wheel:
+            return self.wheel(cast(QWheelEvent, ev))
+        if t == QEvent.Type.KeyPress:
+            return self.key(cast(QKeyEvent, ev))
+        if t == QEvent.Type.Leave:
+            self.leave()
+        elif t == QEvent.Type.MouseButtonRelease:
+            self.mouse_release()
+        return False
 
     def job_at(self, pos: QPoint | QPointF) -> tuple[int | None, tuple[int, int] | None]:
         """Return ``(job or None for an idle cell, (row, column))`` under ``pos``, or

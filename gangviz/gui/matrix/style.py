@@ -34,24 +34,30 @@ class Edge:
 
 
 @dataclass(frozen=True, slots=True)
-class Ghost:
-    """What stays on the cells a job leaves: its colour at ``alpha`` (of 255), ``inset``
-    pixels inside the cells, with a dashed edge ``darker`` than its colour, ``width`` wide."""
+class Stroke:
+    """A line ``darker`` than the job's colour, ``width`` pixels wide: the ghost's edge and the
+    trail are one stroke, both drawn over the pale idle cells."""
 
-    alpha: int = 55
     darker: int = 140
     width: float = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ghost:
+    """What stays on the cells a job leaves: its colour at ``alpha`` (of 255), ``inset``
+    pixels inside the cells, with a dashed edge drawn as ``stroke``."""
+
+    alpha: int = 55
+    stroke: Stroke = Stroke()
     inset: float = 2.0
 
 
 @dataclass(frozen=True, slots=True)
 class Trail:
-    """The arrow from the cells a job left to its new place: ``darker`` than its colour,
-    ``width`` wide, dotted, with a filled head ``head`` pixels long at ``head_angle`` degrees
-    either side of the line."""
+    """The arrow from the cells a job left to its new place, dotted, drawn as ``stroke``, with
+    a filled head ``head`` pixels long at ``head_angle`` degrees either side of the line."""
 
-    darker: int = 140
-    width: float = 2.0
+    stroke: Stroke = Stroke()
     head: float = 9.0
     head_angle: float = 25.0
 
@@ -126,12 +132,12 @@ def ghost_fill(ghost: Ghost, colour: QColor) -> QColor:
 
 def ghost_edge(ghost: Ghost, colour: QColor) -> QColor:
     """Return the edge colour of a ghost of ``colour``."""
-    return QColor(colour).darker(ghost.darker)
+    return QColor(colour).darker(ghost.stroke.darker)
 
 
 def trail_colour(trail: Trail, colour: QColor) -> QColor:
     """Return the colour of the trail of a job of ``colour``."""
-    return QColor(colour).darker(trail.darker)
+    return QColor(colour).darker(trail.stroke.darker)
 
 
 def draw_ghost(painter: QPainter, ghost: Ghost, colour: QColor, rect: QRectF,
@@ -139,7 +145,7 @@ def draw_ghost(painter: QPainter, ghost: Ghost, colour: QColor, rect: QRectF,
     """Draw the ghost of a job of ``colour`` filling ``rect`` (already inset), its dashed edge
     ``width`` wide (default the ghost's)."""
     painter.fillRect(rect, ghost_fill(ghost, colour))
-    painter.setPen(QPen(ghost_edge(ghost, colour), ghost.width if width is None else width,
+    painter.setPen(QPen(ghost_edge(ghost, colour), ghost.stroke.width if width is None else width,
                         Qt.PenStyle.DashLine))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRect(rect)
@@ -150,7 +156,7 @@ def draw_trail(painter: QPainter, trail: Trail, colour: QColor, a: QPointF, b: Q
     """Draw the dotted trail of a job of ``colour`` from ``a`` to ``b`` with its head at ``b``
     (``width`` and ``head`` length default to the trail's)."""
     edge = trail_colour(trail, colour)
-    painter.setPen(QPen(edge, trail.width if width is None else width, Qt.PenStyle.DotLine))
+    painter.setPen(QPen(edge, trail.stroke.width if width is None else width, Qt.PenStyle.DotLine))
     painter.drawLine(QLineF(a, b))
     line = QLineF(b, a)
     line.setLength(trail.head if head is None else head)

@@ -38,11 +38,8 @@ from PySide6.QtGui import (
     QContextMenuEvent,
     QFont,
     QHelpEvent,
-    QKeyEvent,
-    QMouseEvent,
     QPainter,
     QPaintEvent,
-    QWheelEvent,
 )
 from PySide6.QtWidgets import QWidget
 
@@ -334,30 +331,6 @@ class MatrixWidget(QWidget):
             self.interaction.tooltip(cast(QHelpEvent, ev))
             return True
         return super().event(ev)
-
-    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
-        if not self.interaction.mouse_move(ev):
-            super().mouseMoveEvent(ev)
-
-    def leaveEvent(self, ev: QEvent) -> None:
-        self.interaction.leave()
-        super().leaveEvent(ev)
-
-    def mousePressEvent(self, ev: QMouseEvent) -> None:
-        if not self.interaction.mouse_press(ev):
-            super().mousePressEvent(ev)
-
-    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
-        self.interaction.mouse_release()
-        super().mouseReleaseEvent(ev)
-
-    def wheelEvent(self, ev: QWheelEvent) -> None:
-        if not self.interaction.wheel(ev):
-            super().wheelEvent(ev)
-
-    def keyPressEvent(self, ev: QKeyEvent) -> None:
-        if not self.interaction.key(ev):
-            super().keyPressEvent(ev)
 
     def contextMenuEvent(self, ev: QContextMenuEvent) -> None:
         self.interaction.context_menu(ev)
