@@ -16,7 +16,10 @@ time units). A unit or definition template names ``{t}`` for the clock's time un
 ``time unit``), ``{per_word}`` for it in words (``hour``, ...) and ``{gamma}`` for the bounded
 slowdown's threshold Γ.
 
-A family object names its figures with :func:`family_keys`.
+A family object names its figures with :func:`family_keys` and its live panel with
+:data:`PANELS`: each :class:`Panel` is one plot of the window, drawing figures of the table (their
+running values) or fields of the engine's samples; adding a figure to a family's panel is one
+:func:`panel` in its list.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from dataclasses import dataclass
 
 __all__ = ["Reduce", "Figure", "TABLE", "BY_KEY", "SIZE_CLASSES", "SMALL_NODES_MAX", "SMALL_WORK_MAX",
            "MEDIUM_WORK_MAX", "family_keys", "keys", "split_keys", "unit", "definition", "title",
-           "goals", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "CORE_FAMILIES"]
+           "goals", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "CORE_FAMILIES", "Panel", "panel",
+           "PANELS", "SAMPLED"]
 
 #: Zhang01 §2.2 and §3.1: a small job uses 32 or fewer nodes, a large one more.
 SMALL_NODES_MAX = 32
@@ -260,3 +264,85 @@ def goals() -> dict[str, str]:
     """Return key -> ``"min"`` or ``"max"``, which way each figure is better (each size class
     too); a figure without a goal (a count) is not listed."""
     return {k: f.goal for f in TABLE if f.goal is not None for k in split_keys(f)}
+
+
+#: the fields of a time-slot or space-sharing engine's samples a panel can draw
+#: (:class:`gangviz.sim.state.Sample`), besides the figures of the table
+SAMPLED = ("slots", "waiting", "running", "active_ratio", "mean_turnaround")
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One plot of a family's live panel: ``title``, ``ylabel``, the axis ``kind`` (see
+    :mod:`gangviz.gui.plots.axes`), its ``curves`` as ``(key, legend, colour)`` (a key is a
+    figure's, drawn as its running value, or a field of :data:`SAMPLED`), the ``figures``
+    whose current value the title gives, each named by the word of ``named`` at its place;
+    ``linear``: the curves grow continuously between their points (drawn straight, not as
+    steps)."""
+
+    title: str
+    ylabel: str
+    curves: tuple[tuple[str, str, str], ...]
+    kind: str = "plain"
+    figures: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+    linear: bool = False
+
+    @property
+    def sampled(self) -> bool:
+        """Whether a curve comes from the engine's samples (:data:`SAMPLED`)."""
+        return any(key in SAMPLED for key, _, _ in self.curves)
+
+
+def panel(key: str, colour: str, *, heading: str = "", ylabel: str = "", clock: str = "slice",
+          kind: str = "plain", legend: str = "", named: str = "", linear: bool = False) -> Panel:
+    """Return the :class:`Panel` of the one figure ``key``: its running curve in ``colour``,
+    its current value in the title. Unless given, the title (``heading``) is the figure's name
+    in words (:func:`title`), the y label its unit on ``clock``, the legend its key in words
+    and the word naming its value in the title ``"mean"`` for a mean, else the key."""
+    figure, _ = _base(key)
+    mean = figure is not None and figure.reduce.how in ("mean", "weighted")
+    return Panel(heading or title(key).capitalize(), ylabel or unit(key, clock),
+                 ((key, legend or key.replace("_", " "), colour),), kind, (key,),
+                 (named or ("mean" if mean else key),), linear)
+
+
+#: the jobs waiting and running, from the samples (no figure)
+_JOBS = Panel("Jobs", "jobs", (("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")),
+              "integer")
+
+#: family -> the plots of its live panel, in the window's order (two rows at most)
+PANELS: dict[str, tuple[Panel, ...]] = {
+    # Zhou00 §4.2-4.3 from the engine's samples, then the core [Zhang01 §2.3] of the jobs so far
+    MATRIX: (
+        Panel("Slots", "slots", (("slots", "slots", "#332288"),), "integer", ("n_l", "n_a"), ("n_l", "n_a")),
+        Panel("Processor active ratio", "ratio", (("active_ratio", "active ratio", "#117733"),), "ratio",
+              ("r_a",), ("r_a",)),
+        _JOBS,
+        Panel("Mean turnaround", "slices", (("mean_turnaround", "mean turnaround", "#AA4499"),),
+              "turnaround", ("t_ta",), ("t_ta",)),
+        panel("wait", "#CC6677"),
+        panel("bounded_slowdown", "#882255", heading="Bounded slowdown"),
+    ),
+    # the IBM study's figures [Zhang01 §2.3]
+    SPACE_SHARING: (
+        panel("wait", "#CC6677", ylabel="seconds"),
+        panel("bounded_slowdown", "#AA4499", heading="Bounded slowdown", ylabel="slowdown"),
+        panel("loss_of_capacity", "#117733", ylabel="share", kind="ratio", named="κ"),
+        _JOBS,
+    ),
+    # Papazachos09 §4.1 and the task migrations
+    MULTISITE: (
+        panel("RT", "#332288", heading="Response time", ylabel="time", named="RT"),
+        panel("WRT", "#4477AA", heading="Weighted response time", ylabel="time", named="WRT"),
+        panel("SLD", "#AA4499", heading="Slowdown", ylabel="slowdown", named="SLD"),
+        panel("migrations", "#CC6677", kind="integer", named="total"),
+    ),
+    # McCann94 §5
+    EPOCH: (
+        panel("response", "#332288", heading="Response time", ylabel="time", legend="mean response"),
+        panel("reallocations", "#CC6677", ylabel="node reallocations", named="total", linear=True),
+        panel("overhead", "#117733", ylabel="per node per quantum", legend="normalised overhead",
+              named="mean"),
+    ),
+}
