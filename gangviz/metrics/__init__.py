@@ -4,9 +4,12 @@
   t_ta, t_sa, t_ma, t_la; Zhou00 §4.3);
 * :mod:`~gangviz.metrics.ibm`: the IBM study, Zhang01 §2.3 (wait, response, bounded slowdown,
   utilisation, loss of capacity), for space-sharing and gang runs alike;
-* :mod:`~gangviz.metrics.multisite`: Papazachos09 §4.1 (RT, WRT, SLD, WSLD, D_*), and the
-  migrations of a run;
-* :mod:`~gangviz.metrics.epoch`: McCann94 §5 (response time, reallocations, overhead);
+* :mod:`~gangviz.metrics.multisite`: the core figures a gang has, Papazachos09 §4.1 (RT, WRT,
+  SLD, WSLD, D_*), and the migrations of a run;
+* :mod:`~gangviz.metrics.epoch`: the core figures an epoch job has, McCann94 §5 (reallocations,
+  overhead);
+* :mod:`~gangviz.metrics.completions`: the finished jobs of those two models, in completion
+  order, and their figures of the table;
 * :mod:`~gangviz.metrics.table`: every figure above declared once (key, unit, goal,
   definition, families, reduction), and :mod:`~gangviz.metrics.reduce`, each reduction
   computed once.
