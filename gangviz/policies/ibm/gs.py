@@ -297,8 +297,6 @@ class _ReservationGuard:
 class GS(IBMGang):
     """Plain gang scheduling (Zhang01 §5.1)."""
 
-    name = "gs"  # the IBM policies keep the lower-case name the window writes (the title is GS)
-
     def __init__(self, mpl: int = 5, decide: str = "event", cut_at_departure: bool = True,
                  after_cut: str = "next") -> None:
         super().__init__(mpl, decide=decide, cut_at_departure=cut_at_departure, after_cut=after_cut)
@@ -307,8 +305,6 @@ class GS(IBMGang):
 class BGS(IBMGang):
     """Backfilling gang scheduling (Zhang01 §5.2)."""
 
-    name = "bgs"
-
     def __init__(self, mpl: int = 5, decide: str = "event", cut_at_departure: bool = True,
                  after_cut: str = "next") -> None:
         super().__init__(mpl, backfill=True, decide=decide, cut_at_departure=cut_at_departure, after_cut=after_cut)
@@ -316,8 +312,6 @@ class BGS(IBMGang):
 
 class MGS(IBMGang):
     """Migration gang scheduling (Zhang01 §5.4)."""
-
-    name = "mgs"
 
     def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
                  charge_migration: bool = True, decide: str = "event", cut_at_departure: bool = True,
@@ -329,8 +323,6 @@ class MGS(IBMGang):
 
 class MBGS(IBMGang):
     """Migration backfilling gang scheduling (Zhang01 §5.5)."""
-
-    name = "mbgs"
 
     def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
                  charge_migration: bool = True, decide: str = "event", cut_at_departure: bool = True,
