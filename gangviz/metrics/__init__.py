@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.metrics import epoch, ibm, multisite, zhou
+from gangviz.metrics import epoch, ibm, multisite, table, zhou
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.sim.protocol import Simulation
@@ -59,9 +59,11 @@ def matrix_series(sim: Any) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDAr
     return ibm.core_series(kept, sim.time)
 
 
-#: the core figures a time-slot simulation's panels show as it runs (the loss of capacity
-#: needs the whole run: ``gangviz run`` gives it)
-MATRIX_CORE = ("wait", "bounded_slowdown")
+#: the core figures a time-slot simulation's panels show as it runs, those its live panel names
+#: (:data:`gangviz.metrics.table.PANELS`; the loss of capacity needs the whole run: ``gangviz
+#: run`` gives it)
+MATRIX_CORE = tuple(k for panel in table.PANELS[table.MATRIX] for k in panel.figures
+                    if k in table.keys(table.SPACE_SHARING))
 
 #: family -> the function giving a simulation's figures at its current step
 FIGURES: dict[str, Callable[..., dict[str, Any]]] = {
