@@ -19,6 +19,7 @@ any order; a percentile gathers the class's values (it needs them all).
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -301,7 +302,8 @@ def ordered_figures(family: str, columns: dict[str, Array], processors: int = 0,
     A ``"mean"`` is the sum over the count; a ``"weighted"`` mean the sum of size x value over
     the sum of sizes; a ``"count"`` the jobs; an ``"extremum"`` the last finish so far less the
     first arrival so far (the makespan); a ``"rate"`` the jobs over the makespan; a ``"share"``
-    the sum over the machine's node-time so far; an ``"alias"`` the figure it names. Raises
+    the sum over the machine's node-time so far; a ``"percentile"`` that of the jobs so far; an
+    ``"alias"`` the figure it names. Raises
     ``ValueError`` for another reduction, ``KeyError`` for a column the family's figures need
     and ``columns`` lack.
     """
@@ -340,10 +342,29 @@ def ordered_figures(family: str, columns: dict[str, Array], processors: int = 0,
             elif how == "share":
                 span = makespan()
                 out[f.key] = np.where(span > 0, np.cumsum(per_job(of)) / (span * processors), math.nan)
+            elif how == "percentile":
+                out[f.key] = _running_percentile(per_job(of), f.reduce.q)
             elif how == "alias":
                 out[f.key] = out[of]
             else:
                 raise ValueError(f"figure {f.key!r}: no running reduction {how!r}")
+    return out
+
+
+def _running_percentile(values: Array, q: float) -> Array:
+    """The ``q``-th percentile of each prefix of ``values`` (linear interpolation between the
+    closest ranks, numpy's default), kept sorted as the jobs come; the whole column's is
+    ``numpy.percentile``'s own, to the bit."""
+    out = np.empty(len(values))
+    ordered: list[float] = []
+    for i, v in enumerate(values.tolist()):
+        bisect.insort(ordered, v)
+        pos = q / 100.0 * i
+        lo = int(pos)
+        hi = min(lo + 1, i)
+        out[i] = ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+    if len(values):
+        out[-1] = np.percentile(values, q)
     return out
 
 

@@ -118,3 +118,13 @@ def test_the_families_summing_in_completion_order_get_a_loop_s_sums_to_the_bit()
                                             "finish": np.array([c.finish for c in rows])})
     assert running["response"][-1] == sum(c.finish - c.arrival for c in rows) / len(rows)
     assert list(running["departed"]) == list(range(1, 401))
+
+
+def test_a_running_percentile_is_numpy_s_of_each_prefix():
+    from gangviz.metrics.reduce import _running_percentile
+
+    values = np.random.default_rng(1).exponential(3.0, 300)
+    got = _running_percentile(values, 95.0)
+    want = np.array([np.percentile(values[:i + 1], 95.0) for i in range(len(values))])
+    assert np.allclose(got, want, rtol=1e-12, atol=0) and got[-1] == want[-1]
+    assert list(_running_percentile(np.array([4.0, 2.0]), 50.0)) == [4.0, 3.0]
