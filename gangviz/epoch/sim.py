@@ -188,7 +188,7 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
     def completions(self) -> list[Completion]:
         """Return the departed jobs in departure order: arrival, departure, no execution time of
         their own (``nan``: a job runs on a varying number of nodes) and minimum nodes."""
-        return [Completion(f.arrival, f.departure, math.nan, f.min_nodes) for f in self.state.finished]
+        return [(f.arrival, f.departure, math.nan, f.min_nodes) for f in self.state.finished]
 
     @property
     def real_processors(self) -> int:

@@ -2,7 +2,7 @@
 table (:mod:`gangviz.metrics.table`) as those families report them.
 
 Both models sum in the order their jobs complete [Papazachos09 §4.2, McCann94 §5.2]: a
-simulation of either gives its finished jobs as :class:`Completion` rows
+simulation of either gives its finished jobs as :data:`Completion` rows
 (:meth:`Completed.completions`), :func:`columns` turns them into the columns the reductions read
 and :func:`running` reduces them (:func:`gangviz.metrics.reduce.ordered_figures`). A gang's start
 is its finish less its execution time: it waits until all its tasks run, migration overheads
@@ -13,7 +13,7 @@ and has no execution time of its own (``nan``): the family reports no figure tha
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -26,14 +26,10 @@ if TYPE_CHECKING:  # pragma: no cover  (the shape is for annotations: a run load
 __all__ = ["Completion", "Completed", "columns", "running", "finals", "applied_changes"]
 
 
-class Completion(NamedTuple):
-    """One finished job: its arrival, its finish, the time it executed (``nan``: none of its
-    own) and its size (processors, or an epoch job's minimum nodes)."""
-
-    arrival: float
-    finish: float
-    execution: float
-    size: int
+#: One finished job: ``(arrival, finish, execution, size)``, the time it executed (``nan``:
+#: none of its own) and its size (processors, or an epoch job's minimum nodes); a plain tuple,
+#: since a run gives one per job whenever its figures are asked for.
+Completion: TypeAlias = tuple[float, float, float, int]
 
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -50,8 +46,8 @@ def columns(rows: Iterable[Completion]) -> dict[str, npt.NDArray[Any]]:
     """Return the job columns of ``rows`` the table's reductions read: ``arrival``, ``finish``,
     ``work`` and ``ran`` (the execution time), ``start`` (finish - execution) and ``size``."""
     done = list(rows)
-    arrival, finish, execution = (np.array([r[i] for r in done], dtype=np.float64) for i in range(3))
-    size = np.array([r.size for r in done], dtype=np.float64)
+    arrival, finish, execution, size = (np.array([r[i] for r in done], dtype=np.float64)
+                                        for i in range(4))
     return {"arrival": arrival, "finish": finish, "work": execution, "ran": execution,
             "start": finish - execution, "size": size}
 
@@ -70,11 +66,13 @@ def finals(family: str, rows: Iterable[Completion], processors: int,
     return last(running(family, rows, processors, gamma))
 
 
-def applied_changes(sim: Simulation, kind: str) -> list[tuple[float, list[Any]]]:
-    """Return ``(time, changes)`` of each applied step of ``sim``, with its change records of
-    ``kind`` (``[]`` when it has none)."""
-    out: list[tuple[float, list[Any]]] = []
+def applied_changes(sim: Simulation, kind: str) -> list[tuple[int, float, Any]]:
+    """Return ``(step, time, change)`` of each change record of ``kind`` in the applied steps
+    of ``sim``, in order (``step``: the step's index)."""
+    out: list[tuple[int, float, Any]] = []
     for i in range(sim.position):
         step = sim.step_at(i)
-        out.append((step.time, [c for c in step.changes if c.kind == kind]))
+        for change in step.changes:
+            if change.kind == kind:
+                out.append((i, step.time, change))
     return out

@@ -67,11 +67,10 @@ def _schedules(sim: EpochRun) -> list[tuple[float, float, int]]:
     """``(start, end, overhead)`` of every schedule of ``sim`` up to its current time."""
     spans: list[tuple[float, float, int]] = []
     since, cost = 0.0, 0
-    for time, rebuilt in applied_changes(sim, REBUILT_KIND):
-        for change in rebuilt:  # the schedule put in force, None when it was cleared
-            spans.append((since, time, cost))
-            since = time
-            cost = 0 if change.after is None else change.after.overhead
+    for _, time, change in applied_changes(sim, REBUILT_KIND):
+        spans.append((since, time, cost))
+        since = time  # the schedule put in force, None when it was cleared
+        cost = 0 if change.after is None else change.after.overhead
     spans.append((since, sim.time, cost))
     return [s for s in spans if s[1] > s[0]]
 
@@ -88,7 +87,7 @@ def simulation_series(sim: EpochRun) -> dict[str, tuple[npt.NDArray[np.float64],
     far at each step (at time 0 the overhead is the first schedule's). The last value of each
     equals :func:`simulation_figures`."""
     done = sim.completions()
-    dep_t = np.array([c.finish for c in done], dtype=float)
+    dep_t = np.array([c[1] for c in done], dtype=float)
     curves = {k: (dep_t, v.astype(float)) for k, v in running(EPOCH, done, sim.real_processors).items()}
     nodes = sim.real_processors
     spans = _schedules(sim)

@@ -104,8 +104,11 @@ def metrics_of(completed: Iterable[Completion]) -> Metrics:
 
 def _migration_steps(sim: Completed) -> list[tuple[float, int]]:
     """``(time, task migrations)`` of every applied step of ``sim`` that migrated a task."""
-    moved = ((t, sum(1 for c in changes if not c.undo)) for t, changes in applied_changes(sim, MIGRATION_KIND))
-    return [(t, n) for t, n in moved if n]
+    moved: dict[int, tuple[float, int]] = {}
+    for step, time, change in applied_changes(sim, MIGRATION_KIND):
+        if not change.undo:
+            moved[step] = (time, moved[step][1] + 1 if step in moved else 1)
+    return list(moved.values())
 
 
 def simulation_figures(sim: Completed) -> dict[str, float]:
@@ -121,7 +124,7 @@ def simulation_series(sim: Completed) -> dict[str, tuple[npt.NDArray[np.float64]
     step that migrated (and at the current time). The last value of each equals
     :func:`simulation_figures`."""
     done = sim.completions()
-    times = np.array([c.finish for c in done], dtype=float)
+    times = np.array([c[1] for c in done], dtype=float)
     curves = {k: (times, v.astype(float)) for k, v in running(MULTISITE, done, sim.real_processors).items()}
     moves = _migration_steps(sim)
     mt = np.array([0.0] + [time for time, _ in moves] + [sim.time])

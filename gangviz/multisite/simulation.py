@@ -242,8 +242,8 @@ class MultiSiteSimulation(WithoutMatrix, FamilyNeutral, KeptHistory):
         """Return the gangs completed at the current step, in completion order: arrival at the
         grid dispatcher, finish, execution time (the service demand) and size."""
         st = self.state
-        return [Completion(st.gangs[g].arrival, st.finish[g], st.gangs[g].service, st.gangs[g].size)
-                for g in st.completed]
+        gangs, finish = st.gangs, st.finish
+        return [(gangs[g].arrival, finish[g], gangs[g].service, gangs[g].size) for g in st.completed]
 
     def queue_state(self) -> QueueSnapshot:
         """Return the current queues and processors as plain data (for views)."""

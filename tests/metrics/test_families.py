@@ -9,7 +9,6 @@ import pytest
 from gangviz.cli import main
 from gangviz.epoch.sim import EpochSimulation
 from gangviz.metrics import figures, json_ready, series
-from gangviz.metrics.completions import Completion
 from gangviz.metrics.epoch import epoch_figures
 from gangviz.metrics.ibm import SMALL_NODES_MAX
 from gangviz.metrics.multisite import multisite_figures
@@ -55,7 +54,7 @@ def test_multisite_figures_of_no_gang_are_nan():
 
 def test_multisite_core_figures_follow_their_definitions():
     # (arrival, finish, execution, size) on 4 processors; a gang waits response - execution
-    rows = [Completion(0.0, 2.0, 1.0, 2), Completion(1.0, 4.0, 2.0, 4), Completion(3.0, 5.0, 0.5, 1)]
+    rows = [(0.0, 2.0, 1.0, 2), (1.0, 4.0, 2.0, 4), (3.0, 5.0, 0.5, 1)]
     out = multisite_figures(rows, 0, 4)
     assert out["wait"] == (1.0 + 1.0 + 1.5) / 3 and out["response"] == out["RT"] == (2.0 + 3.0 + 2.0) / 3
     assert out["makespan"] == 5.0 and out["throughput"] == 3 / 5.0 and out["jobs"] == out["gangs"] == 3
@@ -66,7 +65,7 @@ def test_multisite_core_figures_follow_their_definitions():
 
 def test_epoch_figures_count_reallocations_by_quantum():
     # one schedule of overhead 8 on 4 nodes for 20 time units (2 quanta of T = 10)
-    jobs = [Completion(0.0, 30.0, math.nan, 1), Completion(0.0, 50.0, math.nan, 2)]
+    jobs = [(0.0, 30.0, math.nan, 1), (0.0, 50.0, math.nan, 2)]
     out = epoch_figures(jobs, [(0.0, 20.0, 8)], nodes=4, quantum=10.0, elapsed=20.0)
     assert out == {"response": 40.0, "makespan": 50.0, "throughput": 2 / 50.0, "jobs": 2, "departed": 2,
                    "reallocations": 16.0, "overhead": 2.0}

@@ -92,31 +92,30 @@ def test_the_means_are_numpy_s_to_the_bit():
 
 
 def test_the_families_summing_in_completion_order_get_a_loop_s_sums_to_the_bit():
-    from gangviz.metrics.completions import Completion
     from gangviz.metrics.multisite import from_sums, multisite_figures
     from gangviz.metrics.reduce import ordered_figures
 
     rng = np.random.default_rng(5)
     arrival = np.cumsum(rng.exponential(0.5, 400))
-    rows = [Completion(float(a), float(a + r), float(s), int(p)) for a, r, s, p in
+    rows = [(float(a), float(a + r), float(s), int(p)) for a, r, s, p in
             zip(arrival, rng.exponential(3.0, 400) + 1e-9, rng.exponential(1.0, 400) + 1e-3, rng.integers(1, 17, 400))]
     # a loop's sums, in completion order, as the compiled loops keep them
     n = pr = p_sum = 0
     r_sum = s_sum = ps = 0.0
-    for c in rows:
-        r = c.finish - c.arrival
-        n, r_sum, pr, s_sum, ps, p_sum = (n + 1, r_sum + r, pr + c.size * r, s_sum + r / c.execution,
-                                          ps + c.size * (r / c.execution), p_sum + c.size)
+    for a, f, e, p in rows:
+        r = f - a
+        n, r_sum, pr, s_sum, ps, p_sum = (n + 1, r_sum + r, pr + p * r, s_sum + r / e,
+                                          ps + p * (r / e), p_sum + p)
     got = multisite_figures(rows, 7, 16)
     loop = from_sums(n, r_sum, pr, s_sum, ps, p_sum)
     assert [got[k] for k in ("RT", "WRT", "SLD", "WSLD")] == list(loop.as_dict().values())
     assert got["gangs"] == 400 and got["migrations"] == 7
     empty = multisite_figures([], 0, 16)
     assert math.isnan(empty["RT"]) and empty["gangs"] == 0
-    responses = np.array([c.finish - c.arrival for c in rows])
+    responses = np.array([f - a for a, f, _, _ in rows])
     running = ordered_figures(table.EPOCH, {"response": responses, "arrival": arrival,
-                                            "finish": np.array([c.finish for c in rows])})
-    assert running["response"][-1] == sum(c.finish - c.arrival for c in rows) / len(rows)
+                                            "finish": np.array([f for _, f, _, _ in rows])})
+    assert running["response"][-1] == sum(f - a for a, f, _, _ in rows) / len(rows)
     assert list(running["departed"]) == list(range(1, 401))
 
 

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from gangviz.metrics.completions import Completion
 from gangviz.metrics.multisite import Metrics, mean_metrics, metrics_of, relative_decrease
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.workload import BLOCK, GangStream, gang_sizes
@@ -39,7 +38,7 @@ def test_stream_is_deterministic_and_independent_of_block_reads():
 
 
 def test_metrics_follow_the_paper_formulas():
-    m = metrics_of([Completion(0.0, 2.0, 1.0, 1), Completion(1.0, 7.0, 2.0, 3)])
+    m = metrics_of([(0.0, 2.0, 1.0, 1), (1.0, 7.0, 2.0, 3)])
     assert m.rt == 4.0
     assert m.wrt == (1 * 2 + 3 * 6) / 4
     assert m.sld == (2.0 + 3.0) / 2
