@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from gangviz.commands.errors import UserError
-from gangviz.core.registry import ORDER_GRADED, RESERVING_TRAITS, SPACE_SHARING
+from gangviz.core import registry
+from gangviz.core.registry import ORDER_GRADED, RESERVING_TRAITS
 from gangviz.experiments.argtypes import positive_int
 from gangviz.experiments.options import add_workers
 from gangviz.experiments.runner import cap_workers
@@ -120,7 +121,7 @@ def check_run(source: Any, spec: str, order: str | None = None) -> tuple[str | N
     try:
         sim = build(source, spec, params={"check": True} if order is None else None, record=True,
                     watch=False, order=order)
-        if sim.family == SPACE_SHARING:
+        if not registry.family(sim.family).matrix:  # space sharing: its log is audited at the end
             rule, message = _space_verdict(sim, order is not None)
             return rule, message, {}
         sim.run()
@@ -271,7 +272,7 @@ def grade_policy(spec: str) -> dict[str, Any]:
         raise UserError(str(exc)) from None
     entry = choice.entry
     assert entry is not None
-    space = entry.family == SPACE_SHARING
+    space = not entry.kind.matrix  # a space-sharing policy: no scenario with a matrix runs it
     verdicts: dict[str, list[str]] = {rule: [] for rule in (*RULES, RESERVATION_RULE, "runs without error")}
     warnings: dict[str, list[str]] = {}
     runs = []

@@ -51,10 +51,14 @@ class Family:
     ``finisher`` runs a built simulation to its end and returns its finished run,
     ``figures`` gives a finished run's figures (the family's list in
     :mod:`gangviz.results.figures`) and ``views`` is how the window draws it (``""``: the
-    board's own matrix views): each a ``module:attribute`` imported only when it is used, so the
-    family sits below every package that implements it. ``matrix``: its runs end with an
-    Ousterhout matrix and its steps are change records; ``measured``: its runs have the core
-    figures of a finished run (the time-slot and space-sharing families).
+    board's own matrix views), ``simulator`` builds the step-able simulation of a source under
+    a policy of the family, ``headless`` runs one to its end without steps when it can (a
+    compiled loop, the backfilling simulator; ``""``: always the simulator) and ``end_state``
+    gives the comparable end state a scenario's ``[expect]`` checks: each a ``module:attribute``
+    imported only when it is used, so the family sits below every package that implements it.
+    ``matrix``: its runs end with an Ousterhout matrix and its steps are change records;
+    ``measured``: its runs have the whole core of a finished run (the time-slot and
+    space-sharing families).
     """
 
     key: str
@@ -65,12 +69,15 @@ class Family:
     finisher: str
     figures: str
     views: str = ""
+    simulator: str = ""
+    headless: str = ""
+    end_state: str = ""
     matrix: bool = False
     measured: bool = True
 
     def load(self, attribute: str) -> Any:
-        """Return what the field ``attribute`` (``maker``, ``finisher``, ``figures``, ``views``)
-        names, imported now. Raises ``ValueError`` when the family names none."""
+        """Return what the field ``attribute`` (``maker``, ``finisher``, ``figures``, ``views``,
+        ``simulator``, ``headless``, ``end_state``) names, imported now. Raises ``ValueError`` when the family names none."""
         target = str(getattr(self, attribute))
         if not target:
             raise ValueError(f"the {self.key} family has no {attribute}")
@@ -78,18 +85,24 @@ class Family:
         return getattr(importlib.import_module(module), attr)
 
 
+_BUILD, _RUN, _EXPECT = "gangviz.factory.build:", "gangviz.factory.run:", "gangviz.factory.expect:"
 _FAMILIES = (
     Family(MATRIX, "time slots", MATRIX, "repack", "gangviz.factory.policy:construct",
-           "gangviz.factory.finished:finish", "gangviz.results.figures:run_figures", matrix=True),
+           "gangviz.factory.finished:finish", "gangviz.results.figures:run_figures",
+           simulator=_BUILD + "matrix_simulation", headless=_RUN + "compiled_run",
+           end_state=_EXPECT + "matrix_end", matrix=True),
     Family(SPACE_SHARING, "space sharing", MATRIX, None, "gangviz.factory.policy:construct",
            "gangviz.factory.finished:finish", "gangviz.results.figures:run_figures",
-           "gangviz.gui.families.table:GANTT"),
+           "gangviz.gui.families.table:GANTT", simulator=_BUILD + "space_sharing_simulation",
+           headless=_RUN + "backfill_run", end_state=_EXPECT + "space_sharing_end"),
     Family(MULTISITE, MULTISITE, MULTISITE, "AFCFSwM", "gangviz.multisite.config:migrates",
            "gangviz.factory.finished:finish_stepping", "gangviz.results.figures:family_figures",
-           "gangviz.gui.families.table:QUEUES", measured=False),
+           "gangviz.gui.families.table:QUEUES", simulator=_BUILD + "multisite_simulation",
+           end_state=_EXPECT + "multisite_end", measured=False),
     Family(EPOCH, EPOCH, EPOCH, "OPT-EPOCH(1)", "gangviz.epoch.policies:from_entry",
            "gangviz.factory.finished:finish_stepping", "gangviz.results.figures:family_figures",
-           "gangviz.gui.families.table:EPOCHS", measured=False),
+           "gangviz.gui.families.table:EPOCHS", simulator=_BUILD + "epoch_simulation",
+           end_state=_EXPECT + "epoch_end", measured=False),
 )
 #: Every family by its key.
 FAMILY: Mapping[str, Family] = MappingProxyType({f.key: f for f in _FAMILIES})
@@ -345,7 +358,7 @@ def menu(source_family: str) -> list[str]:
     """Return the specs a menu offers for a source of ``source_family``: the lookup keys of the
     matrix family's policies (sorted), the titles of the others with k = 1 (``OPT-EPOCH(1)``)."""
     chosen = [e for e in _BUILTINS if e.runs_on() == source_family]
-    if source_family == MATRIX:
+    if family(source_family).matrix:
         return sorted(e.name for e in chosen)
     return [e.title.replace("(k)", "(1)") for e in chosen]
 

@@ -27,6 +27,7 @@ from gangviz.epoch.policies import Policy, make_policy
 from gangviz.epoch.records import EpochState, JobArrived, JobDeparted, ScheduleRebuilt, Served
 from gangviz.epoch.speedup import s_dynamic, s_static
 from gangviz.epoch.workload import ClosedWorkload, JobSequence
+from gangviz.metrics.completions import Completion
 from gangviz.sim.protocol import AppliedHistory, FamilyNeutral, OwnPolicy, WithoutMatrix
 
 
@@ -183,6 +184,11 @@ class EpochSimulation(WithoutMatrix, FamilyNeutral, OwnPolicy, AppliedHistory):
     #: the metric panels plot the epoch figures, not per-step samples; no one FCFS queue
     samples: tuple[object, ...] = ()
     waiting = None
+
+    def completions(self) -> list[Completion]:
+        """Return the departed jobs in departure order: arrival, departure, no execution time of
+        their own (``nan``: a job runs on a varying number of nodes) and minimum nodes."""
+        return [(f.arrival, f.departure, math.nan, f.min_nodes) for f in self.state.finished]
 
     @property
     def real_processors(self) -> int:

@@ -26,7 +26,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gangviz.core import registry
-from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.checks import check_source
 from gangviz.factory.finished import measures_of
 from gangviz.factory.policy import PolicyChoice, family_of_source, make, resolve
@@ -90,30 +89,59 @@ def build_resolved(source: Source, choice: PolicyChoice, policy: Any, *, record:
 
 def _simulation(source: Source, choice: PolicyChoice, policy: Any, *, record: bool,
                 watch: bool | None, ring: bool | None, order: str | None) -> Any:
-    """The simulation :func:`build_resolved` returns, before its figures are bound."""
-    family = family_of_source(source)
-    if family == "multisite":
-        return _multisite(_scenario(source), policy)
-    if family == "epoch":
-        return _epoch(_scenario(source), policy)
-    if order is not None and (not registry.family(family).matrix or choice.entry is None):
-        raise ValueError(f"--order applies to the time-slot and space-sharing policies, not {choice.spec}")
-    if choice.entry is not None and choice.entry.family == SPACE_SHARING:
-        from gangviz.spacesharing.simulation import SpaceSharingSimulation
+    """The simulation :func:`build_resolved` returns, before its figures are bound: built by the
+    simulator of the policy's family (:attr:`gangviz.core.registry.Family.simulator`)."""
+    kind = choice.entry.kind if choice.entry is not None else registry.family(family_of_source(source))
+    return kind.load("simulator")(source, choice, policy, record=record, watch=watch, ring=ring,
+                                  order=order)
 
-        policy.check_source(source)
-        user = "user" in choice.entry.traits
-        if user and order is not None:
-            raise ValueError(f"--order applies to the built-in policies, not {choice.spec}")
-        jobs = source.jobs if isinstance(source.jobs, list) else list(source.jobs)  # a model's columns
-        return SpaceSharingSimulation(jobs, source.processors, policy,
-                                      time_unit=source.slice_seconds,
-                                      slice_seconds=_clock(source),
-                                      order=_order(order) if order is not None else None,
-                                      result=policy.simulate(source.jobs, source.processors, log=True)
-                                      if user else None)
+
+def multisite_simulation(source: Source, choice: PolicyChoice, migrate: bool, **_: Any) -> Any:
+    """Return the multi-site simulation of a scenario's gangs (AFCFS, with migration when
+    ``migrate``): the simulator of the multi-site family."""
+    return _multisite(_scenario(source), migrate)
+
+
+def epoch_simulation(source: Source, choice: PolicyChoice, policy: Any, **_: Any) -> Any:
+    """Return the epoch simulation of a scenario's job sequence under ``policy``: the simulator
+    of the epoch family."""
+    return _epoch(_scenario(source), policy)
+
+
+def _no_order(choice: PolicyChoice, order: str | None) -> None:
+    """Raise ``ValueError`` for a queue ``order`` given to a policy no order applies to."""
+    if order is not None and choice.entry is None:
+        raise ValueError(f"--order applies to the time-slot and space-sharing policies, not {choice.spec}")
+
+
+def space_sharing_simulation(source: Source, choice: PolicyChoice, policy: Any, *, order: str | None,
+                             **_: Any) -> Any:
+    """Return the space-sharing simulation of ``source``'s jobs under ``policy`` (a user's runs
+    its own log of decisions): the simulator of the space-sharing family. Raises ``ValueError``
+    for a machine the policy refuses or an order given to a user's policy."""
+    from gangviz.spacesharing.simulation import SpaceSharingSimulation
+
+    _no_order(choice, order)
+    policy.check_source(source)
+    user = choice.entry is not None and "user" in choice.entry.traits
+    if user and order is not None:
+        raise ValueError(f"--order applies to the built-in policies, not {choice.spec}")
+    jobs = source.jobs if isinstance(source.jobs, list) else list(source.jobs)  # a model's columns
+    return SpaceSharingSimulation(jobs, source.processors, policy,
+                                  time_unit=source.slice_seconds,
+                                  slice_seconds=_clock(source),
+                                  order=_order(order) if order is not None else None,
+                                  result=policy.simulate(source.jobs, source.processors, log=True)
+                                  if user else None)
+
+
+def matrix_simulation(source: Source, choice: PolicyChoice, policy: Any, *, record: bool,
+                      watch: bool | None, ring: bool | None, order: str | None) -> Any:
+    """Return the Ousterhout-matrix engine of ``source`` under ``policy``, from the scenario's
+    matrix and script: the simulator of the time-slot family."""
     from gangviz.sim.engine import Simulation
 
+    _no_order(choice, order)
     if watch is None:
         watch = source.kind == "scenario"
     matrix = source.matrix

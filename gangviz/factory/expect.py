@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from gangviz.core.registry import SPACE_SHARING
+from gangviz.core import registry
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: each family loads when it runs)
     from gangviz.epoch.model import Piece
@@ -44,31 +44,47 @@ def piece_text(piece: Piece, names: dict[int, str] | None = None) -> str:
 
 def end_state(sim: Simulation) -> dict[str, Any]:
     """Return the comparable end state of ``sim`` (the ``[expect]`` keys of its family, plus
-    ``steps``). Raises ``ValueError`` for an object of no known family."""
-    family = sim.family
-    steps = sim.known
-    if family == SPACE_SHARING:
-        ss = cast("SpaceSharingSimulation", sim)
-        return {"started": [ss.names[r.spec.id] for r in sorted(
-            (r for r in ss.result.records if r.start is not None and r.start <= ss.time),
-            key=lambda r: (r.start, r.spec.arrival, r.spec.id))], "steps": steps}
-    if family == "matrix":
-        return {"final_matrix": cast("MatrixSimulation", sim).matrix.to_rows(), "steps": steps}
-    if family == "multisite":
-        from gangviz.multisite.changes import TaskMigrated
+    ``steps``), as its family's ``end_state`` gives it
+    (:attr:`gangviz.core.registry.Family.end_state`). Raises ``ValueError`` for an object of no
+    known family."""
+    try:
+        kind = registry.family(sim.family)
+    except ValueError:
+        raise ValueError(f"not a simulation of a known family: {sim.family!r}") from None
+    return {**kind.load("end_state")(sim), "steps": sim.known}
 
-        ms = cast("MultiSiteSimulation", sim)
-        moves = [c for s in ms.steps[:ms.cursor] for c in s.changes if isinstance(c, TaskMigrated)]
-        return {"completed": [f"G{g}" for g in ms.state.completed],
-                "local_migrations": sum(not c.is_grid for c in moves),
-                "grid_migrations": sum(c.is_grid for c in moves), "steps": steps}
-    if family == "epoch":
-        sched = cast("EpochSimulation", sim).schedule
-        return {"schedule": [piece_text(p) for p in sched.pieces] if sched else [],
-                "epochs": [[f"J{j}" for j in e] for e in sched.epochs] if sched else [],
-                "departed": [f"J{f.id}" for f in cast("EpochSimulation", sim).state.finished],
-                "steps": steps}
-    raise ValueError(f"not a simulation of a known family: {family!r}")
+
+def space_sharing_end(sim: Simulation) -> dict[str, Any]:
+    """The space-sharing end state: the jobs' names in start order."""
+    ss = cast("SpaceSharingSimulation", sim)
+    return {"started": [ss.names[r.spec.id] for r in sorted(
+        (r for r in ss.result.records if r.start is not None and r.start <= ss.time),
+        key=lambda r: (r.start, r.spec.arrival, r.spec.id))]}
+
+
+def matrix_end(sim: Simulation) -> dict[str, Any]:
+    """The time-slot end state: the matrix's rows, top slot first."""
+    return {"final_matrix": cast("MatrixSimulation", sim).matrix.to_rows()}
+
+
+def multisite_end(sim: Simulation) -> dict[str, Any]:
+    """The multi-site end state: the gangs in completion order, the local and grid migrations."""
+    from gangviz.multisite.changes import TaskMigrated
+
+    ms = cast("MultiSiteSimulation", sim)
+    moves = [c for s in ms.steps[:ms.cursor] for c in s.changes if isinstance(c, TaskMigrated)]
+    return {"completed": [f"G{g}" for g in ms.state.completed],
+            "local_migrations": sum(not c.is_grid for c in moves),
+            "grid_migrations": sum(c.is_grid for c in moves)}
+
+
+def epoch_end(sim: Simulation) -> dict[str, Any]:
+    """The epoch end state: the last quantum's pieces, its epochs and the departed jobs."""
+    ep = cast("EpochSimulation", sim)
+    sched = ep.schedule
+    return {"schedule": [piece_text(p) for p in sched.pieces] if sched else [],
+            "epochs": [[f"J{j}" for j in e] for e in sched.epochs] if sched else [],
+            "departed": [f"J{f.id}" for f in ep.state.finished]}
 
 
 def check_expect(scenario: Source | Scenario, sim: Simulation) -> list[str]:

@@ -14,12 +14,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from gangviz.core import registry
-from gangviz.core.registry import SPACE_SHARING
 from gangviz.factory.build import as_source, build_resolved
 from gangviz.factory.checks import check_source
 from gangviz.factory.compiled import compiled_runner
 from gangviz.factory.finished import FinishedRun
-from gangviz.factory.policy import family_of_source, make, resolve, typed_params
+from gangviz.factory.policy import PolicyChoice, family_of_source, make, resolve, typed_params
 
 if TYPE_CHECKING:  # pragma: no cover
     from gangviz.workloads.source import Source
@@ -61,26 +60,14 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
     choice = resolve(source, policy, params=params, defaults=defaults)
     family = family_of_source(source)
     pol = make(family, choice)
-    space_sharing = choice.entry is not None and choice.entry.family == SPACE_SHARING
-    if family == "matrix" and space_sharing and not record:
-        if choice.entry is not None and "user" in choice.entry.traits:  # (space_sharing: it is)
-            pol.check_source(source)
-            result = pol.simulate(source.jobs, source.processors)
-            return FinishedRun(source, choice.spec, pol, "backfill", result=result,
-                               parameters=dict(choice.params), capacity=result.capacity)
-        done = _backfill(source, choice.spec, pol, order)
-        done.parameters = dict(choice.params)
-        return done
-    if family == "matrix" and not space_sharing and engine != "reference" and not record and order is None \
-            and choice.entry is not None and "compiled" in choice.entry.loops:
-        on_ring = source.ring if ring is None else ring
-        params = typed_params(choice)
-        runner = compiled_runner(source, choice.entry.name, params, bool(on_ring))
-        if runner is not None:  # with jobs, the table comes from the loop (results.compiled_jobs)
-            result = runner.run(source, choice.entry.name, params, placement=placement, jobs=jobs,
-                                progress=progress)
-            return FinishedRun(source, choice.spec, pol, f"compiled:{runner.name}", result=result,
-                               parameters=dict(choice.params), capacity=result.capacity())
+    kind = choice.entry.kind if choice.entry is not None else registry.family(family)
+    if not record and kind.headless:
+        done: FinishedRun | None = kind.load("headless")(
+            source, choice, pol, engine=engine, order=order, ring=ring, placement=placement,
+            jobs=jobs, progress=progress)
+        if done is not None:
+            done.parameters = dict(choice.params)
+            return done
     if engine == "compiled":
         raise ValueError(f"no compiled loop covers {choice.spec} on {source.title}"
                          + (" while recording steps" if record else ""))
@@ -89,6 +76,37 @@ def run(source: Any, policy: str | None = None, *, params: Mapping[str, Any] | N
         sim, source, choice.spec, tick=tick, until=finish, policy=pol)
     ended.parameters = dict(choice.params)
     return ended
+
+
+def backfill_run(source: Source, choice: PolicyChoice, policy: Any, *, order: str | None,
+                 **_: Any) -> FinishedRun:
+    """Run a space-sharing ``policy`` to its end without steps, on the backfilling simulator (a
+    user's on its own loop): the headless run of the space-sharing family."""
+    if choice.entry is not None and "user" in choice.entry.traits:
+        policy.check_source(source)
+        result = policy.simulate(source.jobs, source.processors)
+        return FinishedRun(source, choice.spec, policy, "backfill", result=result,
+                           capacity=result.capacity)
+    return _backfill(source, choice.spec, policy, order)
+
+
+def compiled_run(source: Source, choice: PolicyChoice, policy: Any, *, engine: str, order: str | None,
+                 ring: bool | None, placement: bool, jobs: bool, progress: Any) -> FinishedRun | None:
+    """Run a time-slot ``policy`` to its end on a compiled loop when one covers the run and
+    ``engine`` allows it (``None``: none does; the reference engine runs it): the headless run
+    of the time-slot family."""
+    entry = choice.entry
+    if engine == "reference" or order is not None or entry is None or "compiled" not in entry.loops:
+        return None
+    on_ring = source.ring if ring is None else ring
+    params = typed_params(choice)
+    runner = compiled_runner(source, entry.name, params, bool(on_ring))
+    if runner is None:
+        return None
+    # with jobs, the table comes from the loop (results.compiled_jobs)
+    result = runner.run(source, entry.name, params, placement=placement, jobs=jobs, progress=progress)
+    return FinishedRun(source, choice.spec, policy, f"compiled:{runner.name}", result=result,
+                       capacity=result.capacity())
 
 
 def _backfill(source: Source, label: str, policy: Any, order: str | None = None) -> FinishedRun:

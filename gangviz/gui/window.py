@@ -55,7 +55,7 @@ from PySide6.QtWidgets import (
 
 from gangviz.core import registry
 from gangviz.gui.board import Board
-from gangviz.gui.families.table import matrix_of, waiting_of, watch_of
+from gangviz.gui.families.table import family_view, matrix_of, waiting_of, watch_of
 from gangviz.gui.kit.layouts import splitter
 from gangviz.gui.lecture.narration import NarrationView
 from gangviz.gui.matrix.what_if import offer_what_ifs
@@ -476,15 +476,9 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _subtitle(source: Source, sim: Simulation, pname: str) -> str:
-        family, sc = source.model, source.scenario
-        if family == "multisite":
-            assert sc is not None  # a model's source carries its scenario
-            return (f"{sc.sites} sites of {source.processors} processors  ·  {len(sc.gangs)} gangs"
-                    f"  ·  policy {pname}")
-        if family == "epoch":
-            assert sc is not None
-            return (f"{source.processors} nodes  ·  {len(sc.workload)} jobs, {sc.in_system} in the system"
-                    f"  ·  policy {pname}")
+        view = family_view(sim)
+        if view is not None and view.machine is not None:  # a model names its own machine
+            return f"{view.machine(source)}  ·  policy {pname}"
         real = source.absent_from
         procs = f"{real} processors (padded to {source.processors})" if real else f"{source.processors} processors"
         return (f"{procs}  ·  {len(source.jobs)} jobs  ·  policy {pname}"

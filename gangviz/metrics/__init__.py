@@ -4,9 +4,12 @@
   t_ta, t_sa, t_ma, t_la; Zhou00 §4.3);
 * :mod:`~gangviz.metrics.ibm`: the IBM study, Zhang01 §2.3 (wait, response, bounded slowdown,
   utilisation, loss of capacity), for space-sharing and gang runs alike;
-* :mod:`~gangviz.metrics.multisite`: Papazachos09 §4.1 (RT, WRT, SLD, WSLD, D_*), and the
-  migrations of a run;
-* :mod:`~gangviz.metrics.epoch`: McCann94 §5 (response time, reallocations, overhead);
+* :mod:`~gangviz.metrics.multisite`: the core figures a gang has, Papazachos09 §4.1 (RT, WRT,
+  SLD, WSLD, D_*), and the migrations of a run;
+* :mod:`~gangviz.metrics.epoch`: the core figures an epoch job has, McCann94 §5 (reallocations,
+  overhead);
+* :mod:`~gangviz.metrics.completions`: the finished jobs of those two models, in completion
+  order, and their figures of the table;
 * :mod:`~gangviz.metrics.table`: every figure above declared once (key, unit, goal,
   definition, families, reduction), and :mod:`~gangviz.metrics.reduce`, each reduction
   computed once.
@@ -29,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.metrics import epoch, ibm, multisite, zhou
+from gangviz.metrics import epoch, ibm, multisite, table, zhou
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.sim.protocol import Simulation
@@ -56,9 +59,11 @@ def matrix_series(sim: Any) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDAr
     return ibm.core_series(kept, sim.time)
 
 
-#: the core figures a time-slot simulation's panels show as it runs (the loss of capacity
-#: needs the whole run: ``gangviz run`` gives it)
-MATRIX_CORE = ("wait", "bounded_slowdown")
+#: the core figures a time-slot simulation's panels show as it runs, those its live panel names
+#: (:data:`gangviz.metrics.table.PANELS`; the loss of capacity needs the whole run: ``gangviz
+#: run`` gives it)
+MATRIX_CORE = tuple(k for panel in table.PANELS[table.MATRIX] for k in panel.figures
+                    if k in table.keys(table.SPACE_SHARING))
 
 #: family -> the function giving a simulation's figures at its current step
 FIGURES: dict[str, Callable[..., dict[str, Any]]] = {

@@ -19,6 +19,7 @@ any order; a percentile gathers the class's values (it needs them all).
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -93,6 +94,7 @@ PER_JOB: dict[str, Callable[[dict[str, Array], float], Array]] = {
     "wait": lambda c, g: c["start"] - c["arrival"],
     "response": lambda c, g: c["finish"] - c["arrival"],
     "bounded_slowdown": lambda c, g: bounded_slowdowns(c["arrival"], c["start"], c["finish"], c["work"], g),
+    "slowdown": lambda c, g: (c["finish"] - c["arrival"]) / c["work"],
     "node_time": lambda c, g: c["size"] * c["ran"],
     "node_time_asked": lambda c, g: c["size"] * c["work"],
     "node_time_unserved": lambda c, g: c["size"] * (c["work"] - c["ran"]),
@@ -294,35 +296,85 @@ def _reduce_all(run: _Run) -> dict[str, Any]:
     return out
 
 
-def ordered_figures(family: str, columns: dict[str, Array]) -> dict[str, Any]:
+def ordered_figures(family: str, columns: dict[str, Array], processors: int = 0,
+                    gamma: float = GAMMA) -> dict[str, Any]:
     """Return ``family``'s figures of the table that reduce per-job values, from ``columns``
-    (per-job quantity -> a float64 array, ``size`` among them, in the order the jobs
-    completed), each as a running value after each job: ``key -> array``, whose last entry is
-    the figure (a mean before the first job is ``nan``).
+    (the jobs in the order they completed, as float64 arrays: ``arrival``, ``start``,
+    ``finish``, ``work``, ``ran``, ``size``, or per-job quantities of :data:`PER_JOB` themselves;
+    a quantity not given is made from the jobs' columns), each as a running value after each
+    job: ``key -> array``, whose last entry is the figure (a mean before the first job is
+    ``nan``). ``processors`` is the machine's, for a share of its node-time; ``gamma`` the
+    bounded slowdown's threshold.
 
     The multi-site and epoch families sum in completion order, one job after the other, as
     their simulators and their papers' runs do [Papazachos09 §4.2, McCann94 §5.2]: a sum here is
     ``numpy.cumsum``, which adds in that order, so the figure equals a loop's sum to the bit.
     A ``"mean"`` is the sum over the count; a ``"weighted"`` mean the sum of size x value over
-    the sum of sizes; a ``"count"`` the jobs. Raises ``ValueError`` for another reduction.
+    the sum of sizes; a ``"count"`` the jobs; an ``"extremum"`` the last finish so far less the
+    first arrival so far (the makespan); a ``"rate"`` the jobs over the makespan; a ``"share"``
+    the sum over the machine's node-time so far; a ``"percentile"`` that of the jobs so far; an
+    ``"alias"`` the figure it names. Raises
+    ``ValueError`` for another reduction, ``KeyError`` for a column the family's figures need
+    and ``columns`` lack.
     """
-    n = max((len(v) for v in columns.values()), default=0)
-    size = np.asarray(columns.get("size", np.zeros(n)), dtype=np.float64)
+    cols = {k: np.asarray(v, dtype=np.float64) for k, v in columns.items()}
+    n = max((len(v) for v in cols.values()), default=0)
     count = np.arange(1, n + 1)
+
+    def per_job(of: str) -> Array:
+        if of not in cols:
+            cols[of] = PER_JOB[of](cols, gamma)
+        return cols[of]
+
+    def makespan() -> Array:
+        if "makespan" not in cols:
+            cols["makespan"] = np.maximum.accumulate(per_job("finish")) - np.minimum.accumulate(cols["arrival"])
+        return cols["makespan"]
+
     out: dict[str, Any] = {}
-    for f in TABLE:
-        if family not in f.families or f.reduce.how == "own":
-            continue
-        how, of = f.reduce.how, f.reduce.of
-        values = np.asarray(columns.get(of, np.zeros(n)), dtype=np.float64)
-        if how == "mean":
-            out[f.key] = np.cumsum(values) / count
-        elif how == "weighted":
-            out[f.key] = np.cumsum(size * values) / np.cumsum(size)
-        elif how == "count":
-            out[f.key] = count
-        else:
-            raise ValueError(f"figure {f.key!r}: no running reduction {how!r}")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for f in TABLE:
+            if family not in f.families or f.reduce.how == "own":
+                continue
+            how, of = f.reduce.how, f.reduce.of
+            if how == "mean":
+                out[f.key] = np.cumsum(per_job(of)) / count
+            elif how == "weighted":
+                size = per_job("size")
+                out[f.key] = np.cumsum(size * per_job(of)) / np.cumsum(size)
+            elif how == "count":
+                out[f.key] = count
+            elif how == "extremum":
+                out[f.key] = makespan()
+            elif how == "rate":
+                span = makespan()
+                out[f.key] = np.where(span > 0, count / span, math.nan)
+            elif how == "share":
+                span = makespan()
+                out[f.key] = np.where(span > 0, np.cumsum(per_job(of)) / (span * processors), math.nan)
+            elif how == "percentile":
+                out[f.key] = _running_percentile(per_job(of), f.reduce.q)
+            elif how == "alias":
+                out[f.key] = out[of]
+            else:
+                raise ValueError(f"figure {f.key!r}: no running reduction {how!r}")
+    return out
+
+
+def _running_percentile(values: Array, q: float) -> Array:
+    """The ``q``-th percentile of each prefix of ``values`` (linear interpolation between the
+    closest ranks, numpy's default), kept sorted as the jobs come; the whole column's is
+    ``numpy.percentile``'s own, to the bit."""
+    out = np.empty(len(values))
+    ordered: list[float] = []
+    for i, v in enumerate(values.tolist()):
+        bisect.insort(ordered, v)
+        pos = q / 100.0 * i
+        lo = int(pos)
+        hi = min(lo + 1, i)
+        out[i] = ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+    if len(values):
+        out[-1] = np.percentile(values, q)
     return out
 
 

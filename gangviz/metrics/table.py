@@ -16,7 +16,10 @@ time units). A unit or definition template names ``{t}`` for the clock's time un
 ``time unit``), ``{per_word}`` for it in words (``hour``, ...) and ``{gamma}`` for the bounded
 slowdown's threshold Γ.
 
-A family object names its figures with :func:`family_keys`.
+A family object names its figures with :func:`family_keys` and its live panel with
+:data:`PANELS`: each :class:`Panel` is one plot of the window, drawing figures of the table (their
+running values) or fields of the engine's samples; adding a figure to a family's panel is one
+:func:`panel` in its list.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from dataclasses import dataclass
 
 __all__ = ["Reduce", "Figure", "TABLE", "BY_KEY", "SIZE_CLASSES", "SMALL_NODES_MAX", "SMALL_WORK_MAX",
            "MEDIUM_WORK_MAX", "family_keys", "keys", "split_keys", "unit", "definition", "title",
-           "goals", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "CORE_FAMILIES"]
+           "goals", "MATRIX", "SPACE_SHARING", "MULTISITE", "EPOCH", "CORE_FAMILIES", "Panel", "panel",
+           "PANELS", "SAMPLED"]
 
 #: Zhang01 §2.2 and §3.1: a small job uses 32 or fewer nodes, a large one more.
 SMALL_NODES_MAX = 32
@@ -34,7 +38,9 @@ SMALL_WORK_MAX = 12
 MEDIUM_WORK_MAX = 60
 
 MATRIX, SPACE_SHARING, MULTISITE, EPOCH = "matrix", "space-sharing", "multisite", "epoch"
-#: the families whose runs report the core, the IBM study's figures [Zhang01 §2.3]
+#: the families whose runs report the whole core, the IBM study's figures [Zhang01 §2.3], each
+#: figure also for small and large jobs (the multi-site and epoch models report part of it,
+#: for all jobs)
 CORE_FAMILIES = (MATRIX, SPACE_SHARING)
 
 #: the size classes of the core, suffix -> words [Zhang01 §2.2]
@@ -55,12 +61,15 @@ class Reduce:
     * ``"lost"``: the node-time lost while jobs waited over the machine's node-time;
     * ``"percentile"``: the ``q``-th percentile of ``of``, gathered over every job (linear
       interpolation, numpy's default);
-    * ``"own"``: made by the family's own code from its records (its paper's figure).
-
-    * ``"sum"``: the sum of ``of``.
+    * ``"own"``: made by the family's own code from its records (its paper's figure);
+    * ``"sum"``: the sum of ``of``;
+    * ``"weighted"``: the size-weighted mean of ``of`` (its sum of size x value over the sum of
+      sizes);
+    * ``"alias"``: the figure ``of`` under the name its family's paper gives it (the same
+      value, reduced once).
 
     Per-job quantities (``of``, :data:`gangviz.metrics.reduce.PER_JOB`): ``wait``,
-    ``response``, ``bounded_slowdown``, ``node_time`` (size x the time the job ran),
+    ``response``, ``bounded_slowdown``, ``slowdown`` (response / execution), ``node_time`` (size x the time the job ran),
     ``node_time_asked`` (size x work), ``node_time_unserved`` (size x the work not run),
     ``finish``. ``among`` is the jobs reduced when not a size class: ``"killed"`` (stopped at
     their estimate) or ``"completed"``.
@@ -78,7 +87,8 @@ class Figure:
     ``"time"``) to a unit template, ``"*"`` to the template of any clock not listed.
     ``split``: also given for small and large jobs (suffixes ``_small``, ``_large``).
     ``shown_unless_equal``: the run's text leaves the row out when it equals that figure
-    (the JSON keeps it)."""
+    (the JSON keeps it). ``definitions`` maps a clock to the definition on it where it differs
+    from ``definition`` (on the models' own ``"time"`` clock a gang has no single start)."""
 
     key: str
     title: str
@@ -89,6 +99,7 @@ class Figure:
     reduce: Reduce
     split: bool = False
     shown_unless_equal: str = ""
+    definitions: tuple[tuple[str, str], ...] = ()
 
     def unit(self, clock: str) -> str:
         """Return the unit of this figure on ``clock``."""
@@ -103,6 +114,12 @@ def _u(template: str) -> tuple[tuple[str, str], ...]:
 
 _T = _u("{t}")
 _CORE = CORE_FAMILIES
+#: the core figures the multi-site and epoch models report besides their papers' own: a gang
+#: runs all its tasks at once for its execution time, so its wait, bounded slowdown and
+#: node-time are defined; an epoch job runs on a varying number of nodes from its arrival on,
+#: so only its response, the makespan, the throughput and the count are [McCann94 §5.2]
+_GANGS = (*_CORE, MULTISITE)
+_EVERY = (*_CORE, MULTISITE, EPOCH)
 _OWN = Reduce("own")
 
 #: every figure, in the order the outputs list them: the core (each size-split figure, the job
@@ -111,26 +128,28 @@ _OWN = Reduce("own")
 TABLE: tuple[Figure, ...] = (
     Figure("wait", "mean wait", _T, "min",
            "mean wait, start - arrival (a time-slot job starts when it is placed in a slot)",
-           _CORE, Reduce("mean", "wait"), split=True),
+           _GANGS, Reduce("mean", "wait"), split=True,
+           definitions=(("time", "mean wait, response - execution: a gang waits until all its "
+                         "tasks run, migration overheads included [Papazachos09 §3.3]"),)),
     Figure("response", "mean response", _T, "min", "mean response time, finish - arrival",
-           (*_CORE, EPOCH), Reduce("mean", "response"), split=True),
+           _EVERY, Reduce("mean", "response"), split=True),
     Figure("bounded_slowdown", "mean bounded slowdown", _u("ratio"), "min",
            "mean bounded slowdown, max(response, Γ) / max(executed, Γ), "
            "executed = min(work, finish - start), Γ = {gamma:g} {t}",
-           _CORE, Reduce("mean", "bounded_slowdown"), split=True),
+           _GANGS, Reduce("mean", "bounded_slowdown"), split=True),
     Figure("utilization", "utilisation", _u("fraction"), "max",
            "utilisation, work delivered: sum(size x executed) / (processors x makespan), "
            "executed = the time the job ran [Zhang01 eq. 1]",
-           _CORE, Reduce("share", "node_time"), split=True),
+           _GANGS, Reduce("share", "node_time"), split=True),
     Figure("loss_of_capacity", "loss of capacity", _u("fraction"), "min",
            "loss of capacity, node-time left idle while jobs waited / "
            "(processors x makespan) [Zhang01 eqs. 2-3]",
            _CORE, Reduce("lost"), split=True),
     Figure("makespan", "makespan", _T, "min", "last finish - first arrival",
-           _CORE, Reduce("extremum", "finish"), split=True),
+           _EVERY, Reduce("extremum", "finish"), split=True),
     Figure("throughput", "throughput", _u("jobs/{per}"), "max",
-           "jobs finished per {per_word} over the makespan", _CORE, Reduce("rate"), split=True),
-    Figure("jobs", "jobs finished", _u("jobs"), None, "jobs finished", _CORE, Reduce("count"),
+           "jobs finished per {per_word} over the makespan", _EVERY, Reduce("rate"), split=True),
+    Figure("jobs", "jobs finished", _u("jobs"), None, "jobs finished", _EVERY, Reduce("count"),
            split=True),
     Figure("jobs_completed", "jobs completed", _u("jobs"), None,
            "jobs that ran to the end of their work", _CORE, Reduce("count", among="completed")),
@@ -159,8 +178,8 @@ TABLE: tuple[Figure, ...] = (
     Figure("t_la", "mean turnaround, large work", _T, "min",
            f"mean turnaround, jobs of more than {MEDIUM_WORK_MAX} slices of work", (MATRIX,), _OWN),
     Figure("RT", "mean response", _T, "min",
-           "mean response time of the completed gangs [Papazachos09 §4.1]", (MULTISITE,),
-           Reduce("mean", "response")),
+           "response under its paper's name: mean response time of the completed gangs "
+           "[Papazachos09 §4.1]", (MULTISITE,), Reduce("alias", "response")),
     Figure("WRT", "weighted mean response", _T, "min",
            "size-weighted mean response time [Papazachos09 §4.1]", (MULTISITE,),
            Reduce("weighted", "response")),
@@ -169,11 +188,14 @@ TABLE: tuple[Figure, ...] = (
            Reduce("mean", "slowdown")),
     Figure("WSLD", "weighted mean slowdown", _u("ratio"), "min",
            "size-weighted mean slowdown [Papazachos09 §4.1]", (MULTISITE,), Reduce("weighted", "slowdown")),
-    Figure("gangs", "gangs completed", _u("gangs"), None, "gangs completed", (MULTISITE,), Reduce("count")),
+    Figure("gangs", "gangs completed", _u("gangs"), None,
+           "jobs under its paper's name: gangs completed [Papazachos09 §4.2]", (MULTISITE,),
+           Reduce("alias", "jobs")),
     Figure("migrations", "migrations", _u("tasks"), None, "task migrations [Papazachos09 §3.3]",
            (MULTISITE,), _OWN),
-    Figure("departed", "jobs departed", _u("jobs"), None, "jobs departed [McCann94 §5.2]", (EPOCH,),
-           Reduce("count")),
+    Figure("departed", "jobs departed", _u("jobs"), None,
+           "jobs under its paper's name: jobs departed [McCann94 §5.2]", (EPOCH,),
+           Reduce("alias", "jobs")),
     Figure("reallocations", "reallocations", _u("reallocations"), "min",
            "node reallocations over the run [McCann94 §2.3]", (EPOCH,), _OWN),
     Figure("overhead", "overhead", _u("reallocations/node/quantum"), "min",
@@ -238,7 +260,7 @@ def definition(key: str, clock: str, gamma: float = 10.0) -> str:
     figure, suffix = _base(key)
     if figure is None:
         raise KeyError(key)
-    text = figure.definition
+    text = dict(figure.definitions).get(clock, figure.definition)
     if figure.reduce.how == "count" and figure.split and suffix:  # "small jobs finished"
         return f"{suffix[1:]} {text}"
     return _fill(text, clock, gamma) + SIZE_CLASSES[suffix]
@@ -260,3 +282,85 @@ def goals() -> dict[str, str]:
     """Return key -> ``"min"`` or ``"max"``, which way each figure is better (each size class
     too); a figure without a goal (a count) is not listed."""
     return {k: f.goal for f in TABLE if f.goal is not None for k in split_keys(f)}
+
+
+#: the fields of a time-slot or space-sharing engine's samples a panel can draw
+#: (:class:`gangviz.sim.state.Sample`), besides the figures of the table
+SAMPLED = ("slots", "waiting", "running", "active_ratio", "mean_turnaround")
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One plot of a family's live panel: ``title``, ``ylabel``, the axis ``kind`` (see
+    :mod:`gangviz.gui.plots.axes`), its ``curves`` as ``(key, legend, colour)`` (a key is a
+    figure's, drawn as its running value, or a field of :data:`SAMPLED`), the ``figures``
+    whose current value the title gives, each named by the word of ``named`` at its place;
+    ``linear``: the curves grow continuously between their points (drawn straight, not as
+    steps)."""
+
+    title: str
+    ylabel: str
+    curves: tuple[tuple[str, str, str], ...]
+    kind: str = "plain"
+    figures: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+    linear: bool = False
+
+    @property
+    def sampled(self) -> bool:
+        """Whether a curve comes from the engine's samples (:data:`SAMPLED`)."""
+        return any(key in SAMPLED for key, _, _ in self.curves)
+
+
+def panel(key: str, colour: str, *, heading: str = "", ylabel: str = "", clock: str = "slice",
+          kind: str = "plain", legend: str = "", named: str = "", linear: bool = False) -> Panel:
+    """Return the :class:`Panel` of the one figure ``key``: its running curve in ``colour``,
+    its current value in the title. Unless given, the title (``heading``) is the figure's name
+    in words (:func:`title`), the y label its unit on ``clock``, the legend its key in words
+    and the word naming its value in the title ``"mean"`` for a mean, else the key."""
+    figure, _ = _base(key)
+    mean = figure is not None and figure.reduce.how in ("mean", "weighted")
+    return Panel(heading or title(key).capitalize(), ylabel or unit(key, clock),
+                 ((key, legend or key.replace("_", " "), colour),), kind, (key,),
+                 (named or ("mean" if mean else key),), linear)
+
+
+#: the jobs waiting and running, from the samples (no figure)
+_JOBS = Panel("Jobs", "jobs", (("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")),
+              "integer")
+
+#: family -> the plots of its live panel, in the window's order (two rows at most)
+PANELS: dict[str, tuple[Panel, ...]] = {
+    # Zhou00 §4.2-4.3 from the engine's samples, then the core [Zhang01 §2.3] of the jobs so far
+    MATRIX: (
+        Panel("Slots", "slots", (("slots", "slots", "#332288"),), "integer", ("n_l", "n_a"), ("n_l", "n_a")),
+        Panel("Processor active ratio", "ratio", (("active_ratio", "active ratio", "#117733"),), "ratio",
+              ("r_a",), ("r_a",)),
+        _JOBS,
+        Panel("Mean turnaround", "slices", (("mean_turnaround", "mean turnaround", "#AA4499"),),
+              "turnaround", ("t_ta",), ("t_ta",)),
+        panel("wait", "#CC6677"),
+        panel("bounded_slowdown", "#882255", heading="Bounded slowdown"),
+    ),
+    # the IBM study's figures [Zhang01 §2.3]
+    SPACE_SHARING: (
+        panel("wait", "#CC6677", ylabel="seconds"),
+        panel("bounded_slowdown", "#AA4499", heading="Bounded slowdown", ylabel="slowdown"),
+        panel("loss_of_capacity", "#117733", ylabel="share", kind="ratio", named="κ"),
+        _JOBS,
+    ),
+    # Papazachos09 §4.1 and the task migrations
+    MULTISITE: (
+        panel("RT", "#332288", heading="Response time", ylabel="time", named="RT"),
+        panel("WRT", "#4477AA", heading="Weighted response time", ylabel="time", named="WRT"),
+        panel("SLD", "#AA4499", heading="Slowdown", ylabel="slowdown", named="SLD"),
+        panel("migrations", "#CC6677", kind="integer", named="total"),
+    ),
+    # McCann94 §5
+    EPOCH: (
+        panel("response", "#332288", heading="Response time", ylabel="time", legend="mean response"),
+        panel("reallocations", "#CC6677", ylabel="node reallocations", named="total", linear=True),
+        panel("overhead", "#117733", ylabel="per node per quantum", legend="normalised overhead",
+              named="mean"),
+    ),
+}

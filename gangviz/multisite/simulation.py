@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from gangviz.core.record import Change, Step
-from gangviz.metrics.multisite import Accumulator, Metrics, state_metrics
+from gangviz.metrics.completions import Completion
+from gangviz.metrics.multisite import Metrics, metrics_of
 from gangviz.multisite import policy
 from gangviz.multisite.changes import GangArrived, GangFinished, GangStarted, TaskQueued
 from gangviz.multisite.config import MultiSiteConfig
@@ -71,7 +72,6 @@ class MultiSiteSimulation(WithoutMatrix, FamilyNeutral, KeptHistory):
         self.cursor = 0
         self._heap: list[tuple[float, int, int]] = []
         self._next_gang = 0
-        self._acc = Accumulator()
 
     # --- clock --------------------------------------------------------------------------------
     @property
@@ -80,7 +80,7 @@ class MultiSiteSimulation(WithoutMatrix, FamilyNeutral, KeptHistory):
         return self.steps[self.cursor - 1].time if self.cursor else 0.0
 
     def _next_event(self) -> tuple[float, int, int] | None:
-        if self.stop_after is not None and self._acc.n >= self.stop_after:
+        if self.stop_after is not None and len(self.state.completed) >= self.stop_after:
             return None
         cands = []
         if self._heap:
@@ -206,8 +206,6 @@ class MultiSiteSimulation(WithoutMatrix, FamilyNeutral, KeptHistory):
         placements = tuple(sorted((t[1], g // P, g % P) for g, t in enumerate(st.running)
                                   if t is not None and t[0] == gang))
         emit(GangFinished(gang, time, placements))
-        info = st.gangs[gang]
-        self._acc.add(time - info.arrival, info.service, info.size)
 
     def _start_migrated(self, gang: int, time: float, emit: policy.Emit) -> None:
         st = self.state
@@ -238,7 +236,14 @@ class MultiSiteSimulation(WithoutMatrix, FamilyNeutral, KeptHistory):
         Computed from the applied steps (so it follows :meth:`step_back`), in completion order.
         Raises ValueError before the first completion.
         """
-        return state_metrics(self.state)
+        return metrics_of(self.completions())
+
+    def completions(self) -> list[Completion]:
+        """Return the gangs completed at the current step, in completion order: arrival at the
+        grid dispatcher, finish, execution time (the service demand) and size."""
+        st = self.state
+        gangs, finish = st.gangs, st.finish
+        return [(gangs[g].arrival, finish[g], gangs[g].service, gangs[g].size) for g in st.completed]
 
     def queue_state(self) -> QueueSnapshot:
         """Return the current queues and processors as plain data (for views)."""

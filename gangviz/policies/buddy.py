@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gangviz.core import registry
 from gangviz.core.allocation import best_block, place_buddy, require_power_of_two
 from gangviz.core.changes import JobPlaced, SlotAdded
 from gangviz.core.matrix import IDLE, OusterhoutMatrix
@@ -55,12 +56,15 @@ from gangviz.policies.slots import (
 )
 from gangviz.sim.policy import Host, Policy
 
+#: the parameters' defaults, declared once in the registry (BRMS takes them all)
+_DEFAULT = registry.REGISTRY["brms"].defaults()
+
 
 class _Buddy(Policy):
     """Shared parameters: ``occupy`` is ``"block"`` (a job holds its whole buddy block) or
     ``"size"`` (it holds the first p processors of the block; smaller buddies may use the rest)."""
 
-    def __init__(self, occupy: str = "size") -> None:
+    def __init__(self, occupy: str = _DEFAULT["occupy"]) -> None:
         if occupy not in ("block", "size"):
             raise ValueError(f"occupy must be 'block' or 'size', got {occupy!r}")
         self.occupy = occupy
@@ -173,7 +177,8 @@ class _MultiSlot(_Buddy):
     #: When this scheme hands out extra slots unless told otherwise (see the module docstring).
     default_extra_slots_on = "decision"
 
-    def __init__(self, occupy: str = "size", extra_slots_on: str | None = None) -> None:
+    def __init__(self, occupy: str = _DEFAULT["occupy"],
+                 extra_slots_on: str | None = _DEFAULT["extra_slots_on"]) -> None:
         super().__init__(occupy)
         if extra_slots_on is None:
             extra_slots_on = self.default_extra_slots_on

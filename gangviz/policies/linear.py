@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gangviz.core import registry
 from gangviz.core.allocation import best_window, place_wlv
 from gangviz.core.changes import JobPlaced, SlotAdded, cols_label
 from gangviz.core.matrix import IDLE, JobCols, OusterhoutMatrix
@@ -21,12 +22,15 @@ from gangviz.core.repack import eliminate_slots
 from gangviz.policies.slots import place_waiting
 from gangviz.sim.policy import Host, Policy
 
+#: the parameters' defaults, declared once in the registry
+_DEFAULT = {**registry.REGISTRY["repack"].defaults(), **registry.REGISTRY["random"].defaults()}
+
 
 class Repack(Policy):
     """WLV allocation with re-packing on every arrival and termination."""
 
 
-    def __init__(self, window: str = "least-loaded", cuts: str = "alternating") -> None:
+    def __init__(self, window: str = _DEFAULT["window"], cuts: str = _DEFAULT["cuts"]) -> None:
         """``window``: ``"least-loaded"`` (the paper's choice, [Zhou99 §4]) or ``"leftmost"``
         (the other subset of Fig. 5); ``cuts``: ``"alternating"`` (Fig. 4, each needed region
         swapped once) or ``"pairwise"`` (Fig. 3, the proof of Property 1 step by step). Raises
@@ -84,7 +88,7 @@ class RandomAllocation(_FirstSlot):
 
     ring_refusal = "random allocation ignores the array's shape; use ring=False"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = _DEFAULT["seed"]) -> None:
         self.rng = np.random.default_rng(seed)
 
     def place(self, sim: Host, job: int, size: int) -> None:

@@ -185,9 +185,8 @@ def columns_figures(arrival: Column, start: Column, finish: Column, work: Column
 
 
 def family_figures(sim: Any) -> Figures:
-    """Return the :class:`Figures` of a finished multi-site or epoch simulation: its own
-    paper's figures only (its jobs have no single start or dedicated run, so the core does not
-    apply but for the epoch family's mean response, given as ``response``)."""
+    """Return the :class:`Figures` of a finished multi-site or epoch simulation: the core
+    figures its jobs have, then its own paper's (:mod:`gangviz.metrics.table`)."""
     from gangviz.metrics import figures
 
     own = dict(figures(sim))

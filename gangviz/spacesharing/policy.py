@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gangviz.core.registry import lookup
+from gangviz.core.registry import REGISTRY, lookup
 
 if TYPE_CHECKING:  # annotations only
     from gangviz.workloads.scenario import Scenario
@@ -27,6 +27,10 @@ MODES = ("fcfs", "easy", "conservative")
 ESTIMATES = ("requested", "exact")
 
 
+#: the parameters' defaults, declared once in the registry
+_DEFAULT = REGISTRY["easy"].defaults()
+
+
 @dataclass(frozen=True)
 class SpaceSharingPolicy:
     """A space-sharing policy with its parameters (see the module docstring).
@@ -35,8 +39,8 @@ class SpaceSharingPolicy:
     """
 
     mode: str
-    estimates: str = "requested"
-    kill: bool = True
+    estimates: str = _DEFAULT["estimates"]
+    kill: bool = _DEFAULT["kill"]
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -71,21 +75,21 @@ class SpaceSharingPolicy:
 
     def label(self) -> str:
         """Return ``name`` with the parameters that differ from the defaults (``easy:estimates=exact``)."""
-        extra = [f"estimates={self.estimates}"] if self.estimates != "requested" else []
-        extra += ["kill=false"] if not self.kill else []
+        extra = [f"estimates={self.estimates}"] if self.estimates != _DEFAULT["estimates"] else []
+        extra += [f"kill={str(self.kill).lower()}"] if self.kill != _DEFAULT["kill"] else []
         return self.mode + (":" + ",".join(extra) if extra else "")
 
 
-def FCFS(estimates: str = "requested", kill: bool = True) -> SpaceSharingPolicy:
+def FCFS(estimates: str = _DEFAULT["estimates"], kill: bool = _DEFAULT["kill"]) -> SpaceSharingPolicy:
     """Return FCFS without backfilling (estimates only shape the predicted start shown)."""
     return SpaceSharingPolicy("fcfs", estimates, kill)
 
 
-def EASY(estimates: str = "requested", kill: bool = True) -> SpaceSharingPolicy:
+def EASY(estimates: str = _DEFAULT["estimates"], kill: bool = _DEFAULT["kill"]) -> SpaceSharingPolicy:
     """Return EASY backfilling."""
     return SpaceSharingPolicy("easy", estimates, kill)
 
 
-def Conservative(estimates: str = "requested", kill: bool = True) -> SpaceSharingPolicy:
+def Conservative(estimates: str = _DEFAULT["estimates"], kill: bool = _DEFAULT["kill"]) -> SpaceSharingPolicy:
     """Return conservative backfilling."""
     return SpaceSharingPolicy("conservative", estimates, kill)

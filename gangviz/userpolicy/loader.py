@@ -22,8 +22,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from gangviz.core import registry
 from gangviz.core.params import quote
-from gangviz.core.registry import SPACE_SHARING, PolicyEntry
+from gangviz.core.registry import PolicyEntry
 from gangviz.userpolicy.errors import UserPolicyError, def_line
 from gangviz.userpolicy.imports import (
     ORDER_LIMIT,
@@ -206,7 +207,7 @@ def _stand_in(decl: dict[str, Any], origin: str) -> Any:
     """A class carrying what the user's class declares (for its registry entry), never its code."""
     from gangviz.userpolicy.space import SpacePolicy
 
-    base = SpacePolicy if decl.get("family") == SPACE_SHARING else MatrixPolicy
+    base = SpacePolicy if decl.get("family") == SpacePolicy.family else MatrixPolicy
     ns: dict[str, Any] = {k: decl[k] for k in ("name", "paper", "params", "family", "decides_at", "buddy", "migrates",
                                "follows") if k in decl and decl[k] is not None}
     if not isinstance(ns.get("params", ()), tuple):
@@ -229,7 +230,7 @@ def entry_of_class(cls: Any, origin: str, key: str,
     from gangviz.userpolicy.space import SPACE_PARAMS, SpaceEngine
 
     check_declarations(cls, origin)
-    space = cls.family == SPACE_SHARING
+    space = not registry.family(cls.family).matrix  # a space-sharing policy, runs kept as a log
     own = tuple(cls.params)
     declared = {p.name for p in own}
     params = own + tuple(p for p in ENGINE_PARAMS + (SPACE_PARAMS if space else ())
@@ -237,7 +238,8 @@ def entry_of_class(cls: Any, origin: str, key: str,
     traits = frozenset({"user"} | ({"buddy"} if cls.buddy else set()) | ({"migrate"} if cls.migrates else set()))
     doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
     engine = SpaceEngine if space else EnginePolicy
-    if space and getattr(cls, "follows", ""):
+    follows: str = getattr(cls, "follows", "") or ""
+    if space and follows:
         traits |= {"reserve-" + ("head" if cls.follows == "easy" else "all"), cls.follows}
     if where is None:
         make: Callable[..., Any] = partial(_in_process, engine, cls, origin, key)

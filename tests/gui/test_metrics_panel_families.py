@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QColor
 
 from gangviz.cli import main
-from gangviz.gui.plots.metrics import FAMILY_PANELS
+from gangviz.metrics.table import PANELS
 from gangviz.resources import list_scenarios
 
 SCENARIOS = [p.stem for p in list_scenarios()]
@@ -33,7 +33,7 @@ def test_the_panels_end_on_the_numbers_of_run_json(window, capsys, name):
     want = _json_metrics(capsys, name)
     shown = window.metrics.values()
     family = window.player.sim.family
-    keys = {k for panel in FAMILY_PANELS[family][0] for k in panel[4]}
+    keys = {k for panel in PANELS[family] for k in panel.figures}
     assert window.metrics.family == family and set(shown) == keys and keys <= set(want)
     for key, value in shown.items():
         if want[key] is None:
@@ -55,9 +55,9 @@ def test_fig2_mean_turnaround_curve_ends_on_12_not_on_the_terminated_jobs(window
 def test_multisite_and_epoch_panels_draw_their_curves(window, name, family, titles):
     _run_to_end(window, name)
     assert [p.title for p in window.metrics.plots] == titles
-    for plot, (_t, _y, series, _k, _f) in zip(window.metrics.plots, FAMILY_PANELS[family][0]):
+    for plot, panel in zip(window.metrics.plots, PANELS[family]):
         img = plot.grab().toImage()
-        colour = QColor(series[0][2])
+        colour = QColor(panel.curves[0][2])
         hits = sum(1 for x in range(0, img.width(), 2) for y in range(0, img.height(), 2)
                    if QColor(img.pixel(x, y)).rgb() == colour.rgb())
         assert hits >= 3, f"{plot.title}: no curve drawn"

@@ -33,7 +33,7 @@ def test_multisite_figures_match_the_simulation_accumulator_and_follow_step_back
     got = figures(sim)
     want = sim.metrics().as_dict()
     assert {k: got[k] for k in want} == want  # bit-equal: same sums, same order
-    assert got["gangs"] == len(sim.state.completed)
+    assert got["gangs"] == got["jobs"] == len(sim.state.completed) and got["response"] == got["RT"]
     moves = sum(1 for s in sim.steps for c in s.changes if c.kind == "task_migrated")
     assert got["migrations"] == moves > 0
     curves = series(sim)
@@ -47,14 +47,28 @@ def test_multisite_figures_match_the_simulation_accumulator_and_follow_step_back
 
 
 def test_multisite_figures_of_no_gang_are_nan():
-    out = multisite_figures([], 0)
+    out = multisite_figures([], 0, 8)
     assert math.isnan(out["RT"]) and out["gangs"] == 0 and out["migrations"] == 0
+    assert math.isnan(out["wait"]) and math.isnan(out["makespan"]) and math.isnan(out["utilization"])
+
+
+def test_multisite_core_figures_follow_their_definitions():
+    # (arrival, finish, execution, size) on 4 processors; a gang waits response - execution
+    rows = [(0.0, 2.0, 1.0, 2), (1.0, 4.0, 2.0, 4), (3.0, 5.0, 0.5, 1)]
+    out = multisite_figures(rows, 0, 4)
+    assert out["wait"] == (1.0 + 1.0 + 1.5) / 3 and out["response"] == out["RT"] == (2.0 + 3.0 + 2.0) / 3
+    assert out["makespan"] == 5.0 and out["throughput"] == 3 / 5.0 and out["jobs"] == out["gangs"] == 3
+    assert out["utilization"] == (2 * 1.0 + 4 * 2.0 + 1 * 0.5) / (5.0 * 4)
+    # Γ = 10 time units bounds every response and execution here
+    assert out["bounded_slowdown"] == 1.0 and out["SLD"] == (2.0 + 1.5 + 4.0) / 3
 
 
 def test_epoch_figures_count_reallocations_by_quantum():
     # one schedule of overhead 8 on 4 nodes for 20 time units (2 quanta of T = 10)
-    out = epoch_figures([30.0, 50.0], [(0.0, 20.0, 8)], nodes=4, quantum=10.0, elapsed=20.0)
-    assert out == {"response": 40.0, "departed": 2, "reallocations": 16.0, "overhead": 2.0}
+    jobs = [(0.0, 30.0, math.nan, 1), (0.0, 50.0, math.nan, 2)]
+    out = epoch_figures(jobs, [(0.0, 20.0, 8)], nodes=4, quantum=10.0, elapsed=20.0)
+    assert out == {"response": 40.0, "makespan": 50.0, "throughput": 2 / 50.0, "jobs": 2, "departed": 2,
+                   "reallocations": 16.0, "overhead": 2.0}
 
 
 def test_epoch_figures_of_a_run_and_their_curves_agree():
@@ -62,10 +76,10 @@ def test_epoch_figures_of_a_run_and_their_curves_agree():
     sim.run()
     got = figures(sim)
     rt = sim.response_times()
-    assert got["response"] == sum(rt) / len(rt) and got["departed"] == 30
+    assert got["response"] == sum(rt) / len(rt) and got["departed"] == got["jobs"] == 30
     assert got["reallocations"] > 0 and got["overhead"] > 0
     curves = series(sim)
-    for key in ("response", "reallocations", "overhead"):
+    for key in ("response", "makespan", "throughput", "jobs", "reallocations", "overhead"):
         assert curves[key][1][-1] == got[key]
     # a time-weighted mean of the schedules' normalised overheads
     each = [float(c.after.normalized_overhead) for st in sim.steps for c in st.changes
@@ -75,7 +89,8 @@ def test_epoch_figures_of_a_run_and_their_curves_agree():
 
 def test_run_json_prints_the_figures_of_the_multisite_and_epoch_families(capsys):
     doc = _json(capsys, "papazachos-migration")
-    assert doc["metrics"]["gangs"] == len(doc["end"]["completed"])
+    assert doc["metrics"]["gangs"] == doc["metrics"]["jobs"] == len(doc["end"]["completed"])
+    assert doc["units"]["wait"] == "time units" and "Papazachos09" in doc["definitions"]["wait"]
     assert doc["metrics"]["migrations"] == doc["end"]["local_migrations"] + doc["end"]["grid_migrations"]
     doc = _json(capsys, "mccann-fig6-epochs")
     assert doc["metrics"]["departed"] == len(doc["end"]["departed"])

@@ -44,8 +44,11 @@ def test_goals_say_which_way_is_better():
 def test_families_point_at_their_figures():
     assert table.family_keys(table.SPACE_SHARING) == CORE_KEYS
     assert table.family_keys(table.MATRIX) == CORE_KEYS + ZHOU_KEYS
-    assert table.family_keys(table.MULTISITE) == ("RT", "WRT", "SLD", "WSLD", "gangs", "migrations")
-    assert table.family_keys(table.EPOCH) == ("response", "departed", "reallocations", "overhead")
+    assert table.family_keys(table.MULTISITE) == (
+        "wait", "response", "bounded_slowdown", "utilization", "makespan", "throughput", "jobs",
+        "RT", "WRT", "SLD", "WSLD", "gangs", "migrations")
+    assert table.family_keys(table.EPOCH) == (
+        "response", "makespan", "throughput", "jobs", "departed", "reallocations", "overhead")
 
 
 def test_titles():
@@ -89,20 +92,38 @@ def test_the_means_are_numpy_s_to_the_bit():
 
 
 def test_the_families_summing_in_completion_order_get_a_loop_s_sums_to_the_bit():
-    from gangviz.metrics.multisite import Accumulator, multisite_figures
+    from gangviz.metrics.multisite import from_sums, multisite_figures
     from gangviz.metrics.reduce import ordered_figures
 
     rng = np.random.default_rng(5)
-    rows = [(float(r), float(s), int(p)) for r, s, p in
-            zip(rng.exponential(3.0, 400) + 1e-9, rng.exponential(1.0, 400) + 1e-3, rng.integers(1, 17, 400))]
-    acc = Accumulator()
-    for r, s, p in rows:
-        acc.add(r, s, p)
-    got = multisite_figures(rows, 7)
-    assert [got[k] for k in ("RT", "WRT", "SLD", "WSLD")] == list(acc.metrics().as_dict().values())
+    arrival = np.cumsum(rng.exponential(0.5, 400))
+    rows = [(float(a), float(a + r), float(s), int(p)) for a, r, s, p in
+            zip(arrival, rng.exponential(3.0, 400) + 1e-9, rng.exponential(1.0, 400) + 1e-3, rng.integers(1, 17, 400))]
+    # a loop's sums, in completion order, as the compiled loops keep them
+    n = pr = p_sum = 0
+    r_sum = s_sum = ps = 0.0
+    for a, f, e, p in rows:
+        r = f - a
+        n, r_sum, pr, s_sum, ps, p_sum = (n + 1, r_sum + r, pr + p * r, s_sum + r / e,
+                                          ps + p * (r / e), p_sum + p)
+    got = multisite_figures(rows, 7, 16)
+    loop = from_sums(n, r_sum, pr, s_sum, ps, p_sum)
+    assert [got[k] for k in ("RT", "WRT", "SLD", "WSLD")] == list(loop.as_dict().values())
     assert got["gangs"] == 400 and got["migrations"] == 7
-    empty = multisite_figures([], 0)
+    empty = multisite_figures([], 0, 16)
     assert math.isnan(empty["RT"]) and empty["gangs"] == 0
-    running = ordered_figures(table.EPOCH, {"response": np.array([r for r, _, _ in rows])})
-    assert running["response"][-1] == sum(r for r, _, _ in rows) / len(rows)
+    responses = np.array([f - a for a, f, _, _ in rows])
+    running = ordered_figures(table.EPOCH, {"response": responses, "arrival": arrival,
+                                            "finish": np.array([f for _, f, _, _ in rows])})
+    assert running["response"][-1] == sum(f - a for a, f, _, _ in rows) / len(rows)
     assert list(running["departed"]) == list(range(1, 401))
+
+
+def test_a_running_percentile_is_numpy_s_of_each_prefix():
+    from gangviz.metrics.reduce import _running_percentile
+
+    values = np.random.default_rng(1).exponential(3.0, 300)
+    got = _running_percentile(values, 95.0)
+    want = np.array([np.percentile(values[:i + 1], 95.0) for i in range(len(values))])
+    assert np.allclose(got, want, rtol=1e-12, atol=0) and got[-1] == want[-1]
+    assert list(_running_percentile(np.array([4.0, 2.0]), 50.0)) == [4.0, 3.0]

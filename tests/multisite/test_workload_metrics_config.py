@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from gangviz.metrics.multisite import Accumulator, Metrics, mean_metrics, relative_decrease
+from gangviz.metrics.multisite import Metrics, mean_metrics, metrics_of, relative_decrease
 from gangviz.multisite.config import MultiSiteConfig
 from gangviz.multisite.workload import BLOCK, GangStream, gang_sizes
 
@@ -38,16 +38,13 @@ def test_stream_is_deterministic_and_independent_of_block_reads():
 
 
 def test_metrics_follow_the_paper_formulas():
-    acc = Accumulator()
-    acc.add(response=2.0, service=1.0, size=1)
-    acc.add(response=6.0, service=2.0, size=3)
-    m = acc.metrics()
+    m = metrics_of([(0.0, 2.0, 1.0, 1), (1.0, 7.0, 2.0, 3)])
     assert m.rt == 4.0
     assert m.wrt == (1 * 2 + 3 * 6) / 4
     assert m.sld == (2.0 + 3.0) / 2
     assert m.wsld == (1 * 2 + 3 * 3) / 4
     with pytest.raises(ValueError, match="no gang has completed"):
-        Accumulator().metrics()
+        metrics_of([])
 
 
 def test_relative_decrease_and_mean():

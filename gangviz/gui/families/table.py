@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gangviz.gui.playback.player import Player
     from gangviz.sim.engine import Simulation as Engine
     from gangviz.sim.state import Sample
+    from gangviz.workloads.source import Source
 
 #: a family's view: a QWidget with ``set_state(*state)`` and ``show_step(step)`` (and
 #: ``set_scale(factor)`` when :attr:`FamilyView.scales`); one class per family, so typed loosely
@@ -113,6 +114,8 @@ class FamilyView:
             ``QVariantAnimation``) or ``None``; the export drives it frame by frame.
         construction: ``construction(view)`` returns a layer that builds a step's picture piece by
             piece after its animation (``start``, ``advance``, ``building``, ``timer``), or ``None``.
+        machine: ``machine(source)`` returns the words the window's subtitle names the machine
+            and the jobs with (``None``: the board's own, processors and jobs).
     """
 
     make: Callable[[QWidget, Player], FamilyWidget]
@@ -120,6 +123,21 @@ class FamilyView:
     scales: bool = False
     animation: Callable[[FamilyWidget], Any] = lambda view: None
     construction: Callable[[FamilyWidget], Any] = lambda view: None
+    machine: Callable[[Source], str] | None = None
+
+
+def _sites(source: Source) -> str:
+    """The multi-site machine and its gangs (a model's source carries its scenario)."""
+    sc = source.scenario
+    assert sc is not None
+    return f"{sc.sites} sites of {source.processors} processors  ·  {len(sc.gangs)} gangs"
+
+
+def _nodes(source: Source) -> str:
+    """The epoch model's nodes and its closed system of jobs."""
+    sc = source.scenario
+    assert sc is not None
+    return f"{source.processors} nodes  ·  {len(sc.workload)} jobs, {sc.in_system} in the system"
 
 
 def _epoch_state(sim: Simulation) -> tuple[Any, ...]:
@@ -129,10 +147,11 @@ def _epoch_state(sim: Simulation) -> tuple[Any, ...]:
 
 #: how the multi-site family is drawn: the sites' queues
 QUEUES = FamilyView(_queue_view, lambda sim: (sim.snapshot(), applied_steps(sim)), scales=True,
-                    animation=lambda view: view.animation)
+                    animation=lambda view: view.animation, machine=_sites)
 #: how the epoch family is drawn: the epochs' partitions
 EPOCHS = FamilyView(_epoch_view, _epoch_state, scales=True,
-                    animation=lambda view: view._anim, construction=lambda view: view.construction)
+                    animation=lambda view: view._anim, construction=lambda view: view.construction,
+                    machine=_nodes)
 #: how the space-sharing family is drawn: a Gantt chart
 GANTT = FamilyView(_gantt_view, lambda sim: (sim,), scales=True)
 

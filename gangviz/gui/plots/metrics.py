@@ -1,6 +1,7 @@
 """Live metric panels (pyqtgraph), one set per family of simulation.
 
-pyqtgraph live plots with clip-to-view and downsampling. :data:`FAMILY_PANELS` says, for each ``sim.family``, which plots the panel shows:
+pyqtgraph live plots with clip-to-view and downsampling. The table of figures says, for each
+``sim.family``, which plots the panel shows (:data:`gangviz.metrics.table.PANELS`):
 
 * matrix: slots, processor active ratio, jobs waiting/running, mean turnaround, from the
   simulation's ``samples`` (one per step; Zhou00 §4.2 defines the quantities behind r_a, n_a
@@ -57,61 +58,7 @@ if TYPE_CHECKING:
 REFRESH_S = 0.25
 #: Above this many samples a curve is drawn as its per-bin step envelope (:func:`envelope`).
 MAX_POINTS = 4000
-FIELDS = ("time", "slots", "waiting", "running", "active_ratio", "mean_turnaround")
-#: panel title, y label, [(curve, legend, colour)], axis kind (see :mod:`gangviz.gui.plots.axes`),
-#: and the figures (keys of :func:`gangviz.metrics.figures`) whose current value the title gives
-Panel = tuple[str, str, list[tuple[str, str, str]], str, tuple[str, ...]]
-
-
-def one_figure(title: str, ylabel: str, key: str, colour: str, kind: str = "plain",
-               legend: str | None = None) -> Panel:
-    """Return the panel of one figure ``key``, drawn as its running curve and given in the
-    title; the legend is the key in words unless ``legend`` is given."""
-    return (title, ylabel, [(key, legend or key.replace("_", " "), colour)], kind, (key,))
-
-
-#: the jobs waiting and running, from the samples (no figure)
-JOBS: Panel = ("Jobs", "jobs", [("waiting", "waiting", "#CC6677"), ("running", "running", "#4477AA")],
-               "integer", ())
-PANELS: tuple[Panel, ...] = (
-    ("Slots", "slots", [("slots", "slots", "#332288")], "integer", ("n_l", "n_a")),
-    ("Processor active ratio", "ratio", [("active_ratio", "active ratio", "#117733")], "ratio", ("r_a",)),
-    JOBS,
-    ("Mean turnaround", "slices", [("mean_turnaround", "mean turnaround", "#AA4499")], "turnaround",
-     ("t_ta",)),
-    # the core the time-slot family shares with space sharing [Zhang01 §2.3], in slices
-    one_figure(table.title("wait").capitalize(), table.unit("wait", "slice"), "wait", "#CC6677"),
-    one_figure("Bounded slowdown", table.unit("bounded_slowdown", "slice"), "bounded_slowdown", "#882255"),
-)
-IBM_PANELS = (
-    one_figure("Mean wait", "seconds", "wait", "#CC6677"),
-    one_figure("Bounded slowdown", "slowdown", "bounded_slowdown", "#AA4499"),
-    one_figure("Loss of capacity", "share", "loss_of_capacity", "#117733", "ratio"),
-    JOBS,
-)
-MULTISITE_PANELS = (
-    one_figure("Response time", "time", "RT", "#332288"),
-    one_figure("Weighted response time", "time", "WRT", "#4477AA"),
-    one_figure("Slowdown", "slowdown", "SLD", "#AA4499"),
-    one_figure("Migrations", "tasks", "migrations", "#CC6677", "integer"),
-)
-EPOCH_PANELS = (
-    one_figure("Response time", "time", "response", "#332288", legend="mean response"),
-    one_figure("Reallocations", "node reallocations", "reallocations", "#CC6677"),
-    one_figure("Overhead", "per node per quantum", "overhead", "#117733", legend="normalised overhead"),
-)
-#: family -> its panels, and whether curves come from the simulation's ``samples`` too
-FAMILY_PANELS = {
-    "matrix": (PANELS, True),
-    "space-sharing": (IBM_PANELS, True),
-    "multisite": (MULTISITE_PANELS, False),
-    "epoch": (EPOCH_PANELS, False),
-}
-#: curves that grow continuously between their points (drawn straight, not as steps)
-LINEAR = frozenset({"reallocations"})
-#: how a figure is named in a plot's title
-FIGURE_LABELS = {"loss_of_capacity": "κ", "bounded_slowdown": "mean", "wait": "mean", "response": "mean",
-                 "reallocations": "total", "overhead": "mean", "migrations": "total"}
+FIELDS = ("time", *table.SAMPLED)
 
 
 class SampleColumns:
@@ -178,10 +125,14 @@ class MetricPlot(QWidget):
 
     def __init__(self, title: str, ylabel: str, series: list[tuple[str, str, str]],
                  parent: QWidget | None = None, kind: str = "plain",
-                 figures: tuple[str, ...] = (), slices: bool = True) -> None:
+                 figures: tuple[str, ...] = (), slices: bool = True,
+                 named: tuple[str, ...] = (), linear: bool = False) -> None:
         super().__init__(parent)
         self.title = title
         self.figures = figures
+        #: how the title names each of ``figures`` (its key when not given)
+        self._named = dict(zip(figures, named))
+        self._linear = linear
         #: the current value of each of ``figures`` (as :func:`gangviz.metrics.figures` gives it)
         self.values: dict[str, float] = {}
         lay = QVBoxLayout(self)
@@ -224,7 +175,7 @@ class MetricPlot(QWidget):
         self.values = {k: values.get(k, math.nan) for k in self.figures}
         if not self.figures:
             return
-        text = ", ".join(f"{FIGURE_LABELS.get(k, k)} {_show(v)}" for k, v in self.values.items())
+        text = ", ".join(f"{self._named.get(k, k)} {_show(v)}" for k, v in self.values.items())
         self.plot.setTitle(plot_axes.title_with_key(f"{self.title}: {text}", self._key),
                            color="#333333", size="10pt")
 
@@ -249,7 +200,7 @@ class MetricPlot(QWidget):
                 continue
             # a lone point would be invisible as a line: mark it
             curve.setSymbol("o" if len(t) == 1 else None)
-            if len(t) > 1 and field not in LINEAR:
+            if len(t) > 1 and not self._linear:
                 # a step curve: each value holds from its time until the next sample's
                 xs = np.repeat(t, 2)[1:]
                 ys = np.repeat(y, 2)[:-1]
@@ -324,6 +275,8 @@ class MetricsPanel(QWidget):
         self._grid.setSpacing(6)
         self.plots: list[MetricPlot] = []
         self.family: str | None = None
+        #: whether the plots draw the engine's samples (a time-slot or space-sharing run)
+        self._sampled = False
         self._slice_seconds: float | None = None
         self._build("matrix")
         self.columns = SampleColumns()
@@ -351,10 +304,12 @@ class MetricsPanel(QWidget):
             plot.setParent(None)  # gone from the panel now, deleted when Qt next can
             plot.deleteLater()
         self.plots = []
-        panels, slices = FAMILY_PANELS[family]
+        panels = table.PANELS[family]
+        slices = self._sampled = any(p.sampled for p in panels)
         across = 2 if len(panels) <= 4 else 3  # two rows at most: the window keeps its least height
-        for i, (title, ylabel, series, kind, figures) in enumerate(panels):
-            plot = MetricPlot(title, ylabel, series, self, kind=kind, figures=figures, slices=slices)
+        for i, p in enumerate(panels):
+            plot = MetricPlot(p.title, p.ylabel, list(p.curves), self, kind=p.kind, figures=p.figures,
+                              slices=slices, named=p.named, linear=p.linear)
             plot_axes.set_time_unit(plot.plot, self._slice_seconds)
             self._grid.addWidget(plot, i // across, i % across)
             self.plots.append(plot)
@@ -403,7 +358,7 @@ class MetricsPanel(QWidget):
             return False
         sim = p.sim
         at = (id(sim), p.position)
-        if FAMILY_PANELS[sim.family][1]:
+        if self._sampled:
             self.columns.sync(sim.samples, p.position)
         measures = measures_of(sim)
         if self._series_at != at:

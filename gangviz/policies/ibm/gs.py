@@ -62,6 +62,9 @@ Differences from the paper's simulator (documented, reported):
 
 from __future__ import annotations
 
+from typing import Any
+
+from gangviz.core import registry
 from gangviz.core.changes import JobPlaced, SlotAdded
 from gangviz.policies.ibm.bgs import Planner, Reservation, job_estimate, predicted_end
 from gangviz.policies.ibm.migration import (
@@ -82,6 +85,8 @@ from gangviz.sim.policy import Host, Policy
 __all__ = ["IBMGang", "GS", "BGS", "MGS", "MBGS"]
 
 PAPER = "Zhang01"
+#: every parameter's default, declared once in the registry (MBGS takes them all)
+_DEFAULT = registry.REGISTRY["mbgs"].defaults()
 
 
 class IBMGang(Policy):
@@ -113,9 +118,11 @@ class IBMGang(Policy):
     name = "ibm-gang"
     paper = f"{PAPER} §4-§5"
 
-    def __init__(self, mpl: int = 5, *, backfill: bool = False, migrate: bool = False,
-                 q: int | None = None, migration_cost: float = 0.0, charge_migration: bool = True,
-                 decide: str = "event", cut_at_departure: bool = True, after_cut: str = "next") -> None:
+    def __init__(self, mpl: int = _DEFAULT["mpl"], *, backfill: bool = False, migrate: bool = False,
+                 q: int | None = _DEFAULT["q"], migration_cost: float = _DEFAULT["migration_cost"],
+                 charge_migration: bool = _DEFAULT["charge_migration"], decide: str = _DEFAULT["decide"],
+                 cut_at_departure: bool = _DEFAULT["cut_at_departure"],
+                 after_cut: str = _DEFAULT["after_cut"]) -> None:
         if decide not in ("event", "boundary"):
             raise ValueError(f"decide must be 'event' or 'boundary', got {decide!r}")
         if after_cut not in ("next", "same"):
@@ -294,47 +301,27 @@ class _ReservationGuard:
         self.plan.add(dst, self.sim.time, end, size)
 
 
-class GS(IBMGang):
+class _Switched(IBMGang):
+    """An IBM policy whose backfilling and migration are its registry entry's ``backfill`` and
+    ``migrate`` traits; it takes the parameters its entry declares, by keyword."""
+
+    def __init__(self, mpl: int = _DEFAULT["mpl"], **params: Any) -> None:
+        entry = registry.entry_for_target(f"{type(self).__module__}:{type(self).__qualname__}")
+        traits = entry.traits if entry is not None else frozenset()
+        super().__init__(mpl, backfill="backfill" in traits, migrate="migrate" in traits, **params)
+
+
+class GS(_Switched):
     """Plain gang scheduling (Zhang01 §5.1)."""
 
-    name = "gs"  # the IBM policies keep the lower-case name the window writes (the title is GS)
 
-    def __init__(self, mpl: int = 5, decide: str = "event", cut_at_departure: bool = True,
-                 after_cut: str = "next") -> None:
-        super().__init__(mpl, decide=decide, cut_at_departure=cut_at_departure, after_cut=after_cut)
-
-
-class BGS(IBMGang):
+class BGS(_Switched):
     """Backfilling gang scheduling (Zhang01 §5.2)."""
 
-    name = "bgs"
 
-    def __init__(self, mpl: int = 5, decide: str = "event", cut_at_departure: bool = True,
-                 after_cut: str = "next") -> None:
-        super().__init__(mpl, backfill=True, decide=decide, cut_at_departure=cut_at_departure, after_cut=after_cut)
-
-
-class MGS(IBMGang):
+class MGS(_Switched):
     """Migration gang scheduling (Zhang01 §5.4)."""
 
-    name = "mgs"
 
-    def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
-                 charge_migration: bool = True, decide: str = "event", cut_at_departure: bool = True,
-                 after_cut: str = "next") -> None:
-        super().__init__(mpl, migrate=True, q=q, migration_cost=migration_cost,
-                         charge_migration=charge_migration, decide=decide, cut_at_departure=cut_at_departure,
-                         after_cut=after_cut)
-
-
-class MBGS(IBMGang):
+class MBGS(_Switched):
     """Migration backfilling gang scheduling (Zhang01 §5.5)."""
-
-    name = "mbgs"
-
-    def __init__(self, mpl: int = 5, q: int | None = None, migration_cost: float = 0.0,
-                 charge_migration: bool = True, decide: str = "event", cut_at_departure: bool = True,
-                 after_cut: str = "next") -> None:
-        super().__init__(mpl, backfill=True, migrate=True, q=q, migration_cost=migration_cost,
-                         charge_migration=charge_migration, decide=decide, cut_at_departure=cut_at_departure,
-                         after_cut=after_cut)
