@@ -29,3 +29,12 @@ def test_the_space_sharing_factory_says_the_same():
 def test_known_parameters_still_build_the_policy():
     assert make_policy("brms", occupy="block").name.lower() == "brms"
     assert make_policy("easy", estimates="exact").estimates == "exact"
+
+
+@pytest.mark.parametrize("cls, param", [("GS", "q"), ("BGS", "migration_cost"), ("MGS", "mlp")])
+def test_an_ibm_policy_refuses_a_parameter_its_entry_does_not_declare(cls: str, param: str) -> None:
+    from gangviz.policies.ibm import gs as ibm
+
+    with pytest.raises(TypeError, match=param):
+        getattr(ibm, cls)(**{param: 1})
+    getattr(ibm, cls)(decide="boundary")  # a declared one is taken

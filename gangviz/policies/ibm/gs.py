@@ -303,11 +303,18 @@ class _ReservationGuard:
 
 class _Switched(IBMGang):
     """An IBM policy whose backfilling and migration are its registry entry's ``backfill`` and
-    ``migrate`` traits; it takes the parameters its entry declares, by keyword."""
+    ``migrate`` traits; it takes the parameters its entry declares, by keyword.
+
+    Raises TypeError for a parameter the entry does not declare (``GS(q=2)``: plain gang
+    scheduling has no migration interval), as a constructor with those keywords would."""
 
     def __init__(self, mpl: int = _DEFAULT["mpl"], **params: Any) -> None:
         entry = registry.entry_for_target(f"{type(self).__module__}:{type(self).__qualname__}")
         traits = entry.traits if entry is not None else frozenset()
+        if entry is not None:
+            undeclared = sorted(set(params) - set(entry.defaults()))
+            if undeclared:
+                raise TypeError(f"{type(self).__name__} takes no parameter {', '.join(undeclared)}")
         super().__init__(mpl, backfill="backfill" in traits, migrate="migrate" in traits, **params)
 
 
