@@ -256,11 +256,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=20000, help="jobs of the played run (default 20000)")
     ap.add_argument("--trace", default=None, help="an SWF trace for 'first' and 'memory'")
     ap.add_argument("--quick", action="store_true",
-                    help="small sizes (60 frames, 1,000 jobs; soak 2,000 frames): a check that it runs")
+                    help="small sizes (20 frames, 200 jobs; soak 2,000 frames): a check that it runs")
     args = ap.parse_args(argv)
     if args.quick:
-        args.frames = args.frames or (2000 if args.what == "soak" else 60)
-        args.jobs = min(args.jobs, 1000)
+        args.frames = args.frames or (2000 if args.what == "soak" else 20)
+        args.jobs = min(args.jobs, 200)
     if args.what in ("frames", "all"):
         bench_frames(args.frames or 600)
         bench_frames(args.frames or 600, cold=True)
