@@ -182,9 +182,8 @@ def test_benchmark_help(script, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.name)
 def test_benchmark_quick_mode(script, tmp_path):
-    help_text = subprocess.run([sys.executable, str(script), "--help"], capture_output=True,
-                               text=True, timeout=120).stdout
-    if "--quick" not in help_text:
+    # (test_benchmark_help runs each --help; a script that names no --quick has no such mode)
+    if '"--quick"' not in script.read_text(encoding="utf-8"):
         pytest.skip(f"{script.name} has no --quick mode")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TMPDIR=str(tmp_path))
     res = subprocess.run([sys.executable, str(script), "--quick"], cwd=tmp_path, env=env,
