@@ -39,6 +39,9 @@ SHRINK: dict[tuple[str, ...], list[str]] = {
     ("gangviz", "run", "downey"): ["--jobs", "300"],
     # Pillow's quantizing of 93 frames takes most of the export: 4 of its 15 steps write the same file
     ("gangviz", "export", "fig2-repacking", "fig2.gif"): ["--steps", "4"],
+    # quantizing 46 frames of 1920 x 1080 takes most of it; a quarter of the pixels runs the
+    # same by-move presentation export (tests/gui/test_step_by_move.py checks its frames)
+    ("gangviz", "export", "fig2-repacking", "fig2-moves.gif"): ["--size", "960x540"],
     ("gangviz", "sweep"): ["--workers", "1"],
     ("gangviz", "repro", "zhou-table1"): ["--sets", "2", "--jobs", "50", "--workers", "1"],
     ("gangviz", "repro", "zhou-table2"): ["--sets", "1", "--jobs", "200", "--workers", "1"],
