@@ -1,7 +1,7 @@
 """Benchmarks of the window. Prints figures; asserts nothing.
 
     python benchmarks/bench_gui.py                            # frames, play, memory (= all)
-    python benchmarks/bench_gui.py --quick                    # all three on small sizes, seconds
+    python benchmarks/bench_gui.py --quick                    # all of them on small sizes, seconds
     python benchmarks/bench_gui.py frames [--frames 600]     # median frame time, 128 x 32 matrix
     python benchmarks/bench_gui.py scale [--frames 300]      # frame times at 1,024 x 64 and 9,216 x 32
     python benchmarks/bench_gui.py first [--trace FILE]      # time to the first frame of a trace
@@ -256,16 +256,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=20000, help="jobs of the played run (default 20000)")
     ap.add_argument("--trace", default=None, help="an SWF trace for 'first' and 'memory'")
     ap.add_argument("--quick", action="store_true",
-                    help="small sizes (60 frames, 1,000 jobs; soak 2,000 frames): a check that it runs")
+                    help="small sizes (20 frames, a quarter of scale's slots, 200 jobs; soak 2,000 "
+                         "frames): a check that it runs")
     args = ap.parse_args(argv)
     if args.quick:
-        args.frames = args.frames or (2000 if args.what == "soak" else 60)
-        args.jobs = min(args.jobs, 1000)
+        args.frames = args.frames or (2000 if args.what == "soak" else 20)
+        args.jobs = min(args.jobs, 200)
     if args.what in ("frames", "all"):
         bench_frames(args.frames or 600)
         bench_frames(args.frames or 600, cold=True)
     if args.what in ("scale", "all"):
         for procs, slots in ((1024, 64), (9216, 32)):
+            if args.quick:  # the wide matrices' drawing, at a quarter of the rows to build
+                slots //= 4
             bench_frames(args.frames or 300, procs=procs, slots=slots, target_ms=16)
             bench_frames(args.frames or 300, procs=procs, slots=slots, target_ms=16, cold=True)
     if args.what in ("first", "all"):

@@ -9,7 +9,9 @@ processes it started and waited for: a measure a busy machine hardly changes), e
 quickest test of a file, which stays in the quick tier. An entry is a test file, a test
 (``file::name``: every parametrization of it) or one parametrization (``file::name[id]``); an
 entry that names no collected test of a file that was collected is reported in the warnings
-summary, so a renamed test does not leave the slow tier silently.
+summary, so a renamed test does not leave the slow tier silently. The file lists the entries
+longest first (the tests marked where they are defined too), and the slow tests run first in
+that order (:data:`SLOW_RANK`).
 """
 
 from __future__ import annotations
@@ -44,8 +46,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if own is not None:
         shutil.rmtree(own, ignore_errors=True)
 
-SLOW_TESTS = frozenset(line.strip() for line in (Path(__file__).parent / "slow_tests.txt").read_text().splitlines()
-                        if line.strip() and not line.startswith("#"))
+_SLOW_LIST = [line.strip() for line in (Path(__file__).parent / "slow_tests.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+SLOW_TESTS = frozenset(_SLOW_LIST)
+#: each entry's place in ``slow_tests.txt`` (longest first)
+SLOW_RANK = {entry: i for i, entry in reversed(list(enumerate(_SLOW_LIST)))}
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
@@ -54,17 +59,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     entry that matches nothing (unless the command line picks single tests)."""
     used: set[str] = set()
     files = set()
+    rank: dict[str, int] = {}
     for item in items:
         path, _, rest = item.nodeid.partition("::")
         files.add(path)
+        rank[item.nodeid] = len(SLOW_RANK)
         for key in (path, f"{path}::{rest.split('[')[0]}", item.nodeid):
             if key in SLOW_TESTS:
                 item.add_marker(pytest.mark.slow)
                 used.add(key)
-    # the slow tests first, in their own order: spread over the workers while the quick ones
+                rank[item.nodeid] = min(rank[item.nodeid], SLOW_RANK[key])
+    # the slow tests first, the longest first: spread over the workers while the quick ones
     # are still to come, the last test a worker takes is a short one (a long one last keeps
-    # one core busy while the others wait at the end of the run)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    # one core busy while the others wait at the end of the run). A file's slow tests stay
+    # together, at the place of its longest, so that a fixture a file shares (scope "module":
+    # a capped child process, results computed once) is made once, not once per stretch
+    slow = {item.nodeid for item in items if item.get_closest_marker("slow") is not None}
+    first: dict[str, int] = {}
+    for item in items:
+        if item.nodeid in slow:
+            path = item.nodeid.partition("::")[0]
+            first[path] = min(first.get(path, len(SLOW_RANK)), rank[item.nodeid])
+    items.sort(key=lambda item: (0, first[item.nodeid.partition("::")[0]], rank[item.nodeid])
+               if item.nodeid in slow else (1, 0, 0))
     stale = sorted(k for k in SLOW_TESTS - used if k.partition("::")[0] in files and "::" in k)
     if stale and not any("::" in str(arg) for arg in config.args):
         warnings.warn(f"tests/conftest.py SLOW_TESTS names no such test: {', '.join(stale)}",

@@ -28,13 +28,13 @@ def assert_same_bits(c_out, end, capacity, start, finish, reservation):
     assert bits(c_resv) == bits(reservation)
 
 
-def draw_jobs(draw, durations):
-    """Draw up to 60 jobs for 1-16 processors: return ``(processors, arrival, size, work,
-    requested)``, with few distinct gaps and ``durations`` (a strategy) for work and estimates,
-    so arrivals tie and estimates and ends are often equal; estimates fall below, on and above
-    the run time, or are missing (NaN or 0: the run time)."""
+def draw_jobs(draw, durations, max_jobs=60):
+    """Draw up to ``max_jobs`` jobs for 1-16 processors: return ``(processors, arrival, size,
+    work, requested)``, with few distinct gaps and ``durations`` (a strategy) for work and
+    estimates, so arrivals tie and estimates and ends are often equal; estimates fall below, on
+    and above the run time, or are missing (NaN or 0: the run time)."""
     P = draw(st.integers(1, 16))
-    n = draw(st.integers(0, 60))
+    n = draw(st.integers(0, max_jobs))
     gaps = draw(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 3.0, 0.1]), min_size=n, max_size=n))
     arrival, t = [], draw(st.sampled_from([0.0, 2.0, 1e9]))
     for g in gaps:

@@ -55,10 +55,12 @@ def test_conservative_in_arrival_order_is_the_plain_schedule_and_passes_the_chec
 
 
 def _swf(tmp_path: Path) -> str:
-    """A trace whose users ask for three times the run time (so reservations are compressed)."""
+    """A trace whose users ask for three times the run time (so reservations are compressed):
+    150 jobs, a queue deep enough that the order moves starts (conservative backfilling under
+    a queue order takes time growing faster than the square of the jobs)."""
     lines = ["; MaxProcs: 32"]
     t = 0
-    for i in range(300):
+    for i in range(150):
         t += 1 + (i * 7) % 5
         run = 5 + (i * 37) % 120
         procs = 1 + (i * 13) % 24
