@@ -1129,13 +1129,13 @@ def _start_placed(m, sv, waiting, n_wait, now):
     keep = 0
     for w in range(n_wait):
         j = waiting[w]
-        if m.home[j] >= 0:
-            sv.start[j] = now
-            sv.unstarted[j] = True
-            sv.served[j] = 0.0
-        else:
+        if m.home[j] < 0:  # still waiting
             waiting[keep] = j
             keep += 1
+            continue
+        sv.start[j] = now
+        sv.unstarted[j] = True
+        sv.served[j] = 0.0
     return keep
 
 
