@@ -27,11 +27,10 @@ linear array, without change records:
 * ``present`` lists the jobs in the matrix by id (row 0) with the WLT node of their buddy block
   (row 1, heap numbering), so handing out extra slots reads one table per job.
 
-**The state** goes from function to function in named groups (named tuples of arrays, which
-numba passes as it passes the arrays): :class:`Slots` (the matrix), :class:`Turns` (the
-service), :class:`Stats` (per-job statistics), the run's :class:`Jobs` and :class:`Config`;
-the counts a function changes (slots, the next slot to run, the jobs present) it returns. A
-run returns a :class:`Result`.
+**In and out.** A run takes named groups, :class:`Jobs` and :class:`Config`, and returns a
+:class:`Result`. Inside, the functions take the arrays they work on one by one: the inner
+loops index plain arrays, and grouping them (named tuples of arrays) made BRMMS 10-20% slower
+(CPU time on SDSC-SP2).
 
 **Service, without a pass over the jobs present.** The engine's served counters are kept so
 that a decision costs no pass over every job present:
@@ -137,49 +136,6 @@ class Result(NamedTuple):
     busy_time: float
     log_t: Any
     log_e: Any
-    first_run: Any
-    rows_held: Any
-    extra_slices: Any
-    first_lo: Any
-    first_hi: Any
-
-
-class Slots(NamedTuple):
-    """The matrix (module docstring, "The matrix"): ``grid``, ``row_busy``, the per-slot
-    service counts ``rs``, the workload vector ``wlv`` and replica cells ``extra`` per
-    processor; per job its home slot, slot count and columns; the jobs ``present``."""
-
-    grid: Any
-    row_busy: Any
-    rs: Any
-    wlv: Any
-    extra: Any
-    home: Any
-    count: Any
-    job_lo: Any
-    job_hi: Any
-    present: Any
-
-
-class Turns(NamedTuple):
-    """The service the jobs have had (module docstring, "Service"): ``served``, ``need`` and
-    the targets ``tgt`` per job; the jobs in more than one slot (``multi``, ``meta[0]`` of
-    them), the slots of each (``mrows``) and their place in the list (``mpos``)."""
-
-    served: Any
-    need: Any
-    tgt: Any
-    multi: Any
-    meta: Any
-    mrows: Any
-    mpos: Any
-
-
-class Stats(NamedTuple):
-    """The per-job statistics of ``Simulation.run_stats`` (:func:`simulate_placed`), and the
-    jobs placed that have not run yet (``unstarted``)."""
-
-    unstarted: Any
     first_run: Any
     rows_held: Any
     extra_slices: Any
@@ -354,11 +310,9 @@ def _plan(grid, row_a, row_b, first, last, busy_row, region_of, bounds, busy_a, 
 
 
 @jit
-def _swap(sl, tv, row_a, row_b, lo, hi):
+def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos):
     """Exchange rows ``row_a`` and ``row_b`` on columns ``lo .. hi - 1`` (both ends legal cuts
     in both rows). A job moved whose home row is one of the two gets the other as home."""
-    grid, row_busy, count, job_lo = sl.grid, sl.row_busy, sl.count, sl.job_lo
-    mrows, mpos = tv.mrows, tv.mpos
     moved_a = 0
     moved_b = 0
     for c in range(lo, hi):
@@ -367,13 +321,13 @@ def _swap(sl, tv, row_a, row_b, lo, hi):
         if ja != IDLE:
             moved_a += 1
             if job_lo[ja] == c:
-                _flip_home(sl, tv, ja, row_a, row_b)
+                _flip_home(home, ja, row_a, row_b, count, tgt, rs)
                 if count[ja] > 1 and ja != jb:
                     _multi_moved(mrows, mpos[ja], count[ja], row_a, row_b)
         if jb != IDLE:
             moved_b += 1
             if job_lo[jb] == c and jb != ja:
-                _flip_home(sl, tv, jb, row_a, row_b)
+                _flip_home(home, jb, row_a, row_b, count, tgt, rs)
                 if count[jb] > 1:
                     _multi_moved(mrows, mpos[jb], count[jb], row_b, row_a)
         grid[c, row_a] = jb
@@ -384,9 +338,7 @@ def _swap(sl, tv, row_a, row_b, lo, hi):
 
 
 @jit
-def _flip_home(sl, tv, job, row_a, row_b):
-    rs, home, count = sl.rs, sl.home, sl.count
-    tgt = tv.tgt
+def _flip_home(home, job, row_a, row_b, count, tgt, rs):
     old = home[job]
     if old == row_a:
         new = row_b
@@ -427,13 +379,12 @@ def _moved(job, old, new, tgt, rs):
 
 
 @jit
-def gather(sl, tv, n, lo, hi) -> int:
+def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos) -> int:
     """Re-pack so that one row is idle on columns ``lo .. hi - 1``; return that row.
 
     Premise (unchecked): every column of the range has an idle slot. The steps are those of
     :func:`gangviz.core.repack.gather` on a linear array.
     """
-    grid, row_busy = sl.grid, sl.row_busy
     procs = grid.shape[0]
     width = hi - lo
     row, k = _open_run(grid, row_busy, n, lo, hi, True)
@@ -474,10 +425,10 @@ def gather(sl, tv, n, lo, hi) -> int:
         if move_moved < keep_moved or (move_moved == keep_moved and move_two <= keep_two):
             row, partner = partner, row
             for i in range(n_move):
-                _swap(sl, tv, row, partner, move[i, 0], move[i, 1])
+                _swap(grid, row, partner, move[i, 0], move[i, 1], home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
         else:
             for i in range(n_keep):
-                _swap(sl, tv, row, partner, keep[i, 0], keep[i, 1])
+                _swap(grid, row, partner, keep[i, 0], keep[i, 1], home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
         k = _idle_run(row_busy, row, lo, hi)
     return row
 
@@ -534,11 +485,9 @@ def _clear(grid, row, lo, hi, wlv, row_busy):
 
 
 @jit
-def _release_extras(sl, tv, job):
+def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                    multi, meta, mrows, mpos):
     """Give up every extra slot of ``job`` (JobUnreplicated): it is in one slot again."""
-    grid, row_busy, rs, wlv = sl.grid, sl.row_busy, sl.rs, sl.wlv
-    extra, home, count, job_lo, job_hi = sl.extra, sl.home, sl.count, sl.job_lo, sl.job_hi
-    served, need, tgt, mrows, mpos = tv.served, tv.need, tv.tgt, tv.mrows, tv.mpos
     lo, hi = job_lo[job], job_hi[job]
     i = mpos[job]
     for q in range(count[job]):
@@ -553,7 +502,7 @@ def _release_extras(sl, tv, job):
         wlv[c] += k
         extra[c] -= k
     count[job] = 1
-    _multi_remove(sl, tv, job)
+    _multi_remove(multi, meta, mrows, mpos, count, job)
     h = home[job]
     tgt[job] = rs[RUNS, h] + int(need[job] - served[job])
     if tgt[job] < rs[FIRST, h]:
@@ -561,10 +510,8 @@ def _release_extras(sl, tv, job):
 
 
 @jit
-def _multi_remove(sl, tv, job):
+def _multi_remove(multi, meta, mrows, mpos, count, job):
     """Take ``job`` off the list of jobs in more than one slot: the last one takes its place."""
-    count = sl.count
-    multi, meta, mrows, mpos = tv.multi, tv.meta, tv.mrows, tv.mpos
     i = mpos[job]
     meta[0] -= 1
     last = multi[meta[0]]
@@ -649,8 +596,8 @@ def simulate_stats(jobs, cfg, progress):
     return _buddy_loop(jobs, cfg, False, True, progress)
 
 
-# One compiled loop on purpose (hence the noqa: C901): it is the whole run time; the engine's
-# step is one piece of the reference.
+# One compiled loop on purpose (hence the noqa: C901): it is the whole run time and keeps its
+# state in local arrays, which every helper split out of it would have to take a dozen of.
 @jit_nogil  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
 def _buddy_loop(jobs, cfg, placed, stats, progress):  # noqa: C901
     """Run a workload of :class:`Jobs` with the :class:`Config` to the end (Simulation.run with
@@ -661,7 +608,8 @@ def _buddy_loop(jobs, cfg, placed, stats, progress):  # noqa: C901
     holds no GIL). Inputs are not checked: :func:`gangviz.fast.buddy.run_buddy` does that.
     """
     arrival, size, work, need, arrival_order = jobs.arrival, jobs.size, jobs.work, jobs.need, jobs.aorder
-    procs = cfg.procs
+    procs, scheme, occupy_block = cfg.procs, cfg.scheme, cfg.occupy_block
+    extra_on_decision, usable = cfg.extra_on_decision, cfg.usable
     n_jobs = arrival.shape[0]
     cap = 64
     grid = np.full((procs, cap), IDLE, np.int32)
@@ -706,9 +654,6 @@ def _buddy_loop(jobs, cfg, placed, stats, progress):  # noqa: C901
     first_hi = np.zeros(n_jobs if stats else 0, np.int64)
     unstarted = np.zeros(n_jobs if stats else 0, np.int64)  # jobs placed that have not run yet
     n_unstarted = 0
-    sl = Slots(grid, row_busy, rs, wlv, extra, home, count, job_lo, job_hi, present)
-    tv = Turns(served, need, tgt, multi, meta, mrows, mpos)
-    st = Stats(unstarted, first_run, rows_held, extra_slices, first_lo, first_hi)
     while True:
         # ---- the gap to the next decision point (Simulation._next_gap)
         if decided:
@@ -765,7 +710,9 @@ def _buddy_loop(jobs, cfg, placed, stats, progress):  # noqa: C901
                         off += n
                     rs[RUNS, r] += full + (1 if off < part else 0)
                 if stats:  # note_runs: the first slice of each job that runs now for the first time
-                    n_unstarted = _note_first_runs(sl, tv, st, n_unstarted, n, begin, full, part, t)
+                    n_unstarted = _note_first_runs(unstarted, n_unstarted, home, count, mpos, mrows, n, begin,
+                                                   full, part, t, first_run, rows_held, job_lo, job_hi, first_lo,
+                                                   first_hi)
                 for i in range(meta[0]):
                     j = multi[i]
                     before = served[j]
@@ -815,7 +762,8 @@ def _buddy_loop(jobs, cfg, placed, stats, progress):  # noqa: C901
         for i in range(n_done):
             j = done[i]
             if count[j] > 1:
-                _release_extras(sl, tv, j)
+                _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served,
+                                need, tgt, multi, meta, mrows, mpos)
             _clear(grid, home[j], job_lo[j], job_hi[j], wlv, row_busy)
             rs[DIRTY, home[j]] = 1
             home[j] = -1
@@ -851,9 +799,10 @@ def _buddy_loop(jobs, cfg, placed, stats, progress):  # noqa: C901
                 mrows_grown = np.zeros((2 * (n_present + n_arrived), cap), np.int64)
                 mrows_grown[:mrows.shape[0]] = mrows
                 mrows = mrows_grown
-            sl = Slots(grid, row_busy, rs, wlv, extra, home, count, job_lo, job_hi, present)
-            tv = Turns(served, need, tgt, multi, meta, mrows, mpos)
-            n, next_row, n_present = _schedule(sl, tv, cfg, n, next_row, n_present, arrived, n_arrived, n_completed, size)
+            n, next_row, n_present = _schedule(
+                scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
+                extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
+                usable, rs, served, need, tgt, multi, meta, mrows, mpos)
             for i in range(n_arrived):
                 start[arrived[i]] = t
                 if stats:
@@ -873,15 +822,12 @@ def _buddy_loop(jobs, cfg, placed, stats, progress):  # noqa: C901
 
 
 @jit
-def _note_first_runs(sl, tv, st, n_unstarted, n, begin, full, part, t):
+def _note_first_runs(unstarted, n_unstarted, home, count, mpos, mrows, n, begin, full, part, t, first_run,
+                     rows_held, job_lo, job_hi, first_lo, first_hi):
     """``slices.note_runs`` for the jobs not yet run (``unstarted[:n_unstarted]``), the slots
     taking ``full`` turns and ``part`` more from ``begin``: a job whose slot (the earliest of its
     slots, in turn order) comes now gets its first slice's time and processors and holds a
     slot. Returns how many are still to run, kept at the front of ``unstarted``."""
-    home, count, job_lo, job_hi = sl.home, sl.count, sl.job_lo, sl.job_hi
-    mrows, mpos = tv.mrows, tv.mpos
-    unstarted, first_run = st.unstarted, st.first_run
-    rows_held, first_lo, first_hi = st.rows_held, st.first_lo, st.first_hi
     w = 0
     for u in range(n_unstarted):
         j = unstarted[u]
@@ -957,9 +903,8 @@ def _sort_done(done, n_done, finish):
 
 
 @jit
-def _add_slot(sl, n, next_row):
+def _add_slot(grid, n, next_row, wlv, row_busy, rs):
     """SlotAdded on top; returns ``(n, next_row)`` as Simulation._activate moves the turn."""
-    grid, row_busy, rs, wlv = sl.grid, sl.row_busy, sl.rs, sl.wlv
     for c in range(grid.shape[0]):
         grid[c, n] = IDLE
         wlv[c] += 1
@@ -974,10 +919,8 @@ def _add_slot(sl, n, next_row):
 
 
 @jit
-def _remove_slot(sl, tv, n, row, next_row, n_present):
+def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs, count, multi, meta, mrows):
     """SlotRemoved: the empty ``row`` goes, rows above move down; returns ``(n, next_row)``."""
-    grid, row_busy, rs, wlv, home, count, present = sl.grid, sl.row_busy, sl.rs, sl.wlv, sl.home, sl.count, sl.present
-    multi, meta, mrows = tv.multi, tv.meta, tv.mrows
     for c in range(grid.shape[0]):
         for r in range(row, n - 1):
             grid[c, r] = grid[c, r + 1]
@@ -1003,13 +946,14 @@ def _remove_slot(sl, tv, n, row, next_row, n_present):
 
 
 @jit
-def _eliminate_slots(sl, tv, n, next_row, n_present):
+def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt, rs, multi,
+                     meta, mrows, mpos):
     """Property 2 while it holds (repack.eliminate_slots)."""
-    grid, wlv = sl.grid, sl.wlv
     procs = grid.shape[0]
     while n > 0 and wlv.min() >= 1:
-        row = gather(sl, tv, n, 0, procs)
-        n, next_row = _remove_slot(sl, tv, n, row, next_row, n_present)
+        row = gather(grid, n, 0, procs, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
+        n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs, count,
+                                   multi, meta, mrows)
     return n, next_row
 
 
@@ -1022,31 +966,29 @@ def _next_power_of_two(size):
 
 
 @jit
-def _place_buddy(sl, tv, cfg, n, next_row, n_present, job, size):
+def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
+                 row_busy, present, n_present, usable, rs, need, tgt, mrows, mpos):
     """allocation.place_buddy; returns ``(n, next_row, n_present)``."""
-    wlv = sl.wlv
-    occupy_block, usable = cfg.occupy_block, cfg.usable
     block = _next_power_of_two(size)
     width = block if occupy_block else size
     node = -1
     if n:
         node = level_best(wlv, block, width, usable)[1]
     if node < 0:
-        n, next_row = _add_slot(sl, n, next_row)
+        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy, rs)
         node = level_best(wlv, block, width, usable)[1]
     lo = node * block
-    row = gather(sl, tv, n, lo, lo + block)
-    n_present = _place_home(sl, tv, row, job, lo, lo + width, n_present)
+    row = gather(grid, n, lo, lo + block, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
+    n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
+                            present, n_present, rs, need, tgt)
     return n, next_row, n_present
 
 
 @jit
-def _place_home(sl, tv, row, job, lo, hi, n_present):
+def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_busy, present, n_present, rs,
+                need, tgt):
     """JobPlaced: ``job`` runs on columns ``lo .. hi - 1`` of ``row``, its home row; returns the
     new number of jobs present."""
-    grid, row_busy, rs, wlv = sl.grid, sl.row_busy, sl.rs, sl.wlv
-    home, count, job_lo, job_hi, present = sl.home, sl.count, sl.job_lo, sl.job_hi, sl.present
-    need, tgt = tv.need, tv.tgt
     _put(grid, row, job, lo, hi, wlv, row_busy)
     home[job] = row
     count[job] = 1
@@ -1059,10 +1001,9 @@ def _place_home(sl, tv, row, job, lo, hi, n_present):
 
 
 @jit
-def _place_bc(sl, tv, cfg, n, next_row, n_present, job, size):
+def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
+              row_busy, present, n_present, usable, rs, need, tgt):
     """BC: the lowest slot with a free block, its leftmost block; else a new slot on top."""
-    grid, row_busy = sl.grid, sl.row_busy
-    occupy_block, usable = cfg.occupy_block, cfg.usable
     procs = grid.shape[0]
     block = _next_power_of_two(size)
     width = block if occupy_block else size
@@ -1079,17 +1020,17 @@ def _place_bc(sl, tv, cfg, n, next_row, n_present, job, size):
         if row >= 0:
             break
     if row < 0:
-        n, next_row = _add_slot(sl, n, next_row)
+        n, next_row = _add_slot(grid, n, next_row, wlv, row_busy, rs)
         row, lo = n - 1, 0
-    n_present = _place_home(sl, tv, row, job, lo, lo + width, n_present)
+    n_present = _place_home(grid, row, job, lo, lo + width, home, count, job_lo, job_hi, wlv, row_busy,
+                            present, n_present, rs, need, tgt)
     return n, next_row, n_present
 
 
 @jit
-def _replicate_where_free(sl, tv, n, n_present):
+def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
+                          served, need, tgt, multi, meta, mrows, mpos):
     """slots.replicate_where_free: jobs, by id, take every extra slot their block offers."""
-    grid, row_busy, wlv = sl.grid, sl.row_busy, sl.wlv
-    job_lo, job_hi, present = sl.job_lo, sl.job_hi, sl.present
     if n == 0 or wlv.max() == 0:
         return
     procs = grid.shape[0]
@@ -1130,11 +1071,12 @@ def _replicate_where_free(sl, tv, n, n_present):
                 taken[k] = r
                 k += 1
         if k:
-            _took_extras(sl, tv, j, taken, k, lo, hi)
+            _took_extras(j, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows,
+                         mpos)
             _close_full(open_, wlv, lo, hi)
         while open_[node]:
-            r = gather(sl, tv, n, b_lo, b_hi)
-            _take_extra(sl, tv, r, j, lo, hi)
+            r = gather(grid, n, b_lo, b_hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
+            _take_extra(grid, r, j, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos)
             _close_full(open_, wlv, lo, hi)
 
 
@@ -1152,12 +1094,10 @@ def _close_full(open_, wlv, lo, hi):
 
 
 @jit
-def _count_by_slice(sl, tv, job):
+def _count_by_slice(job, home, rs, served, need, tgt, multi, meta, mrows, mpos):
     """A job in one slot until now is about to take more: its service so far is worked out from
     its slot's run count, and it joins the list of jobs counted slice by slice, its home slot
     first (the module docstring, "Service")."""
-    rs, home = sl.rs, sl.home
-    served, need, tgt, multi, meta, mrows, mpos = tv.served, tv.need, tv.tgt, tv.multi, tv.meta, tv.mrows, tv.mpos
     h = home[job]
     served[job] = need[job] - (tgt[job] - rs[RUNS, h])
     rs[DIRTY, h] = 1
@@ -1168,18 +1108,16 @@ def _count_by_slice(sl, tv, job):
 
 
 @jit
-def _took_extras(sl, tv, job, taken, k, lo, hi):
+def _took_extras(job, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
     """JobReplicated for the ``k`` slots ``taken[:k]`` (ascending) whose cells ``job`` already
     holds: the columns' counts change once for all of them, and the job's slot list takes them
     in one merge (a job in one slot until now is counted slice by slice from here on, as in
     :func:`_take_extra`)."""
-    wlv, extra, count = sl.wlv, sl.extra, sl.count
-    mrows, mpos = tv.mrows, tv.mpos
     for c in range(lo, hi):
         wlv[c] -= k
         extra[c] += k
     if count[job] == 1:
-        _count_by_slice(sl, tv, job)
+        _count_by_slice(job, home, rs, served, need, tgt, multi, meta, mrows, mpos)
     i = mpos[job]
     a = count[job] - 1  # merge from the top: the listed slots and the new ones, both ascending
     b = k - 1
@@ -1196,16 +1134,14 @@ def _took_extras(sl, tv, job, taken, k, lo, hi):
 
 
 @jit
-def _take_extra(sl, tv, row, job, lo, hi):
+def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
     """JobReplicated: ``job`` also runs in ``row``; a job in one slot until now has its service
     worked out and is counted slice by slice from here on."""
-    grid, row_busy, wlv, extra, count = sl.grid, sl.row_busy, sl.wlv, sl.extra, sl.count
-    mrows, mpos = tv.mrows, tv.mpos
     _put(grid, row, job, lo, hi, wlv, row_busy)
     for c in range(lo, hi):
         extra[c] += 1
     if count[job] == 1:
-        _count_by_slice(sl, tv, job)
+        _count_by_slice(job, home, rs, served, need, tgt, multi, meta, mrows, mpos)
     i = mpos[job]
     q = count[job]
     while q > 0 and mrows[i, q - 1] > row:  # the slots stay in ascending order
@@ -1216,20 +1152,20 @@ def _take_extra(sl, tv, row, job, lo, hi):
 
 
 @jit
-def _release_replicas(sl, tv, lo, hi):
+def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                      multi, meta, mrows, mpos):
     """slots.release_replicas: jobs whose buddy block overlaps ``lo .. hi - 1`` give up all
     their extra slots. The reference takes them by id; a job's release touches only its own
     cells, so any order gives the same matrix, and the jobs in more than one slot are taken
     from their own list."""
-    job_lo, job_hi = sl.job_lo, sl.job_hi
-    multi, meta = tv.multi, tv.meta
     i = 0
     while i < meta[0]:
         j = multi[i]
         b_lo, b_size = _buddy_block(job_lo[j], job_hi[j])
         if b_lo < hi and b_lo + b_size > lo:
             # takes ``j`` off the list, the last job of the list comes to ``i``
-            _release_extras(sl, tv, j)
+            _release_extras(grid, n, j, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
+                            multi, meta, mrows, mpos)
         else:
             i += 1
 
@@ -1255,19 +1191,22 @@ def _relaxed_best(wlv, extra, block, width, usable):
 
 
 @jit
-def _schedule(sl, tv, cfg, n, next_row, n_present, arrived, n_arrived, n_completed, size):
+def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
+              extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
+              usable, rs, served, need, tgt, multi, meta, mrows, mpos):
     """One decision point of the scheme (buddy.BC/BR/BRMS/BRMMS.schedule, in their order)."""
-    grid, row_busy, wlv, extra = sl.grid, sl.row_busy, sl.wlv, sl.extra
-    scheme, occupy_block, extra_on_decision, usable = cfg.scheme, cfg.occupy_block, cfg.extra_on_decision, cfg.usable
     procs = grid.shape[0]
     if scheme == 0:  # BC
         if n_completed:
             for row in range(n - 1, -1, -1):  # empty slots, top first
                 if row_busy[0, row] == 0:
-                    n, next_row = _remove_slot(sl, tv, n, row, next_row, n_present)
+                    n, next_row = _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs,
+                                               count, multi, meta, mrows)
         for i in range(n_arrived):
             j = arrived[i]
-            n, next_row, n_present = _place_bc(sl, tv, cfg, n, next_row, n_present, j, size[j])
+            n, next_row, n_present = _place_bc(grid, n, next_row, j, size[j], occupy_block, home, count,
+                                               job_lo, job_hi, wlv, row_busy, present, n_present, usable, rs,
+                                               need, tgt)
         return n, next_row, n_present
     for i in range(n_arrived):
         j = arrived[i]
@@ -1277,11 +1216,17 @@ def _schedule(sl, tv, cfg, n, next_row, n_present, arrived, n_arrived, n_complet
             if level_best(wlv, block, width, usable)[1] < 0:
                 value, index = _relaxed_best(wlv, extra, block, width, usable)
                 if value > 0:
-                    _release_replicas(sl, tv, index * block, (index + 1) * block)
-        n, next_row, n_present = _place_buddy(sl, tv, cfg, n, next_row, n_present, j, size[j])
+                    _release_replicas(grid, n, index * block, (index + 1) * block, home, count, job_lo,
+                                      job_hi, wlv, extra, row_busy, rs, served, need, tgt, multi, meta, mrows, mpos)
+        n, next_row, n_present = _place_buddy(grid, n, next_row, j, size[j], occupy_block, home, count,
+                                              job_lo, job_hi, wlv, row_busy, present, n_present, usable, rs,
+                                              need, tgt, mrows, mpos)
     if scheme == 3 and n and wlv.min() == 0 and (wlv + extra).min() >= 1:
-        _release_replicas(sl, tv, 0, procs)
-    n, next_row = _eliminate_slots(sl, tv, n, next_row, n_present)
+        _release_replicas(grid, n, 0, procs, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need,
+                          tgt, multi, meta, mrows, mpos)
+    n, next_row = _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt,
+                                   rs, multi, meta, mrows, mpos)
     if scheme >= 2 and (n_arrived > 0 or extra_on_decision):
-        _replicate_where_free(sl, tv, n, n_present)
+        _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
+                              served, need, tgt, multi, meta, mrows, mpos)
     return n, next_row, n_present

@@ -6,14 +6,12 @@ placement-log encoder (:mod:`gangviz.fast.placement_log`) and the profile's earl
 too, for the reason :mod:`gangviz.fast.buddy_kernel` gives (numba's on-disk cache is keyed by
 source file).
 
-**The state** goes from function to function in named groups (named tuples of arrays, which
-numba passes as it passes the arrays): :class:`Jobs` (the workload), :class:`Config` (the
-run's settings), :class:`Matrix` (the matrix and the jobs in it), :class:`Service` (what each
-job has had and when it started and ends), :class:`Planner` (BGS's bookings),
-:class:`Reservations` and :class:`Scratch` (work arrays). The scalars they change are the fields
-of one :class:`Counters` (a numba structref, mutable in place), held by the matrix. A run
-returns a :class:`Result` whose running totals are a :class:`Totals`, also what a run continues
-from.
+**In and out.** A run takes named groups: :class:`Jobs` (the workload) and :class:`Config` (the
+run's settings), and returns a :class:`Result` whose running totals are a :class:`Totals`, also
+what a run continues from. Inside, the phases take the arrays they work on one by one: the
+inner loops index plain arrays, and grouping them (named tuples of arrays, a structref of the
+counters) made the loop 30-60% slower (CPU time of GS and MGS on SDSC-SP2). The scalars the phases change live in two small
+arrays, ``ist`` and ``fst``, at the named slots below.
 
 **The matrix** is :class:`gangviz.core.matrix.OusterhoutMatrix` without change records:
 ``cells[r, c]`` is the job in row ``r`` (at most MPL rows), processor ``c`` (``IDLE`` = -1).
@@ -39,11 +37,9 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba.core import types
-from numba.experimental import structref
 
 from gangviz.fast import placement_log
-from gangviz.fast.placement_log import LOG_START, log_changes, touch
+from gangviz.fast.placement_log import LOG_START, SPAN, log_changes
 from gangviz.jitcache import cached_with
 from gangviz.spacesharing import profile_kernel
 from gangviz.spacesharing.profile_kernel import earliest_fit
@@ -131,159 +127,72 @@ class Result(NamedTuple):
     extra_slices: Any
 
 
-@structref.register
-class CountersType(types.StructRef):
-    """numba's type of :class:`Counters`."""
-
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)  # type: ignore[no-untyped-call]
-
-
-class Counters(structref.StructRefProxy):
-    """The loop's scalars that its functions change: the rows, the next row to run and the
-    jobs in the matrix; the stamps that mark what one pass has seen (``stamp``) and what one
-    decision has migrated (``migration_stamp``); the migration budget's tasks and overhead
-    spent in this decision; the time the BGS planner plans from."""
-
-
-structref.define_proxy(Counters, CountersType, ["n_rows", "next_row", "n_run", "stamp", "migration_stamp",
-                                                "used", "budget_overhead", "plan_now"])  # type: ignore[no-untyped-call]
-
-
-class Matrix(NamedTuple):
-    """The matrix (module docstring): ``cells``, the busy processors per row (``busy``) and
-    the marks of :mod:`gangviz.fast.placement_log` (``mark_first``, ``mark_end``); per job its
-    home row (-1: not in the matrix), processors ``lo .. hi - 1`` and rows held (``nrows``);
-    the jobs in the matrix (``run``, ``count.n_run`` of them; ``runpos[j]``: where); the
-    :class:`Counters`."""
-
-    cells: Any
-    busy: Any
-    mark_first: Any
-    mark_end: Any
-    home: Any
-    lo: Any
-    hi: Any
-    nrows: Any
-    run: Any
-    runpos: Any
-    count: Any
-
-
-class Service(NamedTuple):
-    """Per job: the service it has had (``served``, slices of ``quantum``), the service it
-    needs (its work, plus what migrations cost it when charged: ``lost``), the finish noted
-    in a step (``pending``) and its start, first slice and finish; ``unstarted`` says it has
-    not run yet. ``work`` and ``quantum`` (the useful part of a slice) are the workload's."""
-
-    served: Any
-    need: Any
-    lost: Any
-    pending: Any
-    start: Any
-    first_run: Any
-    finish: Any
-    unstarted: Any
-    work: Any
-    quantum: float
-
-
-class Planner(NamedTuple):
-    """The BGS planner: per row the breakpoints' ``times`` and processors ``used``, ``length``
-    of them (the time it plans from is ``Counters.plan_now``)."""
-
-    times: Any
-    used: Any
-    length: Any
-
-
-class Reservations(NamedTuple):
-    """BGS's reservations of jobs still waiting: job, row, start, end, size."""
-
-    job: Any
-    row: Any
-    start: Any
-    end: Any
-    size: Any
-
-
-class Scratch(NamedTuple):
-    """Work arrays: per job the stamps of ``seen``, ``blk`` and ``moved``; per processor
-    ``lst``, ``others``, ``occ``, ``ban`` and ``plan``; ``offs`` (per row), ``ends`` and
-    ``done_jobs`` (per job in the matrix), ``busy0`` (per row)."""
-
-    seen: Any
-    blk: Any
-    moved: Any
-    lst: Any
-    others: Any
-    occ: Any
-    ban: Any
-    plan: Any
-    offs: Any
-    ends: Any
-    done_jobs: Any
-    busy0: Any
+# integer state (ist) slots
+N_ROWS, NEXT_ROW, N_RUN, STAMP, MIGRATION_STAMP, USED = 0, 1, 2, 3, 4, 5
+# float state (fst) slots
+PLAN_NOW, BUDGET_OVERHEAD = 0, 1
 
 
 # ----------------------------------------------------------------------- the matrix's moves
 
 
 @jit
-def _run_add(m, j):
-    k = m.count.n_run
-    m.run[k] = j
-    m.runpos[j] = k
-    m.count.n_run = k + 1
+def _run_add(j, run, runpos, ist):
+    k = ist[N_RUN]
+    run[k] = j
+    runpos[j] = k
+    ist[N_RUN] = k + 1
 
 
 @jit
-def _run_remove(m, j):
-    k = m.runpos[j]
-    last = m.count.n_run - 1
-    other = m.run[last]
-    m.run[k] = other
-    m.runpos[other] = k
-    m.count.n_run = last
+def _run_remove(j, run, runpos, ist):
+    k = runpos[j]
+    last = ist[N_RUN] - 1
+    other = run[last]
+    run[k] = other
+    runpos[other] = k
+    ist[N_RUN] = last
 
 
 @jit
-def _touch(m, r, first, end):
-    """Note that processors ``first .. end - 1`` of row ``r`` changed (the marks of
-    :mod:`gangviz.fast.placement_log`)."""
-    touch(m.mark_first, m.mark_end, r, first, end)
+def _touch(rbusy, r, first, end):
+    """Note that processors ``first .. end - 1`` of row ``r`` changed: ``rbusy[m + r]`` (``m``
+    rows) is :data:`SPAN` minus the first changed processor, ``rbusy[2 m + r]`` the end of the
+    changed ones (0: none): the marks of :mod:`gangviz.fast.placement_log`."""
+    m = rbusy.shape[0] // 3
+    if SPAN - first > rbusy[m + r]:
+        rbusy[m + r] = SPAN - first
+    if end > rbusy[2 * m + r]:
+        rbusy[2 * m + r] = end
 
 
 @jit
-def _holds(m, j, r):
-    return m.cells[r, m.lo[j]] == j
+def _holds(cells, lo, j, r):
+    return cells[r, lo[j]] == j
 
 
 @jit
-def _mark_cols(m, j, r, out, value):
+def _mark_cols(cells, lo, hi, j, r, out, value):
     """Write ``value`` to ``out[c]`` for each processor ``c`` that ``j`` holds in row ``r``;
     ``out`` is a row of ``cells`` or a per-processor array."""
-    cells = m.cells
-    for c in range(m.lo[j], m.hi[j]):
+    for c in range(lo[j], hi[j]):
         if cells[r, c] == j:
             out[c] = value
 
 
 @jit
-def _cols_idle(m, j, r):
+def _cols_idle(cells, home, lo, hi, j, r):
     """Whether every processor of ``j`` is idle in row ``r`` (``OusterhoutMatrix.is_idle``)."""
-    cells = m.cells
-    h = m.home[j]
-    for c in range(m.lo[j], m.hi[j]):
+    h = home[j]
+    for c in range(lo[j], hi[j]):
         if cells[h, c] == j and cells[r, c] != IDLE:
             return False
     return True
 
 
 @jit
-def _place(m, size, j, row):
+def _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j, row):
     """JobPlaced on the leftmost idle processors of ``row`` (``IBMGang._place``)."""
-    cells = m.cells
     need = size[j]
     k = 0
     first = -1
@@ -297,125 +206,120 @@ def _place(m, size, j, row):
             last = c
             k += 1
         c += 1
-    m.lo[j] = first
-    m.hi[j] = last + 1
-    m.home[j] = row
-    m.nrows[j] = 1
-    m.busy[row] += need
-    _touch(m, row, first, last + 1)
-    _run_add(m, j)
+    lo[j] = first
+    hi[j] = last + 1
+    home[j] = row
+    nrows[j] = 1
+    rbusy[row] += need
+    _touch(rbusy, row, first, last + 1)
+    _run_add(j, run, runpos, ist)
 
 
 @jit
-def _replicate(m, size, j, r):
+def _replicate(cells, rbusy, home, lo, hi, nrows, size, j, r):
     """JobReplicated into row ``r`` on the job's own processors."""
-    _mark_cols(m, j, m.home[j], m.cells[r], j)
-    m.busy[r] += size[j]
-    _touch(m, r, m.lo[j], m.hi[j])
-    m.nrows[j] += 1
+    _mark_cols(cells, lo, hi, j, home[j], cells[r], j)
+    rbusy[r] += size[j]
+    _touch(rbusy, r, lo[j], hi[j])
+    nrows[j] += 1
 
 
 @jit
-def _unreplicate(m, size, j):
+def _unreplicate(cells, rbusy, home, lo, hi, nrows, size, n, j):
     """JobUnreplicated: ``j`` gives up every row but its home row."""
-    if m.nrows[j] <= 1:
+    if nrows[j] <= 1:
         return
-    h = m.home[j]
-    for r in range(m.count.n_rows):
-        if r != h and m.cells[r, m.lo[j]] == j:
-            _mark_cols(m, j, r, m.cells[r], IDLE)
-            m.busy[r] -= size[j]
-            _touch(m, r, m.lo[j], m.hi[j])
-    m.nrows[j] = 1
+    h = home[j]
+    for r in range(n):
+        if r != h and cells[r, lo[j]] == j:
+            _mark_cols(cells, lo, hi, j, r, cells[r], IDLE)
+            rbusy[r] -= size[j]
+            _touch(rbusy, r, lo[j], hi[j])
+    nrows[j] = 1
 
 
 @jit
-def _move(m, size, j, src, dst):
+def _move(cells, rbusy, home, lo, hi, size, j, src, dst):
     """JobShifted: ``j`` (home ``src``, one row) moves to ``dst`` on its own processors."""
-    cells = m.cells
-    for c in range(m.lo[j], m.hi[j]):
+    for c in range(lo[j], hi[j]):
         if cells[src, c] == j:
             cells[src, c] = IDLE
             cells[dst, c] = j
-    m.busy[src] -= size[j]
-    m.busy[dst] += size[j]
-    _touch(m, src, m.lo[j], m.hi[j])
-    _touch(m, dst, m.lo[j], m.hi[j])
-    m.home[j] = dst
+    rbusy[src] -= size[j]
+    rbusy[dst] += size[j]
+    _touch(rbusy, src, lo[j], hi[j])
+    _touch(rbusy, dst, lo[j], hi[j])
+    home[j] = dst
 
 
 @jit
-def _relocate(m, size, j, dst, new, k0, k1):
+def _relocate(cells, rbusy, home, lo, hi, size, j, dst, new, k0, k1):
     """JobMigrated: ``j`` (one row) moves to processors ``new[k0:k1]`` (ascending) of ``dst``."""
-    h = m.home[j]
-    _mark_cols(m, j, h, m.cells[h], IDLE)
-    m.busy[h] -= size[j]
-    _touch(m, h, m.lo[j], m.hi[j])
+    h = home[j]
+    _mark_cols(cells, lo, hi, j, h, cells[h], IDLE)
+    rbusy[h] -= size[j]
+    _touch(rbusy, h, lo[j], hi[j])
     for k in range(k0, k1):
-        m.cells[dst, new[k]] = j
-    m.busy[dst] += size[j]
-    _touch(m, dst, new[k0], new[k1 - 1] + 1)
-    m.lo[j] = new[k0]
-    m.hi[j] = new[k1 - 1] + 1
-    m.home[j] = dst
+        cells[dst, new[k]] = j
+    rbusy[dst] += size[j]
+    _touch(rbusy, dst, new[k0], new[k1 - 1] + 1)
+    lo[j] = new[k0]
+    hi[j] = new[k1 - 1] + 1
+    home[j] = dst
 
 
 @jit
-def _remove_job(m, size, j):
+def _remove_job(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j):
     """JobUnreplicated + JobRemoved of a finished job."""
-    _unreplicate(m, size, j)
-    h = m.home[j]
-    _mark_cols(m, j, h, m.cells[h], IDLE)
-    m.busy[h] -= size[j]
-    _touch(m, h, m.lo[j], m.hi[j])
-    m.home[j] = -1
-    m.nrows[j] = 0
-    _run_remove(m, j)
+    _unreplicate(cells, rbusy, home, lo, hi, nrows, size, ist[N_ROWS], j)
+    h = home[j]
+    _mark_cols(cells, lo, hi, j, h, cells[h], IDLE)
+    rbusy[h] -= size[j]
+    _touch(rbusy, h, lo[j], hi[j])
+    home[j] = -1
+    nrows[j] = 0
+    _run_remove(j, run, runpos, ist)
 
 
 @jit
-def _add_row(m):
+def _add_row(cells, rbusy, ist):
     """SlotAdded on top; the engine's ``_activate`` moves the next row up if it is at or above."""
-    count = m.count
-    r = count.n_rows
-    m.cells[r, :] = IDLE
-    m.busy[r] = 0
-    _touch(m, r, 0, m.cells.shape[1])
-    count.n_rows = r + 1
-    if r <= count.next_row:
-        count.next_row += 1
+    r = ist[N_ROWS]
+    cells[r, :] = IDLE
+    rbusy[r] = 0
+    _touch(rbusy, r, 0, cells.shape[1])
+    ist[N_ROWS] = r + 1
+    if r <= ist[NEXT_ROW]:
+        ist[NEXT_ROW] += 1
     return r
 
 
 @jit
-def _remove_empty_rows(m):
+def _remove_empty_rows(cells, rbusy, home, run, ist):
     """``remove_empty_rows``: every empty row goes, top first (SlotRemoved)."""
-    count = m.count
-    cells = m.cells
-    r = count.n_rows - 1
+    r = ist[N_ROWS] - 1
     while r >= 0:
-        if m.busy[r] == 0:
-            n = count.n_rows
+        if rbusy[r] == 0:
+            n = ist[N_ROWS]
             for rr in range(r, n - 1):
                 cells[rr, :] = cells[rr + 1, :]
-                m.busy[rr] = m.busy[rr + 1]
-                _touch(m, rr, 0, cells.shape[1])
-            count.n_rows = n - 1
-            for k in range(count.n_run):
-                j = m.run[k]
-                if m.home[j] > r:
-                    m.home[j] -= 1
-            if r < count.next_row:
-                count.next_row -= 1
+                rbusy[rr] = rbusy[rr + 1]
+                _touch(rbusy, rr, 0, cells.shape[1])
+            ist[N_ROWS] = n - 1
+            for k in range(ist[N_RUN]):
+                j = run[k]
+                if home[j] > r:
+                    home[j] -= 1
+            if r < ist[NEXT_ROW]:
+                ist[NEXT_ROW] -= 1
         r -= 1
 
 
 @jit
-def _row_jobs(m, row, seen, out):
+def _row_jobs(cells, row, seen, ist, out):
     """``OusterhoutMatrix.row_jobs``: distinct jobs of ``row`` by their leftmost processor."""
-    m.count.stamp += 1
-    stamp = m.count.stamp
-    cells = m.cells
+    ist[STAMP] += 1
+    stamp = ist[STAMP]
     k = 0
     for c in range(cells.shape[1]):
         x = cells[row, c]
@@ -427,18 +331,18 @@ def _row_jobs(m, row, seen, out):
 
 
 @jit
-def _population_order(m):
+def _population_order(rbusy, n):
     """``population_order``: rows by busy processors, ties to the lower row."""
-    return np.argsort(m.busy[:m.count.n_rows], kind="mergesort")
+    return np.argsort(rbusy[:n], kind="mergesort")
 
 
 @jit
-def _start_order(m, start, now):
+def _start_order(run, ist, start, now):
     """``start_order``: the jobs in the matrix by (start time, now if placed now; id)."""
-    n_run = m.count.n_run
-    jobs = np.sort(m.run[:n_run].copy())
-    key = np.empty(n_run)
-    for k in range(n_run):
+    m = ist[N_RUN]
+    jobs = np.sort(run[:m].copy())
+    key = np.empty(m)
+    for k in range(m):
         s = start[jobs[k]]
         key[k] = now if math.isnan(s) else s
     return jobs[np.argsort(key, kind="mergesort")]
@@ -448,46 +352,38 @@ def _start_order(m, start, now):
 
 
 @jit
-def _plan_init(p, count, n, now):
-    count.plan_now = now
+def _plan_init(pt, pu, pl, fst, n, now):
+    fst[PLAN_NOW] = now
     for r in range(n):
-        p.times[r, 0] = now
-        p.used[r, 0] = 0
-        p.length[r] = 1
+        pt[r, 0] = now
+        pu[r, 0] = 0
+        pl[r] = 1
 
 
 @jit
-def _plan_add_row(p, count, r):
-    p.times[r, 0] = count.plan_now
-    p.used[r, 0] = 0
-    p.length[r] = 1
+def _plan_add_row(pt, pu, pl, fst, r):
+    pt[r, 0] = fst[PLAN_NOW]
+    pu[r, 0] = 0
+    pl[r] = 1
 
 
 @jit
-def _booking_end(j, jobs, sv, mpl, now):
-    """The end a job in the matrix is booked to (its start, or now if placed now, plus
-    ``_predicted_end``)."""
-    s = sv.start[j]
-    return _predicted_end(now if math.isnan(s) else s, jobs.est[j], mpl, now)
-
-
-@jit
-def _plan_from_bookings(p, m, jobs, sv, mpl, now):
+def _plan_from_bookings(pt, pu, pl, fst, n, now, run, ist, home, size, start, est, mpl):
     """``Planner.from_bookings`` of the jobs in the matrix (home rows, predicted ends)."""
-    _plan_init(p, m.count, m.count.n_rows, now)
-    pt, pu, pl = p.times, p.used, p.length
-    n_run = m.count.n_run
-    rows = np.empty(n_run, np.int64)
-    ends = np.empty(n_run)
-    sizes = np.empty(n_run, np.int64)
+    _plan_init(pt, pu, pl, fst, n, now)
+    m = ist[N_RUN]
+    rows = np.empty(m, np.int64)
+    ends = np.empty(m)
+    sizes = np.empty(m, np.int64)
     k = 0
-    for i in range(n_run):
-        j = m.run[i]
-        e = _booking_end(j, jobs, sv, mpl, now)
+    for i in range(m):
+        j = run[i]
+        s = start[j]
+        e = _predicted_end(now if math.isnan(s) else s, est[j], mpl, now)
         if e > now:
-            rows[k] = m.home[j]
+            rows[k] = home[j]
             ends[k] = e
-            sizes[k] = jobs.size[j]
+            sizes[k] = size[j]
             k += 1
     if k == 0:
         return
@@ -507,8 +403,7 @@ def _plan_from_bookings(p, m, jobs, sv, mpl, now):
 
 
 @jit
-def _plan_breakpoint(p, r, t):
-    pt, pu, pl = p.times, p.used, p.length
+def _plan_breakpoint(pt, pu, pl, r, t):
     L = pl[r]
     # bisect_left
     a, b = 0, L
@@ -531,27 +426,27 @@ def _plan_breakpoint(p, r, t):
 
 
 @jit
-def _plan_book(p, count, r, s, e, size):
+def _plan_book(pt, pu, pl, fst, r, s, e, size):
     """``Planner._book``: ``size`` processors of row ``r`` over ``[max(s, now), e)``."""
-    a = max(s, count.plan_now)
+    a = max(s, fst[PLAN_NOW])
     if not e > a:
         return
-    ia = _plan_breakpoint(p, r, a)
-    ib = _plan_breakpoint(p, r, e)
+    ia = _plan_breakpoint(pt, pu, pl, r, a)
+    ib = _plan_breakpoint(pt, pu, pl, r, e)
     for k in range(ia, ib):
-        p.used[r, k] += size
+        pu[r, k] += size
 
 
 @jit
-def _plan_earliest(p, r, duration, size, before, processors):
+def _plan_earliest(pt, pu, pl, r, duration, size, before, processors):
     """``Planner.earliest``, the starts before ``before`` only (``inf`` if none)."""
-    return earliest_fit(p.times[r], p.used[r], p.length[r], processors - size, duration, before, 0, 0, 0)
+    return earliest_fit(pt[r], pu[r], pl[r], processors - size, duration, before, 0, 0, 0)
 
 
 @jit
-def _plan_fits_now(p, count, r, duration, size, processors):
-    now = count.plan_now
-    return _plan_earliest(p, r, duration, size, np.nextafter(now, math.inf), processors) == now
+def _plan_fits_now(pt, pu, pl, fst, r, duration, size, processors):
+    now = fst[PLAN_NOW]
+    return _plan_earliest(pt, pu, pl, r, duration, size, np.nextafter(now, math.inf), processors) == now
 
 
 @jit
@@ -562,92 +457,96 @@ def _predicted_end(s, estimate, mpl, now):
 
 
 @jit
-def _guard_plan(p, m, jobs, sv, mpl, now, res, n_res):
+def _guard_plan(pt, pu, pl, fst, n, now, run, ist, home, size, start, est, mpl, waiting, n_wait,
+                res_job, res_row, res_s, res_e, res_size, n_res):
     """``IBMGang.planner(sim)``: running jobs plus the reservations of jobs still waiting."""
-    _plan_from_bookings(p, m, jobs, sv, mpl, now)
-    n = m.count.n_rows
+    _plan_from_bookings(pt, pu, pl, fst, n, now, run, ist, home, size, start, est, mpl)
     for k in range(n_res):
-        if res.row[k] < n and m.home[res.job[k]] < 0:  # res.job in sim.waiting
-            _plan_book(p, m.count, res.row[k], res.start[k], res.end[k], res.size[k])
+        if res_row[k] < n and home[res_job[k]] < 0:  # res.job in sim.waiting
+            _plan_book(pt, pu, pl, fst, res_row[k], res_s[k], res_e[k], res_size[k])
 
 
 @jit
-def _guard_allows(p, m, jobs, sv, mpl, j, dst, now):
-    end = _booking_end(j, jobs, sv, mpl, now)
-    return _plan_fits_now(p, m.count, dst, end - now, jobs.size[j], m.cells.shape[1])
+def _guard_booking_end(j, start, est, mpl, now):
+    s = start[j]
+    return _predicted_end(now if math.isnan(s) else s, est[j], mpl, now)
 
 
 @jit
-def _guard_moved(p, m, jobs, sv, mpl, j, src, dst, now):
-    end = _booking_end(j, jobs, sv, mpl, now)
-    _plan_book(p, m.count, src, now, end, -jobs.size[j])
-    _plan_book(p, m.count, dst, now, end, jobs.size[j])
+def _guard_allows(pt, pu, pl, fst, j, dst, start, est, mpl, now, size, processors):
+    end = _guard_booking_end(j, start, est, mpl, now)
+    return _plan_fits_now(pt, pu, pl, fst, dst, end - now, size[j], processors)
+
+
+@jit
+def _guard_moved(pt, pu, pl, fst, j, src, dst, start, est, mpl, now, size):
+    end = _guard_booking_end(j, start, est, mpl, now)
+    _plan_book(pt, pu, pl, fst, src, now, end, -size[j])
+    _plan_book(pt, pu, pl, fst, dst, now, end, size[j])
 
 
 # ----------------------------------------------------------------------- the phases
 
 
 @jit
-def _compact(m, jobs, sv, sc, p, cfg, now):
+def _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, blk, lst, guard, pt, pu, pl, fst,
+             start, est, mpl, now):
     """``compact_matrix`` (CompactMatrix, CollapseMatrix-1), with BGS's reservation guard."""
-    cells, home, nrows, blk = m.cells, m.home, m.nrows, sc.blk
-    guard = cfg.backfill
-    n = m.count.n_rows
+    n = ist[N_ROWS]
     processors = cells.shape[1]
-    order = _population_order(m)
+    order = _population_order(rbusy, n)
     for pos in range(n):
         i = order[pos]
         for jj in range(n - 1, pos, -1):
             j = order[jj]
-            m.count.stamp += 1
-            stamp = m.count.stamp
+            ist[STAMP] += 1
+            stamp = ist[STAMP]
             for c in range(processors):
                 if cells[j, c] != IDLE and cells[i, c] != IDLE:
                     blk[cells[i, c]] = stamp
-            k = _row_jobs(m, i, sc.seen, sc.lst)
+            k = _row_jobs(cells, i, seen, ist, lst)
             for t in range(k):
-                job = sc.lst[t]
+                job = lst[t]
                 if blk[job] == stamp:
                     continue
                 if home[job] != i or nrows[job] != 1:
                     continue
-                if guard and not _guard_allows(p, m, jobs, sv, cfg.mpl, job, j, now):
+                if guard and not _guard_allows(pt, pu, pl, fst, job, j, start, est, mpl, now, size, processors):
                     continue
-                _move(m, jobs.size, job, i, j)
+                _move(cells, rbusy, home, lo, hi, size, job, i, j)
                 if guard:
-                    _guard_moved(p, m, jobs, sv, cfg.mpl, job, i, j, now)
+                    _guard_moved(pt, pu, pl, fst, job, i, j, start, est, mpl, now, size)
 
 
 @jit
-def _fill(m, size, start, now):
+def _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now):
     """``fill_matrix`` (FillMatrix, FillMatrix-1): one replica per job per pass, lowest row
     whose cells on the job's processors are idle, until nothing changes."""
-    n = m.count.n_rows
+    n = ist[N_ROWS]
     if n < 2:
         return
-    order = _start_order(m, start, now)
+    order = _start_order(run, ist, start, now)
     changed = True
     while changed:
         changed = False
         for job in order:
             for r in range(n):
-                if _holds(m, job, r):
+                if _holds(cells, lo, job, r):
                     continue
-                if _cols_idle(m, job, r):
-                    _replicate(m, size, job, r)
+                if _cols_idle(cells, home, lo, hi, job, r):
+                    _replicate(cells, rbusy, home, lo, hi, nrows, size, job, r)
                     changed = True
                     break
 
 
 @jit
-def _overlap(m, a, row, seen, out):
+def _overlap(cells, home, lo, hi, a, row, seen, ist, out):
     """S(A): the jobs of ``row`` on any processor of ``a``, by id (``migration._overlap``)."""
-    cells = m.cells
-    m.count.stamp += 1
-    stamp = m.count.stamp
-    h = m.home[a]
+    ist[STAMP] += 1
+    stamp = ist[STAMP]
+    h = home[a]
     k = 0
-    for c in range(m.lo[a], m.hi[a]):
+    for c in range(lo[a], hi[a]):
         if cells[h, c] == a:
             x = cells[row, c]
             if x != IDLE and seen[x] != stamp:
@@ -659,34 +558,33 @@ def _overlap(m, a, row, seen, out):
 
 
 @jit
-def _movable_tasks(m, size, others, k, a, moved, mst):
+def _movable_tasks(others, k, a, moved, mst, nrows, size):
     """The tasks of S(A) if ``a`` is not among them and every one may migrate (not migrated in
     this decision, one row: ``_movable``), else -1."""
     tasks = 0
     for t in range(k):
         o = others[t]
-        if o == a or moved[o] == mst or m.nrows[o] != 1:
+        if o == a or moved[o] == mst or nrows[o] != 1:
             return -1
         tasks += size[o]
     return tasks
 
 
 @jit
-def _option1_plan(m, size, sc, k, a, row):
+def _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, row):
     """``_plan_option1``: the dry run of option 1. Each job of S(A) (``others[:k]``, by id)
     takes the leftmost processors of ``row`` idle then outside ``a``'s, written one job after
     another into ``plan``; returns whether every one found room."""
-    cells, others, occ, ban, plan = m.cells, sc.others, sc.occ, sc.ban, sc.plan
     processors = cells.shape[1]
     for c in range(processors):
         occ[c] = cells[row, c]
-    m.count.stamp += 1
-    stamp = m.count.stamp
-    _mark_cols(m, a, m.home[a], ban, stamp)
+    ist[STAMP] += 1
+    stamp = ist[STAMP]
+    _mark_cols(cells, lo, hi, a, home[a], ban, stamp)
     p = 0
     for t in range(k):
         o = others[t]
-        _mark_cols(m, o, row, occ, IDLE)
+        _mark_cols(cells, lo, hi, o, row, occ, IDLE)
         got = 0
         for c in range(processors):
             if got == size[o]:
@@ -703,273 +601,294 @@ def _option1_plan(m, size, sc, k, a, row):
 
 
 @jit
-def _option1(m, size, sc, cfg, a, row, dry):
+def _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ban, plan, a, row,
+             moved, mst, q, cost_c, dry):
     """``try_option1`` without the records: returns ``(ok, cost, tasks, number of S(A))``; unless ``dry`` the
     jobs on ``a``'s processors in ``row`` migrate there (the caller then moves or replicates
     ``a`` and charges the delays). ``plan`` receives the new processors, ``others`` S(A)."""
-    processors = m.cells.shape[1]
-    q, cost_c = cfg.q, cfg.migration_cost
-    mst = m.count.migration_stamp
+    processors = cells.shape[1]
     sa = size[a]
-    if processors - m.busy[row] < sa:
+    if processors - rbusy[row] < sa:
         return False, 0.0, 0, 0
-    k = _overlap(m, a, row, sc.seen, sc.others)
+    k = _overlap(cells, home, lo, hi, a, row, seen, ist, others)
     if k == 0:
         return False, 0.0, 0, 0
-    tasks = _movable_tasks(m, size, sc.others, k, a, sc.moved, mst)
+    tasks = _movable_tasks(others, k, a, moved, mst, nrows, size)
     if tasks < 0:
         return False, 0.0, 0, 0
-    if q >= 0 and m.count.used + tasks > q:
+    if q >= 0 and ist[USED] + tasks > q:
         return False, 0.0, 0, 0
-    if not _option1_plan(m, size, sc, k, a, row):
+    if not _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, row):
         return False, 0.0, 0, 0
     total = 0
     for t in range(k):
-        total += size[sc.others[t]]
+        total += size[others[t]]
     cost = cost_c / 2 * sa + cost_c * total
     if dry:
         return True, cost, tasks, k
     p = 0
     for t in range(k):
-        o = sc.others[t]
-        _relocate(m, size, o, row, sc.plan, p, p + size[o])
+        o = others[t]
+        _relocate(cells, rbusy, home, lo, hi, size, o, row, plan, p, p + size[o])
         p += size[o]
-        sc.moved[o] = mst
+        moved[o] = mst
     return True, cost, tasks, k
 
 
 @jit
-def _option2_dry(m, size, sc, cfg, a, row):
+def _option2_dry(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, a, row, moved, mst, q, cost_c):
     """``try_option2(dry=True)``: returns ``(ok, cost, tasks, number of S(A))``."""
-    processors = m.cells.shape[1]
-    q, cost_c = cfg.q, cfg.migration_cost
-    others = sc.others
+    processors = cells.shape[1]
     sa = size[a]
-    if (sc.moved[a] == m.count.migration_stamp or m.nrows[a] != 1 or processors - m.busy[row] < sa
-            or (q >= 0 and m.count.used + sa > q)):
+    if moved[a] == mst or nrows[a] != 1 or processors - rbusy[row] < sa or (q >= 0 and ist[USED] + sa > q):
         return False, 0.0, 0, 0
-    k = _overlap(m, a, row, sc.seen, others)
+    k = _overlap(cells, home, lo, hi, a, row, seen, ist, others)
     total = 0
-    n_other = 0
+    m = 0
     for t in range(k):
         if others[t] != a:
             total += size[others[t]]
-            others[n_other] = others[t]
-            n_other += 1
-    return True, cost_c * sa + cost_c / 2 * total, sa, n_other
+            others[m] = others[t]
+            m += 1
+    return True, cost_c * sa + cost_c / 2 * total, sa, m
 
 
 @jit
-def _delay(sv, cfg, j, slices):
+def _delay(j, slices, charge, lost, need, work, quantum):
     """``MigrationBudget.delay`` + ``Simulation.charge``: ``j`` needs ``slices`` more service."""
-    if cfg.charge and slices != 0.0:
-        sv.lost[j] = sv.lost[j] + slices
-        sv.need[j] = (sv.work[j] + sv.lost[j]) / sv.quantum
+    if charge and slices != 0.0:
+        lost[j] = lost[j] + slices
+        need[j] = (work[j] + lost[j]) / quantum
 
 
 @jit
-def _book_migration(m, sv, cfg, job, job_delay, others, k, others_delay, tasks, cost):
+def _book_migration(ist, fst, job, job_delay, others, k, others_delay, tasks, cost, charge, lost, need, work,
+                    quantum):
     """Charge a migration: ``job`` needs ``job_delay`` more service, each of ``others[:k]``
     ``others_delay`` (eq. 4 and 5); its ``tasks`` and ``cost`` go to the budget."""
     for x in range(k):
-        _delay(sv, cfg, others[x], others_delay)
-    _delay(sv, cfg, job, job_delay)
-    m.count.used += tasks
-    m.count.budget_overhead += cost
+        _delay(others[x], others_delay, charge, lost, need, work, quantum)
+    _delay(job, job_delay, charge, lost, need, work, quantum)
+    ist[USED] += tasks
+    fst[BUDGET_OVERHEAD] += cost
 
 
 @jit
-def _option2(m, size, sv, sc, cfg, a, row):
+def _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, plan, a, row, moved, mst, q, cost_c,
+             charge, lost, need, work, quantum):
     """``try_option2``: ``a`` migrates to the leftmost idle processors of ``row``; it loses C,
     each job on its old processors there C/2 (eq. 5)."""
-    cost_c = cfg.migration_cost
-    ok, cost, tasks, n_other = _option2_dry(m, size, sc, cfg, a, row)
+    ok, cost, tasks, m = _option2_dry(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, a, row, moved,
+                                      mst, q, cost_c)
     got = 0
-    for c in range(m.cells.shape[1]):
+    for c in range(cells.shape[1]):
         if got == size[a]:
             break
-        if m.cells[row, c] == IDLE:
-            sc.plan[got] = c
+        if cells[row, c] == IDLE:
+            plan[got] = c
             got += 1
-    _relocate(m, size, a, row, sc.plan, 0, got)
-    sc.moved[a] = m.count.migration_stamp
-    _book_migration(m, sv, cfg, a, cost_c, sc.others, n_other, cost_c / 2, tasks, cost)
+    _relocate(cells, rbusy, home, lo, hi, size, a, row, plan, 0, got)
+    moved[a] = mst
+    _book_migration(ist, fst, a, cost_c, others, m, cost_c / 2, tasks, cost, charge, lost, need, work, quantum)
 
 
 @jit
-def _collapse_migrating(m, jobs, sv, sc, p, cfg, now):
+def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
+                        plan, moved, q, cost_c, charge, lost, need, work, quantum,
+                        guard, pt, pu, pl, start, est, mpl, now):
     """``collapse_with_migration`` (CollapseMatrix-2): CompactMatrix where a move may migrate,
     by the cheaper option (ties: fewer tasks, then option 2)."""
-    size, home, nrows = jobs.size, m.home, m.nrows
-    guard = cfg.backfill
-    cost_c = cfg.migration_cost
-    n = m.count.n_rows
-    order = _population_order(m)
+    n = ist[N_ROWS]
+    processors = cells.shape[1]
+    mst = ist[MIGRATION_STAMP]
+    order = _population_order(rbusy, n)
     for pos in range(n):
         i = order[pos]
         for jj in range(n - 1, pos, -1):
             j = order[jj]
-            k = _row_jobs(m, i, sc.blk, sc.lst)
+            k = _row_jobs(cells, i, blk, ist, lst)
             for t in range(k):
-                job = sc.lst[t]
+                job = lst[t]
                 if home[job] != i or nrows[job] != 1:
                     continue
-                if guard and not _guard_allows(p, m, jobs, sv, cfg.mpl, job, j, now):
+                if guard and not _guard_allows(pt, pu, pl, fst, job, j, start, est, mpl, now, size, processors):
                     continue
-                if _cols_idle(m, job, j):
-                    _move(m, size, job, i, j)
+                if _cols_idle(cells, home, lo, hi, job, j):
+                    _move(cells, rbusy, home, lo, hi, size, job, i, j)
                     if guard:
-                        _guard_moved(p, m, jobs, sv, cfg.mpl, job, i, j, now)
+                        _guard_moved(pt, pu, pl, fst, job, i, j, start, est, mpl, now, size)
                     continue
-                ok2, c2, t2, _m = _option2_dry(m, size, sc, cfg, job, j)
-                ok1, c1, t1, _k = _option1(m, size, sc, cfg, job, j, True)
+                ok2, c2, t2, _m = _option2_dry(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, job, j,
+                                               moved, mst, q, cost_c)
+                ok1, c1, t1, _k = _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ban,
+                                           plan, job, j, moved, mst, q, cost_c, True)
                 if ok1 and (not ok2 or c1 < c2 or (c1 == c2 and t1 < t2)):
-                    ok, cost, tasks, kk = _option1(m, size, sc, cfg, job, j, False)
+                    ok, cost, tasks, kk = _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ,
+                                                   ban, plan, job, j, moved, mst, q, cost_c, False)
                     # the jobs of S(A) lose C each, A loses C/2 (eq. 4)
-                    _book_migration(m, sv, cfg, job, cost_c / 2, sc.others, kk, cost_c, tasks, cost)
-                    _move(m, size, job, i, j)
+                    _book_migration(ist, fst, job, cost_c / 2, others, kk, cost_c, tasks, cost, charge, lost, need,
+                                    work, quantum)
+                    _move(cells, rbusy, home, lo, hi, size, job, i, j)
                 elif ok2:
-                    _option2(m, size, sv, sc, cfg, job, j)
+                    _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, plan, job, j, moved,
+                             mst, q, cost_c, charge, lost, need, work, quantum)
                 else:
                     continue
                 if guard:
-                    _guard_moved(p, m, jobs, sv, cfg.mpl, job, i, j, now)
+                    _guard_moved(pt, pu, pl, fst, job, i, j, start, est, mpl, now, size)
 
 
 @jit
-def _fill_migrating(m, size, sv, sc, cfg, now):
+def _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen, others, occ, ban, plan, moved,
+                    q, cost_c, charge, lost, need, work, quantum, start, now):
     """``fill_with_migration`` (FillMatrix-2): a replica may first migrate, by option 1, the
     jobs on the job's processors in the target row."""
-    cost_c = cfg.migration_cost
-    n = m.count.n_rows
+    n = ist[N_ROWS]
+    mst = ist[MIGRATION_STAMP]
     changed = True
     while changed:
         changed = False
-        order = _start_order(m, sv.start, now)
+        order = _start_order(run, ist, start, now)
         for job in order:
             for r in range(n):
-                if _holds(m, job, r):
+                if _holds(cells, lo, job, r):
                     continue
-                ok, cost, tasks, kk = _option1(m, size, sc, cfg, job, r, False)
+                ok, cost, tasks, kk = _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ban,
+                                               plan, job, r, moved, mst, q, cost_c, False)
                 if ok:
-                    _book_migration(m, sv, cfg, job, cost_c / 2, sc.others, kk, cost_c, tasks, cost)
-                    _replicate(m, size, job, r)
+                    _book_migration(ist, fst, job, cost_c / 2, others, kk, cost_c, tasks, cost, charge, lost, need,
+                                    work, quantum)
+                    _replicate(cells, rbusy, home, lo, hi, nrows, size, job, r)
                     changed = True
                     break
 
 
 @jit
-def _schedule_fcfs(m, size, cfg, waiting, n_wait):
+def _schedule_fcfs(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, waiting, n_wait, mpl):
     """GS Schedule (``IBMGang._schedule_fcfs``): FCFS, best fit, stop at the first job that does
     not fit and cannot have a new row."""
-    processors = m.cells.shape[1]
+    processors = cells.shape[1]
     for w in range(n_wait):
         job = waiting[w]
-        if m.home[job] >= 0:
+        if home[job] >= 0:
             continue
         s = size[job]
-        n = m.count.n_rows
+        n = ist[N_ROWS]
         best = -1
         best_free = 0
         for r in range(n):
-            f = processors - m.busy[r]
+            f = processors - rbusy[r]
             if f >= s and (best < 0 or f < best_free):
                 best = r
                 best_free = f
         if best < 0:
-            if n >= cfg.mpl:
+            if n >= mpl:
                 break
-            best = _add_row(m)
-        _place(m, size, job, best)
+            best = _add_row(cells, rbusy, ist)
+        _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, job, best)
 
 
 @jit
-def _schedule_backfill(m, jobs, sv, p, res, cfg, waiting, n_wait, now):
+def _schedule_backfill(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl,
+                       pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size):
     """BGS Schedule (``IBMGang._schedule_backfill``): start what violates no reservation (best
     fit by free processors now, ties to the lower row), reserve the rest where it can start
     earliest. Returns the number of reservations."""
-    size = jobs.size
-    mpl = cfg.mpl
-    processors = m.cells.shape[1]
-    _plan_from_bookings(p, m, jobs, sv, mpl, now)
+    processors = cells.shape[1]
+    _plan_from_bookings(pt, pu, pl, fst, ist[N_ROWS], now, run, ist, home, size, start, est, mpl)
     n_res = 0
     for w in range(n_wait):
         job = waiting[w]
-        if m.home[job] >= 0:
+        if home[job] >= 0:
             continue
         s = size[job]
-        dur = _predicted_end(now, jobs.est[job], mpl, now) - now
-        n = m.count.n_rows
+        dur = _predicted_end(now, est[job], mpl, now) - now
+        n = ist[N_ROWS]
         best = -1
         best_free = 0
         for r in range(n):
-            if _plan_fits_now(p, m.count, r, dur, s, processors):
-                f = processors - p.used[r, 0]
+            if _plan_fits_now(pt, pu, pl, fst, r, dur, s, processors):
+                f = processors - pu[r, 0]
                 if best < 0 or f < best_free:
                     best = r
                     best_free = f
         if best >= 0:
-            _place(m, size, job, best)
-            _plan_book(p, m.count, best, now, now + dur, s)
+            _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, job, best)
+            _plan_book(pt, pu, pl, fst, best, now, now + dur, s)
             continue
         if n < mpl:
-            r = _add_row(m)
-            _plan_add_row(p, m.count, r)
-            _place(m, size, job, r)
-            _plan_book(p, m.count, r, now, now + dur, s)
+            r = _add_row(cells, rbusy, ist)
+            _plan_add_row(pt, pu, pl, fst, r)
+            _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, job, r)
+            _plan_book(pt, pu, pl, fst, r, now, now + dur, s)
             continue
         best_t = math.inf
         best_r = -1
         for r in range(n):
-            t = _plan_earliest(p, r, dur, s, best_t, processors)
+            t = _plan_earliest(pt, pu, pl, r, dur, s, best_t, processors)
             if t < best_t:
                 best_t = t
                 best_r = r
-        res.job[n_res] = job
-        res.row[n_res] = best_r
-        res.start[n_res] = best_t
-        res.end[n_res] = best_t + dur
-        res.size[n_res] = s
+        res_job[n_res] = job
+        res_row[n_res] = best_r
+        res_s[n_res] = best_t
+        res_e[n_res] = best_t + dur
+        res_size[n_res] = s
         n_res += 1
-        _plan_book(p, m.count, best_r, best_t, best_t + dur, s)
+        _plan_book(pt, pu, pl, fst, best_r, best_t, best_t + dur, s)
     return n_res
 
 
 @jit
-def _empty_rows_then_schedule(m, jobs, sv, p, res, n_res, cfg, waiting, n_wait, now):
+def _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl,
+                              backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size,
+                              n_res):
     """Remove the empty rows, then the Schedule phase: BGS's (returns its number of
     reservations) with ``backfill``, else GS's FCFS (returns ``n_res`` unchanged)."""
-    _remove_empty_rows(m)
-    if cfg.backfill:
-        return _schedule_backfill(m, jobs, sv, p, res, cfg, waiting, n_wait, now)
-    _schedule_fcfs(m, jobs.size, cfg, waiting, n_wait)
+    _remove_empty_rows(cells, rbusy, home, run, ist)
+    if backfill:
+        return _schedule_backfill(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait,
+                                  mpl, pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size)
+    _schedule_fcfs(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, waiting, n_wait, mpl)
     return n_res
 
 
 @jit
-def _policy(m, jobs, sv, sc, p, res, n_res, cfg, waiting, n_wait, now):
+def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl, backfill,
+            migrate, q, cost_c, charge, lost, need, work, quantum, start, est, now, seen, blk, lst, others, occ,
+            ban, plan, moved, pt, pu, pl, res_job, res_row, res_s, res_e, res_size, n_res, out):
     """``IBMGang.schedule``: the phases of §4.2 (GS, BGS) or §5.4 (MGS, MBGS) at one event.
-    Returns the number of reservations; the tasks migrated and the overhead are the budget's
-    (``Counters.used``, ``Counters.budget_overhead``, zero without migration)."""
-    size = jobs.size
-    if cfg.backfill:
-        _guard_plan(p, m, jobs, sv, cfg.mpl, now, res, n_res)
-    for k in range(m.count.n_run):
-        _unreplicate(m, size, m.run[k])
-    _compact(m, jobs, sv, sc, p, cfg, now)
-    n_res = _empty_rows_then_schedule(m, jobs, sv, p, res, n_res, cfg, waiting, n_wait, now)
-    if not cfg.migrate:
-        _fill(m, size, sv.start, now)
+    Returns the number of reservations; adds the tasks migrated and the overhead to ``out``."""
+    if backfill:
+        _guard_plan(pt, pu, pl, fst, ist[N_ROWS], now, run, ist, home, size, start, est, mpl, waiting, n_wait,
+                    res_job, res_row, res_s, res_e, res_size, n_res)
+    for k in range(ist[N_RUN]):
+        _unreplicate(cells, rbusy, home, lo, hi, nrows, size, ist[N_ROWS], run[k])
+    _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, blk, lst, backfill, pt, pu, pl, fst,
+             start, est, mpl, now)
+    n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
+                                      n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
+                                      res_e, res_size, n_res)
+    if not migrate:
+        _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now)
         return n_res
-    m.count.migration_stamp += 1  # a new budget: nothing migrated yet in this decision
-    m.count.used = 0
-    m.count.budget_overhead = 0.0
-    if cfg.backfill:
-        _guard_plan(p, m, jobs, sv, cfg.mpl, now, res, n_res)
-    _collapse_migrating(m, jobs, sv, sc, p, cfg, now)
-    n_res = _empty_rows_then_schedule(m, jobs, sv, p, res, n_res, cfg, waiting, n_wait, now)
-    _fill(m, size, sv.start, now)
-    _fill_migrating(m, size, sv, sc, cfg, now)
+    ist[MIGRATION_STAMP] += 1  # a new budget: nothing migrated yet in this decision
+    ist[USED] = 0
+    fst[BUDGET_OVERHEAD] = 0.0
+    if backfill:
+        _guard_plan(pt, pu, pl, fst, ist[N_ROWS], now, run, ist, home, size, start, est, mpl, waiting, n_wait,
+                    res_job, res_row, res_s, res_e, res_size, n_res)
+    _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
+                        plan, moved, q, cost_c, charge, lost, need, work, quantum,
+                        backfill, pt, pu, pl, start, est, mpl, now)
+    n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
+                                      n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
+                                      res_e, res_size, n_res)
+    _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now)
+    _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen, others, occ, ban, plan, moved,
+                    q, cost_c, charge, lost, need, work, quantum, start, now)
+    out[0] += fst[BUDGET_OVERHEAD]
+    out[1] += ist[USED]
     return n_res
 
 
@@ -977,13 +896,11 @@ def _policy(m, jobs, sv, sc, p, res, n_res, cfg, waiting, n_wait, now):
 
 
 @jit
-def _job_offsets(m, j, n, start_row, offs):
+def _job_offsets(cells, lo, j, n, start_row, offs):
     """The turn offsets after ``start_row`` of every row ``j`` holds, ascending; returns how many."""
-    cells = m.cells
-    c = m.lo[j]
     k = 0
     for r in range(n):
-        if cells[r, c] == j:
+        if cells[r, lo[j]] == j:
             offs[k] = (r - start_row) % n
             k += 1
     offs[:k] = np.sort(offs[:k])
@@ -991,34 +908,33 @@ def _job_offsets(m, j, n, start_row, offs):
 
 
 @jit
-def _finish_offsets(m, sv, sc, overhead, start_row):
+def _finish_offsets(cells, home, lo, nrows, run, ist, served, need, overhead, quantum, start_row, ends, offs):
     """``Simulation._finish_offsets``: time from now until each running job finishes, the
-    matrix staying as it is (``sc.ends``, in the order of ``m.run``); returns the smallest."""
-    quantum = sv.quantum
-    n = m.count.n_rows
+    matrix staying as it is; returns the smallest."""
+    n = ist[N_ROWS]
     best = math.inf
-    for k in range(m.count.n_run):
-        j = m.run[k]
-        left = sv.need[j] - sv.served[j]
+    for k in range(ist[N_RUN]):
+        j = run[k]
+        left = need[j] - served[j]
         c = int(max(np.ceil(left - EPS), 1.0))
-        if m.nrows[j] == 1:
-            last = (c - 1) * n + (m.home[j] - start_row) % n
+        if nrows[j] == 1:
+            last = (c - 1) * n + (home[j] - start_row) % n
         else:
-            cnt = _job_offsets(m, j, n, start_row, sc.offs)
+            cnt = _job_offsets(cells, lo, j, n, start_row, offs)
             cycles = (c - 1) // cnt
             idx = (c - 1) % cnt
-            last = cycles * n + sc.offs[idx]
+            last = cycles * n + offs[idx]
         e = float(last) + overhead + (left - float(c - 1)) * quantum
-        sc.ends[k] = e
+        ends[k] = e
         if e < best:
             best = e
     return best
 
 
 @jit
-def _snapped(t, jobs, na):
+def _snapped(t, arrival, aorder, na, n_jobs):
     """``Simulation._snapped``: the next arrival instead of ``t`` when ``t`` is a hair before it."""
-    due = jobs.arrival[jobs.aorder[na]] if na < jobs.arrival.shape[0] else math.inf
+    due = arrival[aorder[na]] if na < n_jobs else math.inf
     if t < due and due <= t + EPS * max(1.0, abs(t)):
         return due
     return t
@@ -1044,31 +960,30 @@ def _slice_end(gap):
 
 
 @jit
-def _run_for(m, sv, sc, cfg, gap, time, start_row, track, rows_held, extra):
+def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run, pending, done_jobs,
+             overhead, quantum, gap, time, start_row, resume_cut, track, rows_held, extra):
     """``Simulation._run_for`` on a matrix with rows: ``floor(gap)`` whole slices and, if
-    ``gap`` is not whole, one slice cut short; ``sc.ends`` are the jobs' finish offsets. Notes
-    the finished jobs' times in ``pending`` and lists them in ``sc.done_jobs``; returns how
-    many. With ``track``, also the statistics of ``Simulation.run_stats``
-    (``slices.note_runs``): the most rows each job held in a slice it ran (``rows_held``) and
-    the service it had in rows other than its home row (``extra``)."""
-    home, nrows, served, need, offs = m.home, m.nrows, sv.served, sv.need, sc.offs
-    overhead = cfg.overhead
-    n = m.count.n_rows
+    ``gap`` is not whole, one slice cut short; ``ends`` are the jobs' finish offsets. Notes the
+    finished jobs' times in ``pending`` and lists them in ``done_jobs``; returns how many.
+    With ``track``, also the statistics of ``Simulation.run_stats`` (``slices.note_runs``):
+    the most rows each job held in a slice it ran (``rows_held``) and the service it had in
+    rows other than its home row (``extra``)."""
+    n = ist[N_ROWS]
     n_done = 0
     whole, frac = _slices_of(gap)
     full = whole // n
     part = whole % n
     cut = (start_row + whole) % n
-    share = max(frac - overhead, 0.0) / sv.quantum
-    for k in range(m.count.n_run):
-        j = m.run[k]
+    share = max(frac - overhead, 0.0) / quantum
+    for k in range(ist[N_RUN]):
+        j = run[k]
         if nrows[j] == 1:
             d = (home[j] - start_row) % n
             hits = float(full + (1 if d < part else 0))
             in_cut = home[j] == cut
             first = d
         else:
-            cnt = _job_offsets(m, j, n, start_row, offs)
+            cnt = _job_offsets(cells, lo, j, n, start_row, offs)
             early = 0
             in_cut = False
             for x in range(cnt):
@@ -1090,52 +1005,52 @@ def _run_for(m, sv, sc, cfg, gap, time, start_row, track, rows_held, extra):
                 useful = min(served[j] + hits, need[j]) - served[j]
                 if useful - home_hits > 0:
                     extra[j] += useful - home_hits
-        e = sc.ends[k]
+        e = ends[k]
         done = e <= gap + EPS
         if done:
             served[j] = need[j]
         else:
             served[j] = min(served[j] + hits, need[j])
-        if sv.unstarted[j] and hits > 0:
-            sv.first_run[j] = time + float(first)
-            sv.unstarted[j] = False
+        if unstarted[j] and hits > 0:
+            first_run[j] = time + float(first)
+            unstarted[j] = False
         if done:
-            sv.pending[j] = time + min(e, gap)
-            sc.done_jobs[n_done] = j
+            pending[j] = time + min(e, gap)
+            done_jobs[n_done] = j
             n_done += 1
-    m.count.next_row = (start_row + whole + (1 if frac > 0 and not cfg.resume_cut else 0)) % n
+    ist[NEXT_ROW] = (start_row + whole + (1 if frac > 0 and not resume_cut else 0)) % n
     return n_done
 
 
 @jit
-def _complete(m, size, sv, done_jobs, n_done):
+def _complete(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, pending, finish, done_jobs, n_done):
     """``Simulation._decide``'s completions: the finished jobs leave, by (finish, id)."""
     if n_done == 0:
         return
     ids = np.sort(done_jobs[:n_done].copy())
     fins = np.empty(n_done)
     for x in range(n_done):
-        fins[x] = sv.pending[ids[x]]
+        fins[x] = pending[ids[x]]
     order = np.argsort(fins, kind="mergesort")
     for x in range(n_done):
         j = ids[order[x]]
-        _remove_job(m, size, j)
-        sv.finish[j] = sv.pending[j]
+        _remove_job(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j)
+        finish[j] = pending[j]
 
 
 @jit
-def _start_placed(m, sv, waiting, n_wait, now):
+def _start_placed(waiting, n_wait, home, start, unstarted, served, now):
     """The jobs the policy placed start now; the others keep waiting, FCFS. Returns how many wait."""
     keep = 0
     for w in range(n_wait):
         j = waiting[w]
-        if m.home[j] < 0:  # still waiting
+        if home[j] < 0:  # still waiting
             waiting[keep] = j
             keep += 1
             continue
-        sv.start[j] = now
-        sv.unstarted[j] = True
-        sv.served[j] = 0.0
+        start[j] = now
+        unstarted[j] = True
+        served[j] = 0.0
     return keep
 
 
@@ -1187,9 +1102,6 @@ def _may_stop(n_rows, n_wait, n_res, due, time):
     return n_rows == 0 and n_wait == 0 and n_res == 0 and due > time + 2.0 * EPS * max(1.0, abs(time))
 
 
-# ----------------------------------------------------------------------- the loop
-
-
 @jit_nogil
 def simulate_gang(jobs, cfg, init, progress):
     """Run the whole workload: :func:`simulate_gang_placed` without the placement log (a
@@ -1208,27 +1120,8 @@ def simulate_gang_placed(jobs, cfg, init, progress):
     return _gang_loop(jobs, cfg, init, True, progress)
 
 
-@jit
-def _new_matrix(n_jobs, mpl, processors):
-    """An empty :class:`Matrix` of ``mpl`` rows at most."""
-    count = Counters(0, 0, 0, 0, 0, 0, 0.0, 0.0)  # type: ignore[no-untyped-call]
-    return Matrix(np.full((mpl, processors), IDLE, np.int64), np.zeros(mpl, np.int64), np.zeros(mpl, np.int64),
-                  np.zeros(mpl, np.int64), np.full(n_jobs, -1, np.int64), np.zeros(n_jobs, np.int64),
-                  np.zeros(n_jobs, np.int64), np.zeros(n_jobs, np.int64), np.zeros(mpl * processors + 1, np.int64),
-                  np.zeros(n_jobs, np.int64), count)
-
-
-@jit
-def _new_scratch(n_jobs, mpl, processors):
-    cap = mpl * processors + 1
-    return Scratch(np.zeros(n_jobs, np.int64), np.zeros(n_jobs, np.int64), np.zeros(n_jobs, np.int64),
-                   np.zeros(processors + 1, np.int64), np.zeros(processors + 1, np.int64),
-                   np.zeros(processors, np.int64), np.zeros(processors, np.int64),
-                   np.zeros(processors + 1, np.int64), np.zeros(mpl, np.int64), np.zeros(cap),
-                   np.zeros(cap, np.int64), np.zeros(mpl, np.int64))
-
-
-# One loop on purpose (hence the noqa: C901): the engine's step is one piece of the reference.
+# One loop on purpose (hence the noqa: C901): its state lives in local arrays, which every
+# helper split out of it would have to take a dozen of.
 @jit_nogil  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
 def _gang_loop(jobs, cfg, init, placed, progress):  # noqa: C901
     """Run the whole workload of :class:`Jobs` with the :class:`Config`; return a
@@ -1244,27 +1137,62 @@ def _gang_loop(jobs, cfg, init, placed, progress):  # noqa: C901
     ``extra_slices`` of ``Simulation.run_stats`` (empty without). After every decision the
     simulated time goes to ``progress[0]`` (a one-element array another thread may read while
     the loop runs: the loop holds no GIL)."""
-    arrival, aorder, size = jobs.arrival, jobs.aorder, jobs.size
+    arrival, size, work, est, aorder = jobs.arrival, jobs.size, jobs.work, jobs.est, jobs.aorder
+    processors, mpl, backfill, migrate = cfg.processors, cfg.mpl, cfg.backfill, cfg.migrate
+    q, cost_c, charge, overhead = cfg.q, cfg.migration_cost, cfg.charge, cfg.overhead
+    small_max, stop_at, cut_at_departure, resume_cut = cfg.small_max, cfg.stop_at, cfg.cut_at_departure, cfg.resume_cut
     n_jobs = arrival.shape[0]
-    processors, mpl, overhead = cfg.processors, cfg.mpl, cfg.overhead
-    m = _new_matrix(n_jobs, mpl, processors)
-    count = m.count
     quantum = 1.0 - overhead
-    sv = Service(np.zeros(n_jobs), jobs.work / quantum, np.zeros(n_jobs), np.full(n_jobs, math.nan),
-                 np.full(n_jobs, math.nan), np.full(n_jobs, math.nan), np.full(n_jobs, math.nan),
-                 np.zeros(n_jobs, np.bool_), jobs.work, quantum)
-    sc = _new_scratch(n_jobs, mpl, processors)
+    cells = np.full((mpl, processors), IDLE, np.int64)
+    rbusy = np.zeros(3 * mpl, np.int64)  # busy cells per row, then the rows' changes (_touch)
+    home = np.full(n_jobs, -1, np.int64)
+    lo = np.zeros(n_jobs, np.int64)
+    hi = np.zeros(n_jobs, np.int64)
+    nrows = np.zeros(n_jobs, np.int64)
+    cap = mpl * processors + 1
+    run = np.zeros(cap, np.int64)
+    runpos = np.zeros(n_jobs, np.int64)
+    ist = np.zeros(8, np.int64)
+    fst = np.zeros(2)
+    served = np.zeros(n_jobs)
+    need = work / quantum
+    lost = np.zeros(n_jobs)
+    pending = np.full(n_jobs, math.nan)
+    start = np.full(n_jobs, math.nan)
+    first_run = np.full(n_jobs, math.nan)
+    finish = np.full(n_jobs, math.nan)
+    unstarted = np.zeros(n_jobs, np.bool_)
     rows_held = np.zeros(n_jobs if placed else 0, np.int64)
     extra = np.zeros(n_jobs if placed else 0)
     waiting = np.zeros(n_jobs, np.int64)
     n_wait = 0
+    seen = np.zeros(n_jobs, np.int64)
+    blk = np.zeros(n_jobs, np.int64)
+    moved = np.zeros(n_jobs, np.int64)
+    lst = np.zeros(processors + 1, np.int64)
+    others = np.zeros(processors + 1, np.int64)
+    occ = np.zeros(processors, np.int64)
+    ban = np.zeros(processors, np.int64)
+    plan = np.zeros(processors + 1, np.int64)
+    offs = np.zeros(mpl, np.int64)
+    ends = np.zeros(cap)
+    done_jobs = np.zeros(cap, np.int64)
+    busy0 = np.zeros(mpl, np.int64)
     # BGS planner: rows x breakpoints (each booking adds at most two)
-    kcap = 2 * (n_jobs + (mpl + 2) * mpl * processors) + 8 if cfg.backfill else 1
-    p = Planner(np.zeros((mpl, kcap)), np.zeros((mpl, kcap), np.int64), np.zeros(mpl, np.int64))
-    rcap = n_jobs if cfg.backfill else 1
-    res = Reservations(np.zeros(rcap, np.int64), np.zeros(rcap, np.int64), np.zeros(rcap), np.zeros(rcap),
-                       np.zeros(rcap, np.int64))
+    kcap = 2 * (n_jobs + (mpl + 2) * mpl * processors) + 8 if backfill else 1
+    pt = np.zeros((mpl, kcap))
+    pu = np.zeros((mpl, kcap), np.int64)
+    pl = np.zeros(mpl, np.int64)
+    rcap = n_jobs if backfill else 1
+    res_job = np.zeros(rcap, np.int64)
+    res_row = np.zeros(rcap, np.int64)
+    res_s = np.zeros(rcap)
+    res_e = np.zeros(rcap)
+    res_size = np.zeros(rcap, np.int64)
     n_res = 0
+    mig = np.zeros(2)  # one decision's migration overhead and tasks migrated
+    mig_overhead = init.migration_overhead
+    mig_tasks = init.migrated_tasks
     time = init.time
     na = 0
     decided = False
@@ -1273,8 +1201,6 @@ def _gang_loop(jobs, cfg, init, placed, progress):  # noqa: C901
     lost_all = init.lost
     lost_small = init.lost_small
     lost_large = init.lost_large
-    mig_overhead = init.migration_overhead
-    mig_tasks = init.migrated_tasks
     shadow = np.full((mpl if placed else 0, processors), IDLE, np.int64)
     n_shadow = 0
     log_t = np.empty(LOG_START if placed else 0)
@@ -1282,41 +1208,44 @@ def _gang_loop(jobs, cfg, init, placed, progress):  # noqa: C901
     n_log = 0
     while True:
         # ---- Simulation._next_gap (event-driven, not watching)
-        n = count.n_rows
-        if decided and cfg.stop_at <= na < n_jobs and _may_stop(n, n_wait, n_res, arrival[aorder[na]], time):
+        n = ist[N_ROWS]
+        if decided and stop_at <= na < n_jobs and _may_stop(n, n_wait, n_res, arrival[aorder[na]], time):
             break
-        start_row = count.next_row % n if n else 0
+        start_row = ist[NEXT_ROW] % n if n else 0
         gap = 0.0
         best_end = math.inf
         if decided:
             gap = arrival[aorder[na]] - time if na < n_jobs else math.inf
-            if n and count.n_run:
-                best_end = _finish_offsets(m, sv, sc, overhead, start_row)
-                if not cfg.cut_at_departure:
+            if n and ist[N_RUN]:
+                best_end = _finish_offsets(cells, home, lo, nrows, run, ist, served, need, overhead, quantum,
+                                           start_row, ends, offs)
+                if not cut_at_departure:
                     best_end = _slice_end(best_end)
             if best_end < gap:
                 gap = best_end
             if math.isinf(gap):
                 break
         # ---- what run_with_capacity notes before the step
-        small_w, large_w = _waiting_classes(waiting, n_wait, size, cfg.small_max)
+        small_w, large_w = _waiting_classes(waiting, n_wait, size, small_max)
         for r in range(n):
-            sc.busy0[r] = m.busy[r]
+            busy0[r] = rbusy[r]
         n_before = n
         t0 = time
         n_done = 0
         # ---- Simulation._run_for
         if gap != 0.0:
             if n == 0:
-                time = _snapped(time + gap, jobs, na)
+                time = _snapped(time + gap, arrival, aorder, na, n_jobs)
             else:
-                n_done = _run_for(m, sv, sc, cfg, gap, time, start_row, placed, rows_held, extra)
+                n_done = _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run,
+                                  pending, done_jobs, overhead, quantum, gap, time, start_row, resume_cut, placed,
+                                  rows_held, extra)
                 row_time += n * gap
-                time = _snapped(time + gap, jobs, na)
+                time = _snapped(time + gap, arrival, aorder, na, n_jobs)
         # ---- Simulation._decide
         decided = True
         now = time
-        _complete(m, size, sv, sc.done_jobs, n_done)
+        _complete(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, pending, finish, done_jobs, n_done)
         arrived = 0
         while na < n_jobs and arrival[aorder[na]] <= now:
             waiting[n_wait] = aorder[na]
@@ -1324,30 +1253,33 @@ def _gang_loop(jobs, cfg, init, placed, progress):  # noqa: C901
             na += 1
             arrived += 1
         if n_done or arrived:
-            n_res = _policy(m, jobs, sv, sc, p, res, n_res, cfg, waiting, n_wait, now)
-            if cfg.migrate:
-                mig_overhead += count.budget_overhead
-                mig_tasks += count.used
-        n_wait = _start_placed(m, sv, waiting, n_wait, now)
-        n = count.n_rows
-        count.next_row = count.next_row % n if n else 0
+            mig[0] = 0.0
+            mig[1] = 0.0
+            n_res = _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl,
+                            backfill, migrate, q, cost_c, charge, lost, need, work, quantum, start, est, now, seen,
+                            blk, lst, others, occ, ban, plan, moved, pt, pu, pl, res_job, res_row, res_s, res_e,
+                            res_size, n_res, mig)
+            mig_overhead += mig[0]
+            mig_tasks += int(mig[1])
+        n_wait = _start_placed(waiting, n_wait, home, start, unstarted, served, now)
+        n = ist[N_ROWS]
+        ist[NEXT_ROW] = ist[NEXT_ROW] % n if n else 0
         if n > max_rows:
             max_rows = n
         progress[0] = now
         if placed and (n_done or arrived or n != n_shadow):
-            log_t, log_e, n_log = log_changes(m.cells, n, shadow, n_shadow, now, log_t, log_e, n_log,
-                                              m.mark_first, m.mark_end)
+            log_t, log_e, n_log = log_changes(cells, n, shadow, n_shadow, now, log_t, log_e, n_log,
+                                                   rbusy[mpl:2 * mpl], rbusy[2 * mpl:])
             n_shadow = n
         # ---- run_with_capacity: the node-time lost in this step while jobs waited
         if not (small_w or large_w):
             continue
-        amount = _lost_in_step(sc.busy0, n_before, start_row, t0, time, processors, overhead, sc.done_jobs, n_done,
-                               sv.finish, size)
+        amount = _lost_in_step(busy0, n_before, start_row, t0, time, processors, overhead, done_jobs, n_done,
+                               finish, size)
         lost_all += amount
         if small_w:
             lost_small += amount
         if large_w:
             lost_large += amount
     totals = Totals(time, max_rows, mig_overhead, mig_tasks, lost_all, lost_small, lost_large, row_time)
-    return Result(sv.start, sv.first_run, sv.finish, totals, na, log_t[:n_log].copy(), log_e[:n_log].copy(),
-                  rows_held, extra)
+    return Result(start, first_run, finish, totals, na, log_t[:n_log].copy(), log_e[:n_log].copy(), rows_held, extra)
