@@ -10,8 +10,8 @@ source file).
 run's settings), and returns a :class:`Result` whose running totals are a :class:`Totals`, also
 what a run continues from. Inside, the phases take the arrays they work on one by one: the
 inner loops index plain arrays, and grouping them (named tuples of arrays, a structref of the
-counters) made the loop 30-60% slower (CPU time of GS and MGS on SDSC-SP2). The scalars the phases change live in two small
-arrays, ``ist`` and ``fst``, at the named slots below.
+counters) made the loop 30-60% slower (CPU time of GS and MGS on SDSC-SP2). The scalars the
+phases change live in two small arrays, ``ist`` and ``fst``, at the named slots below.
 
 **The matrix** is :class:`gangviz.core.matrix.OusterhoutMatrix` without change records:
 ``cells[r, c]`` is the job in row ``r`` (at most MPL rows), processor ``c`` (``IDLE`` = -1).
