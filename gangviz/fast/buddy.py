@@ -17,23 +17,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.fast.buddy_kernel import simulate, simulate_placed, simulate_stats
+from gangviz.fast.buddy_kernel import Config, Jobs, simulate, simulate_placed, simulate_stats
 from gangviz.fast.jobchecks import check_job_arrays
+from gangviz.fast.placed_run import PlacedRun
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.core.jobs import JobSpec
 
 #: Scheme codes of the compiled loop.
 SCHEMES = {"BC": 0, "BR": 1, "BRMS": 2, "BRMMS": 3}
+#: the per-job statistics of the loop's result (:class:`gangviz.fast.buddy_kernel.Result`)
+_PER_JOB = ("first_run", "rows_held", "extra_slices", "first_lo", "first_hi")
 
 
 @dataclass(frozen=True)
-class BuddyRun:
+class BuddyRun(PlacedRun):
     """What a headless run returns: per job (in the order given) its start and finish; the
     end time, the largest number of slots (n_l), slots x time and busy processors x time."""
 
@@ -43,15 +46,10 @@ class BuddyRun:
     max_slots: int
     slot_time: float
     busy_time: float
-    #: where the jobs ran (:class:`gangviz.fast.placement.PlacementLog`, jobs in the order
-    #: given), when :func:`run_buddy` was asked for it
-    placement: Any = None
-    #: with the placement or ``stats``, per job (``Simulation.run_stats``): the time of its first
-    #: slice, the most slots it held in a slice it ran, the slices it ran in slots other than its
-    #: home slot, and the processors of its first slice (``first_lo .. first_hi - 1``)
+    #: with the placement or ``stats``, per job (``Simulation.run_stats``) the time of its first
+    #: slice and its processors then (``first_lo .. first_hi - 1``), besides ``rows_held`` and
+    #: ``extra_slices`` (:class:`~gangviz.fast.placed_run.PlacedRun`, where slots are rows)
     first_run: np.ndarray | None = None
-    rows_held: np.ndarray | None = None
-    extra_slices: np.ndarray | None = None
     first_lo: np.ndarray | None = None
     first_hi: np.ndarray | None = None
 
@@ -105,26 +103,26 @@ def run_buddy(ids: npt.ArrayLike, arrival: npt.ArrayLike, size: npt.ArrayLike, w
     arrival_order = np.lexsort((ids[by_id], arrival[by_id]))
     need = np.ceil(work[by_id])  # whole slices of service (one slice gives one unit)
     loop = simulate_placed if placement else simulate_stats if stats else simulate
-    start, finish, end, max_rows, row_time, busy_time, *log = loop(
-        arrival[by_id], size[by_id], work[by_id], need, arrival_order, processors,
-        SCHEMES[scheme], occupy == "block", extra_slots_on == "decision",
-        0 if usable is None or usable >= processors else int(usable), np.zeros(1) if progress is None else progress)
+    result = loop(Jobs(arrival[by_id], size[by_id], work[by_id], need, arrival_order),
+                  Config(int(processors), SCHEMES[scheme], occupy == "block", extra_slots_on == "decision",
+                         0 if usable is None or usable >= processors else int(usable)),
+                  np.zeros(1) if progress is None else progress)
     out_start = np.empty(len(ids))
     out_finish = np.empty(len(ids))
-    out_start[by_id] = start
-    out_finish[by_id] = finish
+    out_start[by_id] = result.start
+    out_finish[by_id] = result.finish
     placed = None
     if placement:
         from gangviz.fast.placement import PlacementLog
 
-        placed = PlacementLog.of_loop(log[0], log[1], int(max_rows), processors, jobs=by_id)
-    per_job = []
-    for values in log[2:] if placement or stats else ():
-        stat = np.empty_like(values)
+        placed = PlacementLog.of_loop(result.log_t, result.log_e, int(result.max_slots), processors, jobs=by_id)
+    per_job: dict[str, np.ndarray | None] = dict.fromkeys(_PER_JOB)
+    for name in _PER_JOB if placement or stats else ():
+        values = getattr(result, name)
+        per_job[name] = stat = np.empty_like(values)
         stat[by_id] = values
-        per_job.append(stat)
-    return BuddyRun(out_start, out_finish, float(end), int(max_rows), float(row_time), float(busy_time), placed,
-                    *per_job)
+    return BuddyRun(out_start, out_finish, float(result.time), int(result.max_slots), float(result.slot_time),
+                    float(result.busy_time), placement=placed, **per_job)
 
 
 def zhou_metrics_compiled(jobs: Iterable[JobSpec], scheme: str, processors: int, occupy: str = "size",

@@ -1,9 +1,11 @@
 """The buddy schemes and the engine as compiled loops (numba), for headless runs.
 
-All the compiled code of :mod:`gangviz.fast.buddy` lives in this one module on purpose: numba
-caches each compiled function on disk, keyed by the source file it comes from, but a function
-cached with another module's functions compiled into it is not recompiled when only that other
-module changes. In one file, any edit recompiles everything.
+All the compiled code of :mod:`gangviz.fast.buddy` lives in this one module, but for the
+placement log's encoder (:mod:`gangviz.fast.placement_log`), shared with the gang loop: numba
+caches each compiled function on disk, keyed by the source file it comes from, and a function
+cached with another module's functions compiled into it would not be recompiled when only that
+other module changes. So every function here is cached by the encoder's source too
+(:func:`gangviz.jitcache.cached_with`); an edit of either file recompiles everything.
 
 **The matrix.** The same state and moves as :class:`gangviz.core.matrix.OusterhoutMatrix` and
 :mod:`gangviz.core.repack` (Zhou99 §3-§4: legal cuts, Property 1 and 2) on a
@@ -24,6 +26,11 @@ linear array, without change records:
 * A job's columns are ``job_lo[j] .. job_hi[j] - 1`` (buddy placements are contiguous).
 * ``present`` lists the jobs in the matrix by id (row 0) with the WLT node of their buddy block
   (row 1, heap numbering), so handing out extra slots reads one table per job.
+
+**In and out.** A run takes named groups, :class:`Jobs` and :class:`Config`, and returns a
+:class:`Result`. Inside, the functions take the arrays they work on one by one: the inner
+loops index plain arrays, and grouping them (named tuples of arrays) made BRMMS 10-20% slower
+(CPU time on SDSC-SP2).
 
 **Service, without a pass over the jobs present.** The engine's served counters are kept so
 that a decision costs no pass over every job present:
@@ -76,11 +83,64 @@ reference function each one mirrors.
 from __future__ import annotations
 
 import math
+from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+
+from gangviz.fast import placement_log
+from gangviz.fast.placement_log import LOG_START, SPAN, log_changes
+from gangviz.jitcache import cached_with
+
+#: compiled with the shared placement-log encoder, so cached by its source too
+jit = cached_with(placement_log)
+jit_nogil = cached_with(placement_log, nogil=True)
 
 IDLE = -1
+
+
+class Jobs(NamedTuple):
+    """The workload, jobs ``0 .. n-1`` in id order: arrival, size, work, ``need`` (the work in
+    whole slices, rounded up) and ``aorder``, the jobs by (arrival, id)."""
+
+    arrival: Any
+    size: Any
+    work: Any
+    need: Any
+    aorder: Any
+
+
+class Config(NamedTuple):
+    """A run's settings: processors, the scheme (0 BC, 1 BR, 2 BRMS, 3 BRMMS), whether a job
+    holds its whole buddy block, whether extra slots are handed out at every decision (else at
+    arrivals), and ``usable`` > 0, the machine's real size when the processors from it on are
+    padding (never allocated)."""
+
+    procs: int
+    scheme: int
+    occupy_block: bool
+    extra_on_decision: bool
+    usable: int
+
+
+class Result(NamedTuple):
+    """What a run returns: per job its start and finish; the end time, the largest slot count,
+    slots x time and busy processors x time; the placement log (``log_t``, ``log_e``, empty
+    unless asked for); per job the statistics of ``Simulation.run_stats`` (empty unless asked
+    for: :func:`simulate_placed`)."""
+
+    start: Any
+    finish: Any
+    time: float
+    max_slots: int
+    slot_time: float
+    busy_time: float
+    log_t: Any
+    log_e: Any
+    first_run: Any
+    rows_held: Any
+    extra_slices: Any
+    first_lo: Any
+    first_hi: Any
 
 # The per-slot rows of ``rs`` (the module docstring, "Service").
 RUNS = 0
@@ -93,7 +153,7 @@ BITS_LOG = 5
 BITS = 1 << BITS_LOG
 
 
-@njit(cache=True)
+@jit
 def level_best(wlv: np.ndarray, block: int, width: int = 0, usable: int = 0) -> tuple[int, int]:
     """Return ``(value, index)`` of the least-loaded non-zero WLT node covering ``block``
     processors (largest value, ties to the leftmost); ``(0, -1)`` when every node is zero.
@@ -115,7 +175,7 @@ def level_best(wlv: np.ndarray, block: int, width: int = 0, usable: int = 0) -> 
     return best_v, best_i
 
 
-@njit(cache=True)
+@jit
 def _word_mask(c: int, hi: int) -> tuple[int, int, int]:
     """The word of ``row_busy``'s bits holding column ``c``, and the mask of its columns
     ``c .. hi - 1``: ``(word, mask, first column of the next word)``."""
@@ -125,7 +185,7 @@ def _word_mask(c: int, hi: int) -> tuple[int, int, int]:
     return w, ((1 << (e - a)) - 1) << a, (w + 1) << BITS_LOG
 
 
-@njit(cache=True)
+@jit
 def _mark(row_busy, row, lo, hi, busy):
     """Set (``busy``) or clear the bits of columns ``lo .. hi - 1`` of ``row`` (and note the
     slot changed)."""
@@ -139,15 +199,11 @@ def _mark(row_busy, row, lo, hi, busy):
             row_busy[1 + w, row] &= ~m
 
 
-#: ``row_busy[-2, r]`` holds ``SPAN - lo`` of the first processor of slot ``r`` changed
-SPAN = 1 << 40
-
-
-@njit(cache=True)
+@jit
 def _touch(row_busy, row, lo, hi):
     """Note that columns ``lo .. hi - 1`` of ``row`` changed: ``row_busy[-1, row]`` is the end
-    of the changed columns (0: none), ``row_busy[-2, row]`` :data:`SPAN` minus their start, so
-    that both only grow until :func:`_log_placement` reads and clears them."""
+    of the changed columns (0: none), ``row_busy[-2, row]`` :data:`SPAN` minus their start: the marks
+    of :mod:`gangviz.fast.placement_log`."""
     last = row_busy.shape[0] - 1
     if SPAN - lo > row_busy[last - 1, row]:
         row_busy[last - 1, row] = SPAN - lo
@@ -155,7 +211,7 @@ def _touch(row_busy, row, lo, hi):
         row_busy[last, row] = hi
 
 
-@njit(cache=True)
+@jit
 def _free_on(row_busy, row, lo, hi) -> bool:
     """Whether the columns ``lo .. hi - 1`` of ``row`` are all idle."""
     c = lo
@@ -166,7 +222,7 @@ def _free_on(row_busy, row, lo, hi) -> bool:
     return True
 
 
-@njit(cache=True)
+@jit
 def _swap_marks(row_busy, row_a, row_b, lo, hi):
     """Exchange the bits of columns ``lo .. hi - 1`` between rows ``row_a`` and ``row_b`` (and
     note both slots changed)."""
@@ -181,7 +237,7 @@ def _swap_marks(row_busy, row_a, row_b, lo, hi):
         row_busy[1 + w, row_b] = (vb & ~m) | (va & m)
 
 
-@njit(cache=True)
+@jit
 def _lowest_bit(x: int) -> int:
     """The index of the lowest set bit of ``x`` (> 0, below ``2 ** BITS``)."""
     i = 0
@@ -194,7 +250,7 @@ def _lowest_bit(x: int) -> int:
     return i
 
 
-@njit(cache=True)
+@jit
 def _idle_run(row_busy: np.ndarray, row: int, lo: int, hi: int) -> int:
     """How many of the columns ``lo .. hi - 1`` are idle in ``row`` before its first busy cell."""
     c = lo
@@ -207,7 +263,7 @@ def _idle_run(row_busy: np.ndarray, row: int, lo: int, hi: int) -> int:
     return hi - lo
 
 
-@njit(cache=True)
+@jit
 def _open_run(grid: np.ndarray, row_busy: np.ndarray, n: int, at: int, hi: int,
               ties_high: bool) -> tuple[int, int]:
     """Among the rows idle on column ``at``, the one whose idle run from ``at`` (within
@@ -222,7 +278,7 @@ def _open_run(grid: np.ndarray, row_busy: np.ndarray, n: int, at: int, hi: int,
     return best_r, best_run
 
 
-@njit(cache=True)
+@jit
 def _plan(grid, row_a, row_b, first, last, busy_row, region_of, bounds, busy_a, busy_b, out):
     """One merge plan: the regions (between common legal cuts) holding a busy cell of
     ``busy_row`` among columns ``first .. last - 1``, consecutive regions joined. Writes
@@ -253,7 +309,7 @@ def _plan(grid, row_a, row_b, first, last, busy_row, region_of, bounds, busy_a, 
     return count, moved, two_sided
 
 
-@njit(cache=True)
+@jit
 def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos):
     """Exchange rows ``row_a`` and ``row_b`` on columns ``lo .. hi - 1`` (both ends legal cuts
     in both rows). A job moved whose home row is one of the two gets the other as home."""
@@ -281,7 +337,7 @@ def _swap(grid, row_a, row_b, lo, hi, home, row_busy, job_lo, count, tgt, rs, mr
     _swap_marks(row_busy, row_a, row_b, lo, hi)
 
 
-@njit(cache=True)
+@jit
 def _flip_home(home, job, row_a, row_b, count, tgt, rs):
     old = home[job]
     if old == row_a:
@@ -295,7 +351,7 @@ def _flip_home(home, job, row_a, row_b, count, tgt, rs):
         _moved(job, old, new, tgt, rs)
 
 
-@njit(cache=True)
+@jit
 def _multi_moved(mrows, i, k, old, new):
     """The job at ``i`` of the list of jobs in more than one slot moved from slot ``old`` to
     ``new``; its slots stay in ascending order."""
@@ -311,7 +367,7 @@ def _multi_moved(mrows, i, k, old, new):
     mrows[i, q] = new
 
 
-@njit(cache=True)
+@jit
 def _moved(job, old, new, tgt, rs):
     """A job in one slot moved from slot ``old`` to ``new``: its target follows the new slot's
     run count (the service it has had stays), ``new``'s first target may drop and ``old``'s
@@ -322,7 +378,7 @@ def _moved(job, old, new, tgt, rs):
     rs[DIRTY, old] = 1
 
 
-@njit(cache=True)
+@jit
 def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos) -> int:
     """Re-pack so that one row is idle on columns ``lo .. hi - 1``; return that row.
 
@@ -380,7 +436,7 @@ def gather(grid, n, lo, hi, home, row_busy, job_lo, count, tgt, rs, mrows, mpos)
 # ----------------------------------------------------------------------- the matrix's moves
 
 
-@njit(cache=True)
+@jit
 def _insert_present(present, n_present, job, node):
     """Add ``job``, whose buddy block is WLT node ``node``, to the jobs present (by id)."""
     i = n_present
@@ -393,7 +449,7 @@ def _insert_present(present, n_present, job, node):
     return n_present + 1
 
 
-@njit(cache=True)
+@jit
 def _remove_present(present, n_present, job):
     lo, hi = 0, n_present - 1  # the jobs are in id order: binary search
     while lo < hi:
@@ -410,7 +466,7 @@ def _remove_present(present, n_present, job):
     return n_present - 1
 
 
-@njit(cache=True)
+@jit
 def _put(grid, row, job, lo, hi, wlv, row_busy):
     for c in range(lo, hi):
         grid[c, row] = job
@@ -419,7 +475,7 @@ def _put(grid, row, job, lo, hi, wlv, row_busy):
     _mark(row_busy, row, lo, hi, True)
 
 
-@njit(cache=True)
+@jit
 def _clear(grid, row, lo, hi, wlv, row_busy):
     for c in range(lo, hi):
         grid[c, row] = IDLE
@@ -428,7 +484,7 @@ def _clear(grid, row, lo, hi, wlv, row_busy):
     _mark(row_busy, row, lo, hi, False)
 
 
-@njit(cache=True)
+@jit
 def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
                     multi, meta, mrows, mpos):
     """Give up every extra slot of ``job`` (JobUnreplicated): it is in one slot again."""
@@ -453,7 +509,7 @@ def _release_extras(grid, n, job, home, count, job_lo, job_hi, wlv, extra, row_b
         rs[FIRST, h] = tgt[job]
 
 
-@njit(cache=True)
+@jit
 def _multi_remove(multi, meta, mrows, mpos, count, job):
     """Take ``job`` off the list of jobs in more than one slot: the last one takes its place."""
     i = mpos[job]
@@ -466,14 +522,14 @@ def _multi_remove(multi, meta, mrows, mpos, count, job):
             mrows[i, q] = mrows[meta[0], q]
 
 
-@njit(cache=True)
+@jit
 def _new_row_state(cap):
     rs = np.zeros((3, cap), np.int64)
     rs[FIRST, :] = NO_TARGET
     return rs
 
 
-@njit(cache=True)
+@jit
 def _row_first(grid, r, count, tgt, job_hi):
     """The smallest target of the jobs in slot ``r`` that are in no other slot (``NO_TARGET``
     when there is none)."""
@@ -491,7 +547,7 @@ def _row_first(grid, r, count, tgt, job_hi):
     return best
 
 
-@njit(cache=True)
+@jit
 def _node(procs, lo, hi):
     """The WLT node (heap numbering: the root is 1, node v's children 2v and 2v + 1) of the
     smallest aligned block covering columns ``lo .. hi - 1``."""
@@ -499,7 +555,7 @@ def _node(procs, lo, hi):
     return procs // b_size + b_lo // b_size
 
 
-@njit(cache=True)
+@jit
 def _buddy_block(lo, hi):
     """The smallest aligned block covering columns ``lo .. hi - 1``: ``(start, size)``."""
     x = lo ^ (hi - 1)
@@ -513,124 +569,47 @@ def _buddy_block(lo, hi):
 # ---------------------------------------------------------------------------- the loop
 
 
-# One compiled loop on purpose (hence the noqa: C901): it is the whole run time and keeps its
-# state in local arrays, which every helper split out of it would have to take a dozen of.
-@njit(cache=True)
-def _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, k, row_busy):
-    """Append to the placement log (:mod:`gangviz.fast.placement`) what changed in the matrix
-    since the last call: per slot below ``max(n, n_shadow)``, each run of processors that now
-    hold one job (or ``IDLE``, also in the slots above ``n``) other than ``shadow`` held, as
-    ``(t, [slot, first, end, job])``; then ``(t, [-1, n, 0, 0])`` when the slot count changed.
-    ``shadow`` (laid out as ``grid``, processor-major) becomes the matrix. Only the columns
-    ``row_busy``'s last two rows mark (:func:`_touch`: written since the last call) and the
-    slots added or removed are scanned for runs; the marks are cleared. Returns the log arrays
-    (grown by doubling when full) and its length."""
-    width = grid.shape[0]
-    rows = max(n, n_shadow)
-    both = min(n, n_shadow)
-    last = row_busy.shape[0] - 1
-    for r in range(rows):
-        lo, hi = 0, width
-        if r < both:
-            if row_busy[last, r] == 0:
-                continue
-            lo, hi = SPAN - row_busy[last - 1, r], row_busy[last, r]
-        row_busy[last - 1, r] = 0
-        row_busy[last, r] = 0
-        c = lo
-        while c < hi:
-            v = grid[c, r] if r < n else IDLE
-            if v == shadow[c, r]:
-                c += 1
-                continue
-            c0 = c
-            while c < width:
-                w = grid[c, r] if r < n else IDLE
-                if w != v or w == shadow[c, r]:
-                    break
-                shadow[c, r] = w
-                c += 1
-            log_t, log_e = _log_room(log_t, log_e, k)
-            log_t[k] = t
-            log_e[k, 0] = r
-            log_e[k, 1] = c0
-            log_e[k, 2] = c
-            log_e[k, 3] = v
-            k += 1
-    if n != n_shadow:
-        log_t, log_e = _log_room(log_t, log_e, k)
-        log_t[k] = t
-        log_e[k, 0] = -1
-        log_e[k, 1] = n
-        log_e[k, 2] = 0
-        log_e[k, 3] = 0
-        k += 1
-    return log_t, log_e, k
+@jit_nogil
+def simulate(jobs, cfg, progress):
+    """Run a workload to the end (Simulation.run with record=False); return a :class:`Result`
+    without the placement log and the per-job statistics (empty); see :func:`_buddy_loop`."""
+    return _buddy_loop(jobs, cfg, False, False, progress)
 
 
-@njit(cache=True)
-def _log_room(log_t, log_e, k):
-    """Return the log's arrays with room for entry ``k`` (twice as long when full)."""
-    if k < log_t.shape[0]:
-        return log_t, log_e
-    grown_t = np.empty(2 * log_t.shape[0])
-    grown_t[:k] = log_t[:k]
-    grown_e = np.empty((2 * log_t.shape[0], 4), np.int32)
-    grown_e[:k] = log_e[:k]
-    return grown_t, grown_e
-
-
-@njit(cache=True, nogil=True)
-def simulate(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-             usable, progress):
-    """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
-    end time, largest slot count, slots x time, busy processors x time)``; see :func:`_buddy_loop`."""
-    start, finish, t, max_rows, row_time, busy_time, _, _, _, _, _, _, _ = _buddy_loop(
-        arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision, usable, False,
-        False, progress)
-    return start, finish, t, max_rows, row_time, busy_time
-
-
-@njit(cache=True, nogil=True)
-def simulate_placed(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                    usable, progress):
+@jit_nogil
+def simulate_placed(jobs, cfg, progress):
     """Run a workload as :func:`simulate` does (the same results, bit for bit) and also return
-    where the jobs ran: its six results, then the placement log ``log_t``, ``log_e`` of
-    :func:`_log_placement`, written after every decision, jobs numbered as the loop numbers them,
-    then per job the statistics of ``Simulation.run_stats``: the time of its first slice, the
-    most slots it held in a slice it ran, the slices it ran in slots other than its home
-    slot, and the processors it held in its first slice (``first_lo .. first_hi - 1``: a buddy
-    placement is contiguous)."""
-    return _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                       usable, True, True, progress)
+    where the jobs ran: the :class:`Result`'s placement log ``log_t``, ``log_e`` of
+    :func:`~gangviz.fast.placement_log.log_changes`, written after every decision, jobs
+    numbered as the loop numbers them, and per job the statistics of ``Simulation.run_stats``:
+    the time of its first slice, the most slots it held in a slice it ran, the slices it ran in
+    slots other than its home slot, and the processors it held in its first slice
+    (``first_lo .. first_hi - 1``: a buddy placement is contiguous)."""
+    return _buddy_loop(jobs, cfg, True, True, progress)
 
 
-@njit(cache=True, nogil=True)
-def simulate_stats(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                   usable, progress):
+@jit_nogil
+def simulate_stats(jobs, cfg, progress):
     """Run a workload as :func:`simulate_placed` does, without the placement log (empty): the
     per-job statistics are all a per-job table needs, and the log costs a pass over the
     matrix at every decision."""
-    return _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,
-                       usable, False, True, progress)
+    return _buddy_loop(jobs, cfg, False, True, progress)
 
 
-@njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
-def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_block, extra_on_decision,  # noqa: C901
-                usable, placed, stats, progress):
-    """Run a workload to the end (Simulation.run with record=False); return ``(start, finish,
-    end time, largest slot count, slots x time, busy processors x time, log_t, log_e,
-    first_run, rows_held, extra_slices, first_lo, first_hi)``: the placement log, empty unless
-    ``placed``, and the per-job statistics of ``Simulation.run_stats`` (``slices.note_runs``;
-    the processors of the first slice), empty unless ``stats``.
-
-    Jobs are numbered ``0 .. n-1`` in id order; ``need`` is each job's work in whole slices
-    (rounded up); ``arrival_order`` lists them by (arrival, id). ``scheme`` is 0 BC, 1 BR,
-    2 BRMS, 3 BRMMS. ``usable`` > 0 is the machine's real size when the processors from it on
-    are padding (never allocated). After every decision the time goes to ``progress[0]`` (a
-    one-element array another thread may read while the loop runs: the loop holds no GIL).
-    Inputs are not checked: :func:`gangviz.fast.buddy.run_buddy` does that.
+# One compiled loop on purpose (hence the noqa: C901): it is the whole run time and keeps its
+# state in local arrays, which every helper split out of it would have to take a dozen of.
+@jit_nogil  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
+def _buddy_loop(jobs, cfg, placed, stats, progress):  # noqa: C901
+    """Run a workload of :class:`Jobs` with the :class:`Config` to the end (Simulation.run with
+    record=False); return a :class:`Result`: the placement log, empty unless ``placed``, and
+    the per-job statistics of ``Simulation.run_stats`` (``slices.note_runs``; the processors of
+    the first slice), empty unless ``stats``. After every decision the time goes to
+    ``progress[0]`` (a one-element array another thread may read while the loop runs: the loop
+    holds no GIL). Inputs are not checked: :func:`gangviz.fast.buddy.run_buddy` does that.
     """
+    arrival, size, work, need, arrival_order = jobs.arrival, jobs.size, jobs.work, jobs.need, jobs.aorder
+    procs, scheme, occupy_block = cfg.procs, cfg.scheme, cfg.occupy_block
+    extra_on_decision, usable = cfg.extra_on_decision, cfg.usable
     n_jobs = arrival.shape[0]
     cap = 64
     grid = np.full((procs, cap), IDLE, np.int32)
@@ -665,8 +644,8 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
     max_rows = 0
     shadow = np.full((procs if placed else 0, cap), IDLE, np.int32)
     n_shadow = 0
-    log_t = np.empty(1024 if placed else 0)
-    log_e = np.empty((1024 if placed else 0, 4), np.int32)
+    log_t = np.empty(LOG_START if placed else 0)
+    log_e = np.empty((LOG_START if placed else 0, 4), np.int32)
     n_log = 0
     first_run = np.full(n_jobs if stats else 0, np.nan)
     rows_held = np.zeros(n_jobs if stats else 0, np.int64)
@@ -835,13 +814,14 @@ def _buddy_loop(arrival, size, work, need, arrival_order, procs, scheme, occupy_
             max_rows = n
         progress[0] = t
         if placed and (n_completed or n_arrived or n != n_shadow):
-            log_t, log_e, n_log = _log_placement(grid, n, shadow, n_shadow, t, log_t, log_e, n_log, row_busy)
+            log_t, log_e, n_log = log_changes(grid.T, n, shadow.T, n_shadow, t, log_t, log_e, n_log,
+                                                   row_busy[-2], row_busy[-1])
             n_shadow = n
-    return (start, finish, t, max_rows, row_time, busy_time, log_t[:n_log].copy(), log_e[:n_log].copy(),
-            first_run, rows_held, extra_slices, first_lo, first_hi)
+    return Result(start, finish, t, max_rows, row_time, busy_time, log_t[:n_log].copy(), log_e[:n_log].copy(),
+                  first_run, rows_held, extra_slices, first_lo, first_hi)
 
 
-@njit(cache=True)
+@jit
 def _note_first_runs(unstarted, n_unstarted, home, count, mpos, mrows, n, begin, full, part, t, first_run,
                      rows_held, job_lo, job_hi, first_lo, first_hi):
     """``slices.note_runs`` for the jobs not yet run (``unstarted[:n_unstarted]``), the slots
@@ -873,7 +853,7 @@ def _note_first_runs(unstarted, n_unstarted, home, count, mpos, mrows, n, begin,
     return w
 
 
-@njit(cache=True)
+@jit
 def _below(mrows, i, k, row):
     """How many of the ``k`` slots listed (ascending) at ``mrows[i]`` lie below ``row``."""
     lo, hi = 0, k
@@ -886,7 +866,7 @@ def _below(mrows, i, k, row):
     return lo
 
 
-@njit(cache=True)
+@jit
 def _turn_offset(mrows, i, k, n, begin, x):
     """The offset after ``begin`` of the ``x``-th (from 0) of the ``k`` slots listed at
     ``mrows[i]``, in turn order: the slots from ``begin`` up come first, then those below."""
@@ -897,7 +877,7 @@ def _turn_offset(mrows, i, k, n, begin, x):
     return mrows[i, q] - begin
 
 
-@njit(cache=True)
+@jit
 def _turns_within(mrows, i, k, n, begin, part):
     """How many of the ``k`` slots listed at ``mrows[i]`` run in the ``part`` (< n) slices
     from ``begin``."""
@@ -907,7 +887,7 @@ def _turns_within(mrows, i, k, n, begin, part):
     return k - _below(mrows, i, k, begin) + _below(mrows, i, k, end - n)
 
 
-@njit(cache=True)
+@jit
 def _sort_done(done, n_done, finish):
     """Sort the first ``n_done`` jobs by (finish, id), as the reference takes them away."""
     for i in range(1, n_done):
@@ -922,7 +902,7 @@ def _sort_done(done, n_done, finish):
 # ------------------------------------------------------------------------- the policies
 
 
-@njit(cache=True)
+@jit
 def _add_slot(grid, n, next_row, wlv, row_busy, rs):
     """SlotAdded on top; returns ``(n, next_row)`` as Simulation._activate moves the turn."""
     for c in range(grid.shape[0]):
@@ -938,7 +918,7 @@ def _add_slot(grid, n, next_row, wlv, row_busy, rs):
     return n + 1, next_row
 
 
-@njit(cache=True)
+@jit
 def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present, rs, count, multi, meta, mrows):
     """SlotRemoved: the empty ``row`` goes, rows above move down; returns ``(n, next_row)``."""
     for c in range(grid.shape[0]):
@@ -965,7 +945,7 @@ def _remove_slot(grid, n, row, next_row, wlv, row_busy, home, present, n_present
     return n - 1, next_row
 
 
-@njit(cache=True)
+@jit
 def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_present, count, tgt, rs, multi,
                      meta, mrows, mpos):
     """Property 2 while it holds (repack.eliminate_slots)."""
@@ -977,7 +957,7 @@ def _eliminate_slots(grid, n, next_row, wlv, row_busy, home, job_lo, present, n_
     return n, next_row
 
 
-@njit(cache=True)
+@jit
 def _next_power_of_two(size):
     block = 1
     while block < size:
@@ -985,7 +965,7 @@ def _next_power_of_two(size):
     return block
 
 
-@njit(cache=True)
+@jit
 def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
                  row_busy, present, n_present, usable, rs, need, tgt, mrows, mpos):
     """allocation.place_buddy; returns ``(n, next_row, n_present)``."""
@@ -1004,7 +984,7 @@ def _place_buddy(grid, n, next_row, job, size, occupy_block, home, count, job_lo
     return n, next_row, n_present
 
 
-@njit(cache=True)
+@jit
 def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_busy, present, n_present, rs,
                 need, tgt):
     """JobPlaced: ``job`` runs on columns ``lo .. hi - 1`` of ``row``, its home row; returns the
@@ -1020,7 +1000,7 @@ def _place_home(grid, row, job, lo, hi, home, count, job_lo, job_hi, wlv, row_bu
     return _insert_present(present, n_present, job, _node(grid.shape[0], lo, hi))
 
 
-@njit(cache=True)
+@jit
 def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, job_hi, wlv,
               row_busy, present, n_present, usable, rs, need, tgt):
     """BC: the lowest slot with a free block, its leftmost block; else a new slot on top."""
@@ -1047,7 +1027,7 @@ def _place_bc(grid, n, next_row, job, size, occupy_block, home, count, job_lo, j
     return n, next_row, n_present
 
 
-@njit(cache=True)
+@jit
 def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present, rs,
                           served, need, tgt, multi, meta, mrows, mpos):
     """slots.replicate_where_free: jobs, by id, take every extra slot their block offers."""
@@ -1100,7 +1080,7 @@ def _replicate_where_free(grid, n, home, count, job_lo, job_hi, wlv, extra, row_
             _close_full(open_, wlv, lo, hi)
 
 
-@njit(cache=True)
+@jit
 def _close_full(open_, wlv, lo, hi):
     """Close the WLT nodes (``open_``, heap numbering) above each of the columns ``lo .. hi - 1``
     left without an idle cell."""
@@ -1113,7 +1093,7 @@ def _close_full(open_, wlv, lo, hi):
                 v >>= 1
 
 
-@njit(cache=True)
+@jit
 def _count_by_slice(job, home, rs, served, need, tgt, multi, meta, mrows, mpos):
     """A job in one slot until now is about to take more: its service so far is worked out from
     its slot's run count, and it joins the list of jobs counted slice by slice, its home slot
@@ -1127,7 +1107,7 @@ def _count_by_slice(job, home, rs, served, need, tgt, multi, meta, mrows, mpos):
     meta[0] += 1
 
 
-@njit(cache=True)
+@jit
 def _took_extras(job, taken, k, lo, hi, wlv, extra, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
     """JobReplicated for the ``k`` slots ``taken[:k]`` (ascending) whose cells ``job`` already
     holds: the columns' counts change once for all of them, and the job's slot list takes them
@@ -1153,7 +1133,7 @@ def _took_extras(job, taken, k, lo, hi, wlv, extra, home, count, rs, served, nee
     count[job] += k
 
 
-@njit(cache=True)
+@jit
 def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, served, need, tgt, multi, meta, mrows, mpos):
     """JobReplicated: ``job`` also runs in ``row``; a job in one slot until now has its service
     worked out and is counted slice by slice from here on."""
@@ -1171,7 +1151,7 @@ def _take_extra(grid, row, job, lo, hi, wlv, extra, row_busy, home, count, rs, s
     count[job] += 1
 
 
-@njit(cache=True)
+@jit
 def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, row_busy, rs, served, need, tgt,
                       multi, meta, mrows, mpos):
     """slots.release_replicas: jobs whose buddy block overlaps ``lo .. hi - 1`` give up all
@@ -1190,7 +1170,7 @@ def _release_replicas(grid, n, lo, hi, home, count, job_lo, job_hi, wlv, extra, 
             i += 1
 
 
-@njit(cache=True)
+@jit
 def _relaxed_best(wlv, extra, block, width, usable):
     """slots.relaxed_level's largest node (first of the largest): ``(value, index)``; with
     ``usable`` > 0 only nodes whose first ``width`` processors are real."""
@@ -1210,7 +1190,7 @@ def _relaxed_best(wlv, extra, block, width, usable):
     return best_v, best_i
 
 
-@njit(cache=True)
+@jit
 def _schedule(scheme, grid, n, next_row, arrived, n_arrived, n_completed, size, occupy_block,
               extra_on_decision, home, count, job_lo, job_hi, wlv, extra, row_busy, present, n_present,
               usable, rs, served, need, tgt, multi, meta, mrows, mpos):

@@ -25,9 +25,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gangviz.fast.jobchecks import check_job_arrays
+from gangviz.fast.placed_run import PlacedRun
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.core.jobs import JobSpec
+    from gangviz.fast.gang_kernel import Config
     from gangviz.metrics.ibm import CapacityLog
     from gangviz.policies.ibm.gs import IBMGang
 
@@ -69,14 +71,15 @@ def job_arrays(jobs: Iterable[JobSpec]) -> JobArrays:
 
 
 @dataclass(frozen=True)
-class GangRun:
+class GangRun(PlacedRun):
     """What a headless run returns, per job in the order given: ``start`` (the decision that
     placed it, the engine's ``JobRecord.start``), ``first_run`` (its first slice, as
     ``Simulation.run_stats``) and ``finish``; then the end time, the most rows at once, the
     policy's ``migrated_tasks`` and ``migration_overhead`` (processor-slices), the node-time
     lost while jobs waited (eq. 3 with delta, node-slices: all, small jobs waiting, large jobs
     waiting; :class:`gangviz.metrics.ibm.CapacityLog`) and rows x time (``slot_time``, as
-    ``Simulation.slot_time``)."""
+    ``Simulation.slot_time``); with :func:`run_gang`'s ``placement``, the fields of
+    :class:`~gangviz.fast.placed_run.PlacedRun`."""
 
     start: np.ndarray
     first_run: np.ndarray
@@ -89,13 +92,6 @@ class GangRun:
     lost_small: float
     lost_large: float
     slot_time: float
-    #: where the jobs ran (:class:`gangviz.fast.placement.PlacementLog`, jobs in the order
-    #: given), when :func:`run_gang` was asked for it
-    placement: Any = None
-    #: with the placement, per job the most rows it held in a slice it ran and the slices it
-    #: ran in rows other than its home row (``Simulation.run_stats``)
-    rows_held: np.ndarray | None = None
-    extra_slices: np.ndarray | None = None
 
     def capacity(self) -> CapacityLog:
         """Return the lost capacity as a :class:`gangviz.metrics.ibm.CapacityLog`."""
@@ -166,8 +162,7 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
     or parameter, a value out of range, repeated ids, a job size outside ``1..processors``,
     work that is not finite and positive, or an arrival that is not a finite time >= 0.
     """
-    from gangviz.fast.gang_kernel import simulate_gang, simulate_gang_placed
-    from gangviz.metrics.ibm import SMALL_NODES_MAX
+    from gangviz.fast.gang_kernel import NO_TOTALS, Jobs, simulate_gang, simulate_gang_placed
 
     params = dict(params or {})
     gang = _check(jobs, policy, params, processors, overhead)
@@ -181,22 +176,36 @@ def run_gang(jobs: JobArrays, policy: str, params: dict[str, Any] | None, proces
         est = np.where(est > 0, est, work)  # job_estimate: the work when there is no estimate
     aorder = np.lexsort((ids[by_id], arrival)).astype(np.int64)
     loop = simulate_gang_placed if placement else simulate_gang
-    start, first_run, finish, out, *log = loop(
-        arrival, size, work, est, aorder, int(processors), gang.mpl, gang.backfill, gang.migrate,
-        -1 if gang.q is None else gang.q, gang.migration_cost, gang.charge_migration, float(overhead),
-        SMALL_NODES_MAX if small_max is None else int(small_max), np.zeros(8), len(by_id), gang.cut_at_departure,
-        gang.after_cut == "same", np.zeros(1) if progress is None else progress)
+    result = loop(Jobs(arrival, size, work, est, aorder),
+                  loop_config(gang, processors, overhead=overhead, small_max=small_max, stop_at=len(by_id)),
+                  NO_TOTALS, np.zeros(1) if progress is None else progress)
     back = np.empty_like(by_id)
     back[by_id] = np.arange(len(by_id))
     placed = rows_held = extra = None
     if placement:
         from gangviz.fast.placement import PlacementLog
 
-        placed = PlacementLog.of_loop(log[0], log[1], gang.mpl, int(processors), jobs=by_id)
-        rows_held, extra = log[2][back], log[3][back]
-    return GangRun(start[back], first_run[back], finish[back], float(out[0]), int(out[1]), int(out[3]),
-                   float(out[2]), float(out[4]), float(out[5]), float(out[6]), float(out[7]), placed,
-                   rows_held, extra)
+        placed = PlacementLog.of_loop(result.log_t, result.log_e, gang.mpl, int(processors), jobs=by_id)
+        rows_held, extra = result.rows_held[back], result.extra_slices[back]
+    totals = result.totals
+    return GangRun(result.start[back], result.first_run[back], result.finish[back], float(totals.time),
+                   int(totals.max_rows), int(totals.migrated_tasks), float(totals.migration_overhead),
+                   float(totals.lost), float(totals.lost_small), float(totals.lost_large), float(totals.slot_time),
+                   placement=placed, rows_held=rows_held, extra_slices=extra)
+
+
+def loop_config(gang: IBMGang, processors: int, *, overhead: float = 0.0, small_max: int | None = None,
+                stop_at: int) -> Config:
+    """Return the compiled loop's :class:`~gangviz.fast.gang_kernel.Config` of a checked
+    policy (:func:`_check`): ``small_max`` default :data:`gangviz.metrics.ibm.SMALL_NODES_MAX`,
+    ``stop_at`` the arrivals after which the run may stop at an empty machine."""
+    from gangviz.fast.gang_kernel import Config
+    from gangviz.metrics.ibm import SMALL_NODES_MAX
+
+    return Config(int(processors), gang.mpl, gang.backfill, gang.migrate, -1 if gang.q is None else gang.q,
+                  gang.migration_cost, gang.charge_migration, float(overhead),
+                  SMALL_NODES_MAX if small_max is None else int(small_max), stop_at, gang.cut_at_departure,
+                  gang.after_cut == "same")
 
 
 @dataclass(frozen=True, slots=True)

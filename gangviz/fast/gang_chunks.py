@@ -4,7 +4,7 @@ Zhang01 §2-§4 (GS, BGS, MGS, MBGS) as :func:`gangviz.fast.gang.run_gang` runs 
 workloads too long to hold the loop's per-job arrays all at once. A stretch runs until the
 machine is empty at a decision and the next job arrives later (no row, no job waiting, nothing
 booked): what follows depends on nothing before but the clock and the running totals, which the
-next stretch takes over (``simulate_gang``'s ``init``). So every job gets the finish time the
+next stretch takes over (``simulate_gang``'s ``init``, the :class:`~gangviz.fast.gang_kernel.Totals`). So every job gets the finish time the
 whole run gives it, bit for bit, and the totals are added in the same order (a property test
 compares the two). Memory is that of the columns given plus the loop's arrays for one stretch.
 
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gangviz.fast.gang import JobArrays, _check
+from gangviz.fast.gang import JobArrays, _check, loop_config
 from gangviz.fast.jobchecks import check_job_arrays
 
 if TYPE_CHECKING:
@@ -75,8 +75,7 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
     Raises ``ValueError`` as :func:`~gangviz.fast.gang.run_gang` does, and for arrivals out of
     order or a ``stretch`` below 1.
     """
-    from gangviz.fast.gang_kernel import simulate_gang
-    from gangviz.metrics.ibm import SMALL_NODES_MAX
+    from gangviz.fast.gang_kernel import NO_TOTALS, Jobs, simulate_gang
 
     n = len(arrival)
     stretch = STRETCH if stretch is None else stretch
@@ -88,7 +87,7 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
     gang = _check(_arrays(arrival[:1], size[:1], work[:1]), policy, params, processors, 0.0)
     finish = np.empty(n)
     start = np.empty(n if starts else 0)
-    init = np.zeros(8)
+    totals = NO_TOTALS
     a, extra, stretches = 0, stretch, 0
     while a < n:
         b = min(n, a + stretch + extra)
@@ -96,26 +95,22 @@ def run_gang_chunks(arrival: np.ndarray, size: np.ndarray, work: np.ndarray, pol
         check_job_arrays(jobs.ids + a, jobs.arrival, jobs.size, jobs.work, processors, arrival_from_zero=True,
                          ids_unique=True)
         stop_at = stretch if b < n else b - a
-        sta, _, fin, out = simulate_gang(
-            jobs.arrival, jobs.size, jobs.work, jobs.estimate, jobs.ids, int(processors), gang.mpl,  # ids: arrival order
-            gang.backfill, gang.migrate, -1 if gang.q is None else gang.q, gang.migration_cost,
-            gang.charge_migration, 0.0, SMALL_NODES_MAX, init, stop_at, gang.cut_at_departure,
-            gang.after_cut == "same", np.zeros(1))
-        took = int(out[8])
+        result = simulate_gang(Jobs(jobs.arrival, jobs.size, jobs.work, jobs.estimate, jobs.ids),  # ids: arrival order
+                               loop_config(gang, processors, stop_at=stop_at), totals, np.zeros(1))
+        took = int(result.jobs_taken)
         stretches += 1
         if b < n and took >= b - a:  # no empty machine before the jobs given ran out: give more
             extra *= 2
             continue
-        finish[a:a + took] = fin[:took]
+        finish[a:a + took] = result.finish[:took]
         if starts:
-            start[a:a + took] = sta[:took]
-        init = out[:8].copy()
+            start[a:a + took] = result.start[:took]
+        totals = result.totals
         a += took
         extra = stretch
-    # init as simulate_gang keeps it: time, rows, migration overhead, migrated tasks, lost (all,
-    # small, large), rows x time
-    return ChunkedRun(finish, float(init[0]), int(init[1]), float(init[7]), stretches, start,
-                      int(init[3]), float(init[2]), float(init[4]), float(init[5]), float(init[6]))
+    return ChunkedRun(finish, float(totals.time), int(totals.max_rows), float(totals.slot_time), stretches, start,
+                      int(totals.migrated_tasks), float(totals.migration_overhead), float(totals.lost),
+                      float(totals.lost_small), float(totals.lost_large))
 
 
 def _arrays(arrival: np.ndarray, size: np.ndarray, work: np.ndarray,

@@ -1,7 +1,17 @@
 """GS, BGS, MGS and MBGS and the event-driven engine as one compiled loop (numba), for headless runs.
 
-All the compiled code of :mod:`gangviz.fast.gang` lives in this one module, for the reason
-:mod:`gangviz.fast.buddy_kernel` gives (numba's on-disk cache is keyed by source file).
+All the compiled code of :mod:`gangviz.fast.gang` lives in this one module but for the shared
+placement-log encoder (:mod:`gangviz.fast.placement_log`) and the profile's earliest fit
+(:mod:`gangviz.spacesharing.profile_kernel`), by whose sources every function here is cached
+too, for the reason :mod:`gangviz.fast.buddy_kernel` gives (numba's on-disk cache is keyed by
+source file).
+
+**In and out.** A run takes named groups: :class:`Jobs` (the workload) and :class:`Config` (the
+run's settings), and returns a :class:`Result` whose running totals are a :class:`Totals`, also
+what a run continues from. Inside, the phases take the arrays they work on one by one: the
+inner loops index plain arrays, and grouping them (named tuples of arrays, a structref of the
+counters) made the loop 30-60% slower (CPU time of GS and MGS on SDSC-SP2). The scalars the
+phases change live in two small arrays, ``ist`` and ``fst``, at the named slots below.
 
 **The matrix** is :class:`gangviz.core.matrix.OusterhoutMatrix` without change records:
 ``cells[r, c]`` is the job in row ``r`` (at most MPL rows), processor ``c`` (``IDLE`` = -1).
@@ -24,26 +34,109 @@ of eq. 3 is summed as :func:`gangviz.metrics.ibm.run_with_capacity` sums it.
 from __future__ import annotations
 
 import math
+from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+
+from gangviz.fast import placement_log
+from gangviz.fast.placement_log import LOG_START, SPAN, log_changes
+from gangviz.jitcache import cached_with
+from gangviz.spacesharing import profile_kernel
+from gangviz.spacesharing.profile_kernel import earliest_fit
+
+#: compiled with the shared encoder and earliest fit, so cached by their sources too
+jit = cached_with(placement_log, profile_kernel)
+jit_nogil = cached_with(placement_log, profile_kernel, nogil=True)
 
 IDLE = -1
 #: The engine's tolerance (gangviz.sim.engine._EPS) and run_with_capacity's.
 EPS = 1e-9
-#: ``rbusy[m + r]`` holds ``SPAN - first`` of the first processor of row ``r`` changed
-SPAN = 1 << 40
+
+
+# ----------------------------------------------------------------------- the named groups
+
+
+class Jobs(NamedTuple):
+    """The workload, jobs ``0 .. N-1`` by ascending id: arrival, size, work, the estimate the
+    policy uses (the work where the user gave none) and ``aorder``, the jobs in order of
+    arrival (then id)."""
+
+    arrival: Any
+    size: Any
+    work: Any
+    est: Any
+    aorder: Any
+
+
+class Config(NamedTuple):
+    """A run's settings: the machine and the policy's (``q`` < 0: no limit; the migration cost
+    C in slices; whether a migration is charged as service lost), the switch overhead, the
+    largest small job of the lost-capacity split, the arrivals after which the run may stop
+    (:func:`simulate_gang`), and the engine's cut rules (``Simulation``'s ``cut_at_departure``
+    and ``after_cut == "same"``)."""
+
+    processors: int
+    mpl: int
+    backfill: bool
+    migrate: bool
+    q: int
+    migration_cost: float
+    charge: bool
+    overhead: float
+    small_max: int
+    stop_at: int
+    cut_at_departure: bool
+    resume_cut: bool
+
+
+class Totals(NamedTuple):
+    """A run's running totals: the end time, the most rows at once, the policy's
+    ``migration_overhead`` (processor-slices) and ``migrated_tasks``, the node-time lost while
+    jobs waited (eq. 3 with delta, node-slices: all, small jobs waiting, large jobs waiting) and
+    rows x time (``Simulation.slot_time``)."""
+
+    time: float
+    max_rows: int
+    migration_overhead: float
+    migrated_tasks: int
+    lost: float
+    lost_small: float
+    lost_large: float
+    slot_time: float
+
+
+#: the totals of a run not yet started
+NO_TOTALS = Totals(0.0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0)
+
+
+class Result(NamedTuple):
+    """What a run returns, per job (numbered as the loop numbers them): its start (the decision
+    that placed it), its first slice and its finish; the :class:`Totals`; how many jobs it took
+    (all finished); the placement log (``log_t``, ``log_e``: empty unless asked for) and per
+    job the most rows it held in a slice it ran and the slices it ran in rows other than its
+    home row (``Simulation.run_stats``; empty unless asked for)."""
+
+    start: Any
+    first_run: Any
+    finish: Any
+    totals: Totals
+    jobs_taken: int
+    log_t: Any
+    log_e: Any
+    rows_held: Any
+    extra_slices: Any
+
 
 # integer state (ist) slots
 N_ROWS, NEXT_ROW, N_RUN, STAMP, MIGRATION_STAMP, USED = 0, 1, 2, 3, 4, 5
 # float state (fst) slots
-NOW, PLAN_NOW, BUDGET_OVERHEAD = 0, 1, 2
+PLAN_NOW, BUDGET_OVERHEAD = 0, 1
 
 
 # ----------------------------------------------------------------------- the matrix's moves
 
 
-@njit(cache=True)
+@jit
 def _run_add(j, run, runpos, ist):
     k = ist[N_RUN]
     run[k] = j
@@ -51,7 +144,7 @@ def _run_add(j, run, runpos, ist):
     ist[N_RUN] = k + 1
 
 
-@njit(cache=True)
+@jit
 def _run_remove(j, run, runpos, ist):
     k = runpos[j]
     last = ist[N_RUN] - 1
@@ -61,12 +154,11 @@ def _run_remove(j, run, runpos, ist):
     ist[N_RUN] = last
 
 
-@njit(cache=True)
+@jit
 def _touch(rbusy, r, first, end):
     """Note that processors ``first .. end - 1`` of row ``r`` changed: ``rbusy[m + r]`` (``m``
     rows) is :data:`SPAN` minus the first changed processor, ``rbusy[2 m + r]`` the end of the
-    changed ones (0: none), so that both only grow until :func:`_log_placement` reads and
-    clears them."""
+    changed ones (0: none): the marks of :mod:`gangviz.fast.placement_log`."""
     m = rbusy.shape[0] // 3
     if SPAN - first > rbusy[m + r]:
         rbusy[m + r] = SPAN - first
@@ -74,12 +166,12 @@ def _touch(rbusy, r, first, end):
         rbusy[2 * m + r] = end
 
 
-@njit(cache=True)
+@jit
 def _holds(cells, lo, j, r):
     return cells[r, lo[j]] == j
 
 
-@njit(cache=True)
+@jit
 def _mark_cols(cells, lo, hi, j, r, out, value):
     """Write ``value`` to ``out[c]`` for each processor ``c`` that ``j`` holds in row ``r``;
     ``out`` is a row of ``cells`` or a per-processor array."""
@@ -88,7 +180,7 @@ def _mark_cols(cells, lo, hi, j, r, out, value):
             out[c] = value
 
 
-@njit(cache=True)
+@jit
 def _cols_idle(cells, home, lo, hi, j, r):
     """Whether every processor of ``j`` is idle in row ``r`` (``OusterhoutMatrix.is_idle``)."""
     h = home[j]
@@ -98,7 +190,7 @@ def _cols_idle(cells, home, lo, hi, j, r):
     return True
 
 
-@njit(cache=True)
+@jit
 def _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j, row):
     """JobPlaced on the leftmost idle processors of ``row`` (``IBMGang._place``)."""
     need = size[j]
@@ -123,7 +215,7 @@ def _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j, row):
     _run_add(j, run, runpos, ist)
 
 
-@njit(cache=True)
+@jit
 def _replicate(cells, rbusy, home, lo, hi, nrows, size, j, r):
     """JobReplicated into row ``r`` on the job's own processors."""
     _mark_cols(cells, lo, hi, j, home[j], cells[r], j)
@@ -132,7 +224,7 @@ def _replicate(cells, rbusy, home, lo, hi, nrows, size, j, r):
     nrows[j] += 1
 
 
-@njit(cache=True)
+@jit
 def _unreplicate(cells, rbusy, home, lo, hi, nrows, size, n, j):
     """JobUnreplicated: ``j`` gives up every row but its home row."""
     if nrows[j] <= 1:
@@ -146,7 +238,7 @@ def _unreplicate(cells, rbusy, home, lo, hi, nrows, size, n, j):
     nrows[j] = 1
 
 
-@njit(cache=True)
+@jit
 def _move(cells, rbusy, home, lo, hi, size, j, src, dst):
     """JobShifted: ``j`` (home ``src``, one row) moves to ``dst`` on its own processors."""
     for c in range(lo[j], hi[j]):
@@ -160,7 +252,7 @@ def _move(cells, rbusy, home, lo, hi, size, j, src, dst):
     home[j] = dst
 
 
-@njit(cache=True)
+@jit
 def _relocate(cells, rbusy, home, lo, hi, size, j, dst, new, k0, k1):
     """JobMigrated: ``j`` (one row) moves to processors ``new[k0:k1]`` (ascending) of ``dst``."""
     h = home[j]
@@ -176,7 +268,7 @@ def _relocate(cells, rbusy, home, lo, hi, size, j, dst, new, k0, k1):
     home[j] = dst
 
 
-@njit(cache=True)
+@jit
 def _remove_job(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j):
     """JobUnreplicated + JobRemoved of a finished job."""
     _unreplicate(cells, rbusy, home, lo, hi, nrows, size, ist[N_ROWS], j)
@@ -189,7 +281,7 @@ def _remove_job(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, j):
     _run_remove(j, run, runpos, ist)
 
 
-@njit(cache=True)
+@jit
 def _add_row(cells, rbusy, ist):
     """SlotAdded on top; the engine's ``_activate`` moves the next row up if it is at or above."""
     r = ist[N_ROWS]
@@ -202,7 +294,7 @@ def _add_row(cells, rbusy, ist):
     return r
 
 
-@njit(cache=True)
+@jit
 def _remove_empty_rows(cells, rbusy, home, run, ist):
     """``remove_empty_rows``: every empty row goes, top first (SlotRemoved)."""
     r = ist[N_ROWS] - 1
@@ -223,7 +315,7 @@ def _remove_empty_rows(cells, rbusy, home, run, ist):
         r -= 1
 
 
-@njit(cache=True)
+@jit
 def _row_jobs(cells, row, seen, ist, out):
     """``OusterhoutMatrix.row_jobs``: distinct jobs of ``row`` by their leftmost processor."""
     ist[STAMP] += 1
@@ -238,13 +330,13 @@ def _row_jobs(cells, row, seen, ist, out):
     return k
 
 
-@njit(cache=True)
+@jit
 def _population_order(rbusy, n):
     """``population_order``: rows by busy processors, ties to the lower row."""
     return np.argsort(rbusy[:n], kind="mergesort")
 
 
-@njit(cache=True)
+@jit
 def _start_order(run, ist, start, now):
     """``start_order``: the jobs in the matrix by (start time, now if placed now; id)."""
     m = ist[N_RUN]
@@ -259,7 +351,7 @@ def _start_order(run, ist, start, now):
 # ----------------------------------------------------------------------- BGS planner
 
 
-@njit(cache=True)
+@jit
 def _plan_init(pt, pu, pl, fst, n, now):
     fst[PLAN_NOW] = now
     for r in range(n):
@@ -268,14 +360,14 @@ def _plan_init(pt, pu, pl, fst, n, now):
         pl[r] = 1
 
 
-@njit(cache=True)
+@jit
 def _plan_add_row(pt, pu, pl, fst, r):
     pt[r, 0] = fst[PLAN_NOW]
     pu[r, 0] = 0
     pl[r] = 1
 
 
-@njit(cache=True)
+@jit
 def _plan_from_bookings(pt, pu, pl, fst, n, now, run, ist, home, size, start, est, mpl):
     """``Planner.from_bookings`` of the jobs in the matrix (home rows, predicted ends)."""
     _plan_init(pt, pu, pl, fst, n, now)
@@ -310,7 +402,7 @@ def _plan_from_bookings(pt, pu, pl, fst, n, now, run, ist, home, size, start, es
         pu[r, L - 1] -= sizes[b]
 
 
-@njit(cache=True)
+@jit
 def _plan_breakpoint(pt, pu, pl, r, t):
     L = pl[r]
     # bisect_left
@@ -333,7 +425,7 @@ def _plan_breakpoint(pt, pu, pl, r, t):
     return k
 
 
-@njit(cache=True)
+@jit
 def _plan_book(pt, pu, pl, fst, r, s, e, size):
     """``Planner._book``: ``size`` processors of row ``r`` over ``[max(s, now), e)``."""
     a = max(s, fst[PLAN_NOW])
@@ -345,47 +437,26 @@ def _plan_book(pt, pu, pl, fst, r, s, e, size):
         pu[r, k] += size
 
 
-@njit(cache=True)
-def _plan_earliest(pt, pu, pl, r, duration, size, not_after, processors):
-    """``Planner.earliest``."""
-    L = pl[r]
-    room = processors - size
-    i = 0
-    while i < L:
-        t = pt[r, i]
-        if t > not_after:
-            return math.inf
-        if pu[r, i] > room:
-            i += 1
-            continue
-        end = t + duration
-        j = i + 1
-        ok = True
-        while j < L and pt[r, j] < end:
-            if pu[r, j] > room:
-                ok = False
-                break
-            j += 1
-        if ok:
-            return t
-        i = j + 1
-    return math.inf
+@jit
+def _plan_earliest(pt, pu, pl, r, duration, size, before, processors):
+    """``Planner.earliest``, the starts before ``before`` only (``inf`` if none)."""
+    return earliest_fit(pt[r], pu[r], pl[r], processors - size, duration, before, 0, 0, 0)
 
 
-@njit(cache=True)
+@jit
 def _plan_fits_now(pt, pu, pl, fst, r, duration, size, processors):
     now = fst[PLAN_NOW]
-    return _plan_earliest(pt, pu, pl, r, duration, size, now, processors) == now
+    return _plan_earliest(pt, pu, pl, r, duration, size, np.nextafter(now, math.inf), processors) == now
 
 
-@njit(cache=True)
+@jit
 def _predicted_end(s, estimate, mpl, now):
     """``predicted_end``: ``s + mpl * estimate``, or ``now + 1`` when that is not after now."""
     end = s + mpl * estimate
     return end if end > now else now + 1.0
 
 
-@njit(cache=True)
+@jit
 def _guard_plan(pt, pu, pl, fst, n, now, run, ist, home, size, start, est, mpl, waiting, n_wait,
                 res_job, res_row, res_s, res_e, res_size, n_res):
     """``IBMGang.planner(sim)``: running jobs plus the reservations of jobs still waiting."""
@@ -395,19 +466,19 @@ def _guard_plan(pt, pu, pl, fst, n, now, run, ist, home, size, start, est, mpl, 
             _plan_book(pt, pu, pl, fst, res_row[k], res_s[k], res_e[k], res_size[k])
 
 
-@njit(cache=True)
+@jit
 def _guard_booking_end(j, start, est, mpl, now):
     s = start[j]
     return _predicted_end(now if math.isnan(s) else s, est[j], mpl, now)
 
 
-@njit(cache=True)
+@jit
 def _guard_allows(pt, pu, pl, fst, j, dst, start, est, mpl, now, size, processors):
     end = _guard_booking_end(j, start, est, mpl, now)
     return _plan_fits_now(pt, pu, pl, fst, dst, end - now, size[j], processors)
 
 
-@njit(cache=True)
+@jit
 def _guard_moved(pt, pu, pl, fst, j, src, dst, start, est, mpl, now, size):
     end = _guard_booking_end(j, start, est, mpl, now)
     _plan_book(pt, pu, pl, fst, src, now, end, -size[j])
@@ -417,7 +488,7 @@ def _guard_moved(pt, pu, pl, fst, j, src, dst, start, est, mpl, now, size):
 # ----------------------------------------------------------------------- the phases
 
 
-@njit(cache=True)
+@jit
 def _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, blk, lst, guard, pt, pu, pl, fst,
              start, est, mpl, now):
     """``compact_matrix`` (CompactMatrix, CollapseMatrix-1), with BGS's reservation guard."""
@@ -447,7 +518,7 @@ def _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, blk, lst, guard
                     _guard_moved(pt, pu, pl, fst, job, i, j, start, est, mpl, now, size)
 
 
-@njit(cache=True)
+@jit
 def _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now):
     """``fill_matrix`` (FillMatrix, FillMatrix-1): one replica per job per pass, lowest row
     whose cells on the job's processors are idle, until nothing changes."""
@@ -468,7 +539,7 @@ def _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now):
                     break
 
 
-@njit(cache=True)
+@jit
 def _overlap(cells, home, lo, hi, a, row, seen, ist, out):
     """S(A): the jobs of ``row`` on any processor of ``a``, by id (``migration._overlap``)."""
     ist[STAMP] += 1
@@ -486,7 +557,7 @@ def _overlap(cells, home, lo, hi, a, row, seen, ist, out):
     return k
 
 
-@njit(cache=True)
+@jit
 def _movable_tasks(others, k, a, moved, mst, nrows, size):
     """The tasks of S(A) if ``a`` is not among them and every one may migrate (not migrated in
     this decision, one row: ``_movable``), else -1."""
@@ -499,7 +570,7 @@ def _movable_tasks(others, k, a, moved, mst, nrows, size):
     return tasks
 
 
-@njit(cache=True)
+@jit
 def _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, row):
     """``_plan_option1``: the dry run of option 1. Each job of S(A) (``others[:k]``, by id)
     takes the leftmost processors of ``row`` idle then outside ``a``'s, written one job after
@@ -529,7 +600,7 @@ def _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, 
     return True
 
 
-@njit(cache=True)
+@jit
 def _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ban, plan, a, row,
              moved, mst, q, cost_c, dry):
     """``try_option1`` without the records: returns ``(ok, cost, tasks, number of S(A))``; unless ``dry`` the
@@ -564,7 +635,7 @@ def _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ba
     return True, cost, tasks, k
 
 
-@njit(cache=True)
+@jit
 def _option2_dry(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, a, row, moved, mst, q, cost_c):
     """``try_option2(dry=True)``: returns ``(ok, cost, tasks, number of S(A))``."""
     processors = cells.shape[1]
@@ -582,7 +653,7 @@ def _option2_dry(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, a, 
     return True, cost_c * sa + cost_c / 2 * total, sa, m
 
 
-@njit(cache=True)
+@jit
 def _delay(j, slices, charge, lost, need, work, quantum):
     """``MigrationBudget.delay`` + ``Simulation.charge``: ``j`` needs ``slices`` more service."""
     if charge and slices != 0.0:
@@ -590,7 +661,7 @@ def _delay(j, slices, charge, lost, need, work, quantum):
         need[j] = (work[j] + lost[j]) / quantum
 
 
-@njit(cache=True)
+@jit
 def _book_migration(ist, fst, job, job_delay, others, k, others_delay, tasks, cost, charge, lost, need, work,
                     quantum):
     """Charge a migration: ``job`` needs ``job_delay`` more service, each of ``others[:k]``
@@ -602,7 +673,7 @@ def _book_migration(ist, fst, job, job_delay, others, k, others_delay, tasks, co
     fst[BUDGET_OVERHEAD] += cost
 
 
-@njit(cache=True)
+@jit
 def _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, plan, a, row, moved, mst, q, cost_c,
              charge, lost, need, work, quantum):
     """``try_option2``: ``a`` migrates to the leftmost idle processors of ``row``; it loses C,
@@ -621,7 +692,7 @@ def _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, pl
     _book_migration(ist, fst, a, cost_c, others, m, cost_c / 2, tasks, cost, charge, lost, need, work, quantum)
 
 
-@njit(cache=True)
+@jit
 def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
                         plan, moved, q, cost_c, charge, lost, need, work, quantum,
                         guard, pt, pu, pl, start, est, mpl, now):
@@ -667,7 +738,7 @@ def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen,
                     _guard_moved(pt, pu, pl, fst, job, i, j, start, est, mpl, now, size)
 
 
-@njit(cache=True)
+@jit
 def _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen, others, occ, ban, plan, moved,
                     q, cost_c, charge, lost, need, work, quantum, start, now):
     """``fill_with_migration`` (FillMatrix-2): a replica may first migrate, by option 1, the
@@ -692,7 +763,7 @@ def _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen
                     break
 
 
-@njit(cache=True)
+@jit
 def _schedule_fcfs(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, waiting, n_wait, mpl):
     """GS Schedule (``IBMGang._schedule_fcfs``): FCFS, best fit, stop at the first job that does
     not fit and cannot have a new row."""
@@ -717,7 +788,7 @@ def _schedule_fcfs(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, wa
         _place(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, job, best)
 
 
-@njit(cache=True)
+@jit
 def _schedule_backfill(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl,
                        pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size):
     """BGS Schedule (``IBMGang._schedule_backfill``): start what violates no reservation (best
@@ -768,7 +839,7 @@ def _schedule_backfill(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist
     return n_res
 
 
-@njit(cache=True)
+@jit
 def _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl,
                               backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s, res_e, res_size,
                               n_res):
@@ -782,7 +853,7 @@ def _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runp
     return n_res
 
 
-@njit(cache=True)
+@jit
 def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl, backfill,
             migrate, q, cost_c, charge, lost, need, work, quantum, start, est, now, seen, blk, lst, others, occ,
             ban, plan, moved, pt, pu, pl, res_job, res_row, res_s, res_e, res_size, n_res, out):
@@ -824,7 +895,7 @@ def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, wait
 # ----------------------------------------------------------------------- the engine
 
 
-@njit(cache=True)
+@jit
 def _job_offsets(cells, lo, j, n, start_row, offs):
     """The turn offsets after ``start_row`` of every row ``j`` holds, ascending; returns how many."""
     k = 0
@@ -836,7 +907,7 @@ def _job_offsets(cells, lo, j, n, start_row, offs):
     return k
 
 
-@njit(cache=True)
+@jit
 def _finish_offsets(cells, home, lo, nrows, run, ist, served, need, overhead, quantum, start_row, ends, offs):
     """``Simulation._finish_offsets``: time from now until each running job finishes, the
     matrix staying as it is; returns the smallest."""
@@ -860,7 +931,7 @@ def _finish_offsets(cells, home, lo, nrows, run, ist, served, need, overhead, qu
     return best
 
 
-@njit(cache=True)
+@jit
 def _snapped(t, arrival, aorder, na, n_jobs):
     """``Simulation._snapped``: the next arrival instead of ``t`` when ``t`` is a hair before it."""
     due = arrival[aorder[na]] if na < n_jobs else math.inf
@@ -869,7 +940,7 @@ def _snapped(t, arrival, aorder, na, n_jobs):
     return t
 
 
-@njit(cache=True)
+@jit
 def _slices_of(gap):
     """Return ``gap`` as whole slices (up to EPS short of one counts) and the fraction of one
     more slice (0.0 below EPS)."""
@@ -880,7 +951,7 @@ def _slices_of(gap):
     return whole, frac
 
 
-@njit(cache=True)
+@jit
 def _slice_end(gap):
     """``slices.slice_end``: the end of the slice in which ``gap`` falls (whole slices, >= 1)."""
     if math.isinf(gap):
@@ -888,7 +959,7 @@ def _slice_end(gap):
     return float(max(1, math.ceil(gap - EPS)))
 
 
-@njit(cache=True)
+@jit
 def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstarted, first_run, pending, done_jobs,
              overhead, quantum, gap, time, start_row, resume_cut, track, rows_held, extra):
     """``Simulation._run_for`` on a matrix with rows: ``floor(gap)`` whole slices and, if
@@ -951,7 +1022,7 @@ def _run_for(cells, home, lo, nrows, run, ist, served, need, ends, offs, unstart
     return n_done
 
 
-@njit(cache=True)
+@jit
 def _complete(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, pending, finish, done_jobs, n_done):
     """``Simulation._decide``'s completions: the finished jobs leave, by (finish, id)."""
     if n_done == 0:
@@ -967,23 +1038,23 @@ def _complete(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, pending
         finish[j] = pending[j]
 
 
-@njit(cache=True)
+@jit
 def _start_placed(waiting, n_wait, home, start, unstarted, served, now):
     """The jobs the policy placed start now; the others keep waiting, FCFS. Returns how many wait."""
     keep = 0
     for w in range(n_wait):
         j = waiting[w]
-        if home[j] >= 0:
-            start[j] = now
-            unstarted[j] = True
-            served[j] = 0.0
-        else:
+        if home[j] < 0:  # still waiting
             waiting[keep] = j
             keep += 1
+            continue
+        start[j] = now
+        unstarted[j] = True
+        served[j] = 0.0
     return keep
 
 
-@njit(cache=True)
+@jit
 def _waiting_classes(waiting, n_wait, size, small_max):
     """Whether a small job waits, and whether a large one does."""
     small_w = False
@@ -996,7 +1067,7 @@ def _waiting_classes(waiting, n_wait, size, small_max):
     return small_w, large_w
 
 
-@njit(cache=True)
+@jit
 def _lost_in_step(busy0, n_before, start_row, t0, time, processors, overhead, done_jobs, n_done, finish, size):
     """``run_with_capacity``'s node-time lost in one step from ``t0`` to ``time`` (eq. 3): the
     idle cells of every slice, the switch overhead of the busy ones, the unused end after a
@@ -1024,121 +1095,52 @@ def _lost_in_step(busy0, n_before, start_row, t0, time, processors, overhead, do
     return empty + switching + unused
 
 
-@njit(cache=True)
+@jit
 def _may_stop(n_rows, n_wait, n_res, due, time):
     """Whether a run may stop after a decision at ``time``: no row, no job waiting, nothing
     booked, and the next arrival ``due`` too far ahead for ``_snapped`` to move a time to it."""
     return n_rows == 0 and n_wait == 0 and n_res == 0 and due > time + 2.0 * EPS * max(1.0, abs(time))
 
 
-@njit(cache=True)
-def _log_placement(cells, n, shadow, n_shadow, t, log_t, log_e, k, rbusy):
-    """Append to the placement log what changed in the matrix since the last call: per row
-    below ``max(n, n_shadow)``, each run of processors that now hold one job (or ``IDLE``, also
-    for the rows above ``n``) other than ``shadow`` held, as ``(t, [row, first, end, job])``;
-    then ``(t, [-1, n, 0, 0])`` when the row count changed. ``shadow`` becomes the matrix.
-    Only the processors ``rbusy`` marks (:func:`_touch`: written since the last call) and the
-    rows added or removed are scanned for runs; the marks are cleared. Returns the log arrays
-    (grown by doubling when full) and its length."""
-    width = shadow.shape[1]
-    m = rbusy.shape[0] // 3
-    both = min(n, n_shadow)
-    for r in range(max(n, n_shadow)):
-        c, end = 0, width
-        if r < both:
-            if rbusy[2 * m + r] == 0:
-                continue
-            c, end = SPAN - rbusy[m + r], rbusy[2 * m + r]
-        rbusy[m + r] = 0
-        rbusy[2 * m + r] = 0
-        while c < end:
-            v = cells[r, c] if r < n else IDLE
-            if v == shadow[r, c]:
-                c += 1
-                continue
-            c0 = c
-            while c < width:
-                w = cells[r, c] if r < n else IDLE
-                if w != v or w == shadow[r, c]:
-                    break
-                shadow[r, c] = w
-                c += 1
-            log_t, log_e = _log_room(log_t, log_e, k)
-            log_t[k] = t
-            log_e[k, 0] = r
-            log_e[k, 1] = c0
-            log_e[k, 2] = c
-            log_e[k, 3] = v
-            k += 1
-    if n != n_shadow:
-        log_t, log_e = _log_room(log_t, log_e, k)
-        log_t[k] = t
-        log_e[k, 0] = -1
-        log_e[k, 1] = n
-        log_e[k, 2] = 0
-        log_e[k, 3] = 0
-        k += 1
-    return log_t, log_e, k
+@jit_nogil
+def simulate_gang(jobs, cfg, init, progress):
+    """Run the whole workload: :func:`simulate_gang_placed` without the placement log (a
+    :class:`Result` whose log and per-job statistics are empty)."""
+    return _gang_loop(jobs, cfg, init, False, progress)
 
 
-@njit(cache=True)
-def _log_room(log_t, log_e, k):
-    """Return the log's arrays with room for entry ``k`` (twice as long when full)."""
-    if k < log_t.shape[0]:
-        return log_t, log_e
-    grown_t = np.empty(2 * log_t.shape[0])
-    grown_t[:k] = log_t[:k]
-    grown_e = np.empty((2 * log_t.shape[0], 4), np.int32)
-    grown_e[:k] = log_e[:k]
-    return grown_t, grown_e
-
-
-@njit(cache=True, nogil=True)
-def simulate_gang(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                  overhead, small_max, init, stop_at, cut_at_departure, resume_cut, progress):
-    """Run the whole workload: :func:`simulate_gang_placed` without the placement log; returns
-    ``(start, first_run, finish, out)``."""
-    start, first_run, finish, out, _, _, _, _ = _gang_loop(arrival, size, work, est, aorder, processors, mpl,
-                                                           backfill, migrate, q, cost_c, charge, overhead, small_max,
-                                                           init, stop_at, False, cut_at_departure, resume_cut,
-                                                           progress)
-    return start, first_run, finish, out
-
-
-@njit(cache=True, nogil=True)
-def simulate_gang_placed(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                         overhead, small_max, init, stop_at, cut_at_departure, resume_cut, progress):
+@jit_nogil
+def simulate_gang_placed(jobs, cfg, init, progress):
     """Run the whole workload as :func:`simulate_gang` does (the same results, bit for bit) and
-    also return where the jobs ran: ``(start, first_run, finish, out, log_t, log_e, rows_held,
-    extra_slices)``, the placement log of :func:`_log_placement` written after every decision
-    (the matrix from one decision to the next), jobs numbered as the loop numbers them, then
-    per job the most rows it held in a slice it ran and the slices it ran in rows other than
-    its home row (``Simulation.run_stats``)."""
-    return _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,
-                      overhead, small_max, init, stop_at, True, cut_at_departure, resume_cut, progress)
+    also return where the jobs ran: the :class:`Result`'s placement log of
+    :func:`gangviz.fast.placement_log.log_changes` written after every decision (the matrix
+    from one decision to the next), jobs numbered as the loop numbers them, then per job the
+    most rows it held in a slice it ran and the slices it ran in rows other than its home row
+    (``Simulation.run_stats``)."""
+    return _gang_loop(jobs, cfg, init, True, progress)
 
 
 # One loop on purpose (hence the noqa: C901): its state lives in local arrays, which every
 # helper split out of it would have to take a dozen of.
-@njit(cache=True, nogil=True)  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
-def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migrate, q, cost_c, charge,  # noqa: C901
-               overhead, small_max, init, stop_at, placed, cut_at_departure, resume_cut, progress):
-    """Run the whole workload; jobs ``0..N-1`` by ascending id, ``aorder`` their arrival order
-    (by arrival, then id). ``q`` < 0 is unlimited. Returns ``(start, first_run, finish, out)``
-    with ``out`` = [end time, most rows, migration overhead, tasks migrated, lost capacity,
-    lost while a small job waited, lost while a large job waited (eq. 3 with delta,
-    node-slices), rows x time (``Simulation.slot_time``), jobs taken].
+@jit_nogil  # no GIL held: a sweep run in the window's worker thread leaves the GUI free
+def _gang_loop(jobs, cfg, init, placed, progress):  # noqa: C901
+    """Run the whole workload of :class:`Jobs` with the :class:`Config`; return a
+    :class:`Result`. ``cfg.q`` < 0 is unlimited.
 
-    ``init`` (the first eight figures of ``out``) continues an earlier run that ended with the
-    machine empty at time ``init[0]``, before every arrival given. Once ``stop_at`` jobs have
-    arrived, the run stops at the first decision that leaves the machine empty (no row, no job
-    waiting) while the next job arrives later than any time the run could snap to it (so the
-    rest of the workload, given to a run continuing this one, sees the same machine); ``out[8]``
-    says how many jobs it took, all finished. ``stop_at`` >= N never stops early. With ``placed``
-    the placement log follows (``log_t``, ``log_e``; empty without), then the per-job
-    ``rows_held`` and ``extra_slices`` of ``Simulation.run_stats`` (zeros without). After every
-    decision the simulated time goes to ``progress[0]`` (a one-element array another thread may
-    read while the loop runs: the loop holds no GIL)."""
+    ``init`` (:class:`Totals`) continues an earlier run that ended with the machine empty at
+    time ``init.time``, before every arrival given. Once ``cfg.stop_at`` jobs have arrived, the
+    run stops at the first decision that leaves the machine empty (no row, no job waiting)
+    while the next job arrives later than any time the run could snap to it (so the rest of
+    the workload, given to a run continuing this one, sees the same machine); the result's
+    ``jobs_taken`` says how many jobs it took, all finished. ``stop_at`` >= N never stops early.
+    With ``placed`` the result has the placement log and the per-job ``rows_held`` and
+    ``extra_slices`` of ``Simulation.run_stats`` (empty without). After every decision the
+    simulated time goes to ``progress[0]`` (a one-element array another thread may read while
+    the loop runs: the loop holds no GIL)."""
+    arrival, size, work, est, aorder = jobs.arrival, jobs.size, jobs.work, jobs.est, jobs.aorder
+    processors, mpl, backfill, migrate = cfg.processors, cfg.mpl, cfg.backfill, cfg.migrate
+    q, cost_c, charge, overhead = cfg.q, cfg.migration_cost, cfg.charge, cfg.overhead
+    small_max, stop_at, cut_at_departure, resume_cut = cfg.small_max, cfg.stop_at, cfg.cut_at_departure, cfg.resume_cut
     n_jobs = arrival.shape[0]
     quantum = 1.0 - overhead
     cells = np.full((mpl, processors), IDLE, np.int64)
@@ -1151,7 +1153,7 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
     run = np.zeros(cap, np.int64)
     runpos = np.zeros(n_jobs, np.int64)
     ist = np.zeros(8, np.int64)
-    fst = np.zeros(4)
+    fst = np.zeros(2)
     served = np.zeros(n_jobs)
     need = work / quantum
     lost = np.zeros(n_jobs)
@@ -1188,22 +1190,21 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
     res_e = np.zeros(rcap)
     res_size = np.zeros(rcap, np.int64)
     n_res = 0
-    out = np.zeros(9)
-    out[2] = init[2]
-    out[3] = init[3]
-    mig = np.zeros(2)
-    time = init[0]
+    mig = np.zeros(2)  # one decision's migration overhead and tasks migrated
+    mig_overhead = init.migration_overhead
+    mig_tasks = init.migrated_tasks
+    time = init.time
     na = 0
     decided = False
-    max_rows = int(init[1])
-    row_time = init[7]
-    lost_all = init[4]
-    lost_small = init[5]
-    lost_large = init[6]
+    max_rows = init.max_rows
+    row_time = init.slot_time
+    lost_all = init.lost
+    lost_small = init.lost_small
+    lost_large = init.lost_large
     shadow = np.full((mpl if placed else 0, processors), IDLE, np.int64)
     n_shadow = 0
-    log_t = np.empty(1024 if placed else 0)
-    log_e = np.empty((1024 if placed else 0, 4), np.int32)
+    log_t = np.empty(LOG_START if placed else 0)
+    log_e = np.empty((LOG_START if placed else 0, 4), np.int32)
     n_log = 0
     while True:
         # ---- Simulation._next_gap (event-driven, not watching)
@@ -1258,8 +1259,8 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
                             backfill, migrate, q, cost_c, charge, lost, need, work, quantum, start, est, now, seen,
                             blk, lst, others, occ, ban, plan, moved, pt, pu, pl, res_job, res_row, res_s, res_e,
                             res_size, n_res, mig)
-            out[2] += mig[0]
-            out[3] += mig[1]
+            mig_overhead += mig[0]
+            mig_tasks += int(mig[1])
         n_wait = _start_placed(waiting, n_wait, home, start, unstarted, served, now)
         n = ist[N_ROWS]
         ist[NEXT_ROW] = ist[NEXT_ROW] % n if n else 0
@@ -1267,7 +1268,8 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
             max_rows = n
         progress[0] = now
         if placed and (n_done or arrived or n != n_shadow):
-            log_t, log_e, n_log = _log_placement(cells, n, shadow, n_shadow, now, log_t, log_e, n_log, rbusy)
+            log_t, log_e, n_log = log_changes(cells, n, shadow, n_shadow, now, log_t, log_e, n_log,
+                                                   rbusy[mpl:2 * mpl], rbusy[2 * mpl:])
             n_shadow = n
         # ---- run_with_capacity: the node-time lost in this step while jobs waited
         if not (small_w or large_w):
@@ -1279,11 +1281,5 @@ def _gang_loop(arrival, size, work, est, aorder, processors, mpl, backfill, migr
             lost_small += amount
         if large_w:
             lost_large += amount
-    out[0] = time
-    out[1] = max_rows
-    out[4] = lost_all
-    out[5] = lost_small
-    out[6] = lost_large
-    out[7] = row_time
-    out[8] = na
-    return start, first_run, finish, out, log_t[:n_log].copy(), log_e[:n_log].copy(), rows_held, extra
+    totals = Totals(time, max_rows, mig_overhead, mig_tasks, lost_all, lost_small, lost_large, row_time)
+    return Result(start, first_run, finish, totals, na, log_t[:n_log].copy(), log_e[:n_log].copy(), rows_held, extra)

@@ -19,12 +19,18 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+
+from gangviz.jitcache import cached_with
+from gangviz.spacesharing import profile_kernel
+from gangviz.spacesharing.profile_kernel import earliest_fit
 
 __all__ = ["conservative_compiled"]
 
+#: compiled with the shared earliest fit, so cached by its source too
+jit = cached_with(profile_kernel)
 
-@njit(cache=True)
+
+@jit
 def _heap_push(ht, hj, n, t, j):
     i = n
     ht[i] = t
@@ -39,7 +45,7 @@ def _heap_push(ht, hj, n, t, j):
     return n + 1
 
 
-@njit(cache=True)
+@jit
 def _heap_pop(ht, hj, n):
     n -= 1
     ht[0] = ht[n]
@@ -61,7 +67,7 @@ def _heap_pop(ht, hj, n):
     return n
 
 
-@njit(cache=True)
+@jit
 def _bp(times, usage, k_n, t):
     """Breakpoint at ``t``: return (index, new count); the arrays have room for one more."""
     k = np.searchsorted(times[:k_n], t)
@@ -75,7 +81,7 @@ def _bp(times, usage, k_n, t):
     return k, k_n + 1
 
 
-@njit(cache=True)
+@jit
 def _grow(times, usage, k_n, cap_k, spare):
     """Return ``(times, usage, capacity)``: the profile's arrays as they are while ``k_n +
     spare`` is below the capacity ``cap_k``, else copies of their ``k_n`` breakpoints in arrays
@@ -90,7 +96,7 @@ def _grow(times, usage, k_n, cap_k, spare):
     return nt, nu, cap_k
 
 
-@njit(cache=True)
+@jit
 def _book(times, usage, k_n, now, a, b, delta):
     """Add ``delta`` processors to the profile's usage over ``[max(a, now), b)``, with
     breakpoints at both ends (:func:`_bp`); return ``(new count of breakpoints, whether the
@@ -105,35 +111,16 @@ def _book(times, usage, k_n, now, a, b, delta):
     return k_n, False
 
 
-@njit(cache=True)
+@jit
 def _earliest(times, usage, k_n, room, duration, limit, oa, ob, osz):
+    """The earliest start before ``limit`` with ``room`` for ``duration``, the booking
+    ``[oa, ob)`` of ``osz`` processors taken out (:func:`~gangviz.spacesharing.profile_kernel.earliest_fit`)."""
     ia = np.searchsorted(times[:k_n], oa)
     ib = np.searchsorted(times[:k_n], ob)
-    i = 0
-    while i < k_n:
-        t = times[i]
-        if t >= limit:
-            return math.inf
-        u = usage[i] - osz if ia <= i < ib else usage[i]
-        if u > room:
-            i += 1
-            continue
-        end = t + duration
-        j = i + 1
-        ok = True
-        while j < k_n and times[j] < end:
-            u = usage[j] - osz if ia <= j < ib else usage[j]
-            if u > room:
-                ok = False
-                break
-            j += 1
-        if ok:
-            return t
-        i = j + 1
-    return math.inf
+    return earliest_fit(times, usage, k_n, room, duration, limit, ia, ib, osz)
 
 
-@njit(cache=True)
+@jit
 def _run(arrival, size, est, run, P, small_max):  # noqa: C901 - a compiled kernel: one event loop
     n = arrival.shape[0]
     start = np.full(n, np.nan)
