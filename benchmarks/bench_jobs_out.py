@@ -5,6 +5,7 @@ conservative loop).
 
     python benchmarks/bench_jobs_out.py [--trace PATH ...] [--policy easy --policy gs ...]
                                         [--repeat 5] [--in-process | --whole-process]
+                                        [--baseline CHECKOUT]
 
 Two measures, both by default:
 
@@ -15,6 +16,10 @@ Two measures, both by default:
 * in process (``--in-process``): the command's own work without the interpreter's start-up and
   imports, ``gangviz.cli.main`` called in this process, the two in turn as above (a warm-up of
   each first); wall and CPU seconds.
+
+With ``--baseline`` (another checkout of gangviz, its extensions built) the whole-process
+measure also runs that checkout's code, its four commands in turn with this one's in every
+repeat, so that a before/after pair on a loaded machine shares its drift.
 
 Prints, per trace and policy, the plain run's and the ``--jobs-out`` run's seconds (min and
 median) and the pair-by-pair ratios (min and median); on a shared machine the CPU ratio is the
@@ -29,6 +34,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import resource
 import subprocess
 import sys
@@ -43,12 +49,15 @@ SDSC = ROOT / "resources" / "workloads" / "SDSC-SP2-1998-4.2-cln-norm.swf.gz"
 POLICIES = ("gs", "brmms", "easy", "fcfs", "conservative")
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
-    """Run ``argv`` to its end (output discarded); return its wall and CPU (user + system)
-    seconds. Raises ``CalledProcessError`` when it fails."""
+def timed(argv: list[str], checkout: Path | None = None) -> tuple[float, float]:
+    """Run ``argv`` to its end (output discarded), with ``checkout``'s gangviz first on the path
+    when given; return its wall and CPU (user + system) seconds. Raises
+    ``CalledProcessError`` when it fails."""
+    env = None if checkout is None else {**os.environ, "PYTHONPATH": str(checkout)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env,
+                   cwd=checkout)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -71,7 +80,7 @@ def called(args: list[str]) -> tuple[float, float]:
 
 def line(label: str, plain: list[float], jobs: list[float]) -> str:
     """One line of the report: the two series and their pair-by-pair ratios."""
-    return (f"    {label:15}  plain {spread(plain)} s   --jobs-out {spread(jobs)} s   "
+    return (f"    {label:24}  plain {spread(plain)} s   --jobs-out {spread(jobs)} s   "
             f"ratio {spread(ratios(plain, jobs), '5.2f')}")
 
 
@@ -85,7 +94,11 @@ def main() -> int:
     which = ap.add_mutually_exclusive_group()
     which.add_argument("--in-process", action="store_true", help="only the in-process measure")
     which.add_argument("--whole-process", action="store_true", help="only the whole-process measure")
+    ap.add_argument("--baseline", type=Path, help="another checkout to pair with this one (whole process)")
     args = ap.parse_args()
+    checkouts: list[tuple[str, Path | None]] = [("", ROOT)]
+    if args.baseline:
+        checkouts = [("baseline ", args.baseline.resolve()), ("this ", ROOT)]
     gv = [sys.executable, "-m", "gangviz"]
     print(f"min / median of {args.repeat} paired runs (after a warm-up); ratio = --jobs-out / plain")
     with tempfile.TemporaryDirectory() as tmp:
@@ -94,17 +107,23 @@ def main() -> int:
             head, colon, tail = spec.rpartition(":")
             if colon and tail.isdigit():
                 trace, procs = head, int(tail)
+            trace = str(Path(trace).resolve())  # (the runs start in the checkout's folder)
             print(f"{Path(trace).name}" + (f" --procs {procs}" if procs else ""))
             for policy in args.policy or POLICIES:
                 plain = ["run", trace, "--policy", policy] + (["--procs", str(procs)] if procs else [])
                 jobs = plain + ["--jobs-out", str(Path(tmp) / f"{policy}.csv"), "--force"]
                 print(f"  {policy}")
                 if not args.in_process:
-                    timed(gv + plain)
-                    timed(gv + jobs)
-                    runs = [(timed(gv + plain), timed(gv + jobs)) for _ in range(args.repeat)]
-                    print(line("process wall", [p[0] for p, _ in runs], [j[0] for _, j in runs]))
-                    print(line("process cpu", [p[1] for p, _ in runs], [j[1] for _, j in runs]))
+                    runs: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {}
+                    for rep in range(args.repeat + 1):  # the first a warm-up
+                        for who, checkout in checkouts:
+                            pair = timed(gv + plain, checkout), timed(gv + jobs, checkout)
+                            if rep:
+                                runs.setdefault(who, []).append(pair)
+                    for who, _ in checkouts:
+                        got = runs[who]
+                        print(line(f"{who}process wall", [p[0] for p, _ in got], [j[0] for _, j in got]))
+                        print(line(f"{who}process cpu", [p[1] for p, _ in got], [j[1] for _, j in got]))
                 if not args.whole_process:
                     called(plain)
                     called(jobs)

@@ -137,3 +137,129 @@ def interval_fill(cols, begins, out):
                 w += 1
                 w = _put(out, j, w, cols[y])
             x = y + 1
+
+
+@njit(cache=True)
+def _put_text(out, w, v):
+    """Write ``v``'s digits into ``out`` from ``w`` (room made by the caller); return the
+    position after them."""
+    d = _digits(v)
+    for i in range(d - 1, -1, -1):
+        out[w + i] = 48 + v % 10
+        v //= 10
+    return w + d
+
+
+@njit(cache=True)
+def _room(buf, used, more):
+    """Return ``buf`` with room for ``more`` bytes after ``used`` (twice as long when short)."""
+    if used + more <= buf.shape[0]:
+        return buf
+    grown = np.empty(max(2 * buf.shape[0], used + more), np.uint8)
+    grown[:used] = buf[:used]
+    return grown
+
+
+@njit(cache=True)
+def _reorder(text, start_of, length):
+    """The texts ``text[start_of[j]:start_of[j] + length[j]]`` in job order: ``(data, offsets)``."""
+    n = length.shape[0]
+    offsets = np.zeros(n + 1, np.int64)
+    for j in range(n):
+        offsets[j + 1] = offsets[j] + length[j]
+    data = np.empty(offsets[n], np.uint8)
+    for j in range(n):
+        data[offsets[j]:offsets[j + 1]] = text[start_of[j]:start_of[j] + length[j]]
+    return data, offsets
+
+
+@njit(cache=True)
+def first_texts_of(time, entries, rows, processors, first, order, by_job, job_begin):
+    """:func:`gangviz.fast.intervals.first_texts`: the log replayed as :func:`first_columns_of`
+    replays it, each job's processors written straight as their interval set (no list of
+    processors). Returns ``(data, offsets)``, the texts in job order."""
+    n_jobs = first.shape[0]
+    matrix = np.full((rows, processors), -1, np.int32)
+    n = 0
+    k = 0
+    k_end = entries.shape[0]
+    mark = np.zeros(processors + 1, np.int64)
+    stamp = 0
+    text = np.empty(1 << 16, np.uint8)
+    start_of = np.zeros(n_jobs, np.int64)
+    length = np.zeros(n_jobs, np.int64)
+    used = 0
+    widest = 2 * _digits(max(processors, 1)) + 2  # one interval and its space
+    for j in order:
+        t = first[j]
+        while k < k_end and time[k] <= t:
+            r = entries[k, 0]
+            if r < 0:
+                n = entries[k, 1]
+            else:
+                v = entries[k, 3]
+                row = matrix[r]
+                for p in range(entries[k, 1], entries[k, 2]):
+                    row[p] = v
+            k += 1
+        stamp += 1
+        lo = processors
+        hi = 0
+        for x in range(job_begin[j], job_begin[j + 1]):
+            e = by_job[x]
+            if e >= k:
+                break  # the job's entries are in log order: the rest come later
+            r = entries[e, 0]
+            if r >= n:
+                continue
+            row = matrix[r]
+            for p in range(entries[e, 1], entries[e, 2]):
+                if row[p] == j:
+                    mark[p] = stamp
+            lo = min(lo, entries[e, 1])
+            hi = max(hi, entries[e, 2])
+        start_of[j] = used
+        p = lo
+        while p < hi:
+            if mark[p] != stamp:
+                p += 1
+                continue
+            q = p
+            while q + 1 < hi and mark[q + 1] == stamp:
+                q += 1
+            text = _room(text, used, widest)
+            if used > start_of[j]:
+                text[used] = 32
+                used += 1
+            used = _put_text(text, used, p)
+            if q > p:
+                text[used] = 45
+                used += 1
+                used = _put_text(text, used, q)
+            p = q + 1
+        length[j] = used - start_of[j]
+    return _reorder(text, start_of, length)
+
+
+@njit(cache=True)
+def range_texts_of(lo, hi, ran):
+    """:func:`gangviz.fast.intervals.range_texts`: ``"lo-(hi-1)"`` (``"lo"`` for one
+    processor) where ``ran``, else nothing. Returns ``(data, offsets)``."""
+    n = lo.shape[0]
+    offsets = np.zeros(n + 1, np.int64)
+    for j in range(n):
+        size = 0
+        if ran[j] and hi[j] > lo[j]:
+            size = _digits(lo[j])
+            if hi[j] - lo[j] > 1:
+                size += 1 + _digits(hi[j] - 1)
+        offsets[j + 1] = offsets[j] + size
+    data = np.empty(offsets[n], np.uint8)
+    for j in range(n):
+        if offsets[j + 1] == offsets[j]:
+            continue
+        w = _put_text(data, offsets[j], lo[j])
+        if hi[j] - lo[j] > 1:
+            data[w] = 45
+            _put_text(data, w + 1, hi[j] - 1)
+    return data, offsets

@@ -82,18 +82,29 @@ def log_changes(cells, n, shadow, n_shadow, t, log_t, log_e, k, mark_first, mark
             c, end = SPAN - mark_first[r], mark_end[r]
         mark_first[r] = 0
         mark_end[r] = 0
+        # one row at a time, as 1-D views, with the test of r < n out of the cell loops: the
+        # same runs as a cell-by-cell scan of the matrix, several times faster
+        sh = shadow[r]
+        row = cells[r] if r < n else cells[0]  # (cells[0] not read: the rows above n are idle)
         while c < end:
-            v = cells[r, c] if r < n else IDLE
-            if v == shadow[r, c]:
-                c += 1
-                continue
+            if r < n:
+                while c < end and row[c] == sh[c]:
+                    c += 1
+            else:
+                while c < end and sh[c] == IDLE:
+                    c += 1
+            if c >= end:
+                break
+            v = row[c] if r < n else IDLE
             c0 = c
-            while c < width:
-                w = cells[r, c] if r < n else IDLE
-                if w != v or w == shadow[r, c]:
-                    break
-                shadow[r, c] = w
-                c += 1
+            if r < n:
+                while c < width and row[c] == v and sh[c] != v:
+                    sh[c] = v
+                    c += 1
+            else:
+                while c < width and sh[c] != v:
+                    sh[c] = v
+                    c += 1
             log_t, log_e, k = _append(log_t, log_e, k, t, r, c0, c, v)
     if n != n_shadow:
         log_t, log_e, k = _append(log_t, log_e, k, t, -1, n, 0, 0)

@@ -18,7 +18,11 @@
  * the caller gives it as it must appear); a list of str; an object with the buffer protocol,
  * one-dimensional, of format 'd' (float64), an integer format ('b', 'h', 'i', 'l', 'q' and
  * the unsigned twins of the first three), '?' (bool), 'Nw' (a numpy str array: UCS4 code
- * points), 'Ns' (a numpy bytes array) or 'O' (a numpy object array, of str), strided or not. Anything else, or a byte order not native, returns None:
+ * points), 'Ns' (a numpy bytes array) or 'O' (a numpy object array, of str), strided or not;
+ * or a tuple ``(data, offsets)`` of texts kept in one buffer (gangviz.results.texts.TextColumn):
+ * ``data`` contiguous bytes (format 'B', 'b' or 'c'), ``offsets`` contiguous int64, one more
+ * than the rows, cell i the UTF-8 bytes data[offsets[i]:offsets[i + 1]] (an offset outside
+ * ``data`` or going back raises ValueError). Anything else, or a byte order not native, returns None:
  * the caller then builds the text with numpy. Raises ValueError when the columns differ in
  * length or ``sep`` is not one ASCII character. Plain C API only, no numpy.
  */
@@ -28,13 +32,15 @@
 #include <stdint.h>
 #include <string.h>
 
-enum kind { CONST, FLOAT, INT, UINT, BOOL, UCS4, BYTES, LIST, OBJECT };
+enum kind { CONST, FLOAT, INT, UINT, BOOL, UCS4, BYTES, LIST, OBJECT, SPANS };
 
 typedef struct {
     enum kind kind;
     PyObject *obj;          /* the column (borrowed) */
-    Py_buffer view;         /* for the buffer kinds */
+    Py_buffer view;         /* for the buffer kinds (SPANS: the data) */
     int has_view;
+    Py_buffer offsets;      /* SPANS: the offsets */
+    int has_offsets;
     const char *data;       /* CONST: the cell */
     Py_ssize_t len;         /* CONST: its length; buffers: rows */
     Py_ssize_t stride, itemsize;
@@ -426,6 +432,28 @@ static PyObject *rows(PyObject *self, PyObject *args) {
         } else if (PyList_CheckExact(obj)) {
             c->kind = LIST;
             len = PyList_GET_SIZE(obj);
+        } else if (PyTuple_CheckExact(obj) && PyTuple_GET_SIZE(obj) == 2) {
+            c->kind = SPANS;
+            if (PyObject_GetBuffer(PyTuple_GET_ITEM(obj, 0), &c->view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+                PyErr_Clear();
+                goto decline;
+            }
+            c->has_view = 1;
+            if (PyObject_GetBuffer(PyTuple_GET_ITEM(obj, 1), &c->offsets, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+                PyErr_Clear();
+                goto decline;
+            }
+            c->has_offsets = 1;
+            const char *df = c->view.format ? c->view.format : "B", *of = c->offsets.format;
+            if (df[0] == '=' || df[0] == '@') df++;
+            if (!of) goto decline;
+            if (of[0] == '=' || of[0] == '@') of++;
+            if (c->view.ndim != 1 || c->view.itemsize != 1 || strchr("Bbc", df[0]) == NULL || df[1]
+                || c->offsets.ndim != 1 || c->offsets.itemsize != 8 || strchr("ql", of[0]) == NULL || of[1]
+                || c->offsets.shape[0] < 1)
+                goto decline;
+            c->stride = 0;
+            len = c->offsets.shape[0] - 1;
         } else if (PyObject_CheckBuffer(obj)) {
             if (PyObject_GetBuffer(obj, &c->view, PyBUF_RECORDS_RO) < 0) {
                 PyErr_Clear();
@@ -465,7 +493,7 @@ static PyObject *rows(PyObject *self, PyObject *args) {
         if (grow(&out, fixed) < 0) goto done;
         for (Py_ssize_t k = 0; k < m; k++) {
             Column *c = &cols[k];
-            const char *at = c->has_view ? (const char *)c->view.buf + i * c->stride : NULL;
+            const char *at = c->has_view && c->kind != SPANS ? (const char *)c->view.buf + i * c->stride : NULL;
             if (at && i + 64 < n) __builtin_prefetch(at + 64 * c->stride);  /* many columns, many streams */
             switch (c->kind) {
             case CONST:
@@ -511,6 +539,16 @@ static PyObject *rows(PyObject *self, PyObject *args) {
                 if (put_text(&out, at, len, quote, fixed) < 0) goto done;
                 break;
             }
+            case SPANS: {
+                const int64_t *off = (const int64_t *)c->offsets.buf;
+                int64_t a = off[i], b = off[i + 1];
+                if (a < 0 || b < a || b > (int64_t)c->view.len) {
+                    PyErr_SetString(PyExc_ValueError, "rows: a text's offsets lie outside its buffer");
+                    goto done;
+                }
+                if (put_text(&out, (const char *)c->view.buf + a, (Py_ssize_t)(b - a), quote, fixed) < 0) goto done;
+                break;
+            }
             case LIST:
             case OBJECT: {
                 PyObject *item;
@@ -545,8 +583,10 @@ decline:
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    for (Py_ssize_t k = 0; k < m; k++)
+    for (Py_ssize_t k = 0; k < m; k++) {
         if (cols[k].has_view) PyBuffer_Release(&cols[k].view);
+        if (cols[k].has_offsets) PyBuffer_Release(&cols[k].offsets);
+    }
     free(cols);
     Py_XDECREF(out.bytes);
     free(scratch);

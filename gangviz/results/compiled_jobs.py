@@ -47,6 +47,14 @@ def jobs_of_compiled(done: FinishedRun, *, time_scale: float = 1.0,
     id as :func:`gangviz.results.jobs.jobs_of_simulation` orders them; times multiplied by
     ``time_scale``, ``tau`` the bounded-slowdown threshold in those units (default 10).
     Raises ``ValueError`` when the run kept no placement."""
+    columns = _compiled_columns(done, time_scale=time_scale, tau=tau)
+    columns["processors"] = columns["processors"].strings()
+    return columns
+
+
+def _compiled_columns(done: FinishedRun, *, time_scale: float = 1.0, tau: float | None = None) -> dict[str, Any]:
+    """:func:`jobs_of_compiled` with the processors as the
+    :class:`~gangviz.results.texts.TextColumn` the writers take."""
     if not has_job_stats(done):
         raise ValueError(f"the {done.label} run on the {done.engine} engine kept no placement: "
                          "run it with jobs=True")
@@ -78,27 +86,23 @@ def _trace_ids_of(specs: list[Any]) -> np.ndarray | list[str]:
 
 def loop_job_columns(raw: Any, job_id: Sequence[Any] | np.ndarray, arrival: np.ndarray, size: np.ndarray,
                      work: np.ndarray, estimate: np.ndarray, *, rows: np.ndarray | None = None,
-                     time_scale: float = 1.0, tau: float | None = None) -> dict[str, np.ndarray]:
+                     time_scale: float = 1.0, tau: float | None = None) -> dict[str, Any]:
     """Return the per-job columns of ``raw``, a compiled loop's result with what a per-job
     table needs (:class:`gangviz.fast.gang.GangRun` with its placement,
     :class:`gangviz.fast.buddy.BuddyRun` with its statistics), for the jobs described by
     ``job_id`` ... ``estimate`` (in the table's order, times in the loop's slices); ``rows[k]``
     is the loop's number of the table's row ``k`` (default: the same order). Times are
-    multiplied by ``time_scale``; ``tau`` as :func:`jobs_of_compiled`."""
-    from gangviz.results.placement import interval_texts
+    multiplied by ``time_scale``; ``tau`` as :func:`jobs_of_compiled`. The processors are a
+    :class:`~gangviz.results.texts.TextColumn` (:func:`gangviz.results.jobs.job_columns`)."""
+    from gangviz.fast.intervals import first_texts, range_texts
+    from gangviz.results.texts import TextColumn
 
     first = np.asarray(raw.first_run, dtype=np.float64)
     if getattr(raw, "first_lo", None) is not None:  # one interval per job (a buddy placement)
-        lo = np.asarray(raw.first_lo, dtype=np.int64)
-        width = np.where(np.isnan(first), 0, np.asarray(raw.first_hi, dtype=np.int64) - lo)
-        begins = np.concatenate(([0], np.cumsum(width))).astype(np.int64)
-        cols = np.arange(int(begins[-1]), dtype=np.int64) + np.repeat(lo - begins[:-1], width)
+        texts = TextColumn(*range_texts(raw.first_lo, raw.first_hi, first))
     else:
-        from gangviz.fast.intervals import first_columns
-
         log = raw.placement
-        cols, begins = first_columns(log.time, log.entries, log.rows, log.processors, first)
-    texts = interval_texts(cols, begins)
+        texts = TextColumn(*first_texts(log.time, log.entries, log.rows, log.processors, first))
     take = slice(None) if rows is None else rows
     return job_columns(
         job_id, arrival * time_scale, np.asarray(raw.start, dtype=np.float64)[take] * time_scale,
@@ -106,7 +110,7 @@ def loop_job_columns(raw: Any, job_id: Sequence[Any] | np.ndarray, arrival: np.n
         estimate=estimate * time_scale,
         rows_held=np.asarray(raw.rows_held)[take],
         extra_slices=np.asarray(raw.extra_slices, dtype=np.float64)[take],
-        processors=texts[take].tolist(),
+        processors=texts if rows is None else texts.take(rows),
         tau=BSLD_TAU_SECONDS if tau is None else tau,
     )
 
@@ -117,7 +121,7 @@ def save_compiled_jobs(done: FinishedRun, source: Any, path: str | os.PathLike[s
     ``path`` in the format of its extension, times in the source's clock; the same file
     :func:`gangviz.results.jobs.save_simulation_jobs` writes for the run on the reference
     engine. Returns the path; raises as :func:`gangviz.results.jobs.write_jobs` does."""
-    columns = jobs_of_compiled(done, time_scale=source.slice_seconds or 1.0, tau=tau)
+    columns = _compiled_columns(done, time_scale=source.slice_seconds or 1.0, tau=tau)
     specs = sorted(source.jobs, key=lambda j: j.id)
     return _write_for(columns, source.title, source.kind, source.processors, path, label, specs=specs,
                       submit_offset=source.submit_offset)

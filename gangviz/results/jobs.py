@@ -60,8 +60,9 @@ import numpy as np
 from gangviz.core.registry import SPACE_SHARING
 from gangviz.metrics.ibm import bounded_slowdowns, executed_by_id
 from gangviz.outputs import atomic, write_text_atomically
-from gangviz.results.placement import interval_set, place_counts
+from gangviz.results.placement import interval_set, place_counts, place_texts
 from gangviz.results.provenance import source_record
+from gangviz.results.texts import TextColumn
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only)
     from gangviz.core.jobs import JobSpec
@@ -102,7 +103,8 @@ def job_table(columns: dict[str, np.ndarray]) -> np.ndarray:
     ``processors`` are Python strings, never cut to a width)."""
     t = np.zeros(len(columns["job_id"]), dtype=JOB_DTYPE)
     for name in JOB_DTYPE.names or ():
-        t[name] = columns[name]
+        col = columns[name]
+        t[name] = col.strings() if isinstance(col, TextColumn) else col
     return t
 
 
@@ -119,10 +121,10 @@ def job_columns(
     counted: Sequence[bool] | np.ndarray | None = None,
     rows_held: Sequence[int] | np.ndarray | None = None,
     extra_slices: Sequence[float] | np.ndarray | None = None,
-    processors: Sequence[str] | None = None,
+    processors: Sequence[str] | TextColumn | None = None,
     served: Sequence[float] | np.ndarray | None = None,
     tau: float = BSLD_TAU_SECONDS,
-) -> dict[str, np.ndarray]:
+) -> dict[str, Any]:
     """Return the per-job columns of plain arrays as a dict of arrays named and typed as
     :data:`JOB_DTYPE`'s fields (texts not cut to the field's width): what :func:`write_jobs`
     writes, without :func:`job_table`'s fixed-width rows.
@@ -132,7 +134,8 @@ def job_columns(
     marks the jobs that have a bounded slowdown (default: finished and not killed; a job
     stopped at its estimate counts, one terminated by a scenario does not). Without
     ``rows_held`` a job that ran held one row; without ``extra_slices`` none ran in an extra
-    one. ``served`` is the time each job ran (default: ``min(work, finish - start)`` once it
+    one. ``processors`` given as a :class:`~gangviz.results.texts.TextColumn` stays one (what
+    the writers take fastest; :func:`job_table` makes its strings). ``served`` is the time each job ran (default: ``min(work, finish - start)`` once it
     finished); a space-sharing run gives it exactly, since a job stopped at its estimate ran
     its estimate. ``tau`` is the bounded-slowdown threshold in the table's time unit. Raises
     ``ValueError`` when the arrays differ in length or ``tau`` is not > 0.
@@ -178,6 +181,8 @@ def job_columns(
                          else np.asarray(extra_slices, dtype=float).reshape(n))
     if processors is None:
         t["processors"] = np.full(n, "", dtype=object)
+    elif isinstance(processors, TextColumn):
+        t["processors"] = processors  # type: ignore[assignment]  # (written as it is)
     else:  # (not from a list: numpy would look into every str for a sequence)
         t["processors"] = np.fromiter(processors, dtype=object, count=n)
     return {name: t[name] for name in JOB_DTYPE.names or ()}
@@ -349,7 +354,7 @@ def save_columns_jobs(title: str, columns: Any, start: Sequence[float] | np.ndar
     table = job_columns(ids, c.arrival * u, st * u, fi * u, c.size, c.work * u,
                         estimate=c.estimate * u, killed=killed, counted=np.ones(len(st), bool),
                         served=None if ran is None else ran * u,
-                        processors=place_counts(st * u, fi * u, c.size, c.processors),
+                        processors=place_texts(st * u, fi * u, c.size, c.processors),
                         tau=BSLD_TAU_SECONDS if tau is None else tau)
     return _write_for(table, title, "swf", c.processors, path, label, raw_fields=rows,
                       submit_offset=c.submit_offset)
@@ -503,7 +508,10 @@ def batsim_columns(table: Any, workload_name: str = "w0", *,
 
 
 def _text_array(texts: Any) -> np.ndarray:
-    """Return ``texts`` as a string array, as wide as its longest text (never cut)."""
+    """Return ``texts`` (a sequence of str, or a :class:`~gangviz.results.texts.TextColumn`) as
+    a string array, as wide as its longest text (never cut)."""
+    if isinstance(texts, TextColumn):
+        texts = texts.strings()
     return np.asarray(texts, dtype=str) if len(texts) else np.zeros(0, "U1")
 
 
@@ -511,7 +519,8 @@ def compiled_rows(columns: Sequence[Any], sep: str, *, quote: bool) -> bytes | N
     """Return the text :func:`joined_rows` gives of the cells of ``columns`` (by
     :func:`csv_cells` with ``quote``, else :func:`number_cells`), written by the optional C
     writer (``rows`` of :mod:`gangviz.results._rowtext`) straight from the columns: numeric
-    arrays, string arrays, or object arrays of ``str``. Returns ``None`` when the writer is not
+    arrays, string arrays, object arrays of ``str``, or
+    :class:`~gangviz.results.texts.TextColumn`. Returns ``None`` when the writer is not
     built, ``GANGVIZ_PURE_PYTHON=1`` is set, or a column is of a kind it does not write (the
     numpy path then builds the same bytes)."""
     if os.environ.get("GANGVIZ_PURE_PYTHON"):
@@ -522,7 +531,9 @@ def compiled_rows(columns: Sequence[Any], sep: str, *, quote: bool) -> bytes | N
         return None
     given: list[Any] = []
     for c in columns:
-        if isinstance(c, np.ndarray) and len(c) > 1 and c.ndim == 1 and c.strides[0] == 0:
+        if isinstance(c, TextColumn):
+            given.append((c.data, c.offsets))
+        elif isinstance(c, np.ndarray) and len(c) > 1 and c.ndim == 1 and c.strides[0] == 0:
             cell = _rowtext.rows([c[:1]], sep, quote)  # one value broadcast: its cell once, as bytes
             if cell is None:
                 return None

@@ -14,11 +14,14 @@ machine at once, so a placement always exists; it is one of many and decides not
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["interval_set", "interval_texts", "place_counts"]
+from gangviz.results.texts import TextColumn
+
+__all__ = ["interval_set", "interval_texts", "place_counts", "place_texts"]
 
 
 def interval_set(cols: Sequence[int] | np.ndarray | None) -> str:
@@ -96,6 +99,33 @@ def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | 
     return out
 
 
+def place_texts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray,
+                size: Sequence[int] | np.ndarray, processors: int) -> TextColumn:
+    """Return :func:`place_counts` of the schedule as one
+    :class:`~gangviz.results.texts.TextColumn` (what the per-job writers take), made by the
+    optional C loop without a string per job where it is built; raises as :func:`place_counts`
+    does."""
+    events = _events(start, finish)
+    if events is not None and not os.environ.get("GANGVIZ_PURE_PYTHON"):
+        try:
+            from gangviz.spacesharing import _easyloop
+
+            place = getattr(_easyloop, "place_columns", None)
+        except ImportError:
+            place = None
+        if place is not None:
+            times, kinds, jobs, ends = events
+            try:
+                placed = place(times, kinds, jobs, np.ascontiguousarray(size, dtype=np.int64), ends, processors,
+                               True)
+            except TypeError:  # an extension built before it wrote one buffer
+                placed = None
+            if placed is not None:
+                data, offsets = placed
+                return TextColumn(np.frombuffer(data, np.uint8), np.frombuffer(offsets, np.int64))
+    return TextColumn.of(place_counts(start, finish, size, processors))
+
+
 def _events(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """Return the schedule's events in the order they are placed, ``(times, kinds, jobs)``
@@ -121,8 +151,6 @@ def _c_place(times: np.ndarray, kinds: np.ndarray, jobs: np.ndarray, sizes: np.n
     :mod:`gangviz.spacesharing._easyloop`, on the arrays :func:`_events` returns and the sizes
     as int64), or ``None`` when it is not built (or declines): the bit-set loop then runs.
     ``GANGVIZ_PURE_PYTHON=1`` skips it, as it does the C loops."""
-    import os
-
     if os.environ.get("GANGVIZ_PURE_PYTHON"):
         return None
     try:

@@ -680,18 +680,23 @@ static char *put_decimal(char *p, long long v) {
  * lowest-numbered free processors; a job whose end is not after its start holds nothing.
  * The columns are numpy arrays (C-contiguous): times float64, kinds int8, jobs int64 (one per
  * event), size int64 and ends float64 (one per job). Returns a list of str, one per job (""
- * for a job without a take); None when a column is not of that type (the Python version then
- * runs); ValueError when a take finds too few free processors. */
+ * for a job without a take), or with ``as_buffer`` true the same texts as one buffer,
+ * ``(data, offsets)``: bytes, and the bytes of int64 offsets (one more than the jobs), text j
+ * data[offsets[j]:offsets[j + 1]] (gangviz.results.texts.TextColumn); None when a column is
+ * not of that type (the Python version then runs); ValueError when a take finds too few free
+ * processors. */
 static PyObject *place_columns(PyObject *self, PyObject *args) {
     PyObject *ot, *ok, *oj, *os, *oe;
     long long P;
-    if (!PyArg_ParseTuple(args, "OOOOOL", &ot, &ok, &oj, &os, &oe, &P)) return NULL;
+    int as_buffer = 0;
+    if (!PyArg_ParseTuple(args, "OOOOOL|p", &ot, &ok, &oj, &os, &oe, &P, &as_buffer)) return NULL;
     Py_buffer vt, vk, vj, vs, ve;
     int got = 0;
     PyObject *result = NULL, *out = NULL;
     uint64_t *free_bits = NULL;
-    char *text = NULL, *held = NULL;
-    Py_ssize_t *run_at = NULL, *runs_of = NULL, cap = 1024, used = 0;
+    char *text = NULL, *held = NULL, *all = NULL;
+    Py_ssize_t *run_at = NULL, *runs_of = NULL, *text_at = NULL, *text_len = NULL, cap = 1024, used = 0;
+    size_t all_cap = 1 << 16, all_len = 0;
     long long *run_first = NULL, *run_len = NULL;
     if (column_view(ot, &vt, 'd', 8)) got = 1; else goto decline;
     if (column_view(ok, &vk, 'b', 1)) got = 2; else goto decline;
@@ -716,20 +721,16 @@ static PyObject *place_columns(PyObject *self, PyObject *args) {
     run_len = malloc(sizeof(long long) * (size_t)cap);
     held = calloc((size_t)(n + 1), 1);
     text = malloc((size_t)(48 * (P + 1) + 16));
-    if (!free_bits || !run_at || !runs_of || !run_first || !run_len || !held || !text) {
+    /* every take's text, one after another, and where each job's last take put its own */
+    all = malloc(all_cap);
+    text_at = calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    text_len = calloc((size_t)(n + 1), sizeof(Py_ssize_t));
+    if (!free_bits || !run_at || !runs_of || !run_first || !run_len || !held || !text || !all || !text_at
+        || !text_len) {
         PyErr_NoMemory();
         goto done;
     }
     set_bits(free_bits, 0, P, 1);
-    out = PyList_New(n);
-    if (!out) goto done;
-    PyObject *empty = PyUnicode_FromString("");
-    if (!empty) goto done;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        Py_INCREF(empty);
-        PyList_SET_ITEM(out, j, empty);
-    }
-    Py_DECREF(empty);
     for (Py_ssize_t e = 0; e < events; e++) {
         int64_t j = jobs[e];
         if (j < 0 || j >= n) goto decline;
@@ -789,15 +790,56 @@ static PyObject *place_columns(PyObject *self, PyObject *args) {
                 at = put_decimal(at, p - 1);
             }
         }
-        PyObject *s = PyUnicode_FromStringAndSize(text, (Py_ssize_t)(at - text));
-        if (!s) goto done;
-        PyList_SetItem(out, j, s);  /* drops the "" (or an earlier take's text) */
+        size_t len = (size_t)(at - text);
+        if (all_len + len > all_cap) {
+            while (all_len + len > all_cap) all_cap *= 2;
+            char *grown = realloc(all, all_cap);
+            if (!grown) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            all = grown;
+        }
+        memcpy(all + all_len, text, len);
+        text_at[j] = (Py_ssize_t)all_len;  /* (an earlier take's text is dropped) */
+        text_len[j] = (Py_ssize_t)len;
+        all_len += len;
         if (ends[j] > t) {
             held[j] = 1;
         } else {  /* a job of no length holds nothing */
             for (Py_ssize_t r = run_at[j]; r < run_at[j] + runs_of[j]; r++)
                 set_bits(free_bits, run_first[r], run_len[r], 1);
         }
+    }
+    if (as_buffer) {  /* the texts in job order, and their offsets */
+        Py_ssize_t total = 0;
+        for (Py_ssize_t j = 0; j < n; j++) total += text_len[j];
+        PyObject *data = PyBytes_FromStringAndSize(NULL, total);
+        PyObject *offsets = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(int64_t) * (n + 1));
+        if (!data || !offsets) {
+            Py_XDECREF(data);
+            Py_XDECREF(offsets);
+            goto done;
+        }
+        char *d = PyBytes_AS_STRING(data);
+        int64_t *o = (int64_t *)PyBytes_AS_STRING(offsets), w = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            o[j] = w;
+            memcpy(d + w, all + text_at[j], (size_t)text_len[j]);
+            w += text_len[j];
+        }
+        o[n] = w;
+        result = PyTuple_Pack(2, data, offsets);
+        Py_DECREF(data);
+        Py_DECREF(offsets);
+        goto done;
+    }
+    out = PyList_New(n);
+    if (!out) goto done;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *s = PyUnicode_FromStringAndSize(all + text_at[j], text_len[j]);
+        if (!s) goto done;
+        PyList_SET_ITEM(out, j, s);
     }
     result = out;
     out = NULL;
@@ -813,6 +855,7 @@ done:
     if (got >= 4) PyBuffer_Release(&vs);
     if (got >= 5) PyBuffer_Release(&ve);
     free(free_bits); free(run_at); free(runs_of); free(run_first); free(run_len); free(held); free(text);
+    free(all); free(text_at); free(text_len);
     return result;
 }
 
@@ -824,7 +867,7 @@ static PyMethodDef methods[] = {
      "conservative(arrival, size, est, run, P, small_max) -> (end, (lost, small, large), "
      "start, finish, reservation), or None when an entry is not a float (size: int)."},
     {"place_columns", place_columns, METH_VARARGS,
-     "place_columns(times, kinds, jobs, size, ends, P) -> the processors of each job as "
+     "place_columns(times, kinds, jobs, size, ends, P, as_buffer=False) -> the processors of each job as "
      "interval-set text, or None when a column is not of the type expected."},
     {NULL, NULL, 0, NULL}
 };

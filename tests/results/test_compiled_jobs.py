@@ -21,8 +21,10 @@ from gangviz.results.placement import (
     interval_texts,
     place_counts,
     place_counts_python,
+    place_texts,
 )
 from gangviz.results.run_jobs import jobs_of_run
+from gangviz.results.texts import TextColumn
 from gangviz.workloads.source import Source, load_source
 from tests.fast.test_compiled_buddy import workloads as buddy_workloads
 from tests.fast.test_compiled_gang import workloads as gang_workloads
@@ -161,6 +163,47 @@ def test_interval_texts_are_interval_sets(lists):
     cols = np.array([c for cs in lists for c in sorted(cs)], np.int64)
     begins = np.concatenate(([0], np.cumsum([len(cs) for cs in lists]))).astype(np.int64)
     assert interval_texts(cols, begins).tolist() == [interval_set(sorted(cs)) for cs in lists]
+
+
+@pytest.mark.parametrize("spec", [*GANG, "mgs:mpl=3"])
+def test_the_first_slices_texts_are_the_interval_sets_of_their_processors(spec):
+    """The texts written straight from the placement log are the interval sets of the
+    processors replayed from it, job by job."""
+    from gangviz.fast.intervals import first_columns, first_texts
+
+    done = run(load_source(str(KTH), procs=128), spec, jobs=True)
+    raw = done.result.raw
+    log = raw.placement
+    want = interval_texts(*first_columns(log.time, log.entries, log.rows, log.processors, raw.first_run))
+    got = TextColumn(*first_texts(log.time, log.entries, log.rows, log.processors, raw.first_run))
+    assert got.strings().tolist() == want.tolist() and any(want.tolist())
+    order = np.argsort(raw.start, kind="stable")
+    assert got.take(order).strings().tolist() == want[order].tolist()
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 40), st.booleans()), max_size=20))
+def test_range_texts_are_the_interval_sets_of_the_ranges(jobs):
+    from gangviz.fast.intervals import range_texts
+
+    lo = np.array([j[0] for j in jobs], np.int64)
+    hi = lo + np.array([j[1] for j in jobs], np.int64)
+    first = np.array([0.0 if j[2] else np.nan for j in jobs])
+    got = TextColumn(*range_texts(lo, hi, first)).strings().tolist()
+    assert got == [interval_set(range(a, b)) if ran else "" for a, b, ran in zip(lo, hi, [j[2] for j in jobs])]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(schedules())
+def test_the_placement_as_one_buffer_is_the_placement_of_counts(schedule):
+    def outcome(fn):
+        try:
+            placed = fn(*schedule)
+        except ValueError as exc:
+            return str(exc)
+        return placed.strings().tolist() if isinstance(placed, TextColumn) else placed
+
+    assert outcome(place_texts) == outcome(place_counts)
 
 
 @pytest.mark.parametrize("spec", ["gs", "mgs:mpl=3", "bgs"])

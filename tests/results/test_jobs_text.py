@@ -20,6 +20,7 @@ from gangviz.results.jobs import (
     number_cells,
     number_texts,
 )
+from gangviz.results.texts import TextColumn
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,6 +30,7 @@ floats = st.one_of(st.floats(allow_nan=True, allow_infinity=False, width=64),
                    st.sampled_from([0.0, -0.0, 2.0**53, -(2.0**53), 1e16, 1e-5, 123456789.125]))
 ints = st.integers(-(2**63), 2**63 - 1)
 texts = st.text(st.sampled_from(list("ab 0-9,\"é")), max_size=6)
+ascii_texts = st.text(st.sampled_from(list("ab 0-9,\"")), max_size=6)
 
 
 def cell_by_cell(columns: list[np.ndarray], sep: str) -> bytes:
@@ -101,7 +103,8 @@ wide_floats = st.one_of(floats, st.floats(width=64), st.integers(1, 10**7).map(l
 def mixed_columns(draw):
     n = draw(st.integers(0, 25))
     out = []
-    for kind in draw(st.lists(st.sampled_from(["f", "i", "u", "o", "c", "k", "b", "z"]), min_size=1, max_size=6)):
+    for kind in draw(st.lists(st.sampled_from(["f", "i", "u", "o", "c", "k", "b", "z", "t"]), min_size=1,
+                              max_size=6)):
         if kind == "f":
             out.append(np.array(draw(st.lists(wide_floats, min_size=n, max_size=n)), dtype=np.float64))
         elif kind == "i":
@@ -116,6 +119,8 @@ def mixed_columns(draw):
             out.append(col)
         elif kind == "k":  # a constant number column (consumed_energy)
             out.append(np.full(n, draw(wide_floats)))
+        elif kind == "t":  # texts in one buffer, as a long table's processors are
+            out.append(TextColumn.of(draw(st.lists(ascii_texts, min_size=n, max_size=n))))
         elif kind == "z":  # one value broadcast, as batsim_columns gives a constant column
             out.append(np.broadcast_to(np.array(draw(st.one_of(wide_floats, texts))), (n,)))
         else:
@@ -127,11 +132,12 @@ def mixed_columns(draw):
 @settings(max_examples=300, deadline=None)
 def test_the_c_writer_gives_the_bytes_of_the_numpy_path(cols, csv):
     _rowtext()
-    texts = [np.asarray(c, dtype=str) if c.dtype.kind == "O" else c for c in cols]
+    texts = [c.strings().astype(str) if isinstance(c, TextColumn) else np.asarray(c, dtype=str)
+             if c.dtype.kind == "O" else c for c in cols]
     if csv:
         want = joined_rows([csv_cells(c) for c in texts], ",")
     else:
-        numbers = [c for c in texts if c.dtype.kind in "fiub"]
+        numbers = [c for c in texts if c.dtype.kind in "fiub"]  # (TextColumn texts are "U")
         if not numbers:
             return
         cols = numbers
@@ -167,6 +173,13 @@ def test_the_c_writer_declines_what_it_does_not_write():
     assert rowtext.rows([[1, 2]], ",", True) is None  # not texts
     with pytest.raises(ValueError, match="one length"):
         rowtext.rows([np.zeros(2), np.zeros(3)], ",", True)
+    data = np.frombuffer(b"0-125", np.uint8)
+    assert rowtext.rows([(data, np.array([0, 4, 5], np.int32))], ",", True) is None  # offsets not int64
+    assert rowtext.rows([(data, np.array([0, 4, 5]))], ",", True) == b"0-12\n5\n"
+    with pytest.raises(ValueError, match="outside"):
+        rowtext.rows([(data, np.array([0, 4, 9]))], ",", True)
+    with pytest.raises(ValueError, match="outside"):
+        rowtext.rows([(data, np.array([0, 4, 2]))], ",", True)
 
 
 @pytest.mark.parametrize("policy", ["easy", "conservative", "fcfs"])

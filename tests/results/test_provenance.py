@@ -134,3 +134,22 @@ def test_the_apis_write_jobs_writes_the_sidecar_of_its_result(tmp_path, policy):
     cli_out = tmp_path / "cli.csv"
     assert main(["run", str(KTH), "--procs", "128", "--policy", policy, "--jobs-out", str(cli_out)]) == 0
     assert out.read_bytes() == cli_out.read_bytes()
+
+
+@pytest.mark.parametrize("layout", ["dist-info", "egg-info"])
+def test_the_version_is_the_one_importlib_metadata_reads(tmp_path, monkeypatch, layout):
+    """The version read without importing importlib.metadata is the one it reads: of the
+    installed package, and of a distribution found first on the path."""
+    from importlib.metadata import version as metadata_version
+
+    from gangviz.results.summary import _metadata_version, version
+
+    assert version() == metadata_version("gangviz")
+    folder = tmp_path / f"gangviz-9.8.7.{layout}"
+    folder.mkdir()
+    name = "METADATA" if layout == "dist-info" else "PKG-INFO"
+    (folder / name).write_text("Metadata-Version: 2.1\nName: gangviz\nVersion: 9.8.7\n\nVersion: 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert _metadata_version("gangviz") == metadata_version("gangviz") == "9.8.7"
+    (folder / name).write_text("Name: gangviz\nVersion: 9.8.7\n  folded\n")
+    assert _metadata_version("gangviz") is None  # a folded header: importlib.metadata decides
