@@ -259,12 +259,16 @@ def _window(args: argparse.Namespace) -> int:
                          load=args.load, seed=args.seed)
     if args.ring:
         source.ring = True  # as compare(ring=True) does for the printed table
+    check_distinct(args.policy)
+    runs = labelled_runs(args.policy, args.order)  # refuses orders that name no policy compared
     try:
+        from gangviz.gui.compare.runs import prestart
+
+        if len(runs) >= 2:
+            prestart(source, len(runs))  # the runs' workers start while the window is built
         from gangviz.gui.compare import window as compare_window
     except ImportError as exc:
         raise UserError(f"--window needs the GUI (PySide6, pyqtgraph): {exc}") from None
-    check_distinct(args.policy)
-    runs = labelled_runs(args.policy, args.order)  # refuses orders that name no policy compared
     if args.screenshot:
         if len(runs) < 2:
             raise UserError("--screenshot needs at least two --policy options (or one policy with two "
