@@ -9,8 +9,8 @@ run ended and the view drawn), the peak resident memory of the window's process 
 largest worker, and, against them, the policies' command-line runs (``gangviz run TRACE
 --policy P``, each a whole process, one after the other): their sum, and that sum divided by
 the workers the window used. As ``gangviz compare --window`` does, the workers are started
-once the trace is loaded, while the window is built (``--cold``: when the window starts its
-runs, as a comparison opened from the main window). Goals on LANL-CM5 (122k jobs, 1,024 processors) with gs, mgs,
+first, and load the trace while this process loads it and builds the window (``--cold``: they
+start when the window starts its runs, as for a comparison opened from the main window). Goals on LANL-CM5 (122k jobs, 1,024 processors) with gs, mgs,
 easy and brmms: first frame <= 3 s; full time <= 1.5x the sum over the workers; peak <= 1 GB.
 Without a trace a 1,024-processor synthetic workload of 20,000 jobs (``--quick``: 6,000) is
 used. Runs offscreen (QT_QPA_PLATFORM=offscreen is set when unset).
@@ -69,17 +69,16 @@ def main() -> None:
     args = ap.parse_args()
     trace = args.trace or args.trace_opt
     policies = args.policy or (["gs", "easy"] if args.quick else ["gs", "mgs", "easy", "brmms"])
+    # as ``gangviz compare --window`` does: start the workers, load the workload, build the window
+    from gangviz.gui.compare.ahead import prestart
     from gangviz.workloads.source import load_source
 
     model = ["--jobs", "6000" if args.quick else "20000", "--procs", "1024", "--load", "0.8", "--seed", "1"]
-    source = (load_source(trace) if trace
-              else load_source("downey", jobs=int(model[1]), procs=1024, load=0.8, seed=1))
-    loaded = time.perf_counter() - T0
-    # what ``gangviz compare --window`` does from here: start the workers, build the window
-    from gangviz.gui.compare.runs import prestart
-
+    options = {} if trace else {"jobs": int(model[1]), "procs": 1024, "load": 0.8, "seed": 1}
     if not args.cold:
-        prestart(source, len(policies))
+        prestart(trace or "downey", len(policies), **options)
+    source = load_source(trace or "downey", **options)
+    loaded = time.perf_counter() - T0
     from PySide6.QtWidgets import QApplication
 
     from gangviz.gui.compare.window import CompareWindow

@@ -18,14 +18,13 @@ thread. Nothing here touches a widget.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import multiprocessing
-import os
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gangviz.gui.compare.ahead import end_pool, new_pool, take_waiting, worker_count
 from gangviz.gui.kit.spawning import main_not_imported
 from gangviz.userpolicy.errors import printable
 
@@ -34,75 +33,6 @@ if TYPE_CHECKING:
 
 #: milliseconds between two looks at the runs
 POLL_MS = 100
-#: a workload of more jobs than this is compared as finished runs in worker processes (the
-#: window's panes then draw schedules); a smaller one steps its simulations in the window
-SCHEDULE_JOBS = 5000
-
-#: a pool started by :func:`prestart`, its progress queue and its number of processes,
-#: until a runner takes them
-_waiting: tuple[cf.ProcessPoolExecutor, Any, int] | None = None
-
-
-def _new_pool(workers: int, origin: tuple[str, dict[str, Any]] | None = None) -> tuple[cf.ProcessPoolExecutor, Any]:
-    """Return a pool of ``workers`` spawned processes that run schedules and its progress
-    queue; with ``origin``, each process loads that workload as it starts
-    (:func:`~gangviz.experiments.schedule.init_worker`)."""
-    from gangviz.experiments.schedule import init_worker
-
-    ctx = multiprocessing.get_context("spawn")
-    queue = ctx.Queue()
-    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=init_worker,
-                                  initargs=(os.getpid(), queue, origin))
-    return pool, queue
-
-
-def uses_workers(source: Source) -> bool:
-    """Return whether a comparison on ``source`` runs in worker processes (a workload of the
-    matrix model with more than :data:`SCHEDULE_JOBS` jobs), unless the window is told otherwise."""
-    return source.model == "matrix" and len(source.jobs or ()) > SCHEDULE_JOBS
-
-
-def prestart(source: Source, runs: int) -> None:
-    """Start the worker processes of a comparison of ``runs`` runs on ``source`` now, before
-    the window is built: while this process imports and builds the window, each worker imports
-    the simulator and loads the workload from its
-    :attr:`~gangviz.workloads.source.Source.origin`, and the window's runs start at once on
-    them (the next :meth:`ScheduleRunner.start` with as many workers takes them). Nothing for
-    a comparison the window runs in its own process (:func:`uses_workers`)."""
-    from gangviz.experiments.runner import cores
-    from gangviz.experiments.schedule import ready
-
-    global _waiting
-    if _waiting is not None or not uses_workers(source):
-        return
-    workers = max(1, min(cores(), runs))
-    pool, queue = _new_pool(workers, source.origin)
-    with main_not_imported():  # a pool spawns its processes as tasks are submitted
-        for _ in range(workers):
-            pool.submit(ready)
-    _waiting = pool, queue, workers
-
-
-def discard_waiting() -> None:
-    """End the processes :func:`prestart` started when no runner took them (the comparison
-    they were started for did not start)."""
-    global _waiting
-    waiting, _waiting = _waiting, None
-    if waiting is not None:
-        _end(waiting[0], waiting[1], terminate=True)
-
-
-def _take_waiting(workers: int) -> tuple[cf.ProcessPoolExecutor, Any] | None:
-    """Return the pool :func:`prestart` started when it has ``workers`` processes (it is then
-    no longer waiting); end it and return ``None`` when it has another number."""
-    global _waiting
-    waiting = _waiting
-    if waiting is None or waiting[2] != workers:
-        discard_waiting()
-        return None
-    _waiting = None
-    return waiting[0], waiting[1]
-
 
 class ScheduleRunner(QObject):
     """Runs each policy of a comparison once in a worker process.
@@ -137,7 +67,6 @@ class ScheduleRunner(QObject):
         it runs (:func:`gangviz.experiments.compare.labelled_runs`; a label not there is a
         policy in arrival order); the worker loads the order's file itself. ``gamma`` is the
         bounded slowdown's threshold of the figures."""
-        from gangviz.experiments.runner import cores
         from gangviz.experiments.schedule import schedule_task
 
         self.stop()
@@ -145,9 +74,9 @@ class ScheduleRunner(QObject):
         gen = self.generation
         if not specs:
             return gen
-        self.workers = max(1, min(cores(), len(specs)))
-        self._pool, self._queue = _take_waiting(self.workers) or _new_pool(self.workers)
-        with main_not_imported():  # the workers are spawned here, by the submits
+        self.workers = worker_count(len(specs))
+        self._pool, self._queue = take_waiting(self.workers) or new_pool(self.workers)
+        with main_not_imported():  # the workers are spawned here, by the submits (unless started ahead)
             for label in specs:
                 own = (sources or {}).get(label, source)
                 policy, order = (runs or {}).get(label, (label, None))
@@ -212,17 +141,4 @@ class ScheduleRunner(QObject):
         queue, self._queue = self._queue, None
         self.timer.stop()
         if pool is not None:
-            _end(pool, queue, terminate=terminate)
-
-
-def _end(pool: cf.ProcessPoolExecutor, queue: Any, *, terminate: bool) -> None:
-    """Shut ``pool`` down without waiting for its processes to exit (the pool's own thread
-    reaps them), ending them first when ``terminate`` (a worker in a compiled loop cannot be
-    interrupted), and close its progress ``queue``."""
-    if terminate:
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    if queue is not None:
-        queue.close()
-        queue.cancel_join_thread()
+            end_pool(pool, queue, terminate=terminate)

@@ -15,7 +15,7 @@ number of slices per second on a parented ``QTimer``; Step jumps to the next dec
 pane, Back to the previous one; the panes' players never run their own timers, and nothing is
 animated change by change (the panes would drift apart).
 
-Every run of a small workload (up to :data:`~gangviz.gui.compare.runs.SCHEDULE_JOBS` jobs; a scenario, a model, a trace's
+Every run of a small workload (up to :data:`~gangviz.gui.compare.ahead.SCHEDULE_JOBS` jobs; a scenario, a model, a trace's
 first jobs) is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
 summary table. A bigger workload (a whole trace: LANL-CM5's 122k jobs) keeps no step-able
@@ -68,9 +68,10 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.compare import clock as shared_clock
+from gangviz.gui.compare.ahead import discard_waiting, uses_workers
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
 from gangviz.gui.compare.present import ComparePresentation
-from gangviz.gui.compare.runs import ScheduleRunner, discard_waiting, uses_workers
+from gangviz.gui.compare.runs import ScheduleRunner
 from gangviz.gui.compare.state_line import StateLine
 from gangviz.gui.compare.table import SummaryTable
 from gangviz.gui.compare.timeline import SharedTimeline
@@ -592,7 +593,7 @@ class CompareWindow(QMainWindow):
     def uses_schedules(self) -> bool:
         """Return whether the panes draw finished schedules instead of stepping simulations:
         as asked (``schedules=``), else for a workload of the matrix model with more than
-        :data:`~gangviz.gui.compare.runs.SCHEDULE_JOBS` jobs (small ones keep the step-by-step panes and narration)."""
+        :data:`~gangviz.gui.compare.ahead.SCHEDULE_JOBS` jobs (small ones keep the step-by-step panes and narration)."""
         if self.model != "matrix":
             return False
         if self._schedules_asked is not None:
