@@ -8,7 +8,10 @@ drawing and with the other runs; in processes the runs use every core and the wi
 own. A trace loaded from a file (or a synthetic model) is loaded
 again in each worker from its :attr:`~gangviz.workloads.source.Source.origin` (pickling a
 hundred thousand job objects takes longer than reading the trace); another source is sent
-whole. Workers are spawned, never forked (this process runs a Qt event loop).
+whole. Workers are spawned, never forked (this process runs a Qt event loop). The first runs go
+to the workers ``gangviz compare --window`` started before it loaded the trace
+(:func:`gangviz.gui.compare.ahead.prestart`), which hold it by then. When every run has ended
+the workers exit without being waited for: the window's last frame does not wait for them.
 
 Nothing here runs off the GUI thread but the workers themselves: a :class:`QTimer` polls the
 futures and the workers' progress queue, and the signals fire from that timer, on the GUI
