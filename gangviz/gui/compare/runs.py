@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 #: milliseconds between two looks at the runs
 POLL_MS = 100
 
+
 class ScheduleRunner(QObject):
     """Runs each policy of a comparison once in a worker process.
 

@@ -15,8 +15,8 @@ number of slices per second on a parented ``QTimer``; Step jumps to the next dec
 pane, Back to the previous one; the panes' players never run their own timers, and nothing is
 animated change by change (the panes would drift apart).
 
-Every run of a small workload (up to :data:`~gangviz.gui.compare.ahead.SCHEDULE_JOBS` jobs; a scenario, a model, a trace's
-first jobs) is first simulated to its end when the comparison is built (cheap: whole 200-job runs
+Every run of a small workload (up to :data:`~gangviz.gui.compare.ahead.SCHEDULE_JOBS` jobs; a
+scenario, a model, a trace's first jobs) is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
 summary table. A bigger workload (a whole trace: LANL-CM5's 122k jobs) keeps no step-able
 simulation: each policy runs once, headless, on the loop ``gangviz run`` uses, in a worker
@@ -593,7 +593,8 @@ class CompareWindow(QMainWindow):
     def uses_schedules(self) -> bool:
         """Return whether the panes draw finished schedules instead of stepping simulations:
         as asked (``schedules=``), else for a workload of the matrix model with more than
-        :data:`~gangviz.gui.compare.ahead.SCHEDULE_JOBS` jobs (small ones keep the step-by-step panes and narration)."""
+        :data:`~gangviz.gui.compare.ahead.SCHEDULE_JOBS` jobs (small ones keep the step-by-step
+        panes and narration; :func:`~gangviz.gui.compare.ahead.uses_workers`)."""
         if self.model != "matrix":
             return False
         if self._schedules_asked is not None:
