@@ -52,6 +52,7 @@ def test_the_window_runs_its_comparison_on_the_workers_started_ahead(qtbot):
 @pytest.mark.parametrize("workload, options, runs", [
     ("downey", {"jobs": ahead.SCHEDULE_JOBS, "procs": 64}, 2),  # small: stepped in the window
     (str(TRACE), {}, 1),  # one run: no comparison
+    (str(TRACE), {}, 2),  # a trace too small to hold more jobs than the window steps itself
     ("nosuch.swf", {}, 2),  # no such file: the command reports it
 ])
 def test_no_worker_starts_for_a_comparison_the_window_makes_itself(workload, options, runs):
@@ -66,7 +67,7 @@ def test_a_scenario_starts_no_worker():
 
 @pytest.mark.slow
 def test_workers_no_comparison_takes_are_ended(qtbot):
-    ahead.prestart(str(TRACE), 2)  # a trace: started before its jobs are counted
+    ahead.prestart("downey", 2, **BIG)
     assert ahead._waiting is not None
     procs = _processes(ahead._waiting[0])
     src = load_source(str(TRACE))
@@ -76,6 +77,18 @@ def test_workers_no_comparison_takes_are_ended(qtbot):
     assert ahead._waiting is None and win.runner is None
     qtbot.waitUntil(lambda: not any(p.is_alive() for p in procs), timeout=30_000)
     win.close()
+
+
+def test_a_big_or_compressed_trace_starts_its_workers_before_its_jobs_are_counted(tmp_path):
+    import gzip
+
+    packed = tmp_path / "small.swf.gz"
+    packed.write_bytes(gzip.compress(TRACE.read_bytes()))
+    for path in (packed, TRACE):
+        assert ahead._may_use_workers(str(path), {}) is (path is packed)  # 300 jobs in a few kB
+    big = tmp_path / "big.swf"
+    big.write_bytes(TRACE.read_bytes() + b"\n" * (ahead.SCHEDULE_JOBS * ahead.SWF_LINE_BYTES))
+    assert ahead._may_use_workers(str(big), {})
 
 
 @pytest.mark.slow

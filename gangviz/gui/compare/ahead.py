@@ -61,10 +61,16 @@ def new_pool(workers: int, load: tuple[str, dict[str, Any]] | None = None) -> tu
     return pool, queue
 
 
+#: the fewest bytes an SWF job line takes (18 one-character fields and their separators)
+SWF_LINE_BYTES = 36
+
+
 def _may_use_workers(workload: str, options: dict[str, Any]) -> bool:
     """Return whether a comparison on ``workload`` may run in worker processes, before it is
-    loaded: a model of more than :data:`SCHEDULE_JOBS` jobs, or an SWF trace (its jobs are
-    counted once it is read; a small one gives its workers back at once)."""
+    loaded: a model of more than :data:`SCHEDULE_JOBS` jobs, or an SWF trace that may hold
+    that many (a compressed one, or one of :data:`SWF_LINE_BYTES` bytes a job or more; its jobs
+    are counted once it is read, and a smaller one gives its workers back at once)."""
+    from gangviz.inputs import compression
     from gangviz.workloads.files import sniff
     from gangviz.workloads.source import MODEL_DEFAULTS, MODELS
 
@@ -73,7 +79,11 @@ def _may_use_workers(workload: str, options: dict[str, Any]) -> bool:
         return (MODEL_DEFAULTS["jobs"] if jobs is None else jobs) > SCHEDULE_JOBS
     path = Path(workload)
     try:
-        return path.is_file() and sniff(path) == "swf"
+        if not path.is_file() or sniff(path) != "swf":
+            return False
+        with open(path, "rb") as fh:
+            packed = compression(fh.read(8)) is not None
+        return packed or path.stat().st_size > SCHEDULE_JOBS * SWF_LINE_BYTES
     except (OSError, ValueError):
         return False
 
