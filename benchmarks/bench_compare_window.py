@@ -8,7 +8,9 @@ at t = 0, or at ``--at``, their runs going on in worker processes), to every pan
 run ended and the view drawn), the peak resident memory of the window's process and of its
 largest worker, and, against them, the policies' command-line runs (``gangviz run TRACE
 --policy P``, each a whole process, one after the other): their sum, and that sum divided by
-the workers the window used. Goals on LANL-CM5 (122k jobs, 1,024 processors) with gs, mgs,
+the workers the window used. As ``gangviz compare --window`` does, the workers are started
+first, and load the trace while this process loads it and builds the window (``--cold``: they
+start when the window starts its runs, as for a comparison opened from the main window). Goals on LANL-CM5 (122k jobs, 1,024 processors) with gs, mgs,
 easy and brmms: first frame <= 3 s; full time <= 1.5x the sum over the workers; peak <= 1 GB.
 Without a trace a 1,024-processor synthetic workload of 20,000 jobs (``--quick``: 6,000) is
 used. Runs offscreen (QT_QPA_PLATFORM=offscreen is set when unset).
@@ -21,6 +23,7 @@ import time
 T0 = time.perf_counter()
 
 import argparse
+import multiprocessing
 import os
 import resource
 import subprocess
@@ -60,20 +63,28 @@ def main() -> None:
     ap.add_argument("--at", type=float, default=0.0, help="the shared time of the first frame (default 0)")
     ap.add_argument("--no-cli", action="store_true", help="skip the command-line runs")
     ap.add_argument("--quick", action="store_true", help="a 6,000-job synthetic workload, two policies")
+    ap.add_argument("--cold", action="store_true",
+                    help="start the workers when the window starts its runs, as a window opened from "
+                         "the main window does (default: before the window is built, as the command does)")
     args = ap.parse_args()
     trace = args.trace or args.trace_opt
     policies = args.policy or (["gs", "easy"] if args.quick else ["gs", "mgs", "easy", "brmms"])
+    # as ``gangviz compare --window`` does: start the workers, load the workload, build the window
+    from gangviz.gui.compare.ahead import prestart
+    from gangviz.workloads.source import load_source
+
+    model = ["--jobs", "6000" if args.quick else "20000", "--procs", "1024", "--load", "0.8", "--seed", "1"]
+    options = {} if trace else {"jobs": int(model[1]), "procs": 1024, "load": 0.8, "seed": 1}
+    if not args.cold:
+        prestart(trace or "downey", len(policies), **options)
+    source = load_source(trace or "downey", **options)
+    loaded = time.perf_counter() - T0
     from PySide6.QtWidgets import QApplication
 
     from gangviz.gui.compare.window import CompareWindow
     from gangviz.gui.kit.qapp import application
-    from gangviz.workloads.source import load_source
 
     app = application(offscreen=True)
-    model = ["--jobs", "6000" if args.quick else "20000", "--procs", "1024", "--load", "0.8", "--seed", "1"]
-    source = (load_source(trace) if trace
-              else load_source("downey", jobs=int(model[1]), procs=1024, load=0.8, seed=1))
-    loaded = time.perf_counter() - T0
     win = CompareWindow(source, policies, start=args.at, schedules=True)
     win.resize(1680, 1050)
     win.show()
@@ -90,6 +101,8 @@ def main() -> None:
     failures = dict(win.failures)
     win.close()
     app.processEvents()
+    for proc in multiprocessing.active_children():  # the workers exit unwaited: reap them
+        proc.join()
     own, workers_cpu = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)  # the workers are reaped
     used = own + workers_cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

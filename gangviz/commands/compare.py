@@ -255,16 +255,22 @@ def _window(args: argparse.Namespace) -> int:
     """Open (or render with ``--screenshot``) the compare window; return the exit code."""
     if args.at is not None and (args.at != args.at or args.at < 0):
         raise UserError(f"--at must be a time >= 0, got {args.at}")
-    source = load_source(args.workload, procs=args.procs, slice_seconds=args.slice, jobs=args.jobs,
-                         load=args.load, seed=args.seed)
+    check_distinct(args.policy)
+    runs = labelled_runs(args.policy, args.order)  # refuses orders that name no policy compared
+    options = {"procs": args.procs, "slice_seconds": args.slice, "jobs": args.jobs, "load": args.load,
+               "seed": args.seed}
+    from gangviz.gui.compare import ahead  # (no Qt)
+
+    ahead.prestart(args.workload, len(runs), **options)  # the runs' workers load it meanwhile
+    source = load_source(args.workload, **options)
+    if not ahead.uses_workers(source):
+        ahead.discard_waiting()
     if args.ring:
         source.ring = True  # as compare(ring=True) does for the printed table
     try:
         from gangviz.gui.compare import window as compare_window
     except ImportError as exc:
         raise UserError(f"--window needs the GUI (PySide6, pyqtgraph): {exc}") from None
-    check_distinct(args.policy)
-    runs = labelled_runs(args.policy, args.order)  # refuses orders that name no policy compared
     if args.screenshot:
         if len(runs) < 2:
             raise UserError("--screenshot needs at least two --policy options (or one policy with two "

@@ -168,15 +168,33 @@ _progress: Any = None
 _loaded: dict[str, Any] = {}
 
 
-def init_worker(parent: int, progress: Any) -> None:
+def init_worker(parent: int, progress: Any, load: tuple[str, dict[str, Any]] | None = None) -> None:
     """Pool initializer of a worker process that runs schedules: exit when ``parent`` dies (as
     :mod:`gangviz.experiments.runner`'s workers do) and send progress messages to the queue
-    ``progress``."""
+    ``progress``. With ``load`` (a workload's name and the options of
+    :func:`~gangviz.workloads.source.load_source`), import the simulator and load that workload
+    now, while the parent still prepares its runs: a run on it (a source given by the same
+    origin) then starts at once. A workload that does not load here is left for the parent to
+    report."""
     from gangviz.experiments.runner import _watch_parent
 
     global _progress
     _progress = progress
     _watch_parent(parent)
+    if load is not None:
+        with contextlib.suppress(Exception):  # an initializer that raises breaks the pool
+            import gangviz.factory  # noqa: F401  (the runs' imports, ahead of the first run)
+            from gangviz.workloads.source import load_source
+
+            name, options = load
+            source = load_source(name, **options)
+            if source.origin is not None:
+                _loaded.clear()
+                _loaded[_key(source.origin)] = source
+
+
+def ready() -> None:
+    """Do nothing: a task whose submission starts a worker process of a pool ahead of its runs."""
 
 
 def _tell(key: Any, what: str, value: float = 0.0) -> None:
@@ -229,14 +247,27 @@ def _reloaded(source: tuple[Any, ...]) -> Any:
     again (once per worker process, one workload at a time), on the machine given."""
     from dataclasses import replace
 
-    (name, options), ring, processors, absent_from = source
-    cache = repr((name, sorted(options.items())))
+    origin, ring, processors, absent_from = source
+    return replace(_load(origin), processors=processors, absent_from=absent_from, ring=ring)
+
+
+def _load(origin: tuple[str, dict[str, Any]]) -> Any:
+    """Return the source ``origin`` names, loaded once per worker process (one workload at a
+    time). Raises as :func:`~gangviz.workloads.source.load_source` does."""
+    name, options = origin
+    cache = _key(origin)
     if cache not in _loaded:
         from gangviz.workloads.source import load_source
 
-        _loaded.clear()  # one workload at a time
+        _loaded.clear()
         _loaded[cache] = load_source(name, **options)
-    return replace(_loaded[cache], processors=processors, absent_from=absent_from, ring=ring)
+    return _loaded[cache]
+
+
+def _key(origin: tuple[str, dict[str, Any]]) -> str:
+    """Return the key of the sources loaded in this process for a source's ``origin``."""
+    name, options = origin
+    return repr((name, sorted(options.items())))
 
 
 def count_task(source: tuple[Any, ...], spec: str | None, params: dict[str, Any] | None,

@@ -141,7 +141,7 @@ def test_a_trace_opens_with_its_panes_then_fills_each_from_its_run(qtbot):
 
 
 def test_a_small_trace_keeps_the_step_by_step_panes_and_a_big_one_draws_schedules(qtbot):
-    from gangviz.gui.compare.window import SCHEDULE_JOBS
+    from gangviz.gui.compare.ahead import SCHEDULE_JOBS
 
     small = CompareWindow(load_source(str(TRACE)), ["gs", "easy"])
     qtbot.addWidget(small)

@@ -273,8 +273,11 @@ class SchedulePane(QFrame):
             if self.started is None:
                 self.started = time.monotonic()
             self.fraction = min(max(value, 0.0), 1.0)
+            # QProgressBar.setValue repaints at once; its next update paints it with the rest
+            self.bar.setUpdatesEnabled(False)
             self.bar.setRange(0, 1000)
             self.bar.setValue(int(self.fraction * 1000))
+            self.bar.setUpdatesEnabled(True)  # (an update of the bar)
         self.tick()
 
     def progress_text(self) -> str:

@@ -8,7 +8,10 @@ drawing and with the other runs; in processes the runs use every core and the wi
 own. A trace loaded from a file (or a synthetic model) is loaded
 again in each worker from its :attr:`~gangviz.workloads.source.Source.origin` (pickling a
 hundred thousand job objects takes longer than reading the trace); another source is sent
-whole. Workers are spawned, never forked (this process runs a Qt event loop).
+whole. Workers are spawned, never forked (this process runs a Qt event loop). The first runs go
+to the workers ``gangviz compare --window`` started before it loaded the trace
+(:func:`gangviz.gui.compare.ahead.prestart`), which hold it by then. When every run has ended
+the workers exit without being waited for: the window's last frame does not wait for them.
 
 Nothing here runs off the GUI thread but the workers themselves: a :class:`QTimer` polls the
 futures and the workers' progress queue, and the signals fire from that timer, on the GUI
@@ -18,14 +21,13 @@ thread. Nothing here touches a widget.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import multiprocessing
-import os
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gangviz.gui.compare.ahead import end_pool, new_pool, take_waiting, worker_count
 from gangviz.gui.kit.spawning import main_not_imported
 from gangviz.userpolicy.errors import printable
 
@@ -69,7 +71,6 @@ class ScheduleRunner(QObject):
         it runs (:func:`gangviz.experiments.compare.labelled_runs`; a label not there is a
         policy in arrival order); the worker loads the order's file itself. ``gamma`` is the
         bounded slowdown's threshold of the figures."""
-        from gangviz.experiments.runner import cores
         from gangviz.experiments.schedule import schedule_task
 
         self.stop()
@@ -77,14 +78,9 @@ class ScheduleRunner(QObject):
         gen = self.generation
         if not specs:
             return gen
-        ctx = multiprocessing.get_context("spawn")
-        self.workers = max(1, min(cores(), len(specs)))
-        self._queue = ctx.Queue()
-        from gangviz.experiments.schedule import init_worker
-
-        self._pool = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=init_worker,
-                                            initargs=(os.getpid(), self._queue))
-        with main_not_imported():  # the workers are spawned here, by the submits
+        self.workers = worker_count(len(specs))
+        self._pool, self._queue = take_waiting(self.workers) or new_pool(self.workers)
+        with main_not_imported():  # the workers are spawned here, by the submits (unless started ahead)
             for label in specs:
                 own = (sources or {}).get(label, source)
                 policy, order = (runs or {}).get(label, (label, None))
@@ -121,8 +117,8 @@ class ScheduleRunner(QObject):
                 self.failed.emit(gen, spec, f"{shown}: {printable(str(exc).strip(chr(39) + chr(34)))}")
             else:
                 self.failed.emit(gen, spec, f"{shown}: the run stopped ({type(exc).__name__}: {printable(exc)})")
-        if not self._futures:
-            self._close(wait=True)
+        if not self._futures:  # every run ended: the workers exit on their own, unwaited
+            self._close(terminate=False)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until every run of the current generation has ended (their signals fired),
@@ -142,18 +138,11 @@ class ScheduleRunner(QObject):
         """End every run still going: queued ones are cancelled, running workers terminated."""
         self._futures.clear()
         self.timer.stop()
-        self._close(wait=False)
+        self._close(terminate=True)
 
-    def _close(self, *, wait: bool) -> None:
+    def _close(self, *, terminate: bool) -> None:
         pool, self._pool = self._pool, None
-        if pool is not None:
-            if not wait:
-                # a worker in a compiled loop cannot be interrupted: end the processes
-                for proc in list(getattr(pool, "_processes", {}).values()):
-                    proc.terminate()
-            pool.shutdown(wait=wait, cancel_futures=True)
+        queue, self._queue = self._queue, None
         self.timer.stop()
-        if self._queue is not None:
-            self._queue.close()
-            self._queue.cancel_join_thread()
-            self._queue = None
+        if pool is not None:
+            end_pool(pool, queue, terminate=terminate)

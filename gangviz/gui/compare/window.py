@@ -15,8 +15,8 @@ number of slices per second on a parented ``QTimer``; Step jumps to the next dec
 pane, Back to the previous one; the panes' players never run their own timers, and nothing is
 animated change by change (the panes would drift apart).
 
-Every run of a small workload (up to :data:`SCHEDULE_JOBS` jobs; a scenario, a model, a trace's
-first jobs) is first simulated to its end when the comparison is built (cheap: whole 200-job runs
+Every run of a small workload (up to :data:`~gangviz.gui.compare.ahead.SCHEDULE_JOBS` jobs; a
+scenario, a model, a trace's first jobs) is first simulated to its end when the comparison is built (cheap: whole 200-job runs
 take well under a second), which gives the timeline its length, the whole metric curves and the
 summary table. A bigger workload (a whole trace: LANL-CM5's 122k jobs) keeps no step-able
 simulation: each policy runs once, headless, on the loop ``gangviz run`` uses, in a worker
@@ -68,6 +68,7 @@ from PySide6.QtWidgets import (
 
 from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.compare import clock as shared_clock
+from gangviz.gui.compare.ahead import discard_waiting, uses_workers
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
 from gangviz.gui.compare.present import ComparePresentation
 from gangviz.gui.compare.runs import ScheduleRunner
@@ -106,8 +107,6 @@ if TYPE_CHECKING:
 MIN_POLICIES, MAX_POLICIES = 2, 4
 TICK_MS = 30
 SCREENSHOT_SIZE = (1680, 1050)
-#: above this many jobs the panes draw finished schedules (:meth:`CompareWindow.uses_schedules`)
-SCHEDULE_JOBS = 5000
 
 
 #: a run of the window: the policy and its queue order (``None``: arrival order)
@@ -432,7 +431,8 @@ class CompareWindow(QMainWindow):
             labels = list(self.runs) or list(policies)
             self.chooser.set_checked(labels)
             self.set_policies(labels, start=start)
-        else:
+        discard_waiting()  # workers started for a comparison that did not start
+        if not policies:
             self.chooser.show_message(f"Tick {MIN_POLICIES} to {MAX_POLICIES} policies, then Compare.")
 
     # ------------------------------------------------------------------ layout
@@ -593,12 +593,13 @@ class CompareWindow(QMainWindow):
     def uses_schedules(self) -> bool:
         """Return whether the panes draw finished schedules instead of stepping simulations:
         as asked (``schedules=``), else for a workload of the matrix model with more than
-        :data:`SCHEDULE_JOBS` jobs (small ones keep the step-by-step panes and narration)."""
+        :data:`~gangviz.gui.compare.ahead.SCHEDULE_JOBS` jobs (small ones keep the step-by-step
+        panes and narration; :func:`~gangviz.gui.compare.ahead.uses_workers`)."""
         if self.model != "matrix":
             return False
         if self._schedules_asked is not None:
             return self._schedules_asked
-        return len(self.source.jobs or ()) > SCHEDULE_JOBS
+        return uses_workers(self.source)
 
     def _tell(self, error: str | None) -> None:
         """Keep ``error`` in :attr:`error` and show it in the chooser (``None``: clear both); a

@@ -1,0 +1,101 @@
+"""The compare window's worker processes started ahead of the window, as the command does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gangviz.gui.compare import ahead
+from gangviz.gui.compare.window import CompareWindow
+from gangviz.workloads.source import load_source
+
+TRACE = Path(__file__).resolve().parents[2] / "resources" / "workloads" / "KTH-SP2-1996-2.1-cln-first300.swf"
+SCENARIO = Path(__file__).resolve().parents[2] / "resources" / "scenarios" / "fig2-repacking.toml"
+BIG = {"jobs": ahead.SCHEDULE_JOBS + 1, "procs": 64, "load": 0.5, "seed": 1}
+
+
+@pytest.fixture(autouse=True)
+def _none_waiting():
+    ahead.discard_waiting()
+    yield
+    ahead.discard_waiting()
+
+
+def _processes(pool):
+    return list(pool._processes.values())
+
+
+@pytest.mark.slow
+def test_the_window_runs_its_comparison_on_the_workers_started_ahead(qtbot):
+    from gangviz.experiments.schedule import run_schedule
+
+    ahead.prestart("downey", 2, **BIG)
+    assert ahead._waiting is not None
+    pool = ahead._waiting[0]
+    assert len(_processes(pool)) == ahead.worker_count(2)  # spawned at once, before any run
+    src = load_source("downey", **BIG)
+    win = CompareWindow(src, ["gs", "easy"])
+    qtbot.addWidget(win)
+    assert win.uses_schedules() and win.runner is not None
+    assert win.runner._pool is pool and ahead._waiting is None  # taken, not started again
+    qtbot.waitUntil(lambda: win.pending == 0, timeout=120_000)
+    assert not win.failures, win.failures
+    for spec in ("gs", "easy"):  # the runs are those made here
+        here = run_schedule(src, spec)
+        np.testing.assert_array_equal(win.schedules[spec].finish, here.finish)
+        assert win.schedules[spec].end == here.end
+    win.close()
+
+
+@pytest.mark.parametrize("workload, options, runs", [
+    ("downey", {"jobs": ahead.SCHEDULE_JOBS, "procs": 64}, 2),  # small: stepped in the window
+    (str(TRACE), {}, 1),  # one run: no comparison
+    (str(TRACE), {}, 2),  # a trace too small to hold more jobs than the window steps itself
+    ("nosuch.swf", {}, 2),  # no such file: the command reports it
+])
+def test_no_worker_starts_for_a_comparison_the_window_makes_itself(workload, options, runs):
+    ahead.prestart(workload, runs, **options)
+    assert ahead._waiting is None
+
+
+def test_a_scenario_starts_no_worker():
+    ahead.prestart(str(SCENARIO), 2)
+    assert ahead._waiting is None
+
+
+@pytest.mark.slow
+def test_workers_no_comparison_takes_are_ended(qtbot):
+    ahead.prestart("downey", 2, **BIG)
+    assert ahead._waiting is not None
+    procs = _processes(ahead._waiting[0])
+    src = load_source(str(TRACE))
+    assert not ahead.uses_workers(src)  # 300 jobs: the window steps them itself
+    win = CompareWindow(src, ["gs", "easy"])
+    qtbot.addWidget(win)
+    assert ahead._waiting is None and win.runner is None
+    qtbot.waitUntil(lambda: not any(p.is_alive() for p in procs), timeout=30_000)
+    win.close()
+
+
+def test_a_big_or_compressed_trace_starts_its_workers_before_its_jobs_are_counted(tmp_path):
+    import gzip
+
+    packed = tmp_path / "small.swf.gz"
+    packed.write_bytes(gzip.compress(TRACE.read_bytes()))
+    for path in (packed, TRACE):
+        assert ahead._may_use_workers(str(path), {}) is (path is packed)  # 300 jobs in a few kB
+    big = tmp_path / "big.swf"
+    big.write_bytes(TRACE.read_bytes() + b"\n" * (ahead.SCHEDULE_JOBS * ahead.SWF_LINE_BYTES))
+    assert ahead._may_use_workers(str(big), {})
+
+
+@pytest.mark.slow
+def test_a_pool_of_another_size_is_ended_not_taken(qtbot):
+    ahead.prestart("downey", 2, **BIG)
+    assert ahead._waiting is not None
+    workers = ahead._waiting[2]
+    procs = _processes(ahead._waiting[0])
+    assert ahead.take_waiting(workers + 1) is None and ahead._waiting is None
+    qtbot.waitUntil(lambda: not any(p.is_alive() for p in procs), timeout=30_000)
