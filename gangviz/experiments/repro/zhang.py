@@ -186,9 +186,10 @@ SLICE_MODELS: tuple[tuple[str, SliceModel], ...] = (
 #: each unpublished choice of the workload at its plausible extremes (``--sensitivity``)
 SENSITIVITY: dict[str, tuple[float, float]] = {
     "pow2_share": (0.0, 1.0),
-    "interarrival_cv": (1.5, 4.0),
-    "service_cv": (2.0, 5.0),
+    "interarrival_cv": (1.25, 4.0),
+    "service_cv": (1.25, 2.0),
     "service_growth": (0.0, 0.3),
+    "service_skew": (1.52, 2.0),
 }
 SENSITIVITY_SAMPLES = 4
 
@@ -267,6 +268,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    metavar="SECONDS", help=f"median run time at workload 5 (default the paper's {d.median_run_time:g})")
     g.add_argument("--service-growth", type=_choice_arg("service_growth"), default=d.service_growth, metavar="E",
                    help=f"class mean run times grow as (class top size)^E (default {d.service_growth:g})")
+    g.add_argument("--service-skew", type=_choice_arg("service_skew"), default=d.service_skew, metavar="K",
+                   help=f"third moment of the run times over m2^2/m1, at least 1.51 (default {d.service_skew:g})")
     p.add_argument("--cut-at-departure", action=argparse.BooleanOptionalAction, default=True,
                    help="a departure cuts the slice short (default); --no-cut-at-departure runs the slice to its "
                         "end with the departed job's processors idle (eq. 3's w_k)")

@@ -18,7 +18,8 @@ from gangviz.workloads.ibm import (
 
 
 @pytest.mark.parametrize("field, value", [("pow2_share", 1.5), ("pow2_share", -0.1), ("interarrival_cv", 0.1),
-                                          ("service_cv", 20.0), ("median_run_time", 0.0), ("service_growth", 3.0)])
+                                          ("service_cv", 20.0), ("median_run_time", 0.0), ("service_growth", 3.0),
+                                          ("service_skew", 1.5), ("service_skew", 25.0)])
 def test_a_choice_out_of_range_is_refused(field, value):
     with pytest.raises(ValueError, match=field):
         ZhangChoices(**{field: value})
@@ -50,6 +51,28 @@ def test_class_run_times_grow_with_size_when_asked_and_large_jobs_keep_most_of_t
         assert (ratio > 2.0) if bigger else (0.6 < ratio < 1.6)
     assert large_work_share(ZhangChoices()) > 0.8
     assert large_work_share(ZhangChoices(service_growth=0.3)) > large_work_share(ZhangChoices())
+
+
+def test_the_run_times_have_the_third_moment_asked_for():
+    from gangviz.workloads.ibm import zhang_classes
+
+    for skew in (1.55, 2.0, 4.0):
+        for c in zhang_classes(choices=ZhangChoices(service_cv=2.0, service_skew=skew)):
+            m1, m2, m3 = c.service.moments()
+            assert m2 / m1**2 - 1 == pytest.approx(4.0, rel=1e-9)
+            assert m3 * m1 / m2**2 == pytest.approx(skew, rel=1e-9)
+
+
+def test_a_smaller_skew_spreads_the_run_times_over_more_decades():
+    """At one median and CV, a third moment near its least value puts more jobs far below the
+    median and more work far above it: the halves' mean 1/t differ more (Zhang01 §5.6's split)."""
+    def halves(skew):
+        w = zhang_workload(20_000, 1.5, seed=5, choices=ZhangChoices(service_cv=2.0, service_skew=skew))
+        t = w.works() * w.slice_seconds
+        med = np.median(t)
+        assert med == pytest.approx(680.0, rel=0.05)
+        return np.mean(1 / np.maximum(t[t < med], 10.0)) / np.mean(1 / t[t >= med])
+    assert halves(1.6) > 1.4 * halves(3.0)
 
 
 def test_interarrival_cv_makes_arrivals_burstier():
@@ -271,7 +294,7 @@ def test_the_zhang_model_takes_its_choices_in_a_sweep_task_and_as_a_source():
     from gangviz.experiments.tasks import MODEL_PARAMS, build_jobs
     from gangviz.workloads.ibm import zhang_source
 
-    assert {"pow2_share", "interarrival_cv", "service_cv", "median_run_time", "service_growth"} <= set(
+    assert {"pow2_share", "interarrival_cv", "service_cv", "median_run_time", "service_growth", "service_skew"} <= set(
         MODEL_PARAMS["zhang"])
     src = build_jobs("zhang", {"jobs": 200, "multiplier": 1.5, "pow2_share": 1.0}, 4)
     direct = zhang_source(200, 1.5, seed=4, choices=ZhangChoices(pow2_share=1.0))
