@@ -335,3 +335,33 @@ def test_finding3_noise_is_none_without_spread_and_grows_with_it():
     noisy = _samples_of_paper(np.exp(rng.normal(0.0, 1.0, (6, 9))).tolist())
     k, n, p, p8 = zhang.finding3_noise(noisy, draws=2000)
     assert n == 6 and k < 6 and p < 0.9 and p8 < p
+
+
+def test_finding_3_reads_no_gain_of_a_saturated_cell():
+    """On the paper's own Table 1 GS is saturated from workload 7 and BGS at 8 (its rho stops
+    following the load): "less at very high loads" has no workload left to be read at, and is
+    reported as not tested; a gain at a saturated workload cannot flip the verdict, one below
+    the band can."""
+    paper = zhang.paper_table()
+    loads = [0.55 * m for m in zhang.MULTIPLIERS]
+    sat = zhang.saturated_cells(paper, loads)
+    assert sat == {("GS", 7), ("GS", 8), ("BGS", 8)}
+    assert zhang.unsaturated_workloads(sat, "GS", "MGS") == list(range(7))
+    assert zhang.unsaturated_workloads(sat, "BGS", "MBGS") == list(range(8))
+    text, holds = zhang.findings(paper, sat=sat)[2]
+    assert holds and "not tested: no unsaturated workload above it" in text and "workloads 7, 8 left out" in text
+    table = dict(paper)
+    table[("MBGS", 8)] = (0.98, 0.1)  # a 99.9% gain where BGS is saturated: not read
+    assert zhang.findings(table, sat=sat)[2][1]
+    assert not zhang.findings(table)[2][1]  # read without the saturation, it fails
+    table[("MBGS", 0)] = (0.55, 0.1)  # a 96% gain at the lowest load: the band no longer beats it
+    assert not zhang.findings(table, sat=sat)[2][1]
+
+
+def test_mid_high_holds_tests_a_side_only_where_it_has_workloads():
+    loads = [0.55 * m for m in zhang.MULTIPLIERS]
+    gains = np.array([10.0, 10, 10, 50, 50, 50, 50, 50, 99])
+    holds, means = zhang.mid_high_holds(gains, loads, list(range(8)))
+    assert holds and math.isnan(float(means["top"])) and float(means["mid"]) == 50.0
+    assert not zhang.mid_high_holds(gains, loads)[0]
+    assert not zhang.mid_high_holds(gains, loads, [0, 1, 8])[0]  # no workload within the band
