@@ -2,11 +2,13 @@
 
 The nine workloads of [Zhang01 §2.2] (service times x 1.0 .. 1.8, workload model
 :mod:`gangviz.workloads.ibm`, whose unpublished choices are anchored to the paper's median run
-time, see :class:`gangviz.workloads.ibm.ZhangChoices`) run under GS, MGS, BGS and MBGS with MPL
+time and its median split at workload 5, see :class:`gangviz.workloads.ibm.ZhangChoices`) run under GS, MGS, BGS and MBGS with MPL
 5, a 200 s slice, no context-switch overhead, and free, unlimited migration (the best case of
 Table 1); estimates follow the Phi model with Phi = 0.2.
 
-Samples: by default :data:`SAMPLES` samples (seeds) of :data:`JOBS` jobs each, the paper's run
+Samples: by default :data:`SAMPLES` samples (seeds) of :data:`JOBS` jobs each (ten: what the
+one-minute budget allows at about 14 s of CPU a sample, and the fewest for which "holds in 8
+of 10 samples" means what it says; a mean within 5% would take 70-700), the paper's run
 length ([Zhang01 §2.2]: "It consists of 10,000 jobs"). The length is no free choice: eq. 1
 divides the work by the finish of the last job, and the drain after the last arrival (a long job
 arriving late runs on, time-shared, after the others) is a larger share of a shorter run, so
