@@ -549,9 +549,11 @@ def findings(table: Summary, margin: float = 0.03, loads: list[float] | None = N
         ok &= bool(holds_arr)
         best = max(use, key=lambda w: gains[w]) if use else int(np.argmax(gains))
         left = [w for w in range(n) if w not in use]
-        above = ("not tested: no unsaturated workload above it" if math.isnan(mean["top"])
-                 else f"{mean['top']:.1f}% above")
-        parts.append(f"{a}->{b} mean gain {mean['low']:.1f}% below, {mean['mid']:.1f}% within, {above} "
+        def pct(x: float, none: str) -> str:
+            return none if math.isnan(x) else f"{x:.1f}%"
+        above = pct(mean["top"], "not tested: no unsaturated workload") + " above"
+        parts.append(f"{a}->{b} mean gain {pct(mean['low'], 'no unsaturated workload')} below, "
+                     f"{pct(mean['mid'], 'no unsaturated workload')} within, {above} "
                      f"(largest {gains[best]:.1f}% at workload {best}, offered load {loads[best]:.2f}"
                      + (f"; workload{'s' if len(left) > 1 else ''} {', '.join(map(str, left))} left out, saturated"
                         if left else "") + ")")
