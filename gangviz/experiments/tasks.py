@@ -18,7 +18,8 @@ Workloads (``RunTask.workload``):
   slices) with parameters ``jobs`` (default 1000), ``multiplier`` (1.0, the service-time factor
   of the nine workloads), ``calibrate`` (true: the sample offers exactly 0.55 x multiplier) and
   the unpublished choices of :class:`gangviz.workloads.ibm.ZhangChoices` (``pow2_share``,
-  ``interarrival_cv``, ``service_cv``, ``median_run_time``, ``service_growth``); the seed is
+  ``interarrival_cv``, ``service_cv``, ``median_run_time``, ``service_growth``,
+  ``service_skew``); the seed is
   the task's seed.
 * anything else goes through :func:`gangviz.workloads.source.load_source` (an SWF trace path or
   a scenario path / built-in name) with parameters ``procs`` and ``slice`` (seconds per slice of

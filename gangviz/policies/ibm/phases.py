@@ -22,6 +22,11 @@ Choices where the paper is silent (documented tie-breaks):
   more populated rows"). The order is fixed when the phase starts.
 * The IBM SP has no interconnect topology that constrains allocation (§4), so a job takes any
   idle processors of a row: the leftmost ones (lowest indices).
+* CompactMatrix's (and CollapseMatrix-2's) "for each job in row i" takes the jobs of the row
+  left to right, by their leftmost processor (:meth:`OusterhoutMatrix.row_jobs`). Nothing in
+  this order depends on a job's run time or age; FillMatrix's starting-time order (§5.1: "We go
+  through the jobs in starting time order") is the only order that does, and it favours the
+  jobs that have run longest.
 """
 
 from __future__ import annotations

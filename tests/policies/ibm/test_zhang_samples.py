@@ -18,7 +18,8 @@ from gangviz.workloads.ibm import (
 
 
 @pytest.mark.parametrize("field, value", [("pow2_share", 1.5), ("pow2_share", -0.1), ("interarrival_cv", 0.1),
-                                          ("service_cv", 20.0), ("median_run_time", 0.0), ("service_growth", 3.0)])
+                                          ("service_cv", 20.0), ("median_run_time", 0.0), ("service_growth", 3.0),
+                                          ("service_skew", 1.5), ("service_skew", 25.0)])
 def test_a_choice_out_of_range_is_refused(field, value):
     with pytest.raises(ValueError, match=field):
         ZhangChoices(**{field: value})
@@ -50,6 +51,28 @@ def test_class_run_times_grow_with_size_when_asked_and_large_jobs_keep_most_of_t
         assert (ratio > 2.0) if bigger else (0.6 < ratio < 1.6)
     assert large_work_share(ZhangChoices()) > 0.8
     assert large_work_share(ZhangChoices(service_growth=0.3)) > large_work_share(ZhangChoices())
+
+
+def test_the_run_times_have_the_third_moment_asked_for():
+    from gangviz.workloads.ibm import zhang_classes
+
+    for skew in (1.55, 2.0, 4.0):
+        for c in zhang_classes(choices=ZhangChoices(service_cv=2.0, service_skew=skew)):
+            m1, m2, m3 = c.service.moments()
+            assert m2 / m1**2 - 1 == pytest.approx(4.0, rel=1e-9)
+            assert m3 * m1 / m2**2 == pytest.approx(skew, rel=1e-9)
+
+
+def test_a_smaller_skew_spreads_the_run_times_over_more_decades():
+    """At one median and CV, a third moment near its least value puts more jobs far below the
+    median and more work far above it: the halves' mean 1/t differ more (Zhang01 §5.6's split)."""
+    def halves(skew):
+        w = zhang_workload(20_000, 1.5, seed=5, choices=ZhangChoices(service_cv=2.0, service_skew=skew))
+        t = w.works() * w.slice_seconds
+        med = np.median(t)
+        assert med == pytest.approx(680.0, rel=0.05)
+        return np.mean(1 / np.maximum(t[t < med], 10.0)) / np.mean(1 / t[t >= med])
+    assert halves(1.6) > 1.4 * halves(3.0)
 
 
 def test_interarrival_cv_makes_arrivals_burstier():
@@ -271,7 +294,7 @@ def test_the_zhang_model_takes_its_choices_in_a_sweep_task_and_as_a_source():
     from gangviz.experiments.tasks import MODEL_PARAMS, build_jobs
     from gangviz.workloads.ibm import zhang_source
 
-    assert {"pow2_share", "interarrival_cv", "service_cv", "median_run_time", "service_growth"} <= set(
+    assert {"pow2_share", "interarrival_cv", "service_cv", "median_run_time", "service_growth", "service_skew"} <= set(
         MODEL_PARAMS["zhang"])
     src = build_jobs("zhang", {"jobs": 200, "multiplier": 1.5, "pow2_share": 1.0}, 4)
     direct = zhang_source(200, 1.5, seed=4, choices=ZhangChoices(pow2_share=1.0))
@@ -312,3 +335,33 @@ def test_finding3_noise_is_none_without_spread_and_grows_with_it():
     noisy = _samples_of_paper(np.exp(rng.normal(0.0, 1.0, (6, 9))).tolist())
     k, n, p, p8 = zhang.finding3_noise(noisy, draws=2000)
     assert n == 6 and k < 6 and p < 0.9 and p8 < p
+
+
+def test_finding_3_reads_no_gain_of_a_saturated_cell():
+    """On the paper's own Table 1 GS is saturated from workload 7 and BGS at 8 (its rho stops
+    following the load): "less at very high loads" has no workload left to be read at, and is
+    reported as not tested; a gain at a saturated workload cannot flip the verdict, one below
+    the band can."""
+    paper = zhang.paper_table()
+    loads = [0.55 * m for m in zhang.MULTIPLIERS]
+    sat = zhang.saturated_cells(paper, loads)
+    assert sat == {("GS", 7), ("GS", 8), ("BGS", 8)}
+    assert zhang.unsaturated_workloads(sat, "GS", "MGS") == list(range(7))
+    assert zhang.unsaturated_workloads(sat, "BGS", "MBGS") == list(range(8))
+    text, holds = zhang.findings(paper, sat=sat)[2]
+    assert holds and "not tested: no unsaturated workload above" in text and "workloads 7, 8 left out" in text
+    table = dict(paper)
+    table[("MBGS", 8)] = (0.98, 0.1)  # a 99.9% gain where BGS is saturated: not read
+    assert zhang.findings(table, sat=sat)[2][1]
+    assert not zhang.findings(table)[2][1]  # read without the saturation, it fails
+    table[("MBGS", 0)] = (0.55, 0.1)  # a 96% gain at the lowest load: the band no longer beats it
+    assert not zhang.findings(table, sat=sat)[2][1]
+
+
+def test_mid_high_holds_tests_a_side_only_where_it_has_workloads():
+    loads = [0.55 * m for m in zhang.MULTIPLIERS]
+    gains = np.array([10.0, 10, 10, 50, 50, 50, 50, 50, 99])
+    holds, means = zhang.mid_high_holds(gains, loads, list(range(8)))
+    assert holds and math.isnan(float(means["top"])) and float(means["mid"]) == 50.0
+    assert not zhang.mid_high_holds(gains, loads)[0]
+    assert not zhang.mid_high_holds(gains, loads, [0, 1, 8])[0]  # no workload within the band
