@@ -8,6 +8,47 @@ from numba import njit
 
 
 @njit(cache=True)
+def _replay_to(t, time, entries, k, n, matrix):
+    """Apply the log's entries from ``k`` up to time ``t`` to ``matrix`` (``n`` rows in use).
+    Returns the next entry and the row count then."""
+    k_end = entries.shape[0]
+    while k < k_end and time[k] <= t:
+        r = entries[k, 0]
+        if r < 0:
+            n = entries[k, 1]
+        else:
+            v = entries[k, 3]
+            row = matrix[r]
+            for p in range(entries[k, 1], entries[k, 2]):
+                row[p] = v
+        k += 1
+    return k, n
+
+
+@njit(cache=True)
+def _mark_job(j, entries, by_job, job_begin, k, n, matrix, mark, stamp, processors):
+    """Set ``mark[p] = stamp`` on each processor ``p`` that job ``j`` holds in ``matrix``
+    (replayed to entry ``k``, ``n`` rows), looking only among the job's own entries. Returns
+    ``(lo, hi)``: no marked processor lies outside ``lo..hi-1``."""
+    lo = processors
+    hi = 0
+    for x in range(job_begin[j], job_begin[j + 1]):
+        e = by_job[x]
+        if e >= k:
+            break  # the job's entries are in log order: the rest come later
+        r = entries[e, 0]
+        if r >= n:
+            continue
+        row = matrix[r]
+        for p in range(entries[e, 1], entries[e, 2]):
+            if row[p] == j:
+                mark[p] = stamp
+        lo = min(lo, entries[e, 1])
+        hi = max(hi, entries[e, 2])
+    return lo, hi
+
+
+@njit(cache=True)
 def first_columns_of(time, entries, rows, processors, first, order, by_job, job_begin):
     """:func:`gangviz.fast.intervals.first_columns`: replay the log once, the jobs taken by
     their first slice (``order``); each job's cells are looked for among its own entries
@@ -16,7 +57,6 @@ def first_columns_of(time, entries, rows, processors, first, order, by_job, job_
     matrix = np.full((rows, processors), -1, np.int32)
     n = 0
     k = 0
-    k_end = entries.shape[0]
     mark = np.zeros(processors, np.int64)
     stamp = 0
     cols = np.empty(1024, np.int64)
@@ -25,29 +65,9 @@ def first_columns_of(time, entries, rows, processors, first, order, by_job, job_
     start_of = np.zeros(n_jobs, np.int64)
     used = 0
     for j in order:
-        t = first[j]
-        while k < k_end and time[k] <= t:
-            r = entries[k, 0]
-            if r < 0:
-                n = entries[k, 1]
-            else:
-                matrix[r, entries[k, 1]:entries[k, 2]] = entries[k, 3]
-            k += 1
+        k, n = _replay_to(first[j], time, entries, k, n, matrix)
         stamp += 1
-        lo = processors
-        hi = 0
-        for x in range(job_begin[j], job_begin[j + 1]):
-            e = by_job[x]
-            if e >= k:
-                break  # the job's entries are in log order: the rest come later
-            r = entries[e, 0]
-            if r >= n:
-                continue
-            for p in range(entries[e, 1], entries[e, 2]):
-                if matrix[r, p] == j and mark[p] != stamp:
-                    mark[p] = stamp
-                    lo = min(lo, p)
-                    hi = max(hi, p + 1)
+        lo, hi = _mark_job(j, entries, by_job, job_begin, k, n, matrix, mark, stamp, processors)
         if used + processors > cols.shape[0]:
             grown = np.empty(max(2 * cols.shape[0], used + processors), np.int64)
             grown[:used] = cols[:used]
@@ -182,7 +202,6 @@ def first_texts_of(time, entries, rows, processors, first, order, by_job, job_be
     matrix = np.full((rows, processors), -1, np.int32)
     n = 0
     k = 0
-    k_end = entries.shape[0]
     mark = np.zeros(processors + 1, np.int64)
     stamp = 0
     text = np.empty(1 << 16, np.uint8)
@@ -191,33 +210,9 @@ def first_texts_of(time, entries, rows, processors, first, order, by_job, job_be
     used = 0
     widest = 2 * _digits(max(processors, 1)) + 2  # one interval and its space
     for j in order:
-        t = first[j]
-        while k < k_end and time[k] <= t:
-            r = entries[k, 0]
-            if r < 0:
-                n = entries[k, 1]
-            else:
-                v = entries[k, 3]
-                row = matrix[r]
-                for p in range(entries[k, 1], entries[k, 2]):
-                    row[p] = v
-            k += 1
+        k, n = _replay_to(first[j], time, entries, k, n, matrix)
         stamp += 1
-        lo = processors
-        hi = 0
-        for x in range(job_begin[j], job_begin[j + 1]):
-            e = by_job[x]
-            if e >= k:
-                break  # the job's entries are in log order: the rest come later
-            r = entries[e, 0]
-            if r >= n:
-                continue
-            row = matrix[r]
-            for p in range(entries[e, 1], entries[e, 2]):
-                if row[p] == j:
-                    mark[p] = stamp
-            lo = min(lo, entries[e, 1])
-            hi = max(hi, entries[e, 2])
+        lo, hi = _mark_job(j, entries, by_job, job_begin, k, n, matrix, mark, stamp, processors)
         start_of[j] = used
         p = lo
         while p < hi:
