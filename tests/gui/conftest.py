@@ -84,6 +84,29 @@ def window(qtbot, settings):
     win.close()
 
 
+@pytest.fixture(scope="module")
+def shared_window(qapp, tmp_path_factory):
+    """One main window, shown offscreen, for a module's tests over every built-in scenario.
+
+    Building and showing a window costs about a quarter second of CPU, paid once here instead of
+    once a scenario. Each test that takes it opens its own source first and leaves presentation
+    mode at its end, so none reads what the one before it showed.
+    """
+    from PySide6.QtTest import QTest
+
+    from gangviz.gui.window import MainWindow
+
+    ini = tmp_path_factory.mktemp("settings") / "gangviz.ini"
+    win = MainWindow(settings=QSettings(str(ini), QSettings.Format.IniFormat))
+    win.resize(1200, 800)
+    win.show()
+    assert QTest.qWaitForWindowExposed(win)
+    yield win
+    win.close()
+    win.deleteLater()
+    _flush()
+
+
 @pytest.fixture
 def message_boxes(monkeypatch):
     """Record QMessageBox.critical/warning calls instead of blocking on them."""

@@ -66,7 +66,8 @@ def _walk(window, painted, min_px: float, found: dict[Seen, str], *, by_move: bo
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_every_step_and_move_of_every_scenario(window, painted, name):
+def test_every_step_and_move_of_every_scenario(shared_window, painted, name):
+    window = shared_window
     found: dict[Seen, str] = {}
     assert window.open_source(name)
     for size, min_px in SIZES.values():

@@ -28,7 +28,8 @@ def _run_to_end(window, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_the_panels_end_on_the_numbers_of_run_json(window, capsys, name):
+def test_the_panels_end_on_the_numbers_of_run_json(shared_window, capsys, name):
+    window = shared_window
     _run_to_end(window, name)
     want = _json_metrics(capsys, name)
     shown = window.metrics.values()

@@ -71,7 +71,8 @@ def small_texts(window, painted) -> list[tuple[str, float, str]]:
 
 
 @pytest.mark.parametrize("name", [p.stem for p in list_scenarios()])
-def test_every_scenario_in_presentation_mode_has_no_text_under_18_px(window, painted, name):
+def test_every_scenario_in_presentation_mode_has_no_text_under_18_px(shared_window, painted, name):
+    window = shared_window
     assert window.open_source(name)
     present(window)
     assert small_texts(window, painted) == []
