@@ -17,9 +17,9 @@ each door, spread over its commands (:func:`quick_sample`); ``--door NAME`` one 
 cases, failures and CPU seconds (of the cases' processes) by door and exits 1 when any case
 failed.
 
-Before the cases it compiles the compiled loops (or loads them from numba's cache) in one
-process with no timeout (:func:`prime_compiled_loops`): on a fresh checkout a first compile
-under a busy machine takes minutes, which the per-case timeout would report as a hang.
+Before the cases it compiles the compiled loops (or loads them from numba's cache) without a
+timeout (:func:`tests.compiled_loops.compile_loops`): on a fresh checkout a first compile on a
+busy machine takes minutes, which the per-case timeout would report as a hang.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # for the fuzz tests' reading of a refusal's stderr
+from tests.compiled_loops import compile_loops
 from tests.fuzz.harness import outside_usage
 
 #: the gangviz tree the commands import (another checkout's, to compare two versions)
@@ -984,27 +985,6 @@ def judge_user_policy(case: Case, o: Outcome, failure: str | None) -> str | None
     return None
 
 
-#: every policy with a compiled loop, in two commands (``compare`` takes at most ten)
-PRIMED_POLICIES = (("gs", "bgs", "mgs", "mbgs", "bc", "br", "brms", "brmms", "easy", "fcfs"), ("conservative", "easy:estimates=exact"))
-
-
-def prime_compiled_loops() -> float:
-    """Compile every compiled loop the cases may run, with and without a per-job file, in
-    ``gangviz compare`` processes without a timeout; return the seconds it took. Raises
-    ``RuntimeError`` (with the command's stderr) when a command fails."""
-    started = time.monotonic()
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(CODE))
-    with tempfile.TemporaryDirectory(prefix="hostile-prime-") as tmp:
-        for policies in PRIMED_POLICIES:
-            for jobs_out in ([], ["--jobs-out", str(Path(tmp) / "jobs.csv"), "--force"]):
-                argv = [GANGVIZ, "compare", "downey", "--jobs", "12", "--procs", "16", *jobs_out]
-                argv += [a for p in policies for a in ("--policy", p)]
-                r = subprocess.run(argv, cwd=tmp, env=env, capture_output=True, text=True)
-                if r.returncode != 0:
-                    raise RuntimeError(f"{' '.join(argv[1:])} failed: {r.stderr.strip()[-400:]}")
-    return time.monotonic() - started
-
-
 def quick_sample(cases: list[Case], every: int = 10) -> list[Case]:
     """Return about one case in ``every`` of each door (its first case at least).
 
@@ -1036,7 +1016,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for door, make in DOORS.items() if not args.door or door in args.door for c in make()]
     if args.quick:
         cases = quick_sample(cases)
-    print(f"compiled loops ready in {prime_compiled_loops():.1f} s", flush=True)
+    took = compile_loops([GANGVIZ], dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(CODE)))
+    print(f"compiled loops ready in {took:.1f} s", flush=True)
     counts: dict[str, list[int]] = {}
     cpu: dict[str, float] = {}
     rows = []

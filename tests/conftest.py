@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -38,6 +39,24 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.option.basetemp is None and not hasattr(config, "workerinput"):
         config.option.basetemp = tempfile.mkdtemp(prefix="gv-")
         config.stash[_OWN_BASETEMP] = config.option.basetemp
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before pytest-xdist starts its workers, compile every compiled loop once
+    (:func:`tests.compiled_loops.compile_loops`): on a fresh checkout the workers would
+    otherwise each compile the same loops at once, and a command under a timeout would take
+    the compile for a hang (the slow tier's fuzz and hostile campaigns). A run in one process
+    (``-n 0``) or without the slow tier (``-m 'not slow'``) compiles as it goes."""
+    config = session.config
+    if (hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
+            or config.option.markexpr.replace(" ", "") == "notslow"):
+        return
+    from tests.compiled_loops import compile_loops
+
+    took = compile_loops([sys.executable, "-m", "gangviz"], dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and took > 10:
+        reporter.write_line(f"compiled loops ready in {took:.0f} s")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -191,6 +191,6 @@ def test_benchmark_quick_mode(script, tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", TMPDIR=str(tmp_path))
     res = subprocess.run([sys.executable, str(script), "--quick"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stderr[-3000:]
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     assert res.stdout.strip(), "a benchmark prints figures"
     assert not [p for p in tmp_path.iterdir()], "a benchmark leaves no files behind"
