@@ -44,13 +44,25 @@ def _start(args: list[str]) -> subprocess.Popen[str]:
 
 
 def _line(proc: subprocess.Popen[str], timeout: float = 120) -> str:
-    """The next line the process prints, or a failure after ``timeout`` seconds (never a hang)."""
+    """The next line the process prints, or a failure after ``timeout`` seconds (never a hang).
+
+    Reads the pipe a byte at a time, so a second line that arrived with the first stays in the
+    pipe for the next call (a buffered ``readline`` would take it, and ``select`` would then
+    wait for a line already read)."""
     import select
+    import time
 
     assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], timeout)
-    assert ready, f"no line from the window within {timeout:g} s"
-    return proc.stdout.readline().strip()
+    fd = proc.stdout.fileno()
+    deadline = time.monotonic() + timeout
+    line = b""
+    while not line.endswith(b"\n"):
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"no line from the window within {timeout:g} s (so far {line!r})"
+        byte = os.read(fd, 1)
+        assert byte, f"the window closed its output after {line!r}"
+        line += byte
+    return line.decode().strip()
 
 
 def _errors(stderr: str) -> list[str]:
