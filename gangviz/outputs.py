@@ -1,8 +1,9 @@
 """Output paths: nothing is overwritten unless asked, a bad location fails before any work, and
 no file is ever left half-written.
 
-Every command that writes calls :func:`check_output` before it loads or renders anything, so an
-unwritable or existing path costs the user nothing but a message. Every file is then written
+Every command that writes calls :func:`check_output` (:func:`check_frames_folder` for a folder of
+frames) before it loads or renders anything, so an unwritable or existing path costs the user
+nothing but a message. Every file is then written
 through :func:`atomic`: to a hidden temporary name in the same folder, renamed onto the real
 name in one step once complete, and removed when the writing fails or is interrupted (Ctrl-C,
 SIGTERM), so an interrupted run leaves no truncated file for the next run to trip on.
@@ -21,40 +22,51 @@ from pathlib import Path
 FRAME_GLOB = "frame_*.png"
 
 
-def check_output(path: str | os.PathLike[str], *, force: bool, folder: bool = False,
-                 make_parents: bool = False) -> Path:
-    """Return ``path`` after checking that it can be written.
+def check_output(path: str | os.PathLike[str], *, force: bool, make_parents: bool = False) -> Path:
+    """Return the file ``path`` after checking that it can be written.
 
-    A file: it must not be a folder or another special file (a device, a FIFO, a socket: not
-    even ``force`` replaces one), must not exist unless ``force``, and its folder must exist
-    and be writable. A ``folder`` (of frames): it must not be a file, must hold no frames unless
-    ``force`` (then :func:`clear_frames` empties it), and the nearest existing folder on its
-    path must be writable. With ``make_parents`` (the writer creates missing folders) a file's
-    folder may be missing too, as long as the nearest existing one is a writable folder. Raises ``ValueError`` saying which and how to proceed.
+    It must not be a folder or another special file (a device, a FIFO, a socket: not even
+    ``force`` replaces one), must not exist unless ``force``, and its folder must exist and be
+    writable. With ``make_parents`` (the writer creates missing folders) its folder may be
+    missing too, as long as the nearest existing one is a writable folder. Raises
+    ``ValueError`` saying which and how to proceed (a folder of frames:
+    :func:`check_frames_folder`).
     """
     p = Path(path)
-    if folder:
-        if p.exists() and not p.is_dir():
-            raise ValueError(f"{p}: exists and is not a folder; frames need a folder")
-        if p.is_dir() and any(p.glob(FRAME_GLOB)) and not force:
-            raise ValueError(f"{p}: the folder already holds frames; add --force to replace them")
-        parent = p
-        while not parent.exists() and parent != parent.parent:
-            parent = parent.parent
-        if not parent.is_dir():
-            raise ValueError(f"{p}: {parent} is not a folder")
-    else:
-        if p.is_dir():
-            raise ValueError(f"{p}: is a folder; give a file name")
-        refuse_special(p)
-        if (p.exists() or p.is_symlink()) and not force:
-            raise ValueError(f"{p}: exists; add --force to overwrite it")
-        parent = p.parent if str(p.parent) else Path(".")
-        while make_parents and not parent.exists() and parent != parent.parent:
-            parent = parent.parent
-        if not parent.is_dir():
-            raise ValueError(f"{p}: the folder {parent} does not exist" if not parent.exists()
-                             else f"{p}: {parent} is not a folder")
+    if p.is_dir():
+        raise ValueError(f"{p}: is a folder; give a file name")
+    refuse_special(p)
+    if (p.exists() or p.is_symlink()) and not force:
+        raise ValueError(f"{p}: exists; add --force to overwrite it")
+    parent = p.parent if str(p.parent) else Path(".")
+    while make_parents and not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{p}: the folder {parent} does not exist" if not parent.exists()
+                         else f"{p}: {parent} is not a folder")
+    return _writable_in(p, parent)
+
+
+def check_frames_folder(path: str | os.PathLike[str], *, force: bool) -> Path:
+    """Return the folder of frames ``path`` after checking that it can be written: it must not
+    be a file, must hold no frames unless ``force`` (then :func:`clear_frames` empties it), and
+    the nearest existing folder on its path must be writable. Raises ``ValueError`` saying
+    which and how to proceed."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ValueError(f"{p}: exists and is not a folder; frames need a folder")
+    if p.is_dir() and any(p.glob(FRAME_GLOB)) and not force:
+        raise ValueError(f"{p}: the folder already holds frames; add --force to replace them")
+    parent = p
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{p}: {parent} is not a folder")
+    return _writable_in(p, parent)
+
+
+def _writable_in(p: Path, parent: Path) -> Path:
+    """Return ``p`` when its existing folder ``parent`` may be written; raise ``ValueError``."""
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValueError(f"{p}: cannot write there ({parent}: permission denied)")
     return p

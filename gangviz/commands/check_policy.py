@@ -146,10 +146,10 @@ def _hint(rule: str) -> str:
 
 def _matrix_verdict(sim: Any, source: Any) -> tuple[str | None, str, dict[str, str]]:
     from gangviz.userpolicy.audit import audit_matrix_run, served_exactly
+    from gangviz.userpolicy.errors import Declared
 
     policy = sim.policy
-    audit = audit_matrix_run(sim, source.matrix, buddy=bool(getattr(policy, "_buddy", False)),
-                             migrates=bool(getattr(policy, "_migrates", False)))
+    audit = audit_matrix_run(sim, source.matrix, declared=getattr(policy, "declared", Declared()))
     if audit.rule is not None:
         return audit.rule, audit.message, audit.warnings
     bad = served_exactly(sim)

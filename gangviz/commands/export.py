@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 
 from gangviz.commands.errors import UserError
 from gangviz.commands.options import add_source_options
 from gangviz.experiments.progress import ProgressBar
-from gangviz.outputs import check_output, clear_frames
+from gangviz.outputs import check_frames_folder, check_output, clear_frames
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -65,8 +66,10 @@ def run(args: argparse.Namespace) -> int:
         reason = mp4_unavailable()
         if reason is not None:
             raise UserError(reason)
+    # the writer makes a file's missing folders; frames go into a folder of their own
+    check = check_frames_folder if kind == "frames" else partial(check_output, make_parents=True)
     try:
-        check_output(args.out, force=args.force, folder=kind == "frames", make_parents=True)
+        check(args.out, force=args.force)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     try:

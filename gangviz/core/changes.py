@@ -41,6 +41,17 @@ __all__ = [
 MAX_RUNS = 6
 
 
+def _runs(ordered: Sequence[int]) -> list[list[int]]:
+    """Return the runs of consecutive numbers of ``ordered`` (ascending) as ``[first, last]``."""
+    runs: list[list[int]] = []
+    for c in ordered:
+        if runs and c == runs[-1][1] + 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return runs
+
+
 def cols_label(cols: Iterable[int]) -> str:
     """Return the processors ``cols`` in words: ``"P3..P7"`` for a contiguous run, runs
     separated by commas (``"P1..P4, P9, P12..P15"``), and past :data:`MAX_RUNS` runs the first
@@ -49,12 +60,7 @@ def cols_label(cols: Iterable[int]) -> str:
     ordered = sorted({int(c) for c in cols})
     if not ordered:
         return "no processor"
-    runs: list[list[int]] = []
-    for c in ordered:
-        if runs and c == runs[-1][1] + 1:
-            runs[-1][1] = c
-        else:
-            runs.append([c, c])
+    runs = _runs(ordered)
 
     def run_label(lo: int, hi: int) -> str:
         if lo == hi:
@@ -254,13 +260,7 @@ def rows_label(rows: Iterable[int]) -> str:
     rows = sorted(rows)
     if not rows:
         return "no slot"
-    runs: list[list[int]] = []
-    for r in rows:
-        if runs and runs[-1][1] == r - 1:
-            runs[-1][1] = r
-        else:
-            runs.append([r, r])
-    parts = [slot_label(a) if a == b else f"{slot_label(a)}..{slot_label(b)}" for a, b in runs]
+    parts = [slot_label(a) if a == b else f"{slot_label(a)}..{slot_label(b)}" for a, b in _runs(rows)]
     if len(parts) > 6:
         return f"{', '.join(parts[:3])}, ..., {parts[-1]} ({len(rows)} slots)"
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"

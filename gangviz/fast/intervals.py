@@ -7,7 +7,7 @@ one compiled pass:
 
 * :func:`first_columns`: the processors each job of a compiled time-slot run held when it
   first ran, replayed from the run's placement log (:mod:`gangviz.fast.placement`);
-* :func:`interval_cells`: lists of processors as the bytes of their interval sets;
+* :func:`list_texts`: flat lists of processors as the text of their interval sets;
 * :func:`first_texts` and :func:`range_texts`: the interval sets of the processors each job
   held when it first ran, straight as text (one byte buffer and its offsets), without a list
   of processors: what the per-job files write.
@@ -23,12 +23,11 @@ import numpy as np
 from gangviz.fast.intervals_kernel import (
     first_columns_of,
     first_texts_of,
-    interval_fill,
-    interval_lengths,
+    list_texts_of,
     range_texts_of,
 )
 
-__all__ = ["first_columns", "first_texts", "interval_cells", "range_texts"]
+__all__ = ["first_columns", "first_texts", "list_texts", "range_texts"]
 
 
 def first_columns(time: np.ndarray, entries: np.ndarray, rows: int, processors: int,
@@ -49,7 +48,7 @@ def first_texts(time: np.ndarray, entries: np.ndarray, rows: int, processors: in
     """Return ``(data, offsets)``: job ``j``'s processors as :func:`first_columns` finds them,
     written as their interval set (``"0-2 5"``) in ``data[offsets[j]:offsets[j + 1]]`` (ASCII
     bytes, ``uint8``; ``offsets`` ``int64``, one more than the jobs): the texts
-    :func:`interval_cells` gives of :func:`first_columns`, without the list of processors."""
+    :func:`list_texts` gives of :func:`first_columns`, without the list of processors."""
     first = np.asarray(first_run, dtype=np.float64)
     entries = np.asarray(entries, dtype=np.int32).reshape(-1, 4)
     data, offsets = first_texts_of(np.asarray(time, dtype=np.float64), entries, int(rows), int(processors),
@@ -78,13 +77,9 @@ def range_texts(lo: np.ndarray, hi: np.ndarray, first_run: np.ndarray) -> tuple[
     return np.asarray(data), np.asarray(offsets)
 
 
-def interval_cells(cols: np.ndarray, begins: np.ndarray) -> np.ndarray:
-    """Return the interval set of each list (``"0-2 5"`` for ``0, 1, 2, 5``; nothing for an
-    empty list) as an ``(n, width)`` array of ASCII bytes, zero-padded, ``width`` the longest."""
-    cols = np.asarray(cols, dtype=np.int64)
-    begins = np.asarray(begins, dtype=np.int64)
-    lengths = interval_lengths(cols, begins)
-    width = int(lengths.max()) if len(lengths) else 0
-    out = np.zeros((len(lengths), width), np.uint8)
-    interval_fill(cols, begins, out)
-    return out
+def list_texts(cols: np.ndarray, begins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(data, offsets)`` as :func:`first_texts` does, text ``j`` the interval set of the
+    flat list ``cols[begins[j]:begins[j + 1]]`` (ascending, each processor once): ``"0-2 5"`` for
+    ``0, 1, 2, 5``, nothing for an empty list."""
+    data, offsets = list_texts_of(np.asarray(cols, dtype=np.int64), np.asarray(begins, dtype=np.int64))
+    return np.asarray(data), np.asarray(offsets)

@@ -100,66 +100,6 @@ def _digits(v):
 
 
 @njit(cache=True)
-def _run_end(cols, x, stop):
-    """Return the last index of the run of consecutive processors that starts at ``x`` (before
-    ``stop``): one interval ``cols[x]-cols[y]`` of a list."""
-    y = x
-    while y + 1 < stop and cols[y + 1] == cols[y] + 1:
-        y += 1
-    return y
-
-
-@njit(cache=True)
-def interval_lengths(cols, begins):
-    """The length of each list's interval set, in characters."""
-    n = begins.shape[0] - 1
-    out = np.zeros(n, np.int64)
-    for j in range(n):
-        x = begins[j]
-        total = 0
-        while x < begins[j + 1]:
-            y = _run_end(cols, x, begins[j + 1])
-            if total:
-                total += 1  # the space between intervals
-            total += _digits(cols[x])
-            if y > x:
-                total += 1 + _digits(cols[y])
-            x = y + 1
-        out[j] = total
-    return out
-
-
-@njit(cache=True)
-def _put(out, j, w, v):
-    """Write ``v``'s digits into ``out[j]`` from ``w``; return the position after them."""
-    d = _digits(v)
-    for i in range(d - 1, -1, -1):
-        out[j, w + i] = 48 + v % 10
-        v //= 10
-    return w + d
-
-
-@njit(cache=True)
-def interval_fill(cols, begins, out):
-    """Write each list's interval set into its row of ``out`` (wide enough, zero-filled)."""
-    n = begins.shape[0] - 1
-    for j in range(n):
-        x = begins[j]
-        w = 0
-        while x < begins[j + 1]:
-            y = _run_end(cols, x, begins[j + 1])
-            if w:
-                out[j, w] = 32
-                w += 1
-            w = _put(out, j, w, cols[x])
-            if y > x:
-                out[j, w] = 45
-                w += 1
-                w = _put(out, j, w, cols[y])
-            x = y + 1
-
-
-@njit(cache=True)
 def _put_text(out, w, v):
     """Write ``v``'s digits into ``out`` from ``w`` (room made by the caller); return the
     position after them."""
@@ -168,6 +108,21 @@ def _put_text(out, w, v):
         out[w + i] = 48 + v % 10
         v //= 10
     return w + d
+
+
+@njit(cache=True)
+def _put_interval(out, w, start, p, q):
+    """Write the interval ``p``-``q`` (``p`` alone when ``q == p``) into ``out`` from ``w``,
+    after a space unless it is the first of a text that starts at ``start`` (room made by the
+    caller); return the position after it."""
+    if w > start:
+        out[w] = 32
+        w += 1
+    w = _put_text(out, w, p)
+    if q > p:
+        out[w] = 45
+        w = _put_text(out, w + 1, q)
+    return w
 
 
 @njit(cache=True)
@@ -223,14 +178,7 @@ def first_texts_of(time, entries, rows, processors, first, order, by_job, job_be
             while q + 1 < hi and mark[q + 1] == stamp:
                 q += 1
             text = _room(text, used, widest)
-            if used > start_of[j]:
-                text[used] = 32
-                used += 1
-            used = _put_text(text, used, p)
-            if q > p:
-                text[used] = 45
-                used += 1
-                used = _put_text(text, used, q)
+            used = _put_interval(text, used, start_of[j], p, q)
             p = q + 1
         length[j] = used - start_of[j]
     return _reorder(text, start_of, length)
@@ -251,10 +199,31 @@ def range_texts_of(lo, hi, ran):
         offsets[j + 1] = offsets[j] + size
     data = np.empty(offsets[n], np.uint8)
     for j in range(n):
-        if offsets[j + 1] == offsets[j]:
-            continue
-        w = _put_text(data, offsets[j], lo[j])
-        if hi[j] - lo[j] > 1:
-            data[w] = 45
-            _put_text(data, w + 1, hi[j] - 1)
+        if offsets[j + 1] > offsets[j]:
+            _put_interval(data, offsets[j], offsets[j], lo[j], hi[j] - 1)
     return data, offsets
+
+
+@njit(cache=True)
+def list_texts_of(cols, begins):
+    """:func:`gangviz.fast.intervals.list_texts`: the interval set of each flat list
+    ``cols[begins[j]:begins[j + 1]]`` (ascending, each processor once). Returns
+    ``(data, offsets)``."""
+    n = begins.shape[0] - 1
+    offsets = np.zeros(n + 1, np.int64)
+    text = np.empty(1 << 16, np.uint8)
+    used = 0
+    top = cols.max() if cols.shape[0] else 0
+    widest = 2 * _digits(top) + 2  # one interval and its space
+    for j in range(n):
+        start = used
+        x = begins[j]
+        while x < begins[j + 1]:
+            y = x
+            while y + 1 < begins[j + 1] and cols[y + 1] == cols[y] + 1:
+                y += 1
+            text = _room(text, used, widest)
+            used = _put_interval(text, used, start, cols[x], cols[y])
+            x = y + 1
+        offsets[j + 1] = used
+    return text[:used].copy(), offsets

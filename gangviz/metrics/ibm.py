@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from gangviz.metrics.reduce import GAMMA, Column, bounded_slowdowns, core_figures
+from gangviz.metrics.reduce import GAMMA, Column, bounded_slowdowns, core_figures, running_figures
 from gangviz.metrics.table import SMALL_NODES_MAX, SPACE_SHARING, TABLE, split_keys
 
 if TYPE_CHECKING:  # pragma: no cover  (annotations only: the figures read records, not models)
@@ -308,10 +308,6 @@ def space_sharing_figures(sim: SpaceSharingRun) -> dict[str, Any]:
                        executed=None if ran is None else ran[np.asarray(kept, dtype=bool)])
 
 
-def _running_mean(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    return np.cumsum(values) / np.arange(1, len(values) + 1) if len(values) else values
-
-
 def space_sharing_series(sim: SpaceSharingRun) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
 
     """Return the running IBM figures of a step-by-step space-sharing run (the simulation of
@@ -338,7 +334,8 @@ def core_series(records: Sequence[FinishedJob], t_now: float,
     """Return the running core figures of jobs' ``records`` at time ``t_now`` (times in the
     records' unit, ``u`` seconds each) as ``key -> (times, values)``: the mean wait of the jobs
     started so far, at each start (in seconds), and the mean bounded slowdown of the jobs
-    finished so far, at each finish (Γ = 10 s)."""
+    finished so far, at each finish (Γ = 10 s), each reduced as the table of figures reduces it
+    (:func:`gangviz.metrics.reduce.running_figures`)."""
     started = sorted((r.start, r.start - r.spec.arrival) for r in records
                      if r.start is not None and r.start <= t_now)
     done = [r for r in records if r.finish is not None and r.start is not None and r.finish <= t_now]
@@ -347,5 +344,6 @@ def core_series(records: Sequence[FinishedJob], t_now: float,
                               [r.spec.work for r in done], GAMMA / u)
     by_finish = np.lexsort((slows, ends))
     st = np.array([s for s, _ in started], dtype=float)
-    wait = _running_mean(np.array([w for _, w in started], dtype=float) * u)
-    return {"wait": (st, wait), "bounded_slowdown": (ends[by_finish], _running_mean(slows[by_finish]))}
+    wait = running_figures(("wait",), {"wait": np.array([w for _, w in started], dtype=float) * u})
+    slowdown = running_figures(("bounded_slowdown",), {"bounded_slowdown": slows[by_finish]})
+    return {"wait": (st, wait["wait"]), "bounded_slowdown": (ends[by_finish], slowdown["bounded_slowdown"])}

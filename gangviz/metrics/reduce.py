@@ -37,7 +37,7 @@ from gangviz.metrics.table import (
 )
 
 __all__ = ["GAMMA", "BLOCK", "Column", "pairwise_sum", "bounded_slowdowns", "PER_JOB", "core_figures",
-           "reduce_one", "ordered_figures", "last"]
+           "reduce_one", "ordered_figures", "running_figures", "last"]
 
 #: the bounded slowdown's threshold Γ, 10 seconds [Zhang01 §2.3]
 GAMMA = 10.0
@@ -309,17 +309,30 @@ def ordered_figures(family: str, columns: dict[str, Array], processors: int = 0,
     The multi-site and epoch families sum in completion order, one job after the other, as
     their simulators and their papers' runs do [Papazachos09 §4.2, McCann94 §5.2]: a sum here is
     ``numpy.cumsum``, which adds in that order, so the figure equals a loop's sum to the bit.
+    Each figure is reduced as :func:`running_figures` says. Raises ``ValueError`` for another
+    reduction, ``KeyError`` for a column the family's figures need and ``columns`` lack.
+    """
+    keys = [f.key for f in TABLE if family in f.families and f.reduce.how != "own"]
+    return running_figures(keys, columns, processors, gamma)
+
+
+def running_figures(keys: Sequence[str], columns: dict[str, Array], processors: int = 0,
+                    gamma: float = GAMMA) -> dict[str, Any]:
+    """Return the figures of the table named ``keys``, each as a running value after each of
+    the jobs of ``columns`` in their order (arguments as :func:`ordered_figures`).
+
     A ``"mean"`` is the sum over the count; a ``"weighted"`` mean the sum of size x value over
     the sum of sizes; a ``"count"`` the jobs; an ``"extremum"`` the last finish so far less the
     first arrival so far (the makespan); a ``"rate"`` the jobs over the makespan; a ``"share"``
     the sum over the machine's node-time so far; a ``"percentile"`` that of the jobs so far; an
-    ``"alias"`` the figure it names. Raises
-    ``ValueError`` for another reduction, ``KeyError`` for a column the family's figures need
-    and ``columns`` lack.
+    ``"alias"`` the figure it names (which must come first in ``keys``). Raises ``ValueError``
+    for another reduction, ``KeyError`` for an unknown key or a column a figure needs and
+    ``columns`` lack.
     """
     cols = {k: np.asarray(v, dtype=np.float64) for k, v in columns.items()}
     n = max((len(v) for v in cols.values()), default=0)
     count = np.arange(1, n + 1)
+    by_key = {f.key: f for f in TABLE}
 
     def per_job(of: str) -> Array:
         if of not in cols:
@@ -333,31 +346,30 @@ def ordered_figures(family: str, columns: dict[str, Array], processors: int = 0,
 
     out: dict[str, Any] = {}
     with np.errstate(divide="ignore", invalid="ignore"):
-        for f in TABLE:
-            if family not in f.families or f.reduce.how == "own":
-                continue
+        for key in keys:
+            f = by_key[key]
             how, of = f.reduce.how, f.reduce.of
             if how == "mean":
-                out[f.key] = np.cumsum(per_job(of)) / count
+                out[key] = np.cumsum(per_job(of)) / count
             elif how == "weighted":
                 size = per_job("size")
-                out[f.key] = np.cumsum(size * per_job(of)) / np.cumsum(size)
+                out[key] = np.cumsum(size * per_job(of)) / np.cumsum(size)
             elif how == "count":
-                out[f.key] = count
+                out[key] = count
             elif how == "extremum":
-                out[f.key] = makespan()
+                out[key] = makespan()
             elif how == "rate":
                 span = makespan()
-                out[f.key] = np.where(span > 0, count / span, math.nan)
+                out[key] = np.where(span > 0, count / span, math.nan)
             elif how == "share":
                 span = makespan()
-                out[f.key] = np.where(span > 0, np.cumsum(per_job(of)) / (span * processors), math.nan)
+                out[key] = np.where(span > 0, np.cumsum(per_job(of)) / (span * processors), math.nan)
             elif how == "percentile":
-                out[f.key] = _running_percentile(per_job(of), f.reduce.q)
+                out[key] = _running_percentile(per_job(of), f.reduce.q)
             elif how == "alias":
-                out[f.key] = out[of]
+                out[key] = out[of]
             else:
-                raise ValueError(f"figure {f.key!r}: no running reduction {how!r}")
+                raise ValueError(f"figure {key!r}: no running reduction {how!r}")
     return out
 
 

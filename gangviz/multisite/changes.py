@@ -37,13 +37,15 @@ def task_label(gang: int, task: int, names: Mapping[int, str] | None = None) -> 
     return f"{gang_label(gang, names)}.{task + 1}"
 
 
+def _count(n: float, word: str, spec: str = "") -> str:
+    """Return ``n`` written by format ``spec`` and ``word``, plural unless ``n`` is 1
+    (``"3 tasks"``, ``"0.1 slices"``)."""
+    return f"{n:{spec}} {word}{'' if n == 1 else 's'}"
+
+
 def where(site: int, proc: int) -> str:
     """Return ``"site S, PN"`` with 1-based numbers."""
     return f"site {site + 1}, P{proc + 1}"
-
-
-def _undo_prefix(undo: bool) -> str:
-    return "Undo: " if undo else ""
 
 
 class _Invertible(Change):
@@ -64,6 +66,14 @@ class _Invertible(Change):
         raise NotImplementedError
 
     def _backward(self, state: MultiSiteState) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        """Narrate the record (``names``: display names of gangs), its undoing with the prefix
+        ``"Undo: "``."""
+        return ("Undo: " if self.undo else "") + self._narrate(names)
+
+    def _narrate(self, names: Mapping[int, str] | None) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -91,29 +101,49 @@ class GangArrived(_Invertible):
             raise ValueError(f"gang {gang_label(self.gang)} has not arrived")
         del state.gangs[self.gang]
 
-    def describe(self, names: Mapping[int, str] | None = None) -> str:
+    def _narrate(self, names: Mapping[int, str] | None) -> str:
         """Narrate the arrival and the grid dispatcher's choice."""
-        return _undo_prefix(self.undo) + (
-            f"{gang_label(self.gang, names)} arrives with {self.size} task"
-            f"{'s' if self.size != 1 else ''} (service {self.service:.3g} slice{'' if self.service == 1 else 's'}); "
-            f"the grid dispatcher sends it to site {self.site + 1}."
-        )
+        return (f"{gang_label(self.gang, names)} arrives with {_count(self.size, 'task')} "
+                f"(service {_count(self.service, 'slice', '.3g')}); "
+                f"the grid dispatcher sends it to site {self.site + 1}.")
 
 
 @dataclass(frozen=True, slots=True)
-class TaskQueued(_Invertible):
-    """Task ``task`` of ``gang`` joins the queue of ``site``/``proc`` at ``index`` (local JSQ dispatch)."""
+class _TaskAt(_Invertible):
+    """The fields of a record about one task at one processor: task ``task`` of ``gang`` at
+    ``site``/``proc``."""
 
-    kind: ClassVar[str] = "task_queued"
     gang: int
     task: int
     site: int
     proc: int
+
+    #: the narration: "<task> <verb> <site, processor><why>."
+    verb: ClassVar[str]
+    why: ClassVar[str]
+
+    def _proc(self, state: MultiSiteState) -> int:
+        """Return the global number of the record's processor."""
+        return state.proc(self.site, self.proc)
+
+    def _narrate(self, names: Mapping[int, str] | None) -> str:
+        """Narrate what happens to the task at its processor."""
+        return (f"{task_label(self.gang, self.task, names)} {self.verb} "
+                f"{where(self.site, self.proc)}{self.why}.")
+
+
+@dataclass(frozen=True, slots=True)
+class TaskQueued(_TaskAt):
+    """Task ``task`` of ``gang`` joins the queue of ``site``/``proc`` at ``index`` (local JSQ dispatch)."""
+
+    kind: ClassVar[str] = "task_queued"
+    verb: ClassVar[str] = "joins the queue of"
+    why: ClassVar[str] = " (Join-the-Shortest-Queue)"
     index: int
     undo: bool = False
 
     def _forward(self, state: MultiSiteState) -> None:
-        q = state.queues[state.proc(self.site, self.proc)]
+        q = state.queues[self._proc(state)]
         if not 0 <= self.index <= len(q):
             raise ValueError(f"queue position {self.index} out of range 0..{len(q)}")
         if any(t[0] == self.gang for t in q):
@@ -121,17 +151,10 @@ class TaskQueued(_Invertible):
         q.insert(self.index, (self.gang, self.task))
 
     def _backward(self, state: MultiSiteState) -> None:
-        q = state.queues[state.proc(self.site, self.proc)]
+        q = state.queues[self._proc(state)]
         if not (0 <= self.index < len(q) and q[self.index] == (self.gang, self.task)):
             raise ValueError(f"T{self.task + 1} of {gang_label(self.gang)} is not at position {self.index}")
         del q[self.index]
-
-    def describe(self, names: Mapping[int, str] | None = None) -> str:
-        """Narrate the local dispatcher's placement."""
-        return _undo_prefix(self.undo) + (
-            f"{task_label(self.gang, self.task, names)} joins the queue of "
-            f"{where(self.site, self.proc)} (Join-the-Shortest-Queue)."
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,20 +217,18 @@ class TaskMigrated(_Invertible):
             else:
                 state.bypass.pop(t, None)
 
-    def describe(self, names: Mapping[int, str] | None = None) -> str:
+    def _narrate(self, names: Mapping[int, str] | None) -> str:
         """Narrate the migration: target, overhead, kind, source and the tasks it overtakes."""
         kind = "grid" if self.is_grid else "local"
-        ahead = f", ahead of {len(self.bypassed)} waiting task{'s' if len(self.bypassed) != 1 else ''}" \
-            if self.bypassed else ""
-        return _undo_prefix(self.undo) + (
-            f"{task_label(self.gang, self.task, names)} migrates to "
-            f"{where(self.dst_site, self.dst_proc)} (overhead {self.overhead:g} slice{'' if self.overhead == 1 else 's'}): {kind} migration "
-            f"from {where(self.src_site, self.src_proc)}{ahead}; the target is reserved."
-        )
+        ahead = f", ahead of {_count(len(self.bypassed), 'waiting task')}" if self.bypassed else ""
+        return (f"{task_label(self.gang, self.task, names)} migrates to "
+                f"{where(self.dst_site, self.dst_proc)} (overhead {_count(self.overhead, 'slice', 'g')}): "
+                f"{kind} migration from {where(self.src_site, self.src_proc)}{ahead}; "
+                f"the target is reserved.")
 
 
 @dataclass(frozen=True, slots=True)
-class TaskReserved(_Invertible):
+class TaskReserved(_TaskAt):
     """A migrating gang's task waiting at an available processor keeps that processor (§3.3).
 
     ``index`` is the task's position in the queue (0 under strict FIFO; further back when
@@ -215,15 +236,13 @@ class TaskReserved(_Invertible):
     """
 
     kind: ClassVar[str] = "task_reserved"
-    gang: int
-    task: int
-    site: int
-    proc: int
+    verb: ClassVar[str] = "holds idle"
+    why: ClassVar[str] = " while its siblings migrate"
     index: int = 0
     undo: bool = False
 
     def _forward(self, state: MultiSiteState) -> None:
-        g = state.proc(self.site, self.proc)
+        g = self._proc(state)
         q = state.queues[g]
         me = (self.gang, self.task)
         if not (0 <= self.index < len(q) and q[self.index] == me and state.is_idle(g)):
@@ -233,19 +252,12 @@ class TaskReserved(_Invertible):
         state.reserved[g] = me
 
     def _backward(self, state: MultiSiteState) -> None:
-        g = state.proc(self.site, self.proc)
+        g = self._proc(state)
         me = (self.gang, self.task)
         if state.reserved[g] != me or not 0 <= self.index <= len(state.queues[g]):
             raise ValueError(f"{where(self.site, self.proc)} is not reserved for this task")
         state.reserved[g] = None
         state.queues[g].insert(self.index, me)
-
-    def describe(self, names: Mapping[int, str] | None = None) -> str:
-        """Narrate the reservation."""
-        return _undo_prefix(self.undo) + (
-            f"{task_label(self.gang, self.task, names)} holds idle "
-            f"{where(self.site, self.proc)} while its siblings migrate."
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,17 +325,14 @@ class GangStarted(_GangRun):
                 state.queues[g].insert(i, (self.gang, task))
         del state.start[self.gang]
 
-    def describe(self, names: Mapping[int, str] | None = None) -> str:
+    def _narrate(self, names: Mapping[int, str] | None) -> str:
         """Narrate the start and the rule that allowed it."""
         n = len(self.placements)
         why = ("its migration has ended and every task sits on a reserved processor"
                if self.migrated else "every task waits at an idle processor (AFCFS)")
         sites = sorted({s + 1 for _, s, _ in self.placements})
         at = f"site {sites[0]}" if len(sites) == 1 else "sites " + " and ".join(map(str, sites))
-        return _undo_prefix(self.undo) + (
-            f"{gang_label(self.gang, names)} starts on {n} processor{'s' if n != 1 else ''} "
-            f"of {at}: {why}."
-        )
+        return f"{gang_label(self.gang, names)} starts on {_count(n, 'processor')} of {at}: {why}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,9 +362,7 @@ class GangFinished(_GangRun):
         del state.finish[self.gang]
         state.completed.pop()
 
-    def describe(self, names: Mapping[int, str] | None = None) -> str:
+    def _narrate(self, names: Mapping[int, str] | None) -> str:
         """Narrate the completion."""
         n = len(self.placements)
-        return _undo_prefix(self.undo) + (
-            f"{gang_label(self.gang, names)} finishes and frees {n} processor{'s' if n != 1 else ''}."
-        )
+        return f"{gang_label(self.gang, names)} finishes and frees {_count(n, 'processor')}."

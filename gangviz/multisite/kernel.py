@@ -155,6 +155,30 @@ def _sort_by_key(a, n, key):
 
 
 @njit(cache=True)
+def completion_sums(done_gang, done_time, arr, size, svc):
+    """Return the sums the metrics of Papazachos09 §4.1 are made of,
+    ``(sum RT, sum n*RT, sum SLD, sum n*SLD, sum n)``, over the gangs that completed: gang
+    ``done_gang[i]`` at ``done_time[i]``, summed in that (completion) order. Both headless loops
+    (:func:`run_loop` and :func:`gangviz.multisite.fast.run_fast`) make their figures here."""
+    sr = 0.0
+    spr = 0.0
+    ss = 0.0
+    sps = 0.0
+    sp = 0
+    for i in range(done_gang.shape[0]):
+        g = done_gang[i]
+        n = size[g]
+        r = done_time[i] - arr[g]
+        s_ = r / svc[g]
+        sr += r
+        spr += n * r
+        ss += s_
+        sps += n * s_
+        sp += n
+    return sr, spr, ss, sps, sp
+
+
+@njit(cache=True)
 def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov,  # noqa: C901
              overtake, n_gangs):
     """Simulate until ``n_gangs`` gangs have completed, reading gangs from the four arrays.
@@ -201,11 +225,8 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
     mstamp = 0
 
     done = 0
-    sr = 0.0
-    spr = 0.0
-    ss = 0.0
-    sps = 0.0
-    sp = 0
+    done_gang = np.empty(n_gangs, np.int64)  # the gangs in completion order, and when
+    done_time = np.empty(n_gangs, np.float64)
     nxt = 0
     t_next = arr[0]
     t = 0.0
@@ -239,16 +260,9 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
                 if usable[h] == size[h]:
                     hn = _start(h, t, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang, usable,
                                 overtake, migrate, byp, nsat, k, svc, ht, hg, hn)
-            n = size[g]
-            e = svc[g]
-            r = t - arr[g]
-            s_ = r / e
+            done_gang[done] = g
+            done_time[done] = t
             done += 1
-            sr += r
-            spr += n * r
-            ss += s_
-            sps += n * s_
-            sp += n
         else:
             t = t_next
             g = nxt
@@ -363,6 +377,7 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
                 hn = _move(best, bt, nbt, t + grid_ov, offset, nproc, state, qhead, qtail, qlen,
                            nnext, nprev, ngang, usable, overtake, byp, nsat, k, NP, newp, svc,
                            ht, hg, hn)
+    sr, spr, ss, sps, sp = completion_sums(done_gang, done_time, arr, size, svc)
     return 0, done, sr, spr, ss, sps, sp
 
 

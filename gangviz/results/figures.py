@@ -222,8 +222,8 @@ def run_figures(done: Any, gamma: float = GAMMA) -> Figures:
     source = done.source
     clock = clock_of(source)
     slice_seconds = float(source.slice_seconds or 1.0)
-    family = done.family
-    if family not in ("matrix", "space-sharing"):
+    family, kind = done.family, done.kind
+    if not kind.measured:
         raise ValueError(f"a {family} run has its own figures")
     unit = slice_seconds if clock == "s" else 1.0
     per = 3600.0 if clock == "s" else 1.0
@@ -241,7 +241,7 @@ def run_figures(done: Any, gamma: float = GAMMA) -> Figures:
                                          gamma=gamma) if len(specs) else None
     else:
         executed = None
-        if done.simulation is not None and family == "matrix":
+        if done.simulation is not None and kind.matrix:
             records = done.simulation.records()
         else:
             res = done.result if done.result is not None else done.simulation.result
@@ -253,5 +253,5 @@ def run_figures(done: Any, gamma: float = GAMMA) -> Figures:
         except ValueError:
             metrics = None
     core, std = _core(metrics) if metrics is not None else (_empty_core(), {})
-    own = zhou_own(done.metrics, clock, slice_seconds) if family == "matrix" else {}
+    own = zhou_own(done.metrics, clock, slice_seconds) if kind.matrix else {}
     return Figures({**core, **own}, family, clock, std, gamma)

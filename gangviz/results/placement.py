@@ -38,15 +38,11 @@ def interval_set(cols: Sequence[int] | np.ndarray | None) -> str:
 
 def interval_texts(cols: np.ndarray, begins: np.ndarray) -> np.ndarray:
     """Return the interval set (:func:`interval_set`) of each of the flat lists of processors
-    ``cols[begins[j]:begins[j + 1]]`` (each ascending, each processor once) as a string array,
-    all in one compiled pass (:func:`gangviz.fast.intervals.interval_cells`)."""
-    from gangviz.fast.intervals import interval_cells
+    ``cols[begins[j]:begins[j + 1]]`` (each ascending, each processor once) as an object array
+    of ``str``, all in one compiled pass (:func:`gangviz.fast.intervals.list_texts`)."""
+    from gangviz.fast.intervals import list_texts
 
-    cells = interval_cells(cols, begins)
-    if not cells.shape[1]:
-        return np.full(len(cells), "", dtype="U1")
-    texts: np.ndarray = cells.view(f"S{cells.shape[1]}").reshape(len(cells)).astype(str)
-    return texts
+    return TextColumn(*list_texts(cols, begins)).strings()
 
 
 def place_counts(start: Sequence[float] | np.ndarray, finish: Sequence[float] | np.ndarray,

@@ -22,7 +22,7 @@ import numpy as np
 from gangviz.core.changes import JobMigrated, JobPlaced, JobShifted, SlotAdded, SlotRemoved
 from gangviz.core.matrix import slot_label
 from gangviz.core.params import quote
-from gangviz.userpolicy.errors import RULES, RuleViolation, caller_line, printable
+from gangviz.userpolicy.errors import RULES, Declared, RuleViolation, caller_line, printable
 
 __all__ = ["MatrixActions"]
 
@@ -36,12 +36,11 @@ class MatrixActions:
     ``reason`` (optional, every method) is the policy's own words for the narration.
     """
 
-    def __init__(self, sim: Any, *, origin: str | None, check: bool, buddy: bool, migrates: bool) -> None:
+    def __init__(self, sim: Any, *, origin: str | None, check: bool, declared: Declared) -> None:
         self._sim = sim
         self._origin = origin
         self._check = check
-        self._buddy = buddy
-        self._migrates = migrates
+        self._declared = declared
         #: ``file:line`` to report instead of the caller's (an action recorded in the policy's
         #: own process, checked again here; escaped when reported)
         self._where: str | None = None
@@ -77,7 +76,7 @@ class MatrixActions:
         if self._check and len(cols) != size:
             self._fail(job, GANG, f"{size} processes placed on {len(cols)} processors", slot, cols)
         self._idle(job, slot, cols)
-        if self._check and self._buddy:
+        if self._check and self._declared.buddy:
             self._aligned(job, slot, cols)
         sim.emit(JobPlaced(job, slot, _as_cols(cols), reason or "placed by the policy"))
 
@@ -102,7 +101,7 @@ class MatrixActions:
         job = self._job(job)
         if job not in m:
             self._fail(job, ARGUMENT, "it is not running, so it cannot migrate")
-        if self._check and not self._migrates:
+        if self._check and not self._declared.migrates:
             self._fail(job, REPACK, "the policy migrates a job but does not declare migrates = True")
         cols = self._cols(job, processors)
         slot = self._slot(slot, job)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from gangviz.core.matrix import IDLE, OusterhoutMatrix, slot_label
-from gangviz.userpolicy.errors import RULES
+from gangviz.userpolicy.errors import RULES, Declared
 
 __all__ = ["Audit", "audit_matrix_run"]
 
@@ -50,10 +50,12 @@ class Audit:
     warnings: dict[str, str] = field(default_factory=dict)
 
 
-def audit_matrix_run(sim: Any, initial: OusterhoutMatrix | None = None, *, buddy: bool = False,
-                     migrates: bool = False) -> Audit:
+def audit_matrix_run(sim: Any, initial: OusterhoutMatrix | None = None, *,
+                     declared: Declared | None = None) -> Audit:
     """Replay the steps ``sim`` recorded (``record=True``) into a fresh matrix (a copy of
-    ``initial``, the scenario's starting matrix, or an empty one) and return the :class:`Audit`."""
+    ``initial``, the scenario's starting matrix, or an empty one) and return the :class:`Audit`,
+    holding the policy to the rules it ``declared`` (default: neither)."""
+    declared = declared if declared is not None else Declared()
     m = initial.copy() if initial is not None else OusterhoutMatrix(sim.processors)
     specs = {j: rec.spec for j, rec in sim.jobs.items()}
     placed: dict[int, float] = {j: 0.0 for j in m.jobs()}  # first placement time
@@ -66,7 +68,7 @@ def audit_matrix_run(sim: Any, initial: OusterhoutMatrix | None = None, *, buddy
     for step in sim.steps:
         t = float(step.time)
         for change in step.changes:
-            bad = _check(change, m, specs, placed, gone, t, buddy, migrates)
+            bad = _check(change, m, specs, placed, gone, t, declared)
             if bad is not None:
                 rule, detail = bad
                 return Audit(rule, f"step {step.index} (t={t:g}): {detail}; {HINTS[rule]}")
@@ -135,11 +137,11 @@ def _terminated(sim: Any, job: int) -> bool:
 
 
 def _check(change: Any, m: OusterhoutMatrix, specs: dict[int, Any], placed: dict[int, float], gone: set[int],
-           t: float, buddy: bool, migrates: bool) -> tuple[str, str] | None:
+           t: float, declared: Declared) -> tuple[str, str] | None:
     """The rule ``change`` breaks on ``m`` at time ``t``, with the detail, or ``None``."""
     kind = change.kind
     if kind == "job_placed":
-        return _check_placed(change, m, specs, placed, gone, t, buddy)
+        return _check_placed(change, m, specs, placed, gone, t, declared.buddy)
     if kind == "slot_removed":
         if 0 <= change.row < m.n_rows and not m.row_is_empty(change.row):
             return WORK, f"{slot_label(change.row)} is deleted while it holds jobs"
@@ -150,7 +152,7 @@ def _check(change: Any, m: OusterhoutMatrix, specs: dict[int, Any], placed: dict
             if any(row[p] != IDLE for p in cols):
                 return ONE_PROCESS, f"{m.name(change.job)} is shifted into {slot_label(change.dst_row)} onto busy processors"
     elif kind == "job_migrated":
-        if not migrates:
+        if not declared.migrates:
             return REPACK, f"{m.name(change.job)} moves to other processors, and the policy does not migrate"
     elif kind == "job_removed":
         gone.add(change.job)

@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any
 
 from gangviz.sim.policy import Policy
-from gangviz.userpolicy.errors import RULES, RuleViolation, UserPolicyError, printable
+from gangviz.userpolicy.errors import RULES, Declared, RuleViolation, UserPolicyError, printable
 
 __all__ = ["Child", "IsolatedPolicy", "IsolatedSpaceEngine", "isolated_order", "fetch_declarations",
            "fetch_listing",
@@ -312,7 +312,7 @@ class IsolatedPolicy(_InItsProcess, Policy):
         self._declare("matrix", decl, target, cls_name, origin, spec, params)
         at = decl.get("decides_at")
         self.decides_at = at if at in ("boundary", "event") else "boundary"
-        self._buddy, self._migrates = bool(decl.get("buddy")), bool(decl.get("migrates"))
+        self.declared = Declared(bool(decl.get("buddy")), bool(decl.get("migrates")))
         self._child: Child | None = None
         self._ahead_queue: Any = None
         self._ahead_done = False
@@ -392,8 +392,7 @@ class IsolatedPolicy(_InItsProcess, Policy):
         if reply[0] != "done":
             _raise(reply, self.label, "decide")
         _, log, error, _fp = reply
-        apply_actions(sim, log, origin=self.origin, check=self.check, buddy=self._buddy,
-                      migrates=self._migrates)
+        apply_actions(sim, log, origin=self.origin, check=self.check, declared=self.declared)
         if error:
             raise UserPolicyError(printable(error))
         idle_check(sim, self.check, self.origin, self.name)
@@ -433,8 +432,7 @@ class IsolatedPolicy(_InItsProcess, Policy):
             raise UserPolicyError(f"{self.label} ({self.origin}): its process decided at t={t:g} with other "
                                   f"arrivals or completions than the engine's at t={sim.time:g} (the policy "
                                   "changed its copy of the engine's state)")
-        apply_actions(sim, log, origin=self.origin, check=self.check, buddy=self._buddy,
-                      migrates=self._migrates)
+        apply_actions(sim, log, origin=self.origin, check=self.check, declared=self.declared)
         if error:
             raise UserPolicyError(printable(error))
         idle_check(sim, self.check, self.origin, self.name)
@@ -470,14 +468,14 @@ def _remaining(sim: Any) -> dict[int, float]:
     return {j: sim.remaining(j) for j in sim.matrix.jobs()}
 
 
-def apply_actions(sim: Any, log: Any, *, origin: str, check: bool, buddy: bool, migrates: bool) -> None:
+def apply_actions(sim: Any, log: Any, *, origin: str, check: bool, declared: Declared) -> None:
     """Check and apply the actions a policy's process recorded, in order, as the policy would
     have called them here; the first that breaks a rule raises its :class:`RuleViolation`
     (naming the line the policy called it from)."""
     from gangviz.userpolicy.actions import MatrixActions
     from gangviz.userpolicy.mirror import ACTIONS
 
-    act = MatrixActions(sim, origin=origin, check=check, buddy=buddy, migrates=migrates)
+    act = MatrixActions(sim, origin=origin, check=check, declared=declared)
     if not isinstance(log, list):
         raise UserPolicyError(f"{origin}: the policy's process answered with no list of actions")
     for entry in log:

@@ -14,11 +14,12 @@ import functools
 import os
 import sys
 import traceback
+from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import Any
 
 __all__ = ["UserPolicyError", "RuleViolation", "DecisionTimeout", "user_frames", "describe_exception",
-           "caller_line", "def_line", "RULES", "printable", "frame_line"]
+           "caller_line", "def_line", "RULES", "Declared", "printable", "frame_line"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: the Python installation and its environment: its launchers (``bin/gangviz``) are not user code
@@ -37,6 +38,16 @@ RULES = (
     "never more processors in use than the machine has",
     "the matrix changes only through the policy's actions",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """The rules a user's time-slot policy takes on by declaring them: ``buddy`` (every job
+    takes an aligned block of the next power of two, and the checker holds it to that) and
+    ``migrates`` (it may move a running job to other processors)."""
+
+    buddy: bool = False
+    migrates: bool = False
 
 
 class UserPolicyError(ValueError):

@@ -207,8 +207,7 @@ def recorded_decision(engine: Any, host: Any, arrived: list[int], completed: lis
 
     log: list[tuple[Any, ...]] = []
     view = MatrixView(host, arrived, completed, engine.rng)
-    act = RecordingActions(host, log, origin=engine.origin, check=engine.check, buddy=engine._buddy,
-                           migrates=engine._migrates)
+    act = RecordingActions(host, log, origin=engine.origin, check=engine.check, declared=engine.declared)
     engine.user.rng = engine.rng
     error = ""
     try:

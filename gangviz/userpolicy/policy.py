@@ -25,6 +25,7 @@ from gangviz.userpolicy import escape
 from gangviz.userpolicy.actions import DEADLOCK, MatrixActions
 from gangviz.userpolicy.errors import (
     DecisionTimeout,
+    Declared,
     RuleViolation,
     UserPolicyError,
     def_line,
@@ -107,7 +108,7 @@ class EnginePolicy(Policy):
         self.name = cls.name or cls.__name__
         self.paper = cls.paper or origin
         self.decides_at = cls.decides_at if cls.decides_at in ("boundary", "event") else "boundary"
-        self._buddy, self._migrates = bool(cls.buddy), bool(cls.migrates)
+        self.declared = Declared(bool(cls.buddy), bool(cls.migrates))
         self.rng = np.random.default_rng(seed)
         self.user = _call(lambda: cls(), origin, f"{self.name}()", self.limit)
         self.user.rng = self.rng
@@ -122,8 +123,7 @@ class EnginePolicy(Policy):
     def schedule(self, sim: Any, completed: list[int], arrived: list[int]) -> None:
         """Let the user's policy decide; then check no job waits on an idle machine."""
         view = MatrixView(sim, arrived, completed, self.rng)
-        act = MatrixActions(sim, origin=self.origin, check=self.check, buddy=self._buddy,
-                            migrates=self._migrates)
+        act = MatrixActions(sim, origin=self.origin, check=self.check, declared=self.declared)
         self.user.rng = self.rng
         result = _call(lambda: self.user.decide(view, act), self.origin, f"{self.name}.decide", self.limit)
         if result is not None:

@@ -198,17 +198,27 @@ def test_trace_without_machine_size_asks_for_processors(tmp_path):
     assert load_source(str(path), procs=8).processors == 8
 
 
-@pytest.mark.parametrize("params, msg", [
-    ("params = 5", "params must be tables"),
-    ("[params.repakc]\nx = 1", "unknown policy 'repakc'"),
-    ("[params.random]\nsede = 3", "sede"),
-    ("[params]\nrandom = 3", "must be a table of parameters"),
+MATRIX = 'processors = 4\nmatrix = ["A A . ."]\n'
+
+
+@pytest.mark.parametrize("text, msg", [
+    (MATRIX + "params = 5\n", "params must be tables"),
+    (MATRIX + "[params.repakc]\nx = 1\n", "unknown policy 'repakc'"),
+    (MATRIX + "[params.random]\nsede = 3\n", "sede"),
+    (MATRIX + "[params]\nrandom = 3\n", "must be a table of parameters"),
+    ('model = "multisite"\nprocessors = 1000000000\n[[gangs]]\nat = 0\nsize = 1\nservice = 1\n',
+     "processors 1000000000 is over the limit"),
+    ('model = "multisite"\nprocessors = 4\n[[gangs]]\nat = 1e308\nsize = 1\nservice = 1\n', "'at' must be"),
+    ('model = "epoch"\nprocessors = 4\nquantum = 1e-300\n[[workload]]\nmin = 1\nwork = 400\n', "too short"),
+    ('model = "epoch"\nprocessors = 4\n[[workload]]\nmin = 1\nwork = 1e300\n', "work must be"),
 ])
-def test_scenario_params_are_checked(tmp_path, params, msg):
+def test_scenario_params_and_limits_are_checked(tmp_path, text, msg):
+    """Every family's scenario file checks its limits, and a matrix scenario its policies'
+    parameters (those checks come with the first simulation)."""
     sc = tmp_path / "s.toml"
-    sc.write_text(f'processors = 4\nmatrix = ["A A . ."]\n{params}\n')
+    sc.write_text(text)
     with pytest.raises(ScenarioError, match=msg):
-        build(load_scenario(sc))  # the policy checks come with the first simulation
+        build(load_scenario(sc))
 
 
 def test_unaligned_start_matrix_is_refused_under_buddy_policies(tmp_path):
@@ -303,20 +313,6 @@ def test_blank_maxprocs_header_is_a_warning_not_a_crash(tmp_path):
     from gangviz.workloads.swf import read_swf
     w = read_swf(path)
     assert any("header MaxProcs '' is not a processor count" in m for m in w.warnings)
-
-
-@pytest.mark.parametrize("text, msg", [
-    ('model = "multisite"\nprocessors = 1000000000\n[[gangs]]\nat = 0\nsize = 1\nservice = 1\n',
-     "processors 1000000000 is over the limit"),
-    ('model = "multisite"\nprocessors = 4\n[[gangs]]\nat = 1e308\nsize = 1\nservice = 1\n', "'at' must be"),
-    ('model = "epoch"\nprocessors = 4\nquantum = 1e-300\n[[workload]]\nmin = 1\nwork = 400\n', "too short"),
-    ('model = "epoch"\nprocessors = 4\n[[workload]]\nmin = 1\nwork = 1e300\n', "work must be"),
-])
-def test_other_scenario_families_check_their_limits(tmp_path, text, msg):
-    sc = tmp_path / "s.toml"
-    sc.write_text(text)
-    with pytest.raises(ScenarioError, match=msg):
-        load_scenario(sc)
 
 
 def test_a_scenario_over_the_slot_limit_is_refused_before_its_rows_are_read(tmp_path):
