@@ -21,12 +21,15 @@ thread. Nothing here touches a widget.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import shutil
+import tempfile
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gangviz.experiments.spill import unspill
 from gangviz.gui.compare.ahead import end_pool, new_pool, take_waiting, worker_count
 from gangviz.gui.kit.spawning import main_not_imported
 from gangviz.userpolicy.errors import printable
@@ -58,6 +61,7 @@ class ScheduleRunner(QObject):
         self._pool: cf.ProcessPoolExecutor | None = None
         self._queue: Any = None
         self._futures: dict[cf.Future[Any], str] = {}
+        self._folder: str | None = None
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self._poll)
@@ -71,7 +75,7 @@ class ScheduleRunner(QObject):
         it runs (:func:`gangviz.experiments.compare.labelled_runs`; a label not there is a
         policy in arrival order); the worker loads the order's file itself. ``gamma`` is the
         bounded slowdown's threshold of the figures."""
-        from gangviz.experiments.schedule import schedule_task
+        from gangviz.experiments.schedule import spilled_schedule_task
 
         self.stop()
         self.generation += 1
@@ -80,6 +84,7 @@ class ScheduleRunner(QObject):
             return gen
         self.workers = worker_count(len(specs))
         self._pool, self._queue = take_waiting(self.workers) or new_pool(self.workers)
+        self._folder = tempfile.mkdtemp(prefix="gangviz-runs-")  # the runs' arrays come back through it
         with main_not_imported():  # the workers are spawned here, by the submits (unless started ahead)
             for label in specs:
                 own = (sources or {}).get(label, source)
@@ -88,7 +93,8 @@ class ScheduleRunner(QObject):
                 # it the machine this comparison chose
                 task = ((own.origin, own.ring, own.processors, own.absent_from)
                         if own.origin is not None else own)
-                fut = self._pool.submit(schedule_task, (gen, label), task, policy, order, gamma)
+                fut = self._pool.submit(spilled_schedule_task, self._folder, (gen, label), task, policy,
+                                        order, gamma)
                 self._futures[fut] = label
         self.timer.start()
         return gen
@@ -112,8 +118,14 @@ class ScheduleRunner(QObject):
             exc = fut.exception()
             shown = printable(spec)
             if exc is None:
-                self.ready.emit(gen, spec, fut.result())
-            elif isinstance(exc, (ValueError, KeyError, TypeError, MemoryError)):
+                try:
+                    schedule = unspill(fut.result())
+                except OSError as err:
+                    exc = err
+                else:
+                    self.ready.emit(gen, spec, schedule)
+                    continue
+            if isinstance(exc, (ValueError, KeyError, TypeError, MemoryError)):
                 self.failed.emit(gen, spec, f"{shown}: {printable(str(exc).strip(chr(39) + chr(34)))}")
             else:
                 self.failed.emit(gen, spec, f"{shown}: the run stopped ({type(exc).__name__}: {printable(exc)})")
@@ -143,6 +155,9 @@ class ScheduleRunner(QObject):
     def _close(self, *, terminate: bool) -> None:
         pool, self._pool = self._pool, None
         queue, self._queue = self._queue, None
+        folder, self._folder = self._folder, None
         self.timer.stop()
         if pool is not None:
             end_pool(pool, queue, terminate=terminate)
+        if folder is not None:  # (a worker ended mid-run may have left its file there)
+            shutil.rmtree(folder, ignore_errors=True)
