@@ -41,6 +41,30 @@ if TYPE_CHECKING:
 POLL_MS = 100
 
 
+def read_back(fut: cf.Future[Any]) -> cf.Future[Any]:
+    """Return a future of the value ``fut`` (a worker's run) spilled, read back
+    (:func:`~gangviz.experiments.spill.unspill`) in the thread that completes ``fut``, the pool's
+    own: the GUI thread never reads a run's arrays nor imports what unpickling them needs. The
+    future fails as ``fut`` does, or with the ``OSError`` of a file that cannot be read."""
+    out: cf.Future[Any] = cf.Future()
+
+    def deliver(done: cf.Future[Any]) -> None:
+        if done.cancelled():
+            out.cancel()
+            return
+        exc = done.exception()
+        if exc is not None:
+            out.set_exception(exc)
+            return
+        try:
+            out.set_result(unspill(done.result()))
+        except BaseException as err:  # (a callback's own exception would be lost)
+            out.set_exception(err)
+
+    fut.add_done_callback(deliver)
+    return out
+
+
 class ScheduleRunner(QObject):
     """Runs each policy of a comparison once in a worker process.
 
@@ -95,7 +119,7 @@ class ScheduleRunner(QObject):
                         if own.origin is not None else own)
                 fut = self._pool.submit(spilled_schedule_task, self._folder, (gen, label), task, policy,
                                         order, gamma)
-                self._futures[fut] = label
+                self._futures[read_back(fut)] = label
         self.timer.start()
         return gen
 
@@ -118,14 +142,8 @@ class ScheduleRunner(QObject):
             exc = fut.exception()
             shown = printable(spec)
             if exc is None:
-                try:
-                    schedule = unspill(fut.result())
-                except OSError as err:
-                    exc = err
-                else:
-                    self.ready.emit(gen, spec, schedule)
-                    continue
-            if isinstance(exc, (ValueError, KeyError, TypeError, MemoryError)):
+                self.ready.emit(gen, spec, fut.result())
+            elif isinstance(exc, (ValueError, KeyError, TypeError, MemoryError)):
                 self.failed.emit(gen, spec, f"{shown}: {printable(str(exc).strip(chr(39) + chr(34)))}")
             else:
                 self.failed.emit(gen, spec, f"{shown}: the run stopped ({type(exc).__name__}: {printable(exc)})")
