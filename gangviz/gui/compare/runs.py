@@ -10,8 +10,10 @@ again in each worker from its :attr:`~gangviz.workloads.source.Source.origin` (p
 hundred thousand job objects takes longer than reading the trace); another source is sent
 whole. Workers are spawned, never forked (this process runs a Qt event loop). The first runs go
 to the workers ``gangviz compare --window`` started before it loaded the trace
-(:func:`gangviz.gui.compare.ahead.prestart`), which hold it by then. When every run has ended
-the workers exit without being waited for: the window's last frame does not wait for them.
+(:func:`gangviz.gui.compare.ahead.prestart`), which hold it by then. A run's schedule comes
+back with its arrays in a file of a folder of the runner's (:mod:`gangviz.experiments.spill`),
+read back in the pool's own thread (:func:`read_back`). When every run has ended the workers
+exit without being waited for: the window's last frame does not wait for them.
 
 Nothing here runs off the GUI thread but the workers themselves: a :class:`QTimer` polls the
 futures and the workers' progress queue, and the signals fire from that timer, on the GUI
