@@ -294,3 +294,18 @@ def test_the_finished_view_of_the_worker_runs_is_that_of_runs_in_this_process(qt
     assert a.read_text() == b.read_text() and "brmms" in a.read_text()
     for win in windows:
         win.close()
+
+
+def test_a_waiting_pane_told_the_same_text_again_is_not_repainted(qtbot, monkeypatch):
+    from gangviz.gui.compare.overview import ScheduleView
+
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    updates = []
+    monkeypatch.setattr(view, "update", lambda: updates.append(view.message))
+    for text in ("simulating · 1 s", "simulating · 1 s", "simulating · 2 s"):
+        view.show_message(text)
+    assert updates == ["simulating · 1 s", "simulating · 2 s"]
+    view.show_rows(8, [[(0, 0, 4)]], np.array([7]), np.array([], dtype=np.int64), placed=True)
+    view.show_message("simulating · 2 s")  # the same text, but rows were shown meanwhile
+    assert updates[-1] == "simulating · 2 s" and len(updates) == 4 and view.rows == []
