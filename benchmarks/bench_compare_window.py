@@ -9,8 +9,7 @@ run ended and the view drawn), the peak resident memory of the window's process 
 largest worker, and, against them, the policies' command-line runs (``gangviz run TRACE
 --policy P``, each a whole process, one after the other): their sum, and that sum divided by
 the workers the window used. As ``gangviz compare --window`` does, the workers are started
-first, and load the trace and ready the policies' compiled loops while this process loads it
-and builds the window (``--cold``: they
+first, and load the trace while this process loads it and builds the window (``--cold``: they
 start when the window starts its runs, as for a comparison opened from the main window). Goals on LANL-CM5 (122k jobs, 1,024 processors) with gs, mgs,
 easy and brmms: first frame <= 3 s; full time <= 1.5x the sum over the workers; peak <= 1 GB.
 Without a trace a 1,024-processor synthetic workload of 20,000 jobs (``--quick``: 6,000) is
