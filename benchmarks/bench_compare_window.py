@@ -76,7 +76,7 @@ def main() -> None:
     model = ["--jobs", "6000" if args.quick else "20000", "--procs", "1024", "--load", "0.8", "--seed", "1"]
     options = {} if trace else {"jobs": int(model[1]), "procs": 1024, "load": 0.8, "seed": 1}
     if not args.cold:
-        prestart(trace or "downey", len(policies), policies=policies, **options)
+        prestart(trace or "downey", len(policies), **options)
     source = load_source(trace or "downey", **options)
     loaded = time.perf_counter() - T0
     from PySide6.QtWidgets import QApplication

@@ -261,8 +261,7 @@ def _window(args: argparse.Namespace) -> int:
                "seed": args.seed}
     from gangviz.gui.compare import ahead  # (no Qt)
 
-    ahead.prestart(args.workload, len(runs), policies=[spec for spec, order in runs.values() if order is None],
-                   **options)  # the runs' workers load it meanwhile
+    ahead.prestart(args.workload, len(runs), **options)  # the runs' workers load it meanwhile
     source = load_source(args.workload, **options)
     if not ahead.uses_workers(source):
         ahead.discard_waiting()

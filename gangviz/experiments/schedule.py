@@ -168,15 +168,14 @@ _progress: Any = None
 _loaded: dict[str, Any] = {}
 
 
-def init_worker(parent: int, progress: Any, load: tuple[str, dict[str, Any]] | None = None,
-                warm: tuple[str, ...] = ()) -> None:
+def init_worker(parent: int, progress: Any, load: tuple[str, dict[str, Any]] | None = None) -> None:
     """Pool initializer of a worker process that runs schedules: exit when ``parent`` dies (as
     :mod:`gangviz.experiments.runner`'s workers do) and send progress messages to the queue
     ``progress``. With ``load`` (a workload's name and the options of
     :func:`~gangviz.workloads.source.load_source`), import the simulator and load that workload
     now, while the parent still prepares its runs: a run on it (a source given by the same
-    origin) then starts at once; then ready the compiled loops of the policies ``warm``
-    (:func:`_warm`). A workload that does not load here is left for the parent to report."""
+    origin) then starts at once. A workload that does not load here is left for the parent to
+    report."""
     from gangviz.experiments.runner import _watch_parent
 
     global _progress
@@ -192,30 +191,6 @@ def init_worker(parent: int, progress: Any, load: tuple[str, dict[str, Any]] | N
             if source.origin is not None:
                 _loaded.clear()
                 _loaded[_key(source.origin)] = source
-            _warm(source, warm)
-
-
-#: the jobs of the short run that readies a policy's compiled loop in a worker
-WARM_JOBS = 50
-
-
-def _warm(source: Any, specs: tuple[str, ...]) -> None:
-    """Run each policy of ``specs`` as a run of the window would (placement and progress cell),
-    on the first :data:`WARM_JOBS` jobs of ``source``: a process's first call of a compiled loop
-    loads its machine code from numba's cache (half a second for the gang loop), which the
-    worker then does while the parent still builds its window, not at the start of its first
-    run. A policy that does not run on that slice is skipped (its run will tell)."""
-    from dataclasses import replace
-    from itertools import islice
-
-    from gangviz.factory import run
-
-    few = replace(source, jobs=list(islice(source.jobs or (), WARM_JOBS)), count=None)
-    if not few.jobs:
-        return
-    for spec in dict.fromkeys(specs):
-        with contextlib.suppress(Exception):
-            schedule_of(run(few, spec, placement=True, progress=np.zeros(1)))
 
 
 def ready() -> None:

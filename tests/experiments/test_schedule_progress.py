@@ -49,24 +49,3 @@ def _power_of_two(src):
     from dataclasses import replace
 
     return replace(src, processors=128, absent_from=src.processors)
-
-
-def test_a_worker_readies_each_policy_s_loop_on_a_few_jobs_and_skips_one_that_fails(monkeypatch):
-    """init_worker's warm runs: each distinct policy once, as the window's run calls it, on the
-    first WARM_JOBS jobs; a policy that fails there does not keep the others from being readied."""
-    import gangviz.factory
-
-    calls = []
-    real = gangviz.factory.run
-
-    def run(source, spec, **kw):
-        calls.append((spec, len(source.jobs), kw.get("placement"), kw.get("progress") is not None))
-        if spec == "nosuch":
-            raise ValueError("unknown policy")
-        return real(source, spec, **kw)
-
-    monkeypatch.setattr(gangviz.factory, "run", run)
-    src = load_source(str(TRACE))
-    schedule._warm(src, ("gs", "nosuch", "gs", "easy"))
-    assert calls == [(spec, schedule.WARM_JOBS, True, True) for spec in ("gs", "nosuch", "easy")]
-    assert len(src.jobs) > schedule.WARM_JOBS  # the source itself is left whole

@@ -12,7 +12,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,12 +46,10 @@ def worker_count(runs: int) -> int:
     return max(1, min(cores(), runs))
 
 
-def new_pool(workers: int, load: tuple[str, dict[str, Any]] | None = None,
-             warm: Sequence[str] = ()) -> tuple[cf.ProcessPoolExecutor, Any]:
+def new_pool(workers: int, load: tuple[str, dict[str, Any]] | None = None) -> tuple[cf.ProcessPoolExecutor, Any]:
     """Return a pool of ``workers`` spawned processes that run schedules, and its progress
     queue; with ``load`` (a workload's name and the options of
-    :func:`~gangviz.workloads.source.load_source`), each process loads it as it starts, then
-    readies the compiled loops of the policies ``warm``
+    :func:`~gangviz.workloads.source.load_source`), each process loads it as it starts
     (:func:`~gangviz.experiments.schedule.init_worker`). The processes start with the pool's
     first tasks."""
     from gangviz.experiments.schedule import init_worker
@@ -60,7 +57,7 @@ def new_pool(workers: int, load: tuple[str, dict[str, Any]] | None = None,
     ctx = multiprocessing.get_context("spawn")  # never forked: the window runs a Qt event loop
     queue = ctx.Queue()
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=init_worker,
-                                  initargs=(os.getpid(), queue, load, tuple(warm)))
+                                  initargs=(os.getpid(), queue, load))
     return pool, queue
 
 
@@ -91,11 +88,10 @@ def _may_use_workers(workload: str, options: dict[str, Any]) -> bool:
         return False
 
 
-def prestart(workload: str, runs: int, *, policies: Sequence[str] = (), **options: Any) -> None:
+def prestart(workload: str, runs: int, **options: Any) -> None:
     """Start the worker processes of a comparison of ``runs`` runs on ``workload`` now, before
-    this process loads it and builds the window: each worker imports the simulator, loads
-    ``load_source(workload, **options)`` and readies the compiled loops of ``policies`` (the
-    policies to be run, as specs) meanwhile, and the window's first runs go to them
+    this process loads it and builds the window: each worker imports the simulator and loads
+    ``load_source(workload, **options)`` meanwhile, and the window's first runs go to them
     (:func:`take_waiting`). Nothing for fewer than two runs or a workload the window compares
     in its own process (a scenario, a small model); a workload that does not load is left for
     this process to report (its workers then go unused: :func:`discard_waiting`)."""
@@ -105,7 +101,7 @@ def prestart(workload: str, runs: int, *, policies: Sequence[str] = (), **option
     if _waiting is not None or runs < 2 or not _may_use_workers(workload, options):
         return
     workers = worker_count(runs)
-    pool, queue = new_pool(workers, (workload, options), policies)
+    pool, queue = new_pool(workers, (workload, options))
     with main_not_imported():  # a pool spawns its processes as tasks are submitted
         for _ in range(workers):
             pool.submit(ready)
