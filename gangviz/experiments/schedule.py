@@ -238,6 +238,18 @@ def schedule_task(key: Any, source: Any, spec: str, order: str | None = None, ga
         return schedule_of(run(source, spec, placement=True, tick=tick, progress=cell, order=order), gamma)
 
 
+def spilled_schedule_task(folder: str, key: Any, source: Any, spec: str, order: str | None = None,
+                          gamma: float = 10.0) -> Any:
+    """Return :func:`schedule_task`'s :class:`Schedule` as a
+    :class:`~gangviz.experiments.spill.Spilled`: its arrays' bytes in a file in ``folder``,
+    for the parent to read back with :func:`~gangviz.experiments.spill.unspill` (faster than
+    through the pool's pipe, which blocks this worker until the parent has read them). Raises
+    as :func:`schedule_task` does, and ``OSError`` when the file cannot be written."""
+    from gangviz.experiments.spill import spill
+
+    return spill(schedule_task(key, source, spec, order, gamma), folder)
+
+
 #: seconds between two progress reports of a run
 PROGRESS_SECONDS = 0.25
 

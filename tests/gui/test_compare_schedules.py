@@ -222,9 +222,39 @@ def test_closing_the_window_ends_the_runs_still_going(qtbot):
     assert win.runner is not None and win.runner._pool is not None
     procs = list(win.runner._pool._processes.values())
     assert procs  # spawned at once, one per core at most
+    folder = win.runner._folder
+    assert folder is not None and Path(folder).is_dir()
     win.close()
     qtbot.waitUntil(lambda: not any(p.is_alive() for p in procs), timeout=30_000)
     assert not win.runner.running
+    assert not Path(folder).exists()  # the files of the runs' arrays went with them
+
+
+def test_the_runs_arrays_are_read_back_off_the_gui_thread_and_their_folder_removed(qtbot, monkeypatch):
+    import threading
+
+    from gangviz.gui.compare import runs
+
+    readers = []
+
+    def unspill(spilled):
+        readers.append(threading.current_thread())
+        assert Path(spilled.path).parent == Path(folder)
+        return real(spilled)
+
+    real = runs.unspill
+    monkeypatch.setattr(runs, "unspill", unspill)
+    src = load_source("downey", jobs=300, procs=64, load=0.8, seed=3)
+    win = CompareWindow(src, ["gs", "easy"], schedules=True)
+    qtbot.addWidget(win)
+    assert win.runner is not None
+    folder = win.runner._folder
+    qtbot.waitUntil(lambda: win.pending == 0, timeout=300_000)
+    assert not win.failures and set(win.schedules) == {"gs", "easy"}
+    assert len(readers) == 2 and threading.main_thread() not in readers
+    assert win.schedules["gs"].placement is not None  # the placement log came back with its run
+    assert not Path(folder).exists()
+    win.close()
 
 
 def test_the_finished_view_of_the_worker_runs_is_that_of_runs_in_this_process(qtbot, tmp_path):
@@ -264,3 +294,18 @@ def test_the_finished_view_of_the_worker_runs_is_that_of_runs_in_this_process(qt
     assert a.read_text() == b.read_text() and "brmms" in a.read_text()
     for win in windows:
         win.close()
+
+
+def test_a_waiting_pane_told_the_same_text_again_is_not_repainted(qtbot, monkeypatch):
+    from gangviz.gui.compare.overview import ScheduleView
+
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    updates = []
+    monkeypatch.setattr(view, "update", lambda: updates.append(view.message))
+    for text in ("simulating · 1 s", "simulating · 1 s", "simulating · 2 s"):
+        view.show_message(text)
+    assert updates == ["simulating · 1 s", "simulating · 2 s"]
+    view.show_rows(8, [[(0, 0, 4)]], np.array([7]), np.array([], dtype=np.int64), placed=True)
+    view.show_message("simulating · 2 s")  # the same text, but rows were shown meanwhile
+    assert updates[-1] == "simulating · 2 s" and len(updates) == 4 and view.rows == []

@@ -133,6 +133,8 @@ class ScheduleView(QWidget):
 
     def show_message(self, text: str) -> None:
         """Show ``text`` instead of a state (while the run is simulated, or why it failed)."""
+        if text == self.message and not self.rows:
+            return  # (told again every tenth of a second while a run goes: no repaint then)
         self.message, self.rows = text, []
         self.update()
 

@@ -10,8 +10,10 @@ again in each worker from its :attr:`~gangviz.workloads.source.Source.origin` (p
 hundred thousand job objects takes longer than reading the trace); another source is sent
 whole. Workers are spawned, never forked (this process runs a Qt event loop). The first runs go
 to the workers ``gangviz compare --window`` started before it loaded the trace
-(:func:`gangviz.gui.compare.ahead.prestart`), which hold it by then. When every run has ended
-the workers exit without being waited for: the window's last frame does not wait for them.
+(:func:`gangviz.gui.compare.ahead.prestart`), which hold it by then. A run's schedule comes
+back with its arrays in a file of a folder of the runner's (:mod:`gangviz.experiments.spill`),
+read back in the pool's own thread (:func:`read_back`). When every run has ended the workers
+exit without being waited for: the window's last frame does not wait for them.
 
 Nothing here runs off the GUI thread but the workers themselves: a :class:`QTimer` polls the
 futures and the workers' progress queue, and the signals fire from that timer, on the GUI
@@ -21,12 +23,15 @@ thread. Nothing here touches a widget.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import shutil
+import tempfile
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gangviz.experiments.spill import unspill
 from gangviz.gui.compare.ahead import end_pool, new_pool, take_waiting, worker_count
 from gangviz.gui.kit.spawning import main_not_imported
 from gangviz.userpolicy.errors import printable
@@ -36,6 +41,30 @@ if TYPE_CHECKING:
 
 #: milliseconds between two looks at the runs
 POLL_MS = 100
+
+
+def read_back(fut: cf.Future[Any]) -> cf.Future[Any]:
+    """Return a future of the value ``fut`` (a worker's run) spilled, read back
+    (:func:`~gangviz.experiments.spill.unspill`) in the thread that completes ``fut``, the pool's
+    own: the GUI thread never reads a run's arrays nor imports what unpickling them needs. The
+    future fails as ``fut`` does, or with the ``OSError`` of a file that cannot be read."""
+    out: cf.Future[Any] = cf.Future()
+
+    def deliver(done: cf.Future[Any]) -> None:
+        if done.cancelled():
+            out.cancel()
+            return
+        exc = done.exception()
+        if exc is not None:
+            out.set_exception(exc)
+            return
+        try:
+            out.set_result(unspill(done.result()))
+        except BaseException as err:  # (a callback's own exception would be lost)
+            out.set_exception(err)
+
+    fut.add_done_callback(deliver)
+    return out
 
 
 class ScheduleRunner(QObject):
@@ -58,6 +87,7 @@ class ScheduleRunner(QObject):
         self._pool: cf.ProcessPoolExecutor | None = None
         self._queue: Any = None
         self._futures: dict[cf.Future[Any], str] = {}
+        self._folder: str | None = None
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self._poll)
@@ -71,7 +101,7 @@ class ScheduleRunner(QObject):
         it runs (:func:`gangviz.experiments.compare.labelled_runs`; a label not there is a
         policy in arrival order); the worker loads the order's file itself. ``gamma`` is the
         bounded slowdown's threshold of the figures."""
-        from gangviz.experiments.schedule import schedule_task
+        from gangviz.experiments.schedule import spilled_schedule_task
 
         self.stop()
         self.generation += 1
@@ -80,6 +110,7 @@ class ScheduleRunner(QObject):
             return gen
         self.workers = worker_count(len(specs))
         self._pool, self._queue = take_waiting(self.workers) or new_pool(self.workers)
+        self._folder = tempfile.mkdtemp(prefix="gangviz-runs-")  # the runs' arrays come back through it
         with main_not_imported():  # the workers are spawned here, by the submits (unless started ahead)
             for label in specs:
                 own = (sources or {}).get(label, source)
@@ -88,8 +119,9 @@ class ScheduleRunner(QObject):
                 # it the machine this comparison chose
                 task = ((own.origin, own.ring, own.processors, own.absent_from)
                         if own.origin is not None else own)
-                fut = self._pool.submit(schedule_task, (gen, label), task, policy, order, gamma)
-                self._futures[fut] = label
+                fut = self._pool.submit(spilled_schedule_task, self._folder, (gen, label), task, policy,
+                                        order, gamma)
+                self._futures[read_back(fut)] = label
         self.timer.start()
         return gen
 
@@ -143,6 +175,9 @@ class ScheduleRunner(QObject):
     def _close(self, *, terminate: bool) -> None:
         pool, self._pool = self._pool, None
         queue, self._queue = self._queue, None
+        folder, self._folder = self._folder, None
         self.timer.stop()
         if pool is not None:
             end_pool(pool, queue, terminate=terminate)
+        if folder is not None:  # (a worker ended mid-run may have left its file there)
+            shutil.rmtree(folder, ignore_errors=True)
