@@ -147,6 +147,7 @@ class OverlayPlots(QWidget):
                 self.solid[(label, k)] = solid
         for w in self.plots:
             w.setXRange(0, max(end, 1.0), padding=0.02)
+            w.getPlotItem().getViewBox().updateAutoRange()  # now, as set_curves explains
 
     def set_curves(self, runs: dict[str, dict[str, np.ndarray]], end: float,
                    pens: dict[str, QColor] | None = None) -> None:
@@ -183,6 +184,11 @@ class OverlayPlots(QWidget):
                 xs, ys = step_xy(cols["time"], y)
                 self.faint[(label, k)].setData(xs, ys)
         self._fields = ("waiting", "slots", "running", "mean_turnaround")
+        # settle the automatic ranges now, not at the next paint: a paint in between (a run
+        # ending while the window is drawn) would size the tick labels' room for the old range,
+        # and pyqtgraph keeps that room, so the finished view would depend on when it was drawn
+        for w in self.plots:
+            w.getPlotItem().getViewBox().updateAutoRange()
 
     @staticmethod
     def _values(cols: SampleColumns, field: str) -> np.ndarray:
