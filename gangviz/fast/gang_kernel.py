@@ -332,7 +332,11 @@ def _row_jobs(cells, row, seen, ist, out):
 
 @jit
 def _sort_small(a, k):
-    """Sort ``a[:k]`` in place (insertion sort: ``k`` is small, and nothing is allocated)."""
+    """Sort ``a[:k]`` in place: by insertion (nothing allocated) while ``k`` is small, as it
+    mostly is (the rows a job holds, the jobs on its processors), else by ``np.sort``."""
+    if k > 16:
+        a[:k] = np.sort(a[:k])
+        return
     for i in range(1, k):
         x = a[i]
         m = i - 1
