@@ -128,7 +128,7 @@ class Result(NamedTuple):
 
 
 # integer state (ist) slots
-N_ROWS, NEXT_ROW, N_RUN, STAMP, MIGRATION_STAMP, USED = 0, 1, 2, 3, 4, 5
+N_ROWS, NEXT_ROW, N_RUN, STAMP, MIGRATION_STAMP, USED, CLOCK = 0, 1, 2, 3, 4, 5, 6
 # float state (fst) slots
 PLAN_NOW, BUDGET_OVERHEAD = 0, 1
 
@@ -331,6 +331,22 @@ def _row_jobs(cells, row, seen, ist, out):
 
 
 @jit
+def _sort_small(a, k):
+    """Sort ``a[:k]`` in place: by insertion (nothing allocated) while ``k`` is small, as it
+    mostly is (the rows a job holds, the jobs on its processors), else by ``np.sort``."""
+    if k > 16:
+        a[:k] = np.sort(a[:k])
+        return
+    for i in range(1, k):
+        x = a[i]
+        m = i - 1
+        while m >= 0 and a[m] > x:
+            a[m + 1] = a[m]
+            m -= 1
+        a[m + 1] = x
+
+
+@jit
 def _population_order(rbusy, n):
     """``population_order``: rows by busy processors, ties to the lower row."""
     return np.argsort(rbusy[:n], kind="mergesort")
@@ -489,7 +505,7 @@ def _guard_moved(pt, pu, pl, fst, j, src, dst, start, est, mpl, now, size):
 
 
 @jit
-def _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, blk, lst, guard, pt, pu, pl, fst,
+def _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, lst, guard, pt, pu, pl, fst,
              start, est, mpl, now):
     """``compact_matrix`` (CompactMatrix, CollapseMatrix-1), with BGS's reservation guard."""
     n = ist[N_ROWS]
@@ -497,25 +513,48 @@ def _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, blk, lst, guard
     order = _population_order(rbusy, n)
     for pos in range(n):
         i = order[pos]
+        # Row i's jobs once: moves only take jobs out of row i, and a job gone (home no longer
+        # i) is skipped below, so the list read again before each target row would be this one.
+        k = _row_jobs(cells, i, seen, ist, lst)
         for jj in range(n - 1, pos, -1):
             j = order[jj]
-            ist[STAMP] += 1
-            stamp = ist[STAMP]
-            for c in range(processors):
-                if cells[j, c] != IDLE and cells[i, c] != IDLE:
-                    blk[cells[i, c]] = stamp
-            k = _row_jobs(cells, i, seen, ist, lst)
             for t in range(k):
                 job = lst[t]
-                if blk[job] == stamp:
-                    continue
                 if home[job] != i or nrows[job] != 1:
+                    continue
+                # Blocked when a processor of the job is busy in row j. A move into row j only
+                # fills the mover's processors, which no other job of row i has, so this asks
+                # what marking row j's blockers once before the moves answered.
+                if processors - rbusy[j] < size[job] or not _cols_idle(cells, home, lo, hi, job, j):
                     continue
                 if guard and not _guard_allows(pt, pu, pl, fst, job, j, start, est, mpl, now, size, processors):
                     continue
                 _move(cells, rbusy, home, lo, hi, size, job, i, j)
                 if guard:
                     _guard_moved(pt, pu, pl, fst, job, i, j, start, est, mpl, now, size)
+
+
+@jit
+def _new_attempts(ist):
+    """Start a phase whose refused attempts :func:`_refused` remembers; return its first clock."""
+    ist[CLOCK] += 1
+    return ist[CLOCK]
+
+
+@jit
+def _refused(fails, rchg, jchg, since, x, job, r):
+    """Whether giving ``job`` (``x``-th of the phase's order) a replica in row ``r`` was refused
+    in this phase (clock ``since`` on) and neither that row nor the job's processors changed
+    after (see :func:`_fill_migrating`)."""
+    t = fails[x, r]
+    return t >= since and t >= rchg[r] and t >= jchg[job]
+
+
+@jit
+def _changed(ist, rchg, r):
+    """Note that row ``r`` changed (its cells): the refusals of it seen so far are stale."""
+    ist[CLOCK] += 1
+    rchg[r] = ist[CLOCK]
 
 
 @jit
@@ -553,7 +592,7 @@ def _overlap(cells, home, lo, hi, a, row, seen, ist, out):
                 seen[x] = stamp
                 out[k] = x
                 k += 1
-    out[:k] = np.sort(out[:k])
+    _sort_small(out, k)
     return k
 
 
@@ -618,14 +657,16 @@ def _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ba
         return False, 0.0, 0, 0
     if q >= 0 and ist[USED] + tasks > q:
         return False, 0.0, 0, 0
-    if not _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, row):
-        return False, 0.0, 0, 0
     total = 0
     for t in range(k):
         total += size[others[t]]
     cost = cost_c / 2 * sa + cost_c * total
     if dry:
+        # The plan always finds room here, so the dry run need not draw it: each job of S(A)
+        # (one row, ``row``) frees its own cells, and the idle cells outside a's processors
+        # then run short only if row has fewer than size[a] idle cells, refused above.
         return True, cost, tasks, k
+    _option1_plan(cells, home, lo, hi, size, ist, others, k, occ, ban, plan, a, row)
     p = 0
     for t in range(k):
         o = others[t]
@@ -704,13 +745,15 @@ def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen,
     order = _population_order(rbusy, n)
     for pos in range(n):
         i = order[pos]
+        k = _row_jobs(cells, i, blk, ist, lst)  # once, as in _compact
         for jj in range(n - 1, pos, -1):
             j = order[jj]
-            k = _row_jobs(cells, i, blk, ist, lst)
             for t in range(k):
                 job = lst[t]
                 if home[job] != i or nrows[job] != 1:
                     continue
+                if processors - rbusy[j] < size[job]:
+                    continue  # no room: not idle on its processors, and both options refuse
                 if guard and not _guard_allows(pt, pu, pl, fst, job, j, start, est, mpl, now, size, processors):
                     continue
                 if _cols_idle(cells, home, lo, hi, job, j):
@@ -740,18 +783,30 @@ def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen,
 
 @jit
 def _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen, others, occ, ban, plan, moved,
-                    q, cost_c, charge, lost, need, work, quantum, start, now):
+                    q, cost_c, charge, lost, need, work, quantum, start, now, fails, rchg, jchg):
     """``fill_with_migration`` (FillMatrix-2): a replica may first migrate, by option 1, the
-    jobs on the job's processors in the target row."""
+    jobs on the job's processors in the target row.
+
+    Each pass tries again only what changed since it was refused, with the decisions of trying
+    every row every pass: option 1 for ``job`` in row ``r`` reads only row ``r``, the job's
+    processors and what only ever refuses more within the phase (the jobs migrated, the jobs
+    with several rows, the tasks used), and a success changes only row ``r`` and the
+    processors of the jobs it migrates; so a refusal holds until one of those two changes.
+    ``fails[x, r]`` is the clock (``ist[CLOCK]``) of the last refusal of the ``x``-th job of
+    the order in row ``r`` (by place, a small table that stays in cache), ``rchg[r]``
+    (``jchg[job]``) that of the last change of the row (of the job's processors). The jobs in
+    the matrix and their start times stay, so the order does too."""
     n = ist[N_ROWS]
     mst = ist[MIGRATION_STAMP]
+    since = _new_attempts(ist)
+    order = _start_order(run, ist, start, now)
     changed = True
     while changed:
         changed = False
-        order = _start_order(run, ist, start, now)
-        for job in order:
+        for x in range(order.shape[0]):
+            job = order[x]
             for r in range(n):
-                if _holds(cells, lo, job, r):
+                if _holds(cells, lo, job, r) or _refused(fails, rchg, jchg, since, x, job, r):
                     continue
                 ok, cost, tasks, kk = _option1(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, occ, ban,
                                                plan, job, r, moved, mst, q, cost_c, False)
@@ -759,8 +814,12 @@ def _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen
                     _book_migration(ist, fst, job, cost_c / 2, others, kk, cost_c, tasks, cost, charge, lost, need,
                                     work, quantum)
                     _replicate(cells, rbusy, home, lo, hi, nrows, size, job, r)
+                    _changed(ist, rchg, r)
+                    for x in range(kk):
+                        jchg[others[x]] = ist[CLOCK]
                     changed = True
                     break
+                fails[x, r] = ist[CLOCK]
 
 
 @jit
@@ -856,7 +915,7 @@ def _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runp
 @jit
 def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl, backfill,
             migrate, q, cost_c, charge, lost, need, work, quantum, start, est, now, seen, blk, lst, others, occ,
-            ban, plan, moved, pt, pu, pl, res_job, res_row, res_s, res_e, res_size, n_res, out):
+            ban, plan, moved, pt, pu, pl, res_job, res_row, res_s, res_e, res_size, n_res, out, fails, rchg, jchg):
     """``IBMGang.schedule``: the phases of §4.2 (GS, BGS) or §5.4 (MGS, MBGS) at one event.
     Returns the number of reservations; adds the tasks migrated and the overhead to ``out``."""
     if backfill:
@@ -864,7 +923,7 @@ def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, wait
                     res_job, res_row, res_s, res_e, res_size, n_res)
     for k in range(ist[N_RUN]):
         _unreplicate(cells, rbusy, home, lo, hi, nrows, size, ist[N_ROWS], run[k])
-    _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, blk, lst, backfill, pt, pu, pl, fst,
+    _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, lst, backfill, pt, pu, pl, fst,
              start, est, mpl, now)
     n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
                                       n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
@@ -886,7 +945,7 @@ def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, wait
                                       res_e, res_size, n_res)
     _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now)
     _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen, others, occ, ban, plan, moved,
-                    q, cost_c, charge, lost, need, work, quantum, start, now)
+                    q, cost_c, charge, lost, need, work, quantum, start, now, fails, rchg, jchg)
     out[0] += fst[BUDGET_OVERHEAD]
     out[1] += ist[USED]
     return n_res
@@ -903,7 +962,7 @@ def _job_offsets(cells, lo, j, n, start_row, offs):
         if cells[r, lo[j]] == j:
             offs[k] = (r - start_row) % n
             k += 1
-    offs[:k] = np.sort(offs[:k])
+    _sort_small(offs, k)
     return k
 
 
@@ -1169,6 +1228,9 @@ def _gang_loop(jobs, cfg, init, placed, progress):  # noqa: C901
     seen = np.zeros(n_jobs, np.int64)
     blk = np.zeros(n_jobs, np.int64)
     moved = np.zeros(n_jobs, np.int64)
+    fails = np.full((cap, mpl), -1, np.int64)  # FillMatrix-2's refusals (_fill_migrating)
+    rchg = np.zeros(mpl, np.int64)
+    jchg = np.zeros(n_jobs, np.int64)
     lst = np.zeros(processors + 1, np.int64)
     others = np.zeros(processors + 1, np.int64)
     occ = np.zeros(processors, np.int64)
@@ -1258,7 +1320,7 @@ def _gang_loop(jobs, cfg, init, placed, progress):  # noqa: C901
             n_res = _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting, n_wait, mpl,
                             backfill, migrate, q, cost_c, charge, lost, need, work, quantum, start, est, now, seen,
                             blk, lst, others, occ, ban, plan, moved, pt, pu, pl, res_job, res_row, res_s, res_e,
-                            res_size, n_res, mig)
+                            res_size, n_res, mig, fails, rchg, jchg)
             mig_overhead += mig[0]
             mig_tasks += int(mig[1])
         n_wait = _start_placed(waiting, n_wait, home, start, unstarted, served, now)
