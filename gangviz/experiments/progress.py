@@ -8,7 +8,7 @@ it is "?" until a run has finished.
 
 :func:`compile_fast_loop` compiles the numba loop of :mod:`gangviz.fast` once in this process,
 before worker processes start, so they load it from numba's cache instead of each compiling it
-again, and says so when it takes a while ("compiling the fast loop once, about 20 s").
+again, and says so when it takes a while ("compiling the fast loop once, about 35-50 s").
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-#: Seconds the first compile of the fast loop takes: 13-17 s on an idle core of the 2-core
-#: development machine, 35-60 s of wall time while other work keeps its cores busy.
-COMPILE_SECONDS = 20
+#: Seconds the first compile of a fast loop takes on an idle core: the buddy loop about 35 s,
+#: the time-slot (gang) loop about 45 s; two to three times that while other work keeps the
+#: cores busy.
+COMPILE_SECONDS = "35-50"
 
 
 def format_duration(seconds: float) -> str:
