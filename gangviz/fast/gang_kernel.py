@@ -38,15 +38,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from gangviz import sort_kernel
 from gangviz.fast import placement_log
 from gangviz.fast.placement_log import LOG_START, SPAN, log_changes
 from gangviz.jitcache import cached_with
+from gangviz.sort_kernel import insertion_sort
 from gangviz.spacesharing import profile_kernel
 from gangviz.spacesharing.profile_kernel import earliest_fit
 
-#: compiled with the shared encoder and earliest fit, so cached by their sources too
-jit = cached_with(placement_log, profile_kernel)
-jit_nogil = cached_with(placement_log, profile_kernel, nogil=True)
+#: compiled with the shared encoder, earliest fit and the short sort, so cached by their sources too
+jit = cached_with(placement_log, profile_kernel, sort_kernel)
+jit_nogil = cached_with(placement_log, profile_kernel, sort_kernel, nogil=True)
 
 IDLE = -1
 #: The engine's tolerance (gangviz.sim.engine._EPS) and run_with_capacity's.
@@ -336,14 +338,8 @@ def _sort_small(a, k):
     mostly is (the rows a job holds, the jobs on its processors), else by ``np.sort``."""
     if k > 16:
         a[:k] = np.sort(a[:k])
-        return
-    for i in range(1, k):
-        x = a[i]
-        m = i - 1
-        while m >= 0 and a[m] > x:
-            a[m + 1] = a[m]
-            m -= 1
-        a[m + 1] = x
+    else:
+        insertion_sort(a, k)
 
 
 @jit

@@ -14,21 +14,28 @@ configurations). What differs is bookkeeping only:
   order is the reference's whatever the heap's layout;
 * the bypass counts of aging are per node.
 
-All the compiled functions live in this one module: numba's on-disk cache is keyed by source
-file, and a function cached with another module's functions compiled into it would not be
+All the compiled functions live in this one module but the short sort they share with the
+other loops (:mod:`gangviz.sort_kernel`), by which their cache entries are keyed too
+(:func:`gangviz.jitcache.cached_with`): numba's on-disk cache is keyed by source file, and a
+function cached with another module's functions compiled into it would otherwise not be
 recompiled when only that other module changes.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from gangviz import sort_kernel
+from gangviz.jitcache import cached_with
+from gangviz.sort_kernel import insertion_sort
+
+jit = cached_with(sort_kernel)
 
 #: The loop stopped because it needs gangs beyond the arrays it was given.
 NEED_MORE = 1
 
 
-@njit(cache=True)
+@jit
 def _set_free(p, state, qhead, nnext, ngang, usable, overtake):
     """Make processor ``p`` available: the gangs its queue lets run there gain one usable task."""
     state[p] = -1
@@ -41,7 +48,7 @@ def _set_free(p, state, qhead, nnext, ngang, usable, overtake):
         usable[ngang[node]] += 1
 
 
-@njit(cache=True)
+@jit
 def _set_busy(p, g, state, qhead, nnext, ngang, usable, overtake):
     """Give processor ``p`` to gang ``g`` (running or reserved); undo ``_set_free``'s counts."""
     if state[p] < 0:
@@ -55,7 +62,7 @@ def _set_busy(p, g, state, qhead, nnext, ngang, usable, overtake):
     state[p] = g
 
 
-@njit(cache=True)
+@jit
 def _append(p, node, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, overtake):
     """Put ``node`` at the tail of ``p``'s queue."""
     tail = qtail[p]
@@ -71,7 +78,7 @@ def _append(p, node, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, ove
         usable[ngang[node]] += 1
 
 
-@njit(cache=True)
+@jit
 def _unlink(p, node, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, overtake):
     """Take ``node`` out of ``p``'s queue; under strict FIFO a new head at an idle ``p`` gains."""
     a, b = nprev[node], nnext[node]
@@ -88,14 +95,14 @@ def _unlink(p, node, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, ove
     qlen[p] -= 1
 
 
-@njit(cache=True)
+@jit
 def _precedes(ta, ga, tb, gb):
     """Return True when heap entry ``(ta, ga)`` comes strictly before ``(tb, gb)``: earlier
     time, ties to the lower gang."""
     return ta < tb or (ta == tb and ga < gb)
 
 
-@njit(cache=True)
+@jit
 def _heap_push(ht, hg, n, t, g):
     """Push ``(t, g)`` on the heap of ``n`` entries; return the new size."""
     i = n
@@ -109,7 +116,7 @@ def _heap_push(ht, hg, n, t, g):
     return n + 1
 
 
-@njit(cache=True)
+@jit
 def _heap_pop(ht, hg, n):
     """Remove the least ``(t, g)`` of the heap of ``n`` entries (the caller read it at 0)."""
     n -= 1
@@ -129,19 +136,7 @@ def _heap_pop(ht, hg, n):
     return n
 
 
-@njit(cache=True)
-def _sort_ints(a, n):
-    """Sort ``a[:n]`` ascending in place (insertion sort: the lists are short)."""
-    for i in range(1, n):
-        v = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > v:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = v
-
-
-@njit(cache=True)
+@jit
 def _sort_by_key(a, n, key):
     """Sort ``a[:n]`` by ``key[a[i]]`` in place, stably (equal keys keep their order)."""
     for i in range(1, n):
@@ -154,7 +149,7 @@ def _sort_by_key(a, n, key):
         a[j + 1] = v
 
 
-@njit(cache=True)
+@jit
 def completion_sums(done_gang, done_time, arr, size, svc):
     """Return the sums the metrics of Papazachos09 §4.1 are made of,
     ``(sum RT, sum n*RT, sum SLD, sum n*SLD, sum n)``, over the gangs that completed: gang
@@ -178,7 +173,7 @@ def completion_sums(done_gang, done_time, arr, size, svc):
     return sr, spr, ss, sps, sp
 
 
-@njit(cache=True)
+@jit
 def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov,  # noqa: C901
              overtake, n_gangs):
     """Simulate until ``n_gangs`` gangs have completed, reading gangs from the four arrays.
@@ -254,7 +249,7 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
                     if not overtake:
                         break
                     q = nnext[q]
-            _sort_ints(cand, nc)
+            insertion_sort(cand, nc)
             for ci in range(nc):
                 h = cand[ci]
                 if usable[h] == size[h]:
@@ -307,7 +302,7 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
                             seen[h] = stamp
                             cand[nh] = h
                             nh += 1
-                _sort_ints(cand, nh)
+                insertion_sort(cand, nh)
                 best = -1
                 bm = 0
                 nbt = 0
@@ -352,7 +347,7 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
                             nh += 1
                 if nh == 0:
                     break
-                _sort_ints(cand, nh)
+                insertion_sort(cand, nh)
                 nbt = 0
                 for so in range(S):
                     if so == si:
@@ -381,7 +376,7 @@ def run_loop(arr, size, svc, site, sites, procs, migrate, k, local_ov, grid_ov, 
     return 0, done, sr, spr, ss, sps, sp
 
 
-@njit(cache=True)
+@jit
 def _start(g, t, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang, usable, overtake, migrate,
            byp, nsat, k, svc, ht, hg, hn):
     """Start gang ``g`` at ``t`` where its tasks are queued: each task leaves its queue (with
@@ -398,7 +393,7 @@ def _start(g, t, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang, 
     return _heap_push(ht, hg, hn, t + svc[g], g)
 
 
-@njit(cache=True)
+@jit
 def _move(g, targets, n_targets, t_start, offset, nproc, state, qhead, qtail, qlen, nnext, nprev, ngang,
           usable, overtake, byp, nsat, k, NP, newp, svc, ht, hg, hn):
     """Migrate gang ``g``: each task that cannot run where it is goes to the next of the first

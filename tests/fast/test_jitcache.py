@@ -75,15 +75,20 @@ def test_an_edit_of_a_shared_helper_recompiles_its_callers(tmp_path: Path, keyed
 
 
 def test_the_kernels_are_keyed_by_the_shared_modules_they_call() -> None:
+    from gangviz import sort_kernel
     from gangviz.fast import buddy_kernel, gang_kernel
+    from gangviz.multisite import kernel as multisite_kernel
     from gangviz.spacesharing import compiled, profile_kernel
 
-    gang = source_digest(placement_log, profile_kernel)
-    for kernel in (gang_kernel._gang_loop, gang_kernel._plan_earliest, gang_kernel._touch):
+    gang = source_digest(placement_log, profile_kernel, sort_kernel)
+    for kernel in (gang_kernel._gang_loop, gang_kernel._plan_earliest, gang_kernel._touch,
+                   gang_kernel._sort_small):
         assert kernel._cache._digest == gang
     for kernel in (buddy_kernel._buddy_loop, buddy_kernel.gather):
         assert kernel._cache._digest == source_digest(placement_log)
     assert compiled._run._cache._digest == source_digest(profile_kernel)
+    for kernel in (multisite_kernel.run_loop, multisite_kernel.completion_sums):
+        assert kernel._cache._digest == source_digest(sort_kernel)
 
 
 def test_a_module_without_a_source_file_is_refused() -> None:
