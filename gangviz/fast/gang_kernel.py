@@ -501,36 +501,6 @@ def _guard_moved(pt, pu, pl, fst, j, src, dst, start, est, mpl, now, size):
 
 
 @jit
-def _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, lst, guard, pt, pu, pl, fst,
-             start, est, mpl, now):
-    """``compact_matrix`` (CompactMatrix, CollapseMatrix-1), with BGS's reservation guard."""
-    n = ist[N_ROWS]
-    processors = cells.shape[1]
-    order = _population_order(rbusy, n)
-    for pos in range(n):
-        i = order[pos]
-        # Row i's jobs once: moves only take jobs out of row i, and a job gone (home no longer
-        # i) is skipped below, so the list read again before each target row would be this one.
-        k = _row_jobs(cells, i, seen, ist, lst)
-        for jj in range(n - 1, pos, -1):
-            j = order[jj]
-            for t in range(k):
-                job = lst[t]
-                if home[job] != i or nrows[job] != 1:
-                    continue
-                # Blocked when a processor of the job is busy in row j. A move into row j only
-                # fills the mover's processors, which no other job of row i has, so this asks
-                # what marking row j's blockers once before the moves answered.
-                if processors - rbusy[j] < size[job] or not _cols_idle(cells, home, lo, hi, job, j):
-                    continue
-                if guard and not _guard_allows(pt, pu, pl, fst, job, j, start, est, mpl, now, size, processors):
-                    continue
-                _move(cells, rbusy, home, lo, hi, size, job, i, j)
-                if guard:
-                    _guard_moved(pt, pu, pl, fst, job, i, j, start, est, mpl, now, size)
-
-
-@jit
 def _new_attempts(ist):
     """Start a phase whose refused attempts :func:`_refused` remembers; return its first clock."""
     ist[CLOCK] += 1
@@ -730,18 +700,22 @@ def _option2(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, others, pl
 
 
 @jit
-def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
-                        plan, moved, q, cost_c, charge, lost, need, work, quantum,
-                        guard, pt, pu, pl, start, est, mpl, now):
-    """``collapse_with_migration`` (CollapseMatrix-2): CompactMatrix where a move may migrate,
-    by the cheaper option (ties: fewer tasks, then option 2)."""
+def _compact(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
+             plan, moved, q, cost_c, charge, lost, need, work, quantum,
+             guard, pt, pu, pl, start, est, mpl, now, migrate):
+    """``compact_matrix`` (CompactMatrix, CollapseMatrix-1) or, with ``migrate``,
+    ``collapse_with_migration`` (CollapseMatrix-2): CompactMatrix where a move that finds its
+    processors busy in the target row may migrate, by the cheaper option (ties: fewer tasks,
+    then option 2); with BGS's reservation guard when ``guard``."""
     n = ist[N_ROWS]
     processors = cells.shape[1]
     mst = ist[MIGRATION_STAMP]
     order = _population_order(rbusy, n)
     for pos in range(n):
         i = order[pos]
-        k = _row_jobs(cells, i, blk, ist, lst)  # once, as in _compact
+        # Row i's jobs once: moves only take jobs out of row i, and a job gone (home no longer
+        # i) is skipped below, so the list read again before each target row would be this one.
+        k = _row_jobs(cells, i, blk, ist, lst)
         for jj in range(n - 1, pos, -1):
             j = order[jj]
             for t in range(k):
@@ -752,10 +726,15 @@ def _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen,
                     continue  # no room: not idle on its processors, and both options refuse
                 if guard and not _guard_allows(pt, pu, pl, fst, job, j, start, est, mpl, now, size, processors):
                     continue
+                # Idle on its processors in row j: a plain move. A move into row j only fills
+                # the mover's processors, which no other job of row i has, so this asks what
+                # marking row j's blockers once before the moves answered.
                 if _cols_idle(cells, home, lo, hi, job, j):
                     _move(cells, rbusy, home, lo, hi, size, job, i, j)
                     if guard:
                         _guard_moved(pt, pu, pl, fst, job, i, j, start, est, mpl, now, size)
+                    continue
+                if not migrate:
                     continue
                 ok2, c2, t2, _m = _option2_dry(cells, rbusy, home, lo, hi, nrows, size, ist, seen, others, job, j,
                                                moved, mst, q, cost_c)
@@ -919,8 +898,9 @@ def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, wait
                     res_job, res_row, res_s, res_e, res_size, n_res)
     for k in range(ist[N_RUN]):
         _unreplicate(cells, rbusy, home, lo, hi, nrows, size, ist[N_ROWS], run[k])
-    _compact(cells, rbusy, home, lo, hi, nrows, size, ist, seen, lst, backfill, pt, pu, pl, fst,
-             start, est, mpl, now)
+    _compact(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
+             plan, moved, q, cost_c, charge, lost, need, work, quantum,
+             backfill, pt, pu, pl, start, est, mpl, now, False)
     n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
                                       n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
                                       res_e, res_size, n_res)
@@ -933,9 +913,9 @@ def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, wait
     if backfill:
         _guard_plan(pt, pu, pl, fst, ist[N_ROWS], now, run, ist, home, size, start, est, mpl, waiting, n_wait,
                     res_job, res_row, res_s, res_e, res_size, n_res)
-    _collapse_migrating(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
-                        plan, moved, q, cost_c, charge, lost, need, work, quantum,
-                        backfill, pt, pu, pl, start, est, mpl, now)
+    _compact(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
+             plan, moved, q, cost_c, charge, lost, need, work, quantum,
+             backfill, pt, pu, pl, start, est, mpl, now, True)
     n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
                                       n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
                                       res_e, res_size, n_res)
