@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     bar = None if args.quiet else ProgressBar(len(sweep.tasks()))
     try:
         report = run_sweep(sweep, args.out, workers=workers, scheduler=args.scheduler,
-                           resume=args.resume, overwrite=args.force,
+                           existing="resume" if args.resume else "overwrite" if args.force else "refuse",
                            jobs_dir=_jobs_dir(args.out) if args.keep_jobs else None,
                            progress=None if bar is None else _progress_on(bar))
     except KeyboardInterrupt:

@@ -58,7 +58,11 @@ class Family:
     imported only when it is used, so the family sits below every package that implements it.
     ``matrix``: its runs end with an Ousterhout matrix and its steps are change records;
     ``measured``: its runs have the whole core of a finished run (the time-slot and
-    space-sharing families).
+    space-sharing families); ``backfills``: its runs are the backfilling simulator's, so a
+    finished run's and a simulation's ``result`` is a
+    :class:`~gangviz.spacesharing.backfill.BackfillResult` whose records are the per-job table;
+    ``labelled``: outputs name its runs by the policy's ``label()`` (its name with the
+    parameters that differ from the defaults, ``easy:estimates=exact``) rather than by its name.
     """
 
     key: str
@@ -74,6 +78,8 @@ class Family:
     end_state: str = ""
     matrix: bool = False
     measured: bool = True
+    backfills: bool = False
+    labelled: bool = False
 
     def load(self, attribute: str) -> Any:
         """Return what the field ``attribute`` (``maker``, ``finisher``, ``figures``, ``views``,
@@ -94,7 +100,8 @@ _FAMILIES = (
     Family(SPACE_SHARING, "space sharing", MATRIX, None, "gangviz.factory.policy:construct",
            "gangviz.factory.finished:finish", "gangviz.results.figures:run_figures",
            "gangviz.gui.families.table:GANTT", simulator=_BUILD + "space_sharing_simulation",
-           headless=_RUN + "backfill_run", end_state=_EXPECT + "space_sharing_end"),
+           headless=_RUN + "backfill_run", end_state=_EXPECT + "space_sharing_end",
+           backfills=True, labelled=True),
     Family(MULTISITE, MULTISITE, MULTISITE, "AFCFSwM", "gangviz.multisite.config:migrates",
            "gangviz.factory.finished:finish_stepping", "gangviz.results.figures:family_figures",
            "gangviz.gui.families.table:QUEUES", simulator=_BUILD + "multisite_simulation",

@@ -27,7 +27,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gangviz.core.registry import SPACE_SHARING
 from gangviz.experiments.numbers import number
 from gangviz.metrics.table import goals as figure_goals
 from gangviz.results.provenance import leaves_padding, policy_record, run_machine
@@ -307,7 +306,7 @@ def run_policy(task: tuple[tuple[Any, ...], str, bool | None, str | None, str | 
         from gangviz.results.run_jobs import save_run_jobs
 
         save_run_jobs(done, source, jobs_out, label=spec, order=order, tau=gamma)
-    name = done.policy.label() if done.family == SPACE_SHARING else done.policy.name
+    name = done.policy.label() if done.kind.labelled else done.policy.name
     return PolicyRun(spec, name, done.family, done.engine, dict(done.parameters), run_figures(done, gamma),
                      run_machine(source, spec),
                      policy_record(source, spec, done.family, dict(done.parameters), done.engine, order))

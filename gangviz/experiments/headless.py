@@ -199,7 +199,6 @@ def _factory_run(source: Source, spec: str, steps: bool, *, ring: bool, order: s
                  params: dict[str, Any] | None) -> HeadlessRun:
     """Run a time-slot or space-sharing policy on ``source`` with :func:`gangviz.factory.run`
     (a compiled loop when it covers the run and no step is asked for)."""
-    from gangviz.core import registry
     from gangviz.experiments.progress import RunTicker, announce_compiled
     from gangviz.factory import run
     from gangviz.results.figures import run_figures
@@ -216,7 +215,7 @@ def _factory_run(source: Source, spec: str, steps: bool, *, ring: bool, order: s
                    params=params, order=order)
     finally:
         ticker.close()
-    label = done.policy.label() if done.family == registry.SPACE_SHARING else done.label
+    label = done.policy.label() if done.kind.labelled else done.label
 
     def writer(path: str) -> object:
         return save_run_jobs(done, source, path, label=label, order=order, tau=tau)
@@ -244,7 +243,7 @@ def _space_sharing_columns(name: str, spec: str | None, *, procs: int | None,
         return None
     try:
         entry, given = registry.parse(spec)
-        if entry.family != registry.SPACE_SHARING:
+        if not registry.family(entry.family).backfills:
             return None
         policy = build_policy(entry, given)
     except ValueError:

@@ -3,7 +3,7 @@
 :func:`run_sweep` is the Qt-free engine behind ``gangviz sweep`` (and the GUI's sweep dialog):
 it writes each run to the results CSV (:mod:`gangviz.experiments.results`) the moment it
 completes, writes a cell's summary (mean and 95 % Student-t interval per metric) once its
-replications are all accounted for, and returns the summaries. With ``resume=True`` the runs
+replications are all accounted for, and returns the summaries. With ``existing="resume"`` the runs
 already in the file are kept and only the missing ones (including failed ones) are computed.
 
 A failed run (an exception, a worker that died, a lost cluster) is written as a ``failed`` row
@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from gangviz.experiments.results import (
     ResultsWriter,
@@ -31,6 +31,10 @@ from gangviz.experiments.runner import RunFailed, map_runs
 from gangviz.experiments.stats import mean_ci
 from gangviz.experiments.sweepfile import Cell, Sweep
 from gangviz.experiments.tasks import METRICS, build_jobs, run_task, run_task_jobs
+
+#: What :func:`run_sweep` does with a results file that exists: refuse it, keep its runs and
+#: compute the missing ones, or start it afresh.
+Existing = Literal["refuse", "resume", "overwrite"]
 
 
 class SweepCancelled(Exception):
@@ -97,8 +101,7 @@ def run_sweep(
     *,
     workers: int = 1,
     scheduler: Any = None,
-    resume: bool = False,
-    overwrite: bool = False,
+    existing: Existing = "refuse",
     progress: Callable[[int, int], None] | None = None,
     fn: Callable[..., Any] = run_task,
     check: bool = True,
@@ -109,22 +112,23 @@ def run_sweep(
     ``progress(done, total)`` counts runs, reused ones included; it may raise
     :class:`SweepCancelled` to stop (a GUI's Cancel button): the runs in flight finish, nothing
     more starts, every finished run stays in the file, and the report says ``cancelled``; a later
-    ``resume=True`` completes the sweep. ``fn`` is the run function
+    ``existing="resume"`` completes the sweep. ``fn`` is the run function
     (tests substitute one that fails on purpose). With ``jobs_dir`` every computed run also
     writes its per-job table there (:func:`jobs_file_name`; Batsim-layout CSV, see
     :mod:`gangviz.results.jobs`), and runs use the reference engine. Raises ``ValueError`` when ``out`` exists and
-    neither ``resume`` nor ``overwrite`` is set, when the file belongs to another sweep, or when
+    ``existing`` is ``"refuse"``, when the file belongs to another sweep, or when
     :func:`check_sweep` fails.
     """
     out = Path(out)
     fn, jobs_dir = _with_jobs_dir(fn, jobs_dir)
-    _check_out(out, resume or overwrite)
+    _check_out(out, existing)
     if check:
         check_sweep(sweep)
     axes = sweep.axis_names
     plan = sweep.tasks()
     keys = [run_key(c.policy, c.values, t.replication) for c, t in plan]
-    done = read_completed(out, axes, METRICS, dict(zip(keys, (t.seed for _, t in plan)))) if resume else {}
+    seeds = dict(zip(keys, (t.seed for _, t in plan)))
+    done = read_completed(out, axes, METRICS, seeds) if existing == "resume" else {}
 
     cells = sweep.cells()
     runs: dict[Cell, dict[int, dict[str, float]]] = {c: {} for c in cells}
@@ -238,15 +242,15 @@ def _write_jobs(table: Any, path: Path, workload: str) -> None:
     write_jobs(table, path, workload_name=re.sub(r"[^A-Za-z0-9._-]", "_", Path(workload).name) or "w0")
 
 
-def _check_out(out: Path, again: bool) -> None:
-    """Raise ``ValueError`` when ``out`` is a folder or another special file, or exists and is
-    not to be resumed or overwritten (``again``)."""
+def _check_out(out: Path, existing: Existing) -> None:
+    """Raise ``ValueError`` when ``out`` is a folder or another special file, or exists and
+    ``existing`` refuses it."""
     from gangviz.outputs import refuse_special
 
     if out.is_dir():
         raise ValueError(f"{out}: is a folder; --out names the results file, e.g. {out / 'results.csv'}")
     refuse_special(out)  # a device or a FIFO is neither read back nor replaced
-    if out.exists() and not again:
+    if out.exists() and existing == "refuse":
         raise ValueError(f"{out} exists; pass --resume to complete it or --force to overwrite it")
 
 
@@ -309,4 +313,4 @@ def _number(text: str) -> Any:
     return text
 
 
-__all__ = ["CellSummary", "SweepCancelled", "SweepReport", "run_sweep", "check_sweep", "summarize", "load_summaries"]
+__all__ = ["CellSummary", "Existing", "SweepCancelled", "SweepReport", "run_sweep", "check_sweep", "summarize", "load_summaries"]

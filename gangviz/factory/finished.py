@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gangviz.core import registry
-from gangviz.core.registry import SPACE_SHARING
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
@@ -66,7 +65,7 @@ class FinishedRun:
     def backfill(self) -> Any:
         """The backfilling simulator's result of a space-sharing run (its records, end and
         capacity), run headless or stepped; ``None`` for a run of another family."""
-        if self.family != SPACE_SHARING:
+        if not self.kind.backfills:
             return None
         return self.result if self.result is not None else self.simulation.result
 

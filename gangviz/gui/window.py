@@ -840,7 +840,7 @@ class MainWindow(QMainWindow):
         from gangviz.gui.plots.sweep_dialog import SweepDialog
 
         try:
-            dlg = SweepDialog(path, out, overwrite=True, parent=self, **options)
+            dlg = SweepDialog(path, out, existing="overwrite", parent=self, **options)
         except (ValueError, OSError) as exc:
             QMessageBox.critical(self, "Run a sweep", str(exc))
             return None

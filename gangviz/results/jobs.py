@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import numpy as np
 
-from gangviz.core.registry import SPACE_SHARING
+from gangviz.core.registry import family
 from gangviz.metrics.ibm import bounded_slowdowns, executed_by_id
 from gangviz.outputs import atomic, write_text_atomically
 from gangviz.results.placement import interval_set, place_counts, place_texts
@@ -269,13 +269,15 @@ def save_simulation_jobs(sim: Any, source: Any, path: str | os.PathLike[str], *,
 
     Returns the path; raises as :func:`write_jobs` does.
     """
-    if sim.family == SPACE_SHARING:
-        return save_backfill_jobs(sim.result.records, source, path, label=label or sim.policy.label(),
+    kind = family(sim.family)
+    name = label or (sim.policy.label() if kind.labelled else sim.policy.name)
+    if kind.backfills:
+        return save_backfill_jobs(sim.result.records, source, path, label=name,
                                   executed=executed_by_id(sim.result), tau=tau)
     scale = source.slice_seconds or 1.0
     table = jobs_of_simulation(sim, time_scale=scale, tau=tau)
     specs = [r.spec for r in sim.records()]
-    return _write_for(table, source.title, source.kind, source.processors, path, label or sim.policy.name,
+    return _write_for(table, source.title, source.kind, source.processors, path, name,
                       specs=specs, submit_offset=source.submit_offset)
 
 

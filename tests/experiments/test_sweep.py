@@ -76,11 +76,11 @@ def test_resume_computes_only_the_missing_runs(sweep, tmp_path):
     # keep the header and five rows, and cut the sixth in half, as a crash would
     out.write_text("".join(lines[:6]) + lines[6][:10])
     kept = len([ln for ln in lines[1:6] if ln.startswith("run,")])
-    report = run_sweep(sweep, out, resume=True)
+    report = run_sweep(sweep, out, existing="resume")
     assert (report.reused, report.computed) == (kept, 12 - kept)
     assert runs_of(out) == full
     assert len([r for r in rows(out) if r["kind"] == "summary"]) == 4
-    again = run_sweep(sweep, out, resume=True)
+    again = run_sweep(sweep, out, existing="resume")
     assert again.computed == 0 and runs_of(out) == full
 
 
@@ -95,7 +95,7 @@ def test_failed_runs_are_written_and_retried_on_resume(sweep, tmp_path):
     summary = {(r["policy"], r["load"]): r for r in rows(out) if r["kind"] == "summary"}
     assert summary[("firstfit", "0.5")]["status"] == "failed"
     assert "3 of 3 replications failed" in summary[("firstfit", "0.5")]["error"]
-    fixed = run_sweep(sweep, out, resume=True)
+    fixed = run_sweep(sweep, out, existing="resume")
     assert (fixed.computed, fixed.failures) == (6, [])
     assert all(r["status"] == "ok" for r in runs_of(out).values())
 
@@ -117,7 +117,7 @@ def test_existing_output_needs_resume_or_force(sweep, tmp_path):
     with pytest.raises(ValueError, match="--resume"):
         run_sweep(sweep, out)
     with pytest.raises(ValueError, match="columns are not those of this sweep"):
-        run_sweep(sweep, out, resume=True)
+        run_sweep(sweep, out, existing="resume")
 
 
 def test_resume_refuses_rows_of_another_sweep(sweep, tmp_path):
@@ -125,7 +125,7 @@ def test_resume_refuses_rows_of_another_sweep(sweep, tmp_path):
     run_sweep(sweep, out)
     sweep.seed = 6
     with pytest.raises(ValueError, match=r"r\.csv:2: seed: .* another sweep"):
-        run_sweep(sweep, out, resume=True)
+        run_sweep(sweep, out, existing="resume")
 
 
 def test_buddy_policy_on_a_bad_machine_fails_before_any_run(tmp_path):
@@ -167,5 +167,5 @@ def test_cancel_from_progress_keeps_what_finished(sweep, tmp_path):
     report = run_sweep(sweep, out, progress=stop_after_four)
     assert report.cancelled and report.computed == 4
     assert len(runs_of(out)) == 4
-    rest = run_sweep(sweep, out, resume=True)
+    rest = run_sweep(sweep, out, existing="resume")
     assert (rest.reused, rest.computed, rest.cancelled) == (4, 8, False)

@@ -425,7 +425,7 @@ class Player(QObject):
             return self._advance(animate) is not None
         for _ in range(MAX_STILL_STEPS):
             before = self._matrix().copy()
-            step = self._advance(False, emit=False)
+            step = self._advance_quietly()
             if step is None:
                 self.moved.emit()
                 return False
@@ -497,7 +497,7 @@ class Player(QObject):
         if not self.has_matrix:
             raise ValueError("only a matrix simulation is shown move by move")
         before = self._matrix().copy()
-        step = self._advance(False, emit=False)
+        step = self._advance_quietly()
         if step is None:
             raise ValueError(f"the run has {number - 1} steps, not {number}")
         ends = move_ends(step.changes)
@@ -537,7 +537,7 @@ class Player(QObject):
             self.moved.emit()
             return
         if now or index - self.position <= SYNC_STEPS:
-            while self.position < index and self._advance(False, emit=False) is not None:
+            while self.position < index and self._advance_quietly() is not None:
                 pass
             self.moved.emit()
             return
@@ -691,10 +691,28 @@ class Player(QObject):
         self.moved.emit()
         return step
 
-    def _advance(self, animate: bool, emit: bool = True, guide: bool = False) -> Any:
-        self._stop = None
+    def _advance(self, animate: bool, guide: bool = False) -> Any:
+        """Take the next step as the viewer sees it: animated with ``animate``, held before its
+        first move with ``guide`` when guided cuts are on, announced by ``stepped``. Return it,
+        or ``None`` at the end or when the policy failed."""
         guide = guide and self.guided and self.has_matrix
         before = self._matrix().copy() if (animate or guide) and self.has_matrix else None
+        step = self._advance_quietly()
+        if step is None:
+            return None
+        gate = next((i for i, c in enumerate(step.changes) if c.kind in MOVE_KINDS), None) if guide else None
+        if before is not None and (animate or gate is not None) and step.changes:
+            self._start_anim(step, before).gate = gate
+            if gate is not None:
+                self._advance_anim(0.0)  # changes before the gate that take no time, then hold
+        self.stepped.emit(step)
+        return step
+
+    def _advance_quietly(self) -> Any:
+        """Take the next step with no animation and no ``stepped`` signal (the caller shows
+        where it lands). Return it, or ``None`` at the end or when the policy failed (then
+        ``failed`` is emitted and :attr:`failure` says why)."""
+        self._stop = None
         if self.failure is not None:
             return None
         try:
@@ -709,13 +727,6 @@ class Player(QObject):
             self._notify_finished()
             return None
         self._remember(step)
-        gate = next((i for i, c in enumerate(step.changes) if c.kind in MOVE_KINDS), None) if guide else None
-        if before is not None and (animate or gate is not None) and step.changes:
-            self._start_anim(step, before).gate = gate
-            if gate is not None:
-                self._advance_anim(0.0)  # changes before the gate that take no time, then hold
-        if emit:
-            self.stepped.emit(step)
         return step
 
     def _matrix(self) -> OusterhoutMatrix:
@@ -830,7 +841,7 @@ class Player(QObject):
         taken = 0
         ended = False
         while taken < want and time.perf_counter() - start < TICK_BUDGET:
-            if self._advance(False, emit=False) is None:
+            if self._advance_quietly() is None:
                 ended = True
                 break
             taken += 1
@@ -857,7 +868,7 @@ class Player(QObject):
             nxt = self.sim.peek()
             if self._clock < nxt < math.inf:
                 break
-            if self._advance(False, emit=False) is None:  # the end (the player says finished)
+            if self._advance_quietly() is None:  # the end (the player says finished)
                 ended = True
                 break
             taken += 1
@@ -876,7 +887,7 @@ class Player(QObject):
             if target is not None and target >= 0 and self.position >= target:
                 self._seek = None
                 break
-            step = self._advance(False, emit=False)
+            step = self._advance_quietly()
             if step is None:
                 self._seek = None
                 break

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from gangviz.experiments.sweep import SweepReport
+    from gangviz.experiments.sweep import Existing, SweepReport
     from gangviz.experiments.sweepfile import Sweep
     from gangviz.gui.plots.sweep import SweepPlot
 
@@ -93,7 +93,7 @@ class SweepDialog(QDialog):
     Args:
         sweep: a :class:`~gangviz.experiments.sweepfile.Sweep` or the path of a sweep file.
         out: the results CSV.
-        workers, scheduler, resume, overwrite, fn: passed to
+        workers, scheduler, existing, fn: passed to
             :func:`~gangviz.experiments.sweep.run_sweep` (``fn`` lets tests substitute the run).
 
     Signals: ``finished_sweep(report)`` when the sweep ends (cancelled or not),
@@ -108,7 +108,7 @@ class SweepDialog(QDialog):
     _failed_relay = Signal(str)
 
     def __init__(self, sweep: Sweep | str | Path, out: str | Path, *, workers: int = 1,
-                 scheduler: str | None = None, resume: bool = False, overwrite: bool = False,
+                 scheduler: str | None = None, existing: Existing = "refuse",
                  fn: Callable[..., Any] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         if isinstance(sweep, (str, Path)):
@@ -123,8 +123,7 @@ class SweepDialog(QDialog):
         self.error: str | None = None
         self._first: int | None = None
         self._started = 0.0
-        options: dict[str, Any] = {"workers": workers, "scheduler": scheduler, "resume": resume,
-                                   "overwrite": overwrite}
+        options: dict[str, Any] = {"workers": workers, "scheduler": scheduler, "existing": existing}
         if fn is not None:
             options["fn"] = fn
         self.setWindowTitle(f"Sweep: {sweep.title}")
