@@ -898,28 +898,24 @@ def _policy(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, wait
                     res_job, res_row, res_s, res_e, res_size, n_res)
     for k in range(ist[N_RUN]):
         _unreplicate(cells, rbusy, home, lo, hi, nrows, size, ist[N_ROWS], run[k])
-    _compact(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
-             plan, moved, q, cost_c, charge, lost, need, work, quantum,
-             backfill, pt, pu, pl, start, est, mpl, now, False)
-    n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
-                                      n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
-                                      res_e, res_size, n_res)
-    if not migrate:
-        _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now)
-        return n_res
-    ist[MIGRATION_STAMP] += 1  # a new budget: nothing migrated yet in this decision
-    ist[USED] = 0
-    fst[BUDGET_OVERHEAD] = 0.0
-    if backfill:
-        _guard_plan(pt, pu, pl, fst, ist[N_ROWS], now, run, ist, home, size, start, est, mpl, waiting, n_wait,
-                    res_job, res_row, res_s, res_e, res_size, n_res)
-    _compact(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
-             plan, moved, q, cost_c, charge, lost, need, work, quantum,
-             backfill, pt, pu, pl, start, est, mpl, now, True)
-    n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
-                                      n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
-                                      res_e, res_size, n_res)
+    # CompactMatrix and the schedule; with migration, CollapseMatrix-2 and the schedule again
+    for migrating in range(2 if migrate else 1):
+        if migrating:
+            ist[MIGRATION_STAMP] += 1  # a new budget: nothing migrated yet in this decision
+            ist[USED] = 0
+            fst[BUDGET_OVERHEAD] = 0.0
+            if backfill:
+                _guard_plan(pt, pu, pl, fst, ist[N_ROWS], now, run, ist, home, size, start, est, mpl, waiting,
+                            n_wait, res_job, res_row, res_s, res_e, res_size, n_res)
+        _compact(cells, rbusy, home, lo, hi, nrows, size, ist, fst, seen, blk, lst, others, occ, ban,
+                 plan, moved, q, cost_c, charge, lost, need, work, quantum,
+                 backfill, pt, pu, pl, start, est, mpl, now, migrating == 1)
+        n_res = _empty_rows_then_schedule(cells, rbusy, home, lo, hi, nrows, size, run, runpos, ist, fst, waiting,
+                                          n_wait, mpl, backfill, pt, pu, pl, start, est, now, res_job, res_row, res_s,
+                                          res_e, res_size, n_res)
     _fill(cells, rbusy, home, lo, hi, nrows, size, run, ist, start, now)
+    if not migrate:
+        return n_res
     _fill_migrating(cells, rbusy, home, lo, hi, nrows, size, run, ist, fst, seen, others, occ, ban, plan, moved,
                     q, cost_c, charge, lost, need, work, quantum, start, now, fails, rchg, jchg)
     out[0] += fst[BUDGET_OVERHEAD]
