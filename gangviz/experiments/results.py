@@ -129,8 +129,11 @@ def read_completed(path: Path, axes: Sequence[str], metrics: Sequence[str],
             rec = dict(zip(want, row))
             if rec["kind"] != "run" or rec["status"] != "ok":
                 continue
+            # the grid's values by place: an axis may share its name with a figure (``jobs``,
+            # the workload's size and the jobs finished), whose later column wins in ``rec``
+            values = row[2:2 + len(axes)]
             try:
-                key = run_key(rec["policy"], [rec[a] for a in axes], int(rec["replication"]))
+                key = run_key(rec["policy"], values, int(rec["replication"]))
                 seed = int(rec["seed"])
             except ValueError:
                 raise ValueError(f"{path}:{line}: replication/seed: not a whole number") from None

@@ -84,6 +84,21 @@ def test_resume_computes_only_the_missing_runs(sweep, tmp_path):
     assert again.computed == 0 and runs_of(out) == full
 
 
+def test_resume_reads_a_grid_axis_that_shares_its_name_with_a_figure(tmp_path):
+    """A ``jobs`` axis (the workload's size) sits beside the figure ``jobs`` (jobs finished) in
+    the results file: resuming reads the axis's own column, not the figure's."""
+    p = tmp_path / "s.toml"
+    p.write_text('seed = 7\nreplications = 2\npolicies = ["firstfit"]\n\n[workload]\nmodel = "downey"\n'
+                 'procs = 16\nload = 0.5\n\n[grid]\njobs = [10, 12]\n')
+    sweep = load_sweep(p)
+    out = tmp_path / "r.csv"
+    run_sweep(sweep, out)
+    header = out.read_text().splitlines()[0].split(",")
+    assert header.count("jobs") == 2  # the axis and the figure
+    again = run_sweep(sweep, out, existing="resume")
+    assert (again.reused, again.computed) == (4, 0)
+
+
 def test_failed_runs_are_written_and_retried_on_resume(sweep, tmp_path):
     out = tmp_path / "r.csv"
     report = run_sweep(sweep, out, fn=helpers.run_but_fail_firstfit)
