@@ -77,7 +77,7 @@ def main() -> None:
             for i in range(args.repeat):
                 out = Path(tmp, f"{label.split()[0]}-{i}.csv")
                 t0 = time.perf_counter()
-                run_sweep(sweep, out, overwrite=True, **kw)
+                run_sweep(sweep, out, existing="overwrite", **kw)
                 best = min(best, time.perf_counter() - t0)
             times[label], outs[label] = best, out
             print(f"  {label:>12}: {best:7.2f} s   (1-min load average after: {os.getloadavg()[0]:.1f})")
