@@ -62,7 +62,10 @@ def unspill(spilled: Spilled) -> Any:
     """Return the value :func:`spill` wrote, its arrays over one block read from the file
     (writable, aligned), and remove the file. Raises ``OSError`` when the file cannot be read."""
     try:
-        block = np.empty(os.path.getsize(spilled.path), dtype=np.uint8)
+        size = os.path.getsize(spilled.path)
+        raw = np.empty(size + ALIGN, dtype=np.uint8)  # numpy promises 16 bytes: start at 64
+        skip = -raw.ctypes.data % ALIGN
+        block = raw[skip:skip + size]
         with open(spilled.path, "rb", buffering=0) as fh:
             view, done = block.data, 0
             while done < len(block):
