@@ -241,13 +241,17 @@ def schedule_task(key: Any, source: Any, spec: str, order: str | None = None, ga
 def spilled_schedule_task(folder: str, key: Any, source: Any, spec: str, order: str | None = None,
                           gamma: float = 10.0) -> Any:
     """Return :func:`schedule_task`'s :class:`Schedule` as a
-    :class:`~gangviz.experiments.spill.Spilled`: its arrays' bytes in a file in ``folder``,
+    :class:`~gangviz.experiments.spill.Spilled`, with its placement log's copies of the matrix
+    made (:meth:`~gangviz.fast.placement.PlacementLog.copies`): its arrays' bytes in a file in ``folder``,
     for the parent to read back with :func:`~gangviz.experiments.spill.unspill` (faster than
     through the pool's pipe, which blocks this worker until the parent has read them). Raises
     as :func:`schedule_task` does, and ``OSError`` when the file cannot be written."""
     from gangviz.experiments.spill import spill
 
-    return spill(schedule_task(key, source, spec, order, gamma), folder)
+    schedule = schedule_task(key, source, spec, order, gamma)
+    if schedule.placement is not None:
+        schedule.placement.copies()  # made here, on the compiled loop: the parent only replays them
+    return spill(schedule, folder)
 
 
 #: seconds between two progress reports of a run

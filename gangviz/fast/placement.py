@@ -11,8 +11,9 @@ so all of these come out as the policy made them.
 
 :class:`PlacementLog` turns the log back into the matrix at a time ``t``: the state after
 every decision at or before ``t`` (the matrix does not change between decisions). It keeps a
-copy of the matrix every :data:`CHECKPOINT` entries, so a query replays at most that many
-entries after a binary search by time. A 122,000-job trace logs a few entries per job (tens of
+copy of the matrix every :data:`CHECKPOINT` entries (made by a compiled loop,
+:mod:`gangviz.fast.placement_kernel`, once), so a query replays at most that many entries, in
+plain Python, after a binary search by time. A 122,000-job trace logs a few entries per job (tens of
 MB); the copies take ``rows x processors`` 32-bit cells each.
 """
 
@@ -21,41 +22,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
-__all__ = ["PlacementLog", "CHECKPOINT"]
+__all__ = ["PlacementLog", "CHECKPOINT", "replay"]
 
 #: log entries between two copies of the matrix
 CHECKPOINT = 4096
 
 
-@njit(cache=True)
-def _replay(entries: np.ndarray, k0: int, k1: int, matrix: np.ndarray, n: int) -> int:
-    """Apply log ``entries[k0:k1]`` to ``matrix`` (``n`` rows in use); return the rows in use."""
-    for k in range(k0, k1):
-        r = entries[k, 0]
+def replay(entries: np.ndarray, k0: int, k1: int, matrix: np.ndarray, n: int) -> int:
+    """Apply log ``entries[k0:k1]`` to ``matrix`` (``n`` rows in use) in place; return the rows
+    in use after them. Plain Python, at most :data:`CHECKPOINT` entries a query: a process that
+    only reads a finished run's matrix (the compare window) never imports numba."""
+    for r, first, end, job in entries[k0:k1].tolist():
         if r < 0:
-            n = entries[k, 1]
+            n = first
         else:
-            matrix[r, entries[k, 1]:entries[k, 2]] = entries[k, 3]
+            matrix[r, first:end] = job
     return n
-
-
-@njit(cache=True)
-def _checkpoints(entries: np.ndarray, every: int, rows: int,
-                 processors: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return the matrix (and its rows in use) before every ``every``-th entry: copy ``i`` is
-    the state after entries ``[0, i * every)``."""
-    count = (entries.shape[0] + every - 1) // every
-    copies = np.full((max(count, 1), rows, processors), -1, np.int32)
-    used = np.zeros(max(count, 1), np.int64)
-    matrix = np.full((rows, processors), -1, np.int32)
-    n = 0
-    for i in range(count):
-        copies[i] = matrix
-        used[i] = n
-        n = _replay(entries, i * every, min((i + 1) * every, entries.shape[0]), matrix, n)
-    return copies, used
 
 
 @dataclass
@@ -97,11 +80,20 @@ class PlacementLog:
         """Return the matrix after every decision at or before ``t``: a ``(rows, processors)``
         int32 array of job numbers, -1 where a processor is idle in that row (no row before
         the first job is placed)."""
-        if self._copies is None or self._used is None:
-            self._copies, self._used = _checkpoints(self.entries, CHECKPOINT, self.rows, self.processors)
-        copies, used = self._copies, self._used
+        copies, used = self.copies()
         k = int(np.searchsorted(self.time, t, side="right"))
         i = min(k // CHECKPOINT, len(copies) - 1)
         matrix: np.ndarray = copies[i].copy()
-        n = _replay(self.entries, i * CHECKPOINT, k, matrix, int(used[i]))
+        n = replay(self.entries, i * CHECKPOINT, k, matrix, int(used[i]))
         return matrix[:n]
+
+    def copies(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the copies of the matrix every :data:`CHECKPOINT` entries and their rows in
+        use (:func:`gangviz.fast.placement_kernel.checkpoints`), made once, on the first call: a
+        worker process makes them before it hands the run back, so the process that reads it
+        needs no compiled loop."""
+        if self._copies is None or self._used is None:
+            from gangviz.fast.placement_kernel import checkpoints
+
+            self._copies, self._used = checkpoints(self.entries, CHECKPOINT, self.rows, self.processors)
+        return self._copies, self._used

@@ -65,3 +65,30 @@ def test_a_file_gone_before_it_is_read_raises_oserror(tmp_path):
     Path(spilled.path).unlink()
     with pytest.raises(OSError):
         unspill(spilled)
+
+
+def test_a_worker_s_run_is_read_back_and_drawn_without_numba(tmp_path, monkeypatch):
+    """The compare window's process reads each run's matrix from the copies the worker made:
+    it never imports numba (nor loads a compiled loop), which the workers need every core for."""
+    import subprocess
+    import sys
+
+    monkeypatch.setattr(schedule, "_progress", None)
+    src = load_source(str(TRACE))
+    spilled = schedule.spilled_schedule_task(str(tmp_path), ("g", "mgs"), src, "mgs")
+    probe = tmp_path / "spilled.pickle"
+    probe.write_bytes(pickle.dumps(spilled))
+    want = schedule.schedule_task(("g", "mgs"), src, "mgs")
+    times = [0.0, want.end / 3, want.end / 2, want.end]
+    code = (
+        "import pickle, sys\n"
+        "from gangviz.experiments.spill import unspill\n"
+        f"got = unspill(pickle.loads(open({str(probe)!r}, 'rb').read()))\n"
+        f"mats = [got.matrix_at(t).tolist() for t in {times!r}]\n"
+        "print('numba' in sys.modules)\n"
+        "print(mats)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    imported, mats = out.splitlines()
+    assert imported == "False"
+    assert mats == str([want.matrix_at(t).tolist() for t in times])
