@@ -9,8 +9,9 @@ run ended and the view drawn), the peak resident memory of the window's process 
 largest worker, and, against them, the policies' command-line runs (``gangviz run TRACE
 --policy P``, each a whole process, one after the other): their sum, and that sum divided by
 the workers the window used. As ``gangviz compare --window`` does, the workers are started
-first, and load the trace while this process loads it and builds the window (``--cold``: they
-start when the window starts its runs, as for a comparison opened from the main window). Goals on LANL-CM5 (122k jobs, 1,024 processors) with gs, mgs,
+first and load the trace while this process loads it, and their runs start before this process
+builds the window (``--cold``: they start when the window starts its runs, as for a comparison
+opened from the main window). Goals on LANL-CM5 (122k jobs, 1,024 processors) with gs, mgs,
 easy and brmms: first frame <= 3 s; full time <= 1.5x the sum over the workers; peak <= 1 GB.
 Without a trace a 1,024-processor synthetic workload of 20,000 jobs (``--quick``: 6,000) is
 used. Runs offscreen (QT_QPA_PLATFORM=offscreen is set when unset).
@@ -69,15 +70,17 @@ def main() -> None:
     args = ap.parse_args()
     trace = args.trace or args.trace_opt
     policies = args.policy or (["gs", "easy"] if args.quick else ["gs", "mgs", "easy", "brmms"])
-    # as ``gangviz compare --window`` does: start the workers, load the workload, build the window
-    from gangviz.gui.compare.ahead import prestart
+    # as ``gangviz compare --window`` does: start the workers, load the workload, start the runs,
+    # build the window
+    from gangviz.gui.compare.ahead import load_started
     from gangviz.workloads.source import load_source
 
     model = ["--jobs", "6000" if args.quick else "20000", "--procs", "1024", "--load", "0.8", "--seed", "1"]
-    options = {} if trace else {"jobs": int(model[1]), "procs": 1024, "load": 0.8, "seed": 1}
-    if not args.cold:
-        prestart(trace or "downey", len(policies), **options)
-    source = load_source(trace or "downey", **options)
+    options: dict[str, object] = {} if trace else {"jobs": int(model[1]), "procs": 1024, "load": 0.8, "seed": 1}
+    if args.cold:
+        source = load_source(trace or "downey", **options)
+    else:
+        source = load_started(trace or "downey", options, policies)
     loaded = time.perf_counter() - T0
     from PySide6.QtWidgets import QApplication
 

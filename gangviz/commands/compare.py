@@ -261,12 +261,9 @@ def _window(args: argparse.Namespace) -> int:
                "seed": args.seed}
     from gangviz.gui.compare import ahead  # (no Qt)
 
-    ahead.prestart(args.workload, len(runs), **options)  # the runs' workers load it meanwhile
-    source = load_source(args.workload, **options)
-    if not ahead.uses_workers(source):
-        ahead.discard_waiting()
-    if args.ring:
-        source.ring = True  # as compare(ring=True) does for the printed table
+    # the runs' workers load the workload meanwhile, and their runs start before the window is built
+    source = ahead.load_started(args.workload, options, args.policy, args.order, args.padding,
+                                args.bsld_threshold, ring=args.ring)
     try:
         from gangviz.gui.compare import window as compare_window
     except ImportError as exc:

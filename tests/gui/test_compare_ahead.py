@@ -33,7 +33,7 @@ def test_the_window_runs_its_comparison_on_the_workers_started_ahead(qtbot):
 
     ahead.prestart("downey", 2, **BIG)
     assert ahead._waiting is not None
-    pool = ahead._waiting[0]
+    pool = ahead._waiting.pool
     assert len(_processes(pool)) == ahead.worker_count(2)  # spawned at once, before any run
     src = load_source("downey", **BIG)
     win = CompareWindow(src, ["gs", "easy"])
@@ -69,7 +69,7 @@ def test_a_scenario_starts_no_worker():
 def test_workers_no_comparison_takes_are_ended(qtbot):
     ahead.prestart("downey", 2, **BIG)
     assert ahead._waiting is not None
-    procs = _processes(ahead._waiting[0])
+    procs = _processes(ahead._waiting.pool)
     src = load_source(str(TRACE))
     assert not ahead.uses_workers(src)  # 300 jobs: the window steps them itself
     win = CompareWindow(src, ["gs", "easy"])
@@ -95,7 +95,53 @@ def test_a_big_or_compressed_trace_starts_its_workers_before_its_jobs_are_counte
 def test_a_pool_of_another_size_is_ended_not_taken(qtbot):
     ahead.prestart("downey", 2, **BIG)
     assert ahead._waiting is not None
-    workers = ahead._waiting[2]
-    procs = _processes(ahead._waiting[0])
+    workers = ahead._waiting.workers
+    procs = _processes(ahead._waiting.pool)
     assert ahead.take_waiting(workers + 1) is None and ahead._waiting is None
     qtbot.waitUntil(lambda: not any(p.is_alive() for p in procs), timeout=30_000)
+
+
+@pytest.mark.slow
+def test_the_runs_the_command_starts_before_the_window_are_those_the_window_shows(qtbot):
+    from gangviz.experiments.schedule import run_schedule
+
+    src = ahead.load_started("downey", BIG, ["gs", "easy"], gamma=5.0)
+    waiting = ahead._waiting
+    assert waiting is not None and waiting.batch is not None
+    assert [t.label for t in waiting.batch.tasks] == ["gs", "easy"]
+    submitted = waiting.pool._queue_count  # the workers' start-up tasks and the two runs
+    win = CompareWindow(src, ["gs", "easy"], bsld_threshold=5.0)
+    qtbot.addWidget(win)
+    assert win.runner is not None and win.runner._pool is waiting.pool and ahead._waiting is None
+    assert win.runner.generation == ahead.FIRST_GENERATION
+    assert waiting.pool._queue_count == submitted  # taken, not submitted again
+    qtbot.waitUntil(lambda: win.pending == 0, timeout=120_000)
+    assert not win.failures, win.failures
+    for spec in ("gs", "easy"):
+        here = run_schedule(src, spec)
+        np.testing.assert_array_equal(win.schedules[spec].finish, here.finish)
+    win.close()
+
+
+@pytest.mark.slow
+def test_runs_started_for_another_comparison_are_ended_and_the_window_runs_its_own(qtbot):
+    src = ahead.load_started("downey", BIG, ["gs", "easy"])
+    waiting = ahead._waiting
+    assert waiting is not None and waiting.batch is not None
+    procs = _processes(waiting.pool)
+    win = CompareWindow(src, ["gs", "fcfs"])  # not the runs submitted: they are not shown
+    qtbot.addWidget(win)
+    assert win.runner is not None and win.runner._pool is not waiting.pool and ahead._waiting is None
+    qtbot.waitUntil(lambda: not any(p.is_alive() for p in procs), timeout=30_000)
+    qtbot.waitUntil(lambda: win.pending == 0, timeout=120_000)
+    assert set(win.schedules) == {"gs", "fcfs"} and not win.failures
+    win.close()
+
+
+def test_runs_the_window_would_refuse_are_not_started():
+    assert not ahead.start_runs(load_source("downey", **BIG), ["gs"])  # no workers waiting
+    ahead.prestart("downey", 2, **BIG)
+    src = load_source("downey", **BIG)
+    assert not ahead.start_runs(src, ["gs", "gs"])  # the same run twice: the window says why
+    assert not ahead.start_runs(src, ["gs", "nosuch"])
+    assert ahead._waiting is not None and ahead._waiting.batch is None

@@ -100,5 +100,5 @@ def test_an_order_for_every_policy_reaches_a_policy_ticked_later(qtbot):
     win = CompareWindow(load_source(str(KTH)), ["easy:estimates=exact", "gs"], schedules=False,
                         orders=[f"{ORDER}:shortest_first", "easy:estimates=exact=arrival"])
     qtbot.addWidget(win)
-    assert win.run_of("easy:estimates=exact") == ("easy:estimates=exact", None)
-    assert win.run_of("fcfs") == ("fcfs", f"{ORDER}:shortest_first")
+    assert win.plan.run_of("easy:estimates=exact") == ("easy:estimates=exact", None)
+    assert win.plan.run_of("fcfs") == ("fcfs", f"{ORDER}:shortest_first")

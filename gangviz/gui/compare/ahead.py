@@ -12,24 +12,54 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gangviz.gui.kit.spawning import main_not_imported
 
 if TYPE_CHECKING:
+    from gangviz.gui.compare.plan import RunTask
     from gangviz.workloads.source import Source
 
-__all__ = ["SCHEDULE_JOBS", "uses_workers", "worker_count", "new_pool", "prestart", "discard_waiting",
-           "take_waiting"]
+__all__ = ["SCHEDULE_JOBS", "Pool", "Batch", "uses_workers", "worker_count", "new_pool", "submit",
+           "prestart", "start_runs", "discard_waiting", "take_waiting"]
 
 #: a workload of more jobs than this is compared as finished runs in worker processes (the
 #: window's panes then draw schedules); a smaller one steps its simulations in the window
 SCHEDULE_JOBS = 5000
 
-#: a pool started by :func:`prestart`, its progress queue and its number of processes,
-#: until a runner takes them
-_waiting: tuple[cf.ProcessPoolExecutor, Any, int] | None = None
+
+@dataclass
+class Batch:
+    """Runs submitted to a pool: their ``tasks``, the ``generation`` their progress messages
+    and results carry (as ``(generation, label)``), the ``folder`` their arrays come back
+    through (:mod:`gangviz.experiments.spill`) and each run's future (of a
+    :class:`~gangviz.experiments.spill.Spilled` schedule), by label."""
+
+    tasks: list[RunTask]
+    generation: int
+    folder: str
+    futures: dict[str, cf.Future[Any]] = field(default_factory=dict)
+
+
+@dataclass
+class Pool:
+    """A pool of worker processes, its progress queue, its number of processes and the runs
+    already submitted to it (``None``: none)."""
+
+    pool: cf.ProcessPoolExecutor
+    queue: Any
+    workers: int
+    batch: Batch | None = None
+
+
+#: a pool started by :func:`prestart` (with the runs :func:`start_runs` submitted to it),
+#: until a runner takes it
+_waiting: Pool | None = None
 
 
 def uses_workers(source: Source) -> bool:
@@ -92,9 +122,10 @@ def prestart(workload: str, runs: int, **options: Any) -> None:
     """Start the worker processes of a comparison of ``runs`` runs on ``workload`` now, before
     this process loads it and builds the window: each worker imports the simulator and loads
     ``load_source(workload, **options)`` meanwhile, and the window's first runs go to them
-    (:func:`take_waiting`). Nothing for fewer than two runs or a workload the window compares
-    in its own process (a scenario, a small model); a workload that does not load is left for
-    this process to report (its workers then go unused: :func:`discard_waiting`)."""
+    (:func:`start_runs`, :func:`take_waiting`). Nothing for fewer than two runs or a workload the
+    window compares in its own process (a scenario, a small model); a workload that does not
+    load is left for this process to report (its workers then go unused:
+    :func:`discard_waiting`)."""
     from gangviz.experiments.schedule import ready
 
     global _waiting
@@ -105,28 +136,91 @@ def prestart(workload: str, runs: int, **options: Any) -> None:
     with main_not_imported():  # a pool spawns its processes as tasks are submitted
         for _ in range(workers):
             pool.submit(ready)
-    _waiting = pool, queue, workers
+    _waiting = Pool(pool, queue, workers)
+
+
+def _quick(task: RunTask) -> bool:
+    """Return whether ``task`` runs a policy of a family whose runs are one pass over the jobs
+    (space sharing: no time slots, :attr:`gangviz.core.registry.Family.matrix`), far shorter than
+    a time-slot run on the same trace; a user's policy or a spec that does not parse counts as
+    long."""
+    from gangviz.core import registry
+
+    try:
+        entry, _ = registry.parse(task.policy)
+        return not registry.family(entry.family).matrix
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
+def submit(pool: cf.ProcessPoolExecutor, tasks: list[RunTask], generation: int) -> Batch:
+    """Submit one run per task to ``pool`` (:func:`~gangviz.experiments.schedule.spilled_schedule_task`,
+    its arrays coming back through a new temporary folder) and return the :class:`Batch`.
+
+    The time-slot runs are submitted first and the short space-sharing runs last, each kind in
+    the order given: the pool's workers take runs in that order, and the short ones fill in
+    after the long ones, as longest-first list scheduling does, so that the workers end
+    together rather than one of them starting a long run last."""
+    from gangviz.experiments.schedule import spilled_schedule_task
+
+    batch = Batch(list(tasks), generation, tempfile.mkdtemp(prefix="gangviz-runs-"))
+    with main_not_imported():  # the workers are spawned here, by the submits (unless started ahead)
+        for t in sorted(tasks, key=_quick):
+            batch.futures[t.label] = pool.submit(spilled_schedule_task, batch.folder, (generation, t.label),
+                                                 t.source, t.policy, t.order, t.gamma)
+    return batch
+
+
+#: the generation of a compare window's first runs (:class:`~gangviz.gui.compare.runs.ScheduleRunner`)
+FIRST_GENERATION = 1
+
+
+def start_runs(source: Source, policies: Sequence[str], orders: Sequence[str] = (),
+               padding: str | None = None, gamma: float = 10.0) -> bool:
+    """Submit the runs a compare window of ``policies`` (with queue ``orders``, ``padding`` and
+    bounded slowdown threshold ``gamma``) on ``source`` starts first to the workers
+    :func:`prestart` started, now, before the window is built: the window takes them when they
+    are the runs it asks for (:func:`take_waiting`). Return whether they were submitted: not
+    when no workers wait, runs were submitted already, or the comparison is one the window
+    refuses (it reports why)."""
+    from gangviz.gui.compare.plan import Plan, run_tasks
+
+    waiting = _waiting
+    if waiting is None or waiting.batch is not None or not uses_workers(source):
+        return False
+    try:
+        plan = Plan.of(policies, orders)
+        tasks = run_tasks(source, plan.runs_of(plan.labels), padding, gamma)
+    except ValueError:
+        return False
+    waiting.batch = submit(waiting.pool, tasks, FIRST_GENERATION)
+    return True
 
 
 def discard_waiting() -> None:
-    """End the processes :func:`prestart` started when no comparison took them."""
+    """End the processes :func:`prestart` started (and the runs :func:`start_runs` gave them)
+    when no comparison took them."""
     global _waiting
     waiting, _waiting = _waiting, None
     if waiting is not None:
-        end_pool(waiting[0], waiting[1], terminate=True)
+        end_pool(waiting.pool, waiting.queue, terminate=True)
+        if waiting.batch is not None:
+            shutil.rmtree(waiting.batch.folder, ignore_errors=True)
 
 
-def take_waiting(workers: int) -> tuple[cf.ProcessPoolExecutor, Any] | None:
-    """Return the pool :func:`prestart` started and its progress queue when it has ``workers``
-    processes (it is then no longer waiting); end it and return ``None`` when it has another
-    number, or return ``None`` when there is none."""
+def take_waiting(workers: int, tasks: list[RunTask] | None = None, generation: int = 0) -> Pool | None:
+    """Return the pool :func:`prestart` started when it has ``workers`` processes and the runs
+    submitted to it, if any, are ``tasks`` of ``generation`` (it is then no longer waiting);
+    end it and return ``None`` otherwise, or return ``None`` when there is none."""
     global _waiting
     waiting = _waiting
-    if waiting is None or waiting[2] != workers:
+    batch = None if waiting is None else waiting.batch
+    if (waiting is None or waiting.workers != workers
+            or (batch is not None and (batch.tasks != tasks or batch.generation != generation))):
         discard_waiting()
         return None
     _waiting = None
-    return waiting[0], waiting[1]
+    return waiting
 
 
 def end_pool(pool: cf.ProcessPoolExecutor, queue: Any, *, terminate: bool) -> None:
@@ -140,3 +234,32 @@ def end_pool(pool: cf.ProcessPoolExecutor, queue: Any, *, terminate: bool) -> No
     if queue is not None:
         queue.close()
         queue.cancel_join_thread()
+
+
+def load_started(workload: str, options: dict[str, Any], policies: Sequence[str], orders: Sequence[str] = (),
+                 padding: str | None = None, gamma: float = 10.0, ring: bool = False) -> Source:
+    """Load ``workload`` for a compare window of ``policies`` (as ``gangviz compare --window``
+    does) and return it, its runs going already when they go in worker processes: the workers
+    start first (:func:`prestart`) and load it while this process does, then the window's
+    first runs are submitted to them (:func:`start_runs`), before the window is built.
+    ``options`` are :func:`~gangviz.workloads.source.load_source`'s, ``ring`` marks the source
+    a ring of processors. Raises as :func:`~gangviz.workloads.source.load_source` does (the
+    workers started are then ended)."""
+    from gangviz.gui.compare.plan import Plan
+    from gangviz.workloads.source import load_source
+
+    try:
+        labels = Plan.of(policies, orders).labels
+    except ValueError:
+        labels = list(policies)  # the window reports it
+    prestart(workload, len(labels), **options)
+    try:
+        source = load_source(workload, **options)
+    except BaseException:
+        discard_waiting()
+        raise
+    if ring:
+        source.ring = True  # as compare(ring=True) does for the printed table
+    if not start_runs(source, policies, orders, padding, gamma) and not uses_workers(source):
+        discard_waiting()
+    return source

@@ -10,7 +10,8 @@ again in each worker from its :attr:`~gangviz.workloads.source.Source.origin` (p
 hundred thousand job objects takes longer than reading the trace); another source is sent
 whole. Workers are spawned, never forked (this process runs a Qt event loop). The first runs go
 to the workers ``gangviz compare --window`` started before it loaded the trace
-(:func:`gangviz.gui.compare.ahead.prestart`), which hold it by then. A run's schedule comes
+(:func:`gangviz.gui.compare.ahead.prestart`), which hold it by then; the command submits
+them too, before it builds the window (:func:`gangviz.gui.compare.ahead.start_runs`). A run's schedule comes
 back with its arrays in a file of a folder of the runner's (:mod:`gangviz.experiments.spill`),
 read back in the pool's own thread (:func:`read_back`). When every run has ended the workers
 exit without being waited for: the window's last frame does not wait for them.
@@ -24,20 +25,17 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import shutil
-import tempfile
 import time
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from gangviz.experiments.spill import unspill
-from gangviz.gui.compare.ahead import end_pool, new_pool, take_waiting, worker_count
-from gangviz.gui.kit.spawning import main_not_imported
+from gangviz.gui.compare.ahead import end_pool, new_pool, submit, take_waiting, worker_count
 from gangviz.userpolicy.errors import printable
 
 if TYPE_CHECKING:
-    from gangviz.workloads.source import Source
+    from gangviz.gui.compare.plan import RunTask
 
 #: milliseconds between two looks at the runs
 POLL_MS = 100
@@ -92,36 +90,26 @@ class ScheduleRunner(QObject):
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self._poll)
 
-    def start(self, source: Source, specs: list[str], sources: Mapping[str, Source] | None = None,
-              runs: Mapping[str, tuple[str, str | None]] | None = None, gamma: float = 10.0) -> int:
-        """Start one run per spec, on ``source`` or its own of ``sources`` (the machine a
-        comparison gives it, :func:`gangviz.experiments.compare.machine_sources`); return the
+    def start(self, tasks: list[RunTask]) -> int:
+        """Start one run per task (:func:`gangviz.gui.compare.plan.run_tasks`); return the
         generation the signals carry (a later :meth:`start` ends the earlier runs and makes
-        their results stale). ``runs`` maps a label of ``specs`` to the policy and queue order
-        it runs (:func:`gangviz.experiments.compare.labelled_runs`; a label not there is a
-        policy in arrival order); the worker loads the order's file itself. ``gamma`` is the
-        bounded slowdown's threshold of the figures."""
-        from gangviz.experiments.schedule import spilled_schedule_task
-
+        their results stale). The first runs go to the workers ``gangviz compare --window``
+        started (:func:`gangviz.gui.compare.ahead.prestart`), and are those runs when it
+        submitted them already (:func:`gangviz.gui.compare.ahead.start_runs`)."""
         self.stop()
         self.generation += 1
         gen = self.generation
-        if not specs:
+        if not tasks:
             return gen
-        self.workers = worker_count(len(specs))
-        self._pool, self._queue = take_waiting(self.workers) or new_pool(self.workers)
-        self._folder = tempfile.mkdtemp(prefix="gangviz-runs-")  # the runs' arrays come back through it
-        with main_not_imported():  # the workers are spawned here, by the submits (unless started ahead)
-            for label in specs:
-                own = (sources or {}).get(label, source)
-                policy, order = (runs or {}).get(label, (label, None))
-                # a worker loads a trace again rather than receive its jobs pickled, then gives
-                # it the machine this comparison chose
-                task = ((own.origin, own.ring, own.processors, own.absent_from)
-                        if own.origin is not None else own)
-                fut = self._pool.submit(spilled_schedule_task, self._folder, (gen, label), task, policy,
-                                        order, gamma)
-                self._futures[read_back(fut)] = label
+        self.workers = worker_count(len(tasks))
+        waiting = take_waiting(self.workers, tasks, gen)
+        if waiting is None:
+            self._pool, self._queue = new_pool(self.workers)
+        else:
+            self._pool, self._queue = waiting.pool, waiting.queue
+        batch = waiting.batch if waiting is not None and waiting.batch is not None else submit(self._pool, tasks, gen)
+        self._folder = batch.folder
+        self._futures = {read_back(fut): label for label, fut in batch.futures.items()}
         self.timer.start()
         return gen
 

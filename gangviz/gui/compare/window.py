@@ -70,6 +70,7 @@ from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.compare import clock as shared_clock
 from gangviz.gui.compare.ahead import discard_waiting, uses_workers
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
+from gangviz.gui.compare.plan import MAX_POLICIES, MIN_POLICIES, Plan, Run, check_count, run_tasks
 from gangviz.gui.compare.present import ComparePresentation
 from gangviz.gui.compare.runs import ScheduleRunner
 from gangviz.gui.compare.state_line import StateLine
@@ -104,33 +105,8 @@ if TYPE_CHECKING:
     from gangviz.sim.state import Sample
     from gangviz.workloads.source import Source
 
-MIN_POLICIES, MAX_POLICIES = 2, 4
 TICK_MS = 30
 SCREENSHOT_SIZE = (1680, 1050)
-
-
-#: a run of the window: the policy and its queue order (``None``: arrival order)
-Run = tuple[str, "str | None"]
-
-
-def check_count(specs: list[str], runs: dict[str, Run] | None = None) -> None:
-    """Raise ``ValueError`` unless ``specs`` names 2-4 different runs: different policies, or
-    one policy under different queue orders (``runs`` maps a label to its policy and order,
-    :func:`gangviz.experiments.compare.labelled_runs`; a label not there is a policy in
-    arrival order)."""
-    n = len(specs)
-    if n < MIN_POLICIES:
-        raise ValueError(f"pick at least {MIN_POLICIES} policies to compare ({n} picked)")
-    if n > MAX_POLICIES:
-        raise ValueError(f"pick at most {MAX_POLICIES} policies ({n} picked): the panes sit side by side")
-    from gangviz.experiments.compare import check_distinct
-
-    by_order: dict[str | None, list[str]] = {}
-    for label in specs:
-        spec, order = (runs or {}).get(label, (label, None))
-        by_order.setdefault(order, []).append(spec)
-    for same in by_order.values():
-        check_distinct(same, "policy")
 
 
 def build_sims(source: Source, specs: list[str], padding: str | None = None,
@@ -379,13 +355,8 @@ class CompareWindow(QMainWindow):
                  orders: Sequence[str] = (), bsld_threshold: float = 10.0,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from gangviz.experiments.compare import labelled_runs, split_own_order
-
-        #: label -> (policy, queue order) of the runs asked for with their orders
-        self.runs: dict[str, Run] = labelled_runs(list(policies), list(orders)) if orders else {}
-        #: the order of a policy ticked in the chooser that was not asked for with one of its own
-        split = [(o, split_own_order(o, list(policies))) for o in orders]
-        self.every_order = next((o for o, (head, eq, _) in split if not (eq and head in policies)), None)
+        #: each run's policy and queue order, as asked for (:class:`~gangviz.gui.compare.plan.Plan`)
+        self.plan = Plan.of(policies, orders)
         #: the bounded slowdown's threshold Γ, in the source's clock
         self.bsld_threshold = float(bsld_threshold)
         self._schedules_asked = schedules
@@ -428,7 +399,7 @@ class CompareWindow(QMainWindow):
             self.addAction(a)
         self.resize(1500, 950)
         if policies:
-            labels = list(self.runs) or list(policies)
+            labels = self.plan.labels
             self.chooser.set_checked(labels)
             self.set_policies(labels, start=start)
         discard_waiting()  # workers started for a comparison that did not start
@@ -578,14 +549,6 @@ class CompareWindow(QMainWindow):
             self.padding = self.chooser.machine.currentData()
         self.set_policies(list(specs), start=self.time)
 
-    def run_of(self, label: str) -> Run:
-        """Return the policy and queue order of the run ``label``: as asked for, else the
-        policy ``label`` under the order given for every policy (or arrival order)."""
-        return self.runs.get(label, (label, self.every_order))
-
-    def _runs_of(self, labels: list[str]) -> dict[str, Run]:
-        return {label: self.run_of(label) for label in labels}
-
     def _gamma_text(self) -> str:
         unit = "s" if self._slice_seconds() is not None else "slices"
         return f"bounded slowdown Γ = {self.bsld_threshold:g} {unit}"
@@ -616,7 +579,7 @@ class CompareWindow(QMainWindow):
         if self.uses_schedules():
             return self._set_schedules(specs, start)
         try:
-            sims = build_sims(self.source, specs, self.padding, self._runs_of(specs))
+            sims = build_sims(self.source, specs, self.padding, self.plan.runs_of(specs))
         except ValueError as exc:
             self._tell(str(exc))
             return False
@@ -672,20 +635,8 @@ class CompareWindow(QMainWindow):
     def _set_schedules(self, specs: list[str], start: float) -> bool:
         """Start one headless run per spec (:class:`ScheduleRunner`) and show their panes at
         once, each filled when its run ends; checks the specs first (as :meth:`set_policies`)."""
-        from gangviz.experiments.compare import machine_sources
-        from gangviz.factory import resolve
-
-        runs = self._runs_of(specs)
         try:
-            check_count(specs, runs)
-            policies = machine_sources(self.source, [spec for spec, _ in runs.values()], self.padding)
-            sources = {label: policies[spec] for label, (spec, _) in runs.items()}
-            for spec, _ in runs.values():
-                try:
-                    resolve(self.source, spec)
-                except (ValueError, KeyError, TypeError) as exc:
-                    msg = str(exc).strip("'\"")
-                    raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
+            tasks = run_tasks(self.source, self.plan.runs_of(specs), self.padding, self.bsld_threshold)
         except ValueError as exc:
             self._tell(str(exc))
             return False
@@ -720,7 +671,7 @@ class CompareWindow(QMainWindow):
             self.runner.timer.timeout.connect(self._runs_tick)
         self._start_at = start
         self.presentation.apply()
-        self._generation = self.runner.start(self.source, list(specs), sources, runs, self.bsld_threshold)
+        self._generation = self.runner.start(tasks)
         self.subheading.setText(self.subheading.text() + f" in {self.runner.workers} worker process"
                                 + ("es" if self.runner.workers != 1 else "") + f"  ·  {self._gamma_text()}")
         self.set_time(start, force=True)
