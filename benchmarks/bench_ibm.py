@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.engine != "reference" and args.decide == "event":
         warm_up()
     if args.what in (None, "policies") and (args.what or args.quick):
-        n = args.jobs or (500 if args.quick else 5000)
+        n = args.jobs or (200 if args.quick else 5000)
         w = zhang_workload(n, args.multiplier, seed=1000, calibrate=True)
         report(f"generated workload (Zhang01 §2.2, multiplier {args.multiplier:g})", w.jobs, PROCESSORS, names,
                args.decide, args.mpl, args.engine)

@@ -4,7 +4,7 @@
     python benchmarks/bench_zhou.py schemes [--jobs N] [--engine E]  # jobs/s per scheme at rho 0.5, 0.9
     python benchmarks/bench_zhou.py runs [--jobs N] [--engine E]     # CPU time of Table 2's 16 runs of one set
     python benchmarks/bench_zhou.py table2 [--workers 2] # wall time of `gangviz repro zhou-table2`
-    python benchmarks/bench_zhou.py --quick          # wlt, schemes and runs on 500 jobs, seconds
+    python benchmarks/bench_zhou.py --quick          # wlt, schemes and runs on 200 jobs, seconds
 """
 
 from __future__ import annotations
@@ -54,11 +54,15 @@ def naive_choice(m: OusterhoutMatrix, block: int) -> int | None:
     return int(np.argmax(np.where(ok, per_block.sum(axis=1), -1)))
 
 
-def bench_wlt() -> None:
-    print("Allocation decision for a 4-processor job, 32 slots (median of 7 x 2000 decisions):")
+def bench_wlt(quick: bool = False) -> None:
+    """Print the time of one allocation decision on the WLT against a scan of the matrix, for
+    128 to 65,536 processors (``quick``: up to 8,192, fewer repeats: a smoke run)."""
+    number, repeat = (200, 3) if quick else (2000, 7)
+    sizes = (128, 1024, 8192) if quick else (128, 1024, 8192, 65536)
+    print(f"Allocation decision for a 4-processor job, 32 slots (best of {repeat} x {number} decisions):")
     print(f"{'P':>7} {'WLT (us)':>10} {'naive scan (us)':>16}")
     first = None
-    for procs in (128, 1024, 8192, 65536):
+    for procs in sizes:
         # 31 packed slots and an empty one: every processor has an idle slot, so every node is
         # non-zero and each update travels all the way to the root (the worst case).
         m = random_matrix(procs, 31)
@@ -75,11 +79,11 @@ def bench_wlt() -> None:
             tree.update(0, 4, states[flip[0]])
             return best_block(m, 4)
 
-        wlt = min(timeit.repeat(decide, number=2000, repeat=7)) / 2000 * 1e6
-        naive = min(timeit.repeat(lambda m=m: naive_choice(m, 4), number=20, repeat=5)) / 20 * 1e6
+        wlt = min(timeit.repeat(decide, number=number, repeat=repeat)) / number * 1e6
+        naive = min(timeit.repeat(lambda m=m: naive_choice(m, 4), number=20, repeat=min(repeat, 5))) / 20 * 1e6
         first = first or wlt
         print(f"{procs:>7} {wlt:>10.2f} {naive:>16.1f}")
-    print(f"WLT growth from P=128 to P=65536: {wlt / first:.2f}x (target <= 3x)")
+    print(f"WLT growth from P=128 to P={sizes[-1]}: {wlt / first:.2f}x (target <= 3x at 65536)")
 
 
 def warm_up() -> None:
@@ -146,15 +150,15 @@ def main() -> None:
     parser.add_argument("--engine", choices=("compiled", "python", "both"), default="both",
                         help="which headless engine schemes and runs time (default both)")
     parser.add_argument("--quick", action="store_true",
-                        help="wlt, schemes and runs on 500 jobs (unless WHAT and --jobs say otherwise)")
+                        help="wlt, schemes and runs on 200 jobs (unless WHAT and --jobs say otherwise)")
     args = parser.parse_args()
     if args.quick:
         args.what = args.what or "quick"
-        args.jobs = min(args.jobs, 500)
+        args.jobs = min(args.jobs, 200)
     elif args.what is None:
         parser.error("say which benchmark: wlt, schemes, runs, table2 or all (or --quick)")
     if args.what == "quick":
-        bench_wlt()
+        bench_wlt(quick=True)
         bench_schemes(args.jobs, ["compiled", "python"])
         bench_runs(args.jobs, ["compiled"])
         return
