@@ -56,6 +56,8 @@ class PlacementLog:
     processors: int
     _copies: np.ndarray | None = field(default=None, repr=False)
     _used: np.ndarray | None = field(default=None, repr=False)
+    #: the last matrix answered: its entries applied, the matrix and its rows in use
+    _last: tuple[int, np.ndarray, int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of_loop(cls, log_t: np.ndarray, log_e: np.ndarray, rows: int, processors: int,
@@ -79,13 +81,20 @@ class PlacementLog:
     def matrix_at(self, t: float) -> np.ndarray:
         """Return the matrix after every decision at or before ``t``: a ``(rows, processors)``
         int32 array of job numbers, -1 where a processor is idle in that row (no row before
-        the first job is placed)."""
+        the first job is placed). A time after the last one asked goes on from that matrix
+        when no copy lies between them (playing: a few entries a frame)."""
         copies, used = self.copies()
         k = int(np.searchsorted(self.time, t, side="right"))
         i = min(k // CHECKPOINT, len(copies) - 1)
-        matrix: np.ndarray = copies[i].copy()
-        n = replay(self.entries, i * CHECKPOINT, k, matrix, int(used[i]))
-        return matrix[:n]
+        last = self._last
+        if last is not None and i * CHECKPOINT <= last[0] <= k:
+            done, matrix, n = last  # replayed further in place: it is this log's own
+        else:
+            done, matrix, n = i * CHECKPOINT, copies[i].copy(), int(used[i])
+        n = replay(self.entries, done, k, matrix, n)
+        self._last = (k, matrix, n)
+        answer: np.ndarray = matrix[:n].copy()
+        return answer
 
     def copies(self) -> tuple[np.ndarray, np.ndarray]:
         """Return the copies of the matrix every :data:`CHECKPOINT` entries and their rows in

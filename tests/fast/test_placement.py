@@ -106,3 +106,32 @@ def test_the_buddy_loop_writes_its_time_to_the_progress_cell_and_runs_the_same(w
     run = run_buddy(*args, placement=placement, progress=cell)
     assert cell[0] == run.time
     assert run.finish.tolist() == run_buddy(*args, placement=placement).finish.tolist()
+
+
+def test_times_asked_in_any_order_give_the_matrix_replayed_from_zero():
+    """A query goes on from the last matrix answered when it can; forwards, backwards, across
+    copies and after a caller wrote into an answer, each answer is the replay from zero."""
+    rng = np.random.default_rng(5)
+    k = 2 * CHECKPOINT + 300
+    entries = np.zeros((k, 4), np.int32)
+    entries[:, 0] = rng.integers(0, 4, k)
+    entries[:, 1] = rng.integers(0, 12, k)
+    entries[:, 2] = entries[:, 1] + rng.integers(1, 5, k)
+    entries[:, 3] = rng.integers(-1, 40, k)
+    entries[::53, :] = (-1, 4, 0, 0)
+    entries[::211, :] = (-1, 2, 0, 0)
+    times = np.arange(k, dtype=float)
+    log = PlacementLog(times, entries, 4, 16)
+    asked = [3.0, 10.0, 10.0, 4000.0, 4100.0, 5.0, float(CHECKPOINT), CHECKPOINT + 1.0, 8300.0, 0.5, 8500.0]
+    asked += rng.uniform(0, k, 30).tolist()
+    for t in asked:
+        want = np.full((4, 16), -1, np.int32)
+        n = 0
+        for r, a, b, j in entries[: int(t) + 1].tolist():
+            if r < 0:
+                n = a
+            else:
+                want[r, a:b] = j
+        got = log.matrix_at(t)
+        assert np.array_equal(got, want[:n]), t
+        got[...] = 99  # the answer is the caller's: the next one is not changed by it
