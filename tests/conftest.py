@@ -105,3 +105,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if stale and not any("::" in str(arg) for arg in config.args):
         warnings.warn(f"tests/conftest.py SLOW_TESTS names no such test: {', '.join(stale)}",
                       pytest.PytestConfigWarning, stacklevel=1)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move every object alive after collection (the imported modules, hypothesis's strategies,
+    the test items) out of the cyclic collector's reach: they live to the end of the run, and
+    each full collection would otherwise walk them all again."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
