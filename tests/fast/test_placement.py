@@ -57,30 +57,44 @@ def test_buddy_matrices_are_the_reference_engines(workload, scheme):
     assert_same_matrices(run.placement, ids, reference_matrices(jobs, make_policy(scheme), procs))
 
 
+def random_log(seed: int, k: int, rows: int, width: int, jobs: int) -> np.ndarray:
+    """Return ``k`` random log entries on ``rows`` rows of ``width`` processors, with changes
+    of the rows in use (to ``rows``, and to 2 where ``rows`` allows) among them."""
+    rng = np.random.default_rng(seed)
+    entries = np.zeros((k, 4), np.int32)
+    entries[:, 0] = rng.integers(0, rows, k)
+    entries[:, 1] = rng.integers(0, width - 3, k)
+    entries[:, 2] = entries[:, 1] + rng.integers(1, 4, k)
+    entries[:, 3] = rng.integers(-1, jobs, k)
+    entries[::97, :] = (-1, rows, 0, 0)
+    entries[5, :] = (-1, rows, 0, 0)
+    if rows > 2:
+        entries[::211, :] = (-1, 2, 0, 0)
+    return entries
+
+
+def replayed_from_zero(entries: np.ndarray, times: np.ndarray, t: float, rows: int, width: int) -> np.ndarray:
+    """Return the matrix after every entry at or before ``t``, replayed one by one from the start."""
+    want = np.full((rows, width), -1, np.int32)
+    n = 0
+    for (r, a, b, j), tt in zip(entries.tolist(), times.tolist()):
+        if tt > t:
+            break
+        if r < 0:
+            n = a
+        else:
+            want[r, a:b] = j
+    return want[:n]
+
+
 def test_a_long_log_is_read_through_its_copies():
     """More entries than one copy's stride: the matrix at any time is the replay from zero."""
-    rng = np.random.default_rng(3)
     k = 3 * CHECKPOINT + 17
-    entries = np.zeros((k, 4), np.int32)
-    entries[:, 0] = rng.integers(0, 3, k)
-    entries[:, 1] = rng.integers(0, 8, k)
-    entries[:, 2] = entries[:, 1] + rng.integers(1, 4, k)
-    entries[:, 3] = rng.integers(-1, 50, k)
-    entries[::97, :] = (-1, 3, 0, 0)
-    entries[5, :] = (-1, 3, 0, 0)
+    entries = random_log(3, k, 3, 10, 50)
     times = np.repeat(np.arange(k // 2 + 1, dtype=float), 2)[:k]
     log = PlacementLog(times, entries, 3, 10)
     for t in (0.0, 7.0, CHECKPOINT / 2, CHECKPOINT / 2 + 0.5, k / 2 - 1, float(k)):
-        want = np.full((3, 10), -1, np.int32)
-        n = 0
-        for (r, a, b, j), tt in zip(entries.tolist(), times.tolist()):
-            if tt > t:
-                break
-            if r < 0:
-                n = a
-            else:
-                want[r, a:b] = j
-        assert (log.matrix_at(t) == want[:n]).all(), t
+        assert np.array_equal(log.matrix_at(t), replayed_from_zero(entries, times, t, 3, 10)), t
 
 
 @settings(max_examples=20, deadline=None, derandomize=True)
@@ -111,27 +125,13 @@ def test_the_buddy_loop_writes_its_time_to_the_progress_cell_and_runs_the_same(w
 def test_times_asked_in_any_order_give_the_matrix_replayed_from_zero():
     """A query goes on from the last matrix answered when it can; forwards, backwards, across
     copies and after a caller wrote into an answer, each answer is the replay from zero."""
-    rng = np.random.default_rng(5)
     k = 2 * CHECKPOINT + 300
-    entries = np.zeros((k, 4), np.int32)
-    entries[:, 0] = rng.integers(0, 4, k)
-    entries[:, 1] = rng.integers(0, 12, k)
-    entries[:, 2] = entries[:, 1] + rng.integers(1, 5, k)
-    entries[:, 3] = rng.integers(-1, 40, k)
-    entries[::53, :] = (-1, 4, 0, 0)
-    entries[::211, :] = (-1, 2, 0, 0)
+    entries = random_log(5, k, 4, 16, 40)
     times = np.arange(k, dtype=float)
     log = PlacementLog(times, entries, 4, 16)
     asked = [3.0, 10.0, 10.0, 4000.0, 4100.0, 5.0, float(CHECKPOINT), CHECKPOINT + 1.0, 8300.0, 0.5, 8500.0]
-    asked += rng.uniform(0, k, 30).tolist()
+    asked += np.random.default_rng(6).uniform(0, k, 30).tolist()
     for t in asked:
-        want = np.full((4, 16), -1, np.int32)
-        n = 0
-        for r, a, b, j in entries[: int(t) + 1].tolist():
-            if r < 0:
-                n = a
-            else:
-                want[r, a:b] = j
         got = log.matrix_at(t)
-        assert np.array_equal(got, want[:n]), t
+        assert np.array_equal(got, replayed_from_zero(entries, times, t, 4, 16)), t
         got[...] = 99  # the answer is the caller's: the next one is not changed by it
