@@ -191,7 +191,7 @@ def start_runs(source: Source, policies: Sequence[str], orders: Sequence[str] = 
     try:
         plan = Plan.of(policies, orders)
         tasks = run_tasks(source, plan.runs_of(plan.labels), padding, gamma)
-    except ValueError:
+    except Exception:  # (a user's policy file that fails to load, say): the window says why, as ever
         return False
     waiting.batch = submit(waiting.pool, tasks, FIRST_GENERATION)
     return True
