@@ -43,7 +43,7 @@ from gangviz.outputs import check_output
 from gangviz.results.jobs import check_format, path_for
 from gangviz.results.provenance import provenance_lines
 from gangviz.results.summary import compare_document, header_line, machine
-from gangviz.workloads.source import load_source, print_warnings
+from gangviz.workloads.source import Source, load_source, print_warnings
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -259,17 +259,32 @@ def _window(args: argparse.Namespace) -> int:
     runs = labelled_runs(args.policy, args.order)  # refuses orders that name no policy compared
     options = {"procs": args.procs, "slice_seconds": args.slice, "jobs": args.jobs, "load": args.load,
                "seed": args.seed}
+    if not args.screenshot:
+        from gangviz.display_check import problem
+
+        reason = problem()  # before any worker starts: a window that cannot open runs nothing
+        if reason:
+            raise UserError(reason)
     from gangviz.gui.compare import ahead  # (no Qt)
 
     # the runs' workers load the workload meanwhile, and their runs start before the window is built
     source = ahead.load_started(args.workload, options, args.policy, args.order, args.padding,
                                 args.bsld_threshold, ring=args.ring)
     try:
+        return _show(args, source, len(runs))
+    finally:
+        ahead.discard_waiting()  # the runs started for a window that did not open (or take them)
+
+
+def _show(args: argparse.Namespace, source: Source, runs: int) -> int:
+    """Open the compare window of ``args`` on ``source`` (or render it with ``--screenshot``,
+    ``runs`` the number of runs compared); return the exit code."""
+    try:
         from gangviz.gui.compare import window as compare_window
     except ImportError as exc:
         raise UserError(f"--window needs the GUI (PySide6, pyqtgraph): {exc}") from None
     if args.screenshot:
-        if len(runs) < 2:
+        if runs < 2:
             raise UserError("--screenshot needs at least two --policy options (or one policy with two "
                             "--order POLICY=FILE.py:FUNCTION)")
         size = args.size or compare_window.SCREENSHOT_SIZE
@@ -278,12 +293,8 @@ def _window(args: argparse.Namespace) -> int:
                                         orders=args.order, bsld_threshold=args.bsld_threshold)
         print(out)
         return 0
-    from gangviz.display_check import problem
     from gangviz.gui.kit.qapp import application, exec_until_signal
 
-    reason = problem()
-    if reason:
-        raise UserError(reason)
     app = application()
     win = compare_window.CompareWindow(source, args.policy, start=args.at or 0.0, padding=args.padding,
                                        orders=args.order, bsld_threshold=args.bsld_threshold)

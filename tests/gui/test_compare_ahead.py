@@ -145,3 +145,34 @@ def test_runs_the_window_would_refuse_are_not_started():
     assert not ahead.start_runs(src, ["gs", "gs"])  # the same run twice: the window says why
     assert not ahead.start_runs(src, ["gs", "nosuch"])
     assert ahead._waiting is not None and ahead._waiting.batch is None
+
+
+@pytest.mark.slow
+def test_the_workers_ignore_the_terminal_s_ctrl_c_and_this_process_keeps_its_handler():
+    """Ctrl-C goes to every process of the terminal's group: the window ends its workers
+    itself, and a worker that took it would print a traceback from whatever it was doing."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    ahead.prestart("downey", 2, **BIG)
+    assert ahead._waiting is not None and signal.getsignal(signal.SIGINT) is before
+    for proc in _processes(ahead._waiting.pool):
+        status = Path(f"/proc/{proc.pid}/status")
+        if not status.exists():
+            pytest.skip("no /proc to read a process's ignored signals from")
+        ignored = int(next(line for line in status.read_text().splitlines() if line.startswith("SigIgn:"))
+                      .split()[1], 16)
+        assert ignored & (1 << (signal.SIGINT - 1)), proc.pid
+
+
+def test_a_compare_window_that_cannot_open_starts_no_worker(monkeypatch, capsys):
+    from gangviz import display_check
+    from gangviz.cli import main
+
+    monkeypatch.setattr(display_check, "problem", lambda: "gangviz: no display here")
+    started = []
+    monkeypatch.setattr(ahead, "prestart", lambda *a, **k: started.append(a))
+    code = main(["compare", "downey", "--jobs", str(ahead.SCHEDULE_JOBS + 1), "--procs", "64",
+                 "--policy", "gs", "--policy", "easy", "--window"])
+    assert code == 1 and not started and ahead._waiting is None
+    assert "no display here" in capsys.readouterr().err
