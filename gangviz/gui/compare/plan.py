@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from gangviz.workloads.source import Source
 
-__all__ = ["MIN_POLICIES", "MAX_POLICIES", "Run", "Plan", "RunTask", "check_count", "run_tasks"]
+__all__ = ["MIN_POLICIES", "MAX_POLICIES", "Run", "Plan", "RunTask", "check_count", "machines", "refusal",
+           "run_tasks"]
 
 MIN_POLICIES, MAX_POLICIES = 2, 4
 
@@ -101,32 +102,46 @@ class RunTask(NamedTuple):
     gamma: float
 
 
+def machines(source: Source, runs: dict[str, Run], padding: str | None = None) -> dict[str, Source]:
+    """Return ``{label: source}``: the machine each run of ``runs`` (``{label: (policy,
+    order)}``) runs on, the one the comparison gives its policy
+    (:func:`~gangviz.experiments.compare.machine_sources`, with ``padding``). Raises
+    ``ValueError`` as :func:`check_count` does and for policies that would run on different
+    machines."""
+    from gangviz.experiments.compare import machine_sources
+
+    check_count(list(runs), runs)
+    by_policy = machine_sources(source, [spec for spec, _ in runs.values()], padding)
+    return {label: by_policy[spec] for label, (spec, _) in runs.items()}
+
+
+def refusal(exc: BaseException, spec: str, who: str) -> ValueError:
+    """Return the ``ValueError`` that reports ``exc``, raised for the policy ``spec``: its
+    message, prefixed with ``who`` (the policy or the run's label) unless it names ``spec``."""
+    msg = str(exc).strip("'\"")
+    return ValueError(msg if spec in msg else f"{who}: {msg}")
+
+
 def run_tasks(source: Source, runs: dict[str, Run], padding: str | None = None,
               gamma: float = 10.0) -> list[RunTask]:
     """Return the task of each run of ``runs`` (``{label: (policy, order)}``, in order) on
-    ``source``, each on the machine the comparison gives its policy (with ``padding``).
+    ``source``, each on the machine the comparison gives its policy (:func:`machines`).
 
-    Raises ``ValueError`` for a count outside 2-4 or the same run twice (:func:`check_count`),
-    for policies that would run on different machines
-    (:func:`~gangviz.experiments.compare.machine_sources`), and for a policy that cannot run on
+    Raises ``ValueError`` as :func:`machines` does, and for a policy that cannot run on
     ``source`` (the message names it).
     """
-    from gangviz.experiments.compare import machine_sources
     from gangviz.factory import resolve
 
-    labels = list(runs)
-    check_count(labels, runs)
-    machines = machine_sources(source, [spec for spec, _ in runs.values()], padding)
+    given = machines(source, runs, padding)
     for spec, _ in runs.values():
         try:
             resolve(source, spec)
         except (ValueError, KeyError, TypeError) as exc:
-            msg = str(exc).strip("'\"")
-            raise ValueError(msg if spec in msg else f"{spec}: {msg}") from None
+            raise refusal(exc, spec, spec) from None
     tasks = []
     for label, (spec, order) in runs.items():
-        own = machines[spec]
-        given = ((own.origin, own.ring, own.processors, own.absent_from) if own.origin is not None
-                 else own)
-        tasks.append(RunTask(label, given, spec, order, float(gamma)))
+        own = given[label]
+        sent = ((own.origin, own.ring, own.processors, own.absent_from) if own.origin is not None
+                else own)
+        tasks.append(RunTask(label, sent, spec, order, float(gamma)))
     return tasks

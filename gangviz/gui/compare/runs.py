@@ -105,9 +105,10 @@ class ScheduleRunner(QObject):
         waiting = take_waiting(self.workers, tasks, gen)
         if waiting is None:
             self._pool, self._queue = new_pool(self.workers)
+            batch = None
         else:
-            self._pool, self._queue = waiting.pool, waiting.queue
-        batch = waiting.batch if waiting is not None and waiting.batch is not None else submit(self._pool, tasks, gen)
+            self._pool, self._queue, batch = waiting.pool, waiting.queue, waiting.batch
+        batch = batch or submit(self._pool, tasks, gen)
         self._folder = batch.folder
         self._futures = {read_back(fut): label for label, fut in batch.futures.items()}
         self.timer.start()

@@ -70,7 +70,15 @@ from gangviz.core.changes import MOVE_KINDS
 from gangviz.gui.compare import clock as shared_clock
 from gangviz.gui.compare.ahead import discard_waiting, uses_workers
 from gangviz.gui.compare.overview import SchedulePane, pane_frame
-from gangviz.gui.compare.plan import MAX_POLICIES, MIN_POLICIES, Plan, Run, check_count, run_tasks
+from gangviz.gui.compare.plan import (
+    MAX_POLICIES,
+    MIN_POLICIES,
+    Plan,
+    Run,
+    machines,
+    refusal,
+    run_tasks,
+)
 from gangviz.gui.compare.present import ComparePresentation
 from gangviz.gui.compare.runs import ScheduleRunner
 from gangviz.gui.compare.state_line import StateLine
@@ -121,19 +129,16 @@ def build_sims(source: Source, specs: list[str], padding: str | None = None,
     count outside 2-4, and for policies that would run on different machines
     (:func:`gangviz.experiments.compare.machine_sources`, with ``padding``).
     """
-    from gangviz.experiments.compare import machine_sources
     from gangviz.factory import build
 
-    check_count(specs, runs)
     chosen = {label: (runs or {}).get(label, (label, None)) for label in specs}
-    sources = machine_sources(source, [spec for spec, _ in chosen.values()], padding)
+    sources = machines(source, chosen, padding)
     sims: dict[str, Simulation] = {}
     for label, (spec, order) in chosen.items():
         try:
-            sims[label] = build(sources[spec], spec, record=True, watch=False, order=order)
+            sims[label] = build(sources[label], spec, record=True, watch=False, order=order)
         except (ValueError, KeyError, TypeError) as exc:
-            msg = str(exc).strip("'\"")
-            raise ValueError(msg if spec in msg else f"{label}: {msg}") from None
+            raise refusal(exc, spec, label) from None
     return sims
 
 
