@@ -274,15 +274,21 @@ def test_the_finished_view_of_the_worker_runs_is_that_of_runs_in_this_process(qt
         windows.append(win)
     workers, here = windows
     assert workers.runner is not None and here.runner is not None
-    ended: list[str] = []  # the order the runs end in (the plots' axes follow the curves shown so far)
-    workers.runner.ready.connect(lambda _gen, spec, _schedule: ended.append(spec))
+    # the order the runs end in, in the batches one look at the runs delivers them (the plots'
+    # axes follow the curves shown so far, and the window is drawn between two looks, not
+    # between two runs a look finds ended)
+    batches: list[list[str]] = [[]]
+    workers.runner.ready.connect(lambda _gen, spec, _schedule: batches[-1].append(spec))
+    workers.runner.timer.timeout.connect(lambda: batches[-1] and batches.append([]))
     here.runner.stop()
     qtbot.waitUntil(lambda: workers.pending == 0, timeout=300_000)
     from PySide6.QtWidgets import QApplication
 
-    for spec in ended:
-        here._schedule_ready(here._generation, spec, run_schedule(src, spec))
-        QApplication.processEvents()  # drawn between two runs' ends, as the other window was
+    for batch in batches:
+        for spec in batch:
+            here._schedule_ready(here._generation, spec, run_schedule(src, spec))
+        QApplication.processEvents()  # drawn after each look, as the other window was
+    assert sorted(s for batch in batches for s in batch) == sorted(specs)
     assert not workers.failures and here.pending == 0
     assert workers.end == here.end
     for t in (0.0, here.end * 0.3, here.end * 0.7):
